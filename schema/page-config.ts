@@ -1,0 +1,287 @@
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts'
+import { imageSchema } from './parts.ts'
+import { footerSchema, headerSchema, sectionsSchema, type Section } from './sections.ts'
+
+/** Facts about the development and the brokerage that several sections show. */
+export const siteSchema = {
+  type: 'object',
+  title: 'Site',
+  description: 'Facts used across the page: names, phone, e-mail, address, language.',
+  properties: {
+    name: {
+      type: 'string',
+      minLength: 1,
+      title: 'Development name',
+      description: 'The name of the development, as written on the page.',
+      examples: ['Maple Hollow Estates'],
+    },
+    brokerage: {
+      type: 'string',
+      minLength: 1,
+      title: 'Brokerage',
+      description: 'The sales brokerage that runs this site.',
+      examples: ['Example Realty Inc., Brokerage'],
+    },
+    lang: {
+      type: 'string',
+      title: 'Language',
+      description: 'The language of the page, as a language tag.',
+      pattern: '^[a-z]{2}(-[A-Z]{2})?$',
+      default: 'en-CA',
+      examples: ['en-CA', 'fr-CA'],
+    },
+    phone: {
+      type: 'object',
+      title: 'Sales phone',
+      description: 'The sales phone number: how it is shown, and how it is dialled.',
+      properties: {
+        display: {
+          type: 'string',
+          minLength: 7,
+          title: 'Shown as',
+          description: 'The number as visitors read it.',
+          examples: ['(555) 555-0142'],
+        },
+        dial: {
+          type: 'string',
+          title: 'Dialled as',
+          description: 'The number in international form: "+", country code, digits only.',
+          pattern: '^\\+[1-9][0-9]{6,14}$',
+          examples: ['+15555550142'],
+        },
+      },
+      required: ['display', 'dial'],
+      additionalProperties: false,
+    },
+    email: {
+      type: 'string',
+      format: 'email',
+      title: 'Contact e-mail',
+      description: 'The e-mail address shown on the page; new registrations are sent here unless NOTIFY_EMAIL is set.',
+      examples: ['vip@example.com'],
+    },
+    location: {
+      type: 'string',
+      minLength: 1,
+      title: 'Location',
+      description: 'Where the development is, in a few words (street intersection, town).',
+      examples: ['Maple Line & Concession Road 4, Alderbrook, ON'],
+    },
+    themeColor: {
+      type: 'string',
+      pattern: '^#[0-9a-fA-F]{6}$',
+      title: 'Theme colour',
+      description: 'The colour phones use for the browser bar.',
+      examples: ['#1f3d2b'],
+    },
+    analytics: {
+      type: 'object',
+      title: 'Analytics',
+      description:
+        'Optional. With a Google Tag Manager container id, a successful registration pushes a "generate_lead" event to window.dataLayer. Leave out to track nothing.',
+      properties: {
+        gtmId: {
+          type: 'string',
+          pattern: '^GTM-[A-Z0-9]+$',
+          title: 'Tag Manager container',
+          description: 'The container id, e.g. "GTM-ABC1234".',
+        },
+      },
+      required: ['gtmId'],
+      additionalProperties: false,
+    },
+  },
+  required: ['name', 'brokerage', 'lang', 'phone', 'email', 'location'],
+  additionalProperties: false,
+} as const satisfies JSONSchema
+export type Site = FromSchema<typeof siteSchema>
+
+/** Search-engine and sharing tags, and the structured data (JSON-LD). */
+export const seoSchema = {
+  type: 'object',
+  title: 'SEO',
+  description: 'What search engines and link previews show.',
+  properties: {
+    title: { type: 'string', minLength: 1, maxLength: 70, title: 'Page title', description: 'The browser tab and search result title (70 characters at most).' },
+    description: {
+      type: 'string',
+      minLength: 50,
+      maxLength: 200,
+      title: 'Description',
+      description: 'The search result summary: one or two sentences (50 to 200 characters).',
+    },
+    canonicalUrl: {
+      type: 'string',
+      format: 'uri',
+      pattern: '^https?://',
+      title: 'Canonical address',
+      description: 'The full public address of the page, ending with "/". Used for the canonical link, the sitemap and previews.',
+      examples: ['https://maplehollow.example.com/'],
+    },
+    ogImage: { ...imageSchema, title: 'Preview image', description: 'The image shown when the page is shared (1200 × 630 is best).' },
+    jsonLd: {
+      type: 'object',
+      title: 'Structured data',
+      description:
+        'The JSON-LD block for search engines, written as it will appear (schema.org vocabulary, e.g. a RealEstateAgent).',
+      properties: {
+        '@context': { const: 'https://schema.org', description: 'Always "https://schema.org".' },
+        '@type': { type: 'string', minLength: 1, description: 'The schema.org type, e.g. "RealEstateAgent".' },
+      },
+      required: ['@context', '@type'],
+    },
+  },
+  required: ['title', 'description', 'canonicalUrl', 'ogImage', 'jsonLd'],
+  additionalProperties: false,
+} as const satisfies JSONSchema
+export type Seo = FromSchema<typeof seoSchema>
+
+/** The registration dialog that opens by itself. */
+export const modalSchema = {
+  type: 'object',
+  title: 'Registration dialog',
+  description: 'The dialog holding the registration form.',
+  properties: {
+    title: { type: 'string', minLength: 1, title: 'Title', description: 'The dialog heading.', examples: ['Register for VIP Access'] },
+    intro: { type: 'string', minLength: 1, title: 'Intro', description: 'A sentence under the title.' },
+    openDelayMs: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 600000,
+      title: 'Open after (ms)',
+      description: 'How long after the page loads the dialog opens by itself, in milliseconds; 0 opens it at once.',
+      default: 1000,
+    },
+    closeLabel: { type: 'string', minLength: 1, title: 'Close button label', description: 'Read by screen readers, e.g. "Close".' },
+  },
+  required: ['title', 'openDelayMs', 'closeLabel'],
+  additionalProperties: false,
+} as const satisfies JSONSchema
+export type ModalProps = FromSchema<typeof modalSchema>
+
+const toastSchema = {
+  type: 'object',
+  properties: {
+    title: { type: 'string', minLength: 1, title: 'Title', description: 'The first, bold line.' },
+    text: { type: 'string', minLength: 1, title: 'Text', description: 'The line under it.' },
+  },
+  required: ['title', 'text'],
+  additionalProperties: false,
+} as const satisfies JSONSchema
+
+/** The registration form: its JSON Schema, layout, messages and texts. */
+export const formSchema = {
+  type: 'object',
+  title: 'Registration form',
+  description: 'The VIP form, shown on the page and in the dialog. The same schema checks registrations on the server.',
+  properties: {
+    schema: {
+      type: 'object',
+      title: 'Fields',
+      description:
+        'A JSON Schema (draft-07) of an object: one property per field. Rules such as "maxLength" are checked in the browser and again on the server.',
+      properties: {
+        type: { const: 'object', description: 'Always "object".' },
+        properties: {
+          type: 'object',
+          title: 'Fields',
+          description: 'One entry per field, keyed by the name the server stores it under.',
+          additionalProperties: { type: 'object' },
+        },
+        required: {
+          type: 'array',
+          title: 'Required fields',
+          description: 'The names of the fields a visitor must fill in.',
+          items: { type: 'string' },
+        },
+      },
+      required: ['type', 'properties'],
+    },
+    uiSchema: {
+      type: 'object',
+      title: 'Layout',
+      description:
+        'How each field is shown (react-jsonschema-form uiSchema): "ui:title", "ui:widget", "ui:placeholder", "ui:autocomplete", "ui:options".',
+    },
+    messages: {
+      type: 'object',
+      title: 'Messages',
+      description:
+        'What a visitor reads under a field when a rule fails, by field and rule, e.g. { "name": { "required": "Name is required" } }.',
+      additionalProperties: {
+        type: 'object',
+        additionalProperties: { type: 'string', minLength: 1 },
+        propertyNames: {
+          enum: ['required', 'minLength', 'maxLength', 'format', 'pattern', 'enum', 'type', 'const', 'minimum', 'maximum'],
+        },
+      },
+    },
+    submitLabel: { type: 'string', minLength: 1, title: 'Button label', description: 'The submit button text.', examples: ['Register Now'] },
+    submittingLabel: { type: 'string', minLength: 1, title: 'Button label while sending', description: 'Shown while the form is being sent.', examples: ['Submitting…'] },
+    consent: { type: 'string', minLength: 1, title: 'Consent note', description: 'Shown under the form, and stored with each registration.' },
+    toasts: {
+      type: 'object',
+      title: 'Notices',
+      description: 'The notices shown after sending.',
+      properties: {
+        success: { ...toastSchema, title: 'Success notice', description: 'Shown when the registration is received.' },
+        error: { ...toastSchema, title: 'Failure notice', description: 'Shown when it could not be sent.' },
+      },
+      required: ['success', 'error'],
+      additionalProperties: false,
+    },
+  },
+  required: ['schema', 'uiSchema', 'messages', 'submitLabel', 'submittingLabel', 'consent', 'toasts'],
+  additionalProperties: false,
+} as const satisfies JSONSchema
+export type FormConfig = FromSchema<typeof formSchema>
+
+/** The page shown for any address other than the home page. */
+export const notFoundSchema = {
+  type: 'object',
+  title: 'Not-found page',
+  description: 'Shown for any address other than "/".',
+  properties: {
+    title: { type: 'string', minLength: 1, title: 'Page title', description: 'The browser tab title.' },
+    heading: { type: 'string', minLength: 1, title: 'Heading', description: 'The big heading.', examples: ['404'] },
+    text: { type: 'string', minLength: 1, title: 'Text', description: 'The sentence under it.' },
+    linkLabel: { type: 'string', minLength: 1, title: 'Link label', description: 'The link back to the home page.' },
+  },
+  required: ['title', 'heading', 'text', 'linkLabel'],
+  additionalProperties: false,
+} as const satisfies JSONSchema
+export type NotFoundProps = FromSchema<typeof notFoundSchema>
+
+/** The whole page.config.json. */
+export const pageConfigSchema = {
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  $id: 'https://example.com/schema/page-config.schema.json',
+  type: 'object',
+  title: 'Page configuration',
+  description: 'Everything that belongs to one development: texts, images, order of sections, search tags and the form.',
+  properties: {
+    $schema: { type: 'string', title: 'Schema', description: 'Lets the editor check this file. Keep it as it is.' },
+    site: siteSchema,
+    seo: seoSchema,
+    header: headerSchema,
+    sections: sectionsSchema,
+    footer: footerSchema,
+    modal: modalSchema,
+    form: formSchema,
+    notFound: notFoundSchema,
+  },
+  required: ['site', 'seo', 'header', 'sections', 'footer', 'modal', 'form', 'notFound'],
+  additionalProperties: false,
+} as const
+
+/** A validated page configuration. */
+export type PageConfig = {
+  site: Site
+  seo: Seo
+  header: FromSchema<typeof headerSchema>
+  sections: Section[]
+  footer: FromSchema<typeof footerSchema>
+  modal: ModalProps
+  form: FormConfig
+  notFound: NotFoundProps
+}

@@ -1,0 +1,382 @@
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts'
+import {
+  anchorSchema,
+  ctaSchema,
+  eyebrowSchema,
+  headingSchema,
+  imageSchema,
+  linkSchema,
+  paragraphsSchema,
+  titledItemSchema,
+  toneSchema,
+} from './parts.ts'
+
+/** The sticky page header: logo, anchor links, phone link and a Register button. */
+export const headerSchema = {
+  type: 'object',
+  title: 'Header',
+  description: 'The sticky bar at the top of the page.',
+  properties: {
+    logo: imageSchema,
+    navLabel: {
+      type: 'string',
+      minLength: 1,
+      title: 'Navigation name',
+      description: 'What screen readers call the link list, e.g. "Main".',
+      examples: ['Main'],
+    },
+    links: {
+      type: 'array',
+      title: 'Links',
+      description: 'Links to sections of the page, in order.',
+      items: linkSchema,
+      maxItems: 6,
+    },
+    phoneLabel: {
+      type: 'string',
+      minLength: 1,
+      title: 'Phone link label',
+      description: 'Read to screen readers before the phone number, e.g. "Call".',
+      examples: ['Call'],
+    },
+    cta: ctaSchema,
+  },
+  required: ['logo', 'navLabel', 'links', 'phoneLabel', 'cta'],
+  additionalProperties: false,
+} as const satisfies JSONSchema
+export type HeaderProps = FromSchema<typeof headerSchema>
+
+/** The page footer: copyright and disclaimer lines. */
+export const footerSchema = {
+  type: 'object',
+  title: 'Footer',
+  description: 'The bottom of the page.',
+  properties: {
+    copyright: {
+      type: 'string',
+      minLength: 1,
+      title: 'Copyright line',
+      description: 'The copyright line, with its year.',
+      examples: ['© 2025 Example Realty Inc., Brokerage. All rights reserved.'],
+    },
+    disclaimers: {
+      type: 'array',
+      title: 'Disclaimers',
+      description: 'Legal lines, one string per line.',
+      items: { type: 'string', minLength: 1, description: 'One disclaimer line.' },
+    },
+    links: {
+      type: 'array',
+      title: 'Links',
+      description: 'Optional links shown in the footer.',
+      items: linkSchema,
+    },
+  },
+  required: ['copyright', 'disclaimers'],
+  additionalProperties: false,
+} as const satisfies JSONSchema
+export type FooterProps = FromSchema<typeof footerSchema>
+
+/** The opening banner: the development's name (the page's only h1), tagline, intro and a bar of actions. */
+export const heroSchema = {
+  type: 'object',
+  title: 'Hero section',
+  description: 'The large opening banner. Holds the only main heading of the page.',
+  properties: {
+    type: { const: 'hero', title: 'Section type', description: 'Always "hero".' },
+    anchor: anchorSchema,
+    eyebrow: eyebrowSchema,
+    heading: { ...headingSchema, description: 'The main heading of the page: usually the development name.' },
+    tagline: { type: 'string', minLength: 1, title: 'Tagline', description: 'One line under the heading.' },
+    intro: { type: 'string', minLength: 1, title: 'Intro', description: 'A short paragraph introducing the development.' },
+    image: imageSchema,
+    cta: ctaSchema,
+    bar: {
+      type: 'object',
+      title: 'Action bar',
+      description: 'The bar under the hero with a call link, a hint and a register button.',
+      properties: {
+        callLabel: { type: 'string', minLength: 1, title: 'Call label', description: 'Text of the phone link.', examples: ['Call Now'] },
+        hint: { type: 'string', minLength: 1, title: 'Hint', description: 'A sentence on what registering gets you.' },
+        cta: ctaSchema,
+      },
+      required: ['callLabel', 'hint', 'cta'],
+      additionalProperties: false,
+    },
+  },
+  required: ['type', 'heading', 'tagline', 'intro', 'image', 'cta', 'bar'],
+  additionalProperties: false,
+} as const satisfies JSONSchema
+export type HeroProps = FromSchema<typeof heroSchema>
+
+/** A general text section with an optional image, bullet list and button. */
+export const featureSchema = {
+  type: 'object',
+  title: 'Feature section',
+  description: 'A heading with paragraphs, and optionally an image, a bullet list, figures and a button.',
+  properties: {
+    type: { const: 'feature', title: 'Section type', description: 'Always "feature".' },
+    anchor: anchorSchema,
+    eyebrow: eyebrowSchema,
+    heading: headingSchema,
+    body: paragraphsSchema,
+    bullets: {
+      type: 'array',
+      title: 'Bullet list',
+      description: 'Optional short points shown as a list.',
+      items: { type: 'string', minLength: 1, description: 'One point.' },
+    },
+    facts: {
+      type: 'array',
+      title: 'Figures',
+      description: 'Optional key figures, e.g. { "value": "3–5", "label": "bedrooms" }.',
+      items: {
+        type: 'object',
+        properties: {
+          value: { type: 'string', minLength: 1, title: 'Figure', description: 'The figure, e.g. "45\'".' },
+          label: { type: 'string', minLength: 1, title: 'Label', description: 'What the figure counts.' },
+        },
+        required: ['value', 'label'],
+        additionalProperties: false,
+      },
+      maxItems: 4,
+    },
+    image: imageSchema,
+    imagePosition: {
+      type: 'string',
+      enum: ['start', 'end'],
+      default: 'end',
+      title: 'Image position',
+      description: 'Image before ("start") or after ("end") the text on wide screens.',
+    },
+    tone: toneSchema,
+    cta: ctaSchema,
+  },
+  required: ['type', 'heading', 'body'],
+  additionalProperties: false,
+} as const satisfies JSONSchema
+export type FeatureProps = FromSchema<typeof featureSchema>
+
+/** Cards for the home models on offer. */
+export const homeTypesSchema = {
+  type: 'object',
+  title: 'Home types section',
+  description: 'One card per home type, with an image and its key facts.',
+  properties: {
+    type: { const: 'home-types', title: 'Section type', description: 'Always "home-types".' },
+    anchor: anchorSchema,
+    eyebrow: eyebrowSchema,
+    heading: headingSchema,
+    intro: { type: 'string', minLength: 1, title: 'Intro', description: 'A sentence under the heading.' },
+    cards: {
+      type: 'array',
+      title: 'Cards',
+      description: 'The home types, in order.',
+      minItems: 1,
+      items: {
+        type: 'object',
+        title: 'Home type',
+        properties: {
+          name: { type: 'string', minLength: 1, title: 'Name', description: 'The home type, e.g. "40\' Detached".' },
+          badge: { type: 'string', minLength: 1, title: 'Badge', description: 'A short tag on the card, e.g. "3–4 Bedrooms".' },
+          summary: { type: 'string', minLength: 1, title: 'Summary', description: 'One or two sentences.' },
+          details: {
+            type: 'array',
+            title: 'Details',
+            description: 'Short facts, one per line.',
+            items: { type: 'string', minLength: 1, description: 'One fact.' },
+          },
+          image: imageSchema,
+        },
+        required: ['name', 'summary', 'image'],
+        additionalProperties: false,
+      },
+    },
+    cta: ctaSchema,
+  },
+  required: ['type', 'heading', 'cards'],
+  additionalProperties: false,
+} as const satisfies JSONSchema
+export type HomeTypesProps = FromSchema<typeof homeTypesSchema>
+
+/** Drive times from the site to nearby places. */
+export const driveTimesSchema = {
+  type: 'object',
+  title: 'Drive times section',
+  description: 'The location, with drive times to what is nearby.',
+  properties: {
+    type: { const: 'drive-times', title: 'Section type', description: 'Always "drive-times".' },
+    anchor: anchorSchema,
+    eyebrow: eyebrowSchema,
+    heading: headingSchema,
+    body: paragraphsSchema,
+    items: {
+      type: 'array',
+      title: 'Drive times',
+      description: 'One entry per kind of destination.',
+      minItems: 1,
+      items: {
+        type: 'object',
+        properties: {
+          label: { type: 'string', minLength: 1, title: 'Destination', description: 'E.g. "Schools".' },
+          time: { type: 'string', minLength: 1, title: 'Time', description: 'E.g. "1–8 min".' },
+          examples: { type: 'string', minLength: 1, title: 'Examples', description: 'Named places, optional.' },
+        },
+        required: ['label', 'time'],
+        additionalProperties: false,
+      },
+    },
+    image: imageSchema,
+    tone: toneSchema,
+  },
+  required: ['type', 'heading', 'items'],
+  additionalProperties: false,
+} as const satisfies JSONSchema
+export type DriveTimesProps = FromSchema<typeof driveTimesSchema>
+
+/** A list of reasons, each with a title and a sentence. */
+export const checklistSchema = {
+  type: 'object',
+  title: 'Checklist section',
+  description: 'A list of reasons or advantages, each with a short title and text.',
+  properties: {
+    type: { const: 'checklist', title: 'Section type', description: 'Always "checklist".' },
+    anchor: anchorSchema,
+    eyebrow: eyebrowSchema,
+    heading: headingSchema,
+    intro: { type: 'string', minLength: 1, title: 'Intro', description: 'A sentence under the heading.' },
+    items: { type: 'array', title: 'Items', description: 'The reasons, in order.', minItems: 1, items: titledItemSchema },
+    tone: toneSchema,
+  },
+  required: ['type', 'heading', 'items'],
+  additionalProperties: false,
+} as const satisfies JSONSchema
+export type ChecklistProps = FromSchema<typeof checklistSchema>
+
+/** A section with text and a grid of highlights, e.g. the builder's. */
+export const highlightsSchema = {
+  type: 'object',
+  title: 'Highlights section',
+  description: 'Paragraphs followed by a grid of highlights, e.g. about the builder.',
+  properties: {
+    type: { const: 'highlights', title: 'Section type', description: 'Always "highlights".' },
+    anchor: anchorSchema,
+    eyebrow: eyebrowSchema,
+    heading: headingSchema,
+    body: paragraphsSchema,
+    items: { type: 'array', title: 'Highlights', description: 'The highlights, in order.', minItems: 1, items: titledItemSchema },
+    tone: toneSchema,
+  },
+  required: ['type', 'heading', 'items'],
+  additionalProperties: false,
+} as const satisfies JSONSchema
+export type HighlightsProps = FromSchema<typeof highlightsSchema>
+
+/** The inline registration form; its fields come from the page's "form". */
+export const registrationSchema = {
+  type: 'object',
+  title: 'Registration section',
+  description: 'The VIP registration form on the page. The form itself is set in "form" at the top of the file.',
+  properties: {
+    type: { const: 'registration', title: 'Section type', description: 'Always "registration".' },
+    anchor: anchorSchema,
+    eyebrow: eyebrowSchema,
+    heading: headingSchema,
+    intro: { type: 'string', minLength: 1, title: 'Intro', description: 'A sentence above the form.' },
+    points: {
+      type: 'array',
+      title: 'What registering gets you',
+      description: 'Short points shown beside the form.',
+      items: { type: 'string', minLength: 1, description: 'One point.' },
+    },
+    tone: toneSchema,
+  },
+  required: ['type', 'anchor', 'heading'],
+  additionalProperties: false,
+} as const satisfies JSONSchema
+export type RegistrationProps = FromSchema<typeof registrationSchema>
+
+/** Contact cards: phone, e-mail and location. */
+export const contactSchema = {
+  type: 'object',
+  title: 'Contact section',
+  description: 'Cards with the phone number, the e-mail address and the location.',
+  properties: {
+    type: { const: 'contact', title: 'Section type', description: 'Always "contact".' },
+    anchor: anchorSchema,
+    eyebrow: eyebrowSchema,
+    heading: headingSchema,
+    intro: { type: 'string', minLength: 1, title: 'Intro', description: 'A sentence under the heading.' },
+    cards: {
+      type: 'array',
+      title: 'Cards',
+      description: 'Phone and e-mail cards show the numbers from "site"; a location card shows its own text.',
+      minItems: 1,
+      items: {
+        type: 'object',
+        properties: {
+          kind: {
+            type: 'string',
+            enum: ['phone', 'email', 'location'],
+            title: 'Kind',
+            description: '"phone" and "email" link to the site phone and e-mail; "location" shows "text".',
+          },
+          title: { type: 'string', minLength: 1, title: 'Title', description: 'The card title, e.g. "Call Us".' },
+          text: { type: 'string', minLength: 1, title: 'Text', description: 'Text under the title (the address, for a location card).' },
+        },
+        required: ['kind', 'title'],
+        additionalProperties: false,
+      },
+    },
+    tone: toneSchema,
+  },
+  required: ['type', 'heading', 'cards'],
+  additionalProperties: false,
+} as const satisfies JSONSchema
+export type ContactProps = FromSchema<typeof contactSchema>
+
+/** Every section type, keyed by the "type" written in page.config.json. */
+export const sectionSchemas = {
+  hero: heroSchema,
+  feature: featureSchema,
+  'home-types': homeTypesSchema,
+  'drive-times': driveTimesSchema,
+  checklist: checklistSchema,
+  highlights: highlightsSchema,
+  registration: registrationSchema,
+  contact: contactSchema,
+} as const
+
+/** A section "type" name. */
+export type SectionType = keyof typeof sectionSchemas
+
+/** The props of one section type, derived from its schema. */
+export type SectionPropsByType = { [K in SectionType]: FromSchema<(typeof sectionSchemas)[K]> }
+
+/** Any section of the page. */
+export type Section = SectionPropsByType[SectionType]
+
+/** The sections array: "type" picks which section schema applies, so errors speak of that type only. */
+export const sectionsSchema = {
+  type: 'array',
+  title: 'Sections',
+  description: 'The sections of the page between header and footer, in the order they appear.',
+  minItems: 1,
+  items: {
+    type: 'object',
+    title: 'Section',
+    required: ['type'],
+    properties: {
+      type: {
+        type: 'string',
+        title: 'Section type',
+        description: 'Which kind of section this is. It decides which other fields the section takes.',
+        enum: Object.keys(sectionSchemas) as SectionType[],
+      },
+    },
+    allOf: Object.entries(sectionSchemas).map(([type, schema]) => ({
+      if: { properties: { type: { const: type } }, required: ['type'] },
+      then: schema,
+    })),
+  },
+} as const
