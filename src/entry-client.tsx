@@ -1,0 +1,16 @@
+import './styles.css'
+import { StrictMode } from 'react'
+import { createRoot, hydrateRoot } from 'react-dom/client'
+import config from 'virtual:page-config'
+import { App } from './page/App.tsx'
+
+const root = document.getElementById('root')
+if (!root) throw new Error('index.html has no #root element')
+const app = (
+  <StrictMode>
+    <App config={config} pathname={window.location.pathname} />
+  </StrictMode>
+)
+// Built pages arrive prerendered and are hydrated; the dev server sends an empty root.
+if (root.firstElementChild) hydrateRoot(root, app)
+else createRoot(root).render(app)

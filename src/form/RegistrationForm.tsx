@@ -1,0 +1,219 @@
+import Form from '@rjsf/core'
+import {
+  ariaDescribedByIds,
+  errorId,
+  getInputProps,
+  type ErrorSchema,
+  type FieldTemplateProps,
+  type RJSFValidationError,
+  type ValidatorType,
+  type WidgetProps,
+} from '@rjsf/utils'
+import createPrecompiledValidator from '@rjsf/validator-ajv8/lib/createPrecompiledValidator.js'
+import { useEffect, useRef, useState, type ChangeEvent } from 'react'
+import { formSchema, registration } from 'virtual:form-validator'
+import { pickFieldMessages, trimRegistration, type RegistrationData } from './field-rules.ts'
+import { useRegistrationState } from './registration-state.tsx'
+
+const precompiled = createPrecompiledValidator({ registration }, formSchema)
+
+// Judges trimmed values (whitespace-only is missing) while the inputs keep exactly what the visitor typed.
+const validator: ValidatorType = {
+  validateFormData: (data, schema, customValidate, transformErrors, uiSchema) =>
+    precompiled.validateFormData(trimRegistration(data, formSchema), schema, customValidate, transformErrors, uiSchema),
+  isValid: (schema, data, rootSchema) => precompiled.isValid(schema, data, rootSchema),
+  rawValidation: (schema, data) => precompiled.rawValidation(schema, data === undefined ? data : trimRegistration(data, formSchema)),
+}
+
+function fieldOf(error: RJSFValidationError): string {
+  return (error.property ?? '').replace(/^\./, '').split('.')[0] ?? ''
+}
+
+const inputClass =
+  'block w-full rounded-lg border bg-white px-4 py-3 text-base text-ink shadow-sm placeholder:text-ink-muted/80 focus:border-forest-700 focus:ring-2 focus:ring-forest-700/30 focus:outline-none'
+
+function FieldTemplate({ id, label, children, rawErrors, schema, hidden, uiSchema }: FieldTemplateProps) {
+  if (hidden) return <div className="hidden">{children}</div>
+  if (schema.type === 'object') return children
+  const message = rawErrors?.[0]
+  const error = (
+    <p id={errorId(id)} className="mt-1.5 min-h-0 text-sm font-medium text-red-700 empty:hidden">
+      {message}
+    </p>
+  )
+  if (uiSchema?.['ui:widget'] === 'radio') {
+    return (
+      <fieldset>
+        <legend className="mb-2 text-sm font-semibold text-ink">{label}</legend>
+        {children}
+        {error}
+      </fieldset>
+    )
+  }
+  return (
+    <div>
+      <label htmlFor={id} className="mb-1.5 block text-sm font-semibold text-ink">
+        {label}
+      </label>
+      {children}
+      {error}
+    </div>
+  )
+}
+
+function BaseInputTemplate(props: WidgetProps & { type?: string }) {
+  const { id, htmlName, value, disabled, readonly, autofocus, onBlur, onFocus, onChange, options, schema, rawErrors, type, placeholder } = props
+  const inputProps = getInputProps(schema, type, options)
+  const invalid = Boolean(rawErrors?.length)
+  return (
+    <input
+      id={id}
+      name={htmlName || id}
+      {...inputProps}
+      value={value == null ? '' : String(value)}
+      placeholder={placeholder}
+      disabled={disabled}
+      readOnly={readonly}
+      autoFocus={autofocus}
+      aria-invalid={invalid || undefined}
+      aria-describedby={ariaDescribedByIds(id)}
+      className={`${inputClass} ${invalid ? 'border-red-700' : 'border-ink/35'}`}
+      onChange={(event: ChangeEvent<HTMLInputElement>) => onChange(event.target.value === '' ? options.emptyValue : event.target.value)}
+      onBlur={(event) => onBlur(id, event.target.value)}
+      onFocus={(event) => onFocus(id, event.target.value)}
+    />
+  )
+}
+
+function RadioWidget({ id, htmlName, options, value, disabled, readonly, onChange, onBlur, onFocus, rawErrors }: WidgetProps) {
+  const invalid = Boolean(rawErrors?.length)
+  return (
+    <div className="flex flex-wrap gap-3">
+      {(options.enumOptions ?? []).map((option, index) => {
+        const optionValue = String(option.value)
+        return (
+          <label
+            key={optionValue}
+            className="flex min-h-11 min-w-24 cursor-pointer items-center gap-2.5 rounded-lg border border-ink/35 bg-white px-4 py-2 text-base has-[:checked]:border-forest-700 has-[:checked]:bg-forest-100 has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-forest-700"
+          >
+            <input
+              type="radio"
+              id={`${id}-${index}`}
+              name={htmlName || id}
+              value={optionValue}
+              checked={value === option.value}
+              disabled={disabled || readonly}
+              aria-invalid={invalid || undefined}
+              aria-describedby={ariaDescribedByIds(id)}
+              className="size-5 accent-forest-900"
+              onChange={() => onChange(option.value)}
+              onBlur={(event) => onBlur(id, event.target.value)}
+              onFocus={(event) => onFocus(id, event.target.value)}
+            />
+            {option.label}
+          </label>
+        )
+      })}
+    </div>
+  )
+}
+
+/** Values typed into the prerendered inputs before this code arrived: React state does not have them yet. */
+function readTypedValues(formElement: HTMLFormElement, idPrefix: string): RegistrationData {
+  const typed: RegistrationData = {}
+  for (const field of Object.keys(formSchema.properties ?? {})) {
+    const name = `${idPrefix}_${field}`
+    const checked = formElement.querySelector<HTMLInputElement>(`input[type="radio"][name="${name}"]:checked`)
+    const input = formElement.querySelector<HTMLInputElement>(`input:not([type="radio"])[name="${name}"]`)
+    const value = checked?.value ?? input?.value
+    if (value) typed[field] = value
+  }
+  return typed
+}
+
+type Props = {
+  /** Distinguishes the ids of the two instances (inline and dialog). */
+  idPrefix: string
+}
+
+/**
+ * The registration form, rendered by react-jsonschema-form from the config's schema and uiSchema. Both
+ * instances share one state (typing in one shows in the other), validate with the precompiled validator and
+ * show one message per field, in the config's words.
+ */
+export default function RegistrationForm({ idPrefix }: Props) {
+  const { form, formData, setFormData, status, serverErrors, honeypot, submit } = useRegistrationState()
+  const [attempted, setAttempted] = useState(false)
+  const formRef = useRef<Form>(null)
+  const submitting = status === 'submitting'
+
+  useEffect(() => {
+    const element = formRef.current?.formElement.current as HTMLFormElement | null | undefined
+    if (!element) return
+    const typed = readTypedValues(element, idPrefix)
+    if (Object.keys(typed).length) setFormData({ ...typed, ...formData })
+    // Only once, when this instance first mounts (hydrates).
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [])
+
+  const transformErrors = (errors: RJSFValidationError[]): RJSFValidationError[] => {
+    const failures = errors.map((error) => ({ field: fieldOf(error), keyword: error.name ?? '', message: error.message }))
+    return Object.entries(pickFieldMessages(failures, form.messages)).map(([field, message]) => ({
+      name: 'rule',
+      property: `.${field}`,
+      message,
+      stack: `${field}: ${message}`,
+      schemaPath: '',
+    }))
+  }
+
+  const extraErrors = Object.fromEntries(
+    Object.entries(serverErrors).map(([field, message]) => [field, { __errors: [message] }]),
+  ) as ErrorSchema
+
+  return (
+    <Form
+      ref={formRef}
+      schema={formSchema}
+      uiSchema={form.uiSchema}
+      formData={formData}
+      validator={validator}
+      idPrefix={idPrefix}
+      noHtml5Validate
+      showErrorList={false}
+      focusOnFirstError
+      liveValidate={attempted ? 'onChange' : false}
+      transformErrors={transformErrors}
+      extraErrors={extraErrors}
+      templates={{ FieldTemplate, BaseInputTemplate }}
+      widgets={{ RadioWidget }}
+      className="space-y-5"
+      onChange={(event) => setFormData((event.formData ?? {}) as RegistrationData)}
+      onError={() => setAttempted(true)}
+      onSubmit={async (event) => {
+        setAttempted(true)
+        const accepted = await submit((event.formData ?? {}) as RegistrationData)
+        if (accepted) setAttempted(false)
+      }}
+    >
+      <div className="absolute -left-[10000px] h-px w-px overflow-hidden" aria-hidden="true">
+        <label htmlFor={`${idPrefix}_website`}>Website</label>
+        <input
+          id={`${idPrefix}_website`}
+          name="website"
+          type="text"
+          tabIndex={-1}
+          autoComplete="off"
+          defaultValue=""
+          onChange={(event) => {
+            honeypot.current = event.target.value
+          }}
+        />
+      </div>
+      <button type="submit" disabled={submitting} className="btn-primary w-full disabled:cursor-wait disabled:opacity-75">
+        {submitting ? form.submittingLabel : form.submitLabel}
+      </button>
+      <p className="text-center text-sm text-ink-muted">{form.consent}</p>
+    </Form>
+  )
+}

@@ -1,0 +1,57 @@
+// The parts of the registration rules the browser needs at run time: no Ajv here, so none ships in the page.
+
+/** A field's value as the form holds it: strings, or anything a custom field type produces. */
+export type RegistrationData = Record<string, unknown>
+
+/** The field messages to show, keyed by field name: one message per field. */
+export type FieldMessages = Record<string, string>
+
+/** Any object schema: the config's form schema, or the browser's copy of it. */
+type ObjectSchema = { properties?: object | undefined }
+
+/**
+ * Keeps only the schema's fields, trims every string and drops strings that are empty once trimmed, so
+ * whitespace-only counts as missing. Objects without own fields (or not objects) give {}.
+ */
+export function trimRegistration(input: unknown, schema: ObjectSchema): RegistrationData {
+  const out: RegistrationData = {}
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return out
+  for (const field of Object.keys(schema.properties ?? {})) {
+    if (!Object.prototype.hasOwnProperty.call(input, field)) continue
+    const value = (input as Record<string, unknown>)[field]
+    if (value === undefined || value === null) continue
+    if (typeof value === 'string') {
+      const trimmed = value.trim()
+      if (trimmed !== '') out[field] = trimmed
+    } else {
+      out[field] = value
+    }
+  }
+  return out
+}
+
+/** A failed rule, as both Ajv and react-jsonschema-form can describe it. */
+export type RuleFailure = { field: string; keyword: string; message?: string | undefined }
+
+// When a field breaks several rules, the visitor sees the most basic one first.
+const keywordPriority = ['required', 'type', 'enum', 'const', 'format', 'pattern', 'minLength', 'maxLength', 'minimum', 'maximum']
+
+function rank(keyword: string): number {
+  const i = keywordPriority.indexOf(keyword)
+  return i === -1 ? keywordPriority.length : i
+}
+
+/** The one message per field for these failures, in the config's words (Ajv's own text where it has none). */
+export function pickFieldMessages(failures: RuleFailure[], messages: Record<string, Record<string, string> | undefined>): FieldMessages {
+  const best = new Map<string, RuleFailure>()
+  for (const failure of failures) {
+    const current = best.get(failure.field)
+    if (!current || rank(failure.keyword) < rank(current.keyword)) best.set(failure.field, failure)
+  }
+  const out: FieldMessages = {}
+  for (const [field, failure] of best) {
+    out[field] = messages[field]?.[failure.keyword] ?? failure.message ?? 'Check this field'
+  }
+  return out
+}
+

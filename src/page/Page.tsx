@@ -1,0 +1,59 @@
+import { lazy, Suspense, useEffect, useMemo, useState, type ComponentType } from 'react'
+import type { PageConfig } from '../../schema/page-config.ts'
+import type { Section } from '../../schema/sections.ts'
+import { captureAttribution } from '../form/attribution.ts'
+import { loadRegistrationForm } from '../form/LazyRegistrationForm.tsx'
+import { RegistrationProvider } from '../form/registration-state.tsx'
+import { sectionRegistry } from '../sections/registry.ts'
+import type { SharedProps } from '../sections/types.ts'
+import { Footer } from './Footer.tsx'
+import { Header } from './Header.tsx'
+import { RegistrationContext } from './registration-context.tsx'
+
+const loadDialog = () => import('./RegistrationDialog.tsx')
+const RegistrationDialog = lazy(loadDialog)
+const loadToasts = () => import('../form/Toasts.tsx')
+const Toasts = lazy(loadToasts)
+
+function renderSection(section: Section, index: number, shared: SharedProps) {
+  // Validation guarantees section.type has a component; the registry's type ties each to its props.
+  const Component = sectionRegistry[section.type] as ComponentType<Section & SharedProps>
+  return <Component key={section.anchor ?? `${section.type}-${index}`} {...section} {...shared} />
+}
+
+/** The landing page: header, the config's sections in order, footer, and the registration dialog. */
+export function Page({ config }: { config: PageConfig }) {
+  const [dialogOpen, setDialogOpen] = useState(false)
+  // Client-only parts (dialog, toasts) mount after hydration, so the prerendered HTML matches.
+  const [hydrated, setHydrated] = useState(false)
+
+  useEffect(() => {
+    setHydrated(true)
+    captureAttribution()
+    void loadRegistrationForm()
+    void loadDialog()
+    void loadToasts()
+    const timer = window.setTimeout(() => setDialogOpen(true), config.modal.openDelayMs)
+    return () => window.clearTimeout(timer)
+  }, [config.modal.openDelayMs])
+
+  const controls = useMemo(() => ({ openDialog: () => setDialogOpen(true) }), [])
+  const closeDialog = useMemo(() => () => setDialogOpen(false), [])
+  const shared: SharedProps = { site: config.site }
+
+  return (
+    <RegistrationContext value={controls}>
+      <RegistrationProvider form={config.form} analytics={config.site.analytics} onSuccess={closeDialog}>
+        <Header {...config.header} site={config.site} />
+        <main id="main">{config.sections.map((section, index) => renderSection(section, index, shared))}</main>
+        <Footer {...config.footer} />
+        {hydrated && (
+          <Suspense fallback={null}>
+            <RegistrationDialog modal={config.modal} isOpen={dialogOpen} onClose={closeDialog} />
+            <Toasts />
+          </Suspense>
+        )}
+      </RegistrationProvider>
+    </RegistrationContext>
+  )
+}

@@ -1,0 +1,40 @@
+import Modal from 'react-modal'
+import type { ModalProps } from '../../schema/page-config.ts'
+import { LazyRegistrationForm } from '../form/LazyRegistrationForm.tsx'
+import { CloseIcon } from '../sections/icons.tsx'
+
+type Props = { modal: ModalProps; isOpen: boolean; onClose: () => void }
+
+/**
+ * The registration dialog (react-modal): focus moves in and stays in while open, Escape and the overlay
+ * close it, focus returns to where it was. Holds the same form, sharing its state with the inline one.
+ */
+export default function RegistrationDialog({ modal, isOpen, onClose }: Props) {
+  return (
+    <Modal
+      isOpen={isOpen}
+      onRequestClose={onClose}
+      appElement={document.getElementById('root') ?? undefined}
+      aria={{ labelledby: 'registration-dialog-title' }}
+      closeTimeoutMS={150}
+      overlayClassName="fixed inset-0 z-50 flex items-end justify-center bg-forest-950/70 p-0 sm:items-center sm:p-6"
+      className="relative max-h-[100dvh] w-full overflow-y-auto rounded-t-2xl bg-cream-50 p-6 shadow-2xl outline-none sm:max-w-lg sm:rounded-2xl sm:p-8"
+    >
+      <button
+        type="button"
+        onClick={onClose}
+        aria-label={modal.closeLabel}
+        className="absolute top-3 right-3 flex size-11 items-center justify-center rounded-full text-ink hover:bg-cream-200"
+      >
+        <CloseIcon className="size-6" />
+      </button>
+      <h2 id="registration-dialog-title" className="pr-10 font-serif text-2xl font-semibold text-forest-900 sm:text-3xl">
+        {modal.title}
+      </h2>
+      {modal.intro && <p className="mt-2 text-base text-ink-muted">{modal.intro}</p>}
+      <div className="mt-6">
+        <LazyRegistrationForm idPrefix="dialog" />
+      </div>
+    </Modal>
+  )
+}

@@ -1,0 +1,62 @@
+import type { PageConfig } from '../../schema/page-config.ts'
+
+/** Which prerendered page the head is for. */
+export type PageKind = 'home' | 'not-found'
+
+const htmlEscapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
+
+/** Escapes text for an HTML attribute or element. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => htmlEscapes[c] ?? c)
+}
+
+/** The JSON-LD script body exactly as written into the page (its CSP hash is taken of this text). */
+export function jsonLdText(config: PageConfig): string {
+  // "<" as \u003c keeps "</script>" inside a string from ending the element; JSON parsers read it back.
+  return JSON.stringify(config.seo.jsonLd).replace(/</g, '\\u003c')
+}
+
+function absolute(url: string, base: string): string {
+  return new URL(url, base).href
+}
+
+/** The <head> tags of a page (title, description, canonical, Open Graph, icons, JSON-LD), as HTML. */
+export function renderHeadTags(config: PageConfig, kind: PageKind): string {
+  const { seo, site } = config
+  const tags: string[] = []
+  const meta = (attr: 'name' | 'property', key: string, content: string) =>
+    tags.push(`<meta ${attr}="${key}" content="${escapeHtml(content)}" />`)
+  if (kind === 'not-found') {
+    tags.push(`<title>${escapeHtml(`${config.notFound.title} | ${site.name}`)}</title>`)
+    meta('name', 'robots', 'noindex')
+  } else {
+    tags.push(`<title>${escapeHtml(seo.title)}</title>`)
+    meta('name', 'description', seo.description)
+    tags.push(`<link rel="canonical" href="${escapeHtml(seo.canonicalUrl)}" />`)
+    meta('property', 'og:type', 'website')
+    meta('property', 'og:site_name', site.name)
+    meta('property', 'og:locale', site.lang.replace('-', '_'))
+    meta('property', 'og:title', seo.title)
+    meta('property', 'og:description', seo.description)
+    meta('property', 'og:url', seo.canonicalUrl)
+    meta('property', 'og:image', absolute(seo.ogImage.src, seo.canonicalUrl))
+    meta('property', 'og:image:width', String(seo.ogImage.width))
+    meta('property', 'og:image:height', String(seo.ogImage.height))
+    meta('property', 'og:image:alt', seo.ogImage.alt)
+    meta('name', 'twitter:card', 'summary_large_image')
+  }
+  if (site.themeColor) meta('name', 'theme-color', site.themeColor)
+  tags.push('<link rel="icon" href="/favicon.svg" type="image/svg+xml" />')
+  tags.push('<link rel="icon" href="/favicon.png" type="image/png" sizes="32x32" />')
+  tags.push('<link rel="apple-touch-icon" href="/apple-touch-icon.png" />')
+  if (kind === 'home') tags.push(`<script type="application/ld+json">${jsonLdText(config)}</script>`)
+  return tags.join('\n    ')
+}
+
+/** Fills the template's placeholders: language, head tags and (when prerendered) the app markup. */
+export function fillTemplate(template: string, config: PageConfig, kind: PageKind, appHtml = ''): string {
+  return template
+    .replace('<!--app-lang-->', escapeHtml(config.site.lang))
+    .replace('<!--app-head-->', renderHeadTags(config, kind))
+    .replace('<!--app-html-->', () => appHtml)
+}

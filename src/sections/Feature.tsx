@@ -1,0 +1,48 @@
+import { Cta } from './Cta.tsx'
+import { CheckIcon } from './icons.tsx'
+import { Picture } from './Picture.tsx'
+import { Paragraphs, Shell } from './Shell.tsx'
+import type { SectionComponentProps } from './types.ts'
+
+/** A heading with paragraphs, and optionally an image, bullets, key figures and a button. */
+export function Feature(props: SectionComponentProps<'feature'>) {
+  const { anchor, eyebrow, heading, body, bullets, facts, image, imagePosition, tone, cta } = props
+  const dark = tone === 'dark'
+  return (
+    <Shell
+      anchor={anchor}
+      tone={tone}
+      eyebrow={eyebrow}
+      heading={heading}
+      aside={image && <Picture image={image} className="rounded-2xl shadow-lg" />}
+      asidePosition={imagePosition}
+    >
+      <Paragraphs body={body} className={dark ? 'text-cream-100' : 'text-ink-muted'} />
+      {bullets && bullets.length > 0 && (
+        <ul className="mt-6 grid gap-3 sm:grid-cols-2">
+          {bullets.map((bullet) => (
+            <li key={bullet} className="flex gap-3 text-base">
+              <CheckIcon className={`mt-0.5 size-5 shrink-0 ${dark ? 'text-brass-300' : 'text-forest-700'}`} />
+              <span>{bullet}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      {facts && facts.length > 0 && (
+        <dl className="mt-8 grid grid-cols-3 gap-4 border-t border-cream-200 pt-6">
+          {facts.map((fact) => (
+            <div key={fact.label} className="flex flex-col-reverse">
+              <dt className="mt-1 text-sm text-ink-muted">{fact.label}</dt>
+              <dd className="font-serif text-2xl font-semibold text-forest-900 sm:text-3xl">{fact.value}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+      {cta && (
+        <div className="mt-8">
+          <Cta cta={cta} variant={dark ? 'accent' : 'primary'} />
+        </div>
+      )}
+    </Shell>
+  )
+}

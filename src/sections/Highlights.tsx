@@ -1,0 +1,30 @@
+import { Paragraphs, Shell } from './Shell.tsx'
+import type { SectionComponentProps } from './types.ts'
+
+/** Paragraphs followed by a grid of numbered highlights (e.g. the builder's). */
+export function Highlights({ anchor, eyebrow, heading, body, items, tone }: SectionComponentProps<'highlights'>) {
+  const dark = tone === 'dark'
+  return (
+    <Shell
+      anchor={anchor}
+      tone={tone}
+      eyebrow={eyebrow}
+      heading={heading}
+      footer={
+        <ol className="grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
+          {items.map((item, index) => (
+            <li key={item.title} className={`rounded-2xl p-6 ${dark ? 'bg-forest-800' : 'bg-white shadow-sm ring-1 ring-cream-200'}`}>
+              <span aria-hidden="true" className={`font-serif text-3xl font-semibold ${dark ? 'text-brass-300' : 'text-brass-700'}`}>
+                {String(index + 1).padStart(2, '0')}
+              </span>
+              <h3 className="mt-3 text-lg font-semibold">{item.title}</h3>
+              <p className={`mt-2 text-base leading-relaxed ${dark ? 'text-cream-100' : 'text-ink-muted'}`}>{item.text}</p>
+            </li>
+          ))}
+        </ol>
+      }
+    >
+      <Paragraphs body={body} className={dark ? 'text-cream-100' : 'text-ink-muted'} />
+    </Shell>
+  )
+}

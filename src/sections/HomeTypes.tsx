@@ -1,0 +1,52 @@
+import { Cta } from './Cta.tsx'
+import { CheckIcon } from './icons.tsx'
+import { Picture } from './Picture.tsx'
+import { Shell } from './Shell.tsx'
+import type { SectionComponentProps } from './types.ts'
+
+/** One card per home type: image, name, badge, summary and details. */
+export function HomeTypes({ anchor, eyebrow, heading, intro, cards, cta }: SectionComponentProps<'home-types'>) {
+  return (
+    <Shell
+      anchor={anchor}
+      eyebrow={eyebrow}
+      heading={heading}
+      centered
+      footer={
+        <>
+          <ul className="grid gap-8 md:grid-cols-3">
+            {cards.map((card) => (
+              <li key={card.name} className="flex flex-col overflow-hidden rounded-2xl bg-white shadow-md ring-1 ring-cream-200">
+                <Picture image={card.image} />
+                <div className="flex flex-1 flex-col p-6">
+                  <h3 className="font-serif text-2xl font-semibold text-forest-900">{card.name}</h3>
+                  {card.badge && (
+                    <p className="mt-2 w-fit rounded-full bg-forest-100 px-3 py-1 text-sm font-semibold text-forest-900">{card.badge}</p>
+                  )}
+                  <p className="mt-4 text-base leading-relaxed text-ink-muted">{card.summary}</p>
+                  {card.details && (
+                    <ul className="mt-4 space-y-2 text-sm">
+                      {card.details.map((detail) => (
+                        <li key={detail} className="flex gap-2">
+                          <CheckIcon className="mt-0.5 size-4 shrink-0 text-forest-700" />
+                          <span>{detail}</span>
+                        </li>
+                      ))}
+                    </ul>
+                  )}
+                </div>
+              </li>
+            ))}
+          </ul>
+          {cta && (
+            <div className="mt-10 text-center">
+              <Cta cta={cta} />
+            </div>
+          )}
+        </>
+      }
+    >
+      {intro && <p className="text-lg leading-relaxed text-ink-muted">{intro}</p>}
+    </Shell>
+  )
+}

@@ -1,0 +1,11 @@
+import type { Site } from '../../schema/page-config.ts'
+import type { SectionPropsByType, SectionType } from '../../schema/sections.ts'
+
+/** What every section component receives besides its own config: the site-wide facts. */
+export type SharedProps = { site: Site }
+
+/** The props of the component for section type K. */
+export type SectionComponentProps<K extends SectionType> = SectionPropsByType[K] & SharedProps
+
+/** A section's background tone. */
+export type Tone = 'light' | 'muted' | 'dark'

@@ -1,0 +1,16 @@
+import tailwindcss from '@tailwindcss/vite'
+import react from '@vitejs/plugin-react'
+import { defineConfig } from 'vite'
+import { pageConfigPlugin } from './src/page/vite-plugin-page-config.ts'
+import { publicDirFor, resolvePageConfigPath } from './src/page/load-page-config.ts'
+
+const configFile = resolvePageConfigPath()
+
+export default defineConfig({
+  plugins: [react(), tailwindcss(), pageConfigPlugin(configFile)],
+  publicDir: publicDirFor(configFile),
+  build: {
+    outDir: process.env.DIST_DIR || 'dist',
+    emptyOutDir: true,
+  },
+})
