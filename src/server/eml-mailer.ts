@@ -1,0 +1,45 @@
+import { mkdirSync } from 'node:fs'
+import { open, rename } from 'node:fs/promises'
+import path from 'node:path'
+import nodemailer from 'nodemailer'
+import type { Mailer } from './mailer.ts'
+import { toNodemailerMessage } from './smtp-mailer.ts'
+
+/** A file name for a message id: the same message always lands in the same file, so a re-send overwrites. */
+export function emlFileName(messageId: string): string {
+  return `${messageId.replace(/[<>]/g, '').replace(/[^A-Za-z0-9._-]+/g, '_')}.eml`
+}
+
+async function writeDurably(file: string, data: Uint8Array): Promise<void> {
+  const temp = `${file}.${process.pid}.tmp`
+  const handle = await open(temp, 'w')
+  try {
+    await handle.writeFile(data)
+    await handle.sync()
+  } finally {
+    await handle.close()
+  }
+  await rename(temp, file)
+  // The rename is only durable once the directory entry is flushed too.
+  const dir = await open(path.dirname(file), 'r')
+  try {
+    await dir.sync()
+  } finally {
+    await dir.close()
+  }
+}
+
+/**
+ * "Sends" notifications by writing each as an RFC 822 .eml file into `dir` (DATA_DIR/outbox): the default when
+ * no SMTP_URL is set, so a fresh install loses nothing and a person can open the files in any mail program.
+ */
+export function createEmlMailer(options: { dir: string; from: string }): Mailer {
+  mkdirSync(options.dir, { recursive: true })
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' })
+  return {
+    async send(mail) {
+      const info = await transport.sendMail(toNodemailerMessage(mail, options.from))
+      await writeDurably(path.join(options.dir, emlFileName(mail.messageId)), info.message as Buffer)
+    },
+  }
+}

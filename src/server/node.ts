@@ -1,0 +1,175 @@
+import { existsSync, mkdirSync } from 'node:fs'
+import type { Server } from 'node:http'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { serve } from '@hono/node-server'
+import { getConnInfo } from '@hono/node-server/conninfo'
+import { Hono } from 'hono'
+import { loadPageConfig, PageConfigError, resolvePageConfigPath } from '../page/load-page-config.ts'
+import { createApp } from './app.ts'
+import { DataDirBusyError, lockDataDir } from './data-dir-lock.ts'
+import { createEmlMailer } from './eml-mailer.ts'
+import { formatEnvProblems, parseNodeEnv, type Env } from './env.ts'
+import type { Mailer } from './mailer.ts'
+import { createOutboxWorker } from './outbox.ts'
+import { createSmtpMailer } from './smtp-mailer.ts'
+import { openSqliteStore } from './sqlite-store.ts'
+import { createStaticSite } from './static-site.ts'
+
+/**
+ * The Node entry: `tsx src/server/node.ts`. Serves the built site and the send-contact-email function on one
+ * origin, stores leads in SQLite under DATA_DIR and delivers notifications from the outbox (SMTP_URL, or .eml
+ * files in DATA_DIR/outbox). Prints `Listening on http://HOST:PORT` when ready; stops cleanly on SIGTERM/SIGINT.
+ */
+
+/** A start-up failure with a message meant for the person starting the server. */
+export class StartupError extends Error {
+  override name = 'StartupError'
+}
+
+/** A running server. */
+export type RunningServer = {
+  /** http://HOST:PORT, with the real port when PORT=0. */
+  url: string
+  /** Stops accepting, finishes requests in flight and the current delivery, closes the database, frees DATA_DIR. */
+  close(): Promise<void>
+}
+
+function displayHost(host: string): string {
+  return host.includes(':') ? `[${host}]` : host
+}
+
+/** Starts the server from environment variables (see .env.example). Throws StartupError with readable text. */
+export async function startNodeServer(env: Env = process.env, cwd = process.cwd()): Promise<RunningServer> {
+  const parsed = parseNodeEnv(env)
+  if (!parsed.ok) throw new StartupError(formatEnvProblems(parsed.problems))
+  const settings = parsed.config
+
+  let page
+  try {
+    page = loadPageConfig(resolvePageConfigPath(env, cwd))
+  } catch (error) {
+    if (error instanceof PageConfigError) throw new StartupError(`The page config cannot be used.\n${error.message}`)
+    throw error
+  }
+
+  const distDir = path.resolve(cwd, settings.distDir)
+  if (!existsSync(path.join(distDir, 'index.html'))) {
+    throw new StartupError(`The built site is missing: ${path.join(distDir, 'index.html')} does not exist. Run npm run build first (or set DIST_DIR).`)
+  }
+
+  const dataDir = path.resolve(cwd, settings.dataDir)
+  try {
+    mkdirSync(dataDir, { recursive: true })
+  } catch (error) {
+    throw new StartupError(`DATA_DIR ${dataDir} cannot be created: ${(error as Error).message}`)
+  }
+  let lock
+  try {
+    lock = lockDataDir(dataDir)
+  } catch (error) {
+    if (error instanceof DataDirBusyError) throw new StartupError(error.message)
+    throw new StartupError(`DATA_DIR ${dataDir} cannot be used: ${(error as Error).message}`)
+  }
+
+  const store = openSqliteStore(path.join(dataDir, 'leads.sqlite'))
+  // This process owns DATA_DIR: claims left by a killed predecessor can be taken over at once.
+  await store.releaseAllClaims()
+  const siteName = page.site.name
+  const mailer: Mailer =
+    settings.mail.kind === 'smtp'
+      ? createSmtpMailer({ url: settings.mail.url, from: settings.mail.from })
+      : createEmlMailer({ dir: path.join(dataDir, 'outbox'), from: settings.mail.from ?? `"${siteName.replace(/["\\]/g, '')}" <no-reply@localhost>` })
+  const worker = createOutboxWorker({ store, mailer, retry: settings.retry })
+
+  const fn = createApp({
+    formConfig: page.form,
+    siteName,
+    notifyEmail: settings.notifyEmail ?? page.site.email,
+    timeZone: settings.timeZone,
+    store,
+    anonKeys: settings.anonKeys,
+    allowedOrigins: settings.allowedOrigins,
+    bodyLimitBytes: settings.bodyLimitBytes,
+    rateLimitPerMinute: settings.rateLimitPerMinute,
+    trustProxy: settings.trustProxy,
+    clientAddress: (c) => getConnInfo(c).remote.address,
+    onLeadStored: () => worker.kick(),
+  })
+  const site = new Hono()
+  site.route('/', fn)
+  site.all('*', createStaticSite({ distDir }))
+  site.onError((error, c) => {
+    console.error('Unexpected error', error)
+    return c.json({ error: 'Something went wrong on our side.' }, 500)
+  })
+
+  let server: Server
+  try {
+    server = await new Promise<Server>((resolve, reject) => {
+      const s = serve({ fetch: site.fetch, port: settings.port, hostname: settings.host }) as Server
+      s.once('listening', () => resolve(s))
+      s.once('error', reject)
+    })
+  } catch (error) {
+    await store.close()
+    lock.release()
+    const code = (error as { code?: string }).code
+    throw new StartupError(
+      code === 'EADDRINUSE'
+        ? `Port ${settings.port} on ${settings.host} is already in use: stop what uses it, or set PORT.`
+        : `Cannot listen on ${settings.host}:${settings.port}: ${(error as Error).message}`,
+    )
+  }
+  worker.start(Math.min(5_000, settings.retry.minDelayMs))
+  const address = server.address()
+  const port = typeof address === 'object' && address ? address.port : settings.port
+
+  let closing: Promise<void> | undefined
+  return {
+    url: `http://${displayHost(settings.host)}:${port}`,
+    close() {
+      closing ??= (async () => {
+        // Requests in flight finish; idle keep-alive connections are closed; stragglers are cut after 10 s.
+        const cut = setTimeout(() => server.closeAllConnections(), 10_000)
+        await new Promise<void>((resolve) => server.close(() => resolve()))
+        clearTimeout(cut)
+        await worker.stop()
+        await mailer.close?.()
+        await store.close()
+        lock.release()
+      })()
+      return closing
+    },
+  }
+}
+
+async function main(): Promise<void> {
+  let running: RunningServer
+  try {
+    running = await startNodeServer()
+  } catch (error) {
+    console.error(error instanceof StartupError ? error.message : error)
+    process.exit(1)
+  }
+  console.log(`Listening on ${running.url}`)
+  const stop = (signal: string) => {
+    console.log(`${signal} received: stopping…`)
+    running.close().then(
+      () => {
+        console.log('Stopped.')
+        process.exit(0)
+      },
+      (error: unknown) => {
+        console.error('Could not stop cleanly:', error)
+        process.exit(1)
+      },
+    )
+  }
+  process.once('SIGTERM', () => stop('SIGTERM'))
+  process.once('SIGINT', () => stop('SIGINT'))
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  await main()
+}

@@ -1,0 +1,131 @@
+import { headerSafe } from './mailer.ts'
+import type { NewLead, OutgoingMail } from './store.ts'
+
+/** The parts of the form config the notification reads: field order, labels and option names. */
+export type NotificationForm = {
+  schema: { properties?: Record<string, unknown> }
+  uiSchema?: Record<string, unknown>
+}
+
+/** What the notification needs besides the lead. */
+export type NotificationSettings = {
+  siteName: string
+  /** Where it goes: NOTIFY_EMAIL, or the config's contact e-mail. */
+  recipient: string
+  /** An IANA time zone for the "Received" line, e.g. America/Toronto. */
+  timeZone: string
+  form: NotificationForm
+}
+
+type UiField = { 'ui:title'?: unknown; 'ui:enumNames'?: unknown }
+type SchemaField = { title?: unknown; enum?: unknown; type?: unknown }
+
+function uiFor(form: NotificationForm, field: string): UiField {
+  const entry = form.uiSchema?.[field]
+  return typeof entry === 'object' && entry !== null ? (entry as UiField) : {}
+}
+
+function schemaFor(form: NotificationForm, field: string): SchemaField {
+  const entry = form.schema.properties?.[field]
+  return typeof entry === 'object' && entry !== null ? (entry as SchemaField) : {}
+}
+
+/** A field's fields in display order: uiSchema "ui:order" first, then the schema's order. */
+export function orderedFields(form: NotificationForm): string[] {
+  const fields = Object.keys(form.schema.properties ?? {})
+  const order = form.uiSchema?.['ui:order']
+  const first = Array.isArray(order) ? order.filter((f): f is string => typeof f === 'string' && fields.includes(f)) : []
+  return [...first, ...fields.filter((f) => !first.includes(f))]
+}
+
+/**
+ * The label a visitor saw for a field: uiSchema "ui:title", else the schema's title, else the field name. A
+ * trailing required-marker asterisk is dropped ("Are You A Realtor? *" reads "Are You A Realtor?").
+ */
+export function fieldLabel(form: NotificationForm, field: string): string {
+  const ui = uiFor(form, field)['ui:title']
+  const title = schemaFor(form, field).title
+  const label = typeof ui === 'string' && ui.trim() ? ui : typeof title === 'string' && title.trim() ? title : field
+  return label.replace(/\s*\*+\s*$/, '').trim() || field
+}
+
+/** A field's value as the visitor chose it: option names for enums ("Yes" for "yes"), Yes/No for booleans. */
+export function displayValue(form: NotificationForm, field: string, value: unknown): string {
+  if (value === undefined || value === null || value === '') return '—'
+  const options = schemaFor(form, field).enum
+  const names = uiFor(form, field)['ui:enumNames']
+  if (Array.isArray(options) && Array.isArray(names)) {
+    const index = options.indexOf(value)
+    const name = names[index]
+    if (index !== -1 && typeof name === 'string') return name
+  }
+  if (typeof value === 'boolean') return value ? 'Yes' : 'No'
+  return typeof value === 'string' ? value : JSON.stringify(value)
+}
+
+/** Escapes text for HTML element content and attribute values. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] ?? ch)
+}
+
+// Deliberately loose: this only decides whether Reply-To can point at the visitor; the form already checked it.
+const plainAddress = /^[^\s@<>(),;:"\\[\]]+@[^\s@<>(),;:"\\[\]]+\.[^\s@<>(),;:"\\[\]]+$/
+
+function formatTime(iso: string, timeZone: string): string {
+  const when = new Date(iso)
+  const local = new Intl.DateTimeFormat('en-CA', { dateStyle: 'full', timeStyle: 'long', timeZone }).format(when)
+  return `${local} (${iso})`
+}
+
+/**
+ * Composes the sales team's notification for a lead: every field with its label, the time, where it came
+ * from; plain text and HTML with every value escaped. Header values are stripped of line breaks, so no field
+ * can add a header.
+ */
+export function composeLeadMail(lead: NewLead, settings: NotificationSettings): OutgoingMail {
+  const { form } = settings
+  const rows: [string, string][] = orderedFields(form)
+    .filter((field) => field in lead.fields)
+    .map((field) => [fieldLabel(form, field), displayValue(form, field, lead.fields[field])])
+  const utm = Object.entries(lead.utm)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(', ')
+  const context: [string, string][] = [
+    ['Received', formatTime(lead.createdAt, settings.timeZone)],
+    ['Page', lead.pageUrl ?? '—'],
+    ['Referrer', lead.referrer ?? '—'],
+    ['UTM', utm || '—'],
+    ['Consent shown', lead.consentText],
+    ['Browser', lead.userAgent ?? '—'],
+    ['Submission id', lead.submissionId],
+  ]
+
+  const name = typeof lead.fields.name === 'string' ? lead.fields.name : rows[0]?.[1]
+  const subject = headerSafe(`New registration for ${settings.siteName}${name ? `: ${name}` : ''}`).slice(0, 200)
+  const heading = `New registration for ${settings.siteName}`
+
+  const text = [heading, '', ...rows.map(([k, v]) => `${k}: ${v}`), '', ...context.map(([k, v]) => `${k}: ${v}`), ''].join('\n')
+
+  const tr = ([k, v]: [string, string]) =>
+    `<tr><th align="left" valign="top" style="padding:4px 12px 4px 0">${escapeHtml(k)}</th><td style="padding:4px 0;white-space:pre-wrap">${escapeHtml(v)}</td></tr>`
+  const html = [
+    '<!doctype html>',
+    '<html><body style="font-family:system-ui,sans-serif;font-size:15px;color:#111">',
+    `<h1 style="font-size:18px">${escapeHtml(heading)}</h1>`,
+    `<table role="presentation" cellspacing="0" cellpadding="0">${rows.map(tr).join('')}</table>`,
+    `<table role="presentation" cellspacing="0" cellpadding="0" style="margin-top:16px;color:#555;font-size:13px">${context.map(tr).join('')}</table>`,
+    '</body></html>',
+  ].join('\n')
+
+  const email = typeof lead.fields.email === 'string' ? headerSafe(lead.fields.email) : ''
+  const domain = settings.recipient.split('@')[1]?.replace(/[^A-Za-z0-9.-]/g, '') || 'localhost'
+  return {
+    to: headerSafe(settings.recipient),
+    replyTo: plainAddress.test(email) && email === lead.fields.email ? email : undefined,
+    subject,
+    text,
+    html,
+    messageId: `<lead.${lead.submissionId}@${domain}>`,
+    idempotencyKey: `lead-notification/${lead.submissionId}`,
+  }
+}

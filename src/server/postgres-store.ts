@@ -1,0 +1,149 @@
+import type { LeadStore, NewLead, OutboxCounts, OutboxJob, OutgoingMail, StoredLead } from './store.ts'
+
+/**
+ * The one thing the store needs from a Postgres client: `query(text, params)` resolving to `{ rows }`. A `pg.Pool`
+ * (Node, Deno through npm:pg) fits as it is, and so does PGlite. Each call runs as one statement, so every write
+ * below is a single statement: atomic without holding a connection across awaits.
+ */
+export type SqlQueryable = {
+  query(text: string, params?: unknown[]): Promise<{ rows: unknown[] }>
+}
+
+type LeadRow = {
+  id: string | number | bigint
+  submission_id: string
+  created_at: Date | string
+  fields: Record<string, unknown> | string
+  consent_text: string
+  page_url: string | null
+  referrer: string | null
+  utm: Record<string, string> | string
+  user_agent: string | null
+}
+
+type JobRow = { id: string | number | bigint; lead_id: string | number | bigint; attempts: number; mail: OutgoingMail | string }
+
+const leadColumns = 'id, submission_id, created_at, fields, consent_text, page_url, referrer, utm, user_agent'
+
+// Drivers differ in how they hand back bigint, timestamptz and jsonb; normalise here.
+function toNumber(value: string | number | bigint): number {
+  return typeof value === 'number' ? value : Number(value)
+}
+
+function toIso(value: Date | string): string {
+  return (value instanceof Date ? value : new Date(value)).toISOString()
+}
+
+function fromJson<T>(value: T | string): T {
+  return typeof value === 'string' ? (JSON.parse(value) as T) : value
+}
+
+function toLead(row: LeadRow): StoredLead {
+  return {
+    id: toNumber(row.id),
+    submissionId: row.submission_id,
+    createdAt: toIso(row.created_at),
+    fields: fromJson(row.fields),
+    consentText: row.consent_text,
+    pageUrl: row.page_url,
+    referrer: row.referrer,
+    utm: fromJson(row.utm),
+    userAgent: row.user_agent,
+  }
+}
+
+/** Options for the Postgres store. */
+export type PostgresStoreOptions = {
+  /** Called by close(), e.g. `() => pool.end()`. */
+  close?: () => Promise<void>
+}
+
+/** A LeadStore on PostgreSQL with the tables of supabase/migrations (apply them first). */
+export function createPostgresStore(db: SqlQueryable, options: PostgresStoreOptions = {}): LeadStore {
+  return {
+    async saveLead(lead: NewLead, mail: OutgoingMail) {
+      // One statement: the lead and its notification are committed together, or neither is.
+      const { rows } = await db.query(
+        `WITH new_lead AS (
+           INSERT INTO public.leads (submission_id, created_at, fields, consent_text, page_url, referrer, utm, user_agent)
+           VALUES ($1, $2, $3::jsonb, $4, $5, $6, $7::jsonb, $8)
+           ON CONFLICT (submission_id) DO NOTHING
+           RETURNING ${leadColumns}
+         ), new_mail AS (
+           INSERT INTO public.outbox (lead_id, recipient, mail, next_attempt_at, created_at)
+           SELECT id, $9, $10::jsonb, $2, $2 FROM new_lead
+         )
+         SELECT ${leadColumns} FROM new_lead`,
+        [
+          lead.submissionId,
+          lead.createdAt,
+          JSON.stringify(lead.fields),
+          lead.consentText,
+          lead.pageUrl,
+          lead.referrer,
+          JSON.stringify(lead.utm),
+          lead.userAgent,
+          mail.to,
+          JSON.stringify(mail),
+        ],
+      )
+      const created = rows[0] as LeadRow | undefined
+      if (created) return { created: true, lead: toLead(created) }
+      // The conflicting insert waited for the other transaction to commit, so the stored lead is visible now.
+      const existing = await db.query(`SELECT ${leadColumns} FROM public.leads WHERE submission_id = $1`, [lead.submissionId])
+      const row = existing.rows[0] as LeadRow | undefined
+      if (!row) throw new Error(`Lead ${lead.submissionId} conflicted but cannot be read back.`)
+      return { created: false, lead: toLead(row) }
+    },
+
+    async claimDueMail(now, limit, leaseMs) {
+      // SKIP LOCKED and the lease let several function instances (and the scheduled retry) share the outbox.
+      const { rows } = await db.query(
+        `UPDATE public.outbox SET locked_until = $2
+         WHERE id IN (SELECT id FROM public.outbox
+                      WHERE status = 'pending' AND next_attempt_at <= $1 AND (locked_until IS NULL OR locked_until <= $1)
+                      ORDER BY next_attempt_at, id LIMIT $3
+                      FOR UPDATE SKIP LOCKED)
+         RETURNING id, lead_id, attempts, mail`,
+        [now.toISOString(), new Date(now.getTime() + leaseMs).toISOString(), limit],
+      )
+      return (rows as JobRow[])
+        .map((row): OutboxJob => ({ id: toNumber(row.id), leadId: toNumber(row.lead_id), attempts: row.attempts, mail: fromJson(row.mail) }))
+        .sort((a, b) => a.id - b.id)
+    },
+
+    async markMailSent(ids, now) {
+      if (ids.length === 0) return
+      await db.query(
+        `UPDATE public.outbox SET status = 'sent', sent_at = $2, attempts = attempts + 1, locked_until = NULL, last_error = NULL
+         WHERE id = ANY($1::bigint[])`,
+        [ids, now.toISOString()],
+      )
+    },
+
+    async markMailFailed(id, error, nextAttemptAt) {
+      await db.query(
+        `UPDATE public.outbox SET attempts = attempts + 1, last_error = $2, next_attempt_at = $3, locked_until = NULL WHERE id = $1`,
+        [id, error, nextAttemptAt.toISOString()],
+      )
+    },
+
+    async listLeads(afterId, limit) {
+      const { rows } = await db.query(`SELECT ${leadColumns} FROM public.leads WHERE id > $1 ORDER BY id LIMIT $2`, [afterId, limit])
+      return (rows as LeadRow[]).map(toLead)
+    },
+
+    async countMail() {
+      const { rows } = await db.query(`SELECT status, count(*)::int AS n FROM public.outbox GROUP BY status`)
+      const out: OutboxCounts = { pending: 0, sent: 0 }
+      for (const row of rows as { status: string; n: number }[]) {
+        if (row.status === 'pending' || row.status === 'sent') out[row.status] = row.n
+      }
+      return out
+    },
+
+    async close() {
+      await options.close?.()
+    },
+  }
+}

@@ -1,0 +1,52 @@
+import nodemailer from 'nodemailer'
+import { headerSafe, type Mailer } from './mailer.ts'
+import type { OutgoingMail } from './store.ts'
+
+/** The nodemailer message for a stored notification: the same headers whichever transport carries it. */
+export function toNodemailerMessage(mail: OutgoingMail, from: string) {
+  return {
+    from,
+    to: headerSafe(mail.to),
+    replyTo: mail.replyTo ? headerSafe(mail.replyTo) : undefined,
+    subject: headerSafe(mail.subject),
+    text: mail.text,
+    html: mail.html,
+    messageId: headerSafe(mail.messageId),
+    headers: { 'X-Idempotency-Key': headerSafe(mail.idempotencyKey) },
+    // Never let nodemailer read files or URLs named in the message: content is ours, but keep it inert.
+    disableFileAccess: true,
+    disableUrlAccess: true,
+  }
+}
+
+/** Options for SMTP delivery. */
+export type SmtpMailerOptions = {
+  /** smtp://user:pass@host:587 (STARTTLS when offered) or smtps://user:pass@host:465. */
+  url: string
+  /** The From address, e.g. "Site <no-reply@example.com>". */
+  from: string
+}
+
+/** Sends notifications through an SMTP server, over a small pool of connections. */
+export function createSmtpMailer(options: SmtpMailerOptions): Mailer {
+  const url = new URL(options.url)
+  const transport = nodemailer.createTransport({
+    host: url.hostname,
+    port: url.port ? Number(url.port) : url.protocol === 'smtps:' ? 465 : 587,
+    secure: url.protocol === 'smtps:',
+    auth: url.username ? { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } : undefined,
+    pool: true,
+    maxConnections: 4,
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 30_000,
+  })
+  return {
+    async send(mail) {
+      await transport.sendMail(toNodemailerMessage(mail, options.from))
+    },
+    async close() {
+      transport.close()
+    },
+  }
+}

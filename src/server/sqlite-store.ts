@@ -1,0 +1,193 @@
+import Database from 'better-sqlite3'
+import type { LeadStore, NewLead, OutboxCounts, OutboxJob, OutgoingMail, SaveLeadResult, StoredLead } from './store.ts'
+
+// The same tables as supabase/migrations/*_leads_and_outbox.sql, in SQLite's types: timestamps are ISO 8601
+// UTC text (they sort as text), JSON columns are text.
+const schemaV1 = `
+CREATE TABLE IF NOT EXISTS leads (
+  id            INTEGER PRIMARY KEY,
+  submission_id TEXT    NOT NULL UNIQUE,
+  created_at    TEXT    NOT NULL,
+  fields        TEXT    NOT NULL,
+  consent_text  TEXT    NOT NULL,
+  page_url      TEXT,
+  referrer      TEXT,
+  utm           TEXT    NOT NULL DEFAULT '{}',
+  user_agent    TEXT
+);
+CREATE TABLE IF NOT EXISTS outbox (
+  id              INTEGER PRIMARY KEY,
+  lead_id         INTEGER NOT NULL REFERENCES leads(id),
+  recipient       TEXT    NOT NULL,
+  mail            TEXT    NOT NULL,
+  status          TEXT    NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'sent')),
+  attempts        INTEGER NOT NULL DEFAULT 0,
+  next_attempt_at TEXT    NOT NULL,
+  locked_until    TEXT,
+  last_error      TEXT,
+  created_at      TEXT    NOT NULL,
+  sent_at         TEXT
+);
+CREATE INDEX IF NOT EXISTS outbox_due ON outbox (next_attempt_at) WHERE status = 'pending';
+CREATE INDEX IF NOT EXISTS outbox_lead ON outbox (lead_id);
+`
+
+type LeadRow = {
+  id: number
+  submission_id: string
+  created_at: string
+  fields: string
+  consent_text: string
+  page_url: string | null
+  referrer: string | null
+  utm: string
+  user_agent: string | null
+}
+
+type JobRow = { id: number; lead_id: number; attempts: number; mail: string }
+
+function toLead(row: LeadRow): StoredLead {
+  return {
+    id: row.id,
+    submissionId: row.submission_id,
+    createdAt: row.created_at,
+    fields: JSON.parse(row.fields) as Record<string, unknown>,
+    consentText: row.consent_text,
+    pageUrl: row.page_url,
+    referrer: row.referrer,
+    utm: JSON.parse(row.utm) as Record<string, string>,
+    userAgent: row.user_agent,
+  }
+}
+
+/** Options for opening the SQLite store. */
+export type SqliteStoreOptions = {
+  /** Open read-only (the export CLI, while a server may be running): no schema changes, no writes. */
+  readonly?: boolean
+}
+
+/** A LeadStore in one SQLite file (WAL, synchronous=FULL: a committed lead survives a killed process or power cut). */
+export type SqliteLeadStore = LeadStore & {
+  /** Frees every claim: call at start-up, when this process owns DATA_DIR and no other worker can hold one. */
+  releaseAllClaims(): Promise<void>
+}
+
+/**
+ * Opens (and creates) the lead database at `file`. The caller must hold the DATA_DIR lock (data-dir-lock.ts):
+ * SQLite itself is safe with two writers, but two outbox workers would double-send.
+ */
+export function openSqliteStore(file: string, options: SqliteStoreOptions = {}): SqliteLeadStore {
+  const db = new Database(file, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false })
+  db.pragma('busy_timeout = 5000')
+  if (!options.readonly) {
+    db.pragma('journal_mode = WAL')
+    // FULL: every commit is fsynced to the WAL before it returns, so an acknowledged lead is on disk.
+    db.pragma('synchronous = FULL')
+    db.pragma('foreign_keys = ON')
+    const version = db.pragma('user_version', { simple: true }) as number
+    if (version < 1) {
+      db.exec(schemaV1)
+      db.pragma('user_version = 1')
+    }
+  }
+
+  const statements = options.readonly
+    ? undefined
+    : {
+        insertLead: db.prepare<unknown[], { id: number }>(
+          `INSERT INTO leads (submission_id, created_at, fields, consent_text, page_url, referrer, utm, user_agent)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (submission_id) DO NOTHING RETURNING id`,
+        ),
+        insertMail: db.prepare(
+          `INSERT INTO outbox (lead_id, recipient, mail, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?)`,
+        ),
+        claim: db.prepare<unknown[], JobRow>(
+          `UPDATE outbox SET locked_until = ?
+           WHERE id IN (SELECT id FROM outbox
+                        WHERE status = 'pending' AND next_attempt_at <= ? AND (locked_until IS NULL OR locked_until <= ?)
+                        ORDER BY next_attempt_at, id LIMIT ?)
+           RETURNING id, lead_id, attempts, mail`,
+        ),
+        sent: db.prepare(
+          `UPDATE outbox SET status = 'sent', sent_at = ?, attempts = attempts + 1, locked_until = NULL, last_error = NULL
+           WHERE id = ?`,
+        ),
+        failed: db.prepare(
+          `UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_attempt_at = ?, locked_until = NULL WHERE id = ?`,
+        ),
+        release: db.prepare(`UPDATE outbox SET locked_until = NULL WHERE status = 'pending' AND locked_until IS NOT NULL`),
+      }
+  const byId = db.prepare<[number], LeadRow>('SELECT * FROM leads WHERE id = ?')
+  const bySubmission = db.prepare<[string], LeadRow>('SELECT * FROM leads WHERE submission_id = ?')
+  const page = db.prepare<[number, number], LeadRow>('SELECT * FROM leads WHERE id > ? ORDER BY id LIMIT ?')
+  const counts = db.prepare<[], { status: string; n: number }>('SELECT status, count(*) AS n FROM outbox GROUP BY status')
+
+  function writable() {
+    if (!statements) throw new Error('This lead store was opened read-only.')
+    return statements
+  }
+
+  const save = db.transaction((lead: NewLead, mail: OutgoingMail): SaveLeadResult => {
+    const s = writable()
+    const inserted = s.insertLead.get(
+      lead.submissionId,
+      lead.createdAt,
+      JSON.stringify(lead.fields),
+      lead.consentText,
+      lead.pageUrl,
+      lead.referrer,
+      JSON.stringify(lead.utm),
+      lead.userAgent,
+    )
+    if (!inserted) {
+      const existing = bySubmission.get(lead.submissionId)
+      if (!existing) throw new Error(`Lead ${lead.submissionId} conflicted but cannot be read back.`)
+      return { created: false, lead: toLead(existing) }
+    }
+    s.insertMail.run(inserted.id, mail.to, JSON.stringify(mail), lead.createdAt, lead.createdAt)
+    const stored = byId.get(inserted.id)
+    if (!stored) throw new Error(`Lead ${inserted.id} cannot be read back.`)
+    return { created: true, lead: toLead(stored) }
+  })
+
+  const markSent = db.transaction((ids: number[], now: string) => {
+    for (const id of ids) writable().sent.run(now, id)
+  })
+
+  return {
+    // better-sqlite3 is synchronous; the commit (with its fsync) has happened when these promises resolve.
+    async saveLead(lead, mail) {
+      // IMMEDIATE takes the write lock up front, so the read-then-insert cannot interleave with another writer.
+      return save.immediate(lead, mail)
+    },
+    async claimDueMail(now, limit, leaseMs) {
+      const at = now.toISOString()
+      const rows = writable().claim.all(new Date(now.getTime() + leaseMs).toISOString(), at, at, limit)
+      return rows
+        .sort((a, b) => a.id - b.id)
+        .map((row): OutboxJob => ({ id: row.id, leadId: row.lead_id, attempts: row.attempts, mail: JSON.parse(row.mail) as OutgoingMail }))
+    },
+    async markMailSent(ids, now) {
+      if (ids.length > 0) markSent.immediate(ids, now.toISOString())
+    },
+    async markMailFailed(id, error, nextAttemptAt) {
+      writable().failed.run(error, nextAttemptAt.toISOString(), id)
+    },
+    async listLeads(afterId, limit) {
+      return page.all(afterId, limit).map(toLead)
+    },
+    async countMail(): Promise<OutboxCounts> {
+      const out: OutboxCounts = { pending: 0, sent: 0 }
+      for (const row of counts.all()) {
+        if (row.status === 'pending' || row.status === 'sent') out[row.status] = row.n
+      }
+      return out
+    },
+    async releaseAllClaims() {
+      writable().release.run()
+    },
+    async close() {
+      if (db.open) db.close()
+    },
+  }
+}

@@ -1,0 +1,128 @@
+import { createReadStream, type Stats } from 'node:fs'
+import { stat } from 'node:fs/promises'
+import path from 'node:path'
+import { Readable } from 'node:stream'
+import type { Context } from 'hono'
+
+const contentTypes: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.webmanifest': 'application/manifest+json; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.xml': 'application/xml; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.avif': 'image/avif',
+  '.ico': 'image/x-icon',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+  '.pdf': 'application/pdf',
+  '.mp4': 'video/mp4',
+  '.webm': 'video/webm',
+}
+
+// Only text compresses; images and fonts are compressed already.
+const compressible = new Set(['.html', '.js', '.mjs', '.css', '.json', '.map', '.webmanifest', '.txt', '.xml', '.svg'])
+
+/** The encodings the client accepts, by Accept-Encoding (q=0 refuses). */
+function accepted(header: string | undefined): Set<string> {
+  const out = new Set<string>()
+  for (const part of (header ?? '').split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';')
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='))
+    if (name && !(q && Number(q.slice(2)) === 0)) out.add(name)
+  }
+  return out
+}
+
+async function fileStat(file: string): Promise<Stats | undefined> {
+  try {
+    const s = await stat(file)
+    return s.isFile() ? s : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** Options for serving the built site. */
+export type StaticSiteOptions = {
+  /** The built site (DIST_DIR): index.html, 404.html, assets/… */
+  distDir: string
+}
+
+/**
+ * A Hono handler serving the built site: `/` → index.html, files as they are, hashed files under /assets/ cached
+ * for a year, HTML revalidated every time, precompressed .br/.gz siblings when the client accepts them, and
+ * 404.html with status 404 for anything else. Paths never leave distDir.
+ */
+export function createStaticSite(options: StaticSiteOptions) {
+  const root = path.resolve(options.distDir)
+
+  async function send(c: Context, file: string, info: Stats, status: number, relative: string): Promise<Response> {
+    const ext = path.extname(file).toLowerCase()
+    const headers = new Headers({
+      'content-type': contentTypes[ext] ?? 'application/octet-stream',
+      'x-content-type-options': 'nosniff',
+      'cache-control': relative.startsWith('assets/') ? 'public, max-age=31536000, immutable' : ext === '.html' ? 'no-cache' : 'public, max-age=3600',
+    })
+    let body = file
+    let size = info.size
+    if (compressible.has(ext)) {
+      headers.set('vary', 'Accept-Encoding')
+      const encodings = accepted(c.req.header('accept-encoding'))
+      for (const [encoding, suffix] of [['br', '.br'], ['gzip', '.gz']] as const) {
+        if (!encodings.has(encoding)) continue
+        const compressed = await fileStat(file + suffix)
+        if (compressed) {
+          headers.set('content-encoding', encoding)
+          body = file + suffix
+          size = compressed.size
+          break
+        }
+      }
+    }
+    const etag = `W/"${size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}${body === file ? '' : path.extname(body)}"`
+    headers.set('etag', etag)
+    headers.set('last-modified', info.mtime.toUTCString())
+    if (status === 200 && c.req.header('if-none-match') === etag) return new Response(null, { status: 304, headers })
+    headers.set('content-length', String(size))
+    if (c.req.method === 'HEAD') return new Response(null, { status, headers })
+    return new Response(Readable.toWeb(createReadStream(body)) as ReadableStream, { status, headers })
+  }
+
+  async function notFound(c: Context): Promise<Response> {
+    const file = path.join(root, '404.html')
+    const info = await fileStat(file)
+    if (info) return send(c, file, info, 404, '404.html')
+    return c.text('Not found', 404)
+  }
+
+  return async function serveSite(c: Context): Promise<Response> {
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
+      return c.json({ error: 'Only GET and HEAD are supported here.' }, 405, { allow: 'GET, HEAD' })
+    }
+    let pathname: string
+    try {
+      pathname = decodeURIComponent(new URL(c.req.url).pathname)
+    } catch {
+      return notFound(c)
+    }
+    if (pathname.includes('\0')) return notFound(c)
+    let relative = path.posix.normalize(pathname).replace(/^\/+/, '')
+    if (relative === '' || relative.endsWith('/')) relative += 'index.html'
+    const file = path.join(root, relative)
+    // Never outside distDir, never dotfiles.
+    if (!file.startsWith(root + path.sep) || relative.split('/').some((part) => part.startsWith('.'))) return notFound(c)
+    const info = await fileStat(file)
+    if (!info) return notFound(c)
+    return send(c, file, info, 200, relative)
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * The one storage interface the app and the outbox worker use. Two implementations keep the same table
+ * shape: sqlite-store.ts (Node, one machine) and postgres-store.ts (Supabase / any PostgreSQL).
+ *
+ * leads                                   outbox
+ *   id             integer, primary key     id               integer, primary key
+ *   submission_id  unique (idempotency)     lead_id          → leads.id
+ *   created_at     when it was stored       recipient        where the notification goes
+ *   fields         every validated field    mail             the composed message (subject, text, html…)
+ *   consent_text   the consent shown        status           'pending' | 'sent'
+ *   page_url       where it was sent from   attempts         delivery attempts so far
+ *   referrer       document.referrer        next_attempt_at  not tried again before this
+ *   utm            utm_* parameters         locked_until     claimed by a worker until this
+ *   user_agent     the browser's UA         last_error       why the last attempt failed
+ *                                           created_at, sent_at
+ */
+
+/** A registration as the app hands it to the store: already validated and trimmed. */
+export type NewLead = {
+  submissionId: string
+  /** ISO 8601, UTC, milliseconds (`Date#toISOString()`). */
+  createdAt: string
+  fields: Record<string, unknown>
+  consentText: string
+  pageUrl: string | null
+  referrer: string | null
+  utm: Record<string, string>
+  userAgent: string | null
+}
+
+/** A registration as stored. */
+export type StoredLead = NewLead & { id: number }
+
+/** A composed notification, stored with its lead so it can be sent (again) later. `from` is the mailer's. */
+export type OutgoingMail = {
+  to: string
+  replyTo?: string | undefined
+  subject: string
+  text: string
+  html: string
+  /** A stable id for this message (`<…@…>`): a re-sent copy carries the same one. */
+  messageId: string
+  /** A stable key for HTTP mail APIs that de-duplicate retried sends (Resend's Idempotency-Key). */
+  idempotencyKey: string
+}
+
+/** One notification claimed for delivery. */
+export type OutboxJob = {
+  id: number
+  leadId: number
+  /** Attempts made before this one. */
+  attempts: number
+  mail: OutgoingMail
+}
+
+/** The outcome of saving a lead: `created` false means the submission id was already stored (nothing changed). */
+export type SaveLeadResult = { created: true; lead: StoredLead } | { created: false; lead: StoredLead }
+
+/** Counts of the outbox by state, for health checks, tests and the bench. */
+export type OutboxCounts = { pending: number; sent: number }
+
+/** Where leads and their pending notifications live. Every method may be called concurrently. */
+export interface LeadStore {
+  /**
+   * Stores the lead and its notification in ONE transaction, or nothing at all. A submission id that is already
+   * stored changes nothing and returns the stored lead with `created: false`.
+   */
+  saveLead(lead: NewLead, mail: OutgoingMail): Promise<SaveLeadResult>
+  /**
+   * Claims up to `limit` pending notifications that are due at `now` and not claimed by someone else, and marks
+   * them claimed until `now + leaseMs` (a worker that dies mid-send releases them that way).
+   */
+  claimDueMail(now: Date, limit: number, leaseMs: number): Promise<OutboxJob[]>
+  /** Marks notifications delivered. */
+  markMailSent(ids: number[], now: Date): Promise<void>
+  /** Records a failed attempt and when to try again. */
+  markMailFailed(id: number, error: string, nextAttemptAt: Date): Promise<void>
+  /** Leads in id order, after `afterId`, at most `limit` of them (for paging through an export). */
+  listLeads(afterId: number, limit: number): Promise<StoredLead[]>
+  /** How many notifications are pending and sent. */
+  countMail(): Promise<OutboxCounts>
+  /** Releases the database. */
+  close(): Promise<void>
+}
+
+/** Shortens an error message for the last_error column. */
+export function describeMailError(error: unknown): string {
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
+  return text.length > 1000 ? `${text.slice(0, 997)}...` : text
+}
