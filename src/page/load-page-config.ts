@@ -1,19 +1,20 @@
-import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import { Ajv } from 'ajv'
-import addFormatsModule from 'ajv-formats'
-import { pageConfigSchema, type PageConfig } from '../../schema/page-config.ts'
+import type { PageConfig } from '../../schema/page-config.ts'
+import { checkPageConfigFile, formatProblem, type Problem } from './check-page-config.ts'
 
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
-  addFormatsModule) as typeof addFormatsModule
+export { publicDirFor } from './check-page-config.ts'
 
-/** A page config that cannot be used: the file, and each problem in plain words. */
+/**
+ * A page config that cannot be used: the file, and each problem in plain words (each string is one problem:
+ * "file:line:column", the marked excerpt, what is wrong and what to do). `details` has them as data.
+ */
 export class PageConfigError extends Error {
   constructor(
     readonly file: string,
     readonly problems: string[],
+    readonly details: Problem[] = [],
   ) {
-    super(`${file}: ${problems.length} problem(s)\n${problems.map((p) => `  - ${p}`).join('\n')}`)
+    super(`${file}: ${problems.length === 1 ? '1 problem' : `${problems.length} problems`}\n\n${problems.join('\n\n')}`)
     this.name = 'PageConfigError'
   }
 }
@@ -23,33 +24,12 @@ export function resolvePageConfigPath(env: Record<string, string | undefined> = 
   return path.resolve(cwd, env.PAGE_CONFIG || 'page.config.json')
 }
 
-/** The public/ folder that holds a config's images: beside the config file. */
-export function publicDirFor(configFile: string): string {
-  return path.join(path.dirname(configFile), 'public')
-}
-
-let compiled: ReturnType<Ajv['compile']> | undefined
-
-/** Reads, parses and validates a page config; throws PageConfigError listing every problem. */
+/**
+ * Reads and checks a page config (JSON, schema, images in publicDirFor(file), anchors, contacts, the form);
+ * throws PageConfigError listing every problem. Reads the file on every call, so a fixed file is picked up.
+ */
 export function loadPageConfig(file: string): PageConfig {
-  let text: string
-  try {
-    text = readFileSync(file, 'utf8')
-  } catch {
-    throw new PageConfigError(file, [`the file cannot be read: check that ${file} exists.`])
-  }
-  let data: unknown
-  try {
-    data = JSON.parse(text)
-  } catch (error) {
-    throw new PageConfigError(file, [`it is not valid JSON: ${(error as Error).message}`])
-  }
-  compiled ??= addFormats(new Ajv({ allErrors: true, strict: false })).compile(pageConfigSchema)
-  if (!compiled(data)) {
-    throw new PageConfigError(
-      file,
-      (compiled.errors ?? []).map((e) => `${e.instancePath || '(top level)'} ${e.message ?? 'is invalid'}`),
-    )
-  }
-  return data as PageConfig
+  const { config, problems } = checkPageConfigFile(file)
+  if (!config) throw new PageConfigError(file, problems.map(formatProblem), problems)
+  return config
 }

@@ -1,0 +1,364 @@
+import { readdirSync, statSync } from 'node:fs'
+import path from 'node:path'
+import { createRegistrationAjv } from '../form/registration-rules.ts'
+import { listConfigImages } from './config-images.ts'
+import { closest, describePath, describeValue, listWords, type Finding } from './describe.ts'
+import { explainAjvErrors } from './explain-ajv-errors.ts'
+import type { Segment } from './json-source.ts'
+
+type Json = Record<string, unknown>
+
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/**
+ * The checks a person trips on that JSON Schema cannot express: images on disk, links to anchors, unique
+ * anchors, absolute addresses, phone numbers and e-mails that agree, and a form whose schema, messages and
+ * layout fit together. Works on unvalidated data (anything of the wrong shape is left to the schema).
+ */
+export function checkConfigSemantics(data: unknown, publicDir: string): Finding[] {
+  if (!isObject(data)) return []
+  return [...checkImages(data, publicDir), ...checkAnchors(data), ...checkAddresses(data), ...checkContacts(data), ...checkForm(data)]
+}
+
+function checkImages(data: Json, publicDir: string): Finding[] {
+  const findings: Finding[] = []
+  let available: string[] | undefined
+  for (const image of listConfigImages(data)) {
+    if (!image.src.startsWith('/')) continue
+    const file = path.resolve(publicDir, `.${image.src}`)
+    if (!file.startsWith(path.resolve(publicDir) + path.sep)) continue
+    if (isFile(file)) continue
+    available ??= listFiles(publicDir)
+    const meant = closest(image.src, available)
+    const at = [...image.path, 'src']
+    findings.push({
+      at,
+      message: `${describePath(at)} names ${describeValue(image.src)}, but there is no such file in ${displayDir(publicDir)}${
+        meant ? `; did you mean '${meant}'?` : '.'
+      }`,
+      fix: available.length
+        ? `Put the image at ${displayDir(file)}, or correct the name (it is case-sensitive; "/images/x.jpg" means public/images/x.jpg).`
+        : `There are no files in ${displayDir(publicDir)} at all: images live in a folder named "public" beside the config file.`,
+    })
+  }
+  return findings
+}
+
+function isFile(file: string): boolean {
+  try {
+    return statSync(file).isFile()
+  } catch {
+    return false
+  }
+}
+
+/** Files under `dir` as site paths ("/images/hero.jpg"); [] when the folder is missing. */
+function listFiles(dir: string): string[] {
+  try {
+    return (readdirSync(dir, { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[])
+      .filter((entry) => entry.isFile())
+      .map((entry) => `/${path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/')}`)
+  } catch {
+    return []
+  }
+}
+
+function displayDir(dir: string): string {
+  const relative = path.relative(process.cwd(), dir)
+  return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : dir
+}
+
+function checkAnchors(data: Json): Finding[] {
+  const findings: Finding[] = []
+  const sections = Array.isArray(data.sections) ? data.sections : []
+  const firstUse = new Map<string, number>()
+  sections.forEach((section, i) => {
+    if (!isObject(section) || typeof section.anchor !== 'string') return
+    const before = firstUse.get(section.anchor)
+    if (before === undefined) {
+      firstUse.set(section.anchor, i)
+      return
+    }
+    findings.push({
+      at: ['sections', i, 'anchor'],
+      message: `sections[${i}].anchor '${section.anchor}' is already the anchor of sections[${before}]; anchors must be unique, or links cannot tell the sections apart.`,
+      fix: `Give one of the two sections another anchor (and update any "#${section.anchor}" link that meant it).`,
+    })
+  })
+  const anchors = [...firstUse.keys()]
+  for (const link of listAnchorLinks(data)) {
+    const target = link.href.slice(1)
+    if (firstUse.has(target)) continue
+    const meant = closest(target, anchors)
+    findings.push({
+      at: link.at,
+      message: `${describePath(link.at)} links to '${link.href}', but no section has the anchor '${target}'${meant ? `; did you mean '#${meant}'?` : '.'}`,
+      fix: `Link to one of the page's anchors (${anchors.map((a) => `#${a}`).join(', ') || 'none yet'}), or give the section you mean "anchor": "${target}".`,
+    })
+  }
+  return findings
+}
+
+/** Every "href" in the config that points at a section of this page ("#anchor"). */
+function listAnchorLinks(data: unknown): { at: Segment[]; href: string }[] {
+  const found: { at: Segment[]; href: string }[] = []
+  const visit = (value: unknown, at: Segment[]): void => {
+    if (Array.isArray(value)) value.forEach((item, i) => visit(item, [...at, i]))
+    else if (isObject(value)) {
+      // The form's own schema and layout are not page links.
+      if (at.length === 1 && at[0] === 'form') return
+      if (typeof value.href === 'string' && value.href.startsWith('#')) found.push({ at: [...at, 'href'], href: value.href })
+      for (const [key, child] of Object.entries(value)) visit(child, [...at, key])
+    }
+  }
+  visit(data, [])
+  return found
+}
+
+function checkAddresses(data: Json): Finding[] {
+  const findings: Finding[] = []
+  const seo = isObject(data.seo) ? data.seo : {}
+  const jsonLd = isObject(seo.jsonLd) ? seo.jsonLd : {}
+  const addresses: [Segment[], unknown][] = [
+    [['seo', 'canonicalUrl'], seo.canonicalUrl],
+    [['seo', 'jsonLd', 'url'], jsonLd.url],
+    [['seo', 'jsonLd', 'image'], jsonLd.image],
+  ]
+  for (const [at, value] of addresses) {
+    // schema.org also allows an object for jsonLd.image; only written addresses are checked.
+    if (value === undefined || (at[1] === 'jsonLd' && typeof value !== 'string')) continue
+    if (isAbsoluteWebAddress(value)) continue
+    findings.push({
+      at,
+      message: `${describePath(at)} ${describeValue(value)} is not a full web address: search engines and link previews need one.`,
+      fix: 'Write the whole address with https:// and the domain, e.g. "https://www.example.com/".',
+    })
+  }
+  return findings
+}
+
+function isAbsoluteWebAddress(value: unknown): boolean {
+  if (typeof value !== 'string') return false
+  try {
+    const url = new URL(value)
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname !== '' && !/\s/.test(value)
+  } catch {
+    return false
+  }
+}
+
+const digitsOf = (text: string): string => text.replace(/\D/g, '')
+
+let emailCheck: ((value: unknown) => boolean) | undefined
+
+/** The same e-mail rule the form and the server use (ajv-formats "email"). */
+function isEmail(value: unknown): boolean {
+  emailCheck ??= createRegistrationAjv().compile({ type: 'string', format: 'email' })
+  return emailCheck(value)
+}
+
+function checkContacts(data: Json): Finding[] {
+  const findings: Finding[] = []
+  const site = isObject(data.site) ? data.site : {}
+  const phone = isObject(site.phone) ? site.phone : {}
+  const seo = isObject(data.seo) ? data.seo : {}
+  const jsonLd = isObject(seo.jsonLd) ? seo.jsonLd : {}
+  const dial = typeof phone.dial === 'string' && /^\+[1-9]\d{6,14}$/.test(phone.dial) ? phone.dial : undefined
+
+  if (typeof phone.dial === 'string' && !dial) {
+    findings.push({
+      at: ['site', 'phone', 'dial'],
+      message: `site.phone.dial ${describeValue(phone.dial)} is not a phone number in international form.`,
+      fix: 'Write "+", the country code and the digits, nothing else: e.g. "+15555550123".',
+    })
+  }
+  if (dial && typeof phone.display === 'string' && !digitsOf(dial).endsWith(digitsOf(phone.display))) {
+    findings.push({
+      at: ['site', 'phone', 'display'],
+      message: `site.phone.display ${describeValue(phone.display)} is not the number dialled (site.phone.dial is '${dial}'): visitors would read one number and call another.`,
+      fix: 'Make the two the same number.',
+    })
+  }
+  if ('telephone' in jsonLd) {
+    const telephone = jsonLd.telephone
+    const digits = typeof telephone === 'string' ? digitsOf(telephone) : ''
+    if (typeof telephone !== 'string' || !/^\+?[\d\s().-]+$/.test(telephone) || digits.length < 7 || digits.length > 15) {
+      findings.push({
+        at: ['seo', 'jsonLd', 'telephone'],
+        message: `seo.jsonLd.telephone ${describeValue(telephone)} is not a well-formed phone number.`,
+        fix: 'Write it in international form, e.g. "+1-555-555-0123".',
+      })
+    } else if (dial && digits !== digitsOf(dial)) {
+      findings.push({
+        at: ['seo', 'jsonLd', 'telephone'],
+        message: `seo.jsonLd.telephone ${describeValue(telephone)} is not the site's phone number (site.phone.dial is '${dial}').`,
+        fix: 'Use the same number in both places: search engines show this one.',
+      })
+    }
+  }
+  if (typeof site.email === 'string' && !isEmail(site.email)) {
+    findings.push({
+      at: ['site', 'email'],
+      message: `site.email ${describeValue(site.email)} is not a valid e-mail address.`,
+      fix: 'Write a whole address, such as sales@example.com.',
+    })
+  }
+  if ('email' in jsonLd) {
+    if (!isEmail(jsonLd.email)) {
+      findings.push({
+        at: ['seo', 'jsonLd', 'email'],
+        message: `seo.jsonLd.email ${describeValue(jsonLd.email)} is not a valid e-mail address.`,
+        fix: 'Write a whole address, such as sales@example.com.',
+      })
+    } else if (typeof site.email === 'string' && isEmail(site.email) && String(jsonLd.email).toLowerCase() !== site.email.toLowerCase()) {
+      findings.push({
+        at: ['seo', 'jsonLd', 'email'],
+        message: `seo.jsonLd.email '${String(jsonLd.email)}' is not the site's e-mail (site.email is '${site.email}').`,
+        fix: 'Use the same address in both places: search engines show this one.',
+      })
+    }
+  }
+  return findings
+}
+
+// The rules a message can be written for, as in the schema's form.messages.
+const ruleKeywords = ['required', 'minLength', 'maxLength', 'format', 'pattern', 'enum', 'type', 'const', 'minimum', 'maximum']
+
+function checkForm(data: Json): Finding[] {
+  if (!isObject(data.form)) return []
+  const form = data.form
+  const findings: Finding[] = []
+  const schema = form.schema
+  if (isObject(schema)) findings.push(...checkFormSchemaCompiles(schema))
+  const properties = isObject(schema) && isObject(schema.properties) ? schema.properties : {}
+  const fields = Object.keys(properties)
+  const required = isObject(schema) && Array.isArray(schema.required) ? schema.required : []
+
+  required.forEach((name, i) => {
+    if (typeof name !== 'string' || fields.includes(name)) return
+    const meant = closest(name, fields)
+    findings.push({
+      at: ['form', 'schema', 'required', i],
+      message: `form.schema.required lists '${name}', but the form has no such field${meant ? `; did you mean '${meant}'?` : '.'}`,
+      fix: `List only fields of form.schema.properties: ${listWords(fields)}.`,
+    })
+  })
+
+  const messages = isObject(form.messages) ? form.messages : undefined
+  if (messages) {
+    for (const [field, rules] of Object.entries(messages)) {
+      if (!fields.includes(field)) {
+        const meant = closest(field, fields)
+        findings.push({
+          at: ['form', 'messages', field],
+          onKey: true,
+          message: `form.messages has messages for '${field}', but the form has no such field${meant ? `; did you mean '${meant}'?` : '.'}`,
+          fix: `Use the field names of form.schema.properties: ${listWords(fields)}.`,
+        })
+        continue
+      }
+      if (!isObject(rules)) continue
+      const fieldSchema = isObject(properties[field]) ? properties[field] : {}
+      const has = ruleKeywords.filter((rule) => (rule === 'required' ? required.includes(field) : rule in fieldSchema))
+      for (const rule of Object.keys(rules)) {
+        if (!ruleKeywords.includes(rule) || has.includes(rule)) continue
+        findings.push({
+          at: ['form', 'messages', field, rule],
+          onKey: true,
+          message: `form.messages.${field}.${rule} is a message for a rule the field '${field}' does not have, so it would never show. Its rules are: ${listWords(has)}.`,
+          fix:
+            rule === 'required'
+              ? `Delete this message, or add "${field}" to form.schema.required.`
+              : `Delete this message, or add "${rule}" to form.schema.properties.${field}.`,
+        })
+      }
+    }
+    for (const field of required) {
+      if (typeof field !== 'string' || !fields.includes(field)) continue
+      const own = messages[field]
+      if (isObject(own) && typeof own.required === 'string') continue
+      findings.push({
+        at: isObject(own) ? ['form', 'messages', field] : ['form', 'messages'],
+        onKey: isObject(own),
+        message: `form.messages has no "required" message for '${field}': a visitor who leaves it empty would read "must have required property '${field}'".`,
+        fix: isObject(own)
+          ? `Add "required": "…" to form.messages.${field}, e.g. "Please enter your ${field}".`
+          : `Add "${field}": { "required": "…" } to form.messages.`,
+      })
+    }
+  }
+
+  if (isObject(form.uiSchema)) findings.push(...checkUiSchema(form.uiSchema, fields))
+  return findings
+}
+
+function checkFormSchemaCompiles(schema: Json): Finding[] {
+  const ajv = createRegistrationAjv({ logger: false })
+  if (!ajv.validateSchema(schema)) {
+    return explainAjvErrors(ajv.errors ?? [], schema, ['form', 'schema']).map((finding) => ({
+      ...finding,
+      message: `The form's schema is broken: ${finding.message}`,
+    }))
+  }
+  const findings: Finding[] = []
+  const known = Object.keys(ajv.formats)
+  const properties = isObject(schema.properties) ? schema.properties : {}
+  for (const [field, fieldSchema] of Object.entries(properties)) {
+    if (!isObject(fieldSchema) || typeof fieldSchema.format !== 'string' || known.includes(fieldSchema.format)) continue
+    const meant = closest(fieldSchema.format, known)
+    findings.push({
+      at: ['form', 'schema', 'properties', field, 'format'],
+      message: `form.schema.properties.${field}.format '${fieldSchema.format}' is not a format the form knows${meant ? `; did you mean '${meant}'?` : '.'}`,
+      fix: `Use a known format, such as 'email', 'uri' or 'date', or delete "format".`,
+    })
+  }
+  if (findings.length) return findings
+  try {
+    ajv.compile(schema)
+  } catch (error) {
+    return [
+      {
+        at: ['form', 'schema'],
+        message: `The form's schema cannot be used: ${(error as Error).message}.`,
+        fix: 'Correct the part of form.schema the message names (a "$ref" must point at a definition inside the schema).',
+      },
+    ]
+  }
+  return []
+}
+
+function checkUiSchema(uiSchema: Json, fields: string[]): Finding[] {
+  const findings: Finding[] = []
+  for (const key of Object.keys(uiSchema)) {
+    if (key.startsWith('ui:') || fields.includes(key)) continue
+    const meant = closest(key, fields)
+    findings.push({
+      at: ['form', 'uiSchema', key],
+      onKey: true,
+      message: `form.uiSchema has settings for '${key}', but the form has no such field${meant ? `; did you mean '${meant}'?` : '.'}`,
+      fix: `Use the field names of form.schema.properties: ${listWords(fields)}.`,
+    })
+  }
+  const order = uiSchema['ui:order']
+  if (Array.isArray(order)) {
+    order.forEach((name, i) => {
+      if (typeof name !== 'string' || name === '*' || fields.includes(name)) return
+      const meant = closest(name, fields)
+      findings.push({
+        at: ['form', 'uiSchema', 'ui:order', i],
+        message: `form.uiSchema["ui:order"] lists '${name}', but the form has no such field${meant ? `; did you mean '${meant}'?` : '.'}`,
+        fix: `List only the form's fields: ${listWords(fields)}.`,
+      })
+    })
+    // react-jsonschema-form refuses to render when the order leaves a field out and has no "*".
+    const left = fields.filter((field) => !order.includes(field))
+    if (left.length && !order.includes('*')) {
+      findings.push({
+        at: ['form', 'uiSchema', 'ui:order'],
+        message: `form.uiSchema["ui:order"] leaves out ${listWords(left.map((f) => `'${f}'`))}: the form would not show at all.`,
+        fix: `Add ${listWords(left.map((f) => `"${f}"`))} to the list where they should appear (or "*" for "the rest here").`,
+      })
+    }
+  }
+  return findings
+}
