@@ -1,0 +1,111 @@
+/**
+ * Security headers for the built site, in one place for every way it is served: the Hono middleware (Node and
+ * Deno) and a `_headers` file for static hosts (Netlify, Cloudflare Pages). Web-standard APIs only.
+ */
+import type { MiddlewareHandler } from 'hono'
+
+/** What the headers depend on: the page's inline JSON-LD, whether it is served over HTTPS, the backend's URL. */
+export type SecurityHeaderOptions = {
+  /** CSP source hashes of the inline JSON-LD scripts, as `cspHashesOf` returns them (`sha256-…`). */
+  jsonLdHashes: readonly string[]
+  /** Adds Strict-Transport-Security. Browsers ignore it over plain HTTP, but a proxy may not be HTTPS end to end. */
+  https: boolean
+  /** VITE_SUPABASE_URL of the build, when the form posts to a hosted Supabase project instead of this origin. */
+  supabaseUrl?: string
+}
+
+// Features the page never uses, refused to it and to anything it might embed. Only names Chromium knows:
+// an unknown one (e.g. interest-cohort) prints a console warning on every load.
+const permissionsPolicy = 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), browsing-topics=()'
+
+/** The Content-Security-Policy value: 'self' everywhere, the JSON-LD by hash, nothing inline or eval'd. */
+export function contentSecurityPolicy({ jsonLdHashes, supabaseUrl }: Omit<SecurityHeaderOptions, 'https'>): string {
+  const connect = ["'self'"]
+  if (supabaseUrl) connect.push(new URL(supabaseUrl).origin)
+  return [
+    "default-src 'self'",
+    // A JSON-LD block is data, which browsers do not check against script-src; its hash is listed anyway so
+    // that the policy states exactly which inline scripts the page carries, and no other inline script runs.
+    ['script-src', "'self'", ...jsonLdHashes.map((hash) => `'${hash}'`)].join(' '),
+    // No 'unsafe-inline': React, react-modal and react-toastify set styles through the CSSOM (element.style),
+    // which style-src does not restrict; the prerendered HTML has no style attributes or <style> elements.
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    `connect-src ${connect.join(' ')}`,
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ')
+}
+
+/** The headers every page of the site is sent with (HTML and everything else); no caching headers. */
+export function securityHeaders(options: SecurityHeaderOptions): Record<string, string> {
+  const headers: Record<string, string> = {
+    'Content-Security-Policy': contentSecurityPolicy(options),
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'strict-origin-when-cross-origin',
+    'Permissions-Policy': permissionsPolicy,
+    // For browsers without CSP frame-ancestors.
+    'X-Frame-Options': 'DENY',
+    'Cross-Origin-Opener-Policy': 'same-origin',
+  }
+  // Two years, the value hstspreload.org asks for; no `preload`: that is a commitment for the owner to make.
+  if (options.https) headers['Strict-Transport-Security'] = 'max-age=63072000; includeSubDomains'
+  return headers
+}
+
+/**
+ * Hono middleware that adds `securityHeaders(options)` to every response after the handler ran, replacing any
+ * of the same name. Leaves Cache-Control to the handler.
+ */
+export function secureHeadersMiddleware(options: SecurityHeaderOptions): MiddlewareHandler {
+  const headers = Object.entries(securityHeaders(options))
+  return async function secureHeaders(c, next) {
+    await next()
+    for (const [name, value] of headers) c.res.headers.set(name, value)
+  }
+}
+
+const jsonLdScript = /<script\b[^>]*\btype\s*=\s*["']?application\/ld\+json["']?[^>]*>([\s\S]*?)<\/script\s*>/gi
+
+function base64(bytes: ArrayBuffer): string {
+  let binary = ''
+  for (const byte of new Uint8Array(bytes)) binary += String.fromCharCode(byte)
+  return btoa(binary)
+}
+
+/**
+ * The CSP hashes (`sha256-…`, without quotes) of the inline JSON-LD scripts in a built page, in document order,
+ * duplicates removed. Hashes the exact text between the tags, so pass the HTML as it is served.
+ */
+export async function cspHashesOf(html: string): Promise<string[]> {
+  const hashes: string[] = []
+  for (const match of html.matchAll(jsonLdScript)) {
+    const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(match[1] ?? ''))
+    const hash = `sha256-${base64(digest)}`
+    if (!hashes.includes(hash)) hashes.push(hash)
+  }
+  return hashes
+}
+
+/**
+ * A `_headers` file (Netlify, Cloudflare Pages) with the same headers: on every path the security headers, on
+ * /assets/* (hashed names) a year's immutable caching, on the HTML revalidation every time. Both hosts join the
+ * values of a header set by two matching rules, so Cache-Control is only ever set by one rule per path.
+ */
+export function staticHostHeaders(options: SecurityHeaderOptions): string {
+  const block = (path: string, headers: Record<string, string>) =>
+    [path, ...Object.entries(headers).map(([name, value]) => `  ${name}: ${value}`)].join('\n')
+  const revalidate = { 'Cache-Control': 'public, max-age=0, must-revalidate' }
+  return [
+    '# Written by the build from src/server/security-headers.ts: edit that file, not this one.',
+    block('/*', securityHeaders(options)),
+    block('/assets/*', { 'Cache-Control': 'public, max-age=31536000, immutable' }),
+    block('/', revalidate),
+    block('/index.html', revalidate),
+    block('/404.html', revalidate),
+    '',
+  ].join('\n')
+}
