@@ -12,5 +12,7 @@ export default defineConfig({
   build: {
     outDir: process.env.DIST_DIR || 'dist',
     emptyOutDir: true,
+    // Every browser that runs this page's module scripts supports modulepreload natively.
+    modulePreload: { polyfill: false },
   },
 })

@@ -285,3 +285,9 @@ export type PageConfig = {
   form: FormConfig
   notFound: NotFoundProps
 }
+
+/** The part of the form config the page itself needs (the form's own code brings the rest). */
+export type ClientFormConfig = Pick<FormConfig, 'consent' | 'toasts'>
+
+/** The config as the page's bundle gets it: no head tags (prerendered), and only the page's part of the form. */
+export type ClientPageConfig = Omit<PageConfig, 'seo' | 'form'> & { form: ClientFormConfig }

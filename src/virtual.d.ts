@@ -1,4 +1,4 @@
-/** The validated page.config.json, provided by src/page/vite-plugin-page-config.ts. */
+/** The validated page.config.json (for the prerenderer), provided by src/page/vite-plugin-page-config.ts. */
 declare module 'virtual:page-config' {
   const config: import('../schema/page-config.ts').PageConfig
   export default config
@@ -10,4 +10,5 @@ declare module 'virtual:form-validator' {
   import type { ValidatorFunctions } from '@rjsf/validator-ajv8'
   export const registration: ValidatorFunctions[string]
   export const formSchema: RJSFSchema
+  export const formUi: import('./form/compile-form-validator.ts').FormUi
 }

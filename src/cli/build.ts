@@ -2,7 +2,6 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { build } from 'vite'
-import type { PageConfig } from '../../schema/page-config.ts'
 import { fillTemplate } from '../page/head.ts'
 import { loadPageConfig, PageConfigError, publicDirFor, resolvePageConfigPath } from '../page/load-page-config.ts'
 
@@ -11,7 +10,7 @@ export function resolveDistDir(env: Record<string, string | undefined> = process
   return path.resolve(env.DIST_DIR || 'dist')
 }
 
-type ServerEntry = { renderPath: (pathname: string) => Promise<string>; config: PageConfig }
+type ServerEntry = { renderPath: (pathname: string) => Promise<string> }
 
 function sitemapXml(canonicalUrl: string): string {
   return [

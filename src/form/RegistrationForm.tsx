@@ -11,7 +11,7 @@ import {
 } from '@rjsf/utils'
 import createPrecompiledValidator from '@rjsf/validator-ajv8/lib/createPrecompiledValidator.js'
 import { useEffect, useRef, useState, type ChangeEvent } from 'react'
-import { formSchema, registration } from 'virtual:form-validator'
+import { formSchema, formUi, registration } from 'virtual:form-validator'
 import { pickFieldMessages, trimRegistration, type RegistrationData } from './field-rules.ts'
 import { useRegistrationState } from './registration-state.tsx'
 
@@ -158,7 +158,7 @@ export default function RegistrationForm({ idPrefix }: Props) {
 
   const transformErrors = (errors: RJSFValidationError[]): RJSFValidationError[] => {
     const failures = errors.map((error) => ({ field: fieldOf(error), keyword: error.name ?? '', message: error.message }))
-    return Object.entries(pickFieldMessages(failures, form.messages)).map(([field, message]) => ({
+    return Object.entries(pickFieldMessages(failures, formUi.messages)).map(([field, message]) => ({
       name: 'rule',
       property: `.${field}`,
       message,
@@ -175,7 +175,7 @@ export default function RegistrationForm({ idPrefix }: Props) {
     <Form
       ref={formRef}
       schema={formSchema}
-      uiSchema={form.uiSchema}
+      uiSchema={formUi.uiSchema}
       formData={formData}
       validator={validator}
       idPrefix={idPrefix}
@@ -192,7 +192,7 @@ export default function RegistrationForm({ idPrefix }: Props) {
       onError={() => setAttempted(true)}
       onSubmit={async (event) => {
         setAttempted(true)
-        const accepted = await submit((event.formData ?? {}) as RegistrationData)
+        const accepted = await submit(trimRegistration(event.formData, formSchema))
         if (accepted) setAttempted(false)
       }}
     >
@@ -211,7 +211,7 @@ export default function RegistrationForm({ idPrefix }: Props) {
         />
       </div>
       <button type="submit" disabled={submitting} className="btn-primary w-full disabled:cursor-wait disabled:opacity-75">
-        {submitting ? form.submittingLabel : form.submitLabel}
+        {submitting ? formUi.submittingLabel : formUi.submitLabel}
       </button>
       <p className="text-center text-sm text-ink-muted">{form.consent}</p>
     </Form>

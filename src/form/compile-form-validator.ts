@@ -11,11 +11,14 @@ export function browserFormSchema(form: Pick<FormConfig, 'schema'>): RJSFSchema 
   return { ...(form.schema as RJSFSchema), $id: formSchemaId }
 }
 
+/** What only the form's own (lazily loaded) code needs; the page bundle gets the rest of `form`. */
+export type FormUi = Pick<FormConfig, 'uiSchema' | 'messages' | 'submitLabel' | 'submittingLabel'>
+
 /**
  * Compiles the config's form schema into an ES module: Ajv standalone code (no `new Function` at run time,
- * so no CSP 'unsafe-eval'), exporting `registration` (the validate function) and `formSchema`.
+ * so no CSP 'unsafe-eval'), exporting `registration` (the validate function), `formSchema` and `formUi`.
  */
-export function compileFormValidatorModule(form: Pick<FormConfig, 'schema'>): string {
+export function compileFormValidatorModule(form: Pick<FormConfig, 'schema'> & FormUi): string {
   const schema = browserFormSchema(form)
   const code = compileSchemaValidatorsCode(schema, {
     ajvOptionsOverrides: { ...registrationAjvOptions, code: { esm: true, lines: false } },
@@ -29,5 +32,7 @@ export function compileFormValidatorModule(form: Pick<FormConfig, 'schema'>): st
   })
   const interop =
     'function __cjs(ns) { return ns && ns.default && typeof ns.default === "object" && "default" in ns.default ? ns.default : ns }'
-  return [imports.join('\n'), body.replace(/^"use strict";/, ''), interop, `export const formSchema = ${JSON.stringify(schema)};`].join('\n')
+  return [imports.join('\n'), body.replace(/^"use strict";/, ''), interop, `export const formSchema = ${JSON.stringify(schema)};`,
+    `export const formUi = ${JSON.stringify({ uiSchema: form.uiSchema, messages: form.messages, submitLabel: form.submitLabel, submittingLabel: form.submittingLabel })};`,
+  ].join('\n')
 }

@@ -1,8 +1,8 @@
 import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react'
-import type { FormConfig, Site } from '../../schema/page-config.ts'
+import type { ClientFormConfig, Site } from '../../schema/page-config.ts'
 import { captureAttribution, type Attribution } from './attribution.ts'
 import { showNotice } from './notify.ts'
-import { trimRegistration, type FieldMessages, type RegistrationData } from './field-rules.ts'
+import type { FieldMessages, RegistrationData } from './field-rules.ts'
 import { sendRegistration } from './send-registration.ts'
 
 /** Idle, or a registration is on its way (buttons disabled, label 'Submitting…'). */
@@ -10,7 +10,7 @@ export type SubmitStatus = 'idle' | 'submitting'
 
 /** The registration state both form instances share. */
 export type RegistrationState = {
-  form: FormConfig
+  form: ClientFormConfig
   formData: RegistrationData
   setFormData: (data: RegistrationData) => void
   status: SubmitStatus
@@ -18,7 +18,7 @@ export type RegistrationState = {
   serverErrors: FieldMessages
   /** The honeypot's value: a field people never see, that bots fill. */
   honeypot: { current: string }
-  /** Sends the (already validated) data; resolves true when the server accepted it. */
+  /** Sends the (already validated and trimmed) data; resolves true when the server accepted it. */
   submit: (data: RegistrationData) => Promise<boolean>
 }
 
@@ -38,7 +38,7 @@ function newSubmissionId(): string {
 }
 
 type ProviderProps = {
-  form: FormConfig
+  form: ClientFormConfig
   analytics?: Site['analytics']
   /** Called after a registration is accepted (the page closes its dialog). */
   onSuccess?: () => void
@@ -72,7 +72,7 @@ export function RegistrationProvider({ form, analytics, onSuccess, children }: P
       submissionId.current ??= newSubmissionId()
       attribution.current ??= captureAttribution()
       const body = {
-        ...trimRegistration(data, form.schema),
+        ...data,
         submissionId: submissionId.current,
         pageUrl: window.location.href,
         referrer: attribution.current.referrer,

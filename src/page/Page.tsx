@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useMemo, useState, type ComponentType } from 'react'
-import type { PageConfig } from '../../schema/page-config.ts'
+import type { ClientPageConfig } from '../../schema/page-config.ts'
 import type { Section } from '../../schema/sections.ts'
 import { captureAttribution } from '../form/attribution.ts'
 import { loadRegistrationForm } from '../form/LazyRegistrationForm.tsx'
@@ -22,7 +22,7 @@ function renderSection(section: Section, index: number, shared: SharedProps) {
 }
 
 /** The landing page: header, the config's sections in order, footer, and the registration dialog. */
-export function Page({ config }: { config: PageConfig }) {
+export function Page({ config }: { config: ClientPageConfig }) {
   const [dialogOpen, setDialogOpen] = useState(false)
   // Client-only parts (dialog, toasts) mount after hydration, so the prerendered HTML matches.
   const [hydrated, setHydrated] = useState(false)

@@ -1,4 +1,5 @@
 import type { PageConfig } from '../../schema/page-config.ts'
+import { clientConfigScript } from './client-config.ts'
 
 /** Which prerendered page the head is for. */
 export type PageKind = 'home' | 'not-found'
@@ -53,10 +54,11 @@ export function renderHeadTags(config: PageConfig, kind: PageKind): string {
   return tags.join('\n    ')
 }
 
-/** Fills the template's placeholders: language, head tags and (when prerendered) the app markup. */
+/** Fills the template's placeholders: language, head tags, the config data block and (prerendered) the app markup. */
 export function fillTemplate(template: string, config: PageConfig, kind: PageKind, appHtml = ''): string {
   return template
     .replace('<!--app-lang-->', escapeHtml(config.site.lang))
     .replace('<!--app-head-->', renderHeadTags(config, kind))
     .replace('<!--app-html-->', () => appHtml)
+    .replace('<!--app-data-->', () => clientConfigScript(config))
 }

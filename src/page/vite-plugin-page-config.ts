@@ -9,7 +9,8 @@ const validatorId = 'virtual:form-validator'
 const resolvedValidatorId = `\0${validatorId}`
 
 /**
- * Serves the page config to the app as `virtual:page-config`, validated on every load, so a broken config
+ * Serves the page config to the prerenderer as `virtual:page-config` (the browser reads it from the HTML),
+ * validated on every load, so a broken config
  * stops the build and shows its messages in the dev server's overlay; editing the file reloads the page.
  * Serves `virtual:form-validator`, the form schema's validator compiled from the same file, so it can never
  * be stale. In dev it also fills index.html's head; in a build the prerender step does that.
@@ -39,7 +40,8 @@ export function pageConfigPlugin(configFile: string): Plugin {
       if (id !== resolvedConfigId && id !== resolvedValidatorId) return undefined
       this.addWatchFile(configFile)
       const config = loadPageConfig(configFile)
-      return id === resolvedConfigId ? `export default ${JSON.stringify(config)}` : compileFormValidatorModule(config.form)
+      if (id === resolvedValidatorId) return compileFormValidatorModule(config.form)
+      return `export default ${JSON.stringify(config)}`
     },
     transformIndexHtml: {
       order: 'pre',

@@ -1,0 +1,62 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { chromium, type Browser } from 'playwright-core'
+import { chromiumArgs, findChromium } from '../find-chromium.ts'
+
+/** A free TCP port on 127.0.0.1. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      const port = typeof address === 'object' && address ? address.port : 0
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+/** A running site server (the Node entry, serving dist/ and the function) and how to stop it. */
+export type RunningServer = { url: string; dataDir: string; process: ChildProcess; output: () => string; stop: () => Promise<void> }
+
+/**
+ * Starts `src/server/node.ts` on a free loopback port with its own temporary DATA_DIR, and waits until it
+ * says it is listening. The rate limit is off unless `env` sets it.
+ */
+export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  const port = await freePort()
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'vip-e2e-'))
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/node.ts'], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, RATE_LIMIT_PER_MINUTE: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  const stop = async () => {
+    if (child.exitCode === null && child.pid) {
+      const exited = new Promise((resolve) => child.once('exit', resolve))
+      process.kill(child.pid, 'SIGTERM')
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))])
+      if (child.exitCode === null) process.kill(child.pid, 'SIGKILL')
+    }
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+  const deadline = Date.now() + 30_000
+  while (!output.includes('Listening on')) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      await stop()
+      throw new Error(`The server did not start:\n${output}`)
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  return { url: `http://127.0.0.1:${port}`, dataDir, process: child, output: () => output, stop }
+}
+
+/** Chromium with the project's flags (headless, no network, no sandbox as root). */
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: process.env.CHROME_PATH || (await findChromium()), args: chromiumArgs })
+}

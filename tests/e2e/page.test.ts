@@ -1,0 +1,159 @@
+import { readFileSync } from 'node:fs'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { PageConfig } from '../../schema/page-config.ts'
+import { launchBrowser, startServer, type RunningServer } from './harness.ts'
+
+const config = JSON.parse(readFileSync('page.config.json', 'utf8')) as PageConfig
+
+let server: RunningServer
+let browser: Browser
+
+beforeAll(async () => {
+  server = await startServer()
+  browser = await launchBrowser()
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await server?.stop()
+})
+
+/** A fresh page whose clock the test drives, so "opens after 1 s" is checked exactly, not by sleeping. */
+async function openPage(path = '/', width = 1280): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width, height: 900 } })
+  const page = await context.newPage()
+  await page.clock.install()
+  await page.goto(server.url + path)
+  return page
+}
+
+async function openDialogByTimer(page: Page) {
+  await page.clock.runFor(config.modal.openDelayMs + 10)
+  const dialog = page.getByRole('dialog', { name: config.modal.title })
+  await dialog.waitFor()
+  return dialog
+}
+
+describe('the landing page', () => {
+  it('serves prerendered HTML with the copy, one JSON-LD block and the head tags', async () => {
+    const html = await (await fetch(server.url + '/')).text()
+    expect(html.match(/application\/ld\+json/g)).toHaveLength(1)
+    expect(html).toContain(`<link rel="canonical" href="${config.seo.canonicalUrl}"`)
+    expect(html).toContain(`<title>${config.seo.title}</title>`)
+    for (const section of config.sections) expect(html).toContain(`id="${section.anchor}"`)
+    expect(html).toContain('Register for VIP Access')
+    const jsonLd = JSON.parse(/<script type="application\/ld\+json">(.*?)<\/script>/s.exec(html)?.[1] ?? '{}')
+    expect(jsonLd).toMatchObject({ '@type': 'RealEstateAgent', aggregateRating: { ratingValue: 5, ratingCount: 1 } })
+  })
+
+  it('renders the sections in config order, with their anchors', async () => {
+    const page = await openPage()
+    const ids = await page.locator('main > section').evaluateAll((sections) => sections.map((s) => s.id))
+    expect(ids).toEqual(config.sections.map((s) => s.anchor))
+    for (const anchor of ['overview', 'floorplans', 'register', 'contact']) expect(ids).toContain(anchor)
+    await expect(page.locator('h1').count()).resolves.toBe(1)
+    await page.context().close()
+  })
+
+  it('has header links to the anchors, a phone link and a Register Now button to #register', async () => {
+    const page = await openPage()
+    const nav = page.getByRole('navigation', { name: config.header.navLabel })
+    for (const link of config.header.links) {
+      await expect(nav.getByRole('link', { name: link.label }).getAttribute('href')).resolves.toBe(link.href)
+    }
+    const header = page.getByRole('banner')
+    await expect(header.getByRole('link', { name: new RegExp(config.header.phoneLabel) }).getAttribute('href')).resolves.toBe(
+      `tel:${config.site.phone.dial}`,
+    )
+    await header.getByRole('link', { name: config.header.cta.label }).click()
+    await expect.poll(() => page.evaluate(() => window.location.hash)).toBe('#register')
+    await nav.getByRole('link', { name: 'Contact' }).click()
+    await expect.poll(() => page.evaluate(() => window.location.hash)).toBe('#contact')
+    await page.context().close()
+  })
+
+  it('shows the hero bar: Call Now phone link, the hint and a Register button', async () => {
+    const page = await openPage()
+    const hero = config.sections.find((s) => s.type === 'hero')
+    if (hero?.type !== 'hero') throw new Error('the config has no hero')
+    const call = page.getByRole('link', { name: new RegExp(hero.bar.callLabel) })
+    await expect(call.getAttribute('href')).resolves.toBe(`tel:${config.site.phone.dial}`)
+    await expect(page.getByText(hero.bar.hint).isVisible()).resolves.toBe(true)
+    await page.getByRole('link', { name: hero.bar.cta.label, exact: true }).click()
+    await expect(page.getByRole('dialog', { name: config.modal.title }).isVisible()).resolves.toBe(true)
+    await page.context().close()
+  })
+
+  it('opens the registration dialog 1 second after load, not before', async () => {
+    const page = await openPage()
+    await page.clock.runFor(config.modal.openDelayMs - 50)
+    await expect(page.getByRole('dialog').count()).resolves.toBe(0)
+    const dialog = await openDialogByTimer(page)
+    await expect(dialog.getByRole('heading', { name: config.modal.title }).isVisible()).resolves.toBe(true)
+    await expect(dialog.getByLabel('Full Name').isVisible()).resolves.toBe(true)
+    await page.context().close()
+  })
+
+  it('closes the dialog with its close button, Escape and the overlay, returning focus', async () => {
+    const page = await openPage()
+    let dialog = await openDialogByTimer(page)
+    await dialog.getByRole('button', { name: config.modal.closeLabel }).click()
+    await page.clock.runFor(300)
+    await expect(page.getByRole('dialog').count()).resolves.toBe(0)
+
+    const nowSelling = page.getByRole('link', { name: 'Register for VIP Access' })
+    await nowSelling.focus()
+    await page.keyboard.press('Enter')
+    dialog = page.getByRole('dialog', { name: config.modal.title })
+    await dialog.waitFor()
+    // Focus stays inside while open: many Tabs never leave the dialog.
+    for (let i = 0; i < 12; i++) {
+      await page.keyboard.press('Tab')
+      await expect(page.evaluate(() => Boolean(document.activeElement?.closest('[role="dialog"]')))).resolves.toBe(true)
+    }
+    await page.keyboard.press('Escape')
+    await page.clock.runFor(300)
+    await expect(page.getByRole('dialog').count()).resolves.toBe(0)
+    await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Register for VIP Access')
+
+    await nowSelling.click()
+    await dialog.waitFor()
+    await page.mouse.click(5, 200)
+    await page.clock.runFor(300)
+    await expect(page.getByRole('dialog').count()).resolves.toBe(0)
+    await page.context().close()
+  })
+
+  it('shows the dialog on a phone, fitting the screen', async () => {
+    const page = await openPage('/', 375)
+    const dialog = await openDialogByTimer(page)
+    const box = await dialog.boundingBox()
+    expect(box?.width).toBeLessThanOrEqual(375)
+    await page.context().close()
+  })
+})
+
+describe('the not-found page', () => {
+  it('answers 404 with the heading, the text and a link home, and logs the path', async () => {
+    const response = await fetch(server.url + '/nope')
+    expect(response.status).toBe(404)
+    const context = await browser.newContext()
+    const page = await context.newPage()
+    const errors: string[] = []
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text())
+    })
+    const answer = await page.goto(server.url + '/some/missing-page')
+    expect(answer?.status()).toBe(404)
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(config.notFound.heading)
+    await expect(page.getByText(config.notFound.text).isVisible()).resolves.toBe(true)
+    const home = page.getByRole('link', { name: config.notFound.linkLabel })
+    await expect(home.getAttribute('href')).resolves.toBe('/')
+    await expect.poll(() => errors.some((e) => e.includes('/some/missing-page'))).toBe(true)
+    await home.click()
+    await page.waitForURL(server.url + '/')
+    await expect(page.locator('h1').textContent()).resolves.toBe(config.sections.find((s) => s.type === 'hero')?.heading)
+    await context.close()
+  })
+})
