@@ -1,0 +1,93 @@
+import { createHash } from 'node:crypto'
+import { mkdir, readFile, rename, stat } from 'node:fs/promises'
+import path from 'node:path'
+import sharp from 'sharp'
+import type { PageConfig } from '../../schema/page-config.ts'
+import { isRasterImage, listConfigImages } from './config-images.ts'
+
+/** One modern-format alternative of an image, ready for <source type srcset>. */
+export type ImageSource = { type: 'image/avif' | 'image/webp'; srcset: string }
+
+/** An image's intrinsic size (after EXIF rotation) and its modern-format sources, best first. */
+export type ImageVariants = { width: number; height: number; sources: ImageSource[] }
+
+/** Variants by the image's "src" exactly as the config writes it ("/images/hero.jpg"). SVGs are absent. */
+export type ImageManifest = Record<string, ImageVariants>
+
+/** The widths made for each image; never wider than the original, whose own width is added when smaller than the largest. */
+export const variantWidths = [480, 960, 1600] as const
+
+const formats = [
+  { type: 'image/avif', extension: 'avif', encode: (image: sharp.Sharp) => image.avif({ quality: 50 }) },
+  { type: 'image/webp', extension: 'webp', encode: (image: sharp.Sharp) => image.webp({ quality: 75 }) },
+] as const
+
+/**
+ * Writes AVIF and WebP variants of every raster image the config names (png, jpg, webp, avif) into
+ * `outDir`/images/_v/, named by content hash so they can be cached forever, and returns the manifest
+ * <picture> is rendered from. Files already written for the same content are reused. Throws an Error in
+ * plain words when an image is missing or unreadable (a checked config never has either).
+ */
+export async function buildImageVariants(config: PageConfig, publicDir: string, outDir: string): Promise<ImageManifest> {
+  const manifest: ImageManifest = {}
+  const sources = [...new Set(listConfigImages(config).map((image) => image.src))].filter(isRasterImage)
+  for (const src of sources) manifest[src] = await buildOne(src, publicDir, outDir)
+  return manifest
+}
+
+/** The widths to make for an image `width` pixels wide. */
+export function widthsFor(width: number): number[] {
+  const smaller = variantWidths.filter((w) => w < width)
+  const largest = variantWidths[variantWidths.length - 1]!
+  return width <= largest ? [...smaller, width] : [...smaller]
+}
+
+async function buildOne(src: string, publicDir: string, outDir: string): Promise<ImageVariants> {
+  const file = path.join(publicDir, ...src.split('/').filter(Boolean))
+  let input: Buffer
+  try {
+    input = await readFile(file)
+  } catch {
+    throw new Error(`The image ${src} named in the config is not in ${publicDir}.`)
+  }
+  let width: number
+  let height: number
+  try {
+    const meta = await sharp(input).metadata()
+    ;({ width, height } = meta.autoOrient)
+  } catch (error) {
+    throw new Error(`The image ${src} cannot be read as an image (${(error as Error).message}).`)
+  }
+  const hash = createHash('sha256').update(input).digest('hex').slice(0, 10)
+  // "/images/homes/semi.jpg" → "homes/semi": keeps names readable and apart from other folders' files.
+  const stem = src.replace(/^\/(images\/)?/, '').replace(/\.[^./]+$/, '')
+  const widths = widthsFor(width)
+  const sources = await Promise.all(
+    formats.map(async (format) => {
+      const entries = await Promise.all(
+        widths.map(async (w) => {
+          const name = `${stem}.${hash}-${w}.${format.extension}`
+          const target = path.join(outDir, 'images', '_v', ...name.split('/'))
+          if (!(await exists(target))) {
+            await mkdir(path.dirname(target), { recursive: true })
+            // Write aside, then rename: an interrupted build never leaves a half-written file under the final name.
+            const partial = `${target}.${process.pid}.part`
+            await format.encode(sharp(input).autoOrient().resize({ width: w, withoutEnlargement: true })).toFile(partial)
+            await rename(partial, target)
+          }
+          return `/images/_v/${encodeURI(name)} ${w}w`
+        }),
+      )
+      return { type: format.type, srcset: entries.join(', ') }
+    }),
+  )
+  return { width, height, sources }
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    return (await stat(file)).isFile()
+  } catch {
+    return false
+  }
+}
