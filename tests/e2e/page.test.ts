@@ -23,8 +23,10 @@ afterAll(async () => {
 async function openPage(path = '/', width = 1280): Promise<Page> {
   const context = await browser.newContext({ viewport: { width, height: 900 } })
   const page = await context.newPage()
-  await page.clock.install()
-  await page.goto(server.url + path)
+  // The page's clock stands still until the test moves it; the dialog's timer starts at hydration.
+  await page.clock.install({ time: new Date('2026-01-01T00:00:00Z') })
+  await page.clock.pauseAt(new Date('2026-01-01T00:00:01Z'))
+  await page.goto(server.url + path, { waitUntil: 'networkidle' })
   return page
 }
 
