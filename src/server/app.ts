@@ -328,8 +328,9 @@ export function createApp(deps: AppDeps): Hono {
         'retry-after': String(verdict.retryAfterSeconds),
       })
     }
-    const key = c.req.header('apikey') ?? bearer(c.req.header('authorization'))
-    if (!key || !deps.anonKeys.some((k) => sameSecret(k, key))) {
+    // supabase-js sends the key in both; a signed-in visitor's Bearer token is a user JWT, so either may match.
+    const offered = [c.req.header('apikey')?.trim(), bearer(c.req.header('authorization'))].filter((k): k is string => !!k)
+    if (!offered.some((key) => deps.anonKeys.some((k) => sameSecret(k, key)))) {
       throw new Refusal(401, 'Missing or wrong API key: send the site\'s anon key in the "apikey" header.')
     }
     const type = (c.req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase()

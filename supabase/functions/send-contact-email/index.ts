@@ -1,0 +1,77 @@
+// The send-contact-email Supabase Edge Function (Deno): the same Hono app as the Node server, with leads in
+// Supabase Postgres (SUPABASE_DB_URL, tables from supabase/migrations) and notifications sent through Resend.
+// Env is read once here; see .env.example and docs/deploy.md. Run outside Supabase with PORT set:
+//   deno run --config supabase/functions/send-contact-email/deno.json --allow-net --allow-env --allow-read \
+//     supabase/functions/send-contact-email/index.ts
+import { getConnInfo } from 'hono/deno'
+import pg from 'pg'
+import edgeForm from '../_shared/form.json' with { type: 'json' }
+import { createApp } from '../../../src/server/app.ts'
+import { formatEnvProblems, parseEdgeEnv } from '../../../src/server/env.ts'
+import { createOutboxWorker } from '../../../src/server/outbox.ts'
+import { createPostgresStore } from '../../../src/server/postgres-store.ts'
+import { createResendMailer } from '../../../src/server/resend-mailer.ts'
+import type { FormConfig } from '../../../schema/page-config.ts'
+
+type EdgeRuntimeGlobal = { EdgeRuntime?: { waitUntil(promise: Promise<unknown>): void } }
+
+const parsed = parseEdgeEnv(Deno.env.toObject())
+if (!parsed.ok) {
+  const message = formatEnvProblems(parsed.problems).replace('The server cannot start', 'send-contact-email cannot start')
+  console.error(message)
+  // No half-configured function: the instance fails to boot and the log says why.
+  throw new Error(message)
+}
+const settings = parsed.config
+
+// A small pool: each function instance handles few requests at once, and Postgres connections are precious.
+const pool = new pg.Pool({ connectionString: settings.databaseUrl, max: 3, idleTimeoutMillis: 10_000, connectionTimeoutMillis: 5_000 })
+pool.on('error', (error: Error) => console.error('send-contact-email: idle database connection failed', error.message))
+const store = createPostgresStore(pool, { close: () => pool.end() })
+const mailer = createResendMailer({ apiKey: settings.resend.apiKey, from: settings.resend.from, baseUrl: settings.resend.baseUrl })
+const worker = createOutboxWorker({ store, mailer, retry: settings.retry, batchSize: 10, concurrency: 2 })
+
+/** Delivers due mail in the background: Supabase keeps the instance alive for it through EdgeRuntime.waitUntil. */
+function deliverInBackground(): void {
+  const run = worker.deliverDue().catch((error: unknown) => console.error('send-contact-email: delivery run failed', error))
+  ;(globalThis as EdgeRuntimeGlobal).EdgeRuntime?.waitUntil(run)
+}
+
+const app = createApp({
+  formConfig: edgeForm.form as unknown as FormConfig,
+  siteName: edgeForm.site.name,
+  notifyEmail: settings.notifyEmail ?? edgeForm.site.email,
+  timeZone: settings.timeZone,
+  store,
+  anonKeys: settings.anonKeys,
+  allowedOrigins: settings.allowedOrigins,
+  bodyLimitBytes: settings.bodyLimitBytes,
+  rateLimitPerMinute: settings.rateLimitPerMinute,
+  trustProxy: settings.trustProxy,
+  clientAddress: (c) => getConnInfo(c).remote.address,
+  onLeadStored: deliverInBackground,
+  outboxTrigger: { secret: settings.outboxSecret, run: () => worker.deliverDue() },
+})
+
+const handler = (request: Request, info: Deno.ServeHandlerInfo) => app.fetch(request, info)
+
+if (settings.listen) {
+  const server = Deno.serve(
+    {
+      port: settings.listen.port,
+      hostname: settings.listen.host,
+      onListen: ({ hostname, port }) => console.log(`Listening on http://${hostname}:${port}`),
+    },
+    handler,
+  )
+  const stop = async () => {
+    await server.shutdown()
+    await worker.stop()
+    await store.close()
+    Deno.exit(0)
+  }
+  Deno.addSignalListener('SIGTERM', stop)
+  Deno.addSignalListener('SIGINT', stop)
+} else {
+  Deno.serve(handler)
+}

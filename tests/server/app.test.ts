@@ -1,0 +1,374 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import type { Hono } from 'hono'
+import { afterAll, beforeEach, describe, expect, it } from 'vitest'
+import { createRegistrationValidator } from '../../src/form/registration-rules.ts'
+import { createApp, type AppDeps } from '../../src/server/app.ts'
+import { localAnonKey } from '../../src/server/local-defaults.ts'
+import { openSqliteStore, type SqliteLeadStore } from '../../src/server/sqlite-store.ts'
+import type { LeadStore } from '../../src/server/store.ts'
+import { readPageConfig, registration } from './support/fixtures.ts'
+
+const page = readPageConfig()
+const url = 'http://site.test/functions/v1/send-contact-email'
+const dir = mkdtempSync(path.join(tmpdir(), 'vip-app-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+let store: SqliteLeadStore
+let now: Date
+let stored: number
+const quiet = { info() {}, error() {} }
+
+function makeApp(overrides: Partial<AppDeps> = {}): Hono {
+  return createApp({
+    formConfig: page.form,
+    siteName: page.site.name,
+    notifyEmail: 'sales@example.com',
+    store,
+    clock: () => now,
+    anonKeys: [localAnonKey],
+    allowedOrigins: ['https://www.example.com'],
+    clientAddress: (c) => c.req.header('x-test-peer') ?? '127.0.0.1',
+    onLeadStored: () => {
+      stored += 1
+    },
+    log: quiet,
+    ...overrides,
+  })
+}
+
+function post(app: Hono, body: unknown, headers: Record<string, string> = {}, target = url) {
+  return app.request(target, {
+    method: 'POST',
+    headers: { apikey: localAnonKey, 'content-type': 'application/json', host: 'site.test', 'user-agent': 'Mozilla/5.0 (test)', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  })
+}
+
+beforeEach(() => {
+  store = openSqliteStore(path.join(dir, `${crypto.randomUUID()}.sqlite`))
+  now = new Date('2025-06-01T14:30:00.000Z')
+  stored = 0
+  return () => store.close()
+})
+
+describe('send-contact-email: a valid registration', () => {
+  it('answers 200 { ok: true } and stores every field with when, consent, page, referrer, UTM and user agent', async () => {
+    const body = registration()
+    const res = await post(makeApp(), body)
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/)
+    expect(await res.json()).toEqual({ ok: true })
+    const [lead, ...rest] = await store.listLeads(0, 10)
+    expect(rest).toEqual([])
+    expect(lead).toEqual({
+      id: 1,
+      submissionId: body.submissionId,
+      createdAt: '2025-06-01T14:30:00.000Z',
+      fields: { name: 'Jane Doe', email: 'jane@example.com', phone: '555-555-0100', isRealtor: 'no' },
+      consentText: 'By submitting, you agree to be contacted with VIP updates.',
+      pageUrl: 'https://bramblewood.example.com/?utm_source=google',
+      referrer: 'https://www.google.com/',
+      utm: { utm_source: 'google', utm_campaign: 'launch' },
+      userAgent: 'Mozilla/5.0 (test)',
+    })
+    expect(await store.countMail()).toEqual({ pending: 1, sent: 0 })
+    expect(stored).toBe(1)
+  })
+
+  it('also answers on the path a Supabase function sees', async () => {
+    const res = await post(makeApp(), registration(), {}, 'http://site.test/send-contact-email')
+    expect(res.status).toBe(200)
+    expect(await store.listLeads(0, 10)).toHaveLength(1)
+  })
+
+  it('trims values, drops unknown fields, and stores the config consent when none is sent', async () => {
+    const body = registration({ name: '  Jane Doe  ', role: 'admin', isAdmin: true, consentText: undefined })
+    expect((await post(makeApp(), body)).status).toBe(200)
+    const [lead] = await store.listLeads(0, 10)
+    expect(lead?.fields).toEqual({ name: 'Jane Doe', email: 'jane@example.com', phone: '555-555-0100', isRealtor: 'no' })
+    expect(lead?.consentText).toBe(page.form.consent)
+  })
+
+  it('makes a submission id when the browser sent none', async () => {
+    const res = await post(makeApp({ newId: () => '00000000-0000-4000-8000-000000000001' }), registration({ submissionId: undefined }))
+    expect(res.status).toBe(200)
+    expect((await store.listLeads(0, 10))[0]?.submissionId).toBe('00000000-0000-4000-8000-000000000001')
+  })
+
+  it('composes the notification with labels, the realtor answer and the time, escaping HTML', async () => {
+    await post(makeApp(), registration({ name: 'Bob <b>Builder</b> & "Co"', isRealtor: 'yes' }))
+    const [job] = await store.claimDueMail(new Date('2025-06-01T15:00:00Z'), 10, 1000)
+    const mail = job!.mail
+    expect(mail.to).toBe('sales@example.com')
+    expect(mail.replyTo).toBe('jane@example.com')
+    expect(mail.subject).toBe('New registration for Bramblewood Crossing: Bob <b>Builder</b> & "Co"')
+    expect(mail.text).toContain('Full Name: Bob <b>Builder</b> & "Co"')
+    expect(mail.text).toContain('Email: jane@example.com')
+    expect(mail.text).toContain('Phone: 555-555-0100')
+    expect(mail.text).toContain('Are You A Realtor?: Yes')
+    expect(mail.text).toContain('2025-06-01T14:30:00.000Z')
+    expect(mail.text).toContain('10:30:00 a.m. EDT')
+    expect(mail.html).toContain('Bob &lt;b&gt;Builder&lt;/b&gt; &amp; &quot;Co&quot;')
+    expect(mail.html).not.toContain('<b>Builder</b>')
+    expect(mail.html).toContain('>Are You A Realtor?</th>')
+  })
+})
+
+describe('send-contact-email: field rules (the shared validator)', () => {
+  it('answers 400 with the config message for every broken field, and stores nothing', async () => {
+    const res = await post(makeApp(), { submissionId: crypto.randomUUID() })
+    expect(res.status).toBe(400)
+    expect(await res.json()).toEqual({
+      error: 'Some fields need attention.',
+      errors: {
+        name: 'Name is required',
+        email: 'Enter a valid email',
+        phone: 'Enter a valid phone',
+        isRealtor: 'Please select an option',
+      },
+    })
+    expect(await store.listLeads(0, 10)).toEqual([])
+    expect(stored).toBe(0)
+  })
+
+  it.each([
+    [{ name: 'x'.repeat(101) }, { name: 'Max 100 characters' }],
+    [{ name: '   ' }, { name: 'Name is required' }],
+    [{ email: 'not-an-email' }, { email: 'Enter a valid email' }],
+    [{ email: `${'a'.repeat(250)}@example.com` }, { email: 'Max 255 characters' }],
+    [{ phone: '123' }, { phone: 'Enter a valid phone' }],
+    [{ phone: '1'.repeat(21) }, { phone: 'Max 20 characters' }],
+    [{ isRealtor: 'maybe' }, { isRealtor: 'Please select an option' }],
+  ])('refuses %j with %j', async (change, errors) => {
+    const res = await post(makeApp(), registration(change))
+    expect(res.status).toBe(400)
+    expect((await res.json()).errors).toEqual(errors)
+  })
+
+  it('gives the same verdict as the browser validator on the same input', async () => {
+    const browser = createRegistrationValidator(page.form)
+    const inputs = [
+      registration(),
+      registration({ email: 'a@b' }),
+      registration({ phone: ' 555 0100 ' }),
+      registration({ name: 42 }),
+      registration({ isRealtor: true }),
+      registration({ email: 'jane@exa mple.com' }),
+    ]
+    for (const input of inputs) {
+      const verdict = browser(input)
+      const res = await post(makeApp({ rateLimitPerMinute: 0 }), input)
+      expect(res.status, JSON.stringify(input)).toBe(verdict.ok ? 200 : 400)
+      if (!verdict.ok) expect((await res.json()).errors).toEqual(verdict.errors)
+    }
+  })
+
+  it('refuses line breaks in a field (no header injection), and stores nothing', async () => {
+    const res = await post(makeApp(), registration({ name: 'Eve\r\nBcc: victim@example.com' }))
+    expect(res.status).toBe(400)
+    expect((await res.json()).errors).toEqual({ name: 'Remove line breaks and control characters.' })
+    expect(await store.listLeads(0, 10)).toEqual([])
+  })
+})
+
+describe('send-contact-email: idempotency and bots', () => {
+  it('stores a retried submission once and answers 200 both times', async () => {
+    const app = makeApp()
+    const body = registration()
+    const [a, b] = await Promise.all([post(app, body), post(app, body)])
+    expect([a.status, b.status]).toEqual([200, 200])
+    expect(await post(app, body).then((r) => r.status)).toBe(200)
+    expect(await store.listLeads(0, 10)).toHaveLength(1)
+    expect(await store.countMail()).toEqual({ pending: 1, sent: 0 })
+    expect(stored).toBe(1)
+  })
+
+  it('answers 409 when a submission id comes back with different data', async () => {
+    const app = makeApp()
+    const body = registration()
+    await post(app, body)
+    const res = await post(app, { ...body, name: 'Another Person' })
+    expect(res.status).toBe(409)
+    expect((await res.json()).error).toMatch(/already used/)
+    expect((await store.listLeads(0, 10))[0]?.fields.name).toBe('Jane Doe')
+  })
+
+  it('answers 200 to a filled honeypot but stores and notifies nothing', async () => {
+    const res = await post(makeApp(), registration({ website: 'http://spam.example' }))
+    expect(res.status).toBe(200)
+    expect(await res.json()).toEqual({ ok: true })
+    expect(await store.listLeads(0, 10)).toEqual([])
+    expect(await store.countMail()).toEqual({ pending: 0, sent: 0 })
+    expect(stored).toBe(0)
+  })
+})
+
+describe('send-contact-email: what it refuses', () => {
+  it('answers 401 without the anon key, or with a wrong one, and accepts it as a Bearer token', async () => {
+    const app = makeApp({ rateLimitPerMinute: 0 })
+    const noKey = await post(app, registration(), { apikey: '' })
+    expect(noKey.status).toBe(401)
+    expect(await noKey.json()).toEqual({ error: 'Missing or wrong API key: send the site\'s anon key in the "apikey" header.' })
+    expect((await post(app, registration(), { apikey: 'wrong' })).status).toBe(401)
+    expect((await post(app, registration(), { apikey: '', authorization: `Bearer ${localAnonKey}` })).status).toBe(200)
+    expect(await store.listLeads(0, 10)).toHaveLength(1)
+  })
+
+  it('answers 415 to anything but JSON', async () => {
+    const res = await post(makeApp(), 'name=Jane', { 'content-type': 'application/x-www-form-urlencoded' })
+    expect(res.status).toBe(415)
+    expect((await res.json()).error).toMatch(/JSON/)
+    expect((await post(makeApp(), JSON.stringify(registration()), { 'content-type': 'text/plain' })).status).toBe(415)
+  })
+
+  it('accepts application/json with a charset', async () => {
+    expect((await post(makeApp(), registration(), { 'content-type': 'application/json; charset=utf-8' })).status).toBe(200)
+  })
+
+  it('answers 413 beyond the body limit, declared or streamed', async () => {
+    const app = makeApp({ bodyLimitBytes: 2048, rateLimitPerMinute: 0 })
+    const big = JSON.stringify(registration({ name: 'x'.repeat(4000) }))
+    const declared = await post(app, big)
+    expect(declared.status).toBe(413)
+    expect(await declared.json()).toEqual({ error: 'The request body is too large: at most 2048 bytes are accepted.' })
+    const chunk = new TextEncoder().encode(big)
+    const streamed = await app.request(url, {
+      method: 'POST',
+      headers: { apikey: localAnonKey, 'content-type': 'application/json' },
+      body: new ReadableStream({
+        start(controller) {
+          controller.enqueue(chunk)
+          controller.close()
+        },
+      }),
+      duplex: 'half',
+    } as RequestInit)
+    expect(streamed.status).toBe(413)
+    expect(await store.listLeads(0, 10)).toEqual([])
+  })
+
+  it.each([
+    ['not JSON', '{"name": "Jane"', 'The request body is not valid JSON.'],
+    ['empty', '', 'The request body is not valid JSON.'],
+    ['an array', '[1,2]', 'The request body must be a JSON object of form fields.'],
+    ['a string', '"hello"', 'The request body must be a JSON object of form fields.'],
+    ['a __proto__ key', '{"name":"Jane","__proto__":{"admin":true}}', 'The request body contains a key that is not allowed: "__proto__".'],
+    ['a nested constructor key', '{"utm":{"constructor":{"prototype":{}}}}', 'The request body contains a key that is not allowed: "prototype".'],
+    ['a bad submission id', JSON.stringify(registration({ submissionId: 'abc' })), 'submissionId must be a UUID.'],
+    ['a non-http page URL', JSON.stringify(registration({ pageUrl: 'javascript:alert(1)' })), 'pageUrl must be the address of the page (http or https).'],
+    ['a utm that is not utm_*', JSON.stringify(registration({ utm: { gclid: 'x' } })), 'utm may only hold utm_* parameters; "gclid" is not one.'],
+    ['a utm value with a line break', JSON.stringify(registration({ utm: { utm_source: 'a\nb' } })), 'utm.utm_source contains line breaks or control characters.'],
+    ['a referrer that is not a string', JSON.stringify(registration({ referrer: 7 })), 'referrer must be a string.'],
+  ])('answers 400 to a body that is %s', async (_, body, message) => {
+    const res = await post(makeApp(), body)
+    expect(res.status).toBe(400)
+    expect(await res.json()).toEqual({ error: message })
+    expect(await store.listLeads(0, 10)).toEqual([])
+  })
+
+  it('answers 405 to other methods', async () => {
+    const res = await makeApp().request(url, { method: 'GET' })
+    expect(res.status).toBe(405)
+    expect(res.headers.get('allow')).toBe('POST, OPTIONS')
+    expect((await res.json()).error).toMatch(/POST/)
+  })
+
+  it('answers 500 with a plain message, no stack, when the lead cannot be stored', async () => {
+    const broken: LeadStore = { ...store, saveLead: () => Promise.reject(new Error('disk I/O error at /secret/path')) }
+    const res = await post(makeApp({ store: broken }), registration())
+    expect(res.status).toBe(500)
+    const text = await res.text()
+    expect(JSON.parse(text)).toEqual({ error: 'Your registration could not be saved. Please try again in a moment.' })
+    expect(text).not.toMatch(/secret|disk|at /)
+    expect(stored).toBe(0)
+  })
+})
+
+describe('send-contact-email: CORS', () => {
+  it('answers the preflight of a configured origin with what supabase-js needs', async () => {
+    const res = await makeApp().request(url, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://www.example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, x-client-info, apikey, content-type' },
+    })
+    expect(res.status).toBe(204)
+    expect(res.headers.get('access-control-allow-origin')).toBe('https://www.example.com')
+    expect(res.headers.get('access-control-allow-methods')).toBe('POST, OPTIONS')
+    for (const h of ['authorization', 'x-client-info', 'apikey', 'content-type']) expect(res.headers.get('access-control-allow-headers')).toContain(h)
+    expect(res.headers.get('vary')).toContain('Origin')
+  })
+
+  it('refuses the preflight and the POST of another origin', async () => {
+    const app = makeApp()
+    const preflight = await app.request(url, { method: 'OPTIONS', headers: { origin: 'https://evil.example' } })
+    expect(preflight.status).toBe(403)
+    expect(preflight.headers.get('access-control-allow-origin')).toBeNull()
+    const res = await post(app, registration(), { origin: 'https://evil.example' })
+    expect(res.status).toBe(403)
+    expect((await res.json()).error).toMatch(/ALLOWED_ORIGINS/)
+    expect(await store.listLeads(0, 10)).toEqual([])
+  })
+
+  it('puts Allow-Origin on error answers too, so the browser can read them', async () => {
+    const res = await post(makeApp(), { submissionId: crypto.randomUUID() }, { origin: 'https://www.example.com' })
+    expect(res.status).toBe(400)
+    expect(res.headers.get('access-control-allow-origin')).toBe('https://www.example.com')
+    const unauthorised = await post(makeApp(), registration(), { origin: 'https://www.example.com', apikey: 'nope' })
+    expect(unauthorised.headers.get('access-control-allow-origin')).toBe('https://www.example.com')
+  })
+
+  it('always allows the same origin, and any origin when configured with *', async () => {
+    expect((await post(makeApp({ allowedOrigins: [] }), registration(), { origin: 'http://site.test' })).status).toBe(200)
+    const any = await post(makeApp({ allowedOrigins: ['*'] }), registration(), { origin: 'https://anywhere.example' })
+    expect(any.status).toBe(200)
+    expect(any.headers.get('access-control-allow-origin')).toBe('*')
+  })
+})
+
+describe('send-contact-email: rate limit', () => {
+  it('answers 429 with Retry-After past the limit for one address, and lets it through a minute later', async () => {
+    const app = makeApp({ rateLimitPerMinute: 5 })
+    for (let i = 0; i < 5; i++) expect((await post(app, registration())).status).toBe(200)
+    const limited = await post(app, registration())
+    expect(limited.status).toBe(429)
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0)
+    expect((await limited.json()).error).toMatch(/Too many/)
+    expect((await post(app, registration(), { 'x-test-peer': '10.0.0.2' })).status).toBe(200)
+    now = new Date(now.getTime() + 60_000)
+    expect((await post(app, registration())).status).toBe(200)
+    expect(await store.listLeads(0, 100)).toHaveLength(7)
+  })
+
+  it('ignores X-Forwarded-For unless told to trust a proxy', async () => {
+    const app = makeApp({ rateLimitPerMinute: 1 })
+    expect((await post(app, registration(), { 'x-forwarded-for': '1.1.1.1' })).status).toBe(200)
+    expect((await post(app, registration(), { 'x-forwarded-for': '2.2.2.2' })).status).toBe(429)
+  })
+
+  it('uses the address the trusted proxy appended, not one the client made up', async () => {
+    const app = makeApp({ rateLimitPerMinute: 1, trustProxy: 1 })
+    expect((await post(app, registration(), { 'x-forwarded-for': '1.1.1.1' })).status).toBe(200)
+    expect((await post(app, registration(), { 'x-forwarded-for': '9.9.9.9, 1.1.1.1' })).status).toBe(429)
+    expect((await post(app, registration(), { 'x-forwarded-for': '2.2.2.2' })).status).toBe(200)
+  })
+
+  it('is off at 0', async () => {
+    const app = makeApp({ rateLimitPerMinute: 0 })
+    for (let i = 0; i < 12; i++) expect((await post(app, registration())).status).toBe(200)
+  })
+})
+
+describe('send-contact-email: scheduled delivery endpoint', () => {
+  it('runs delivery only with the outbox secret', async () => {
+    let runs = 0
+    const app = makeApp({ outboxTrigger: { secret: 's3cret-s3cret-s3cret', run: async () => ({ sent: ++runs, failed: 0 }) } })
+    const target = `${url}/deliver-pending`
+    expect((await app.request(target, { method: 'POST' })).status).toBe(401)
+    expect((await app.request(target, { method: 'POST', headers: { authorization: `Bearer ${localAnonKey}` } })).status).toBe(401)
+    const res = await app.request(target, { method: 'POST', headers: { authorization: 'Bearer s3cret-s3cret-s3cret' } })
+    expect(res.status).toBe(200)
+    expect(await res.json()).toEqual({ ok: true, sent: 1, failed: 0 })
+    expect((await makeApp().request(target, { method: 'POST', headers: { authorization: 'Bearer s3cret-s3cret-s3cret' } })).status).toBe(401)
+  })
+})

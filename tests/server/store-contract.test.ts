@@ -1,0 +1,184 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { createPostgresStore } from '../../src/server/postgres-store.ts'
+import { openSqliteStore } from '../../src/server/sqlite-store.ts'
+import type { LeadStore } from '../../src/server/store.ts'
+import { mailFor, newLead } from './support/fixtures.ts'
+import { plannedPostgresKind, startTestPostgres, type TestPostgres } from './support/postgres.ts'
+
+/** One backend under the contract: how to get a fresh, empty store, and how to open the same data again. */
+type Backend = {
+  name: string
+  setup(): Promise<void>
+  fresh(): Promise<LeadStore>
+  reopen(): Promise<LeadStore>
+  teardown(): Promise<void>
+}
+
+function sqliteBackend(): Backend {
+  let dir = ''
+  let file = ''
+  return {
+    name: 'SQLite on disk',
+    async setup() {
+      dir = mkdtempSync(path.join(tmpdir(), 'vip-sqlite-'))
+    },
+    async fresh() {
+      file = path.join(dir, `${crypto.randomUUID()}.sqlite`)
+      return openSqliteStore(file)
+    },
+    async reopen() {
+      return openSqliteStore(file)
+    },
+    async teardown() {
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+function postgresBackend(): Backend {
+  let pg: TestPostgres | undefined
+  return {
+    name: `PostgreSQL (${plannedPostgresKind()})`,
+    async setup() {
+      pg = await startTestPostgres()
+    },
+    async fresh() {
+      await pg!.reset()
+      return createPostgresStore(pg!.db)
+    },
+    async reopen() {
+      return createPostgresStore(pg!.db)
+    },
+    async teardown() {
+      await pg?.stop()
+    },
+  }
+}
+
+const at = (iso: string) => new Date(iso)
+
+describe.each([sqliteBackend(), postgresBackend()])('LeadStore contract', (backend) => {
+  let store: LeadStore
+
+  beforeAll(() => backend.setup(), 60_000)
+  afterAll(() => backend.teardown())
+  beforeEach(async () => {
+    store = await backend.fresh()
+    return () => store.close()
+  })
+
+  describe(backend.name, () => {
+    it('stores a lead with every field and its pending notification together', async () => {
+      const lead = newLead({ referrer: 'https://www.google.com/', utm: { utm_source: 'google', utm_campaign: 'spring' } })
+      const result = await store.saveLead(lead, mailFor(lead))
+      expect(result.created).toBe(true)
+      expect(result.lead).toEqual({ ...lead, id: result.lead.id })
+      expect(await store.listLeads(0, 10)).toEqual([{ ...lead, id: result.lead.id }])
+      expect(await store.countMail()).toEqual({ pending: 1, sent: 0 })
+    })
+
+    it('stores a repeated submission id once and answers with the stored lead', async () => {
+      const lead = newLead()
+      const first = await store.saveLead(lead, mailFor(lead))
+      const again = await store.saveLead({ ...lead, fields: { ...lead.fields, name: 'Someone Else' } }, mailFor(lead))
+      expect(again.created).toBe(false)
+      expect(again.lead.id).toBe(first.lead.id)
+      expect(again.lead.fields.name).toBe('Jane Doe')
+      expect(await store.listLeads(0, 10)).toHaveLength(1)
+      expect(await store.countMail()).toEqual({ pending: 1, sent: 0 })
+    })
+
+    it('stores exactly one of many concurrent saves of the same submission', async () => {
+      const lead = newLead()
+      const results = await Promise.all(Array.from({ length: 20 }, () => store.saveLead(lead, mailFor(lead))))
+      expect(results.filter((r) => r.created)).toHaveLength(1)
+      expect(new Set(results.map((r) => r.lead.id)).size).toBe(1)
+      expect(await store.countMail()).toEqual({ pending: 1, sent: 0 })
+    })
+
+    it('stores neither the lead nor the notification when either cannot be stored', async () => {
+      const lead = newLead()
+      const broken = { ...mailFor(lead), to: null as unknown as string }
+      await expect(store.saveLead(lead, broken)).rejects.toThrow()
+      expect(await store.listLeads(0, 10)).toEqual([])
+      expect(await store.countMail()).toEqual({ pending: 0, sent: 0 })
+      // and the same submission can still be stored afterwards
+      expect((await store.saveLead(lead, mailFor(lead))).created).toBe(true)
+    })
+
+    it('hands a due notification to one claimer at a time, until its lease runs out', async () => {
+      const lead = newLead()
+      await store.saveLead(lead, mailFor(lead))
+      const now = at('2025-06-01T15:00:00.000Z')
+      const [a, b] = await Promise.all([store.claimDueMail(now, 10, 60_000), store.claimDueMail(now, 10, 60_000)])
+      expect([...a!, ...b!]).toHaveLength(1)
+      const job = [...a!, ...b!][0]!
+      expect(job.attempts).toBe(0)
+      expect(job.mail).toEqual(mailFor(lead))
+      expect(await store.claimDueMail(at('2025-06-01T15:00:59.000Z'), 10, 60_000)).toEqual([])
+      const reclaimed = await store.claimDueMail(at('2025-06-01T15:01:00.000Z'), 10, 60_000)
+      expect(reclaimed.map((j) => j.id)).toEqual([job.id])
+    })
+
+    it('does not claim a notification before it is due', async () => {
+      const lead = newLead({ createdAt: '2025-06-01T15:00:00.000Z' })
+      await store.saveLead(lead, mailFor(lead))
+      expect(await store.claimDueMail(at('2025-06-01T14:59:59.000Z'), 10, 60_000)).toEqual([])
+    })
+
+    it('retries a failed notification after its backoff, counting attempts', async () => {
+      const lead = newLead()
+      await store.saveLead(lead, mailFor(lead))
+      const [job] = await store.claimDueMail(at('2025-06-01T15:00:00.000Z'), 10, 60_000)
+      await store.markMailFailed(job!.id, 'Error: connect ECONNREFUSED', at('2025-06-01T15:00:30.000Z'))
+      expect(await store.claimDueMail(at('2025-06-01T15:00:29.000Z'), 10, 60_000)).toEqual([])
+      const [retry] = await store.claimDueMail(at('2025-06-01T15:00:30.000Z'), 10, 60_000)
+      expect(retry?.id).toBe(job!.id)
+      expect(retry?.attempts).toBe(1)
+      expect(await store.countMail()).toEqual({ pending: 1, sent: 0 })
+    })
+
+    it('never hands out a notification once it is marked sent', async () => {
+      const lead = newLead()
+      await store.saveLead(lead, mailFor(lead))
+      const jobs = await store.claimDueMail(at('2025-06-01T15:00:00.000Z'), 10, 60_000)
+      await store.markMailSent(jobs.map((j) => j.id), at('2025-06-01T15:00:01.000Z'))
+      expect(await store.claimDueMail(at('2025-06-02T00:00:00.000Z'), 10, 60_000)).toEqual([])
+      expect(await store.countMail()).toEqual({ pending: 0, sent: 1 })
+    })
+
+    it('claims at most the batch size, oldest first', async () => {
+      const leads = Array.from({ length: 5 }, (_, i) => newLead({ createdAt: `2025-06-01T14:0${i}:00.000Z` }))
+      for (const lead of leads.reverse()) await store.saveLead(lead, mailFor(lead))
+      const jobs = await store.claimDueMail(at('2025-06-01T15:00:00.000Z'), 3, 60_000)
+      expect(jobs).toHaveLength(3)
+      const all = await store.listLeads(0, 10)
+      const byTime = [...all].sort((x, y) => x.createdAt.localeCompare(y.createdAt)).slice(0, 3)
+      expect(jobs.map((j) => j.leadId).sort()).toEqual(byTime.map((l) => l.id).sort())
+    })
+
+    it('pages through leads in id order for the export', async () => {
+      for (let i = 0; i < 7; i++) {
+        const lead = newLead({ fields: { name: `Lead ${i}`, email: `l${i}@example.com`, phone: '5555550100', isRealtor: 'yes' } })
+        await store.saveLead(lead, mailFor(lead))
+      }
+      const first = await store.listLeads(0, 3)
+      const second = await store.listLeads(first.at(-1)!.id, 3)
+      const third = await store.listLeads(second.at(-1)!.id, 3)
+      expect([...first, ...second, ...third].map((l) => l.fields.name)).toEqual(Array.from({ length: 7 }, (_, i) => `Lead ${i}`))
+      expect(third).toHaveLength(1)
+    })
+
+    it('keeps what it acknowledged when opened again', async () => {
+      const lead = newLead()
+      await store.saveLead(lead, mailFor(lead))
+      await store.close()
+      store = await backend.reopen()
+      expect((await store.listLeads(0, 10)).map((l) => l.submissionId)).toEqual([lead.submissionId])
+      expect(await store.countMail()).toEqual({ pending: 1, sent: 0 })
+    })
+  })
+})

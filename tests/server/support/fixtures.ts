@@ -1,0 +1,56 @@
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+import type { PageConfig } from '../../../schema/page-config.ts'
+import type { NewLead, OutgoingMail } from '../../../src/server/store.ts'
+
+/**
+ * The repository's page.config.json, parsed as JSON only. The server tests need its form and site; the image and
+ * semantic checks of loadPageConfig belong to the page's own tests.
+ */
+export function readPageConfig(): PageConfig {
+  return JSON.parse(readFileSync(path.resolve('page.config.json'), 'utf8')) as PageConfig
+}
+
+/** A valid registration body as the browser sends it. */
+export function registration(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    name: 'Jane Doe',
+    email: 'jane@example.com',
+    phone: '555-555-0100',
+    isRealtor: 'no',
+    submissionId: crypto.randomUUID(),
+    pageUrl: 'https://bramblewood.example.com/?utm_source=google',
+    referrer: 'https://www.google.com/',
+    utm: { utm_source: 'google', utm_campaign: 'launch' },
+    consentText: 'By submitting, you agree to be contacted with VIP updates.',
+    website: '',
+    ...overrides,
+  }
+}
+
+/** A lead as the app hands it to a store. */
+export function newLead(overrides: Partial<NewLead> = {}): NewLead {
+  return {
+    submissionId: crypto.randomUUID(),
+    createdAt: new Date('2025-06-01T14:30:00.000Z').toISOString(),
+    fields: { name: 'Jane Doe', email: 'jane@example.com', phone: '555-555-0100', isRealtor: 'no' },
+    consentText: 'By submitting, you agree to be contacted with VIP updates.',
+    pageUrl: 'https://bramblewood.example.com/',
+    referrer: null,
+    utm: { utm_source: 'google' },
+    userAgent: 'Mozilla/5.0 (test)',
+    ...overrides,
+  }
+}
+
+/** A composed notification for a lead. */
+export function mailFor(lead: NewLead): OutgoingMail {
+  return {
+    to: 'sales@example.com',
+    subject: `New registration: ${String(lead.fields.name)}`,
+    text: 'text body',
+    html: '<p>html body</p>',
+    messageId: `<lead.${lead.submissionId}@example.com>`,
+    idempotencyKey: `lead-notification/${lead.submissionId}`,
+  }
+}
