@@ -179,7 +179,7 @@ describe('send-contact-email: idempotency and bots', () => {
     const body = registration()
     const [a, b] = await Promise.all([post(app, body), post(app, body)])
     expect([a.status, b.status]).toEqual([200, 200])
-    expect(await post(app, body).then((r) => r.status)).toBe(200)
+    expect((await post(app, body)).status).toBe(200)
     expect(await store.listLeads(0, 10)).toHaveLength(1)
     expect(await store.countMail()).toEqual({ pending: 1, sent: 0 })
     expect(stored).toBe(1)
