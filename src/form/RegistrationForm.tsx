@@ -5,29 +5,15 @@ import {
   getInputProps,
   type ErrorSchema,
   type FieldTemplateProps,
-  type RJSFValidationError,
-  type ValidatorType,
   type WidgetProps,
 } from '@rjsf/utils'
-import createPrecompiledValidator from '@rjsf/validator-ajv8/lib/createPrecompiledValidator.js'
 import { useEffect, useRef, useState, type ChangeEvent } from 'react'
 import { formSchema, formUi, registration } from 'virtual:form-validator'
-import { pickFieldMessages, trimRegistration, type RegistrationData } from './field-rules.ts'
+import { createBrowserValidator } from './browser-validator.ts'
+import { trimRegistration, type RegistrationData } from './field-rules.ts'
 import { useRegistrationState } from './registration-state.tsx'
 
-const precompiled = createPrecompiledValidator({ registration }, formSchema)
-
-// Judges trimmed values (whitespace-only is missing) while the inputs keep exactly what the visitor typed.
-const validator: ValidatorType = {
-  validateFormData: (data, schema, customValidate, transformErrors, uiSchema) =>
-    precompiled.validateFormData(trimRegistration(data, formSchema), schema, customValidate, transformErrors, uiSchema),
-  isValid: (schema, data, rootSchema) => precompiled.isValid(schema, data, rootSchema),
-  rawValidation: (schema, data) => precompiled.rawValidation(schema, data === undefined ? data : trimRegistration(data, formSchema)),
-}
-
-function fieldOf(error: RJSFValidationError): string {
-  return (error.property ?? '').replace(/^\./, '').split('.')[0] ?? ''
-}
+const { validator, transformErrors } = createBrowserValidator({ registration }, formSchema, formUi.messages)
 
 const inputClass =
   'block w-full rounded-lg border bg-white px-4 py-3 text-base text-ink shadow-sm placeholder:text-ink-muted/80 focus:border-forest-700 focus:ring-2 focus:ring-forest-700/30 focus:outline-none'
@@ -155,17 +141,6 @@ export default function RegistrationForm({ idPrefix }: Props) {
     // Only once, when this instance first mounts (hydrates).
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [])
-
-  const transformErrors = (errors: RJSFValidationError[]): RJSFValidationError[] => {
-    const failures = errors.map((error) => ({ field: fieldOf(error), keyword: error.name ?? '', message: error.message }))
-    return Object.entries(pickFieldMessages(failures, formUi.messages)).map(([field, message]) => ({
-      name: 'rule',
-      property: `.${field}`,
-      message,
-      stack: `${field}: ${message}`,
-      schemaPath: '',
-    }))
-  }
 
   const extraErrors = Object.fromEntries(
     Object.entries(serverErrors).map(([field, message]) => [field, { __errors: [message] }]),

@@ -27,7 +27,9 @@ export function compileFormValidatorModule(form: Pick<FormConfig, 'schema'> & Fo
   const imports: string[] = []
   const body = code.replace(/require\("([^"]+)"\)/g, (_match, specifier: string) => {
     const name = `__ajvRuntime${imports.length}`
-    imports.push(`import * as ${name} from ${JSON.stringify(specifier)};`)
+    // ES module resolution (Node, browsers) wants the file's extension; Ajv names its runtime files without.
+    const file = /\.[cm]?js$/.test(specifier) ? specifier : `${specifier}.js`
+    imports.push(`import * as ${name} from ${JSON.stringify(file)};`)
     return `__cjs(${name})`
   })
   const interop =

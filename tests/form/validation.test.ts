@@ -1,0 +1,101 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import type { ErrorSchema, RJSFSchema } from '@rjsf/utils'
+import type { ValidatorFunctions } from '@rjsf/validator-ajv8'
+import { beforeAll, describe, expect, it } from 'vitest'
+import type { PageConfig } from '../../schema/page-config.ts'
+import { createBrowserValidator, type BrowserValidator } from '../../src/form/browser-validator.ts'
+import { compileFormValidatorModule } from '../../src/form/compile-form-validator.ts'
+import { createRegistrationValidator } from '../../src/form/registration-rules.ts'
+
+const config = JSON.parse(readFileSync('page.config.json', 'utf8')) as PageConfig
+const serverValidate = createRegistrationValidator(config.form)
+let browser: BrowserValidator
+let formSchema: RJSFSchema
+let generated: string
+
+beforeAll(async () => {
+  // The exact module the build serves to the browser, loaded the way a browser would: as an ES module.
+  generated = compileFormValidatorModule(config.form)
+  const dir = path.resolve('node_modules/.cache/tests')
+  mkdirSync(dir, { recursive: true })
+  const file = path.join(dir, `form-validator-${process.pid}.mjs`)
+  writeFileSync(file, generated)
+  const module = (await import(pathToFileURL(file).href)) as { registration: ValidatorFunctions[string]; formSchema: RJSFSchema }
+  formSchema = module.formSchema
+  browser = createBrowserValidator({ registration: module.registration }, formSchema, config.form.messages)
+})
+
+function browserMessages(data: Record<string, unknown>): Record<string, string> {
+  const { errorSchema } = browser.validator.validateFormData(data, formSchema, undefined, browser.transformErrors)
+  const out: Record<string, string> = {}
+  for (const [field, node] of Object.entries(errorSchema as ErrorSchema<Record<string, unknown>>)) {
+    const errors = (node as { __errors?: string[] } | undefined)?.__errors
+    if (field !== '__errors' && errors?.length) {
+      expect(errors).toHaveLength(1) // one message per field at a time
+      out[field] = errors[0] as string
+    }
+  }
+  return out
+}
+
+function serverMessages(data: Record<string, unknown>): Record<string, string> {
+  const verdict = serverValidate(data)
+  return verdict.ok ? {} : verdict.errors
+}
+
+const valid = { name: 'Avery Tremblay', email: 'avery@example.com', phone: '555-555-0100', isRealtor: 'no' }
+
+// Every row of the spec's validation table, plus the edges around each limit.
+const rows: Array<[string, Record<string, unknown>, Record<string, string>]> = [
+  ['a complete registration', valid, {}],
+  ['a missing name', { ...valid, name: undefined }, { name: 'Name is required' }],
+  ['a whitespace-only name', { ...valid, name: '   \t ' }, { name: 'Name is required' }],
+  ['a name of 100 characters', { ...valid, name: 'a'.repeat(100) }, {}],
+  ['a name of 101 characters', { ...valid, name: 'a'.repeat(101) }, { name: 'Max 100 characters' }],
+  ['a padded name of 100 characters', { ...valid, name: `  ${'a'.repeat(100)}  ` }, {}],
+  ['an invalid e-mail', { ...valid, email: 'avery@' }, { email: 'Enter a valid email' }],
+  ['a missing e-mail', { ...valid, email: undefined }, { email: 'Enter a valid email' }],
+  ['a padded e-mail', { ...valid, email: '  avery@example.com ' }, {}],
+  ['an e-mail of 255 characters', { ...valid, email: `${'a'.repeat(60)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(63)}.ca` }, {}],
+  ['an e-mail of 256 characters', { ...valid, email: `${'a'.repeat(61)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(63)}.ca` }, { email: 'Max 255 characters' }],
+  ['a phone of 6 characters', { ...valid, phone: '555-01' }, { phone: 'Enter a valid phone' }],
+  ['a padded phone of 6 characters', { ...valid, phone: '   555-01   ' }, { phone: 'Enter a valid phone' }],
+  ['a phone of 7 characters', { ...valid, phone: '5550100' }, {}],
+  ['a padded phone of 20 characters', { ...valid, phone: `  ${'5'.repeat(20)}  ` }, {}],
+  ['a phone of 21 characters', { ...valid, phone: '5'.repeat(21) }, { phone: 'Max 20 characters' }],
+  ['a missing phone', { ...valid, phone: undefined }, { phone: 'Enter a valid phone' }],
+  ['no realtor answer', { ...valid, isRealtor: undefined }, { isRealtor: 'Please select an option' }],
+  ['a realtor answer outside yes/no', { ...valid, isRealtor: 'maybe' }, { isRealtor: 'Please select an option' }],
+  ['a realtor answer of yes', { ...valid, isRealtor: 'yes' }, {}],
+  [
+    'an empty form',
+    {},
+    { name: 'Name is required', email: 'Enter a valid email', phone: 'Enter a valid phone', isRealtor: 'Please select an option' },
+  ],
+]
+
+describe('the registration validator', () => {
+  it.each(rows)('judges %s as the spec says, in the browser', (_label, data, expected) => {
+    expect(browserMessages(data)).toEqual(expected)
+  })
+
+  it.each(rows)('judges %s the same on the server', (_label, data, expected) => {
+    expect(serverMessages(data)).toEqual(expected)
+    expect(serverMessages(data)).toEqual(browserMessages(data))
+  })
+
+  it('ships no schema compiler: the generated code has no Function constructor', () => {
+    expect(generated).not.toMatch(/new Function|\bFunction\(/)
+    expect(generated).toContain('export const registration')
+  })
+
+  it('follows the config: a changed rule changes the generated validator', async () => {
+    const changed = structuredClone(config.form)
+    ;(changed.schema.properties as Record<string, Record<string, unknown>>).name = { type: 'string', maxLength: 5 }
+    const code = compileFormValidatorModule(changed)
+    expect(code).not.toEqual(generated)
+    expect(code).toContain('"maxLength":5')
+  })
+})
