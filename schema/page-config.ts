@@ -102,7 +102,14 @@ export const seoSchema = {
   title: 'SEO',
   description: 'What search engines and link previews show.',
   properties: {
-    title: { type: 'string', minLength: 1, maxLength: 70, title: 'Page title', description: 'The browser tab and search result title (70 characters at most).' },
+    title: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 70,
+      title: 'Page title',
+      description: 'The browser tab and search result title (70 characters at most).',
+      examples: ['Maple Hollow Estates | New Homes in Alderbrook, ON'],
+    },
     description: {
       type: 'string',
       minLength: 50,
@@ -125,8 +132,14 @@ export const seoSchema = {
       description:
         'The JSON-LD block for search engines, written as it will appear (schema.org vocabulary, e.g. a RealEstateAgent).',
       properties: {
-        '@context': { const: 'https://schema.org', description: 'Always "https://schema.org".' },
-        '@type': { type: 'string', minLength: 1, description: 'The schema.org type, e.g. "RealEstateAgent".' },
+        '@context': { const: 'https://schema.org', title: 'Vocabulary', description: 'Always "https://schema.org".' },
+        '@type': {
+          type: 'string',
+          minLength: 1,
+          title: 'Kind of business',
+          description: 'The schema.org type, e.g. "RealEstateAgent".',
+          examples: ['RealEstateAgent'],
+        },
       },
       required: ['@context', '@type'],
     },
@@ -161,6 +174,8 @@ export type ModalProps = FromSchema<typeof modalSchema>
 
 const toastSchema = {
   type: 'object',
+  title: 'Notice',
+  description: 'A short notice shown at the edge of the screen.',
   properties: {
     title: { type: 'string', minLength: 1, title: 'Title', description: 'The first, bold line.' },
     text: { type: 'string', minLength: 1, title: 'Text', description: 'The line under it.' },
@@ -181,12 +196,16 @@ export const formSchema = {
       description:
         'A JSON Schema (draft-07) of an object: one property per field. Rules such as "maxLength" are checked in the browser and again on the server.',
       properties: {
-        type: { const: 'object', description: 'Always "object".' },
+        type: { const: 'object', title: 'Type', description: 'Always "object".' },
         properties: {
           type: 'object',
           title: 'Fields',
           description: 'One entry per field, keyed by the name the server stores it under.',
-          additionalProperties: { type: 'object' },
+          additionalProperties: {
+            type: 'object',
+            title: 'Field',
+            description: 'A JSON Schema for one field, e.g. { "type": "string", "maxLength": 100 }.',
+          },
         },
         required: {
           type: 'array',
@@ -210,7 +229,9 @@ export const formSchema = {
         'What a visitor reads under a field when a rule fails, by field and rule, e.g. { "name": { "required": "Name is required" } }.',
       additionalProperties: {
         type: 'object',
-        additionalProperties: { type: 'string', minLength: 1 },
+        title: 'Messages of one field',
+        description: 'By rule name: "required", "minLength", "maxLength", "format", "pattern", "enum", "type", "const", "minimum", "maximum".',
+        additionalProperties: { type: 'string', minLength: 1, title: 'Message', description: 'What the visitor reads when this rule fails.' },
         propertyNames: {
           enum: ['required', 'minLength', 'maxLength', 'format', 'pattern', 'enum', 'type', 'const', 'minimum', 'maximum'],
         },

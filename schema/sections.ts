@@ -87,7 +87,13 @@ export const heroSchema = {
     anchor: anchorSchema,
     eyebrow: eyebrowSchema,
     heading: { ...headingSchema, description: 'The main heading of the page: usually the development name.' },
-    tagline: { type: 'string', minLength: 1, title: 'Tagline', description: 'One line under the heading.' },
+    tagline: {
+      type: 'string',
+      minLength: 1,
+      title: 'Tagline',
+      description: 'One line under the heading.',
+      examples: ['Room to grow, five minutes from Main Street.'],
+    },
     intro: { type: 'string', minLength: 1, title: 'Intro', description: 'A short paragraph introducing the development.' },
     image: imageSchema,
     cta: ctaSchema,
@@ -132,6 +138,8 @@ export const featureSchema = {
       description: 'Optional key figures, e.g. { "value": "3–5", "label": "bedrooms" }.',
       items: {
         type: 'object',
+        title: 'Figure',
+        description: 'One key figure and what it counts.',
         properties: {
           value: { type: 'string', minLength: 1, title: 'Figure', description: 'The figure, e.g. "45\'".' },
           label: { type: 'string', minLength: 1, title: 'Label', description: 'What the figure counts.' },
@@ -176,6 +184,7 @@ export const homeTypesSchema = {
       items: {
         type: 'object',
         title: 'Home type',
+        description: 'One card: the home type, a badge, a summary, details and an image.',
         properties: {
           name: { type: 'string', minLength: 1, title: 'Name', description: 'The home type, e.g. "40\' Detached".' },
           badge: { type: 'string', minLength: 1, title: 'Badge', description: 'A short tag on the card, e.g. "3–4 Bedrooms".' },
@@ -217,6 +226,8 @@ export const driveTimesSchema = {
       minItems: 1,
       items: {
         type: 'object',
+        title: 'Drive time',
+        description: 'A kind of destination and how long the drive takes.',
         properties: {
           label: { type: 'string', minLength: 1, title: 'Destination', description: 'E.g. "Schools".' },
           time: { type: 'string', minLength: 1, title: 'Time', description: 'E.g. "1–8 min".' },
@@ -314,6 +325,8 @@ export const contactSchema = {
       minItems: 1,
       items: {
         type: 'object',
+        title: 'Contact card',
+        description: 'One card: phone, e-mail or location.',
         properties: {
           kind: {
             type: 'string',
@@ -365,6 +378,7 @@ export const sectionsSchema = {
   items: {
     type: 'object',
     title: 'Section',
+    description: 'One section of the page. Its "type" decides which other fields it takes.',
     required: ['type'],
     properties: {
       type: {
