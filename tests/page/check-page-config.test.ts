@@ -81,7 +81,7 @@ describe('checkPageConfigFile', () => {
     const problem = only(problems)
     expect(problem.line).toBe(positionOf(text, '"type": "hero"').line - 1)
     expect(problem.message).toBe('sections[0] is missing "tagline" (Tagline), which is required.')
-    expect(problem.fix).toContain('Add "tagline": "…" inside sections[0]. One line under the heading.')
+    expect(problem.fix).toBe('Add "tagline": "Room to grow, five minutes from Main Street." inside sections[0]. One line under the heading.')
   })
 
   it('refuses an unknown key at the key itself', () => {
