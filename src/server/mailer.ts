@@ -17,3 +17,19 @@ export function headerSafe(value: string): string {
   // eslint-disable-next-line no-control-regex
   return value.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').trim()
 }
+
+// One plain address and nothing else: no display name, no list, no group syntax ("a@b.c Bcc: x@y.z").
+const singleAddressPattern = /^[^\s@<>(),;:"\\[\]]+@[^\s@<>(),;:"\\[\]]+\.[^\s@<>(),;:"\\[\]]+$/
+
+/** `value` if it is exactly one plain e-mail address, else undefined. Use it for To and Reply-To. */
+export function singleAddress(value: string | undefined): string | undefined {
+  const trimmed = value?.trim()
+  return trimmed && singleAddressPattern.test(trimmed) ? trimmed : undefined
+}
+
+/** The recipient, or an error: a notification never goes to anything but one plain address. */
+export function recipientOf(to: string): string {
+  const address = singleAddress(to)
+  if (!address) throw new Error(`The notification recipient is not one plain e-mail address: ${JSON.stringify(to.slice(0, 100))}`)
+  return address
+}

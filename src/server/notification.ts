@@ -1,4 +1,4 @@
-import { headerSafe } from './mailer.ts'
+import { headerSafe, singleAddress } from './mailer.ts'
 import type { NewLead, OutgoingMail } from './store.ts'
 
 /** The parts of the form config the notification reads: field order, labels and option names. */
@@ -68,9 +68,6 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] ?? ch)
 }
 
-// Deliberately loose: this only decides whether Reply-To can point at the visitor; the form already checked it.
-const plainAddress = /^[^\s@<>(),;:"\\[\]]+@[^\s@<>(),;:"\\[\]]+\.[^\s@<>(),;:"\\[\]]+$/
-
 function formatTime(iso: string, timeZone: string): string {
   const when = new Date(iso)
   const local = new Intl.DateTimeFormat('en-CA', { dateStyle: 'full', timeStyle: 'long', timeZone }).format(when)
@@ -117,11 +114,12 @@ export function composeLeadMail(lead: NewLead, settings: NotificationSettings): 
     '</body></html>',
   ].join('\n')
 
-  const email = typeof lead.fields.email === 'string' ? headerSafe(lead.fields.email) : ''
+  // Reply-To points at the visitor only when the field is exactly one plain address.
+  const email = typeof lead.fields.email === 'string' ? singleAddress(lead.fields.email) : undefined
   const domain = settings.recipient.split('@')[1]?.replace(/[^A-Za-z0-9.-]/g, '') || 'localhost'
   return {
     to: headerSafe(settings.recipient),
-    replyTo: plainAddress.test(email) && email === lead.fields.email ? email : undefined,
+    replyTo: email === lead.fields.email ? email : undefined,
     subject,
     text,
     html,

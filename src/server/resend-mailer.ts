@@ -1,4 +1,4 @@
-import { headerSafe, type Mailer } from './mailer.ts'
+import { headerSafe, recipientOf, singleAddress, type Mailer } from './mailer.ts'
 
 /** Options for Resend. */
 export type ResendMailerOptions = {
@@ -21,6 +21,7 @@ export function createResendMailer(options: ResendMailerOptions): Mailer {
   const endpoint = `${(options.baseUrl ?? 'https://api.resend.com').replace(/\/+$/, '')}/emails`
   return {
     async send(mail) {
+      const replyTo = singleAddress(mail.replyTo)
       const response = await doFetch(endpoint, {
         method: 'POST',
         headers: {
@@ -30,11 +31,11 @@ export function createResendMailer(options: ResendMailerOptions): Mailer {
         },
         body: JSON.stringify({
           from: options.from,
-          to: [headerSafe(mail.to)],
+          to: [recipientOf(mail.to)],
           subject: headerSafe(mail.subject),
           text: mail.text,
           html: mail.html,
-          ...(mail.replyTo ? { reply_to: headerSafe(mail.replyTo) } : {}),
+          ...(replyTo ? { reply_to: replyTo } : {}),
           headers: { 'Message-ID': headerSafe(mail.messageId) },
         }),
         signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),

@@ -1,13 +1,13 @@
 import nodemailer from 'nodemailer'
-import { headerSafe, type Mailer } from './mailer.ts'
+import { headerSafe, recipientOf, singleAddress, type Mailer } from './mailer.ts'
 import type { OutgoingMail } from './store.ts'
 
 /** The nodemailer message for a stored notification: the same headers whichever transport carries it. */
 export function toNodemailerMessage(mail: OutgoingMail, from: string) {
   return {
     from,
-    to: headerSafe(mail.to),
-    replyTo: mail.replyTo ? headerSafe(mail.replyTo) : undefined,
+    to: recipientOf(mail.to),
+    replyTo: singleAddress(mail.replyTo),
     subject: headerSafe(mail.subject),
     text: mail.text,
     html: mail.html,

@@ -1,0 +1,187 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { createEmlMailer } from '../../src/server/eml-mailer.ts'
+import type { Mailer } from '../../src/server/mailer.ts'
+import { composeLeadMail } from '../../src/server/notification.ts'
+import { createOutboxWorker, retryDelayMs } from '../../src/server/outbox.ts'
+import { createSmtpMailer } from '../../src/server/smtp-mailer.ts'
+import { openSqliteStore, type SqliteLeadStore } from '../../src/server/sqlite-store.ts'
+import type { OutgoingMail } from '../../src/server/store.ts'
+import { newLead, readPageConfig } from './support/fixtures.ts'
+import { freePort } from './support/ports.ts'
+import { startTestSmtp, type TestSmtp } from './support/smtp.ts'
+
+const page = readPageConfig()
+const dir = mkdtempSync(path.join(tmpdir(), 'vip-smtp-'))
+const from = 'Bramblewood Crossing <no-reply@example.com>'
+const cleanups: (() => Promise<void> | void)[] = []
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+})
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+async function smtp(port = 0): Promise<TestSmtp> {
+  const server = await startTestSmtp(port)
+  cleanups.push(() => server.stop())
+  return server
+}
+
+function smtpMailer(port: number): Mailer {
+  const mailer = createSmtpMailer({ url: `smtp://127.0.0.1:${port}`, from })
+  cleanups.push(() => mailer.close?.())
+  return mailer
+}
+
+function sqlite(): SqliteLeadStore {
+  const store = openSqliteStore(path.join(dir, `${crypto.randomUUID()}.sqlite`))
+  cleanups.push(() => store.close())
+  return store
+}
+
+function notification(overrides: Partial<Parameters<typeof newLead>[0]> = {}): OutgoingMail {
+  return composeLeadMail(newLead(overrides), { siteName: page.site.name, recipient: 'sales@example.com', timeZone: 'America/Toronto', form: page.form })
+}
+
+async function until(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const end = Date.now() + timeoutMs
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('timed out waiting')
+    await new Promise((r) => setTimeout(r, 25))
+  }
+}
+
+describe('SMTP mailer (real smtp-server on 127.0.0.1)', () => {
+  it('delivers the notification with its headers, text and HTML to the sales address only', async () => {
+    const server = await smtp()
+    const mail = notification({ fields: { name: 'Jane <Doe>', email: 'jane@example.com', phone: '555-555-0100', isRealtor: 'yes' } })
+    await smtpMailer(server.port).send(mail)
+    expect(server.received).toHaveLength(1)
+    const got = server.received[0]!
+    expect(got.rcptTo).toEqual(['sales@example.com'])
+    expect(got.mailFrom).toBe('no-reply@example.com')
+    expect(got.headers.get('subject')).toEqual(['New registration for Bramblewood Crossing: Jane <Doe>'])
+    expect(got.headers.get('reply-to')).toEqual(['jane@example.com'])
+    expect(got.headers.get('message-id')).toEqual([mail.messageId])
+    expect(got.decoded).toContain('Full Name: Jane <Doe>')
+    expect(got.decoded).toContain('Are You A Realtor?: Yes')
+    expect(got.decoded).toContain('Jane &lt;Doe&gt;')
+    expect(got.raw).toMatch(/Content-Type: text\/html/)
+  })
+
+  it('lets no value add a header or a recipient, whatever reaches the mailer', async () => {
+    const server = await smtp()
+    const mailer = smtpMailer(server.port)
+    const mail: OutgoingMail = {
+      ...notification(),
+      replyTo: 'x@example.com\r\nBcc: spy2@evil.example',
+      subject: 'Hello\r\nBcc: spy3@evil.example\r\nX-Injected: yes',
+    }
+    await mailer.send(mail)
+    await expect(mailer.send({ ...mail, to: 'sales@example.com\r\nBcc: spy@evil.example' })).rejects.toThrow(/not one plain e-mail address/)
+    await expect(mailer.send({ ...mail, to: 'sales@example.com, spy@evil.example' })).rejects.toThrow(/not one plain e-mail address/)
+    expect(server.received).toHaveLength(1)
+    const got = server.received[0]!
+    expect(got.rcptTo).toEqual(['sales@example.com'])
+    expect(got.headers.has('bcc')).toBe(false)
+    expect(got.headers.has('x-injected')).toBe(false)
+    expect(got.headers.has('reply-to')).toBe(false)
+    expect(got.headers.get('subject')).toEqual(['Hello Bcc: spy3@evil.example X-Injected: yes'])
+  })
+})
+
+describe('outbox worker', () => {
+  it('backs off exponentially up to the cap', () => {
+    const policy = { minDelayMs: 30_000, maxDelayMs: 3_600_000 }
+    expect([0, 1, 2, 3, 10].map((n) => retryDelayMs(n, policy))).toEqual([30_000, 60_000, 120_000, 240_000, 3_600_000])
+    expect(retryDelayMs(0, policy, 0.2, () => 1)).toBe(36_000)
+  })
+
+  it('keeps every notification through an SMTP outage and delivers each once when SMTP returns', async () => {
+    const port = await freePort()
+    const store = sqlite()
+    let now = new Date('2025-06-01T15:00:00.000Z')
+    const worker = createOutboxWorker({
+      store,
+      mailer: smtpMailer(port),
+      clock: () => now,
+      retry: { minDelayMs: 30_000, maxDelayMs: 600_000 },
+      jitter: 0,
+      log: { info() {}, error() {} },
+    })
+    const ids: string[] = []
+    for (let i = 0; i < 5; i++) {
+      const lead = newLead({ createdAt: now.toISOString() })
+      ids.push(lead.submissionId)
+      await store.saveLead(lead, notification({ submissionId: lead.submissionId }))
+    }
+
+    // SMTP is down: every attempt fails, nothing is lost, each waits 30 s, then 60 s.
+    expect(await worker.deliverDue()).toEqual({ sent: 0, failed: 5 })
+    expect(await store.countMail()).toEqual({ pending: 5, sent: 0 })
+    now = new Date(now.getTime() + 29_000)
+    expect(await worker.deliverDue()).toEqual({ sent: 0, failed: 0 })
+    now = new Date(now.getTime() + 1_000)
+    expect(await worker.deliverDue()).toEqual({ sent: 0, failed: 5 })
+    now = new Date(now.getTime() + 59_000)
+    expect(await worker.deliverDue()).toEqual({ sent: 0, failed: 0 })
+
+    // SMTP is back: the next due run delivers all of them, once.
+    const server = await smtp(port)
+    now = new Date(now.getTime() + 1_000)
+    expect(await worker.deliverDue()).toEqual({ sent: 5, failed: 0 })
+    expect(await worker.deliverDue()).toEqual({ sent: 0, failed: 0 })
+    expect(await store.countMail()).toEqual({ pending: 0, sent: 5 })
+    const received = server.received.map((m) => m.headers.get('message-id')?.[0])
+    expect(received.sort()).toEqual(ids.map((id) => `<lead.${id}@example.com>`).sort())
+  })
+
+  it('retries a message the server refused for now (451)', async () => {
+    const server = await smtp()
+    server.refuseNext(1)
+    const store = sqlite()
+    let now = new Date('2025-06-01T15:00:00.000Z')
+    const worker = createOutboxWorker({ store, mailer: smtpMailer(server.port), clock: () => now, jitter: 0, log: { info() {}, error() {} } })
+    const lead = newLead({ createdAt: now.toISOString() })
+    await store.saveLead(lead, notification({ submissionId: lead.submissionId }))
+    expect(await worker.deliverDue()).toEqual({ sent: 0, failed: 1 })
+    now = new Date(now.getTime() + 30_000)
+    expect(await worker.deliverDue()).toEqual({ sent: 1, failed: 0 })
+    expect(server.received).toHaveLength(1)
+  })
+
+  it('sends each notification once however often it is woken', async () => {
+    const server = await smtp()
+    const store = sqlite()
+    const worker = createOutboxWorker({ store, mailer: smtpMailer(server.port), log: { info() {}, error() {} } })
+    for (let i = 0; i < 30; i++) {
+      const lead = newLead({ createdAt: new Date().toISOString() })
+      await store.saveLead(lead, notification({ submissionId: lead.submissionId }))
+      worker.kick()
+    }
+    worker.start(50)
+    cleanups.push(() => worker.stop())
+    await until(async () => (await store.countMail()).sent === 30)
+    await new Promise((r) => setTimeout(r, 200))
+    expect(server.received).toHaveLength(30)
+    expect(new Set(server.received.map((m) => m.headers.get('message-id')?.[0])).size).toBe(30)
+  })
+})
+
+describe('.eml outbox mailer', () => {
+  it('writes one RFC 822 file per notification, and a re-send replaces it', async () => {
+    const outbox = path.join(dir, `outbox-${crypto.randomUUID()}`)
+    const mailer = createEmlMailer({ dir: outbox, from })
+    const mail = notification()
+    await mailer.send(mail)
+    await mailer.send(mail)
+    const files = readdirSync(outbox)
+    expect(files).toHaveLength(1)
+    const text = readFileSync(path.join(outbox, files[0]!), 'utf8')
+    expect(text).toContain(`Message-ID: ${mail.messageId}`)
+    expect(text).toContain('To: sales@example.com')
+    expect(text).toContain('Subject: New registration for Bramblewood Crossing: Jane Doe')
+    expect(text).toMatch(/\r\n\r\n/)
+  })
+})

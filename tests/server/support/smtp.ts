@@ -1,0 +1,85 @@
+import { SMTPServer } from 'smtp-server'
+
+/** A message as the SMTP server received it. */
+export type ReceivedMail = {
+  mailFrom: string
+  rcptTo: string[]
+  raw: string
+  /** Header names (lower case) → values, unfolded; repeated headers keep every value. */
+  headers: Map<string, string[]>
+  /** The whole body with quoted-printable soft breaks and escapes decoded (good enough to search text in). */
+  decoded: string
+}
+
+/** A real SMTP server on 127.0.0.1 that keeps what it receives. */
+export type TestSmtp = {
+  port: number
+  received: ReceivedMail[]
+  /** Makes the next `count` RCPT commands fail temporarily (451), like a greylisting or overloaded server. */
+  refuseNext(count: number): void
+  stop(): Promise<void>
+}
+
+function parse(raw: string, mailFrom: string, rcptTo: string[]): ReceivedMail {
+  const split = raw.indexOf('\r\n\r\n')
+  const head = raw.slice(0, split).replace(/\r\n[ \t]+/g, ' ')
+  const headers = new Map<string, string[]>()
+  for (const line of head.split('\r\n')) {
+    const colon = line.indexOf(':')
+    if (colon <= 0) continue
+    const name = line.slice(0, colon).trim().toLowerCase()
+    headers.set(name, [...(headers.get(name) ?? []), line.slice(colon + 1).trim()])
+  }
+  const bytes = raw
+    .slice(split + 4)
+    .replace(/=\r\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+  const decoded = Buffer.from(bytes, 'latin1').toString('utf8')
+  return { mailFrom, rcptTo, raw, headers, decoded }
+}
+
+/** Starts an SMTP server on `port` (0: any free port). */
+export async function startTestSmtp(port = 0): Promise<TestSmtp> {
+  const received: ReceivedMail[] = []
+  let refusals = 0
+  const server = new SMTPServer({
+    authOptional: true,
+    hideSTARTTLS: true,
+    disableReverseLookup: true,
+    logger: false,
+    // Pooled clients keep idle connections open; do not wait 30 s for them on stop().
+    closeTimeout: 100,
+    onRcptTo(_address, _session, callback) {
+      if (refusals > 0) {
+        refusals -= 1
+        const error = new Error('Try again later') as Error & { responseCode: number }
+        error.responseCode = 451
+        callback(error)
+        return
+      }
+      callback()
+    },
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = []
+      stream.on('data', (c: Buffer) => chunks.push(c))
+      stream.on('end', () => {
+        const mailFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address : ''
+        received.push(parse(Buffer.concat(chunks).toString('latin1'), mailFrom, session.envelope.rcptTo.map((r) => r.address)))
+        callback()
+      })
+    },
+  })
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, '127.0.0.1', () => resolve())
+  })
+  const address = server.server.address()
+  return {
+    port: typeof address === 'object' && address ? address.port : port,
+    received,
+    refuseNext(count) {
+      refusals = count
+    },
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  }
+}
