@@ -1,0 +1,209 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { brotliDecompressSync, gunzipSync } from 'node:zlib'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { localAnonKey } from '../../src/server/local-defaults.ts'
+import { openSqliteStore } from '../../src/server/sqlite-store.ts'
+import { registration } from './support/fixtures.ts'
+import { runServerExpectingExit, startServerProcess, writeDist, type ServerProcess } from './support/node-server.ts'
+
+const root = mkdtempSync(path.join(tmpdir(), 'vip-node-'))
+const distDir = path.join(root, 'dist')
+const { asset, assetText } = writeDist(distDir)
+afterAll(() => rmSync(root, { recursive: true, force: true }))
+
+function register(url: string, body = registration()) {
+  return fetch(`${url}/functions/v1/send-contact-email`, {
+    method: 'POST',
+    headers: { apikey: localAnonKey, authorization: `Bearer ${localAnonKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
+}
+
+async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const end = Date.now() + timeoutMs
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out waiting')
+    await new Promise((r) => setTimeout(r, 50))
+  }
+}
+
+/** The submission ids stored in DATA_DIR, read as the export does (read-only, beside a running server). */
+async function storedIds(dataDir: string): Promise<string[]> {
+  const store = openSqliteStore(path.join(dataDir, 'leads.sqlite'), { readonly: true })
+  try {
+    return (await store.listLeads(0, 10_000)).map((l) => l.submissionId)
+  } finally {
+    await store.close()
+  }
+}
+
+describe('node entry: refusing to start', () => {
+  it('lists every malformed setting in plain words and exits 1', async () => {
+    const result = await runServerExpectingExit({
+      DATA_DIR: path.join(root, 'never'),
+      DIST_DIR: distDir,
+      PORT: 'eighty',
+      SMTP_URL: 'http://mail.example.com',
+      RATE_LIMIT_PER_MINUTE: '-1',
+      ALLOWED_ORIGINS: 'https://www.example.com/register',
+      NOTIFY_EMAIL: 'sales-at-example.com',
+    })
+    expect(result.code).toBe(1)
+    expect(result.stderr).toContain('The server cannot start: 6 settings need fixing')
+    expect(result.stderr).toContain('PORT is "eighty": use a whole number from 0 to 65535')
+    expect(result.stderr).toContain('SMTP_URL is not a valid address')
+    expect(result.stderr).toContain('MAIL_FROM is missing')
+    expect(result.stderr).toContain('RATE_LIMIT_PER_MINUTE is "-1"')
+    expect(result.stderr).toContain('ALLOWED_ORIGINS has "https://www.example.com/register"')
+    expect(result.stderr).toContain('NOTIFY_EMAIL is "sales-at-example.com", which is not an e-mail address')
+    expect(result.stderr).not.toMatch(/\n\s+at /)
+    expect(result.stdout).not.toContain('Listening on')
+    expect(existsSync(path.join(root, 'never'))).toBe(false)
+  })
+
+  it('says to run npm run build when the built site is missing', async () => {
+    const result = await runServerExpectingExit({ DATA_DIR: path.join(root, 'nobuild'), DIST_DIR: path.join(root, 'no-dist') })
+    expect(result.code).toBe(1)
+    expect(result.stderr).toContain(`${path.join(root, 'no-dist', 'index.html')} does not exist. Run npm run build first`)
+  })
+
+  it('says what is wrong with the page config', async () => {
+    const broken = path.join(root, 'broken.config.json')
+    writeFileSync(broken, '{ "site": ')
+    const result = await runServerExpectingExit({ DATA_DIR: path.join(root, 'badconfig'), DIST_DIR: distDir, PAGE_CONFIG: broken })
+    expect(result.code).toBe(1)
+    expect(result.stderr).toContain('The page config cannot be used.')
+    expect(result.stderr).toContain(broken)
+  })
+})
+
+describe('node entry: serving the site and the function', () => {
+  const dataDir = path.join(root, 'data')
+  let server: ServerProcess
+
+  beforeAll(async () => {
+    server = await startServerProcess({ DATA_DIR: dataDir, DIST_DIR: distDir })
+  })
+  afterAll(async () => {
+    await server?.stop('SIGKILL')
+  })
+
+  it('prints one line when ready', () => {
+    expect(server.output().match(/Listening on/g)).toHaveLength(1)
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+  })
+
+  it('serves index.html at / without long caching', async () => {
+    const res = await fetch(`${server.url}/`)
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8')
+    expect(res.headers.get('cache-control')).toBe('no-cache')
+    expect(await res.text()).toContain('<h1>Bramblewood Crossing</h1>')
+  })
+
+  it('answers any unknown path with 404.html and status 404', async () => {
+    for (const p of ['/nope', '/assets/missing.js', '/functions/v1/other', '/../package.json', '/%2e%2e/%2e%2e/package.json', '/.env', '/src/server/node.ts']) {
+      const res = await fetch(`${server.url}${p}`)
+      expect(res.status, p).toBe(404)
+      expect(await res.text(), p).toContain('<h1>404</h1>')
+    }
+  })
+
+  it('caches hashed assets for a year and serves the precompressed file the client accepts', async () => {
+    const plain = await fetch(`${server.url}${asset}`, { headers: { 'accept-encoding': 'identity' } })
+    expect(plain.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
+    expect(plain.headers.get('content-type')).toBe('text/javascript; charset=utf-8')
+    expect(plain.headers.get('content-encoding')).toBeNull()
+    expect(await plain.text()).toBe(assetText)
+
+    // Read the raw bytes: fetch would decode them itself.
+    const { request } = await import('node:http')
+    const raw = (encoding: string) =>
+      new Promise<{ headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
+        request(`${server.url}${asset}`, { headers: { 'accept-encoding': encoding } }, (res) => {
+          const chunks: Buffer[] = []
+          res.on('data', (c: Buffer) => chunks.push(c))
+          res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }))
+        })
+          .on('error', reject)
+          .end()
+      })
+    const br = await raw('gzip, deflate, br')
+    expect(br.headers['content-encoding']).toBe('br')
+    expect(br.headers.vary).toBe('Accept-Encoding')
+    expect(brotliDecompressSync(br.body).toString()).toBe(assetText)
+    const gz = await raw('gzip')
+    expect(gz.headers['content-encoding']).toBe('gzip')
+    expect(gunzipSync(gz.body).toString()).toBe(assetText)
+    const refused = await raw('br;q=0, gzip;q=0')
+    expect(refused.headers['content-encoding']).toBeUndefined()
+  })
+
+  it('answers a matching If-None-Match with 304, and HEAD without a body', async () => {
+    const first = await fetch(`${server.url}/robots.txt`)
+    const etag = first.headers.get('etag')!
+    expect(etag).toBeTruthy()
+    expect((await fetch(`${server.url}/robots.txt`, { headers: { 'if-none-match': etag } })).status).toBe(304)
+    const head = await fetch(`${server.url}/`, { method: 'HEAD' })
+    expect(head.status).toBe(200)
+    expect(await head.text()).toBe('')
+  })
+
+  it('stores a registration and writes its notification to DATA_DIR/outbox', async () => {
+    const body = registration()
+    const res = await register(server.url, body)
+    expect(res.status).toBe(200)
+    expect(await res.json()).toEqual({ ok: true })
+    expect(await storedIds(dataDir)).toContain(body.submissionId)
+    const outbox = path.join(dataDir, 'outbox')
+    await until(() => existsSync(outbox) && readdirSync(outbox).some((f) => f.includes(String(body.submissionId))))
+    const file = readdirSync(outbox).find((f) => f.includes(String(body.submissionId)))!
+    expect(readFileSync(path.join(outbox, file), 'utf8')).toContain('Subject: New registration for Bramblewood Crossing: Jane Doe')
+  })
+
+  it('refuses a second server on the same DATA_DIR, and the first keeps answering', async () => {
+    const second = await runServerExpectingExit({ DATA_DIR: dataDir, DIST_DIR: distDir })
+    expect(second.code).toBe(1)
+    expect(second.stderr).toContain(`Another server is already using DATA_DIR ${dataDir} (process ${server.proc.pid})`)
+    expect((await fetch(`${server.url}/`)).status).toBe(200)
+  })
+})
+
+describe('node entry: stopping and starting again', () => {
+  it('stops cleanly on SIGTERM and keeps every acknowledged lead', async () => {
+    const dataDir = path.join(root, 'restart')
+    const first = await startServerProcess({ DATA_DIR: dataDir, DIST_DIR: distDir })
+    const bodies = Array.from({ length: 3 }, () => registration())
+    for (const body of bodies) expect((await register(first.url, body)).status).toBe(200)
+    expect(await first.stop('SIGTERM')).toEqual({ code: 0, signal: null })
+    expect(first.output()).toContain('Stopped.')
+    expect(existsSync(path.join(dataDir, 'server.pid'))).toBe(false)
+
+    const again = await startServerProcess({ DATA_DIR: dataDir, DIST_DIR: distDir })
+    try {
+      expect((await storedIds(dataDir)).sort()).toEqual(bodies.map((b) => String(b.submissionId)).sort())
+    } finally {
+      await again.stop('SIGTERM')
+    }
+  })
+
+  it('starts again on the same DATA_DIR after a SIGKILL, with the lead and its notification', async () => {
+    const dataDir = path.join(root, 'killed')
+    const first = await startServerProcess({ DATA_DIR: dataDir, DIST_DIR: distDir, MAIL_RETRY_MIN_SECONDS: '1', MAIL_RETRY_MAX_SECONDS: '1' })
+    const body = registration()
+    expect((await register(first.url, body)).status).toBe(200)
+    expect((await first.stop('SIGKILL')).signal).toBe('SIGKILL')
+
+    const again = await startServerProcess({ DATA_DIR: dataDir, DIST_DIR: distDir })
+    try {
+      expect(await storedIds(dataDir)).toEqual([body.submissionId])
+      const outbox = path.join(dataDir, 'outbox')
+      await until(() => existsSync(outbox) && readdirSync(outbox).some((f) => f.includes(String(body.submissionId))))
+      expect((await register(again.url, registration())).status).toBe(200)
+    } finally {
+      await again.stop('SIGTERM')
+    }
+  })
+})
