@@ -162,19 +162,28 @@ async function readBody(request: Request, limit: number): Promise<string> {
   }
 }
 
-/** JSON.parse that refuses prototype-polluting keys anywhere in the document. */
+const maxDepth = 16
+
+/** JSON.parse that refuses deep nesting and prototype-polluting keys anywhere in the document. */
 function parseJson(text: string): unknown {
-  let forbidden: string | undefined
   let value: unknown
   try {
-    value = JSON.parse(text, (key, v: unknown) => {
-      if (forbiddenKeys.has(key)) forbidden ??= key
-      return v
-    })
-  } catch {
+    value = JSON.parse(text)
+  } catch (error) {
+    if (error instanceof RangeError) throw new Refusal(400, 'The request body is nested too deeply.')
     throw new Refusal(400, 'The request body is not valid JSON.')
   }
-  if (forbidden !== undefined) throw new Refusal(400, `The request body contains a key that is not allowed: "${forbidden}".`)
+  // Iterative, so a hostile document cannot exhaust the stack here either.
+  const pending: [unknown, number][] = [[value, 0]]
+  while (pending.length > 0) {
+    const [node, depth] = pending.pop()!
+    if (typeof node !== 'object' || node === null) continue
+    if (depth >= maxDepth) throw new Refusal(400, 'The request body is nested too deeply.')
+    for (const key of Object.keys(node)) {
+      if (forbiddenKeys.has(key)) throw new Refusal(400, `The request body contains a key that is not allowed: "${key}".`)
+      pending.push([(node as Record<string, unknown>)[key], depth + 1])
+    }
+  }
   return value
 }
 

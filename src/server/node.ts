@@ -97,6 +97,12 @@ export async function startNodeServer(env: Env = process.env, cwd = process.cwd(
     onLeadStored: () => worker.kick(),
   })
   const site = new Hono()
+  site.use('*', async (c, next) => {
+    await next()
+    // The rest of a refused body is never read: tell the client this connection is done, or its next request
+    // on it (keep-alive) meets a closed socket.
+    if (c.res.status === 413) c.res.headers.set('connection', 'close')
+  })
   site.route('/', fn)
   site.all('*', createStaticSite({ distDir }))
   site.onError((error, c) => {

@@ -255,7 +255,7 @@ describe('send-contact-email: what it refuses', () => {
     ['an array', '[1,2]', 'The request body must be a JSON object of form fields.'],
     ['a string', '"hello"', 'The request body must be a JSON object of form fields.'],
     ['a __proto__ key', '{"name":"Jane","__proto__":{"admin":true}}', 'The request body contains a key that is not allowed: "__proto__".'],
-    ['a nested constructor key', '{"utm":{"constructor":{"prototype":{}}}}', 'The request body contains a key that is not allowed: "prototype".'],
+    ['a nested constructor key', '{"utm":{"constructor":{"prototype":{}}}}', 'The request body contains a key that is not allowed: "constructor".'],
     ['a bad submission id', JSON.stringify(registration({ submissionId: 'abc' })), 'submissionId must be a UUID.'],
     ['a non-http page URL', JSON.stringify(registration({ pageUrl: 'javascript:alert(1)' })), 'pageUrl must be the address of the page (http or https).'],
     ['a utm that is not utm_*', JSON.stringify(registration({ utm: { gclid: 'x' } })), 'utm may only hold utm_* parameters; "gclid" is not one.'],
