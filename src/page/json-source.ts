@@ -84,8 +84,8 @@ export function excerpt(lines: string[], span: Span): string {
   const count = lines.at(-1) === '' ? lines.length - 1 : lines.length
   const last = Math.max(line, Math.min(count, line + 1))
   const width = String(last).length
-  // Keep about 100 characters on screen, starting a little before the spot.
-  const from = Math.max(0, column - 41)
+  // Keep about 100 characters on screen: cut long lines from a little before the spot.
+  const from = column > 60 ? column - 41 : 0
   const clip = (text: string): string => {
     const part = text.slice(from, from + 100)
     return `${from > 0 ? '…' : ''}${part}${text.length > from + 100 ? '…' : ''}`

@@ -16,6 +16,9 @@ export class PageConfigError extends Error {
   ) {
     super(`${file}: ${problems.length === 1 ? '1 problem' : `${problems.length} problems`}\n\n${problems.join('\n\n')}`)
     this.name = 'PageConfigError'
+    // The problem is in the config file, not in the code: a stack trace would only bury the message
+    // (the dev server's overlay and terminal print `stack` when there is one).
+    this.stack = ''
   }
 }
 
