@@ -16,6 +16,8 @@ export type TestPostgres = {
   db: SqlQueryable
   /** Runs several statements at once. */
   exec(sql: string): Promise<void>
+  /** Runs `fn` on one connection (for BEGIN … SET ROLE … ROLLBACK). */
+  session<T>(fn: (db: SqlQueryable) => Promise<T>): Promise<T>
   /** Empties the tables. */
   reset(): Promise<void>
   stop(): Promise<void>
@@ -66,6 +68,8 @@ function asPostgresUser(command: string, args: string[]): void {
 
 async function fromPool(kind: 'server' | 'external', url: string, stop: () => Promise<void>): Promise<TestPostgres> {
   const pool = new pg.Pool({ connectionString: url, max: 10 })
+  // An idle connection cut by the server stopping is not a test failure.
+  pool.on('error', () => {})
   const exec = async (sql: string) => {
     await pool.query(sql)
   }
@@ -75,6 +79,14 @@ async function fromPool(kind: 'server' | 'external', url: string, stop: () => Pr
     url,
     db: pool,
     exec,
+    async session(fn) {
+      const client = await pool.connect()
+      try {
+        return await fn(client)
+      } finally {
+        client.release()
+      }
+    },
     reset: () => exec('TRUNCATE public.outbox, public.leads RESTART IDENTITY CASCADE'),
     async stop() {
       await pool.end()
@@ -149,6 +161,8 @@ export async function startTestPostgres(): Promise<TestPostgres> {
     url: undefined,
     db: lite,
     exec,
+    // PGlite is a single session already.
+    session: (fn) => fn(lite),
     reset: () => exec('TRUNCATE public.outbox, public.leads RESTART IDENTITY CASCADE'),
     async stop() {
       await lite.close()

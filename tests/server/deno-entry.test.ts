@@ -1,0 +1,275 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { createServer, type IncomingMessage, type Server } from 'node:http'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { registration } from './support/fixtures.ts'
+import { plannedPostgresKind, startTestPostgres, type TestPostgres } from './support/postgres.ts'
+
+// The Supabase Edge Function entry under real Deno, against real PostgreSQL with the real migrations, sending
+// mail to a stand-in for Resend's HTTP API on 127.0.0.1.
+
+/** The deno executable itself (not the npm wrapper, which would not pass signals on). */
+function denoBinary(): string {
+  const candidates = [
+    path.resolve('node_modules/deno/deno'),
+    path.resolve(`node_modules/@deno/${process.platform}-${process.arch === 'x64' ? 'x64' : process.arch}-glibc/deno`),
+  ]
+  return candidates.find((c) => existsSync(c)) ?? path.resolve('node_modules/.bin/deno')
+}
+
+const entry = 'supabase/functions/send-contact-email/index.ts'
+const denoArgs = ['run', '--no-prompt', '--config', 'supabase/functions/send-contact-email/deno.json', '--allow-net', '--allow-env', '--allow-read', '--allow-sys', entry]
+const outboxSecret = 'test-outbox-secret-0123456789'
+const publishableKey = 'sb_publishable_test_key'
+const site = 'https://www.example.com'
+
+type ResendCall = { headers: IncomingMessage['headers']; body: Record<string, unknown> }
+
+function runDeno(env: Record<string, string>): ChildProcess {
+  return spawn(denoBinary(), denoArgs, {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...(process.env.DENO_DIR ? { DENO_DIR: process.env.DENO_DIR } : {}), NO_COLOR: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+}
+
+describe.skipIf(plannedPostgresKind() === 'pglite')('Supabase Edge Function under Deno (PostgreSQL server)', () => {
+  let pg: TestPostgres
+  let resend: Server
+  let resendUrl = ''
+  const resendCalls: ResendCall[] = []
+  // Idempotency keys whose next call fails with 500, as if Resend were down for that message.
+  const failOnce = new Set<string>()
+  let deno: ChildProcess
+  let output = ''
+  let url = ''
+
+  beforeAll(async () => {
+    pg = await startTestPostgres()
+    resend = createServer((req, res) => {
+      let data = ''
+      req.on('data', (c: Buffer) => (data += c.toString()))
+      req.on('end', () => {
+        resendCalls.push({ headers: req.headers, body: JSON.parse(data || '{}') as Record<string, unknown> })
+        const key = String(req.headers['idempotency-key'])
+        const status = failOnce.delete(key) ? 500 : 200
+        res.writeHead(status, { 'content-type': 'application/json' }).end(status === 200 ? '{"id":"e_1"}' : '{"message":"down"}')
+      })
+    })
+    await new Promise<void>((resolve) => resend.listen(0, '127.0.0.1', resolve))
+    const address = resend.address()
+    resendUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`
+
+    deno = runDeno({
+      SUPABASE_DB_URL: pg.url!,
+      SUPABASE_ANON_KEY: 'legacy-anon-jwt',
+      SUPABASE_PUBLISHABLE_KEYS: JSON.stringify({ default: publishableKey }),
+      RESEND_API_KEY: 're_test_key',
+      RESEND_API_URL: resendUrl,
+      MAIL_FROM: 'Bramblewood Crossing <no-reply@example.com>',
+      NOTIFY_EMAIL: 'sales@example.com',
+      OUTBOX_SECRET: outboxSecret,
+      ALLOWED_ORIGINS: site,
+      MAIL_RETRY_MIN_SECONDS: '1',
+      MAIL_RETRY_MAX_SECONDS: '1',
+      PORT: '0',
+      HOST: '127.0.0.1',
+    })
+    deno.stdout!.on('data', (c: Buffer) => (output += c.toString()))
+    deno.stderr!.on('data', (c: Buffer) => (output += c.toString()))
+    // The first run fetches npm packages into Deno's cache; later runs start in about a second.
+    url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`deno did not start:\n${output}`)), 90_000)
+      deno.stdout!.on('data', () => {
+        const match = /Listening on (http:\/\/\S+)/.exec(output)
+        if (match) {
+          clearTimeout(timer)
+          resolve(match[1]!)
+        }
+      })
+      deno.once('exit', () => {
+        clearTimeout(timer)
+        reject(new Error(`deno exited:\n${output}`))
+      })
+    })
+  }, 120_000)
+
+  afterAll(async () => {
+    if (deno && deno.exitCode === null && deno.signalCode === null) {
+      const exited = new Promise((resolve) => deno.once('exit', resolve))
+      deno.kill('SIGTERM')
+      await exited
+    }
+    await new Promise<void>((resolve) => (resend ? resend.close(() => resolve()) : resolve()))
+    await pg?.stop()
+  })
+
+  const post = (body: unknown, headers: Record<string, string> = {}, target = '/functions/v1/send-contact-email') =>
+    fetch(`${url}${target}`, {
+      method: 'POST',
+      headers: { apikey: publishableKey, authorization: `Bearer ${publishableKey}`, 'content-type': 'application/json', origin: site, ...headers },
+      body: JSON.stringify(body),
+    })
+
+  async function outboxOf(submissionId: unknown) {
+    const { rows } = await pg.db.query(
+      `SELECT o.status, o.attempts FROM public.outbox o JOIN public.leads l ON l.id = o.lead_id WHERE l.submission_id = $1`,
+      [submissionId],
+    )
+    return rows[0] as { status: string; attempts: number } | undefined
+  }
+
+  async function until(check: () => Promise<boolean>, timeoutMs = 10_000) {
+    const end = Date.now() + timeoutMs
+    while (!(await check())) {
+      if (Date.now() > end) throw new Error(`timed out waiting; deno said:\n${output}`)
+      await new Promise((r) => setTimeout(r, 100))
+    }
+  }
+
+  it('answers the preflight supabase-js makes from the site', async () => {
+    const res = await fetch(`${url}/functions/v1/send-contact-email`, {
+      method: 'OPTIONS',
+      headers: { origin: site, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, x-client-info, apikey, content-type' },
+    })
+    expect(res.status).toBe(204)
+    expect(res.headers.get('access-control-allow-origin')).toBe(site)
+    expect(res.headers.get('access-control-allow-headers')).toContain('x-client-info')
+  })
+
+  it('stores a registration in Postgres and sends it through Resend with an idempotency key', async () => {
+    const body = registration()
+    const res = await post(body, {}, '/send-contact-email')
+    expect(res.status).toBe(200)
+    expect(res.headers.get('access-control-allow-origin')).toBe(site)
+    expect(await res.json()).toEqual({ ok: true })
+    const { rows } = await pg.db.query('SELECT fields, consent_text, page_url, utm, user_agent FROM public.leads WHERE submission_id = $1', [body.submissionId])
+    expect(rows).toEqual([
+      {
+        fields: { name: 'Jane Doe', email: 'jane@example.com', phone: '555-555-0100', isRealtor: 'no' },
+        consent_text: body.consentText,
+        page_url: body.pageUrl,
+        utm: body.utm,
+        user_agent: expect.any(String),
+      },
+    ])
+    await until(async () => (await outboxOf(body.submissionId))?.status === 'sent')
+    const call = resendCalls.find((c) => c.headers['idempotency-key'] === `lead-notification/${String(body.submissionId)}`)
+    expect(call?.headers.authorization).toBe('Bearer re_test_key')
+    expect(call?.body.to).toEqual(['sales@example.com'])
+    expect(String(call?.body.text)).toContain('Are You A Realtor?: No')
+  })
+
+  it('checks fields with the config schema and messages', async () => {
+    const res = await post({ name: ' ', email: 'nope', phone: '1', isRealtor: 'maybe' })
+    expect(res.status).toBe(400)
+    expect((await res.json()).errors).toEqual({
+      name: 'Name is required',
+      email: 'Enter a valid email',
+      phone: 'Enter a valid phone',
+      isRealtor: 'Please select an option',
+    })
+  })
+
+  it('accepts the legacy anon key and refuses any other', async () => {
+    expect((await post(registration(), { apikey: 'legacy-anon-jwt', authorization: 'Bearer legacy-anon-jwt' })).status).toBe(200)
+    const wrong = await post(registration(), { apikey: 'sb_secret_guess', authorization: 'Bearer sb_secret_guess' })
+    expect(wrong.status).toBe(401)
+    expect(wrong.headers.get('access-control-allow-origin')).toBe(site)
+  })
+
+  it('keeps a notification Resend refused and delivers it on the scheduled call', async () => {
+    const body = registration()
+    failOnce.add(`lead-notification/${String(body.submissionId)}`)
+    expect((await post(body)).status).toBe(200)
+    await until(async () => (await outboxOf(body.submissionId))?.attempts === 1)
+    expect((await outboxOf(body.submissionId))?.status).toBe('pending')
+
+    const trigger = (secret: string) =>
+      fetch(`${url}/functions/v1/send-contact-email/deliver-pending`, { method: 'POST', headers: { authorization: `Bearer ${secret}` } })
+    expect((await trigger(publishableKey)).status).toBe(401)
+    await new Promise((r) => setTimeout(r, 1100))
+    const run = await trigger(outboxSecret)
+    expect(run.status).toBe(200)
+    expect(await run.json()).toEqual({ ok: true, sent: 1, failed: 0 })
+    expect(await outboxOf(body.submissionId)).toEqual({ status: 'sent', attempts: 2 })
+    const calls = resendCalls.filter((c) => c.headers['idempotency-key'] === `lead-notification/${String(body.submissionId)}`)
+    expect(calls).toHaveLength(2)
+  })
+
+  it('refuses to start half-configured, listing what is missing', async () => {
+    const proc = runDeno({ PORT: '0', RESEND_API_KEY: 're_x', ALLOWED_ORIGINS: 'https://a.example/path' })
+    let err = ''
+    proc.stderr!.on('data', (c: Buffer) => (err += c.toString()))
+    const code = await new Promise<number | null>((resolve) => proc.once('exit', (c) => resolve(c)))
+    expect(code).not.toBe(0)
+    expect(err).toContain('send-contact-email cannot start')
+    expect(err).toContain('SUPABASE_DB_URL is missing')
+    expect(err).toContain('MAIL_FROM is missing')
+    expect(err).toContain('OUTBOX_SECRET is missing')
+    expect(err).toContain('No anon key')
+    expect(err).toContain('ALLOWED_ORIGINS has "https://a.example/path"')
+    expect(err).not.toContain('Listening on')
+  }, 60_000)
+})
+
+describe(`row level security (PostgreSQL, ${plannedPostgresKind()})`, () => {
+  let pg: TestPostgres
+  beforeAll(async () => {
+    pg = await startTestPostgres()
+    await pg.exec(`INSERT INTO public.leads (submission_id, fields, consent_text) VALUES ('${crypto.randomUUID()}', '{"name":"Jane"}', 'ok')`)
+  }, 60_000)
+  afterAll(() => pg?.stop())
+
+  /** Runs `sql` as `role` on one connection, in a transaction that is always rolled back. */
+  function asRole(role: string, sql: string, grant?: string): Promise<{ error?: string; rows?: unknown[] }> {
+    return pg.session(async (db) => {
+      await db.query('BEGIN')
+      try {
+        if (grant) await db.query(grant)
+        await db.query(`SET LOCAL ROLE ${role}`)
+        return { rows: (await db.query(sql)).rows }
+      } catch (error) {
+        return { error: (error as Error).message }
+      } finally {
+        await db.query('ROLLBACK')
+      }
+    })
+  }
+
+  it('turns row level security on for both tables', async () => {
+    const { rows } = await pg.db.query(`SELECT relname, relrowsecurity FROM pg_class WHERE relname IN ('leads', 'outbox') ORDER BY relname`)
+    expect(rows).toEqual([
+      { relname: 'leads', relrowsecurity: true },
+      { relname: 'outbox', relrowsecurity: true },
+    ])
+  })
+
+  it.each(['anon', 'authenticated'])('gives %s no privilege on leads or outbox', async (role) => {
+    for (const table of ['public.leads', 'public.outbox']) {
+      for (const privilege of ['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'TRUNCATE']) {
+        const { rows } = await pg.db.query('SELECT has_table_privilege($1, $2, $3) AS granted', [role, table, privilege])
+        expect((rows[0] as { granted: boolean }).granted, `${role} ${privilege} ${table}`).toBe(false)
+      }
+    }
+  })
+
+  it.each(['anon', 'authenticated'])('lets %s read, change and delete nothing', async (role) => {
+    for (const statement of [
+      'SELECT * FROM public.leads',
+      'SELECT * FROM public.outbox',
+      `WITH x AS (UPDATE public.leads SET consent_text = 'changed' RETURNING 1) SELECT * FROM x`,
+      'WITH x AS (DELETE FROM public.leads RETURNING 1) SELECT * FROM x',
+      `WITH x AS (INSERT INTO public.leads (submission_id, fields, consent_text) VALUES (gen_random_uuid(), '{}', 'x') RETURNING 1) SELECT * FROM x`,
+    ]) {
+      expect((await asRole(role, statement)).error, statement).toMatch(/permission denied/)
+    }
+  })
+
+  it('shows anon no row even after a careless GRANT, because RLS has no policy for it', async () => {
+    const grant = 'GRANT SELECT, UPDATE, DELETE ON public.leads TO anon'
+    expect(await asRole('anon', 'SELECT count(*)::int AS n FROM public.leads', grant)).toEqual({ rows: [{ n: 0 }] })
+    expect(await asRole('anon', 'WITH x AS (DELETE FROM public.leads RETURNING 1) SELECT count(*)::int AS n FROM x', grant)).toEqual({ rows: [{ n: 0 }] })
+    expect((await pg.db.query('SELECT count(*)::int AS n FROM public.leads')).rows).toEqual([{ n: 1 }])
+  })
+})
