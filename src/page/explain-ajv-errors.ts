@@ -138,7 +138,7 @@ function typeOf(value: unknown): string {
   if (Array.isArray(value)) return 'a list'
   if (typeof value === 'object') return 'a group { … }'
   if (typeof value === 'string') return `text (${describeValue(value)})`
-  if (typeof value === 'number') return Number.isInteger(value) ? `the number ${value}` : `the number ${value}`
+  if (typeof value === 'number') return `the number ${value}`
   return String(value)
 }
 
