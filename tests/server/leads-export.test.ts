@@ -1,0 +1,157 @@
+import { execFile } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { promisify } from 'node:util'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { csvRecord, neutraliseFormula } from '../../src/cli/leads-export.ts'
+import { createPostgresStore } from '../../src/server/postgres-store.ts'
+import { openSqliteStore } from '../../src/server/sqlite-store.ts'
+import type { LeadStore } from '../../src/server/store.ts'
+import { mailFor, newLead } from './support/fixtures.ts'
+import { plannedPostgresKind, startTestPostgres } from './support/postgres.ts'
+
+const run = promisify(execFile)
+const root = mkdtempSync(path.join(tmpdir(), 'vip-export-'))
+afterAll(() => rmSync(root, { recursive: true, force: true }))
+
+/** An RFC 4180 reader, strict about CRLF record ends, to check what a spreadsheet would see. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = []
+  let row: string[] = []
+  let field = ''
+  let i = 0
+  let quoted = false
+  while (i < text.length) {
+    const ch = text[i]!
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') {
+        field += '"'
+        i += 2
+      } else if (ch === '"') {
+        quoted = false
+        i += 1
+      } else {
+        field += ch
+        i += 1
+      }
+    } else if (ch === '"' && field === '') {
+      quoted = true
+      i += 1
+    } else if (ch === ',') {
+      row.push(field)
+      field = ''
+      i += 1
+    } else if (ch === '\r' && text[i + 1] === '\n') {
+      row.push(field)
+      rows.push(row)
+      row = []
+      field = ''
+      i += 2
+    } else if (ch === '\n' || ch === '\r') {
+      throw new Error(`bare line break outside quotes at ${i}`)
+    } else {
+      field += ch
+      i += 1
+    }
+  }
+  if (field !== '' || row.length > 0) throw new Error('last record does not end with CRLF')
+  return rows
+}
+
+async function seed(store: LeadStore): Promise<void> {
+  const leads = [
+    newLead({ fields: { name: 'Jane Doe', email: 'jane@example.com', phone: '555-555-0100', isRealtor: 'no' } }),
+    newLead({
+      fields: { name: '=HYPERLINK("http://evil.example","Click")', email: 'a,b@example.com', phone: '+1 555 555 0100', isRealtor: 'yes' },
+      utm: { utm_source: '@attack', utm_medium: 'cpc', utm_custom: 'x' },
+      referrer: '-2+3',
+    }),
+    newLead({ fields: { name: 'Line\r\nBreak "quoted"', email: 'c@example.com', phone: '5555550100', isRealtor: 'no' }, consentText: 'Line one\nline two', userAgent: null }),
+  ]
+  for (const lead of leads) await store.saveLead(lead, mailFor(lead))
+}
+
+const header = [
+  'id', 'created_at', 'submission_id', 'name', 'email', 'phone', 'isRealtor', 'consent_text', 'page_url', 'referrer',
+  'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content', 'utm_custom', 'user_agent',
+]
+
+function exportCli(args: string[], env: Record<string, string>) {
+  return run(process.execPath, ['--import', 'tsx', 'src/cli/leads-export.ts', ...args], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+  })
+}
+
+function checkRows(rows: string[][]): void {
+  expect(rows[0]).toEqual(header)
+  expect(rows).toHaveLength(4)
+  const [, first, hostile, multiline] = rows as [string[], string[], string[], string[]]
+  const col = (row: string[], name: string) => row[header.indexOf(name)]
+  expect(col(first, 'name')).toBe('Jane Doe')
+  expect(col(first, 'utm_source')).toBe('google')
+  expect(col(first, 'created_at')).toBe('2025-06-01T14:30:00.000Z')
+  expect(col(hostile, 'name')).toBe(`'=HYPERLINK("http://evil.example","Click")`)
+  expect(col(hostile, 'email')).toBe('a,b@example.com')
+  expect(col(hostile, 'phone')).toBe("'+1 555 555 0100")
+  expect(col(hostile, 'referrer')).toBe("'-2+3")
+  expect(col(hostile, 'utm_source')).toBe("'@attack")
+  expect(col(hostile, 'utm_custom')).toBe('x')
+  expect(col(multiline, 'name')).toBe('Line\r\nBreak "quoted"')
+  expect(col(multiline, 'consent_text')).toBe('Line one\nline two')
+  expect(col(multiline, 'user_agent')).toBe('')
+}
+
+describe('CSV helpers', () => {
+  it('quotes only what needs quoting, doubling quotes, and ends records with CRLF', () => {
+    expect(csvRecord(['a', 'b c', 'd,e', 'f"g', 'h\ni', ''])).toBe('a,b c,"d,e","f""g","h\ni",\r\n')
+  })
+
+  it.each(['=1+1', '+1', '-1', '@SUM(A1)', '\tx', '\rx'])('neutralises %j', (value) => {
+    expect(neutraliseFormula(value)).toBe(`'${value}`)
+  })
+
+  it('leaves ordinary text alone', () => {
+    expect(neutraliseFormula('Jane = Doe')).toBe('Jane = Doe')
+  })
+})
+
+describe('npm run leads:export', () => {
+  const dataDir = path.join(root, 'data')
+  beforeAll(async () => {
+    mkdirSync(dataDir, { recursive: true })
+    const store = openSqliteStore(path.join(dataDir, 'leads.sqlite'))
+    await seed(store)
+    await store.close()
+  })
+
+  it('writes every lead from DATA_DIR as RFC 4180 CSV on stdout, formulas neutralised', async () => {
+    const { stdout, stderr } = await exportCli([], { DATA_DIR: dataDir })
+    checkRows(parseCsv(stdout))
+    expect(stderr).toContain('Exported 3 leads.')
+  })
+
+  it('writes to a file with --output, and adds a BOM for Excel with --excel', async () => {
+    const file = path.join(root, 'out.csv')
+    await exportCli(['--output', file, '--excel'], { DATA_DIR: dataDir })
+    const text = readFileSync(file, 'utf8')
+    expect(text.startsWith('\uFEFF')).toBe(true)
+    checkRows(parseCsv(text.slice(1)))
+  })
+
+  it('says plainly when DATA_DIR holds no leads database', async () => {
+    const error = await exportCli([], { DATA_DIR: path.join(root, 'empty') }).catch((e: { code: number; stderr: string }) => e)
+    expect(error).toMatchObject({ code: 1, stderr: expect.stringContaining('No leads database at') })
+  })
+
+  it.skipIf(plannedPostgresKind() === 'pglite')('exports from PostgreSQL with --database-url', async () => {
+    const pg = await startTestPostgres()
+    try {
+      await seed(createPostgresStore(pg.db))
+      const { stdout } = await exportCli(['--database-url', pg.url!], {})
+      checkRows(parseCsv(stdout))
+    } finally {
+      await pg.stop()
+    }
+  })
+})
