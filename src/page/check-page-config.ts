@@ -114,7 +114,8 @@ function toProblem(finding: Finding, source: JsonSource, file: string): Problem 
     line: span.start.line,
     column: span.start.column,
     where: describePath(finding.at),
-    message: finding.message,
+    // Paths start most messages; the whole file's path is "the file", which starts a sentence too.
+    message: finding.message.replace(/^the file\b/, 'The file'),
     fix: finding.fix,
     excerpt: excerpt(source.lines, span),
   }

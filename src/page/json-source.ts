@@ -103,8 +103,8 @@ export function excerpt(lines: string[], span: Span): string {
   return out.join('\n')
 }
 
-/** The position of a 0-based offset in the text. */
-export function positionAt(text: string, offset: number): Position {
+// The position of a 0-based offset in the text.
+function positionAt(text: string, offset: number): Position {
   const before = text.slice(0, offset).split(/\r?\n/)
   return { line: before.length, column: (before.at(-1) ?? '').length + 1, offset }
 }

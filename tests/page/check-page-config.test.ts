@@ -221,7 +221,7 @@ describe('checkPageConfigText', () => {
     expect(problems.length).toBeGreaterThan(3)
     const positions = problems.map((p) => p.line * 1000 + p.column)
     expect(positions).toEqual([...positions].sort((a, b) => a - b))
-    expect(problems.map((p) => p.message)).toContain('the file is missing "seo" (SEO), which is required.')
+    expect(problems.map((p) => p.message)).toContain('The file is missing "seo" (SEO), which is required.')
   })
 })
 
