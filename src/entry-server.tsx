@@ -7,8 +7,13 @@ async function readAll(stream: ReadableStream<Uint8Array>): Promise<string> {
   return new Response(stream).text()
 }
 
-/** The static markup of a path, after every lazy part (the form) has rendered. */
+/**
+ * The static markup of a path, after every lazy part (the form) has rendered, each in place. (React outlines
+ * large Suspense boundaries into hidden parts revealed by inline scripts: the CSP forbids those.)
+ */
 export async function renderPath(pathname: string): Promise<string> {
-  const { prelude } = await prerender(<App config={toClientConfig(config)} pathname={pathname} />)
+  const { prelude } = await prerender(<App config={toClientConfig(config)} pathname={pathname} />, {
+    progressiveChunkSize: Number.POSITIVE_INFINITY,
+  })
   return readAll(prelude)
 }

@@ -39,14 +39,24 @@ export function Page({ config }: { config: ClientPageConfig }) {
 
   const controls = useMemo(() => ({ openDialog: () => setDialogOpen(true) }), [])
   const closeDialog = useMemo(() => () => setDialogOpen(false), [])
-  const shared: SharedProps = { site: config.site }
+  // The same element on every render: opening the dialog must not re-render the page, least of all the
+  // form's Suspense boundary before it has hydrated (React would then discard its prerendered HTML, and
+  // with it anything the visitor had typed).
+  const content = useMemo(() => {
+    const shared: SharedProps = { site: config.site }
+    return (
+      <>
+        <Header {...config.header} site={config.site} />
+        <main id="main">{config.sections.map((section, index) => renderSection(section, index, shared))}</main>
+        <Footer {...config.footer} />
+      </>
+    )
+  }, [config])
 
   return (
     <RegistrationContext value={controls}>
       <RegistrationProvider form={config.form} analytics={config.site.analytics} onSuccess={closeDialog}>
-        <Header {...config.header} site={config.site} />
-        <main id="main">{config.sections.map((section, index) => renderSection(section, index, shared))}</main>
-        <Footer {...config.footer} />
+        {content}
         {hydrated && (
           <Suspense fallback={null}>
             <RegistrationDialog modal={config.modal} isOpen={dialogOpen} onClose={closeDialog} />

@@ -1,0 +1,261 @@
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+import Database from 'better-sqlite3'
+import type { Browser, Locator, Page, Request } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { PageConfig } from '../../schema/page-config.ts'
+import { launchBrowser, startServer, type RunningServer } from './harness.ts'
+
+const config = JSON.parse(readFileSync('page.config.json', 'utf8')) as PageConfig
+const { messages, toasts, submitLabel, submittingLabel, consent } = config.form
+const functionPath = '/functions/v1/send-contact-email'
+
+let server: RunningServer
+let browser: Browser
+
+beforeAll(async () => {
+  server = await startServer()
+  browser = await launchBrowser()
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await server?.stop()
+})
+
+type Visit = { page: Page; calls: Request[]; consoleErrors: string[] }
+
+/** A visit with a stopped clock (the dialog stays shut until the test opens it) and a log of function calls. */
+async function visit(path = '/', width = 1280): Promise<Visit> {
+  const context = await browser.newContext({ viewport: { width, height: 900 } })
+  const page = await context.newPage()
+  const calls: Request[] = []
+  const consoleErrors: string[] = []
+  page.on('request', (request) => {
+    if (request.url().includes(functionPath) && request.method() === 'POST') calls.push(request)
+  })
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(message.text())
+  })
+  await page.clock.install({ time: new Date('2026-01-01T00:00:00Z') })
+  await page.clock.pauseAt(new Date('2026-01-01T00:00:01Z'))
+  await page.goto(server.url + path, { waitUntil: 'networkidle' })
+  return { page, calls, consoleErrors }
+}
+
+function inlineForm(page: Page): Locator {
+  return page.locator('#register form')
+}
+
+async function fill(form: Locator, values: { name?: string; email?: string; phone?: string; realtor?: 'Yes' | 'No' }) {
+  if (values.name !== undefined) await form.getByLabel('Full Name').fill(values.name)
+  if (values.email !== undefined) await form.getByLabel('Email').fill(values.email)
+  if (values.phone !== undefined) await form.getByLabel('Phone').fill(values.phone)
+  if (values.realtor) await form.getByRole('radio', { name: values.realtor }).check()
+}
+
+function storedLeads(): Array<{ fields: Record<string, string>; utm: Record<string, string>; page_url: string; consent_text: string; submission_id: string }> {
+  const db = new Database(path.join(server.dataDir, 'leads.sqlite'), { readonly: true })
+  try {
+    const rows = db.prepare('SELECT fields, utm, page_url, consent_text, submission_id FROM leads ORDER BY id').all() as Array<Record<string, string>>
+    return rows.map((row) => ({
+      fields: JSON.parse(row.fields as string),
+      utm: JSON.parse(row.utm as string),
+      page_url: row.page_url as string,
+      consent_text: row.consent_text as string,
+      submission_id: row.submission_id as string,
+    }))
+  } finally {
+    db.close()
+  }
+}
+
+async function openDialog(page: Page): Promise<Locator> {
+  await page.clock.runFor(config.modal.openDelayMs + 10)
+  const dialog = page.getByRole('dialog', { name: config.modal.title })
+  await dialog.waitFor()
+  return dialog
+}
+
+describe('the registration form', () => {
+  it('renders the labels, the Yes/No radios with nothing chosen, and the consent note', async () => {
+    const { page } = await visit()
+    const form = inlineForm(page)
+    for (const label of ['Full Name', 'Email', 'Phone']) await expect(form.getByLabel(label, { exact: true }).inputValue()).resolves.toBe('')
+    const group = form.getByRole('group', { name: 'Are You A Realtor? *' })
+    await expect(group.getByRole('radio', { name: 'Yes' }).isChecked()).resolves.toBe(false)
+    await expect(group.getByRole('radio', { name: 'No' }).isChecked()).resolves.toBe(false)
+    await expect(form.getByLabel('Phone').getAttribute('type')).resolves.toBe('tel')
+    await expect(form.getByLabel('Email').getAttribute('autocomplete')).resolves.toBe('email')
+    await expect(form.getByText(consent).isVisible()).resolves.toBe(true)
+    await page.context().close()
+  })
+
+  it('shares one state between the inline form and the dialog', async () => {
+    const { page } = await visit()
+    await fill(inlineForm(page), { name: 'Jordan Lee', phone: '555 555 0199' })
+    const dialog = await openDialog(page)
+    await expect(dialog.getByLabel('Full Name').inputValue()).resolves.toBe('Jordan Lee')
+    await dialog.getByLabel('Email').fill('jordan@example.com')
+    await dialog.getByRole('radio', { name: 'Yes' }).check()
+    await dialog.getByRole('button', { name: config.modal.closeLabel }).click()
+    await page.clock.runFor(300)
+    const form = inlineForm(page)
+    await expect(form.getByLabel('Email').inputValue()).resolves.toBe('jordan@example.com')
+    await expect(form.getByLabel('Phone').inputValue()).resolves.toBe('555 555 0199')
+    await expect(form.getByRole('radio', { name: 'Yes' }).isChecked()).resolves.toBe(true)
+    await page.context().close()
+  })
+
+  it('shows every message under its field, tied to the input, and calls nothing while invalid', async () => {
+    const { page, calls } = await visit()
+    const form = inlineForm(page)
+    await form.getByRole('button', { name: submitLabel }).click()
+    const expected = {
+      'Full Name': messages.name?.required,
+      Email: messages.email?.format,
+      Phone: messages.phone?.minLength,
+    }
+    for (const [label, message] of Object.entries(expected)) {
+      const input = form.getByLabel(label, { exact: true })
+      await expect(input.getAttribute('aria-invalid')).resolves.toBe('true')
+      const describedBy = (await input.getAttribute('aria-describedby')) ?? ''
+      const described = await page.evaluate((ids) => ids.split(' ').map((id) => document.getElementById(id)?.textContent ?? '').join(''), describedBy)
+      expect(described).toBe(message)
+    }
+    await expect(form.getByText(messages.isRealtor?.required ?? '-').isVisible()).resolves.toBe(true)
+    // The first invalid field gets focus, so a screen reader reads its label and message.
+    await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe('inline_name')
+
+    await fill(form, { name: '   ', email: 'not-an-email', phone: ' 12345 ', realtor: 'No' })
+    await form.getByRole('button', { name: submitLabel }).click()
+    await expect(form.getByText(messages.name?.required ?? '-').isVisible()).resolves.toBe(true)
+    await expect(form.getByText(messages.email?.format ?? '-').isVisible()).resolves.toBe(true)
+    await expect(form.getByText(messages.phone?.minLength ?? '-').isVisible()).resolves.toBe(true)
+
+    await fill(form, { name: 'n'.repeat(101), email: `${'e'.repeat(250)}@x.com`, phone: '5'.repeat(21) })
+    await form.getByRole('button', { name: submitLabel }).click()
+    await expect(form.getByText(messages.name?.maxLength ?? '-').isVisible()).resolves.toBe(true)
+    await expect(form.getByText(messages.email?.maxLength ?? '-').isVisible()).resolves.toBe(true)
+    await expect(form.getByText(messages.phone?.maxLength ?? '-').isVisible()).resolves.toBe(true)
+    expect(calls).toHaveLength(0)
+    await page.context().close()
+  })
+
+  it('registers against the real local backend: submitting state, one call, toast, reset, stored with attribution', async () => {
+    const before = storedLeads().length
+    const { page, calls } = await visit('/?utm_source=newsletter&utm_campaign=fall-launch')
+    // Hold the answer so the submitting state can be seen, then let the real server answer.
+    let release: () => void = () => undefined
+    const held = new Promise<void>((resolve) => (release = resolve))
+    await page.route(`**${functionPath}`, async (route) => {
+      await held
+      await route.continue()
+    })
+    const form = inlineForm(page)
+    await fill(form, { name: '  Morgan Dufresne ', email: ' morgan@example.com', phone: ' 555-555-0123 ', realtor: 'Yes' })
+    await form.getByRole('button', { name: submitLabel }).click()
+    const busy = form.getByRole('button', { name: submittingLabel })
+    await busy.waitFor()
+    await expect(busy.isDisabled()).resolves.toBe(true)
+    await busy.click({ force: true }) // a second click while submitting sends nothing
+    release()
+    await page.getByText(toasts.success.title).waitFor()
+    await expect(page.getByText(toasts.success.text).isVisible()).resolves.toBe(true)
+    await expect(form.getByLabel('Full Name').inputValue()).resolves.toBe('')
+    await expect(form.getByRole('button', { name: submitLabel }).isEnabled()).resolves.toBe(true)
+    expect(calls).toHaveLength(1)
+
+    const body = calls[0]?.postDataJSON() as Record<string, unknown>
+    expect(body).toMatchObject({
+      name: 'Morgan Dufresne',
+      email: 'morgan@example.com',
+      phone: '555-555-0123',
+      isRealtor: 'yes',
+      consentText: consent,
+      utm: { utm_source: 'newsletter', utm_campaign: 'fall-launch' },
+    })
+    expect(body.pageUrl).toContain('utm_source=newsletter')
+    expect(typeof body.submissionId).toBe('string')
+
+    const leads = storedLeads()
+    expect(leads).toHaveLength(before + 1)
+    expect(leads.at(-1)).toMatchObject({
+      fields: { name: 'Morgan Dufresne', email: 'morgan@example.com', phone: '555-555-0123', isRealtor: 'yes' },
+      utm: { utm_source: 'newsletter', utm_campaign: 'fall-launch' },
+      consent_text: consent,
+    })
+    await expect(page.evaluate(() => 'dataLayer' in window)).resolves.toBe(config.site.analytics !== undefined)
+    await page.context().close()
+  })
+
+  it('closes the dialog after a successful registration from it', async () => {
+    const { page } = await visit('/', 375)
+    const dialog = await openDialog(page)
+    await fill(dialog, { name: 'Sam Okafor', email: 'sam@example.com', phone: '5555550142', realtor: 'No' })
+    await dialog.getByRole('button', { name: submitLabel }).click()
+    await page.getByText(toasts.success.title).waitFor()
+    await page.clock.runFor(300)
+    await expect(page.getByRole('dialog').count()).resolves.toBe(0)
+    await expect(inlineForm(page).getByLabel('Full Name').inputValue()).resolves.toBe('')
+    await page.context().close()
+  })
+
+  it('keeps every value and shows the destructive toast when the function fails', async () => {
+    const { page, calls, consoleErrors } = await visit()
+    await page.route(`**${functionPath}`, (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"boom"}' }))
+    const form = inlineForm(page)
+    await fill(form, { name: 'Riley Chen', email: 'riley@example.com', phone: '555-555-0111', realtor: 'No' })
+    await form.getByRole('button', { name: submitLabel }).click()
+    await page.getByText(toasts.error.title).waitFor()
+    await expect(page.getByText(toasts.error.text).isVisible()).resolves.toBe(true)
+    await expect(form.getByLabel('Full Name').inputValue()).resolves.toBe('Riley Chen')
+    await expect(form.getByLabel('Email').inputValue()).resolves.toBe('riley@example.com')
+    await expect(form.getByRole('radio', { name: 'No' }).isChecked()).resolves.toBe(true)
+    await expect(form.getByRole('button', { name: submitLabel }).isEnabled()).resolves.toBe(true)
+    expect(consoleErrors.some((e) => e.includes('Registration failed'))).toBe(true)
+
+    // A retry after the failure carries the same submission id, so the server stores it once.
+    await page.unroute(`**${functionPath}`)
+    await form.getByRole('button', { name: submitLabel }).click()
+    await page.getByText(toasts.success.title).waitFor()
+    expect(calls).toHaveLength(2)
+    expect(calls[0]?.postDataJSON().submissionId).toBe(calls[1]?.postDataJSON().submissionId)
+    await page.context().close()
+  })
+
+  it("shows the server's field messages under the fields when it answers 400", async () => {
+    const { page } = await visit()
+    await page.route(`**${functionPath}`, (route) =>
+      route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ error: 'invalid', errors: { email: 'Enter a valid email' } }) }),
+    )
+    const form = inlineForm(page)
+    await fill(form, { name: 'Alex Martin', email: 'alex@example.com', phone: '555-555-0177', realtor: 'No' })
+    await form.getByRole('button', { name: submitLabel }).click()
+    await page.getByText(toasts.error.title).waitFor()
+    await expect(form.getByText('Enter a valid email').isVisible()).resolves.toBe(true)
+    await page.context().close()
+  })
+
+  it('keeps what a visitor typed before the form code arrived', async () => {
+    const context = await browser.newContext()
+    const page = await context.newPage()
+    let release: () => void = () => undefined
+    const held = new Promise<void>((resolve) => (release = resolve))
+    await page.route('**/assets/RegistrationForm-*.js', async (route) => {
+      await held
+      await route.continue()
+    })
+    await page.goto(server.url + '/', { waitUntil: 'domcontentloaded' })
+    const form = inlineForm(page)
+    await form.locator('#inline_name').fill('Early Typist')
+    await form.locator('#inline_phone').fill('555-555-0100')
+    release()
+    await page.waitForLoadState('networkidle')
+    await fill(form, { email: 'early@example.com', realtor: 'No' })
+    await form.getByRole('button', { name: submitLabel }).click()
+    await page.getByText(toasts.success.title).waitFor()
+    expect(storedLeads().some((lead) => lead.fields.name === 'Early Typist' && lead.fields.phone === '555-555-0100')).toBe(true)
+    await context.close()
+  })
+})
