@@ -68,10 +68,16 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] ?? ch)
 }
 
+// Building a DateTimeFormat costs far more than using one: keep one per time zone.
+const formats = new Map<string, Intl.DateTimeFormat>()
+
 function formatTime(iso: string, timeZone: string): string {
-  const when = new Date(iso)
-  const local = new Intl.DateTimeFormat('en-CA', { dateStyle: 'full', timeStyle: 'long', timeZone }).format(when)
-  return `${local} (${iso})`
+  let format = formats.get(timeZone)
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-CA', { dateStyle: 'full', timeStyle: 'long', timeZone })
+    formats.set(timeZone, format)
+  }
+  return `${format.format(new Date(iso))} (${iso})`
 }
 
 /**

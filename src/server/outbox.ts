@@ -35,7 +35,7 @@ export type OutboxWorker = {
   kick(): void
   /** Runs every `pollMs` as well, for retries that come due. */
   start(pollMs: number): void
-  /** Stops polling and waits for the current run to finish. */
+  /** Stops polling and waits for the batch in hand; what is left stays pending for the next start. */
   stop(): Promise<void>
 }
 
@@ -90,7 +90,8 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
     const report: DeliveryReport = { sent: 0, failed: 0 }
     do {
       again = false
-      for (;;) {
+      // A stop ends the run after the batch in hand; the rest stays pending for the next start.
+      while (!stopped) {
         const jobs = await store.claimDueMail(clock(), batchSize, leaseMs)
         if (jobs.length === 0) break
         await sendBatch(jobs, report)

@@ -150,15 +150,50 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
     return { created: true, lead: toLead(stored) }
   })
 
+  // Group commit: the saves that arrive in one turn of the event loop share one transaction and one fsync. Each
+  // save runs in its own savepoint (a nested better-sqlite3 transaction), so one failing save fails alone; and
+  // each caller hears back only once the shared commit is on disk.
+  type PendingSave = { lead: NewLead; mail: OutgoingMail; resolve(result: SaveLeadResult): void; reject(error: unknown): void }
+  let queue: PendingSave[] = []
+  const saveBatch = db.transaction((items: PendingSave[]) =>
+    items.map((item): { result: SaveLeadResult } | { error: unknown } => {
+      try {
+        return { result: save(item.lead, item.mail) }
+      } catch (error) {
+        return { error }
+      }
+    }),
+  )
+  function flush(): void {
+    const items = queue
+    queue = []
+    let outcomes
+    try {
+      outcomes = saveBatch.immediate(items)
+    } catch (error) {
+      for (const item of items) item.reject(error)
+      return
+    }
+    items.forEach((item, i) => {
+      const outcome = outcomes[i]!
+      if ('error' in outcome) item.reject(outcome.error)
+      else item.resolve(outcome.result)
+    })
+  }
+
   const markSent = db.transaction((ids: number[], now: string) => {
     for (const id of ids) writable().sent.run(now, id)
   })
 
   return {
     // better-sqlite3 is synchronous; the commit (with its fsync) has happened when these promises resolve.
-    async saveLead(lead, mail) {
-      // IMMEDIATE takes the write lock up front, so the read-then-insert cannot interleave with another writer.
-      return save.immediate(lead, mail)
+    // IMMEDIATE takes the write lock up front, so a read-then-insert cannot interleave with another writer.
+    saveLead(lead, mail) {
+      writable()
+      return new Promise((resolve, reject) => {
+        queue.push({ lead, mail, resolve, reject })
+        if (queue.length === 1) setImmediate(flush)
+      })
     },
     async claimDueMail(now, limit, leaseMs) {
       const at = now.toISOString()

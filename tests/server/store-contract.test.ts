@@ -109,6 +109,18 @@ describe.each([sqliteBackend(), postgresBackend()])('LeadStore contract', (backe
       expect((await store.saveLead(lead, mailFor(lead))).created).toBe(true)
     })
 
+    it('fails only the save that cannot be stored when several arrive together', async () => {
+      const [a, b, c] = [newLead(), newLead(), newLead()]
+      const results = await Promise.allSettled([
+        store.saveLead(a, mailFor(a)),
+        store.saveLead(b, { ...mailFor(b), to: null as unknown as string }),
+        store.saveLead(c, mailFor(c)),
+      ])
+      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled'])
+      expect((await store.listLeads(0, 10)).map((l) => l.submissionId).sort()).toEqual([a.submissionId, c.submissionId].sort())
+      expect(await store.countMail()).toEqual({ pending: 2, sent: 0 })
+    })
+
     it('hands a due notification to one claimer at a time, until its lease runs out', async () => {
       const lead = newLead()
       await store.saveLead(lead, mailFor(lead))
