@@ -81,6 +81,11 @@ export type AppDeps = {
   rateLimitPerMinute?: number
   /** How many proxies in front append to X-Forwarded-For; 0 (default) ignores the header. */
   trustProxy?: number
+  /**
+   * A header the platform sets to the visitor's address (its first entry is used), e.g. x-forwarded-for on
+   * Supabase. Used when trustProxy is 0. A client could forge it only to dodge its own rate limit.
+   */
+  clientIpHeader?: string
   /** The TCP peer's address, from the runtime (getConnInfo). */
   clientAddress?: (c: Context) => string | undefined
   /** Called after a lead and its notification are committed: wake the outbox worker. Must not throw. */
@@ -318,6 +323,10 @@ export function createApp(deps: AppDeps): Hono {
         .map((s) => s.trim())
         .filter(Boolean)
       const ip = hops[hops.length - trustProxy] ?? hops[0]
+      if (ip) return ip
+    }
+    if (deps.clientIpHeader) {
+      const ip = c.req.header(deps.clientIpHeader)?.split(',')[0]?.trim()
       if (ip) return ip
     }
     try {

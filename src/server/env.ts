@@ -21,6 +21,8 @@ export type CommonConfig = {
   allowedOrigins: string[]
   rateLimitPerMinute: number
   trustProxy: number
+  /** A header holding the visitor's address, set by the platform in front (see AppDeps.clientIpHeader). */
+  clientIpHeader: string | undefined
   bodyLimitBytes: number
   retry: RetryPolicy
   timeZone: string
@@ -148,6 +150,14 @@ class Reader {
     return 0
   }
 
+  headerName(name: string, fallback: string | undefined): string | undefined {
+    const value = this.raw(name)?.toLowerCase()
+    if (value === undefined) return fallback
+    if (value === 'none') return undefined
+    if (!/^[a-z0-9-]+$/.test(value)) this.problems.push(`${name} is "${value}": give a header name such as x-real-ip, or none.`)
+    return value
+  }
+
   timeZone(name: string, fallback: string): string {
     const value = this.raw(name) ?? fallback
     try {
@@ -165,7 +175,7 @@ class Reader {
   }
 }
 
-function common(read: Reader, anonKeys: string[]): CommonConfig {
+function common(read: Reader, anonKeys: string[], defaultIpHeader?: string): CommonConfig {
   const retryMin = read.seconds('MAIL_RETRY_MIN_SECONDS', 30, 'first retry delay of a failed notification, default 30')
   const retryMax = read.seconds('MAIL_RETRY_MAX_SECONDS', 3600, 'longest retry delay, default 3600')
   if (retryMin > retryMax) read.problems.push(`MAIL_RETRY_MIN_SECONDS (${retryMin}) is larger than MAIL_RETRY_MAX_SECONDS (${retryMax}).`)
@@ -175,6 +185,7 @@ function common(read: Reader, anonKeys: string[]): CommonConfig {
     allowedOrigins: read.origins('ALLOWED_ORIGINS'),
     rateLimitPerMinute: read.integer('RATE_LIMIT_PER_MINUTE', 5, 0, 100_000, 'registrations a minute per client IP, 0 turns the limit off, default 5'),
     trustProxy: read.trustProxy('TRUST_PROXY'),
+    clientIpHeader: read.headerName('CLIENT_IP_HEADER', defaultIpHeader),
     bodyLimitBytes: read.integer('MAX_BODY_BYTES', 16 * 1024, 1024, 1024 * 1024, 'largest accepted request body, default 16384'),
     retry: { minDelayMs: retryMin * 1000, maxDelayMs: retryMax * 1000 },
     timeZone: read.timeZone('NOTIFY_TIME_ZONE', 'America/Toronto'),
@@ -229,7 +240,8 @@ export function parseEdgeEnv(env: Env): EnvResult<EdgeConfig> {
   if (outboxSecret && outboxSecret.length < 16) read.problems.push('OUTBOX_SECRET is too short: use at least 16 random characters.')
   const anonKeys = read.keys(['ANON_KEY', 'SUPABASE_ANON_KEY'], publishableKeys(read))
   if (anonKeys.length === 0) read.problems.push('No anon key: set ANON_KEY (Supabase normally provides SUPABASE_ANON_KEY / SUPABASE_PUBLISHABLE_KEYS).')
-  const shared = common(read, anonKeys)
+  // Behind Supabase's gateway every request comes from the gateway: the visitor is the first X-Forwarded-For entry.
+  const shared = common(read, anonKeys, 'x-forwarded-for')
   if (shared.allowedOrigins.length === 0) {
     read.problems.push('ALLOWED_ORIGINS is missing: the site is served from another origin, so list it, e.g. ALLOWED_ORIGINS=https://www.example.com.')
   }

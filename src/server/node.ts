@@ -93,6 +93,7 @@ export async function startNodeServer(env: Env = process.env, cwd = process.cwd(
     bodyLimitBytes: settings.bodyLimitBytes,
     rateLimitPerMinute: settings.rateLimitPerMinute,
     trustProxy: settings.trustProxy,
+    clientIpHeader: settings.clientIpHeader,
     clientAddress: (c) => getConnInfo(c).remote.address,
     onLeadStored: () => worker.kick(),
   })
@@ -150,7 +151,11 @@ export async function startNodeServer(env: Env = process.env, cwd = process.cwd(
   }
 }
 
-async function main(): Promise<void> {
+/**
+ * Starts the server from process.env as the command line does: prints `Listening on …`, stops cleanly on
+ * SIGTERM/SIGINT, and exits 1 with a readable message when it cannot start. For `npm start` (src/cli/start.ts).
+ */
+export async function runNodeServer(): Promise<void> {
   let running: RunningServer
   try {
     running = await startNodeServer()
@@ -177,5 +182,5 @@ async function main(): Promise<void> {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
-  await main()
+  await runNodeServer()
 }

@@ -353,6 +353,13 @@ describe('send-contact-email: rate limit', () => {
     expect((await post(app, registration(), { 'x-forwarded-for': '2.2.2.2' })).status).toBe(200)
   })
 
+  it('takes the address from the platform header when configured (Supabase)', async () => {
+    const app = makeApp({ rateLimitPerMinute: 1, clientIpHeader: 'x-forwarded-for' })
+    expect((await post(app, registration(), { 'x-forwarded-for': '1.1.1.1, 10.0.0.1' })).status).toBe(200)
+    expect((await post(app, registration(), { 'x-forwarded-for': '1.1.1.1, 10.0.0.2' })).status).toBe(429)
+    expect((await post(app, registration(), { 'x-forwarded-for': '2.2.2.2, 10.0.0.1' })).status).toBe(200)
+  })
+
   it('is off at 0', async () => {
     const app = makeApp({ rateLimitPerMinute: 0 })
     for (let i = 0; i < 12; i++) expect((await post(app, registration())).status).toBe(200)

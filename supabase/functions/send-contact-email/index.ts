@@ -48,6 +48,7 @@ const app = createApp({
   bodyLimitBytes: settings.bodyLimitBytes,
   rateLimitPerMinute: settings.rateLimitPerMinute,
   trustProxy: settings.trustProxy,
+  clientIpHeader: settings.clientIpHeader,
   clientAddress: (c) => getConnInfo(c).remote.address,
   onLeadStored: deliverInBackground,
   outboxTrigger: { secret: settings.outboxSecret, run: () => worker.deliverDue() },
