@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import type { Server } from 'node:http'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -12,6 +12,7 @@ import { createEmlMailer } from './eml-mailer.ts'
 import { formatEnvProblems, parseNodeEnv, type Env } from './env.ts'
 import type { Mailer } from './mailer.ts'
 import { createOutboxWorker } from './outbox.ts'
+import { cspHashesOf, secureHeadersMiddleware } from './security-headers.ts'
 import { createSmtpMailer } from './smtp-mailer.ts'
 import { openSqliteStore } from './sqlite-store.ts'
 import { createStaticSite } from './static-site.ts'
@@ -97,7 +98,26 @@ export async function startNodeServer(env: Env = process.env, cwd = process.cwd(
     clientAddress: (c) => getConnInfo(c).remote.address,
     onLeadStored: () => worker.kick(),
   })
+  // The pages' inline JSON-LD is allowed by hash in the CSP; the form may post to a hosted Supabase project.
+  const jsonLdHashes = [
+    ...new Set(
+      (
+        await Promise.all(
+          ['index.html', '404.html'].filter((f) => existsSync(path.join(distDir, f))).map((f) => cspHashesOf(readFileSync(path.join(distDir, f), 'utf8'))),
+        )
+      ).flat(),
+    ),
+  ]
   const site = new Hono()
+  site.use(
+    '*',
+    secureHeadersMiddleware({
+      jsonLdHashes,
+      // Behind a proxy the visitor's connection is normally HTTPS; browsers ignore HSTS over plain HTTP anyway.
+      https: settings.trustProxy > 0,
+      supabaseUrl: env.VITE_SUPABASE_URL || undefined,
+    }),
+  )
   site.use('*', async (c, next) => {
     await next()
     // The rest of a refused body is never read: tell the client this connection is done, or its next request

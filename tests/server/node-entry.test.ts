@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -101,6 +102,15 @@ describe('node entry: serving the site and the function', () => {
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8')
     expect(res.headers.get('cache-control')).toBe('no-cache')
     expect(await res.text()).toContain('<h1>Bramblewood Crossing</h1>')
+  })
+
+  it('sends the security headers, allowing the page\'s JSON-LD by its hash', async () => {
+    const res = await fetch(`${server.url}/`)
+    const hash = createHash('sha256').update('{"@type":"RealEstateAgent"}').digest('base64')
+    expect(res.headers.get('content-security-policy')).toContain(`script-src 'self' 'sha256-${hash}'`)
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff')
+    expect(res.headers.get('x-frame-options')).toBe('DENY')
+    expect(res.headers.get('strict-transport-security')).toBeNull()
   })
 
   it('answers any unknown path with 404.html and status 404', async () => {

@@ -79,7 +79,10 @@ export async function runServerExpectingExit(env: Record<string, string>, timeou
 /** Writes a small built site: index.html, 404.html, a hashed asset with .br and .gz siblings, an image. */
 export function writeDist(dir: string): { asset: string; assetText: string } {
   mkdirSync(path.join(dir, 'assets'), { recursive: true })
-  writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>Home</title><h1>Bramblewood Crossing</h1>')
+  writeFileSync(
+    path.join(dir, 'index.html'),
+    '<!doctype html><title>Home</title><script type="application/ld+json">{"@type":"RealEstateAgent"}</script><h1>Bramblewood Crossing</h1>',
+  )
   writeFileSync(path.join(dir, '404.html'), '<!doctype html><title>Not found</title><h1>404</h1>')
   const assetText = `console.log(${JSON.stringify('x'.repeat(2000))})\n`
   writeFileSync(path.join(dir, 'assets', 'index-Ab12Cd34.js'), assetText)
