@@ -130,11 +130,15 @@ type Props = {
 export default function RegistrationForm({ idPrefix }: Props) {
   const { form, formData, setFormData, status, serverErrors, honeypot, submit } = useRegistrationState()
   const [attempted, setAttempted] = useState(false)
+  // Prerendered disabled: before this code runs, a submit would be the browser's own (a GET carrying the
+  // visitor's details in the address, and a reload that loses them).
+  const [hydrated, setHydrated] = useState(false)
   const formRef = useRef<Form>(null)
   const submitting = status === 'submitting'
 
   useEffect(() => {
     const element = formRef.current?.formElement.current as HTMLFormElement | null | undefined
+    setHydrated(true)
     if (!element) return
     const typed = readTypedValues(element, idPrefix)
     if (Object.keys(typed).length) setFormData({ ...typed, ...formData })
@@ -185,7 +189,7 @@ export default function RegistrationForm({ idPrefix }: Props) {
           }}
         />
       </div>
-      <button type="submit" disabled={submitting} className="btn-primary w-full disabled:cursor-wait disabled:opacity-75">
+      <button type="submit" disabled={submitting || !hydrated} className="btn-primary w-full disabled:cursor-wait disabled:opacity-75">
         {submitting ? formUi.submittingLabel : formUi.submitLabel}
       </button>
       <p className="text-center text-sm text-ink-muted">{form.consent}</p>

@@ -29,6 +29,7 @@ type Visit = { page: Page; calls: Request[]; consoleErrors: string[] }
 async function visit(path = '/', width = 1280): Promise<Visit> {
   const context = await browser.newContext({ viewport: { width, height: 900 } })
   const page = await context.newPage()
+  page.setDefaultTimeout(10_000) // a failing step reports itself before the test's own time-out
   const calls: Request[] = []
   const consoleErrors: string[] = []
   page.on('request', (request) => {
@@ -40,6 +41,9 @@ async function visit(path = '/', width = 1280): Promise<Visit> {
   await page.clock.install({ time: new Date('2026-01-01T00:00:00Z') })
   await page.clock.pauseAt(new Date('2026-01-01T00:00:01Z'))
   await page.goto(server.url + path, { waitUntil: 'networkidle' })
+  // Half the dialog's delay: enough for React's own short timers to finish hydrating the form.
+  await page.clock.runFor(config.modal.openDelayMs / 2)
+  await inlineForm(page).getByRole('button', { name: submitLabel }).and(page.locator(':enabled')).waitFor()
   return { page, calls, consoleErrors }
 }
 
@@ -72,6 +76,8 @@ function storedLeads(): Array<{ fields: Record<string, string>; utm: Record<stri
 
 async function openDialog(page: Page): Promise<Locator> {
   await page.clock.runFor(config.modal.openDelayMs + 10)
+  // From here on time flows again: React reveals content after a short timer of its own.
+  await page.clock.resume()
   const dialog = page.getByRole('dialog', { name: config.modal.title })
   await dialog.waitFor()
   return dialog
@@ -111,6 +117,7 @@ describe('the registration form', () => {
     const { page, calls } = await visit()
     const form = inlineForm(page)
     await form.getByRole('button', { name: submitLabel }).click()
+    await form.getByText(messages.name?.required ?? '-').waitFor()
     const expected = {
       'Full Name': messages.name?.required,
       Email: messages.email?.format,
@@ -240,6 +247,8 @@ describe('the registration form', () => {
   it('keeps what a visitor typed before the form code arrived', async () => {
     const context = await browser.newContext()
     const page = await context.newPage()
+    await page.clock.install({ time: new Date('2026-01-01T00:00:00Z') })
+    await page.clock.pauseAt(new Date('2026-01-01T00:00:01Z')) // the dialog stays shut
     let release: () => void = () => undefined
     const held = new Promise<void>((resolve) => (release = resolve))
     await page.route('**/assets/RegistrationForm-*.js', async (route) => {

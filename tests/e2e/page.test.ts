@@ -23,6 +23,7 @@ afterAll(async () => {
 async function openPage(path = '/', width = 1280): Promise<Page> {
   const context = await browser.newContext({ viewport: { width, height: 900 } })
   const page = await context.newPage()
+  page.setDefaultTimeout(10_000) // a failing step reports itself before the test's own time-out
   // The page's clock stands still until the test moves it; the dialog's timer starts at hydration.
   await page.clock.install({ time: new Date('2026-01-01T00:00:00Z') })
   await page.clock.pauseAt(new Date('2026-01-01T00:00:01Z'))
@@ -32,6 +33,8 @@ async function openPage(path = '/', width = 1280): Promise<Page> {
 
 async function openDialogByTimer(page: Page) {
   await page.clock.runFor(config.modal.openDelayMs + 10)
+  // From here on time flows again: React reveals content after a short timer of its own.
+  await page.clock.resume()
   const dialog = page.getByRole('dialog', { name: config.modal.title })
   await dialog.waitFor()
   return dialog
