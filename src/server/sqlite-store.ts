@@ -189,7 +189,7 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
     // better-sqlite3 is synchronous; the commit (with its fsync) has happened when these promises resolve.
     // IMMEDIATE takes the write lock up front, so a read-then-insert cannot interleave with another writer.
     saveLead(lead, mail) {
-      writable()
+      if (!statements) return Promise.reject(new Error('This lead store was opened read-only.'))
       return new Promise((resolve, reject) => {
         queue.push({ lead, mail, resolve, reject })
         if (queue.length === 1) setImmediate(flush)
