@@ -1,0 +1,229 @@
+import { readFileSync } from 'node:fs'
+import { AxeBuilder } from '@axe-core/playwright'
+import type { Browser, Locator, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { PageConfig } from '../../schema/page-config.ts'
+import { launchBrowser, startServer, type RunningServer } from './harness.ts'
+
+// The accessibility gate: axe-core's WCAG 2.1 A and AA rules on every state a visitor can reach, and a
+// registration done with the keyboard alone.
+
+const config = JSON.parse(readFileSync('page.config.json', 'utf8')) as PageConfig
+const wcag21 = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']
+const realtorLegend = (config.form.uiSchema.isRealtor as Record<string, unknown> | undefined)?.['ui:title'] as string
+const everyMessage = ['name', 'email', 'phone', 'isRealtor'].map((field) => config.form.messages[field]?.required as string)
+
+let server: RunningServer
+let browser: Browser
+
+beforeAll(async () => {
+  server = await startServer()
+  browser = await launchBrowser()
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await server?.stop()
+})
+
+/** Whether the element with this id has been hydrated: React has attached its handlers to it. */
+function isHydrated(page: Page, id: string): Promise<boolean> {
+  return page.evaluate((id) => {
+    const element = document.getElementById(id)
+    return Boolean(element && Object.keys(element).some((key) => key.startsWith('__reactProps')))
+  }, id)
+}
+
+/**
+ * Moves the paused clock on in small steps until `condition` holds, never by `budgetMs` or more in all: React
+ * reveals lazily loaded parts on a timer (its Suspense throttle), which only fires when the clock moves.
+ */
+async function advanceUntil(page: Page, condition: () => Promise<boolean>, budgetMs: number): Promise<void> {
+  for (let advanced = 0; !(await condition()); advanced += 50) {
+    if (advanced >= budgetMs) throw new Error(`Still not ready after ${budgetMs} ms of page time.`)
+    await page.clock.runFor(50)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
+
+/**
+ * A fresh page whose clock is installed before it loads and paused, so the dialog's 1 s timer fires only when a
+ * test moves time on; returned once React has hydrated the page and the inline form (typing or submitting
+ * earlier would not reach React). Less than the dialog's delay passes on the page's clock meanwhile.
+ */
+async function openPage(path = '/', width = 1280): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width, height: 900 } })
+  const page = await context.newPage()
+  const start = new Date('2026-03-02T15:00:00Z')
+  await page.clock.install({ time: start })
+  // Time flows after install; pausing needs a document to run in, and then holds across the navigation.
+  await page.goto('about:blank')
+  await page.clock.pauseAt(new Date(start.getTime() + 1000))
+  await page.goto(server.url + path, { waitUntil: 'networkidle' })
+  if (path === '/') {
+    const ready = async () => (await page.locator('.Toastify').count()) === 1 && (await isHydrated(page, 'inline_name'))
+    await advanceUntil(page, ready, config.modal.openDelayMs - 200)
+  }
+  return page
+}
+
+async function openDialogByTimer(page: Page): Promise<Locator> {
+  await expect(page.getByRole('dialog').count()).resolves.toBe(0)
+  await page.clock.runFor(config.modal.openDelayMs + 10)
+  const dialog = page.getByRole('dialog', { name: config.modal.title })
+  await dialog.waitFor()
+  await expect.poll(() => isHydrated(page, 'dialog_name'), { timeout: 15_000 }).toBe(true)
+  return dialog
+}
+
+/** The page as a visitor has it after dismissing the dialog that opened by itself. */
+async function dismissDialog(page: Page): Promise<void> {
+  await openDialogByTimer(page)
+  await page.keyboard.press('Escape')
+  await page.clock.runFor(300)
+  await expect(page.getByRole('dialog').count()).resolves.toBe(0)
+}
+
+/** axe's WCAG 2.1 A/AA violations on the page (or inside `include`), one readable line per failing node. */
+async function violations(page: Page, include?: string): Promise<string[]> {
+  // axe schedules its work with timers: let time flow again (nothing else is pending by now).
+  await page.clock.resume()
+  let builder = new AxeBuilder({ page }).withTags(wcag21)
+  if (include) builder = builder.include(include)
+  const results = await builder.analyze()
+  return results.violations.flatMap((violation) =>
+    violation.nodes.map((node) => `${violation.id} (${violation.impact}): ${node.target.join(' ')} — ${node.failureSummary?.replace(/\s+/g, ' ')}`),
+  )
+}
+
+describe('accessibility (axe-core, WCAG 2.1 A/AA)', () => {
+  it('finds no violations on the landing page on a desktop', async () => {
+    const page = await openPage('/', 1280)
+    await dismissDialog(page)
+    expect(await violations(page)).toEqual([])
+    await page.context().close()
+  })
+
+  it('finds no violations on the landing page on a 375 px phone', async () => {
+    const page = await openPage('/', 375)
+    await dismissDialog(page)
+    expect(await violations(page)).toEqual([])
+    await page.context().close()
+  })
+
+  it('finds no violations with the registration dialog open', async () => {
+    const page = await openPage('/', 375)
+    await openDialogByTimer(page)
+    expect(await violations(page)).toEqual([])
+    await page.context().close()
+  })
+
+  it('finds no violations in the inline form with every validation message shown', async () => {
+    const page = await openPage()
+    await dismissDialog(page)
+    const form = page.locator('#register form')
+    await form.getByRole('button', { name: config.form.submitLabel }).click()
+    for (const message of everyMessage) await expect(form.getByText(message, { exact: true }).isVisible()).resolves.toBe(true)
+    expect(await violations(page)).toEqual([])
+    await page.context().close()
+  })
+
+  it('finds no violations in the dialog form with every validation message shown', async () => {
+    const page = await openPage()
+    const dialog = await openDialogByTimer(page)
+    await dialog.getByRole('button', { name: config.form.submitLabel }).click()
+    for (const message of everyMessage) await expect(dialog.getByText(message, { exact: true }).isVisible()).resolves.toBe(true)
+    expect(await violations(page, '[role="dialog"]')).toEqual([])
+    await page.context().close()
+  })
+
+  it('finds no violations on the not-found page', async () => {
+    const page = await openPage('/no-such-page')
+    await page.getByRole('heading', { name: config.notFound.heading }).waitFor()
+    expect(await violations(page)).toEqual([])
+    await page.context().close()
+  })
+})
+
+describe('keyboard-only registration', () => {
+  /** What has focus: its tag, id and accessible text, to see where Tab went. */
+  const focused = (page: Page) =>
+    page.evaluate(() => {
+      const element = document.activeElement as HTMLElement | null
+      return { tag: element?.tagName.toLowerCase(), id: element?.id ?? '', text: (element?.getAttribute('aria-label') ?? element?.textContent ?? '').trim() }
+    })
+
+  it('reaches the inline form by Tab from the top, fills it with keys, submits with Enter and shows the success toast', async () => {
+    const page = await openPage()
+    // From the top of the page: the first Tab lands on the first focusable element of the page.
+    const visited: string[] = []
+    for (let i = 0; i < 80; i++) {
+      await page.keyboard.press('Tab')
+      const now = await focused(page)
+      visited.push(now.id || now.text)
+      expect(now.tag, `Tab ${i + 1} left the page's controls (${visited.join(' → ')})`).not.toBe('body')
+      if (now.id === 'inline_name') break
+    }
+    expect((await focused(page)).id, `Tab never reached the form: ${visited.join(' → ')}`).toBe('inline_name')
+    const form = page.locator('#register form')
+    await expect(form.getByLabel('Full Name').evaluate((element) => element === document.activeElement)).resolves.toBe(true)
+
+    await page.keyboard.type('Keyboard Kim')
+    await page.keyboard.press('Tab')
+    await expect(form.getByLabel('Email').evaluate((element) => element === document.activeElement)).resolves.toBe(true)
+    await page.keyboard.type('kim@example.com')
+    await page.keyboard.press('Tab')
+    await expect(form.getByLabel('Phone').evaluate((element) => element === document.activeElement)).resolves.toBe(true)
+    await page.keyboard.type('(555) 555-0199')
+    // Into the radio group: Tab reaches it, an arrow key moves to the next option and selects it.
+    await page.keyboard.press('Tab')
+    const realtor = form.getByRole('group', { name: realtorLegend })
+    const yes = realtor.getByRole('radio', { name: 'Yes' })
+    const no = realtor.getByRole('radio', { name: 'No' })
+    await expect(yes.evaluate((element) => element === document.activeElement)).resolves.toBe(true)
+    await page.keyboard.press('ArrowRight')
+    await expect(no.isChecked()).resolves.toBe(true)
+    await page.keyboard.press('ArrowLeft')
+    await expect(yes.isChecked()).resolves.toBe(true)
+    await page.keyboard.press('ArrowRight')
+    await expect(no.isChecked()).resolves.toBe(true)
+    // The honeypot is out of the Tab order: the next stop is the submit button.
+    await page.keyboard.press('Tab')
+    await expect(focused(page)).resolves.toMatchObject({ tag: 'button', text: config.form.submitLabel })
+    await page.keyboard.press('Enter')
+
+    await page.getByText(config.form.toasts.success.title).waitFor()
+    await expect(page.getByText(config.form.toasts.success.text).isVisible()).resolves.toBe(true)
+    // The form was reset after the success.
+    await expect(form.getByLabel('Full Name').inputValue()).resolves.toBe('')
+    await page.context().close()
+  })
+
+  it('closes the dialog with Escape and returns focus to the control that opened it', async () => {
+    const page = await openPage()
+    const opener = page.getByRole('link', { name: 'Register for VIP Access' })
+    await opener.focus()
+    await page.keyboard.press('Enter')
+    const dialog = page.getByRole('dialog', { name: config.modal.title })
+    await dialog.waitFor()
+    await expect.poll(() => page.evaluate(() => Boolean(document.activeElement?.closest('[role="dialog"]')))).toBe(true)
+    await page.keyboard.press('Escape')
+    await page.clock.runFor(300)
+    await expect(page.getByRole('dialog').count()).resolves.toBe(0)
+    await expect(opener.evaluate((element) => element === document.activeElement)).resolves.toBe(true)
+    await page.context().close()
+  })
+
+  it('closes the dialog that opened by itself with Escape, leaving focus where it was', async () => {
+    const page = await openPage()
+    await page.getByRole('link').first().focus()
+    const before = await focused(page)
+    await openDialogByTimer(page)
+    await expect.poll(() => page.evaluate(() => Boolean(document.activeElement?.closest('[role="dialog"]')))).toBe(true)
+    await page.keyboard.press('Escape')
+    await page.clock.runFor(300)
+    await expect(page.getByRole('dialog').count()).resolves.toBe(0)
+    await expect(focused(page)).resolves.toEqual(before)
+    await page.context().close()
+  })
+})

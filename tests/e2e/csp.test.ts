@@ -1,0 +1,88 @@
+import { readFileSync } from 'node:fs'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { PageConfig } from '../../schema/page-config.ts'
+import { cspHashesOf } from '../../src/server/security-headers.ts'
+import { launchBrowser, startServer, type RunningServer } from './harness.ts'
+
+// The Content-Security-Policy the server sends, checked in Chromium against the real page in every state that
+// runs code: hydration, the lazily loaded form, the dialog (react-modal), both toasts (react-toastify).
+
+const config = JSON.parse(readFileSync('page.config.json', 'utf8')) as PageConfig
+
+let server: RunningServer
+let browser: Browser
+
+beforeAll(async () => {
+  server = await startServer()
+  browser = await launchBrowser()
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await server?.stop()
+})
+
+/** A page that records every CSP violation, from the DOM event and from the console. */
+async function watchedPage(): Promise<{ page: Page; violations: string[] }> {
+  const context = await browser.newContext()
+  const page = await context.newPage()
+  const violations: string[] = []
+  await page.exposeFunction('reportCspViolation', (text: string) => violations.push(text))
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => {
+      const report = (window as unknown as { reportCspViolation: (text: string) => void }).reportCspViolation
+      void report(`${event.violatedDirective} blocked ${event.blockedURI || 'inline'} (${event.sourceFile}:${event.lineNumber}) ${event.sample}`)
+    })
+  })
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) violations.push(message.text())
+  })
+  await page.clock.install()
+  return { page, violations }
+}
+
+describe('the Content-Security-Policy', () => {
+  it('is sent with the page: no inline script but the JSON-LD by hash, no eval, framing refused', async () => {
+    const response = await fetch(server.url + '/')
+    const csp = response.headers.get('content-security-policy') ?? ''
+    const hashes = await cspHashesOf(await response.text())
+    expect(hashes).toHaveLength(1)
+    expect(csp).toMatch(new RegExp(`script-src 'self' '${hashes[0]?.replace(/[+/]/g, '\\$&')}'(;|$)`))
+    expect(csp).not.toMatch(/unsafe-inline|unsafe-eval/)
+    expect(csp).toContain("frame-ancestors 'none'")
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff')
+    expect(response.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin')
+  })
+
+  it('blocks nothing the page does: load, dialog, validation, success and error toasts', async () => {
+    const { page, violations } = await watchedPage()
+    await page.goto(server.url + '/', { waitUntil: 'networkidle' })
+    await page.clock.runFor(config.modal.openDelayMs + 10)
+    const dialog = page.getByRole('dialog', { name: config.modal.title })
+    await dialog.waitFor()
+
+    await dialog.getByRole('button', { name: config.form.submitLabel }).click()
+    await dialog.getByText(config.form.messages.name?.required as string).waitFor()
+    await dialog.getByLabel('Full Name').fill('Policy Pat')
+    await dialog.getByLabel('Email').fill('pat@example.com')
+    await dialog.getByLabel('Phone').fill('555-555-0100')
+    await dialog.getByRole('radio', { name: 'No' }).check()
+    await dialog.getByRole('button', { name: config.form.submitLabel }).click()
+    await page.getByText(config.form.toasts.success.title).waitFor()
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0)
+
+    // The function failing: the error toast.
+    await page.route('**/functions/v1/send-contact-email', (route) => route.fulfill({ status: 500, json: { error: 'down' } }))
+    const form = page.locator('#register form')
+    await form.getByLabel('Full Name').fill('Policy Pat')
+    await form.getByLabel('Email').fill('pat@example.com')
+    await form.getByLabel('Phone').fill('555-555-0100')
+    await form.getByRole('radio', { name: 'Yes' }).check()
+    await form.getByRole('button', { name: config.form.submitLabel }).click()
+    await page.getByText(config.form.toasts.error.title).waitFor()
+
+    expect(violations).toEqual([])
+    await page.context().close()
+  })
+})
