@@ -1,0 +1,207 @@
+import { spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { chromiumArgs } from '../tests/find-chromium.ts'
+
+/** Lighthouse's form factors: `mobile` is its default (Moto G Power, slow 4G, simulated), `desktop` its preset. */
+export type FormFactor = 'mobile' | 'desktop'
+
+/** The figures kept from one Lighthouse run. Scores 0–100; times in ms; bytes as transferred. */
+export type LighthouseRun = {
+  performance: number
+  accessibility: number
+  bestPractices: number
+  seo: number
+  fcp: number
+  lcp: number
+  tbt: number
+  cls: number
+  speedIndex: number
+  totalBytes: number
+  /** Audits that cost points (score below 1 in a scored category), so a missed target says why. */
+  failing: string[]
+  /** Lighthouse's estimated savings that would move LCP or FCP, or bytes: what holds the page back. */
+  savings: string[]
+}
+
+const categories = ['performance', 'accessibility', 'best-practices', 'seo'] as const
+
+type Lhr = {
+  runtimeError?: { code: string; message: string }
+  categories: Record<string, { score: number | null; auditRefs: { id: string; weight: number }[] }>
+  audits: Record<
+    string,
+    {
+      score: number | null
+      numericValue?: number
+      scoreDisplayMode: string
+      metricSavings?: Record<string, number>
+      details?: { overallSavingsBytes?: number }
+    }
+  >
+}
+
+function savingsOf(lhr: Lhr): string[] {
+  const out: string[] = []
+  for (const [id, audit] of Object.entries(lhr.audits)) {
+    if (audit.score === null || audit.score >= 1) continue
+    const lcp = audit.metricSavings?.LCP ?? 0
+    const fcp = audit.metricSavings?.FCP ?? 0
+    const bytes = audit.details?.overallSavingsBytes ?? 0
+    if (lcp < 50 && fcp < 50 && bytes < 10_240) continue
+    const parts = [lcp >= 50 && `LCP −${Math.round(lcp)} ms`, fcp >= 50 && `FCP −${Math.round(fcp)} ms`, bytes >= 10_240 && `−${Math.round(bytes / 1024)} KiB`]
+    out.push(`${id} (${parts.filter(Boolean).join(', ')})`)
+  }
+  return out.sort()
+}
+
+function readRun(lhr: Lhr): LighthouseRun {
+  if (lhr.runtimeError) throw new Error(`Lighthouse could not measure the page: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`)
+  const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100)
+  const value = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN
+  const failing = new Set<string>()
+  for (const id of categories) {
+    for (const ref of lhr.categories[id]?.auditRefs ?? []) {
+      const audit = lhr.audits[ref.id]
+      if (ref.weight > 0 && audit && audit.score !== null && audit.score < 1) failing.add(`${id}:${ref.id}`)
+    }
+  }
+  return {
+    performance: score('performance'),
+    accessibility: score('accessibility'),
+    bestPractices: score('best-practices'),
+    seo: score('seo'),
+    fcp: value('first-contentful-paint'),
+    lcp: value('largest-contentful-paint'),
+    tbt: value('total-blocking-time'),
+    cls: value('cumulative-layout-shift'),
+    speedIndex: value('speed-index'),
+    totalBytes: value('total-byte-weight'),
+    failing: [...failing].sort(),
+    savings: savingsOf(lhr),
+  }
+}
+
+/**
+ * Whether a live process of the group led by `pid` remains. Zombies do not count: helpers orphaned to an init
+ * that does not reap them stay in the group as zombies for good. Reads /proc where there is one.
+ */
+function groupAlive(pid: number): boolean {
+  if (!existsSync('/proc/self/stat')) {
+    try {
+      process.kill(-pid, 0)
+      return true
+    } catch {
+      return false
+    }
+  }
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      // Fields after the parenthesised command: state, ppid, pgrp, …
+      const fields = readFileSync(`/proc/${entry}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')
+      if (Number(fields[2]) === pid && fields[0] !== 'Z') return true
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return false
+}
+
+/**
+ * Chromium started for one run, with a fresh profile and a DevTools port, and how to stop it. It leads its own
+ * process group, so stopping it also stops its renderer and helper processes, which otherwise keep writing to
+ * the profile for a moment after the browser exits.
+ */
+async function startChromium(chromePath: string, profile: string): Promise<{ port: number; stop: () => Promise<void> }> {
+  const child = spawn(chromePath, [...chromiumArgs, `--user-data-dir=${profile}`, '--remote-debugging-port=0', 'about:blank'], {
+    stdio: 'ignore',
+    detached: true,
+  })
+  const pid = child.pid
+  const stop = async () => {
+    if (!pid || !groupAlive(pid)) return
+    process.kill(-pid, 'SIGTERM')
+    for (let waited = 0; groupAlive(pid) && waited < 5000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50))
+    if (groupAlive(pid)) process.kill(-pid, 'SIGKILL')
+    for (let waited = 0; groupAlive(pid) && waited < 5000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  // Chromium writes the port it chose (line 1) to DevToolsActivePort in the profile once it listens.
+  const deadline = Date.now() + 20_000
+  for (;;) {
+    try {
+      const port = Number(readFileSync(path.join(profile, 'DevToolsActivePort'), 'utf8').split('\n')[0])
+      if (port > 0) return { port, stop }
+    } catch {
+      // not written yet
+    }
+    if (child.exitCode !== null || Date.now() > deadline) {
+      await stop()
+      throw new Error(`Chromium at ${chromePath} did not open its DevTools port.`)
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
+
+/**
+ * One Lighthouse run of `url` through its command line, in a Chromium started here with the project's flags and
+ * a fresh profile (a reused one carries cache between runs); both are stopped by pid, also after `timeoutMs`.
+ */
+export async function runLighthouse(url: string, formFactor: FormFactor, chromePath: string, timeoutMs = 120_000): Promise<LighthouseRun> {
+  const work = mkdtempSync(path.join(tmpdir(), 'vip-lighthouse-'))
+  const report = path.join(work, 'report.json')
+  const chromium = await startChromium(chromePath, path.join(work, 'profile'))
+  const args = [
+    url,
+    '--quiet',
+    '--output=json',
+    `--output-path=${report}`,
+    `--only-categories=${categories.join(',')}`,
+    `--port=${chromium.port}`,
+    ...(formFactor === 'desktop' ? ['--preset=desktop'] : []),
+  ]
+  try {
+    const child = spawn(path.resolve('node_modules/.bin/lighthouse'), args, { stdio: ['ignore', 'ignore', 'pipe'] })
+    let stderr = ''
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    const timer = setTimeout(() => child.pid && process.kill(child.pid, 'SIGKILL'), timeoutMs)
+    const code = await new Promise<number | null>((resolve, reject) => {
+      child.once('error', reject)
+      child.once('exit', resolve)
+    }).finally(() => clearTimeout(timer))
+    if (code !== 0) throw new Error(`Lighthouse (${formFactor}) exited with ${code}:\n${stderr.trim().slice(-2000)}`)
+    return readRun(JSON.parse(readFileSync(report, 'utf8')) as Lhr)
+  } finally {
+    await chromium.stop()
+    rmSync(work, { recursive: true, force: true })
+  }
+}
+
+/** The middle value (the mean of the two middle ones for an even count). */
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = Math.floor(sorted.length / 2)
+  if (sorted.length === 0) return Number.NaN
+  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2
+}
+
+/** Each figure's median over the runs (figure by figure), with every audit that cost points in any run. */
+export function medianRun(runs: LighthouseRun[]): LighthouseRun {
+  const figure = (key: Exclude<keyof LighthouseRun, 'failing' | 'savings'>) => median(runs.map((run) => run[key]))
+  return {
+    performance: figure('performance'),
+    accessibility: figure('accessibility'),
+    bestPractices: figure('bestPractices'),
+    seo: figure('seo'),
+    fcp: figure('fcp'),
+    lcp: figure('lcp'),
+    tbt: figure('tbt'),
+    cls: figure('cls'),
+    speedIndex: figure('speedIndex'),
+    totalBytes: figure('totalBytes'),
+    failing: [...new Set(runs.flatMap((run) => run.failing))].sort(),
+    // The middle run's estimates (by performance score): estimates from different runs do not add up.
+    savings: [...runs].sort((a, b) => a.performance - b.performance)[Math.floor(runs.length / 2)]?.savings ?? [],
+  }
+}

@@ -1,0 +1,179 @@
+import { spawnSync } from 'node:child_process'
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { parseArgs } from 'node:util'
+import { startServer, type RunningServer } from '../tests/e2e/harness.ts'
+import { findChromium } from '../tests/find-chromium.ts'
+import { measureBundle, type AssetSize, type BundleFigures } from './bundle.ts'
+import { medianRun, runLighthouse, type FormFactor, type LighthouseRun } from './lighthouse.ts'
+
+/*
+ * `npm run bench [-- --runs 3] [-- --dist DIR]`: builds the site into a temporary directory (or measures DIR as
+ * it is), serves it with the Node server on 127.0.0.1, runs Lighthouse 3× on mobile and on desktop, sizes the
+ * bundle, runs the backend's load bench, prints one table and writes bench/results/latest.json and a line of
+ * bench/results/history.jsonl. Figures, not a pass/fail test: a missed target is marked, not fatal.
+ */
+
+const { values: options } = parseArgs({
+  options: { runs: { type: 'string', default: '3' }, dist: { type: 'string' } },
+})
+const runs = Math.max(1, Number(options.runs) || 3)
+const resultsDir = path.resolve('bench/results')
+const KiB = 1024
+
+type Row = [measure: string, figure: string, target: string, met: boolean | undefined]
+type BackendFigures = Record<string, number | string>
+
+function git(args: string[]): string {
+  const result = spawnSync('git', args, { encoding: 'utf8' })
+  return result.status === 0 ? result.stdout.trim() : ''
+}
+
+function build(distDir: string): void {
+  console.log(`Building into ${distDir} …`)
+  const result = spawnSync(path.resolve('node_modules/.bin/tsx'), ['src/cli/build.ts'], {
+    stdio: 'inherit',
+    env: { ...process.env, DIST_DIR: distDir },
+  })
+  if (result.status !== 0) throw new Error('The build failed (see above): nothing to measure.')
+}
+
+async function lighthouseMedians(url: string, chromePath: string): Promise<Record<FormFactor, { median: LighthouseRun; runs: LighthouseRun[] }>> {
+  const out = {} as Record<FormFactor, { median: LighthouseRun; runs: LighthouseRun[] }>
+  for (const formFactor of ['mobile', 'desktop'] as const) {
+    const done: LighthouseRun[] = []
+    for (let i = 1; i <= runs; i++) {
+      process.stdout.write(`Lighthouse ${formFactor} ${i}/${runs} … `)
+      const started = Date.now()
+      // Lighthouse now and then fails to record a trace (NO_NAVSTART, NO_FCP): such a run is repeated, twice at most.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          done.push(await runLighthouse(url, formFactor, chromePath))
+          break
+        } catch (error) {
+          if (attempt === 3) throw error
+          process.stdout.write(`(${(error as Error).message.split('\n').find((line) => line.includes('(NO_')) ?? 'failed'}; again) `)
+        }
+      }
+      console.log(`${((Date.now() - started) / 1000).toFixed(0)} s, performance ${done.at(-1)?.performance}`)
+    }
+    out[formFactor] = { median: medianRun(done), runs: done }
+  }
+  return out
+}
+
+async function backendFigures(): Promise<{ figures?: BackendFigures; note?: string }> {
+  const file = path.resolve('bench/backend.ts')
+  if (!existsSync(file)) return { note: 'not available (bench/backend.ts missing)' }
+  try {
+    const { runBackendBench } = (await import(file)) as { runBackendBench: () => Promise<BackendFigures> }
+    console.log('Backend load bench …')
+    return { figures: await runBackendBench() }
+  } catch (error) {
+    return { note: `failed: ${(error as Error).message}` }
+  }
+}
+
+const kib = (bytes: number) => `${(bytes / KiB).toFixed(1)} KiB`
+const ms = (value: number) => (value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${Math.round(value)} ms`)
+const list = (assets: AssetSize[]) => assets.map((a) => `${a.name} ${kib(a.gzip)}`).join(' + ')
+
+function lighthouseRows(formFactor: FormFactor, run: LighthouseRun): Row[] {
+  const lh = `Lighthouse ${formFactor}`
+  const strict = formFactor === 'mobile'
+  const rows: Row[] = [
+    [`${lh} performance`, String(run.performance), '100', run.performance === 100],
+    [`${lh} accessibility`, String(run.accessibility), '100', run.accessibility === 100],
+    [`${lh} best practices`, String(run.bestPractices), '100', run.bestPractices === 100],
+    [`${lh} SEO`, String(run.seo), '100', run.seo === 100],
+    [`${lh} LCP`, ms(run.lcp), strict ? '≤ 1.3 s' : '', strict ? run.lcp <= 1300 : undefined],
+    [`${lh} TBT`, ms(run.tbt), '≤ 50 ms', run.tbt <= 50],
+    [`${lh} CLS`, run.cls.toFixed(3), '0', run.cls < 0.0005],
+  ]
+  if (strict) rows.push([`Page weight on a phone (total-byte-weight)`, `${kib(run.totalBytes)} (${Math.round(run.totalBytes)} B)`, '< 500 KB', run.totalBytes < 500_000])
+  return rows
+}
+
+function bundleRows(bundle: BundleFigures): Row[] {
+  return [
+    ['Initial JS, gzip', `${kib(bundle.totals.initialJsGzip)} (${list(bundle.initialJs)})`, '≤ 75 KiB', bundle.totals.initialJsGzip <= 75 * KiB],
+    ['Initial CSS, gzip', `${kib(bundle.totals.initialCssGzip)} (${list(bundle.initialCss)})`, '', undefined],
+    ['HTML (index.html), gzip', kib(bundle.html.gzip), '', undefined],
+    ...bundle.lazy.map((asset): Row => [`Lazy chunk ${asset.name}, gzip`, kib(asset.gzip), '', undefined]),
+  ]
+}
+
+function printTable(rows: Row[]): void {
+  const cells = rows.map(([measure, figure, target, met]) => [measure, figure, target, met === undefined ? '' : met ? '✓' : '✗'])
+  const header = ['Measure', 'Figure', 'Target', '']
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((row) => row[i]?.length ?? 0)))
+  const line = (row: string[]) => `| ${row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join(' | ')} |`
+  console.log(['', line(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...cells.map(line)].join('\n'))
+}
+
+async function main(): Promise<void> {
+  const chromePath = await findChromium()
+  const tempDist = options.dist ? undefined : mkdtempSync(path.join(tmpdir(), 'vip-bench-dist-'))
+  const distDir = options.dist ? path.resolve(options.dist) : (tempDist as string)
+  let server: RunningServer | undefined
+  try {
+    if (tempDist) build(tempDist)
+    const bundle = measureBundle(distDir)
+    server = await startServer({ DIST_DIR: distDir })
+    console.log(`Serving ${distDir} at ${server.url}`)
+    const lighthouse = await lighthouseMedians(`${server.url}/`, chromePath)
+    await server.stop()
+    server = undefined
+    const backend = await backendFigures()
+
+    const rows: Row[] = [
+      ...lighthouseRows('mobile', lighthouse.mobile.median),
+      ...lighthouseRows('desktop', lighthouse.desktop.median),
+      ...bundleRows(bundle),
+      ...(backend.figures
+        ? Object.entries(backend.figures).map(([key, value]): Row => [`Backend ${key.replace(/^backend\./, '')}`, String(value), '', undefined])
+        : [['Backend figures', backend.note ?? '', '', undefined] as Row]),
+    ]
+    printTable(rows)
+    if (!backend.figures) console.log(`\nbackend figures: ${backend.note}`)
+    for (const formFactor of ['mobile', 'desktop'] as const) {
+      const { failing, savings } = lighthouse[formFactor].median
+      if (failing.length) console.log(`\n${formFactor}: audits that cost points: ${failing.join(', ')}`)
+      if (savings.length) console.log(`${formFactor}: Lighthouse's estimated savings: ${savings.join(', ')}`)
+    }
+
+    const record = {
+      commit: git(['rev-parse', 'HEAD']),
+      // Uncommitted changes to tracked files: the figures may not belong to the commit alone.
+      dirty: git(['status', '--porcelain', '--untracked-files=no']) !== '',
+      date: new Date().toISOString(),
+      runs,
+      lighthouse: { mobile: lighthouse.mobile.median, desktop: lighthouse.desktop.median },
+      bundle: {
+        initialJsGzip: bundle.totals.initialJsGzip,
+        initialCssGzip: bundle.totals.initialCssGzip,
+        initialGzip: bundle.totals.initialGzip,
+        lazyGzip: bundle.totals.lazyGzip,
+        htmlGzip: bundle.html.gzip,
+        lazy: Object.fromEntries(bundle.lazy.map((asset) => [asset.name, asset.gzip])),
+      },
+      backend: backend.figures ?? { note: backend.note },
+    }
+    mkdirSync(resultsDir, { recursive: true })
+    writeFileSync(
+      path.join(resultsDir, 'latest.json'),
+      `${JSON.stringify({ ...record, detail: { lighthouseRuns: { mobile: lighthouse.mobile.runs, desktop: lighthouse.desktop.runs }, bundle } }, null, 2)}\n`,
+    )
+    appendFileSync(path.join(resultsDir, 'history.jsonl'), `${JSON.stringify(record)}\n`)
+    console.log(`\nWrote ${path.relative(process.cwd(), path.join(resultsDir, 'latest.json'))} and appended to history.jsonl (${record.commit.slice(0, 7)}${record.dirty ? ', uncommitted changes' : ''}).`)
+  } finally {
+    await server?.stop()
+    if (tempDist) rmSync(tempDist, { recursive: true, force: true })
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error)
+  process.exit(1)
+})
