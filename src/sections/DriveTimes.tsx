@@ -14,18 +14,18 @@ export function DriveTimes({ anchor, eyebrow, heading, body, items, image, tone 
       aside={image && <Picture image={image} className="rounded-2xl shadow-lg" />}
     >
       <Paragraphs body={body} className="text-ink-muted" />
-      <dl className="mt-8 divide-y divide-cream-200 rounded-2xl bg-white px-6 shadow-sm ring-1 ring-cream-200">
+      <ul className="mt-8 divide-y divide-cream-200 rounded-2xl bg-white px-6 shadow-sm ring-1 ring-cream-200">
         {items.map((item) => (
-          <div key={item.label} className="flex items-center gap-4 py-5">
+          <li key={item.label} className="flex items-center gap-4 py-5">
             <ClockIcon className="size-7 shrink-0 text-forest-700" />
             <div className="flex-1">
-              <dt className="font-semibold">{item.label}</dt>
-              {item.examples && <dd className="text-sm text-ink-muted">{item.examples}</dd>}
+              <p className="font-semibold">{item.label}</p>
+              {item.examples && <p className="text-sm text-ink-muted">{item.examples}</p>}
             </div>
-            <dd className="font-serif text-xl font-semibold whitespace-nowrap text-forest-900 sm:text-2xl">{item.time}</dd>
-          </div>
+            <p className="font-serif text-xl font-semibold whitespace-nowrap text-forest-900 sm:text-2xl">{item.time}</p>
+          </li>
         ))}
-      </dl>
+      </ul>
     </Shell>
   )
 }
