@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { build } from 'vite'
@@ -8,6 +9,43 @@ import { loadPageConfig, PageConfigError, publicDirFor, resolvePageConfigPath } 
 /** Where a build writes the site: DIST_DIR or ./dist. */
 export function resolveDistDir(env: Record<string, string | undefined> = process.env): string {
   return path.resolve(env.DIST_DIR || 'dist')
+}
+
+const stampFile = '.build-stamp'
+
+function listFiles(dir: string): string[] {
+  if (!existsSync(dir)) return []
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.join(entry.parentPath, entry.name))
+}
+
+/**
+ * A fingerprint of everything a build reads (config, its images, the code, the lock file): when it matches the
+ * one stored in distDir, the build there is current.
+ */
+export function buildFingerprint(configFile: string): string {
+  const inputs = [
+    configFile,
+    ...listFiles(publicDirFor(configFile)),
+    ...listFiles('src'),
+    ...listFiles('schema'),
+    'index.html',
+    'vite.config.ts',
+    'package-lock.json',
+  ].sort()
+  const hash = createHash('sha256').update(`${process.env.VITE_SUPABASE_URL ?? ''}\n${process.env.VITE_SUPABASE_ANON_KEY ?? ''}\n`)
+  for (const file of inputs) {
+    const info = existsSync(file) ? statSync(file) : undefined
+    hash.update(`${path.resolve(file)}\0${info?.size ?? -1}\0${info?.mtimeMs ?? -1}\n`)
+  }
+  return hash.digest('hex')
+}
+
+/** True when distDir holds a build of exactly these inputs. */
+export function isBuildCurrent(configFile: string, distDir: string): boolean {
+  const stamp = path.join(distDir, stampFile)
+  return existsSync(path.join(distDir, 'index.html')) && existsSync(stamp) && readFileSync(stamp, 'utf8') === buildFingerprint(configFile)
 }
 
 type ServerEntry = { renderPath: (pathname: string) => Promise<string> }
@@ -32,6 +70,7 @@ function robotsTxt(canonicalUrl: string): string {
  */
 export async function buildSite(configFile = resolvePageConfigPath(), distDir = resolveDistDir()): Promise<void> {
   const config = loadPageConfig(configFile)
+  const fingerprint = buildFingerprint(configFile)
   const env = { PAGE_CONFIG: configFile, DIST_DIR: distDir }
   Object.assign(process.env, env)
   // Inside the project, so the prerender bundle resolves its dependencies from node_modules.
@@ -50,7 +89,7 @@ export async function buildSite(configFile = resolvePageConfigPath(), distDir = 
   const publicDir = publicDirFor(configFile)
   if (!existsSync(path.join(publicDir, 'robots.txt'))) writeFileSync(path.join(distDir, 'robots.txt'), robotsTxt(config.seo.canonicalUrl))
   writeFileSync(path.join(distDir, 'sitemap.xml'), sitemapXml(config.seo.canonicalUrl))
-  mkdirSync(distDir, { recursive: true })
+  writeFileSync(path.join(distDir, stampFile), fingerprint)
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
