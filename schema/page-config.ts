@@ -311,4 +311,8 @@ export type PageConfig = {
 export type ClientFormConfig = Pick<FormConfig, 'consent' | 'toasts'>
 
 /** The config as the page's bundle gets it: no head tags (prerendered), and only the page's part of the form. */
-export type ClientPageConfig = Omit<PageConfig, 'seo' | 'form'> & { form: ClientFormConfig }
+export type ClientPageConfig = Omit<PageConfig, 'seo' | 'form'> & {
+  form: ClientFormConfig
+  /** The responsive variants the build made of raster images, by src (see src/page/image-variants.ts). */
+  imageVariants?: Record<string, { width: number; height: number; sources: Array<{ type: 'image/avif' | 'image/webp'; srcset: string }> }>
+}

@@ -2,6 +2,7 @@ import { prerender } from 'react-dom/static'
 import config from 'virtual:page-config'
 import { App } from './page/App.tsx'
 import { toClientConfig } from './page/client-config.ts'
+import type { ImageManifest } from './page/image-variants.ts'
 
 async function readAll(stream: ReadableStream<Uint8Array>): Promise<string> {
   return new Response(stream).text()
@@ -11,8 +12,8 @@ async function readAll(stream: ReadableStream<Uint8Array>): Promise<string> {
  * The static markup of a path, after every lazy part (the form) has rendered, each in place. (React outlines
  * large Suspense boundaries into hidden parts revealed by inline scripts: the CSP forbids those.)
  */
-export async function renderPath(pathname: string): Promise<string> {
-  const { prelude } = await prerender(<App config={toClientConfig(config)} pathname={pathname} />, {
+export async function renderPath(pathname: string, imageVariants: ImageManifest = {}): Promise<string> {
+  const { prelude } = await prerender(<App config={toClientConfig(config, imageVariants)} pathname={pathname} />, {
     progressiveChunkSize: Number.POSITIVE_INFINITY,
   })
   return readAll(prelude)

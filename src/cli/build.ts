@@ -2,8 +2,11 @@ import { createHash } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib'
 import { build } from 'vite'
 import { fillTemplate } from '../page/head.ts'
+import { buildImageVariants, type ImageManifest } from '../page/image-variants.ts'
+import { cspHashesOf, staticHostHeaders } from '../server/security-headers.ts'
 import { loadPageConfig, PageConfigError, publicDirFor, resolvePageConfigPath } from '../page/load-page-config.ts'
 
 /** Where a build writes the site: DIST_DIR or ./dist. */
@@ -48,7 +51,10 @@ export function isBuildCurrent(configFile: string, distDir: string): boolean {
   return existsSync(path.join(distDir, 'index.html')) && existsSync(stamp) && readFileSync(stamp, 'utf8') === buildFingerprint(configFile)
 }
 
-type ServerEntry = { renderPath: (pathname: string) => Promise<string> }
+type ServerEntry = { renderPath: (pathname: string, imageVariants: ImageManifest) => Promise<string> }
+
+// Text files a host can send compressed; the Node server serves these .br/.gz siblings as they are.
+const compressible = /\.(html|js|css|svg|json|xml|txt|webmanifest)$/
 
 function sitemapXml(canonicalUrl: string): string {
   return [
@@ -64,9 +70,19 @@ function robotsTxt(canonicalUrl: string): string {
   return `User-agent: *\nAllow: /\n\nSitemap: ${new URL('sitemap.xml', canonicalUrl).href}\n`
 }
 
+function precompress(distDir: string): void {
+  for (const file of listFiles(distDir)) {
+    if (!compressible.test(file)) continue
+    const content = readFileSync(file)
+    writeFileSync(`${file}.gz`, gzipSync(content, { level: 9 }))
+    writeFileSync(`${file}.br`, brotliCompressSync(content, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }))
+  }
+}
+
 /**
- * Builds the site into distDir: checks the config, bundles the client, prerenders "/" and the not-found
- * page into static HTML (head tags and JSON-LD included), and writes robots.txt and sitemap.xml.
+ * Builds the site into distDir: checks the config, bundles the client, makes AVIF/WebP variants of raster
+ * images, prerenders "/" and the not-found page into static HTML (head tags and JSON-LD included), writes
+ * robots.txt, sitemap.xml and _headers (for static hosts), and .br/.gz copies of the text files.
  */
 export async function buildSite(configFile = resolvePageConfigPath(), distDir = resolveDistDir()): Promise<void> {
   const config = loadPageConfig(configFile)
@@ -81,14 +97,20 @@ export async function buildSite(configFile = resolvePageConfigPath(), distDir = 
     publicDir: false,
     build: { ssr: 'src/entry-server.tsx', outDir: ssrDir, emptyOutDir: true, copyPublicDir: false },
   })
+  const publicDir = publicDirFor(configFile)
+  const imageVariants = await buildImageVariants(config, publicDir, distDir)
   const entry = (await import(pathToFileURL(path.join(ssrDir, 'entry-server.js')).href)) as ServerEntry
   const template = readFileSync(path.join(distDir, 'index.html'), 'utf8')
-  writeFileSync(path.join(distDir, 'index.html'), fillTemplate(template, config, 'home', await entry.renderPath('/')))
-  writeFileSync(path.join(distDir, '404.html'), fillTemplate(template, config, 'not-found', await entry.renderPath('/404')))
+  const home = fillTemplate(template, config, 'home', await entry.renderPath('/', imageVariants), imageVariants)
+  writeFileSync(path.join(distDir, 'index.html'), home)
+  writeFileSync(path.join(distDir, '404.html'), fillTemplate(template, config, 'not-found', await entry.renderPath('/404', imageVariants), imageVariants))
   rmSync(ssrDir, { recursive: true, force: true })
-  const publicDir = publicDirFor(configFile)
+  const supabaseUrl = process.env.VITE_SUPABASE_URL
+  const headerOptions = { jsonLdHashes: await cspHashesOf(home), https: true, ...(supabaseUrl ? { supabaseUrl } : {}) }
+  writeFileSync(path.join(distDir, '_headers'), staticHostHeaders(headerOptions))
   if (!existsSync(path.join(publicDir, 'robots.txt'))) writeFileSync(path.join(distDir, 'robots.txt'), robotsTxt(config.seo.canonicalUrl))
   writeFileSync(path.join(distDir, 'sitemap.xml'), sitemapXml(config.seo.canonicalUrl))
+  precompress(distDir)
   writeFileSync(path.join(distDir, stampFile), fingerprint)
 }
 

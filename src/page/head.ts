@@ -1,5 +1,6 @@
 import type { PageConfig } from '../../schema/page-config.ts'
 import { clientConfigScript } from './client-config.ts'
+import type { ImageManifest } from './image-variants.ts'
 
 /** Which prerendered page the head is for. */
 export type PageKind = 'home' | 'not-found'
@@ -55,10 +56,10 @@ export function renderHeadTags(config: PageConfig, kind: PageKind): string {
 }
 
 /** Fills the template's placeholders: language, head tags, the config data block and (prerendered) the app markup. */
-export function fillTemplate(template: string, config: PageConfig, kind: PageKind, appHtml = ''): string {
+export function fillTemplate(template: string, config: PageConfig, kind: PageKind, appHtml = '', imageVariants: ImageManifest = {}): string {
   return template
     .replace('<!--app-lang-->', escapeHtml(config.site.lang))
     .replace('<!--app-head-->', renderHeadTags(config, kind))
     .replace('<!--app-html-->', () => appHtml)
-    .replace('<!--app-data-->', () => clientConfigScript(config))
+    .replace('<!--app-data-->', () => clientConfigScript(config, imageVariants))
 }

@@ -1,17 +1,23 @@
+import { useContext } from 'react'
 import type { ImageProps } from './image.ts'
+import { ImageVariantsContext } from './image-variants-context.ts'
 
 type PictureProps = {
   image: ImageProps
   className?: string
   /** The page's main image (largest paint): load it first, never lazily. */
   priority?: boolean
-  /** The CSS sizes hint for responsive variants. */
+  /** How wide the image shows, for the browser to pick a variant (CSS `sizes`). */
   sizes?: string
 }
 
-/** An image from public/ with its intrinsic size, so the layout never shifts while it loads. */
-export function Picture({ image, className = '', priority = false }: PictureProps) {
-  return (
+/**
+ * An image from public/ with its intrinsic size, so the layout never shifts while it loads; where the build
+ * made AVIF/WebP variants of it, a <picture> lets each browser take the smallest that fits.
+ */
+export function Picture({ image, className = '', priority = false, sizes = '(min-width: 1024px) 50vw, 100vw' }: PictureProps) {
+  const variants = useContext(ImageVariantsContext)[image.src]
+  const img = (
     <img
       src={image.src}
       alt={image.alt}
@@ -22,5 +28,14 @@ export function Picture({ image, className = '', priority = false }: PictureProp
       fetchPriority={priority ? 'high' : 'auto'}
       className={`h-auto w-full ${className}`}
     />
+  )
+  if (!variants) return img
+  return (
+    <picture>
+      {variants.sources.map((source) => (
+        <source key={source.type} type={source.type} srcSet={source.srcset} sizes={sizes} />
+      ))}
+      {img}
+    </picture>
   )
 }
