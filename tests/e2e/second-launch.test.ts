@@ -1,0 +1,89 @@
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import type { Browser } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { PageConfig } from '../../schema/page-config.ts'
+import { launchBrowser, startServer, type RunningServer } from './harness.ts'
+
+// A second development, built and served from the same code with nothing but PAGE_CONFIG changed.
+const configFile = path.resolve('tests/fixtures/second-launch/page.config.json')
+const second = JSON.parse(readFileSync(configFile, 'utf8')) as PageConfig
+const first = JSON.parse(readFileSync('page.config.json', 'utf8')) as PageConfig
+const distDir = mkdtempSync(path.join(tmpdir(), 'vip-second-launch-'))
+
+// What identifies the first development: none of it may reach the second one's files.
+const firstDevelopmentText = [
+  first.site.name,
+  first.site.brokerage,
+  first.site.phone.display,
+  first.site.phone.dial,
+  first.site.email,
+  first.seo.canonicalUrl,
+  first.seo.title,
+  ...first.footer.disclaimers,
+]
+
+let server: RunningServer
+let browser: Browser
+
+beforeAll(async () => {
+  const build = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/build.ts'], {
+    env: { ...process.env, PAGE_CONFIG: configFile, DIST_DIR: distDir },
+    encoding: 'utf8',
+  })
+  if (build.status !== 0) throw new Error(`The second launch did not build:\n${build.stdout}\n${build.stderr}`)
+  server = await startServer({ PAGE_CONFIG: configFile, DIST_DIR: distDir })
+  browser = await launchBrowser()
+}, 180_000)
+
+afterAll(async () => {
+  await browser?.close()
+  await server?.stop()
+  rmSync(distDir, { recursive: true, force: true })
+})
+
+describe('a second launch from the same code', () => {
+  it('has none of the first development in any built file', () => {
+    const files = readdirSync(distDir, { recursive: true, withFileTypes: true }).filter(
+      (entry) => entry.isFile() && /\.(html|js|css|json|xml|txt|svg)$|_headers$/.test(entry.name),
+    )
+    expect(files.length).toBeGreaterThan(5)
+    for (const entry of files) {
+      const text = readFileSync(path.join(entry.parentPath, entry.name), 'utf8')
+      for (const needle of firstDevelopmentText) {
+        expect(text.includes(needle), `${entry.name} contains "${needle}"`).toBe(false)
+      }
+    }
+  })
+
+  it('renders its own sections, in its own order, with its own head', async () => {
+    const page = await browser.newPage()
+    await page.goto(server.url + '/', { waitUntil: 'networkidle' })
+    await expect(page.title()).resolves.toBe(second.seo.title)
+    const ids = await page.locator('main > section').evaluateAll((sections) => sections.map((s) => s.id))
+    expect(ids).toEqual(second.sections.map((s) => s.anchor))
+    const hero = second.sections.find((s) => s.type === 'hero')
+    await expect(page.locator('h1').textContent()).resolves.toBe(hero?.heading)
+    await expect(page.getByRole('link', { name: second.site.phone.display }).first().getAttribute('href')).resolves.toBe(
+      `tel:${second.site.phone.dial}`,
+    )
+    await page.close()
+  })
+
+  it('serves its large photos as AVIF/WebP variants sized for a phone', async () => {
+    const context = await browser.newContext({ viewport: { width: 375, height: 800 }, deviceScaleFactor: 2 })
+    const page = await context.newPage()
+    const images: string[] = []
+    page.on('response', (response) => {
+      if (response.request().resourceType() === 'image') images.push(response.url())
+    })
+    await page.goto(server.url + '/', { waitUntil: 'networkidle' })
+    const sources = await page.locator('picture source').evaluateAll((list) => list.map((s) => s.getAttribute('type')))
+    expect(sources).toContain('image/avif')
+    expect(images.some((url) => /\/images\/_v\/.+\.avif$/.test(url))).toBe(true)
+    expect(images.some((url) => /\.(jpe?g|png)$/.test(url) && url.includes('/images/') && !url.includes('_v'))).toBe(false)
+    await context.close()
+  })
+})
