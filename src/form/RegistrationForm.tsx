@@ -5,6 +5,7 @@ import {
   getInputProps,
   type ErrorSchema,
   type FieldTemplateProps,
+  type ObjectFieldTemplateProps,
   type WidgetProps,
 } from '@rjsf/utils'
 import { useEffect, useRef, useState, type ChangeEvent } from 'react'
@@ -45,6 +46,11 @@ function FieldTemplate({ id, label, children, rawErrors, schema, hidden, uiSchem
       {error}
     </div>
   )
+}
+
+// The fields in a plain stack: the form's own group needs no unnamed <fieldset> around it.
+function ObjectFieldTemplate({ properties }: ObjectFieldTemplateProps) {
+  return <div className="space-y-4">{properties.map((property) => (property.hidden ? null : property.content))}</div>
 }
 
 function BaseInputTemplate(props: WidgetProps & { type?: string }) {
@@ -164,7 +170,7 @@ export default function RegistrationForm({ idPrefix }: Props) {
       liveValidate={attempted ? 'onChange' : false}
       transformErrors={transformErrors}
       extraErrors={extraErrors}
-      templates={{ FieldTemplate, BaseInputTemplate }}
+      templates={{ FieldTemplate, ObjectFieldTemplate, BaseInputTemplate }}
       widgets={{ RadioWidget }}
       className="space-y-5"
       onChange={(event) => setFormData((event.formData ?? {}) as RegistrationData)}
