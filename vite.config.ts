@@ -9,6 +9,9 @@ const configFile = resolvePageConfigPath()
 export default defineConfig({
   plugins: [react(), tailwindcss(), pageConfigPlugin(configFile)],
   publicDir: publicDirFor(configFile),
+  // The form validator generated from the config imports this Ajv helper; listing it spares the dev server a
+  // reload when it first discovers it.
+  optimizeDeps: { include: ['ajv/dist/runtime/ucs2length.js'] },
   build: {
     outDir: process.env.DIST_DIR || 'dist',
     emptyOutDir: true,
