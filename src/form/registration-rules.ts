@@ -5,9 +5,10 @@ import { pickFieldMessages, trimRegistration, type FieldMessages, type Registrat
 
 export type { FieldMessages, RegistrationData } from './field-rules.ts'
 
-// ajv-formats is CommonJS; under Node ESM and Deno its default export arrives wrapped.
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
-  addFormatsModule) as typeof addFormatsModule
+type AddFormats = (ajv: Ajv) => Ajv
+
+// ajv-formats is CommonJS; under Node ESM and Deno its default export arrives wrapped (and Deno types it so).
+const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).default ?? addFormatsModule) as unknown as AddFormats
 
 /**
  * The Ajv options of @rjsf/validator-ajv8 (its AJV_CONFIG). The browser's precompiled validator and the

@@ -273,3 +273,15 @@ describe(`row level security (PostgreSQL, ${plannedPostgresKind()})`, () => {
     expect((await pg.db.query('SELECT count(*)::int AS n FROM public.leads')).rows).toEqual([{ n: 1 }])
   })
 })
+
+describe('the Edge Function source', () => {
+  it('type-checks under Deno, shared modules included', async () => {
+    const { spawnSync } = await import('node:child_process')
+    const check = spawnSync(denoBinary(), ['check', '--config', 'supabase/functions/send-contact-email/deno.json', entry], {
+      encoding: 'utf8',
+      timeout: 120_000,
+    })
+    expect(`${check.stdout}${check.stderr}`).not.toContain('ERROR')
+    expect(check.status).toBe(0)
+  }, 150_000)
+})
