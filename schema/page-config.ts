@@ -1,5 +1,5 @@
-import type { FromSchema, JSONSchema } from 'json-schema-to-ts'
-import { imageSchema } from './parts.ts'
+import type { JSONSchema } from 'json-schema-to-ts'
+import { imageSchema, type FromConfigSchema } from './parts.ts'
 import { footerSchema, headerSchema, sectionsSchema, type Section } from './sections.ts'
 
 /** Facts about the development and the brokerage that several sections show. */
@@ -94,7 +94,7 @@ export const siteSchema = {
   required: ['name', 'brokerage', 'lang', 'phone', 'email', 'location'],
   additionalProperties: false,
 } as const satisfies JSONSchema
-export type Site = FromSchema<typeof siteSchema>
+export type Site = FromConfigSchema<typeof siteSchema>
 
 /** Search-engine and sharing tags, and the structured data (JSON-LD). */
 export const seoSchema = {
@@ -147,7 +147,7 @@ export const seoSchema = {
   required: ['title', 'description', 'canonicalUrl', 'ogImage', 'jsonLd'],
   additionalProperties: false,
 } as const satisfies JSONSchema
-export type Seo = FromSchema<typeof seoSchema>
+export type Seo = FromConfigSchema<typeof seoSchema>
 
 /** The registration dialog that opens by itself. */
 export const modalSchema = {
@@ -170,7 +170,7 @@ export const modalSchema = {
   required: ['title', 'openDelayMs', 'closeLabel'],
   additionalProperties: false,
 } as const satisfies JSONSchema
-export type ModalProps = FromSchema<typeof modalSchema>
+export type ModalProps = FromConfigSchema<typeof modalSchema>
 
 const toastSchema = {
   type: 'object',
@@ -255,7 +255,7 @@ export const formSchema = {
   required: ['schema', 'uiSchema', 'messages', 'submitLabel', 'submittingLabel', 'consent', 'toasts'],
   additionalProperties: false,
 } as const satisfies JSONSchema
-export type FormConfig = FromSchema<typeof formSchema>
+export type FormConfig = FromConfigSchema<typeof formSchema>
 
 /** The page shown for any address other than the home page. */
 export const notFoundSchema = {
@@ -271,7 +271,7 @@ export const notFoundSchema = {
   required: ['title', 'heading', 'text', 'linkLabel'],
   additionalProperties: false,
 } as const satisfies JSONSchema
-export type NotFoundProps = FromSchema<typeof notFoundSchema>
+export type NotFoundProps = FromConfigSchema<typeof notFoundSchema>
 
 /** The whole page.config.json. */
 export const pageConfigSchema = {
@@ -299,9 +299,9 @@ export const pageConfigSchema = {
 export type PageConfig = {
   site: Site
   seo: Seo
-  header: FromSchema<typeof headerSchema>
+  header: FromConfigSchema<typeof headerSchema>
   sections: Section[]
-  footer: FromSchema<typeof footerSchema>
+  footer: FromConfigSchema<typeof footerSchema>
   modal: ModalProps
   form: FormConfig
   notFound: NotFoundProps

@@ -1,4 +1,10 @@
-import type { JSONSchema } from 'json-schema-to-ts'
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts'
+
+/**
+ * The type of what a config author writes for schema S: fields with a default may be left out (the components
+ * apply the default), so they stay optional.
+ */
+export type FromConfigSchema<S extends JSONSchema> = FromSchema<S, { keepDefaultedPropertiesOptional: true }>
 
 /** Reusable schema pieces shared by the page and its sections. */
 

@@ -1,4 +1,4 @@
-import type { FromSchema, JSONSchema } from 'json-schema-to-ts'
+import type { JSONSchema } from 'json-schema-to-ts'
 import {
   anchorSchema,
   ctaSchema,
@@ -9,6 +9,7 @@ import {
   paragraphsSchema,
   titledItemSchema,
   toneSchema,
+  type FromConfigSchema,
 } from './parts.ts'
 
 /** The sticky page header: logo, anchor links, phone link and a Register button. */
@@ -44,7 +45,7 @@ export const headerSchema = {
   required: ['logo', 'navLabel', 'links', 'phoneLabel', 'cta'],
   additionalProperties: false,
 } as const satisfies JSONSchema
-export type HeaderProps = FromSchema<typeof headerSchema>
+export type HeaderProps = FromConfigSchema<typeof headerSchema>
 
 /** The page footer: copyright and disclaimer lines. */
 export const footerSchema = {
@@ -75,7 +76,7 @@ export const footerSchema = {
   required: ['copyright', 'disclaimers'],
   additionalProperties: false,
 } as const satisfies JSONSchema
-export type FooterProps = FromSchema<typeof footerSchema>
+export type FooterProps = FromConfigSchema<typeof footerSchema>
 
 /** The opening banner: the development's name (the page's only h1), tagline, intro and a bar of actions. */
 export const heroSchema = {
@@ -113,7 +114,7 @@ export const heroSchema = {
   required: ['type', 'heading', 'tagline', 'intro', 'image', 'cta', 'bar'],
   additionalProperties: false,
 } as const satisfies JSONSchema
-export type HeroProps = FromSchema<typeof heroSchema>
+export type HeroProps = FromConfigSchema<typeof heroSchema>
 
 /** A general text section with an optional image, bullet list and button. */
 export const featureSchema = {
@@ -163,7 +164,7 @@ export const featureSchema = {
   required: ['type', 'heading', 'body'],
   additionalProperties: false,
 } as const satisfies JSONSchema
-export type FeatureProps = FromSchema<typeof featureSchema>
+export type FeatureProps = FromConfigSchema<typeof featureSchema>
 
 /** Cards for the home models on offer. */
 export const homeTypesSchema = {
@@ -206,7 +207,7 @@ export const homeTypesSchema = {
   required: ['type', 'heading', 'cards'],
   additionalProperties: false,
 } as const satisfies JSONSchema
-export type HomeTypesProps = FromSchema<typeof homeTypesSchema>
+export type HomeTypesProps = FromConfigSchema<typeof homeTypesSchema>
 
 /** Drive times from the site to nearby places. */
 export const driveTimesSchema = {
@@ -243,7 +244,7 @@ export const driveTimesSchema = {
   required: ['type', 'heading', 'items'],
   additionalProperties: false,
 } as const satisfies JSONSchema
-export type DriveTimesProps = FromSchema<typeof driveTimesSchema>
+export type DriveTimesProps = FromConfigSchema<typeof driveTimesSchema>
 
 /** A list of reasons, each with a title and a sentence. */
 export const checklistSchema = {
@@ -262,7 +263,7 @@ export const checklistSchema = {
   required: ['type', 'heading', 'items'],
   additionalProperties: false,
 } as const satisfies JSONSchema
-export type ChecklistProps = FromSchema<typeof checklistSchema>
+export type ChecklistProps = FromConfigSchema<typeof checklistSchema>
 
 /** A section with text and a grid of highlights, e.g. the builder's. */
 export const highlightsSchema = {
@@ -281,7 +282,7 @@ export const highlightsSchema = {
   required: ['type', 'heading', 'items'],
   additionalProperties: false,
 } as const satisfies JSONSchema
-export type HighlightsProps = FromSchema<typeof highlightsSchema>
+export type HighlightsProps = FromConfigSchema<typeof highlightsSchema>
 
 /** The inline registration form; its fields come from the page's "form". */
 export const registrationSchema = {
@@ -305,7 +306,7 @@ export const registrationSchema = {
   required: ['type', 'anchor', 'heading'],
   additionalProperties: false,
 } as const satisfies JSONSchema
-export type RegistrationProps = FromSchema<typeof registrationSchema>
+export type RegistrationProps = FromConfigSchema<typeof registrationSchema>
 
 /** Contact cards: phone, e-mail and location. */
 export const contactSchema = {
@@ -346,7 +347,7 @@ export const contactSchema = {
   required: ['type', 'heading', 'cards'],
   additionalProperties: false,
 } as const satisfies JSONSchema
-export type ContactProps = FromSchema<typeof contactSchema>
+export type ContactProps = FromConfigSchema<typeof contactSchema>
 
 /** Every section type, keyed by the "type" written in page.config.json. */
 export const sectionSchemas = {
@@ -364,7 +365,7 @@ export const sectionSchemas = {
 export type SectionType = keyof typeof sectionSchemas
 
 /** The props of one section type, derived from its schema. */
-export type SectionPropsByType = { [K in SectionType]: FromSchema<(typeof sectionSchemas)[K]> }
+export type SectionPropsByType = { [K in SectionType]: FromConfigSchema<(typeof sectionSchemas)[K]> }
 
 /** Any section of the page. */
 export type Section = SectionPropsByType[SectionType]

@@ -106,7 +106,12 @@ export async function buildSite(configFile = resolvePageConfigPath(), distDir = 
   writeFileSync(path.join(distDir, '404.html'), fillTemplate(template, config, 'not-found', await entry.renderPath('/404', imageVariants), imageVariants))
   rmSync(ssrDir, { recursive: true, force: true })
   const supabaseUrl = process.env.VITE_SUPABASE_URL
-  const headerOptions = { jsonLdHashes: await cspHashesOf(home), https: true, ...(supabaseUrl ? { supabaseUrl } : {}) }
+  const headerOptions = {
+    jsonLdHashes: await cspHashesOf(home),
+    https: true,
+    tagManager: config.site.analytics !== undefined,
+    ...(supabaseUrl ? { supabaseUrl } : {}),
+  }
   writeFileSync(path.join(distDir, '_headers'), staticHostHeaders(headerOptions))
   if (!existsSync(path.join(publicDir, 'robots.txt'))) writeFileSync(path.join(distDir, 'robots.txt'), robotsTxt(config.seo.canonicalUrl))
   writeFileSync(path.join(distDir, 'sitemap.xml'), sitemapXml(config.seo.canonicalUrl))

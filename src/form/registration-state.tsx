@@ -1,5 +1,6 @@
 import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react'
 import type { ClientFormConfig, Site } from '../../schema/page-config.ts'
+import { dataLayer } from '../page/analytics.ts'
 import { captureAttribution, type Attribution } from './attribution.ts'
 import { showNotice } from './notify.ts'
 import type { FieldMessages, RegistrationData } from './field-rules.ts'
@@ -30,8 +31,6 @@ export function useRegistrationState(): RegistrationState {
   if (!state) throw new Error('useRegistrationState() needs a <RegistrationProvider> above it')
   return state
 }
-
-type DataLayerWindow = Window & { dataLayer?: unknown[] }
 
 function newSubmissionId(): string {
   return crypto.randomUUID()
@@ -86,11 +85,7 @@ export function RegistrationProvider({ form, analytics, onSuccess, children }: P
           submissionId.current = undefined
           setFormDataState({})
           setServerErrors({})
-          if (analytics) {
-            const w = window as DataLayerWindow
-            w.dataLayer = w.dataLayer ?? []
-            w.dataLayer.push({ event: 'generate_lead', form_id: 'vip-registration' })
-          }
+          if (analytics) dataLayer().push({ event: 'generate_lead', form_id: 'vip-registration' })
           void showNotice({ kind: 'success', ...form.toasts.success })
           onSuccess?.()
           return true

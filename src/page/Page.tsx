@@ -6,6 +6,7 @@ import { loadRegistrationForm } from '../form/LazyRegistrationForm.tsx'
 import { RegistrationProvider } from '../form/registration-state.tsx'
 import { sectionRegistry } from '../sections/registry.ts'
 import type { SharedProps } from '../sections/types.ts'
+import { loadTagManager } from './analytics.ts'
 import { Footer } from './Footer.tsx'
 import { Header } from './Header.tsx'
 import { RegistrationContext } from './registration-context.tsx'
@@ -33,9 +34,11 @@ export function Page({ config }: { config: ClientPageConfig }) {
     void loadRegistrationForm()
     void loadDialog()
     void loadToasts()
+    const containerId = config.site.analytics?.gtmId
+    if (containerId) loadTagManager(containerId)
     const timer = window.setTimeout(() => setDialogOpen(true), config.modal.openDelayMs)
     return () => window.clearTimeout(timer)
-  }, [config.modal.openDelayMs])
+  }, [config.modal.openDelayMs, config.site.analytics?.gtmId])
 
   const controls = useMemo(() => ({ openDialog: () => setDialogOpen(true) }), [])
   const closeDialog = useMemo(() => () => setDialogOpen(false), [])

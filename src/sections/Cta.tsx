@@ -1,10 +1,9 @@
-import type { FromSchema } from 'json-schema-to-ts'
 import type { MouseEvent } from 'react'
-import type { ctaSchema } from '../../schema/parts.ts'
+import type { ctaSchema, FromConfigSchema } from '../../schema/parts.ts'
 import { useRegistration } from '../page/registration-context.tsx'
 
 /** A call-to-action as the config names it. */
-export type CtaProps = FromSchema<typeof ctaSchema>
+export type CtaProps = FromConfigSchema<typeof ctaSchema>
 
 // Whole class names, so Tailwind's source scan finds them.
 const variants = { primary: 'btn-primary', accent: 'btn-accent', outline: 'btn-outline' } as const

@@ -1,5 +1,4 @@
-import type { FromSchema } from 'json-schema-to-ts'
-import type { imageSchema } from '../../schema/parts.ts'
+import type { FromConfigSchema, imageSchema } from '../../schema/parts.ts'
 
 /** An image as the config names it. */
-export type ImageProps = FromSchema<typeof imageSchema>
+export type ImageProps = FromConfigSchema<typeof imageSchema>

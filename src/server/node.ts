@@ -116,6 +116,7 @@ export async function startNodeServer(env: Env = process.env, cwd = process.cwd(
       // Behind a proxy the visitor's connection is normally HTTPS; browsers ignore HSTS over plain HTTP anyway.
       https: settings.trustProxy > 0,
       supabaseUrl: env.VITE_SUPABASE_URL || undefined,
+      tagManager: page.site.analytics !== undefined,
     }),
   )
   site.use('*', async (c, next) => {

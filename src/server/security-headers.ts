@@ -12,25 +12,32 @@ export type SecurityHeaderOptions = {
   https: boolean
   /** VITE_SUPABASE_URL of the build, when the form posts to a hosted Supabase project instead of this origin. */
   supabaseUrl?: string
+  /** The config names a Google Tag Manager container: allow its hosts (and only then). */
+  tagManager?: boolean
 }
+
+// Google Tag Manager and the Analytics endpoints it reports to (src/page/analytics.ts loads the container).
+const tagManagerOrigins = ['https://www.googletagmanager.com', 'https://*.google-analytics.com', 'https://*.analytics.google.com']
 
 // Features the page never uses, refused to it and to anything it might embed. Only names Chromium knows:
 // an unknown one (e.g. interest-cohort) prints a console warning on every load.
 const permissionsPolicy = 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), browsing-topics=()'
 
 /** The Content-Security-Policy value: 'self' everywhere, the JSON-LD by hash, nothing inline or eval'd. */
-export function contentSecurityPolicy({ jsonLdHashes, supabaseUrl }: Omit<SecurityHeaderOptions, 'https'>): string {
+export function contentSecurityPolicy({ jsonLdHashes, supabaseUrl, tagManager }: Omit<SecurityHeaderOptions, 'https'>): string {
   const connect = ["'self'"]
   if (supabaseUrl) connect.push(new URL(supabaseUrl).origin)
+  const tracking = tagManager ? tagManagerOrigins : []
+  connect.push(...tracking)
   return [
     "default-src 'self'",
     // A JSON-LD block is data, which browsers do not check against script-src; its hash is listed anyway so
     // that the policy states exactly which inline scripts the page carries, and no other inline script runs.
-    ['script-src', "'self'", ...jsonLdHashes.map((hash) => `'${hash}'`)].join(' '),
+    ['script-src', "'self'", ...jsonLdHashes.map((hash) => `'${hash}'`), ...tracking.slice(0, 1)].join(' '),
     // No 'unsafe-inline': React, react-modal and react-toastify set styles through the CSSOM (element.style),
     // which style-src does not restrict; the prerendered HTML has no style attributes or <style> elements.
     "style-src 'self'",
-    "img-src 'self' data:",
+    ['img-src', "'self'", 'data:', ...tracking].join(' '),
     "font-src 'self'",
     `connect-src ${connect.join(' ')}`,
     "object-src 'none'",

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import Database from 'better-sqlite3'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import type { Browser } from 'playwright-core'
@@ -84,6 +85,51 @@ describe('a second launch from the same code', () => {
     expect(sources).toContain('image/avif')
     expect(images.some((url) => /\/images\/_v\/.+\.avif$/.test(url))).toBe(true)
     expect(images.some((url) => /\.(jpe?g|png)$/.test(url) && url.includes('/images/') && !url.includes('_v'))).toBe(false)
+    await context.close()
+  })
+
+  it('takes a field added to the form schema alone: both forms, the message, the request, the stored lead', async () => {
+    const context = await browser.newContext()
+    const page = await context.newPage()
+    page.setDefaultTimeout(10_000)
+    const tagManager: string[] = []
+    // The container is answered inside the browser: the test sends nothing beyond 127.0.0.1.
+    await page.route('https://www.googletagmanager.com/**', (route) => {
+      tagManager.push(route.request().url())
+      return route.fulfill({ status: 200, contentType: 'text/javascript', body: '/* container */' })
+    })
+    await page.clock.install({ time: new Date('2026-01-01T00:00:00Z') })
+    await page.clock.pauseAt(new Date('2026-01-01T00:00:01Z'))
+    await page.goto(server.url + '/', { waitUntil: 'networkidle' })
+    await page.clock.runFor(500)
+    const ui = second.form.uiSchema as Record<string, Record<string, string>>
+    const form = page.locator(`#${second.sections.find((s) => s.type === 'registration')?.anchor} form`)
+    const postalLabel = ui.postalCode?.['ui:title'] ?? ''
+    await form.getByLabel(ui.name?.['ui:title'] ?? '').fill('Noor Haddad')
+    await form.getByLabel(ui.email?.['ui:title'] ?? '').fill('noor@example.org')
+    await form.getByLabel(ui.phone?.['ui:title'] ?? '').fill('555-555-0187')
+    await form.getByLabel(postalLabel).fill('12345')
+    await form.getByRole('radio', { name: "No, I'm not" }).check()
+    await form.getByRole('button', { name: second.form.submitLabel }).click()
+    await form.getByText(second.form.messages.postalCode?.pattern ?? '-').waitFor()
+
+    await form.getByLabel(postalLabel).fill(' N0B 2K0 ')
+    const request = page.waitForRequest((r) => r.url().endsWith('/functions/v1/send-contact-email') && r.method() === 'POST')
+    await form.getByRole('button', { name: second.form.submitLabel }).click()
+    expect((await request).postDataJSON()).toMatchObject({ postalCode: 'N0B 2K0', isRealtor: 'no' })
+    await page.getByText(second.form.toasts.success.title).waitFor()
+
+    const db = new Database(path.join(server.dataDir, 'leads.sqlite'), { readonly: true })
+    const stored = db.prepare('SELECT fields FROM leads').all() as Array<{ fields: string }>
+    db.close()
+    expect(stored.map((row) => JSON.parse(row.fields))).toContainEqual(expect.objectContaining({ name: 'Noor Haddad', postalCode: 'N0B 2K0' }))
+
+    // The config names a Tag Manager container: it is loaded, and the registration is reported to it.
+    expect(tagManager.some((url) => url.includes(`id=${second.site.analytics?.gtmId}`))).toBe(true)
+    const events = await page.evaluate(() => (window as Window & { dataLayer?: Array<{ event?: string }> }).dataLayer?.map((e) => e.event))
+    expect(events).toContain('generate_lead')
+    const csp = (await fetch(server.url + '/')).headers.get('content-security-policy') ?? ''
+    expect(csp).toContain('https://www.googletagmanager.com')
     await context.close()
   })
 })

@@ -195,7 +195,7 @@ describe('checkPageConfigFile', () => {
 
   it('refuses a layout (uiSchema) for a field the form does not have, and an order that leaves one out', () => {
     const { problems } = check((t) =>
-      replaceOnce(t, '"ui:order": ["name", "phone", "email", "isRealtor"],', '"ui:order": ["name", "email", "isRealtor"], "phoen": {},'),
+      replaceOnce(t, '"ui:order": ["name", "phone", "email", "postalCode", "isRealtor"],', '"ui:order": ["name", "email", "postalCode", "isRealtor"], "phoen": {},'),
     )
     expect(problems.map((p) => p.message)).toEqual([
       `form.uiSchema["ui:order"] leaves out 'phone': the form would not show at all.`,
