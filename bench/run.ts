@@ -166,7 +166,10 @@ async function main(): Promise<void> {
       `${JSON.stringify({ ...record, detail: { lighthouseRuns: { mobile: lighthouse.mobile.runs, desktop: lighthouse.desktop.runs }, bundle } }, null, 2)}\n`,
     )
     appendFileSync(path.join(resultsDir, 'history.jsonl'), `${JSON.stringify(record)}\n`)
-    console.log(`\nWrote ${path.relative(process.cwd(), path.join(resultsDir, 'latest.json'))} and appended to history.jsonl (${record.commit.slice(0, 7)}${record.dirty ? ', uncommitted changes' : ''}).`)
+    console.log(`\nWrote ${path.relative(process.cwd(), path.join(resultsDir, 'latest.json'))} and appended to history.jsonl (${record.commit ? record.commit.slice(0, 7) : "not a git checkout"}${record.dirty ? ", uncommitted changes" : ""}).`)
+  } catch (error) {
+    if (server) console.error(`The server said:\n${server.output().trim().split('\n').slice(-20).join('\n')}`)
+    throw error
   } finally {
     await server?.stop()
     if (tempDist) rmSync(tempDist, { recursive: true, force: true })
