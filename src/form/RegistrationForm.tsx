@@ -1,6 +1,5 @@
 import Form from '@rjsf/core'
 import {
-  ariaDescribedByIds,
   errorId,
   getInputProps,
   type ErrorSchema,
@@ -68,7 +67,7 @@ function BaseInputTemplate(props: WidgetProps & { type?: string }) {
       readOnly={readonly}
       autoFocus={autofocus}
       aria-invalid={invalid || undefined}
-      aria-describedby={ariaDescribedByIds(id)}
+      aria-describedby={errorId(id)}
       className={`${inputClass} ${invalid ? 'border-red-700' : 'border-ink/35'}`}
       onChange={(event: ChangeEvent<HTMLInputElement>) => onChange(event.target.value === '' ? options.emptyValue : event.target.value)}
       onBlur={(event) => onBlur(id, event.target.value)}
@@ -96,7 +95,7 @@ function RadioWidget({ id, htmlName, options, value, disabled, readonly, onChang
               checked={value === option.value}
               disabled={disabled || readonly}
               aria-invalid={invalid || undefined}
-              aria-describedby={ariaDescribedByIds(id)}
+              aria-describedby={errorId(id)}
               className="size-5 accent-forest-900"
               onChange={() => onChange(option.value)}
               onBlur={(event) => onBlur(id, event.target.value)}

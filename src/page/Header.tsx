@@ -25,10 +25,10 @@ export function Header({ logo, navLabel, links, phoneLabel, cta, site }: HeaderP
         <div className="ml-auto flex items-center gap-2 sm:gap-4">
           <a
             href={`tel:${site.phone.dial}`}
-            className="inline-flex min-h-11 min-w-11 items-center justify-center gap-2 rounded-full font-semibold text-forest-900 hover:text-forest-700"
+            className="inline-flex min-h-11 min-w-11 items-center justify-center gap-2 rounded-full font-semibold whitespace-nowrap text-forest-900 hover:text-forest-700"
           >
             <PhoneIcon className="size-5" />
-            <span className="sr-only">{phoneLabel}</span>
+            <span className="sr-only">{phoneLabel} </span>
             <span className="sr-only md:not-sr-only">{site.phone.display}</span>
           </a>
           <Cta cta={cta} className="px-4 py-2 text-sm sm:px-6 sm:text-base" />

@@ -31,13 +31,21 @@ export function Page({ config }: { config: ClientPageConfig }) {
   useEffect(() => {
     setHydrated(true)
     captureAttribution()
-    void loadRegistrationForm()
-    void loadDialog()
-    void loadToasts()
+    // The form, dialog and toast code load once the page has loaded (its main image first), not alongside it.
+    const preload = () => {
+      void loadRegistrationForm()
+      void loadDialog()
+      void loadToasts()
+    }
+    if (document.readyState === 'complete') preload()
+    else window.addEventListener('load', preload, { once: true })
     const containerId = config.site.analytics?.gtmId
     if (containerId) loadTagManager(containerId)
     const timer = window.setTimeout(() => setDialogOpen(true), config.modal.openDelayMs)
-    return () => window.clearTimeout(timer)
+    return () => {
+      window.clearTimeout(timer)
+      window.removeEventListener('load', preload)
+    }
   }, [config.modal.openDelayMs, config.site.analytics?.gtmId])
 
   const controls = useMemo(() => ({ openDialog: () => setDialogOpen(true) }), [])

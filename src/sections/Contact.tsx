@@ -25,7 +25,7 @@ export function Contact({ anchor, eyebrow, heading, intro, cards, tone, site }: 
                 <h3 className="mt-4 text-lg font-semibold text-forest-900">{card.title}</h3>
                 {card.text && <p className="mt-2 text-base text-ink-muted">{card.text}</p>}
                 {card.kind === 'phone' && (
-                  <a href={`tel:${site.phone.dial}`} className="mt-2 inline-block text-lg font-semibold text-brass-700 underline-offset-4 hover:underline">
+                  <a href={`tel:${site.phone.dial}`} className="mt-2 inline-block text-lg font-semibold whitespace-nowrap text-brass-700 underline-offset-4 hover:underline">
                     {site.phone.display}
                   </a>
                 )}

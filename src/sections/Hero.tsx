@@ -23,7 +23,7 @@ export function Hero({ anchor, eyebrow, heading, tagline, intro, image, cta, bar
       </div>
       <div className="bg-cream-100 text-ink">
         <div className="mx-auto flex max-w-6xl flex-col items-stretch gap-4 px-5 py-5 sm:flex-row sm:items-center sm:px-8">
-          <a href={`tel:${site.phone.dial}`} className="btn-primary shrink-0">
+          <a href={`tel:${site.phone.dial}`} className="btn-primary shrink-0 whitespace-nowrap">
             <PhoneIcon />
             <span>{bar.callLabel}</span>
             <span className="font-normal">{site.phone.display}</span>
