@@ -20,7 +20,10 @@ export function chunkName(file: string): string {
 }
 
 function sizeOf(distDir: string, file: string): AssetSize {
-  const bytes = readFileSync(path.join(distDir, file))
+  return sizeOfBytes(file, readFileSync(path.join(distDir, file)))
+}
+
+function sizeOfBytes(file: string, bytes: Buffer): AssetSize {
   return {
     file,
     name: chunkName(file),
@@ -59,6 +62,26 @@ export function initialAssetsOf(html: string): { js: string[]; css: string[] } {
   return { js, css }
 }
 
+/**
+ * The app's entry as the page starts it: the build's boot module (assets/boot-*.js) imports it at the load
+ * event, so it counts as initial JS although the HTML names only the boot module.
+ */
+function bootedEntries(distDir: string, js: string[]): string[] {
+  const entries: string[] = []
+  for (const file of js.filter((f) => /(^|\/)boot-[\w-]+\.js$/.test(f))) {
+    for (const [, url] of readFileSync(path.join(distDir, file), 'utf8').matchAll(/import\("([^"]+)"\)/g)) {
+      entries.push((url ?? '').replace(/^\//, ''))
+    }
+  }
+  return entries
+}
+
+/** The page's inline <style> (the build inlines the stylesheet), as one pseudo-file. */
+function inlineCssOf(html: string): AssetSize[] {
+  const css = [...html.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style>/gi)].map((m) => m[1] ?? '').join('')
+  return css ? [sizeOfBytes('index.html <style>', Buffer.from(css))] : []
+}
+
 function assetsIn(distDir: string): string[] {
   return readdirSync(path.join(distDir, 'assets'))
     .filter((name) => /\.(js|css)$/.test(name))
@@ -70,8 +93,9 @@ function assetsIn(distDir: string): string[] {
 export function measureBundle(distDir: string): BundleFigures {
   const html = readFileSync(path.join(distDir, 'index.html'), 'utf8')
   const initial = initialAssetsOf(html)
+  initial.js.push(...bootedEntries(distDir, initial.js))
   const initialJs = initial.js.map((file) => sizeOf(distDir, file))
-  const initialCss = initial.css.map((file) => sizeOf(distDir, file))
+  const initialCss = [...inlineCssOf(html), ...initial.css.map((file) => sizeOf(distDir, file))]
   const loaded = new Set([...initial.js, ...initial.css])
   const lazy = assetsIn(distDir)
     .filter((file) => !loaded.has(file))

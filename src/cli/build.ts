@@ -6,7 +6,7 @@ import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:z
 import { build } from 'vite'
 import { fillTemplate } from '../page/head.ts'
 import { buildImageVariants, type ImageManifest } from '../page/image-variants.ts'
-import { cspHashesOf, staticHostHeaders } from '../server/security-headers.ts'
+import { cspHashesOf, staticHostHeaders, styleHashesOf } from '../server/security-headers.ts'
 import { loadPageConfig, PageConfigError, publicDirFor, resolvePageConfigPath } from '../page/load-page-config.ts'
 
 /** Where a build writes the site: DIST_DIR or ./dist. */
@@ -70,6 +70,33 @@ function robotsTxt(canonicalUrl: string): string {
   return `User-agent: *\nAllow: /\n\nSitemap: ${new URL('sitemap.xml', canonicalUrl).href}\n`
 }
 
+/**
+ * Puts the page's stylesheet into the HTML: a render-blocking request less before the first paint (the CSS is
+ * ~6 KiB compressed). The CSP allows this one <style> by hash.
+ */
+function inlineStylesheets(html: string, distDir: string): string {
+  return html.replace(/<link rel="stylesheet"[^>]*href="(\/assets\/[^"]+\.css)"[^>]*>/g, (_tag, href: string) => {
+    const file = path.join(distDir, href)
+    const css = readFileSync(file, 'utf8').replace(/<\/style/gi, '<\\/style')
+    rmSync(file)
+    return `<style>${css}</style>`
+  })
+}
+
+/**
+ * Starts the app once the page has loaded: the prerendered page is complete without it (links, and typing into
+ * the form, work before), and its main image gets the bandwidth first. A tiny module (no inline script: CSP)
+ * imports the app's entry at the window's load event.
+ */
+function bootAfterLoad(html: string, distDir: string): string {
+  return html.replace(/<script type="module" crossorigin src="(\/assets\/[^"]+\.js)"><\/script>/, (_tag, entry: string) => {
+    const code = `const start=()=>import(${JSON.stringify(entry)});document.readyState==="complete"?start():addEventListener("load",start,{once:true});\n`
+    const name = `boot-${createHash('sha256').update(code).digest('base64url').slice(0, 8)}.js`
+    writeFileSync(path.join(distDir, 'assets', name), code)
+    return `<script type="module" src="/assets/${name}"></script>`
+  })
+}
+
 function precompress(distDir: string): void {
   for (const file of listFiles(distDir)) {
     if (!compressible.test(file)) continue
@@ -100,7 +127,7 @@ export async function buildSite(configFile = resolvePageConfigPath(), distDir = 
   const publicDir = publicDirFor(configFile)
   const imageVariants = await buildImageVariants(config, publicDir, distDir)
   const entry = (await import(pathToFileURL(path.join(ssrDir, 'entry-server.js')).href)) as ServerEntry
-  const template = readFileSync(path.join(distDir, 'index.html'), 'utf8')
+  const template = bootAfterLoad(inlineStylesheets(readFileSync(path.join(distDir, 'index.html'), 'utf8'), distDir), distDir)
   const home = fillTemplate(template, config, 'home', await entry.renderPath('/', imageVariants), imageVariants)
   writeFileSync(path.join(distDir, 'index.html'), home)
   writeFileSync(path.join(distDir, '404.html'), fillTemplate(template, config, 'not-found', await entry.renderPath('/404', imageVariants), imageVariants))
@@ -108,6 +135,7 @@ export async function buildSite(configFile = resolvePageConfigPath(), distDir = 
   const supabaseUrl = process.env.VITE_SUPABASE_URL
   const headerOptions = {
     jsonLdHashes: await cspHashesOf(home),
+    styleHashes: await styleHashesOf(home),
     https: true,
     tagManager: config.site.analytics !== undefined,
     ...(supabaseUrl ? { supabaseUrl } : {}),

@@ -12,7 +12,7 @@ import { createEmlMailer } from './eml-mailer.ts'
 import { formatEnvProblems, parseNodeEnv, type Env } from './env.ts'
 import type { Mailer } from './mailer.ts'
 import { createOutboxWorker } from './outbox.ts'
-import { cspHashesOf, secureHeadersMiddleware } from './security-headers.ts'
+import { cspHashesOf, secureHeadersMiddleware, styleHashesOf } from './security-headers.ts'
 import { createSmtpMailer } from './smtp-mailer.ts'
 import { openSqliteStore } from './sqlite-store.ts'
 import { createStaticSite } from './static-site.ts'
@@ -98,21 +98,18 @@ export async function startNodeServer(env: Env = process.env, cwd = process.cwd(
     clientAddress: (c) => getConnInfo(c).remote.address,
     onLeadStored: () => worker.kick(),
   })
-  // The pages' inline JSON-LD is allowed by hash in the CSP; the form may post to a hosted Supabase project.
-  const jsonLdHashes = [
-    ...new Set(
-      (
-        await Promise.all(
-          ['index.html', '404.html'].filter((f) => existsSync(path.join(distDir, f))).map((f) => cspHashesOf(readFileSync(path.join(distDir, f), 'utf8'))),
-        )
-      ).flat(),
-    ),
-  ]
+  // The pages' inline JSON-LD and stylesheet are allowed by hash in the CSP; the form may post to a hosted
+  // Supabase project.
+  const pages = ['index.html', '404.html'].filter((f) => existsSync(path.join(distDir, f))).map((f) => readFileSync(path.join(distDir, f), 'utf8'))
+  const unique = (lists: string[][]) => [...new Set(lists.flat())]
+  const jsonLdHashes = unique(await Promise.all(pages.map(cspHashesOf)))
+  const styleHashes = unique(await Promise.all(pages.map(styleHashesOf)))
   const site = new Hono()
   site.use(
     '*',
     secureHeadersMiddleware({
       jsonLdHashes,
+      styleHashes,
       // Behind a proxy the visitor's connection is normally HTTPS; browsers ignore HSTS over plain HTTP anyway.
       https: settings.trustProxy > 0,
       supabaseUrl: env.VITE_SUPABASE_URL || undefined,

@@ -8,6 +8,8 @@ import type { MiddlewareHandler } from 'hono'
 export type SecurityHeaderOptions = {
   /** CSP source hashes of the inline JSON-LD scripts, as `cspHashesOf` returns them (`sha256-…`). */
   jsonLdHashes: readonly string[]
+  /** CSP source hashes of the pages' inline <style> (the build inlines the stylesheet), as `styleHashesOf` returns them. */
+  styleHashes?: readonly string[]
   /** Adds Strict-Transport-Security. Browsers ignore it over plain HTTP, but a proxy may not be HTTPS end to end. */
   https: boolean
   /** VITE_SUPABASE_URL of the build, when the form posts to a hosted Supabase project instead of this origin. */
@@ -24,7 +26,7 @@ const tagManagerOrigins = ['https://www.googletagmanager.com', 'https://*.google
 const permissionsPolicy = 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), browsing-topics=()'
 
 /** The Content-Security-Policy value: 'self' everywhere, the JSON-LD by hash, nothing inline or eval'd. */
-export function contentSecurityPolicy({ jsonLdHashes, supabaseUrl, tagManager }: Omit<SecurityHeaderOptions, 'https'>): string {
+export function contentSecurityPolicy({ jsonLdHashes, styleHashes = [], supabaseUrl, tagManager }: Omit<SecurityHeaderOptions, 'https'>): string {
   const connect = ["'self'"]
   if (supabaseUrl) connect.push(new URL(supabaseUrl).origin)
   const tracking = tagManager ? tagManagerOrigins : []
@@ -35,8 +37,9 @@ export function contentSecurityPolicy({ jsonLdHashes, supabaseUrl, tagManager }:
     // that the policy states exactly which inline scripts the page carries, and no other inline script runs.
     ['script-src', "'self'", ...jsonLdHashes.map((hash) => `'${hash}'`), ...tracking.slice(0, 1)].join(' '),
     // No 'unsafe-inline': React, react-modal and react-toastify set styles through the CSSOM (element.style),
-    // which style-src does not restrict; the prerendered HTML has no style attributes or <style> elements.
-    "style-src 'self'",
+    // which style-src does not restrict; the prerendered HTML has no style attributes, and its one <style> (the
+    // inlined stylesheet) is allowed by hash.
+    ['style-src', "'self'", ...styleHashes.map((hash) => `'${hash}'`)].join(' '),
     ['img-src', "'self'", 'data:', ...tracking].join(' '),
     "font-src 'self'",
     `connect-src ${connect.join(' ')}`,
@@ -83,13 +86,24 @@ function base64(bytes: ArrayBuffer): string {
   return btoa(binary)
 }
 
+const inlineStyle = /<style\b[^>]*>([\s\S]*?)<\/style\s*>/gi
+
 /**
  * The CSP hashes (`sha256-…`, without quotes) of the inline JSON-LD scripts in a built page, in document order,
  * duplicates removed. Hashes the exact text between the tags, so pass the HTML as it is served.
  */
 export async function cspHashesOf(html: string): Promise<string[]> {
+  return hashesOf(html, jsonLdScript)
+}
+
+/** The CSP hashes of a built page's inline <style> elements, as `cspHashesOf` does for JSON-LD. */
+export async function styleHashesOf(html: string): Promise<string[]> {
+  return hashesOf(html, inlineStyle)
+}
+
+async function hashesOf(html: string, element: RegExp): Promise<string[]> {
   const hashes: string[] = []
-  for (const match of html.matchAll(jsonLdScript)) {
+  for (const match of html.matchAll(element)) {
     const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(match[1] ?? ''))
     const hash = `sha256-${base64(digest)}`
     if (!hashes.includes(hash)) hashes.push(hash)

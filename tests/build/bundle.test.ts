@@ -16,14 +16,23 @@ describe('the built bundle', () => {
     }
   })
 
-  it('keeps the form, its validator, the dialog, toasts and supabase-js out of the initial script', () => {
-    const entry = /<script type="module"[^>]*src="\/assets\/([^"]+)"/.exec(indexHtml)?.[1]
-    expect(entry).toBeTruthy()
+  it('starts the app from a boot module at the load event, keeping the form, dialog, toasts and supabase-js out of it', () => {
+    const boot = /<script type="module"[^>]*src="\/assets\/(boot-[^"]+)"/.exec(indexHtml)?.[1]
+    expect(boot).toBeTruthy()
+    const bootCode = readFileSync(path.join(distDir, 'assets', boot as string), 'utf8')
+    expect(bootCode).toContain('addEventListener("load"')
+    const entry = /import\("\/assets\/([^"]+)"\)/.exec(bootCode)?.[1]
+    expect(entry).toMatch(/^index-.+\.js$/)
     const code = readFileSync(path.join(distDir, 'assets', entry as string), 'utf8')
     expect(code).not.toContain('ReactModal__')
     expect(code).not.toContain('functions/v1')
     expect(code).not.toMatch(/must NOT have more than/) // Ajv messages travel with the form chunk only
     expect(indexHtml).not.toMatch(/rel="modulepreload"[^>]*RegistrationForm/)
+  })
+
+  it('inlines the stylesheet: no render-blocking request before the first paint', () => {
+    expect(indexHtml).not.toMatch(/<link rel="stylesheet"/)
+    expect(indexHtml).toMatch(/<style>[^<]*tailwindcss/)
   })
 
   it('inlines no script but the JSON-LD and the config data block', () => {

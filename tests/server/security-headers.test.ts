@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
-import { cspHashesOf, secureHeadersMiddleware, securityHeaders, staticHostHeaders } from '../../src/server/security-headers.ts'
+import { cspHashesOf, secureHeadersMiddleware, securityHeaders, staticHostHeaders, styleHashesOf } from '../../src/server/security-headers.ts'
 
 const jsonLd = '{"@context":"https://schema.org","@type":"RealEstateAgent","name":"Caf\u00e9 \\u003c Homes"}'
 const page = `<!doctype html><html><head><title>t</title><script type="application/ld+json">${jsonLd}</script>
@@ -22,6 +22,16 @@ describe('cspHashesOf', () => {
     const twice = page.replace('</head>', `<script type="application/ld+json">${jsonLd}</script></head>`)
     await expect(cspHashesOf(twice)).resolves.toEqual([expectedHash])
     await expect(cspHashesOf('<!doctype html><title>404</title>')).resolves.toEqual([])
+  })
+})
+
+describe('styleHashesOf', () => {
+  it("hashes the inlined stylesheet, and the CSP allows exactly that style and the origin's", async () => {
+    const css = '.a{color:red}'
+    const hashes = await styleHashesOf(`<head><style>${css}</style></head><body><p style="x"></p></body>`)
+    expect(hashes).toEqual([`sha256-${createHash('sha256').update(css, 'utf8').digest('base64')}`])
+    const csp = directives(securityHeaders({ jsonLdHashes: [], styleHashes: hashes, https: false })['Content-Security-Policy'] ?? '')
+    expect(csp.get('style-src')).toEqual(["'self'", `'${hashes[0]}'`])
   })
 })
 
