@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs'
 import { AxeBuilder } from '@axe-core/playwright'
-import type { Browser, Locator, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Locator, Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
 import type { PageConfig } from '../../schema/page-config.ts'
-import { launchBrowser, startServer, type RunningServer } from './harness.ts'
+import { useServerAndBrowser } from './harness.ts'
 
 // The accessibility gate: axe-core's WCAG 2.1 A and AA rules on every state a visitor can reach, and a
 // registration done with the keyboard alone.
@@ -13,18 +13,7 @@ const wcag21 = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']
 const realtorLegend = (config.form.uiSchema.isRealtor as Record<string, unknown> | undefined)?.['ui:title'] as string
 const everyMessage = ['name', 'email', 'phone', 'isRealtor'].map((field) => config.form.messages[field]?.required as string)
 
-let server: RunningServer
-let browser: Browser
-
-beforeAll(async () => {
-  server = await startServer()
-  browser = await launchBrowser()
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-})
+const e2e = useServerAndBrowser()
 
 /** Whether the element with this id has been hydrated: React has attached its handlers to it. */
 function isHydrated(page: Page, id: string): Promise<boolean> {
@@ -52,14 +41,14 @@ async function advanceUntil(page: Page, condition: () => Promise<boolean>, budge
  * earlier would not reach React). Less than the dialog's delay passes on the page's clock meanwhile.
  */
 async function openPage(path = '/', width = 1280): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width, height: 900 } })
+  const context = await e2e.browser.newContext({ viewport: { width, height: 900 } })
   const page = await context.newPage()
   const start = new Date('2026-03-02T15:00:00Z')
   await page.clock.install({ time: start })
   // Time flows after install; pausing needs a document to run in, and then holds across the navigation.
   await page.goto('about:blank')
   await page.clock.pauseAt(new Date(start.getTime() + 1000))
-  await page.goto(server.url + path, { waitUntil: 'networkidle' })
+  await page.goto(e2e.server.url + path, { waitUntil: 'networkidle' })
   if (path === '/') {
     const ready = async () => (await page.locator('.Toastify').count()) === 1 && (await isHydrated(page, 'inline_name'))
     await advanceUntil(page, ready, config.modal.openDelayMs - 200)

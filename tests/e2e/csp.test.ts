@@ -1,31 +1,20 @@
 import { readFileSync } from 'node:fs'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
 import type { PageConfig } from '../../schema/page-config.ts'
 import { cspHashesOf } from '../../src/server/security-headers.ts'
-import { launchBrowser, startServer, type RunningServer } from './harness.ts'
+import { useServerAndBrowser } from './harness.ts'
 
 // The Content-Security-Policy the server sends, checked in Chromium against the real page in every state that
 // runs code: hydration, the lazily loaded form, the dialog (react-modal), both toasts (react-toastify).
 
 const config = JSON.parse(readFileSync('page.config.json', 'utf8')) as PageConfig
 
-let server: RunningServer
-let browser: Browser
-
-beforeAll(async () => {
-  server = await startServer()
-  browser = await launchBrowser()
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-})
+const e2e = useServerAndBrowser()
 
 /** A page that records every CSP violation, from the DOM event and from the console. */
 async function watchedPage(): Promise<{ page: Page; violations: string[] }> {
-  const context = await browser.newContext()
+  const context = await e2e.browser.newContext()
   const page = await context.newPage()
   const violations: string[] = []
   await page.exposeFunction('reportCspViolation', (text: string) => violations.push(text))
@@ -44,7 +33,7 @@ async function watchedPage(): Promise<{ page: Page; violations: string[] }> {
 
 describe('the Content-Security-Policy', () => {
   it('is sent with the page: no inline script but the JSON-LD by hash, no eval, framing refused', async () => {
-    const response = await fetch(server.url + '/')
+    const response = await fetch(e2e.server.url + '/')
     const csp = response.headers.get('content-security-policy') ?? ''
     const hashes = await cspHashesOf(await response.text())
     expect(hashes).toHaveLength(1)
@@ -57,7 +46,7 @@ describe('the Content-Security-Policy', () => {
 
   it('blocks nothing the page does: load, dialog, validation, success and error toasts', async () => {
     const { page, violations } = await watchedPage()
-    await page.goto(server.url + '/', { waitUntil: 'networkidle' })
+    await page.goto(e2e.server.url + '/', { waitUntil: 'networkidle' })
     await page.clock.runFor(config.modal.openDelayMs + 10)
     const dialog = page.getByRole('dialog', { name: config.modal.title })
     await dialog.waitFor()

@@ -1,33 +1,22 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import Database from 'better-sqlite3'
-import type { Browser, Locator, Page, Request } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Locator, Page, Request } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
 import type { PageConfig } from '../../schema/page-config.ts'
-import { launchBrowser, startServer, type RunningServer } from './harness.ts'
+import { useServerAndBrowser } from './harness.ts'
 
 const config = JSON.parse(readFileSync('page.config.json', 'utf8')) as PageConfig
 const { messages, toasts, submitLabel, submittingLabel, consent } = config.form
 const functionPath = '/functions/v1/send-contact-email'
 
-let server: RunningServer
-let browser: Browser
-
-beforeAll(async () => {
-  server = await startServer()
-  browser = await launchBrowser()
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-})
+const e2e = useServerAndBrowser()
 
 type Visit = { page: Page; calls: Request[]; consoleErrors: string[] }
 
 /** A visit with a stopped clock (the dialog stays shut until the test opens it) and a log of function calls. */
 async function visit(path = '/', width = 1280): Promise<Visit> {
-  const context = await browser.newContext({ viewport: { width, height: 900 } })
+  const context = await e2e.browser.newContext({ viewport: { width, height: 900 } })
   const page = await context.newPage()
   page.setDefaultTimeout(10_000) // a failing step reports itself before the test's own time-out
   const calls: Request[] = []
@@ -40,7 +29,7 @@ async function visit(path = '/', width = 1280): Promise<Visit> {
   })
   await page.clock.install({ time: new Date('2026-01-01T00:00:00Z') })
   await page.clock.pauseAt(new Date('2026-01-01T00:00:01Z'))
-  await page.goto(server.url + path, { waitUntil: 'networkidle' })
+  await page.goto(e2e.server.url + path, { waitUntil: 'networkidle' })
   // Half the dialog's delay: enough for React's own short timers to finish hydrating the form.
   await page.clock.runFor(config.modal.openDelayMs / 2)
   await inlineForm(page).getByRole('button', { name: submitLabel }).and(page.locator(':enabled')).waitFor()
@@ -59,7 +48,7 @@ async function fill(form: Locator, values: { name?: string; email?: string; phon
 }
 
 function storedLeads(): Array<{ fields: Record<string, string>; utm: Record<string, string>; page_url: string; consent_text: string; submission_id: string }> {
-  const db = new Database(path.join(server.dataDir, 'leads.sqlite'), { readonly: true })
+  const db = new Database(path.join(e2e.server.dataDir, 'leads.sqlite'), { readonly: true })
   try {
     const rows = db.prepare('SELECT fields, utm, page_url, consent_text, submission_id FROM leads ORDER BY id').all() as Array<Record<string, string>>
     return rows.map((row) => ({
@@ -245,7 +234,7 @@ describe('the registration form', () => {
   })
 
   it('keeps what a visitor typed before the form code arrived', async () => {
-    const context = await browser.newContext()
+    const context = await e2e.browser.newContext()
     const page = await context.newPage()
     await page.clock.install({ time: new Date('2026-01-01T00:00:00Z') })
     await page.clock.pauseAt(new Date('2026-01-01T00:00:01Z')) // the dialog stays shut
@@ -255,7 +244,7 @@ describe('the registration form', () => {
       await held
       await route.continue()
     })
-    await page.goto(server.url + '/', { waitUntil: 'domcontentloaded' })
+    await page.goto(e2e.server.url + '/', { waitUntil: 'domcontentloaded' })
     const form = inlineForm(page)
     await form.locator('#inline_name').fill('Early Typist')
     await form.locator('#inline_phone').fill('555-555-0100')

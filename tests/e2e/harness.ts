@@ -4,6 +4,7 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { chromium, type Browser } from 'playwright-core'
+import { afterAll, beforeAll } from 'vitest'
 import { chromiumArgs, findChromium } from '../find-chromium.ts'
 
 /** A free TCP port on 127.0.0.1. */
@@ -59,4 +60,21 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
 /** Chromium with the project's flags (headless, no network, no sandbox as root). */
 export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: process.env.CHROME_PATH || (await findChromium()), args: chromiumArgs })
+}
+
+/** The running server and browser of a test file, set up before its tests and stopped after them. */
+export type E2eContext = { server: RunningServer; browser: Browser }
+
+/** Starts a site server (with `env`) and Chromium for the calling test file, and stops both, by pid, after it. */
+export function useServerAndBrowser(env: Record<string, string> = {}): E2eContext {
+  const context = {} as E2eContext
+  beforeAll(async () => {
+    context.server = await startServer(env)
+    context.browser = await launchBrowser()
+  })
+  afterAll(async () => {
+    await context.browser?.close()
+    await context.server?.stop()
+  })
+  return context
 }

@@ -1,33 +1,22 @@
 import { readFileSync } from 'node:fs'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
 import type { PageConfig } from '../../schema/page-config.ts'
-import { launchBrowser, startServer, type RunningServer } from './harness.ts'
+import { useServerAndBrowser } from './harness.ts'
 
 const config = JSON.parse(readFileSync('page.config.json', 'utf8')) as PageConfig
 
-let server: RunningServer
-let browser: Browser
-
-beforeAll(async () => {
-  server = await startServer()
-  browser = await launchBrowser()
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-})
+const e2e = useServerAndBrowser()
 
 /** A fresh page whose clock the test drives, so "opens after 1 s" is checked exactly, not by sleeping. */
 async function openPage(path = '/', width = 1280): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width, height: 900 } })
+  const context = await e2e.browser.newContext({ viewport: { width, height: 900 } })
   const page = await context.newPage()
   page.setDefaultTimeout(10_000) // a failing step reports itself before the test's own time-out
   // The page's clock stands still until the test moves it; the dialog's timer starts at hydration.
   await page.clock.install({ time: new Date('2026-01-01T00:00:00Z') })
   await page.clock.pauseAt(new Date('2026-01-01T00:00:01Z'))
-  await page.goto(server.url + path, { waitUntil: 'networkidle' })
+  await page.goto(e2e.server.url + path, { waitUntil: 'networkidle' })
   return page
 }
 
@@ -42,7 +31,7 @@ async function openDialogByTimer(page: Page) {
 
 describe('the landing page', () => {
   it('serves prerendered HTML with the copy, one JSON-LD block and the head tags', async () => {
-    const html = await (await fetch(server.url + '/')).text()
+    const html = await (await fetch(e2e.server.url + '/')).text()
     expect(html.match(/application\/ld\+json/g)).toHaveLength(1)
     expect(html).toContain(`<link rel="canonical" href="${config.seo.canonicalUrl}"`)
     expect(html).toContain(`<title>${config.seo.title}</title>`)
@@ -141,15 +130,15 @@ describe('the landing page', () => {
 
 describe('the not-found page', () => {
   it('answers 404 with the heading, the text and a link home, and logs the path', async () => {
-    const response = await fetch(server.url + '/nope')
+    const response = await fetch(e2e.server.url + '/nope')
     expect(response.status).toBe(404)
-    const context = await browser.newContext()
+    const context = await e2e.browser.newContext()
     const page = await context.newPage()
     const errors: string[] = []
     page.on('console', (message) => {
       if (message.type() === 'error') errors.push(message.text())
     })
-    const answer = await page.goto(server.url + '/some/missing-page')
+    const answer = await page.goto(e2e.server.url + '/some/missing-page')
     expect(answer?.status()).toBe(404)
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(config.notFound.heading)
     await expect(page.getByText(config.notFound.text).isVisible()).resolves.toBe(true)
@@ -157,7 +146,7 @@ describe('the not-found page', () => {
     await expect(home.getAttribute('href')).resolves.toBe('/')
     await expect.poll(() => errors.some((e) => e.includes('/some/missing-page'))).toBe(true)
     await home.click()
-    await page.waitForURL(server.url + '/')
+    await page.waitForURL(e2e.server.url + '/')
     await expect(page.locator('h1').textContent()).resolves.toBe(config.sections.find((s) => s.type === 'hero')?.heading)
     await context.close()
   })
