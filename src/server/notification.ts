@@ -40,7 +40,7 @@ export function orderedFields(form: NotificationForm): string[] {
 
 /**
  * The label a visitor saw for a field: uiSchema "ui:title", else the schema's title, else the field name. A
- * trailing required-marker asterisk is dropped ("Are You A Realtor? *" reads "Are You A Realtor?").
+ * trailing required-marker asterisk is dropped ("Are you an agent? *" reads "Are you an agent?").
  */
 export function fieldLabel(form: NotificationForm, field: string): string {
   const ui = uiFor(form, field)['ui:title']
