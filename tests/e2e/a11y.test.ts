@@ -126,6 +126,27 @@ describe('accessibility (axe-core, WCAG 2.1 A/AA)', () => {
     await page.context().close()
   })
 
+  it('finds no violations in the success and failure notices (contrast of the toasts included)', async () => {
+    const page = await openPage()
+    await dismissDialog(page)
+    const form = page.locator('#register form')
+    const fillAndSend = async () => {
+      await form.getByLabel('Full Name').fill('Avery Tremblay')
+      await form.getByLabel('Email').fill('avery@example.com')
+      await form.getByLabel('Phone').fill('555-555-0100')
+      await form.getByRole('radio', { name: 'No' }).check()
+      await form.getByRole('button', { name: config.form.submitLabel }).click()
+    }
+    await fillAndSend()
+    await page.getByText(config.form.toasts.success.title).waitFor()
+    expect(await violations(page, '.Toastify')).toEqual([])
+    await page.route('**/functions/v1/send-contact-email', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{}' }))
+    await fillAndSend()
+    await page.getByText(config.form.toasts.error.title).waitFor()
+    expect(await violations(page, '.Toastify')).toEqual([])
+    await page.context().close()
+  })
+
   it('finds no violations on the not-found page', async () => {
     const page = await openPage('/no-such-page')
     await page.getByRole('heading', { name: config.notFound.heading }).waitFor()
