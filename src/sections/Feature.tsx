@@ -16,6 +16,7 @@ export function Feature(props: SectionComponentProps<'feature'>) {
       heading={heading}
       aside={image && <Picture image={image} className="rounded-2xl shadow-lg" />}
       asidePosition={imagePosition}
+      split
     >
       <Paragraphs body={body} className={dark ? 'text-cream-100' : 'text-ink-muted'} />
       {bullets && bullets.length > 0 && (

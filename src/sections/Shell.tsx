@@ -20,6 +20,8 @@ type ShellProps = {
   asidePosition?: 'start' | 'end' | undefined
   /** Content below the heading (and aside), full width: card grids. */
   footer?: ReactNode
+  /** Without an aside: the heading in a column of its own beside the content on wide screens. */
+  split?: boolean
 }
 
 /**
@@ -27,18 +29,29 @@ type ShellProps = {
  * heading block, the content, an optional aside column and an optional full-width part below.
  */
 export function Shell(props: ShellProps) {
-  const { anchor, tone = 'light', eyebrow, heading, children, centered = false, aside, asidePosition = 'end', footer } = props
+  const { anchor, tone = 'light', eyebrow, heading, children, centered = false, aside, asidePosition = 'end', footer, split = false } = props
   const headingId = useId()
   const dark = tone === 'dark'
-  const main = (
-    <div className={centered ? 'mx-auto max-w-2xl text-center' : 'max-w-3xl'}>
+  const headingBlock = (
+    <>
       {eyebrow && <p className={`eyebrow ${dark ? 'text-brass-300' : 'text-brass-700'}`}>{eyebrow}</p>}
       <h2 id={headingId} className="section-heading mt-3">
         {heading}
       </h2>
-      {children && <div className="mt-6">{children}</div>}
-    </div>
+    </>
   )
+  const main =
+    split && !aside ? (
+      <div className="grid gap-6 lg:grid-cols-[2fr_3fr] lg:gap-16">
+        <div>{headingBlock}</div>
+        {children && <div className="lg:pt-8">{children}</div>}
+      </div>
+    ) : (
+      <div className={centered ? 'mx-auto max-w-2xl text-center' : 'max-w-3xl'}>
+        {headingBlock}
+        {children && <div className="mt-6">{children}</div>}
+      </div>
+    )
   return (
     <section id={anchor} aria-labelledby={headingId} className={`${toneClasses[tone]} py-16 sm:py-24`}>
       <div className="mx-auto max-w-6xl px-5 sm:px-8">
