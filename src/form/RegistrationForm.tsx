@@ -10,6 +10,7 @@ import {
 import { useEffect, useRef, useState, type ChangeEvent } from 'react'
 import { formSchema, formUi, registration } from 'virtual:form-validator'
 import { createBrowserValidator } from './browser-validator.ts'
+import { readDraft } from './draft.ts'
 import { trimRegistration, type RegistrationData } from './field-rules.ts'
 import { useRegistrationState } from './registration-state.tsx'
 
@@ -145,9 +146,11 @@ export default function RegistrationForm({ idPrefix }: Props) {
     const element = formRef.current?.formElement.current as HTMLFormElement | null | undefined
     setHydrated(true)
     if (!element) return
-    const typed = readTypedValues(element, idPrefix)
-    if (Object.keys(typed).length) setFormData({ ...typed, ...formData })
-    // Only once, when this instance first mounts (hydrates).
+    // Not before now: a state change reaching the prerendered form before it hydrates makes React discard it.
+    const restored = { ...readDraft(), ...readTypedValues(element, idPrefix), ...formData }
+    if (Object.keys(restored).length > Object.keys(formData).length) setFormData(restored)
+    // Only once, when this instance first mounts (hydrates): the draft of an earlier visit in this tab, and
+    // what was typed into the prerendered inputs before this code arrived.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [])
 

@@ -2,6 +2,7 @@ import { createContext, useCallback, useContext, useMemo, useRef, useState, type
 import type { ClientFormConfig, Site } from '../../schema/page-config.ts'
 import { dataLayer } from '../page/analytics.ts'
 import { captureAttribution, type Attribution } from './attribution.ts'
+import { saveDraft } from './draft.ts'
 import { showNotice } from './notify.ts'
 import type { FieldMessages, RegistrationData } from './field-rules.ts'
 import { sendRegistration } from './send-registration.ts'
@@ -59,6 +60,7 @@ export function RegistrationProvider({ form, analytics, onSuccess, children }: P
 
   const setFormData = useCallback((data: RegistrationData) => {
     setFormDataState(data)
+    saveDraft(data)
     setServerErrors((current) => (Object.keys(current).length ? {} : current))
   }, [])
 
@@ -84,6 +86,7 @@ export function RegistrationProvider({ form, analytics, onSuccess, children }: P
         if (outcome.ok) {
           submissionId.current = undefined
           setFormDataState({})
+          saveDraft({})
           setServerErrors({})
           if (analytics) dataLayer().push({ event: 'generate_lead', form_id: 'vip-registration' })
           void showNotice({ kind: 'success', ...form.toasts.success })

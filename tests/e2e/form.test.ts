@@ -233,6 +233,25 @@ describe('the registration form', () => {
     await page.context().close()
   })
 
+  it('keeps a half-filled registration across a reload of the tab, and forgets it once sent', async () => {
+    const { page } = await visit()
+    await fill(inlineForm(page), { name: 'Dana Whitfield', email: 'dana@example.com', realtor: 'Yes' })
+    await page.reload({ waitUntil: 'networkidle' })
+    await page.clock.runFor(config.modal.openDelayMs / 2)
+    const form = inlineForm(page)
+    await expect.poll(() => form.getByLabel('Full Name').inputValue()).toBe('Dana Whitfield')
+    await expect(form.getByLabel('Email').inputValue()).resolves.toBe('dana@example.com')
+    await expect(form.getByRole('radio', { name: 'Yes' }).isChecked()).resolves.toBe(true)
+    await fill(form, { phone: '555-555-0190' })
+    await form.getByRole('button', { name: submitLabel }).click()
+    await page.getByText(toasts.success.title).waitFor()
+    await page.reload({ waitUntil: 'networkidle' })
+    await page.clock.runFor(config.modal.openDelayMs / 2)
+    await inlineForm(page).getByRole('button', { name: submitLabel }).and(page.locator(':enabled')).waitFor()
+    await expect(inlineForm(page).getByLabel('Full Name').inputValue()).resolves.toBe('')
+    await page.context().close()
+  })
+
   it('keeps what a visitor typed before the form code arrived', async () => {
     const context = await e2e.browser.newContext()
     const page = await context.newPage()
