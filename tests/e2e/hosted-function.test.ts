@@ -1,0 +1,83 @@
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import Database from 'better-sqlite3'
+import type { Browser, Request } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { PageConfig } from '../../schema/page-config.ts'
+import { freePort, launchBrowser, startServer, type RunningServer } from './harness.ts'
+
+// The hosted set-up: the static site on one origin, built with VITE_SUPABASE_URL and VITE_SUPABASE_ANON_KEY
+// pointing at the function on another origin (here a second Node server standing where Supabase would).
+const config = JSON.parse(readFileSync('page.config.json', 'utf8')) as PageConfig
+const publishableKey = 'sb_publishable_e2e_test_key'
+const distDir = mkdtempSync(path.join(tmpdir(), 'vip-hosted-dist-'))
+
+let site: RunningServer
+let functionHost: RunningServer
+let browser: Browser
+
+beforeAll(async () => {
+  const [sitePort, functionPort] = [await freePort(), await freePort()]
+  const functionUrl = `http://127.0.0.1:${functionPort}`
+  const build = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/build.ts'], {
+    env: { ...process.env, DIST_DIR: distDir, VITE_SUPABASE_URL: functionUrl, VITE_SUPABASE_ANON_KEY: publishableKey },
+    encoding: 'utf8',
+  })
+  if (build.status !== 0) throw new Error(`The hosted build failed:\n${build.stdout}\n${build.stderr}`)
+  functionHost = await startServer({ PORT: String(functionPort), ANON_KEY: publishableKey, ALLOWED_ORIGINS: `http://127.0.0.1:${sitePort}` })
+  site = await startServer({ PORT: String(sitePort), DIST_DIR: distDir, VITE_SUPABASE_URL: functionUrl, ANON_KEY: publishableKey })
+  browser = await launchBrowser()
+}, 180_000)
+
+afterAll(async () => {
+  await browser?.close()
+  await site?.stop()
+  await functionHost?.stop()
+  rmSync(distDir, { recursive: true, force: true })
+})
+
+function leadsIn(dataDir: string): number {
+  const file = path.join(dataDir, 'leads.sqlite')
+  if (!existsSync(file)) return 0
+  const db = new Database(file, { readonly: true })
+  try {
+    return (db.prepare('SELECT count(*) AS n FROM leads').get() as { n: number }).n
+  } finally {
+    db.close()
+  }
+}
+
+describe('the site with a hosted function (VITE_SUPABASE_URL)', () => {
+  it('sends the registration across origins with the publishable key, and the function stores it', async () => {
+    const page = await browser.newPage()
+    page.setDefaultTimeout(15_000)
+    const calls: Request[] = []
+    const violations: string[] = []
+    page.on('request', (request) => {
+      if (request.url().includes('/functions/v1/send-contact-email')) calls.push(request)
+    })
+    page.on('console', (message) => {
+      if (/Content Security Policy|CORS/i.test(message.text())) violations.push(message.text())
+    })
+    await page.goto(site.url + '/', { waitUntil: 'networkidle' })
+    await page.getByRole('dialog').waitFor()
+    await page.keyboard.press('Escape')
+    const form = page.locator('#register form')
+    await form.getByLabel('Full Name').fill('Hosted Visitor')
+    await form.getByLabel('Email').fill('hosted@example.com')
+    await form.getByLabel('Phone').fill('555-555-0111')
+    await form.getByRole('radio', { name: 'No' }).check()
+    await form.getByRole('button', { name: config.form.submitLabel }).click()
+    await page.getByText(config.form.toasts.success.title).waitFor()
+
+    const post = calls.find((call) => call.method() === 'POST')
+    expect(post?.url()).toBe(`${functionHost.url}/functions/v1/send-contact-email`)
+    expect(post?.headers().apikey).toBe(publishableKey)
+    expect(leadsIn(functionHost.dataDir)).toBe(1)
+    expect(leadsIn(site.dataDir)).toBe(0)
+    expect(violations).toEqual([])
+    await page.close()
+  })
+})
