@@ -418,7 +418,7 @@ export function createApp(deps: AppDeps): Hono {
         return answer(c, error.status, error.errors ? { error: error.message, errors: error.errors } : { error: error.message }, error.headers)
       }
       log.error('send-contact-email: unexpected error', error)
-      return answer(c, 500, { error: 'Something went wrong on our side. Please try again in a moment.' })
+      return answer(c, 500, { error: 'The registration could not be saved just now. Please try again in a moment.' })
     }
   }
 

@@ -29,6 +29,12 @@ export type CommonConfig = {
 }
 
 /** The Node server's settings (src/server/node.ts). Paths are as given: relative ones are resolved by the entry. */
+/** The settings both entries hand to createApp unchanged: keys, origins, limits, client address, time zone. */
+export function requestHandlingOf(config: CommonConfig) {
+  const { anonKeys, allowedOrigins, bodyLimitBytes, rateLimitPerMinute, trustProxy, clientIpHeader, timeZone } = config
+  return { anonKeys, allowedOrigins, bodyLimitBytes, rateLimitPerMinute, trustProxy, clientIpHeader, timeZone }
+}
+
 export type NodeServerConfig = CommonConfig & {
   port: number
   host: string

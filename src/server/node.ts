@@ -9,7 +9,7 @@ import { loadPageConfig, PageConfigError, resolvePageConfigPath } from '../page/
 import { createApp } from './app.ts'
 import { DataDirBusyError, lockDataDir } from './data-dir-lock.ts'
 import { createEmlMailer } from './eml-mailer.ts'
-import { formatEnvProblems, parseNodeEnv, type Env } from './env.ts'
+import { formatEnvProblems, parseNodeEnv, requestHandlingOf, type Env } from './env.ts'
 import type { Mailer } from './mailer.ts'
 import { createOutboxWorker } from './outbox.ts'
 import { cspHashesOf, secureHeadersMiddleware, styleHashesOf } from './security-headers.ts'
@@ -87,14 +87,8 @@ export async function startNodeServer(env: Env = process.env, cwd = process.cwd(
     formConfig: page.form,
     siteName,
     notifyEmail: settings.notifyEmail ?? page.site.email,
-    timeZone: settings.timeZone,
+    ...requestHandlingOf(settings),
     store,
-    anonKeys: settings.anonKeys,
-    allowedOrigins: settings.allowedOrigins,
-    bodyLimitBytes: settings.bodyLimitBytes,
-    rateLimitPerMinute: settings.rateLimitPerMinute,
-    trustProxy: settings.trustProxy,
-    clientIpHeader: settings.clientIpHeader,
     clientAddress: (c) => getConnInfo(c).remote.address,
     onLeadStored: () => worker.kick(),
   })
@@ -126,7 +120,7 @@ export async function startNodeServer(env: Env = process.env, cwd = process.cwd(
   site.all('*', createStaticSite({ distDir }))
   site.onError((error, c) => {
     console.error('Unexpected error', error)
-    return c.json({ error: 'Something went wrong on our side.' }, 500)
+    return c.json({ error: 'The server could not answer just now. Please try again in a moment.' }, 500)
   })
 
   let server: Server

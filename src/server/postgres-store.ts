@@ -1,4 +1,4 @@
-import type { LeadStore, NewLead, OutboxCounts, OutboxJob, OutgoingMail, StoredLead } from './store.ts'
+import { leadColumnValues, type LeadStore, type NewLead, type OutboxCounts, type OutboxJob, type OutgoingMail, type StoredLead } from './store.ts'
 
 /**
  * The one thing the store needs from a Postgres client: `query(text, params)` resolving to `{ rows }`. A `pg.Pool`
@@ -74,18 +74,7 @@ export function createPostgresStore(db: SqlQueryable, options: PostgresStoreOpti
            SELECT id, $9, $10::jsonb, $2, $2 FROM new_lead
          )
          SELECT ${leadColumns} FROM new_lead`,
-        [
-          lead.submissionId,
-          lead.createdAt,
-          JSON.stringify(lead.fields),
-          lead.consentText,
-          lead.pageUrl,
-          lead.referrer,
-          JSON.stringify(lead.utm),
-          lead.userAgent,
-          mail.to,
-          JSON.stringify(mail),
-        ],
+        [...leadColumnValues(lead), mail.to, JSON.stringify(mail)],
       )
       const created = rows[0] as LeadRow | undefined
       if (created) return { created: true, lead: toLead(created) }

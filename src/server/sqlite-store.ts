@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3'
-import type { LeadStore, NewLead, OutboxCounts, OutboxJob, OutgoingMail, SaveLeadResult, StoredLead } from './store.ts'
+import { leadColumnValues, type LeadStore, type NewLead, type OutboxCounts, type OutboxJob, type OutgoingMail, type SaveLeadResult, type StoredLead } from './store.ts'
 
 // The same tables as supabase/migrations/*_leads_and_outbox.sql, in SQLite's types: timestamps are ISO 8601
 // UTC text (they sort as text), JSON columns are text.
@@ -129,16 +129,7 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
 
   const save = db.transaction((lead: NewLead, mail: OutgoingMail): SaveLeadResult => {
     const s = writable()
-    const inserted = s.insertLead.get(
-      lead.submissionId,
-      lead.createdAt,
-      JSON.stringify(lead.fields),
-      lead.consentText,
-      lead.pageUrl,
-      lead.referrer,
-      JSON.stringify(lead.utm),
-      lead.userAgent,
-    )
+    const inserted = s.insertLead.get(...leadColumnValues(lead))
     if (!inserted) {
       const existing = bySubmission.get(lead.submissionId)
       if (!existing) throw new Error(`Lead ${lead.submissionId} conflicted but cannot be read back.`)

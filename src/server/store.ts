@@ -28,6 +28,23 @@ export type NewLead = {
   userAgent: string | null
 }
 
+/**
+ * A new lead's values in the column order both stores insert them (submission_id, created_at, fields,
+ * consent_text, page_url, referrer, utm, user_agent), JSON columns serialised.
+ */
+export function leadColumnValues(lead: NewLead): Array<string | null> {
+  return [
+    lead.submissionId,
+    lead.createdAt,
+    JSON.stringify(lead.fields),
+    lead.consentText,
+    lead.pageUrl,
+    lead.referrer,
+    JSON.stringify(lead.utm),
+    lead.userAgent,
+  ]
+}
+
 /** A registration as stored. */
 export type StoredLead = NewLead & { id: number }
 

@@ -7,7 +7,7 @@ import { getConnInfo } from 'hono/deno'
 import pg from 'pg'
 import edgeForm from '../_shared/form.json' with { type: 'json' }
 import { createApp } from '../../../src/server/app.ts'
-import { formatEnvProblems, parseEdgeEnv } from '../../../src/server/env.ts'
+import { formatEnvProblems, parseEdgeEnv, requestHandlingOf } from '../../../src/server/env.ts'
 import { createOutboxWorker } from '../../../src/server/outbox.ts'
 import { createPostgresStore } from '../../../src/server/postgres-store.ts'
 import { createResendMailer } from '../../../src/server/resend-mailer.ts'
@@ -41,14 +41,8 @@ const app = createApp({
   formConfig: edgeForm.form as unknown as FormConfig,
   siteName: edgeForm.site.name,
   notifyEmail: settings.notifyEmail ?? edgeForm.site.email,
-  timeZone: settings.timeZone,
+  ...requestHandlingOf(settings),
   store,
-  anonKeys: settings.anonKeys,
-  allowedOrigins: settings.allowedOrigins,
-  bodyLimitBytes: settings.bodyLimitBytes,
-  rateLimitPerMinute: settings.rateLimitPerMinute,
-  trustProxy: settings.trustProxy,
-  clientIpHeader: settings.clientIpHeader,
   clientAddress: (c) => getConnInfo(c).remote.address,
   onLeadStored: deliverInBackground,
   outboxTrigger: { secret: settings.outboxSecret, run: () => worker.deliverDue() },
