@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useMemo, useState, type ComponentType } from 'react'
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState, type ComponentType } from 'react'
 import type { ClientPageConfig } from '../../schema/page-config.ts'
 import type { Section } from '../../schema/sections.ts'
 import { captureAttribution } from '../form/attribution.ts'
@@ -49,7 +49,7 @@ export function Page({ config }: { config: ClientPageConfig }) {
   }, [config.modal.openDelayMs, config.site.analytics?.gtmId])
 
   const controls = useMemo(() => ({ openDialog: () => setDialogOpen(true) }), [])
-  const closeDialog = useMemo(() => () => setDialogOpen(false), [])
+  const closeDialog = useCallback(() => setDialogOpen(false), [])
   // The same element on every render: opening the dialog must not re-render the page, least of all the
   // form's Suspense boundary before it has hydrated (React would then discard its prerendered HTML, and
   // with it anything the visitor had typed).
