@@ -1,8 +1,8 @@
 import tailwindcss from '@tailwindcss/vite'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
-import { pageConfigPlugin } from './src/page/vite-plugin-page-config.ts'
-import { publicDirFor, resolvePageConfigPath } from './src/page/load-page-config.ts'
+import { pageConfigPlugin } from './src/build/vite-plugin-page-config.ts'
+import { publicDirFor, resolvePageConfigPath } from './src/config/load-page-config.ts'
 
 const configFile = resolvePageConfigPath()
 

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { SMTPServer } from 'smtp-server'
-import { localAnonKey, contactFunctionPath } from '../src/server/local-defaults.ts'
+import { localAnonKey, contactFunctionPath } from '../schema/local-defaults.ts'
 import { openSqliteStore } from '../src/server/sqlite-store.ts'
 
 /**
@@ -66,10 +66,10 @@ async function until(check: () => boolean | Promise<boolean>, timeoutMs: number)
 
 type Server = { url: string; proc: ChildProcess; startMs: number; stop(signal: NodeJS.Signals): Promise<void> }
 
-/** Starts src/server/node.ts as one process (node --import tsx), so SIGKILL hits the server itself. */
+/** Starts src/cli/serve.ts as one process (node --import tsx), so SIGKILL hits the server itself. */
 async function startServer(env: Record<string, string>): Promise<Server> {
   const started = Date.now()
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/server/node.ts'], {
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/cli/serve.ts'], {
     cwd: root,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', HOST: '127.0.0.1', PORT: '0', RATE_LIMIT_PER_MINUTE: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -313,6 +313,15 @@ export type ClientFormConfig = Pick<FormConfig, 'consent' | 'toasts'>
 /** The config as the page's bundle gets it: no head tags (prerendered), and only the page's part of the form. */
 export type ClientPageConfig = Omit<PageConfig, 'seo' | 'form'> & {
   form: ClientFormConfig
-  /** The responsive variants the build made of raster images, by src (see src/page/image-variants.ts). */
-  imageVariants?: Record<string, { width: number; height: number; sources: Array<{ type: 'image/avif' | 'image/webp'; srcset: string }> }>
+  /** The responsive variants the build made of raster images, by src (see src/build/image-variants.ts). */
+  imageVariants?: ImageManifest
 }
+
+/** One modern-format alternative of an image, ready for <source type srcset>. */
+export type ImageSource = { type: 'image/avif' | 'image/webp'; srcset: string }
+
+/** An image's intrinsic size (after EXIF rotation) and its modern-format sources, best first. */
+export type ImageVariants = { width: number; height: number; sources: ImageSource[] }
+
+/** Variants by the image's "src" exactly as the config writes it ("/images/hero.jpg"). SVGs are absent. */
+export type ImageManifest = Record<string, ImageVariants>

@@ -1,9 +1,9 @@
 import { Ajv, type ErrorObject, type Options } from 'ajv'
 import addFormatsModule from 'ajv-formats'
-import type { FormConfig } from '../../schema/page-config.ts'
-import { pickFieldMessages, trimRegistration, type FieldMessages, type RegistrationData, type RuleFailure } from './field-rules.ts'
+import type { FormConfig } from './page-config.ts'
+import { pickFieldMessages, trimRegistration, type FieldMessages, type RegistrationData, type RuleFailure } from './registration-rules.ts'
 
-export type { FieldMessages, RegistrationData } from './field-rules.ts'
+export type { FieldMessages, RegistrationData } from './registration-rules.ts'
 
 type AddFormats = (ajv: Ajv) => Ajv
 

@@ -1,8 +1,8 @@
 import { prerender } from 'react-dom/static'
 import config from 'virtual:page-config'
 import { App } from './page/App.tsx'
-import { toClientConfig } from './page/client-config.ts'
-import type { ImageManifest } from './page/image-variants.ts'
+import type { ImageManifest } from '../schema/page-config.ts'
+import { toClientConfig } from './build/client-config.ts'
 
 async function readAll(stream: ReadableStream<Uint8Array>): Promise<string> {
   return new Response(stream).text()

@@ -1,7 +1,7 @@
 import { compileSchemaValidatorsCode } from '@rjsf/validator-ajv8/compileSchemaValidators'
 import type { RJSFSchema } from '@rjsf/utils'
 import type { FormConfig } from '../../schema/page-config.ts'
-import { registrationAjvOptions } from './registration-rules.ts'
+import { registrationAjvOptions } from '../../schema/registration-ajv.ts'
 
 /** The $id the form schema is compiled under; the generated module exports its validator by this name. */
 export const formSchemaId = 'registration'

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { PageConfig } from '../../schema/page-config.ts'
-import { loadPageConfig, PageConfigError, resolvePageConfigPath } from '../page/load-page-config.ts'
+import { loadPageConfig, PageConfigError, resolvePageConfigPath } from '../config/load-page-config.ts'
 
 /** Where the Edge Function reads its form from (Supabase deploys only what the function imports, not page.config.json). */
 export const edgeFormFile = 'supabase/functions/_shared/form.json'

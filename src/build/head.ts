@@ -1,6 +1,5 @@
-import type { PageConfig } from '../../schema/page-config.ts'
+import type { ImageManifest, PageConfig } from '../../schema/page-config.ts'
 import { clientConfigScript } from './client-config.ts'
-import type { ImageManifest } from './image-variants.ts'
 
 /** Which prerendered page the head is for. */
 export type PageKind = 'home' | 'not-found'

@@ -2,17 +2,8 @@ import { createHash } from 'node:crypto'
 import { mkdir, readFile, rename, stat } from 'node:fs/promises'
 import path from 'node:path'
 import sharp from 'sharp'
-import type { PageConfig } from '../../schema/page-config.ts'
-import { isRasterImage, listConfigImages } from './config-images.ts'
-
-/** One modern-format alternative of an image, ready for <source type srcset>. */
-export type ImageSource = { type: 'image/avif' | 'image/webp'; srcset: string }
-
-/** An image's intrinsic size (after EXIF rotation) and its modern-format sources, best first. */
-export type ImageVariants = { width: number; height: number; sources: ImageSource[] }
-
-/** Variants by the image's "src" exactly as the config writes it ("/images/hero.jpg"). SVGs are absent. */
-export type ImageManifest = Record<string, ImageVariants>
+import type { ImageManifest, ImageVariants, PageConfig } from '../../schema/page-config.ts'
+import { isRasterImage, listConfigImages } from '../config/config-images.ts'
 
 /** The widths made for each image; never wider than the original, whose own width is added when smaller than the largest. */
 export const variantWidths = [480, 960, 1600] as const

@@ -1,7 +1,7 @@
 import type { Plugin, ViteDevServer } from 'vite'
-import { compileFormValidatorModule } from '../form/compile-form-validator.ts'
+import { compileFormValidatorModule } from './compile-form-validator.ts'
 import { fillTemplate } from './head.ts'
-import { loadPageConfig } from './load-page-config.ts'
+import { loadPageConfig } from '../config/load-page-config.ts'
 
 const configId = 'virtual:page-config'
 const resolvedConfigId = `\0${configId}`

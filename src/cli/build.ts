@@ -4,10 +4,11 @@ import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib'
 import { build } from 'vite'
-import { fillTemplate } from '../page/head.ts'
-import { buildImageVariants, type ImageManifest } from '../page/image-variants.ts'
+import { fillTemplate } from '../build/head.ts'
+import type { ImageManifest } from '../../schema/page-config.ts'
+import { buildImageVariants } from '../build/image-variants.ts'
 import { cspHashesOf, staticHostHeaders, styleHashesOf } from '../server/security-headers.ts'
-import { loadPageConfig, PageConfigError, publicDirFor, resolvePageConfigPath } from '../page/load-page-config.ts'
+import { loadPageConfig, PageConfigError, publicDirFor, resolvePageConfigPath } from '../config/load-page-config.ts'
 
 /** Where a build writes the site: DIST_DIR or ./dist. */
 export function resolveDistDir(env: Record<string, string | undefined> = process.env): string {

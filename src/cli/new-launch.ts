@@ -1,10 +1,10 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { listConfigImages } from '../page/config-images.ts'
-import { describePath, valueAt } from '../page/describe.ts'
-import { locate, parseJsonSource, type Segment } from '../page/json-source.ts'
-import { publicDirFor, resolvePageConfigPath } from '../page/load-page-config.ts'
+import { listConfigImages } from '../config/config-images.ts'
+import { describePath, valueAt } from '../config/describe.ts'
+import { locate, parseJsonSource, type Segment } from '../config/json-source.ts'
+import { publicDirFor, resolvePageConfigPath } from '../config/load-page-config.ts'
 
 /** A field the editor of a new launch should change: where it is, and what it says now. */
 export type ChecklistItem = { group: string; path: Segment[]; line: number; value: string }

@@ -1,6 +1,6 @@
 import path from 'node:path'
-import { PageConfigError, resolvePageConfigPath } from '../page/load-page-config.ts'
-import { runNodeServer } from '../server/node.ts'
+import { PageConfigError, resolvePageConfigPath } from '../config/load-page-config.ts'
+import { runNodeServer } from './serve.ts'
 import { buildSite, isBuildCurrent, resolveDistDir } from './build.ts'
 
 // `npm start`: builds the site when its inputs changed since the last build, then serves it with its backend.

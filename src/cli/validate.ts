@@ -1,7 +1,7 @@
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { checkPageConfigFile, formatProblems } from '../page/check-page-config.ts'
-import { resolvePageConfigPath } from '../page/load-page-config.ts'
+import { checkPageConfigFile, formatProblems } from '../config/check-page-config.ts'
+import { resolvePageConfigPath } from '../config/load-page-config.ts'
 
 /**
  * `npm run validate [path]`: checks a page config (default: PAGE_CONFIG, else ./page.config.json) and

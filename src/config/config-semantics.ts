@@ -1,6 +1,6 @@
 import { readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
-import { createRegistrationAjv } from '../form/registration-rules.ts'
+import { createRegistrationAjv } from '../../schema/registration-ajv.ts'
 import { listConfigImages } from './config-images.ts'
 import { closest, describePath, describeValue, listWords, type Finding } from './describe.ts'
 import { explainAjvErrors } from './explain-ajv-errors.ts'

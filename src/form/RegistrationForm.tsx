@@ -11,7 +11,7 @@ import { useEffect, useRef, useState, type ChangeEvent } from 'react'
 import { formSchema, formUi, registration } from 'virtual:form-validator'
 import { createBrowserValidator } from './browser-validator.ts'
 import { readDraft } from './draft.ts'
-import { trimRegistration, type RegistrationData } from './field-rules.ts'
+import { trimRegistration, type RegistrationData } from '../../schema/registration-rules.ts'
 import { useRegistrationState } from './registration-state.tsx'
 
 const { validator, transformErrors } = createBrowserValidator({ registration }, formSchema, formUi.messages)

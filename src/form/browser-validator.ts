@@ -1,7 +1,7 @@
 import type { RJSFSchema, RJSFValidationError, ValidatorType } from '@rjsf/utils'
 import createPrecompiledValidator from '@rjsf/validator-ajv8/lib/createPrecompiledValidator.js'
 import type { ValidatorFunctions } from '@rjsf/validator-ajv8'
-import { pickFieldMessages, trimRegistration } from './field-rules.ts'
+import { pickFieldMessages, trimRegistration } from '../../schema/registration-rules.ts'
 
 /** What the form needs to judge input: an RJSF validator and the transform that puts the config's words on errors. */
 export type BrowserValidator = {

@@ -1,4 +1,4 @@
-import type { RegistrationData } from './field-rules.ts'
+import type { RegistrationData } from '../../schema/registration-rules.ts'
 
 // Session storage: a draft survives a reload or a wrong tap on the back button, and is gone with the tab.
 const draftKey = 'registration-draft'

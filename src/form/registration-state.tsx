@@ -4,7 +4,7 @@ import { dataLayer } from '../page/analytics.ts'
 import { captureAttribution, type Attribution } from './attribution.ts'
 import { saveDraft } from './draft.ts'
 import { showNotice } from './notify.ts'
-import type { FieldMessages, RegistrationData } from './field-rules.ts'
+import type { FieldMessages, RegistrationData } from '../../schema/registration-rules.ts'
 import { sendRegistration } from './send-registration.ts'
 
 /** Idle, or a registration is on its way (buttons disabled, label 'Submitting…'). */

@@ -1,6 +1,6 @@
 import type { SupabaseClient } from '@supabase/supabase-js'
-import { localAnonKey } from '../server/local-defaults.ts'
-import type { FieldMessages } from './field-rules.ts'
+import { localAnonKey } from '../../schema/local-defaults.ts'
+import type { FieldMessages } from '../../schema/registration-rules.ts'
 
 /** The outcome of one call: success, or the error with any field messages the server gave. */
 export type SendOutcome = { ok: true } | { ok: false; error: unknown; fieldErrors?: FieldMessages }

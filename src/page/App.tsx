@@ -1,5 +1,5 @@
 import type { ClientPageConfig } from '../../schema/page-config.ts'
-import { ImageVariantsContext } from '../sections/image-variants-context.ts'
+import { ImageVariantsContext } from '../ui/image-variants-context.ts'
 import { NotFound } from './NotFound.tsx'
 import { Page } from './Page.tsx'
 

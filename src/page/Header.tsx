@@ -1,7 +1,7 @@
 import type { HeaderProps, } from '../../schema/sections.ts'
 import type { Site } from '../../schema/page-config.ts'
-import { Cta } from '../sections/Cta.tsx'
-import { PhoneIcon } from '../sections/icons.tsx'
+import { Cta } from '../ui/Cta.tsx'
+import { PhoneIcon } from '../ui/icons.tsx'
 
 /** The sticky header: logo, section links, phone link and the Register button. */
 export function Header({ logo, navLabel, links, phoneLabel, cta, site }: HeaderProps & { site: Site }) {

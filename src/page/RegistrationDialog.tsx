@@ -1,7 +1,7 @@
 import Modal from 'react-modal'
 import type { ModalProps } from '../../schema/page-config.ts'
 import { LazyRegistrationForm } from '../form/LazyRegistrationForm.tsx'
-import { CloseIcon } from '../sections/icons.tsx'
+import { CloseIcon } from '../ui/icons.tsx'
 
 type Props = { modal: ModalProps; isOpen: boolean; onClose: () => void }
 

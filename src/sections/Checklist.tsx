@@ -1,6 +1,6 @@
-import { CheckIcon } from './icons.tsx'
-import { Shell } from './Shell.tsx'
-import type { SectionComponentProps } from './types.ts'
+import { CheckIcon } from '../ui/icons.tsx'
+import { Shell } from '../ui/Shell.tsx'
+import type { SectionComponentProps } from '../ui/section-props.ts'
 
 /** Reasons to choose the development, each with a check mark, title and text. */
 export function Checklist({ anchor, eyebrow, heading, intro, items, tone }: SectionComponentProps<'checklist'>) {

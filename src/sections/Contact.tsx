@@ -1,6 +1,6 @@
-import { MailIcon, PhoneIcon, PinIcon } from './icons.tsx'
-import { Shell } from './Shell.tsx'
-import type { SectionComponentProps } from './types.ts'
+import { MailIcon, PhoneIcon, PinIcon } from '../ui/icons.tsx'
+import { Shell } from '../ui/Shell.tsx'
+import type { SectionComponentProps } from '../ui/section-props.ts'
 
 const icons = { phone: PhoneIcon, email: MailIcon, location: PinIcon }
 

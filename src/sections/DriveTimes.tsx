@@ -1,7 +1,7 @@
-import { ClockIcon } from './icons.tsx'
-import { Picture } from './Picture.tsx'
-import { Paragraphs, Shell } from './Shell.tsx'
-import type { SectionComponentProps } from './types.ts'
+import { ClockIcon } from '../ui/icons.tsx'
+import { Picture } from '../ui/Picture.tsx'
+import { Paragraphs, Shell } from '../ui/Shell.tsx'
+import type { SectionComponentProps } from '../ui/section-props.ts'
 
 /** The location with its drive times, beside a map. */
 export function DriveTimes({ anchor, eyebrow, heading, body, items, image, tone }: SectionComponentProps<'drive-times'>) {

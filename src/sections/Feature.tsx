@@ -1,8 +1,8 @@
-import { Cta } from './Cta.tsx'
-import { CheckIcon } from './icons.tsx'
-import { Picture } from './Picture.tsx'
-import { Paragraphs, Shell } from './Shell.tsx'
-import type { SectionComponentProps } from './types.ts'
+import { Cta } from '../ui/Cta.tsx'
+import { CheckList } from '../ui/CheckList.tsx'
+import { Picture } from '../ui/Picture.tsx'
+import { Paragraphs, Shell } from '../ui/Shell.tsx'
+import type { SectionComponentProps } from '../ui/section-props.ts'
 
 /** A heading with paragraphs, and optionally an image, bullets, key figures and a button. */
 export function Feature(props: SectionComponentProps<'feature'>) {
@@ -19,16 +19,7 @@ export function Feature(props: SectionComponentProps<'feature'>) {
       split
     >
       <Paragraphs body={body} className={dark ? 'text-cream-100' : 'text-ink-muted'} />
-      {bullets && bullets.length > 0 && (
-        <ul className="mt-6 grid gap-3 sm:grid-cols-2">
-          {bullets.map((bullet) => (
-            <li key={bullet} className="flex gap-3 text-base">
-              <CheckIcon className={`mt-0.5 size-5 shrink-0 ${dark ? 'text-brass-300' : 'text-forest-700'}`} />
-              <span>{bullet}</span>
-            </li>
-          ))}
-        </ul>
-      )}
+      <CheckList items={bullets} className="mt-6 grid gap-3 sm:grid-cols-2" dark={dark} />
       {facts && facts.length > 0 && (
         <dl className="mt-8 grid grid-cols-3 gap-4 border-t border-cream-200 pt-6">
           {facts.map((fact) => (

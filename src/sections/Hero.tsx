@@ -1,7 +1,7 @@
-import { Cta } from './Cta.tsx'
-import { PhoneIcon } from './icons.tsx'
-import { Picture } from './Picture.tsx'
-import type { SectionComponentProps } from './types.ts'
+import { Cta } from '../ui/Cta.tsx'
+import { PhoneIcon } from '../ui/icons.tsx'
+import { Picture } from '../ui/Picture.tsx'
+import type { SectionComponentProps } from '../ui/section-props.ts'
 
 /** The opening banner with the page's only h1, and the bar with Call Now, the hint and Register. */
 export function Hero({ anchor, eyebrow, heading, tagline, intro, image, cta, bar, site }: SectionComponentProps<'hero'>) {

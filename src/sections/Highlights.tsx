@@ -1,5 +1,5 @@
-import { Paragraphs, Shell } from './Shell.tsx'
-import type { SectionComponentProps } from './types.ts'
+import { Paragraphs, Shell } from '../ui/Shell.tsx'
+import type { SectionComponentProps } from '../ui/section-props.ts'
 
 /** Paragraphs followed by a grid of numbered highlights (e.g. the builder's). */
 export function Highlights({ anchor, eyebrow, heading, body, items, tone }: SectionComponentProps<'highlights'>) {

@@ -1,8 +1,8 @@
-import { Cta } from './Cta.tsx'
-import { CheckIcon } from './icons.tsx'
-import { Picture } from './Picture.tsx'
-import { Shell } from './Shell.tsx'
-import type { SectionComponentProps } from './types.ts'
+import { Cta } from '../ui/Cta.tsx'
+import { CheckList } from '../ui/CheckList.tsx'
+import { Picture } from '../ui/Picture.tsx'
+import { Shell } from '../ui/Shell.tsx'
+import type { SectionComponentProps } from '../ui/section-props.ts'
 
 /** One card per home type: image, name, badge, summary and details. */
 export function HomeTypes({ anchor, eyebrow, heading, intro, cards, cta }: SectionComponentProps<'home-types'>) {
@@ -24,16 +24,7 @@ export function HomeTypes({ anchor, eyebrow, heading, intro, cards, cta }: Secti
                     <p className="mt-2 w-fit rounded-full bg-forest-100 px-3 py-1 text-sm font-semibold text-forest-900">{card.badge}</p>
                   )}
                   <p className="mt-4 text-base leading-relaxed text-ink-muted">{card.summary}</p>
-                  {card.details && (
-                    <ul className="mt-4 space-y-2 text-sm">
-                      {card.details.map((detail) => (
-                        <li key={detail} className="flex gap-2">
-                          <CheckIcon className="mt-0.5 size-4 shrink-0 text-forest-700" />
-                          <span>{detail}</span>
-                        </li>
-                      ))}
-                    </ul>
-                  )}
+                  <CheckList items={card.details} className="mt-4 space-y-2 text-sm" compact />
                 </div>
               </li>
             ))}

@@ -1,7 +1,7 @@
 import { LazyRegistrationForm } from '../form/LazyRegistrationForm.tsx'
-import { CheckIcon } from './icons.tsx'
-import { Shell } from './Shell.tsx'
-import type { SectionComponentProps } from './types.ts'
+import { CheckList } from '../ui/CheckList.tsx'
+import { Shell } from '../ui/Shell.tsx'
+import type { SectionComponentProps } from '../ui/section-props.ts'
 
 /** The inline VIP registration: heading, what registering gets you, and the form (from the page's "form"). */
 export function Registration({ anchor, eyebrow, heading, intro, points, tone }: SectionComponentProps<'registration'>) {
@@ -18,16 +18,7 @@ export function Registration({ anchor, eyebrow, heading, intro, points, tone }: 
       }
     >
       {intro && <p className="text-lg leading-relaxed text-ink-muted">{intro}</p>}
-      {points && points.length > 0 && (
-        <ul className="mt-6 space-y-3">
-          {points.map((point) => (
-            <li key={point} className="flex gap-3 text-base">
-              <CheckIcon className="mt-0.5 size-5 shrink-0 text-forest-700" />
-              <span>{point}</span>
-            </li>
-          ))}
-        </ul>
-      )}
+      <CheckList items={points} className="mt-6 space-y-3" />
     </Shell>
   )
 }

@@ -8,7 +8,7 @@ import { Hero } from './Hero.tsx'
 import { Highlights } from './Highlights.tsx'
 import { HomeTypes } from './HomeTypes.tsx'
 import { Registration } from './Registration.tsx'
-import type { SectionComponentProps } from './types.ts'
+import type { SectionComponentProps } from '../ui/section-props.ts'
 
 /** One component per section type; a type in the schema without a component here fails `tsc`. */
 export const sectionRegistry: { [K in SectionType]: ComponentType<SectionComponentProps<K>> } = {

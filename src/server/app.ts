@@ -40,8 +40,8 @@
  */
 import { Hono, type Context } from 'hono'
 import type { FormConfig } from '../../schema/page-config.ts'
-import { createRegistrationValidator, type FieldMessages } from '../form/registration-rules.ts'
-import { contactFunctionPath } from './local-defaults.ts'
+import { createRegistrationValidator, type FieldMessages } from '../../schema/registration-ajv.ts'
+import { contactFunctionPath } from '../../schema/local-defaults.ts'
 import { composeLeadMail } from './notification.ts'
 import { createRateLimiter } from './rate-limit.ts'
 import type { LeadStore, NewLead } from './store.ts'

@@ -1,4 +1,4 @@
-import { localAnonKey } from './local-defaults.ts'
+import { localAnonKey } from '../../schema/local-defaults.ts'
 import type { RetryPolicy } from './outbox.ts'
 
 /**

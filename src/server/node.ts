@@ -1,11 +1,10 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import type { Server } from 'node:http'
 import path from 'node:path'
-import { pathToFileURL } from 'node:url'
 import { serve } from '@hono/node-server'
 import { getConnInfo } from '@hono/node-server/conninfo'
 import { Hono } from 'hono'
-import { loadPageConfig, PageConfigError, resolvePageConfigPath } from '../page/load-page-config.ts'
+import type { PageConfig } from '../../schema/page-config.ts'
 import { createApp } from './app.ts'
 import { DataDirBusyError, lockDataDir } from './data-dir-lock.ts'
 import { createEmlMailer } from './eml-mailer.ts'
@@ -18,7 +17,7 @@ import { openSqliteStore } from './sqlite-store.ts'
 import { createStaticSite } from './static-site.ts'
 
 /**
- * The Node entry: `tsx src/server/node.ts`. Serves the built site and the send-contact-email function on one
+ * The Node server (run by src/cli/serve.ts). Serves the built site and the send-contact-email function on one
  * origin, stores leads in SQLite under DATA_DIR and delivers notifications from the outbox (SMTP_URL, or .eml
  * files in DATA_DIR/outbox). Prints `Listening on http://HOST:PORT` when ready; stops cleanly on SIGTERM/SIGINT.
  */
@@ -40,19 +39,14 @@ function displayHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host
 }
 
-/** Starts the server from environment variables (see .env.example). Throws StartupError with readable text. */
-export async function startNodeServer(env: Env = process.env, cwd = process.cwd()): Promise<RunningServer> {
+/**
+ * Starts the server for a checked page config, from environment variables (see .env.example). Throws
+ * StartupError with readable text.
+ */
+export async function startNodeServer(page: PageConfig, env: Env = process.env, cwd = process.cwd()): Promise<RunningServer> {
   const parsed = parseNodeEnv(env)
   if (!parsed.ok) throw new StartupError(formatEnvProblems(parsed.problems))
   const settings = parsed.config
-
-  let page
-  try {
-    page = loadPageConfig(resolvePageConfigPath(env, cwd))
-  } catch (error) {
-    if (error instanceof PageConfigError) throw new StartupError(`The page config cannot be used.\n${error.message}`)
-    throw error
-  }
 
   const distDir = path.resolve(cwd, settings.distDir)
   if (!existsSync(path.join(distDir, 'index.html'))) {
@@ -161,38 +155,4 @@ export async function startNodeServer(env: Env = process.env, cwd = process.cwd(
       return closing
     },
   }
-}
-
-/**
- * Starts the server from process.env as the command line does: prints `Listening on …`, stops cleanly on
- * SIGTERM/SIGINT, and exits 1 with a readable message when it cannot start. For `npm start` (src/cli/start.ts).
- */
-export async function runNodeServer(): Promise<void> {
-  let running: RunningServer
-  try {
-    running = await startNodeServer()
-  } catch (error) {
-    console.error(error instanceof StartupError ? error.message : error)
-    process.exit(1)
-  }
-  console.log(`Listening on ${running.url}`)
-  const stop = (signal: string) => {
-    console.log(`${signal} received: stopping…`)
-    running.close().then(
-      () => {
-        console.log('Stopped.')
-        process.exit(0)
-      },
-      (error: unknown) => {
-        console.error('Could not stop cleanly:', error)
-        process.exit(1)
-      },
-    )
-  }
-  process.once('SIGTERM', () => stop('SIGTERM'))
-  process.once('SIGINT', () => stop('SIGINT'))
-}
-
-if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
-  await runNodeServer()
 }

@@ -1,5 +1,5 @@
 import { useId, type ReactNode } from 'react'
-import type { Tone } from './types.ts'
+import type { Tone } from './section-props.ts'
 
 const toneClasses: Record<Tone, string> = {
   light: 'bg-cream-50 text-ink',

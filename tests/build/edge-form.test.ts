@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { edgeFormFile, edgeFormText } from '../../src/server/emit-edge-form.ts'
-import { readPageConfig } from './support/fixtures.ts'
+import { edgeFormFile, edgeFormText } from '../../src/build/emit-edge-form.ts'
+import { readPageConfig } from '../server/support/fixtures.ts'
 
 describe('the Edge Function form (supabase/functions/_shared/form.json)', () => {
   it('matches page.config.json: run `npm run edge:form` after changing the form or the site name/e-mail', () => {

@@ -4,8 +4,9 @@ import path from 'node:path'
 import sharp from 'sharp'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { PageConfig } from '../../schema/page-config.ts'
-import { buildImageVariants, widthsFor, type ImageManifest } from '../../src/page/image-variants.ts'
-import { loadPageConfig } from '../../src/page/load-page-config.ts'
+import type { ImageManifest } from '../../schema/page-config.ts'
+import { buildImageVariants, widthsFor } from '../../src/build/image-variants.ts'
+import { loadPageConfig } from '../../src/config/load-page-config.ts'
 import { secondLaunchConfig, secondLaunchDir } from '../fixtures/second-launch.ts'
 
 // Only the images matter to buildImageVariants; the rest of a config is irrelevant here.

@@ -3,7 +3,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync }
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { checkPageConfigFile } from '../../src/page/check-page-config.ts'
+import { checkPageConfigFile } from '../../src/config/check-page-config.ts'
 import { secondLaunchDir } from '../fixtures/second-launch.ts'
 
 const root = path.resolve(import.meta.dirname, '../..')

@@ -1,8 +1,8 @@
 import { rmSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { checkPageConfigFile, checkPageConfigText, formatProblems, type Problem } from '../../src/page/check-page-config.ts'
-import { loadPageConfig, PageConfigError } from '../../src/page/load-page-config.ts'
+import { checkPageConfigFile, checkPageConfigText, formatProblems, type Problem } from '../../src/config/check-page-config.ts'
+import { loadPageConfig, PageConfigError } from '../../src/config/load-page-config.ts'
 import { copySecondLaunch, positionOf, replaceOnce, secondLaunchConfig } from '../fixtures/second-launch.ts'
 
 /** Checks the second launch with one edit and returns its problems and the edited text. */

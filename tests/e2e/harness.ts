@@ -24,13 +24,13 @@ export async function freePort(): Promise<number> {
 export type RunningServer = { url: string; dataDir: string; process: ChildProcess; output: () => string; stop: () => Promise<void> }
 
 /**
- * Starts `src/server/node.ts` on a free loopback port (or env.PORT) with its own temporary DATA_DIR, and waits
+ * Starts `src/cli/serve.ts` on a free loopback port (or env.PORT) with its own temporary DATA_DIR, and waits
  * until it says it is listening. The rate limit is off unless `env` sets it.
  */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const port = env.PORT ? Number(env.PORT) : await freePort()
   const dataDir = mkdtempSync(path.join(tmpdir(), 'vip-e2e-'))
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/node.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/serve.ts'], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, RATE_LIMIT_PER_MINUTE: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })

@@ -6,8 +6,8 @@ import type { ValidatorFunctions } from '@rjsf/validator-ajv8'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { PageConfig } from '../../schema/page-config.ts'
 import { createBrowserValidator, type BrowserValidator } from '../../src/form/browser-validator.ts'
-import { compileFormValidatorModule } from '../../src/form/compile-form-validator.ts'
-import { createRegistrationValidator } from '../../src/form/registration-rules.ts'
+import { compileFormValidatorModule } from '../../src/build/compile-form-validator.ts'
+import { createRegistrationValidator } from '../../schema/registration-ajv.ts'
 
 const config = JSON.parse(readFileSync('page.config.json', 'utf8')) as PageConfig
 const serverValidate = createRegistrationValidator(config.form)

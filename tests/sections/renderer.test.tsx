@@ -3,10 +3,10 @@ import { renderToString } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
 import type { ClientPageConfig, PageConfig } from '../../schema/page-config.ts'
 import { sectionSchemas } from '../../schema/sections.ts'
-import { toClientConfig } from '../../src/page/client-config.ts'
+import { toClientConfig } from '../../src/build/client-config.ts'
 import { App } from '../../src/page/App.tsx'
-import { Picture } from '../../src/sections/Picture.tsx'
-import { ImageVariantsContext } from '../../src/sections/image-variants-context.ts'
+import { Picture } from '../../src/ui/Picture.tsx'
+import { ImageVariantsContext } from '../../src/ui/image-variants-context.ts'
 import { sectionRegistry } from '../../src/sections/registry.ts'
 
 const full = JSON.parse(readFileSync('page.config.json', 'utf8')) as PageConfig

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { formatEnvProblems, parseEdgeEnv, parseNodeEnv } from '../../src/server/env.ts'
-import { localAnonKey } from '../../src/server/local-defaults.ts'
+import { localAnonKey } from '../../schema/local-defaults.ts'
 
 describe('parseNodeEnv', () => {
   it('starts with defaults from an empty environment: port 3000, .eml outbox, the local anon key', () => {

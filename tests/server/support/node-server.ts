@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { brotliCompressSync, gzipSync } from 'node:zlib'
 
-/** A server process started from src/server/node.ts. */
+/** A server process started from src/cli/serve.ts. */
 export type ServerProcess = {
   url: string
   proc: ChildProcess
@@ -23,7 +23,7 @@ function baseEnv(env: Record<string, string>): Record<string, string> {
 
 // `node --import tsx` rather than the tsx binary: one process, so a SIGKILL really kills the server.
 function launch(env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'src/server/node.ts'], { env: baseEnv(env), stdio: ['ignore', 'pipe', 'pipe'] })
+  return spawn(process.execPath, ['--import', 'tsx', 'src/cli/serve.ts'], { env: baseEnv(env), stdio: ['ignore', 'pipe', 'pipe'] })
 }
 
 function exited(proc: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {

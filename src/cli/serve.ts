@@ -1,0 +1,39 @@
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { loadPageConfig, PageConfigError, resolvePageConfigPath } from '../config/load-page-config.ts'
+import { startNodeServer, StartupError, type RunningServer } from '../server/node.ts'
+
+/**
+ * Starts the server from process.env as the command line does: prints `Listening on …`, stops cleanly on
+ * SIGTERM/SIGINT, and exits 1 with a readable message when it cannot start. For `npm start` (src/cli/start.ts); run alone, it serves without building: `tsx src/cli/serve.ts`.
+ */
+export async function runNodeServer(): Promise<void> {
+  let running: RunningServer
+  try {
+    running = await startNodeServer(loadPageConfig(resolvePageConfigPath()))
+  } catch (error) {
+    if (error instanceof PageConfigError) console.error(`The page config cannot be used.\n${error.message}`)
+    else console.error(error instanceof StartupError ? error.message : error)
+    process.exit(1)
+  }
+  console.log(`Listening on ${running.url}`)
+  const stop = (signal: string) => {
+    console.log(`${signal} received: stopping…`)
+    running.close().then(
+      () => {
+        console.log('Stopped.')
+        process.exit(0)
+      },
+      (error: unknown) => {
+        console.error('Could not stop cleanly:', error)
+        process.exit(1)
+      },
+    )
+  }
+  process.once('SIGTERM', () => stop('SIGTERM'))
+  process.once('SIGINT', () => stop('SIGINT'))
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  await runNodeServer()
+}

@@ -1,0 +1,101 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { builtinModules } from 'node:module'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { sectionSchemas } from '../../schema/sections.ts'
+
+// Code is laid out by where it runs (STYLE.md §2). These rules keep it so: a file that imports across a line
+// fails here with the file, the import and the rule it breaks.
+
+/** The room a file lives in, by its path relative to the repository. */
+export function roomOf(file: string): string {
+  const parts = file.split('/')
+  if (parts[0] === 'schema') return 'schema'
+  if (parts[0] === 'supabase') return 'edge'
+  if (parts[0] === 'src' && parts.length > 2) return parts[1]!
+  if (file === 'src/entry-client.tsx') return 'page'
+  if (file === 'src/entry-server.tsx') return 'build'
+  if (parts[0] === 'src') return 'entry'
+  return 'other'
+}
+
+const browserRooms = ['page', 'sections', 'ui', 'form']
+const nodeOnly = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)])
+
+/** What each room may import from the project's own rooms (imports within a room are always fine). */
+const allowed: Record<string, string[]> = {
+  page: ['schema', 'sections', 'ui', 'form', 'entry'],
+  sections: ['schema', 'ui', 'form', 'page'],
+  ui: ['schema', 'page'],
+  form: ['schema', 'page', 'ui'],
+  schema: [],
+  config: ['schema'],
+  server: ['schema'],
+  edge: ['schema', 'server'],
+}
+
+/** The import specifiers of a TypeScript source: static imports and re-exports, dynamic import(). */
+export function importsOf(source: string): string[] {
+  const found: string[] = []
+  const patterns = [/^\s*(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]/gm, /^\s*import\s*['"]([^'"]+)['"]/gm, /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g]
+  for (const pattern of patterns) for (const match of source.matchAll(pattern)) found.push(match[1]!)
+  return found
+}
+
+/** The rule a file's imports break, one line each (empty when it keeps to its room). */
+export function boundaryViolations(file: string, source: string): string[] {
+  const room = roomOf(file)
+  const problems: string[] = []
+  for (const spec of importsOf(source)) {
+    if (browserRooms.includes(room) && nodeOnly.has(spec)) {
+      problems.push(`${file} imports '${spec}': browser code (src/${room}) runs in the browser, which has no Node modules.`)
+      continue
+    }
+    if (room === 'config' && (spec === 'react' || spec.startsWith('react-dom'))) {
+      problems.push(`${file} imports '${spec}': src/config runs in Node and renders nothing.`)
+      continue
+    }
+    if (!spec.startsWith('.')) continue
+    const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), spec))
+    const targetRoom = roomOf(target)
+    const rules = allowed[room]
+    if (!rules || targetRoom === room) continue
+    if (!rules.includes(targetRoom)) {
+      problems.push(`${file} imports '${spec}' (src/${targetRoom}): ${room} may import only from ${rules.length ? rules.join(', ') : 'itself'}.`)
+    }
+  }
+  return problems
+}
+
+function listSources(dir: string): string[] {
+  return readdirSync(dir).flatMap((entry) => {
+    const full = path.posix.join(dir, entry)
+    if (statSync(full).isDirectory()) return listSources(full)
+    return /\.tsx?$/.test(entry) ? [full] : []
+  })
+}
+
+describe('import boundaries', () => {
+  const files = [...listSources('src'), ...listSources('schema'), ...listSources('supabase/functions')]
+
+  it('keeps every file to what its room may import', () => {
+    const problems = files.flatMap((file) => boundaryViolations(file, readFileSync(file, 'utf8')))
+    expect(problems).toEqual([])
+  })
+
+  it('catches browser code that imports a Node module or the server', () => {
+    expect(boundaryViolations('src/ui/Bad.tsx', "import { readFileSync } from 'node:fs'\n")).toHaveLength(1)
+    expect(boundaryViolations('src/form/bad.ts', "import path from 'path'\n")).toHaveLength(1)
+    expect(boundaryViolations('src/page/Bad.tsx', "import { createApp } from '../server/app.ts'\n")).toHaveLength(1)
+    expect(boundaryViolations('src/sections/Bad.tsx', "const m = await import('../config/load-page-config.ts')\n")).toHaveLength(1)
+    expect(boundaryViolations('src/server/bad.ts', "import { loadPageConfig } from '../config/load-page-config.ts'\n")).toHaveLength(1)
+    expect(boundaryViolations('schema/bad.ts', "import { App } from '../src/page/App.tsx'\n")).toHaveLength(1)
+    expect(boundaryViolations('src/ui/Good.tsx', "import type { Site } from '../../schema/page-config.ts'\nimport { useState } from 'react'\n")).toEqual([])
+  })
+
+  it('keeps src/sections to one file per section type plus registry.ts', () => {
+    const pascal = (type: string) => type.replace(/(^|-)([a-z])/g, (_, _dash: string, c: string) => c.toUpperCase())
+    const expected = [...Object.keys(sectionSchemas).map((type) => `${pascal(type)}.tsx`), 'registry.ts'].sort()
+    expect(readdirSync('src/sections').sort()).toEqual(expected)
+  })
+})
