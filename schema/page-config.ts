@@ -310,6 +310,9 @@ export type PageConfig = {
 /** The part of the form config the page itself needs (the form's own code brings the rest). */
 export type ClientFormConfig = Pick<FormConfig, 'consent' | 'toasts'>
 
+/** What only the form's own (lazily loaded) code needs; the page bundle gets the rest of `form`. */
+export type FormUi = Pick<FormConfig, 'uiSchema' | 'messages' | 'submitLabel' | 'submittingLabel'>
+
 /** The config as the page's bundle gets it: no head tags (prerendered), and only the page's part of the form. */
 export type ClientPageConfig = Omit<PageConfig, 'seo' | 'form'> & {
   form: ClientFormConfig

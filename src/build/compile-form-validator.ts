@@ -1,6 +1,6 @@
 import { compileSchemaValidatorsCode } from '@rjsf/validator-ajv8/compileSchemaValidators'
 import type { RJSFSchema } from '@rjsf/utils'
-import type { FormConfig } from '../../schema/page-config.ts'
+import type { FormConfig, FormUi } from '../../schema/page-config.ts'
 import { registrationAjvOptions } from '../../schema/registration-ajv.ts'
 
 /** The $id the form schema is compiled under; the generated module exports its validator by this name. */
@@ -10,9 +10,6 @@ export const formSchemaId = 'registration'
 export function browserFormSchema(form: Pick<FormConfig, 'schema'>): RJSFSchema {
   return { ...(form.schema as RJSFSchema), $id: formSchemaId }
 }
-
-/** What only the form's own (lazily loaded) code needs; the page bundle gets the rest of `form`. */
-export type FormUi = Pick<FormConfig, 'uiSchema' | 'messages' | 'submitLabel' | 'submittingLabel'>
 
 /**
  * Compiles the config's form schema into an ES module: Ajv standalone code (no `new Function` at run time,

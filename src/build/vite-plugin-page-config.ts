@@ -1,22 +1,20 @@
 import type { Plugin, ViteDevServer } from 'vite'
-import { compileFormValidatorModule } from './compile-form-validator.ts'
-import { fillTemplate } from './head.ts'
+import type { PageConfig } from '../../schema/page-config.ts'
 import { loadPageConfig } from '../config/load-page-config.ts'
+import { fillTemplate } from './head.ts'
 
-const configId = 'virtual:page-config'
-const resolvedConfigId = `\0${configId}`
 const validatorId = 'virtual:form-validator'
 const resolvedValidatorId = `\0${validatorId}`
 
 /**
- * Serves the page config to the prerenderer as `virtual:page-config` (the browser reads it from the HTML),
- * validated on every load, so a broken config
- * stops the build and shows its messages in the dev server's overlay; editing the file reloads the page.
- * Serves `virtual:form-validator`, the form schema's validator compiled from the same file, so it can never
- * be stale. In dev it also fills index.html's head; in a build the prerender step does that.
+ * Serves `virtual:form-validator`: the form's schema, layout, messages and precompiled validator, compiled from
+ * the page config, so they can never be stale. A build passes the config it has loaded and checked; the dev
+ * server loads the file, checks it on every load (a broken config shows its messages in the overlay) and reloads
+ * the page when it changes. In dev it also fills index.html's head; in a build the prerender step does that.
  */
-export function pageConfigPlugin(configFile: string): Plugin {
+export function pageConfigPlugin(configFile: string, loaded?: PageConfig): Plugin {
   let server: ViteDevServer | undefined
+  const current = () => loaded ?? loadPageConfig(configFile)
   return {
     name: 'page-config',
     configureServer(devServer) {
@@ -24,30 +22,27 @@ export function pageConfigPlugin(configFile: string): Plugin {
       devServer.watcher.add(configFile)
       devServer.watcher.on('change', (file) => {
         if (file !== configFile) return
-        for (const id of [resolvedConfigId, resolvedValidatorId]) {
-          const module = devServer.moduleGraph.getModuleById(id)
-          if (module) devServer.moduleGraph.invalidateModule(module)
-        }
+        const module = devServer.moduleGraph.getModuleById(resolvedValidatorId)
+        if (module) devServer.moduleGraph.invalidateModule(module)
         devServer.ws.send({ type: 'full-reload' })
       })
     },
     resolveId(id) {
-      if (id === configId) return resolvedConfigId
-      if (id === validatorId) return resolvedValidatorId
-      return undefined
+      return id === validatorId ? resolvedValidatorId : undefined
     },
-    load(id) {
-      if (id !== resolvedConfigId && id !== resolvedValidatorId) return undefined
-      this.addWatchFile(configFile)
-      const config = loadPageConfig(configFile)
-      if (id === resolvedValidatorId) return compileFormValidatorModule(config.form)
-      return `export default ${JSON.stringify(config)}`
+    async load(id) {
+      if (id !== resolvedValidatorId) return undefined
+      if (!loaded) this.addWatchFile(configFile)
+      // Imported here, not at the top: RJSF's compiler loads React, which must not be loaded before Vite has set
+      // NODE_ENV for the build (the prerenderer would then mix React's development and production builds).
+      const { compileFormValidatorModule } = await import('./compile-form-validator.ts')
+      return compileFormValidatorModule(current().form)
     },
     transformIndexHtml: {
       order: 'pre',
       handler(html) {
         if (!server) return html
-        return fillTemplate(html, loadPageConfig(configFile), 'home')
+        return fillTemplate(html, current(), 'home')
       },
     },
   }

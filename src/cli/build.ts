@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto'
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib'
 import { build } from 'vite'
+import { toClientConfig } from '../build/client-config.ts'
 import { fillTemplate } from '../build/head.ts'
-import type { ImageManifest } from '../../schema/page-config.ts'
 import { buildImageVariants } from '../build/image-variants.ts'
+import { createViteConfig } from '../build/vite-config.ts'
 import { cspHashesOf, staticHostHeaders, styleHashesOf } from '../server/security-headers.ts'
 import { loadPageConfig, PageConfigError, publicDirFor, resolvePageConfigPath } from '../config/load-page-config.ts'
 
@@ -52,7 +53,7 @@ export function isBuildCurrent(configFile: string, distDir: string): boolean {
   return existsSync(path.join(distDir, 'index.html')) && existsSync(stamp) && readFileSync(stamp, 'utf8') === buildFingerprint(configFile)
 }
 
-type ServerEntry = { renderPath: (pathname: string, imageVariants: ImageManifest) => Promise<string> }
+type PrerenderModule = typeof import('../build/prerender.tsx')
 
 // Text files a host can send compressed; the Node server serves these .br/.gz siblings as they are.
 const compressible = /\.(html|js|css|svg|json|xml|txt|webmanifest)$/
@@ -115,24 +116,31 @@ function precompress(distDir: string): void {
 export async function buildSite(configFile = resolvePageConfigPath(), distDir = resolveDistDir()): Promise<void> {
   const config = loadPageConfig(configFile)
   const fingerprint = buildFingerprint(configFile)
-  const env = { PAGE_CONFIG: configFile, DIST_DIR: distDir }
-  Object.assign(process.env, env)
-  // Inside the project, so the prerender bundle resolves its dependencies from node_modules.
-  const ssrDir = path.resolve('node_modules/.cache/prerender')
-  await build({ logLevel: 'warn', build: { outDir: distDir, emptyOutDir: true } })
-  await build({
-    logLevel: 'warn',
-    publicDir: false,
-    build: { ssr: 'src/entry-server.tsx', outDir: ssrDir, emptyOutDir: true, copyPublicDir: false },
-  })
+  // Inside the project, so the prerender bundle resolves its dependencies from node_modules; one folder per build,
+  // so builds of several launches or test runs side by side do not overwrite each other's.
+  mkdirSync(path.resolve('node_modules/.cache'), { recursive: true })
+  const ssrDir = mkdtempSync(path.resolve('node_modules/.cache/prerender-'))
   const publicDir = publicDirFor(configFile)
-  const imageVariants = await buildImageVariants(config, publicDir, distDir)
-  const entry = (await import(pathToFileURL(path.join(ssrDir, 'entry-server.js')).href)) as ServerEntry
-  const template = bootAfterLoad(inlineStylesheets(readFileSync(path.join(distDir, 'index.html'), 'utf8'), distDir), distDir)
-  const home = fillTemplate(template, config, 'home', await entry.renderPath('/', imageVariants), imageVariants)
-  writeFileSync(path.join(distDir, 'index.html'), home)
-  writeFileSync(path.join(distDir, '404.html'), fillTemplate(template, config, 'not-found', await entry.renderPath('/404', imageVariants), imageVariants))
-  rmSync(ssrDir, { recursive: true, force: true })
+  let home: string
+  try {
+    // Each build gets its own plugin instances: they keep state from the build they are configured for.
+    await build({ ...createViteConfig({ configFile, config, outDir: distDir }), logLevel: 'warn' })
+    await build({
+      ...createViteConfig({ configFile, config }),
+      logLevel: 'warn',
+      publicDir: false,
+      build: { ssr: 'src/build/prerender.tsx', outDir: ssrDir, emptyOutDir: true, copyPublicDir: false },
+    })
+    const imageVariants = await buildImageVariants(config, publicDir, distDir)
+    const { renderPath } = (await import(pathToFileURL(path.join(ssrDir, 'prerender.js')).href)) as PrerenderModule
+    const clientConfig = toClientConfig(config, imageVariants)
+    const template = bootAfterLoad(inlineStylesheets(readFileSync(path.join(distDir, 'index.html'), 'utf8'), distDir), distDir)
+    home = fillTemplate(template, config, 'home', await renderPath(clientConfig, '/'), imageVariants)
+    writeFileSync(path.join(distDir, 'index.html'), home)
+    writeFileSync(path.join(distDir, '404.html'), fillTemplate(template, config, 'not-found', await renderPath(clientConfig, '/404'), imageVariants))
+  } finally {
+    rmSync(ssrDir, { recursive: true, force: true })
+  }
   const supabaseUrl = process.env.VITE_SUPABASE_URL
   const headerOptions = {
     jsonLdHashes: await cspHashesOf(home),

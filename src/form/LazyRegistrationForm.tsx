@@ -1,7 +1,17 @@
 import { lazy, Suspense } from 'react'
 
-/** Loads the form's code (react-jsonschema-form and the validator): after the page paints, or at once. */
-export const loadRegistrationForm = () => import('./RegistrationForm.tsx')
+/**
+ * Loads the form's code (react-jsonschema-form) and what the build compiled from the config's `form` (schema,
+ * layout and messages, precompiled validator): after the page paints, or at once. The only module that imports
+ * the build-time `virtual:form-validator`; RegistrationForm itself takes all of it as props.
+ */
+export const loadRegistrationForm = async () => {
+  const [{ RegistrationForm }, compiled] = await Promise.all([import('./RegistrationForm.tsx'), import('virtual:form-validator')])
+  function ConfiguredRegistrationForm({ idPrefix }: { idPrefix: string }) {
+    return <RegistrationForm idPrefix={idPrefix} schema={compiled.formSchema} ui={compiled.formUi} validate={compiled.registration} />
+  }
+  return { default: ConfiguredRegistrationForm }
+}
 
 const RegistrationForm = lazy(loadRegistrationForm)
 

@@ -7,14 +7,14 @@ import {
   type ObjectFieldTemplateProps,
   type WidgetProps,
 } from '@rjsf/utils'
-import { useEffect, useRef, useState, type ChangeEvent } from 'react'
-import { formSchema, formUi, registration } from 'virtual:form-validator'
+import type { RJSFSchema } from '@rjsf/utils'
+import type { ValidatorFunctions } from '@rjsf/validator-ajv8'
+import { useEffect, useMemo, useRef, useState, type ChangeEvent } from 'react'
+import type { FormUi } from '../../schema/page-config.ts'
 import { createBrowserValidator } from './browser-validator.ts'
 import { readDraft } from './draft.ts'
 import { trimRegistration, type RegistrationData } from '../../schema/registration-rules.ts'
 import { useRegistrationState } from './registration-state.tsx'
-
-const { validator, transformErrors } = createBrowserValidator({ registration }, formSchema, formUi.messages)
 
 const inputClass =
   'block w-full rounded-lg border bg-white px-4 py-3 text-base text-ink shadow-sm placeholder:text-ink-muted/80 focus:border-forest-700 focus:ring-2 focus:ring-forest-700/30 focus:outline-none'
@@ -111,9 +111,9 @@ function RadioWidget({ id, htmlName, options, value, disabled, readonly, onChang
 }
 
 /** Values typed into the prerendered inputs before this code arrived: React state does not have them yet. */
-function readTypedValues(formElement: HTMLFormElement, idPrefix: string): RegistrationData {
+function readTypedValues(formElement: HTMLFormElement, idPrefix: string, schema: RJSFSchema): RegistrationData {
   const typed: RegistrationData = {}
-  for (const field of Object.keys(formSchema.properties ?? {})) {
+  for (const field of Object.keys(schema.properties ?? {})) {
     const name = `${idPrefix}_${field}`
     const checked = formElement.querySelector<HTMLInputElement>(`input[type="radio"][name="${name}"]:checked`)
     const input = formElement.querySelector<HTMLInputElement>(`input:not([type="radio"])[name="${name}"]`)
@@ -123,9 +123,16 @@ function readTypedValues(formElement: HTMLFormElement, idPrefix: string): Regist
   return typed
 }
 
-type Props = {
+/** What the form is made of; the build compiles all three from the config's `form`. */
+export type RegistrationFormProps = {
   /** Distinguishes the ids of the two instances (inline and dialog). */
   idPrefix: string
+  /** The form's JSON Schema, with the $id its precompiled validator is keyed by. */
+  schema: RJSFSchema
+  /** Layout, messages and button labels. */
+  ui: FormUi
+  /** The schema's precompiled validate function (Ajv standalone: no code generation in the browser). */
+  validate: ValidatorFunctions[string]
 }
 
 /**
@@ -133,7 +140,11 @@ type Props = {
  * instances share one state (typing in one shows in the other), validate with the precompiled validator and
  * show one message per field, in the config's words.
  */
-export default function RegistrationForm({ idPrefix }: Props) {
+export function RegistrationForm({ idPrefix, schema, ui, validate }: RegistrationFormProps) {
+  const { validator, transformErrors } = useMemo(
+    () => createBrowserValidator({ [String(schema.$id)]: validate }, schema, ui.messages),
+    [schema, ui.messages, validate],
+  )
   const { form, formData, setFormData, status, serverErrors, honeypot, submit } = useRegistrationState()
   const [attempted, setAttempted] = useState(false)
   // Prerendered disabled: before this code runs, a submit would be the browser's own (a GET carrying the
@@ -147,7 +158,7 @@ export default function RegistrationForm({ idPrefix }: Props) {
     setHydrated(true)
     if (!element) return
     // Not before now: a state change reaching the prerendered form before it hydrates makes React discard it.
-    const restored = { ...readDraft(), ...readTypedValues(element, idPrefix), ...formData }
+    const restored = { ...readDraft(), ...readTypedValues(element, idPrefix, schema), ...formData }
     if (Object.keys(restored).length > Object.keys(formData).length) setFormData(restored)
     // Only once, when this instance first mounts (hydrates): the draft of an earlier visit in this tab, and
     // what was typed into the prerendered inputs before this code arrived.
@@ -161,8 +172,8 @@ export default function RegistrationForm({ idPrefix }: Props) {
   return (
     <Form
       ref={formRef}
-      schema={formSchema}
-      uiSchema={formUi.uiSchema}
+      schema={schema}
+      uiSchema={ui.uiSchema}
       formData={formData}
       validator={validator}
       idPrefix={idPrefix}
@@ -179,7 +190,7 @@ export default function RegistrationForm({ idPrefix }: Props) {
       onError={() => setAttempted(true)}
       onSubmit={async (event) => {
         setAttempted(true)
-        const accepted = await submit(trimRegistration(event.formData, formSchema))
+        const accepted = await submit(trimRegistration(event.formData, schema))
         if (accepted) setAttempted(false)
       }}
     >
@@ -198,7 +209,7 @@ export default function RegistrationForm({ idPrefix }: Props) {
         />
       </div>
       <button type="submit" disabled={submitting || !hydrated} className="btn-primary w-full disabled:cursor-wait disabled:opacity-75">
-        {submitting ? formUi.submittingLabel : formUi.submitLabel}
+        {submitting ? ui.submittingLabel : ui.submitLabel}
       </button>
       <p className="text-center text-sm text-ink-muted">{form.consent}</p>
     </Form>

@@ -14,7 +14,6 @@ export function roomOf(file: string): string {
   if (parts[0] === 'supabase') return 'edge'
   if (parts[0] === 'src' && parts.length > 2) return parts[1]!
   if (file === 'src/entry-client.tsx') return 'page'
-  if (file === 'src/entry-server.tsx') return 'build'
   if (parts[0] === 'src') return 'entry'
   return 'other'
 }

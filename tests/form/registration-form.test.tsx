@@ -1,0 +1,65 @@
+// @vitest-environment happy-dom
+import { mkdirSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import type { RJSFSchema } from '@rjsf/utils'
+import type { ValidatorFunctions } from '@rjsf/validator-ajv8'
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { FormConfig, FormUi } from '../../schema/page-config.ts'
+import { compileFormValidatorModule } from '../../src/build/compile-form-validator.ts'
+import { RegistrationForm } from '../../src/form/RegistrationForm.tsx'
+import { RegistrationProvider } from '../../src/form/registration-state.tsx'
+
+// The form component takes its schema, layout, messages and validator as props: a two-field form of its own here.
+const form = {
+  schema: {
+    type: 'object',
+    properties: { name: { type: 'string', title: 'Your name', maxLength: 5 }, town: { type: 'string', title: 'Town' } },
+    required: ['name'],
+  },
+  uiSchema: { 'ui:order': ['town', 'name'] },
+  messages: { name: { required: 'Tell us your name', maxLength: 'Five letters at most' } },
+  submitLabel: 'Join',
+  submittingLabel: 'Joining…',
+  consent: 'We will write to you.',
+  toasts: { success: { title: 'Done', description: 'Thanks.' }, error: { title: 'Oops', description: 'Again.' } },
+} as unknown as FormConfig
+
+let compiled: { registration: ValidatorFunctions[string]; formSchema: RJSFSchema; formUi: FormUi }
+
+beforeAll(async () => {
+  const dir = path.resolve('node_modules/.cache/tests')
+  mkdirSync(dir, { recursive: true })
+  const file = path.join(dir, `registration-form-${process.pid}.mjs`)
+  writeFileSync(file, compileFormValidatorModule(form))
+  compiled = await import(pathToFileURL(file).href)
+})
+
+afterEach(cleanup)
+
+function renderForm() {
+  return render(
+    <RegistrationProvider form={{ consent: form.consent, toasts: form.toasts }}>
+      <RegistrationForm idPrefix="t" schema={compiled.formSchema} ui={compiled.formUi} validate={compiled.registration} />
+    </RegistrationProvider>,
+  )
+}
+
+describe('RegistrationForm', () => {
+  it('renders the fields, order, button and consent its props give it', () => {
+    renderForm()
+    const labels = screen.getAllByText(/^(Town|Your name)/).map((label) => label.textContent)
+    expect(labels).toEqual(['Town', 'Your name'])
+    expect(screen.getByRole('button', { name: 'Join' })).toBeTruthy()
+    expect(screen.getByText('We will write to you.')).toBeTruthy()
+  })
+
+  it('judges with the given validator and shows the given messages under the field', async () => {
+    renderForm()
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Join' })))
+    expect(screen.getByText('Tell us your name')).toBeTruthy()
+    await act(async () => fireEvent.change(screen.getByLabelText(/Your name/), { target: { value: 'Alexandra' } }))
+    expect(screen.getByText('Five letters at most')).toBeTruthy()
+  })
+})
