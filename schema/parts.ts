@@ -123,3 +123,28 @@ export const toneSchema = {
   enum: ['light', 'muted', 'dark'],
   default: 'light',
 } as const satisfies JSONSchema
+
+/** A section's "type" field: always the one word that picks the section's component. */
+export function sectionTypeSchema<T extends string>(type: T) {
+  return { const: type, title: 'Section type', description: `Always "${type}".` } as const satisfies JSONSchema
+}
+
+/** A short paragraph under a section's heading. */
+export function introSchema(description = 'A sentence under the heading.') {
+  return { type: 'string', minLength: 1, title: 'Intro', description } as const satisfies JSONSchema
+}
+
+/** A list of short lines (points, facts, disclaimers), one string each. */
+export function stringListSchema(title: string, description: string, itemDescription: string) {
+  return { type: 'array', title, description, items: { type: 'string', minLength: 1, description: itemDescription } } as const satisfies JSONSchema
+}
+
+/** A list of titled items (reasons, highlights), at least one. */
+export function titledItemsSchema(title: string, description: string) {
+  return { type: 'array', title, description, minItems: 1, items: titledItemSchema } as const satisfies JSONSchema
+}
+
+/** The fields every section starts with: its type, its anchor, an eyebrow and its heading. */
+export function sectionBaseProperties<T extends string>(type: T) {
+  return { type: sectionTypeSchema(type), anchor: anchorSchema, eyebrow: eyebrowSchema, heading: headingSchema } as const
+}

@@ -1,13 +1,14 @@
 import type { JSONSchema } from 'json-schema-to-ts'
 import {
-  anchorSchema,
   ctaSchema,
-  eyebrowSchema,
   headingSchema,
   imageSchema,
+  introSchema,
   linkSchema,
   paragraphsSchema,
-  titledItemSchema,
+  sectionBaseProperties,
+  stringListSchema,
+  titledItemsSchema,
   toneSchema,
   type FromConfigSchema,
 } from './parts.ts'
@@ -60,12 +61,7 @@ export const footerSchema = {
       description: 'The copyright line, with its year.',
       examples: ['© 2025 Example Realty Inc., Brokerage. All rights reserved.'],
     },
-    disclaimers: {
-      type: 'array',
-      title: 'Disclaimers',
-      description: 'Legal lines, one string per line.',
-      items: { type: 'string', minLength: 1, description: 'One disclaimer line.' },
-    },
+    disclaimers: stringListSchema('Disclaimers', 'Legal lines, one string per line.', 'One disclaimer line.'),
     links: {
       type: 'array',
       title: 'Links',
@@ -84,9 +80,7 @@ export const heroSchema = {
   title: 'Hero section',
   description: 'The large opening banner. Holds the only main heading of the page.',
   properties: {
-    type: { const: 'hero', title: 'Section type', description: 'Always "hero".' },
-    anchor: anchorSchema,
-    eyebrow: eyebrowSchema,
+    ...sectionBaseProperties('hero'),
     heading: { ...headingSchema, description: 'The main heading of the page: usually the development name.' },
     tagline: {
       type: 'string',
@@ -95,7 +89,7 @@ export const heroSchema = {
       description: 'One line under the heading.',
       examples: ['Room to grow, five minutes from Main Street.'],
     },
-    intro: { type: 'string', minLength: 1, title: 'Intro', description: 'A short paragraph introducing the development.' },
+    intro: introSchema('A short paragraph introducing the development.'),
     image: imageSchema,
     cta: ctaSchema,
     bar: {
@@ -114,7 +108,6 @@ export const heroSchema = {
   required: ['type', 'heading', 'tagline', 'intro', 'image', 'cta', 'bar'],
   additionalProperties: false,
 } as const satisfies JSONSchema
-export type HeroProps = FromConfigSchema<typeof heroSchema>
 
 /** A general text section with an optional image, bullet list and button. */
 export const featureSchema = {
@@ -122,17 +115,9 @@ export const featureSchema = {
   title: 'Feature section',
   description: 'A heading with paragraphs, and optionally an image, a bullet list, figures and a button.',
   properties: {
-    type: { const: 'feature', title: 'Section type', description: 'Always "feature".' },
-    anchor: anchorSchema,
-    eyebrow: eyebrowSchema,
-    heading: headingSchema,
+    ...sectionBaseProperties('feature'),
     body: paragraphsSchema,
-    bullets: {
-      type: 'array',
-      title: 'Bullet list',
-      description: 'Optional short points shown as a list.',
-      items: { type: 'string', minLength: 1, description: 'One point.' },
-    },
+    bullets: stringListSchema('Bullet list', 'Optional short points shown as a list.', 'One point.'),
     facts: {
       type: 'array',
       title: 'Figures',
@@ -164,7 +149,6 @@ export const featureSchema = {
   required: ['type', 'heading', 'body'],
   additionalProperties: false,
 } as const satisfies JSONSchema
-export type FeatureProps = FromConfigSchema<typeof featureSchema>
 
 /** Cards for the home models on offer. */
 export const homeTypesSchema = {
@@ -172,11 +156,8 @@ export const homeTypesSchema = {
   title: 'Home types section',
   description: 'One card per home type, with an image and its key facts.',
   properties: {
-    type: { const: 'home-types', title: 'Section type', description: 'Always "home-types".' },
-    anchor: anchorSchema,
-    eyebrow: eyebrowSchema,
-    heading: headingSchema,
-    intro: { type: 'string', minLength: 1, title: 'Intro', description: 'A sentence under the heading.' },
+    ...sectionBaseProperties('home-types'),
+    intro: introSchema(),
     cards: {
       type: 'array',
       title: 'Cards',
@@ -190,12 +171,7 @@ export const homeTypesSchema = {
           name: { type: 'string', minLength: 1, title: 'Name', description: 'The home type, e.g. "40\' Detached".' },
           badge: { type: 'string', minLength: 1, title: 'Badge', description: 'A short tag on the card, e.g. "3–4 Bedrooms".' },
           summary: { type: 'string', minLength: 1, title: 'Summary', description: 'One or two sentences.' },
-          details: {
-            type: 'array',
-            title: 'Details',
-            description: 'Short facts, one per line.',
-            items: { type: 'string', minLength: 1, description: 'One fact.' },
-          },
+          details: stringListSchema('Details', 'Short facts, one per line.', 'One fact.'),
           image: imageSchema,
         },
         required: ['name', 'summary', 'image'],
@@ -207,7 +183,6 @@ export const homeTypesSchema = {
   required: ['type', 'heading', 'cards'],
   additionalProperties: false,
 } as const satisfies JSONSchema
-export type HomeTypesProps = FromConfigSchema<typeof homeTypesSchema>
 
 /** Drive times from the site to nearby places. */
 export const driveTimesSchema = {
@@ -215,10 +190,7 @@ export const driveTimesSchema = {
   title: 'Drive times section',
   description: 'The location, with drive times to what is nearby.',
   properties: {
-    type: { const: 'drive-times', title: 'Section type', description: 'Always "drive-times".' },
-    anchor: anchorSchema,
-    eyebrow: eyebrowSchema,
-    heading: headingSchema,
+    ...sectionBaseProperties('drive-times'),
     body: paragraphsSchema,
     items: {
       type: 'array',
@@ -244,7 +216,6 @@ export const driveTimesSchema = {
   required: ['type', 'heading', 'items'],
   additionalProperties: false,
 } as const satisfies JSONSchema
-export type DriveTimesProps = FromConfigSchema<typeof driveTimesSchema>
 
 /** A list of reasons, each with a title and a sentence. */
 export const checklistSchema = {
@@ -252,18 +223,14 @@ export const checklistSchema = {
   title: 'Checklist section',
   description: 'A list of reasons or advantages, each with a short title and text.',
   properties: {
-    type: { const: 'checklist', title: 'Section type', description: 'Always "checklist".' },
-    anchor: anchorSchema,
-    eyebrow: eyebrowSchema,
-    heading: headingSchema,
-    intro: { type: 'string', minLength: 1, title: 'Intro', description: 'A sentence under the heading.' },
-    items: { type: 'array', title: 'Items', description: 'The reasons, in order.', minItems: 1, items: titledItemSchema },
+    ...sectionBaseProperties('checklist'),
+    intro: introSchema(),
+    items: titledItemsSchema('Items', 'The reasons, in order.'),
     tone: toneSchema,
   },
   required: ['type', 'heading', 'items'],
   additionalProperties: false,
 } as const satisfies JSONSchema
-export type ChecklistProps = FromConfigSchema<typeof checklistSchema>
 
 /** A section with text and a grid of highlights, e.g. the builder's. */
 export const highlightsSchema = {
@@ -271,18 +238,14 @@ export const highlightsSchema = {
   title: 'Highlights section',
   description: 'Paragraphs followed by a grid of highlights, e.g. about the builder.',
   properties: {
-    type: { const: 'highlights', title: 'Section type', description: 'Always "highlights".' },
-    anchor: anchorSchema,
-    eyebrow: eyebrowSchema,
-    heading: headingSchema,
+    ...sectionBaseProperties('highlights'),
     body: paragraphsSchema,
-    items: { type: 'array', title: 'Highlights', description: 'The highlights, in order.', minItems: 1, items: titledItemSchema },
+    items: titledItemsSchema('Highlights', 'The highlights, in order.'),
     tone: toneSchema,
   },
   required: ['type', 'heading', 'items'],
   additionalProperties: false,
 } as const satisfies JSONSchema
-export type HighlightsProps = FromConfigSchema<typeof highlightsSchema>
 
 /** The inline registration form; its fields come from the page's "form". */
 export const registrationSchema = {
@@ -290,23 +253,14 @@ export const registrationSchema = {
   title: 'Registration section',
   description: 'The VIP registration form on the page. The form itself is set in "form" at the top of the file.',
   properties: {
-    type: { const: 'registration', title: 'Section type', description: 'Always "registration".' },
-    anchor: anchorSchema,
-    eyebrow: eyebrowSchema,
-    heading: headingSchema,
-    intro: { type: 'string', minLength: 1, title: 'Intro', description: 'A sentence above the form.' },
-    points: {
-      type: 'array',
-      title: 'What registering gets you',
-      description: 'Short points shown beside the form.',
-      items: { type: 'string', minLength: 1, description: 'One point.' },
-    },
+    ...sectionBaseProperties('registration'),
+    intro: introSchema('A sentence above the form.'),
+    points: stringListSchema('What registering gets you', 'Short points shown beside the form.', 'One point.'),
     tone: toneSchema,
   },
   required: ['type', 'anchor', 'heading'],
   additionalProperties: false,
 } as const satisfies JSONSchema
-export type RegistrationProps = FromConfigSchema<typeof registrationSchema>
 
 /** Contact cards: phone, e-mail and location. */
 export const contactSchema = {
@@ -314,11 +268,8 @@ export const contactSchema = {
   title: 'Contact section',
   description: 'Cards with the phone number, the e-mail address and the location.',
   properties: {
-    type: { const: 'contact', title: 'Section type', description: 'Always "contact".' },
-    anchor: anchorSchema,
-    eyebrow: eyebrowSchema,
-    heading: headingSchema,
-    intro: { type: 'string', minLength: 1, title: 'Intro', description: 'A sentence under the heading.' },
+    ...sectionBaseProperties('contact'),
+    intro: introSchema(),
     cards: {
       type: 'array',
       title: 'Cards',
@@ -347,7 +298,6 @@ export const contactSchema = {
   required: ['type', 'heading', 'cards'],
   additionalProperties: false,
 } as const satisfies JSONSchema
-export type ContactProps = FromConfigSchema<typeof contactSchema>
 
 /** Every section type, keyed by the "type" written in page.config.json. */
 export const sectionSchemas = {

@@ -3,6 +3,16 @@ import { describe, expect, it } from 'vitest'
 import { sectionSchemas } from '../../schema/sections.ts'
 import { configReferenceMarkdown, configReferencePath } from '../../src/cli/docs.ts'
 
+describe('the guides', () => {
+  it('list the section types as the schema has them, wherever they list them', () => {
+    const types = Object.keys(sectionSchemas).join(', ')
+    for (const file of ['docs/editing-guide.md', 'docs/config-reference.md', 'README.md']) {
+      const text = readFileSync(file, 'utf8').replace(/`/g, '')
+      for (const [, listed] of text.matchAll(/The types are:? ([a-z-]+(?:, [a-z-]+)+)/g)) expect(listed, file).toBe(types)
+    }
+  })
+})
+
 describe('docs/config-reference.md', () => {
   it('is exactly what npm run docs generates from the schema (run it after changing the schema)', () => {
     expect(readFileSync(configReferencePath, 'utf8')).toBe(configReferenceMarkdown())

@@ -1,5 +1,6 @@
 import { rmSync } from 'node:fs'
 import path from 'node:path'
+import { sectionSchemas } from '../../schema/sections.ts'
 import { describe, expect, it } from 'vitest'
 import { checkPageConfigFile, checkPageConfigText, formatProblems, type Problem } from '../../src/config/check-page-config.ts'
 import { loadPageConfig, PageConfigError } from '../../src/config/load-page-config.ts'
@@ -56,7 +57,7 @@ describe('checkPageConfigFile', () => {
     const { problems, text } = check((t) => replaceOnce(t, '"type": "hero"', '"type": "hero2"'))
     const problem = only(problems)
     expect(problem.message).toBe(
-      "sections[0].type 'hero2' is not a section type; did you mean 'hero'? The types are: hero, feature, home-types, drive-times, checklist, highlights, registration, contact.",
+      `sections[0].type 'hero2' is not a section type; did you mean 'hero'? The types are: ${Object.keys(sectionSchemas).join(', ')}.`,
     )
     expect([problem.line, problem.column]).toEqual(Object.values(positionOf(text, '"hero2"')))
   })
