@@ -248,13 +248,7 @@ function checkForm(data: Json): Finding[] {
   if (messages) {
     for (const [field, rules] of Object.entries(messages)) {
       if (!fields.includes(field)) {
-        const meant = closest(field, fields)
-        findings.push({
-          at: ['form', 'messages', field],
-          onKey: true,
-          message: `form.messages has messages for '${field}', but the form has no such field${meant ? `; did you mean '${meant}'?` : '.'}`,
-          fix: `Use the field names of form.schema.properties: ${listWords(fields)}.`,
-        })
+        findings.push(unknownFormField('messages', 'messages', field, fields))
         continue
       }
       if (!isObject(rules)) continue
@@ -327,17 +321,22 @@ function checkFormSchemaCompiles(schema: Json): Finding[] {
   return []
 }
 
+/** A key of form.messages or form.uiSchema that names no field of the form. */
+function unknownFormField(part: 'messages' | 'uiSchema', what: string, key: string, fields: string[]): Finding {
+  const meant = closest(key, fields)
+  return {
+    at: ['form', part, key],
+    onKey: true,
+    message: `form.${part} has ${what} for '${key}', but the form has no such field${meant ? `; did you mean '${meant}'?` : '.'}`,
+    fix: `Use the field names of form.schema.properties: ${listWords(fields)}.`,
+  }
+}
+
 function checkUiSchema(uiSchema: Json, fields: string[]): Finding[] {
   const findings: Finding[] = []
   for (const key of Object.keys(uiSchema)) {
     if (key.startsWith('ui:') || fields.includes(key)) continue
-    const meant = closest(key, fields)
-    findings.push({
-      at: ['form', 'uiSchema', key],
-      onKey: true,
-      message: `form.uiSchema has settings for '${key}', but the form has no such field${meant ? `; did you mean '${meant}'?` : '.'}`,
-      fix: `Use the field names of form.schema.properties: ${listWords(fields)}.`,
-    })
+    findings.push(unknownFormField('uiSchema', 'settings', key, fields))
   }
   const order = uiSchema['ui:order']
   if (Array.isArray(order)) {

@@ -3,13 +3,10 @@ import { Shell } from '../ui/Shell.tsx'
 import type { SectionComponentProps } from '../ui/section-props.ts'
 
 /** Reasons to choose the development, each with a check mark, title and text. */
-export function Checklist({ anchor, eyebrow, heading, intro, items, tone }: SectionComponentProps<'checklist'>) {
+export function Checklist({ intro, items, ...frame }: SectionComponentProps<'checklist'>) {
   return (
     <Shell
-      anchor={anchor}
-      tone={tone}
-      eyebrow={eyebrow}
-      heading={heading}
+      {...frame}
       centered
       footer={
         <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">

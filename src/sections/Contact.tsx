@@ -5,13 +5,10 @@ import type { SectionComponentProps } from '../ui/section-props.ts'
 const icons = { phone: PhoneIcon, email: MailIcon, location: PinIcon }
 
 /** Contact cards: the site phone and e-mail as links, and the location. */
-export function Contact({ anchor, eyebrow, heading, intro, cards, tone, site }: SectionComponentProps<'contact'>) {
+export function Contact({ intro, cards, site, ...frame }: SectionComponentProps<'contact'>) {
   return (
     <Shell
-      anchor={anchor}
-      tone={tone}
-      eyebrow={eyebrow}
-      heading={heading}
+      {...frame}
       centered
       footer={
         <ul className="grid gap-6 md:grid-cols-3">

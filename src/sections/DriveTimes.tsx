@@ -4,13 +4,10 @@ import { Paragraphs, Shell } from '../ui/Shell.tsx'
 import type { SectionComponentProps } from '../ui/section-props.ts'
 
 /** The location with its drive times, beside a map. */
-export function DriveTimes({ anchor, eyebrow, heading, body, items, image, tone }: SectionComponentProps<'drive-times'>) {
+export function DriveTimes({ body, items, image, ...frame }: SectionComponentProps<'drive-times'>) {
   return (
     <Shell
-      anchor={anchor}
-      tone={tone}
-      eyebrow={eyebrow}
-      heading={heading}
+      {...frame}
       aside={image && <Picture image={image} className="rounded-2xl shadow-lg" />}
     >
       <Paragraphs body={body} className="text-ink-muted" />

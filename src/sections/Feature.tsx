@@ -6,14 +6,11 @@ import type { SectionComponentProps } from '../ui/section-props.ts'
 
 /** A heading with paragraphs, and optionally an image, bullets, key figures and a button. */
 export function Feature(props: SectionComponentProps<'feature'>) {
-  const { anchor, eyebrow, heading, body, bullets, facts, image, imagePosition, tone, cta } = props
-  const dark = tone === 'dark'
+  const { body, bullets, facts, image, imagePosition, cta, ...frame } = props
+  const dark = frame.tone === 'dark'
   return (
     <Shell
-      anchor={anchor}
-      tone={tone}
-      eyebrow={eyebrow}
-      heading={heading}
+      {...frame}
       aside={image && <Picture image={image} className="rounded-2xl shadow-lg" />}
       asidePosition={imagePosition}
       split

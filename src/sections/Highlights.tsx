@@ -2,14 +2,11 @@ import { Paragraphs, Shell } from '../ui/Shell.tsx'
 import type { SectionComponentProps } from '../ui/section-props.ts'
 
 /** Paragraphs followed by a grid of numbered highlights (e.g. the builder's). */
-export function Highlights({ anchor, eyebrow, heading, body, items, tone }: SectionComponentProps<'highlights'>) {
-  const dark = tone === 'dark'
+export function Highlights({ body, items, ...frame }: SectionComponentProps<'highlights'>) {
+  const dark = frame.tone === 'dark'
   return (
     <Shell
-      anchor={anchor}
-      tone={tone}
-      eyebrow={eyebrow}
-      heading={heading}
+      {...frame}
       footer={
         <ol className="grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
           {items.map((item, index) => (

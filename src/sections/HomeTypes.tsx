@@ -5,12 +5,10 @@ import { Shell } from '../ui/Shell.tsx'
 import type { SectionComponentProps } from '../ui/section-props.ts'
 
 /** One card per home type: image, name, badge, summary and details. */
-export function HomeTypes({ anchor, eyebrow, heading, intro, cards, cta }: SectionComponentProps<'home-types'>) {
+export function HomeTypes({ intro, cards, cta, ...frame }: SectionComponentProps<'home-types'>) {
   return (
     <Shell
-      anchor={anchor}
-      eyebrow={eyebrow}
-      heading={heading}
+      {...frame}
       centered
       footer={
         <>

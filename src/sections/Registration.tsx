@@ -4,13 +4,10 @@ import { Shell } from '../ui/Shell.tsx'
 import type { SectionComponentProps } from '../ui/section-props.ts'
 
 /** The inline VIP registration: heading, what registering gets you, and the form (from the page's "form"). */
-export function Registration({ anchor, eyebrow, heading, intro, points, tone }: SectionComponentProps<'registration'>) {
+export function Registration({ intro, points, ...frame }: SectionComponentProps<'registration'>) {
   return (
     <Shell
-      anchor={anchor}
-      tone={tone}
-      eyebrow={eyebrow}
-      heading={heading}
+      {...frame}
       aside={
         <div className="rounded-2xl bg-white p-6 shadow-xl ring-1 ring-cream-200 sm:p-8">
           <LazyRegistrationForm idPrefix="inline" />

@@ -26,7 +26,8 @@ type ShellProps = {
 
 /**
  * The frame every section shares: a landmark with its anchor id, labelled by its h2, in its tone; the
- * heading block, the content, an optional aside column and an optional full-width part below.
+ * heading block, the content, an optional aside column and an optional full-width part below. A section passes
+ * its remaining config props straight in (`<Shell {...frame}>`): Shell reads the frame's fields and no others.
  */
 export function Shell(props: ShellProps) {
   const { anchor, tone = 'light', eyebrow, heading, children, centered = false, aside, asidePosition = 'end', footer, split = false } = props
