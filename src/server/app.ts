@@ -39,11 +39,27 @@
  * notifications now (the scheduled retry on Supabase) and answers { ok, sent, failed }.
  */
 import { Hono, type Context } from 'hono'
+import { bearerAuth } from 'hono/bearer-auth'
+import { bodyLimit } from 'hono/body-limit'
+import { cors } from 'hono/cors'
+import { createMiddleware } from 'hono/factory'
+import { HTTPException } from 'hono/http-exception'
+import { timingSafeEqual } from 'hono/utils/buffer'
 import type { FormConfig } from '../../schema/page-config.ts'
-import { createRegistrationValidator, type FieldMessages } from '../../schema/registration-ajv.ts'
+import { createRegistrationValidator } from '../../schema/registration-ajv.ts'
 import { contactFunctionPath } from '../../schema/local-defaults.ts'
+import { clientIpOf, createOriginPolicy, offersKey } from './caller.ts'
 import { composeLeadMail } from './notification.ts'
 import { createRateLimiter } from './rate-limit.ts'
+import { jsonAnswer, refusal } from './refusal.ts'
+import {
+  controlCharacterErrors,
+  isHoneypotFilled,
+  parseRegistrationBody,
+  readSubmissionContext,
+  sameFields,
+  userAgentOf,
+} from './registration-body.ts'
 import type { LeadStore, NewLead } from './store.ts'
 
 /** Where the app reports what happened; console by default. Never given visitors' personal data. */
@@ -97,371 +113,126 @@ export type AppDeps = {
   newId?: () => string
 }
 
-/** The limit a body may not exceed unless configured otherwise. */
-export const defaultBodyLimitBytes = 16 * 1024
-
 const functionPaths = [contactFunctionPath, '/send-contact-email']
-const triggerPaths = functionPaths.map((p) => `${p}/deliver-pending`)
+// The preflight answer as Supabase's own functions give it: supabase-js sends the first four headers, and x-region
+// when a client picks a region. Each is one item, as Hono would join a list with a bare comma.
 const allowHeaders = 'authorization, x-client-info, apikey, content-type, x-region'
-const forbiddenKeys = new Set(['__proto__', 'constructor', 'prototype'])
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-const utmKeyPattern = /^utm_[a-z0-9_]{1,40}$/i
-// eslint-disable-next-line no-control-regex
-const controlExceptTab = /[\u0000-\u0008\u000a-\u001f\u007f]/
-// eslint-disable-next-line no-control-regex
-const controlExceptWhitespace = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/
-
-/** An answer that ends the request early, with a plain message (and field messages for 400s). */
-class Refusal {
-  constructor(
-    readonly status: 400 | 401 | 403 | 405 | 409 | 413 | 415 | 429,
-    readonly message: string,
-    readonly errors?: FieldMessages,
-    readonly headers: Record<string, string> = {},
-  ) {}
-}
-
-/** Compares two strings in time that does not depend on where they differ. */
-function sameSecret(a: string, b: string): boolean {
-  const x = new TextEncoder().encode(a)
-  const y = new TextEncoder().encode(b)
-  let diff = x.length ^ y.length
-  for (let i = 0; i < Math.max(x.length, y.length); i++) diff |= (x[i] ?? 0) ^ (y[i] ?? 0)
-  return diff === 0
-}
-
-function bearer(header: string | undefined): string | undefined {
-  const match = /^Bearer\s+(.+)$/i.exec(header ?? '')
-  return match?.[1]?.trim()
-}
-
-/** Reads the body as UTF-8 text, refusing (413) as soon as it passes `limit` bytes, declared or streamed. */
-async function readBody(request: Request, limit: number): Promise<string> {
-  const tooLarge = new Refusal(413, `The request body is too large: at most ${limit} bytes are accepted.`)
-  const declared = Number(request.headers.get('content-length') ?? '0')
-  if (Number.isFinite(declared) && declared > limit) throw tooLarge
-  if (!request.body) return ''
-  const reader = request.body.getReader()
-  const chunks: Uint8Array[] = []
-  let size = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    size += value.byteLength
-    if (size > limit) {
-      await reader.cancel().catch(() => {})
-      throw tooLarge
-    }
-    chunks.push(value)
-  }
-  const bytes = new Uint8Array(size)
-  let offset = 0
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset)
-    offset += chunk.byteLength
-  }
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes)
-  } catch {
-    throw new Refusal(400, 'The request body is not valid UTF-8 text.')
-  }
-}
-
-const maxDepth = 16
-
-/** JSON.parse that refuses deep nesting and prototype-polluting keys anywhere in the document. */
-function parseJson(text: string): unknown {
-  let value: unknown
-  try {
-    value = JSON.parse(text)
-  } catch (error) {
-    if (error instanceof RangeError) throw new Refusal(400, 'The request body is nested too deeply.')
-    throw new Refusal(400, 'The request body is not valid JSON.')
-  }
-  // Iterative, so a hostile document cannot exhaust the stack here either.
-  const pending: [unknown, number][] = [[value, 0]]
-  while (pending.length > 0) {
-    const [node, depth] = pending.pop()!
-    if (typeof node !== 'object' || node === null) continue
-    if (depth >= maxDepth) throw new Refusal(400, 'The request body is nested too deeply.')
-    for (const key of Object.keys(node)) {
-      if (forbiddenKeys.has(key)) throw new Refusal(400, `The request body contains a key that is not allowed: "${key}".`)
-      pending.push([(node as Record<string, unknown>)[key], depth + 1])
-    }
-  }
-  return value
-}
-
-function optionalText(body: Record<string, unknown>, key: string, max: number, allowNewlines = false): string | null {
-  const value = body[key]
-  if (value === undefined || value === null) return null
-  if (typeof value !== 'string') throw new Refusal(400, `${key} must be a string.`)
-  const trimmed = value.trim()
-  if (trimmed.length > max) throw new Refusal(400, `${key} is too long: at most ${max} characters.`)
-  if ((allowNewlines ? controlExceptWhitespace : controlExceptTab).test(trimmed)) {
-    throw new Refusal(400, `${key} contains line breaks or control characters.`)
-  }
-  return trimmed === '' ? null : trimmed
-}
-
-function pageUrlOf(body: Record<string, unknown>): string | null {
-  const value = optionalText(body, 'pageUrl', 2048)
-  if (value === null) return null
-  let url: URL
-  try {
-    url = new URL(value)
-  } catch {
-    throw new Refusal(400, 'pageUrl must be the address of the page (http or https).')
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Refusal(400, 'pageUrl must be the address of the page (http or https).')
-  return value
-}
-
-function utmOf(body: Record<string, unknown>): Record<string, string> {
-  const value = body.utm
-  if (value === undefined || value === null) return {}
-  if (typeof value !== 'object' || Array.isArray(value)) throw new Refusal(400, 'utm must be an object of utm_* parameters.')
-  const entries = Object.entries(value as Record<string, unknown>)
-  if (entries.length > 20) throw new Refusal(400, 'utm has too many parameters: at most 20.')
-  const out: Record<string, string> = {}
-  for (const [key, v] of entries) {
-    if (!utmKeyPattern.test(key)) throw new Refusal(400, `utm may only hold utm_* parameters; "${key.slice(0, 50)}" is not one.`)
-    if (typeof v !== 'string') throw new Refusal(400, `utm.${key} must be a string.`)
-    const text = v.trim()
-    if (text.length > 500) throw new Refusal(400, `utm.${key} is too long: at most 500 characters.`)
-    if (controlExceptTab.test(text)) throw new Refusal(400, `utm.${key} contains line breaks or control characters.`)
-    if (text !== '') out[key.toLowerCase()] = text
-  }
-  return out
-}
-
-/** Single-line fields may not carry line breaks or control characters; textarea fields may carry line breaks. */
-function controlCharacterErrors(input: Record<string, unknown>, form: AppDeps['formConfig']): FieldMessages {
-  const errors: FieldMessages = {}
-  for (const field of Object.keys(form.schema.properties ?? {})) {
-    const value = input[field]
-    if (typeof value !== 'string') continue
-    const ui = (form.uiSchema as Record<string, { 'ui:widget'?: unknown } | undefined>)[field]
-    const multiline = ui?.['ui:widget'] === 'textarea'
-    if ((multiline ? controlExceptWhitespace : controlExceptTab).test(value)) {
-      errors[field] = multiline ? 'Remove control characters.' : 'Remove line breaks and control characters.'
-    }
-  }
-  return errors
-}
-
-/** The same JSON for the same data, whatever the key order (Postgres jsonb reorders keys). */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`
-  if (typeof value === 'object' && value !== null) {
-    return `{${Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
-      .join(',')}}`
-  }
-  return JSON.stringify(value)
-}
+const allowMethods = 'POST, OPTIONS'
 
 /**
  * Builds the function's Hono app. Mount it with `root.route('/', app)`: it only answers the function's paths,
  * so a host app can serve everything else.
  */
 export function createApp(deps: AppDeps): Hono {
+  if (deps.anonKeys.length === 0) throw new Error('createApp needs at least one anon key.')
   const clock = deps.clock ?? (() => new Date())
   const log: AppLog = deps.log ?? { info: (m) => console.log(m), error: (m, e) => console.error(m, e ?? '') }
   const newId = deps.newId ?? (() => crypto.randomUUID())
-  const bodyLimit = deps.bodyLimitBytes ?? defaultBodyLimitBytes
   const trustProxy = deps.trustProxy ?? 0
-  const allowed = new Set(deps.allowedOrigins ?? [])
   const limiter = createRateLimiter(deps.rateLimitPerMinute ?? 5)
   const validate = createRegistrationValidator(deps.formConfig)
-  const notification = {
-    siteName: deps.siteName,
-    recipient: deps.notifyEmail,
-    timeZone: deps.timeZone ?? 'America/Toronto',
-    form: deps.formConfig,
-  }
-  if (deps.anonKeys.length === 0) throw new Error('createApp needs at least one anon key.')
+  const notification = { siteName: deps.siteName, recipient: deps.notifyEmail, timeZone: deps.timeZone ?? 'America/Toronto', form: deps.formConfig }
+  const originPolicy = createOriginPolicy(deps.allowedOrigins ?? [], trustProxy)
+  const maxSize = deps.bodyLimitBytes ?? 16 * 1024
 
-  /** The origin to allow for this request, or null when it is another site's. No Origin: not a browser, fine. */
-  function allowedOrigin(c: Context): string | null | undefined {
+  // Another site's page is refused outright; no Origin at all is not a browser, and fine.
+  const sameSiteOnly = createMiddleware(async (c, next) => {
     const origin = c.req.header('origin')
-    if (origin === undefined) return undefined
-    if (allowed.has('*')) return '*'
-    if (allowed.has(origin)) return origin
-    try {
-      // Same origin, compared by host: behind a TLS-terminating proxy the request URL says http.
-      const host = trustProxy > 0 ? (c.req.header('x-forwarded-host') ?? c.req.header('host')) : c.req.header('host')
-      if (host && new URL(origin).host === host) return origin
-    } catch {
-      // "null" and other opaque origins are never ours.
+    if (origin !== undefined && originPolicy(origin, c) === null) {
+      throw refusal(403, `Requests from ${origin} are not allowed: add it to ALLOWED_ORIGINS.`)
     }
-    return null
-  }
-
-  function withCors(c: Context, response: Response): Response {
-    const origin = allowedOrigin(c)
-    if (origin) {
-      response.headers.set('Access-Control-Allow-Origin', origin)
-      if (origin !== '*') response.headers.append('Vary', 'Origin')
-    }
-    return response
-  }
-
-  function answer(c: Context, status: number, body: unknown, headers: Record<string, string> = {}): Response {
-    const response = new Response(JSON.stringify(body), {
-      status,
-      headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
-    })
-    return withCors(c, response)
-  }
-
-  function clientIp(c: Context): string {
-    if (trustProxy > 0) {
-      const hops = (c.req.header('x-forwarded-for') ?? '')
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean)
-      const ip = hops[hops.length - trustProxy] ?? hops[0]
-      if (ip) return ip
-    }
-    if (deps.clientIpHeader) {
-      const ip = c.req.header(deps.clientIpHeader)?.split(',')[0]?.trim()
-      if (ip) return ip
-    }
-    try {
-      return deps.clientAddress?.(c) ?? 'unknown'
-    } catch {
-      return 'unknown'
-    }
-  }
-
-  async function register(c: Context): Promise<Response> {
-    if (allowedOrigin(c) === null) {
-      throw new Refusal(403, `Requests from ${c.req.header('origin')} are not allowed: add it to ALLOWED_ORIGINS.`)
-    }
-    const verdict = limiter.hit(clientIp(c), clock().getTime())
+    await next()
+  })
+  const corsHeaders = cors({
+    origin: (origin, c) => (origin ? originPolicy(origin, c) : null),
+    allowMethods: [allowMethods],
+    allowHeaders: [allowHeaders],
+    maxAge: 86_400,
+  })
+  const rateLimited = createMiddleware(async (c, next) => {
+    const verdict = limiter.hit(clientIpOf(c, { trustProxy, clientIpHeader: deps.clientIpHeader, clientAddress: deps.clientAddress }), clock().getTime())
     if (!verdict.allowed) {
-      throw new Refusal(429, 'Too many registrations from this address. Please wait a minute and try again.', undefined, {
-        'retry-after': String(verdict.retryAfterSeconds),
+      throw refusal(429, 'Too many registrations from this address. Please wait a minute and try again.', {
+        headers: { 'retry-after': String(verdict.retryAfterSeconds) },
       })
     }
-    // supabase-js sends the key in both; a signed-in visitor's Bearer token is a user JWT, so either may match.
-    const offered = [c.req.header('apikey')?.trim(), bearer(c.req.header('authorization'))].filter((k): k is string => !!k)
-    if (!offered.some((key) => deps.anonKeys.some((k) => sameSecret(k, key)))) {
-      throw new Refusal(401, 'Missing or wrong API key: send the site\'s anon key in the "apikey" header.')
-    }
+    await next()
+  })
+  const anonKeyRequired = createMiddleware(async (c, next) => {
+    if (!(await offersKey(c, deps.anonKeys))) throw refusal(401, 'Missing or wrong API key: send the site\'s anon key in the "apikey" header.')
+    await next()
+  })
+  const jsonOnly = createMiddleware(async (c, next) => {
     const type = (c.req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase()
-    if (type !== 'application/json') throw new Refusal(415, 'Send the registration as JSON, with "Content-Type: application/json".')
+    if (type !== 'application/json') throw refusal(415, 'Send the registration as JSON, with "Content-Type: application/json".')
+    await next()
+  })
+  const sizeLimited = bodyLimit({
+    maxSize,
+    onError: () => {
+      throw refusal(413, `The request body is too large: at most ${maxSize} bytes are accepted.`)
+    },
+  })
 
-    const parsed = parseJson(await readBody(c.req.raw, bodyLimit))
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-      throw new Refusal(400, 'The request body must be a JSON object of form fields.')
-    }
-    const body = parsed as Record<string, unknown>
-
+  async function register(c: Context): Promise<Response> {
+    const body = parseRegistrationBody(await c.req.arrayBuffer())
     // Bots fill every input, including the hidden one: answer as if stored, store and notify nothing.
-    const honeypot = body.website
-    if (honeypot !== undefined && honeypot !== null && !(typeof honeypot === 'string' && honeypot.trim() === '')) {
+    if (isHoneypotFilled(body)) {
       log.info('send-contact-email: honeypot filled, registration ignored')
-      return answer(c, 200, { ok: true })
+      return jsonAnswer(200, { ok: true })
     }
-
-    const rawId = body.submissionId
-    if (rawId !== undefined && rawId !== null && (typeof rawId !== 'string' || !uuidPattern.test(rawId))) {
-      throw new Refusal(400, 'submissionId must be a UUID.')
-    }
-    const submissionId = (typeof rawId === 'string' ? rawId : newId()).toLowerCase()
-    const pageUrl = pageUrlOf(body)
-    const referrer = optionalText(body, 'referrer', 2048)
-    const utm = utmOf(body)
-    const consentText = optionalText(body, 'consentText', 2000, true) ?? deps.formConfig.consent
-
+    const context = readSubmissionContext(body, { newId, consentText: deps.formConfig.consent })
     const checked = validate(body)
     const errors = { ...controlCharacterErrors(body, deps.formConfig), ...(checked.ok ? {} : checked.errors) }
-    if (!checked.ok || Object.keys(errors).length > 0) {
-      throw new Refusal(400, 'Some fields need attention.', errors)
-    }
+    if (!checked.ok || Object.keys(errors).length > 0) throw refusal(400, 'Some fields need attention.', { errors })
 
-    const userAgent = (c.req.header('user-agent') ?? '').replace(/[\u0000-\u001f\u007f]/g, ' ').trim().slice(0, 512)
-    const lead: NewLead = {
-      submissionId,
-      createdAt: clock().toISOString(),
-      fields: checked.value,
-      consentText,
-      pageUrl,
-      referrer,
-      utm,
-      userAgent: userAgent || null,
-    }
+    const lead: NewLead = { ...context, createdAt: clock().toISOString(), fields: checked.value, userAgent: userAgentOf(c.req.header('user-agent')) }
     let saved
     try {
       saved = await deps.store.saveLead(lead, composeLeadMail(lead, notification))
     } catch (error) {
-      log.error(`send-contact-email: could not store submission ${submissionId}`, error)
-      return answer(c, 500, { error: 'Your registration could not be saved. Please try again in a moment.' })
+      log.error(`send-contact-email: could not store submission ${lead.submissionId}`, error)
+      return jsonAnswer(500, { error: 'Your registration could not be saved. Please try again in a moment.' })
     }
     if (saved.created) {
       log.info(`send-contact-email: stored lead ${saved.lead.id}`)
       deps.onLeadStored?.()
-    } else if (canonical(saved.lead.fields) !== canonical(lead.fields)) {
-      throw new Refusal(409, 'This submissionId was already used for a different registration: make a new one for each submission.')
+    } else if (!sameFields(saved.lead.fields, lead.fields)) {
+      throw refusal(409, 'This submissionId was already used for a different registration: make a new one for each submission.')
     }
-    return answer(c, 200, { ok: true })
-  }
-
-  async function handle(c: Context, run: (c: Context) => Promise<Response>): Promise<Response> {
-    try {
-      return await run(c)
-    } catch (error) {
-      if (error instanceof Refusal) {
-        return answer(c, error.status, error.errors ? { error: error.message, errors: error.errors } : { error: error.message }, error.headers)
-      }
-      log.error('send-contact-email: unexpected error', error)
-      return answer(c, 500, { error: 'The registration could not be saved just now. Please try again in a moment.' })
-    }
+    return jsonAnswer(200, { ok: true })
   }
 
   const app = new Hono()
-
-  for (const path of triggerPaths) {
-    app.all(path, (c) =>
-      handle(c, async () => {
-        if (c.req.method !== 'POST') throw new Refusal(405, 'Use POST.', undefined, { allow: 'POST' })
-        const trigger = deps.outboxTrigger
-        const token = bearer(c.req.header('authorization'))
-        if (!trigger || !token || !sameSecret(trigger.secret, token)) throw new Refusal(401, 'Missing or wrong outbox secret.')
-        const result = await trigger.run()
-        return answer(c, 200, { ok: true, ...result })
-      }),
-    )
-  }
+  app.onError((error) => {
+    if (error instanceof HTTPException) return error.getResponse()
+    log.error('send-contact-email: unexpected error', error)
+    return jsonAnswer(500, { error: 'The registration could not be saved just now. Please try again in a moment.' })
+  })
 
   for (const path of functionPaths) {
-    app.all(path, (c) =>
-      handle(c, async () => {
-        if (c.req.method === 'OPTIONS') {
-          const origin = allowedOrigin(c)
-          if (origin === null) {
-            throw new Refusal(403, `Requests from ${c.req.header('origin')} are not allowed: add it to ALLOWED_ORIGINS.`)
-          }
-          return withCors(
-            c,
-            new Response(null, {
-              status: 204,
-              headers: {
-                'access-control-allow-methods': 'POST, OPTIONS',
-                'access-control-allow-headers': allowHeaders,
-                'access-control-max-age': '86400',
-              },
-            }),
-          )
-        }
-        if (c.req.method !== 'POST') throw new Refusal(405, 'Use POST to send a registration.', undefined, { allow: 'POST, OPTIONS' })
-        return register(c)
-      }),
-    )
-  }
+    app.on(['POST', 'OPTIONS'], path, sameSiteOnly)
+    app.use(path, corsHeaders)
+    app.post(path, rateLimited, anonKeyRequired, jsonOnly, sizeLimited, register)
+    app.all(path, () => {
+      throw refusal(405, 'Use POST to send a registration.', { headers: { allow: allowMethods } })
+    })
 
+    const trigger = deps.outboxTrigger
+    const wrongSecret = () => jsonAnswer(401, { error: 'Missing or wrong outbox secret.' })
+    app.post(
+      `${path}/deliver-pending`,
+      bearerAuth({
+        verifyToken: (token) => (trigger ? timingSafeEqual(trigger.secret, token) : false),
+        noAuthenticationHeader: { message: wrongSecret },
+        invalidAuthenticationHeader: { message: wrongSecret },
+        invalidToken: { message: wrongSecret },
+      }),
+      async () => jsonAnswer(200, { ok: true, ...(await trigger!.run()) }),
+    )
+    app.all(`${path}/deliver-pending`, () => {
+      throw refusal(405, 'Use POST.', { headers: { allow: 'POST' } })
+    })
+  }
   return app
 }

@@ -378,4 +378,17 @@ describe('send-contact-email: scheduled delivery endpoint', () => {
     expect(await res.json()).toEqual({ ok: true, sent: 1, failed: 0 })
     expect((await makeApp().request(target, { method: 'POST', headers: { authorization: 'Bearer s3cret-s3cret-s3cret' } })).status).toBe(401)
   })
+
+  it('answers a malformed Authorization with the same 401 JSON, and other methods with 405', async () => {
+    const app = makeApp({ outboxTrigger: { secret: 's3cret-s3cret-s3cret', run: async () => ({ sent: 0, failed: 0 }) } })
+    const target = `${url}/deliver-pending`
+    for (const authorization of ['Basic czNjcmV0', 'Bearer not a token!']) {
+      const res = await app.request(target, { method: 'POST', headers: { authorization } })
+      expect(res.status).toBe(401)
+      expect(await res.json()).toEqual({ error: 'Missing or wrong outbox secret.' })
+    }
+    const get = await app.request(target, { method: 'GET' })
+    expect(get.status).toBe(405)
+    expect(get.headers.get('allow')).toBe('POST')
+  })
 })

@@ -1,0 +1,63 @@
+/**
+ * Who is calling: whether the page's origin may, the key it offers, and its address for the rate limit.
+ * Web-standard APIs only: the Deno entry runs this file too.
+ */
+import type { Context } from 'hono'
+import { timingSafeEqual } from 'hono/utils/buffer'
+
+/** How the caller's address is found; see AppDeps for each. */
+export type ClientAddressOptions = {
+  trustProxy: number
+  clientIpHeader?: string | undefined
+  clientAddress?: ((c: Context) => string | undefined) | undefined
+}
+
+/**
+ * The Access-Control-Allow-Origin value for a page origin, or null when it is another site's: `*` when any is
+ * allowed, the origin itself when listed or when it is this site (compared by host, since behind a
+ * TLS-terminating proxy the request URL says http).
+ */
+export function createOriginPolicy(allowedOrigins: readonly string[], trustProxy: number): (origin: string, c: Context) => string | null {
+  const allowed = new Set(allowedOrigins)
+  return (origin, c) => {
+    if (allowed.has('*')) return '*'
+    if (allowed.has(origin)) return origin
+    const host = trustProxy > 0 ? (c.req.header('x-forwarded-host') ?? c.req.header('host')) : c.req.header('host')
+    // "null" and other opaque origins do not parse, and are never ours.
+    return host && URL.canParse(origin) && new URL(origin).host === host ? origin : null
+  }
+}
+
+/** The token of an `Authorization: Bearer …` header. */
+export function bearerToken(header: string | undefined): string | undefined {
+  return /^Bearer\s+(.+)$/i.exec(header ?? '')?.[1]?.trim()
+}
+
+/** Whether the request carries one of `keys`: supabase-js sends the key as `apikey` and as a Bearer token. */
+export async function offersKey(c: Context, keys: readonly string[]): Promise<boolean> {
+  // A signed-in visitor's Bearer token is a user JWT, so either header may be the one that matches.
+  const offered = [c.req.header('apikey')?.trim(), bearerToken(c.req.header('authorization'))].filter((k): k is string => !!k)
+  for (const key of offered) for (const k of keys) if (await timingSafeEqual(k, key)) return true
+  return false
+}
+
+/** The caller's address: from the trusted proxies' X-Forwarded-For, the platform's header, or the TCP peer. */
+export function clientIpOf(c: Context, options: ClientAddressOptions): string {
+  if (options.trustProxy > 0) {
+    const hops = (c.req.header('x-forwarded-for') ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)
+    const ip = hops[hops.length - options.trustProxy] ?? hops[0]
+    if (ip) return ip
+  }
+  if (options.clientIpHeader) {
+    const ip = c.req.header(options.clientIpHeader)?.split(',')[0]?.trim()
+    if (ip) return ip
+  }
+  try {
+    return options.clientAddress?.(c) ?? 'unknown'
+  } catch {
+    return 'unknown'
+  }
+}
