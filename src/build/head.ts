@@ -1,15 +1,9 @@
 import type { ImageManifest, PageConfig } from '../../schema/page-config.ts'
+import { escapeHtml } from '../server/escape-html.ts'
 import { clientConfigScript } from './client-config.ts'
 
 /** Which prerendered page the head is for. */
 export type PageKind = 'home' | 'not-found'
-
-const htmlEscapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
-
-/** Escapes text for an HTML attribute or element. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => htmlEscapes[c] ?? c)
-}
 
 /** The JSON-LD script body exactly as written into the page (its CSP hash is taken of this text). */
 export function jsonLdText(config: PageConfig): string {

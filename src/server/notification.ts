@@ -1,3 +1,4 @@
+import { escapeHtml } from './escape-html.ts'
 import { headerSafe, singleAddress } from './mailer.ts'
 import type { NewLead, OutgoingMail } from './store.ts'
 
@@ -61,11 +62,6 @@ export function displayValue(form: NotificationForm, field: string, value: unkno
   }
   if (typeof value === 'boolean') return value ? 'Yes' : 'No'
   return typeof value === 'string' ? value : JSON.stringify(value)
-}
-
-/** Escapes text for HTML element content and attribute values. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] ?? ch)
 }
 
 // Building a DateTimeFormat costs far more than using one: keep one per time zone.
