@@ -32,6 +32,17 @@ export function createRegistrationAjv(extra: Options = {}): Ajv {
   return ajv
 }
 
+let emailFormat: ((value: unknown) => boolean) | undefined
+
+/**
+ * The one e-mail rule: ajv-formats' "email" as the registration form applies it. The config's addresses, the
+ * server's NOTIFY_EMAIL and MAIL_FROM are judged by it, so none passes one check and fails another.
+ */
+export function isEmailAddress(value: unknown): boolean {
+  emailFormat ??= createRegistrationAjv().compile({ type: 'string', format: 'email' })
+  return emailFormat(value) as boolean
+}
+
 /** The field and rule an Ajv error is about ("required" errors name the missing field in params). */
 export function ajvErrorToFailure(error: ErrorObject): RuleFailure {
   const missing = (error.params as { missingProperty?: string }).missingProperty

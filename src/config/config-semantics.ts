@@ -1,6 +1,6 @@
 import { readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
-import { createRegistrationAjv } from '../../schema/registration-ajv.ts'
+import { createRegistrationAjv, isEmailAddress } from '../../schema/registration-ajv.ts'
 import { listConfigImages } from './config-images.ts'
 import { closest, describePath, describeValue, listWords, type Finding } from './describe.ts'
 import { explainAjvErrors } from './explain-ajv-errors.ts'
@@ -149,14 +149,6 @@ function isAbsoluteWebAddress(value: unknown): boolean {
 
 const digitsOf = (text: string): string => text.replace(/\D/g, '')
 
-let emailCheck: ((value: unknown) => boolean) | undefined
-
-/** The same e-mail rule the form and the server use (ajv-formats "email"). */
-function isEmail(value: unknown): boolean {
-  emailCheck ??= createRegistrationAjv().compile({ type: 'string', format: 'email' })
-  return emailCheck(value)
-}
-
 function checkContacts(data: Json): Finding[] {
   const findings: Finding[] = []
   const site = isObject(data.site) ? data.site : {}
@@ -196,7 +188,7 @@ function checkContacts(data: Json): Finding[] {
       })
     }
   }
-  if (typeof site.email === 'string' && !isEmail(site.email)) {
+  if (typeof site.email === 'string' && !isEmailAddress(site.email)) {
     findings.push({
       at: ['site', 'email'],
       message: `site.email ${describeValue(site.email)} is not a valid e-mail address.`,
@@ -204,13 +196,13 @@ function checkContacts(data: Json): Finding[] {
     })
   }
   if ('email' in jsonLd) {
-    if (!isEmail(jsonLd.email)) {
+    if (!isEmailAddress(jsonLd.email)) {
       findings.push({
         at: ['seo', 'jsonLd', 'email'],
         message: `seo.jsonLd.email ${describeValue(jsonLd.email)} is not a valid e-mail address.`,
         fix: 'Write a whole address, such as sales@example.com.',
       })
-    } else if (typeof site.email === 'string' && isEmail(site.email) && String(jsonLd.email).toLowerCase() !== site.email.toLowerCase()) {
+    } else if (typeof site.email === 'string' && isEmailAddress(site.email) && String(jsonLd.email).toLowerCase() !== site.email.toLowerCase()) {
       findings.push({
         at: ['seo', 'jsonLd', 'email'],
         message: `seo.jsonLd.email '${String(jsonLd.email)}' is not the site's e-mail (site.email is '${site.email}').`,
