@@ -1,6 +1,7 @@
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { loadPageConfig, PageConfigError, resolvePageConfigPath } from '../config/load-page-config.ts'
+import { loadPageConfig, PageConfigError } from '../config/load-page-config.ts'
+import { formatEnvProblems, parseNodeEnv } from '../server/env.ts'
 import { startNodeServer, StartupError, type RunningServer } from '../server/node.ts'
 
 /**
@@ -8,9 +9,14 @@ import { startNodeServer, StartupError, type RunningServer } from '../server/nod
  * SIGTERM/SIGINT, and exits 1 with a readable message when it cannot start. For `npm start` (src/cli/start.ts); run alone, it serves without building: `tsx src/cli/serve.ts`.
  */
 export async function runNodeServer(): Promise<void> {
+  const settings = parseNodeEnv(process.env)
+  if (!settings.ok) {
+    console.error(formatEnvProblems(settings.problems))
+    process.exit(1)
+  }
   let running: RunningServer
   try {
-    running = await startNodeServer(loadPageConfig(resolvePageConfigPath()))
+    running = await startNodeServer(loadPageConfig(path.resolve(settings.config.pageConfig)), settings.config)
   } catch (error) {
     if (error instanceof PageConfigError) console.error(`The page config cannot be used.\n${error.message}`)
     else console.error(error instanceof StartupError ? error.message : error)

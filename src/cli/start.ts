@@ -1,11 +1,19 @@
 import path from 'node:path'
-import { PageConfigError, resolvePageConfigPath } from '../config/load-page-config.ts'
+import { PageConfigError } from '../config/load-page-config.ts'
+import { readBuildSettings, SettingsError } from '../server/env.ts'
 import { runNodeServer } from './serve.ts'
-import { buildSite, isBuildCurrent, resolveDistDir } from './build.ts'
+import { buildSite, isBuildCurrent } from './build.ts'
 
 // `npm start`: builds the site when its inputs changed since the last build, then serves it with its backend.
-const configFile = resolvePageConfigPath()
-const distDir = resolveDistDir()
+let settings
+try {
+  settings = readBuildSettings(process.env)
+} catch (error) {
+  console.error(error instanceof SettingsError ? error.message : error)
+  process.exit(1)
+}
+const configFile = path.resolve(settings.pageConfig)
+const distDir = path.resolve(settings.distDir)
 if (!isBuildCurrent(configFile, distDir)) {
   console.log(`Building the site from ${path.relative(process.cwd(), configFile)}…`)
   try {

@@ -29,7 +29,7 @@
  *   403 { error }                                   the Origin is not one of the site's origins
  *   405 { error }                                   not POST/OPTIONS
  *   409 { error }                                   this submissionId was already used for different data
- *   413 { error }                                   body larger than the limit (16 KiB by default)
+ *   413 { error }                                   body larger than the limit (MAX_BODY_BYTES, 16 KiB by default)
  *   415 { error }                                   not application/json
  *   429 { error } + Retry-After                     over RATE_LIMIT_PER_MINUTE for this client IP
  *   500 { error }                                   could not be stored: nothing was acknowledged
@@ -49,6 +49,7 @@ import type { FormConfig } from '../../schema/page-config.ts'
 import { createRegistrationValidator } from '../../schema/registration-ajv.ts'
 import { contactFunctionPath } from '../../schema/local-defaults.ts'
 import { clientIpOf, createOriginPolicy, offersKey } from './caller.ts'
+import { environmentVariables as settings } from './env.ts'
 import { composeLeadMail } from './notification.ts'
 import { createRateLimiter } from './rate-limit.ts'
 import { jsonAnswer, refusal } from './refusal.ts'
@@ -82,7 +83,7 @@ export type AppDeps = {
   siteName: string
   /** Who is notified of each lead. */
   notifyEmail: string
-  /** IANA time zone for times in the notification. Default America/Toronto. */
+  /** IANA time zone for times in the notification. Default: NOTIFY_TIME_ZONE's (env.ts). */
   timeZone?: string
   store: LeadStore
   /** Now. Injected so tests control time. */
@@ -91,9 +92,9 @@ export type AppDeps = {
   anonKeys: string[]
   /** Origins (scheme://host[:port]) allowed to call from a browser besides the same origin; ['*'] allows any. */
   allowedOrigins?: string[]
-  /** Largest accepted body in bytes. Default 16 KiB. */
+  /** Largest accepted body in bytes. Default: MAX_BODY_BYTES's (env.ts). */
   bodyLimitBytes?: number
-  /** Requests a minute per client IP; 0 turns the limit off. Default 5. */
+  /** Requests a minute per client IP; 0 turns the limit off. Default: RATE_LIMIT_PER_MINUTE's (env.ts). */
   rateLimitPerMinute?: number
   /** How many proxies in front append to X-Forwarded-For; 0 (default) ignores the header. */
   trustProxy?: number
@@ -129,11 +130,11 @@ export function createApp(deps: AppDeps): Hono {
   const log: AppLog = deps.log ?? { info: (m) => console.log(m), error: (m, e) => console.error(m, e ?? '') }
   const newId = deps.newId ?? (() => crypto.randomUUID())
   const trustProxy = deps.trustProxy ?? 0
-  const limiter = createRateLimiter(deps.rateLimitPerMinute ?? 5)
+  const limiter = createRateLimiter(deps.rateLimitPerMinute ?? settings.RATE_LIMIT_PER_MINUTE.default)
   const validate = createRegistrationValidator(deps.formConfig)
-  const notification = { siteName: deps.siteName, recipient: deps.notifyEmail, timeZone: deps.timeZone ?? 'America/Toronto', form: deps.formConfig }
+  const notification = { siteName: deps.siteName, recipient: deps.notifyEmail, timeZone: deps.timeZone ?? settings.NOTIFY_TIME_ZONE.default, form: deps.formConfig }
   const originPolicy = createOriginPolicy(deps.allowedOrigins ?? [], trustProxy)
-  const maxSize = deps.bodyLimitBytes ?? 16 * 1024
+  const maxSize = deps.bodyLimitBytes ?? settings.MAX_BODY_BYTES.default
 
   // Another site's page is refused outright; no Origin at all is not a browser, and fine.
   const sameSiteOnly = createMiddleware(async (c, next) => {

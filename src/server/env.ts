@@ -1,17 +1,353 @@
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv'
 import { localAnonKey } from '../../schema/local-defaults.ts'
+import { createRegistrationAjv, isEmailAddress } from '../../schema/registration-ajv.ts'
 import type { RetryPolicy } from './outbox.ts'
 
 /**
- * Reading the environment, once, at start-up: every entry parses its variables here and either gets a complete
- * config or the full list of what is missing or malformed, in plain words. Pure functions: the entries pass
- * `process.env` or `Deno.env.toObject()` in.
+ * Every environment variable the site's commands, the Node server and the Edge Function read, described once as
+ * a JSON Schema (`environmentVariables`: type, default, description) and checked with Ajv (`useDefaults`,
+ * `coerceTypes`). Each entry reads its variables here, once, and gets either complete settings or every problem
+ * in plain words. Pure functions, web-standard APIs only: the entries pass `process.env` or `Deno.env.toObject()`.
  */
 
 /** Environment variables as a runtime hands them over. */
 export type Env = Record<string, string | undefined>
 
-/** Either a complete config, or every problem found. */
+/** Either complete settings, or every problem found. */
 export type EnvResult<T> = { ok: true; config: T } | { ok: false; problems: string[] }
+
+/**
+ * One variable: a JSON Schema of its value plus three annotations for the problem message: `expected` (what a
+ * good value is: "…, which is not an e-mail address"), `fix` (what to write) and `secret` (never print the value).
+ * Values are strings, except `type: 'array'` (comma-separated) and `type: 'object'` (JSON).
+ */
+type Variable = {
+  description: string
+  fix: string
+  expected?: string
+  secret?: true
+  default?: unknown
+  type: 'string' | 'integer' | 'number' | 'array' | 'object' | readonly ['boolean', 'integer']
+  [keyword: string]: unknown
+}
+
+const keySchema = { type: 'string', pattern: '^\\S+$' } as const
+const originSchema = { anyOf: [{ const: '*' }, { type: 'string', format: 'origin' }] } as const
+
+/** The schema of every variable, with its default: the one place settings are described. */
+export const environmentVariables = {
+  PAGE_CONFIG: {
+    type: 'string',
+    default: 'page.config.json',
+    description: 'The page config to build and serve, relative to the working folder.',
+    fix: 'name a page.config.json file',
+  },
+  DIST_DIR: {
+    type: 'string',
+    default: 'dist',
+    description: 'Where the build writes the site and the Node server serves it from.',
+    fix: 'name a folder',
+  },
+  VITE_SUPABASE_URL: {
+    type: 'string',
+    format: 'http-url',
+    description: "Where the page sends registrations (read at build). Unset: the site's own origin (the Node server).",
+    expected: 'a URL',
+    fix: 'write https://<project>.supabase.co',
+  },
+  VITE_SUPABASE_ANON_KEY: {
+    ...keySchema,
+    default: localAnonKey,
+    description: 'The public anon / publishable key the page sends with each registration (read at build).',
+    fix: 'copy the key again, without spaces or line breaks',
+  },
+  PORT: {
+    type: 'integer',
+    minimum: 0,
+    maximum: 65_535,
+    default: 3000,
+    description: 'The port the Node server listens on (0 picks a free one). The Edge Function listens only outside Supabase, and only when PORT is set.',
+    fix: 'use a whole number from 0 to 65535',
+  },
+  HOST: {
+    type: 'string',
+    default: '0.0.0.0',
+    description: 'The address the Node server listens on. Outside Supabase the Edge Function listens on 127.0.0.1 by default.',
+    fix: 'write an address such as 127.0.0.1 or 0.0.0.0',
+  },
+  DATA_DIR: {
+    type: 'string',
+    default: '.data',
+    description: 'Where the Node server keeps leads.sqlite, its lock and the .eml outbox; npm run leads:export reads it.',
+    fix: 'name a folder',
+  },
+  ANON_KEY: {
+    type: 'array',
+    items: keySchema,
+    description: 'Keys accepted from the browser (apikey header or Bearer token), comma-separated. Default: VITE_SUPABASE_ANON_KEY.',
+    fix: 'copy the key again, without spaces or line breaks',
+  },
+  SMTP_URL: {
+    type: 'string',
+    format: 'smtp-url',
+    secret: true,
+    description: 'The SMTP server for notifications. Unset: each notification is written as an .eml file to DATA_DIR/outbox.',
+    expected: 'a valid address',
+    fix: 'use smtp://user:password@host:587 or smtps://user:password@host:465',
+  },
+  MAIL_FROM: {
+    type: 'string',
+    format: 'mail-from',
+    description: 'The From address of notifications: an address, or a name and an address.',
+    fix: 'write an address, or a name and an address, e.g. MAIL_FROM="Maple Hollow <no-reply@example.com>"',
+  },
+  NOTIFY_EMAIL: {
+    type: 'string',
+    format: 'email',
+    description: "Who receives each registration. Default: site.email in page.config.json.",
+    expected: 'an e-mail address',
+    fix: 'write who receives each registration, e.g. sales@example.com',
+  },
+  NOTIFY_TIME_ZONE: {
+    type: 'string',
+    format: 'time-zone',
+    default: 'America/Toronto',
+    description: 'The time zone of the "Received" time in notifications (an IANA name).',
+    expected: 'a time zone',
+    fix: 'use an IANA name such as America/Toronto',
+  },
+  ALLOWED_ORIGINS: {
+    type: 'array',
+    items: originSchema,
+    default: [],
+    description: "Other origins whose pages may call the function, comma-separated, or * for any. The site's own origin is always allowed.",
+    fix: 'list origins only (scheme://host[:port], no path), comma-separated, or *',
+  },
+  RATE_LIMIT_PER_MINUTE: {
+    type: 'integer',
+    minimum: 0,
+    maximum: 100_000,
+    default: 5,
+    description: 'Registrations a minute per client address; 0 turns the limit off.',
+    fix: 'use a whole number from 0 (no limit) to 100000',
+  },
+  TRUST_PROXY: {
+    type: ['boolean', 'integer'],
+    minimum: 0,
+    maximum: 10,
+    default: false,
+    description: 'How many reverse proxies in front append to X-Forwarded-For: true for one. Unset: the header is ignored.',
+    fix: 'use true (one proxy in front), false, or the number of proxies in front, up to 10',
+  },
+  CLIENT_IP_HEADER: {
+    type: 'string',
+    pattern: '^[A-Za-z0-9-]+$',
+    description: "A header the platform sets to the visitor's address, used when TRUST_PROXY is not set; none turns it off. Default: none on Node, x-forwarded-for on Supabase.",
+    fix: 'give a header name such as x-real-ip, or none',
+  },
+  MAX_BODY_BYTES: {
+    type: 'integer',
+    minimum: 1024,
+    maximum: 1024 * 1024,
+    default: 16 * 1024,
+    description: 'The largest accepted request body in bytes; a registration is under 2 KB.',
+    fix: 'use a whole number from 1024 to 1048576',
+  },
+  MAIL_RETRY_MIN_SECONDS: {
+    type: 'number',
+    exclusiveMinimum: 0,
+    maximum: 7 * 86_400,
+    default: 30,
+    description: 'The first retry delay of a failed notification, in seconds; it doubles each time.',
+    fix: 'use a number of seconds greater than 0',
+  },
+  MAIL_RETRY_MAX_SECONDS: {
+    type: 'number',
+    exclusiveMinimum: 0,
+    maximum: 7 * 86_400,
+    default: 3600,
+    description: 'The longest retry delay of a failed notification, in seconds.',
+    fix: 'use a number of seconds greater than 0',
+  },
+  SUPABASE_DB_URL: {
+    type: 'string',
+    format: 'postgres-url',
+    secret: true,
+    description: "The function's Postgres; Supabase sets it for deployed functions.",
+    expected: 'a valid address',
+    fix: 'Supabase sets it for deployed functions; elsewhere write postgresql://user:password@host:5432/postgres',
+  },
+  SUPABASE_ANON_KEY: {
+    type: 'array',
+    items: keySchema,
+    description: 'The project\'s legacy anon key; Supabase sets it for deployed functions.',
+    fix: 'copy the key again, without spaces or line breaks',
+  },
+  SUPABASE_PUBLISHABLE_KEYS: {
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    description: "The project's publishable keys as a JSON object; Supabase sets it for deployed functions.",
+    expected: 'a JSON object of keys',
+    fix: 'write e.g. {"default":"sb_publishable_…"}',
+  },
+  RESEND_API_KEY: {
+    type: 'string',
+    secret: true,
+    description: 'The Resend API key the Edge Function sends notifications with (Edge Functions cannot use SMTP).',
+    fix: 'notifications are sent through Resend: `supabase secrets set RESEND_API_KEY=re_…`',
+  },
+  RESEND_API_URL: {
+    type: 'string',
+    format: 'http-url',
+    default: 'https://api.resend.com',
+    description: "Resend's API address; change it only for testing.",
+    expected: 'a URL',
+    fix: 'use https://api.resend.com',
+  },
+  OUTBOX_SECRET: {
+    type: 'string',
+    minLength: 16,
+    // A Bearer token (RFC 6750 token68): anything else could never match the Authorization header.
+    pattern: '^[A-Za-z0-9._~+/-]+=*$',
+    secret: true,
+    description: 'The secret the scheduled retry of pending mail sends as a Bearer token to …/send-contact-email/deliver-pending.',
+    expected: 'a usable secret',
+    fix: 'use at least 16 random letters and digits, e.g. from `openssl rand -hex 24`',
+  },
+} as const satisfies Record<string, Variable>
+
+type Name = keyof typeof environmentVariables
+type ValueOf<V> = V extends { type: 'integer' | 'number' }
+  ? number
+  : V extends { type: 'array' }
+    ? string[]
+    : V extends { type: 'object' }
+      ? Record<string, string>
+      : V extends { type: readonly ['boolean', 'integer'] }
+        ? boolean | number
+        : string
+/** Checked values: present when set or defaulted. */
+type Values<N extends Name> = { [K in N]?: ValueOf<(typeof environmentVariables)[K]> }
+
+/** Which variables an entry reads, which it needs, and what it reads differently from the common description. */
+type Reading<N extends Name> = {
+  names: readonly N[]
+  required?: readonly N[]
+  /** Variables needed only when another is set, e.g. MAIL_FROM with SMTP_URL (draft-07 `dependencies`). */
+  dependencies?: Partial<Record<N, readonly N[]>>
+  changes?: Partial<Record<N, Partial<Variable> & { default?: unknown }>>
+}
+
+let ajv: Ajv | undefined
+
+/** The registration form's Ajv and formats (so `email` means what it means in the form), plus the settings' own. */
+function settingsAjv(): Ajv {
+  if (ajv) return ajv
+  ajv = createRegistrationAjv({ allErrors: true, useDefaults: true, coerceTypes: true, strict: true, strictTypes: false })
+  for (const keyword of ['expected', 'fix', 'secret']) ajv.addKeyword({ keyword })
+  const urlWith = (...protocols: string[]) => (value: string) =>
+    URL.canParse(value) && protocols.includes(new URL(value).protocol) && new URL(value).hostname !== '' && !/\s/.test(value)
+  ajv.addFormat('http-url', urlWith('https:', 'http:'))
+  ajv.addFormat('smtp-url', urlWith('smtp:', 'smtps:'))
+  ajv.addFormat('postgres-url', urlWith('postgres:', 'postgresql:'))
+  ajv.addFormat('origin', (value) => urlWith('https:', 'http:')(value) && new URL(value).origin === value.replace(/\/$/, ''))
+  ajv.addFormat('mail-from', (value) => !/[\r\n]/.test(value) && isEmailAddress(/<([^<>]+)>$/.exec(value)?.[1] ?? value))
+  ajv.addFormat('time-zone', (value) => {
+    try {
+      new Intl.DateTimeFormat('en-CA', { timeZone: value })
+      return true
+    } catch {
+      return false
+    }
+  })
+  return ajv
+}
+
+const compiled = new Map<Reading<Name>, ValidateFunction>()
+
+/** The schema of what one entry reads. */
+function schemaOf<N extends Name>(reading: Reading<N>) {
+  const properties = Object.fromEntries(
+    reading.names.map((name) => {
+      const variable: Record<string, unknown> = { ...environmentVariables[name], ...reading.changes?.[name] }
+      if (variable.default === undefined) delete variable.default
+      return [name, variable]
+    }),
+  )
+  return { type: 'object', properties, required: reading.required ?? [], dependencies: reading.dependencies ?? {} }
+}
+
+/** Env strings to the values the schema describes: trimmed, empty as unset, lists split at commas, objects parsed. */
+function prepare(env: Env, names: readonly Name[]): Record<string, unknown> {
+  const data: Record<string, unknown> = {}
+  for (const name of names) {
+    const raw = env[name]?.trim()
+    if (!raw) continue
+    const { type } = environmentVariables[name]
+    if (type === 'array') {
+      data[name] = raw
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    } else if (type === 'object') {
+      try {
+        data[name] = JSON.parse(raw) as unknown
+      } catch {
+        data[name] = raw
+      }
+    } else {
+      data[name] = raw
+    }
+  }
+  return data
+}
+
+/** One plain sentence for one Ajv error: the variable, its value (unless secret), what to write. */
+function describe(error: ErrorObject, env: Env, variables: Record<string, Variable>): { name: string; text: string } {
+  const params = error.params as { missingProperty?: string; property?: string }
+  if (params.missingProperty !== undefined) {
+    const name = params.missingProperty
+    const because = error.keyword === 'dependencies' ? `${params.property} is set, so ` : ''
+    return { name, text: `${name} is missing: ${because}${variables[name]!.fix}.` }
+  }
+  const [name = '', item] = error.instancePath.split('/').slice(1)
+  const variable = variables[name]!
+  const { fix, expected, secret } = variable
+  const withDefault = variable.default === undefined || Array.isArray(variable.default) ? fix : `${fix} (default ${String(variable.default)})`
+  if (item !== undefined) {
+    const list = prepare(env, [name as Name])[name]
+    const value = Array.isArray(list) ? String(list[Number(item)]) : ''
+    return { name, text: `${name} has "${value}": ${fix}.` }
+  }
+  if (secret) return { name, text: `${name} is not ${expected ?? 'usable'}: ${fix}.` }
+  const value = env[name]?.trim()
+  return { name, text: `${name} is "${value}"${expected ? `, which is not ${expected}` : ''}: ${withDefault}.` }
+}
+
+/** Checks the variables one entry reads: defaults filled in, numbers and booleans coerced, every problem listed. */
+function check<N extends Name>(env: Env, reading: Reading<N>): { values: Values<N>; problems: string[] } {
+  let validate = compiled.get(reading)
+  if (!validate) {
+    validate = settingsAjv().compile(schemaOf(reading))
+    compiled.set(reading, validate)
+  }
+  const data = prepare(env, reading.names)
+  const variables = schemaOf(reading).properties as Record<string, Variable>
+  const byName = new Map<string, string>()
+  if (!validate(data)) {
+    for (const error of validate.errors ?? []) {
+      const { name, text } = describe(error, env, variables)
+      const key = `${name}${error.instancePath}`
+      if (!byName.has(key)) byName.set(key, text)
+      // A value with a problem is no value: nothing is built from it.
+      delete data[name]
+    }
+  }
+  // In the order the variables are described, one problem per variable (or list item).
+  const order = (key: string) => reading.names.indexOf(key.split('/')[0] as N)
+  const problems = [...byName.entries()].sort(([a], [b]) => order(a) - order(b)).map(([, text]) => text)
+  return { values: data as Values<N>, problems }
+}
 
 /** Settings both entries share. */
 export type CommonConfig = {
@@ -28,18 +364,21 @@ export type CommonConfig = {
   timeZone: string
 }
 
-/** The Node server's settings (src/server/node.ts). Paths are as given: relative ones are resolved by the entry. */
 /** The settings both entries hand to createApp unchanged: keys, origins, limits, client address, time zone. */
 export function requestHandlingOf(config: CommonConfig) {
   const { anonKeys, allowedOrigins, bodyLimitBytes, rateLimitPerMinute, trustProxy, clientIpHeader, timeZone } = config
   return { anonKeys, allowedOrigins, bodyLimitBytes, rateLimitPerMinute, trustProxy, clientIpHeader, timeZone }
 }
 
+/** The Node server's settings (src/server/node.ts). Paths are as given: relative ones are resolved by the entry. */
 export type NodeServerConfig = CommonConfig & {
   port: number
   host: string
+  pageConfig: string
   dataDir: string
   distDir: string
+  /** VITE_SUPABASE_URL, when the page posts to a hosted project: the CSP allows it. */
+  supabaseUrl: string | undefined
   /** SMTP when SMTP_URL is set; otherwise .eml files in DATA_DIR/outbox (`from` undefined: the entry picks one). */
   mail: { kind: 'smtp'; url: string; from: string } | { kind: 'eml'; from: string | undefined }
 }
@@ -53,219 +392,136 @@ export type EdgeConfig = CommonConfig & {
   listen: { port: number; host: string } | undefined
 }
 
-const emailPattern = /^[^\s@<>(),;:"\\[\]]+@[^\s@<>(),;:"\\[\]]+\.[^\s@<>(),;:"\\[\]]+$/
-
-/** Collects problems while reading variables. */
-class Reader {
-  readonly problems: string[] = []
-  constructor(private readonly env: Env) {}
-
-  raw(name: string): string | undefined {
-    const value = this.env[name]?.trim()
-    return value === '' ? undefined : value
-  }
-
-  required(name: string, why: string): string {
-    const value = this.raw(name)
-    if (value === undefined) this.problems.push(`${name} is missing: ${why}`)
-    return value ?? ''
-  }
-
-  integer(name: string, fallback: number, min: number, max: number, hint: string): number {
-    const value = this.raw(name)
-    if (value === undefined) return fallback
-    const n = Number(value)
-    if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < min || n > max) {
-      this.problems.push(`${name} is "${value}": use a whole number from ${min} to ${max} (${hint}).`)
-      return fallback
-    }
-    return n
-  }
-
-  seconds(name: string, fallback: number, hint: string): number {
-    const value = this.raw(name)
-    if (value === undefined) return fallback
-    const n = Number(value)
-    if (!/^\d+(\.\d+)?$/.test(value) || !(n > 0) || n > 86_400 * 7) {
-      this.problems.push(`${name} is "${value}": use a number of seconds greater than 0 (${hint}).`)
-      return fallback
-    }
-    return n
-  }
-
-  email(name: string, hint: string): string | undefined {
-    const value = this.raw(name)
-    if (value !== undefined && !emailPattern.test(value)) this.problems.push(`${name} is "${value}", which is not an e-mail address (${hint}).`)
-    return value
-  }
-
-  /** A From address: "addr@example.com" or "Name <addr@example.com>". */
-  from(name: string, required: string | undefined): string {
-    const value = this.raw(name)
-    if (value === undefined) {
-      if (required) this.problems.push(`${name} is missing: ${required}`)
-      return ''
-    }
-    const address = /<([^<>]+)>$/.exec(value)?.[1] ?? value
-    if (/[\r\n]/.test(value) || !emailPattern.test(address)) {
-      this.problems.push(`${name} is "${value}": write an address, or a name and an address, e.g. ${name}="Maple Hollow <no-reply@example.com>".`)
-    }
-    return value
-  }
-
-  url(name: string, protocols: string[], example: string, value = this.raw(name)): string | undefined {
-    if (value === undefined) return undefined
-    try {
-      const url = new URL(value)
-      if (!protocols.includes(url.protocol) || !url.hostname) throw new Error('protocol')
-    } catch {
-      this.problems.push(`${name} is not a valid address: use ${example}.`)
-    }
-    return value
-  }
-
-  list(name: string): string[] {
-    return (this.raw(name) ?? '')
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean)
-  }
-
-  origins(name: string): string[] {
-    const origins = this.list(name)
-    for (const origin of origins) {
-      if (origin === '*') continue
-      let ok = false
-      try {
-        const url = new URL(origin)
-        ok = (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === origin.replace(/\/$/, '')
-      } catch {
-        ok = false
-      }
-      if (!ok) this.problems.push(`${name} has "${origin}": list origins only (scheme://host[:port], no path), comma-separated, or *.`)
-    }
-    return origins.map((o) => (o === '*' ? o : o.replace(/\/$/, '')))
-  }
-
-  trustProxy(name: string): number {
-    const value = this.raw(name)?.toLowerCase()
-    if (value === undefined || value === 'false' || value === '0' || value === 'no') return 0
-    if (value === 'true' || value === 'yes') return 1
-    if (/^\d+$/.test(value) && Number(value) <= 10) return Number(value)
-    this.problems.push(`${name} is "${value}": use true (one proxy in front), false, or the number of proxies in front (up to 10).`)
-    return 0
-  }
-
-  headerName(name: string, fallback: string | undefined): string | undefined {
-    const value = this.raw(name)?.toLowerCase()
-    if (value === undefined) return fallback
-    if (value === 'none') return undefined
-    if (!/^[a-z0-9-]+$/.test(value)) this.problems.push(`${name} is "${value}": give a header name such as x-real-ip, or none.`)
-    return value
-  }
-
-  timeZone(name: string, fallback: string): string {
-    const value = this.raw(name) ?? fallback
-    try {
-      new Intl.DateTimeFormat('en-CA', { timeZone: value })
-    } catch {
-      this.problems.push(`${name} is "${value}", which is not a time zone: use an IANA name such as America/Toronto.`)
-    }
-    return value
-  }
-
-  keys(names: string[], extra: string[] = []): string[] {
-    const keys = [...names.flatMap((n) => this.list(n)), ...extra]
-    for (const key of keys) if (/\s/.test(key)) this.problems.push('An anon key contains spaces: copy it again, without line breaks.')
-    return [...new Set(keys)]
-  }
+/** What the site's build reads (src/cli/build.ts, vite.config.ts). Paths are as given, relative to the working folder. */
+export type BuildSettings = {
+  pageConfig: string
+  distDir: string
+  /** Where the page sends registrations; undefined: the site's own origin. */
+  supabaseUrl: string | undefined
+  anonKey: string
 }
 
-function common(read: Reader, anonKeys: string[], defaultIpHeader?: string): CommonConfig {
-  const retryMin = read.seconds('MAIL_RETRY_MIN_SECONDS', 30, 'first retry delay of a failed notification, default 30')
-  const retryMax = read.seconds('MAIL_RETRY_MAX_SECONDS', 3600, 'longest retry delay, default 3600')
-  if (retryMin > retryMax) read.problems.push(`MAIL_RETRY_MIN_SECONDS (${retryMin}) is larger than MAIL_RETRY_MAX_SECONDS (${retryMax}).`)
+const commonNames = [
+  'NOTIFY_EMAIL',
+  'NOTIFY_TIME_ZONE',
+  'ALLOWED_ORIGINS',
+  'RATE_LIMIT_PER_MINUTE',
+  'TRUST_PROXY',
+  'CLIENT_IP_HEADER',
+  'MAX_BODY_BYTES',
+  'MAIL_RETRY_MIN_SECONDS',
+  'MAIL_RETRY_MAX_SECONDS',
+] as const satisfies readonly Name[]
+
+const nodeReading: Reading<Name> = {
+  names: ['PORT', 'HOST', 'PAGE_CONFIG', 'DATA_DIR', 'DIST_DIR', 'VITE_SUPABASE_URL', 'VITE_SUPABASE_ANON_KEY', 'ANON_KEY', 'SMTP_URL', 'MAIL_FROM', ...commonNames],
+  dependencies: { SMTP_URL: ['MAIL_FROM'] },
+}
+
+const edgeReading: Reading<Name> = {
+  names: ['SUPABASE_DB_URL', 'RESEND_API_KEY', 'RESEND_API_URL', 'MAIL_FROM', 'OUTBOX_SECRET', 'ANON_KEY', 'SUPABASE_ANON_KEY', 'SUPABASE_PUBLISHABLE_KEYS', ...commonNames, 'PORT', 'HOST'],
+  required: ['SUPABASE_DB_URL', 'RESEND_API_KEY', 'MAIL_FROM', 'OUTBOX_SECRET', 'ALLOWED_ORIGINS'],
+  changes: {
+    MAIL_FROM: { fix: 'the address notifications come from, on a domain verified in Resend, e.g. MAIL_FROM="Maple Hollow <no-reply@example.com>"' },
+    ALLOWED_ORIGINS: { default: undefined, minItems: 1, fix: 'the site is served from another origin, so list it, e.g. ALLOWED_ORIGINS=https://www.example.com' },
+    // Behind Supabase's gateway every request comes from the gateway: the visitor is the first X-Forwarded-For entry.
+    CLIENT_IP_HEADER: { default: 'x-forwarded-for' },
+    // Deno.serve listens only outside Supabase, and only when PORT is set.
+    PORT: { default: undefined },
+    HOST: { default: '127.0.0.1' },
+  },
+}
+
+const buildReading: Reading<Name> = { names: ['PAGE_CONFIG', 'DIST_DIR', 'VITE_SUPABASE_URL', 'VITE_SUPABASE_ANON_KEY'] }
+const exportReading: Reading<Name> = { names: ['PAGE_CONFIG', 'DATA_DIR'] }
+
+function commonOf(values: Values<Name>, anonKeys: string[], problems: string[]): CommonConfig {
+  const retryMin = values.MAIL_RETRY_MIN_SECONDS!
+  const retryMax = values.MAIL_RETRY_MAX_SECONDS!
+  if (retryMin > retryMax) problems.push(`MAIL_RETRY_MIN_SECONDS (${retryMin}) is larger than MAIL_RETRY_MAX_SECONDS (${retryMax}).`)
+  const ipHeader = values.CLIENT_IP_HEADER?.toLowerCase()
   return {
-    notifyEmail: read.email('NOTIFY_EMAIL', 'who receives each registration; default the contact e-mail in page.config.json'),
-    anonKeys,
-    allowedOrigins: read.origins('ALLOWED_ORIGINS'),
-    rateLimitPerMinute: read.integer('RATE_LIMIT_PER_MINUTE', 5, 0, 100_000, 'registrations a minute per client IP, 0 turns the limit off, default 5'),
-    trustProxy: read.trustProxy('TRUST_PROXY'),
-    clientIpHeader: read.headerName('CLIENT_IP_HEADER', defaultIpHeader),
-    bodyLimitBytes: read.integer('MAX_BODY_BYTES', 16 * 1024, 1024, 1024 * 1024, 'largest accepted request body, default 16384'),
+    notifyEmail: values.NOTIFY_EMAIL,
+    anonKeys: [...new Set(anonKeys)],
+    allowedOrigins: (values.ALLOWED_ORIGINS ?? []).map((o) => (o === '*' ? o : o.replace(/\/$/, ''))),
+    rateLimitPerMinute: values.RATE_LIMIT_PER_MINUTE!,
+    trustProxy: Number(values.TRUST_PROXY ?? 0),
+    clientIpHeader: ipHeader === 'none' ? undefined : ipHeader,
+    bodyLimitBytes: values.MAX_BODY_BYTES!,
     retry: { minDelayMs: retryMin * 1000, maxDelayMs: retryMax * 1000 },
-    timeZone: read.timeZone('NOTIFY_TIME_ZONE', 'America/Toronto'),
+    timeZone: values.NOTIFY_TIME_ZONE!,
   }
 }
 
-/** Parses the Node server's environment. */
+function result<T>(config: T, problems: string[]): EnvResult<T> {
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, config }
+}
+
+/** Reads the Node server's environment (npm start, src/cli/serve.ts). */
 export function parseNodeEnv(env: Env): EnvResult<NodeServerConfig> {
-  const read = new Reader(env)
-  const smtpUrl = read.url('SMTP_URL', ['smtp:', 'smtps:'], 'smtp://user:password@host:587 or smtps://user:password@host:465')
-  const from = read.from(
-    'MAIL_FROM',
-    smtpUrl ? 'SMTP_URL is set, so say which address notifications come from, e.g. MAIL_FROM="Maple Hollow <no-reply@example.com>".' : undefined,
+  const { values, problems } = check(env, nodeReading)
+  // The page falls back to the same local key, and a shared .env may set VITE_SUPABASE_ANON_KEY for both.
+  const keys = values.ANON_KEY ?? []
+  const common = commonOf(values, keys.length > 0 ? keys : [values.VITE_SUPABASE_ANON_KEY!], problems)
+  const from = values.MAIL_FROM
+  return result(
+    {
+      ...common,
+      port: values.PORT!,
+      host: values.HOST!,
+      pageConfig: values.PAGE_CONFIG!,
+      dataDir: values.DATA_DIR!,
+      distDir: values.DIST_DIR!,
+      supabaseUrl: values.VITE_SUPABASE_URL,
+      mail: values.SMTP_URL ? { kind: 'smtp', url: values.SMTP_URL, from: from ?? '' } : { kind: 'eml', from },
+    },
+    problems,
   )
-  // The browser falls back to the same local key, and a shared .env may set VITE_SUPABASE_ANON_KEY for both.
-  const keys = read.keys(['ANON_KEY'])
-  const viteKey = read.raw('VITE_SUPABASE_ANON_KEY')
-  const anonKeys = keys.length > 0 ? keys : [viteKey ?? localAnonKey]
-  const config: NodeServerConfig = {
-    ...common(read, anonKeys),
-    port: read.integer('PORT', 3000, 0, 65_535, 'the port to listen on, default 3000'),
-    host: read.raw('HOST') ?? '0.0.0.0',
-    dataDir: read.raw('DATA_DIR') ?? '.data',
-    distDir: read.raw('DIST_DIR') ?? 'dist',
-    mail: smtpUrl ? { kind: 'smtp', url: smtpUrl, from } : { kind: 'eml', from: from || undefined },
-  }
-  return read.problems.length > 0 ? { ok: false, problems: read.problems } : { ok: true, config }
 }
 
-function publishableKeys(read: Reader): string[] {
-  const raw = read.raw('SUPABASE_PUBLISHABLE_KEYS')
-  if (raw === undefined) return []
-  try {
-    const parsed = JSON.parse(raw) as unknown
-    if (typeof parsed !== 'object' || parsed === null) throw new Error('not an object')
-    return Object.values(parsed).filter((v): v is string => typeof v === 'string' && v !== '')
-  } catch {
-    read.problems.push('SUPABASE_PUBLISHABLE_KEYS is not a JSON object of keys, e.g. {"default":"sb_publishable_…"}.')
-    return []
-  }
-}
-
-/** Parses the Edge Function's environment (Supabase provides SUPABASE_DB_URL and the public keys itself). */
+/** Reads the Edge Function's environment (Supabase provides SUPABASE_DB_URL and the public keys itself). */
 export function parseEdgeEnv(env: Env): EnvResult<EdgeConfig> {
-  const read = new Reader(env)
-  const databaseUrl = read.required('SUPABASE_DB_URL', 'Supabase sets it for deployed functions; elsewhere give a postgres:// URL.')
-  if (databaseUrl) read.url('SUPABASE_DB_URL', ['postgres:', 'postgresql:'], 'postgresql://user:password@host:5432/postgres')
-  const apiKey = read.required('RESEND_API_KEY', 'notifications are sent through Resend: `supabase secrets set RESEND_API_KEY=re_…`.')
-  const from = read.from('MAIL_FROM', 'the address notifications come from, on a domain verified in Resend, e.g. MAIL_FROM="Maple Hollow <no-reply@example.com>".')
-  const baseUrl = read.url('RESEND_API_URL', ['https:', 'http:'], 'https://api.resend.com') ?? 'https://api.resend.com'
-  const outboxSecret = read.required('OUTBOX_SECRET', 'the scheduled retry of pending mail authenticates with it: set a long random string.')
-  if (outboxSecret && outboxSecret.length < 16) read.problems.push('OUTBOX_SECRET is too short: use at least 16 random characters.')
-  const anonKeys = read.keys(['ANON_KEY', 'SUPABASE_ANON_KEY'], publishableKeys(read))
-  if (anonKeys.length === 0) read.problems.push('No anon key: set ANON_KEY (Supabase normally provides SUPABASE_ANON_KEY / SUPABASE_PUBLISHABLE_KEYS).')
-  // Behind Supabase's gateway every request comes from the gateway: the visitor is the first X-Forwarded-For entry.
-  const shared = common(read, anonKeys, 'x-forwarded-for')
-  if (shared.allowedOrigins.length === 0) {
-    read.problems.push('ALLOWED_ORIGINS is missing: the site is served from another origin, so list it, e.g. ALLOWED_ORIGINS=https://www.example.com.')
+  const { values, problems } = check(env, edgeReading)
+  const anonKeys = [...(values.ANON_KEY ?? []), ...(values.SUPABASE_ANON_KEY ?? []), ...Object.values(values.SUPABASE_PUBLISHABLE_KEYS ?? {}).filter(Boolean)]
+  if (anonKeys.length === 0) problems.push('No anon key: set ANON_KEY (Supabase normally provides SUPABASE_ANON_KEY / SUPABASE_PUBLISHABLE_KEYS).')
+  return result(
+    {
+      ...commonOf(values, anonKeys, problems),
+      databaseUrl: values.SUPABASE_DB_URL ?? '',
+      resend: { apiKey: values.RESEND_API_KEY ?? '', from: values.MAIL_FROM ?? '', baseUrl: values.RESEND_API_URL! },
+      outboxSecret: values.OUTBOX_SECRET ?? '',
+      listen: values.PORT === undefined ? undefined : { port: values.PORT, host: values.HOST! },
+    },
+    problems,
+  )
+}
+
+/** Settings that cannot be used; the message lists every problem. */
+export class SettingsError extends Error {
+  override name = 'SettingsError'
+  constructor(readonly problems: string[], who: string) {
+    super(formatEnvProblems(problems, who))
   }
-  const port = read.raw('PORT')
-  const config: EdgeConfig = {
-    ...shared,
-    databaseUrl,
-    resend: { apiKey, from, baseUrl },
-    outboxSecret,
-    listen: port === undefined ? undefined : { port: read.integer('PORT', 8000, 0, 65_535, 'where to listen outside Supabase'), host: read.raw('HOST') ?? '127.0.0.1' },
-  }
-  return read.problems.length > 0 ? { ok: false, problems: read.problems } : { ok: true, config }
+}
+
+/** What the build reads, defaults filled in; throws SettingsError (e.g. a VITE_SUPABASE_URL that is not a URL). */
+export function readBuildSettings(env: Env): BuildSettings {
+  const { values, problems } = check(env, buildReading)
+  if (problems.length > 0) throw new SettingsError(problems, 'The site cannot be built')
+  return { pageConfig: values.PAGE_CONFIG!, distDir: values.DIST_DIR!, supabaseUrl: values.VITE_SUPABASE_URL, anonKey: values.VITE_SUPABASE_ANON_KEY! }
+}
+
+/** What `npm run leads:export` reads: the data folder and the page config (for the column order). */
+export function readExportSettings(env: Env): { pageConfig: string; dataDir: string } {
+  const { values, problems } = check(env, exportReading)
+  if (problems.length > 0) throw new SettingsError(problems, 'The export cannot start')
+  return { pageConfig: values.PAGE_CONFIG!, dataDir: values.DATA_DIR! }
 }
 
 /** The message to print when the environment is not usable. */
-export function formatEnvProblems(problems: string[]): string {
+export function formatEnvProblems(problems: string[], who = 'The server cannot start'): string {
   return [
-    `The server cannot start: ${problems.length === 1 ? 'one setting needs' : `${problems.length} settings need`} fixing (see .env.example):`,
+    `${who}: ${problems.length === 1 ? 'one setting needs' : `${problems.length} settings need`} fixing (see .env.example):`,
     ...problems.map((p) => `  - ${p}`),
   ].join('\n')
 }

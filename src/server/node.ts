@@ -8,7 +8,7 @@ import type { PageConfig } from '../../schema/page-config.ts'
 import { createApp } from './app.ts'
 import { DataDirBusyError, lockDataDir } from './data-dir-lock.ts'
 import { createEmlMailer } from './eml-mailer.ts'
-import { formatEnvProblems, parseNodeEnv, requestHandlingOf, type Env } from './env.ts'
+import { requestHandlingOf, type NodeServerConfig } from './env.ts'
 import type { Mailer } from './mailer.ts'
 import { createOutboxWorker } from './outbox.ts'
 import { cspHashesOf, secureHeadersMiddleware, styleHashesOf } from './security-headers.ts'
@@ -40,13 +40,10 @@ function displayHost(host: string): string {
 }
 
 /**
- * Starts the server for a checked page config, from environment variables (see .env.example). Throws
- * StartupError with readable text.
+ * Starts the server for a checked page config with checked settings (parseNodeEnv); relative paths are resolved
+ * from `cwd`. Throws StartupError with readable text.
  */
-export async function startNodeServer(page: PageConfig, env: Env = process.env, cwd = process.cwd()): Promise<RunningServer> {
-  const parsed = parseNodeEnv(env)
-  if (!parsed.ok) throw new StartupError(formatEnvProblems(parsed.problems))
-  const settings = parsed.config
+export async function startNodeServer(page: PageConfig, settings: NodeServerConfig, cwd = process.cwd()): Promise<RunningServer> {
 
   const distDir = path.resolve(cwd, settings.distDir)
   if (!existsSync(path.join(distDir, 'index.html'))) {
@@ -100,7 +97,7 @@ export async function startNodeServer(page: PageConfig, env: Env = process.env, 
       styleHashes,
       // Behind a proxy the visitor's connection is normally HTTPS; browsers ignore HSTS over plain HTTP anyway.
       https: settings.trustProxy > 0,
-      supabaseUrl: env.VITE_SUPABASE_URL || undefined,
+      supabaseUrl: settings.supabaseUrl,
       tagManager: page.site.analytics !== undefined,
     }),
   )

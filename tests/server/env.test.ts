@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { formatEnvProblems, parseEdgeEnv, parseNodeEnv } from '../../src/server/env.ts'
+import { readFileSync } from 'node:fs'
+import { environmentVariables, formatEnvProblems, parseEdgeEnv, parseNodeEnv, readBuildSettings, readExportSettings, SettingsError } from '../../src/server/env.ts'
+import { isEmailAddress } from '../../schema/registration-ajv.ts'
 import { localAnonKey } from '../../schema/local-defaults.ts'
 
 describe('parseNodeEnv', () => {
@@ -10,7 +12,9 @@ describe('parseNodeEnv', () => {
       config: {
         port: 3000,
         host: '0.0.0.0',
+        pageConfig: 'page.config.json',
         dataDir: '.data',
+        supabaseUrl: undefined,
         distDir: 'dist',
         mail: { kind: 'eml', from: undefined },
         notifyEmail: undefined,
@@ -78,15 +82,16 @@ describe('parseNodeEnv', () => {
     })
     expect(result.ok).toBe(false)
     if (result.ok) return
+    // In the order the variables are described, then the rules that tie two together.
     expect(result.problems).toEqual([
+      'PORT is "70000": use a whole number from 0 to 65535 (default 3000).',
       'SMTP_URL is not a valid address: use smtp://user:password@host:587 or smtps://user:password@host:465.',
       'MAIL_FROM is "not an address": write an address, or a name and an address, e.g. MAIL_FROM="Maple Hollow <no-reply@example.com>".',
-      'MAIL_RETRY_MIN_SECONDS (100) is larger than MAIL_RETRY_MAX_SECONDS (10).',
+      'NOTIFY_TIME_ZONE is "Mars/Olympus", which is not a time zone: use an IANA name such as America/Toronto (default America/Toronto).',
       'ALLOWED_ORIGINS has "example.com": list origins only (scheme://host[:port], no path), comma-separated, or *.',
-      'TRUST_PROXY is "maybe": use true (one proxy in front), false, or the number of proxies in front (up to 10).',
-      'MAX_BODY_BYTES is "10": use a whole number from 1024 to 1048576 (largest accepted request body, default 16384).',
-      'NOTIFY_TIME_ZONE is "Mars/Olympus", which is not a time zone: use an IANA name such as America/Toronto.',
-      'PORT is "70000": use a whole number from 0 to 65535 (the port to listen on, default 3000).',
+      'TRUST_PROXY is "maybe": use true (one proxy in front), false, or the number of proxies in front, up to 10 (default false).',
+      'MAX_BODY_BYTES is "10": use a whole number from 1024 to 1048576 (default 16384).',
+      'MAIL_RETRY_MIN_SECONDS (100) is larger than MAIL_RETRY_MAX_SECONDS (10).',
     ])
     expect(formatEnvProblems(result.problems).split('\n')[0]).toBe('The server cannot start: 8 settings need fixing (see .env.example):')
   })
@@ -118,13 +123,75 @@ describe('parseEdgeEnv', () => {
     expect(result.ok).toBe(false)
     if (result.ok) return
     expect(result.problems).toEqual([
-      'SUPABASE_DB_URL is missing: Supabase sets it for deployed functions; elsewhere give a postgres:// URL.',
+      'SUPABASE_DB_URL is missing: Supabase sets it for deployed functions; elsewhere write postgresql://user:password@host:5432/postgres.',
       'RESEND_API_KEY is missing: notifications are sent through Resend: `supabase secrets set RESEND_API_KEY=re_…`.',
       'MAIL_FROM is missing: the address notifications come from, on a domain verified in Resend, e.g. MAIL_FROM="Maple Hollow <no-reply@example.com>".',
-      'OUTBOX_SECRET is too short: use at least 16 random characters.',
-      'SUPABASE_PUBLISHABLE_KEYS is not a JSON object of keys, e.g. {"default":"sb_publishable_…"}.',
-      'No anon key: set ANON_KEY (Supabase normally provides SUPABASE_ANON_KEY / SUPABASE_PUBLISHABLE_KEYS).',
+      'OUTBOX_SECRET is not a usable secret: use at least 16 random letters and digits, e.g. from `openssl rand -hex 24`.',
+      'SUPABASE_PUBLISHABLE_KEYS is "nope", which is not a JSON object of keys: write e.g. {"default":"sb_publishable_…"}.',
       'ALLOWED_ORIGINS is missing: the site is served from another origin, so list it, e.g. ALLOWED_ORIGINS=https://www.example.com.',
+      'No anon key: set ANON_KEY (Supabase normally provides SUPABASE_ANON_KEY / SUPABASE_PUBLISHABLE_KEYS).',
     ])
+  })
+})
+
+describe('the settings schema', () => {
+  it('describes every variable, and .env.example and docs/deploy.md name each one', () => {
+    const example = readFileSync('.env.example', 'utf8')
+    const deploy = readFileSync('docs/deploy.md', 'utf8')
+    for (const [name, variable] of Object.entries(environmentVariables)) {
+      expect(variable.description.length, name).toBeGreaterThan(10)
+      expect(example, name).toMatch(new RegExp(`^#?${name}=`, 'm'))
+      const fallback = 'default' in variable && variable.default !== undefined && String(variable.default) !== '' ? `\`${String(variable.default)}\`` : '–'
+      expect(deploy, name).toContain(`| \`${name}\` | ${fallback} |`)
+    }
+  })
+
+  it('asks for MAIL_FROM once SMTP_URL is set', () => {
+    const result = parseNodeEnv({ SMTP_URL: 'smtp://mail.example.com:587' })
+    expect(!result.ok && result.problems).toEqual([
+      'MAIL_FROM is missing: SMTP_URL is set, so write an address, or a name and an address, e.g. MAIL_FROM="Maple Hollow <no-reply@example.com>".',
+    ])
+  })
+
+  it('judges NOTIFY_EMAIL and MAIL_FROM by the registration form\'s e-mail rule', () => {
+    for (const address of ['sales@example.com', 'jane@exa mple.com', 'a@b', 'first.last+vip@sub.example.ca', 'x@example']) {
+      const result = parseNodeEnv({ NOTIFY_EMAIL: address, MAIL_FROM: `Sales <${address}>` })
+      expect(result.ok, address).toBe(isEmailAddress(address))
+    }
+    expect(isEmailAddress('jane@exa mple.com')).toBe(false)
+  })
+
+  it('refuses an outbox secret a Bearer header cannot carry, without printing it', () => {
+    const result = parseEdgeEnv({ OUTBOX_SECRET: 'sixteen or more chars with spaces' })
+    expect(!result.ok && result.problems.find((p) => p.startsWith('OUTBOX_SECRET'))).toBe(
+      'OUTBOX_SECRET is not a usable secret: use at least 16 random letters and digits, e.g. from `openssl rand -hex 24`.',
+    )
+    expect(JSON.stringify(result)).not.toContain('with spaces')
+  })
+})
+
+describe('readBuildSettings', () => {
+  it('fills in the defaults from an empty environment', () => {
+    expect(readBuildSettings({})).toEqual({ pageConfig: 'page.config.json', distDir: 'dist', supabaseUrl: undefined, anonKey: localAnonKey })
+  })
+
+  it('reads what the build needs', () => {
+    const env = { PAGE_CONFIG: 'launches/a/page.config.json', DIST_DIR: 'dist-a', VITE_SUPABASE_URL: 'https://abc.supabase.co', VITE_SUPABASE_ANON_KEY: 'sb_publishable_x' }
+    expect(readBuildSettings(env)).toEqual({ pageConfig: 'launches/a/page.config.json', distDir: 'dist-a', supabaseUrl: 'https://abc.supabase.co', anonKey: 'sb_publishable_x' })
+  })
+
+  it('says plainly when VITE_SUPABASE_URL is not a URL, for the build and the server alike', () => {
+    const problem = 'VITE_SUPABASE_URL is "abc.supabase.co", which is not a URL: write https://<project>.supabase.co.'
+    expect(() => readBuildSettings({ VITE_SUPABASE_URL: 'abc.supabase.co' })).toThrow(SettingsError)
+    expect(() => readBuildSettings({ VITE_SUPABASE_URL: 'abc.supabase.co' })).toThrow(`The site cannot be built: one setting needs fixing (see .env.example):\n  - ${problem}`)
+    const server = parseNodeEnv({ VITE_SUPABASE_URL: 'abc.supabase.co' })
+    expect(!server.ok && server.problems).toEqual([problem])
+  })
+})
+
+describe('readExportSettings', () => {
+  it('reads DATA_DIR and PAGE_CONFIG with their defaults', () => {
+    expect(readExportSettings({})).toEqual({ pageConfig: 'page.config.json', dataDir: '.data' })
+    expect(readExportSettings({ DATA_DIR: ' /srv/leads ' })).toEqual({ pageConfig: 'page.config.json', dataDir: '/srv/leads' })
   })
 })

@@ -17,7 +17,7 @@ type EdgeRuntimeGlobal = { EdgeRuntime?: { waitUntil(promise: Promise<unknown>):
 
 const parsed = parseEdgeEnv(Deno.env.toObject())
 if (!parsed.ok) {
-  const message = formatEnvProblems(parsed.problems).replace('The server cannot start', 'send-contact-email cannot start')
+  const message = formatEnvProblems(parsed.problems, 'send-contact-email cannot start')
   console.error(message)
   // No half-configured function: the instance fails to boot and the log says why.
   throw new Error(message)
