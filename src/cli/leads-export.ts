@@ -1,8 +1,10 @@
 import { createWriteStream, existsSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { stringify } from 'csv-stringify/sync'
 import pg from 'pg'
-import { loadPageConfig, resolvePageConfigPath } from '../config/load-page-config.ts'
+import { loadPageConfig } from '../config/load-page-config.ts'
+import { readExportSettings, SettingsError } from '../server/env.ts'
 import { orderedFields } from '../server/notification.ts'
 import { createPostgresStore } from '../server/postgres-store.ts'
 import { openSqliteStore } from '../server/sqlite-store.ts'
@@ -25,21 +27,18 @@ Reads DATA_DIR (default ./.data) and the field order from PAGE_CONFIG (default .
 const standardUtm = ['utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content']
 
 /**
- * Makes a value safe to open in a spreadsheet: text starting with =, +, -, @, tab or carriage return would be run
- * as a formula ("=HYPERLINK(…)"), so it gets a leading apostrophe, which spreadsheets show as text.
+ * One CSV record (RFC 4180, by csv-stringify): fields with a comma, quote, CR or LF are quoted, quotes doubled,
+ * CRLF at the end. Text starting with =, +, -, @, tab or carriage return (or their full-width forms) would be run
+ * as a formula by a spreadsheet ("=HYPERLINK(…)"), so it gets a leading apostrophe, which spreadsheets show as text.
  */
-export function neutraliseFormula(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value
-}
-
-/** One CSV record (RFC 4180): fields with a comma, quote, CR or LF are quoted, quotes doubled; CRLF at the end. */
 export function csvRecord(values: string[]): string {
-  return `${values.map((v) => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v)).join(',')}\r\n`
+  // Giving record_delimiter turns off quoting of line breaks unless asked for: a field with a bare LF must be quoted.
+  return stringify([values], { record_delimiter: 'windows', quote_record_delimiter: true, escape_formulas: true })
 }
 
 function cell(value: unknown): string {
   if (value === undefined || value === null) return ''
-  return neutraliseFormula(typeof value === 'string' ? value : JSON.stringify(value))
+  return typeof value === 'string' ? value : JSON.stringify(value)
 }
 
 /** Pages through every lead up to `lastId` (all when undefined), in id order. */
@@ -90,9 +89,9 @@ export async function exportLeads(store: LeadStore, formFields: string[], write:
   return count
 }
 
-function formFieldsFromConfig(): string[] {
+function formFieldsFromConfig(configFile: string): string[] {
   try {
-    return orderedFields(loadPageConfig(resolvePageConfigPath()).form)
+    return orderedFields(loadPageConfig(configFile).form)
   } catch (error) {
     // The data matters more than the config: export in the data's own field order.
     console.error(`Note: page config not usable (${(error as Error).message.split('\n')[0]}); columns follow the stored data.`)
@@ -101,6 +100,14 @@ function formFieldsFromConfig(): string[] {
 }
 
 async function main(argv: string[]): Promise<number> {
+  let settings
+  try {
+    settings = readExportSettings(process.env)
+  } catch (error) {
+    if (!(error instanceof SettingsError)) throw error
+    console.error(error.message)
+    return 2
+  }
   const args = new Map<string, string | true>()
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!
@@ -129,7 +136,7 @@ async function main(argv: string[]): Promise<number> {
     const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 })
     store = createPostgresStore(pool, { close: () => pool.end() })
   } else {
-    const dataDir = path.resolve(process.env.DATA_DIR || '.data')
+    const dataDir = path.resolve(settings.dataDir)
     const file = path.join(dataDir, 'leads.sqlite')
     if (!existsSync(file)) {
       console.error(`No leads database at ${file}: check DATA_DIR (nothing has been registered yet if the server never ran there).`)
@@ -146,7 +153,7 @@ async function main(argv: string[]): Promise<number> {
     })
   try {
     if (args.get('excel')) await write('\uFEFF')
-    const count = await exportLeads(store, formFieldsFromConfig(), write)
+    const count = await exportLeads(store, formFieldsFromConfig(path.resolve(settings.pageConfig)), write)
     if (stream !== process.stdout) await new Promise<void>((resolve) => stream.end(resolve))
     console.error(`Exported ${count} lead${count === 1 ? '' : 's'}${typeof output === 'string' ? ` to ${output}` : ''}.`)
     return 0

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { csvRecord, neutraliseFormula } from '../../src/cli/leads-export.ts'
+import { csvRecord } from '../../src/cli/leads-export.ts'
 import { createPostgresStore } from '../../src/server/postgres-store.ts'
 import { openSqliteStore } from '../../src/server/sqlite-store.ts'
 import type { LeadStore } from '../../src/server/store.ts'
@@ -108,11 +108,11 @@ describe('CSV helpers', () => {
   })
 
   it.each(['=1+1', '+1', '-1', '@SUM(A1)', '\tx', '\rx'])('neutralises %j', (value) => {
-    expect(neutraliseFormula(value)).toBe(`'${value}`)
+    expect(parseCsv(csvRecord([value, 'x']))).toEqual([[`'${value}`, 'x']])
   })
 
   it('leaves ordinary text alone', () => {
-    expect(neutraliseFormula('Jane = Doe')).toBe('Jane = Doe')
+    expect(csvRecord(['Jane = Doe', 'a-b'])).toBe('Jane = Doe,a-b\r\n')
   })
 })
 
