@@ -303,7 +303,7 @@ function prepare(env: Env, names: readonly Name[]): Record<string, unknown> {
 }
 
 /** One plain sentence for one Ajv error: the variable, its value (unless secret), what to write. */
-function describe(error: ErrorObject, env: Env, variables: Record<string, Variable>): { name: string; text: string } {
+function explain(error: ErrorObject, env: Env, variables: Record<string, Variable>): { name: string; text: string } {
   const params = error.params as { missingProperty?: string; property?: string }
   if (params.missingProperty !== undefined) {
     const name = params.missingProperty
@@ -336,7 +336,7 @@ function check<N extends Name>(env: Env, reading: Reading<N>): { values: Values<
   const byName = new Map<string, string>()
   if (!validate(data)) {
     for (const error of validate.errors ?? []) {
-      const { name, text } = describe(error, env, variables)
+      const { name, text } = explain(error, env, variables)
       const key = `${name}${error.instancePath}`
       if (!byName.has(key)) byName.set(key, text)
       // A value with a problem is no value: nothing is built from it.
