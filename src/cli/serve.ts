@@ -22,6 +22,7 @@ export async function runNodeServer(): Promise<void> {
     else console.error(error instanceof StartupError ? error.message : error)
     process.exit(1)
   }
+  if (settings.config.exposedWarning) console.warn(`Warning: ${settings.config.exposedWarning}`)
   console.log(`Listening on ${running.url}`)
   const stop = (signal: string) => {
     console.log(`${signal} received: stopping…`)

@@ -48,7 +48,8 @@ import { timingSafeEqual } from 'hono/utils/buffer'
 import type { FormConfig } from '../../schema/page-config.ts'
 import { createRegistrationValidator } from '../../schema/registration-ajv.ts'
 import { contactFunctionPath } from '../../schema/local-defaults.ts'
-import { clientIpOf, createOriginPolicy, offersKey } from './caller.ts'
+import { rateLimitKey } from './client-address.ts'
+import { createOriginPolicy, offersKey } from './caller.ts'
 import { environmentVariables as settings } from './env.ts'
 import { composeLeadMail } from './notification.ts'
 import { createRateLimiter } from './rate-limit.ts'
@@ -96,14 +97,12 @@ export type AppDeps = {
   bodyLimitBytes?: number
   /** Requests a minute per client IP; 0 turns the limit off. Default: RATE_LIMIT_PER_MINUTE's (env.ts). */
   rateLimitPerMinute?: number
-  /** How many proxies in front append to X-Forwarded-For; 0 (default) ignores the header. */
+  /** How many proxies in front set X-Forwarded-Host (the page's host, for same-origin checks); 0 (default) ignores it. */
   trustProxy?: number
   /**
-   * A header the platform sets to the visitor's address (its first entry is used), e.g. x-forwarded-for on
-   * Supabase. Used when trustProxy is 0. A client could forge it only to dodge its own rate limit.
+   * The visitor's address, as the entry trusts it (forwarded-address.ts on Node, the platform's header on
+   * Supabase): never a value the client wrote. IPv6 visitors are counted by their /64.
    */
-  clientIpHeader?: string
-  /** The TCP peer's address, from the runtime (getConnInfo). */
   clientAddress?: (c: Context) => string | undefined
   /** Called after a lead and its notification are committed: wake the outbox worker. Must not throw. */
   onLeadStored?: () => void
@@ -135,6 +134,13 @@ export function createApp(deps: AppDeps): Hono {
   const notification = { siteName: deps.siteName, recipient: deps.notifyEmail, timeZone: deps.timeZone ?? settings.NOTIFY_TIME_ZONE.default, form: deps.formConfig }
   const originPolicy = createOriginPolicy(deps.allowedOrigins ?? [], trustProxy)
   const maxSize = deps.bodyLimitBytes ?? settings.MAX_BODY_BYTES.default
+  const clientAddressOf = (c: Context) => {
+    try {
+      return deps.clientAddress?.(c) ?? 'unknown'
+    } catch {
+      return 'unknown'
+    }
+  }
 
   // Another site's page is refused outright; no Origin at all is not a browser, and fine.
   const sameSiteOnly = createMiddleware(async (c, next) => {
@@ -151,7 +157,7 @@ export function createApp(deps: AppDeps): Hono {
     maxAge: 86_400,
   })
   const rateLimited = createMiddleware(async (c, next) => {
-    const verdict = limiter.hit(clientIpOf(c, { trustProxy, clientIpHeader: deps.clientIpHeader, clientAddress: deps.clientAddress }), clock().getTime())
+    const verdict = limiter.hit(rateLimitKey(clientAddressOf(c)), clock().getTime())
     if (!verdict.allowed) {
       throw refusal(429, 'Too many registrations from this address. Please wait a minute and try again.', {
         headers: { 'retry-after': String(verdict.retryAfterSeconds) },

@@ -1,16 +1,9 @@
 /**
- * Who is calling: whether the page's origin may, the key it offers, and its address for the rate limit.
+ * Who is calling: whether the page's origin may, and the key it offers (its address: client-address.ts).
  * Web-standard APIs only: the Deno entry runs this file too.
  */
 import type { Context } from 'hono'
 import { timingSafeEqual } from 'hono/utils/buffer'
-
-/** How the caller's address is found; see AppDeps for each. */
-export type ClientAddressOptions = {
-  trustProxy: number
-  clientIpHeader?: string | undefined
-  clientAddress?: ((c: Context) => string | undefined) | undefined
-}
 
 /**
  * The Access-Control-Allow-Origin value for a page origin, or null when it is another site's: `*` when any is
@@ -39,25 +32,4 @@ export async function offersKey(c: Context, keys: readonly string[]): Promise<bo
   const offered = [c.req.header('apikey')?.trim(), bearerToken(c.req.header('authorization'))].filter((k): k is string => !!k)
   for (const key of offered) for (const k of keys) if (await timingSafeEqual(k, key)) return true
   return false
-}
-
-/** The caller's address: from the trusted proxies' X-Forwarded-For, the platform's header, or the TCP peer. */
-export function clientIpOf(c: Context, options: ClientAddressOptions): string {
-  if (options.trustProxy > 0) {
-    const hops = (c.req.header('x-forwarded-for') ?? '')
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean)
-    const ip = hops[hops.length - options.trustProxy] ?? hops[0]
-    if (ip) return ip
-  }
-  if (options.clientIpHeader) {
-    const ip = c.req.header(options.clientIpHeader)?.split(',')[0]?.trim()
-    if (ip) return ip
-  }
-  try {
-    return options.clientAddress?.(c) ?? 'unknown'
-  } catch {
-    return 'unknown'
-  }
 }

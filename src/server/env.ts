@@ -72,7 +72,8 @@ export const environmentVariables = {
   HOST: {
     type: 'string',
     default: '0.0.0.0',
-    description: 'The address the Node server listens on. Outside Supabase the Edge Function listens on 127.0.0.1 by default.',
+    description:
+      'The address the Node server listens on: every interface, or 127.0.0.1 when TRUST_PROXY is set (only the proxy on this machine should reach it). Outside Supabase the Edge Function listens on 127.0.0.1 by default.',
     fix: 'write an address such as 127.0.0.1 or 0.0.0.0',
   },
   DATA_DIR: {
@@ -136,14 +137,25 @@ export const environmentVariables = {
     minimum: 0,
     maximum: 10,
     default: false,
-    description: 'How many reverse proxies in front append to X-Forwarded-For: true for one. Unset: the header is ignored.',
+    description:
+      'How many reverse proxies in front append to X-Forwarded-For: true for one. The visitor is the address the nearest trusted proxy appended; a peer outside TRUSTED_PROXIES is taken as the visitor itself. Unset: the header is ignored.',
     fix: 'use true (one proxy in front), false, or the number of proxies in front, up to 10',
+  },
+  TRUSTED_PROXIES: {
+    type: 'array',
+    items: { type: 'string', pattern: '^(loopback|linklocal|uniquelocal|[0-9A-Fa-f:.]+(/[0-9]{1,3})?)$' },
+    default: ['loopback'],
+    description:
+      'Where the proxies of TRUST_PROXY connect from, comma-separated: addresses, CIDR ranges, or loopback, linklocal, uniquelocal. Forwarded headers from any other peer are ignored.',
+    fix: 'list addresses or ranges, e.g. TRUSTED_PROXIES=loopback,10.0.0.0/8',
   },
   CLIENT_IP_HEADER: {
     type: 'string',
     pattern: '^[A-Za-z0-9-]+$',
-    description: "A header the platform sets to the visitor's address, used when TRUST_PROXY is not set; none turns it off. Default: none on Node, x-forwarded-for on Supabase.",
-    fix: 'give a header name such as x-real-ip, or none',
+    default: 'cf-connecting-ip',
+    description:
+      "Supabase only: the header the platform in front sets to the visitor's address and overwrites, so a client cannot choose it (Cloudflare's CF-Connecting-IP); none counts by the connection's address.",
+    fix: 'give a header name such as cf-connecting-ip, or none',
   },
   MAX_BODY_BYTES: {
     type: 'integer',
@@ -357,8 +369,6 @@ export type CommonConfig = {
   allowedOrigins: string[]
   rateLimitPerMinute: number
   trustProxy: number
-  /** A header holding the visitor's address, set by the platform in front (see AppDeps.clientIpHeader). */
-  clientIpHeader: string | undefined
   bodyLimitBytes: number
   retry: RetryPolicy
   timeZone: string
@@ -366,14 +376,18 @@ export type CommonConfig = {
 
 /** The settings both entries hand to createApp unchanged: keys, origins, limits, client address, time zone. */
 export function requestHandlingOf(config: CommonConfig) {
-  const { anonKeys, allowedOrigins, bodyLimitBytes, rateLimitPerMinute, trustProxy, clientIpHeader, timeZone } = config
-  return { anonKeys, allowedOrigins, bodyLimitBytes, rateLimitPerMinute, trustProxy, clientIpHeader, timeZone }
+  const { anonKeys, allowedOrigins, bodyLimitBytes, rateLimitPerMinute, trustProxy, timeZone } = config
+  return { anonKeys, allowedOrigins, bodyLimitBytes, rateLimitPerMinute, trustProxy, timeZone }
 }
 
 /** The Node server's settings (src/server/node.ts). Paths are as given: relative ones are resolved by the entry. */
 export type NodeServerConfig = CommonConfig & {
   port: number
   host: string
+  /** The proxies believed for the visitor's address (forwarded-address.ts): TRUST_PROXY hops from TRUSTED_PROXIES. */
+  proxies: { hops: number; ranges: string[] }
+  /** Set when TRUST_PROXY is on but HOST lets anyone reach the port directly: what to tell the operator at start. */
+  exposedWarning: string | undefined
   pageConfig: string
   dataDir: string
   distDir: string
@@ -385,6 +399,8 @@ export type NodeServerConfig = CommonConfig & {
 
 /** The Supabase Edge Function's settings (supabase/functions/send-contact-email/index.ts). */
 export type EdgeConfig = CommonConfig & {
+  /** The platform's header holding the visitor's address (client-address.ts), or undefined to count by the peer. */
+  clientIpHeader: string | undefined
   databaseUrl: string
   resend: { apiKey: string; from: string; baseUrl: string }
   outboxSecret: string
@@ -407,25 +423,22 @@ const commonNames = [
   'ALLOWED_ORIGINS',
   'RATE_LIMIT_PER_MINUTE',
   'TRUST_PROXY',
-  'CLIENT_IP_HEADER',
   'MAX_BODY_BYTES',
   'MAIL_RETRY_MIN_SECONDS',
   'MAIL_RETRY_MAX_SECONDS',
 ] as const satisfies readonly Name[]
 
 const nodeReading: Reading<Name> = {
-  names: ['PORT', 'HOST', 'PAGE_CONFIG', 'DATA_DIR', 'DIST_DIR', 'VITE_SUPABASE_URL', 'VITE_SUPABASE_ANON_KEY', 'ANON_KEY', 'SMTP_URL', 'MAIL_FROM', ...commonNames],
+  names: ['PORT', 'HOST', 'TRUSTED_PROXIES', 'PAGE_CONFIG', 'DATA_DIR', 'DIST_DIR', 'VITE_SUPABASE_URL', 'VITE_SUPABASE_ANON_KEY', 'ANON_KEY', 'SMTP_URL', 'MAIL_FROM', ...commonNames],
   dependencies: { SMTP_URL: ['MAIL_FROM'] },
 }
 
 const edgeReading: Reading<Name> = {
-  names: ['SUPABASE_DB_URL', 'RESEND_API_KEY', 'RESEND_API_URL', 'MAIL_FROM', 'OUTBOX_SECRET', 'ANON_KEY', 'SUPABASE_ANON_KEY', 'SUPABASE_PUBLISHABLE_KEYS', ...commonNames, 'PORT', 'HOST'],
+  names: ['SUPABASE_DB_URL', 'RESEND_API_KEY', 'RESEND_API_URL', 'MAIL_FROM', 'OUTBOX_SECRET', 'ANON_KEY', 'SUPABASE_ANON_KEY', 'SUPABASE_PUBLISHABLE_KEYS', 'CLIENT_IP_HEADER', ...commonNames, 'PORT', 'HOST'],
   required: ['SUPABASE_DB_URL', 'RESEND_API_KEY', 'MAIL_FROM', 'OUTBOX_SECRET', 'ALLOWED_ORIGINS'],
   changes: {
     MAIL_FROM: { fix: 'the address notifications come from, on a domain verified in Resend, e.g. MAIL_FROM="Maple Hollow <no-reply@example.com>"' },
     ALLOWED_ORIGINS: { default: undefined, minItems: 1, fix: 'the site is served from another origin, so list it, e.g. ALLOWED_ORIGINS=https://www.example.com' },
-    // Behind Supabase's gateway every request comes from the gateway: the visitor is the first X-Forwarded-For entry.
-    CLIENT_IP_HEADER: { default: 'x-forwarded-for' },
     // Deno.serve listens only outside Supabase, and only when PORT is set.
     PORT: { default: undefined },
     HOST: { default: '127.0.0.1' },
@@ -439,14 +452,12 @@ function commonOf(values: Values<Name>, anonKeys: string[], problems: string[]):
   const retryMin = values.MAIL_RETRY_MIN_SECONDS!
   const retryMax = values.MAIL_RETRY_MAX_SECONDS!
   if (retryMin > retryMax) problems.push(`MAIL_RETRY_MIN_SECONDS (${retryMin}) is larger than MAIL_RETRY_MAX_SECONDS (${retryMax}).`)
-  const ipHeader = values.CLIENT_IP_HEADER?.toLowerCase()
   return {
     notifyEmail: values.NOTIFY_EMAIL,
     anonKeys: [...new Set(anonKeys)],
     allowedOrigins: (values.ALLOWED_ORIGINS ?? []).map((o) => (o === '*' ? o : o.replace(/\/$/, ''))),
     rateLimitPerMinute: values.RATE_LIMIT_PER_MINUTE!,
     trustProxy: Number(values.TRUST_PROXY ?? 0),
-    clientIpHeader: ipHeader === 'none' ? undefined : ipHeader,
     bodyLimitBytes: values.MAX_BODY_BYTES!,
     retry: { minDelayMs: retryMin * 1000, maxDelayMs: retryMax * 1000 },
     timeZone: values.NOTIFY_TIME_ZONE!,
@@ -464,11 +475,20 @@ export function parseNodeEnv(env: Env): EnvResult<NodeServerConfig> {
   const keys = values.ANON_KEY ?? []
   const common = commonOf(values, keys.length > 0 ? keys : [values.VITE_SUPABASE_ANON_KEY!], problems)
   const from = values.MAIL_FROM
+  // Behind a proxy on this machine, only the proxy should reach the port: a visitor who reaches it directly is
+  // counted by its own address, but is better not let in at all.
+  const host = env.HOST?.trim() ? values.HOST! : common.trustProxy > 0 ? '127.0.0.1' : values.HOST!
+  const loopback = host === 'localhost' || host === '::1' || host.startsWith('127.')
   return result(
     {
       ...common,
       port: values.PORT!,
-      host: values.HOST!,
+      host,
+      proxies: { hops: common.trustProxy, ranges: values.TRUSTED_PROXIES! },
+      exposedWarning:
+        common.trustProxy > 0 && !loopback
+          ? `TRUST_PROXY is set but HOST=${host} lets anyone reach port ${values.PORT} directly, around the proxy. Forwarded headers are believed only from TRUSTED_PROXIES (${values.TRUSTED_PROXIES!.join(', ')}); set HOST=127.0.0.1 if the proxy runs on this machine.`
+          : undefined,
       pageConfig: values.PAGE_CONFIG!,
       dataDir: values.DATA_DIR!,
       distDir: values.DIST_DIR!,
@@ -487,6 +507,7 @@ export function parseEdgeEnv(env: Env): EnvResult<EdgeConfig> {
   return result(
     {
       ...commonOf(values, anonKeys, problems),
+      clientIpHeader: values.CLIENT_IP_HEADER!.toLowerCase() === 'none' ? undefined : values.CLIENT_IP_HEADER!.toLowerCase(),
       databaseUrl: values.SUPABASE_DB_URL ?? '',
       resend: { apiKey: values.RESEND_API_KEY ?? '', from: values.MAIL_FROM ?? '', baseUrl: values.RESEND_API_URL! },
       outboxSecret: values.OUTBOX_SECRET ?? '',

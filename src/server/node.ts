@@ -1,8 +1,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import type { Server } from 'node:http'
 import path from 'node:path'
-import { serve } from '@hono/node-server'
-import { getConnInfo } from '@hono/node-server/conninfo'
+import { serve, type HttpBindings } from '@hono/node-server'
 import { Hono } from 'hono'
 import type { PageConfig } from '../../schema/page-config.ts'
 import { createApp } from './app.ts'
@@ -10,6 +9,7 @@ import { DataDirBusyError, lockDataDir } from './data-dir-lock.ts'
 import { createEmlMailer } from './eml-mailer.ts'
 import { requestHandlingOf, type NodeServerConfig } from './env.ts'
 import type { Mailer } from './mailer.ts'
+import { createForwardedAddress } from './forwarded-address.ts'
 import { createOutboxWorker } from './outbox.ts'
 import { cspHashesOf, secureHeadersMiddleware, styleHashesOf } from './security-headers.ts'
 import { createSmtpMailer } from './smtp-mailer.ts'
@@ -74,13 +74,14 @@ export async function startNodeServer(page: PageConfig, settings: NodeServerConf
       : createEmlMailer({ dir: path.join(dataDir, 'outbox'), from: settings.mail.from ?? `"${siteName.replace(/["\\]/g, '')}" <no-reply@localhost>` })
   const worker = createOutboxWorker({ store, mailer, retry: settings.retry })
 
+  const visitorAddress = createForwardedAddress(settings.proxies)
   const fn = createApp({
     formConfig: page.form,
     siteName,
     notifyEmail: settings.notifyEmail ?? page.site.email,
     ...requestHandlingOf(settings),
     store,
-    clientAddress: (c) => getConnInfo(c).remote.address,
+    clientAddress: (c) => visitorAddress((c.env as HttpBindings).incoming),
     onLeadStored: () => worker.kick(),
   })
   // The pages' inline JSON-LD and stylesheet are allowed by hash in the CSP; the form may post to a hosted

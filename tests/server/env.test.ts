@@ -22,7 +22,8 @@ describe('parseNodeEnv', () => {
         allowedOrigins: [],
         rateLimitPerMinute: 5,
         trustProxy: 0,
-        clientIpHeader: undefined,
+        proxies: { hops: 0, ranges: ['loopback'] },
+        exposedWarning: undefined,
         bodyLimitBytes: 16384,
         retry: { minDelayMs: 30_000, maxDelayMs: 3_600_000 },
         timeZone: 'America/Toronto',
@@ -113,7 +114,7 @@ describe('parseEdgeEnv', () => {
     expect(result.ok && result.config.anonKeys).toEqual(['eyJ-legacy', 'sb_publishable_abc', 'sb_publishable_def'])
     expect(result.ok && result.config.listen).toBeUndefined()
     expect(result.ok && result.config.resend.baseUrl).toBe('https://api.resend.com')
-    expect(result.ok && result.config.clientIpHeader).toBe('x-forwarded-for')
+    expect(result.ok && result.config.clientIpHeader).toBe('cf-connecting-ip')
     const none = parseEdgeEnv({ ...complete, CLIENT_IP_HEADER: 'none' })
     expect(none.ok && none.config.clientIpHeader).toBeUndefined()
   })

@@ -7,6 +7,7 @@ import { getConnInfo } from 'hono/deno'
 import pg from 'pg'
 import edgeForm from '../_shared/form.json' with { type: 'json' }
 import { createApp } from '../../../src/server/app.ts'
+import { platformClientAddress } from '../../../src/server/client-address.ts'
 import { formatEnvProblems, parseEdgeEnv, requestHandlingOf } from '../../../src/server/env.ts'
 import { createOutboxWorker } from '../../../src/server/outbox.ts'
 import { createPostgresStore } from '../../../src/server/postgres-store.ts'
@@ -43,7 +44,8 @@ const app = createApp({
   notifyEmail: settings.notifyEmail ?? edgeForm.site.email,
   ...requestHandlingOf(settings),
   store,
-  clientAddress: (c) => getConnInfo(c).remote.address,
+  // Supabase runs behind Cloudflare, which overwrites CF-Connecting-IP with the address it saw (docs/deploy.md).
+  clientAddress: (c) => (settings.clientIpHeader && platformClientAddress(c.req.raw.headers, settings.clientIpHeader)) || getConnInfo(c).remote.address,
   onLeadStored: deliverInBackground,
   outboxTrigger: { secret: settings.outboxSecret, run: () => worker.deliverDue() },
 })
