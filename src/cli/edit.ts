@@ -1,0 +1,44 @@
+import { existsSync } from 'node:fs'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { resolvePageConfigPath } from '../config/load-page-config.ts'
+import { startEditor } from '../editor/server.ts'
+
+/** The port the editor asks for first: EDIT_PORT, else 3030 (another free one is used when it is taken). */
+export function resolveEditPort(env: Record<string, string | undefined> = process.env): number {
+  const port = Number(env.EDIT_PORT || 3030)
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`EDIT_PORT is ${env.EDIT_PORT}; write a port number such as 3030.`)
+  return port
+}
+
+/**
+ * `npm run edit [file]`: the editor with live preview for a page config (the file given, else PAGE_CONFIG, else
+ * ./page.config.json). Prints its address and opens nothing; Ctrl+C stops it.
+ */
+export async function runEdit(args: string[], env: Record<string, string | undefined> = process.env): Promise<void> {
+  const configFile = args[0] ? path.resolve(args[0]) : resolvePageConfigPath(env)
+  if (!existsSync(configFile)) {
+    console.error(`There is no file at ${configFile}. Give the path of a page.config.json: npm run edit -- launches/<name>/page.config.json`)
+    process.exit(1)
+  }
+  const editor = await startEditor({ configFile, port: resolveEditPort(env) })
+  console.log(`Editing ${path.relative(process.cwd(), configFile) || configFile}`)
+  console.log(`Open ${editor.url} in your browser. Press Ctrl+C here to stop.`)
+  const stop = () => {
+    editor.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    )
+  }
+  process.once('SIGINT', stop)
+  process.once('SIGTERM', stop)
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  try {
+    await runEdit(process.argv.slice(2))
+  } catch (error) {
+    console.error(`The editor could not start: ${(error as Error).message}`)
+    process.exit(1)
+  }
+}

@@ -1,0 +1,156 @@
+import { json, jsonLanguage } from '@codemirror/lang-json'
+import { syntaxTree } from '@codemirror/language'
+import { lintGutter, setDiagnostics, type Diagnostic } from '@codemirror/lint'
+import { EditorState, type Text } from '@codemirror/state'
+import { EditorView, hoverTooltip, keymap } from '@codemirror/view'
+import { basicSetup } from 'codemirror'
+import { getJsonPointers, jsonCompletion, jsonPointerForPosition, jsonSchemaHover, stateExtensions } from 'codemirror-json-schema'
+import schema from '../../../schema/page-config.schema.json'
+import type { PagePart, ProblemView } from './protocol.ts'
+
+/** What the editor page hears from the code editor. */
+export type CodeEditorEvents = {
+  /** The text changed (typing, undo, paste, a drop…). */
+  onChange: (text: string) => void
+  /** Ctrl/Cmd+S. */
+  onSave: () => void
+  /** The cursor moved into another part of the page (a section, the header, the footer, or none). */
+  onCursorPart: (part: PagePart | null) => void
+  /** Picture files were dropped at `pos`. */
+  onDropFiles: (files: File[], pos: number) => void
+}
+
+/** The code editor as the editor page drives it. */
+export type CodeEditor = {
+  view: EditorView
+  text: () => string
+  /** Replaces the whole text as one step the person can undo. */
+  replaceText: (text: string) => void
+  /** Shows the checker's problems as red underlines, if they were found in exactly this document. */
+  showProblems: (problems: ProblemView[], checkedDoc: Text) => void
+  /** Puts the cursor at a line and column (1-based) and brings it into view. */
+  goTo: (line: number, column: number) => void
+  /** Puts the cursor in the JSON of a part of the page. */
+  goToPart: (part: PagePart) => void
+  insertAt: (pos: number, text: string) => void
+}
+
+const pointerMode = 'json4' as const
+
+/** Which part of the page a JSON pointer is in: "/sections/3/heading" → section 3. */
+export function partOfPointer(pointer: string): PagePart | null {
+  const section = /^\/sections\/(\d+)(\/|$)/.exec(pointer)
+  if (section) return { kind: 'section', index: Number(section[1]) }
+  if (/^\/header(\/|$)/.test(pointer)) return { kind: 'header' }
+  if (/^\/footer(\/|$)/.test(pointer)) return { kind: 'footer' }
+  return null
+}
+
+function samePart(a: PagePart | null, b: PagePart | null): boolean {
+  return JSON.stringify(a) === JSON.stringify(b)
+}
+
+/** The offset of a 1-based line and column, kept inside the document. */
+function offsetOf(doc: Text, line: number, column: number): number {
+  const l = doc.line(Math.min(Math.max(1, line), doc.lines))
+  return Math.min(l.to, l.from + Math.max(0, column - 1))
+}
+
+const markedNodes = new Set(['String', 'Number', 'True', 'False', 'Null', 'PropertyName'])
+
+/** A problem's underline: the whole name or value that starts at its spot, else the one character there. */
+function diagnosticOf(state: EditorState, problem: ProblemView): Diagnostic {
+  const from = offsetOf(state.doc, problem.line, problem.column)
+  let node = syntaxTree(state).resolveInner(from, 1)
+  while (!markedNodes.has(node.name) && node.parent && node.parent.from === from) node = node.parent
+  const to = markedNodes.has(node.name) && node.from === from ? node.to : Math.min(state.doc.length, from + 1)
+  return { from, to: Math.max(to, from), severity: 'error', message: `${problem.message}\nWhat to do: ${problem.fix}`, source: problem.where }
+}
+
+const theme = EditorView.theme({
+  '&': { height: '100%', fontSize: '15px', backgroundColor: '#fff' },
+  '.cm-scroller': { fontFamily: 'ui-monospace, "Cascadia Mono", "Segoe UI Mono", Menlo, Consolas, monospace', lineHeight: '1.55' },
+  '.cm-content': { paddingBottom: '40vh' },
+  '.cm-gutters': { backgroundColor: '#f6f7f9', borderRight: '1px solid #e3e6ea', color: '#5b6470' },
+  '.cm-activeLineGutter': { backgroundColor: '#e8eefc', color: '#1f2937' },
+  '.cm-activeLine': { backgroundColor: '#f3f6fd' },
+  '.cm-tooltip': { maxWidth: '460px', fontSize: '14px', lineHeight: '1.45' },
+  '.cm-tooltip-hover': { padding: '8px 10px' },
+  '.cm-diagnostic': { whiteSpace: 'pre-wrap' },
+  '.cm-completionInfo': { maxWidth: '360px', whiteSpace: 'normal', padding: '6px 10px' },
+})
+
+/** CodeMirror 6 set up for a page config: JSON with the page's schema (completion, hover help), lint gutter, Ctrl+S. */
+export function createCodeEditor(parent: HTMLElement, doc: string, lineSeparator: '\n' | '\r\n', events: CodeEditorEvents): CodeEditor {
+  let currentPart: PagePart | null = null
+  const view = new EditorView({
+    parent,
+    state: EditorState.create({
+      doc,
+      extensions: [
+        keymap.of([{ key: 'Mod-s', preventDefault: true, run: () => (events.onSave(), true) }]),
+        basicSetup,
+        // Saved exactly as it was: a file written with Windows line endings keeps them.
+        EditorState.lineSeparator.of(lineSeparator),
+        EditorView.lineWrapping,
+        json(),
+        jsonLanguage.data.of({ autocomplete: jsonCompletion() }),
+        hoverTooltip(jsonSchemaHover()),
+        stateExtensions(schema as unknown as Parameters<typeof stateExtensions>[0]),
+        lintGutter(),
+        theme,
+        EditorView.contentAttributes.of({ 'aria-label': 'page.config.json' }),
+        EditorView.updateListener.of((update) => {
+          if (update.docChanged) events.onChange(update.state.doc.toString())
+          if (update.docChanged || update.selectionSet) {
+            const part = partOfPointer(jsonPointerForPosition(update.state, update.state.selection.main.head, 1, pointerMode))
+            if (!samePart(part, currentPart)) {
+              currentPart = part
+              events.onCursorPart(part)
+            }
+          }
+        }),
+        EditorView.domEventHandlers({
+          dragover: (event) => {
+            if (event.dataTransfer?.types.includes('Files')) event.preventDefault()
+            return false
+          },
+          drop: (event, view) => {
+            const files = [...(event.dataTransfer?.files ?? [])]
+            if (!files.length) return false
+            event.preventDefault()
+            const pos = view.posAtCoords({ x: event.clientX, y: event.clientY }) ?? view.state.selection.main.head
+            events.onDropFiles(files, pos)
+            return true
+          },
+        }),
+      ],
+    }),
+  })
+
+  const goToOffset = (pos: number) => {
+    view.dispatch({ selection: { anchor: pos }, effects: EditorView.scrollIntoView(pos, { y: 'center' }) })
+    view.focus()
+  }
+
+  return {
+    view,
+    text: () => view.state.doc.toString(),
+    replaceText: (text) => view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } }),
+    showProblems: (problems, checkedDoc) => {
+      if (view.state.doc !== checkedDoc) return
+      view.dispatch(setDiagnostics(view.state, problems.map((p) => diagnosticOf(view.state, p))))
+    },
+    goTo: (line, column) => goToOffset(offsetOf(view.state.doc, line, column)),
+    goToPart: (part) => {
+      const pointer = part.kind === 'section' ? `/sections/${part.index}` : `/${part.kind}`
+      const pointers = getJsonPointers(view.state, pointerMode)
+      const target = pointers.get(part.kind === 'section' ? `${pointer}/type` : pointer)
+      if (target) goToOffset(target.keyFrom)
+    },
+    insertAt: (pos, text) => {
+      view.dispatch({ changes: { from: pos, insert: text }, selection: { anchor: pos + text.length } })
+      view.focus()
+    },
+  }
+}

@@ -1,0 +1,192 @@
+import { randomBytes } from 'node:crypto'
+import { createReadStream, realpathSync, statSync } from 'node:fs'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import path from 'node:path'
+import { getRequestListener } from '@hono/node-server'
+import tailwindcss from '@tailwindcss/vite'
+import react from '@vitejs/plugin-react'
+import { createServer as createViteServer, type ViteDevServer } from 'vite'
+import { clientConfigScript } from '../build/client-config.ts'
+import { escapeHtml } from '../server/escape-html.ts'
+import { publicDirFor } from '../config/check-page-config.ts'
+import { createEditorApi, initialGoodConfig, type EditorSession } from './api.ts'
+import { plainMarkdownPlugin, previewConfigPlugin } from './vite-plugins.ts'
+
+const root = path.resolve(import.meta.dirname, '../..')
+const editorEntry = '/src/editor/client/main.tsx'
+const previewEntry = '/src/editor/preview/entry-preview.tsx'
+
+/** A running editor: its address, its session token (for tests) and how to stop it. */
+export type RunningEditor = { url: string; port: number; token: string; close: () => Promise<void> }
+
+/**
+ * True when a request's Host names this editor: 127.0.0.1 or localhost, on its port. Anything else is refused,
+ * so a web page whose name someone points at 127.0.0.1 (DNS rebinding) cannot reach the editor as its own site.
+ */
+export function isAllowedHost(host: string | undefined, port: number): boolean {
+  return host === `127.0.0.1:${port}` || host === `localhost:${port}`
+}
+
+const contentTypes: Record<string, string> = {
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.png': 'image/png',
+  '.webp': 'image/webp',
+  '.avif': 'image/avif',
+  '.gif': 'image/gif',
+  '.svg': 'image/svg+xml',
+  '.ico': 'image/x-icon',
+  '.txt': 'text/plain; charset=utf-8',
+  '.json': 'application/json',
+  '.webmanifest': 'application/manifest+json',
+}
+
+/** Serves a file of the launch's public/ folder as the site would (pictures appear the moment they are dropped). */
+function servePublicFile(publicDir: string, urlPath: string, res: ServerResponse): boolean {
+  let file: string
+  try {
+    file = realpathSync(path.join(publicDir, decodeURIComponent(urlPath)))
+  } catch {
+    return false
+  }
+  const base = realpathSync(publicDir)
+  if (!file.startsWith(base + path.sep) || !statSync(file).isFile()) return false
+  res.writeHead(200, { 'content-type': contentTypes[path.extname(file).toLowerCase()] ?? 'application/octet-stream', 'cache-control': 'no-cache' })
+  createReadStream(file).pipe(res)
+  return true
+}
+
+function editorHtml(token: string, file: string): string {
+  return `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <meta name="editor-token" content="${escapeHtml(token)}" />
+    <link rel="icon" href="data:," />
+    <title>${escapeHtml(file)} – page editor</title>
+  </head>
+  <body>
+    <div id="editor-root"></div>
+    <script type="module" src="${editorEntry}"></script>
+  </body>
+</html>`
+}
+
+function previewHtml(session: EditorSession): string {
+  const config = session.lastGood
+  return `<!doctype html>
+<html lang="${escapeHtml(config?.site.lang ?? 'en')}">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <title>Preview</title>
+  </head>
+  <body>
+    <div id="root"></div>
+    ${config ? clientConfigScript(config) : ''}
+    <script type="module" src="${previewEntry}"></script>
+  </body>
+</html>`
+}
+
+function listen(server: Server, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException) => {
+      server.off('listening', onListening)
+      reject(error)
+    }
+    const onListening = () => {
+      server.off('error', onError)
+      const address = server.address()
+      resolve(typeof address === 'object' && address ? address.port : port)
+    }
+    server.once('error', onError)
+    server.once('listening', onListening)
+    server.listen(port, '127.0.0.1')
+  })
+}
+
+/**
+ * Starts the editor for `configFile` on 127.0.0.1 (only): `port`, or any free port when that one is taken.
+ * Serves the editor page at /, the preview at /preview/ (the real page code through Vite, with the last text
+ * without problems, saved or not), the API at /api/ (see api.ts) and the launch's public/ files.
+ */
+export async function startEditor({ configFile, port }: { configFile: string; port: number }): Promise<RunningEditor> {
+  const publicDir = publicDirFor(configFile)
+  const session: EditorSession = { configFile, token: randomBytes(24).toString('base64url') }
+  session.lastGood = initialGoodConfig(session)
+  const previewConfig = previewConfigPlugin(() => session.lastGood)
+  session.onFormChanged = previewConfig.formChanged
+
+  let actualPort = port
+  const server = createServer((req, res) => void handle(req, res))
+  const vite: ViteDevServer = await createViteServer({
+    configFile: false,
+    root,
+    appType: 'custom',
+    logLevel: 'warn',
+    clearScreen: false,
+    // Its own cache, so `npm run dev` and the editor do not re-optimise each other's dependencies.
+    cacheDir: path.join(root, 'node_modules/.vite-editor'),
+    publicDir: false,
+    plugins: [react(), tailwindcss(), previewConfig, plainMarkdownPlugin],
+    // The preview is updated by the editor page itself; Vite's client still wants its WebSocket, so it shares the
+    // editor's port (Vite checks its Host and token itself). No file watching: the editor says what changed.
+    server: { middlewareMode: true, hmr: { server }, watch: null },
+    optimizeDeps: {
+      entries: [path.join(root, 'src/editor/client/main.tsx'), path.join(root, 'src/editor/preview/entry-preview.tsx')],
+      include: ['ajv/dist/runtime/ucs2length.js'],
+      rolldownOptions: { plugins: [plainMarkdownPlugin] },
+    },
+  })
+
+  const api = getRequestListener(createEditorApi(session).fetch)
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // No other site may show the editor in a frame (and trick a click on Save).
+    res.setHeader('content-security-policy', "frame-ancestors 'self'")
+    res.setHeader('x-content-type-options', 'nosniff')
+    if (!isAllowedHost(req.headers.host, actualPort)) {
+      res.writeHead(403, { 'content-type': 'text/plain; charset=utf-8' })
+      res.end(`This editor answers only at http://127.0.0.1:${actualPort}/ (or localhost:${actualPort}).\n`)
+      return
+    }
+    const urlPath = new URL(req.url ?? '/', 'http://editor').pathname
+    try {
+      if (urlPath.startsWith('/api/')) return await api(req, res)
+      if (req.method === 'GET' && (urlPath === '/' || urlPath === '/preview/')) {
+        const html = urlPath === '/' ? editorHtml(session.token, path.basename(configFile)) : previewHtml(session)
+        const body = await vite.transformIndexHtml(urlPath, html)
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
+        res.end(body)
+        return
+      }
+      if (req.method === 'GET' && !urlPath.startsWith('/@') && !urlPath.startsWith('/src/') && !urlPath.startsWith('/node_modules/')) {
+        if (servePublicFile(publicDir, urlPath, res)) return
+      }
+      vite.middlewares(req, res, () => {
+        res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' })
+        res.end('Not found\n')
+      })
+    } catch (error) {
+      res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' })
+      res.end(`The editor could not answer: ${(error as Error).message}\n`)
+    }
+  }
+  try {
+    actualPort = await listen(server, port)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error
+    actualPort = await listen(server, 0)
+  }
+  return {
+    url: `http://127.0.0.1:${actualPort}/`,
+    port: actualPort,
+    token: session.token,
+    close: async () => {
+      server.closeAllConnections()
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+      await vite.close()
+    },
+  }
+}
