@@ -1,7 +1,8 @@
+import { startCompletion } from '@codemirror/autocomplete'
 import { json, jsonLanguage } from '@codemirror/lang-json'
 import { syntaxTree } from '@codemirror/language'
 import { lintGutter, setDiagnostics, type Diagnostic } from '@codemirror/lint'
-import { EditorState, type Text } from '@codemirror/state'
+import { EditorState, Prec, type Text } from '@codemirror/state'
 import { EditorView, hoverTooltip, keymap } from '@codemirror/view'
 import { basicSetup } from 'codemirror'
 import { getJsonPointers, jsonCompletion, jsonPointerForPosition, jsonSchemaHover, stateExtensions } from 'codemirror-json-schema'
@@ -67,6 +68,25 @@ function diagnosticOf(state: EditorState, problem: ProblemView): Diagnostic {
   return { from, to: Math.max(to, from), severity: 'error', message: `${problem.message}\nWhat to do: ${problem.fix}`, source: problem.where }
 }
 
+/**
+ * Ctrl+Space where a field name should start (an empty spot between the fields of an object) opens the list of the
+ * fields that fit there. codemirror-json-schema completes names from a starting quote, so the quotes are written
+ * first; with nothing chosen, Ctrl+Z takes them away again.
+ */
+function completeFieldName(view: EditorView): boolean {
+  const { state } = view
+  const range = state.selection.main
+  if (!range.empty) return false
+  const node = syntaxTree(state).resolveInner(range.head, -1)
+  const line = state.doc.lineAt(range.head)
+  const before = state.sliceDoc(line.from, range.head)
+  const after = state.sliceDoc(range.head, line.to)
+  if (node.name !== 'Object' || !/^\s*$/.test(before) || !/^\s*("|}|$)/.test(after)) return false
+  view.dispatch({ changes: { from: range.head, insert: '""' }, selection: { anchor: range.head + 1 } })
+  startCompletion(view)
+  return true
+}
+
 const theme = EditorView.theme({
   '&': { height: '100%', fontSize: '15px', backgroundColor: '#fff' },
   '.cm-scroller': { fontFamily: 'ui-monospace, "Cascadia Mono", "Segoe UI Mono", Menlo, Consolas, monospace', lineHeight: '1.55' },
@@ -88,7 +108,13 @@ export function createCodeEditor(parent: HTMLElement, doc: string, lineSeparator
     state: EditorState.create({
       doc,
       extensions: [
-        keymap.of([{ key: 'Mod-s', preventDefault: true, run: () => (events.onSave(), true) }]),
+        // Highest: the completion's own Ctrl+Space binding is, and this one must come first.
+        Prec.highest(
+          keymap.of([
+            { key: 'Mod-s', preventDefault: true, run: () => (events.onSave(), true) },
+            { key: 'Ctrl-Space', run: completeFieldName },
+          ]),
+        ),
         basicSetup,
         // Saved exactly as it was: a file written with Windows line endings keeps them.
         EditorState.lineSeparator.of(lineSeparator),

@@ -61,7 +61,9 @@ function show(part: PagePart | null, scroll: boolean): void {
   if (!el) return
   el.setAttribute('data-editor-current', '')
   // Instant, whatever the page's smooth scrolling says: the frame should be there when the person looks.
-  if (scroll) window.scrollTo({ top: el.getBoundingClientRect().top + window.scrollY, behavior: 'instant' })
+  // Sections land below the sticky header, not under it.
+  const header = part.kind === 'section' ? (document.querySelector('#root > header')?.getBoundingClientRect().height ?? 0) : 0
+  if (scroll) window.scrollTo({ top: el.getBoundingClientRect().top + window.scrollY - header, behavior: 'instant' })
 }
 
 document.addEventListener(

@@ -1,0 +1,297 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { request } from 'node:http'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import sharp from 'sharp'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { freePort, launchBrowser } from './harness.ts'
+
+// `npm run edit` on a COPY of the config (and of its pictures) in a temp folder, driven in Chromium as a person would.
+const original = readFileSync('page.config.json', 'utf8')
+const dir = mkdtempSync(path.join(tmpdir(), 'vip-edit-'))
+const configFile = path.join(dir, 'page.config.json')
+const heroHeading = '"heading": "Bramblewood Crossing"'
+
+let editor: ChildProcess
+let url: string
+let port: number
+let browser: Browser
+
+beforeAll(async () => {
+  cpSync('public', path.join(dir, 'public'), { recursive: true })
+  writeFileSync(configFile, original)
+  port = await freePort()
+  editor = spawn(process.execPath, ['--import', 'tsx', 'src/cli/edit.ts', configFile], {
+    env: { ...process.env, EDIT_PORT: String(port), PAGE_CONFIG: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  editor.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  editor.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  const deadline = Date.now() + 60_000
+  while (!/Open (http:\S+)/.test(output)) {
+    if (editor.exitCode !== null || Date.now() > deadline) throw new Error(`The editor did not start:\n${output}`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  url = /Open (http:\S+)/.exec(output)![1]!
+  browser = await launchBrowser()
+}, 90_000)
+
+afterAll(async () => {
+  await browser?.close()
+  if (editor?.pid && editor.exitCode === null) {
+    const exited = new Promise((resolve) => editor.once('exit', resolve))
+    process.kill(editor.pid, 'SIGTERM')
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))])
+    if (editor.exitCode === null) process.kill(editor.pid, 'SIGKILL')
+  }
+  rmSync(dir, { recursive: true, force: true })
+})
+
+const lineOf = (text: string, needle: string) => text.slice(0, text.indexOf(needle)).split('\n').length
+
+async function openEditor(): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
+  page.setDefaultTimeout(20_000)
+  await page.goto(url)
+  await page.getByRole('textbox', { name: 'page.config.json' }).waitFor()
+  await page.frameLocator('iframe[title="Desktop preview"]').getByRole('heading', { level: 1 }).waitFor()
+  await page.frameLocator('iframe[title="Phone preview"]').getByRole('heading', { level: 1 }).waitFor()
+  return page
+}
+
+/** Selects the first match of `text` with the editor's own search (Ctrl+F), as a person would. */
+async function findInEditor(page: Page, text: string): Promise<void> {
+  await page.getByRole('textbox', { name: 'page.config.json' }).click()
+  await page.keyboard.press('Control+f')
+  const field = page.getByRole('textbox', { name: 'Find' })
+  await field.fill(text)
+  // The search panel takes its query on a key press, as when typed.
+  await field.press('End')
+  await field.press('Enter')
+  await field.press('Escape')
+}
+
+/** The line the cursor is on, as the editor's gutter shows it. */
+async function cursorLine(page: Page): Promise<number> {
+  return Number(await page.locator('.cm-lineNumbers .cm-activeLineGutter').innerText())
+}
+
+async function resetFile(page?: Page): Promise<void> {
+  await page?.evaluate(() => localStorage.clear())
+  await page?.close()
+  writeFileSync(configFile, original)
+}
+
+describe('npm run edit', () => {
+  it('offers the fields of the section type the cursor is in (Ctrl+Space), and a click on a section in the preview puts the cursor in its JSON', async () => {
+    const page = await openEditor()
+    await findInEditor(page, '"anchor": "now-selling",')
+    await page.keyboard.press('ArrowRight')
+    await page.keyboard.press('Enter')
+    await page.keyboard.press('Control+Space')
+    const options = page.getByRole('listbox').getByRole('option')
+    await options.first().waitFor()
+    const labels = await page.getByRole('listbox').locator('.cm-completionLabel').allInnerTexts()
+    // "now-selling" is a feature section: it is offered the feature fields it has not used yet, not a hero's.
+    expect(labels).toEqual(expect.arrayContaining(['image', 'imagePosition', 'bullets']))
+    expect(labels).not.toContain('tagline')
+    expect(labels).not.toContain('bar')
+    await page.keyboard.press('Escape')
+
+    // The "Imagine" section is sections[2]: its JSON runs from its "type" line to the next section's.
+    // (One line further down than in the file: the line added above for the completion.)
+    const sectionStart = lineOf(original, '"heading": "Imagine mornings') - 3 + 1
+    const nextSection = lineOf(original, '"type": "home-types"') + 1
+    await page.frameLocator('iframe[title="Desktop preview"]').getByRole('heading', { name: /Imagine mornings/ }).click()
+    await expect.poll(() => cursorLine(page)).toBeGreaterThanOrEqual(sectionStart)
+    const line = await cursorLine(page)
+    expect(line).toBeLessThan(nextSection)
+    expect(line).toBe(lineOf(original, '"type": "feature",\n      "anchor": "imagine"') + 1)
+
+    // And the other way: the cursor in the "builder" section scrolls both previews to it, just below the header.
+    await findInEditor(page, '"anchor": "builder"')
+    for (const title of ['Phone preview', 'Desktop preview']) {
+      const top = () => page.frameLocator(`iframe[title="${title}"]`).locator('#builder').evaluate((el) => Math.round(el.getBoundingClientRect().top))
+      await expect.poll(top).toBeLessThan(200)
+      await expect.poll(top).toBeGreaterThanOrEqual(0)
+    }
+    await resetFile(page)
+  }, 90_000)
+
+  it('shows typing in both previews, keeps the last good page while the JSON is broken, lists the problem with its line, and saves exactly what was typed', async () => {
+    const page = await openEditor()
+    const phone = page.frameLocator('iframe[title="Phone preview"]')
+    const desktop = page.frameLocator('iframe[title="Desktop preview"]')
+    const headingLine = lineOf(original, heroHeading)
+
+    await findInEditor(page, heroHeading)
+    await page.keyboard.press('ArrowRight')
+    await page.keyboard.press('ArrowLeft')
+    await page.keyboard.type(' Village')
+    const typedAt = Date.now()
+    await phone.getByRole('heading', { level: 1, name: 'Bramblewood Crossing Village' }).waitFor()
+    await desktop.getByRole('heading', { level: 1, name: 'Bramblewood Crossing Village' }).waitFor()
+    const latency = Date.now() - typedAt
+    console.log(`preview updated ${latency} ms after the last keystroke`)
+    expect(latency).toBeLessThan(1500)
+
+    // Break the JSON: delete the comma after the heading.
+    await page.keyboard.press('ArrowRight')
+    await page.keyboard.press('Delete')
+    const problems = page.getByRole('list', { name: 'Problems' }).getByRole('button')
+    await expect.poll(() => problems.count()).toBe(1)
+    await expect(problems.first().innerText()).resolves.toMatch(new RegExp(`Line ${headingLine}, column \\d+[\\s\\S]*A comma is missing between two items`))
+    // validate's own words for the same text.
+    const broken = original.replace(`${heroHeading},`, '"heading": "Bramblewood Crossing Village"')
+    writeFileSync(path.join(dir, 'broken.json'), broken)
+    const validateOut = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/validate.ts', path.join(dir, 'broken.json')], { encoding: 'utf8' })
+    const firstMessage = /^ {2}(The file is not valid JSON\..*)$/m.exec(validateOut.stderr)?.[1]
+    expect(firstMessage).toBeTruthy()
+    await expect(problems.first().innerText()).resolves.toContain(firstMessage)
+    // The previews keep the last good page.
+    await page.waitForTimeout(600)
+    await expect(desktop.getByRole('heading', { level: 1 }).innerText()).resolves.toBe('Bramblewood Crossing Village')
+    await expect(phone.getByRole('heading', { level: 1 }).innerText()).resolves.toBe('Bramblewood Crossing Village')
+
+    // Saving with a problem saves all the same, and says what it means.
+    await page.keyboard.press('Control+s')
+    await page.getByRole('status').getByText(/the site will not build until these are fixed/).waitFor()
+    expect(readFileSync(configFile, 'utf8')).toBe(broken)
+
+    // The problem's button puts the cursor on its line; fix it there and save with the button.
+    await page.getByRole('textbox', { name: 'page.config.json' }).press('Control+Home')
+    await problems.first().click()
+    expect(await cursorLine(page)).toBe(headingLine)
+    await page.keyboard.press('End')
+    await page.keyboard.type(',')
+    await page.getByRole('heading', { name: 'No problems: the page will build' }).waitFor()
+    await page.getByRole('button', { name: 'Save', exact: true }).click()
+    await page.getByRole('status').getByText(/^Saved at/).waitFor()
+
+    const saved = readFileSync(configFile, 'utf8')
+    expect(saved).toBe(original.replace(heroHeading, '"heading": "Bramblewood Crossing Village"'))
+    const validated = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/validate.ts', configFile], { encoding: 'utf8' })
+    expect(validated.stdout).toContain('is valid')
+    expect(validated.status).toBe(0)
+    await resetFile(page)
+  }, 90_000)
+
+  it('keeps unsaved work over a reload (warning first), and offers a change made by another program instead of overwriting it', async () => {
+    const page = await openEditor()
+    await findInEditor(page, heroHeading)
+    await page.keyboard.press('ArrowRight')
+    await page.keyboard.press('ArrowLeft')
+    await page.keyboard.type(' Draft')
+    await page.getByText('Unsaved changes').waitFor()
+    await page.waitForTimeout(400)
+    const dialogs: string[] = []
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.type())
+      void dialog.accept()
+    })
+    await page.reload()
+    expect(dialogs).toEqual(['beforeunload'])
+    await page.getByRole('button', { name: 'Restore them' }).click()
+    await page.frameLocator('iframe[title="Desktop preview"]').getByRole('heading', { level: 1, name: 'Bramblewood Crossing Draft' }).waitFor()
+
+    // Another program writes the file while the work above is unsaved: the editor offers it, and Save refuses to
+    // overwrite it until the person has chosen.
+    const theirs = original.replace('"Where small-town calm meets room to grow."', '"Changed by someone else."')
+    writeFileSync(configFile, theirs)
+    await page.getByText('page.config.json was changed by another program while you were editing').waitFor()
+    await page.getByRole('button', { name: 'Save', exact: true }).click()
+    await page.getByRole('status').getByText(/Not saved/).waitFor()
+    expect(readFileSync(configFile, 'utf8')).toBe(theirs)
+    await page.getByRole('button', { name: 'Load the changed file' }).click()
+    await page.frameLocator('iframe[title="Desktop preview"]').getByText('Changed by someone else.').waitFor()
+    await expect(page.getByRole('textbox', { name: 'page.config.json' }).innerText()).resolves.not.toContain('Crossing Draft')
+    expect(readFileSync(configFile, 'utf8')).toBe(theirs)
+    await resetFile(page)
+  }, 90_000)
+
+  it('stores a dropped picture under a safe name in the launch’s public/images and writes its path and size', async () => {
+    const page = await openEditor()
+    const png = await sharp({ create: { width: 640, height: 427, channels: 3, background: '#3a6' } }).png().toBuffer()
+    writeFileSync(path.join(dir, 'public/images/front-porch.png'), png) // the name is taken: the drop gets -2
+    await findInEditor(page, '"tone": "muted",')
+    const box = await page.locator('.cm-cursor-primary, .cm-cursor').first().boundingBox()
+    await page.evaluate(
+      async ({ bytes, x, y }) => {
+        const transfer = new DataTransfer()
+        transfer.items.add(new File([new Uint8Array(bytes)], 'Front Porch.PNG', { type: 'image/png' }))
+        const target = document.querySelector('.cm-content') as HTMLElement
+        target.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, clientX: x, clientY: y, bubbles: true, cancelable: true }))
+      },
+      { bytes: [...png], x: (box?.x ?? 0) + 1, y: (box?.y ?? 0) + 4 },
+    )
+    await page.getByRole('status').getByText('Added /images/front-porch-2.png (640 × 427 pixels)').waitFor()
+    expect(readdirSync(path.join(dir, 'public/images'))).toContain('front-porch-2.png')
+    expect(readFileSync(path.join(dir, 'public/images/front-porch.png'))).toEqual(png)
+    await expect(page.getByRole('textbox', { name: 'page.config.json' }).innerText()).resolves.toContain(
+      '{ "src": "/images/front-porch-2.png", "alt": "", "width": 640, "height": 427 }',
+    )
+    rmSync(path.join(dir, 'public/images/front-porch.png'))
+    rmSync(path.join(dir, 'public/images/front-porch-2.png'))
+    await resetFile(page)
+  }, 90_000)
+})
+
+/** A raw HTTP request, so the Host header can be anything. */
+function send(
+  method: string,
+  pathname: string,
+  headers: Record<string, string>,
+  body = '',
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, method, path: pathname, headers: { 'content-length': Buffer.byteLength(body), ...headers } }, (res) => {
+      let text = ''
+      res.on('data', (chunk: Buffer) => (text += chunk.toString()))
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }))
+    })
+    req.on('error', reject)
+    req.end(body)
+  })
+}
+
+describe('the editor server', () => {
+  async function sessionToken(): Promise<string> {
+    const page = await send('GET', '/', { host: `127.0.0.1:${port}` })
+    return /name="editor-token" content="([^"]+)"/.exec(page.body)?.[1] ?? ''
+  }
+
+  it('refuses a save with a foreign Host or without the token, and changes nothing; the same save with both works', async () => {
+    writeFileSync(configFile, original)
+    const token = await sessionToken()
+    expect(token.length).toBeGreaterThan(20)
+    const version = JSON.parse((await send('GET', '/api/version', { host: `127.0.0.1:${port}`, 'x-editor-token': token })).body).version as string
+    const body = JSON.stringify({ text: '{"hacked": true}', baseVersion: version })
+    const json = { 'content-type': 'application/json' }
+
+    const rebound = await send('POST', '/api/save', { ...json, host: `attacker.example:${port}`, 'x-editor-token': token }, body)
+    expect(rebound.status).toBe(403)
+    const noToken = await send('POST', '/api/save', { ...json, host: `127.0.0.1:${port}` }, body)
+    expect(noToken.status).toBe(403)
+    const wrongToken = await send('POST', '/api/save', { ...json, host: `localhost:${port}`, 'x-editor-token': `${token.slice(0, -1)}x` }, body)
+    expect(wrongToken.status).toBe(403)
+    const noTokenImage = await send('POST', '/api/images', { host: `127.0.0.1:${port}`, 'x-file-name': 'x.svg' }, '<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>')
+    expect(noTokenImage.status).toBe(403)
+    expect(existsSync(path.join(dir, 'public/images/x.svg'))).toBe(false)
+    expect((await send('GET', '/', { host: `rebind.example:${port}` })).status).toBe(403)
+    expect(readFileSync(configFile, 'utf8')).toBe(original)
+
+    // A stale version is refused too (409), with the file's text to offer the person.
+    const stale = await send('POST', '/api/save', { ...json, host: `127.0.0.1:${port}`, 'x-editor-token': token }, JSON.stringify({ text: '{}', baseVersion: 'old' }))
+    expect(stale.status).toBe(409)
+    expect(JSON.parse(stale.body).text).toBe(original)
+    expect(readFileSync(configFile, 'utf8')).toBe(original)
+
+    const allowed = await send('POST', '/api/save', { ...json, host: `localhost:${port}`, 'x-editor-token': token }, body)
+    expect(allowed.status).toBe(200)
+    expect(readFileSync(configFile, 'utf8')).toBe('{"hacked": true}')
+    writeFileSync(configFile, original)
+  })
+})
