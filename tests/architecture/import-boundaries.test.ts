@@ -12,13 +12,15 @@ export function roomOf(file: string): string {
   const parts = file.split('/')
   if (parts[0] === 'schema') return 'schema'
   if (parts[0] === 'supabase') return 'edge'
+  // The editor runs in two places: its server in Node, its page and preview frames in the browser.
+  if (parts[0] === 'src' && parts[1] === 'editor' && (parts[2] === 'client' || parts[2] === 'preview')) return 'editor-client'
   if (parts[0] === 'src' && parts.length > 2) return parts[1]!
   if (file === 'src/entry-client.tsx') return 'page'
   if (parts[0] === 'src') return 'entry'
   return 'other'
 }
 
-const browserRooms = ['page', 'sections', 'ui', 'form']
+const browserRooms = ['page', 'sections', 'ui', 'form', 'editor-client']
 const nodeOnly = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)])
 
 /** What each room may import from the project's own rooms (imports within a room are always fine). */
@@ -31,7 +33,13 @@ const allowed: Record<string, string[]> = {
   config: ['schema'],
   server: ['schema'],
   edge: ['schema', 'server'],
+  // The editor's server shares only the protocol's types with its page.
+  editor: ['schema', 'config', 'build', 'server', 'editor-client'],
+  'editor-client': ['schema', 'page', 'ui', 'sections', 'form', 'entry'],
 }
+
+/** Site code never imports the editor: none of it may reach the public page's bundle. */
+const siteRooms = ['page', 'sections', 'ui', 'form', 'config', 'build', 'server', 'schema']
 
 /** The import specifiers of a TypeScript source: static imports and re-exports, dynamic import(). */
 export function importsOf(source: string): string[] {
@@ -58,6 +66,10 @@ export function boundaryViolations(file: string, source: string): string[] {
     const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), spec))
     const targetRoom = roomOf(target)
     const rules = allowed[room]
+    if (siteRooms.includes(room) && (targetRoom === 'editor' || targetRoom === 'editor-client')) {
+      problems.push(`${file} imports '${spec}' (src/editor): the site must not depend on the editor.`)
+      continue
+    }
     if (!rules || targetRoom === room) continue
     if (!rules.includes(targetRoom)) {
       problems.push(`${file} imports '${spec}' (src/${targetRoom}): ${room} may import only from ${rules.length ? rules.join(', ') : 'itself'}.`)
@@ -89,6 +101,10 @@ describe('import boundaries', () => {
     expect(boundaryViolations('src/sections/Bad.tsx', "const m = await import('../config/load-page-config.ts')\n")).toHaveLength(1)
     expect(boundaryViolations('src/server/bad.ts', "import { loadPageConfig } from '../config/load-page-config.ts'\n")).toHaveLength(1)
     expect(boundaryViolations('schema/bad.ts', "import { App } from '../src/page/App.tsx'\n")).toHaveLength(1)
+    expect(boundaryViolations('src/editor/client/bad.ts', "import { readFileSync } from 'node:fs'\n")).toHaveLength(1)
+    expect(boundaryViolations('src/editor/preview/bad.tsx', "import { startEditor } from '../server.ts'\n")).toHaveLength(1)
+    expect(boundaryViolations('src/page/Bad.tsx', "import { renderMarkdown } from '../editor/client/plain-markdown.ts'\n")).toHaveLength(1)
+    expect(boundaryViolations('src/editor/server.ts', "import { readFileSync } from 'node:fs'\nimport { App } from '../page/App.tsx'\n")).toHaveLength(1)
     expect(boundaryViolations('src/ui/Good.tsx', "import type { Site } from '../../schema/page-config.ts'\nimport { useState } from 'react'\n")).toEqual([])
   })
 

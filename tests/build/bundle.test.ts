@@ -30,6 +30,15 @@ describe('the built bundle', () => {
     expect(indexHtml).not.toMatch(/rel="modulepreload"[^>]*RegistrationForm/)
   })
 
+  it('carries none of the editor: no CodeMirror, no schema completion, no editor page code', () => {
+    const files = readdirSync(distDir, { recursive: true, encoding: 'utf8' }).filter((name) => /\.(js|css|html)$/.test(name))
+    expect(files.length).toBeGreaterThan(0)
+    for (const name of files) {
+      const code = readFileSync(path.join(distDir, name), 'utf8')
+      expect(code, name).not.toMatch(/@codemirror|codemirror-json-schema|\bcm-editor\b|\bcm-content\b|json-schema-library|editor-token/)
+    }
+  })
+
   it('inlines the stylesheet: no render-blocking request before the first paint', () => {
     expect(indexHtml).not.toMatch(/<link rel="stylesheet"/)
     expect(indexHtml).toMatch(/<style>[^<]*tailwindcss/)
