@@ -4,6 +4,7 @@ import { request } from 'node:http'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import type { Browser, Page } from 'playwright-core'
+import { AxeBuilder } from '@axe-core/playwright'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freePort, launchBrowser } from './harness.ts'
@@ -53,7 +54,10 @@ afterAll(async () => {
 const lineOf = (text: string, needle: string) => text.slice(0, text.indexOf(needle)).split('\n').length
 
 async function openEditor(): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
+  // A context of its own (axe needs one); closed with the page.
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } })
+  const page = await context.newPage()
+  page.once('close', () => void context.close())
   page.setDefaultTimeout(20_000)
   await page.goto(url)
   await page.getByRole('textbox', { name: 'page.config.json' }).waitFor()
@@ -211,6 +215,17 @@ describe('npm run edit', () => {
     expect(readFileSync(configFile, 'utf8')).toBe(theirs)
     await resetFile(page)
   }, 90_000)
+
+  it('is accessible at 1440 px (axe, WCAG 2.1 A/AA; the previews are the site, checked by a11y.test.ts)', async () => {
+    const page = await openEditor()
+    await findInEditor(page, '"tone": "muted"')
+    await page.keyboard.press('ArrowLeft')
+    await page.keyboard.type('x') // a problem on screen: the list, the underline and the gutter mark are checked too
+    await page.getByRole('list', { name: 'Problems' }).getByRole('button').first().waitFor()
+    const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).exclude('iframe').analyze()
+    expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
+    await resetFile(page)
+  }, 60_000)
 
   it('stores a dropped picture under a safe name in the launch’s public/images and writes its path and size', async () => {
     const page = await openEditor()

@@ -125,7 +125,8 @@ export function createCodeEditor(parent: HTMLElement, doc: string, lineSeparator
         stateExtensions(schema as unknown as Parameters<typeof stateExtensions>[0]),
         lintGutter(),
         theme,
-        EditorView.contentAttributes.of({ 'aria-label': 'page.config.json' }),
+        // An explicit tab stop: axe (and some screen readers) then know the scrolling text area can be reached by keyboard.
+        EditorView.contentAttributes.of({ 'aria-label': 'page.config.json', tabindex: '0' }),
         EditorView.updateListener.of((update) => {
           if (update.docChanged) events.onChange(update.state.doc.toString())
           if (update.docChanged || update.selectionSet) {

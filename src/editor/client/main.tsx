@@ -273,6 +273,9 @@ function Workspace({ initial }: { initial: StateResponse }) {
         <p className="status" role="status">
           {status}
         </p>
+        {!status && (
+          <p className="hint">Ctrl+Space suggests fields · hover a name for help · drop a picture on the text to add it · click the page to find its text</p>
+        )}
         <button type="button" className="save" onClick={() => void save()} aria-keyshortcuts="Control+S Meta+S">
           Save
         </button>
