@@ -44,6 +44,8 @@ const markdownShim = path.resolve(import.meta.dirname, 'client/plain-markdown.ts
  */
 export const plainMarkdownPlugin = {
   name: 'editor-plain-markdown',
+  // Before Vite's own resolver, which would otherwise settle the relative import first.
+  enforce: 'pre' as const,
   resolveId(source: string, importer: string | undefined) {
     if (importer && /[\\/]codemirror-json-schema[\\/]/.test(importer) && /(^|\/)utils\/markdown(\.js)?$/.test(source)) {
       return markdownShim
