@@ -230,10 +230,12 @@ export const formSchema = {
       additionalProperties: {
         type: 'object',
         title: 'Messages of one field',
-        description: 'By rule name: "required", "minLength", "maxLength", "format", "pattern", "enum", "type", "const", "minimum", "maximum".',
+        description:
+          'By rule name: "required", "minLength", "maxLength", "format", "pattern", "enum", "type", "const", "minimum", "maximum", ' +
+          'and "plainText" (every text field refuses control and invisible characters; default message "Remove the invisible or control characters").',
         additionalProperties: { type: 'string', minLength: 1, title: 'Message', description: 'What the visitor reads when this rule fails.' },
         propertyNames: {
-          enum: ['required', 'minLength', 'maxLength', 'format', 'pattern', 'enum', 'type', 'const', 'minimum', 'maximum'],
+          enum: ['required', 'minLength', 'maxLength', 'format', 'pattern', 'enum', 'type', 'const', 'minimum', 'maximum', 'plainText'],
         },
       },
     },

@@ -34,7 +34,9 @@ export function trimRegistration(input: unknown, schema: ObjectSchema): Registra
 export type RuleFailure = { field: string; keyword: string; message?: string | undefined }
 
 // When a field breaks several rules, the visitor sees the most basic one first.
-const keywordPriority = ['required', 'type', 'enum', 'const', 'format', 'pattern', 'minLength', 'maxLength', 'minimum', 'maximum']
+// Invisible characters come before format and length: "Enter a valid email" would puzzle someone whose address
+// looks right on screen.
+const keywordPriority = ['required', 'type', 'plainText', 'enum', 'const', 'format', 'pattern', 'minLength', 'maxLength', 'minimum', 'maximum']
 
 function rank(keyword: string): number {
   const i = keywordPriority.indexOf(keyword)

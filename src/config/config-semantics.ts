@@ -1,6 +1,6 @@
 import { readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
-import { createRegistrationAjv, isEmailAddress } from '../../schema/registration-ajv.ts'
+import { createRegistrationAjv, isEmailAddress, withPlainTextRule, type RegistrationRules } from '../../schema/registration-ajv.ts'
 import { listConfigImages } from './config-images.ts'
 import { closest, describePath, describeValue, listWords, type Finding } from './describe.ts'
 import { explainAjvErrors } from './explain-ajv-errors.ts'
@@ -214,15 +214,17 @@ function checkContacts(data: Json): Finding[] {
 }
 
 // The rules a message can be written for, as in the schema's form.messages.
-const ruleKeywords = ['required', 'minLength', 'maxLength', 'format', 'pattern', 'enum', 'type', 'const', 'minimum', 'maximum']
+const ruleKeywords = ['required', 'minLength', 'maxLength', 'format', 'pattern', 'enum', 'type', 'const', 'minimum', 'maximum', 'plainText']
 
 function checkForm(data: Json): Finding[] {
   if (!isObject(data.form)) return []
   const form = data.form
   const findings: Finding[] = []
   const schema = form.schema
-  if (isObject(schema)) findings.push(...checkFormSchemaCompiles(schema))
+  if (isObject(schema)) findings.push(...checkFormSchemaCompiles(schema, form.uiSchema))
   const properties = isObject(schema) && isObject(schema.properties) ? schema.properties : {}
+  // The rules each field really has: the config's, plus the plainText rule the form adds to text fields.
+  const ruled = isObject(schema) && isObject(schema.properties) ? (withPlainTextRule(schema as RegistrationRules['schema'], uiSchemaOf(form.uiSchema)).properties as Json) : {}
   const fields = Object.keys(properties)
   const required = isObject(schema) && Array.isArray(schema.required) ? schema.required : []
 
@@ -244,7 +246,7 @@ function checkForm(data: Json): Finding[] {
         continue
       }
       if (!isObject(rules)) continue
-      const fieldSchema = isObject(properties[field]) ? properties[field] : {}
+      const fieldSchema = isObject(ruled[field]) ? ruled[field] : {}
       const has = ruleKeywords.filter((rule) => (rule === 'required' ? required.includes(field) : rule in fieldSchema))
       for (const rule of Object.keys(rules)) {
         if (!ruleKeywords.includes(rule) || has.includes(rule)) continue
@@ -278,7 +280,11 @@ function checkForm(data: Json): Finding[] {
   return findings
 }
 
-function checkFormSchemaCompiles(schema: Json): Finding[] {
+function uiSchemaOf(value: unknown): RegistrationRules['uiSchema'] | undefined {
+  return isObject(value) ? (value as RegistrationRules['uiSchema']) : undefined
+}
+
+function checkFormSchemaCompiles(schema: Json, uiSchema: unknown): Finding[] {
   const ajv = createRegistrationAjv({ logger: false })
   if (!ajv.validateSchema(schema)) {
     return explainAjvErrors(ajv.errors ?? [], schema, ['form', 'schema']).map((finding) => ({
@@ -300,7 +306,7 @@ function checkFormSchemaCompiles(schema: Json): Finding[] {
   }
   if (findings.length) return findings
   try {
-    ajv.compile(schema)
+    ajv.compile(withPlainTextRule(schema as RegistrationRules['schema'], uiSchemaOf(uiSchema)))
   } catch (error) {
     return [
       {

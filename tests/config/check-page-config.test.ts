@@ -189,9 +189,24 @@ describe('checkPageConfigFile', () => {
     )
     expect(problems.map((p) => p.message)).toEqual([
       `form.messages has no "required" message for 'name': a visitor who leaves it empty would read "must have required property 'name'".`,
-      "form.messages.name.minLength is a message for a rule the field 'name' does not have, so it would never show. Its rules are: required, maxLength and type.",
+      "form.messages.name.minLength is a message for a rule the field 'name' does not have, so it would never show. Its rules are: required, maxLength, type and plainText.",
       "form.messages has messages for 'nmae', but the form has no such field; did you mean 'name'?",
     ])
+  })
+
+  it('accepts a message for invisible characters on a text field, and says a number field has no such rule', () => {
+    const own = check((t) => replaceOnce(t, '"maxLength": "Please keep it under 80 characters"', '"maxLength": "Please keep it under 80 characters", "plainText": "Letters only, please"'))
+    expect(own.problems).toEqual([])
+    const numeric = check((t) =>
+      replaceOnce(
+        replaceOnce(t, '"name": { "type": "string"', '"name": { "type": "integer"'),
+        '"maxLength": "Please keep it under 80 characters"',
+        '"maxLength": "Please keep it under 80 characters", "plainText": "Letters only, please"',
+      ),
+    )
+    expect(numeric.problems.map((p) => p.message)).toContain(
+      "form.messages.name.plainText is a message for a rule the field 'name' does not have, so it would never show. Its rules are: required, maxLength and type.",
+    )
   })
 
   it('refuses a layout (uiSchema) for a field the form does not have, and an order that leaves one out', () => {

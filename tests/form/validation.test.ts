@@ -15,14 +15,21 @@ let browser: BrowserValidator
 let formSchema: RJSFSchema
 let generated: string
 
-beforeAll(async () => {
-  // The exact module the build serves to the browser, loaded the way a browser would: as an ES module.
-  generated = compileFormValidatorModule(config.form)
+type GeneratedModule = { registration: ValidatorFunctions[string]; formSchema: RJSFSchema }
+
+/** Loads generated validator code the way a browser would: as an ES module. */
+async function loadGenerated(code: string, name: string): Promise<GeneratedModule> {
   const dir = path.resolve('node_modules/.cache/tests')
   mkdirSync(dir, { recursive: true })
-  const file = path.join(dir, `form-validator-${process.pid}.mjs`)
-  writeFileSync(file, generated)
-  const module = (await import(pathToFileURL(file).href)) as { registration: ValidatorFunctions[string]; formSchema: RJSFSchema }
+  const file = path.join(dir, `form-validator-${process.pid}-${name}.mjs`)
+  writeFileSync(file, code)
+  return (await import(pathToFileURL(file).href)) as GeneratedModule
+}
+
+beforeAll(async () => {
+  // The exact module the build serves to the browser.
+  generated = compileFormValidatorModule(config.form)
+  const module = await loadGenerated(generated, 'page')
   formSchema = module.formSchema
   browser = createBrowserValidator({ registration: module.registration }, formSchema, config.form.messages)
 })
@@ -76,7 +83,60 @@ const rows: Array<[string, Record<string, unknown>, Record<string, string>]> = [
   ],
 ]
 
+// Every character the one-line fields refuse: C0 controls, DEL and C1 controls (NEL U+0085 among them), the line
+// and paragraph separators, and the bidirectional embeddings, overrides and isolates.
+const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i)
+const invisible = [...range(0x00, 0x1f), ...range(0x7f, 0x9f), 0x2028, 0x2029, ...range(0x202a, 0x202e), ...range(0x2066, 0x2069)]
+const hex = (code: number) => `U+${code.toString(16).toUpperCase().padStart(4, '0')}`
+const invisibleMessage = 'Remove the invisible or control characters'
+
 describe('the registration validator', () => {
+  it.each(invisible.map((code) => [hex(code), code] as const))('refuses %s inside the name, e-mail and phone, in the browser and on the server', (_label, code) => {
+    const ch = String.fromCodePoint(code)
+    const data = { ...valid, name: `Avery${ch}Tremblay`, email: `avery${ch}@example.com`, phone: `555${ch}555-0100` }
+    const expected = { name: invisibleMessage, email: invisibleMessage, phone: invisibleMessage }
+    expect(browserMessages(data)).toEqual(expected)
+    expect(serverMessages(data)).toEqual(expected)
+  })
+
+  it('accepts letters beyond ASCII, typographic quotes and no-break spaces', () => {
+    const data = { ...valid, name: 'Zoë O\u2019Brien-Lévesque\u00a0Jr', phone: '+1\u00a0555\u00a0555\u00a00100' }
+    expect(browserMessages(data)).toEqual({})
+    expect(serverMessages(data)).toEqual({})
+  })
+
+  it('shows the config\'s own message for invisible characters where it has one', async () => {
+    const form = structuredClone(config.form)
+    ;(form.messages as Record<string, Record<string, string>>).name!.plainText = 'Use letters only, please'
+    const module = await loadGenerated(compileFormValidatorModule(form), 'custom-message')
+    const own = createBrowserValidator({ registration: module.registration }, module.formSchema, form.messages)
+    const data = { ...valid, name: 'Avery\u202eTremblay' }
+    const { errorSchema } = own.validator.validateFormData(data, module.formSchema, undefined, own.transformErrors)
+    expect((errorSchema as { name?: { __errors?: string[] } }).name?.__errors).toEqual(['Use letters only, please'])
+    expect(createRegistrationValidator(form)(data)).toEqual({ ok: false, errors: { name: 'Use letters only, please' } })
+  })
+
+  it('lets a textarea field keep line breaks and tabs, but not other invisible characters', async () => {
+    const form = structuredClone(config.form)
+    ;(form.schema.properties as Record<string, unknown>).notes = { type: 'string', maxLength: 500 }
+    ;(form.uiSchema as Record<string, unknown>).notes = { 'ui:widget': 'textarea' }
+    const module = await loadGenerated(compileFormValidatorModule(form), 'textarea')
+    const own = createBrowserValidator({ registration: module.registration }, module.formSchema, form.messages)
+    const server = createRegistrationValidator(form)
+    const judge = (notes: string) => {
+      const data = { ...valid, notes }
+      const { errorSchema } = own.validator.validateFormData(data, module.formSchema, undefined, own.transformErrors)
+      const browserSays = (errorSchema as { notes?: { __errors?: string[] } }).notes?.__errors ?? []
+      const verdict = server(data)
+      const serverSays = verdict.ok ? [] : [verdict.errors.notes].filter(Boolean)
+      expect(browserSays).toEqual(serverSays)
+      return serverSays
+    }
+    expect(judge('First line\r\nsecond\tline')).toEqual([])
+    for (const code of [0x00, 0x1b, 0x7f, 0x85, 0x2028, 0x202e, 0x2067]) expect(judge(`a${String.fromCodePoint(code)}b`), hex(code)).toEqual([invisibleMessage])
+  })
+
+
   it.each(rows)('judges %s as the spec says, in the browser', (_label, data, expected) => {
     expect(browserMessages(data)).toEqual(expected)
   })

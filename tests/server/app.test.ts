@@ -168,9 +168,24 @@ describe('send-contact-email: field rules (the shared validator)', () => {
   it('refuses line breaks in a field (no header injection), and stores nothing', async () => {
     const res = await post(makeApp(), registration({ name: 'Eve\r\nBcc: victim@example.com' }))
     expect(res.status).toBe(400)
-    expect((await res.json()).errors).toEqual({ name: 'Remove line breaks and control characters.' })
+    expect((await res.json()).errors).toEqual({ name: 'Remove the invisible or control characters' })
     expect(await store.listLeads(0, 10)).toEqual([])
   })
+
+  // C0 and C1 controls, DEL, the line/paragraph separators and the bidirectional overrides and isolates.
+  const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i)
+  const invisible = [...range(0x00, 0x1f), ...range(0x7f, 0x9f), 0x2028, 0x2029, ...range(0x202a, 0x202e), ...range(0x2066, 0x2069)]
+  it.each(invisible.map((code) => [`U+${code.toString(16).toUpperCase().padStart(4, '0')}`, code] as const))(
+    'answers 400 to %s inside a one-line field, and stores nothing',
+    async (_label, code) => {
+      const ch = String.fromCodePoint(code)
+      const res = await post(makeApp({ rateLimitPerMinute: 0 }), registration({ name: `Jane${ch}Doe`, email: `jane${ch}@example.com`, phone: `555${ch}5550100` }))
+      expect(res.status).toBe(400)
+      const message = 'Remove the invisible or control characters'
+      expect((await res.json()).errors).toEqual({ name: message, email: message, phone: message })
+      expect(await store.listLeads(0, 10)).toEqual([])
+    },
+  )
 })
 
 describe('send-contact-email: idempotency and bots', () => {
