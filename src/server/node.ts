@@ -35,6 +35,41 @@ export type RunningServer = {
   close(): Promise<void>
 }
 
+/**
+ * Limits on each connection, so a client that trickles its headers or body one byte at a time (slow-loris) is cut
+ * off with 408 instead of holding a socket for minutes. Node checks the two timeouts every `checkIntervalMs`, so a
+ * client is cut between the limit and the limit plus that interval.
+ */
+export type ConnectionLimits = {
+  /** The whole header block must arrive within this (Node's server.headersTimeout). */
+  headersTimeoutMs: number
+  /** The whole request, body included, must arrive within this (server.requestTimeout). */
+  requestTimeoutMs: number
+  /** An idle keep-alive connection is closed after this (server.keepAliveTimeout). */
+  keepAliveTimeoutMs: number
+  /** Requests on one keep-alive connection before it is closed (server.maxRequestsPerSocket). */
+  maxRequestsPerSocket: number
+  /** Open connections at once; further ones are closed on arrival (server.maxConnections). */
+  maxConnections: number
+  /** How often Node looks for connections past the two timeouts (connectionsCheckingInterval). */
+  checkIntervalMs: number
+}
+
+/** The limits used unless the caller gives others: a registration (under 2 KB) needs well under a second. */
+export const defaultConnectionLimits: ConnectionLimits = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  maxRequestsPerSocket: 1_000,
+  maxConnections: 1_024,
+  checkIntervalMs: 1_000,
+}
+
+/** What a caller (a test) may set besides the environment. */
+export type NodeServerOptions = {
+  connections?: Partial<ConnectionLimits>
+}
+
 function displayHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host
 }
@@ -43,7 +78,12 @@ function displayHost(host: string): string {
  * Starts the server for a checked page config with checked settings (parseNodeEnv); relative paths are resolved
  * from `cwd`. Throws StartupError with readable text.
  */
-export async function startNodeServer(page: PageConfig, settings: NodeServerConfig, cwd = process.cwd()): Promise<RunningServer> {
+export async function startNodeServer(
+  page: PageConfig,
+  settings: NodeServerConfig,
+  cwd = process.cwd(),
+  options: NodeServerOptions = {},
+): Promise<RunningServer> {
 
   const distDir = path.resolve(cwd, settings.distDir)
   if (!existsSync(path.join(distDir, 'index.html'))) {
@@ -115,10 +155,22 @@ export async function startNodeServer(page: PageConfig, settings: NodeServerConf
     return c.json({ error: 'The server could not answer just now. Please try again in a moment.' }, 500)
   })
 
+  const limits = { ...defaultConnectionLimits, ...options.connections }
   let server: Server
   try {
     server = await new Promise<Server>((resolve, reject) => {
-      const s = serve({ fetch: site.fetch, port: settings.port, hostname: settings.host }) as Server
+      const s = serve({
+        fetch: site.fetch,
+        port: settings.port,
+        hostname: settings.host,
+        // The interval can only be given at creation; the rest are set on the server below.
+        serverOptions: { connectionsCheckingInterval: limits.checkIntervalMs },
+      }) as Server
+      s.headersTimeout = limits.headersTimeoutMs
+      s.requestTimeout = limits.requestTimeoutMs
+      s.keepAliveTimeout = limits.keepAliveTimeoutMs
+      s.maxRequestsPerSocket = limits.maxRequestsPerSocket
+      s.maxConnections = limits.maxConnections
       s.once('listening', () => resolve(s))
       s.once('error', reject)
     })
