@@ -1,6 +1,7 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import Database from 'better-sqlite3'
+import { ensurePrivateFile, privateFileMode } from './private-files.ts'
 
 /** Another server already owns this data directory. */
 export class DataDirBusyError extends Error {
@@ -24,6 +25,7 @@ export type DataDirLock = { release(): void }
 export function lockDataDir(dataDir: string): DataDirLock {
   const lockFile = path.join(dataDir, 'server.lock')
   const pidFile = path.join(dataDir, 'server.pid')
+  ensurePrivateFile(lockFile)
   const db = new Database(lockFile, { timeout: 0 })
   try {
     db.pragma('locking_mode = EXCLUSIVE')
@@ -42,7 +44,7 @@ export function lockDataDir(dataDir: string): DataDirLock {
     }
     throw error
   }
-  writeFileSync(pidFile, `${process.pid}\n`)
+  writeFileSync(pidFile, `${process.pid}\n`, { mode: privateFileMode })
   return {
     release() {
       if (!db.open) return

@@ -1,8 +1,8 @@
-import { mkdirSync } from 'node:fs'
 import { open, rename } from 'node:fs/promises'
 import path from 'node:path'
 import nodemailer from 'nodemailer'
 import type { Mailer } from './mailer.ts'
+import { ensurePrivateDir, privateFileMode } from './private-files.ts'
 import { toNodemailerMessage } from './smtp-mailer.ts'
 
 /** A file name for a message id: the same message always lands in the same file, so a re-send overwrites. */
@@ -12,7 +12,8 @@ export function emlFileName(messageId: string): string {
 
 async function writeDurably(file: string, data: Uint8Array): Promise<void> {
   const temp = `${file}.${process.pid}.tmp`
-  const handle = await open(temp, 'w')
+  // Owner-only from the first byte: a message holds the visitor's name, e-mail and phone.
+  const handle = await open(temp, 'w', privateFileMode)
   try {
     await handle.writeFile(data)
     await handle.sync()
@@ -34,7 +35,7 @@ async function writeDurably(file: string, data: Uint8Array): Promise<void> {
  * no SMTP_URL is set, so a fresh install loses nothing and a person can open the files in any mail program.
  */
 export function createEmlMailer(options: { dir: string; from: string }): Mailer {
-  mkdirSync(options.dir, { recursive: true })
+  ensurePrivateDir(options.dir)
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' })
   return {
     async send(mail) {

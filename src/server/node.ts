@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import type { Server } from 'node:http'
 import path from 'node:path'
 import { serve, type HttpBindings } from '@hono/node-server'
@@ -11,6 +11,7 @@ import { requestHandlingOf, type NodeServerConfig } from './env.ts'
 import type { Mailer } from './mailer.ts'
 import { createForwardedAddress } from './forwarded-address.ts'
 import { createOutboxWorker } from './outbox.ts'
+import { ensurePrivateDir, tightenPrivateTree } from './private-files.ts'
 import { cspHashesOf, secureHeadersMiddleware, styleHashesOf } from './security-headers.ts'
 import { createSmtpMailer } from './smtp-mailer.ts'
 import { openSqliteStore } from './sqlite-store.ts'
@@ -92,7 +93,7 @@ export async function startNodeServer(
 
   const dataDir = path.resolve(cwd, settings.dataDir)
   try {
-    mkdirSync(dataDir, { recursive: true })
+    ensurePrivateDir(dataDir)
   } catch (error) {
     throw new StartupError(`DATA_DIR ${dataDir} cannot be created: ${(error as Error).message}`)
   }
@@ -104,6 +105,13 @@ export async function startNodeServer(
     throw new StartupError(`DATA_DIR ${dataDir} cannot be used: ${(error as Error).message}`)
   }
 
+  try {
+    // Files written by an older version, or copied in from a backup, become owner-only too.
+    tightenPrivateTree(dataDir)
+  } catch (error) {
+    lock.release()
+    throw new StartupError(`DATA_DIR ${dataDir} cannot be made private to this user: ${(error as Error).message}`)
+  }
   const store = openSqliteStore(path.join(dataDir, 'leads.sqlite'))
   // This process owns DATA_DIR: claims left by a killed predecessor can be taken over at once.
   await store.releaseAllClaims()

@@ -1,4 +1,6 @@
+import { chmodSync, existsSync } from 'node:fs'
 import Database from 'better-sqlite3'
+import { ensurePrivateFile, privateFileMode } from './private-files.ts'
 import { leadColumnValues, type LeadStore, type NewLead, type OutboxCounts, type OutboxJob, type OutgoingMail, type SaveLeadResult, type StoredLead } from './store.ts'
 
 // The same tables as supabase/migrations/*_leads_and_outbox.sql, in SQLite's types: timestamps are ISO 8601
@@ -77,10 +79,13 @@ export type SqliteLeadStore = LeadStore & {
  * SQLite itself is safe with two writers, but two outbox workers would double-send.
  */
 export function openSqliteStore(file: string, options: SqliteStoreOptions = {}): SqliteLeadStore {
+  // Created owner-only before SQLite opens it: SQLite gives its -wal and -shm files the database file's mode.
+  if (!options.readonly) ensurePrivateFile(file)
   const db = new Database(file, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false })
   db.pragma('busy_timeout = 5000')
   if (!options.readonly) {
     db.pragma('journal_mode = WAL')
+    for (const side of [`${file}-wal`, `${file}-shm`]) if (existsSync(side)) chmodSync(side, privateFileMode)
     // FULL: every commit is fsynced to the WAL before it returns, so an acknowledged lead is on disk.
     db.pragma('synchronous = FULL')
     db.pragma('foreign_keys = ON')

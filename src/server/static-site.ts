@@ -1,5 +1,5 @@
 import { createReadStream, type Stats } from 'node:fs'
-import { stat } from 'node:fs/promises'
+import { realpath, stat } from 'node:fs/promises'
 import path from 'node:path'
 import { Readable } from 'node:stream'
 import type { Context } from 'hono'
@@ -43,14 +43,6 @@ function accepted(header: string | undefined): Set<string> {
   return out
 }
 
-async function fileStat(file: string): Promise<Stats | undefined> {
-  try {
-    const s = await stat(file)
-    return s.isFile() ? s : undefined
-  } catch {
-    return undefined
-  }
-}
 
 /** Options for serving the built site. */
 export type StaticSiteOptions = {
@@ -61,10 +53,25 @@ export type StaticSiteOptions = {
 /**
  * A Hono handler serving the built site: `/` → index.html, files as they are, hashed files under /assets/ cached
  * for a year, HTML revalidated every time, precompressed .br/.gz siblings when the client accepts them, and
- * 404.html with status 404 for anything else. Paths never leave distDir.
+ * 404.html with status 404 for anything else. Paths never leave distDir, not even through a symlink.
  */
 export function createStaticSite(options: StaticSiteOptions) {
   const root = path.resolve(options.distDir)
+  // dist/ itself may be a symlink (a release folder); what it contains may not lead out of it.
+  let realRoot: Promise<string> | undefined
+
+  /** The file's stats when it is a regular file whose real path (symlinks resolved) lies inside distDir. */
+  async function fileStat(file: string): Promise<Stats | undefined> {
+    try {
+      realRoot ??= realpath(root)
+      const [real, top] = await Promise.all([realpath(file), realRoot])
+      if (!real.startsWith(top + path.sep)) return undefined
+      const s = await stat(real)
+      return s.isFile() ? s : undefined
+    } catch {
+      return undefined
+    }
+  }
 
   async function send(c: Context, file: string, info: Stats, status: number, relative: string): Promise<Response> {
     const ext = path.extname(file).toLowerCase()

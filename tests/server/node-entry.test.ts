@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
@@ -121,6 +121,24 @@ describe('node entry: serving the site and the function', () => {
     }
   })
 
+  it('does not follow a symlink out of the built site', async () => {
+    writeFileSync(path.join(root, 'outside.txt'), 'private data')
+    mkdirSync(path.join(root, 'outside-dir'), { recursive: true })
+    writeFileSync(path.join(root, 'outside-dir', 'secret.js'), 'private code')
+    symlinkSync(path.join(root, 'outside.txt'), path.join(distDir, 'leak.txt'))
+    symlinkSync(path.join(root, 'outside-dir'), path.join(distDir, 'assets', 'linked'))
+    symlinkSync('robots.txt', path.join(distDir, 'robots-copy.txt'))
+    for (const p of ['/leak.txt', '/assets/linked/secret.js']) {
+      const res = await fetch(`${server.url}${p}`)
+      expect(res.status, p).toBe(404)
+      expect(await res.text(), p).not.toContain('private')
+    }
+    // A link that stays inside the site is served.
+    const inside = await fetch(`${server.url}/robots-copy.txt`)
+    expect(inside.status).toBe(200)
+    expect(await inside.text()).toContain('User-agent')
+  })
+
   it('caches hashed assets for a year and serves the precompressed file the client accepts', async () => {
     const plain = await fetch(`${server.url}${asset}`, { headers: { 'accept-encoding': 'identity' } })
     expect(plain.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
@@ -178,6 +196,49 @@ describe('node entry: serving the site and the function', () => {
     expect(second.code).toBe(1)
     expect(second.stderr).toContain(`Another server is already using DATA_DIR ${dataDir} (process ${server.proc.pid})`)
     expect((await fetch(`${server.url}/`)).status).toBe(200)
+  })
+})
+
+/** The permission bits of a path, as an octal string ("600"). */
+const modeOf = (file: string) => (statSync(file).mode & 0o777).toString(8)
+
+describe('node entry: files only the server can read', () => {
+  it('creates DATA_DIR, the database files and the .eml outbox owner-only, even under umask 000', async () => {
+    const dataDir = path.join(root, 'private', 'data')
+    const server = await startServerProcess({ DATA_DIR: dataDir, DIST_DIR: distDir }, 30_000, { umask: 0 })
+    try {
+      const body = registration()
+      expect((await register(server.url, body)).status).toBe(200)
+      const outbox = path.join(dataDir, 'outbox')
+      await until(() => existsSync(outbox) && readdirSync(outbox).some((f) => f.endsWith('.eml')))
+      expect(modeOf(dataDir)).toBe('700')
+      expect(modeOf(outbox)).toBe('700')
+      const files = ['leads.sqlite', 'leads.sqlite-wal', 'leads.sqlite-shm', 'server.lock', 'server.pid', ...readdirSync(outbox).map((f) => path.join('outbox', f))]
+      expect(files.filter((f) => f.endsWith('.eml'))).toHaveLength(1)
+      for (const file of files) expect(modeOf(path.join(dataDir, file)), file).toBe('600')
+    } finally {
+      await server.stop('SIGTERM')
+    }
+  })
+
+  it('makes an existing, readable data folder owner-only at start', async () => {
+    const dataDir = path.join(root, 'loose')
+    mkdirSync(path.join(dataDir, 'outbox'), { recursive: true })
+    const store = openSqliteStore(path.join(dataDir, 'leads.sqlite'))
+    await store.close()
+    writeFileSync(path.join(dataDir, 'outbox', 'old.eml'), 'Subject: old\r\n\r\nold')
+    for (const dir of [dataDir, path.join(dataDir, 'outbox')]) chmodSync(dir, 0o755)
+    for (const file of ['leads.sqlite', path.join('outbox', 'old.eml')]) chmodSync(path.join(dataDir, file), 0o644)
+
+    const server = await startServerProcess({ DATA_DIR: dataDir, DIST_DIR: distDir })
+    try {
+      expect(modeOf(dataDir)).toBe('700')
+      expect(modeOf(path.join(dataDir, 'outbox'))).toBe('700')
+      expect(modeOf(path.join(dataDir, 'leads.sqlite'))).toBe('600')
+      expect(modeOf(path.join(dataDir, 'outbox', 'old.eml'))).toBe('600')
+    } finally {
+      await server.stop('SIGTERM')
+    }
   })
 })
 

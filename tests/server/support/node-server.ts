@@ -21,9 +21,19 @@ function baseEnv(env: Record<string, string>): Record<string, string> {
   return { ...Object.fromEntries(keep.flatMap((k) => (process.env[k] ? [[k, process.env[k]!]] : []))), ...env }
 }
 
-// `node --import tsx` rather than the tsx binary: one process, so a SIGKILL really kills the server.
-function launch(env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'src/cli/serve.ts'], { env: baseEnv(env), stdio: ['ignore', 'pipe', 'pipe'] })
+/** How to start the server process. */
+export type LaunchOptions = {
+  /** The file-creation mask to start it with (e.g. 0 to prove it does not rely on the usual 022). */
+  umask?: number
+}
+
+// `node --import tsx` rather than the tsx binary: one process, so a SIGKILL really kills the server. With a umask,
+// sh sets it and then becomes node (exec), so it is still one process.
+function launch(env: Record<string, string>, options: LaunchOptions = {}): ChildProcess {
+  const node = [process.execPath, '--import', 'tsx', 'src/cli/serve.ts']
+  const [command, args] =
+    options.umask === undefined ? [node[0]!, node.slice(1)] : ['/bin/sh', ['-c', `umask ${options.umask.toString(8).padStart(3, '0')} && exec "$@"`, 'sh', ...node]]
+  return spawn(command, args, { env: baseEnv(env), stdio: ['ignore', 'pipe', 'pipe'] })
 }
 
 function exited(proc: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
@@ -32,8 +42,8 @@ function exited(proc: ChildProcess): Promise<{ code: number | null; signal: Node
 }
 
 /** Starts the server and resolves once it printed its "Listening on" line (PORT=0 unless given). */
-export async function startServerProcess(env: Record<string, string>, timeoutMs = 30_000): Promise<ServerProcess> {
-  const proc = launch({ HOST: '127.0.0.1', PORT: '0', ...env })
+export async function startServerProcess(env: Record<string, string>, timeoutMs = 30_000, options: LaunchOptions = {}): Promise<ServerProcess> {
+  const proc = launch({ HOST: '127.0.0.1', PORT: '0', ...env }, options)
   let out = ''
   proc.stdout!.on('data', (c: Buffer) => (out += c.toString()))
   proc.stderr!.on('data', (c: Buffer) => (out += c.toString()))
