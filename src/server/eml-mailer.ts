@@ -1,4 +1,4 @@
-import { open, rename } from 'node:fs/promises'
+import { open, readdir, readFile, rename, rm } from 'node:fs/promises'
 import path from 'node:path'
 import nodemailer from 'nodemailer'
 import type { Mailer } from './mailer.ts'
@@ -43,4 +43,32 @@ export function createEmlMailer(options: { dir: string; from: string }): Mailer 
       await writeDurably(path.join(options.dir, emlFileName(mail.messageId)), info.message as Buffer)
     },
   }
+}
+
+/**
+ * Deletes the .eml copies of these messages from `dir` and, given an address, any other .eml or half-written file
+ * that names it (a copy left by an interrupted erasure). Returns how many files were deleted.
+ */
+export async function removeEmlCopies(dir: string, messageIds: string[], address?: string): Promise<number> {
+  let names: string[]
+  try {
+    names = await readdir(dir)
+  } catch {
+    return 0
+  }
+  const wanted = new Set(messageIds.map(emlFileName))
+  const needle = address?.trim().toLowerCase()
+  let removed = 0
+  for (const name of names) {
+    const file = path.join(dir, name)
+    let match = wanted.has(name) || [...wanted].some((w) => name.startsWith(`${w}.`) && name.endsWith('.tmp'))
+    if (!match && needle && (name.endsWith('.eml') || name.endsWith('.tmp'))) {
+      match = (await readFile(file, 'utf8').catch(() => '')).toLowerCase().includes(needle)
+    }
+    if (match) {
+      await rm(file, { force: true })
+      removed += 1
+    }
+  }
+  return removed
 }

@@ -1,4 +1,4 @@
-import { leadColumnValues, type LeadStore, type NewLead, type OutboxCounts, type OutboxJob, type OutgoingMail, type StoredLead } from './store.ts'
+import { leadColumnValues, type AddressKey, type ErasureResult, type LeadSelector, type LeadStore, type NewLead, type OutboxCounts, type OutboxJob, type OutgoingMail, type StoredLead } from './store.ts'
 
 /**
  * The one thing the store needs from a Postgres client: `query(text, params)` resolving to `{ rows }`. A `pg.Pool`
@@ -50,6 +50,13 @@ function toLead(row: LeadRow): StoredLead {
     utm: fromJson(row.utm),
     userAgent: row.user_agent,
   }
+}
+
+/** The WHERE clause (parameter $1) and its parameter for a selector (leads table). */
+function whereOf(selector: LeadSelector): [string, string] {
+  if ('email' in selector) return [`lower(btrim(fields->>'email')) = $1`, selector.email.trim().toLowerCase()]
+  if ('submissionId' in selector) return ['submission_id::text = $1', selector.submissionId.trim().toLowerCase()]
+  return ['created_at < $1', selector.createdBefore.toISOString()]
 }
 
 /** Options for the Postgres store. */
@@ -129,6 +136,50 @@ export function createPostgresStore(db: SqlQueryable, options: PostgresStoreOpti
         if (row.status === 'pending' || row.status === 'sent') out[row.status] = row.n
       }
       return out
+    },
+
+    async countErasable(selector) {
+      const [where, param] = whereOf(selector)
+      const { rows } = await db.query(
+        `SELECT count(*)::int AS leads, (SELECT count(*)::int FROM public.outbox WHERE lead_id IN (SELECT id FROM public.leads WHERE ${where})) AS messages
+         FROM public.leads WHERE ${where}`,
+        [param],
+      )
+      return rows[0] as { leads: number; messages: number }
+    },
+
+    async eraseLeads(selector, keyOf): Promise<ErasureResult> {
+      const [where, param] = whereOf(selector)
+      const found = (await db.query(`SELECT id, fields->>'email' AS email, withdrawn_at IS NOT NULL AS withdrawn FROM public.leads WHERE ${where}`, [param]))
+        .rows as Array<{ id: string | number; email: string | null; withdrawn: boolean }>
+      if (found.length === 0) return { leads: 0, messages: 0, suppressed: 0, messageIds: [] }
+      const keys: string[] = []
+      for (const lead of found) if (lead.withdrawn && lead.email) keys.push(await keyOf(lead.email))
+      // One statement, so one transaction; the foreign key is checked at its end, when both deletes are done.
+      const { rows } = await db.query(
+        `WITH suppressed AS (
+           INSERT INTO public.suppressions (address_key) SELECT unnest($2::text[]) ON CONFLICT DO NOTHING RETURNING 1
+         ), mail AS (
+           DELETE FROM public.outbox WHERE lead_id = ANY($1::bigint[]) RETURNING mail->>'messageId' AS message_id
+         ), gone AS (
+           DELETE FROM public.leads WHERE id = ANY($1::bigint[]) RETURNING id
+         )
+         SELECT (SELECT count(*)::int FROM gone) AS leads, (SELECT count(*)::int FROM mail) AS messages,
+                (SELECT count(*)::int FROM suppressed) AS suppressed,
+                coalesce((SELECT array_agg(message_id) FROM mail WHERE message_id IS NOT NULL), '{}') AS message_ids`,
+        [found.map((l) => String(l.id)), keys],
+      )
+      const row = rows[0] as { leads: number; messages: number; suppressed: number; message_ids: string[] }
+      return { leads: row.leads, messages: row.messages, suppressed: row.suppressed, messageIds: row.message_ids }
+    },
+
+    async suppressAddress(key: AddressKey) {
+      await db.query('INSERT INTO public.suppressions (address_key) VALUES ($1) ON CONFLICT DO NOTHING', [key])
+    },
+
+    async isSuppressed(key: AddressKey) {
+      const { rows } = await db.query('SELECT 1 FROM public.suppressions WHERE address_key = $1', [key])
+      return rows.length > 0
     },
 
     async close() {

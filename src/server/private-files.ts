@@ -1,4 +1,5 @@
-import { chmodSync, closeSync, lstatSync, mkdirSync, openSync, readdirSync } from 'node:fs'
+import { randomBytes } from 'node:crypto'
+import { chmodSync, closeSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 
 /**
@@ -23,7 +24,13 @@ export function ensurePrivateDir(dir: string): void {
  * -shm and journal files the mode of the database file, so creating that one 0600 first covers them all.
  */
 export function ensurePrivateFile(file: string): void {
-  closeSync(openSync(file, 'a', privateFileMode))
+  // Opened only to create it: closing any descriptor of a file drops every POSIX lock this process holds on it,
+  // so an existing database (perhaps open in this process) is never opened here.
+  try {
+    closeSync(openSync(file, 'wx', privateFileMode))
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+  }
   chmodSync(file, privateFileMode)
 }
 
@@ -38,4 +45,23 @@ export function tightenPrivateTree(dir: string): void {
     if (entry.isDirectory()) tightenPrivateTree(full)
     else if (entry.isFile() && (lstatSync(full).mode & 0o777) !== privateFileMode) chmodSync(full, privateFileMode)
   }
+}
+
+/**
+ * The secret in `file` (e.g. DATA_DIR/suppression.key), made on first use: 32 random bytes as hex, owner-only.
+ * Losing it only means earlier suppressions no longer match; never copy it next to a backup of the leads.
+ */
+export function readOrCreateSecret(file: string): string {
+  try {
+    return readFileSync(file, 'utf8').trim()
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+  }
+  // wx: of two processes making it at once, one wins and the other reads the winner's.
+  try {
+    writeFileSync(file, `${randomBytes(32).toString('hex')}\n`, { mode: privateFileMode, flag: 'wx' })
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+  }
+  return readFileSync(file, 'utf8').trim()
 }

@@ -1,7 +1,7 @@
 import { chmodSync, existsSync } from 'node:fs'
 import Database from 'better-sqlite3'
 import { ensurePrivateFile, privateFileMode } from './private-files.ts'
-import { leadColumnValues, type LeadStore, type NewLead, type OutboxCounts, type OutboxJob, type OutgoingMail, type SaveLeadResult, type StoredLead } from './store.ts'
+import { leadColumnValues, type AddressKey, type ErasureResult, type LeadSelector, type LeadStore, type NewLead, type OutboxCounts, type OutboxJob, type OutgoingMail, type SaveLeadResult, type StoredLead } from './store.ts'
 
 // The same tables as supabase/migrations/*_leads_and_outbox.sql, in SQLite's types: timestamps are ISO 8601
 // UTC text (they sort as text), JSON columns are text.
@@ -33,6 +33,23 @@ CREATE TABLE IF NOT EXISTS outbox (
 CREATE INDEX IF NOT EXISTS outbox_due ON outbox (next_attempt_at) WHERE status = 'pending';
 CREATE INDEX IF NOT EXISTS outbox_lead ON outbox (lead_id);
 `
+
+// As supabase/migrations/*_erasure_and_suppression.sql: when consent was withdrawn, and the keyed hashes of
+// withdrawn addresses that outlive the erasure of their leads.
+const schemaV2 = `
+ALTER TABLE leads ADD COLUMN withdrawn_at TEXT;
+CREATE TABLE IF NOT EXISTS suppressions (
+  address_key TEXT NOT NULL PRIMARY KEY,
+  created_at  TEXT NOT NULL
+);
+`
+
+/** The WHERE clause and parameter for a selector (leads table). */
+function whereOf(selector: LeadSelector): [string, string] {
+  if ('email' in selector) return [`lower(trim(json_extract(fields, '$.email'))) = ?`, selector.email.trim().toLowerCase()]
+  if ('submissionId' in selector) return ['submission_id = ?', selector.submissionId.trim().toLowerCase()]
+  return ['created_at < ?', selector.createdBefore.toISOString()]
+}
 
 type LeadRow = {
   id: number
@@ -89,10 +106,18 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
     // FULL: every commit is fsynced to the WAL before it returns, so an acknowledged lead is on disk.
     db.pragma('synchronous = FULL')
     db.pragma('foreign_keys = ON')
+    // Deleted rows are overwritten with zeros, not just unlinked: an erased person's data leaves the file's bytes.
+    db.pragma('secure_delete = ON')
     const version = db.pragma('user_version', { simple: true }) as number
     if (version < 1) {
       db.exec(schemaV1)
       db.pragma('user_version = 1')
+    }
+    if (version < 2) {
+      db.transaction(() => {
+        db.exec(schemaV2)
+        db.pragma('user_version = 2')
+      }).immediate()
     }
   }
 
@@ -126,6 +151,41 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
   const bySubmission = db.prepare<[string], LeadRow>('SELECT * FROM leads WHERE submission_id = ?')
   const page = db.prepare<[number, number], LeadRow>('SELECT * FROM leads WHERE id > ? ORDER BY id LIMIT ?')
   const counts = db.prepare<[], { status: string; n: number }>('SELECT status, count(*) AS n FROM outbox GROUP BY status')
+
+  const countErasable = (selector: LeadSelector) => {
+    const [where, param] = whereOf(selector)
+    return db
+      .prepare<[string, string], { leads: number; messages: number }>(
+        `SELECT count(*) AS leads, (SELECT count(*) FROM outbox WHERE lead_id IN (SELECT id FROM leads WHERE ${where})) AS messages
+         FROM leads WHERE ${where}`,
+      )
+      .get(param, param)!
+  }
+
+  const erase = db.transaction((ids: number[], keys: string[], now: string) => {
+    const list = JSON.stringify(ids)
+    let suppressed = 0
+    const suppress = db.prepare('INSERT INTO suppressions (address_key, created_at) VALUES (?, ?) ON CONFLICT DO NOTHING')
+    for (const key of keys) suppressed += suppress.run(key, now).changes
+    const mail = db
+      .prepare<[string], { message_id: string | null }>(
+        `DELETE FROM outbox WHERE lead_id IN (SELECT value FROM json_each(?)) RETURNING json_extract(mail, '$.messageId') AS message_id`,
+      )
+      .all(list)
+    const leads = db.prepare('DELETE FROM leads WHERE id IN (SELECT value FROM json_each(?))').run(list).changes
+    return { leads, messages: mail.length, suppressed, messageIds: mail.flatMap((m) => (m.message_id ? [m.message_id] : [])) }
+  })
+
+  /** Folds the WAL into the database and empties it, so erased rows are not left in old WAL frames. */
+  async function truncateWal(): Promise<void> {
+    // A reader (the running server) can hold the checkpoint back for a moment; try for up to 5 s.
+    for (let attempt = 0; attempt < 50; attempt++) {
+      const [result] = db.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number }>
+      if (result?.busy === 0) return
+      await new Promise((r) => setTimeout(r, 100))
+    }
+    throw new Error('The database is busy: its journal could not be emptied after the erasure. Run the erasure again.')
+  }
 
   function writable() {
     if (!statements) throw new Error('This lead store was opened read-only.')
@@ -213,6 +273,35 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
         if (row.status === 'pending' || row.status === 'sent') out[row.status] = row.n
       }
       return out
+    },
+    async countErasable(selector) {
+      return countErasable(selector)
+    },
+    async eraseLeads(selector, keyOf): Promise<ErasureResult> {
+      writable()
+      const [where, param] = whereOf(selector)
+      const found = db
+        .prepare<[string], { id: number; email: unknown; withdrawn_at: string | null }>(
+          `SELECT id, json_extract(fields, '$.email') AS email, withdrawn_at FROM leads WHERE ${where}`,
+        )
+        .all(param)
+      if (found.length === 0) return { leads: 0, messages: 0, suppressed: 0, messageIds: [] }
+      const keys: string[] = []
+      for (const lead of found) if (lead.withdrawn_at !== null && typeof lead.email === 'string') keys.push(await keyOf(lead.email))
+      const result = erase.immediate(
+        found.map((l) => l.id),
+        keys,
+        new Date().toISOString(),
+      )
+      await truncateWal()
+      return result
+    },
+    async suppressAddress(key: AddressKey) {
+      writable()
+      db.prepare('INSERT INTO suppressions (address_key, created_at) VALUES (?, ?) ON CONFLICT DO NOTHING').run(key, new Date().toISOString())
+    },
+    async isSuppressed(key: AddressKey) {
+      return db.prepare('SELECT 1 FROM suppressions WHERE address_key = ?').get(key) !== undefined
     },
     async releaseAllClaims() {
       writable().release.run()

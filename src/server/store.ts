@@ -12,7 +12,9 @@
  *   referrer       document.referrer        next_attempt_at  not tried again before this
  *   utm            utm_* parameters         locked_until     claimed by a worker until this
  *   user_agent     the browser's UA         last_error       why the last attempt failed
- *                                           created_at, sent_at
+ *   withdrawn_at   consent withdrawn (CASL) created_at, sent_at
+ *
+ * suppressions: address_key (HMAC of an address that withdrew consent, never the address), created_at
  */
 
 /** A registration as the app hands it to the store: already validated and trimmed. */
@@ -76,6 +78,27 @@ export type SaveLeadResult = { created: true; lead: StoredLead } | { created: fa
 /** Counts of the outbox by state, for health checks, tests and the bench. */
 export type OutboxCounts = { pending: number; sent: number }
 
+/**
+ * Which leads to erase: every lead with this e-mail address (case-insensitive), one submission, or every lead
+ * stored before a time (the retention period).
+ */
+export type LeadSelector = { email: string } | { submissionId: string } | { createdBefore: Date }
+
+/**
+ * A keyed hash (HMAC-SHA256, suppression.ts) of an e-mail address: what the suppression list holds instead of the
+ * address. Branded, so a plain address cannot be stored by mistake.
+ */
+export type AddressKey = string & { readonly __addressKey: unique symbol }
+
+/** What an erasure removed: counts for the person running it, and the message ids whose .eml copies must go too. */
+export type ErasureResult = {
+  leads: number
+  messages: number
+  /** Addresses newly put on the suppression list (leads that had withdrawn their consent). */
+  suppressed: number
+  messageIds: string[]
+}
+
 /** Where leads and their pending notifications live. Every method may be called concurrently. */
 export interface LeadStore {
   /**
@@ -96,6 +119,18 @@ export interface LeadStore {
   listLeads(afterId: number, limit: number): Promise<StoredLead[]>
   /** How many notifications are pending and sent. */
   countMail(): Promise<OutboxCounts>
+  /** How many leads, and notifications of theirs, an erasure with this selector would remove. */
+  countErasable(selector: LeadSelector): Promise<{ leads: number; messages: number }>
+  /**
+   * Removes the selected leads and their notifications in one transaction. A lead that had withdrawn its consent
+   * leaves its address's key (from `keyOf`) on the suppression list, so erasing it never makes it contactable again.
+   * SQLite also overwrites the freed bytes and empties its WAL.
+   */
+  eraseLeads(selector: LeadSelector, keyOf: (email: string) => Promise<AddressKey>): Promise<ErasureResult>
+  /** Puts an address (as its key) on the suppression list: it withdrew consent and must not be contacted again. */
+  suppressAddress(key: AddressKey): Promise<void>
+  /** Whether an address (as its key) is on the suppression list. */
+  isSuppressed(key: AddressKey): Promise<boolean>
   /** Releases the database. */
   close(): Promise<void>
 }

@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -5,6 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createPostgresStore } from '../../src/server/postgres-store.ts'
 import { openSqliteStore } from '../../src/server/sqlite-store.ts'
 import type { LeadStore } from '../../src/server/store.ts'
+import { addressKeyOf } from '../../src/server/suppression.ts'
 import { mailFor, newLead } from './support/fixtures.ts'
 import { plannedPostgresKind, startTestPostgres, type TestPostgres } from './support/postgres.ts'
 
@@ -14,6 +16,8 @@ type Backend = {
   setup(): Promise<void>
   fresh(): Promise<LeadStore>
   reopen(): Promise<LeadStore>
+  /** Marks a lead withdrawn, as the CASL withdrawal feature will. */
+  withdraw(submissionId: string): Promise<void>
   teardown(): Promise<void>
 }
 
@@ -31,6 +35,11 @@ function sqliteBackend(): Backend {
     },
     async reopen() {
       return openSqliteStore(file)
+    },
+    async withdraw(submissionId) {
+      const db = new Database(file)
+      db.prepare('UPDATE leads SET withdrawn_at = ? WHERE submission_id = ?').run(new Date().toISOString(), submissionId)
+      db.close()
     },
     async teardown() {
       rmSync(dir, { recursive: true, force: true })
@@ -51,6 +60,9 @@ function postgresBackend(): Backend {
     },
     async reopen() {
       return createPostgresStore(pg!.db)
+    },
+    async withdraw(submissionId) {
+      await pg!.db.query('UPDATE public.leads SET withdrawn_at = now() WHERE submission_id = $1', [submissionId])
     },
     async teardown() {
       await pg?.stop()
@@ -182,6 +194,65 @@ describe.each([sqliteBackend(), postgresBackend()])('LeadStore contract', (backe
       const third = await store.listLeads(second.at(-1)!.id, 3)
       expect([...first, ...second, ...third].map((l) => l.fields.name)).toEqual(Array.from({ length: 7 }, (_, i) => `Lead ${i}`))
       expect(third).toHaveLength(1)
+    })
+
+    const secret = 'test-secret-test-secret'
+    const keyOf = (email: string) => addressKeyOf(secret, email)
+    const person = (email: string, createdAt = '2025-06-01T14:30:00.000Z') =>
+      newLead({ createdAt, fields: { name: 'Jane Doe', email, phone: '555-555-0100', isRealtor: 'no' } })
+
+    it('erases every lead of an address, whatever its letter case, with its notifications, and nothing else', async () => {
+      const mine = [person('jane@example.com'), person('Jane@Example.COM')]
+      const other = person('john@example.com')
+      for (const lead of [...mine, other]) await store.saveLead(lead, mailFor(lead))
+      expect(await store.countErasable({ email: ' JANE@example.com ' })).toEqual({ leads: 2, messages: 2 })
+      const result = await store.eraseLeads({ email: ' JANE@example.com ' }, keyOf)
+      expect(result).toEqual({ leads: 2, messages: 2, suppressed: 0, messageIds: expect.arrayContaining(mine.map((l) => mailFor(l).messageId)) })
+      expect((await store.listLeads(0, 10)).map((l) => l.submissionId)).toEqual([other.submissionId])
+      expect(await store.countMail()).toEqual({ pending: 1, sent: 0 })
+      expect(await store.countErasable({ email: 'jane@example.com' })).toEqual({ leads: 0, messages: 0 })
+    })
+
+    it('erases one submission by its id', async () => {
+      const [a, b] = [person('jane@example.com'), person('jane@example.com')]
+      for (const lead of [a, b]) await store.saveLead(lead, mailFor(lead))
+      const result = await store.eraseLeads({ submissionId: a.submissionId.toUpperCase() }, keyOf)
+      expect(result).toMatchObject({ leads: 1, messages: 1, messageIds: [mailFor(a).messageId] })
+      expect((await store.listLeads(0, 10)).map((l) => l.submissionId)).toEqual([b.submissionId])
+    })
+
+    it('erases leads stored before a time (the retention period), sent notifications included', async () => {
+      const old = person('old@example.com', '2024-01-01T00:00:00.000Z')
+      const recent = person('new@example.com', '2025-06-01T00:00:00.000Z')
+      for (const lead of [old, recent]) await store.saveLead(lead, mailFor(lead))
+      const jobs = await store.claimDueMail(at('2025-06-02T00:00:00.000Z'), 10, 60_000)
+      await store.markMailSent(jobs.map((j) => j.id), at('2025-06-02T00:00:01.000Z'))
+      expect(await store.eraseLeads({ createdBefore: at('2025-01-01T00:00:00.000Z') }, keyOf)).toMatchObject({ leads: 1, messages: 1 })
+      expect((await store.listLeads(0, 10)).map((l) => l.submissionId)).toEqual([recent.submissionId])
+      expect(await store.countMail()).toEqual({ pending: 0, sent: 1 })
+    })
+
+    it('keeps a withdrawn address suppressed (as a keyed hash) after its leads are erased', async () => {
+      const withdrawn = person('gone@example.com')
+      const stays = person('stays@example.com')
+      for (const lead of [withdrawn, stays]) await store.saveLead(lead, mailFor(lead))
+      await backend.withdraw(withdrawn.submissionId)
+      expect(await store.isSuppressed(await keyOf('gone@example.com'))).toBe(false)
+      expect(await store.eraseLeads({ email: 'gone@example.com' }, keyOf)).toMatchObject({ leads: 1, suppressed: 1 })
+      expect(await store.isSuppressed(await keyOf('Gone@Example.com'))).toBe(true)
+      // A key made with another secret does not match: the list cannot be checked without the server's secret.
+      expect(await store.isSuppressed(await addressKeyOf('another-secret-another', 'gone@example.com'))).toBe(false)
+      expect(await store.eraseLeads({ email: 'stays@example.com' }, keyOf)).toMatchObject({ leads: 1, suppressed: 0 })
+      expect(await store.isSuppressed(await keyOf('stays@example.com'))).toBe(false)
+    })
+
+    it('suppresses an address once, however often it is added', async () => {
+      const key = await keyOf('someone@example.com')
+      await store.suppressAddress(key)
+      await store.suppressAddress(key)
+      expect(await store.isSuppressed(key)).toBe(true)
+      expect(key).toMatch(/^[0-9a-f]{64}$/)
+      expect(key).not.toContain('someone')
     })
 
     it('keeps what it acknowledged when opened again', async () => {
