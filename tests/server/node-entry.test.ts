@@ -186,8 +186,8 @@ describe('node entry: serving the site and the function', () => {
     expect(await res.json()).toEqual({ ok: true })
     expect(await storedIds(dataDir)).toContain(body.submissionId)
     const outbox = path.join(dataDir, 'outbox')
-    await until(() => existsSync(outbox) && readdirSync(outbox).some((f) => f.includes(String(body.submissionId))))
-    const file = readdirSync(outbox).find((f) => f.includes(String(body.submissionId)))!
+    await until(() => existsSync(outbox) && readdirSync(outbox).some((f) => f.includes(String(body.submissionId)) && f.endsWith('.eml')))
+    const file = readdirSync(outbox).find((f) => f.includes(String(body.submissionId)) && f.endsWith('.eml'))!
     expect(readFileSync(path.join(outbox, file), 'utf8')).toContain('Subject: New registration for Bramblewood Crossing: Jane Doe')
   })
 
@@ -271,7 +271,7 @@ describe('node entry: stopping and starting again', () => {
     try {
       expect(await storedIds(dataDir)).toEqual([body.submissionId])
       const outbox = path.join(dataDir, 'outbox')
-      await until(() => existsSync(outbox) && readdirSync(outbox).some((f) => f.includes(String(body.submissionId))))
+      await until(() => existsSync(outbox) && readdirSync(outbox).some((f) => f.includes(String(body.submissionId)) && f.endsWith('.eml')))
       expect((await register(again.url, registration())).status).toBe(200)
     } finally {
       await again.stop('SIGTERM')
