@@ -76,6 +76,14 @@ export const environmentVariables = {
       'The address the Node server listens on: every interface, or 127.0.0.1 when TRUST_PROXY is set (only the proxy on this machine should reach it). Outside Supabase the Edge Function listens on 127.0.0.1 by default.',
     fix: 'write an address such as 127.0.0.1 or 0.0.0.0',
   },
+  RETENTION_DAYS: {
+    type: 'integer',
+    minimum: 1,
+    maximum: 36_500,
+    description:
+      'Days a registration is kept: older ones are erased (with their notifications and .eml copies) at start and once a day. Unset: kept until erased by hand (npm run leads:erase).',
+    fix: 'use a whole number of days from 1 to 36500, or leave it unset to keep registrations',
+  },
   DATA_DIR: {
     type: 'string',
     default: '.data',
@@ -395,6 +403,8 @@ export type NodeServerConfig = CommonConfig & {
   supabaseUrl: string | undefined
   /** SMTP when SMTP_URL is set; otherwise .eml files in DATA_DIR/outbox (`from` undefined: the entry picks one). */
   mail: { kind: 'smtp'; url: string; from: string } | { kind: 'eml'; from: string | undefined }
+  /** RETENTION_DAYS: leads older than this are erased at start and daily; undefined keeps them. */
+  retentionDays: number | undefined
 }
 
 /** The Supabase Edge Function's settings (supabase/functions/send-contact-email/index.ts). */
@@ -429,7 +439,7 @@ const commonNames = [
 ] as const satisfies readonly Name[]
 
 const nodeReading: Reading<Name> = {
-  names: ['PORT', 'HOST', 'TRUSTED_PROXIES', 'PAGE_CONFIG', 'DATA_DIR', 'DIST_DIR', 'VITE_SUPABASE_URL', 'VITE_SUPABASE_ANON_KEY', 'ANON_KEY', 'SMTP_URL', 'MAIL_FROM', ...commonNames],
+  names: ['PORT', 'HOST', 'TRUSTED_PROXIES', 'PAGE_CONFIG', 'DATA_DIR', 'RETENTION_DAYS', 'DIST_DIR', 'VITE_SUPABASE_URL', 'VITE_SUPABASE_ANON_KEY', 'ANON_KEY', 'SMTP_URL', 'MAIL_FROM', ...commonNames],
   dependencies: { SMTP_URL: ['MAIL_FROM'] },
 }
 
@@ -494,6 +504,7 @@ export function parseNodeEnv(env: Env): EnvResult<NodeServerConfig> {
       distDir: values.DIST_DIR!,
       supabaseUrl: values.VITE_SUPABASE_URL,
       mail: values.SMTP_URL ? { kind: 'smtp', url: values.SMTP_URL, from: from ?? '' } : { kind: 'eml', from },
+      retentionDays: values.RETENTION_DAYS,
     },
     problems,
   )

@@ -7,15 +7,17 @@ import type { PageConfig } from '../../schema/page-config.ts'
 import { createApp } from './app.ts'
 import { DataDirBusyError, lockDataDir } from './data-dir-lock.ts'
 import { createEmlMailer } from './eml-mailer.ts'
+import { eraseEverywhere } from './erasure.ts'
 import { requestHandlingOf, type NodeServerConfig } from './env.ts'
 import type { Mailer } from './mailer.ts'
 import { createForwardedAddress } from './forwarded-address.ts'
 import { createOutboxWorker } from './outbox.ts'
-import { ensurePrivateDir, tightenPrivateTree } from './private-files.ts'
+import { ensurePrivateDir, readOrCreateSecret, tightenPrivateTree } from './private-files.ts'
 import { cspHashesOf, secureHeadersMiddleware, styleHashesOf } from './security-headers.ts'
 import { createSmtpMailer } from './smtp-mailer.ts'
 import { openSqliteStore } from './sqlite-store.ts'
 import { createStaticSite } from './static-site.ts'
+import { addressKeyOf } from './suppression.ts'
 
 /**
  * The Node server (run by src/cli/serve.ts). Serves the built site and the send-contact-email function on one
@@ -123,6 +125,36 @@ export async function startNodeServer(
   const worker = createOutboxWorker({ store, mailer, retry: settings.retry })
 
   const visitorAddress = createForwardedAddress(settings.proxies)
+  // Retention: leads older than RETENTION_DAYS go, with their notifications and .eml copies, at start and daily.
+  const suppressionSecret = readOrCreateSecret(path.join(dataDir, 'suppression.key'))
+  const erasure = {
+    store,
+    keyOf: (email: string) => addressKeyOf(suppressionSecret, email),
+    emlDir: path.join(dataDir, 'outbox'),
+  }
+  const retentionDays = settings.retentionDays
+  async function applyRetention(): Promise<void> {
+    if (retentionDays === undefined) return
+    const report = await eraseEverywhere(erasure, { createdBefore: new Date(Date.now() - retentionDays * 86_400_000) })
+    if (report.leads > 0) {
+      console.log(
+        `Retention: erased ${report.leads} registration(s) older than ${retentionDays} days, ` +
+          `${report.messages} notification(s) and ${report.emlFiles} .eml file(s).`,
+      )
+    }
+  }
+  try {
+    await applyRetention()
+  } catch (error) {
+    await store.close()
+    lock.release()
+    throw new StartupError(`The retention period could not be applied: ${(error as Error).message}`)
+  }
+  const retentionTimer = retentionDays === undefined ? undefined : setInterval(() => {
+    applyRetention().catch((error: unknown) => console.error('Retention: erasing old registrations failed', error))
+  }, 86_400_000)
+  retentionTimer?.unref()
+
   const fn = createApp({
     formConfig: page.form,
     siteName,
@@ -183,6 +215,7 @@ export async function startNodeServer(
       s.once('error', reject)
     })
   } catch (error) {
+    clearInterval(retentionTimer)
     await store.close()
     lock.release()
     const code = (error as { code?: string }).code
@@ -202,6 +235,7 @@ export async function startNodeServer(
     close() {
       closing ??= (async () => {
         // Requests in flight finish; idle keep-alive connections are closed; stragglers are cut after 10 s.
+        clearInterval(retentionTimer)
         const cut = setTimeout(() => server.closeAllConnections(), 10_000)
         await new Promise<void>((resolve) => server.close(() => resolve()))
         clearTimeout(cut)

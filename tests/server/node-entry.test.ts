@@ -5,8 +5,9 @@ import path from 'node:path'
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { localAnonKey } from '../../schema/local-defaults.ts'
+import { createEmlMailer, emlFileName } from '../../src/server/eml-mailer.ts'
 import { openSqliteStore } from '../../src/server/sqlite-store.ts'
-import { registration } from './support/fixtures.ts'
+import { mailFor, newLead, registration } from './support/fixtures.ts'
 import { runServerExpectingExit, startServerProcess, writeDist, type ServerProcess } from './support/node-server.ts'
 
 const root = mkdtempSync(path.join(tmpdir(), 'vip-node-'))
@@ -236,6 +237,30 @@ describe('node entry: files only the server can read', () => {
       expect(modeOf(path.join(dataDir, 'outbox'))).toBe('700')
       expect(modeOf(path.join(dataDir, 'leads.sqlite'))).toBe('600')
       expect(modeOf(path.join(dataDir, 'outbox', 'old.eml'))).toBe('600')
+    } finally {
+      await server.stop('SIGTERM')
+    }
+  })
+})
+
+describe('node entry: retention period', () => {
+  it('erases registrations older than RETENTION_DAYS at start, with their notifications and .eml files', async () => {
+    const dataDir = path.join(root, 'retention')
+    mkdirSync(path.join(dataDir, 'outbox'), { recursive: true })
+    const store = openSqliteStore(path.join(dataDir, 'leads.sqlite'))
+    const day = 86_400_000
+    const old = newLead({ createdAt: new Date(Date.now() - 31 * day).toISOString(), fields: { name: 'Olga Old', email: 'old@example.com', phone: '5555550100', isRealtor: 'no' } })
+    const recent = newLead({ createdAt: new Date(Date.now() - 29 * day).toISOString() })
+    for (const lead of [old, recent]) await store.saveLead(lead, mailFor(lead))
+    await store.close()
+    const mailer = createEmlMailer({ dir: path.join(dataDir, 'outbox'), from: 'no-reply@example.com' })
+    for (const lead of [old, recent]) await mailer.send(mailFor(lead))
+
+    const server = await startServerProcess({ DATA_DIR: dataDir, DIST_DIR: distDir, RETENTION_DAYS: '30' })
+    try {
+      expect(server.output()).toContain('Retention: erased 1 registration(s) older than 30 days, 1 notification(s) and 1 .eml file(s).')
+      expect(await storedIds(dataDir)).toEqual([recent.submissionId])
+      expect(readdirSync(path.join(dataDir, 'outbox'))).toEqual([emlFileName(mailFor(recent).messageId)])
     } finally {
       await server.stop('SIGTERM')
     }
