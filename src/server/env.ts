@@ -189,6 +189,15 @@ export const environmentVariables = {
     description: 'The longest retry delay of a failed notification, in seconds.',
     fix: 'use a number of seconds greater than 0',
   },
+  DATABASE_URL: {
+    type: 'string',
+    format: 'postgres-url',
+    secret: true,
+    description:
+      "The Edge Function's Postgres as the least-privileged lead_writer role; wins over SUPABASE_DB_URL (the owner). npm run leads:erase reads from it when set.",
+    expected: 'a valid address',
+    fix: 'write postgresql://lead_writer:password@host:5432/postgres',
+  },
   SUPABASE_DB_URL: {
     type: 'string',
     format: 'postgres-url',
@@ -444,7 +453,7 @@ const nodeReading: Reading<Name> = {
 }
 
 const edgeReading: Reading<Name> = {
-  names: ['SUPABASE_DB_URL', 'RESEND_API_KEY', 'RESEND_API_URL', 'MAIL_FROM', 'OUTBOX_SECRET', 'ANON_KEY', 'SUPABASE_ANON_KEY', 'SUPABASE_PUBLISHABLE_KEYS', 'CLIENT_IP_HEADER', ...commonNames, 'PORT', 'HOST'],
+  names: ['DATABASE_URL', 'SUPABASE_DB_URL', 'RESEND_API_KEY', 'RESEND_API_URL', 'MAIL_FROM', 'OUTBOX_SECRET', 'ANON_KEY', 'SUPABASE_ANON_KEY', 'SUPABASE_PUBLISHABLE_KEYS', 'CLIENT_IP_HEADER', ...commonNames, 'PORT', 'HOST'],
   required: ['SUPABASE_DB_URL', 'RESEND_API_KEY', 'MAIL_FROM', 'OUTBOX_SECRET', 'ALLOWED_ORIGINS'],
   changes: {
     MAIL_FROM: { fix: 'the address notifications come from, on a domain verified in Resend, e.g. MAIL_FROM="Maple Hollow <no-reply@example.com>"' },
@@ -519,7 +528,7 @@ export function parseEdgeEnv(env: Env): EnvResult<EdgeConfig> {
     {
       ...commonOf(values, anonKeys, problems),
       clientIpHeader: values.CLIENT_IP_HEADER!.toLowerCase() === 'none' ? undefined : values.CLIENT_IP_HEADER!.toLowerCase(),
-      databaseUrl: values.SUPABASE_DB_URL ?? '',
+      databaseUrl: values.DATABASE_URL ?? values.SUPABASE_DB_URL ?? '',
       resend: { apiKey: values.RESEND_API_KEY ?? '', from: values.MAIL_FROM ?? '', baseUrl: values.RESEND_API_URL! },
       outboxSecret: values.OUTBOX_SECRET ?? '',
       listen: values.PORT === undefined ? undefined : { port: values.PORT, host: values.HOST! },

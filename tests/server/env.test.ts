@@ -119,6 +119,16 @@ describe('parseEdgeEnv', () => {
     expect(none.ok && none.config.clientIpHeader).toBeUndefined()
   })
 
+  it('connects with DATABASE_URL (the lead_writer role) rather than the owner\'s SUPABASE_DB_URL when it is set', () => {
+    const writer = 'postgresql://lead_writer:pw@db.example.supabase.co:5432/postgres'
+    const result = parseEdgeEnv({ ...complete, DATABASE_URL: writer })
+    expect(result.ok && result.config.databaseUrl).toBe(writer)
+    const owner = parseEdgeEnv(complete)
+    expect(owner.ok && owner.config.databaseUrl).toBe(complete.SUPABASE_DB_URL)
+    const wrong = parseEdgeEnv({ ...complete, DATABASE_URL: 'mysql://x' })
+    expect(wrong.ok ? [] : wrong.problems).toEqual(['DATABASE_URL is not a valid address: write postgresql://lead_writer:password@host:5432/postgres.'])
+  })
+
   it('refuses to start without the database, Resend, the sender, the outbox secret and the site origin', () => {
     const result = parseEdgeEnv({ SUPABASE_PUBLISHABLE_KEYS: 'nope', OUTBOX_SECRET: 'short' })
     expect(result.ok).toBe(false)

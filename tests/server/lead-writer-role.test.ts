@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createPostgresStore, type SqlQueryable } from '../../src/server/postgres-store.ts'
+import { addressKeyOf } from '../../src/server/suppression.ts'
+import { mailFor, newLead } from './support/fixtures.ts'
+import { plannedPostgresKind, startTestPostgres, type TestPostgres } from './support/postgres.ts'
+
+let pg: TestPostgres
+
+beforeAll(async () => {
+  pg = await startTestPostgres()
+}, 60_000)
+afterAll(() => pg?.stop())
+
+/** Runs `fn` on one connection acting as lead_writer (SET ROLE, as the migrations' owner may). */
+function asLeadWriter<T>(fn: (db: SqlQueryable) => Promise<T>): Promise<T> {
+  return pg.session(async (db) => {
+    await db.query('SET ROLE lead_writer')
+    try {
+      return await fn(db)
+    } finally {
+      await db.query('RESET ROLE')
+    }
+  })
+}
+
+/** The error Postgres gives, or undefined when the statement was allowed. */
+async function refusal(db: SqlQueryable, sql: string, params: unknown[] = []): Promise<string | undefined> {
+  try {
+    await db.query(sql, params)
+    return undefined
+  } catch (error) {
+    return (error as Error).message
+  }
+}
+
+describe(`the lead_writer role (migrations on PostgreSQL, ${plannedPostgresKind()})`, () => {
+  it('is not the owner of any table, and cannot log in until given a password', async () => {
+    const { rows } = await pg.db.query(
+      `SELECT r.rolcanlogin, r.rolsuper, r.rolbypassrls,
+              (SELECT count(*)::int FROM pg_class c WHERE c.relowner = r.oid) AS owned
+       FROM pg_roles r WHERE r.rolname = 'lead_writer'`,
+    )
+    expect(rows).toEqual([{ rolcanlogin: false, rolsuper: false, rolbypassrls: false, owned: 0 }])
+  })
+
+  it("does the function's work: stores a lead with its notification, claims it, marks it failed and sent, records a withdrawal", async () => {
+    await pg.reset()
+    const lead = newLead()
+    await asLeadWriter(async (db) => {
+      const store = createPostgresStore(db)
+      expect((await store.saveLead(lead, mailFor(lead))).created).toBe(true)
+      expect((await store.saveLead(lead, mailFor(lead))).created).toBe(false)
+      const [job] = await store.claimDueMail(new Date('2025-06-01T15:00:00Z'), 10, 60_000)
+      expect(job?.leadId).toBeDefined()
+      await store.markMailFailed(job!.id, 'Error: test', new Date('2025-06-01T15:00:30Z'))
+      const [retry] = await store.claimDueMail(new Date('2025-06-01T15:00:30Z'), 10, 60_000)
+      await store.markMailSent([retry!.id], new Date('2025-06-01T15:00:31Z'))
+      expect(await store.countMail()).toEqual({ pending: 0, sent: 1 })
+      expect((await store.listLeads(0, 10)).map((l) => l.submissionId)).toEqual([lead.submissionId])
+      expect(await refusal(db, 'UPDATE public.leads SET withdrawn_at = now() WHERE submission_id = $1', [lead.submissionId])).toBeUndefined()
+      const key = await addressKeyOf('test-secret-test-secret', 'jane@example.com')
+      await store.suppressAddress(key)
+      expect(await store.isSuppressed(key)).toBe(true)
+    })
+  })
+
+  it('cannot delete or empty leads, change what was stored, or change the tables', async () => {
+    await pg.reset()
+    const lead = newLead()
+    await createPostgresStore(pg.db).saveLead(lead, mailFor(lead))
+    await asLeadWriter(async (db) => {
+      const refused = {
+        deleteLead: await refusal(db, 'DELETE FROM public.leads'),
+        deleteMail: await refusal(db, 'DELETE FROM public.outbox'),
+        deleteSuppression: await refusal(db, 'DELETE FROM public.suppressions'),
+        truncate: await refusal(db, 'TRUNCATE public.leads CASCADE'),
+        updateEmail: await refusal(db, `UPDATE public.leads SET fields = jsonb_set(fields, '{email}', '"x@example.com"')`),
+        updateConsent: await refusal(db, `UPDATE public.leads SET consent_text = 'changed'`),
+        updateRecipient: await refusal(db, `UPDATE public.outbox SET recipient = 'attacker@example.com'`),
+        updateMail: await refusal(db, `UPDATE public.outbox SET mail = '{}'::jsonb`),
+        drop: await refusal(db, 'DROP TABLE public.leads CASCADE'),
+        alter: await refusal(db, 'ALTER TABLE public.leads ADD COLUMN extra text'),
+        create: await refusal(db, 'CREATE TABLE public.sneaky (x int)'),
+      }
+      // A GRANT without the grant option is only a warning ("no privileges were granted"): check its effect.
+      await db.query('GRANT SELECT ON public.leads TO anon')
+      expect((await db.query(`SELECT has_table_privilege('anon', 'public.leads', 'SELECT') AS granted`)).rows).toEqual([{ granted: false }])
+      for (const [what, message] of Object.entries(refused)) {
+        expect(message ?? `${what} was allowed`, what).toMatch(/permission denied|must be owner|must be able to SET ROLE/)
+      }
+    })
+    const { rows } = await pg.db.query(`SELECT fields->>'email' AS email, consent_text FROM public.leads`)
+    expect(rows).toEqual([{ email: 'jane@example.com', consent_text: lead.consentText }])
+  })
+})
