@@ -1,14 +1,17 @@
 import { compileSchemaValidatorsCode } from '@rjsf/validator-ajv8/compileSchemaValidators'
 import type { RJSFSchema } from '@rjsf/utils'
 import type { FormConfig, FormUi } from '../../schema/page-config.ts'
-import { registrationAjvOptions } from '../../schema/registration-ajv.ts'
+import { addPlainTextKeyword, registrationAjvOptions, withPlainTextRule } from '../../schema/registration-ajv.ts'
 
 /** The $id the form schema is compiled under; the generated module exports its validator by this name. */
 export const formSchemaId = 'registration'
 
-/** The form schema as the browser uses it: the config's, with the $id the precompiled validator is keyed by. */
-export function browserFormSchema(form: Pick<FormConfig, 'schema'>): RJSFSchema {
-  return { ...(form.schema as RJSFSchema), $id: formSchemaId }
+/**
+ * The form schema as the browser uses it: the config's with the shared plainText rule on its text fields, and the
+ * $id the precompiled validator is keyed by.
+ */
+export function browserFormSchema(form: Pick<FormConfig, 'schema' | 'uiSchema'>): RJSFSchema {
+  return { ...(withPlainTextRule(form.schema, form.uiSchema) as RJSFSchema), $id: formSchemaId }
 }
 
 /**
@@ -19,6 +22,7 @@ export function compileFormValidatorModule(form: Pick<FormConfig, 'schema'> & Fo
   const schema = browserFormSchema(form)
   const code = compileSchemaValidatorsCode(schema, {
     ajvOptionsOverrides: { ...registrationAjvOptions, code: { esm: true, lines: false } },
+    extenderFn: addPlainTextKeyword,
   })
   // Ajv's ESM output still require()s its runtime helpers (e.g. ucs2length for maxLength); make them imports.
   const imports: string[] = []

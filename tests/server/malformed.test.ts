@@ -112,7 +112,7 @@ describe('malformed bodies over HTTP', () => {
     const wrong = await send(JSON.stringify(registration({ name: ['Jane'], isRealtor: false })))
     expect(wrong.body.errors).toEqual({ name: 'must be string', isRealtor: 'must be string' })
     const crlf = await send(JSON.stringify(registration({ name: 'Eve\r\nBcc: spy@evil.example' })))
-    expect(crlf.body.errors).toEqual({ name: 'Remove line breaks and control characters.' })
+    expect(crlf.body.errors).toEqual({ name: 'Remove the invisible or control characters' })
   })
 
   it('closes a connection whose body it refused, so a keep-alive client does not reuse it', async () => {
