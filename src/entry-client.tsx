@@ -1,17 +1,24 @@
 import './styles.css'
-import { StrictMode } from 'react'
-import { createRoot, hydrateRoot } from 'react-dom/client'
-import { App } from './page/App.tsx'
+import { createRegistrationStore } from './form/registration-state.tsx'
 import { readClientConfig } from './page/client-config.ts'
+import { closeDialog } from './page/dialog-state.ts'
+import { hydrateIslands } from './page/hydrate-islands.tsx'
 
 const root = document.getElementById('root')
 if (!root) throw new Error('index.html has no #root element')
 const config = readClientConfig()
-const app = (
-  <StrictMode>
-    <App config={config} pathname={window.location.pathname} />
-  </StrictMode>
-)
-// Built pages arrive prerendered and are hydrated; the dev server sends an empty root.
-if (root.firstElementChild) hydrateRoot(root, app)
-else createRoot(root).render(app)
+const registration = createRegistrationStore({ form: config.form, analytics: config.site.analytics, onSuccess: closeDialog })
+
+// Built pages arrive prerendered: only their islands hydrate, and the static sections ship no code. The dev
+// server sends an empty root, so there the whole page renders in the browser (this branch is not in a build).
+if (root.firstElementChild) hydrateIslands(root, registration)
+else if (import.meta.env.DEV) void renderWholePage(root)
+
+async function renderWholePage(element: HTMLElement): Promise<void> {
+  const [{ StrictMode }, { createRoot }, { App }] = await Promise.all([import('react'), import('react-dom/client'), import('./page/App.tsx')])
+  createRoot(element).render(
+    <StrictMode>
+      <App config={config} pathname={window.location.pathname} registration={registration} />
+    </StrictMode>,
+  )
+}

@@ -1,4 +1,4 @@
-import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react'
+import { createContext, useContext, useMemo, useSyncExternalStore, type ReactNode } from 'react'
 import type { ClientFormConfig, Site } from '../../schema/page-config.ts'
 import { dataLayer } from '../page/analytics.ts'
 import { captureAttribution, type Attribution } from './attribution.ts'
@@ -37,77 +37,101 @@ function newSubmissionId(): string {
   return crypto.randomUUID()
 }
 
-type ProviderProps = {
+type Snapshot = Pick<RegistrationState, 'formData' | 'status' | 'serverErrors'>
+
+/**
+ * The one registration state of a page, outside React, so that every island (each its own React root) shares it:
+ * the inline form, the dialog's form, the buttons. Create one per page (per prerender on the server).
+ */
+export type RegistrationStore = Pick<RegistrationState, 'form' | 'setFormData' | 'honeypot' | 'submit'> & {
+  subscribe: (listener: () => void) => () => void
+  getSnapshot: () => Snapshot
+}
+
+type StoreOptions = {
   form: ClientFormConfig
-  analytics?: Site['analytics']
+  analytics?: Site['analytics'] | undefined
   /** Called after a registration is accepted (the page closes its dialog). */
   onSuccess?: () => void
-  children: ReactNode
 }
 
 /**
  * Holds the one form state of both forms, and sends registrations: one at a time, with the same submission
  * id until one is accepted (so a retry after a lost answer is stored once), and attribution of the visit.
  */
-export function RegistrationProvider({ form, analytics, onSuccess, children }: ProviderProps) {
-  const [formData, setFormDataState] = useState<RegistrationData>({})
-  const [status, setStatus] = useState<SubmitStatus>('idle')
-  const [serverErrors, setServerErrors] = useState<FieldMessages>({})
-  const sending = useRef(false)
-  const submissionId = useRef<string | undefined>(undefined)
-  const honeypot = useRef('')
-  const attribution = useRef<Attribution | undefined>(undefined)
+export function createRegistrationStore({ form, analytics, onSuccess }: StoreOptions): RegistrationStore {
+  let snapshot: Snapshot = { formData: {}, status: 'idle', serverErrors: {} }
+  const listeners = new Set<() => void>()
+  const update = (change: Partial<Snapshot>) => {
+    snapshot = { ...snapshot, ...change }
+    for (const listener of listeners) listener()
+  }
+  let sending = false
+  let submissionId: string | undefined
+  let attribution: Attribution | undefined
+  const honeypot = { current: '' }
 
-  const setFormData = useCallback((data: RegistrationData) => {
-    setFormDataState(data)
+  const setFormData = (data: RegistrationData) => {
     saveDraft(data)
-    setServerErrors((current) => (Object.keys(current).length ? {} : current))
-  }, [])
+    update(Object.keys(snapshot.serverErrors).length ? { formData: data, serverErrors: {} } : { formData: data })
+  }
 
-  const submit = useCallback(
-    async (data: RegistrationData) => {
-      // A second click, or the other form's button, while one is on its way sends nothing.
-      if (sending.current) return false
-      sending.current = true
-      setStatus('submitting')
-      submissionId.current ??= newSubmissionId()
-      attribution.current ??= captureAttribution()
-      const body = {
-        ...data,
-        submissionId: submissionId.current,
-        pageUrl: window.location.href,
-        referrer: attribution.current.referrer,
-        utm: attribution.current.utm,
-        consentText: form.consent,
-        website: honeypot.current,
+  const submit = async (data: RegistrationData) => {
+    // A second click, or the other form's button, while one is on its way sends nothing.
+    if (sending) return false
+    sending = true
+    update({ status: 'submitting' })
+    submissionId ??= newSubmissionId()
+    attribution ??= captureAttribution()
+    const body = {
+      ...data,
+      submissionId,
+      pageUrl: window.location.href,
+      referrer: attribution.referrer,
+      utm: attribution.utm,
+      consentText: form.consent,
+      website: honeypot.current,
+    }
+    try {
+      const outcome = await sendRegistration(body)
+      if (outcome.ok) {
+        submissionId = undefined
+        saveDraft({})
+        update({ formData: {}, serverErrors: {} })
+        if (analytics) dataLayer().push({ event: 'generate_lead', form_id: 'vip-registration' })
+        void showNotice({ kind: 'success', ...form.toasts.success })
+        onSuccess?.()
+        return true
       }
-      try {
-        const outcome = await sendRegistration(body)
-        if (outcome.ok) {
-          submissionId.current = undefined
-          setFormDataState({})
-          saveDraft({})
-          setServerErrors({})
-          if (analytics) dataLayer().push({ event: 'generate_lead', form_id: 'vip-registration' })
-          void showNotice({ kind: 'success', ...form.toasts.success })
-          onSuccess?.()
-          return true
-        }
-        console.error('Registration failed:', outcome.error)
-        if (outcome.fieldErrors) setServerErrors(outcome.fieldErrors)
-        void showNotice({ kind: 'error', ...form.toasts.error })
-        return false
-      } finally {
-        sending.current = false
-        setStatus('idle')
-      }
+      console.error('Registration failed:', outcome.error)
+      if (outcome.fieldErrors) update({ serverErrors: outcome.fieldErrors })
+      void showNotice({ kind: 'error', ...form.toasts.error })
+      return false
+    } finally {
+      sending = false
+      update({ status: 'idle' })
+    }
+  }
+
+  return {
+    form,
+    setFormData,
+    honeypot,
+    submit,
+    subscribe: (listener) => {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
     },
-    [form, analytics, onSuccess],
-  )
+    getSnapshot: () => snapshot,
+  }
+}
 
+/** Gives the store's state to the forms below it; every island of a page wraps itself in one, with the same store. */
+export function RegistrationProvider({ store, children }: { store: RegistrationStore; children: ReactNode }) {
+  const snapshot = useSyncExternalStore(store.subscribe, store.getSnapshot, store.getSnapshot)
   const value = useMemo<RegistrationState>(
-    () => ({ form, formData, setFormData, status, serverErrors, honeypot, submit }),
-    [form, formData, setFormData, status, serverErrors, submit],
+    () => ({ form: store.form, setFormData: store.setFormData, honeypot: store.honeypot, submit: store.submit, ...snapshot }),
+    [store, snapshot],
   )
   return <RegistrationStateContext value={value}>{children}</RegistrationStateContext>
 }

@@ -9,7 +9,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { FormConfig, FormUi } from '../../schema/page-config.ts'
 import { compileFormValidatorModule } from '../../src/build/compile-form-validator.ts'
 import { RegistrationForm } from '../../src/form/RegistrationForm.tsx'
-import { RegistrationProvider } from '../../src/form/registration-state.tsx'
+import { createRegistrationStore, RegistrationProvider } from '../../src/form/registration-state.tsx'
 
 // The form component takes its schema, layout, messages and validator as props: a two-field form of its own here.
 const form = {
@@ -40,7 +40,7 @@ afterEach(cleanup)
 
 function renderForm() {
   return render(
-    <RegistrationProvider form={{ consent: form.consent, toasts: form.toasts }}>
+    <RegistrationProvider store={createRegistrationStore({ form: { consent: form.consent, toasts: form.toasts } })}>
       <RegistrationForm idPrefix="t" schema={compiled.formSchema} ui={compiled.formUi} validate={compiled.registration} />
     </RegistrationProvider>,
   )

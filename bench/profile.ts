@@ -1,0 +1,340 @@
+import { writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { parseArgs } from 'node:util'
+import type { Browser, Page } from 'playwright-core'
+import { launchBrowser, startServer } from '../tests/e2e/harness.ts'
+
+/*
+ * Where a phone's main thread goes while the page loads, hydrates and opens its dialog, and how long the
+ * visitor waits on each interaction. Chromium at 4× CPU slowdown (CDP Emulation.setCPUThrottlingRate, as
+ * Lighthouse's mobile preset assumes), a 412 px phone viewport, the built site served on 127.0.0.1.
+ *
+ *   npx tsx bench/profile.ts [--dist dist] [--trace profiles/trace.json]
+ *
+ * `profileLoad` records a performance trace and sums the renderer main thread's tasks by what started them
+ * (the script evaluated or called, a timer, an event, parsing, style and layout); `measureInteractions` reads
+ * the Event Timing API while a visitor closes the dialog that opened by itself, opens it with a button, types a
+ * registration and submits it.
+ */
+
+/** CPU slowdown of a mid-range phone against this machine, as Lighthouse's mobile preset assumes. */
+export const cpuSlowdown = 4
+
+/** One top-level main-thread task: when it started (ms after navigation), how long it took, what ran it. */
+export type TaskFigure = { start: number; duration: number; label: string; detail: Record<string, number> }
+
+/** The load profile: every task of 5 ms or more, the blocking time (beyond 50 ms each), grouped by label. */
+export type LoadProfile = {
+  tasks: TaskFigure[]
+  totalTaskMs: number
+  blockingMs: number
+  byLabel: Array<{ label: string; tasks: number; ms: number; blockingMs: number; longestMs: number }>
+  marks: Record<string, number>
+}
+
+type TraceEvent = {
+  name: string
+  cat: string
+  ph: string
+  ts: number
+  dur?: number
+  pid: number
+  tid: number
+  args?: { name?: string; data?: Record<string, unknown> } & Record<string, unknown>
+}
+
+const viewport = { width: 412, height: 823 }
+
+async function throttledPage(browser: Browser): Promise<Page> {
+  const context = await browser.newContext({ viewport, deviceScaleFactor: 1.75, isMobile: true, hasTouch: true })
+  const page = await context.newPage()
+  const cdp = await context.newCDPSession(page)
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: cpuSlowdown })
+  // Marks in the trace: when the dialog first shows (a MutationObserver in the page, not app code).
+  await page.addInitScript(() => {
+    addEventListener('load', () => performance.mark('profile:load'))
+    const observer = new MutationObserver(() => {
+      if (document.querySelector('[role="dialog"]')) {
+        performance.mark('profile:dialog-visible')
+        observer.disconnect()
+      }
+    })
+    document.addEventListener('DOMContentLoaded', () => observer.observe(document.body, { childList: true, subtree: true }))
+  })
+  return page
+}
+
+function shortUrl(url: unknown): string {
+  if (typeof url !== 'string' || !url) return ''
+  return path.basename(new URL(url, 'http://x').pathname).replace(/-[\w-]{8}(?=\.js$)/, '') || url
+}
+
+/** What a task ran, named by the first telling event inside it. */
+function labelOf(children: TraceEvent[]): string {
+  for (const event of children) {
+    const data = event.args?.data ?? {}
+    switch (event.name) {
+      case 'EvaluateScript':
+      case 'v8.evaluateModule':
+        return `evaluate ${shortUrl(data.url ?? event.args?.['fileName']) || 'module'}`
+      case 'v8.compileModule':
+        return `compile ${shortUrl(event.args?.['fileName']) || 'module'}`
+      case 'TimerFire':
+        return `timer → ${labelOf(children.slice(children.indexOf(event) + 1)).replace(/^timer → /, '')}`
+      case 'EventDispatch':
+        return `event ${String(data.type)}`
+      case 'FunctionCall':
+        return `call ${shortUrl(data.url)}${data.functionName ? ` ${String(data.functionName)}` : ''}`.trim()
+      case 'ParseHTML':
+        return 'parse HTML'
+      case 'ParseAuthorStyleSheet':
+        return 'parse CSS'
+      default:
+    }
+  }
+  if (children.some((e) => e.name === 'UpdateLayoutTree' || e.name === 'Layout')) return 'style and layout'
+  if (children.some((e) => e.name === 'Paint' || e.name === 'PrePaint' || e.name === 'Layerize')) return 'paint'
+  if (children.some((e) => e.name.includes('Decode'))) return 'image decode'
+  return 'other'
+}
+
+const detailKinds: Array<[string, RegExp]> = [
+  ['script', /^(FunctionCall|EvaluateScript|v8\.evaluateModule|v8\.compile|V8\.|RunMicrotasks|TimerFire)/],
+  ['style', /^(UpdateLayoutTree|ParseAuthorStyleSheet|RecalculateStyles)$/],
+  ['layout', /^Layout$/],
+  ['paint', /^(Paint|PrePaint|Layerize|Commit|UpdateLayer)/],
+  ['parse', /^ParseHTML$/],
+  ['gc', /^(MajorGC|MinorGC|V8\.GC|BlinkGC)/],
+]
+
+type ProfileNode = { id: number; parent?: number; callFrame: { url?: string; functionName?: string } }
+
+/**
+ * The V8 CPU profiler's samples of one thread: when each was taken, how long it stands for, and the script file of
+ * the function on top (V8's own work, such as compiling or collecting garbage, by its name in brackets).
+ */
+function scriptSamples(events: TraceEvent[], pid: number, tid: number): Array<{ ts: number; us: number; file: string }> {
+  const nodes = new Map<number, ProfileNode>()
+  const out: Array<{ ts: number; us: number; file: string }> = []
+  const byId = new Map<string, { ts: number }>()
+  for (const e of events) {
+    if (e.pid !== pid) continue
+    if (e.name === 'Profile' && e.tid === tid) byId.set(String((e as { id?: string }).id), { ts: Number(e.args?.data?.startTime ?? e.ts) })
+  }
+  for (const e of events) {
+    if (e.pid !== pid || e.name !== 'ProfileChunk') continue
+    const profile = byId.get(String((e as { id?: string }).id))
+    if (!profile) continue
+    const data = e.args?.data as { cpuProfile?: { nodes?: ProfileNode[]; samples?: number[] }; timeDeltas?: number[] } | undefined
+    for (const node of data?.cpuProfile?.nodes ?? []) nodes.set(node.id, node)
+    const ids = data?.cpuProfile?.samples ?? []
+    const deltas = data?.timeDeltas ?? []
+    for (let i = 0; i < ids.length; i++) {
+      const delta = deltas[i] ?? 0
+      profile.ts += delta
+      const frame = nodes.get(ids[i] as number)?.callFrame
+      const file = frame?.url ? shortUrl(frame.url) : `(${frame?.functionName || 'program'})`
+      out.push({ ts: profile.ts, us: 0, file })
+    }
+  }
+  out.sort((a, b) => a.ts - b.ts)
+  for (let i = 0; i < out.length; i++) (out[i] as { us: number }).us = Math.min(((out[i + 1]?.ts ?? out[i]!.ts) - out[i]!.ts), 5000)
+  return out.filter((s) => s.file !== '(idle)' && s.file !== '(program)' && s.file !== '(root)')
+}
+
+/** Reads a Chromium trace: the main thread of the page's renderer, its top-level tasks, the page's marks. */
+export function analyseTrace(events: TraceEvent[], url: string): LoadProfile {
+  // The page's renderer: the process whose main frame started loading `url` (not about:blank, not browser UI).
+  const navigation = events.find((e) => e.name === 'navigationStart' && e.args?.data?.documentLoaderURL === url)
+  const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain' && e.pid === navigation?.pid)
+  if (!navigation || !main) throw new Error(`The trace has no renderer that loaded ${url}.`)
+  const busiest = { pid: main.pid, tid: main.tid }
+  const onMain = events.filter((e) => e.pid === busiest.pid && e.tid === busiest.tid && e.ph === 'X').sort((a, b) => a.ts - b.ts)
+  const navStart = navigation.ts
+  const samples = scriptSamples(events, busiest.pid, busiest.tid)
+  const marks: Record<string, number> = {}
+  for (const e of events) {
+    if (e.pid === busiest.pid && e.name.startsWith('profile:') && marks[e.name] === undefined) marks[e.name] = (e.ts - navStart) / 1000
+  }
+  const tasks: TaskFigure[] = []
+  for (let i = 0; i < onMain.length; i++) {
+    const task = onMain[i] as TraceEvent
+    if (task.name !== 'RunTask' || (task.dur ?? 0) < 5000 || task.ts < navStart) continue
+    const end = task.ts + (task.dur ?? 0)
+    const children: TraceEvent[] = []
+    for (let j = i + 1; j < onMain.length && (onMain[j] as TraceEvent).ts < end; j++) children.push(onMain[j] as TraceEvent)
+    const detail: Record<string, number> = {}
+    // Self-ish time per kind: the outermost event of each kind inside the task (nested ones are inside it).
+    for (const [kind, pattern] of detailKinds) {
+      let covered = 0
+      let until = 0
+      for (const child of children) {
+        if (!pattern.test(child.name) || child.ts < until) continue
+        covered += child.dur ?? 0
+        until = child.ts + (child.dur ?? 0)
+      }
+      if (covered >= 1000) detail[kind] = Math.round(covered / 1000)
+    }
+    // Script time by file, from the CPU profiler's samples inside the task.
+    const byFile: Record<string, number> = {}
+    for (const sample of samples) {
+      if (sample.ts < task.ts || sample.ts >= end) continue
+      byFile[sample.file] = (byFile[sample.file] ?? 0) + sample.us
+    }
+    for (const [file, us] of Object.entries(byFile)) if (us >= 1000) detail[`js ${file}`] = Math.round(us / 1000)
+    tasks.push({ start: Math.round((task.ts - navStart) / 1000), duration: Math.round((task.dur ?? 0) / 1000), label: labelOf(children), detail })
+  }
+  const groups = new Map<string, { label: string; tasks: number; ms: number; blockingMs: number; longestMs: number }>()
+  for (const task of tasks) {
+    const group = groups.get(task.label) ?? { label: task.label, tasks: 0, ms: 0, blockingMs: 0, longestMs: 0 }
+    group.tasks++
+    group.ms += task.duration
+    group.blockingMs += Math.max(0, task.duration - 50)
+    group.longestMs = Math.max(group.longestMs, task.duration)
+    groups.set(task.label, group)
+  }
+  return {
+    tasks,
+    totalTaskMs: tasks.reduce((sum, t) => sum + t.duration, 0),
+    blockingMs: tasks.reduce((sum, t) => sum + Math.max(0, t.duration - 50), 0),
+    byLabel: [...groups.values()].sort((a, b) => b.ms - a.ms),
+    marks,
+  }
+}
+
+/**
+ * Loads `url` at 4× CPU slowdown with tracing on, waits until the dialog has opened by itself and settled,
+ * and returns the main thread's tasks (optionally writing the raw trace for chrome://tracing or DevTools).
+ */
+export async function profileLoad(browser: Browser, url: string, traceFile?: string): Promise<LoadProfile> {
+  const page = await throttledPage(browser)
+  try {
+    await browser.startTracing(page, {
+      categories: [
+        'devtools.timeline',
+        'disabled-by-default-devtools.timeline',
+        'disabled-by-default-v8.cpu_profiler',
+        'v8.execute',
+        'blink.user_timing',
+        'loading',
+        'toplevel',
+      ],
+    })
+    await page.goto(url, { waitUntil: 'load' })
+    // A fixed wait, not a locator: Playwright's polling for an element would run in the page and show in the trace.
+    await page.waitForTimeout(4000)
+    const buffer = await browser.stopTracing()
+    if (traceFile) writeFileSync(traceFile, buffer)
+    const trace = JSON.parse(buffer.toString('utf8')) as { traceEvents: TraceEvent[] }
+    return analyseTrace(trace.traceEvents, url)
+  } finally {
+    await page.context().close()
+  }
+}
+
+/** The longest Event Timing entry of a scripted visit, and every entry of 16 ms or more. */
+export type InteractionFigures = { longestMs: number; longest: string; entries: Array<{ name: string; duration: number; target: string; step: string }> }
+
+type EventEntry = { name: string; duration: number; target: string }
+
+/**
+ * A visitor's interactions at 4× CPU slowdown, read with the Event Timing API (`durationThreshold: 16`): the
+ * dialog that opened by itself closed with Escape, reopened by a 'Register' button that opens it, a
+ * registration typed into it, chosen with a click, submitted; done once the success notice shows.
+ */
+export async function measureInteractions(browser: Browser, url: string): Promise<InteractionFigures> {
+  const page = await throttledPage(browser)
+  await page.addInitScript(() => {
+    const store: EventEntry[] = []
+    ;(window as unknown as { __eventTimings: EventEntry[] }).__eventTimings = store
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as PerformanceEventTiming[]) {
+        const target = entry.target as HTMLElement | null
+        store.push({ name: entry.name, duration: entry.duration, target: target ? `${target.tagName.toLowerCase()}${target.id ? `#${target.id}` : ''}` : '' })
+      }
+    }).observe({ type: 'event', durationThreshold: 16, buffered: true } as PerformanceObserverInit)
+  })
+  const entries: InteractionFigures['entries'] = []
+  let seen = 0
+  const collect = async (step: string) => {
+    // Event Timing entries arrive after the next paint: give it a moment.
+    await page.waitForTimeout(300)
+    const all = await page.evaluate(() => (window as unknown as { __eventTimings: EventEntry[] }).__eventTimings)
+    for (const entry of all.slice(seen)) entries.push({ ...entry, duration: Math.round(entry.duration), step })
+    seen = all.length
+  }
+  try {
+    await page.goto(url, { waitUntil: 'load' })
+    const dialog = page.getByRole('dialog')
+    await dialog.waitFor({ timeout: 30_000 })
+    await dialog.locator('input[id$="_name"]').waitFor()
+    await page.waitForTimeout(500)
+    await collect('load')
+    await page.keyboard.press('Escape')
+    await dialog.waitFor({ state: 'detached' })
+    await collect('close the dialog with Escape')
+    const opener = page.locator('a[aria-haspopup="dialog"]').first()
+    await opener.scrollIntoViewIfNeeded()
+    await opener.click()
+    await dialog.waitFor()
+    await collect('open the dialog with a button')
+    const form = dialog.locator('form')
+    await form.locator('input[id$="_name"]').click()
+    await page.keyboard.type('Pat Example', { delay: 50 })
+    await form.locator('input[id$="_email"]').click()
+    await page.keyboard.type('pat@example.com', { delay: 50 })
+    await form.locator('input[id$="_phone"]').click()
+    await page.keyboard.type('555-555-0100', { delay: 50 })
+    await collect('type a registration')
+    await form.locator('input[type="radio"]').last().click()
+    await collect('choose an option')
+    await form.locator('button[type="submit"]').click()
+    await page.locator('.Toastify [role="alert"]').first().waitFor({ timeout: 30_000 })
+    await collect('submit and see the notice')
+  } finally {
+    await page.context().close()
+  }
+  const longest = entries.reduce<(typeof entries)[number] | undefined>((max, e) => (!max || e.duration > max.duration ? e : max), undefined)
+  return {
+    longestMs: longest?.duration ?? 0,
+    longest: longest ? `${longest.name} on ${longest.target || 'the page'} (${longest.step})` : 'none of 16 ms or more',
+    entries,
+  }
+}
+
+/** The profile as a table for people. */
+export function formatProfile(profile: LoadProfile): string {
+  const lines = [
+    `Main thread at ${cpuSlowdown}× CPU: ${profile.totalTaskMs} ms in tasks of 5 ms or more, ${profile.blockingMs} ms beyond 50 ms each`,
+    `Marks: ${Object.entries(profile.marks).map(([name, at]) => `${name.replace('profile:', '')} ${Math.round(at)} ms`).join(', ')}`,
+    '',
+    'By what ran (ms in tasks · blocking · longest · tasks):',
+    ...profile.byLabel.map((g) => `  ${String(g.ms).padStart(5)} ${String(g.blockingMs).padStart(5)} ${String(g.longestMs).padStart(5)} ${String(g.tasks).padStart(3)}  ${g.label}`),
+    '',
+    'Tasks of 20 ms or more (start, duration, what ran, where the time went):',
+    ...profile.tasks
+      .filter((t) => t.duration >= 20)
+      .map((t) => `  ${String(t.start).padStart(5)} ms ${String(t.duration).padStart(5)} ms  ${t.label}  ${Object.entries(t.detail).map(([k, v]) => `${k} ${v}`).join(', ')}`),
+  ]
+  return lines.join('\n')
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { values } = parseArgs({ options: { dist: { type: 'string', default: 'dist' }, trace: { type: 'string' }, runs: { type: 'string', default: '1' } } })
+  const server = await startServer({ DIST_DIR: path.resolve(values.dist) })
+  const browser = await launchBrowser()
+  try {
+    for (let run = 1; run <= Number(values.runs); run++) {
+      const profile = await profileLoad(browser, `${server.url}/`, values.trace)
+      console.log(`\n== Load, run ${run} ==\n${formatProfile(profile)}`)
+      const interactions = await measureInteractions(browser, `${server.url}/`)
+      console.log(`\nLongest interaction: ${interactions.longestMs} ms, ${interactions.longest}`)
+      const worstByStep = new Map<string, InteractionFigures['entries'][number]>()
+      for (const e of interactions.entries) if ((worstByStep.get(e.step)?.duration ?? -1) < e.duration) worstByStep.set(e.step, e)
+      for (const [step, e] of worstByStep) console.log(`  ${String(e.duration).padStart(4)} ms  ${step}: longest ${e.name} on ${e.target || 'the page'}`)
+    }
+  } finally {
+    await browser.close()
+    await server.stop()
+  }
+}
