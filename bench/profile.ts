@@ -145,7 +145,11 @@ function scriptSamples(events: TraceEvent[], pid: number, tid: number): Array<{ 
 /** Reads a Chromium trace: the main thread of the page's renderer, its top-level tasks, the page's marks. */
 export function analyseTrace(events: TraceEvent[], url: string): LoadProfile {
   // The page's renderer: the process whose main frame started loading `url` (not about:blank, not browser UI).
-  const navigation = events.find((e) => e.name === 'navigationStart' && e.args?.data?.documentLoaderURL === url)
+  // (Now and then navigationStart names no URL: then the renderer that parsed the page's HTML.)
+  const parsed = events.find((e) => e.name === 'ParseHTML' && (e.args?.['beginData'] as { url?: string } | undefined)?.url === url)
+  const navigation =
+    events.find((e) => e.name === 'navigationStart' && e.args?.data?.documentLoaderURL === url) ??
+    events.filter((e) => e.name === 'navigationStart' && e.pid === parsed?.pid && e.ts <= (parsed?.ts ?? 0)).at(-1)
   const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain' && e.pid === navigation?.pid)
   if (!navigation || !main) throw new Error(`The trace has no renderer that loaded ${url}.`)
   const busiest = { pid: main.pid, tid: main.tid }

@@ -39,6 +39,24 @@ describe('the built bundle', () => {
     }
   })
 
+  it('ships no code of a static section: its markup is in the HTML, its component in no chunk', () => {
+    // A class string only each section's component writes: found in the prerendered page, so the check can fail.
+    for (const file of ['src/sections/DriveTimes.tsx', 'src/sections/Highlights.tsx', 'src/sections/Checklist.tsx']) {
+      const source = readFileSync(file, 'utf8')
+      const marker = [...source.matchAll(/className="([^"]{30,})"/g)].map((m) => m[1] as string).find((c) => indexHtml.includes(`class="${c}"`))
+      expect(marker, `${file}: no class string of it in dist/index.html`).toBeTruthy()
+      for (const name of assets) expect(readFileSync(path.join(distDir, 'assets', name), 'utf8'), `${name} holds ${file}`).not.toContain(marker)
+    }
+  })
+
+  it('hydrates islands only: the client entry holds no section registry, header or footer', () => {
+    const boot = /<script type="module"[^>]*src="\/assets\/(boot-[^"]+)"/.exec(indexHtml)?.[1]
+    const entry = /import\("\/assets\/([^"]+)"\)/.exec(readFileSync(path.join(distDir, 'assets', boot as string), 'utf8'))?.[1]
+    const code = readFileSync(path.join(distDir, 'assets', entry as string), 'utf8')
+    expect(code).toContain('data-island')
+    for (const marker of ['section-heading', 'aria-labelledby', 'divide-y']) expect(code).not.toContain(marker)
+  })
+
   it('inlines the stylesheet: no render-blocking request before the first paint', () => {
     expect(indexHtml).not.toMatch(/<link rel="stylesheet"/)
     expect(indexHtml).toMatch(/<style>[^<]*tailwindcss/)

@@ -119,6 +119,56 @@ describe('the landing page', () => {
     await page.context().close()
   })
 
+  it('hydrates its islands without a mismatch or an error, through the dialog opening by itself', async () => {
+    const context = await e2e.browser.newContext()
+    const page = await context.newPage()
+    const problems: string[] = []
+    page.on('console', (message) => {
+      if (message.type() === 'error' || message.type() === 'warning') problems.push(message.text())
+    })
+    page.on('pageerror', (error) => problems.push(error.message))
+    await page.goto(e2e.server.url + '/', { waitUntil: 'networkidle' })
+    await page.getByRole('dialog', { name: config.modal.title }).getByLabel('Full Name').waitFor()
+    const islands = await page.locator('[data-island]').evaluateAll((elements) =>
+      elements.map((element) => Object.keys(element).some((key) => key.startsWith('__reactContainer'))),
+    )
+    expect(islands.length).toBeGreaterThan(2)
+    expect(islands.every(Boolean)).toBe(true)
+    // Static sections stay as served: React never touched them.
+    const touched = await page.locator('#location, #builder').evaluateAll((sections) =>
+      sections.map((section) => Object.keys(section).some((key) => key.startsWith('__react'))),
+    )
+    expect(touched).toEqual([false, false])
+    expect(problems).toEqual([])
+    await context.close()
+  })
+
+  it('sends a button that opens the dialog to #register before its code runs, and opens the dialog after', async () => {
+    const context = await e2e.browser.newContext()
+    const page = await context.newPage()
+    await page.clock.install({ time: new Date('2026-01-01T00:00:00Z') })
+    await page.clock.pauseAt(new Date('2026-01-01T00:00:01Z')) // the dialog does not open by itself meanwhile
+    let release: () => void = () => undefined
+    const held = new Promise<void>((resolve) => (release = resolve))
+    await page.route('**/assets/index-*.js', async (route) => {
+      await held
+      await route.continue()
+    })
+    await page.goto(e2e.server.url + '/', { waitUntil: 'domcontentloaded' })
+    const opener = page.getByRole('link', { name: 'Register for VIP Access' })
+    await expect(opener.getAttribute('aria-haspopup')).resolves.toBe('dialog')
+    await opener.click()
+    await expect.poll(() => page.evaluate(() => window.location.hash)).toBe('#register')
+    await expect(page.getByRole('dialog').count()).resolves.toBe(0)
+    release()
+    await expect
+      .poll(() => opener.evaluate((element) => Object.keys(element).some((key) => key.startsWith('__reactProps'))))
+      .toBe(true)
+    await opener.click()
+    await page.getByRole('dialog', { name: config.modal.title }).waitFor()
+    await context.close()
+  })
+
   it('shows the dialog on a phone, fitting the screen', async () => {
     const page = await openPage('/', 375)
     const dialog = await openDialogByTimer(page)
