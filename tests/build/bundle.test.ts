@@ -57,6 +57,14 @@ describe('the built bundle', () => {
     for (const marker of ['section-heading', 'aria-labelledby', 'divide-y']) expect(code).not.toContain(marker)
   })
 
+  it("keeps markdown-to-jsx out of the form's chunk: it loads only for a field that asks for Markdown", () => {
+    const form = assets.find((name) => name.startsWith('RegistrationForm-'))
+    expect(form).toBeTruthy()
+    // An option name of markdown-to-jsx's parser, which RJSF's own code does not use.
+    expect(readFileSync(path.join(distDir, 'assets', form as string), 'utf8')).not.toContain('forceBlock')
+    expect(assets.some((name) => readFileSync(path.join(distDir, 'assets', name), 'utf8').includes('forceBlock'))).toBe(true)
+  })
+
   it('inlines the stylesheet: no render-blocking request before the first paint', () => {
     expect(indexHtml).not.toMatch(/<link rel="stylesheet"/)
     expect(indexHtml).toMatch(/<style>[^<]*tailwindcss/)
