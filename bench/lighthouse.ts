@@ -19,6 +19,8 @@ export type LighthouseRun = {
   cls: number
   speedIndex: number
   totalBytes: number
+  /** Every script the load fetched, as transferred (Lighthouse's resource-summary). */
+  scriptBytes: number
   /** Audits that cost points (score below 1 in a scored category), so a missed target says why. */
   failing: string[]
   /** Lighthouse's estimated savings that would move LCP or FCP, or bytes: what holds the page back. */
@@ -37,7 +39,7 @@ type Lhr = {
       numericValue?: number
       scoreDisplayMode: string
       metricSavings?: Record<string, number>
-      details?: { overallSavingsBytes?: number }
+      details?: { overallSavingsBytes?: number; items?: Array<{ resourceType?: string; transferSize?: number }> }
     }
   >
 }
@@ -78,6 +80,7 @@ function readRun(lhr: Lhr): LighthouseRun {
     cls: value('cumulative-layout-shift'),
     speedIndex: value('speed-index'),
     totalBytes: value('total-byte-weight'),
+    scriptBytes: lhr.audits['resource-summary']?.details?.items?.find((item) => item.resourceType === 'script')?.transferSize ?? Number.NaN,
     failing: [...failing].sort(),
     savings: savingsOf(lhr),
   }
@@ -200,6 +203,7 @@ export function medianRun(runs: LighthouseRun[]): LighthouseRun {
     cls: figure('cls'),
     speedIndex: figure('speedIndex'),
     totalBytes: figure('totalBytes'),
+    scriptBytes: figure('scriptBytes'),
     failing: [...new Set(runs.flatMap((run) => run.failing))].sort(),
     // The middle run's estimates (by performance score): estimates from different runs do not add up.
     savings: [...runs].sort((a, b) => a.performance - b.performance)[Math.floor(runs.length / 2)]?.savings ?? [],

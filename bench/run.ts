@@ -1,28 +1,47 @@
 import { spawnSync } from 'node:child_process'
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
-import { startServer, type RunningServer } from '../tests/e2e/harness.ts'
+import { launchBrowser, startServer, type RunningServer } from '../tests/e2e/harness.ts'
 import { findChromium } from '../tests/find-chromium.ts'
 import { measureBundle, type AssetSize, type BundleFigures } from './bundle.ts'
 import { medianRun, runLighthouse, type FormFactor, type LighthouseRun } from './lighthouse.ts'
+import { cpuSlowdown, measureInteractions, type InteractionFigures } from './profile.ts'
 
 /*
- * `npm run bench [-- --runs 3] [-- --dist DIR]`: builds the site into a temporary directory (or measures DIR as
- * it is), serves it with the Node server on 127.0.0.1, runs Lighthouse 3× on mobile and on desktop, sizes the
- * bundle, runs the backend's load bench, prints one table and writes bench/results/latest.json and a line of
+ * `npm run bench [-- --runs 5] [-- --dist DIR]`: builds the site into a temporary directory (or measures DIR as
+ * it is), serves it with the Node server on 127.0.0.1, runs Lighthouse 5× on mobile and on desktop, measures a
+ * visitor's longest interaction at 4× CPU (bench/profile.ts), sizes the bundle, runs the backend's load bench,
+ * prints one table beside the previous commit's figures and writes bench/results/latest.json and a line of
  * bench/results/history.jsonl. Figures, not a pass/fail test: a missed target is marked, not fatal.
  */
 
 const { values: options } = parseArgs({
-  options: { runs: { type: 'string', default: '3' }, dist: { type: 'string' } },
+  options: { runs: { type: 'string', default: '5' }, dist: { type: 'string' } },
 })
-const runs = Math.max(1, Number(options.runs) || 3)
+const runs = Math.max(1, Number(options.runs) || 5)
 const resultsDir = path.resolve('bench/results')
 const KiB = 1024
 
-type Row = [measure: string, figure: string, target: string, met: boolean | undefined]
+type Row = [measure: string, figure: string, target: string, met: boolean | undefined, previous?: string]
+
+/** The figures of the last bench run of another commit than HEAD, from history.jsonl (absent on a first run). */
+type HistoryRecord = {
+  commit: string
+  lighthouse?: { mobile?: Partial<LighthouseRun> & { worstTbt?: number } }
+  interaction?: { longestMs?: number }
+}
+
+function previousRecord(head: string): HistoryRecord | undefined {
+  const file = path.join(resultsDir, 'history.jsonl')
+  if (!existsSync(file)) return undefined
+  const records = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim())
+    .map((line) => JSON.parse(line) as HistoryRecord)
+  return records.filter((record) => record.commit !== head).at(-1)
+}
 type BackendFigures = Record<string, number | string>
 
 function git(args: string[]): string {
@@ -79,19 +98,25 @@ const kib = (bytes: number) => `${(bytes / KiB).toFixed(1)} KiB`
 const ms = (value: number) => (value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${Math.round(value)} ms`)
 const list = (assets: AssetSize[]) => assets.map((a) => `${a.name} ${kib(a.gzip)}`).join(' + ')
 
-function lighthouseRows(formFactor: FormFactor, run: LighthouseRun): Row[] {
+function lighthouseRows(formFactor: FormFactor, run: LighthouseRun, worstTbt: number, previous?: HistoryRecord): Row[] {
   const lh = `Lighthouse ${formFactor}`
   const strict = formFactor === 'mobile'
+  const before = strict ? previous?.lighthouse?.mobile : undefined
+  const was = (value: number | undefined, format: (v: number) => string) => (value === undefined || Number.isNaN(value) ? '' : format(value))
   const rows: Row[] = [
-    [`${lh} performance`, String(run.performance), '100', run.performance === 100],
-    [`${lh} accessibility`, String(run.accessibility), '100', run.accessibility === 100],
-    [`${lh} best practices`, String(run.bestPractices), '100', run.bestPractices === 100],
-    [`${lh} SEO`, String(run.seo), '100', run.seo === 100],
-    [`${lh} LCP`, ms(run.lcp), strict ? '≤ 1.3 s' : '', strict ? run.lcp <= 1300 : undefined],
-    [`${lh} TBT`, ms(run.tbt), '≤ 50 ms', run.tbt <= 50],
-    [`${lh} CLS`, run.cls.toFixed(3), '0', run.cls < 0.0005],
+    [`${lh} performance`, String(run.performance), '100', run.performance === 100, was(before?.performance, String)],
+    [`${lh} accessibility`, String(run.accessibility), '100', run.accessibility === 100, was(before?.accessibility, String)],
+    [`${lh} best practices`, String(run.bestPractices), '100', run.bestPractices === 100, was(before?.bestPractices, String)],
+    [`${lh} SEO`, String(run.seo), '100', run.seo === 100, was(before?.seo, String)],
+    [`${lh} LCP`, ms(run.lcp), strict ? '≤ 1.1 s' : '', strict ? run.lcp <= 1100 : undefined, was(before?.lcp, ms)],
+    [`${lh} TBT (median)`, ms(run.tbt), '≤ 50 ms', run.tbt <= 50, was(before?.tbt, ms)],
+    [`${lh} TBT (worst run)`, ms(worstTbt), '', undefined, was(before?.worstTbt, ms)],
+    [`${lh} CLS`, run.cls.toFixed(3), '0', run.cls < 0.0005, was(before?.cls, (v) => v.toFixed(3))],
   ]
-  if (strict) rows.push([`Page weight on a phone (total-byte-weight)`, `${kib(run.totalBytes)} (${Math.round(run.totalBytes)} B)`, '< 500 KB', run.totalBytes < 500_000])
+  if (strict) {
+    rows.push([`Page weight on a phone (total-byte-weight)`, `${kib(run.totalBytes)} (${Math.round(run.totalBytes)} B)`, '< 500 KB', run.totalBytes < 500_000, was(before?.totalBytes, kib)])
+    rows.push([`Scripts the load fetches, transferred`, kib(run.scriptBytes), '≤ 150 KiB', run.scriptBytes <= 150 * KiB, was(before?.scriptBytes, kib)])
+  }
   return rows
 }
 
@@ -104,9 +129,9 @@ function bundleRows(bundle: BundleFigures): Row[] {
   ]
 }
 
-function printTable(rows: Row[]): void {
-  const cells = rows.map(([measure, figure, target, met]) => [measure, figure, target, met === undefined ? '' : met ? '✓' : '✗'])
-  const header = ['Measure', 'Figure', 'Target', '']
+function printTable(rows: Row[], previousCommit = ''): void {
+  const cells = rows.map(([measure, figure, target, met, previous = '']) => [measure, figure, target, met === undefined ? '' : met ? '✓' : '✗', previous])
+  const header = ['Measure', 'Figure', 'Target', '', previousCommit ? `Before (${previousCommit.slice(0, 7)})` : 'Before']
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((row) => row[i]?.length ?? 0)))
   const line = (row: string[]) => `| ${row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join(' | ')} |`
   console.log(['', line(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...cells.map(line)].join('\n'))
@@ -123,19 +148,37 @@ async function main(): Promise<void> {
     server = await startServer({ DIST_DIR: distDir })
     console.log(`Serving ${distDir} at ${server.url}`)
     const lighthouse = await lighthouseMedians(`${server.url}/`, chromePath)
+    console.log(`Interactions at ${cpuSlowdown}× CPU …`)
+    const browser = await launchBrowser()
+    let interaction: InteractionFigures
+    try {
+      interaction = await measureInteractions(browser, `${server.url}/`)
+    } finally {
+      await browser.close()
+    }
     await server.stop()
     server = undefined
     const backend = await backendFigures()
 
+    const head = git(['rev-parse', 'HEAD'])
+    const previous = previousRecord(head)
+    const worstTbt = (formFactor: FormFactor) => Math.max(...lighthouse[formFactor].runs.map((run) => run.tbt))
     const rows: Row[] = [
-      ...lighthouseRows('mobile', lighthouse.mobile.median),
-      ...lighthouseRows('desktop', lighthouse.desktop.median),
+      ...lighthouseRows('mobile', lighthouse.mobile.median, worstTbt('mobile'), previous),
+      [
+        `Longest interaction at ${cpuSlowdown}× CPU (Event Timing)`,
+        `${interaction.longestMs} ms: ${interaction.longest}`,
+        '≤ 100 ms',
+        interaction.longestMs <= 100,
+        previous?.interaction?.longestMs === undefined ? '' : `${previous.interaction.longestMs} ms`,
+      ],
+      ...lighthouseRows('desktop', lighthouse.desktop.median, worstTbt('desktop')),
       ...bundleRows(bundle),
       ...(backend.figures
         ? Object.entries(backend.figures).map(([key, value]): Row => [`Backend ${key.replace(/^backend\./, '')}`, String(value), '', undefined])
         : [['Backend figures', backend.note ?? '', '', undefined] as Row]),
     ]
-    printTable(rows)
+    printTable(rows, previous?.commit)
     if (!backend.figures) console.log(`\nbackend figures: ${backend.note}`)
     for (const formFactor of ['mobile', 'desktop'] as const) {
       const { failing, savings } = lighthouse[formFactor].median
@@ -144,12 +187,16 @@ async function main(): Promise<void> {
     }
 
     const record = {
-      commit: git(['rev-parse', 'HEAD']),
+      commit: head,
       // Uncommitted changes to tracked files: the figures may not belong to the commit alone.
       dirty: git(['status', '--porcelain', '--untracked-files=no']) !== '',
       date: new Date().toISOString(),
       runs,
-      lighthouse: { mobile: lighthouse.mobile.median, desktop: lighthouse.desktop.median },
+      lighthouse: {
+        mobile: { ...lighthouse.mobile.median, worstTbt: worstTbt('mobile') },
+        desktop: { ...lighthouse.desktop.median, worstTbt: worstTbt('desktop') },
+      },
+      interaction: { longestMs: interaction.longestMs, longest: interaction.longest },
       bundle: {
         initialJsGzip: bundle.totals.initialJsGzip,
         initialCssGzip: bundle.totals.initialCssGzip,
@@ -163,7 +210,7 @@ async function main(): Promise<void> {
     mkdirSync(resultsDir, { recursive: true })
     writeFileSync(
       path.join(resultsDir, 'latest.json'),
-      `${JSON.stringify({ ...record, detail: { lighthouseRuns: { mobile: lighthouse.mobile.runs, desktop: lighthouse.desktop.runs }, bundle } }, null, 2)}\n`,
+      `${JSON.stringify({ ...record, detail: { lighthouseRuns: { mobile: lighthouse.mobile.runs, desktop: lighthouse.desktop.runs }, interactions: interaction.entries, bundle } }, null, 2)}\n`,
     )
     appendFileSync(path.join(resultsDir, 'history.jsonl'), `${JSON.stringify(record)}\n`)
     console.log(`\nWrote ${path.relative(process.cwd(), path.join(resultsDir, 'latest.json'))} and appended to history.jsonl (${record.commit ? record.commit.slice(0, 7) : "not a git checkout"}${record.dirty ? ", uncommitted changes" : ""}).`)
