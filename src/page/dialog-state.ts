@@ -1,33 +1,36 @@
-import { useSyncExternalStore } from 'react'
+import { startTransition, useEffect, useState } from 'react'
 
 // Module-level, so every island (each its own React root) opens and closes the same dialog.
 let open = false
-const listeners = new Set<() => void>()
+const setters = new Set<(open: boolean) => void>()
 
-function set(next: boolean): void {
-  if (open === next) return
-  open = next
-  for (const listener of listeners) listener()
-}
-
-/** Opens the registration dialog (from any button, in any island). */
+/**
+ * Opens the registration dialog (from any button, in any island, or the timer). As a transition: React renders
+ * the dialog and its form in slices, yielding to the main thread between them, instead of one long task.
+ */
 export function openDialog(): void {
-  set(true)
+  open = true
+  startTransition(() => {
+    for (const set of setters) set(true)
+  })
 }
 
-/** Closes the registration dialog. */
+/** Closes the registration dialog at once (Escape, the close button, a successful registration). */
 export function closeDialog(): void {
-  set(false)
+  open = false
+  for (const set of setters) set(false)
 }
 
 /** Whether the registration dialog is open; re-renders the caller when that changes. */
 export function useDialogOpen(): boolean {
-  return useSyncExternalStore(
-    (listener) => {
-      listeners.add(listener)
-      return () => listeners.delete(listener)
-    },
-    () => open,
-    () => false,
-  )
+  // State, not useSyncExternalStore: a store's updates always render synchronously, never as a transition.
+  const [value, setValue] = useState(false)
+  useEffect(() => {
+    setters.add(setValue)
+    setValue(open)
+    return () => {
+      setters.delete(setValue)
+    }
+  }, [])
+  return value
 }
