@@ -1,9 +1,10 @@
-import { useState, type ComponentType } from 'react'
+import { useMemo, type ComponentType } from 'react'
 import type { ClientPageConfig } from '../../schema/page-config.ts'
 import type { Section } from '../../schema/sections.ts'
 import { createRegistrationStore, RegistrationProvider, type RegistrationStore } from '../form/registration-state.tsx'
 import { sectionRegistry } from '../sections/registry.ts'
 import type { SharedProps } from '../ui/section-props.ts'
+import { closeDialog } from './dialog-state.ts'
 import { Footer } from './Footer.tsx'
 import { Header } from './Header.tsx'
 import { Island } from './Island.tsx'
@@ -25,7 +26,13 @@ type Props = {
  * at build time; in the browser only its islands (buttons that open the dialog, the forms, the dialog) hydrate.
  */
 export function Page({ config, registration }: Props) {
-  const [store] = useState(() => registration ?? createRegistrationStore({ form: config.form, analytics: config.site.analytics }))
+  // A new store only when the form's texts or analytics change (the editor's preview re-renders with each edit).
+  const formKey = JSON.stringify([config.form, config.site.analytics])
+  const store = useMemo(
+    () => registration ?? createRegistrationStore({ form: config.form, analytics: config.site.analytics, onSuccess: closeDialog }),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [registration, formKey],
+  )
   const shared: SharedProps = { site: config.site }
   return (
     <RegistrationProvider store={store}>
