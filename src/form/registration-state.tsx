@@ -5,6 +5,7 @@ import { captureAttribution, type Attribution } from './attribution.ts'
 import { saveDraft } from './draft.ts'
 import { showNotice } from './notify.ts'
 import type { FieldMessages, RegistrationData } from '../../schema/registration-rules.ts'
+import { honeypotField } from '../../schema/registration-contract.ts'
 import { sendRegistration } from './send-registration.ts'
 
 /** Idle, or a registration is on its way (buttons disabled, label 'Submitting…'). */
@@ -33,8 +34,9 @@ export function useRegistrationState(): RegistrationState {
   return state
 }
 
-function newSubmissionId(): string {
-  return crypto.randomUUID()
+/** The data as a key: the same trimmed values give the same key, whatever their order. */
+function dataKey(data: RegistrationData): string {
+  return JSON.stringify(Object.keys(data).sort().map((key) => [key, data[key]]))
 }
 
 type ProviderProps = {
@@ -46,15 +48,17 @@ type ProviderProps = {
 }
 
 /**
- * Holds the one form state of both forms, and sends registrations: one at a time, with the same submission
- * id until one is accepted (so a retry after a lost answer is stored once), and attribution of the visit.
+ * Holds the one form state of both forms, and sends registrations: one at a time, with the same submission id
+ * while the data stays the same (a retry after a lost answer is stored once) and a new one when it changed (the
+ * corrected registration is a new submission, never a conflict with the lost one), and attribution of the visit.
  */
 export function RegistrationProvider({ form, analytics, onSuccess, children }: ProviderProps) {
   const [formData, setFormDataState] = useState<RegistrationData>({})
   const [status, setStatus] = useState<SubmitStatus>('idle')
   const [serverErrors, setServerErrors] = useState<FieldMessages>({})
   const sending = useRef(false)
-  const submissionId = useRef<string | undefined>(undefined)
+  // The id and data of the last send whose answer was not a success (lost, failed, refused).
+  const unanswered = useRef<{ id: string; key: string } | undefined>(undefined)
   const honeypot = useRef('')
   const attribution = useRef<Attribution | undefined>(undefined)
 
@@ -70,21 +74,24 @@ export function RegistrationProvider({ form, analytics, onSuccess, children }: P
       if (sending.current) return false
       sending.current = true
       setStatus('submitting')
-      submissionId.current ??= newSubmissionId()
+      const key = dataKey(data)
+      if (unanswered.current?.key !== key) unanswered.current = { id: crypto.randomUUID(), key }
       attribution.current ??= captureAttribution()
       const body = {
         ...data,
-        submissionId: submissionId.current,
+        submissionId: unanswered.current.id,
         pageUrl: window.location.href,
         referrer: attribution.current.referrer,
         utm: attribution.current.utm,
+        clickIds: attribution.current.clickIds,
+        landingPage: attribution.current.landingPage,
         consentText: form.consent,
-        website: honeypot.current,
+        [honeypotField]: honeypot.current,
       }
       try {
         const outcome = await sendRegistration(body)
         if (outcome.ok) {
-          submissionId.current = undefined
+          unanswered.current = undefined
           setFormDataState({})
           saveDraft({})
           setServerErrors({})

@@ -8,6 +8,7 @@ import { sectionRegistry } from '../sections/registry.ts'
 import type { SharedProps } from '../ui/section-props.ts'
 import { loadTagManager } from './analytics.ts'
 import { Footer } from './Footer.tsx'
+import { rememberDialogClosed, rememberRegistered, shouldOpenDialogByItself } from './dialog-memory.ts'
 import { Header } from './Header.tsx'
 import { RegistrationContext } from './registration-context.tsx'
 
@@ -41,15 +42,24 @@ export function Page({ config }: { config: ClientPageConfig }) {
     else window.addEventListener('load', preload, { once: true })
     const containerId = config.site.analytics?.gtmId
     if (containerId) loadTagManager(containerId)
-    const timer = window.setTimeout(() => setDialogOpen(true), config.modal.openDelayMs)
+    const timer = shouldOpenDialogByItself(config.modal.snoozeDays ?? 0)
+      ? window.setTimeout(() => setDialogOpen(true), config.modal.openDelayMs)
+      : undefined
     return () => {
       window.clearTimeout(timer)
       window.removeEventListener('load', preload)
     }
-  }, [config.modal.openDelayMs, config.site.analytics?.gtmId])
+  }, [config.modal.openDelayMs, config.modal.snoozeDays, config.site.analytics?.gtmId])
 
   const controls = useMemo(() => ({ openDialog: () => setDialogOpen(true) }), [])
-  const closeDialog = useCallback(() => setDialogOpen(false), [])
+  const closeDialog = useCallback(() => {
+    rememberDialogClosed()
+    setDialogOpen(false)
+  }, [])
+  const registered = useCallback(() => {
+    rememberRegistered()
+    setDialogOpen(false)
+  }, [])
   // The same element on every render: opening the dialog must not re-render the page, least of all the
   // form's Suspense boundary before it has hydrated (React would then discard its prerendered HTML, and
   // with it anything the visitor had typed).
@@ -66,7 +76,7 @@ export function Page({ config }: { config: ClientPageConfig }) {
 
   return (
     <RegistrationContext value={controls}>
-      <RegistrationProvider form={config.form} analytics={config.site.analytics} onSuccess={closeDialog}>
+      <RegistrationProvider form={config.form} analytics={config.site.analytics} onSuccess={registered}>
         {content}
         {hydrated && (
           <Suspense fallback={null}>
