@@ -32,6 +32,20 @@ export function formFieldSchemas(schema: unknown): Map<string, Record<string, un
   return out
 }
 
+/** The fields the form requires always (root `required`) or under a condition (`then`/`else`, `allOf`, `dependencies`). */
+export function formRequiredFields(schema: unknown): string[] {
+  const out = new Set<string>()
+  const visit = (node: unknown, depth: number): void => {
+    if (!isObject(node) || depth > 8) return
+    if (Array.isArray(node.required)) for (const name of node.required) if (typeof name === 'string') out.add(name)
+    for (const key of ['then', 'else'] as const) visit(node[key], depth + 1)
+    if (Array.isArray(node.allOf)) for (const part of node.allOf) visit(part, depth + 1)
+    if (isObject(node.dependencies)) for (const part of Object.values(node.dependencies)) visit(part, depth + 1)
+  }
+  visit(schema, 0)
+  return [...out]
+}
+
 /** The names of every field the form can have (see formFieldSchemas), in schema order. */
 export function formFieldNames(schema: unknown): string[] {
   return [...formFieldSchemas(schema).keys()]

@@ -8,7 +8,7 @@ import { lazy, Suspense } from 'react'
 export const loadRegistrationForm = async () => {
   const [{ RegistrationForm }, compiled] = await Promise.all([import('./RegistrationForm.tsx'), import('virtual:form-validator')])
   function ConfiguredRegistrationForm({ idPrefix }: { idPrefix: string }) {
-    return <RegistrationForm idPrefix={idPrefix} schema={compiled.formSchema} ui={compiled.formUi} validate={compiled.registration} />
+    return <RegistrationForm idPrefix={idPrefix} schema={compiled.formSchema} ui={compiled.formUi} validators={compiled.validators} />
   }
   return { default: ConfiguredRegistrationForm }
 }

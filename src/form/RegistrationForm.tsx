@@ -16,7 +16,7 @@ import { readDraft } from './draft.ts'
 import { formFieldNames, trimRegistration, type RegistrationData } from '../../schema/registration-rules.ts'
 import { useRegistrationState } from './registration-state.tsx'
 import { honeypotField } from '../../schema/registration-contract.ts'
-import { registrationEndpoint } from './send-registration.ts'
+import { registrationEndpoint } from './registration-endpoint.ts'
 
 const inputClass =
   'block w-full rounded-lg border bg-white px-4 py-3 text-base text-ink shadow-sm placeholder:text-ink-muted/80 focus:border-forest-700 focus:ring-2 focus:ring-forest-700/30 focus:outline-none'
@@ -136,8 +136,8 @@ export type RegistrationFormProps = {
   schema: RJSFSchema
   /** Layout, messages and button labels. */
   ui: FormUi
-  /** The schema's precompiled validate function (Ajv standalone: no code generation in the browser). */
-  validate: ValidatorFunctions[string]
+  /** The schema's precompiled validate functions (Ajv standalone: no code generation in the browser), by schema id or hash. */
+  validators: ValidatorFunctions
 }
 
 /**
@@ -145,11 +145,8 @@ export type RegistrationFormProps = {
  * instances share one state (typing in one shows in the other), validate with the precompiled validator and
  * show one message per field, in the config's words.
  */
-export function RegistrationForm({ idPrefix, schema, ui, validate }: RegistrationFormProps) {
-  const { validator, transformErrors } = useMemo(
-    () => createBrowserValidator({ [String(schema.$id)]: validate }, schema, ui.messages),
-    [schema, ui.messages, validate],
-  )
+export function RegistrationForm({ idPrefix, schema, ui, validators }: RegistrationFormProps) {
+  const { validator, transformErrors } = useMemo(() => createBrowserValidator(validators, schema, ui.messages), [schema, ui.messages, validators])
   const { form, formData, setFormData, status, serverErrors, honeypot, submit } = useRegistrationState()
   const [attempted, setAttempted] = useState(false)
   const formRef = useRef<Form>(null)

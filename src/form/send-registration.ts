@@ -1,5 +1,5 @@
 import type { SupabaseClient } from '@supabase/supabase-js'
-import { contactFunctionPath, localAnonKey } from '../../schema/local-defaults.ts'
+import { localAnonKey } from '../../schema/local-defaults.ts'
 import type { FieldMessages } from '../../schema/registration-rules.ts'
 
 /** The outcome of one call: success, or the error with any field messages the server gave. */
@@ -7,14 +7,6 @@ export type SendOutcome = { ok: true } | { ok: false; error: unknown; fieldError
 
 let client: Promise<SupabaseClient> | undefined
 
-/**
- * The function's address, for the form's `action`: a visitor without JavaScript (or before it arrives) posts the
- * form there. The hosted project's when the build names one, else this origin's (the Node server).
- */
-export function registrationEndpoint(): string {
-  const hosted = import.meta.env.VITE_SUPABASE_URL
-  return hosted ? `${hosted.replace(/\/+$/, '')}${contactFunctionPath}` : contactFunctionPath
-}
 
 // Created once, on first use: supabase-js is ~50 KiB that the page does not need to paint.
 function getClient(): Promise<SupabaseClient> {
