@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
-import type { ErrorSchema, RJSFSchema } from '@rjsf/utils'
+import { retrieveSchema, type ErrorSchema, type RJSFSchema } from '@rjsf/utils'
 import type { ValidatorFunctions } from '@rjsf/validator-ajv8'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { PageConfig } from '../../schema/page-config.ts'
@@ -189,6 +189,13 @@ describe('a conditional field (if/then, the second-launch fixture)', () => {
     const verdict = server(data)
     expect(browserSays).toEqual(expected)
     expect(verdict.ok ? {} : verdict.errors).toEqual(expected)
+  })
+
+  it('lets the form decide with the precompiled validator which fields to show (RJSF resolves if/then with it)', () => {
+    const shown = (data: Record<string, unknown>) => Object.keys(retrieveSchema(conditional.validator, schema, schema, data).properties ?? {})
+    expect(shown({ ...base, isRealtor: 'yes' })).toContain('brokerage')
+    expect(shown({ ...base, isRealtor: 'no' })).not.toContain('brokerage')
+    expect(shown({})).not.toContain('brokerage')
   })
 
   it('keeps the conditional field, trimmed, among the values it stores', () => {
