@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { SMTPServer } from 'smtp-server'
-import { localAnonKey, contactFunctionPath } from '../schema/local-defaults.ts'
+import { contactFunctionPath } from '../schema/function-path.ts'
+import { localAnonKey } from '../schema/local-defaults.ts'
 import { openSqliteStore } from '../src/server/sqlite-store.ts'
 
 /**

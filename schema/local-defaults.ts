@@ -5,6 +5,3 @@
  * may import this file: it has no imports of its own.
  */
 export const localAnonKey = 'local-anon-key'
-
-/** The path supabase-js calls for `functions.invoke('send-contact-email')`, relative to the site's origin. */
-export const contactFunctionPath = '/functions/v1/send-contact-email'

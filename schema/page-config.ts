@@ -165,6 +165,16 @@ export const modalSchema = {
       description: 'How long after the page loads the dialog opens by itself, in milliseconds; 0 opens it at once.',
       default: 1000,
     },
+    snoozeDays: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 365,
+      title: 'Rest after closing (days)',
+      description:
+        'After a visitor closes the dialog, it does not open by itself again in their browser for this many days (0: it opens on every load). After a registration it never opens by itself again there. The Register buttons always open it.',
+      default: 0,
+      examples: [7],
+    },
     closeLabel: { type: 'string', minLength: 1, title: 'Close button label', description: 'Read by screen readers, e.g. "Close".' },
   },
   required: ['title', 'openDelayMs', 'closeLabel'],
@@ -181,6 +191,53 @@ const toastSchema = {
     text: { type: 'string', minLength: 1, title: 'Text', description: 'The line under it.' },
   },
   required: ['title', 'text'],
+  additionalProperties: false,
+} as const satisfies JSONSchema
+
+/** The texts of the pages a registration sent without JavaScript lands on, where the config gives none. */
+export const noScriptPageDefaults = {
+  backLabel: 'Back to the page',
+  checkTitle: 'Please check your details',
+  checkText: 'Some of the details you entered need attention. Go back to the form: what you typed is still there.',
+  checkBackLabel: 'Back to the form',
+} as const
+
+/** The pages a registration sent without JavaScript lands on (the thanks take the success notice's words). */
+const noScriptPagesSchema = {
+  type: 'object',
+  title: 'Pages without JavaScript',
+  description:
+    'A visitor whose browser runs no JavaScript still registers: the form is sent as a plain web form and answered with a page. The thank-you page shows the success notice with a link back; these are its other words.',
+  properties: {
+    backLabel: {
+      type: 'string',
+      minLength: 1,
+      title: 'Link back (thank-you page)',
+      description: 'The link from the thank-you page back to the home page.',
+      default: noScriptPageDefaults.backLabel,
+    },
+    checkTitle: {
+      type: 'string',
+      minLength: 1,
+      title: 'Heading (check your details)',
+      description: 'Where the form cannot be shown again with its messages (on Supabase), the heading of the page that asks to correct it.',
+      default: noScriptPageDefaults.checkTitle,
+    },
+    checkText: {
+      type: 'string',
+      minLength: 1,
+      title: 'Text (check your details)',
+      description: 'The sentence under that heading.',
+      default: noScriptPageDefaults.checkText,
+    },
+    checkBackLabel: {
+      type: 'string',
+      minLength: 1,
+      title: 'Link back (check your details)',
+      description: 'The link back to the filled form.',
+      default: noScriptPageDefaults.checkBackLabel,
+    },
+  },
   additionalProperties: false,
 } as const satisfies JSONSchema
 
@@ -253,6 +310,7 @@ export const formSchema = {
       required: ['success', 'error'],
       additionalProperties: false,
     },
+    noScript: noScriptPagesSchema,
   },
   required: ['schema', 'uiSchema', 'messages', 'submitLabel', 'submittingLabel', 'consent', 'toasts'],
   additionalProperties: false,
@@ -310,7 +368,7 @@ export type PageConfig = {
 }
 
 /** The part of the form config the page itself needs (the form's own code brings the rest). */
-export type ClientFormConfig = Pick<FormConfig, 'consent' | 'toasts'>
+export type ClientFormConfig = Pick<FormConfig, 'consent' | 'toasts' | 'noScript'>
 
 /** What only the form's own (lazily loaded) code needs; the page bundle gets the rest of `form`. */
 export type FormUi = Pick<FormConfig, 'uiSchema' | 'messages' | 'submitLabel' | 'submittingLabel'>

@@ -86,17 +86,27 @@ function allowsString(type: unknown): boolean {
  * `"lines"` when the uiSchema shows it as a textarea, unless the config already says which. Other fields as they are.
  */
 export function withPlainTextRule<S extends RegistrationRules['schema']>(schema: S, uiSchema: RegistrationRules['uiSchema'] | undefined): S {
-  const properties: Record<string, unknown> = {}
-  for (const [field, fieldSchema] of Object.entries((schema.properties ?? {}) as Record<string, unknown>)) {
-    const own = fieldSchema as Record<string, unknown> | null
-    if (typeof own !== 'object' || own === null || !allowsString(own.type) || 'plainText' in own) {
-      properties[field] = fieldSchema
-      continue
+  const ui = uiSchema as Record<string, { 'ui:widget'?: unknown } | undefined> | undefined
+  // Conditional fields (if/then/else, also inside allOf) get the rule too; the `if` itself only reads values.
+  const rule = (node: unknown): unknown => {
+    if (typeof node !== 'object' || node === null || Array.isArray(node)) return node
+    const out: Record<string, unknown> = { ...(node as Record<string, unknown>) }
+    if (typeof out.properties === 'object' && out.properties !== null) {
+      const properties: Record<string, unknown> = {}
+      for (const [field, fieldSchema] of Object.entries(out.properties as Record<string, unknown>)) {
+        const own = fieldSchema as Record<string, unknown> | null
+        properties[field] =
+          typeof own !== 'object' || own === null || !allowsString(own.type) || 'plainText' in own
+            ? fieldSchema
+            : { ...own, plainText: ui?.[field]?.['ui:widget'] === 'textarea' ? 'lines' : 'line' }
+      }
+      out.properties = properties
     }
-    const ui = (uiSchema as Record<string, { 'ui:widget'?: unknown } | undefined> | undefined)?.[field]
-    properties[field] = { ...own, plainText: ui?.['ui:widget'] === 'textarea' ? 'lines' : 'line' }
+    for (const key of ['then', 'else'] as const) if (key in out) out[key] = rule(out[key])
+    if (Array.isArray(out.allOf)) out.allOf = out.allOf.map(rule)
+    return out
   }
-  return { ...schema, properties }
+  return rule(schema) as S
 }
 
 /** The field and rule an Ajv error is about ("required" errors name the missing field in params). */

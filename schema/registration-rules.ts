@@ -9,14 +9,56 @@ export type FieldMessages = Record<string, string>
 /** Any object schema: the config's form schema, or the browser's copy of it. */
 type ObjectSchema = { properties?: object | undefined }
 
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
+
 /**
- * Keeps only the schema's fields, trims every string and drops strings that are empty once trimmed, so
+ * Every field the form can have, with its schema: the fields of `properties`, then those that only appear under a
+ * condition (`if`/`then`/`else`, also inside `allOf`, and `dependencies`), each once, first definition kept.
+ */
+export function formFieldSchemas(schema: unknown): Map<string, Record<string, unknown>> {
+  const out = new Map<string, Record<string, unknown>>()
+  const visit = (node: unknown, depth: number): void => {
+    if (!isObject(node) || depth > 8) return
+    if (isObject(node.properties)) {
+      for (const [field, fieldSchema] of Object.entries(node.properties)) {
+        if (!out.has(field)) out.set(field, isObject(fieldSchema) ? fieldSchema : {})
+      }
+    }
+    for (const key of ['then', 'else'] as const) visit(node[key], depth + 1)
+    if (Array.isArray(node.allOf)) for (const part of node.allOf) visit(part, depth + 1)
+    if (isObject(node.dependencies)) for (const part of Object.values(node.dependencies)) visit(part, depth + 1)
+  }
+  visit(schema, 0)
+  return out
+}
+
+/** The fields the form requires always (root `required`) or under a condition (`then`/`else`, `allOf`, `dependencies`). */
+export function formRequiredFields(schema: unknown): string[] {
+  const out = new Set<string>()
+  const visit = (node: unknown, depth: number): void => {
+    if (!isObject(node) || depth > 8) return
+    if (Array.isArray(node.required)) for (const name of node.required) if (typeof name === 'string') out.add(name)
+    for (const key of ['then', 'else'] as const) visit(node[key], depth + 1)
+    if (Array.isArray(node.allOf)) for (const part of node.allOf) visit(part, depth + 1)
+    if (isObject(node.dependencies)) for (const part of Object.values(node.dependencies)) visit(part, depth + 1)
+  }
+  visit(schema, 0)
+  return [...out]
+}
+
+/** The names of every field the form can have (see formFieldSchemas), in schema order. */
+export function formFieldNames(schema: unknown): string[] {
+  return [...formFieldSchemas(schema).keys()]
+}
+
+/**
+ * Keeps only the schema's fields (conditional ones included), trims every string and drops strings that are empty once trimmed, so
  * whitespace-only counts as missing. Objects without own fields (or not objects) give {}.
  */
 export function trimRegistration(input: unknown, schema: ObjectSchema): RegistrationData {
   const out: RegistrationData = {}
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return out
-  for (const field of Object.keys(schema.properties ?? {})) {
+  for (const field of formFieldNames(schema)) {
     if (!Object.prototype.hasOwnProperty.call(input, field)) continue
     const value = (input as Record<string, unknown>)[field]
     if (value === undefined || value === null) continue
@@ -47,6 +89,8 @@ function rank(keyword: string): number {
 export function pickFieldMessages(failures: RuleFailure[], messages: Record<string, Record<string, string> | undefined>): FieldMessages {
   const best = new Map<string, RuleFailure>()
   for (const failure of failures) {
+    // "must match the then schema": the failure inside the branch names the field and has its own message.
+    if (failure.keyword === 'if' || failure.field === '') continue
     const current = best.get(failure.field)
     if (!current || rank(failure.keyword) < rank(current.keyword)) best.set(failure.field, failure)
   }

@@ -1,13 +1,13 @@
 import './styles.css'
 import { createRegistrationStore } from './form/registration-state.tsx'
 import { readClientConfig } from './page/client-config.ts'
-import { closeDialog } from './page/dialog-state.ts'
+import { closeDialogAfterRegistration } from './page/dialog-state.ts'
 import { hydrateIslands } from './page/hydrate-islands.tsx'
 
 const root = document.getElementById('root')
 if (!root) throw new Error('index.html has no #root element')
 const config = readClientConfig()
-const registration = createRegistrationStore({ form: config.form, analytics: config.site.analytics, onSuccess: closeDialog })
+const registration = createRegistrationStore({ form: config.form, analytics: config.site.analytics, onSuccess: closeDialogAfterRegistration })
 
 // Built pages arrive prerendered: only their islands hydrate, and the static sections ship no code. The dev
 // server sends an empty root, so there the whole page renders in the browser (this branch is not in a build).

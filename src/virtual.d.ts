@@ -2,7 +2,8 @@
 declare module 'virtual:form-validator' {
   import type { RJSFSchema } from '@rjsf/utils'
   import type { ValidatorFunctions } from '@rjsf/validator-ajv8'
-  export const registration: ValidatorFunctions[string]
+  /** The form schema's validate function by its $id, and each if/then condition's by its hash. */
+  export const validators: ValidatorFunctions
   export const formSchema: RJSFSchema
   export const formUi: import('../schema/page-config.ts').FormUi
 }

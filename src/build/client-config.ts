@@ -7,7 +7,7 @@ import { configScriptId } from '../page/client-config.ts'
  */
 export function toClientConfig(config: PageConfig, imageVariants: ImageManifest = {}): ClientPageConfig {
   const { seo: _seo, form, ...rest } = config
-  return { ...rest, form: { consent: form.consent, toasts: form.toasts }, imageVariants }
+  return { ...rest, form: { consent: form.consent, toasts: form.toasts, ...(form.noScript ? { noScript: form.noScript } : {}) }, imageVariants }
 }
 
 /**

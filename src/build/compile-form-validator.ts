@@ -1,5 +1,5 @@
 import { compileSchemaValidatorsCode } from '@rjsf/validator-ajv8/compileSchemaValidators'
-import type { RJSFSchema } from '@rjsf/utils'
+import { hashForSchema, type RJSFSchema } from '@rjsf/utils'
 import type { FormConfig, FormUi } from '../../schema/page-config.ts'
 import { addPlainTextKeyword, registrationAjvOptions, withPlainTextRule } from '../../schema/registration-ajv.ts'
 
@@ -14,15 +14,37 @@ export function browserFormSchema(form: Pick<FormConfig, 'schema' | 'uiSchema'>)
   return { ...(withPlainTextRule(form.schema, form.uiSchema) as RJSFSchema), $id: formSchemaId }
 }
 
+/** Every "if" schema in the form schema, at any depth (conditional fields: if/then/else, also inside allOf). */
+function conditionSchemas(node: unknown, found: RJSFSchema[] = []): RJSFSchema[] {
+  if (Array.isArray(node)) for (const item of node) conditionSchemas(item, found)
+  else if (node && typeof node === 'object') {
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'if' && value && typeof value === 'object' && !Array.isArray(value)) found.push(value as RJSFSchema)
+      conditionSchemas(value, found)
+    }
+  }
+  return found
+}
+
 /**
  * Compiles the config's form schema into an ES module: Ajv standalone code (no `new Function` at run time,
- * so no CSP 'unsafe-eval'), exporting `registration` (the validate function), `formSchema` and `formUi`.
+ * so no CSP 'unsafe-eval'), exporting `validators` (the schema's validate function by its $id, and one for each
+ * if/then condition by the hash RJSF looks it up by), `formSchema` and `formUi`.
  */
 export function compileFormValidatorModule(form: Pick<FormConfig, 'schema'> & FormUi): string {
   const schema = browserFormSchema(form)
+  // RJSF looks a condition's validator up by the condition's hash, which may start with a digit: not an export name.
+  const conditions = new Map(conditionSchemas(schema).map((condition) => [hashForSchema(condition), condition]))
   const code = compileSchemaValidatorsCode(schema, {
     ajvOptionsOverrides: { ...registrationAjvOptions, code: { esm: true, lines: false } },
-    extenderFn: addPlainTextKeyword,
+    // RJSF decides which if/then branch to show by validating the "if" part alone, looked up by its hash; its schema
+    // parser takes both branches without ever asking, so those validators would be missing ("No precompiled validator
+    // function was found"). Compile each "if" under an id of its own; `validators` maps RJSF's hash to it.
+    extenderFn: (ajv) => {
+      addPlainTextKeyword(ajv)
+      for (const [hash, condition] of conditions) ajv.addSchema({ ...condition, $id: `condition_${hash}` })
+      return ajv
+    },
   })
   // Ajv's ESM output still require()s its runtime helpers (e.g. ucs2length for maxLength); make them imports.
   const imports: string[] = []
@@ -36,6 +58,7 @@ export function compileFormValidatorModule(form: Pick<FormConfig, 'schema'> & Fo
   const interop =
     'function __cjs(ns) { return ns && ns.default && typeof ns.default === "object" && "default" in ns.default ? ns.default : ns }'
   return [imports.join('\n'), body.replace(/^"use strict";/, ''), interop, `export const formSchema = ${JSON.stringify(schema)};`,
+    `export const validators = { ${[`${JSON.stringify(formSchemaId)}: ${formSchemaId}`, ...[...conditions.keys()].map((hash) => `${JSON.stringify(hash)}: condition_${hash}`)].join(', ')} };`,
     `export const formUi = ${JSON.stringify({ uiSchema: form.uiSchema, messages: form.messages, submitLabel: form.submitLabel, submittingLabel: form.submittingLabel })};`,
   ].join('\n')
 }

@@ -1,9 +1,9 @@
-import type { ImageManifest, PageConfig } from '../../schema/page-config.ts'
+import { noScriptPageDefaults, type ImageManifest, type PageConfig } from '../../schema/page-config.ts'
 import { escapeHtml } from '../server/escape-html.ts'
 import { clientConfigScript } from './client-config.ts'
 
 /** Which prerendered page the head is for. */
-export type PageKind = 'home' | 'not-found'
+export type PageKind = 'home' | 'not-found' | 'registered' | 'check-details'
 
 /** The JSON-LD script body exactly as written into the page (its CSP hash is taken of this text). */
 export function jsonLdText(config: PageConfig): string {
@@ -21,8 +21,13 @@ export function renderHeadTags(config: PageConfig, kind: PageKind): string {
   const tags: string[] = []
   const meta = (attr: 'name' | 'property', key: string, content: string) =>
     tags.push(`<meta ${attr}="${key}" content="${escapeHtml(content)}" />`)
-  if (kind === 'not-found') {
-    tags.push(`<title>${escapeHtml(`${config.notFound.title} | ${site.name}`)}</title>`)
+  if (kind !== 'home') {
+    const title = {
+      'not-found': config.notFound.title,
+      registered: config.form.toasts.success.title,
+      'check-details': config.form.noScript?.checkTitle ?? noScriptPageDefaults.checkTitle,
+    }[kind]
+    tags.push(`<title>${escapeHtml(`${title} | ${site.name}`)}</title>`)
     meta('name', 'robots', 'noindex')
   } else {
     tags.push(`<title>${escapeHtml(seo.title)}</title>`)

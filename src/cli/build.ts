@@ -8,6 +8,7 @@ import { toClientConfig } from '../build/client-config.ts'
 import { fillTemplate } from '../build/head.ts'
 import { buildImageVariants } from '../build/image-variants.ts'
 import { createViteConfig } from '../build/vite-config.ts'
+import { checkDetailsPagePath, registeredPagePath } from '../../schema/registration-contract.ts'
 import { cspHashesOf, staticHostHeaders, styleHashesOf } from '../server/security-headers.ts'
 import { loadPageConfig, PageConfigError, publicDirFor, resolvePageConfigPath } from '../config/load-page-config.ts'
 
@@ -138,6 +139,10 @@ export async function buildSite(configFile = resolvePageConfigPath(), distDir = 
     home = fillTemplate(template, config, 'home', await renderPath(clientConfig, '/'), imageVariants)
     writeFileSync(path.join(distDir, 'index.html'), home)
     writeFileSync(path.join(distDir, '404.html'), fillTemplate(template, config, 'not-found', await renderPath(clientConfig, '/404'), imageVariants))
+    // Where a registration sent without JavaScript lands (the function redirects there).
+    for (const [kind, pagePath] of [['registered', registeredPagePath], ['check-details', checkDetailsPagePath]] as const) {
+      writeFileSync(path.join(distDir, pagePath), fillTemplate(template, config, kind, await renderPath(clientConfig, pagePath), imageVariants))
+    }
   } finally {
     rmSync(ssrDir, { recursive: true, force: true })
   }

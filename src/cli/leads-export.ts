@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url'
 import { stringify } from 'csv-stringify/sync'
 import pg from 'pg'
 import { loadPageConfig } from '../config/load-page-config.ts'
+import { clickIdParams } from '../../schema/registration-contract.ts'
 import { readExportSettings, SettingsError } from '../server/env.ts'
 import { orderedFields } from '../server/notification.ts'
 import { createPostgresStore } from '../server/postgres-store.ts'
@@ -68,7 +69,12 @@ export async function exportLeads(store: LeadStore, formFields: string[], write:
     for (const key of Object.keys(lead.utm)) if (!utm.includes(key)) utm.push(key)
     lastId = lead.id
   }
-  await write(csvRecord(['id', 'created_at', 'submission_id', ...fields, 'consent_text', 'page_url', 'referrer', ...utm, 'user_agent']))
+  await write(
+    csvRecord([
+      'id', 'created_at', 'submission_id', 'suspected_spam', ...fields, 'consent_text', 'page_url', 'referrer', 'landing_page',
+      ...utm, ...clickIdParams, 'user_agent',
+    ]),
+  )
   let count = 0
   for await (const lead of eachLead(store, lastId)) {
     await write(
@@ -76,11 +82,15 @@ export async function exportLeads(store: LeadStore, formFields: string[], write:
         String(lead.id),
         lead.createdAt,
         lead.submissionId,
+        // Caught by the honeypot: kept apart from real leads by this column, so one caught by mistake can be recovered.
+        lead.suspectedSpam ? 'yes' : '',
         ...fields.map((f) => cell(lead.fields[f])),
         cell(lead.consentText),
         cell(lead.pageUrl),
         cell(lead.referrer),
+        cell(lead.landingPage),
         ...utm.map((k) => cell(lead.utm[k])),
+        ...clickIdParams.map((k) => cell(lead.clickIds[k])),
         cell(lead.userAgent),
       ]),
     )

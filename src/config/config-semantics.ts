@@ -1,6 +1,7 @@
 import { readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { createRegistrationAjv, isEmailAddress, withPlainTextRule, type RegistrationRules } from '../../schema/registration-ajv.ts'
+import { formFieldSchemas, formRequiredFields } from '../../schema/registration-rules.ts'
 import { listConfigImages } from './config-images.ts'
 import { closest, describePath, describeValue, listWords, type Finding } from './describe.ts'
 import { explainAjvErrors } from './explain-ajv-errors.ts'
@@ -222,13 +223,17 @@ function checkForm(data: Json): Finding[] {
   const findings: Finding[] = []
   const schema = form.schema
   if (isObject(schema)) findings.push(...checkFormSchemaCompiles(schema, form.uiSchema))
-  const properties = isObject(schema) && isObject(schema.properties) ? schema.properties : {}
+  // Every field the form can show, those that only appear under a condition (if/then) included.
+  const properties = Object.fromEntries(formFieldSchemas(schema))
   // The rules each field really has: the config's, plus the plainText rule the form adds to text fields.
-  const ruled = isObject(schema) && isObject(schema.properties) ? (withPlainTextRule(schema as RegistrationRules['schema'], uiSchemaOf(form.uiSchema)).properties as Json) : {}
+  const ruled = isObject(schema) ? (Object.fromEntries(formFieldSchemas(withPlainTextRule(schema as RegistrationRules['schema'], uiSchemaOf(form.uiSchema)))) as Json) : {}
   const fields = Object.keys(properties)
-  const required = isObject(schema) && Array.isArray(schema.required) ? schema.required : []
+  const topLevel = isObject(schema) && isObject(schema.properties) ? Object.keys(schema.properties) : []
+  const conditional = fields.filter((field) => !topLevel.includes(field))
+  const rootRequired = isObject(schema) && Array.isArray(schema.required) ? schema.required : []
+  const required = formRequiredFields(schema)
 
-  required.forEach((name, i) => {
+  rootRequired.forEach((name, i) => {
     if (typeof name !== 'string' || fields.includes(name)) return
     const meant = closest(name, fields)
     findings.push({
@@ -276,7 +281,7 @@ function checkForm(data: Json): Finding[] {
     }
   }
 
-  if (isObject(form.uiSchema)) findings.push(...checkUiSchema(form.uiSchema, fields))
+  if (isObject(form.uiSchema)) findings.push(...checkUiSchema(form.uiSchema, fields, conditional))
   return findings
 }
 
@@ -330,7 +335,7 @@ function unknownFormField(part: 'messages' | 'uiSchema', what: string, key: stri
   }
 }
 
-function checkUiSchema(uiSchema: Json, fields: string[]): Finding[] {
+function checkUiSchema(uiSchema: Json, fields: string[], conditional: string[]): Finding[] {
   const findings: Finding[] = []
   for (const key of Object.keys(uiSchema)) {
     if (key.startsWith('ui:') || fields.includes(key)) continue
@@ -339,6 +344,14 @@ function checkUiSchema(uiSchema: Json, fields: string[]): Finding[] {
   const order = uiSchema['ui:order']
   if (Array.isArray(order)) {
     order.forEach((name, i) => {
+      if (typeof name === 'string' && conditional.includes(name)) {
+        findings.push({
+          at: ['form', 'uiSchema', 'ui:order', i],
+          message: `form.uiSchema["ui:order"] lists '${name}', a field that only appears under a condition: while it is hidden, the form would not show at all.`,
+          fix: `Take "${name}" out of the list and keep "*" in it: the field then appears where "*" is, when its condition is met.`,
+        })
+        return
+      }
       if (typeof name !== 'string' || name === '*' || fields.includes(name)) return
       const meant = closest(name, fields)
       findings.push({
@@ -348,7 +361,14 @@ function checkUiSchema(uiSchema: Json, fields: string[]): Finding[] {
       })
     })
     // react-jsonschema-form refuses to render when the order leaves a field out and has no "*".
-    const left = fields.filter((field) => !order.includes(field))
+    const left = fields.filter((field) => !order.includes(field) && !conditional.includes(field))
+    if (conditional.length && !order.includes('*')) {
+      findings.push({
+        at: ['form', 'uiSchema', 'ui:order'],
+        message: `form.uiSchema["ui:order"] has no "*": ${listWords(conditional.map((f) => `'${f}'`))} ${conditional.length === 1 ? 'appears' : 'appear'} only under a condition, and then the form would not show at all.`,
+        fix: 'Add "*" to the list where those fields should appear.',
+      })
+    }
     if (left.length && !order.includes('*')) {
       findings.push({
         at: ['form', 'uiSchema', 'ui:order'],

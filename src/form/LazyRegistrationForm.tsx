@@ -8,12 +8,21 @@ import { lazy, Suspense } from 'react'
 export const loadRegistrationForm = async () => {
   const [{ RegistrationForm }, compiled] = await Promise.all([import('./RegistrationForm.tsx'), import('virtual:form-validator')])
   function ConfiguredRegistrationForm({ idPrefix }: { idPrefix: string }) {
-    return <RegistrationForm idPrefix={idPrefix} schema={compiled.formSchema} ui={compiled.formUi} validate={compiled.registration} />
+    return <RegistrationForm idPrefix={idPrefix} schema={compiled.formSchema} ui={compiled.formUi} validators={compiled.validators} />
   }
   return { default: ConfiguredRegistrationForm }
 }
 
-const RegistrationForm = lazy(loadRegistrationForm)
+// If the form's code cannot be loaded (blocked, offline), once more and then never settle: the island then stays as
+// prerendered, a plain form that posts to the function, instead of an error that would take the page down with it.
+const RegistrationForm = lazy(() =>
+  loadRegistrationForm()
+    .catch(() => loadRegistrationForm())
+    .catch((error: unknown) => {
+      console.error('The form code could not be loaded; the form works as a plain web form.', error)
+      return new Promise<never>(() => {})
+    }),
+)
 
 /**
  * The registration form as an island: prerendered into the page's HTML, hydrated when its code arrives.

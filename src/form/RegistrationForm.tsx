@@ -13,8 +13,10 @@ import { useEffect, useMemo, useRef, useState, type ChangeEvent } from 'react'
 import type { FormUi } from '../../schema/page-config.ts'
 import { createBrowserValidator } from './browser-validator.ts'
 import { readDraft } from './draft.ts'
-import { trimRegistration, type RegistrationData } from '../../schema/registration-rules.ts'
+import { formFieldNames, trimRegistration, type RegistrationData } from '../../schema/registration-rules.ts'
 import { useRegistrationState } from './registration-state.tsx'
+import { honeypotField } from '../../schema/registration-contract.ts'
+import { registrationEndpoint } from './registration-endpoint.ts'
 
 const inputClass =
   'block w-full rounded-lg border bg-white px-4 py-3 text-base text-ink shadow-sm placeholder:text-ink-muted/80 focus:border-forest-700 focus:ring-2 focus:ring-forest-700/30 focus:outline-none'
@@ -111,10 +113,10 @@ function RadioWidget({ id, htmlName, options, value, disabled, readonly, onChang
 }
 
 /** Values typed into the prerendered inputs before this code arrived: React state does not have them yet. */
-function readTypedValues(formElement: HTMLFormElement, idPrefix: string, schema: RJSFSchema): RegistrationData {
+function readTypedValues(formElement: HTMLFormElement, schema: RJSFSchema): RegistrationData {
   const typed: RegistrationData = {}
-  for (const field of Object.keys(schema.properties ?? {})) {
-    const name = `${idPrefix}_${field}`
+  for (const field of formFieldNames(schema)) {
+    const name = field
     const checked = formElement.querySelector<HTMLInputElement>(`input[type="radio"][name="${name}"]:checked`)
     const input = formElement.querySelector<HTMLInputElement>(`input:not([type="radio"])[name="${name}"]`)
     const value = checked?.value ?? input?.value
@@ -122,6 +124,9 @@ function readTypedValues(formElement: HTMLFormElement, idPrefix: string, schema:
   }
   return typed
 }
+
+/** An input's name is its field's (path) name, as the function reads a plain form post: "email", not "inline_email". */
+const fieldName = (path: readonly (string | number)[]) => path.map(String).join('.')
 
 /** What the form is made of; the build compiles all three from the config's `form`. */
 export type RegistrationFormProps = {
@@ -131,8 +136,8 @@ export type RegistrationFormProps = {
   schema: RJSFSchema
   /** Layout, messages and button labels. */
   ui: FormUi
-  /** The schema's precompiled validate function (Ajv standalone: no code generation in the browser). */
-  validate: ValidatorFunctions[string]
+  /** The schema's precompiled validate functions (Ajv standalone: no code generation in the browser), by schema id or hash. */
+  validators: ValidatorFunctions
 }
 
 /**
@@ -140,25 +145,18 @@ export type RegistrationFormProps = {
  * instances share one state (typing in one shows in the other), validate with the precompiled validator and
  * show one message per field, in the config's words.
  */
-export function RegistrationForm({ idPrefix, schema, ui, validate }: RegistrationFormProps) {
-  const { validator, transformErrors } = useMemo(
-    () => createBrowserValidator({ [String(schema.$id)]: validate }, schema, ui.messages),
-    [schema, ui.messages, validate],
-  )
+export function RegistrationForm({ idPrefix, schema, ui, validators }: RegistrationFormProps) {
+  const { validator, transformErrors } = useMemo(() => createBrowserValidator(validators, schema, ui.messages), [schema, ui.messages, validators])
   const { form, formData, setFormData, status, serverErrors, honeypot, submit } = useRegistrationState()
   const [attempted, setAttempted] = useState(false)
-  // Prerendered disabled: before this code runs, a submit would be the browser's own (a GET carrying the
-  // visitor's details in the address, and a reload that loses them).
-  const [hydrated, setHydrated] = useState(false)
   const formRef = useRef<Form>(null)
   const submitting = status === 'submitting'
 
   useEffect(() => {
     const element = formRef.current?.formElement.current as HTMLFormElement | null | undefined
-    setHydrated(true)
     if (!element) return
     // Not before now: a state change reaching the prerendered form before it hydrates makes React discard it.
-    const restored = { ...readDraft(), ...readTypedValues(element, idPrefix, schema), ...formData }
+    const restored = { ...readDraft(), ...readTypedValues(element, schema), ...formData }
     if (Object.keys(restored).length > Object.keys(formData).length) setFormData(restored)
     // Only once, when this instance first mounts (hydrates): the draft of an earlier visit in this tab, and
     // what was typed into the prerendered inputs before this code arrived.
@@ -177,6 +175,11 @@ export function RegistrationForm({ idPrefix, schema, ui, validate }: Registratio
       formData={formData}
       validator={validator}
       idPrefix={idPrefix}
+      // A real form before this code runs (and without JavaScript): a POST of the fields by their own names to the
+      // function, which answers with a page. Once hydrated, RJSF takes the submit and sends JSON instead.
+      action={registrationEndpoint()}
+      method="post"
+      nameGenerator={fieldName}
       noHtml5Validate
       showErrorList={false}
       focusOnFirstError
@@ -194,11 +197,13 @@ export function RegistrationForm({ idPrefix, schema, ui, validate }: Registratio
         if (accepted) setAttempted(false)
       }}
     >
+      {/* The honeypot: off screen, out of the tab order, hidden from assistive technology, named and labelled like
+          no field a browser autofills. */}
       <div className="absolute -left-[10000px] h-px w-px overflow-hidden" aria-hidden="true">
-        <label htmlFor={`${idPrefix}_website`}>Website</label>
+        <label htmlFor={`${idPrefix}_hp`}>Leave this empty</label>
         <input
-          id={`${idPrefix}_website`}
-          name="website"
+          id={`${idPrefix}_hp`}
+          name={honeypotField}
           type="text"
           tabIndex={-1}
           autoComplete="off"
@@ -208,7 +213,7 @@ export function RegistrationForm({ idPrefix, schema, ui, validate }: Registratio
           }}
         />
       </div>
-      <button type="submit" disabled={submitting || !hydrated} className="btn-primary w-full disabled:cursor-wait disabled:opacity-75">
+      <button type="submit" disabled={submitting} className="btn-primary w-full disabled:cursor-wait disabled:opacity-75">
         {submitting ? ui.submittingLabel : ui.submitLabel}
       </button>
       <p className="text-center text-sm text-ink-muted">{form.consent}</p>

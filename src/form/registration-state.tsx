@@ -5,6 +5,7 @@ import { captureAttribution, type Attribution } from './attribution.ts'
 import { saveDraft } from './draft.ts'
 import { showNotice } from './notify.ts'
 import type { FieldMessages, RegistrationData } from '../../schema/registration-rules.ts'
+import { honeypotField } from '../../schema/registration-contract.ts'
 import { sendRegistration } from './send-registration.ts'
 
 /** Idle, or a registration is on its way (buttons disabled, label 'Submitting…'). */
@@ -33,8 +34,9 @@ export function useRegistrationState(): RegistrationState {
   return state
 }
 
-function newSubmissionId(): string {
-  return crypto.randomUUID()
+/** The data as a key: the same trimmed values give the same key, whatever their order. */
+function dataKey(data: RegistrationData): string {
+  return JSON.stringify(Object.keys(data).sort().map((key) => [key, data[key]]))
 }
 
 type Snapshot = Pick<RegistrationState, 'formData' | 'status' | 'serverErrors'>
@@ -56,8 +58,9 @@ type StoreOptions = {
 }
 
 /**
- * Holds the one form state of both forms, and sends registrations: one at a time, with the same submission
- * id until one is accepted (so a retry after a lost answer is stored once), and attribution of the visit.
+ * Holds the one form state of both forms, and sends registrations: one at a time, with the same submission id
+ * while the data stays the same (a retry after a lost answer is stored once) and a new one when it changed (the
+ * corrected registration is a new submission, never a conflict with the lost one), and attribution of the visit.
  */
 export function createRegistrationStore({ form, analytics, onSuccess }: StoreOptions): RegistrationStore {
   let snapshot: Snapshot = { formData: {}, status: 'idle', serverErrors: {} }
@@ -67,7 +70,8 @@ export function createRegistrationStore({ form, analytics, onSuccess }: StoreOpt
     for (const listener of listeners) listener()
   }
   let sending = false
-  let submissionId: string | undefined
+  // The id and data of the last send whose answer was not a success (lost, failed, refused).
+  let unanswered: { id: string; key: string } | undefined
   let attribution: Attribution | undefined
   const honeypot = { current: '' }
 
@@ -81,21 +85,24 @@ export function createRegistrationStore({ form, analytics, onSuccess }: StoreOpt
     if (sending) return false
     sending = true
     update({ status: 'submitting' })
-    submissionId ??= newSubmissionId()
+    const key = dataKey(data)
+    if (unanswered?.key !== key) unanswered = { id: crypto.randomUUID(), key }
     attribution ??= captureAttribution()
     const body = {
       ...data,
-      submissionId,
+      submissionId: unanswered.id,
       pageUrl: window.location.href,
       referrer: attribution.referrer,
       utm: attribution.utm,
+      clickIds: attribution.clickIds,
+      landingPage: attribution.landingPage,
       consentText: form.consent,
-      website: honeypot.current,
+      [honeypotField]: honeypot.current,
     }
     try {
       const outcome = await sendRegistration(body)
       if (outcome.ok) {
-        submissionId = undefined
+        unanswered = undefined
         saveDraft({})
         update({ formData: {}, serverErrors: {} })
         if (analytics) dataLayer().push({ event: 'generate_lead', form_id: 'vip-registration' })

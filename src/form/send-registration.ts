@@ -7,6 +7,7 @@ export type SendOutcome = { ok: true } | { ok: false; error: unknown; fieldError
 
 let client: Promise<SupabaseClient> | undefined
 
+
 // Created once, on first use: supabase-js is ~50 KiB that the page does not need to paint.
 function getClient(): Promise<SupabaseClient> {
   client ??= import('@supabase/supabase-js').then(({ createClient }) =>

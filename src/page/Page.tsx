@@ -4,7 +4,7 @@ import type { Section } from '../../schema/sections.ts'
 import { createRegistrationStore, RegistrationProvider, type RegistrationStore } from '../form/registration-state.tsx'
 import { sectionRegistry } from '../sections/registry.ts'
 import type { SharedProps } from '../ui/section-props.ts'
-import { closeDialog } from './dialog-state.ts'
+import { closeDialogAfterRegistration } from './dialog-state.ts'
 import { Footer } from './Footer.tsx'
 import { Header } from './Header.tsx'
 import { Island } from './Island.tsx'
@@ -29,7 +29,7 @@ export function Page({ config, registration }: Props) {
   // A new store only when the form's texts or analytics change (the editor's preview re-renders with each edit).
   const formKey = JSON.stringify([config.form, config.site.analytics])
   const store = useMemo(
-    () => registration ?? createRegistrationStore({ form: config.form, analytics: config.site.analytics, onSuccess: closeDialog }),
+    () => registration ?? createRegistrationStore({ form: config.form, analytics: config.site.analytics, onSuccess: closeDialogAfterRegistration }),
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [registration, formKey],
   )

@@ -3,7 +3,8 @@ import type { ModalProps } from '../../schema/page-config.ts'
 import { captureAttribution } from '../form/attribution.ts'
 import { loadRegistrationForm } from '../form/LazyRegistrationForm.tsx'
 import { loadTagManager } from './analytics.ts'
-import { closeDialog, openDialog, useDialogOpen } from './dialog-state.ts'
+import { shouldOpenDialogByItself } from './dialog-memory.ts'
+import { closeDialogByVisitor, openDialog, useDialogOpen } from './dialog-state.ts'
 
 const loadDialog = () => import('./RegistrationDialog.tsx')
 const RegistrationDialog = lazy(loadDialog)
@@ -34,17 +35,18 @@ export function RegistrationDialogHost({ modal, tagManagerId }: Props) {
     if (document.readyState === 'complete') preload()
     else window.addEventListener('load', preload, { once: true })
     if (tagManagerId) loadTagManager(tagManagerId)
-    const timer = window.setTimeout(openDialog, modal.openDelayMs)
+    // Not after a registration in this browser, nor within modal.snoozeDays of the visitor closing it.
+    const timer = shouldOpenDialogByItself(modal.snoozeDays ?? 0) ? window.setTimeout(openDialog, modal.openDelayMs) : undefined
     return () => {
       window.clearTimeout(timer)
       window.removeEventListener('load', preload)
     }
-  }, [modal.openDelayMs, tagManagerId])
+  }, [modal.openDelayMs, modal.snoozeDays, tagManagerId])
 
   if (!hydrated) return null
   return (
     <Suspense fallback={null}>
-      <RegistrationDialog modal={modal} isOpen={open} onClose={closeDialog} />
+      <RegistrationDialog modal={modal} isOpen={open} onClose={closeDialogByVisitor} />
       <Toasts />
     </Suspense>
   )

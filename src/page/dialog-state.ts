@@ -1,4 +1,5 @@
 import { startTransition, useEffect, useState } from 'react'
+import { rememberDialogClosed, rememberRegistered } from './dialog-memory.ts'
 
 // Module-level, so every island (each its own React root) opens and closes the same dialog.
 let open = false
@@ -19,6 +20,18 @@ export function openDialog(): void {
 export function closeDialog(): void {
   open = false
   for (const set of setters) set(false)
+}
+
+/** The visitor closed the dialog: it stays shut by itself for the config's snoozeDays (dialog-memory.ts). */
+export function closeDialogByVisitor(): void {
+  rememberDialogClosed()
+  closeDialog()
+}
+
+/** A registration from this browser was accepted: the dialog closes and no longer opens by itself here. */
+export function closeDialogAfterRegistration(): void {
+  rememberRegistered()
+  closeDialog()
 }
 
 /** Whether the registration dialog is open; re-renders the caller when that changes. */

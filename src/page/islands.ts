@@ -3,6 +3,7 @@ import { LazyRegistrationForm } from '../form/LazyRegistrationForm.tsx'
 import { CtaLink } from '../ui/CtaLink.tsx'
 import { NotFound } from './NotFound.tsx'
 import { RegistrationDialogHost } from './RegistrationDialogHost.tsx'
+import { RegistrationNotice } from './RegistrationNotice.tsx'
 
 /**
  * The only components the browser hydrates, by island kind: what a visitor can act on. Everything else on the
@@ -13,6 +14,7 @@ export const islandRegistry = {
   'registration-form': LazyRegistrationForm,
   'registration-dialog': RegistrationDialogHost,
   'not-found': NotFound,
+  'registration-notice': RegistrationNotice,
 }
 
 /** The kinds of island. */

@@ -16,13 +16,28 @@
  *              pageUrl: "https://…",                 location.href (optional)
  *              referrer: "https://…" | "",           document.referrer (optional)
  *              utm: { utm_source: "…", … },          the page's utm_* parameters (optional)
+ *              clickIds: { gclid: "…", … },          ad click ids of the landing address (optional)
+ *              landingPage: "/",                     the landing page's path (optional; query and fragment dropped)
  *              consentText: "By submitting, …",      the consent note shown (optional: the config's text if absent)
- *              website: ""                           honeypot: a hidden input people leave empty
+ *              hp_leave_empty: ""                    honeypot: a hidden input people leave empty ("website" in
+ *                                                    older pages). Filled: stored flagged as suspected spam, never
+ *                                                    notified, answered like any other.
  *            }
  *   Unknown fields are dropped. Keys named __proto__, constructor or prototype are refused.
  *
- * Answers (always JSON; never a stack trace):
- *   200 { ok: true }                                stored (or already stored, or a bot filled the honeypot)
+ * The same path takes the plain form post of a visitor without JavaScript: content-type
+ * application/x-www-form-urlencoded, the form's inputs by field name, the same rules (schema, trimming, messages,
+ * honeypot, rate limit, body limit, idempotency). No anon key (a form cannot send one): its Origin (or, without one,
+ * its Referer) must be one of the site's origins, else 403. Attribution comes from the Referer; the submission id,
+ * when not sent, is derived from the values, the client and a 10-minute window (see form-post.ts). Answers are pages:
+ *   303 → <site>/registered.html                    stored (the prerendered thanks)
+ *   400 text/html                                   fields to correct, Node server: the home page's form filled in,
+ *                                                    each message under its field (formPageHtml)
+ *   303 → <site>/check-details.html                 fields to correct, without formPageHtml (Supabase)
+ *   4xx/500 text/html                               any other refusal: its message and a link back
+ *
+ * Answers to JSON (always JSON; never a stack trace):
+ *   200 { ok: true }                                stored (or already stored)
  *   400 { error, errors: { field: message } }       a field breaks a rule: the config's message for it
  *   400 { error }                                   not JSON, not an object, a bad submissionId/pageUrl/utm…
  *   401 { error }                                   no or wrong anon key
@@ -30,7 +45,7 @@
  *   405 { error }                                   not POST/OPTIONS
  *   409 { error }                                   this submissionId was already used for different data
  *   413 { error }                                   body larger than the limit (MAX_BODY_BYTES, 16 KiB by default)
- *   415 { error }                                   not application/json
+ *   415 { error }                                   neither application/json nor a form post
  *   429 { error } + Retry-After                     over RATE_LIMIT_PER_MINUTE for this client IP
  *   500 { error }                                   could not be stored: nothing was acknowledged
  * OPTIONS: CORS preflight, 204 for the site's origins (same origin, or ALLOWED_ORIGINS), 403 for others.
@@ -47,14 +62,19 @@ import { HTTPException } from 'hono/http-exception'
 import { timingSafeEqual } from 'hono/utils/buffer'
 import type { FormConfig } from '../../schema/page-config.ts'
 import { createRegistrationValidator } from '../../schema/registration-ajv.ts'
-import { contactFunctionPath } from '../../schema/local-defaults.ts'
+import { contactFunctionPath } from '../../schema/function-path.ts'
 import { rateLimitKey } from './client-address.ts'
 import { createOriginPolicy, offersKey } from './caller.ts'
 import { environmentVariables as settings } from './env.ts'
-import { composeLeadMail } from './notification.ts'
+import { checkDetailsPagePath, registeredPagePath } from '../../schema/registration-contract.ts'
+import { formFieldNames } from '../../schema/registration-rules.ts'
+import { fillFormPage } from './form-page.ts'
+import { derivedSubmissionId, formPostAttribution, formPostOrigin, formPostPage, isFormPost, parseFormBody, plainAnswerPage } from './form-post.ts'
+import { composeLeadMail, fieldLabel } from './notification.ts'
 import { createRateLimiter } from './rate-limit.ts'
-import { jsonAnswer, refusal } from './refusal.ts'
+import { jsonAnswer, refusal, type RefusalDetails } from './refusal.ts'
 import {
+  canonical,
   controlCharacterErrors,
   isHoneypotFilled,
   parseRegistrationBody,
@@ -111,6 +131,12 @@ export type AppDeps = {
   log?: AppLog
   /** Makes a submission id when the browser sent none. Default crypto.randomUUID. */
   newId?: () => string
+  /**
+   * The prerendered home page (dist/index.html). A plain form post with fields to correct is answered with it, the
+   * form filled in and the messages under the fields; without it (on Supabase) such a post is redirected to the
+   * site's check-details page.
+   */
+  formPageHtml?: string
 }
 
 const functionPaths = [contactFunctionPath, '/send-contact-email']
@@ -142,10 +168,17 @@ export function createApp(deps: AppDeps): Hono {
     }
   }
 
-  // Another site's page is refused outright; no Origin at all is not a browser, and fine.
+  /** The site a plain form post comes from (its Origin, or without one its Referer's), when it is one of ours. */
+  const formPostSite = (c: Context): string | undefined => {
+    const origin = formPostOrigin(c.req.header('origin'), c.req.header('referer'))
+    return origin !== undefined && originPolicy(origin, c) !== null ? origin : undefined
+  }
+
+  // Another site's page is refused outright; no Origin at all is not a browser, and fine. (A plain form post is
+  // checked more strictly, where the key would be.)
   const sameSiteOnly = createMiddleware(async (c, next) => {
     const origin = c.req.header('origin')
-    if (origin !== undefined && originPolicy(origin, c) === null) {
+    if (!isFormPost(c.req.raw) && origin !== undefined && originPolicy(origin, c) === null) {
       throw refusal(403, `Requests from ${origin} are not allowed: add it to ALLOWED_ORIGINS.`)
     }
     await next()
@@ -166,12 +199,23 @@ export function createApp(deps: AppDeps): Hono {
     await next()
   })
   const anonKeyRequired = createMiddleware(async (c, next) => {
-    if (!(await offersKey(c, deps.anonKeys))) throw refusal(401, 'Missing or wrong API key: send the site\'s anon key in the "apikey" header.')
+    if (isFormPost(c.req.raw)) {
+      // A plain form cannot send the key: coming from one of the site's pages stands in for it. Browsers send Origin
+      // with every form POST; without it (not a current browser) a Referer on the site will do, nothing else.
+      if (formPostSite(c) === undefined) {
+        const from = c.req.header('origin') ?? c.req.header('referer') ?? 'a page that does not say where it is'
+        throw refusal(403, `Registrations from ${from} are not allowed: add its origin to ALLOWED_ORIGINS.`)
+      }
+    } else if (!(await offersKey(c, deps.anonKeys))) {
+      throw refusal(401, 'Missing or wrong API key: send the site\'s anon key in the "apikey" header.')
+    }
     await next()
   })
   const jsonOnly = createMiddleware(async (c, next) => {
     const type = (c.req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase()
-    if (type !== 'application/json') throw refusal(415, 'Send the registration as JSON, with "Content-Type: application/json".')
+    if (type !== 'application/json' && !isFormPost(c.req.raw)) {
+      throw refusal(415, 'Send the registration as JSON, with "Content-Type: application/json".')
+    }
     await next()
   })
   const sizeLimited = bodyLimit({
@@ -182,39 +226,80 @@ export function createApp(deps: AppDeps): Hono {
   })
 
   async function register(c: Context): Promise<Response> {
-    const body = parseRegistrationBody(await c.req.arrayBuffer())
-    // Bots fill every input, including the hidden one: answer as if stored, store and notify nothing.
-    if (isHoneypotFilled(body)) {
-      log.info('send-contact-email: honeypot filled, registration ignored')
-      return jsonAnswer(200, { ok: true })
-    }
-    const context = readSubmissionContext(body, { newId, consentText: deps.formConfig.consent })
+    const plain = isFormPost(c.req.raw)
+    const site = plain ? formPostSite(c)! : undefined
+    const bytes = await c.req.arrayBuffer()
+    const body = plain ? parseFormBody(bytes, deps.formConfig.schema) : parseRegistrationBody(bytes)
+    const read = readSubmissionContext(plain ? { submissionId: body.submissionId || undefined } : body, {
+      newId,
+      consentText: deps.formConfig.consent,
+    })
+    // A plain form shows the config's consent note and sends none; its attribution is the page it was sent from (the
+    // form shown again after a correction carries that page's address on, as pageUrl).
+    const context = plain ? { ...read, ...formPostAttribution(formPostPage(body.pageUrl, site!) ?? c.req.header('referer')) } : read
     const checked = validate(body)
     const errors = { ...controlCharacterErrors(body, deps.formConfig), ...(checked.ok ? {} : checked.errors) }
-    if (!checked.ok || Object.keys(errors).length > 0) throw refusal(400, 'Some fields need attention.', { errors })
-
-    const lead: NewLead = { ...context, createdAt: clock().toISOString(), fields: checked.value, userAgent: userAgentOf(c.req.header('user-agent')) }
+    if (!checked.ok || Object.keys(errors).length > 0) {
+      const values = Object.fromEntries(formFieldNames(deps.formConfig.schema).filter((f) => f in body).map((f) => [f, body[f]]))
+      throw refusal(400, 'Some fields need attention.', { errors, values, carried: context.pageUrl ? { pageUrl: context.pageUrl } : {} })
+    }
+    // Bots fill every input, the hidden one too. Kept, flagged and never notified, rather than dropped: a real
+    // visitor caught by mistake can be found in the export. The answer is the same as anyone's.
+    const suspectedSpam = isHoneypotFilled(body)
+    // Without an id from the page, a plain post's is derived from its values: the same registration posted twice (a
+    // double click, the answer reloaded) is stored once, a corrected one is a new submission.
+    const submissionId =
+      plain && !body.submissionId ? await derivedSubmissionId(canonical(checked.value), clientAddressOf(c), clock()) : context.submissionId
+    const lead: NewLead = {
+      ...context,
+      submissionId,
+      createdAt: clock().toISOString(),
+      fields: checked.value,
+      userAgent: userAgentOf(c.req.header('user-agent')),
+      suspectedSpam,
+    }
     let saved
     try {
-      saved = await deps.store.saveLead(lead, composeLeadMail(lead, notification))
+      saved = await deps.store.saveLead(lead, suspectedSpam ? null : composeLeadMail(lead, notification))
     } catch (error) {
       log.error(`send-contact-email: could not store submission ${lead.submissionId}`, error)
-      return jsonAnswer(500, { error: 'Your registration could not be saved. Please try again in a moment.' })
+      throw refusal(500, 'Your registration could not be saved. Please try again in a moment.')
     }
     if (saved.created) {
-      log.info(`send-contact-email: stored lead ${saved.lead.id}`)
-      deps.onLeadStored?.()
+      log.info(`send-contact-email: stored lead ${saved.lead.id}${suspectedSpam ? ' as suspected spam (honeypot filled), not notified' : ''}`)
+      if (!suspectedSpam) deps.onLeadStored?.()
     } else if (!sameFields(saved.lead.fields, lead.fields)) {
       throw refusal(409, 'This submissionId was already used for a different registration: make a new one for each submission.')
     }
+    // After a plain post the browser GETs the thanks, so a reload does not post again.
+    if (plain) return new Response(null, { status: 303, headers: { location: `${site}${registeredPagePath}`, 'cache-control': 'no-store' } })
     return jsonAnswer(200, { ok: true })
   }
 
+  /** The answer to a refused plain form post: the form again with its messages, the check-details page, or a note. */
+  function formRefusal(c: Context, status: number, message: string, details: RefusalDetails): Response {
+    const site = formPostSite(c)
+    const headers = { 'cache-control': 'no-store', ...details.headers }
+    if (details.errors && site) {
+      if (!deps.formPageHtml) return new Response(null, { status: 303, headers: { ...headers, location: `${site}${checkDetailsPagePath}` } })
+      const labelOf = (field: string) => fieldLabel(deps.formConfig, field)
+      const html = fillFormPage(deps.formPageHtml, details.values ?? {}, details.errors, labelOf, details.carried)
+      return new Response(html, { status, headers: { ...headers, 'content-type': 'text/html; charset=utf-8' } })
+    }
+    const back = site && status !== 403 ? `${site}/` : undefined
+    return new Response(plainAnswerPage(message, back), { status, headers: { ...headers, 'content-type': 'text/html; charset=utf-8' } })
+  }
+
   const app = new Hono()
-  app.onError((error) => {
+  app.onError((error, c) => {
+    const unexpected = 'The registration could not be saved just now. Please try again in a moment.'
+    if (!(error instanceof HTTPException)) log.error('send-contact-email: unexpected error', error)
+    if (isFormPost(c.req.raw)) {
+      if (!(error instanceof HTTPException)) return formRefusal(c, 500, unexpected, {})
+      return formRefusal(c, error.status, error.message, (error.cause ?? {}) as RefusalDetails)
+    }
     if (error instanceof HTTPException) return error.getResponse()
-    log.error('send-contact-email: unexpected error', error)
-    return jsonAnswer(500, { error: 'The registration could not be saved just now. Please try again in a moment.' })
+    return jsonAnswer(500, { error: unexpected })
   })
 
   for (const path of functionPaths) {

@@ -163,6 +163,8 @@ export async function startNodeServer(
     store,
     clientAddress: (c) => visitorAddress((c.env as HttpBindings).incoming),
     onLeadStored: () => worker.kick(),
+    // A plain form post (no JavaScript) with fields to correct is answered with the home page, the form filled in.
+    formPageHtml: readFileSync(path.join(distDir, 'index.html'), 'utf8'),
   })
   // The pages' inline JSON-LD and stylesheet are allowed by hash in the CSP; the form may post to a hosted
   // Supabase project.

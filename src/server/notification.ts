@@ -1,3 +1,4 @@
+import { formFieldNames, formFieldSchemas } from '../../schema/registration-rules.ts'
 import { escapeHtml } from './escape-html.ts'
 import { headerSafe, singleAddress } from './mailer.ts'
 import type { NewLead, OutgoingMail } from './store.ts'
@@ -27,13 +28,13 @@ function uiFor(form: NotificationForm, field: string): UiField {
 }
 
 function schemaFor(form: NotificationForm, field: string): SchemaField {
-  const entry = form.schema.properties?.[field]
+  const entry = formFieldSchemas(form.schema).get(field)
   return typeof entry === 'object' && entry !== null ? (entry as SchemaField) : {}
 }
 
 /** A field's fields in display order: uiSchema "ui:order" first, then the schema's order. */
 export function orderedFields(form: NotificationForm): string[] {
-  const fields = Object.keys(form.schema.properties ?? {})
+  const fields = formFieldNames(form.schema)
   const order = form.uiSchema?.['ui:order']
   const first = Array.isArray(order) ? order.filter((f): f is string => typeof f === 'string' && fields.includes(f)) : []
   return [...first, ...fields.filter((f) => !first.includes(f))]

@@ -19,11 +19,14 @@ type LeadRow = {
   referrer: string | null
   utm: Record<string, string> | string
   user_agent: string | null
+  click_ids: Record<string, string> | string
+  landing_page: string | null
+  suspected_spam: boolean
 }
 
 type JobRow = { id: string | number | bigint; lead_id: string | number | bigint; attempts: number; mail: OutgoingMail | string }
 
-const leadColumns = 'id, submission_id, created_at, fields, consent_text, page_url, referrer, utm, user_agent'
+const leadColumns = 'id, submission_id, created_at, fields, consent_text, page_url, referrer, utm, user_agent, click_ids, landing_page, suspected_spam'
 
 // Drivers differ in how they hand back bigint, timestamptz and jsonb; normalise here.
 function toNumber(value: string | number | bigint): number {
@@ -49,6 +52,9 @@ function toLead(row: LeadRow): StoredLead {
     referrer: row.referrer,
     utm: fromJson(row.utm),
     userAgent: row.user_agent,
+    clickIds: fromJson(row.click_ids),
+    landingPage: row.landing_page,
+    suspectedSpam: row.suspected_spam === true,
   }
 }
 
@@ -68,20 +74,20 @@ export type PostgresStoreOptions = {
 /** A LeadStore on PostgreSQL with the tables of supabase/migrations (apply them first). */
 export function createPostgresStore(db: SqlQueryable, options: PostgresStoreOptions = {}): LeadStore {
   return {
-    async saveLead(lead: NewLead, mail: OutgoingMail) {
-      // One statement: the lead and its notification are committed together, or neither is.
+    async saveLead(lead: NewLead, mail: OutgoingMail | null) {
+      // One statement: the lead and its notification (if any) are committed together, or neither is.
       const { rows } = await db.query(
         `WITH new_lead AS (
-           INSERT INTO public.leads (submission_id, created_at, fields, consent_text, page_url, referrer, utm, user_agent)
-           VALUES ($1, $2, $3::jsonb, $4, $5, $6, $7::jsonb, $8)
+           INSERT INTO public.leads (submission_id, created_at, fields, consent_text, page_url, referrer, utm, user_agent, click_ids, landing_page, suspected_spam)
+           VALUES ($1, $2, $3::jsonb, $4, $5, $6, $7::jsonb, $8, $9::jsonb, $10, $11::int = 1)
            ON CONFLICT (submission_id) DO NOTHING
            RETURNING ${leadColumns}
          ), new_mail AS (
            INSERT INTO public.outbox (lead_id, recipient, mail, next_attempt_at, created_at)
-           SELECT id, $9, $10::jsonb, $2, $2 FROM new_lead
+           SELECT id, $12, $13::jsonb, $2, $2 FROM new_lead WHERE $13::jsonb IS NOT NULL
          )
          SELECT ${leadColumns} FROM new_lead`,
-        [...leadColumnValues(lead), mail.to, JSON.stringify(mail)],
+        [...leadColumnValues(lead), mail?.to ?? null, mail ? JSON.stringify(mail) : null],
       )
       const created = rows[0] as LeadRow | undefined
       if (created) return { created: true, lead: toLead(created) }

@@ -4,7 +4,8 @@
  * Web-standard APIs only: the Deno entry runs this file too.
  */
 import type { FormConfig } from '../../schema/page-config.ts'
-import type { FieldMessages } from '../../schema/registration-rules.ts'
+import { clickIdParams, honeypotField, legacyHoneypotField } from '../../schema/registration-contract.ts'
+import { formFieldNames, type FieldMessages } from '../../schema/registration-rules.ts'
 import { refusal } from './refusal.ts'
 
 /** A registration body: a JSON object, checked for hostile keys and depth. */
@@ -16,6 +17,8 @@ export type SubmissionContext = {
   pageUrl: string | null
   referrer: string | null
   utm: Record<string, string>
+  clickIds: Record<string, string>
+  landingPage: string | null
   consentText: string
 }
 
@@ -60,10 +63,10 @@ export function parseRegistrationBody(bytes: ArrayBuffer): RegistrationBody {
   return value as RegistrationBody
 }
 
-/** Bots fill every input, including the hidden `website` one people leave empty. */
+/** Bots fill every input, including the hidden one people leave empty (`hp_leave_empty`; `website` in older pages). */
 export function isHoneypotFilled(body: RegistrationBody): boolean {
-  const value = body.website
-  return value !== undefined && value !== null && !(typeof value === 'string' && value.trim() === '')
+  const filled = (value: unknown) => value !== undefined && value !== null && !(typeof value === 'string' && value.trim() === '')
+  return filled(body[honeypotField]) || filled(body[legacyHoneypotField])
 }
 
 function optionalText(body: RegistrationBody, key: string, max: number, allowNewlines = false): string | null {
@@ -104,6 +107,30 @@ function utmOf(body: RegistrationBody): Record<string, string> {
   return out
 }
 
+function clickIdsOf(body: RegistrationBody): Record<string, string> {
+  const value = body.clickIds
+  if (value === undefined || value === null) return {}
+  if (typeof value !== 'object' || Array.isArray(value)) throw refusal(400, `clickIds must be an object of ${clickIdParams.join(', ')}.`)
+  const out: Record<string, string> = {}
+  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+    if (!(clickIdParams as readonly string[]).includes(key)) throw refusal(400, `clickIds may only hold ${clickIdParams.join(', ')}; "${key.slice(0, 50)}" is not one.`)
+    if (typeof v !== 'string') throw refusal(400, `clickIds.${key} must be a string.`)
+    const text = v.trim()
+    if (text.length > 500) throw refusal(400, `clickIds.${key} is too long: at most 500 characters.`)
+    if (controlExceptTab.test(text)) throw refusal(400, `clickIds.${key} contains line breaks or control characters.`)
+    if (text !== '') out[key] = text
+  }
+  return out
+}
+
+function landingPageOf(body: RegistrationBody): string | null {
+  const value = optionalText(body, 'landingPage', 2048)
+  if (value === null) return null
+  if (!value.startsWith('/')) throw refusal(400, 'landingPage must be a path, starting with "/".')
+  // The path only: a query string or fragment could carry personal data.
+  return value.split(/[?#]/)[0] ?? '/'
+}
+
 /** The lead's context from the body; `newId` makes a submission id when the browser sent none. */
 export function readSubmissionContext(body: RegistrationBody, defaults: { newId: () => string; consentText: string }): SubmissionContext {
   const rawId = body.submissionId
@@ -115,6 +142,8 @@ export function readSubmissionContext(body: RegistrationBody, defaults: { newId:
     pageUrl: pageUrlOf(body),
     referrer: optionalText(body, 'referrer', 2048),
     utm: utmOf(body),
+    clickIds: clickIdsOf(body),
+    landingPage: landingPageOf(body),
     consentText: optionalText(body, 'consentText', 2000, true) ?? defaults.consentText,
   }
 }
@@ -122,7 +151,7 @@ export function readSubmissionContext(body: RegistrationBody, defaults: { newId:
 /** Single-line fields may not carry line breaks or control characters; textarea fields may carry line breaks. */
 export function controlCharacterErrors(body: RegistrationBody, form: Pick<FormConfig, 'schema' | 'uiSchema'>): FieldMessages {
   const errors: FieldMessages = {}
-  for (const field of Object.keys(form.schema.properties ?? {})) {
+  for (const field of formFieldNames(form.schema)) {
     const value = body[field]
     if (typeof value !== 'string') continue
     const ui = (form.uiSchema as Record<string, { 'ui:widget'?: unknown } | undefined>)[field]
@@ -141,7 +170,7 @@ export function userAgentOf(header: string | undefined): string | null {
 }
 
 /** The same JSON for the same data, whatever the key order (Postgres jsonb reorders keys). */
-function canonical(value: unknown): string {
+export function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`
   if (typeof value === 'object' && value !== null) {
     return `{${Object.keys(value)

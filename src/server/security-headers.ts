@@ -28,7 +28,12 @@ const permissionsPolicy = 'camera=(), microphone=(), geolocation=(), payment=(),
 /** The Content-Security-Policy value: 'self' everywhere, the JSON-LD by hash, nothing inline or eval'd. */
 export function contentSecurityPolicy({ jsonLdHashes, styleHashes = [], supabaseUrl, tagManager }: Omit<SecurityHeaderOptions, 'https'>): string {
   const connect = ["'self'"]
-  if (supabaseUrl) connect.push(new URL(supabaseUrl).origin)
+  // Without JavaScript the form itself posts to the hosted function, which redirects back to this site.
+  const formAction = ["'self'"]
+  if (supabaseUrl) {
+    connect.push(new URL(supabaseUrl).origin)
+    formAction.push(new URL(supabaseUrl).origin)
+  }
   const tracking = tagManager ? tagManagerOrigins : []
   connect.push(...tracking)
   return [
@@ -45,7 +50,7 @@ export function contentSecurityPolicy({ jsonLdHashes, styleHashes = [], supabase
     `connect-src ${connect.join(' ')}`,
     "object-src 'none'",
     "base-uri 'self'",
-    "form-action 'self'",
+    `form-action ${formAction.join(' ')}`,
     "frame-ancestors 'none'",
   ].join('; ')
 }
@@ -127,6 +132,8 @@ export function staticHostHeaders(options: SecurityHeaderOptions): string {
     block('/', revalidate),
     block('/index.html', revalidate),
     block('/404.html', revalidate),
+    block('/registered.html', revalidate),
+    block('/check-details.html', revalidate),
     '',
   ].join('\n')
 }

@@ -51,6 +51,14 @@ function whereOf(selector: LeadSelector): [string, string] {
   return ['created_at < ?', selector.createdBefore.toISOString()]
 }
 
+// As supabase/migrations/*_lead_click_ids_and_spam.sql: ad click ids and the landing path, and the honeypot flag
+// (a lead caught by it is kept, apart, never notified).
+const schemaV3 = `
+ALTER TABLE leads ADD COLUMN click_ids TEXT NOT NULL DEFAULT '{}';
+ALTER TABLE leads ADD COLUMN landing_page TEXT;
+ALTER TABLE leads ADD COLUMN suspected_spam INTEGER NOT NULL DEFAULT 0;
+`
+
 type LeadRow = {
   id: number
   submission_id: string
@@ -61,6 +69,9 @@ type LeadRow = {
   referrer: string | null
   utm: string
   user_agent: string | null
+  click_ids: string
+  landing_page: string | null
+  suspected_spam: number
 }
 
 type JobRow = { id: number; lead_id: number; attempts: number; mail: string }
@@ -76,6 +87,9 @@ function toLead(row: LeadRow): StoredLead {
     referrer: row.referrer,
     utm: JSON.parse(row.utm) as Record<string, string>,
     userAgent: row.user_agent,
+    clickIds: JSON.parse(row.click_ids) as Record<string, string>,
+    landingPage: row.landing_page,
+    suspectedSpam: row.suspected_spam === 1,
   }
 }
 
@@ -119,14 +133,20 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
         db.pragma('user_version = 2')
       }).immediate()
     }
+    if (version < 3) {
+      db.transaction(() => {
+        db.exec(schemaV3)
+        db.pragma('user_version = 3')
+      }).immediate()
+    }
   }
 
   const statements = options.readonly
     ? undefined
     : {
         insertLead: db.prepare<unknown[], { id: number }>(
-          `INSERT INTO leads (submission_id, created_at, fields, consent_text, page_url, referrer, utm, user_agent)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (submission_id) DO NOTHING RETURNING id`,
+          `INSERT INTO leads (submission_id, created_at, fields, consent_text, page_url, referrer, utm, user_agent, click_ids, landing_page, suspected_spam)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (submission_id) DO NOTHING RETURNING id`,
         ),
         insertMail: db.prepare(
           `INSERT INTO outbox (lead_id, recipient, mail, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?)`,
@@ -192,7 +212,7 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
     return statements
   }
 
-  const save = db.transaction((lead: NewLead, mail: OutgoingMail): SaveLeadResult => {
+  const save = db.transaction((lead: NewLead, mail: OutgoingMail | null): SaveLeadResult => {
     const s = writable()
     const inserted = s.insertLead.get(...leadColumnValues(lead))
     if (!inserted) {
@@ -200,7 +220,7 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
       if (!existing) throw new Error(`Lead ${lead.submissionId} conflicted but cannot be read back.`)
       return { created: false, lead: toLead(existing) }
     }
-    s.insertMail.run(inserted.id, mail.to, JSON.stringify(mail), lead.createdAt, lead.createdAt)
+    if (mail) s.insertMail.run(inserted.id, mail.to, JSON.stringify(mail), lead.createdAt, lead.createdAt)
     const stored = byId.get(inserted.id)
     if (!stored) throw new Error(`Lead ${inserted.id} cannot be read back.`)
     return { created: true, lead: toLead(stored) }
@@ -209,7 +229,7 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
   // Group commit: the saves that arrive in one turn of the event loop share one transaction and one fsync. Each
   // save runs in its own savepoint (a nested better-sqlite3 transaction), so one failing save fails alone; and
   // each caller hears back only once the shared commit is on disk.
-  type PendingSave = { lead: NewLead; mail: OutgoingMail; resolve(result: SaveLeadResult): void; reject(error: unknown): void }
+  type PendingSave = { lead: NewLead; mail: OutgoingMail | null; resolve(result: SaveLeadResult): void; reject(error: unknown): void }
   let queue: PendingSave[] = []
   const saveBatch = db.transaction((items: PendingSave[]) =>
     items.map((item): { result: SaveLeadResult } | { error: unknown } => {

@@ -13,6 +13,9 @@
  *   utm            utm_* parameters         locked_until     claimed by a worker until this
  *   user_agent     the browser's UA         last_error       why the last attempt failed
  *   withdrawn_at   consent withdrawn (CASL) created_at, sent_at
+ *   click_ids      gclid, fbclid … (JSON)
+ *   landing_page   the landing path
+ *   suspected_spam the honeypot was filled: stored, never notified
  *
  * suppressions: address_key (HMAC of an address that withdrew consent, never the address), created_at
  */
@@ -28,13 +31,20 @@ export type NewLead = {
   referrer: string | null
   utm: Record<string, string>
   userAgent: string | null
+  /** Ad click ids of the landing address (gclid, gbraid, wbraid, fbclid, msclkid). */
+  clickIds: Record<string, string>
+  /** The path of the landing page (no query, no fragment). */
+  landingPage: string | null
+  /** The honeypot was filled: kept (a real lead caught by mistake can be recovered) but never notified. */
+  suspectedSpam: boolean
 }
 
 /**
  * A new lead's values in the column order both stores insert them (submission_id, created_at, fields,
- * consent_text, page_url, referrer, utm, user_agent), JSON columns serialised.
+ * consent_text, page_url, referrer, utm, user_agent, click_ids, landing_page, suspected_spam), JSON columns
+ * serialised, the flag as 1/0.
  */
-export function leadColumnValues(lead: NewLead): Array<string | null> {
+export function leadColumnValues(lead: NewLead): Array<string | number | null> {
   return [
     lead.submissionId,
     lead.createdAt,
@@ -44,6 +54,9 @@ export function leadColumnValues(lead: NewLead): Array<string | null> {
     lead.referrer,
     JSON.stringify(lead.utm),
     lead.userAgent,
+    JSON.stringify(lead.clickIds),
+    lead.landingPage,
+    lead.suspectedSpam ? 1 : 0,
   ]
 }
 
@@ -102,10 +115,11 @@ export type ErasureResult = {
 /** Where leads and their pending notifications live. Every method may be called concurrently. */
 export interface LeadStore {
   /**
-   * Stores the lead and its notification in ONE transaction, or nothing at all. A submission id that is already
-   * stored changes nothing and returns the stored lead with `created: false`.
+   * Stores the lead and its notification in ONE transaction, or nothing at all; `mail` null stores the lead alone
+   * (suspected spam is never notified). A submission id that is already stored changes nothing and returns the
+   * stored lead with `created: false`.
    */
-  saveLead(lead: NewLead, mail: OutgoingMail): Promise<SaveLeadResult>
+  saveLead(lead: NewLead, mail: OutgoingMail | null): Promise<SaveLeadResult>
   /**
    * Claims up to `limit` pending notifications that are due at `now` and not claimed by someone else, and marks
    * them claimed until `now + leaseMs` (a worker that dies mid-send releases them that way).

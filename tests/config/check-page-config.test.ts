@@ -211,12 +211,20 @@ describe('checkPageConfigFile', () => {
 
   it('refuses a layout (uiSchema) for a field the form does not have, and an order that leaves one out', () => {
     const { problems } = check((t) =>
-      replaceOnce(t, '"ui:order": ["name", "phone", "email", "postalCode", "isRealtor"],', '"ui:order": ["name", "email", "postalCode", "isRealtor"], "phoen": {},'),
+      replaceOnce(t, '"ui:order": ["name", "phone", "email", "postalCode", "isRealtor", "*"],', '"ui:order": ["name", "email", "postalCode", "isRealtor"], "phoen": {},'),
     )
     expect(problems.map((p) => p.message)).toEqual([
+      `form.uiSchema["ui:order"] has no "*": 'brokerage' appears only under a condition, and then the form would not show at all.`,
       `form.uiSchema["ui:order"] leaves out 'phone': the form would not show at all.`,
       "form.uiSchema has settings for 'phoen', but the form has no such field; did you mean 'phone'?",
     ])
+  })
+
+  it('knows a conditional field (if/then): its messages and layout are fine, naming it in ui:order is not', () => {
+    const { problems } = check((t) => replaceOnce(t, '"isRealtor", "*"],', '"isRealtor", "brokerage", "*"],'))
+    expect(only(problems).message).toBe(
+      `form.uiSchema["ui:order"] lists 'brokerage', a field that only appears under a condition: while it is hidden, the form would not show at all.`,
+    )
   })
 
   it('refuses a key written twice, at its second occurrence', () => {

@@ -80,4 +80,27 @@ describe('the site with a hosted function (VITE_SUPABASE_URL)', () => {
     expect(violations).toEqual([])
     await page.close()
   })
+
+  it('takes a registration without JavaScript: the form posts to the hosted function (CSP form-action allows it), which sends the visitor back to the thank-you page', async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false })
+    const page = await context.newPage()
+    page.setDefaultTimeout(15_000)
+    const violations: string[] = []
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) violations.push(message.text())
+    })
+    await page.goto(site.url + '/')
+    const form = page.locator('#register form')
+    await expect(form.getAttribute('action')).resolves.toBe(`${functionHost.url}/functions/v1/send-contact-email`)
+    await form.getByLabel('Full Name').fill('Hosted Noscript')
+    await form.getByLabel('Email').fill('hosted-nojs@example.com')
+    await form.getByLabel('Phone').fill('555-555-0112')
+    await form.getByRole('radio', { name: 'Yes' }).check()
+    const before = leadsIn(functionHost.dataDir)
+    await Promise.all([page.waitForURL(`${site.url}/registered.html`), form.getByRole('button', { name: config.form.submitLabel }).click()])
+    await expect(page.getByRole('heading', { level: 1, name: config.form.toasts.success.title }).isVisible()).resolves.toBe(true)
+    expect(leadsIn(functionHost.dataDir)).toBe(before + 1)
+    expect(violations).toEqual([])
+    await context.close()
+  })
 })

@@ -26,7 +26,7 @@ const form = {
   toasts: { success: { title: 'Done', description: 'Thanks.' }, error: { title: 'Oops', description: 'Again.' } },
 } as unknown as FormConfig
 
-let compiled: { registration: ValidatorFunctions[string]; formSchema: RJSFSchema; formUi: FormUi }
+let compiled: { validators: ValidatorFunctions; formSchema: RJSFSchema; formUi: FormUi }
 
 beforeAll(async () => {
   const dir = path.resolve('node_modules/.cache/tests')
@@ -41,7 +41,7 @@ afterEach(cleanup)
 function renderForm() {
   return render(
     <RegistrationProvider store={createRegistrationStore({ form: { consent: form.consent, toasts: form.toasts } })}>
-      <RegistrationForm idPrefix="t" schema={compiled.formSchema} ui={compiled.formUi} validate={compiled.registration} />
+      <RegistrationForm idPrefix="t" schema={compiled.formSchema} ui={compiled.formUi} validators={compiled.validators} />
     </RegistrationProvider>,
   )
 }

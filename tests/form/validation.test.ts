@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
-import type { ErrorSchema, RJSFSchema } from '@rjsf/utils'
+import { retrieveSchema, type ErrorSchema, type RJSFSchema } from '@rjsf/utils'
 import type { ValidatorFunctions } from '@rjsf/validator-ajv8'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { PageConfig } from '../../schema/page-config.ts'
@@ -15,7 +15,7 @@ let browser: BrowserValidator
 let formSchema: RJSFSchema
 let generated: string
 
-type GeneratedModule = { registration: ValidatorFunctions[string]; formSchema: RJSFSchema }
+type GeneratedModule = { validators: ValidatorFunctions; formSchema: RJSFSchema }
 
 /** Loads generated validator code the way a browser would: as an ES module. */
 async function loadGenerated(code: string, name: string): Promise<GeneratedModule> {
@@ -31,7 +31,7 @@ beforeAll(async () => {
   generated = compileFormValidatorModule(config.form)
   const module = await loadGenerated(generated, 'page')
   formSchema = module.formSchema
-  browser = createBrowserValidator({ registration: module.registration }, formSchema, config.form.messages)
+  browser = createBrowserValidator(module.validators, formSchema, config.form.messages)
 })
 
 function browserMessages(data: Record<string, unknown>): Record<string, string> {
@@ -109,7 +109,7 @@ describe('the registration validator', () => {
     const form = structuredClone(config.form)
     ;(form.messages as Record<string, Record<string, string>>).name!.plainText = 'Use letters only, please'
     const module = await loadGenerated(compileFormValidatorModule(form), 'custom-message')
-    const own = createBrowserValidator({ registration: module.registration }, module.formSchema, form.messages)
+    const own = createBrowserValidator(module.validators, module.formSchema, form.messages)
     const data = { ...valid, name: 'Avery\u202eTremblay' }
     const { errorSchema } = own.validator.validateFormData(data, module.formSchema, undefined, own.transformErrors)
     expect((errorSchema as { name?: { __errors?: string[] } }).name?.__errors).toEqual(['Use letters only, please'])
@@ -121,7 +121,7 @@ describe('the registration validator', () => {
     ;(form.schema.properties as Record<string, unknown>).notes = { type: 'string', maxLength: 500 }
     ;(form.uiSchema as Record<string, unknown>).notes = { 'ui:widget': 'textarea' }
     const module = await loadGenerated(compileFormValidatorModule(form), 'textarea')
-    const own = createBrowserValidator({ registration: module.registration }, module.formSchema, form.messages)
+    const own = createBrowserValidator(module.validators, module.formSchema, form.messages)
     const server = createRegistrationValidator(form)
     const judge = (notes: string) => {
       const data = { ...valid, notes }
@@ -157,5 +157,49 @@ describe('the registration validator', () => {
     const code = compileFormValidatorModule(changed)
     expect(code).not.toEqual(generated)
     expect(code).toContain('"maxLength":5')
+  })
+})
+
+describe('a conditional field (if/then, the second-launch fixture)', () => {
+  const second = JSON.parse(readFileSync('tests/fixtures/second-launch/page.config.json', 'utf8')) as PageConfig
+  const server = createRegistrationValidator(second.form)
+  let conditional: BrowserValidator
+  let schema: RJSFSchema
+  beforeAll(async () => {
+    const file = path.resolve('node_modules/.cache/tests', `form-validator-second-${process.pid}.mjs`)
+    writeFileSync(file, compileFormValidatorModule(second.form))
+    const module = (await import(pathToFileURL(file).href)) as { validators: ValidatorFunctions; formSchema: RJSFSchema }
+    schema = module.formSchema
+    conditional = createBrowserValidator(module.validators, schema, second.form.messages)
+  })
+  const base = { name: 'Noor Haddad', email: 'noor@example.org', phone: '555-555-0187' }
+  const cases: Array<[string, Record<string, unknown>, Record<string, string>]> = [
+    ['a realtor without a brokerage', { ...base, isRealtor: 'yes' }, { brokerage: 'Please tell us your brokerage' }],
+    ['a realtor with a blank brokerage', { ...base, isRealtor: 'yes', brokerage: '   ' }, { brokerage: 'Please tell us your brokerage' }],
+    ['a realtor with a brokerage', { ...base, isRealtor: 'yes', brokerage: ' Lakeside Realty ' }, {}],
+    ['a buyer without one', { ...base, isRealtor: 'no' }, {}],
+  ]
+  it.each(cases)('judges %s the same in the browser (precompiled) and on the server', (_label, data, expected) => {
+    const { errorSchema } = conditional.validator.validateFormData(data, schema, undefined, conditional.transformErrors)
+    const browserSays = Object.fromEntries(
+      Object.entries(errorSchema as Record<string, { __errors?: string[] }>)
+        .filter(([field, node]) => field !== '__errors' && node?.__errors?.length)
+        .map(([field, node]) => [field, node.__errors![0]]),
+    )
+    const verdict = server(data)
+    expect(browserSays).toEqual(expected)
+    expect(verdict.ok ? {} : verdict.errors).toEqual(expected)
+  })
+
+  it('lets the form decide with the precompiled validator which fields to show (RJSF resolves if/then with it)', () => {
+    const shown = (data: Record<string, unknown>) => Object.keys(retrieveSchema(conditional.validator, schema, schema, data).properties ?? {})
+    expect(shown({ ...base, isRealtor: 'yes' })).toContain('brokerage')
+    expect(shown({ ...base, isRealtor: 'no' })).not.toContain('brokerage')
+    expect(shown({})).not.toContain('brokerage')
+  })
+
+  it('keeps the conditional field, trimmed, among the values it stores', () => {
+    const verdict = server({ ...base, isRealtor: 'yes', brokerage: ' Lakeside Realty ' })
+    expect(verdict).toEqual({ ok: true, value: { ...base, isRealtor: 'yes', brokerage: 'Lakeside Realty' } })
   })
 })

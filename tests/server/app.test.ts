@@ -72,6 +72,9 @@ describe('send-contact-email: a valid registration', () => {
       referrer: 'https://www.google.com/',
       utm: { utm_source: 'google', utm_campaign: 'launch' },
       userAgent: 'Mozilla/5.0 (test)',
+      clickIds: { gclid: 'Cj0KCQ-test' },
+      landingPage: '/',
+      suspectedSpam: false,
     })
     expect(await store.countMail()).toEqual({ pending: 1, sent: 0 })
     expect(stored).toBe(1)
@@ -210,13 +213,22 @@ describe('send-contact-email: idempotency and bots', () => {
     expect((await store.listLeads(0, 10))[0]?.fields.name).toBe('Jane Doe')
   })
 
-  it('answers 200 to a filled honeypot but stores and notifies nothing', async () => {
-    const res = await post(makeApp(), registration({ website: 'http://spam.example' }))
+  it.each([['hp_leave_empty'], ['website']])('answers 200 to a filled honeypot (%s), stores the lead flagged as suspected spam, notifies nothing', async (field) => {
+    const res = await post(makeApp(), registration({ [field]: 'http://spam.example' }))
     expect(res.status).toBe(200)
     expect(await res.json()).toEqual({ ok: true })
-    expect(await store.listLeads(0, 10)).toEqual([])
+    expect((await store.listLeads(0, 10)).map((l) => [l.fields.name, l.suspectedSpam])).toEqual([['Jane Doe', true]])
     expect(await store.countMail()).toEqual({ pending: 0, sent: 0 })
     expect(stored).toBe(0)
+  })
+
+  it('keeps click ids and the landing path, and refuses what is not one', async () => {
+    const app = makeApp({ rateLimitPerMinute: 0 })
+    expect((await post(app, registration({ clickIds: { fbclid: ' IwAR0x ', msclkid: '' }, landingPage: '/spring?email=a@b.c#x' }))).status).toBe(200)
+    expect((await store.listLeads(0, 10)).map((l) => [l.clickIds, l.landingPage])).toEqual([[{ fbclid: 'IwAR0x' }, '/spring']])
+    expect((await post(app, registration({ clickIds: { ttclid: 'x' } }))).status).toBe(400)
+    expect((await post(app, registration({ clickIds: 'gclid=x' }))).status).toBe(400)
+    expect((await post(app, registration({ landingPage: 'https://evil.example/' }))).status).toBe(400)
   })
 })
 
@@ -231,11 +243,11 @@ describe('send-contact-email: what it refuses', () => {
     expect(await store.listLeads(0, 10)).toHaveLength(1)
   })
 
-  it('answers 415 to anything but JSON', async () => {
-    const res = await post(makeApp(), 'name=Jane', { 'content-type': 'application/x-www-form-urlencoded' })
+  it('answers 415 to anything but JSON or a form post', async () => {
+    const res = await post(makeApp(), JSON.stringify(registration()), { 'content-type': 'text/plain' })
     expect(res.status).toBe(415)
     expect((await res.json()).error).toMatch(/JSON/)
-    expect((await post(makeApp(), JSON.stringify(registration()), { 'content-type': 'text/plain' })).status).toBe(415)
+    expect((await post(makeApp(), 'name=Jane', { 'content-type': 'multipart/form-data; boundary=x' })).status).toBe(415)
   })
 
   it('accepts application/json with a charset', async () => {
@@ -398,5 +410,135 @@ describe('send-contact-email: scheduled delivery endpoint', () => {
     const get = await app.request(target, { method: 'GET' })
     expect(get.status).toBe(405)
     expect(get.headers.get('allow')).toBe('POST')
+  })
+})
+
+describe('send-contact-email: a plain form post (no JavaScript)', () => {
+  const site = 'http://site.test'
+  // The markup src/form/RegistrationForm.tsx prerenders, trimmed to what the answer fills in.
+  const formPage = [
+    '<html><head><script type="application/ld+json">{"@type":"x"}</script></head><body><main>',
+    '<form novalidate="" action="/functions/v1/send-contact-email" method="post">',
+    '<label for="inline_name" class="lbl">Full Name</label><input id="inline_name" type="text" aria-describedby="inline_name__error" class="in" name="name" value=""/><p id="inline_name__error" class="err"></p>',
+    '<input id="inline_email" type="email" aria-describedby="inline_email__error" class="in" name="email" value=""/><p id="inline_email__error" class="err"></p>',
+    '<input id="inline_phone" type="tel" aria-describedby="inline_phone__error" class="in" name="phone" value=""/><p id="inline_phone__error" class="err"></p>',
+    '<input type="radio" id="inline_isRealtor-0" aria-describedby="inline_isRealtor__error" name="isRealtor" value="yes"/>',
+    '<input type="radio" id="inline_isRealtor-1" aria-describedby="inline_isRealtor__error" name="isRealtor" value="no"/><p id="inline_isRealtor__error" class="err"></p>',
+    '<input id="inline_hp" type="text" tabindex="-1" name="hp_leave_empty" value=""/>',
+    '<button type="submit" class="btn">Register Now</button></form></main>',
+    '<script type="module" src="/assets/boot-abc.js"></script></body></html>',
+  ].join('')
+
+  function postForm(app: Hono, fields: Record<string, string>, headers: Record<string, string> = {}) {
+    return app.request(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', host: 'site.test', origin: site, referer: `${site}/?utm_source=fb&gclid=G-1&email=x@y.z`, ...headers },
+      body: new URLSearchParams(fields).toString(),
+    })
+  }
+  const filled = { name: '  Jane Doe ', email: 'jane@example.com', phone: '555-555-0100', isRealtor: 'no', hp_leave_empty: '' }
+
+  it('stores it without the anon key, with attribution from the Referer, and redirects (303) to the thank-you page', async () => {
+    const res = await postForm(makeApp(), filled)
+    expect(res.status).toBe(303)
+    expect(res.headers.get('location')).toBe(`${site}/registered.html`)
+    const [lead, ...rest] = await store.listLeads(0, 10)
+    expect(rest).toEqual([])
+    expect(lead).toMatchObject({
+      fields: { name: 'Jane Doe', email: 'jane@example.com', phone: '555-555-0100', isRealtor: 'no' },
+      consentText: page.form.consent,
+      utm: { utm_source: 'fb' },
+      clickIds: { gclid: 'G-1' },
+      landingPage: '/',
+      suspectedSpam: false,
+    })
+    expect(await store.countMail()).toEqual({ pending: 1, sent: 0 })
+  })
+
+  it('stores the same registration posted twice once, and a corrected one as a new submission', async () => {
+    const app = makeApp({ rateLimitPerMinute: 0 })
+    expect((await postForm(app, filled)).status).toBe(303)
+    expect((await postForm(app, filled)).status).toBe(303)
+    expect(await store.listLeads(0, 10)).toHaveLength(1)
+    expect((await postForm(app, { ...filled, phone: '555-555-0199' })).status).toBe(303)
+    expect((await store.listLeads(0, 10)).map((l) => l.fields.phone)).toEqual(['555-555-0100', '555-555-0199'])
+  })
+
+  it('answers fields to correct with the form page: values kept, messages under the fields, first one focused, no scripts', async () => {
+    const res = await postForm(makeApp({ formPageHtml: formPage }), { name: ' ', email: 'jane@', phone: '12<b>', hp_leave_empty: '' })
+    expect(res.status).toBe(400)
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/)
+    const html = await res.text()
+    expect(html).toContain('<p id="inline_name__error" class="err">Name is required</p>')
+    expect(html).toContain('<p id="inline_email__error" class="err">Enter a valid email</p>')
+    expect(html).toContain('<p id="inline_phone__error" class="err">Enter a valid phone</p>')
+    expect(html).toContain('<p id="inline_isRealtor__error" class="err">Please select an option</p>')
+    expect(html).toMatch(/<input id="inline_email"[^>]* value="jane@"[^>]*>/)
+    expect(html).toMatch(/<input id="inline_phone"[^>]* value="12&lt;b&gt;"/)
+    expect(html).toMatch(/<input id="inline_name"[^>]*aria-invalid="true"[^>]*autofocus=""/)
+    expect(html.match(/autofocus/g)).toHaveLength(1)
+    expect(html).not.toContain('boot-abc.js')
+    expect(html).toContain('application/ld+json')
+    expect(await store.listLeads(0, 10)).toEqual([])
+  })
+
+  it('keeps the chosen radio when another field needs attention', async () => {
+    const html = await (await postForm(makeApp({ formPageHtml: formPage }), { ...filled, email: 'nope' })).text()
+    expect(html).toMatch(/<input type="radio" id="inline_isRealtor-1"[^>]* checked=""/)
+    expect(html).not.toMatch(/<input type="radio" id="inline_isRealtor-0"[^>]* checked/)
+    expect(html).toMatch(/<input id="inline_name"[^>]* value="  Jane Doe "/)
+  })
+
+  it('redirects fields to correct to the check-details page where it has no form page (Supabase)', async () => {
+    const res = await postForm(makeApp(), { ...filled, email: 'nope' })
+    expect(res.status).toBe(303)
+    expect(res.headers.get('location')).toBe(`${site}/check-details.html`)
+    expect(res.headers.get('location')).not.toContain('nope')
+  })
+
+  it('stores a filled honeypot flagged as suspected spam, notifies nothing, and thanks as usual', async () => {
+    const res = await postForm(makeApp(), { ...filled, hp_leave_empty: 'https://spam.example' })
+    expect(res.status).toBe(303)
+    expect((await store.listLeads(0, 10)).map((l) => l.suspectedSpam)).toEqual([true])
+    expect(await store.countMail()).toEqual({ pending: 0, sent: 0 })
+    expect(stored).toBe(0)
+  })
+
+  it('refuses a form on another site; without Origin, accepts a same-site Referer and refuses none', async () => {
+    const app = makeApp({ rateLimitPerMinute: 0 })
+    const foreign = await postForm(app, filled, { origin: 'https://evil.example', referer: 'https://evil.example/' })
+    expect(foreign.status).toBe(403)
+    expect(foreign.headers.get('content-type')).toMatch(/^text\/html/)
+    expect(await foreign.text()).not.toContain('href=')
+    expect((await postForm(app, filled, { origin: 'null' })).status).toBe(403)
+    expect(await store.listLeads(0, 10)).toEqual([])
+    const noOriginNoReferer = await app.request(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', host: 'site.test' },
+      body: new URLSearchParams(filled).toString(),
+    })
+    expect(noOriginNoReferer.status).toBe(403)
+    const referer = await app.request(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', host: 'site.test', referer: `${site}/` },
+      body: new URLSearchParams(filled).toString(),
+    })
+    expect(referer.status).toBe(303)
+    expect(await store.listLeads(0, 10)).toHaveLength(1)
+  })
+
+  it('accepts a form from an allowed origin (the site, when the function is hosted elsewhere) and sends it back there', async () => {
+    const res = await postForm(makeApp(), filled, { origin: 'https://www.example.com', referer: 'https://www.example.com/' })
+    expect(res.status).toBe(303)
+    expect(res.headers.get('location')).toBe('https://www.example.com/registered.html')
+  })
+
+  it('answers the rate limit with a page that links back', async () => {
+    const app = makeApp({ rateLimitPerMinute: 1 })
+    expect((await postForm(app, filled)).status).toBe(303)
+    const res = await postForm(app, { ...filled, phone: '555-555-0111' })
+    expect(res.status).toBe(429)
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/)
+    expect(await res.text()).toContain(`href="${site}/"`)
   })
 })

@@ -74,6 +74,8 @@ describe.skipIf(plannedPostgresKind() === 'pglite')('Supabase Edge Function unde
       NOTIFY_EMAIL: 'sales@example.com',
       OUTBOX_SECRET: outboxSecret,
       ALLOWED_ORIGINS: site,
+      // Every test here posts from one address: room for all of them within the minute.
+      RATE_LIMIT_PER_MINUTE: '30',
       MAIL_RETRY_MIN_SECONDS: '1',
       MAIL_RETRY_MAX_SECONDS: '1',
       PORT: '0',
@@ -173,6 +175,29 @@ describe.skipIf(plannedPostgresKind() === 'pglite')('Supabase Edge Function unde
       phone: 'Enter a valid phone',
       isRealtor: 'Please select an option',
     })
+  })
+
+  it('takes a plain form post (no JavaScript) from the site: stored, notified, 303 to the thank-you page; fields to correct 303 to check-details', async () => {
+    const form = (fields: Record<string, string>, headers: Record<string, string> = {}) =>
+      fetch(`${url}/send-contact-email`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: site, referer: `${site}/`, ...headers },
+        body: new URLSearchParams(fields).toString(),
+      })
+    const fields = { name: 'Form Poster', email: 'form@example.com', phone: '555-555-0177', isRealtor: 'yes', hp_leave_empty: '' }
+    const res = await form(fields)
+    expect(res.status).toBe(303)
+    expect(res.headers.get('location')).toBe(`${site}/registered.html`)
+    const { rows } = await pg.db.query(`SELECT submission_id, fields, suspected_spam FROM public.leads WHERE fields->>'name' = 'Form Poster'`)
+    expect(rows).toEqual([{ submission_id: expect.any(String), fields: { name: 'Form Poster', email: 'form@example.com', phone: '555-555-0177', isRealtor: 'yes' }, suspected_spam: false }])
+    await until(async () => (await outboxOf((rows[0] as { submission_id: string }).submission_id))?.status === 'sent')
+
+    const wrong = await form({ ...fields, email: 'not-an-email' })
+    expect(wrong.status).toBe(303)
+    expect(wrong.headers.get('location')).toBe(`${site}/check-details.html`)
+    const foreign = await form(fields, { origin: 'https://evil.example', referer: 'https://evil.example/' })
+    expect(foreign.status).toBe(403)
   })
 
   it('accepts the legacy anon key and refuses any other', async () => {

@@ -66,15 +66,19 @@ async function seed(store: LeadStore): Promise<void> {
       fields: { name: '=HYPERLINK("http://evil.example","Click")', email: 'a,b@example.com', phone: '+1 555 555 0100', isRealtor: 'yes' },
       utm: { utm_source: '@attack', utm_medium: 'cpc', utm_custom: 'x' },
       referrer: '-2+3',
+      clickIds: { gclid: 'Cj0KCQ-abc', fbclid: '=cmd' },
+      landingPage: '/spring',
+      suspectedSpam: true,
     }),
     newLead({ fields: { name: 'Line\r\nBreak "quoted"', email: 'c@example.com', phone: '5555550100', isRealtor: 'no' }, consentText: 'Line one\nline two', userAgent: null }),
   ]
-  for (const lead of leads) await store.saveLead(lead, mailFor(lead))
+  for (const lead of leads) await store.saveLead(lead, lead.suspectedSpam ? null : mailFor(lead))
 }
 
 const header = [
-  'id', 'created_at', 'submission_id', 'name', 'email', 'phone', 'isRealtor', 'consent_text', 'page_url', 'referrer',
-  'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content', 'utm_custom', 'user_agent',
+  'id', 'created_at', 'submission_id', 'suspected_spam', 'name', 'email', 'phone', 'isRealtor', 'consent_text', 'page_url', 'referrer',
+  'landing_page', 'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content', 'utm_custom',
+  'gclid', 'gbraid', 'wbraid', 'fbclid', 'msclkid', 'user_agent',
 ]
 
 function exportCli(args: string[], env: Record<string, string>) {
@@ -97,6 +101,12 @@ function checkRows(rows: string[][]): void {
   expect(col(hostile, 'referrer')).toBe("'-2+3")
   expect(col(hostile, 'utm_source')).toBe("'@attack")
   expect(col(hostile, 'utm_custom')).toBe('x')
+  expect(col(hostile, 'suspected_spam')).toBe('yes')
+  expect(col(first, 'suspected_spam')).toBe('')
+  expect(col(hostile, 'gclid')).toBe('Cj0KCQ-abc')
+  expect(col(hostile, 'fbclid')).toBe("'=cmd")
+  expect(col(hostile, 'landing_page')).toBe('/spring')
+  expect(col(first, 'landing_page')).toBe('/')
   expect(col(multiline, 'name')).toBe('Line\r\nBreak "quoted"')
   expect(col(multiline, 'consent_text')).toBe('Line one\nline two')
   expect(col(multiline, 'user_agent')).toBe('')

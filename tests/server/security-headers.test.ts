@@ -52,9 +52,10 @@ describe('securityHeaders', () => {
     expect(all).not.toContain("'unsafe-eval'")
   })
 
-  it('lets the form reach a hosted Supabase project by its origin only', () => {
+  it('lets the form reach a hosted Supabase project by its origin only, by script and as a plain form post', () => {
     const csp = securityHeaders({ jsonLdHashes: [], https: true, supabaseUrl: 'https://abc.supabase.co/' })['Content-Security-Policy']
     expect(directives(csp ?? '').get('connect-src')).toEqual(["'self'", 'https://abc.supabase.co'])
+    expect(directives(csp ?? '').get('form-action')).toEqual(["'self'", 'https://abc.supabase.co'])
   })
 
   it('sends HSTS only over HTTPS, and the other headers always', () => {

@@ -92,6 +92,15 @@ describe.each([sqliteBackend(), postgresBackend()])('LeadStore contract', (backe
       expect(await store.countMail()).toEqual({ pending: 1, sent: 0 })
     })
 
+    it('stores a suspected-spam lead with its click ids and landing page, and no notification', async () => {
+      const lead = newLead({ suspectedSpam: true, clickIds: { gclid: 'Cj0KCQ', msclkid: 'abc123' }, landingPage: '/spring' })
+      const result = await store.saveLead(lead, null)
+      expect(result.created).toBe(true)
+      expect(await store.listLeads(0, 10)).toEqual([{ ...lead, id: result.lead.id }])
+      expect(await store.countMail()).toEqual({ pending: 0, sent: 0 })
+      expect(await store.claimDueMail(new Date('2030-01-01T00:00:00Z'), 10, 1000)).toEqual([])
+    })
+
     it('stores a repeated submission id once and answers with the stored lead', async () => {
       const lead = newLead()
       const first = await store.saveLead(lead, mailFor(lead))
@@ -263,5 +272,32 @@ describe.each([sqliteBackend(), postgresBackend()])('LeadStore contract', (backe
       expect((await store.listLeads(0, 10)).map((l) => l.submissionId)).toEqual([lead.submissionId])
       expect(await store.countMail()).toEqual({ pending: 1, sent: 0 })
     })
+  })
+})
+
+describe('SQLite store opened on a database from before issue 12', () => {
+  it('adds the click-id, landing-page and spam columns, keeping the leads it holds', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'vip-sqlite-old-'))
+    try {
+      const file = path.join(dir, 'leads.sqlite')
+      const { default: Database } = await import('better-sqlite3')
+      const old = new Database(file)
+      old.exec(`CREATE TABLE leads (id INTEGER PRIMARY KEY, submission_id TEXT NOT NULL UNIQUE, created_at TEXT NOT NULL, fields TEXT NOT NULL,
+        consent_text TEXT NOT NULL, page_url TEXT, referrer TEXT, utm TEXT NOT NULL DEFAULT '{}', user_agent TEXT);
+        CREATE TABLE outbox (id INTEGER PRIMARY KEY, lead_id INTEGER NOT NULL REFERENCES leads(id), recipient TEXT NOT NULL, mail TEXT NOT NULL,
+        status TEXT NOT NULL DEFAULT 'pending', attempts INTEGER NOT NULL DEFAULT 0, next_attempt_at TEXT NOT NULL, locked_until TEXT,
+        last_error TEXT, created_at TEXT NOT NULL, sent_at TEXT);
+        INSERT INTO leads (submission_id, created_at, fields, consent_text) VALUES ('00000000-0000-4000-8000-000000000001', '2025-01-01T00:00:00.000Z', '{"name":"Old"}', 'ok');
+        PRAGMA user_version = 1;`)
+      old.close()
+      const store = openSqliteStore(file)
+      const [lead] = await store.listLeads(0, 10)
+      expect(lead).toMatchObject({ fields: { name: 'Old' }, clickIds: {}, landingPage: null, suspectedSpam: false })
+      const fresh = newLead({ clickIds: { fbclid: 'x1' } })
+      expect((await store.saveLead(fresh, mailFor(fresh))).lead.clickIds).toEqual({ fbclid: 'x1' })
+      await store.close()
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })

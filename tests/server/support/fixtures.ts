@@ -22,8 +22,10 @@ export function registration(overrides: Record<string, unknown> = {}): Record<st
     pageUrl: 'https://bramblewood.example.com/?utm_source=google',
     referrer: 'https://www.google.com/',
     utm: { utm_source: 'google', utm_campaign: 'launch' },
+    clickIds: { gclid: 'Cj0KCQ-test' },
+    landingPage: '/',
     consentText: 'By submitting, you agree to be contacted with VIP updates.',
-    website: '',
+    hp_leave_empty: '',
     ...overrides,
   }
 }
@@ -39,6 +41,9 @@ export function newLead(overrides: Partial<NewLead> = {}): NewLead {
     referrer: null,
     utm: { utm_source: 'google' },
     userAgent: 'Mozilla/5.0 (test)',
+    clickIds: {},
+    landingPage: '/',
+    suspectedSpam: false,
     ...overrides,
   }
 }
