@@ -71,7 +71,7 @@ export async function exportLeads(store: LeadStore, formFields: string[], write:
   }
   await write(
     csvRecord([
-      'id', 'created_at', 'submission_id', 'suspected_spam', ...fields, 'consent_text', 'page_url', 'referrer', 'landing_page',
+      'id', 'created_at', 'submission_id', 'suspected_spam', ...fields, 'consent_text', 'consent_sha256', 'consent_reported', 'page_url', 'referrer', 'landing_page',
       ...utm, ...clickIdParams, 'user_agent',
     ]),
   )
@@ -86,6 +86,8 @@ export async function exportLeads(store: LeadStore, formFields: string[], write:
         lead.suspectedSpam ? 'yes' : '',
         ...fields.map((f) => cell(lead.fields[f])),
         cell(lead.consentText),
+        cell(lead.consentSha256),
+        cell(lead.consentReported),
         cell(lead.pageUrl),
         cell(lead.referrer),
         cell(lead.landingPage),

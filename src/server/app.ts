@@ -13,12 +13,15 @@
  *              name, email, phone, isRealtor,        the form fields (page.config.json form.schema)
  *              submissionId: "<uuid>",               made once per submission by the browser; a retry with the
  *                                                    same id and data is stored once (optional: made here if absent)
- *              pageUrl: "https://…",                 location.href (optional)
+ *              pageUrl: "https://…",                 location.href (optional): kept as scheme://host/path only when
+ *                                                    it is a page of the site's (same origin or ALLOWED_ORIGINS), else
+ *                                                    not kept; the registration succeeds either way
  *              referrer: "https://…" | "",           document.referrer (optional)
  *              utm: { utm_source: "…", … },          the page's utm_* parameters (optional)
  *              clickIds: { gclid: "…", … },          ad click ids of the landing address (optional)
  *              landingPage: "/",                     the landing page's path (optional; query and fragment dropped)
- *              consentText: "By submitting, …",      the consent note shown (optional: the config's text if absent)
+ *              consentText: "By submitting, …",      the consent note shown (optional): a report only; the config's
+ *                                                    text and its SHA-256 are stored, this only if it differs
  *              hp_leave_empty: ""                    honeypot: a hidden input people leave empty ("website" in
  *                                                    older pages). Filled: stored flagged as suspected spam, never
  *                                                    notified, answered like any other.
@@ -39,7 +42,7 @@
  * Answers to JSON (always JSON; never a stack trace):
  *   200 { ok: true }                                stored (or already stored)
  *   400 { error, errors: { field: message } }       a field breaks a rule: the config's message for it
- *   400 { error }                                   not JSON, not an object, a bad submissionId/pageUrl/utm…
+ *   400 { error }                                   not JSON, not an object, a bad submissionId/utm…
  *   401 { error }                                   no or wrong anon key
  *   403 { error }                                   the Origin is not one of the site's origins
  *   405 { error }                                   not POST/OPTIONS
@@ -70,6 +73,7 @@ import { checkDetailsPagePath, registeredPagePath } from '../../schema/registrat
 import { formFieldNames } from '../../schema/registration-rules.ts'
 import { fillFormPage } from './form-page.ts'
 import { derivedSubmissionId, formPostAttribution, formPostOrigin, formPostPage, isFormPost, parseFormBody, plainAnswerPage } from './form-post.ts'
+import { consentEvidence, ownPageAddress } from './lead-evidence.ts'
 import { composeLeadMail, fieldLabel } from './notification.ts'
 import { createRateLimiter } from './rate-limit.ts'
 import { jsonAnswer, refusal, type RefusalDetails } from './refusal.ts'
@@ -159,6 +163,8 @@ export function createApp(deps: AppDeps): Hono {
   const validate = createRegistrationValidator(deps.formConfig)
   const notification = { siteName: deps.siteName, recipient: deps.notifyEmail, timeZone: deps.timeZone ?? settings.NOTIFY_TIME_ZONE.default, form: deps.formConfig }
   const originPolicy = createOriginPolicy(deps.allowedOrigins ?? [], trustProxy)
+  // A page is ours when it is on this host or an origin named outright: '*' lets any page call, but makes none ours.
+  const ourPages = createOriginPolicy((deps.allowedOrigins ?? []).filter((origin) => origin !== '*'), trustProxy)
   const maxSize = deps.bodyLimitBytes ?? settings.MAX_BODY_BYTES.default
   const clientAddressOf = (c: Context) => {
     try {
@@ -230,10 +236,7 @@ export function createApp(deps: AppDeps): Hono {
     const site = plain ? formPostSite(c)! : undefined
     const bytes = await c.req.arrayBuffer()
     const body = plain ? parseFormBody(bytes, deps.formConfig.schema) : parseRegistrationBody(bytes)
-    const read = readSubmissionContext(plain ? { submissionId: body.submissionId || undefined } : body, {
-      newId,
-      consentText: deps.formConfig.consent,
-    })
+    const { reportedConsent, ...read } = readSubmissionContext(plain ? { submissionId: body.submissionId || undefined } : body, { newId })
     // A plain form shows the config's consent note and sends none; its attribution is the page it was sent from (the
     // form shown again after a correction carries that page's address on, as pageUrl).
     const context = plain ? { ...read, ...formPostAttribution(formPostPage(body.pageUrl, site!) ?? c.req.header('referer')) } : read
@@ -252,6 +255,8 @@ export function createApp(deps: AppDeps): Hono {
       plain && !body.submissionId ? await derivedSubmissionId(canonical(checked.value), clientAddressOf(c), clock()) : context.submissionId
     const lead: NewLead = {
       ...context,
+      ...(await consentEvidence(deps.formConfig.consent, reportedConsent)),
+      pageUrl: ownPageAddress(context.pageUrl, (origin) => ourPages(origin, c) !== null),
       submissionId,
       createdAt: clock().toISOString(),
       fields: checked.value,

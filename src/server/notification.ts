@@ -1,5 +1,6 @@
 import { formFieldNames, formFieldSchemas } from '../../schema/registration-rules.ts'
 import { escapeHtml } from './escape-html.ts'
+import { pageForMail, referrerForMail } from './lead-evidence.ts'
 import { headerSafe, singleAddress } from './mailer.ts'
 import type { NewLead, OutgoingMail } from './store.ts'
 
@@ -92,8 +93,9 @@ export function composeLeadMail(lead: NewLead, settings: NotificationSettings): 
     .join(', ')
   const context: [string, string][] = [
     ['Received', formatTime(lead.createdAt, settings.timeZone)],
-    ['Page', lead.pageUrl ?? '—'],
-    ['Referrer', lead.referrer ?? '—'],
+    // The mail comes from a trusted sender: nothing the visitor wrote may read as a link in it.
+    ['Page', pageForMail(lead.pageUrl)],
+    ['Referrer', referrerForMail(lead.referrer)],
     ['UTM', utm || '—'],
     ['Consent shown', lead.consentText],
     ['Browser', lead.userAgent ?? '—'],

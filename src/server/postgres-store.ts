@@ -22,11 +22,14 @@ type LeadRow = {
   click_ids: Record<string, string> | string
   landing_page: string | null
   suspected_spam: boolean
+  consent_sha256: string | null
+  consent_reported: string | null
 }
 
 type JobRow = { id: string | number | bigint; lead_id: string | number | bigint; attempts: number; mail: OutgoingMail | string }
 
-const leadColumns = 'id, submission_id, created_at, fields, consent_text, page_url, referrer, utm, user_agent, click_ids, landing_page, suspected_spam'
+const leadColumns =
+  'id, submission_id, created_at, fields, consent_text, page_url, referrer, utm, user_agent, click_ids, landing_page, suspected_spam, consent_sha256, consent_reported'
 
 // Drivers differ in how they hand back bigint, timestamptz and jsonb; normalise here.
 function toNumber(value: string | number | bigint): number {
@@ -48,6 +51,8 @@ function toLead(row: LeadRow): StoredLead {
     createdAt: toIso(row.created_at),
     fields: fromJson(row.fields),
     consentText: row.consent_text,
+    consentSha256: row.consent_sha256,
+    consentReported: row.consent_reported,
     pageUrl: row.page_url,
     referrer: row.referrer,
     utm: fromJson(row.utm),
@@ -78,13 +83,13 @@ export function createPostgresStore(db: SqlQueryable, options: PostgresStoreOpti
       // One statement: the lead and its notification (if any) are committed together, or neither is.
       const { rows } = await db.query(
         `WITH new_lead AS (
-           INSERT INTO public.leads (submission_id, created_at, fields, consent_text, page_url, referrer, utm, user_agent, click_ids, landing_page, suspected_spam)
-           VALUES ($1, $2, $3::jsonb, $4, $5, $6, $7::jsonb, $8, $9::jsonb, $10, $11::int = 1)
+           INSERT INTO public.leads (submission_id, created_at, fields, consent_text, page_url, referrer, utm, user_agent, click_ids, landing_page, suspected_spam, consent_sha256, consent_reported)
+           VALUES ($1, $2, $3::jsonb, $4, $5, $6, $7::jsonb, $8, $9::jsonb, $10, $11::int = 1, $12, $13)
            ON CONFLICT (submission_id) DO NOTHING
            RETURNING ${leadColumns}
          ), new_mail AS (
            INSERT INTO public.outbox (lead_id, recipient, mail, next_attempt_at, created_at)
-           SELECT id, $12, $13::jsonb, $2, $2 FROM new_lead WHERE $13::jsonb IS NOT NULL
+           SELECT id, $14, $15::jsonb, $2, $2 FROM new_lead WHERE $15::jsonb IS NOT NULL
          )
          SELECT ${leadColumns} FROM new_lead`,
         [...leadColumnValues(lead), mail?.to ?? null, mail ? JSON.stringify(mail) : null],

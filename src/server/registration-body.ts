@@ -19,7 +19,8 @@ export type SubmissionContext = {
   utm: Record<string, string>
   clickIds: Record<string, string>
   landingPage: string | null
-  consentText: string
+  /** The consent text the browser says it showed: a report, not proof (lead-evidence.ts keeps the server's own). */
+  reportedConsent: string | null
 }
 
 const maxDepth = 16
@@ -81,12 +82,13 @@ function optionalText(body: RegistrationBody, key: string, max: number, allowNew
   return trimmed === '' ? null : trimmed
 }
 
+// Any text is taken and judged later (lead-evidence.ts: ownPageAddress): a visitor never loses a registration over
+// the page's address, which is only attribution.
 function pageUrlOf(body: RegistrationBody): string | null {
-  const value = optionalText(body, 'pageUrl', 2048)
-  if (value === null) return null
-  const protocol = URL.canParse(value) ? new URL(value).protocol : ''
-  if (protocol !== 'http:' && protocol !== 'https:') throw refusal(400, 'pageUrl must be the address of the page (http or https).')
-  return value
+  const value = body.pageUrl
+  if (value === undefined || value === null) return null
+  if (typeof value !== 'string') throw refusal(400, 'pageUrl must be a string.')
+  return value.trim() || null
 }
 
 function utmOf(body: RegistrationBody): Record<string, string> {
@@ -132,7 +134,7 @@ function landingPageOf(body: RegistrationBody): string | null {
 }
 
 /** The lead's context from the body; `newId` makes a submission id when the browser sent none. */
-export function readSubmissionContext(body: RegistrationBody, defaults: { newId: () => string; consentText: string }): SubmissionContext {
+export function readSubmissionContext(body: RegistrationBody, defaults: { newId: () => string }): SubmissionContext {
   const rawId = body.submissionId
   if (rawId !== undefined && rawId !== null && (typeof rawId !== 'string' || !uuidPattern.test(rawId))) {
     throw refusal(400, 'submissionId must be a UUID.')
@@ -144,7 +146,7 @@ export function readSubmissionContext(body: RegistrationBody, defaults: { newId:
     utm: utmOf(body),
     clickIds: clickIdsOf(body),
     landingPage: landingPageOf(body),
-    consentText: optionalText(body, 'consentText', 2000, true) ?? defaults.consentText,
+    reportedConsent: optionalText(body, 'consentText', 2000, true),
   }
 }
 

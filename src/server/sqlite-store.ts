@@ -59,6 +59,12 @@ ALTER TABLE leads ADD COLUMN landing_page TEXT;
 ALTER TABLE leads ADD COLUMN suspected_spam INTEGER NOT NULL DEFAULT 0;
 `
 
+// As supabase/migrations/*_consent_evidence.sql: the consent note's version, and the browser's copy when it differed.
+const schemaV4 = `
+ALTER TABLE leads ADD COLUMN consent_sha256 TEXT;
+ALTER TABLE leads ADD COLUMN consent_reported TEXT;
+`
+
 type LeadRow = {
   id: number
   submission_id: string
@@ -72,6 +78,8 @@ type LeadRow = {
   click_ids: string
   landing_page: string | null
   suspected_spam: number
+  consent_sha256: string | null
+  consent_reported: string | null
 }
 
 type JobRow = { id: number; lead_id: number; attempts: number; mail: string }
@@ -83,6 +91,9 @@ function toLead(row: LeadRow): StoredLead {
     createdAt: row.created_at,
     fields: JSON.parse(row.fields) as Record<string, unknown>,
     consentText: row.consent_text,
+    // A read-only database not yet upgraded (an older server still runs on it) has neither column.
+    consentSha256: row.consent_sha256 ?? null,
+    consentReported: row.consent_reported ?? null,
     pageUrl: row.page_url,
     referrer: row.referrer,
     utm: JSON.parse(row.utm) as Record<string, string>,
@@ -139,14 +150,20 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
         db.pragma('user_version = 3')
       }).immediate()
     }
+    if (version < 4) {
+      db.transaction(() => {
+        db.exec(schemaV4)
+        db.pragma('user_version = 4')
+      }).immediate()
+    }
   }
 
   const statements = options.readonly
     ? undefined
     : {
         insertLead: db.prepare<unknown[], { id: number }>(
-          `INSERT INTO leads (submission_id, created_at, fields, consent_text, page_url, referrer, utm, user_agent, click_ids, landing_page, suspected_spam)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (submission_id) DO NOTHING RETURNING id`,
+          `INSERT INTO leads (submission_id, created_at, fields, consent_text, page_url, referrer, utm, user_agent, click_ids, landing_page, suspected_spam, consent_sha256, consent_reported)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (submission_id) DO NOTHING RETURNING id`,
         ),
         insertMail: db.prepare(
           `INSERT INTO outbox (lead_id, recipient, mail, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?)`,

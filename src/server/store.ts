@@ -16,6 +16,12 @@
  *   click_ids      gclid, fbclid … (JSON)
  *   landing_page   the landing path
  *   suspected_spam the honeypot was filled: stored, never notified
+ *   consent_sha256 SHA-256 of consent_text
+ *   consent_reported the browser's text, if other
+ *
+ * consent_text is the launch's note as the server knows it (never the browser's copy), consent_sha256 its version
+ * (null on leads stored before it was kept), consent_reported what the browser claimed it showed when that differs.
+ * page_url is scheme://host/path of one of the site's own pages, or null (lead-evidence.ts).
  *
  * suppressions: address_key (HMAC of an address that withdrew consent, never the address), created_at
  */
@@ -26,7 +32,12 @@ export type NewLead = {
   /** ISO 8601, UTC, milliseconds (`Date#toISOString()`). */
   createdAt: string
   fields: Record<string, unknown>
+  /** The consent note the server showed (lead-evidence.ts: consentEvidence). */
   consentText: string
+  /** SHA-256 of consentText, hex. */
+  consentSha256: string
+  /** What the browser reported as the note, when it differs from consentText; else null. */
+  consentReported: string | null
   pageUrl: string | null
   referrer: string | null
   utm: Record<string, string>
@@ -41,8 +52,8 @@ export type NewLead = {
 
 /**
  * A new lead's values in the column order both stores insert them (submission_id, created_at, fields,
- * consent_text, page_url, referrer, utm, user_agent, click_ids, landing_page, suspected_spam), JSON columns
- * serialised, the flag as 1/0.
+ * consent_text, page_url, referrer, utm, user_agent, click_ids, landing_page, suspected_spam, consent_sha256,
+ * consent_reported), JSON columns serialised, the flag as 1/0.
  */
 export function leadColumnValues(lead: NewLead): Array<string | number | null> {
   return [
@@ -57,11 +68,13 @@ export function leadColumnValues(lead: NewLead): Array<string | number | null> {
     JSON.stringify(lead.clickIds),
     lead.landingPage,
     lead.suspectedSpam ? 1 : 0,
+    lead.consentSha256,
+    lead.consentReported,
   ]
 }
 
-/** A registration as stored. */
-export type StoredLead = NewLead & { id: number }
+/** A registration as stored. Leads stored before the consent hash was kept have none. */
+export type StoredLead = Omit<NewLead, 'consentSha256'> & { id: number; consentSha256: string | null }
 
 /** A composed notification, stored with its lead so it can be sent (again) later. `from` is the mailer's. */
 export type OutgoingMail = {

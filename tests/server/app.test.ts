@@ -68,7 +68,9 @@ describe('send-contact-email: a valid registration', () => {
       createdAt: '2025-06-01T14:30:00.000Z',
       fields: { name: 'Jane Doe', email: 'jane@example.com', phone: '555-555-0100', isRealtor: 'no' },
       consentText: 'By submitting, you agree to be contacted with VIP updates.',
-      pageUrl: 'https://bramblewood.example.com/?utm_source=google',
+      consentSha256: '6ac42fa0ae3a14bbbe41fd46fb467154203be57a24ffff181293241be1837a8c',
+      consentReported: null,
+      pageUrl: 'https://www.example.com/',
       referrer: 'https://www.google.com/',
       utm: { utm_source: 'google', utm_campaign: 'launch' },
       userAgent: 'Mozilla/5.0 (test)',
@@ -92,6 +94,7 @@ describe('send-contact-email: a valid registration', () => {
     const [lead] = await store.listLeads(0, 10)
     expect(lead?.fields).toEqual({ name: 'Jane Doe', email: 'jane@example.com', phone: '555-555-0100', isRealtor: 'no' })
     expect(lead?.consentText).toBe(page.form.consent)
+    expect(lead?.consentReported).toBeNull()
   })
 
   it('makes a submission id when the browser sent none', async () => {
@@ -284,7 +287,7 @@ describe('send-contact-email: what it refuses', () => {
     ['a __proto__ key', '{"name":"Jane","__proto__":{"admin":true}}', 'The request body contains a key that is not allowed: "__proto__".'],
     ['a nested constructor key', '{"utm":{"constructor":{"prototype":{}}}}', 'The request body contains a key that is not allowed: "constructor".'],
     ['a bad submission id', JSON.stringify(registration({ submissionId: 'abc' })), 'submissionId must be a UUID.'],
-    ['a non-http page URL', JSON.stringify(registration({ pageUrl: 'javascript:alert(1)' })), 'pageUrl must be the address of the page (http or https).'],
+    ['a page URL that is not a string', JSON.stringify(registration({ pageUrl: 7 })), 'pageUrl must be a string.'],
     ['a utm that is not utm_*', JSON.stringify(registration({ utm: { gclid: 'x' } })), 'utm may only hold utm_* parameters; "gclid" is not one.'],
     ['a utm value with a line break', JSON.stringify(registration({ utm: { utm_source: 'a\nb' } })), 'utm.utm_source contains line breaks or control characters.'],
     ['a referrer that is not a string', JSON.stringify(registration({ referrer: 7 })), 'referrer must be a string.'],

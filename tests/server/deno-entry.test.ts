@@ -149,12 +149,14 @@ describe.skipIf(plannedPostgresKind() === 'pglite')('Supabase Edge Function unde
     expect(res.status).toBe(200)
     expect(res.headers.get('access-control-allow-origin')).toBe(site)
     expect(await res.json()).toEqual({ ok: true })
-    const { rows } = await pg.db.query('SELECT fields, consent_text, page_url, utm, user_agent FROM public.leads WHERE submission_id = $1', [body.submissionId])
+    const { rows } = await pg.db.query('SELECT fields, consent_text, consent_sha256, consent_reported, page_url, utm, user_agent FROM public.leads WHERE submission_id = $1', [body.submissionId])
     expect(rows).toEqual([
       {
         fields: { name: 'Jane Doe', email: 'jane@example.com', phone: '555-555-0100', isRealtor: 'no' },
         consent_text: body.consentText,
-        page_url: body.pageUrl,
+        consent_sha256: '6ac42fa0ae3a14bbbe41fd46fb467154203be57a24ffff181293241be1837a8c',
+        consent_reported: null,
+        page_url: 'https://www.example.com/',
         utm: body.utm,
         user_agent: expect.any(String),
       },

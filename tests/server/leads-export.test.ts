@@ -69,6 +69,7 @@ async function seed(store: LeadStore): Promise<void> {
       clickIds: { gclid: 'Cj0KCQ-abc', fbclid: '=cmd' },
       landingPage: '/spring',
       suspectedSpam: true,
+      consentReported: '=cmd|calc',
     }),
     newLead({ fields: { name: 'Line\r\nBreak "quoted"', email: 'c@example.com', phone: '5555550100', isRealtor: 'no' }, consentText: 'Line one\nline two', userAgent: null }),
   ]
@@ -76,9 +77,9 @@ async function seed(store: LeadStore): Promise<void> {
 }
 
 const header = [
-  'id', 'created_at', 'submission_id', 'suspected_spam', 'name', 'email', 'phone', 'isRealtor', 'consent_text', 'page_url', 'referrer',
-  'landing_page', 'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content', 'utm_custom',
-  'gclid', 'gbraid', 'wbraid', 'fbclid', 'msclkid', 'user_agent',
+  'id', 'created_at', 'submission_id', 'suspected_spam', 'name', 'email', 'phone', 'isRealtor', 'consent_text', 'consent_sha256',
+  'consent_reported', 'page_url', 'referrer', 'landing_page', 'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content',
+  'utm_custom', 'gclid', 'gbraid', 'wbraid', 'fbclid', 'msclkid', 'user_agent',
 ]
 
 function exportCli(args: string[], env: Record<string, string>) {
@@ -95,6 +96,9 @@ function checkRows(rows: string[][]): void {
   expect(col(first, 'name')).toBe('Jane Doe')
   expect(col(first, 'utm_source')).toBe('google')
   expect(col(first, 'created_at')).toBe('2025-06-01T14:30:00.000Z')
+  expect(col(first, 'consent_sha256')).toBe('6ac42fa0ae3a14bbbe41fd46fb467154203be57a24ffff181293241be1837a8c')
+  expect(col(first, 'consent_reported')).toBe('')
+  expect(col(hostile, 'consent_reported')).toBe("'=cmd|calc")
   expect(col(hostile, 'name')).toBe(`'=HYPERLINK("http://evil.example","Click")`)
   expect(col(hostile, 'email')).toBe('a,b@example.com')
   expect(col(hostile, 'phone')).toBe("'+1 555 555 0100")

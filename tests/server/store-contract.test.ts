@@ -101,6 +101,19 @@ describe.each([sqliteBackend(), postgresBackend()])('LeadStore contract', (backe
       expect(await store.claimDueMail(new Date('2030-01-01T00:00:00Z'), 10, 1000)).toEqual([])
     })
 
+    it('keeps the consent evidence: the hash of the text shown, and the text the browser reported apart', async () => {
+      const lead = newLead({ consentReported: 'Visit https://evil.example\nnow' })
+      const result = await store.saveLead(lead, mailFor(lead))
+      const [stored] = await store.listLeads(0, 10)
+      for (const got of [result.lead, stored]) {
+        expect(got).toMatchObject({
+          consentText: 'By submitting, you agree to be contacted with VIP updates.',
+          consentSha256: '6ac42fa0ae3a14bbbe41fd46fb467154203be57a24ffff181293241be1837a8c',
+          consentReported: 'Visit https://evil.example\nnow',
+        })
+      }
+    })
+
     it('stores a repeated submission id once and answers with the stored lead', async () => {
       const lead = newLead()
       const first = await store.saveLead(lead, mailFor(lead))
