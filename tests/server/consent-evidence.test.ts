@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3'
 import { createHash } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -142,5 +143,24 @@ describe('page address', () => {
     expect(res.status).toBe(200)
     await post(registration({ pageUrl: 'http://site.test/p' }))
     expect((await store.listLeads(0, 10)).map((l) => l.pageUrl)).toEqual([null, 'http://site.test/p'])
+  })
+})
+
+describe('SQLite upgrade', () => {
+  it('adds the consent columns to an older database, its leads keeping no fingerprint', async () => {
+    const file = path.join(dir, `${crypto.randomUUID()}.sqlite`)
+    await openSqliteStore(file).close()
+    // The shape before consent evidence (user_version 3), with a lead stored then.
+    const db = new Database(file)
+    db.exec('ALTER TABLE leads DROP COLUMN consent_sha256; ALTER TABLE leads DROP COLUMN consent_reported; PRAGMA user_version = 3')
+    db.prepare(`INSERT INTO leads (submission_id, created_at, fields, consent_text) VALUES (?, ?, '{}', 'what the browser sent')`).run(
+      crypto.randomUUID(),
+      '2025-06-01T14:30:00.000Z',
+    )
+    db.close()
+    const store = openSqliteStore(file)
+    cleanups.push(() => store.close())
+    const [old] = await store.listLeads(0, 10)
+    expect(old).toMatchObject({ consentText: 'what the browser sent', consentSha256: null, consentReported: null })
   })
 })
