@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { localAnonKey } from '../../schema/local-defaults.ts'
 import { createEmlMailer, emlFileName } from '../../src/server/eml-mailer.ts'
 import { openSqliteStore } from '../../src/server/sqlite-store.ts'
@@ -260,7 +260,8 @@ describe('node entry: retention period', () => {
     try {
       expect(server.output()).toContain('Retention: erased 1 registration(s) older than 30 days, 1 notification(s) and 1 .eml file(s).')
       expect(await storedIds(dataDir)).toEqual([recent.submissionId])
-      expect(readdirSync(path.join(dataDir, 'outbox'))).toEqual([emlFileName(mailFor(recent).messageId)])
+      // The recent lead's notification is still pending, so the worker may be writing it again (a .tmp, then a rename).
+      await vi.waitFor(() => expect(readdirSync(path.join(dataDir, 'outbox'))).toEqual([emlFileName(mailFor(recent).messageId)]), { timeout: 10_000, interval: 50 })
     } finally {
       await server.stop('SIGTERM')
     }
