@@ -1,4 +1,18 @@
-import { leadColumnValues, type AddressKey, type ErasureResult, type LeadSelector, type LeadStore, type NewLead, type OutboxCounts, type OutboxJob, type OutgoingMail, type StoredLead } from './store.ts'
+import {
+  leadColumnValues,
+  notificationStateOf,
+  searchPatterns,
+  type AddressKey,
+  type ErasureResult,
+  type LeadSearch,
+  type LeadSelector,
+  type LeadStore,
+  type NewLead,
+  type OutboxCounts,
+  type OutboxJob,
+  type OutgoingMail,
+  type StoredLead,
+} from './store.ts'
 
 /**
  * The one thing the store needs from a Postgres client: `query(text, params)` resolving to `{ rows }`. A `pg.Pool`
@@ -30,6 +44,19 @@ type JobRow = { id: string | number | bigint; lead_id: string | number | bigint;
 
 const leadColumns =
   'id, submission_id, created_at, fields, consent_text, page_url, referrer, utm, user_agent, click_ids, landing_page, suspected_spam, consent_sha256, consent_reported'
+
+type ListedRow = LeadRow & { mail_status: string | null; mail_attempts: number | null }
+
+/** The WHERE clause of a search's filter, its parameters numbered from $1 (see sqlite-store.ts for the rule). */
+function searchFilter(search: LeadSearch): { sql: string; params: unknown[] } {
+  if (!search.text?.trim()) return { sql: 'true', params: [] }
+  const { like, digits } = searchPatterns(search.text)
+  const phone = digits === null ? '' : ` OR regexp_replace(f.value, '[-\\s.()+]', '', 'g') LIKE $2`
+  return {
+    sql: `EXISTS (SELECT 1 FROM jsonb_each_text(leads.fields) AS f WHERE jsonb_typeof(leads.fields -> f.key) = 'string' AND (f.value ILIKE $1${phone}))`,
+    params: digits === null ? [like] : [like, digits],
+  }
+}
 
 // Drivers differ in how they hand back bigint, timestamptz and jsonb; normalise here.
 function toNumber(value: string | number | bigint): number {
@@ -138,6 +165,42 @@ export function createPostgresStore(db: SqlQueryable, options: PostgresStoreOpti
     async listLeads(afterId, limit) {
       const { rows } = await db.query(`SELECT ${leadColumns} FROM public.leads WHERE id > $1 ORDER BY id LIMIT $2`, [afterId, limit])
       return (rows as LeadRow[]).map(toLead)
+    },
+
+    async searchLeads(search) {
+      const filter = searchFilter(search)
+      const n = filter.params.length
+      const from = search.from
+      const newer = from !== undefined && 'newer' in from
+      const position = from === undefined ? undefined : 'newer' in from ? from.newer : from.older
+      const keyset = position ? ` AND (leads.created_at, leads.id) ${newer ? '>' : '<'} ($${n + 1}::timestamptz, $${n + 2})` : ''
+      const order = newer ? 'ASC' : 'DESC'
+      const limit = `$${n + (position ? 3 : 1)}`
+      const { rows } = await db.query(
+        `SELECT ${leadColumns.split(', ').map((c) => `leads.${c}`).join(', ')}, o.status AS mail_status, o.attempts AS mail_attempts
+         FROM public.leads LEFT JOIN public.outbox AS o ON o.id = (SELECT min(id) FROM public.outbox WHERE outbox.lead_id = leads.id)
+         WHERE ${filter.sql}${keyset}
+         ORDER BY leads.created_at ${order}, leads.id ${order} LIMIT ${limit}`,
+        [...filter.params, ...(position ? [position.createdAt, position.id] : []), search.limit],
+      )
+      const listed = rows as ListedRow[]
+      if (newer) listed.reverse()
+      const counted = await db.query(`SELECT count(*)::int AS n FROM public.leads WHERE ${filter.sql}`, filter.params)
+      const total = (counted.rows[0] as { n: number } | undefined)?.n ?? 0
+      const beyond = async (row: ListedRow | undefined, side: '<' | '>') => {
+        if (row === undefined) return false
+        const found = await db.query(
+          `SELECT EXISTS (SELECT 1 FROM public.leads WHERE ${filter.sql} AND (created_at, id) ${side} ($${n + 1}::timestamptz, $${n + 2})) AS found`,
+          [...filter.params, toIso(row.created_at), toNumber(row.id)],
+        )
+        return (found.rows[0] as { found: boolean }).found
+      }
+      return {
+        leads: listed.map((row) => ({ ...toLead(row), notification: notificationStateOf(row.mail_status, row.mail_attempts) })),
+        total,
+        hasNewer: listed.length === 0 ? total > 0 && position !== undefined : await beyond(listed[0], '>'),
+        hasOlder: await beyond(listed.at(-1), '<'),
+      }
     },
 
     async countMail() {

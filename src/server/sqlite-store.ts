@@ -1,7 +1,23 @@
 import { chmodSync, existsSync } from 'node:fs'
 import Database from 'better-sqlite3'
 import { ensurePrivateFile, privateFileMode } from './private-files.ts'
-import { leadColumnValues, type AddressKey, type ErasureResult, type LeadSelector, type LeadStore, type NewLead, type OutboxCounts, type OutboxJob, type OutgoingMail, type SaveLeadResult, type StoredLead } from './store.ts'
+import {
+  leadColumnValues,
+  notificationStateOf,
+  searchPatterns,
+  type AddressKey,
+  type ErasureResult,
+  type LeadSearch,
+  type LeadSearchPage,
+  type LeadSelector,
+  type LeadStore,
+  type NewLead,
+  type OutboxCounts,
+  type OutboxJob,
+  type OutgoingMail,
+  type SaveLeadResult,
+  type StoredLead,
+} from './store.ts'
 
 // The same tables as supabase/migrations/*_leads_and_outbox.sql, in SQLite's types: timestamps are ISO 8601
 // UTC text (they sort as text), JSON columns are text.
@@ -84,6 +100,25 @@ type LeadRow = {
 
 type JobRow = { id: number; lead_id: number; attempts: number; mail: string }
 
+type ListedRow = LeadRow & { mail_status: string | null; mail_attempts: number | null }
+
+// The leads list pages newest first by (created_at, id): this index serves both the order and the keyset.
+const leadsListIndex = 'CREATE INDEX IF NOT EXISTS leads_newest ON leads (created_at, id)'
+
+// A value with a phone number's usual separators removed, so "555 555 0100" finds "555-555-0100".
+const phoneDigits = ['-', ' ', '.', '(', ')', '+'].reduce((sql, ch) => `replace(${sql}, '${ch}', '')`, 'f.value')
+
+/** The WHERE clause and parameters of a search's filter (without the paging position). */
+function searchFilter(search: LeadSearch): { sql: string; params: unknown[] } {
+  if (!search.text?.trim()) return { sql: '1 = 1', params: [] }
+  const { like, digits } = searchPatterns(search.text)
+  const phone = digits === null ? '' : ` OR ${phoneDigits} LIKE ?`
+  return {
+    sql: `EXISTS (SELECT 1 FROM json_each(leads.fields) AS f WHERE f.type = 'text' AND (f.value LIKE ? ESCAPE '\\'${phone}))`,
+    params: digits === null ? [like] : [like, digits],
+  }
+}
+
 function toLead(row: LeadRow): StoredLead {
   return {
     id: row.id,
@@ -156,6 +191,7 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
         db.pragma('user_version = 4')
       }).immediate()
     }
+    db.exec(leadsListIndex)
   }
 
   const statements = options.readonly
@@ -222,6 +258,47 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
       await new Promise((r) => setTimeout(r, 100))
     }
     throw new Error('The database is busy: its journal could not be emptied after the erasure. Run the erasure again.')
+  }
+
+  // Search statements differ only by filter and direction: prepare each shape once.
+  const prepared = new Map<string, Database.Statement<unknown[], unknown>>()
+  function query<T>(sql: string): Database.Statement<unknown[], T> {
+    let statement = prepared.get(sql)
+    if (!statement) {
+      statement = db.prepare<unknown[], unknown>(sql)
+      prepared.set(sql, statement)
+    }
+    return statement as Database.Statement<unknown[], T>
+  }
+
+  function searchLeads(search: LeadSearch): LeadSearchPage {
+    const filter = searchFilter(search)
+    const from = search.from
+    const newer = from !== undefined && 'newer' in from
+    const position = from === undefined ? undefined : 'newer' in from ? from.newer : from.older
+    const keyset = position ? ` AND (leads.created_at, leads.id) ${newer ? '>' : '<'} (?, ?)` : ''
+    const order = newer ? 'ASC' : 'DESC'
+    const rows = query<ListedRow>(
+      `SELECT leads.*, o.status AS mail_status, o.attempts AS mail_attempts
+       FROM leads LEFT JOIN outbox AS o ON o.id = (SELECT min(id) FROM outbox WHERE outbox.lead_id = leads.id)
+       WHERE ${filter.sql}${keyset}
+       ORDER BY leads.created_at ${order}, leads.id ${order} LIMIT ?`,
+    ).all(...filter.params, ...(position ? [position.createdAt, position.id] : []), search.limit)
+    if (newer) rows.reverse()
+    const total = query<{ n: number }>(`SELECT count(*) AS n FROM leads WHERE ${filter.sql}`).get(...filter.params)?.n ?? 0
+    const beyond = (row: ListedRow | undefined, side: '<' | '>') =>
+      row !== undefined &&
+      query<{ found: number }>(`SELECT EXISTS (SELECT 1 FROM leads WHERE ${filter.sql} AND (created_at, id) ${side} (?, ?)) AS found`).get(
+        ...filter.params,
+        row.created_at,
+        row.id,
+      )?.found === 1
+    return {
+      leads: rows.map((row) => ({ ...toLead(row), notification: notificationStateOf(row.mail_status, row.mail_attempts) })),
+      total,
+      hasNewer: rows.length === 0 ? total > 0 && position !== undefined : beyond(rows[0], '>'),
+      hasOlder: beyond(rows.at(-1), '<'),
+    }
   }
 
   function writable() {
@@ -303,6 +380,9 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
     },
     async listLeads(afterId, limit) {
       return page.all(afterId, limit).map(toLead)
+    },
+    async searchLeads(search) {
+      return searchLeads(search)
     },
     async countMail(): Promise<OutboxCounts> {
       const out: OutboxCounts = { pending: 0, sent: 0 }

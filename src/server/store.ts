@@ -101,6 +101,50 @@ export type OutboxJob = {
 /** The outcome of saving a lead: `created` false means the submission id was already stored (nothing changed). */
 export type SaveLeadResult = { created: true; lead: StoredLead } | { created: false; lead: StoredLead }
 
+/** Where a page of the leads list ends: a lead's time and id, never its personal data (it travels in URLs). */
+export type LeadPosition = { createdAt: string; id: number }
+
+/** A search of the leads list, which runs newest first. */
+export type LeadSearch = {
+  /**
+   * Text any form field's value contains, case-insensitively (ASCII). When it looks like a phone number (digits
+   * with spaces, dashes, dots, brackets or +), a value matches whatever separators it was typed with.
+   */
+  text?: string
+  /** Leads older than this one (the next page), or newer than it (the previous page); the newest when absent. */
+  from?: { older: LeadPosition } | { newer: LeadPosition }
+  /** Leads a page. */
+  limit: number
+}
+
+/**
+ * Where a lead's notification stands, read from the outbox: 'retrying' is pending after a failed attempt,
+ * 'none' a lead without one.
+ */
+export type NotificationState = { status: 'pending' | 'retrying' | 'sent' | 'failed' | 'none'; attempts: number }
+
+/** A lead as the leads page lists it. */
+export type ListedLead = StoredLead & { notification: NotificationState }
+
+/** One page of a search, newest first, and whether there is more on either side. */
+export type LeadSearchPage = { leads: ListedLead[]; total: number; hasNewer: boolean; hasOlder: boolean }
+
+/** The notification state of an outbox row's status and attempts (no row: 'none'). */
+export function notificationStateOf(status: string | null, attempts: number | null): NotificationState {
+  const tries = attempts ?? 0
+  if (status === 'sent' || status === 'failed') return { status, attempts: tries }
+  if (status === 'pending') return { status: tries > 0 ? 'retrying' : 'pending', attempts: tries }
+  return { status: 'none', attempts: tries }
+}
+
+/** A search text as a LIKE pattern (\\ escapes), and its digits alone when it reads as a phone number. */
+export function searchPatterns(text: string): { like: string; digits: string | null } {
+  const trimmed = text.trim()
+  const like = `%${trimmed.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`
+  const digits = /^[\d\s().+-]+$/.test(trimmed) && (trimmed.match(/\d/g) ?? []).length >= 3 ? `%${trimmed.replace(/\D/g, '')}%` : null
+  return { like, digits }
+}
+
 /** Counts of the outbox by state, for health checks, tests and the bench. */
 export type OutboxCounts = { pending: number; sent: number }
 
@@ -144,6 +188,8 @@ export interface LeadStore {
   markMailFailed(id: number, error: string, nextAttemptAt: Date): Promise<void>
   /** Leads in id order, after `afterId`, at most `limit` of them (for paging through an export). */
   listLeads(afterId: number, limit: number): Promise<StoredLead[]>
+  /** A page of the leads list, newest first (created_at, then id), with each lead's notification state. */
+  searchLeads(search: LeadSearch): Promise<LeadSearchPage>
   /** How many notifications are pending and sent. */
   countMail(): Promise<OutboxCounts>
   /** How many leads, and notifications of theirs, an erasure with this selector would remove. */

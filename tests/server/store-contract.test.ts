@@ -5,7 +5,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createPostgresStore } from '../../src/server/postgres-store.ts'
 import { openSqliteStore } from '../../src/server/sqlite-store.ts'
-import type { LeadStore } from '../../src/server/store.ts'
+import type { LeadStore, StoredLead } from '../../src/server/store.ts'
 import { addressKeyOf } from '../../src/server/suppression.ts'
 import { mailFor, newLead } from './support/fixtures.ts'
 import { plannedPostgresKind, startTestPostgres, type TestPostgres } from './support/postgres.ts'
@@ -275,6 +275,64 @@ describe.each([sqliteBackend(), postgresBackend()])('LeadStore contract', (backe
       expect(await store.isSuppressed(key)).toBe(true)
       expect(key).toMatch(/^[0-9a-f]{64}$/)
       expect(key).not.toContain('someone')
+    })
+
+    it('lists leads newest first with their notification state, a page at a time in both directions', async () => {
+      const saved: StoredLead[] = []
+      for (let i = 0; i < 7; i++) {
+        // Two leads in the same millisecond: the id breaks the tie.
+        const lead = newLead({ createdAt: `2025-06-0${i === 6 ? 6 : i + 1}T14:30:00.000Z`, fields: { name: `Lead ${i}`, email: `l${i}@example.com`, phone: '555-555-0100', isRealtor: 'no' } })
+        saved.push((await store.saveLead(lead, mailFor(lead))).lead)
+      }
+      const jobs = await store.claimDueMail(at('2025-06-10T00:00:00.000Z'), 10, 60_000)
+      const jobOf = (name: string) => jobs.find((j) => j.leadId === saved.find((l) => l.fields.name === name)!.id)!
+      await store.markMailSent([jobOf('Lead 6').id], at('2025-06-10T00:00:01.000Z'))
+      await store.markMailFailed(jobOf('Lead 5').id, 'Error: connect ECONNREFUSED', at('2025-06-10T00:01:00.000Z'))
+
+      const first = await store.searchLeads({ limit: 3 })
+      expect(first.leads.map((l) => l.fields.name)).toEqual(['Lead 6', 'Lead 5', 'Lead 4'])
+      expect(first.leads.map((l) => l.notification)).toEqual([
+        { status: 'sent', attempts: 1 },
+        { status: 'retrying', attempts: 1 },
+        { status: 'pending', attempts: 0 },
+      ])
+      expect(first).toMatchObject({ total: 7, hasNewer: false, hasOlder: true })
+      expect(first.leads[0]).toMatchObject({ ...saved[6], notification: { status: 'sent' } })
+
+      const position = (lead: { createdAt: string; id: number }) => ({ createdAt: lead.createdAt, id: lead.id })
+      const second = await store.searchLeads({ limit: 3, from: { older: position(first.leads.at(-1)!) } })
+      expect(second.leads.map((l) => l.fields.name)).toEqual(['Lead 3', 'Lead 2', 'Lead 1'])
+      expect(second).toMatchObject({ hasNewer: true, hasOlder: true })
+      const third = await store.searchLeads({ limit: 3, from: { older: position(second.leads.at(-1)!) } })
+      expect(third.leads.map((l) => l.fields.name)).toEqual(['Lead 0'])
+      expect(third).toMatchObject({ hasNewer: true, hasOlder: false })
+      const back = await store.searchLeads({ limit: 3, from: { newer: position(third.leads[0]!) } })
+      expect(back.leads.map((l) => l.fields.name)).toEqual(['Lead 3', 'Lead 2', 'Lead 1'])
+    })
+
+    it('finds leads by text in any form field, whatever the case, and phone numbers whatever their separators', async () => {
+      const people = [
+        { name: 'Ada Lovelace', email: 'ada@example.com', phone: '(416) 555-0101', isRealtor: 'no' },
+        { name: 'Grace Hopper', email: 'grace@navy.example', phone: '905.555.0199', isRealtor: 'yes', brokerage: 'Hopper Realty 100%' },
+        { name: 'Alan Turing', email: 'alan@example.com', phone: '+1 613 555 0142', isRealtor: 'no' },
+      ]
+      for (const [i, fields] of people.entries()) {
+        const lead = newLead({ createdAt: `2025-06-0${i + 1}T14:30:00.000Z`, fields })
+        await store.saveLead(lead, mailFor(lead))
+      }
+      const names = async (text: string) => (await store.searchLeads({ text, limit: 10 })).leads.map((l) => l.fields.name)
+      expect(await names('ADA')).toEqual(['Ada Lovelace'])
+      expect(await names('navy.example')).toEqual(['Grace Hopper'])
+      expect(await names('416 555 0101')).toEqual(['Ada Lovelace'])
+      expect(await names('9055550199')).toEqual(['Grace Hopper'])
+      expect(await names('realty')).toEqual(['Grace Hopper'])
+      expect(await names('100%')).toEqual(['Grace Hopper'])
+      expect(await names('%')).toEqual(['Grace Hopper'])
+      expect(await names('_')).toEqual([])
+      expect(await names('example.com')).toEqual(['Alan Turing', 'Ada Lovelace'])
+      expect(await names('  ')).toEqual(['Alan Turing', 'Grace Hopper', 'Ada Lovelace'])
+      expect(await names('nobody')).toEqual([])
+      expect((await store.searchLeads({ text: 'example.com', limit: 1 })).total).toBe(2)
     })
 
     it('keeps what it acknowledged when opened again', async () => {
