@@ -1,11 +1,10 @@
 import { createWriteStream, existsSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { stringify } from 'csv-stringify/sync'
 import pg from 'pg'
 import { loadPageConfig } from '../config/load-page-config.ts'
-import { clickIdParams } from '../../schema/registration-contract.ts'
 import { readExportSettings, SettingsError } from '../server/env.ts'
+import { writeLeadsCsv } from '../server/leads-csv.ts'
 import { orderedFields } from '../server/notification.ts'
 import { createPostgresStore } from '../server/postgres-store.ts'
 import { openSqliteStore } from '../server/sqlite-store.ts'
@@ -25,80 +24,19 @@ Writes every registration as CSV to stdout.
   --excel               start with a byte-order mark, so Excel reads accents correctly
 Reads DATA_DIR (default ./.data) and the field order from PAGE_CONFIG (default ./page.config.json).`
 
-const standardUtm = ['utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content']
-
-/**
- * One CSV record (RFC 4180, by csv-stringify): fields with a comma, quote, CR or LF are quoted, quotes doubled,
- * CRLF at the end. Text starting with =, +, -, @, tab or carriage return (or their full-width forms) would be run
- * as a formula by a spreadsheet ("=HYPERLINK(…)"), so it gets a leading apostrophe, which spreadsheets show as text.
- */
-export function csvRecord(values: string[]): string {
-  // Giving record_delimiter turns off quoting of line breaks unless asked for: a field with a bare LF must be quoted.
-  return stringify([values], { record_delimiter: 'windows', quote_record_delimiter: true, escape_formulas: true })
-}
-
-function cell(value: unknown): string {
-  if (value === undefined || value === null) return ''
-  return typeof value === 'string' ? value : JSON.stringify(value)
-}
-
-/** Pages through every lead up to `lastId` (all when undefined), in id order. */
-async function* eachLead(store: LeadStore, lastId = Number.POSITIVE_INFINITY): AsyncGenerator<StoredLead> {
+/** Pages through every lead, in id order. */
+async function* eachLead(store: LeadStore): AsyncGenerator<StoredLead> {
   for (let after = 0; ; ) {
     const page = await store.listLeads(after, 1000)
-    for (const lead of page) {
-      if (lead.id > lastId) return
-      yield lead
-    }
+    yield* page
     if (page.length === 0) return
     after = page.at(-1)!.id
   }
 }
 
-/**
- * Writes every lead in `store` as CSV through `write`. Two passes over the pages, so memory stays flat: the first
- * finds the columns (the form's fields in form order, then any other field or utm_* key the data holds), the
- * second writes the leads the first one saw. Returns how many were written.
- */
-export async function exportLeads(store: LeadStore, formFields: string[], write: (chunk: string) => void | Promise<void>): Promise<number> {
-  const fields = [...formFields]
-  const utm = [...standardUtm]
-  let lastId = 0
-  for await (const lead of eachLead(store)) {
-    for (const key of Object.keys(lead.fields)) if (!fields.includes(key)) fields.push(key)
-    for (const key of Object.keys(lead.utm)) if (!utm.includes(key)) utm.push(key)
-    lastId = lead.id
-  }
-  await write(
-    csvRecord([
-      'id', 'created_at', 'submission_id', 'suspected_spam', ...fields, 'consent_text', 'consent_sha256', 'consent_reported', 'page_url', 'referrer', 'landing_page',
-      ...utm, ...clickIdParams, 'user_agent',
-    ]),
-  )
-  let count = 0
-  for await (const lead of eachLead(store, lastId)) {
-    await write(
-      csvRecord([
-        String(lead.id),
-        lead.createdAt,
-        lead.submissionId,
-        // Caught by the honeypot: kept apart from real leads by this column, so one caught by mistake can be recovered.
-        lead.suspectedSpam ? 'yes' : '',
-        ...fields.map((f) => cell(lead.fields[f])),
-        cell(lead.consentText),
-        cell(lead.consentSha256),
-        cell(lead.consentReported),
-        cell(lead.pageUrl),
-        cell(lead.referrer),
-        cell(lead.landingPage),
-        ...utm.map((k) => cell(lead.utm[k])),
-        ...clickIdParams.map((k) => cell(lead.clickIds[k])),
-        cell(lead.userAgent),
-      ]),
-    )
-    count += 1
-  }
-  return count
+/** Writes every lead in `store` as CSV through `write`, in id order (see writeLeadsCsv). Returns how many. */
+export function exportLeads(store: LeadStore, formFields: string[], write: (chunk: string) => void | Promise<void>): Promise<number> {
+  return writeLeadsCsv(() => eachLead(store), formFields, write)
 }
 
 function formFieldsFromConfig(configFile: string): string[] {
