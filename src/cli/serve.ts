@@ -23,6 +23,11 @@ export async function runNodeServer(): Promise<void> {
     process.exit(1)
   }
   if (settings.config.exposedWarning) console.warn(`Warning: ${settings.config.exposedWarning}`)
+  console.log(
+    running.leadsPage
+      ? `Leads page: on, at ${running.url}/leads (LEADS_PASSWORD is set)`
+      : 'Leads page: off (set LEADS_PASSWORD to turn it on)',
+  )
   console.log(`Listening on ${running.url}`)
   const stop = (signal: string) => {
     console.log(`${signal} received: stopping…`)

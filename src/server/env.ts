@@ -90,6 +90,14 @@ export const environmentVariables = {
     description: 'Where the Node server keeps leads.sqlite, its lock and the .eml outbox; npm run leads:export reads it.',
     fix: 'name a folder',
   },
+  LEADS_PASSWORD: {
+    type: 'string',
+    minLength: 12,
+    secret: true,
+    description: "The sales team's password for the leads page at /leads (registrations, search, CSV). Unset: the page is off and /leads answers 404.",
+    expected: 'long enough',
+    fix: 'use at least 12 characters (a few unrelated words make a good one), or unset it to turn the leads page off',
+  },
   ANON_KEY: {
     type: 'array',
     items: keySchema,
@@ -414,6 +422,8 @@ export type NodeServerConfig = CommonConfig & {
   mail: { kind: 'smtp'; url: string; from: string } | { kind: 'eml'; from: string | undefined }
   /** RETENTION_DAYS: leads older than this are erased at start and daily; undefined keeps them. */
   retentionDays: number | undefined
+  /** The sales team's password for the leads page at /leads; the page is off (404) without it. */
+  leadsPassword: string | undefined
 }
 
 /** The Supabase Edge Function's settings (supabase/functions/send-contact-email/index.ts). */
@@ -448,7 +458,7 @@ const commonNames = [
 ] as const satisfies readonly Name[]
 
 const nodeReading: Reading<Name> = {
-  names: ['PORT', 'HOST', 'TRUSTED_PROXIES', 'PAGE_CONFIG', 'DATA_DIR', 'RETENTION_DAYS', 'DIST_DIR', 'VITE_SUPABASE_URL', 'VITE_SUPABASE_ANON_KEY', 'ANON_KEY', 'SMTP_URL', 'MAIL_FROM', ...commonNames],
+  names: ['PORT', 'HOST', 'TRUSTED_PROXIES', 'PAGE_CONFIG', 'DATA_DIR', 'RETENTION_DAYS', 'DIST_DIR', 'VITE_SUPABASE_URL', 'VITE_SUPABASE_ANON_KEY', 'ANON_KEY', 'SMTP_URL', 'MAIL_FROM', 'LEADS_PASSWORD', ...commonNames],
   dependencies: { SMTP_URL: ['MAIL_FROM'] },
 }
 
@@ -514,6 +524,7 @@ export function parseNodeEnv(env: Env): EnvResult<NodeServerConfig> {
       supabaseUrl: values.VITE_SUPABASE_URL,
       mail: values.SMTP_URL ? { kind: 'smtp', url: values.SMTP_URL, from: from ?? '' } : { kind: 'eml', from },
       retentionDays: values.RETENTION_DAYS,
+      leadsPassword: values.LEADS_PASSWORD,
     },
     problems,
   )

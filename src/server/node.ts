@@ -2,12 +2,15 @@ import { existsSync, readFileSync } from 'node:fs'
 import type { Server } from 'node:http'
 import path from 'node:path'
 import { serve, type HttpBindings } from '@hono/node-server'
-import { Hono } from 'hono'
+import { Hono, type Context } from 'hono'
 import type { PageConfig } from '../../schema/page-config.ts'
 import { createApp } from './app.ts'
+import { rateLimitKey } from './client-address.ts'
 import { DataDirBusyError, lockDataDir } from './data-dir-lock.ts'
 import { createEmlMailer } from './eml-mailer.ts'
 import { eraseEverywhere } from './erasure.ts'
+import { createLeadsPage } from './leads-page/leads-page.ts'
+import { createPasswordCheck, openSessionStore, type SessionStore } from './leads-page/sessions.ts'
 import { requestHandlingOf, type NodeServerConfig } from './env.ts'
 import type { Mailer } from './mailer.ts'
 import { createForwardedAddress } from './forwarded-address.ts'
@@ -34,6 +37,8 @@ export class StartupError extends Error {
 export type RunningServer = {
   /** http://HOST:PORT, with the real port when PORT=0. */
   url: string
+  /** Whether the leads page is served at /leads (LEADS_PASSWORD is set). */
+  leadsPage: boolean
   /** Stops accepting, finishes requests in flight and the current delivery, closes the database, frees DATA_DIR. */
   close(): Promise<void>
 }
@@ -155,13 +160,14 @@ export async function startNodeServer(
   }, 86_400_000)
   retentionTimer?.unref()
 
+  const clientAddress = (c: Context) => visitorAddress((c.env as HttpBindings).incoming)
   const fn = createApp({
     formConfig: page.form,
     siteName,
     notifyEmail: settings.notifyEmail ?? page.site.email,
     ...requestHandlingOf(settings),
     store,
-    clientAddress: (c) => visitorAddress((c.env as HttpBindings).incoming),
+    clientAddress,
     onLeadStored: () => worker.kick(),
     // A plain form post (no JavaScript) with fields to correct is answered with the home page, the form filled in.
     formPageHtml: readFileSync(path.join(distDir, 'index.html'), 'utf8'),
@@ -191,6 +197,23 @@ export async function startNodeServer(
     if (c.res.status === 413) c.res.headers.set('connection', 'close')
   })
   site.route('/', fn)
+  let sessions: SessionStore | undefined
+  if (settings.leadsPassword !== undefined) {
+    sessions = openSessionStore(path.join(dataDir, 'leads-page.sqlite'))
+    site.route(
+      '/',
+      createLeadsPage({
+        checkPassword: createPasswordCheck(settings.leadsPassword),
+        store,
+        sessions,
+        form: page.form,
+        siteName,
+        timeZone: settings.timeZone,
+        trustProxy: settings.trustProxy,
+        clientIp: (c) => rateLimitKey(clientAddress(c) ?? 'unknown'),
+      }),
+    )
+  }
   site.all('*', createStaticSite({ distDir }))
   site.onError((error, c) => {
     console.error('Unexpected error', error)
@@ -218,6 +241,7 @@ export async function startNodeServer(
     })
   } catch (error) {
     clearInterval(retentionTimer)
+    sessions?.close()
     await store.close()
     lock.release()
     const code = (error as { code?: string }).code
@@ -234,6 +258,7 @@ export async function startNodeServer(
   let closing: Promise<void> | undefined
   return {
     url: `http://${displayHost(settings.host)}:${port}`,
+    leadsPage: sessions !== undefined,
     close() {
       closing ??= (async () => {
         // Requests in flight finish; idle keep-alive connections are closed; stragglers are cut after 10 s.
@@ -243,6 +268,7 @@ export async function startNodeServer(
         clearTimeout(cut)
         await worker.stop()
         await mailer.close?.()
+        sessions?.close()
         await store.close()
         lock.release()
       })()

@@ -47,8 +47,8 @@ const leadColumns =
 
 type ListedRow = LeadRow & { mail_status: string | null; mail_attempts: number | null }
 
-/** The WHERE clause of a search's filter, its parameters numbered from $1 (see sqlite-store.ts for the rule). */
-function searchFilter(search: LeadSearch): { sql: string; params: unknown[] } {
+/** The WHERE clause of a search's text, its parameters numbered from $1 (see sqlite-store.ts for the rule). */
+function searchCondition(search: LeadSearch): { sql: string; params: unknown[] } {
   if (!search.text?.trim()) return { sql: 'true', params: [] }
   const { like, digits } = searchPatterns(search.text)
   const phone = digits === null ? '' : ` OR regexp_replace(f.value, '[-\\s.()+]', '', 'g') LIKE $2`
@@ -168,8 +168,8 @@ export function createPostgresStore(db: SqlQueryable, options: PostgresStoreOpti
     },
 
     async searchLeads(search) {
-      const filter = searchFilter(search)
-      const n = filter.params.length
+      const match = searchCondition(search)
+      const n = match.params.length
       const from = search.from
       const newer = from !== undefined && 'newer' in from
       const position = from === undefined ? undefined : 'newer' in from ? from.newer : from.older
@@ -179,19 +179,19 @@ export function createPostgresStore(db: SqlQueryable, options: PostgresStoreOpti
       const { rows } = await db.query(
         `SELECT ${leadColumns.split(', ').map((c) => `leads.${c}`).join(', ')}, o.status AS mail_status, o.attempts AS mail_attempts
          FROM public.leads LEFT JOIN public.outbox AS o ON o.id = (SELECT min(id) FROM public.outbox WHERE outbox.lead_id = leads.id)
-         WHERE ${filter.sql}${keyset}
+         WHERE ${match.sql}${keyset}
          ORDER BY leads.created_at ${order}, leads.id ${order} LIMIT ${limit}`,
-        [...filter.params, ...(position ? [position.createdAt, position.id] : []), search.limit],
+        [...match.params, ...(position ? [position.createdAt, position.id] : []), search.limit],
       )
       const listed = rows as ListedRow[]
       if (newer) listed.reverse()
-      const counted = await db.query(`SELECT count(*)::int AS n FROM public.leads WHERE ${filter.sql}`, filter.params)
+      const counted = await db.query(`SELECT count(*)::int AS n FROM public.leads WHERE ${match.sql}`, match.params)
       const total = (counted.rows[0] as { n: number } | undefined)?.n ?? 0
       const beyond = async (row: ListedRow | undefined, side: '<' | '>') => {
         if (row === undefined) return false
         const found = await db.query(
-          `SELECT EXISTS (SELECT 1 FROM public.leads WHERE ${filter.sql} AND (created_at, id) ${side} ($${n + 1}::timestamptz, $${n + 2})) AS found`,
-          [...filter.params, toIso(row.created_at), toNumber(row.id)],
+          `SELECT EXISTS (SELECT 1 FROM public.leads WHERE ${match.sql} AND (created_at, id) ${side} ($${n + 1}::timestamptz, $${n + 2})) AS found`,
+          [...match.params, toIso(row.created_at), toNumber(row.id)],
         )
         return (found.rows[0] as { found: boolean }).found
       }

@@ -108,8 +108,8 @@ const leadsListIndex = 'CREATE INDEX IF NOT EXISTS leads_newest ON leads (create
 // A value with a phone number's usual separators removed, so "555 555 0100" finds "555-555-0100".
 const phoneDigits = ['-', ' ', '.', '(', ')', '+'].reduce((sql, ch) => `replace(${sql}, '${ch}', '')`, 'f.value')
 
-/** The WHERE clause and parameters of a search's filter (without the paging position). */
-function searchFilter(search: LeadSearch): { sql: string; params: unknown[] } {
+/** The WHERE clause and parameters of a search's text (without the paging position). */
+function searchCondition(search: LeadSearch): { sql: string; params: unknown[] } {
   if (!search.text?.trim()) return { sql: '1 = 1', params: [] }
   const { like, digits } = searchPatterns(search.text)
   const phone = digits === null ? '' : ` OR ${phoneDigits} LIKE ?`
@@ -260,7 +260,7 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
     throw new Error('The database is busy: its journal could not be emptied after the erasure. Run the erasure again.')
   }
 
-  // Search statements differ only by filter and direction: prepare each shape once.
+  // Search statements differ only by search text and direction: prepare each shape once.
   const prepared = new Map<string, Database.Statement<unknown[], unknown>>()
   function query<T>(sql: string): Database.Statement<unknown[], T> {
     let statement = prepared.get(sql)
@@ -272,7 +272,7 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
   }
 
   function searchLeads(search: LeadSearch): LeadSearchPage {
-    const filter = searchFilter(search)
+    const match = searchCondition(search)
     const from = search.from
     const newer = from !== undefined && 'newer' in from
     const position = from === undefined ? undefined : 'newer' in from ? from.newer : from.older
@@ -281,15 +281,15 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
     const rows = query<ListedRow>(
       `SELECT leads.*, o.status AS mail_status, o.attempts AS mail_attempts
        FROM leads LEFT JOIN outbox AS o ON o.id = (SELECT min(id) FROM outbox WHERE outbox.lead_id = leads.id)
-       WHERE ${filter.sql}${keyset}
+       WHERE ${match.sql}${keyset}
        ORDER BY leads.created_at ${order}, leads.id ${order} LIMIT ?`,
-    ).all(...filter.params, ...(position ? [position.createdAt, position.id] : []), search.limit)
+    ).all(...match.params, ...(position ? [position.createdAt, position.id] : []), search.limit)
     if (newer) rows.reverse()
-    const total = query<{ n: number }>(`SELECT count(*) AS n FROM leads WHERE ${filter.sql}`).get(...filter.params)?.n ?? 0
+    const total = query<{ n: number }>(`SELECT count(*) AS n FROM leads WHERE ${match.sql}`).get(...match.params)?.n ?? 0
     const beyond = (row: ListedRow | undefined, side: '<' | '>') =>
       row !== undefined &&
-      query<{ found: number }>(`SELECT EXISTS (SELECT 1 FROM leads WHERE ${filter.sql} AND (created_at, id) ${side} (?, ?)) AS found`).get(
-        ...filter.params,
+      query<{ found: number }>(`SELECT EXISTS (SELECT 1 FROM leads WHERE ${match.sql} AND (created_at, id) ${side} (?, ?)) AS found`).get(
+        ...match.params,
         row.created_at,
         row.id,
       )?.found === 1

@@ -8,56 +8,13 @@ import { csvRecord } from '../../src/server/leads-csv.ts'
 import { createPostgresStore } from '../../src/server/postgres-store.ts'
 import { openSqliteStore } from '../../src/server/sqlite-store.ts'
 import type { LeadStore } from '../../src/server/store.ts'
+import { parseCsv } from './support/csv.ts'
 import { mailFor, newLead } from './support/fixtures.ts'
 import { plannedPostgresKind, startTestPostgres } from './support/postgres.ts'
 
 const run = promisify(execFile)
 const root = mkdtempSync(path.join(tmpdir(), 'vip-export-'))
 afterAll(() => rmSync(root, { recursive: true, force: true }))
-
-/** An RFC 4180 reader, strict about CRLF record ends, to check what a spreadsheet would see. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = []
-  let row: string[] = []
-  let field = ''
-  let i = 0
-  let quoted = false
-  while (i < text.length) {
-    const ch = text[i]!
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') {
-        field += '"'
-        i += 2
-      } else if (ch === '"') {
-        quoted = false
-        i += 1
-      } else {
-        field += ch
-        i += 1
-      }
-    } else if (ch === '"' && field === '') {
-      quoted = true
-      i += 1
-    } else if (ch === ',') {
-      row.push(field)
-      field = ''
-      i += 1
-    } else if (ch === '\r' && text[i + 1] === '\n') {
-      row.push(field)
-      rows.push(row)
-      row = []
-      field = ''
-      i += 2
-    } else if (ch === '\n' || ch === '\r') {
-      throw new Error(`bare line break outside quotes at ${i}`)
-    } else {
-      field += ch
-      i += 1
-    }
-  }
-  if (field !== '' || row.length > 0) throw new Error('last record does not end with CRLF')
-  return rows
-}
 
 async function seed(store: LeadStore): Promise<void> {
   const leads = [

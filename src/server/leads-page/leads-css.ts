@@ -1,0 +1,105 @@
+/**
+ * The leads page's stylesheet, served as /leads/leads.css: the site's colours (src/styles.css) without Tailwind,
+ * so the public page's CSS does not change. Cards below 60rem, a table above.
+ */
+export const leadsCss = `
+:root {
+  --forest-900: #1f3d2b; --forest-800: #2a5039; --forest-100: #e3ece5;
+  --cream-50: #fbf9f4; --cream-100: #f7f3ea; --cream-200: #ede5d3;
+  --brass-300: #efc56b; --brass-400: #e3b04b; --brass-700: #8a5a14;
+  --ink: #1c2420; --ink-muted: #4a5550; --danger: #9b1c1c;
+  color-scheme: light;
+}
+*, *::before, *::after { box-sizing: border-box; }
+html { -webkit-text-size-adjust: 100%; }
+body {
+  margin: 0; background: var(--cream-50); color: var(--ink); line-height: 1.5;
+  font: 1rem/1.5 ui-sans-serif, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
+}
+h1, h2 { font-family: "Iowan Old Style", "Palatino Linotype", Palatino, Georgia, "Times New Roman", serif; line-height: 1.2; }
+h1 { font-size: 1.75rem; margin: 0 0 1rem; color: var(--forest-900); }
+a { color: var(--forest-900); text-underline-offset: 0.15em; }
+:focus-visible { outline: 3px solid var(--brass-700); outline-offset: 2px; }
+.lp-visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+
+.lp-button {
+  display: inline-flex; align-items: center; justify-content: center; min-height: 2.75rem; padding: 0.5rem 1.25rem;
+  border: 2px solid var(--forest-900); border-radius: 999px; background: var(--forest-900); color: #fff;
+  font: inherit; font-weight: 600; text-decoration: none; cursor: pointer; white-space: nowrap;
+}
+.lp-button:hover { background: var(--forest-800); border-color: var(--forest-800); }
+.lp-button-quiet { background: transparent; color: var(--forest-900); }
+.lp-button-quiet:hover { background: var(--forest-100); border-color: var(--forest-900); }
+
+.lp-signin { max-width: 26rem; margin: 0 auto; padding: 3rem 1.25rem; }
+.lp-lead { color: var(--ink-muted); margin: 0 0 1.5rem; }
+.lp-stack { display: grid; gap: 0.5rem; }
+.lp-stack .lp-button { margin-top: 0.75rem; }
+label { font-weight: 600; }
+input[type="password"], input[type="search"] {
+  width: 100%; min-height: 2.75rem; padding: 0.5rem 0.75rem; font: inherit; color: var(--ink);
+  background: #fff; border: 2px solid var(--ink-muted); border-radius: 0.5rem;
+}
+input[aria-invalid="true"] { border-color: var(--danger); }
+.lp-notice { margin: 0 0 1rem; padding: 0.75rem 1rem; border-radius: 0.5rem; border-left: 4px solid; }
+.lp-notice-error { background: #fdf0ef; border-color: var(--danger); color: var(--danger); }
+.lp-notice-info { background: var(--forest-100); border-color: var(--forest-900); }
+
+.lp-bar {
+  display: flex; align-items: center; justify-content: space-between; gap: 1rem;
+  padding: 0.5rem 1.25rem; background: var(--forest-900); color: #fff;
+}
+.lp-bar .lp-button-quiet { color: #fff; border-color: #fff; }
+.lp-bar .lp-button-quiet:hover { background: var(--forest-800); }
+.lp-bar :focus-visible { outline-color: var(--brass-300); }
+.lp-brand { margin: 0; font-weight: 600; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.lp-brand span { color: var(--brass-300); margin-left: 0.25rem; }
+.lp-main { max-width: 90rem; margin: 0 auto; padding: 1.5rem 1.25rem 3rem; }
+
+.lp-search { margin: 0 0 1rem; }
+.lp-search label { display: block; margin-bottom: 0.375rem; }
+.lp-search-row { display: flex; flex-wrap: wrap; gap: 0.5rem; }
+.lp-search-row input { flex: 1 1 14rem; width: auto; }
+.lp-toolbar { display: flex; flex-wrap: wrap; align-items: center; justify-content: space-between; gap: 0.75rem; margin: 0 0 1rem; }
+.lp-summary { margin: 0; color: var(--ink-muted); }
+.lp-summary strong { color: var(--ink); }
+.lp-empty { padding: 2rem 1rem; text-align: center; background: var(--cream-100); border-radius: 0.75rem; }
+
+.lp-badge {
+  display: inline-block; padding: 0.125rem 0.625rem; border-radius: 999px; font-size: 0.875rem; font-weight: 600;
+  background: var(--cream-200); color: var(--ink); white-space: nowrap;
+}
+.lp-badge-sent { background: var(--forest-100); color: var(--forest-900); }
+.lp-badge-retrying, .lp-badge-failed { background: #fdf0ef; color: var(--danger); }
+
+.lp-cards { list-style: none; margin: 0; padding: 0; display: grid; gap: 0.75rem; }
+.lp-card { background: #fff; border: 1px solid var(--cream-200); border-radius: 0.75rem; padding: 1rem; }
+.lp-card-title { margin: 0 0 0.5rem; font-size: 1.25rem; color: var(--forest-900); overflow-wrap: anywhere; }
+.lp-pairs { margin: 0; display: grid; gap: 0.375rem; }
+.lp-pairs > div { display: grid; grid-template-columns: 7.5rem 1fr; gap: 0.75rem; }
+.lp-pairs dt { color: var(--ink-muted); font-size: 0.9375rem; }
+.lp-pairs dd { margin: 0; overflow-wrap: anywhere; }
+.lp-pairs a { display: inline-block; min-height: 1.5rem; }
+
+.lp-table-wrap { display: none; }
+.lp-table { width: 100%; border-collapse: collapse; background: #fff; font-size: 0.9375rem; }
+.lp-table th, .lp-table td { padding: 0.625rem 0.75rem; text-align: left; vertical-align: top; border-bottom: 1px solid var(--cream-200); }
+.lp-table thead th { position: sticky; top: 0; background: var(--forest-100); color: var(--forest-900); font-weight: 600; white-space: nowrap; }
+.lp-table tbody tr:hover { background: var(--cream-100); }
+.lp-table td { overflow-wrap: anywhere; }
+.lp-nowrap { white-space: nowrap; }
+
+.lp-paging { display: flex; flex-wrap: wrap; gap: 0.75rem; margin-top: 1.5rem; }
+.lp-paging a {
+  display: inline-flex; align-items: center; min-height: 2.75rem; padding: 0.5rem 1.25rem; border: 2px solid var(--forest-900);
+  border-radius: 999px; font-weight: 600; text-decoration: none;
+}
+.lp-paging a:hover { background: var(--forest-100); }
+
+@media (min-width: 60rem) {
+  h1 { font-size: 2rem; }
+  .lp-cards { display: none; }
+  .lp-table-wrap { display: block; border: 1px solid var(--cream-200); border-radius: 0.75rem; overflow: clip; }
+  .lp-search-row input { flex: 0 1 28rem; }
+}
+`

@@ -1,0 +1,207 @@
+import { Hono, type Context } from 'hono'
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
+import type { AppLog } from '../app.ts'
+import { writeLeadsCsv } from '../leads-csv.ts'
+import { orderedFields, type NotificationForm } from '../notification.ts'
+import { createRateLimiter } from '../rate-limit.ts'
+import type { LeadPosition, LeadSearch, LeadStore, StoredLead } from '../store.ts'
+import { leadsCss } from './leads-css.ts'
+import type { SessionStore } from './sessions.ts'
+import { listView, signInView, type ViewContext } from './views.ts'
+
+/**
+ * The leads page for the sales team, at /leads on the Node server: a password sign-in, then every registration
+ * newest first, searchable, a page at a time, downloadable as CSV. Mounted only when LEADS_PASSWORD is set.
+ *
+ * No personal data in URLs: the search is a POST whose text is kept in the server-side session (then a redirect
+ * to GET /leads), and paging links carry only a lead's time and id. Every answer is `Cache-Control: no-store`
+ * and `X-Robots-Tag: noindex`. CSRF: the session cookie is SameSite=Strict and every POST must come from this
+ * origin (Origin header).
+ */
+
+/** What the leads page needs; the entry builds it. */
+export type LeadsPageDeps = {
+  /** Compares a typed password with LEADS_PASSWORD, in constant time (createPasswordCheck). */
+  checkPassword: (attempt: string) => boolean
+  store: Pick<LeadStore, 'searchLeads'>
+  sessions: SessionStore
+  /** The registration form: field order, labels and option names. */
+  form: NotificationForm
+  siteName: string
+  /** IANA time zone the team reads times in. */
+  timeZone: string
+  /** The caller's address, for the sign-in limit. */
+  clientIp: (c: Context) => string
+  /** How many proxies in front: then X-Forwarded-Proto/-Host say whether the visitor's connection is HTTPS. */
+  trustProxy: number
+  clock?: () => Date
+  log?: AppLog
+  /** Leads a page. Default 50. */
+  pageSize?: number
+  /** Sign-in attempts a minute per client. Default 10. */
+  signInsPerMinute?: number
+  /** How long a session lasts. Default 12 hours. */
+  sessionMs?: number
+}
+
+const cookieName = 'leads_session'
+const cookiePath = '/leads'
+
+/** A page position as it travels in a link: base-36 milliseconds and id, nothing about the person. */
+export function encodePosition(position: LeadPosition): string {
+  return `${Date.parse(position.createdAt).toString(36)}-${position.id.toString(36)}`
+}
+
+/** The position of a paging link, or undefined when it is not one. */
+export function decodePosition(text: string | undefined): LeadPosition | undefined {
+  const match = /^([0-9a-z]{1,11})-([0-9a-z]{1,11})$/.exec(text ?? '')
+  if (!match) return undefined
+  const ms = parseInt(match[1]!, 36)
+  const id = parseInt(match[2]!, 36)
+  if (!Number.isSafeInteger(ms) || !Number.isSafeInteger(id) || ms > 8.64e15) return undefined
+  return { createdAt: new Date(ms).toISOString(), id }
+}
+
+/** Builds the leads page's Hono app; mount it on the site with `site.route('/', app)`. */
+export function createLeadsPage(deps: LeadsPageDeps): Hono {
+  const clock = deps.clock ?? (() => new Date())
+  const log: AppLog = deps.log ?? { info: (m) => console.log(m), error: (m, e) => console.error(m, e ?? '') }
+  const pageSize = deps.pageSize ?? 50
+  const sessionMs = deps.sessionMs ?? 12 * 60 * 60 * 1000
+  const limiter = createRateLimiter(deps.signInsPerMinute ?? 10)
+  const view: ViewContext = { siteName: deps.siteName, form: deps.form, timeZone: deps.timeZone }
+
+  /** Whether the visitor's connection is HTTPS: the request itself, or the trusted proxy's X-Forwarded-Proto. */
+  function isHttps(c: Context): boolean {
+    if (new URL(c.req.url).protocol === 'https:') return true
+    return deps.trustProxy > 0 && c.req.header('x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase() === 'https'
+  }
+
+  /** A POST from a page of this origin: browsers send Origin on every form POST, so none means not ours. */
+  function fromThisOrigin(c: Context): boolean {
+    const origin = c.req.header('origin')
+    const host = deps.trustProxy > 0 ? (c.req.header('x-forwarded-host') ?? c.req.header('host')) : c.req.header('host')
+    if (!origin || !host || !URL.canParse(origin)) return false
+    const url = new URL(origin)
+    return url.host === host && url.protocol === (isHttps(c) ? 'https:' : 'http:')
+  }
+
+  function sessionOf(c: Context): { token: string; filter: { text: string } } | undefined {
+    const token = getCookie(c, cookieName)
+    if (!token) return undefined
+    const session = deps.sessions.find(token, clock())
+    return session ? { token, filter: session.filter } : undefined
+  }
+
+  const app = new Hono()
+
+  app.use(`${cookiePath}/*`, async (c, next) => {
+    await next()
+    c.res.headers.set('cache-control', 'no-store')
+    c.res.headers.set('x-robots-tag', 'noindex, nofollow')
+  })
+  app.use(cookiePath, async (c, next) => {
+    await next()
+    c.res.headers.set('cache-control', 'no-store')
+    c.res.headers.set('x-robots-tag', 'noindex, nofollow')
+  })
+
+  // Refuse cross-site POSTs before anything else reads the body or the session.
+  app.post(`${cookiePath}/*`, async (c, next) => {
+    if (!fromThisOrigin(c)) return c.text('This form can only be sent from the leads page itself. Open /leads and try again.', 403)
+    await next()
+  })
+
+  app.get(cookiePath, async (c) => {
+    const session = sessionOf(c)
+    if (!session) return c.html(signInView(view))
+    const older = decodePosition(c.req.query('older'))
+    const newer = older ? undefined : decodePosition(c.req.query('newer'))
+    const search: LeadSearch = {
+      text: session.filter.text,
+      limit: pageSize,
+      ...(older ? { from: { older } } : newer ? { from: { newer } } : {}),
+    }
+    const page = await deps.store.searchLeads(search)
+    const first = page.leads[0]
+    const last = page.leads.at(-1)
+    return c.html(
+      listView(view, page, session.filter.text, {
+        newest: !page.hasNewer,
+        newer: page.hasNewer && first ? encodePosition(first) : undefined,
+        older: page.hasOlder && last ? encodePosition(last) : undefined,
+      }),
+    )
+  })
+  app.get(`${cookiePath}/`, (c) => c.redirect(cookiePath, 301))
+
+  app.post(`${cookiePath}/sign-in`, async (c) => {
+    const verdict = limiter.hit(deps.clientIp(c), clock().getTime())
+    if (!verdict.allowed) {
+      log.info('leads page: sign-in refused, too many attempts from one address')
+      return c.text('Too many sign-in attempts. Please wait a minute and try again.', 429, { 'retry-after': String(verdict.retryAfterSeconds) })
+    }
+    const body = await c.req.parseBody()
+    const attempt = typeof body.password === 'string' ? body.password : ''
+    if (!deps.checkPassword(attempt)) {
+      log.info('leads page: sign-in refused, wrong password')
+      return c.html(signInView(view, { kind: 'error', text: 'That password is not right. Please try again.' }), 401)
+    }
+    const token = deps.sessions.create(clock(), sessionMs)
+    setCookie(c, cookieName, token, {
+      path: cookiePath,
+      httpOnly: true,
+      sameSite: 'Strict',
+      secure: isHttps(c),
+      maxAge: Math.floor(sessionMs / 1000),
+    })
+    log.info('leads page: signed in')
+    return c.redirect(cookiePath, 303)
+  })
+
+  app.post(`${cookiePath}/sign-out`, (c) => {
+    const token = getCookie(c, cookieName)
+    if (token) deps.sessions.end(token)
+    deleteCookie(c, cookieName, { path: cookiePath, httpOnly: true, sameSite: 'Strict', secure: isHttps(c) })
+    return c.html(signInView(view, { kind: 'info', text: 'You are signed out.' }))
+  })
+
+  app.post(`${cookiePath}/search`, async (c) => {
+    const session = sessionOf(c)
+    if (!session) return c.redirect(cookiePath, 303)
+    const body = await c.req.parseBody()
+    const text = body.clear ? '' : typeof body.text === 'string' ? body.text.trim().slice(0, 200) : ''
+    deps.sessions.saveFilter(session.token, { text })
+    return c.redirect(cookiePath, 303)
+  })
+
+  app.get(`${cookiePath}/leads.csv`, async (c) => {
+    const session = sessionOf(c)
+    if (!session) return c.redirect(cookiePath, 303)
+    const text = session.filter.text
+    async function* matching(): AsyncGenerator<StoredLead> {
+      let from: LeadSearch['from']
+      for (;;) {
+        const page = await deps.store.searchLeads({ text, limit: 500, ...(from ? { from } : {}) })
+        yield* page.leads
+        const last = page.leads.at(-1)
+        if (!page.hasOlder || !last) return
+        from = { older: { createdAt: last.createdAt, id: last.id } }
+      }
+    }
+    // A byte-order mark, so Excel reads accents correctly; the team opens this in a spreadsheet.
+    const chunks: string[] = ['\uFEFF']
+    await writeLeadsCsv(matching, orderedFields(deps.form), (chunk) => {
+      chunks.push(chunk)
+    })
+    const day = new Intl.DateTimeFormat('en-CA', { timeZone: deps.timeZone }).format(clock())
+    return c.body(chunks.join(''), 200, {
+      'content-type': 'text/csv; charset=utf-8',
+      'content-disposition': `attachment; filename="leads-${day}.csv"`,
+    })
+  })
+
+  app.get(`${cookiePath}/leads.css`, (c) => c.body(leadsCss, 200, { 'content-type': 'text/css; charset=utf-8' }))
+
+  return app
+}

@@ -1,0 +1,190 @@
+import { html } from 'hono/html'
+import type { HtmlEscapedString } from 'hono/utils/html'
+import { displayValue, fieldLabel, orderedFields, type NotificationForm } from '../notification.ts'
+import type { LeadSearchPage, ListedLead, NotificationState } from '../store.ts'
+
+/**
+ * The leads page's HTML, rendered on the server with Hono's html`` helper (every interpolated value is escaped).
+ * No script at all; its own stylesheet (/leads/leads.css), allowed by the site's CSP as 'self'.
+ */
+
+type Html = HtmlEscapedString | Promise<HtmlEscapedString>
+
+/** What every view needs to know about the site. */
+export type ViewContext = { siteName: string; form: NotificationForm; timeZone: string }
+
+/** The paging links of a list page: opaque positions, never personal data. */
+export type Paging = { newer?: string; older?: string; newest: boolean }
+
+function layout(title: string, body: Html): Html {
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex, nofollow">
+<title>${title}</title>
+<link rel="stylesheet" href="/leads/leads.css">
+</head>
+<body>
+${body}
+</body>
+</html>
+`
+}
+
+/** The sign-in form, with a message when a try failed or the visitor just signed out. */
+export function signInView(view: ViewContext, notice?: { kind: 'error' | 'info'; text: string }): Html {
+  const invalid = notice?.kind === 'error'
+  return layout(
+    `Sign in · Leads · ${view.siteName}`,
+    html`<main class="lp-signin">
+<h1>Leads</h1>
+<p class="lp-lead">Registrations for ${view.siteName}, for the sales team. Sign in with the team's password.</p>
+${notice ? html`<p id="signin-notice" class="lp-notice lp-notice-${notice.kind}" ${invalid ? html`role="alert"` : ''}>${notice.text}</p>` : ''}
+<form method="post" action="/leads/sign-in" class="lp-stack">
+<label for="password">Password</label>
+<input id="password" name="password" type="password" autocomplete="current-password" required ${invalid ? html`aria-invalid="true" aria-describedby="signin-notice"` : ''}>
+<button type="submit" class="lp-button">Sign in</button>
+</form>
+</main>`,
+  )
+}
+
+const notificationWords: Record<NotificationState['status'], string> = {
+  sent: 'Sent',
+  pending: 'Waiting to send',
+  retrying: 'Not sent yet',
+  failed: 'Failed',
+  none: 'None',
+}
+
+function notificationText(state: NotificationState): string {
+  const words = notificationWords[state.status]
+  if (state.status === 'retrying' || state.status === 'failed') return `${words} (${state.attempts} failed ${state.attempts === 1 ? 'try' : 'tries'})`
+  return words
+}
+
+function notificationBadge(state: NotificationState): Html {
+  return html`<span class="lp-badge lp-badge-${state.status}">${notificationText(state)}</span>`
+}
+
+// One format per time zone: building a DateTimeFormat costs far more than using one.
+const formats = new Map<string, Intl.DateTimeFormat>()
+
+/** A lead's time in the team's time zone, e.g. "Mar 2, 2026, 10:00 a.m.". */
+export function localTime(iso: string, timeZone: string): string {
+  let format = formats.get(timeZone)
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-CA', { dateStyle: 'medium', timeStyle: 'short', timeZone })
+    formats.set(timeZone, format)
+  }
+  return format.format(new Date(iso))
+}
+
+type UiOptions = { 'ui:widget'?: unknown; 'ui:options'?: { inputType?: unknown } }
+
+/** How a field's value is shown: e-mail addresses and phone numbers as links a phone can act on. */
+function fieldValue(view: ViewContext, field: string, value: unknown): Html {
+  const text = displayValue(view.form, field, value)
+  if (typeof value !== 'string' || value === '') return html`${text}`
+  const schema = (view.form.schema.properties?.[field] ?? {}) as { format?: unknown }
+  const ui = (view.form.uiSchema?.[field] ?? {}) as UiOptions
+  if (schema.format === 'email' || ui['ui:widget'] === 'email') return html`<a href="mailto:${value}">${text}</a>`
+  if (ui['ui:options']?.inputType === 'tel') return html`<a href="tel:${value.replace(/[^\d+]/g, '')}">${text}</a>`
+  return html`${text}`
+}
+
+/** The form's fields in form order, then any other field the listed leads hold (an older form's). */
+function columnsOf(view: ViewContext, leads: ListedLead[]): string[] {
+  const fields = orderedFields(view.form)
+  for (const lead of leads) for (const key of Object.keys(lead.fields)) if (!fields.includes(key)) fields.push(key)
+  return fields
+}
+
+function utmSource(lead: ListedLead): string {
+  return lead.utm.utm_source ?? '—'
+}
+
+function card(view: ViewContext, fields: string[], lead: ListedLead): Html {
+  const [first, ...rest] = fields
+  const title = first === undefined ? `Registration ${lead.id}` : displayValue(view.form, first, lead.fields[first])
+  return html`<li class="lp-card">
+<h2 class="lp-card-title">${title}</h2>
+<dl class="lp-pairs">
+<div><dt>Received</dt><dd><time datetime="${lead.createdAt}">${localTime(lead.createdAt, view.timeZone)}</time></dd></div>
+${rest.map((field) => html`<div><dt>${fieldLabel(view.form, field)}</dt><dd>${fieldValue(view, field, lead.fields[field])}</dd></div>`)}
+<div><dt>UTM source</dt><dd>${utmSource(lead)}</dd></div>
+<div><dt>Notification</dt><dd>${notificationBadge(lead.notification)}</dd></div>
+</dl>
+</li>`
+}
+
+function row(view: ViewContext, fields: string[], lead: ListedLead): Html {
+  return html`<tr>
+<td class="lp-nowrap"><time datetime="${lead.createdAt}">${localTime(lead.createdAt, view.timeZone)}</time></td>
+${fields.map((field) => html`<td>${fieldValue(view, field, lead.fields[field])}</td>`)}
+<td>${utmSource(lead)}</td>
+<td>${notificationBadge(lead.notification)}</td>
+</tr>`
+}
+
+function summary(page: LeadSearchPage, text: string): Html {
+  const total = page.total.toLocaleString('en-CA')
+  const noun = page.total === 1 ? 'registration' : 'registrations'
+  if (text) return html`<strong>${total}</strong> ${noun} ${page.total === 1 ? 'matches' : 'match'} “${text}”.`
+  return html`<strong>${total}</strong> ${noun} in all.`
+}
+
+/** The list: search, download, the leads as cards (phones) and as a table (wide screens), paging. */
+export function listView(view: ViewContext, page: LeadSearchPage, text: string, paging: Paging): Html {
+  const fields = columnsOf(view, page.leads)
+  const shown = page.leads.length
+  return layout(
+    `Leads · ${view.siteName}`,
+    html`<header class="lp-bar">
+<p class="lp-brand">${view.siteName} <span>Leads</span></p>
+<form method="post" action="/leads/sign-out"><button type="submit" class="lp-button lp-button-quiet">Sign out</button></form>
+</header>
+<main class="lp-main">
+<h1>Registrations</h1>
+<form method="post" action="/leads/search" class="lp-search" role="search" aria-label="Registrations">
+<label for="search-text">Find by name, e-mail or phone</label>
+<div class="lp-search-row">
+<input id="search-text" name="text" type="search" value="${text}" autocomplete="off" spellcheck="false">
+<button type="submit" class="lp-button">Search</button>
+${text ? html`<button type="submit" name="clear" value="1" class="lp-button lp-button-quiet">Show all</button>` : ''}
+</div>
+</form>
+<div class="lp-toolbar">
+<p class="lp-summary">${summary(page, text)}${shown > 0 && shown < page.total ? html` Showing ${shown}, newest first.` : ''}</p>
+${page.total > 0 ? html`<a class="lp-button lp-button-quiet" href="/leads/leads.csv" download>Download ${text ? 'these' : 'all'} as CSV</a>` : ''}
+</div>
+${
+  shown === 0
+    ? html`<p class="lp-empty">${text ? 'Nothing matches that search. Check the spelling, or search for part of a name, e-mail or phone number.' : 'No registrations yet.'}</p>`
+    : html`<ol class="lp-cards">
+${page.leads.map((lead) => card(view, fields, lead))}
+</ol>
+<div class="lp-table-wrap">
+<table class="lp-table">
+<caption class="lp-visually-hidden">Registrations, newest first</caption>
+<thead><tr><th scope="col">Received</th>${fields.map((f) => html`<th scope="col">${fieldLabel(view.form, f)}</th>`)}<th scope="col">UTM source</th><th scope="col">Notification</th></tr></thead>
+<tbody>
+${page.leads.map((lead) => row(view, fields, lead))}
+</tbody>
+</table>
+</div>`
+}
+${
+  paging.newer || paging.older || !paging.newest
+    ? html`<nav class="lp-paging" aria-label="Pages">
+${paging.newest ? '' : html`<a href="/leads">Newest</a>`}
+${paging.newer ? html`<a href="/leads?newer=${paging.newer}" rel="prev">Newer</a>` : ''}
+${paging.older ? html`<a href="/leads?older=${paging.older}" rel="next">Older</a>` : ''}
+</nav>`
+    : ''
+}
+</main>`,
+  )
+}
