@@ -175,31 +175,36 @@ export function createPostgresStore(db: SqlQueryable, options: PostgresStoreOpti
       const position = from === undefined ? undefined : 'newer' in from ? from.newer : from.older
       const keyset = position ? ` AND (leads.created_at, leads.id) ${newer ? '>' : '<'} ($${n + 1}::timestamptz, $${n + 2})` : ''
       const order = newer ? 'ASC' : 'DESC'
-      const limit = `$${n + (position ? 3 : 1)}`
+      // The lead's first outbox row is its notification; (lead_id, id) is indexed, so this stays one index probe a
+      // lead whatever the planner's statistics say (min(id) made it walk the primary key on a fresh table).
       const { rows } = await db.query(
         `SELECT ${leadColumns.split(', ').map((c) => `leads.${c}`).join(', ')}, o.status AS mail_status, o.attempts AS mail_attempts
-         FROM public.leads LEFT JOIN public.outbox AS o ON o.id = (SELECT min(id) FROM public.outbox WHERE outbox.lead_id = leads.id)
+         FROM public.leads LEFT JOIN LATERAL (
+           SELECT status, attempts FROM public.outbox WHERE outbox.lead_id = leads.id ORDER BY outbox.id LIMIT 1
+         ) AS o ON true
          WHERE ${match.sql}${keyset}
-         ORDER BY leads.created_at ${order}, leads.id ${order} LIMIT ${limit}`,
+         ORDER BY leads.created_at ${order}, leads.id ${order} LIMIT $${n + (position ? 3 : 1)}`,
         [...match.params, ...(position ? [position.createdAt, position.id] : []), search.limit],
       )
       const listed = rows as ListedRow[]
       if (newer) listed.reverse()
-      const counted = await db.query(`SELECT count(*)::int AS n FROM public.leads WHERE ${match.sql}`, match.params)
-      const total = (counted.rows[0] as { n: number } | undefined)?.n ?? 0
-      const beyond = async (row: ListedRow | undefined, side: '<' | '>') => {
-        if (row === undefined) return false
-        const found = await db.query(
-          `SELECT EXISTS (SELECT 1 FROM public.leads WHERE ${match.sql} AND (created_at, id) ${side} ($${n + 1}::timestamptz, $${n + 2})) AS found`,
-          [...match.params, toIso(row.created_at), toNumber(row.id)],
-        )
-        return (found.rows[0] as { found: boolean }).found
-      }
+      // The count and whether there is more on either side, in one round trip.
+      const first = listed[0]
+      const last = listed.at(-1)
+      const beyond = (side: '<' | '>', at: number) =>
+        `EXISTS (SELECT 1 FROM public.leads WHERE ${match.sql} AND (created_at, id) ${side} ($${at}::timestamptz, $${at + 1}))`
+      const { rows: meta } = await db.query(
+        first && last
+          ? `SELECT (SELECT count(*)::int FROM public.leads WHERE ${match.sql}) AS total, ${beyond('>', n + 1)} AS newer, ${beyond('<', n + 3)} AS older`
+          : `SELECT (SELECT count(*)::int FROM public.leads WHERE ${match.sql}) AS total, false AS newer, false AS older`,
+        first && last ? [...match.params, toIso(first.created_at), toNumber(first.id), toIso(last.created_at), toNumber(last.id)] : match.params,
+      )
+      const { total, newer: hasNewer, older: hasOlder } = meta[0] as { total: number; newer: boolean; older: boolean }
       return {
         leads: listed.map((row) => ({ ...toLead(row), notification: notificationStateOf(row.mail_status, row.mail_attempts) })),
         total,
-        hasNewer: listed.length === 0 ? total > 0 && position !== undefined : await beyond(listed[0], '>'),
-        hasOlder: await beyond(listed.at(-1), '<'),
+        hasNewer: listed.length === 0 ? total > 0 && position !== undefined : hasNewer,
+        hasOlder,
       }
     },
 

@@ -98,6 +98,20 @@ describe('parseNodeEnv', () => {
   })
 })
 
+describe('LEADS_PASSWORD', () => {
+  it('turns the leads page on with a long enough password, and refuses a short one without printing it', () => {
+    const on = parseNodeEnv({ LEADS_PASSWORD: 'maple fern 2026' })
+    expect(on.ok && on.config.leadsPassword).toBe('maple fern 2026')
+    const off = parseNodeEnv({})
+    expect(off.ok && off.config.leadsPassword).toBeUndefined()
+    const short = parseNodeEnv({ LEADS_PASSWORD: 'hunter2' })
+    expect(!short.ok && short.problems).toEqual([
+      'LEADS_PASSWORD is not long enough: use at least 12 characters (a few unrelated words make a good one), or unset it to turn the leads page off.',
+    ])
+    expect(JSON.stringify(short)).not.toContain('hunter2')
+  })
+})
+
 describe('parseEdgeEnv', () => {
   const complete = {
     SUPABASE_DB_URL: 'postgresql://postgres:pw@db.example.supabase.co:5432/postgres',
