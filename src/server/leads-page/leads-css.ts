@@ -31,7 +31,8 @@ a { color: var(--forest-900); text-underline-offset: 0.15em; }
 .lp-button-quiet { background: transparent; color: var(--forest-900); }
 .lp-button-quiet:hover { background: var(--forest-100); border-color: var(--forest-900); }
 
-.lp-signin { max-width: 26rem; margin: 0 auto; padding: 3rem 1.25rem; }
+.lp-signin { max-width: 28rem; margin: 0 auto; padding: 2rem 1.25rem 3rem; }
+.lp-panel { background: #fff; border: 1px solid var(--cream-200); border-radius: 0.75rem; padding: 1.5rem 1.25rem; }
 .lp-lead { color: var(--ink-muted); margin: 0 0 1.5rem; }
 .lp-stack { display: grid; gap: 0.5rem; }
 .lp-stack .lp-button { margin-top: 0.75rem; }
@@ -52,14 +53,16 @@ input[aria-invalid="true"] { border-color: var(--danger); }
 .lp-bar .lp-button-quiet { color: #fff; border-color: #fff; }
 .lp-bar .lp-button-quiet:hover { background: var(--forest-800); }
 .lp-bar :focus-visible { outline-color: var(--brass-300); }
-.lp-brand { margin: 0; font-weight: 600; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
-.lp-brand span { color: var(--brass-300); margin-left: 0.25rem; }
+.lp-bar { min-height: 3.75rem; }
+.lp-bar .lp-button { padding: 0.375rem 1rem; }
+.lp-brand { margin: 0; display: flex; flex-wrap: wrap; column-gap: 0.5rem; font-weight: 600; line-height: 1.3; overflow-wrap: anywhere; }
+.lp-brand span { color: var(--brass-300); }
 .lp-main { max-width: 90rem; margin: 0 auto; padding: 1.5rem 1.25rem 3rem; }
 
 .lp-search { margin: 0 0 1rem; }
 .lp-search label { display: block; margin-bottom: 0.375rem; }
 .lp-search-row { display: flex; flex-wrap: wrap; gap: 0.5rem; }
-.lp-search-row input { flex: 1 1 14rem; width: auto; }
+.lp-search-row input { flex: 1 1 8rem; width: auto; min-width: 0; }
 .lp-toolbar { display: flex; flex-wrap: wrap; align-items: center; justify-content: space-between; gap: 0.75rem; margin: 0 0 1rem; }
 .lp-summary { margin: 0; color: var(--ink-muted); }
 .lp-summary strong { color: var(--ink); }
@@ -76,17 +79,18 @@ input[aria-invalid="true"] { border-color: var(--danger); }
 .lp-card { background: #fff; border: 1px solid var(--cream-200); border-radius: 0.75rem; padding: 1rem; }
 .lp-card-title { margin: 0 0 0.5rem; font-size: 1.25rem; color: var(--forest-900); overflow-wrap: anywhere; }
 .lp-pairs { margin: 0; display: grid; gap: 0.375rem; }
-.lp-pairs > div { display: grid; grid-template-columns: 7.5rem 1fr; gap: 0.75rem; }
+.lp-pairs > div { display: grid; grid-template-columns: 6.5rem 1fr; gap: 0.75rem; }
 .lp-pairs dt { color: var(--ink-muted); font-size: 0.9375rem; }
 .lp-pairs dd { margin: 0; overflow-wrap: anywhere; }
 .lp-pairs a { display: inline-block; min-height: 1.5rem; }
 
 .lp-table-wrap { display: none; }
-.lp-table { width: 100%; border-collapse: collapse; background: #fff; font-size: 0.9375rem; }
-.lp-table th, .lp-table td { padding: 0.625rem 0.75rem; text-align: left; vertical-align: top; border-bottom: 1px solid var(--cream-200); }
-.lp-table thead th { position: sticky; top: 0; background: var(--forest-100); color: var(--forest-900); font-weight: 600; white-space: nowrap; }
+.lp-table { width: 100%; border-collapse: collapse; background: #fff; font-size: 0.875rem; }
+.lp-table th, .lp-table td { padding: 0.625rem; text-align: left; vertical-align: top; border-bottom: 1px solid var(--cream-200); }
+.lp-table thead th { position: sticky; top: 0; background: var(--forest-100); color: var(--forest-900); font-weight: 600; vertical-align: bottom; }
 .lp-table tbody tr:hover { background: var(--cream-100); }
-.lp-table td { overflow-wrap: anywhere; }
+.lp-table td { overflow-wrap: break-word; }
+.lp-table a[href^="tel:"] { white-space: nowrap; }
 .lp-nowrap { white-space: nowrap; }
 
 .lp-paging { display: flex; flex-wrap: wrap; gap: 0.75rem; margin-top: 1.5rem; }
@@ -98,6 +102,8 @@ input[aria-invalid="true"] { border-color: var(--danger); }
 
 @media (min-width: 60rem) {
   h1 { font-size: 2rem; }
+  .lp-signin { padding-top: 4rem; }
+  .lp-panel { padding: 2rem; }
   .lp-cards { display: none; }
   .lp-table-wrap { display: block; border: 1px solid var(--cream-200); border-radius: 0.75rem; overflow: clip; }
   .lp-search-row input { flex: 0 1 28rem; }

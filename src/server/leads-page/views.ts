@@ -38,7 +38,9 @@ export function signInView(view: ViewContext, notice?: { kind: 'error' | 'info';
   const invalid = notice?.kind === 'error'
   return layout(
     `Sign in · Leads · ${view.siteName}`,
-    html`<main class="lp-signin">
+    html`<header class="lp-bar"><p class="lp-brand">${view.siteName} <span>Leads</span></p></header>
+<main class="lp-signin">
+<div class="lp-panel">
 <h1>Leads</h1>
 <p class="lp-lead">Registrations for ${view.siteName}, for the sales team. Sign in with the team's password.</p>
 ${notice ? html`<p id="signin-notice" class="lp-notice lp-notice-${notice.kind}" ${invalid ? html`role="alert"` : ''}>${notice.text}</p>` : ''}
@@ -47,6 +49,7 @@ ${notice ? html`<p id="signin-notice" class="lp-notice lp-notice-${notice.kind}"
 <input id="password" name="password" type="password" autocomplete="current-password" required ${invalid ? html`aria-invalid="true" aria-describedby="signin-notice"` : ''}>
 <button type="submit" class="lp-button">Sign in</button>
 </form>
+</div>
 </main>`,
   )
 }
@@ -79,7 +82,8 @@ export function localTime(iso: string, timeZone: string): string {
     format = new Intl.DateTimeFormat('en-CA', { dateStyle: 'medium', timeStyle: 'short', timeZone })
     formats.set(timeZone, format)
   }
-  return format.format(new Date(iso))
+  // "7:41 a.m." stays on one line in a narrow card.
+  return format.format(new Date(iso)).replace(/\s([ap]\.m\.)$/, '\u00a0$1')
 }
 
 type UiOptions = { 'ui:widget'?: unknown; 'ui:options'?: { inputType?: unknown } }
@@ -90,7 +94,12 @@ function fieldValue(view: ViewContext, field: string, value: unknown): Html {
   if (typeof value !== 'string' || value === '') return html`${text}`
   const schema = (view.form.schema.properties?.[field] ?? {}) as { format?: unknown }
   const ui = (view.form.uiSchema?.[field] ?? {}) as UiOptions
-  if (schema.format === 'email' || ui['ui:widget'] === 'email') return html`<a href="mailto:${value}">${text}</a>`
+  if (schema.format === 'email' || ui['ui:widget'] === 'email') {
+    // A narrow card breaks a long address before the @ rather than anywhere.
+    const at = text.lastIndexOf('@')
+    const shown = at > 0 ? html`${text.slice(0, at)}<wbr>${text.slice(at)}` : text
+    return html`<a href="mailto:${value}">${shown}</a>`
+  }
   if (ui['ui:options']?.inputType === 'tel') return html`<a href="tel:${value.replace(/[^\d+]/g, '')}">${text}</a>`
   return html`${text}`
 }
