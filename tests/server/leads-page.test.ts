@@ -104,6 +104,12 @@ describe('the leads page (SQLite)', () => {
     expect(await (await send(h, '/leads', { cookie })).text()).toContain('Registrations')
   })
 
+  it('refuses a form body larger than 4 KiB without reading it', async () => {
+    const response = await send(h, '/leads/sign-in', { form: { password: 'x'.repeat(5000) } })
+    expect(response.status).toBe(413)
+    expect(response.headers.get('set-cookie')).toBeNull()
+  })
+
   it('sets an HttpOnly, SameSite=Strict session cookie on /leads for 12 hours, Secure only when the visitor\'s connection is HTTPS', async () => {
     const plain = await send(h, '/leads/sign-in', { form: { password } })
     expect(plain.headers.get('set-cookie')).toMatch(/^leads_session=[\w-]{43}; Max-Age=43200; Path=\/leads; HttpOnly; SameSite=Strict$/)

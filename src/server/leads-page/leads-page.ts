@@ -1,4 +1,5 @@
 import { Hono, type Context } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 import type { AppLog } from '../app.ts'
 import { writeLeadsCsv } from '../leads-csv.ts'
@@ -106,11 +107,12 @@ export function createLeadsPage(deps: LeadsPageDeps): Hono {
     c.res.headers.set('x-robots-tag', 'noindex, nofollow')
   })
 
-  // Refuse cross-site POSTs before anything else reads the body or the session.
+  // Refuse cross-site POSTs before anything else reads the body or the session; a form here is a few hundred bytes.
   app.post(`${cookiePath}/*`, async (c, next) => {
     if (!fromThisOrigin(c)) return c.text('This form can only be sent from the leads page itself. Open /leads and try again.', 403)
     await next()
   })
+  app.post(`${cookiePath}/*`, bodyLimit({ maxSize: 4096, onError: (c) => c.text('That form is too large.', 413) }))
 
   app.get(cookiePath, async (c) => {
     const session = sessionOf(c)
