@@ -121,7 +121,7 @@ export type LeadSearch = {
  * Where a lead's notification stands, read from the outbox: 'retrying' is pending after a failed attempt,
  * 'none' a lead without one.
  */
-export type NotificationState = { status: 'pending' | 'retrying' | 'sent' | 'failed' | 'none'; attempts: number }
+export type NotificationState = { status: 'pending' | 'retrying' | 'sent' | 'failed' | 'cancelled' | 'none'; attempts: number }
 
 /** A lead as the leads page lists it. */
 export type ListedLead = StoredLead & { notification: NotificationState }
@@ -133,6 +133,7 @@ export type LeadSearchPage = { leads: ListedLead[]; total: number; hasNewer: boo
 export function notificationStateOf(status: string | null, attempts: number | null): NotificationState {
   const tries = attempts ?? 0
   if (status === 'sent' || status === 'failed') return { status, attempts: tries }
+  if (status === 'cancelled') return { status: 'cancelled', attempts: tries }
   if (status === 'pending') return { status: tries > 0 ? 'retrying' : 'pending', attempts: tries }
   return { status: 'none', attempts: tries }
 }

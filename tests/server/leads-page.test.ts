@@ -2,6 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { startLeadsPageServer } from '../../src/cli/leads-page.ts'
+import { parseNodeEnv } from '../../src/server/env.ts'
 import { createLeadsPage, decodePosition, encodePosition } from '../../src/server/leads-page/leads-page.ts'
 import { createPasswordCheck, openSessionStore, type SessionStore } from '../../src/server/leads-page/sessions.ts'
 import { createPostgresStore } from '../../src/server/postgres-store.ts'
@@ -296,4 +298,42 @@ describe.each(backends)('the leads page among 5,000 leads ($name)', (backend) =>
     expect(rows.slice(1).map((row) => row[3])).toEqual(newestFirst)
     expect(searchMs).toBeLessThan(1000)
   })
+})
+
+describe(`npm run leads:page: the leads page alone, reading PostgreSQL (${plannedPostgresKind()})`, () => {
+  it('signs in and lists the leads a Supabase-style database holds, and answers 404 for anything else', async () => {
+    const pg = await startTestPostgres()
+    try {
+      await pg.reset()
+      const store = createPostgresStore(pg.db)
+      for (const name of ['Wen Zhao', 'Lucía Fernández']) {
+        const lead = newLead({ fields: { name, email: 'someone@example.com', phone: '416-555-0100', isRealtor: 'no' } })
+        await store.saveLead(lead, mailFor(lead))
+      }
+      const parsed = parseNodeEnv({ LEADS_PASSWORD: password, PORT: '0', HOST: '127.0.0.1', DATA_DIR: path.join(root, 'leads-page-pg') })
+      if (!parsed.ok) throw new Error(parsed.problems.join('\n'))
+      const server = await startLeadsPageServer(config, parsed.config, store)
+      try {
+        const signIn = await fetch(`${server.url}/leads/sign-in`, {
+          method: 'POST',
+          headers: { origin: server.url, 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ password }),
+          redirect: 'manual',
+        })
+        expect(signIn.status).toBe(303)
+        const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0]!
+        const list = await fetch(`${server.url}/leads`, { headers: { cookie } })
+        expect(list.headers.get('content-security-policy')).toContain("default-src 'self'")
+        const body = await list.text()
+        expect(body).toContain('2</strong> registrations in all.')
+        expect(body.indexOf('Lucía Fernández')).toBeLessThan(body.indexOf('Wen Zhao'))
+        expect((await fetch(`${server.url}/functions/v1/send-contact-email`, { method: 'POST' })).status).toBe(404)
+        expect((await fetch(`${server.url}/`, { redirect: 'manual' })).headers.get('location')).toBe('/leads')
+      } finally {
+        await server.close()
+      }
+    } finally {
+      await pg.stop()
+    }
+  }, 60_000)
 })

@@ -59,6 +59,7 @@ const notificationWords: Record<NotificationState['status'], string> = {
   pending: 'Waiting to send',
   retrying: 'Not sent yet',
   failed: 'Failed',
+  cancelled: 'Not sent (withdrawn)',
   none: 'None',
 }
 
