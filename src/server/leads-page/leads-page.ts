@@ -96,12 +96,8 @@ export function createLeadsPage(deps: LeadsPageDeps): Hono {
 
   const app = new Hono()
 
+  // '/leads/*' matches /leads itself too.
   app.use(`${cookiePath}/*`, async (c, next) => {
-    await next()
-    c.res.headers.set('cache-control', 'no-store')
-    c.res.headers.set('x-robots-tag', 'noindex, nofollow')
-  })
-  app.use(cookiePath, async (c, next) => {
     await next()
     c.res.headers.set('cache-control', 'no-store')
     c.res.headers.set('x-robots-tag', 'noindex, nofollow')
