@@ -2,6 +2,7 @@ import {
   leadColumnValues,
   notificationStateOf,
   searchPatterns,
+  withdrawalOf,
   type AddressKey,
   type ErasureResult,
   type LeadSearch,
@@ -45,7 +46,7 @@ type JobRow = { id: string | number | bigint; lead_id: string | number | bigint;
 const leadColumns =
   'id, submission_id, created_at, fields, consent_text, page_url, referrer, utm, user_agent, click_ids, landing_page, suspected_spam, consent_sha256, consent_reported'
 
-type ListedRow = LeadRow & { mail_status: string | null; mail_attempts: number | null }
+type ListedRow = LeadRow & { withdrawn_at: Date | string | null; mail_status: string | null; mail_attempts: number | null }
 
 /** The WHERE clause of a search's text, its parameters numbered from $1 (see sqlite-store.ts for the rule). */
 function searchCondition(search: LeadSearch): { sql: string; params: unknown[] } {
@@ -178,7 +179,7 @@ export function createPostgresStore(db: SqlQueryable, options: PostgresStoreOpti
       // The lead's first outbox row is its notification; (lead_id, id) is indexed, so this stays one index probe a
       // lead whatever the planner's statistics say (min(id) made it walk the primary key on a fresh table).
       const { rows } = await db.query(
-        `SELECT ${leadColumns.split(', ').map((c) => `leads.${c}`).join(', ')}, o.status AS mail_status, o.attempts AS mail_attempts
+        `SELECT ${leadColumns.split(', ').map((c) => `leads.${c}`).join(', ')}, leads.withdrawn_at, o.status AS mail_status, o.attempts AS mail_attempts
          FROM public.leads LEFT JOIN LATERAL (
            SELECT status, attempts FROM public.outbox WHERE outbox.lead_id = leads.id ORDER BY outbox.id LIMIT 1
          ) AS o ON true
@@ -201,7 +202,11 @@ export function createPostgresStore(db: SqlQueryable, options: PostgresStoreOpti
       )
       const { total, newer: hasNewer, older: hasOlder } = meta[0] as { total: number; newer: boolean; older: boolean }
       return {
-        leads: listed.map((row) => ({ ...toLead(row), notification: notificationStateOf(row.mail_status, row.mail_attempts) })),
+        leads: listed.map((row) => ({
+          ...toLead(row),
+          notification: notificationStateOf(row.mail_status, row.mail_attempts),
+          ...withdrawalOf(row.withdrawn_at === null ? null : toIso(row.withdrawn_at)),
+        })),
         total,
         hasNewer: listed.length === 0 ? total > 0 && position !== undefined : hasNewer,
         hasOlder,

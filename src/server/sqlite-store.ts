@@ -5,6 +5,7 @@ import {
   leadColumnValues,
   notificationStateOf,
   searchPatterns,
+  withdrawalOf,
   type AddressKey,
   type ErasureResult,
   type LeadSearch,
@@ -100,7 +101,7 @@ type LeadRow = {
 
 type JobRow = { id: number; lead_id: number; attempts: number; mail: string }
 
-type ListedRow = LeadRow & { mail_status: string | null; mail_attempts: number | null }
+type ListedRow = LeadRow & { withdrawn_at: string | null; mail_status: string | null; mail_attempts: number | null }
 
 // The leads list pages newest first by (created_at, id): this index serves both the order and the keyset.
 const leadsListIndex = 'CREATE INDEX IF NOT EXISTS leads_newest ON leads (created_at, id)'
@@ -294,7 +295,11 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
         row.id,
       )?.found === 1
     return {
-      leads: rows.map((row) => ({ ...toLead(row), notification: notificationStateOf(row.mail_status, row.mail_attempts) })),
+      leads: rows.map((row) => ({
+        ...toLead(row),
+        notification: notificationStateOf(row.mail_status, row.mail_attempts),
+        ...withdrawalOf(row.withdrawn_at),
+      })),
       total,
       hasNewer: rows.length === 0 ? total > 0 && position !== undefined : beyond(rows[0], '>'),
       hasOlder: beyond(rows.at(-1), '<'),

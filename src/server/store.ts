@@ -123,8 +123,13 @@ export type LeadSearch = {
  */
 export type NotificationState = { status: 'pending' | 'retrying' | 'sent' | 'failed' | 'cancelled' | 'none'; attempts: number }
 
-/** A lead as the leads page lists it. */
-export type ListedLead = StoredLead & { notification: NotificationState }
+/** A lead as the leads page lists it: with its notification's state and, once it withdrew its consent, when. */
+export type ListedLead = StoredLead & { notification: NotificationState; withdrawnAt?: string }
+
+/** A listed lead's withdrawal, as the store read it (absent unless the lead withdrew). */
+export function withdrawalOf(withdrawnAt: string | null | undefined): { withdrawnAt?: string } {
+  return withdrawnAt ? { withdrawnAt } : {}
+}
 
 /** One page of a search, newest first, and whether there is more on either side. */
 export type LeadSearchPage = { leads: ListedLead[]; total: number; hasNewer: boolean; hasOlder: boolean }

@@ -1,6 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import Database from 'better-sqlite3'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { startLeadsPageServer } from '../../src/cli/leads-page.ts'
 import { parseNodeEnv } from '../../src/server/env.ts'
@@ -62,9 +63,11 @@ async function signIn(h: Harness): Promise<string> {
 
 describe('the leads page (SQLite)', () => {
   let store: LeadStore
+  let file: string
   let h: Harness
   beforeEach(() => {
-    store = openSqliteStore(path.join(root, `${crypto.randomUUID()}.sqlite`))
+    file = path.join(root, `${crypto.randomUUID()}.sqlite`)
+    store = openSqliteStore(file)
     h = harness(store)
   })
   afterEach(async () => {
@@ -169,6 +172,24 @@ describe('the leads page (SQLite)', () => {
     await send(h, '/leads/search', { form: { text: 'Priya', clear: '1' }, cookie })
     const all = await (await send(h, '/leads', { cookie })).text()
     expect(all).toContain('2</strong> registrations in all.')
+  })
+
+  it('marks a lead that withdrew its consent, on the card and in the table', async () => {
+    const lead = newLead({ fields: { name: 'Noor Saleh', email: 'noor@example.com', phone: '416-555-0142', isRealtor: 'no' } })
+    const { lead: saved } = await store.saveLead(lead, mailFor(lead))
+    const db = new Database(file, { fileMustExist: true })
+    db.prepare('UPDATE leads SET withdrawn_at = ? WHERE id = ?').run('2026-03-01T17:05:00.000Z', saved.id)
+    db.close()
+    const cookie = await signIn(h)
+    const listed = await (await send(h, '/leads', { cookie })).text()
+    expect(listed.match(/Unsubscribed <time datetime="2026-03-01T17:05:00.000Z">Mar 1, 2026, 12:05\u00a0p\.m\.<\/time>/g)).toHaveLength(2)
+    expect(listed).toContain('Do not contact.')
+  })
+
+  it('keeps its sessions in an owner-only file', () => {
+    const sessionFile = path.join(root, `${crypto.randomUUID()}.sqlite`)
+    openSessionStore(sessionFile).close()
+    expect(statSync(sessionFile).mode & 0o777).toBe(0o600)
   })
 
   it('escapes what visitors typed, and neutralises formulas in the CSV', async () => {
@@ -310,6 +331,7 @@ describe(`npm run leads:page: the leads page alone, reading PostgreSQL (${planne
         const lead = newLead({ fields: { name, email: 'someone@example.com', phone: '416-555-0100', isRealtor: 'no' } })
         await store.saveLead(lead, mailFor(lead))
       }
+      await pg.db.query(`UPDATE public.leads SET withdrawn_at = '2026-03-01T17:05:00Z' WHERE fields->>'name' = 'Wen Zhao'`)
       const parsed = parseNodeEnv({ LEADS_PASSWORD: password, PORT: '0', HOST: '127.0.0.1', DATA_DIR: path.join(root, 'leads-page-pg') })
       if (!parsed.ok) throw new Error(parsed.problems.join('\n'))
       const server = await startLeadsPageServer(config, parsed.config, store)
@@ -327,6 +349,7 @@ describe(`npm run leads:page: the leads page alone, reading PostgreSQL (${planne
         const body = await list.text()
         expect(body).toContain('2</strong> registrations in all.')
         expect(body.indexOf('Lucía Fernández')).toBeLessThan(body.indexOf('Wen Zhao'))
+        expect(body).toContain('Unsubscribed <time datetime="2026-03-01T17:05:00.000Z">')
         expect((await fetch(`${server.url}/functions/v1/send-contact-email`, { method: 'POST' })).status).toBe(404)
         expect((await fetch(`${server.url}/`, { redirect: 'manual' })).headers.get('location')).toBe('/leads')
       } finally {

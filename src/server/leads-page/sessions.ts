@@ -1,5 +1,6 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import Database from 'better-sqlite3'
+import { ensurePrivateFile } from '../private-files.ts'
 
 /**
  * The leads page's sign-in: the password check and the sessions, kept server-side in their own SQLite file
@@ -39,8 +40,12 @@ function hashOf(token: string): string {
   return createHash('sha256').update(token).digest('hex')
 }
 
-/** Opens (and creates) the session file. Only the server that holds the DATA_DIR lock opens it. */
+/**
+ * Opens (and creates) the session file, owner-only like everything in DATA_DIR (a session holds the search typed,
+ * which may be a name).
+ */
 export function openSessionStore(file: string): SessionStore {
+  ensurePrivateFile(file)
   const db = new Database(file)
   db.pragma('journal_mode = WAL')
   db.exec(schema)

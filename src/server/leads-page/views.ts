@@ -116,11 +116,18 @@ function utmSource(lead: ListedLead): string {
   return lead.utm.utm_source ?? '—'
 }
 
+/** Marks a lead that withdrew its consent (CASL): the team must not contact it. */
+function withdrawal(view: ViewContext, lead: ListedLead): Html {
+  if (!lead.withdrawnAt) return html``
+  return html` <span class="lp-badge lp-badge-withdrawn">Unsubscribed <time datetime="${lead.withdrawnAt}">${localTime(lead.withdrawnAt, view.timeZone)}</time></span>`
+}
+
 function card(view: ViewContext, fields: string[], lead: ListedLead): Html {
   const [first, ...rest] = fields
   const title = first === undefined ? `Registration ${lead.id}` : displayValue(view.form, first, lead.fields[first])
   return html`<li class="lp-card">
 <h2 class="lp-card-title">${title}</h2>
+${lead.withdrawnAt ? html`<p class="lp-card-note">${withdrawal(view, lead)} Do not contact.</p>` : ''}
 <dl class="lp-pairs">
 <div><dt>Received</dt><dd><time datetime="${lead.createdAt}">${localTime(lead.createdAt, view.timeZone)}</time></dd></div>
 ${rest.map((field) => html`<div><dt>${fieldLabel(view.form, field)}</dt><dd>${fieldValue(view, field, lead.fields[field])}</dd></div>`)}
@@ -133,7 +140,7 @@ ${rest.map((field) => html`<div><dt>${fieldLabel(view.form, field)}</dt><dd>${fi
 function row(view: ViewContext, fields: string[], lead: ListedLead): Html {
   return html`<tr>
 <td class="lp-nowrap"><time datetime="${lead.createdAt}">${localTime(lead.createdAt, view.timeZone)}</time></td>
-${fields.map((field) => html`<td>${fieldValue(view, field, lead.fields[field])}</td>`)}
+${fields.map((field, i) => html`<td>${fieldValue(view, field, lead.fields[field])}${i === 0 ? withdrawal(view, lead) : ''}</td>`)}
 <td>${utmSource(lead)}</td>
 <td>${notificationBadge(lead.notification)}</td>
 </tr>`
