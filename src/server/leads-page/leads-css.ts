@@ -75,6 +75,7 @@ input[aria-invalid="true"] { border-color: var(--danger); }
 .lp-badge-sent { background: var(--forest-100); color: var(--forest-900); }
 .lp-badge-retrying, .lp-badge-failed { background: #fdf0ef; color: var(--danger); }
 .lp-badge-withdrawn { background: #fdf0ef; color: var(--danger); white-space: normal; }
+.lp-badge-spam { background: var(--cream-200); color: var(--ink); }
 .lp-card-note { margin: -0.25rem 0 0.5rem; color: var(--danger); font-weight: 600; }
 
 .lp-cards { list-style: none; margin: 0; padding: 0; display: grid; gap: 0.75rem; }

@@ -116,10 +116,16 @@ function utmSource(lead: ListedLead): string {
   return lead.utm.utm_source ?? '—'
 }
 
-/** Marks a lead that withdrew its consent (CASL): the team must not contact it. */
+/**
+ * Marks a lead that withdrew its consent (CASL: the team must not contact it), and one the honeypot caught as
+ * suspected spam (kept, never notified, so one caught by mistake can still be called).
+ */
 function withdrawal(view: ViewContext, lead: ListedLead): Html {
-  if (!lead.withdrawnAt) return html``
-  return html` <span class="lp-badge lp-badge-withdrawn">Unsubscribed <time datetime="${lead.withdrawnAt}">${localTime(lead.withdrawnAt, view.timeZone)}</time></span>`
+  return html`${lead.suspectedSpam ? html` <span class="lp-badge lp-badge-spam">Suspected spam</span>` : ''}${
+    lead.withdrawnAt
+      ? html` <span class="lp-badge lp-badge-withdrawn">Unsubscribed <time datetime="${lead.withdrawnAt}">${localTime(lead.withdrawnAt, view.timeZone)}</time></span>`
+      : ''
+  }`
 }
 
 function card(view: ViewContext, fields: string[], lead: ListedLead): Html {
@@ -127,7 +133,7 @@ function card(view: ViewContext, fields: string[], lead: ListedLead): Html {
   const title = first === undefined ? `Registration ${lead.id}` : displayValue(view.form, first, lead.fields[first])
   return html`<li class="lp-card">
 <h2 class="lp-card-title">${title}</h2>
-${lead.withdrawnAt ? html`<p class="lp-card-note">${withdrawal(view, lead)} Do not contact.</p>` : ''}
+${lead.withdrawnAt || lead.suspectedSpam ? html`<p class="lp-card-note">${withdrawal(view, lead)}${lead.withdrawnAt ? ' Do not contact.' : ''}</p>` : ''}
 <dl class="lp-pairs">
 <div><dt>Received</dt><dd><time datetime="${lead.createdAt}">${localTime(lead.createdAt, view.timeZone)}</time></dd></div>
 ${rest.map((field) => html`<div><dt>${fieldLabel(view.form, field)}</dt><dd>${fieldValue(view, field, lead.fields[field])}</dd></div>`)}
