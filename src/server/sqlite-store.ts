@@ -335,9 +335,8 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
   const bySubmission = db.prepare<[string], LeadRow>('SELECT * FROM leads WHERE submission_id = ?')
   const page = db.prepare<[number, number], LeadRow>('SELECT * FROM leads WHERE id > ? ORDER BY id LIMIT ?')
   const counts = db.prepare<[], { status: string; n: number }>('SELECT status, count(*) AS n FROM outbox GROUP BY status')
-  const withdrawnAddress = db.prepare<[string], { one: number }>(
-    `SELECT 1 AS one FROM leads WHERE withdrawn_at IS NOT NULL AND ${emailKey('fields')} = ? LIMIT 1`,
-  )
+  // Prepared on first use: a read-only store may open a file that predates withdrawn_at.
+  let withdrawnAddress: Database.Statement<[string], { one: number }> | undefined
   const messageColumns = 'id, lead_id, kind, status, attempts, last_error, created_at, next_attempt_at, sent_at, failed_at'
 
   const countErasable = (selector: LeadSelector) => {
@@ -535,6 +534,9 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
       return row ? { leadId: row.id, withdrawnAt: row.withdrawn_at, already: row.withdrawn_at !== at } : undefined
     },
     async isAddressWithdrawn(email) {
+      withdrawnAddress ??= db.prepare<[string], { one: number }>(
+        `SELECT 1 AS one FROM leads WHERE withdrawn_at IS NOT NULL AND ${emailKey('fields')} = ? LIMIT 1`,
+      )
       return withdrawnAddress.get(email.trim().toLowerCase()) !== undefined
     },
     async listLeads(afterId, limit) {

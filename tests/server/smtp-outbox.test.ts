@@ -134,7 +134,7 @@ describe('outbox worker', () => {
     expect(await worker.deliverDue()).toEqual({ sent: 0, failed: 0 })
     expect(await store.countMail()).toEqual({ pending: 0, sent: 5 })
     const received = server.received.map((m) => m.headers.get('message-id')?.[0])
-    expect(received.sort()).toEqual(ids.map((id) => `<lead.${id}@example.com>`).sort())
+    expect(received.sort()).toEqual(ids.map((id) => `<${id}.notification@example.com>`).sort())
   })
 
   it('retries a message the server refused for now (451)', async () => {
