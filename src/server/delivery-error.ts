@@ -33,7 +33,7 @@ export function isPermanentFailure(error: unknown): boolean {
 
 // Addresses and long digit runs (phone numbers) that receivers echo back in their error texts.
 const addressPattern = /[^\s<>()"',;:]+@[^\s<>()"',;:]+/g
-const phonePattern = /\+?\d[\d ().-]{6,}\d/g
+const phonePattern = /\+?\d[\d ()-]{6,}\d/g
 
 /**
  * The last_error text of a failed delivery: the error's kind and message, with e-mail addresses and phone-like
@@ -41,7 +41,8 @@ const phonePattern = /\+?\d[\d ().-]{6,}\d/g
  * leads page and /healthz show this text, so it must not carry the person.
  */
 export function describeDeliveryError(error: unknown): string {
-  const raw = error instanceof Error ? `${error.name === 'Error' ? '' : `${error.name}: `}${error.message}` : String(error)
+  const plain = error instanceof DeliveryError || (error instanceof Error && error.name === 'Error')
+  const raw = error instanceof Error ? `${plain ? '' : `${error.name}: `}${error.message}` : String(error)
   const code = (error as { responseCode?: unknown } | null)?.responseCode
   const prefixed = typeof code === 'number' && !raw.includes(String(code)) ? `SMTP ${code}: ${raw}` : raw
   // eslint-disable-next-line no-control-regex
