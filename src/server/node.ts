@@ -290,7 +290,8 @@ export async function startNodeServer(
         : `Cannot listen on ${settings.host}:${settings.port}: ${(error as Error).message}`,
     )
   }
-  worker.start(Math.min(5_000, settings.retry.minDelayMs))
+  // Poll at least as often as the shortest retry delay, so a retry is not later than configured.
+  worker.start(Math.min(5_000, settings.retry.minDelayMs, ...settings.webhookDelaysMs))
   const address = server.address()
   const port = typeof address === 'object' && address ? address.port : settings.port
 
