@@ -89,7 +89,7 @@ import {
   userAgentOf,
 } from './registration-body.ts'
 import { composeReply, type ReplySettings } from './reply.ts'
-import type { LeadStore, NewLead, NewMessage } from './store.ts'
+import type { AddressKey, LeadStore, NewLead, NewMessage } from './store.ts'
 import { createUnsubscribeRoutes } from './unsubscribe.ts'
 import { composeWebhook } from './webhook.ts'
 
@@ -153,6 +153,11 @@ export type AppDeps = {
   reply?: Omit<ReplySettings, 'form' | 'siteName'> & { lang: string; pageCss?: string | undefined }
   /** Queue a CRM webhook call with every new lead (WEBHOOK_URL is set). Never for an address that has withdrawn. */
   webhook?: boolean
+  /**
+   * The suppression-list key of an address (suppression.ts, with the server's secret): an address that withdrew and
+   * was then erased is found there, no longer among the leads. Absent: only the leads' withdrawn_at is checked.
+   */
+  suppressionKeyOf?: (email: string) => Promise<AddressKey>
 }
 
 /** The function's paths (the second is the one a Supabase function sees), for routes mounted beside it. */
@@ -313,7 +318,10 @@ export function createApp(deps: AppDeps): Hono {
   async function followUps(lead: NewLead): Promise<NewMessage[]> {
     if (!deps.reply && !deps.webhook) return []
     const email = typeof lead.fields.email === 'string' ? singleAddress(lead.fields.email) : undefined
-    if (email && (await deps.store.isAddressWithdrawn(email))) {
+    const withdrawn =
+      email !== undefined &&
+      ((await deps.store.isAddressWithdrawn(email)) || (deps.suppressionKeyOf !== undefined && (await deps.store.isSuppressed(await deps.suppressionKeyOf(email)))))
+    if (withdrawn) {
       log.info('send-contact-email: this address withdrew earlier: no reply or webhook call')
       return []
     }

@@ -210,6 +210,7 @@ export async function startNodeServer(
     formPageHtml: readFileSync(path.join(distDir, 'index.html'), 'utf8'),
     reply,
     webhook: webhook !== undefined,
+    suppressionKeyOf: erasure.keyOf,
   })
   // The pages' inline JSON-LD and stylesheet are allowed by hash in the CSP; the form may post to a hosted
   // Supabase project.

@@ -7,6 +7,7 @@ import { createApp } from '../../src/server/app.ts'
 import { createOutboxWorker, type OutboxWorker } from '../../src/server/outbox.ts'
 import { createSmtpMailer } from '../../src/server/smtp-mailer.ts'
 import { openSqliteStore, type SqliteLeadStore } from '../../src/server/sqlite-store.ts'
+import { addressKeyOf } from '../../src/server/suppression.ts'
 import { createWebhookSender } from '../../src/server/webhook.ts'
 import { readPageConfig, registration } from './support/fixtures.ts'
 import { startTestSmtp, type TestSmtp } from './support/smtp.ts'
@@ -19,6 +20,7 @@ const dir = mkdtempSync(path.join(tmpdir(), 'vip-unsub-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 const secret = 'webhook-secret-0123456789abcdef'
 const base = 'https://bramblewood.example.com/functions/v1/send-contact-email'
+const suppressionSecret = 'suppression-secret-0123456789'
 
 let store: SqliteLeadStore
 let smtp: TestSmtp
@@ -43,6 +45,7 @@ beforeEach(async () => {
     rateLimitPerMinute: 0,
     log: quiet,
     webhook: true,
+    suppressionKeyOf: (email) => addressKeyOf(suppressionSecret, email),
     reply: {
       config: page.reply!,
       brokerage: page.site.brokerage,
@@ -160,5 +163,20 @@ describe('unsubscribe link', () => {
     expect(smtp.received.map((m) => m.rcptTo[0])).toEqual(['sales@example.com', 'sales@example.com'])
     expect(crm.calls).toEqual([])
     expect(await store.countMessages()).toEqual({ pending: 0, sent: 5, failed: 0, cancelled: 2 })
+  })
+
+  it('sends no reply or webhook call to an address that withdrew and was then erased (the suppression list)', async () => {
+    await register('gone@example.com')
+    await worker.deliverDue()
+    await app.request(linkOf('gone@example.com'), { method: 'POST' })
+    const erased = await store.eraseLeads({ email: 'gone@example.com' }, (email) => addressKeyOf(suppressionSecret, email))
+    expect(erased).toMatchObject({ leads: 1, suppressed: 1 })
+    expect(await store.isAddressWithdrawn('gone@example.com')).toBe(false)
+    smtp.received.length = 0
+    crm.calls.length = 0
+    await register('Gone@Example.com')
+    await worker.deliverDue()
+    expect(smtp.received.map((m) => m.rcptTo[0])).toEqual(['sales@example.com'])
+    expect(crm.calls).toEqual([])
   })
 })
