@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { localAnonKey } from '../../schema/local-defaults.ts'
+import { honeypotField } from '../../schema/registration-contract.ts'
 import { createApp } from '../../src/server/app.ts'
 import { createOutboxWorker, type OutboxWorker } from '../../src/server/outbox.ts'
 import { createSmtpMailer } from '../../src/server/smtp-mailer.ts'
@@ -64,8 +65,8 @@ beforeEach(async () => {
 })
 afterEach(() => close())
 
-async function register(email: string): Promise<string> {
-  const body = registration({ email })
+async function register(email: string, extra: Record<string, unknown> = {}): Promise<string> {
+  const body = registration({ email, ...extra })
   const res = await app.request('/functions/v1/send-contact-email', {
     method: 'POST',
     headers: { apikey: localAnonKey, 'content-type': 'application/json' },
@@ -177,6 +178,15 @@ describe('unsubscribe link', () => {
     await register('Gone@Example.com')
     await worker.deliverDue()
     expect(smtp.received.map((m) => m.rcptTo[0])).toEqual(['sales@example.com'])
+    expect(crm.calls).toEqual([])
+  })
+
+  it('sends a lead caught by the honeypot nothing at all: no notification, no reply, no webhook call', async () => {
+    const id = await register('bot@example.com', { [honeypotField]: 'https://spam.example' })
+    await worker.deliverDue()
+    expect((await store.listLeads(0, 10)).find((l) => l.submissionId === id)?.suspectedSpam).toBe(true)
+    expect(await store.countMessages()).toEqual({ pending: 0, sent: 0, failed: 0, cancelled: 0 })
+    expect(smtp.received).toEqual([])
     expect(crm.calls).toEqual([])
   })
 })
