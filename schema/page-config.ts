@@ -317,6 +317,128 @@ export const formSchema = {
 } as const satisfies JSONSchema
 export type FormConfig = FromConfigSchema<typeof formSchema>
 
+const placeholderNote = 'Write {field} for what the registrant typed in a form field, e.g. {name}; {site} is the development name.'
+
+/** The e-mail each registrant receives after registering (optional: no reply when absent). */
+export const replySchema = {
+  type: 'object',
+  title: 'Reply to the registrant',
+  description:
+    'The e-mail every registrant receives once the registration is stored: plain text and HTML, with what Canada\'s anti-spam law (CASL) asks of it (who sends it, a mailing address, a way to reach them, a one-click way to say no). Leave out to send none.',
+  properties: {
+    sender: {
+      type: 'object',
+      title: 'Sender',
+      description: 'Who the e-mail comes from.',
+      properties: {
+        name: { type: 'string', minLength: 1, maxLength: 80, title: 'Name', description: 'The sender name registrants see.', examples: ['Maple Hollow VIP Team'] },
+        email: {
+          type: 'string',
+          format: 'email',
+          title: 'Address',
+          description:
+            'The From address when MAIL_FROM is not set (local try-out, .eml files). With MAIL_FROM set, its address is used and this name is shown with it.',
+          examples: ['vip@example.com'],
+        },
+        replyTo: {
+          type: 'string',
+          format: 'email',
+          title: 'Replies go to',
+          description: 'Where a registrant\'s answer to the e-mail goes. Default: the site\'s contact e-mail.',
+        },
+      },
+      required: ['name', 'email'],
+      additionalProperties: false,
+    },
+    subject: { type: 'string', minLength: 1, maxLength: 150, title: 'Subject', description: `The subject line. ${placeholderNote}`, examples: ['Your VIP registration for {site}'] },
+    greeting: { type: 'string', minLength: 1, title: 'Greeting', description: `The first line. ${placeholderNote}`, examples: ['Hi {name},'] },
+    paragraphs: {
+      type: 'array',
+      title: 'Paragraphs',
+      description: `The body, one string per paragraph. ${placeholderNote}`,
+      items: { type: 'string', minLength: 1, description: 'One paragraph.' },
+      minItems: 1,
+    },
+    documentsHeading: { type: 'string', minLength: 1, title: 'Documents heading', description: 'The line above the list of documents.', examples: ['Your documents:'] },
+    documents: {
+      type: 'array',
+      title: 'Documents',
+      description: 'Links to send along: a price list, floor plans, a brochure. Optional.',
+      items: {
+        type: 'object',
+        title: 'Document',
+        description: 'One link.',
+        properties: {
+          label: { type: 'string', minLength: 1, title: 'Label', description: 'What the link is, e.g. "Price list (PDF)".' },
+          url: { type: 'string', format: 'uri', pattern: '^https://', title: 'Address', description: 'The full https:// address of the document.' },
+        },
+        required: ['label', 'url'],
+        additionalProperties: false,
+      },
+    },
+    signature: {
+      type: 'array',
+      title: 'Signature',
+      description: 'The lines under the body, e.g. the team\'s name and the brokerage.',
+      items: { type: 'string', minLength: 1, description: 'One line.' },
+      minItems: 1,
+    },
+    brokerage: {
+      type: 'object',
+      title: 'Brokerage contact (CASL)',
+      description:
+        'How to reach the brokerage named in site.brokerage, printed at the foot of every reply: CASL asks for a mailing address and a phone number, e-mail or web address.',
+      properties: {
+        mailingAddress: { type: 'string', minLength: 10, title: 'Mailing address', description: 'Street, town, province, postal code, on one line.', examples: ['100 Example Street, Suite 200, Alderbrook, ON K0K 0A0'] },
+        phone: { type: 'string', minLength: 7, title: 'Phone', description: 'A phone number as people read it.', examples: ['(555) 555-0142'] },
+        email: { type: 'string', format: 'email', title: 'E-mail', description: 'An e-mail address that reaches the brokerage.' },
+        website: { type: 'string', format: 'uri', pattern: '^https?://', title: 'Website', description: 'Optional: the brokerage\'s web address.' },
+      },
+      required: ['mailingAddress', 'phone', 'email'],
+      additionalProperties: false,
+    },
+    unsubscribe: {
+      type: 'object',
+      title: 'Unsubscribe',
+      description:
+        'The way to say no to further messages: a sentence and link at the foot of every reply, and the page the link opens (its one button records the withdrawal).',
+      properties: {
+        notice: {
+          type: 'string',
+          minLength: 1,
+          title: 'Footer sentence',
+          description: 'Why the registrant receives this, and how to stop it; the link follows it. {site} is the development name.',
+          examples: ['You receive this because you registered for VIP updates on {site}. To receive no more messages about {site}, use this link:'],
+        },
+        linkLabel: { type: 'string', minLength: 1, title: 'Link label', description: 'The link\'s text in the HTML e-mail.', examples: ['Unsubscribe'] },
+        pageTitle: { type: 'string', minLength: 1, title: 'Page title', description: 'The browser tab title of the unsubscribe page.' },
+        heading: { type: 'string', minLength: 1, title: 'Heading', description: 'The question the page asks.', examples: ['Stop messages about {site}?'] },
+        text: { type: 'string', minLength: 1, title: 'Text', description: 'What the button does.' },
+        button: { type: 'string', minLength: 1, title: 'Button label', description: 'The one button that records the withdrawal.', examples: ['Unsubscribe'] },
+        doneHeading: { type: 'string', minLength: 1, title: 'Done heading', description: 'Shown once the withdrawal is recorded.', examples: ['You are unsubscribed'] },
+        doneText: { type: 'string', minLength: 1, title: 'Done text', description: 'The sentence under it.' },
+        invalidText: {
+          type: 'string',
+          minLength: 1,
+          title: 'Broken link text',
+          description: 'Shown when the link is damaged (cut by the mail program or altered): nothing is recorded.',
+        },
+        errorText: {
+          type: 'string',
+          minLength: 1,
+          title: 'Failure text',
+          description: 'Shown when the withdrawal could not be recorded just now (the database did not answer).',
+        },
+      },
+      required: ['notice', 'linkLabel', 'pageTitle', 'heading', 'text', 'button', 'doneHeading', 'doneText', 'invalidText', 'errorText'],
+      additionalProperties: false,
+    },
+  },
+  required: ['sender', 'subject', 'greeting', 'paragraphs', 'signature', 'brokerage', 'unsubscribe'],
+  additionalProperties: false,
+} as const satisfies JSONSchema
+export type ReplyConfig = FromConfigSchema<typeof replySchema>
+
 /** The page shown for any address other than the home page. */
 export const notFoundSchema = {
   type: 'object',
@@ -350,6 +472,7 @@ export const pageConfigSchema = {
     modal: modalSchema,
     form: formSchema,
     notFound: notFoundSchema,
+    reply: replySchema,
   },
   required: ['site', 'seo', 'header', 'sections', 'footer', 'modal', 'form', 'notFound'],
   additionalProperties: false,
@@ -365,6 +488,7 @@ export type PageConfig = {
   modal: ModalProps
   form: FormConfig
   notFound: NotFoundProps
+  reply?: ReplyConfig
 }
 
 /** The part of the form config the page itself needs (the form's own code brings the rest). */

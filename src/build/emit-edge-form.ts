@@ -7,22 +7,26 @@ import { loadPageConfig, PageConfigError, resolvePageConfigPath } from '../confi
 /** Where the Edge Function reads its form from (Supabase deploys only what the function imports, not page.config.json). */
 export const edgeFormFile = 'supabase/functions/_shared/form.json'
 
-/** The slice of the page config the Edge Function needs: the site's name and e-mail, and the registration form. */
-export function edgeFormFromPageConfig(config: Pick<PageConfig, 'site' | 'form'>) {
+/**
+ * The slice of the page config the Edge Function needs: the site's name, e-mail, brokerage and language, the
+ * registration form, and the reply to registrants when there is one.
+ */
+export function edgeFormFromPageConfig(config: Pick<PageConfig, 'site' | 'form' | 'reply'>) {
   return {
     $comment: 'Generated from page.config.json by `npm run edge:form`. Do not edit: edit page.config.json and run it again.',
-    site: { name: config.site.name, email: config.site.email },
+    site: { name: config.site.name, email: config.site.email, brokerage: config.site.brokerage, lang: config.site.lang ?? 'en-CA' },
     form: {
       schema: config.form.schema,
       uiSchema: config.form.uiSchema,
       messages: config.form.messages,
       consent: config.form.consent,
     },
+    ...(config.reply ? { reply: config.reply } : {}),
   }
 }
 
 /** The file's exact text, so a test can tell whether it is up to date. */
-export function edgeFormText(config: Pick<PageConfig, 'site' | 'form'>): string {
+export function edgeFormText(config: Pick<PageConfig, 'site' | 'form' | 'reply'>): string {
   return `${JSON.stringify(edgeFormFromPageConfig(config), null, 2)}\n`
 }
 

@@ -19,7 +19,7 @@ import { addressKeyOf } from '../server/suppression.ts'
 
 const usage = `Usage: npm run leads:erase -- (--email ADDRESS | --id SUBMISSION_ID) [--yes] [--database-url URL]
 
-Erases every registration of a person, with its notification e-mails and their .eml copies.
+Erases every registration of a person, with its messages (notifications, replies, webhook calls) and their .eml copies.
   --email ADDRESS       every registration made with this e-mail address (any letter case)
   --id SUBMISSION_ID    one registration, by its submission id (the submission_id column of the export)
   --yes                 do not ask for confirmation (needed when not run from a terminal)
@@ -132,7 +132,7 @@ export async function runLeadsErase(argv: string[], io: Io): Promise<number> {
       }
       return 0
     }
-    io.out(`Found ${plural(found.leads, 'registration')} and ${plural(found.messages, 'notification e-mail')} for ${whom} in ${where}.`)
+    io.out(`Found ${plural(found.leads, 'registration')} and ${plural(found.messages, 'message')} for ${whom} in ${where}.`)
     if (!yes) {
       if (!io.isTTY) {
         io.err('Not erasing: there is no terminal to confirm on. Run it again with --yes to erase without asking.')
@@ -148,7 +148,7 @@ export async function runLeadsErase(argv: string[], io: Io): Promise<number> {
     // Deleted rows stay in a table's pages until they are rewritten: VACUUM FULL writes new files without them.
     if (pool) await pool.query('VACUUM FULL public.leads, public.outbox')
     io.out(
-      `Erased ${plural(report.leads, 'registration')}, ${plural(report.messages, 'notification e-mail')}` +
+      `Erased ${plural(report.leads, 'registration')}, ${plural(report.messages, 'message')}` +
         (emlDir ? ` and ${plural(report.emlFiles, '.eml file')}` : '') +
         '.' +
         (report.suppressed > 0 ? ` ${plural(report.suppressed, 'address', 'addresses')} that had withdrawn consent stay${report.suppressed === 1 ? 's' : ''} on the suppression list (as a keyed hash).` : ''),

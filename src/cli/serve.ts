@@ -28,6 +28,7 @@ export async function runNodeServer(): Promise<void> {
       ? `Leads page: on, at ${running.url}/leads (LEADS_PASSWORD is set)`
       : 'Leads page: off (set LEADS_PASSWORD to turn it on)',
   )
+  for (const line of running.summary) console.log(line)
   console.log(`Listening on ${running.url}`)
   const stop = (signal: string) => {
     console.log(`${signal} received: stopping…`)

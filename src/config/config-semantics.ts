@@ -18,7 +18,65 @@ const isObject = (value: unknown): value is Json => typeof value === 'object' &&
  */
 export function checkConfigSemantics(data: unknown, publicDir: string): Finding[] {
   if (!isObject(data)) return []
-  return [...checkImages(data, publicDir), ...checkAnchors(data), ...checkAddresses(data), ...checkContacts(data), ...checkForm(data)]
+  return [
+    ...checkImages(data, publicDir),
+    ...checkAnchors(data),
+    ...checkAddresses(data),
+    ...checkContacts(data),
+    ...checkForm(data),
+    ...checkReplyPlaceholders(data),
+  ]
+}
+
+/**
+ * The reply's {placeholders} must name a form field or {site}: an unknown one would reach every registrant as
+ * written, braces and all. A reply must also have an e-mail field to go to.
+ */
+function checkReplyPlaceholders(data: Json): Finding[] {
+  if (!isObject(data.reply)) return []
+  const reply = data.reply
+  const form = isObject(data.form) ? data.form : {}
+  const schema = isObject(form.schema) ? form.schema : {}
+  const fields = Object.keys(isObject(schema.properties) ? schema.properties : {})
+  const known = [...fields, 'site']
+  const findings: Finding[] = []
+  if (fields.length > 0 && !fields.includes('email')) {
+    findings.push({
+      at: ['reply'],
+      onKey: true,
+      message: 'The config has a reply, but the form has no "email" field to send it to.',
+      fix: 'Add an "email" field to form.schema.properties, or remove "reply".',
+    })
+  }
+  const unsubscribe = isObject(reply.unsubscribe) ? reply.unsubscribe : {}
+  const texts: [Segment[], unknown][] = [
+    [['reply', 'subject'], reply.subject],
+    [['reply', 'greeting'], reply.greeting],
+    ...(Array.isArray(reply.paragraphs) ? reply.paragraphs.map((p, i): [Segment[], unknown] => [['reply', 'paragraphs', i], p]) : []),
+    [['reply', 'unsubscribe', 'notice'], unsubscribe.notice],
+    [['reply', 'unsubscribe', 'heading'], unsubscribe.heading],
+  ]
+  for (const [at, text] of texts) {
+    if (typeof text !== 'string') continue
+    for (const match of text.matchAll(/\{([^{}]*)\}/g)) {
+      const name = match[1]!
+      if (known.includes(name)) continue
+      const meant = closest(name, known)
+      findings.push({
+        at,
+        message: `${describePath(at)} has the placeholder {${name}}, but there is no form field "${name}"${meant ? `; did you mean {${meant}}?` : '.'}`,
+        fix: `Use {site} or a form field: ${listWords(fields.map((f) => `{${f}}`))}.`,
+      })
+    }
+  }
+  if (typeof unsubscribe.heading === 'string' && /\{(?!site\})[^{}]*\}/.test(unsubscribe.heading)) {
+    findings.push({
+      at: ['reply', 'unsubscribe', 'heading'],
+      message: 'reply.unsubscribe.heading may only use {site}: the unsubscribe page does not show what was typed in the form.',
+      fix: 'Remove the other placeholders from it.',
+    })
+  }
+  return findings
 }
 
 function checkImages(data: Json, publicDir: string): Finding[] {

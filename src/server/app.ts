@@ -73,7 +73,9 @@ import { checkDetailsPagePath, registeredPagePath } from '../../schema/registrat
 import { formFieldNames } from '../../schema/registration-rules.ts'
 import { fillFormPage } from './form-page.ts'
 import { derivedSubmissionId, formPostAttribution, formPostOrigin, formPostPage, isFormPost, parseFormBody, plainAnswerPage } from './form-post.ts'
+import { healthHandler } from './health.ts'
 import { consentEvidence, ownPageAddress } from './lead-evidence.ts'
+import { singleAddress } from './mailer.ts'
 import { composeLeadMail, fieldLabel } from './notification.ts'
 import { createRateLimiter } from './rate-limit.ts'
 import { jsonAnswer, refusal, type RefusalDetails } from './refusal.ts'
@@ -86,7 +88,10 @@ import {
   sameFields,
   userAgentOf,
 } from './registration-body.ts'
-import type { LeadStore, NewLead } from './store.ts'
+import { composeReply, type ReplySettings } from './reply.ts'
+import type { AddressKey, LeadStore, NewLead, NewMessage } from './store.ts'
+import { createUnsubscribeRoutes } from './unsubscribe.ts'
+import { composeWebhook } from './webhook.ts'
 
 /** Where the app reports what happened; console by default. Never given visitors' personal data. */
 export type AppLog = {
@@ -141,9 +146,23 @@ export type AppDeps = {
    * site's check-details page.
    */
   formPageHtml?: string
+  /**
+   * The reply each registrant receives (page.config.json `reply`) and how its unsubscribe links are signed. Absent:
+   * no reply, and no unsubscribe routes. Never queued for an address that has withdrawn.
+   */
+  reply?: Omit<ReplySettings, 'form' | 'siteName'> & { lang: string; pageCss?: string | undefined }
+  /** Queue a CRM webhook call with every new lead (WEBHOOK_URL is set). Never for an address that has withdrawn. */
+  webhook?: boolean
+  /**
+   * The suppression-list key of an address (suppression.ts, with the server's secret): an address that withdrew and
+   * was then erased is found there, no longer among the leads. Absent: only the leads' withdrawn_at is checked.
+   */
+  suppressionKeyOf?: (email: string) => Promise<AddressKey>
 }
 
-const functionPaths = [contactFunctionPath, '/send-contact-email']
+/** The function's paths (the second is the one a Supabase function sees), for routes mounted beside it. */
+export const contactFunctionPaths = [contactFunctionPath, '/send-contact-email']
+const functionPaths = contactFunctionPaths
 // The preflight answer as Supabase's own functions give it: supabase-js sends the first four headers, and x-region
 // when a client picks a region. Each is one item, as Hono would join a list with a bare comma.
 const allowHeaders = 'authorization, x-client-info, apikey, content-type, x-region'
@@ -265,7 +284,7 @@ export function createApp(deps: AppDeps): Hono {
     }
     let saved
     try {
-      saved = await deps.store.saveLead(lead, suspectedSpam ? null : composeLeadMail(lead, notification))
+      saved = await deps.store.saveLead(lead, suspectedSpam ? null : composeLeadMail(lead, notification), suspectedSpam ? [] : await followUps(lead))
     } catch (error) {
       log.error(`send-contact-email: could not store submission ${lead.submissionId}`, error)
       throw refusal(500, 'Your registration could not be saved. Please try again in a moment.')
@@ -295,6 +314,24 @@ export function createApp(deps: AppDeps): Hono {
     return new Response(plainAnswerPage(message, back), { status, headers: { ...headers, 'content-type': 'text/html; charset=utf-8' } })
   }
 
+  /** The reply and the webhook call queued with a new lead: none for an address that withdrew (CASL). */
+  async function followUps(lead: NewLead): Promise<NewMessage[]> {
+    if (!deps.reply && !deps.webhook) return []
+    const email = typeof lead.fields.email === 'string' ? singleAddress(lead.fields.email) : undefined
+    const withdrawn =
+      email !== undefined &&
+      ((await deps.store.isAddressWithdrawn(email)) || (deps.suppressionKeyOf !== undefined && (await deps.store.isSuppressed(await deps.suppressionKeyOf(email)))))
+    if (withdrawn) {
+      log.info('send-contact-email: this address withdrew earlier: no reply or webhook call')
+      return []
+    }
+    const more: NewMessage[] = []
+    const reply = deps.reply && (await composeReply(lead, { ...deps.reply, siteName: deps.siteName, form: deps.formConfig }))
+    if (reply) more.push({ kind: 'reply', mail: reply })
+    if (deps.webhook) more.push({ kind: 'webhook', webhook: composeWebhook(lead, { siteName: deps.siteName }) })
+    return more
+  }
+
   const app = new Hono()
   app.onError((error, c) => {
     const unexpected = 'The registration could not be saved just now. Please try again in a moment.'
@@ -306,6 +343,12 @@ export function createApp(deps: AppDeps): Hono {
     if (error instanceof HTTPException) return error.getResponse()
     return jsonAnswer(500, { error: unexpected })
   })
+
+  for (const path of functionPaths) app.get(`${path}/healthz`, healthHandler(deps.store, log))
+  if (deps.reply) {
+    const { links, config, lang, pageCss } = deps.reply
+    app.route('/', createUnsubscribeRoutes(functionPaths, { store: deps.store, links, texts: config.unsubscribe, siteName: deps.siteName, lang, pageCss, clock, log }))
+  }
 
   for (const path of functionPaths) {
     app.on(['POST', 'OPTIONS'], path, sameSiteOnly)

@@ -1,7 +1,7 @@
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv'
 import { localAnonKey } from '../../schema/local-defaults.ts'
 import { createRegistrationAjv, isEmailAddress } from '../../schema/registration-ajv.ts'
-import type { RetryPolicy } from './outbox.ts'
+import { standardWebhookDelaysMs, type RetryPolicy } from './outbox.ts'
 
 /**
  * Every environment variable the site's commands, the Node server and the Edge Function read, described once as
@@ -206,6 +206,62 @@ export const environmentVariables = {
     expected: 'a valid address',
     fix: 'write postgresql://lead_writer:password@host:5432/postgres',
   },
+  MAIL_MAX_ATTEMPTS: {
+    type: 'integer',
+    minimum: 1,
+    maximum: 100,
+    default: 10,
+    description: 'Attempts a notification or reply gets before it is kept as failed (npm run outbox:retry sends it again). A permanent refusal (SMTP 5xx) ends it at once.',
+    fix: 'use a whole number from 1 to 100',
+  },
+  WEBHOOK_URL: {
+    type: 'string',
+    format: 'http-url',
+    secret: true,
+    description: "Where every new lead is POSTed as signed JSON (your CRM's webhook, docs/webhook.md). Unset: no webhook.",
+    expected: 'a URL',
+    fix: "write the https:// address of your CRM's webhook",
+  },
+  WEBHOOK_SECRET: {
+    type: 'string',
+    minLength: 16,
+    secret: true,
+    description: "The secret each webhook call is signed with (HMAC-SHA256); the CRM checks the signature with it.",
+    expected: 'a usable secret',
+    fix: 'use at least 16 random characters, e.g. from `openssl rand -hex 32`, and give the same to the CRM',
+  },
+  WEBHOOK_RETRY_SECONDS: {
+    type: 'array',
+    items: { type: 'number', exclusiveMinimum: 0, maximum: 7 * 86_400 },
+    minItems: 1,
+    maxItems: 30,
+    default: standardWebhookDelaysMs.map((ms) => ms / 1000),
+    description: "Seconds between webhook attempts, comma-separated; one more attempt than delays. Default Standard Webhooks' schedule (about 28 hours).",
+    fix: 'give seconds greater than 0, comma-separated, e.g. 5,300,1800,7200,18000,36000,36000',
+  },
+  UNSUBSCRIBE_SECRET: {
+    type: 'string',
+    minLength: 16,
+    secret: true,
+    description: 'Signs the unsubscribe links in replies. Node server: default a key made once in DATA_DIR/unsubscribe.key. Required on Supabase when the config has a reply.',
+    expected: 'a usable secret',
+    fix: 'use at least 16 random characters, e.g. from `openssl rand -hex 32`',
+  },
+  PUBLIC_FUNCTION_URL: {
+    type: 'string',
+    format: 'http-url',
+    description:
+      "The function's public address, for the unsubscribe links in replies. Default: the config's seo.canonicalUrl origin + /functions/v1/send-contact-email (Node), SUPABASE_URL + /functions/v1/send-contact-email (Supabase).",
+    expected: 'a URL',
+    fix: 'write e.g. https://www.example.com/functions/v1/send-contact-email',
+  },
+  SUPABASE_URL: {
+    type: 'string',
+    format: 'http-url',
+    description: "The project's address; Supabase sets it for deployed functions (the unsubscribe links are made from it).",
+    expected: 'a URL',
+    fix: 'write https://<project-ref>.supabase.co',
+  },
   SUPABASE_DB_URL: {
     type: 'string',
     format: 'postgres-url',
@@ -397,6 +453,14 @@ export type CommonConfig = {
   bodyLimitBytes: number
   retry: RetryPolicy
   timeZone: string
+  /** The CRM webhook (WEBHOOK_URL and WEBHOOK_SECRET), or undefined when off. */
+  webhook: { url: string; secret: string } | undefined
+  /** Delays between webhook attempts (WEBHOOK_RETRY_SECONDS). */
+  webhookDelaysMs: number[]
+  /** Signs unsubscribe links (UNSUBSCRIBE_SECRET); the Node server keeps one in DATA_DIR when unset. */
+  unsubscribeSecret: string | undefined
+  /** The function's public address for links in e-mails (PUBLIC_FUNCTION_URL), without a trailing slash. */
+  publicFunctionUrl: string | undefined
 }
 
 /** The settings both entries hand to createApp unchanged: keys, origins, limits, client address, time zone. */
@@ -455,16 +519,26 @@ const commonNames = [
   'MAX_BODY_BYTES',
   'MAIL_RETRY_MIN_SECONDS',
   'MAIL_RETRY_MAX_SECONDS',
+  'MAIL_MAX_ATTEMPTS',
+  'WEBHOOK_URL',
+  'WEBHOOK_SECRET',
+  'WEBHOOK_RETRY_SECONDS',
+  'UNSUBSCRIBE_SECRET',
+  'PUBLIC_FUNCTION_URL',
 ] as const satisfies readonly Name[]
+
+// A webhook is signed, or not sent: its address and its secret go together.
+const webhookDependencies = { WEBHOOK_URL: ['WEBHOOK_SECRET'], WEBHOOK_SECRET: ['WEBHOOK_URL'] } as const
 
 const nodeReading: Reading<Name> = {
   names: ['PORT', 'HOST', 'TRUSTED_PROXIES', 'PAGE_CONFIG', 'DATA_DIR', 'RETENTION_DAYS', 'DIST_DIR', 'VITE_SUPABASE_URL', 'VITE_SUPABASE_ANON_KEY', 'ANON_KEY', 'SMTP_URL', 'MAIL_FROM', 'LEADS_PASSWORD', ...commonNames],
-  dependencies: { SMTP_URL: ['MAIL_FROM'] },
+  dependencies: { SMTP_URL: ['MAIL_FROM'], ...webhookDependencies },
 }
 
 const edgeReading: Reading<Name> = {
-  names: ['DATABASE_URL', 'SUPABASE_DB_URL', 'RESEND_API_KEY', 'RESEND_API_URL', 'MAIL_FROM', 'OUTBOX_SECRET', 'ANON_KEY', 'SUPABASE_ANON_KEY', 'SUPABASE_PUBLISHABLE_KEYS', 'CLIENT_IP_HEADER', ...commonNames, 'PORT', 'HOST'],
+  names: ['DATABASE_URL', 'SUPABASE_DB_URL', 'SUPABASE_URL', 'RESEND_API_KEY', 'RESEND_API_URL', 'MAIL_FROM', 'OUTBOX_SECRET', 'ANON_KEY', 'SUPABASE_ANON_KEY', 'SUPABASE_PUBLISHABLE_KEYS', 'CLIENT_IP_HEADER', ...commonNames, 'PORT', 'HOST'],
   required: ['SUPABASE_DB_URL', 'RESEND_API_KEY', 'MAIL_FROM', 'OUTBOX_SECRET', 'ALLOWED_ORIGINS'],
+  dependencies: webhookDependencies,
   changes: {
     MAIL_FROM: { fix: 'the address notifications come from, on a domain verified in Resend, e.g. MAIL_FROM="Maple Hollow <no-reply@example.com>"' },
     ALLOWED_ORIGINS: { default: undefined, minItems: 1, fix: 'the site is served from another origin, so list it, e.g. ALLOWED_ORIGINS=https://www.example.com' },
@@ -488,8 +562,12 @@ function commonOf(values: Values<Name>, anonKeys: string[], problems: string[]):
     rateLimitPerMinute: values.RATE_LIMIT_PER_MINUTE!,
     trustProxy: Number(values.TRUST_PROXY ?? 0),
     bodyLimitBytes: values.MAX_BODY_BYTES!,
-    retry: { minDelayMs: retryMin * 1000, maxDelayMs: retryMax * 1000 },
+    retry: { minDelayMs: retryMin * 1000, maxDelayMs: retryMax * 1000, maxAttempts: values.MAIL_MAX_ATTEMPTS! },
     timeZone: values.NOTIFY_TIME_ZONE!,
+    webhook: values.WEBHOOK_URL && values.WEBHOOK_SECRET ? { url: values.WEBHOOK_URL, secret: values.WEBHOOK_SECRET } : undefined,
+    webhookDelaysMs: values.WEBHOOK_RETRY_SECONDS!.map((s) => Math.round(Number(s) * 1000)),
+    unsubscribeSecret: values.UNSUBSCRIBE_SECRET,
+    publicFunctionUrl: values.PUBLIC_FUNCTION_URL?.replace(/\/+$/, ''),
   }
 }
 
@@ -530,14 +608,25 @@ export function parseNodeEnv(env: Env): EnvResult<NodeServerConfig> {
   )
 }
 
-/** Reads the Edge Function's environment (Supabase provides SUPABASE_DB_URL and the public keys itself). */
-export function parseEdgeEnv(env: Env): EnvResult<EdgeConfig> {
+/**
+ * Reads the Edge Function's environment (Supabase provides SUPABASE_DB_URL, SUPABASE_URL and the public keys
+ * itself). With `needsLinks` (the config has a reply) the unsubscribe links need UNSUBSCRIBE_SECRET and an address.
+ */
+export function parseEdgeEnv(env: Env, options: { needsLinks?: boolean } = {}): EnvResult<EdgeConfig> {
   const { values, problems } = check(env, edgeReading)
   const anonKeys = [...(values.ANON_KEY ?? []), ...(values.SUPABASE_ANON_KEY ?? []), ...Object.values(values.SUPABASE_PUBLISHABLE_KEYS ?? {}).filter(Boolean)]
   if (anonKeys.length === 0) problems.push('No anon key: set ANON_KEY (Supabase normally provides SUPABASE_ANON_KEY / SUPABASE_PUBLISHABLE_KEYS).')
+  const common = commonOf(values, anonKeys, problems)
+  if (options.needsLinks) {
+    if (!common.unsubscribeSecret && !env.UNSUBSCRIBE_SECRET?.trim()) {
+      problems.push('UNSUBSCRIBE_SECRET is missing: page.config.json has a reply, whose unsubscribe links it signs; use at least 16 random characters.')
+    }
+    if (!common.publicFunctionUrl && values.SUPABASE_URL) common.publicFunctionUrl = `${values.SUPABASE_URL.replace(/\/+$/, '')}/functions/v1/send-contact-email`
+    if (!common.publicFunctionUrl) problems.push("PUBLIC_FUNCTION_URL is missing: the unsubscribe links need the function's public address (Supabase sets SUPABASE_URL, from which it is made).")
+  }
   return result(
     {
-      ...commonOf(values, anonKeys, problems),
+      ...common,
       clientIpHeader: values.CLIENT_IP_HEADER!.toLowerCase() === 'none' ? undefined : values.CLIENT_IP_HEADER!.toLowerCase(),
       databaseUrl: values.DATABASE_URL ?? values.SUPABASE_DB_URL ?? '',
       resend: { apiKey: values.RESEND_API_KEY ?? '', from: values.MAIL_FROM ?? '', baseUrl: values.RESEND_API_URL! },

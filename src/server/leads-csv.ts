@@ -46,7 +46,7 @@ export async function writeLeadsCsv(
   await write(
     csvRecord([
       'id', 'created_at', 'submission_id', 'suspected_spam', ...fields, 'consent_text', 'consent_sha256', 'consent_reported', 'page_url', 'referrer', 'landing_page',
-      ...utm, ...clickIdParams, 'user_agent',
+      ...utm, ...clickIdParams, 'user_agent', 'withdrawn_at',
     ]),
   )
   let count = 0
@@ -69,6 +69,7 @@ export async function writeLeadsCsv(
         ...utm.map((k) => cell(lead.utm[k])),
         ...clickIdParams.map((k) => cell(lead.clickIds[k])),
         cell(lead.userAgent),
+        cell(lead.withdrawnAt),
       ]),
     )
     count += 1

@@ -1,3 +1,4 @@
+import { DeliveryError } from './delivery-error.ts'
 import type { OutgoingMail } from './store.ts'
 
 /**
@@ -27,9 +28,30 @@ export function singleAddress(value: string | undefined): string | undefined {
   return trimmed && singleAddressPattern.test(trimmed) ? trimmed : undefined
 }
 
-/** The recipient, or an error: a notification never goes to anything but one plain address. */
+/** The recipient, or a permanent DeliveryError: a message never goes to anything but one plain address. */
 export function recipientOf(to: string): string {
   const address = singleAddress(to)
-  if (!address) throw new Error(`The notification recipient is not one plain e-mail address: ${JSON.stringify(to.slice(0, 100))}`)
+  if (!address) throw new DeliveryError(`The recipient is not one plain e-mail address: ${JSON.stringify(to.slice(0, 100))}`, true)
   return address
+}
+
+/** The address part of a From setting: "Name <a@b.c>" → "a@b.c"; "a@b.c" as it is. */
+export function addressOf(from: string): string {
+  return /<([^<>]+)>\s*$/.exec(from)?.[1]?.trim() ?? from.trim()
+}
+
+/**
+ * The From header for a message: the mailer's own (MAIL_FROM) unless the message names its sender, then that name
+ * with MAIL_FROM's address (the one the SMTP provider or Resend lets us send from). RFC 5322 quoted display name.
+ */
+export function fromHeader(mailerFrom: string, fromName: string | undefined): string {
+  const name = fromName === undefined ? '' : headerSafe(fromName).replace(/["\\]/g, '')
+  return name ? `"${name}" <${addressOf(mailerFrom)}>` : mailerFrom
+}
+
+/** A message's extra headers, names and values made header-safe; names that are not tokens are dropped. */
+export function extraHeaders(mail: OutgoingMail): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [name, value] of Object.entries(mail.headers ?? {})) if (/^[A-Za-z0-9-]+$/.test(name)) out[name] = headerSafe(value)
+  return out
 }

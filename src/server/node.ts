@@ -4,8 +4,10 @@ import path from 'node:path'
 import { serve, type HttpBindings } from '@hono/node-server'
 import { Hono, type Context } from 'hono'
 import type { PageConfig } from '../../schema/page-config.ts'
+import { contactFunctionPath } from '../../schema/function-path.ts'
 import { createApp } from './app.ts'
 import { rateLimitKey } from './client-address.ts'
+import { healthHandler } from './health.ts'
 import { DataDirBusyError, lockDataDir } from './data-dir-lock.ts'
 import { createEmlMailer } from './eml-mailer.ts'
 import { eraseEverywhere } from './erasure.ts'
@@ -21,6 +23,7 @@ import { createSmtpMailer } from './smtp-mailer.ts'
 import { openSqliteStore } from './sqlite-store.ts'
 import { createStaticSite } from './static-site.ts'
 import { addressKeyOf } from './suppression.ts'
+import { createWebhookSender } from './webhook.ts'
 
 /**
  * The Node server (run by src/cli/serve.ts). Serves the built site and the send-contact-email function on one
@@ -41,6 +44,13 @@ export type RunningServer = {
   leadsPage: boolean
   /** Stops accepting, finishes requests in flight and the current delivery, closes the database, frees DATA_DIR. */
   close(): Promise<void>
+  /** How mail goes out, and whether replies and the webhook are on: lines to print at start (no credentials). */
+  summary: string[]
+}
+
+/** The stylesheet the built pages inline (its CSP hash is already allowed): pages the server renders reuse it. */
+function inlineStylesheetOf(html: string): string | undefined {
+  return /<style>([\s\S]*?)<\/style>/.exec(html)?.[1]
 }
 
 /**
@@ -123,11 +133,38 @@ export async function startNodeServer(
   // This process owns DATA_DIR: claims left by a killed predecessor can be taken over at once.
   await store.releaseAllClaims()
   const siteName = page.site.name
+  const emlDir = path.join(dataDir, 'outbox')
+  // Without MAIL_FROM the reply's sender in the config is the From of every message, so a try-out works as it is.
+  const defaultFrom = page.reply ? `"${page.reply.sender.name.replace(/["\\]/g, '')}" <${page.reply.sender.email}>` : `"${siteName.replace(/["\\]/g, '')}" <no-reply@localhost>`
   const mailer: Mailer =
     settings.mail.kind === 'smtp'
       ? createSmtpMailer({ url: settings.mail.url, from: settings.mail.from })
-      : createEmlMailer({ dir: path.join(dataDir, 'outbox'), from: settings.mail.from ?? `"${siteName.replace(/["\\]/g, '')}" <no-reply@localhost>` })
-  const worker = createOutboxWorker({ store, mailer, retry: settings.retry })
+      : createEmlMailer({ dir: emlDir, from: settings.mail.from ?? defaultFrom })
+  const webhook = settings.webhook ? createWebhookSender(settings.webhook) : undefined
+  const worker = createOutboxWorker({ store, mailer, webhook, retry: settings.retry, webhookDelaysMs: settings.webhookDelaysMs })
+  const pages = ['index.html', '404.html'].filter((f) => existsSync(path.join(distDir, f))).map((f) => readFileSync(path.join(distDir, f), 'utf8'))
+  const linkBase = settings.publicFunctionUrl ?? `${new URL(page.seo.canonicalUrl).origin}${contactFunctionPath}`
+  const reply = page.reply
+    ? {
+        config: page.reply,
+        brokerage: page.site.brokerage,
+        siteEmail: page.site.email,
+        lang: page.site.lang,
+        links: { secret: settings.unsubscribeSecret ?? readOrCreateSecret(path.join(dataDir, 'unsubscribe.key')), baseUrl: linkBase },
+        pageCss: pages.map(inlineStylesheetOf).find((css) => css !== undefined),
+      }
+    : undefined
+  const smtpHost = settings.mail.kind === 'smtp' ? new URL(settings.mail.url) : undefined
+  const summary = [
+    smtpHost
+      ? `Mail: SMTP ${smtpHost.hostname}:${smtpHost.port || (smtpHost.protocol === 'smtps:' ? 465 : 587)}, from ${settings.mail.from}`
+      : `Mail: written as .eml files to ${emlDir} (set SMTP_URL to send it)`,
+    reply
+      ? `Replies to registrants: on (sender "${page.reply!.sender.name}", unsubscribe links at ${linkBase}/unsubscribe)`
+      : 'Replies to registrants: off (page.config.json has no "reply")',
+    settings.webhook ? `CRM webhook: on, to ${new URL(settings.webhook.url).host} (signed)` : 'CRM webhook: off (WEBHOOK_URL not set)',
+    `Failed messages: retried up to ${settings.retry.maxAttempts} times, then kept as failed (npm run outbox:retry); health at /healthz`,
+  ]
 
   const visitorAddress = createForwardedAddress(settings.proxies)
   // Retention: leads older than RETENTION_DAYS go, with their notifications and .eml copies, at start and daily.
@@ -171,10 +208,12 @@ export async function startNodeServer(
     onLeadStored: () => worker.kick(),
     // A plain form post (no JavaScript) with fields to correct is answered with the home page, the form filled in.
     formPageHtml: readFileSync(path.join(distDir, 'index.html'), 'utf8'),
+    reply,
+    webhook: webhook !== undefined,
+    suppressionKeyOf: erasure.keyOf,
   })
   // The pages' inline JSON-LD and stylesheet are allowed by hash in the CSP; the form may post to a hosted
   // Supabase project.
-  const pages = ['index.html', '404.html'].filter((f) => existsSync(path.join(distDir, f))).map((f) => readFileSync(path.join(distDir, f), 'utf8'))
   const unique = (lists: string[][]) => [...new Set(lists.flat())]
   const jsonLdHashes = unique(await Promise.all(pages.map(cspHashesOf)))
   const styleHashes = unique(await Promise.all(pages.map(styleHashesOf)))
@@ -196,6 +235,7 @@ export async function startNodeServer(
     // on it (keep-alive) meets a closed socket.
     if (c.res.status === 413) c.res.headers.set('connection', 'close')
   })
+  site.get('/healthz', healthHandler(store))
   site.route('/', fn)
   let sessions: SessionStore | undefined
   if (settings.leadsPassword !== undefined) {
@@ -251,7 +291,8 @@ export async function startNodeServer(
         : `Cannot listen on ${settings.host}:${settings.port}: ${(error as Error).message}`,
     )
   }
-  worker.start(Math.min(5_000, settings.retry.minDelayMs))
+  // Poll at least as often as the shortest retry delay, so a retry is not later than configured.
+  worker.start(Math.min(5_000, settings.retry.minDelayMs, ...settings.webhookDelaysMs))
   const address = server.address()
   const port = typeof address === 'object' && address ? address.port : settings.port
 
@@ -259,6 +300,7 @@ export async function startNodeServer(
   return {
     url: `http://${displayHost(settings.host)}:${port}`,
     leadsPage: sessions !== undefined,
+    summary,
     close() {
       closing ??= (async () => {
         // Requests in flight finish; idle keep-alive connections are closed; stragglers are cut after 10 s.

@@ -128,7 +128,7 @@ export function composeLeadMail(lead: NewLead, settings: NotificationSettings): 
     subject,
     text,
     html,
-    messageId: `<lead.${lead.submissionId}@${domain}>`,
-    idempotencyKey: `lead-notification/${lead.submissionId}`,
+    messageId: `<${lead.submissionId}.notification@${domain}>`,
+    idempotencyKey: `${lead.submissionId}.notification`,
   }
 }

@@ -1,41 +1,57 @@
+import { describeDeliveryError, DeliveryError, isPermanentFailure } from './delivery-error.ts'
 import type { Mailer } from './mailer.ts'
-import { describeMailError, type LeadStore, type OutboxJob } from './store.ts'
+import type { LeadStore, OutboxJob, WebhookMessage } from './store.ts'
 
-/** How the outbox retries: exponential backoff from `minDelayMs`, doubling per attempt, capped at `maxDelayMs`. */
-export type RetryPolicy = { minDelayMs: number; maxDelayMs: number }
+/**
+ * How the outbox retries mail: exponential backoff from `minDelayMs`, doubling per attempt, capped at `maxDelayMs`;
+ * after `maxAttempts` attempts (default 10) the message is `failed` and kept for `npm run outbox:retry`.
+ */
+export type RetryPolicy = { minDelayMs: number; maxDelayMs: number; maxAttempts?: number }
 
-/** The retry policy used unless configured otherwise: 30 s, 1 min, 2 min … up to 1 hour, forever. */
-export const defaultRetryPolicy: RetryPolicy = { minDelayMs: 30_000, maxDelayMs: 3_600_000 }
+/** The retry policy used unless configured otherwise: 30 s, 1 min, 2 min … up to 1 hour, 10 attempts (about 4 h). */
+export const defaultRetryPolicy: RetryPolicy = { minDelayMs: 30_000, maxDelayMs: 3_600_000, maxAttempts: 10 }
+
+/** The attempts a message gets when a policy names none. */
+export const defaultMaxAttempts = 10
+
+/**
+ * The webhook's delays between attempts, Standard Webhooks' schedule: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h
+ * (eight attempts over about 28 hours).
+ */
+export const standardWebhookDelaysMs = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000]
+
+/** Sends one queued webhook call (webhook.ts); rejects with a DeliveryError saying whether to try again. */
+export type WebhookSender = { send(message: WebhookMessage): Promise<void> }
 
 /** Options for the outbox worker. */
 export type OutboxWorkerOptions = {
   store: LeadStore
   mailer: Mailer
+  /** Where webhook messages go; absent (WEBHOOK_URL unset), a queued one fails with that reason. */
+  webhook?: WebhookSender | undefined
   clock?: () => Date
   retry?: RetryPolicy
-  /** Notifications claimed at once. */
-  batchSize?: number
-  /** Sends in flight at once. */
-  concurrency?: number
-  /** How long a claim lasts; a worker that dies mid-send frees its claims this way. */
+  /** Delays between webhook attempts; its length + 1 is the number of attempts. Default Standard Webhooks'. */
+  webhookDelaysMs?: number[]
+  /** How long a claim lasts; a worker that dies mid-send frees its claim this way. */
   leaseMs?: number
   log?: { info(message: string): void; error(message: string, error?: unknown): void }
   /** 0..1 spread added to each delay so a burst of failures does not retry in lockstep. Default 0.2. */
   jitter?: number
 }
 
-/** The result of one delivery run. */
+/** The result of one delivery run: messages sent, and attempts that failed (retried later or given up). */
 export type DeliveryReport = { sent: number; failed: number }
 
 /** Delivers the outbox: one run on demand (deliverDue), or continuously (start/kick/stop). */
 export type OutboxWorker = {
-  /** Delivers everything due now, batch after batch, until nothing due is left. Runs never overlap. */
+  /** Delivers everything due now, one message after another, until nothing due is left. Runs never overlap. */
   deliverDue(): Promise<DeliveryReport>
   /** Asks for a run soon (after a lead is stored); runs coalesce. */
   kick(): void
   /** Runs every `pollMs` as well, for retries that come due. */
   start(pollMs: number): void
-  /** Stops polling and waits for the batch in hand; what is left stays pending for the next start. */
+  /** Stops polling and waits for the message in hand; what is left stays pending for the next start. */
   stop(): Promise<void>
 }
 
@@ -46,15 +62,17 @@ export function retryDelayMs(attempts: number, policy: RetryPolicy, jitter = 0, 
 }
 
 /**
- * The outbox worker: claims due notifications, sends them through the mailer, marks them sent, or records the
- * failure and when to try again. An outage delays mail; nothing is dropped.
+ * The outbox worker. One message at a time: claim it (committed), send it, mark it sent (committed). So a crash can
+ * repeat at most the one message in flight, and that copy carries the same Message-ID / idempotency key as the
+ * first. A temporary failure is retried with backoff; a permanent refusal, or the last allowed attempt, leaves the
+ * message `failed` with its last error. A reply or webhook call of a registrant who withdrew is cancelled unsent.
  */
 export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
-  const { store, mailer } = options
+  const { store, mailer, webhook } = options
   const clock = options.clock ?? (() => new Date())
   const retry = options.retry ?? defaultRetryPolicy
-  const batchSize = options.batchSize ?? 25
-  const concurrency = Math.max(1, options.concurrency ?? 4)
+  const mailAttempts = Math.max(1, retry.maxAttempts ?? defaultMaxAttempts)
+  const webhookDelays = options.webhookDelaysMs ?? standardWebhookDelaysMs
   const leaseMs = options.leaseMs ?? 120_000
   const jitter = options.jitter ?? 0.2
   const log = options.log ?? { info: (m: string) => console.log(m), error: (m: string, e?: unknown) => console.error(m, e ?? '') }
@@ -64,37 +82,53 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   let timer: ReturnType<typeof setInterval> | undefined
   let stopped = false
 
-  async function sendBatch(jobs: OutboxJob[], report: DeliveryReport): Promise<void> {
-    const sent: number[] = []
-    let next = 0
-    async function lane(): Promise<void> {
-      while (next < jobs.length) {
-        const job = jobs[next++] as OutboxJob
-        try {
-          await mailer.send(job.mail)
-          sent.push(job.id)
-        } catch (error) {
-          report.failed += 1
-          const delay = retryDelayMs(job.attempts, retry, jitter)
-          log.error(`outbox: notification ${job.id} failed (attempt ${job.attempts + 1}), retry in ${Math.round(delay / 1000)} s: ${describeMailError(error)}`)
-          await store.markMailFailed(job.id, describeMailError(error), new Date(clock().getTime() + delay))
-        }
-      }
+  function send(job: OutboxJob): Promise<void> {
+    if (job.kind !== 'webhook') return mailer.send(job.mail)
+    if (!webhook) return Promise.reject(new DeliveryError('No webhook address is configured (WEBHOOK_URL).', true))
+    return webhook.send(job.webhook)
+  }
+
+  async function deliver(job: OutboxJob, report: DeliveryReport): Promise<void> {
+    if (job.withdrawn && job.kind !== 'notification') {
+      await store.markMessageCancelled(job.id, clock())
+      log.info(`outbox: ${job.kind} ${job.id} not sent: the registrant withdrew`)
+      return
     }
-    await Promise.all(Array.from({ length: Math.min(concurrency, jobs.length) }, lane))
-    await store.markMailSent(sent, clock())
-    report.sent += sent.length
+    try {
+      await send(job)
+    } catch (error) {
+      report.failed += 1
+      const reason = describeDeliveryError(error)
+      const attempt = job.attempts + 1
+      const allowed = job.kind === 'webhook' ? webhookDelays.length + 1 : mailAttempts
+      if (isPermanentFailure(error) || attempt >= allowed) {
+        log.error(
+          `outbox: ${job.kind} ${job.id} failed after ${attempt} attempt${attempt === 1 ? '' : 's'}${isPermanentFailure(error) ? ' (refused for good)' : ''}: ${reason}. ` +
+            'It stays in the outbox as failed: `npm run outbox:retry` sends it again.',
+        )
+        await store.markMessageFailed(job.id, reason, clock())
+        return
+      }
+      const delay =
+        job.kind === 'webhook' ? Math.round((webhookDelays[job.attempts] ?? 0) * (1 + jitter * Math.random())) : retryDelayMs(job.attempts, retry, jitter)
+      log.error(`outbox: ${job.kind} ${job.id} failed (attempt ${attempt} of ${allowed}), retry in ${Math.round(delay / 100) / 10} s: ${reason}`)
+      await store.markMailFailed(job.id, reason, new Date(clock().getTime() + delay))
+      return
+    }
+    // Marked the moment it is sent: a crash before this line repeats this one message, and no other.
+    await store.markMailSent([job.id], clock())
+    report.sent += 1
   }
 
   async function drain(): Promise<DeliveryReport> {
     const report: DeliveryReport = { sent: 0, failed: 0 }
     do {
       again = false
-      // A stop ends the run after the batch in hand; the rest stays pending for the next start.
+      // A stop ends the run after the message in hand; the rest stays pending for the next start.
       while (!stopped) {
-        const jobs = await store.claimDueMail(clock(), batchSize, leaseMs)
-        if (jobs.length === 0) break
-        await sendBatch(jobs, report)
+        const [job] = await store.claimDueMail(clock(), 1, leaseMs)
+        if (!job) break
+        await deliver(job, report)
       }
     } while (again && !stopped)
     return report

@@ -8,11 +8,17 @@ import {
   type LeadSearch,
   type LeadSelector,
   type LeadStore,
+  type MessageCounts,
+  type MessageKind,
+  type MessageState,
+  type MessageStatus,
   type NewLead,
+  type NewMessage,
   type OutboxCounts,
   type OutboxJob,
   type OutgoingMail,
   type StoredLead,
+  type WebhookMessage,
 } from './store.ts'
 
 /**
@@ -39,12 +45,36 @@ type LeadRow = {
   suspected_spam: boolean
   consent_sha256: string | null
   consent_reported: string | null
+  withdrawn_at: Date | string | null
 }
 
-type JobRow = { id: string | number | bigint; lead_id: string | number | bigint; attempts: number; mail: OutgoingMail | string }
+type JobRow = {
+  id: string | number | bigint
+  lead_id: string | number | bigint
+  attempts: number
+  kind: MessageKind
+  mail: OutgoingMail | WebhookMessage | string
+  withdrawn: boolean
+}
+
+type MessageRow = {
+  id: string | number | bigint
+  lead_id: string | number | bigint
+  kind: MessageKind
+  status: MessageStatus
+  attempts: number
+  last_error: string | null
+  created_at: Date | string
+  next_attempt_at: Date | string
+  sent_at: Date | string | null
+  failed_at: Date | string | null
+}
 
 const leadColumns =
-  'id, submission_id, created_at, fields, consent_text, page_url, referrer, utm, user_agent, click_ids, landing_page, suspected_spam, consent_sha256, consent_reported'
+  'id, submission_id, created_at, fields, consent_text, page_url, referrer, utm, user_agent, click_ids, landing_page, suspected_spam, consent_sha256, consent_reported, withdrawn_at'
+const messageColumns = 'id, lead_id, kind, status, attempts, last_error, created_at, next_attempt_at, sent_at, failed_at'
+// A lead's address as compared for withdrawal: trimmed, lower case (the partial index leads_withdrawn_email).
+const emailKey = (alias: string) => `lower(btrim(${alias}.fields->>'email'))`
 
 type ListedRow = LeadRow & { withdrawn_at: Date | string | null; mail_status: string | null; mail_attempts: number | null }
 
@@ -88,6 +118,29 @@ function toLead(row: LeadRow): StoredLead {
     clickIds: fromJson(row.click_ids),
     landingPage: row.landing_page,
     suspectedSpam: row.suspected_spam === true,
+    ...(row.withdrawn_at ? { withdrawnAt: toIso(row.withdrawn_at) } : {}),
+  }
+}
+
+function toJob(row: JobRow): OutboxJob {
+  const base = { id: toNumber(row.id), leadId: toNumber(row.lead_id), attempts: row.attempts, withdrawn: row.withdrawn }
+  return row.kind === 'webhook'
+    ? { ...base, kind: 'webhook', webhook: fromJson(row.mail as WebhookMessage | string) }
+    : { ...base, kind: row.kind, mail: fromJson(row.mail as OutgoingMail | string) }
+}
+
+function toMessageState(row: MessageRow): MessageState {
+  return {
+    id: toNumber(row.id),
+    leadId: toNumber(row.lead_id),
+    kind: row.kind,
+    status: row.status,
+    attempts: row.attempts,
+    lastError: row.last_error,
+    createdAt: toIso(row.created_at),
+    nextAttemptAt: toIso(row.next_attempt_at),
+    sentAt: row.sent_at === null ? null : toIso(row.sent_at),
+    failedAt: row.failed_at === null ? null : toIso(row.failed_at),
   }
 }
 
@@ -107,8 +160,12 @@ export type PostgresStoreOptions = {
 /** A LeadStore on PostgreSQL with the tables of supabase/migrations (apply them first). */
 export function createPostgresStore(db: SqlQueryable, options: PostgresStoreOptions = {}): LeadStore {
   return {
-    async saveLead(lead: NewLead, mail: OutgoingMail | null) {
-      // One statement: the lead and its notification (if any) are committed together, or neither is.
+    async saveLead(lead: NewLead, mail: OutgoingMail | null, more: NewMessage[] = []) {
+      // One statement: the lead and its messages (if any) are committed together, or nothing is.
+      const messages = [
+        ...(mail ? [{ kind: 'notification', recipient: mail.to, content: mail }] : []),
+        ...more.map((m) => (m.kind === 'webhook' ? { kind: m.kind, recipient: 'webhook', content: m.webhook } : { kind: m.kind, recipient: m.mail.to, content: m.mail })),
+      ]
       const { rows } = await db.query(
         `WITH new_lead AS (
            INSERT INTO public.leads (submission_id, created_at, fields, consent_text, page_url, referrer, utm, user_agent, click_ids, landing_page, suspected_spam, consent_sha256, consent_reported)
@@ -116,11 +173,12 @@ export function createPostgresStore(db: SqlQueryable, options: PostgresStoreOpti
            ON CONFLICT (submission_id) DO NOTHING
            RETURNING ${leadColumns}
          ), new_mail AS (
-           INSERT INTO public.outbox (lead_id, recipient, mail, next_attempt_at, created_at)
-           SELECT id, $14, $15::jsonb, $2, $2 FROM new_lead WHERE $15::jsonb IS NOT NULL
+           INSERT INTO public.outbox (lead_id, kind, recipient, mail, next_attempt_at, created_at)
+           SELECT new_lead.id, m.kind, m.recipient, m.content, $2, $2
+           FROM new_lead, jsonb_to_recordset($14::jsonb) AS m (kind text, recipient text, content jsonb)
          )
          SELECT ${leadColumns} FROM new_lead`,
-        [...leadColumnValues(lead), mail?.to ?? null, mail ? JSON.stringify(mail) : null],
+        [...leadColumnValues(lead), JSON.stringify(messages)],
       )
       const created = rows[0] as LeadRow | undefined
       if (created) return { created: true, lead: toLead(created) }
@@ -139,12 +197,12 @@ export function createPostgresStore(db: SqlQueryable, options: PostgresStoreOpti
                       WHERE status = 'pending' AND next_attempt_at <= $1 AND (locked_until IS NULL OR locked_until <= $1)
                       ORDER BY next_attempt_at, id LIMIT $3
                       FOR UPDATE SKIP LOCKED)
-         RETURNING id, lead_id, attempts, mail`,
+         RETURNING id, lead_id, attempts, kind, mail,
+           EXISTS (SELECT 1 FROM public.leads l JOIN public.leads w ON ${emailKey('w')} = ${emailKey('l')}
+                   WHERE l.id = outbox.lead_id AND w.withdrawn_at IS NOT NULL) AS withdrawn`,
         [now.toISOString(), new Date(now.getTime() + leaseMs).toISOString(), limit],
       )
-      return (rows as JobRow[])
-        .map((row): OutboxJob => ({ id: toNumber(row.id), leadId: toNumber(row.lead_id), attempts: row.attempts, mail: fromJson(row.mail) }))
-        .sort((a, b) => a.id - b.id)
+      return (rows as JobRow[]).map(toJob).sort((a, b) => a.id - b.id)
     },
 
     async markMailSent(ids, now) {
@@ -161,6 +219,67 @@ export function createPostgresStore(db: SqlQueryable, options: PostgresStoreOpti
         `UPDATE public.outbox SET attempts = attempts + 1, last_error = $2, next_attempt_at = $3, locked_until = NULL WHERE id = $1`,
         [id, error, nextAttemptAt.toISOString()],
       )
+    },
+
+    async markMessageFailed(id, error, now) {
+      await db.query(
+        `UPDATE public.outbox SET status = 'failed', attempts = attempts + 1, last_error = $2, failed_at = $3, locked_until = NULL
+         WHERE id = $1 AND status = 'pending'`,
+        [id, error, now.toISOString()],
+      )
+    },
+
+    async markMessageCancelled(id, now) {
+      await db.query(`UPDATE public.outbox SET status = 'cancelled', failed_at = $2, locked_until = NULL WHERE id = $1 AND status = 'pending'`, [
+        id,
+        now.toISOString(),
+      ])
+    },
+
+    async retryFailedMessages(now) {
+      const { rows } = await db.query(
+        `WITH retried AS (
+           UPDATE public.outbox SET status = 'pending', attempts = 0, next_attempt_at = $1, failed_at = NULL, locked_until = NULL
+           WHERE status = 'failed' RETURNING 1
+         ) SELECT count(*)::int AS n FROM retried`,
+        [now.toISOString()],
+      )
+      return (rows[0] as { n: number }).n
+    },
+
+    async listMessages(query) {
+      const { rows } = await db.query(
+        `SELECT ${messageColumns} FROM public.outbox
+         WHERE id > $1 AND ($2::bigint IS NULL OR lead_id = $2) AND ($3::text IS NULL OR status = $3)
+         ORDER BY id LIMIT $4`,
+        [query.afterId ?? 0, query.leadId ?? null, query.status ?? null, query.limit],
+      )
+      return (rows as MessageRow[]).map(toMessageState)
+    },
+
+    async countMessages() {
+      const { rows } = await db.query(`SELECT status, count(*)::int AS n FROM public.outbox GROUP BY status`)
+      const out: MessageCounts = { pending: 0, sent: 0, failed: 0, cancelled: 0 }
+      for (const row of rows as { status: string; n: number }[]) if (row.status in out) out[row.status as MessageStatus] = row.n
+      return out
+    },
+
+    async withdrawLead(submissionId, now) {
+      const at = now.toISOString()
+      const { rows } = await db.query(
+        `UPDATE public.leads SET withdrawn_at = coalesce(withdrawn_at, $1) WHERE submission_id::text = $2
+         RETURNING id, withdrawn_at, withdrawn_at = $1::timestamptz AS fresh`,
+        [at, submissionId.toLowerCase()],
+      )
+      const row = rows[0] as { id: string | number; withdrawn_at: Date | string; fresh: boolean } | undefined
+      return row ? { leadId: toNumber(row.id), withdrawnAt: toIso(row.withdrawn_at), already: !row.fresh } : undefined
+    },
+
+    async isAddressWithdrawn(email) {
+      const { rows } = await db.query(`SELECT 1 FROM public.leads l WHERE withdrawn_at IS NOT NULL AND ${emailKey('l')} = $1 LIMIT 1`, [
+        email.trim().toLowerCase(),
+      ])
+      return rows.length > 0
     },
 
     async listLeads(afterId, limit) {

@@ -1,4 +1,5 @@
-import { headerSafe, recipientOf, singleAddress, type Mailer } from './mailer.ts'
+import { DeliveryError, isPermanentHttpStatus } from './delivery-error.ts'
+import { extraHeaders, fromHeader, headerSafe, recipientOf, singleAddress, type Mailer } from './mailer.ts'
 
 /** Options for Resend. */
 export type ResendMailerOptions = {
@@ -14,7 +15,8 @@ export type ResendMailerOptions = {
 
 /**
  * Sends notifications through Resend's HTTP API with fetch: the mailer for Supabase Edge Functions, which cannot
- * open SMTP ports. The notification's idempotency key goes in Idempotency-Key, so a retried send is not doubled.
+ * open SMTP ports. The message's idempotency key goes in Idempotency-Key, so a retried send is not doubled. A 4xx
+ * answer other than 408/429 (a bad key, a refused address) is a permanent refusal; 5xx and network errors are retried.
  */
 export function createResendMailer(options: ResendMailerOptions): Mailer {
   const doFetch = options.fetch ?? fetch
@@ -30,19 +32,19 @@ export function createResendMailer(options: ResendMailerOptions): Mailer {
           'idempotency-key': headerSafe(mail.idempotencyKey).slice(0, 256),
         },
         body: JSON.stringify({
-          from: options.from,
+          from: fromHeader(options.from, mail.fromName),
           to: [recipientOf(mail.to)],
           subject: headerSafe(mail.subject),
           text: mail.text,
           html: mail.html,
           ...(replyTo ? { reply_to: replyTo } : {}),
-          headers: { 'Message-ID': headerSafe(mail.messageId) },
+          headers: { ...extraHeaders(mail), 'Message-ID': headerSafe(mail.messageId) },
         }),
         signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
       })
       if (!response.ok) {
         const detail = (await response.text().catch(() => '')).slice(0, 300)
-        throw new Error(`Resend answered ${response.status}${detail ? `: ${detail}` : ''}`)
+        throw new DeliveryError(`Resend answered ${response.status}${detail ? `: ${detail}` : ''}`, isPermanentHttpStatus(response.status))
       }
       await response.body?.cancel().catch(() => {})
     },

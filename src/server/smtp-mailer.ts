@@ -1,18 +1,18 @@
 import nodemailer from 'nodemailer'
-import { headerSafe, recipientOf, singleAddress, type Mailer } from './mailer.ts'
+import { extraHeaders, fromHeader, headerSafe, recipientOf, singleAddress, type Mailer } from './mailer.ts'
 import type { OutgoingMail } from './store.ts'
 
 /** The nodemailer message for a stored notification: the same headers whichever transport carries it. */
 export function toNodemailerMessage(mail: OutgoingMail, from: string) {
   return {
-    from,
+    from: fromHeader(from, mail.fromName),
     to: recipientOf(mail.to),
     replyTo: singleAddress(mail.replyTo),
     subject: headerSafe(mail.subject),
     text: mail.text,
     html: mail.html,
     messageId: headerSafe(mail.messageId),
-    headers: { 'X-Idempotency-Key': headerSafe(mail.idempotencyKey) },
+    headers: { ...extraHeaders(mail), 'X-Idempotency-Key': headerSafe(mail.idempotencyKey) },
     // Never let nodemailer read files or URLs named in the message: content is ours, but keep it inert.
     disableFileAccess: true,
     disableUrlAccess: true,
@@ -27,7 +27,10 @@ export type SmtpMailerOptions = {
   from: string
 }
 
-/** Sends notifications through an SMTP server, over a small pool of connections. */
+/**
+ * Sends messages through an SMTP server, over a small pool of connections. A 5xx reply rejects with nodemailer's
+ * error carrying `responseCode`, which the outbox takes as a permanent refusal (delivery-error.ts).
+ */
 export function createSmtpMailer(options: SmtpMailerOptions): Mailer {
   const url = new URL(options.url)
   const transport = nodemailer.createTransport({

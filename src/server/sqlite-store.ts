@@ -12,12 +12,18 @@ import {
   type LeadSearchPage,
   type LeadSelector,
   type LeadStore,
+  type MessageCounts,
+  type MessageKind,
+  type MessageState,
+  type MessageStatus,
   type NewLead,
+  type NewMessage,
   type OutboxCounts,
   type OutboxJob,
   type OutgoingMail,
   type SaveLeadResult,
   type StoredLead,
+  type WebhookMessage,
 } from './store.ts'
 
 // The same tables as supabase/migrations/*_leads_and_outbox.sql, in SQLite's types: timestamps are ISO 8601
@@ -82,8 +88,53 @@ ALTER TABLE leads ADD COLUMN consent_sha256 TEXT;
 ALTER TABLE leads ADD COLUMN consent_reported TEXT;
 `
 
+// Version 5, as supabase/migrations/20251215000000_outbox_states.sql: message kinds (one of each a lead), the failed
+// and cancelled states, failed_at, and an index for finding withdrawn addresses. SQLite cannot change a CHECK
+// constraint, so the outbox is rebuilt once, rows and ids kept.
+const outboxV5 = `
+CREATE TABLE outbox_v5 (
+  id              INTEGER PRIMARY KEY,
+  lead_id         INTEGER NOT NULL REFERENCES leads(id),
+  kind            TEXT    NOT NULL DEFAULT 'notification' CHECK (kind IN ('notification', 'reply', 'webhook')),
+  recipient       TEXT    NOT NULL,
+  mail            TEXT    NOT NULL,
+  status          TEXT    NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'sent', 'failed', 'cancelled')),
+  attempts        INTEGER NOT NULL DEFAULT 0,
+  next_attempt_at TEXT    NOT NULL,
+  locked_until    TEXT,
+  last_error      TEXT,
+  created_at      TEXT    NOT NULL,
+  sent_at         TEXT,
+  failed_at       TEXT
+);
+INSERT INTO outbox_v5 (id, lead_id, recipient, mail, status, attempts, next_attempt_at, locked_until, last_error, created_at, sent_at)
+  SELECT id, lead_id, recipient, mail, status, attempts, next_attempt_at, locked_until, last_error, created_at, sent_at FROM outbox;
+DROP TABLE outbox;
+ALTER TABLE outbox_v5 RENAME TO outbox;
+CREATE INDEX outbox_due ON outbox (next_attempt_at) WHERE status = 'pending';
+CREATE INDEX outbox_lead ON outbox (lead_id);
+CREATE UNIQUE INDEX outbox_lead_kind ON outbox (lead_id, kind);
+`
+
+function columnsOf(db: Database.Database, table: string): string[] {
+  return (db.pragma(`table_info(${table})`) as { name: string }[]).map((c) => c.name)
+}
+
+/** Schema version 5; each part guarded, so a file that already has one of them is upgraded all the same. */
+function upgradeForMessages(db: Database.Database): void {
+  if (!columnsOf(db, 'outbox').includes('kind')) db.exec(outboxV5)
+  if (!columnsOf(db, 'leads').includes('withdrawn_at')) db.exec('ALTER TABLE leads ADD COLUMN withdrawn_at TEXT')
+  db.exec(`CREATE INDEX IF NOT EXISTS leads_withdrawn_email ON leads (${emailKey('fields')}) WHERE withdrawn_at IS NOT NULL`)
+}
+
+/** The address of a lead as compared for withdrawal: trimmed, lower case. */
+function emailKey(fieldsColumn: string): string {
+  return `lower(trim(json_extract(${fieldsColumn}, '$.email')))`
+}
+
 type LeadRow = {
   id: number
+  withdrawn_at?: string | null
   submission_id: string
   created_at: string
   fields: string
@@ -99,7 +150,42 @@ type LeadRow = {
   consent_reported: string | null
 }
 
-type JobRow = { id: number; lead_id: number; attempts: number; mail: string }
+type JobRow = { id: number; lead_id: number; attempts: number; kind: MessageKind; mail: string; withdrawn: number }
+
+type MessageRow = {
+  id: number
+  lead_id: number
+  kind: MessageKind
+  status: MessageStatus
+  attempts: number
+  last_error: string | null
+  created_at: string
+  next_attempt_at: string
+  sent_at: string | null
+  failed_at: string | null
+}
+
+function toMessageState(row: MessageRow): MessageState {
+  return {
+    id: row.id,
+    leadId: row.lead_id,
+    kind: row.kind,
+    status: row.status,
+    attempts: row.attempts,
+    lastError: row.last_error,
+    createdAt: row.created_at,
+    nextAttemptAt: row.next_attempt_at,
+    sentAt: row.sent_at,
+    failedAt: row.failed_at,
+  }
+}
+
+function toJob(row: JobRow): OutboxJob {
+  const base = { id: row.id, leadId: row.lead_id, attempts: row.attempts, withdrawn: row.withdrawn === 1 }
+  return row.kind === 'webhook'
+    ? { ...base, kind: 'webhook', webhook: JSON.parse(row.mail) as WebhookMessage }
+    : { ...base, kind: row.kind, mail: JSON.parse(row.mail) as OutgoingMail }
+}
 
 type ListedRow = LeadRow & { withdrawn_at: string | null; mail_status: string | null; mail_attempts: number | null }
 
@@ -137,6 +223,7 @@ function toLead(row: LeadRow): StoredLead {
     clickIds: JSON.parse(row.click_ids) as Record<string, string>,
     landingPage: row.landing_page,
     suspectedSpam: row.suspected_spam === 1,
+    ...(row.withdrawn_at ? { withdrawnAt: row.withdrawn_at } : {}),
   }
 }
 
@@ -192,6 +279,12 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
         db.pragma('user_version = 4')
       }).immediate()
     }
+    if (version < 5) {
+      db.transaction(() => {
+        upgradeForMessages(db)
+        db.pragma('user_version = 5')
+      }).immediate()
+    }
     db.exec(leadsListIndex)
   }
 
@@ -205,12 +298,29 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
         insertMail: db.prepare(
           `INSERT INTO outbox (lead_id, recipient, mail, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?)`,
         ),
+        insertMessage: db.prepare(
+          `INSERT INTO outbox (lead_id, kind, recipient, mail, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+        ),
         claim: db.prepare<unknown[], JobRow>(
           `UPDATE outbox SET locked_until = ?
            WHERE id IN (SELECT id FROM outbox
                         WHERE status = 'pending' AND next_attempt_at <= ? AND (locked_until IS NULL OR locked_until <= ?)
                         ORDER BY next_attempt_at, id LIMIT ?)
-           RETURNING id, lead_id, attempts, mail`,
+           RETURNING id, lead_id, attempts, kind, mail,
+             EXISTS (SELECT 1 FROM leads l JOIN leads w ON ${emailKey('w.fields')} = ${emailKey('l.fields')}
+                     WHERE l.id = outbox.lead_id AND w.withdrawn_at IS NOT NULL) AS withdrawn`,
+        ),
+        gaveUp: db.prepare(
+          `UPDATE outbox SET status = 'failed', attempts = attempts + 1, last_error = ?, failed_at = ?, locked_until = NULL
+           WHERE id = ? AND status = 'pending'`,
+        ),
+        cancelled: db.prepare(`UPDATE outbox SET status = 'cancelled', failed_at = ?, locked_until = NULL WHERE id = ? AND status = 'pending'`),
+        retryFailed: db.prepare(
+          `UPDATE outbox SET status = 'pending', attempts = 0, next_attempt_at = ?, failed_at = NULL, locked_until = NULL
+           WHERE status = 'failed'`,
+        ),
+        withdraw: db.prepare<[{ now: string; submissionId: string }], { id: number; withdrawn_at: string }>(
+          `UPDATE leads SET withdrawn_at = coalesce(withdrawn_at, @now) WHERE submission_id = @submissionId RETURNING id, withdrawn_at`,
         ),
         sent: db.prepare(
           `UPDATE outbox SET status = 'sent', sent_at = ?, attempts = attempts + 1, locked_until = NULL, last_error = NULL
@@ -225,6 +335,9 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
   const bySubmission = db.prepare<[string], LeadRow>('SELECT * FROM leads WHERE submission_id = ?')
   const page = db.prepare<[number, number], LeadRow>('SELECT * FROM leads WHERE id > ? ORDER BY id LIMIT ?')
   const counts = db.prepare<[], { status: string; n: number }>('SELECT status, count(*) AS n FROM outbox GROUP BY status')
+  // Prepared on first use: a read-only store may open a file that predates withdrawn_at.
+  let withdrawnAddress: Database.Statement<[string], { one: number }> | undefined
+  const messageColumns = 'id, lead_id, kind, status, attempts, last_error, created_at, next_attempt_at, sent_at, failed_at'
 
   const countErasable = (selector: LeadSelector) => {
     const [where, param] = whereOf(selector)
@@ -311,7 +424,7 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
     return statements
   }
 
-  const save = db.transaction((lead: NewLead, mail: OutgoingMail | null): SaveLeadResult => {
+  const save = db.transaction((lead: NewLead, mail: OutgoingMail | null, more: NewMessage[] = []): SaveLeadResult => {
     const s = writable()
     const inserted = s.insertLead.get(...leadColumnValues(lead))
     if (!inserted) {
@@ -320,6 +433,10 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
       return { created: false, lead: toLead(existing) }
     }
     if (mail) s.insertMail.run(inserted.id, mail.to, JSON.stringify(mail), lead.createdAt, lead.createdAt)
+    for (const message of more) {
+      const [recipient, content] = message.kind === 'webhook' ? ['webhook', message.webhook] : [message.mail.to, message.mail]
+      s.insertMessage.run(inserted.id, message.kind, recipient, JSON.stringify(content), lead.createdAt, lead.createdAt)
+    }
     const stored = byId.get(inserted.id)
     if (!stored) throw new Error(`Lead ${inserted.id} cannot be read back.`)
     return { created: true, lead: toLead(stored) }
@@ -328,12 +445,12 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
   // Group commit: the saves that arrive in one turn of the event loop share one transaction and one fsync. Each
   // save runs in its own savepoint (a nested better-sqlite3 transaction), so one failing save fails alone; and
   // each caller hears back only once the shared commit is on disk.
-  type PendingSave = { lead: NewLead; mail: OutgoingMail | null; resolve(result: SaveLeadResult): void; reject(error: unknown): void }
+  type PendingSave = { lead: NewLead; mail: OutgoingMail | null; more: NewMessage[] | undefined; resolve(result: SaveLeadResult): void; reject(error: unknown): void }
   let queue: PendingSave[] = []
   const saveBatch = db.transaction((items: PendingSave[]) =>
     items.map((item): { result: SaveLeadResult } | { error: unknown } => {
       try {
-        return { result: save(item.lead, item.mail) }
+        return { result: save(item.lead, item.mail, item.more) }
       } catch (error) {
         return { error }
       }
@@ -363,25 +480,64 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
   return {
     // better-sqlite3 is synchronous; the commit (with its fsync) has happened when these promises resolve.
     // IMMEDIATE takes the write lock up front, so a read-then-insert cannot interleave with another writer.
-    saveLead(lead, mail) {
+    saveLead(lead, mail, more) {
       if (!statements) return Promise.reject(new Error('This lead store was opened read-only.'))
       return new Promise((resolve, reject) => {
-        queue.push({ lead, mail, resolve, reject })
+        queue.push({ lead, mail, more, resolve, reject })
         if (queue.length === 1) setImmediate(flush)
       })
     },
     async claimDueMail(now, limit, leaseMs) {
       const at = now.toISOString()
       const rows = writable().claim.all(new Date(now.getTime() + leaseMs).toISOString(), at, at, limit)
-      return rows
-        .sort((a, b) => a.id - b.id)
-        .map((row): OutboxJob => ({ id: row.id, leadId: row.lead_id, attempts: row.attempts, mail: JSON.parse(row.mail) as OutgoingMail }))
+      return rows.sort((a, b) => a.id - b.id).map(toJob)
     },
     async markMailSent(ids, now) {
       if (ids.length > 0) markSent.immediate(ids, now.toISOString())
     },
     async markMailFailed(id, error, nextAttemptAt) {
       writable().failed.run(error, nextAttemptAt.toISOString(), id)
+    },
+    async markMessageFailed(id, error, now) {
+      writable().gaveUp.run(error, now.toISOString(), id)
+    },
+    async markMessageCancelled(id, now) {
+      writable().cancelled.run(now.toISOString(), id)
+    },
+    async retryFailedMessages(now) {
+      return writable().retryFailed.run(now.toISOString()).changes
+    },
+    async listMessages(query) {
+      const where: string[] = ['id > ?']
+      const params: unknown[] = [query.afterId ?? 0]
+      if (query.leadId !== undefined) {
+        where.push('lead_id = ?')
+        params.push(query.leadId)
+      }
+      if (query.status !== undefined) {
+        where.push('status = ?')
+        params.push(query.status)
+      }
+      const rows = db
+        .prepare<unknown[], MessageRow>(`SELECT ${messageColumns} FROM outbox WHERE ${where.join(' AND ')} ORDER BY id LIMIT ?`)
+        .all(...params, query.limit)
+      return rows.map(toMessageState)
+    },
+    async countMessages(): Promise<MessageCounts> {
+      const out: MessageCounts = { pending: 0, sent: 0, failed: 0, cancelled: 0 }
+      for (const row of counts.all()) if (row.status in out) out[row.status as MessageStatus] = row.n
+      return out
+    },
+    async withdrawLead(submissionId, now) {
+      const at = now.toISOString()
+      const row = writable().withdraw.get({ now: at, submissionId: submissionId.toLowerCase() })
+      return row ? { leadId: row.id, withdrawnAt: row.withdrawn_at, already: row.withdrawn_at !== at } : undefined
+    },
+    async isAddressWithdrawn(email) {
+      withdrawnAddress ??= db.prepare<[string], { one: number }>(
+        `SELECT 1 AS one FROM leads WHERE withdrawn_at IS NOT NULL AND ${emailKey('fields')} = ? LIMIT 1`,
+      )
+      return withdrawnAddress.get(email.trim().toLowerCase()) !== undefined
     },
     async listLeads(afterId, limit) {
       return page.all(afterId, limit).map(toLead)

@@ -11,17 +11,20 @@
  *   page_url       where it was sent from   attempts         delivery attempts so far
  *   referrer       document.referrer        next_attempt_at  not tried again before this
  *   utm            utm_* parameters         locked_until     claimed by a worker until this
- *   user_agent     the browser's UA         last_error       why the last attempt failed
- *   withdrawn_at   consent withdrawn (CASL) created_at, sent_at
- *   click_ids      gclid, fbclid … (JSON)
+ *   user_agent     the browser's UA         last_error       why the last attempt failed (no personal data)
+ *   withdrawn_at   consent withdrawn (CASL) created_at, sent_at, failed_at
+ *   click_ids      gclid, fbclid … (JSON)   kind             'notification' | 'reply' | 'webhook' (one each a lead)
  *   landing_page   the landing path
- *   suspected_spam the honeypot was filled: stored, never notified
+ *   suspected_spam the honeypot was filled: stored, never notified, replied to or sent to the webhook
  *   consent_sha256 SHA-256 of consent_text
  *   consent_reported the browser's text, if other
  *
  * consent_text is the launch's note as the server knows it (never the browser's copy), consent_sha256 its version
  * (null on leads stored before it was kept), consent_reported what the browser claimed it showed when that differs.
  * page_url is scheme://host/path of one of the site's own pages, or null (lead-evidence.ts).
+ *
+ * An outbox row is `pending` until it is sent, or `failed` once it was refused for good or ran out of attempts
+ * (`npm run outbox:retry` puts those back), or `cancelled` when the registrant withdrew before it went.
  *
  * suppressions: address_key (HMAC of an address that withdrew consent, never the address), created_at
  */
@@ -73,8 +76,11 @@ export function leadColumnValues(lead: NewLead): Array<string | number | null> {
   ]
 }
 
-/** A registration as stored. Leads stored before the consent hash was kept have none. */
-export type StoredLead = Omit<NewLead, 'consentSha256'> & { id: number; consentSha256: string | null }
+/**
+ * A registration as stored. Leads stored before the consent hash was kept have none. `withdrawnAt` is present once
+ * the registrant unsubscribed.
+ */
+export type StoredLead = Omit<NewLead, 'consentSha256'> & { id: number; consentSha256: string | null; withdrawnAt?: string }
 
 /** A composed notification, stored with its lead so it can be sent (again) later. `from` is the mailer's. */
 export type OutgoingMail = {
@@ -87,16 +93,60 @@ export type OutgoingMail = {
   messageId: string
   /** A stable key for HTTP mail APIs that de-duplicate retried sends (Resend's Idempotency-Key). */
   idempotencyKey: string
+  /** The sender's display name; the address stays the mailer's (MAIL_FROM). Absent: the mailer's From as it is. */
+  fromName?: string | undefined
+  /** Extra headers, e.g. List-Unsubscribe (RFC 8058). Names and values are made header-safe by the mailer. */
+  headers?: Record<string, string> | undefined
 }
 
-/** One notification claimed for delivery. */
+/** What an outbox message is for: the team's notification, the registrant's reply, the CRM webhook call. */
+export type MessageKind = 'notification' | 'reply' | 'webhook'
+
+/**
+ * Where a message stands: `pending` (queued, or waiting for its next attempt), `sent`, `failed` (refused for good
+ * or out of attempts; see its last error), `cancelled` (the registrant withdrew before it went).
+ */
+export type MessageStatus = 'pending' | 'sent' | 'failed' | 'cancelled'
+
+/** A CRM webhook call as queued: the exact JSON body (sent byte for byte on every attempt) and its idempotency key. */
+export type WebhookMessage = { id: string; body: string }
+
+/** A message queued with a lead besides its notification, in the same transaction. */
+export type NewMessage = { kind: 'reply'; mail: OutgoingMail } | { kind: 'webhook'; webhook: WebhookMessage }
+
+/** One message claimed for delivery. */
 export type OutboxJob = {
   id: number
   leadId: number
   /** Attempts made before this one. */
   attempts: number
-  mail: OutgoingMail
+  /** The registrant's address has withdrawn (this lead or another of the same address): send no reply or webhook. */
+  withdrawn: boolean
+} & ({ kind: 'notification' | 'reply'; mail: OutgoingMail } | { kind: 'webhook'; webhook: WebhookMessage })
+
+/** One message's state, for the leads page and the retry command: no message content. */
+export type MessageState = {
+  id: number
+  leadId: number
+  kind: MessageKind
+  status: MessageStatus
+  attempts: number
+  /** Why the last attempt failed (addresses and numbers removed), or null. */
+  lastError: string | null
+  createdAt: string
+  nextAttemptAt: string
+  sentAt: string | null
+  failedAt: string | null
 }
+
+/** Which messages listMessages returns, in id order. */
+export type MessageQuery = { leadId?: number; status?: MessageStatus; afterId?: number; limit: number }
+
+/** Counts of the outbox by state. */
+export type MessageCounts = Record<MessageStatus, number>
+
+/** The outcome of a withdrawal: the lead, and when it withdrew (the first time, if it already had). */
+export type Withdrawal = { leadId: number; withdrawnAt: string; already: boolean }
 
 /** The outcome of saving a lead: `created` false means the submission id was already stored (nothing changed). */
 export type SaveLeadResult = { created: true; lead: StoredLead } | { created: false; lead: StoredLead }
@@ -180,9 +230,9 @@ export interface LeadStore {
   /**
    * Stores the lead and its notification in ONE transaction, or nothing at all; `mail` null stores the lead alone
    * (suspected spam is never notified). A submission id that is already stored changes nothing and returns the
-   * stored lead with `created: false`.
+   * stored lead with `created: false`. `more` (the reply, the webhook call) is queued in the same transaction.
    */
-  saveLead(lead: NewLead, mail: OutgoingMail | null): Promise<SaveLeadResult>
+  saveLead(lead: NewLead, mail: OutgoingMail | null, more?: NewMessage[]): Promise<SaveLeadResult>
   /**
    * Claims up to `limit` pending notifications that are due at `now` and not claimed by someone else, and marks
    * them claimed until `now + leaseMs` (a worker that dies mid-send releases them that way).
@@ -192,6 +242,23 @@ export interface LeadStore {
   markMailSent(ids: number[], now: Date): Promise<void>
   /** Records a failed attempt and when to try again. */
   markMailFailed(id: number, error: string, nextAttemptAt: Date): Promise<void>
+  /** Records a last failed attempt: the message is `failed` (refused for good, or out of attempts) until retried. */
+  markMessageFailed(id: number, error: string, now: Date): Promise<void>
+  /** Ends a message unsent because its registrant withdrew. */
+  markMessageCancelled(id: number, now: Date): Promise<void>
+  /** Puts every `failed` message back to `pending`, due now, with a fresh count of attempts; returns how many. */
+  retryFailedMessages(now: Date): Promise<number>
+  /** Messages by state, kind and lead (no content): what the leads page and the retry command show. */
+  listMessages(query: MessageQuery): Promise<MessageState[]>
+  /** How many messages are in each state. */
+  countMessages(): Promise<MessageCounts>
+  /**
+   * Records that a registrant withdrew consent (unsubscribed), with the time; a second withdrawal keeps the first
+   * time. Undefined when no lead has this submission id.
+   */
+  withdrawLead(submissionId: string, now: Date): Promise<Withdrawal | undefined>
+  /** Whether any lead of this e-mail address (trimmed, case-insensitive) has withdrawn. */
+  isAddressWithdrawn(email: string): Promise<boolean>
   /** Leads in id order, after `afterId`, at most `limit` of them (for paging through an export). */
   listLeads(afterId: number, limit: number): Promise<StoredLead[]>
   /** A page of the leads list, newest first (created_at, then id), with each lead's notification state. */
@@ -212,10 +279,4 @@ export interface LeadStore {
   isSuppressed(key: AddressKey): Promise<boolean>
   /** Releases the database. */
   close(): Promise<void>
-}
-
-/** Shortens an error message for the last_error column. */
-export function describeMailError(error: unknown): string {
-  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
-  return text.length > 1000 ? `${text.slice(0, 997)}...` : text
 }

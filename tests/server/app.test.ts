@@ -106,7 +106,8 @@ describe('send-contact-email: a valid registration', () => {
   it('composes the notification with labels, the realtor answer and the time, escaping HTML', async () => {
     await post(makeApp(), registration({ name: 'Bob <b>Builder</b> & "Co"', isRealtor: 'yes' }))
     const [job] = await store.claimDueMail(new Date('2025-06-01T15:00:00Z'), 10, 1000)
-    const mail = job!.mail
+    if (job?.kind !== 'notification') throw new Error('expected the notification first')
+    const mail = job.mail
     expect(mail.to).toBe('sales@example.com')
     expect(mail.replyTo).toBe('jane@example.com')
     expect(mail.subject).toBe('New registration for Bramblewood Crossing: Bob <b>Builder</b> & "Co"')

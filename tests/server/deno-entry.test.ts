@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs'
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { verifyWebhookSignature } from '../../src/server/webhook.ts'
 import { registration } from './support/fixtures.ts'
 import { plannedPostgresKind, startTestPostgres, type TestPostgres } from './support/postgres.ts'
 
@@ -27,8 +28,10 @@ const denoEnv = { DENO_TLS_CA_STORE: 'system', NO_COLOR: '1' }
 const outboxSecret = 'test-outbox-secret-0123456789'
 const publishableKey = 'sb_publishable_test_key'
 const site = 'https://www.example.com'
+const webhookSecret = 'test-webhook-secret-0123456789'
 
 type ResendCall = { headers: IncomingMessage['headers']; body: Record<string, unknown> }
+type WebhookCall = { headers: IncomingMessage['headers']; body: string; signed: boolean }
 
 function runDeno(env: Record<string, string>): ChildProcess {
   return spawn(denoBinary(), denoArgs, {
@@ -44,6 +47,8 @@ describe.skipIf(plannedPostgresKind() === 'pglite')('Supabase Edge Function unde
   const resendCalls: ResendCall[] = []
   // Idempotency keys whose next call fails with 500, as if Resend were down for that message.
   const failOnce = new Set<string>()
+  let receiver: Server
+  const webhookCalls: WebhookCall[] = []
   let deno: ChildProcess
   let output = ''
   let url = ''
@@ -63,6 +68,20 @@ describe.skipIf(plannedPostgresKind() === 'pglite')('Supabase Edge Function unde
     await new Promise<void>((resolve) => resend.listen(0, '127.0.0.1', resolve))
     const address = resend.address()
     resendUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`
+    // The CRM: checks each call's signature as docs/webhook.md tells a receiver to, and answers 401 when it is wrong.
+    receiver = createServer((req, res) => {
+      let data = ''
+      req.on('data', (c: Buffer) => (data += c.toString()))
+      req.on('end', () => {
+        void verifyWebhookSignature(webhookSecret, String(req.headers['webhook-signature']), data).then((signed) => {
+          webhookCalls.push({ headers: req.headers, body: data, signed })
+          res.writeHead(signed ? 204 : 401).end()
+        })
+      })
+    })
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve))
+    const receiverAddress = receiver.address()
+    const webhookUrl = `http://127.0.0.1:${typeof receiverAddress === 'object' && receiverAddress ? receiverAddress.port : 0}/hooks/leads`
 
     deno = runDeno({
       SUPABASE_DB_URL: pg.url!,
@@ -78,6 +97,10 @@ describe.skipIf(plannedPostgresKind() === 'pglite')('Supabase Edge Function unde
       RATE_LIMIT_PER_MINUTE: '30',
       MAIL_RETRY_MIN_SECONDS: '1',
       MAIL_RETRY_MAX_SECONDS: '1',
+      WEBHOOK_URL: webhookUrl,
+      WEBHOOK_SECRET: webhookSecret,
+      UNSUBSCRIBE_SECRET: 'test-unsubscribe-secret-0123456789',
+      SUPABASE_URL: 'https://project-ref.supabase.co',
       PORT: '0',
       HOST: '127.0.0.1',
     })
@@ -107,6 +130,7 @@ describe.skipIf(plannedPostgresKind() === 'pglite')('Supabase Edge Function unde
       await exited
     }
     await new Promise<void>((resolve) => (resend ? resend.close(() => resolve()) : resolve()))
+    await new Promise<void>((resolve) => (receiver ? receiver.close(() => resolve()) : resolve()))
     await pg?.stop()
   })
 
@@ -117,10 +141,10 @@ describe.skipIf(plannedPostgresKind() === 'pglite')('Supabase Edge Function unde
       body: JSON.stringify(body),
     })
 
-  async function outboxOf(submissionId: unknown) {
+  async function outboxOf(submissionId: unknown, kind = 'notification') {
     const { rows } = await pg.db.query(
-      `SELECT o.status, o.attempts FROM public.outbox o JOIN public.leads l ON l.id = o.lead_id WHERE l.submission_id = $1`,
-      [submissionId],
+      `SELECT o.status, o.attempts FROM public.outbox o JOIN public.leads l ON l.id = o.lead_id WHERE l.submission_id = $1 AND o.kind = $2`,
+      [submissionId, kind],
     )
     return rows[0] as { status: string; attempts: number } | undefined
   }
@@ -162,7 +186,7 @@ describe.skipIf(plannedPostgresKind() === 'pglite')('Supabase Edge Function unde
       },
     ])
     await until(async () => (await outboxOf(body.submissionId))?.status === 'sent')
-    const call = resendCalls.find((c) => c.headers['idempotency-key'] === `lead-notification/${String(body.submissionId)}`)
+    const call = resendCalls.find((c) => c.headers['idempotency-key'] === `${String(body.submissionId)}.notification`)
     expect(call?.headers.authorization).toBe('Bearer re_test_key')
     expect(call?.body.to).toEqual(['sales@example.com'])
     expect(String(call?.body.text)).toContain('Are You A Realtor?: No')
@@ -211,7 +235,7 @@ describe.skipIf(plannedPostgresKind() === 'pglite')('Supabase Edge Function unde
 
   it('keeps a notification Resend refused and delivers it on the scheduled call', async () => {
     const body = registration()
-    failOnce.add(`lead-notification/${String(body.submissionId)}`)
+    failOnce.add(`${String(body.submissionId)}.notification`)
     expect((await post(body)).status).toBe(200)
     await until(async () => (await outboxOf(body.submissionId))?.attempts === 1)
     expect((await outboxOf(body.submissionId))?.status).toBe('pending')
@@ -225,8 +249,51 @@ describe.skipIf(plannedPostgresKind() === 'pglite')('Supabase Edge Function unde
     expect(run.status).toBe(200)
     expect(await run.json()).toEqual({ ok: true, sent: 1, failed: 0 })
     expect(await outboxOf(body.submissionId)).toEqual({ status: 'sent', attempts: 2 })
-    const calls = resendCalls.filter((c) => c.headers['idempotency-key'] === `lead-notification/${String(body.submissionId)}`)
+    const calls = resendCalls.filter((c) => c.headers['idempotency-key'] === `${String(body.submissionId)}.notification`)
     expect(calls).toHaveLength(2)
+  })
+
+  it('sends the registrant a reply through Resend and the CRM a signed webhook call, each once', async () => {
+    const body = registration({ name: 'Ann <Lee>', email: 'ann.deno@example.com' })
+    const id = String(body.submissionId)
+    expect((await post(body)).status).toBe(200)
+    for (const kind of ['notification', 'reply', 'webhook']) await until(async () => (await outboxOf(id, kind))?.status === 'sent')
+    await new Promise((r) => setTimeout(r, 300))
+
+    const replies = resendCalls.filter((c) => c.headers['idempotency-key'] === `${id}.reply`)
+    expect(replies).toHaveLength(1)
+    const reply = replies[0]!.body
+    expect(reply.to).toEqual(['ann.deno@example.com'])
+    expect(reply.from).toBe('"Bramblewood Crossing VIP Team" <no-reply@example.com>')
+    expect(reply.reply_to).toBe('vip@example.com')
+    expect(String(reply.text)).toContain('Hi Ann <Lee>,')
+    expect(String(reply.html)).toContain('Hi Ann &lt;Lee&gt;,')
+    expect(String(reply.text)).toContain('100 Example Street, Suite 200, Kestrel Falls, ON K0K 0A0')
+    const headers = reply.headers as Record<string, string>
+    expect(headers['Message-ID']).toBe(`<${id}.reply@example.com>`)
+    expect(headers['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click')
+    const link = /^<(https:\/\/project-ref\.supabase\.co\/functions\/v1\/send-contact-email\/unsubscribe\?id=[^>]+)>$/.exec(headers['List-Unsubscribe'] ?? '')?.[1]
+    expect(link).toBeDefined()
+
+    const calls = webhookCalls.filter((c) => c.headers['webhook-id'] === id)
+    expect(calls).toHaveLength(1)
+    expect(calls[0]!.signed).toBe(true)
+    expect(JSON.parse(calls[0]!.body)).toMatchObject({ type: 'lead.created', data: { submissionId: id, fields: { name: 'Ann <Lee>', email: 'ann.deno@example.com' } } })
+
+    // The one-click unsubscribe of the reply's header, against this function (the link names Supabase's host).
+    const target = new URL(link!)
+    const oneClick = await fetch(`${url}${target.pathname}${target.search}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+    })
+    expect(oneClick.status).toBe(200)
+    const { rows } = await pg.db.query('SELECT withdrawn_at FROM public.leads WHERE submission_id = $1', [id])
+    expect((rows[0] as { withdrawn_at: Date | null }).withdrawn_at).toBeInstanceOf(Date)
+
+    const health = await fetch(`${url}/functions/v1/send-contact-email/healthz`)
+    expect(health.status).toBe(200)
+    expect(await health.json()).toMatchObject({ ok: true, database: 'ok', outbox: { failed: 0 } })
   })
 
   it('refuses to start half-configured, listing what is missing', async () => {

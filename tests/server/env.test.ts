@@ -25,8 +25,12 @@ describe('parseNodeEnv', () => {
         proxies: { hops: 0, ranges: ['loopback'] },
         exposedWarning: undefined,
         bodyLimitBytes: 16384,
-        retry: { minDelayMs: 30_000, maxDelayMs: 3_600_000 },
+        retry: { minDelayMs: 30_000, maxDelayMs: 3_600_000, maxAttempts: 10 },
         timeZone: 'America/Toronto',
+        webhook: undefined,
+        webhookDelaysMs: [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
+        unsubscribeSecret: undefined,
+        publicFunctionUrl: undefined,
       },
     })
   })
@@ -59,7 +63,7 @@ describe('parseNodeEnv', () => {
       rateLimitPerMinute: 0,
       trustProxy: 1,
       bodyLimitBytes: 8192,
-      retry: { minDelayMs: 1500, maxDelayMs: 60_000 },
+      retry: { minDelayMs: 1500, maxDelayMs: 60_000, maxAttempts: 10 },
       timeZone: 'America/Vancouver',
     })
   })

@@ -85,24 +85,25 @@ describe('npm run leads:erase on SQLite (DATA_DIR)', () => {
         })
         expect(res.status).toBe(200)
       }
-      await until(() => existsSync(emlDir) && readdirSync(emlDir).filter((f) => f.endsWith('.eml')).length === 3)
+      await until(() => existsSync(emlDir) && readdirSync(emlDir).filter((f) => f.endsWith('.eml')).length === 6)
       expect(filesWithTraces(dataDir).sort()).toEqual(expect.arrayContaining(['leads.sqlite-wal', expect.stringMatching(/^outbox\/.*\.eml$/)]))
 
       const refused = await eraseCli(['--email', address], { DATA_DIR: dataDir })
       expect(refused).toMatchObject({ code: 1 })
-      expect(refused.stdout).toContain('Found 2 registrations and 2 notification e-mails for this e-mail address')
+      expect(refused.stdout).toContain('Found 2 registrations and 4 messages for this e-mail address')
       expect(refused.stderr).toContain('Not erasing: there is no terminal to confirm on. Run it again with --yes')
       expect(filesWithTraces(dataDir).length).toBeGreaterThan(0)
 
       const done = await eraseCli(['--email', address.toUpperCase(), '--yes'], { DATA_DIR: dataDir })
       expect(done).toMatchObject({ stderr: '' })
-      expect(done.stdout).toContain('Erased 2 registrations, 2 notification e-mails and 2 .eml files.')
+      expect(done.stdout).toContain('Erased 2 registrations, 4 messages and 4 .eml files.')
       for (const t of traces) expect(done.stdout.toLowerCase()).not.toContain(t.toLowerCase())
 
       // Overwritten in the database file, and the WAL folded in and emptied: no old frame keeps them.
       expect(filesWithTraces(dataDir)).toEqual([])
       expect(existsSync(path.join(dataDir, 'leads.sqlite-wal')) ? statSync(path.join(dataDir, 'leads.sqlite-wal')).size : 0).toBe(0)
-      expect(readdirSync(emlDir)).toHaveLength(1)
+      // The other person's notification and reply (page.config.json has a reply) stay.
+      expect(readdirSync(emlDir)).toHaveLength(2)
       expect(readFileSync(path.join(dataDir, 'leads.sqlite')).toString('latin1')).toContain('kept@example.com')
 
       // The server keeps working, and sees only the other person.
@@ -128,7 +129,7 @@ describe('npm run leads:erase on SQLite (DATA_DIR)', () => {
     const { keep } = await seed(store)
     await store.close()
     const done = await eraseCli(['--id', keep.submissionId, '--yes'], { DATA_DIR: dataDir })
-    expect(done.stdout).toContain('Erased 1 registration, 1 notification e-mail and 0 .eml files.')
+    expect(done.stdout).toContain('Erased 1 registration, 1 message and 0 .eml files.')
     const again = await eraseCli(['--id', keep.submissionId], { DATA_DIR: dataDir })
     expect(again).toMatchObject({ stdout: expect.stringContaining('No registrations for this submission id'), stderr: '' })
     const reopened = openSqliteStore(path.join(dataDir, 'leads.sqlite'), { readonly: true })
@@ -162,7 +163,7 @@ describe('npm run leads:erase on PostgreSQL', () => {
 
       const done = await eraseCli(['--email', address, '--yes'], { DATABASE_URL: pg.url! })
       expect(done).toMatchObject({ stderr: '' })
-      expect(done.stdout).toContain('Erased 2 registrations, 2 notification e-mails.')
+      expect(done.stdout).toContain('Erased 2 registrations, 2 messages.')
       const left = (await pg.db.query('SELECT submission_id FROM public.leads')).rows as Array<{ submission_id: string }>
       expect(left.map((r) => r.submission_id)).toEqual([keep.submissionId])
       expect((await pg.db.query('SELECT count(*)::int AS n FROM public.outbox')).rows).toEqual([{ n: 1 }])

@@ -36,7 +36,7 @@ async function seed(store: LeadStore): Promise<void> {
 const header = [
   'id', 'created_at', 'submission_id', 'suspected_spam', 'name', 'email', 'phone', 'isRealtor', 'consent_text', 'consent_sha256',
   'consent_reported', 'page_url', 'referrer', 'landing_page', 'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content',
-  'utm_custom', 'gclid', 'gbraid', 'wbraid', 'fbclid', 'msclkid', 'user_agent',
+  'utm_custom', 'gclid', 'gbraid', 'wbraid', 'fbclid', 'msclkid', 'user_agent', 'withdrawn_at',
 ]
 
 function exportCli(args: string[], env: Record<string, string>) {

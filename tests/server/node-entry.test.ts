@@ -211,11 +211,12 @@ describe('node entry: files only the server can read', () => {
       const body = registration()
       expect((await register(server.url, body)).status).toBe(200)
       const outbox = path.join(dataDir, 'outbox')
-      await until(() => existsSync(outbox) && readdirSync(outbox).some((f) => f.endsWith('.eml')))
+      // The team's notification and the registrant's reply (page.config.json has a reply), both written in full.
+      await until(() => existsSync(outbox) && readdirSync(outbox).filter((f) => f.endsWith('.eml')).length === 2 && !readdirSync(outbox).some((f) => f.endsWith('.tmp')))
       expect(modeOf(dataDir)).toBe('700')
       expect(modeOf(outbox)).toBe('700')
-      const files = ['leads.sqlite', 'leads.sqlite-wal', 'leads.sqlite-shm', 'server.lock', 'server.pid', ...readdirSync(outbox).map((f) => path.join('outbox', f))]
-      expect(files.filter((f) => f.endsWith('.eml'))).toHaveLength(1)
+      const files = ['leads.sqlite', 'leads.sqlite-wal', 'leads.sqlite-shm', 'server.lock', 'server.pid', 'unsubscribe.key', ...readdirSync(outbox).map((f) => path.join('outbox', f))]
+      expect(files.filter((f) => f.endsWith('.eml'))).toHaveLength(2)
       for (const file of files) expect(modeOf(path.join(dataDir, file)), file).toBe('600')
     } finally {
       await server.stop('SIGTERM')

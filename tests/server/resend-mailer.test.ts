@@ -34,7 +34,7 @@ const mail: OutgoingMail = {
   text: 'Full Name: Jane',
   html: '<p>Full Name: Jane</p>',
   messageId: '<lead.1@example.com>',
-  idempotencyKey: 'lead-notification/1',
+  idempotencyKey: '1.notification',
 }
 
 describe('Resend mailer', () => {
@@ -45,7 +45,7 @@ describe('Resend mailer', () => {
     expect(call.method).toBe('POST')
     expect(call.url).toBe('/emails')
     expect(call.headers.authorization).toBe('Bearer re_test_123')
-    expect(call.headers['idempotency-key']).toBe('lead-notification/1')
+    expect(call.headers['idempotency-key']).toBe('1.notification')
     expect(call.body).toEqual({
       from: 'Site <no-reply@example.com>',
       to: ['sales@example.com'],

@@ -1,6 +1,8 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import Database from 'better-sqlite3'
+import { createServer } from 'node:http'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { createEmlMailer } from '../../src/server/eml-mailer.ts'
 import type { Mailer } from '../../src/server/mailer.ts'
@@ -9,6 +11,7 @@ import { createOutboxWorker, retryDelayMs } from '../../src/server/outbox.ts'
 import { createSmtpMailer } from '../../src/server/smtp-mailer.ts'
 import { openSqliteStore, type SqliteLeadStore } from '../../src/server/sqlite-store.ts'
 import type { OutgoingMail } from '../../src/server/store.ts'
+import { createWebhookSender } from '../../src/server/webhook.ts'
 import { newLead, readPageConfig } from './support/fixtures.ts'
 import { freePort } from './support/ports.ts'
 import { startTestSmtp, type TestSmtp } from './support/smtp.ts'
@@ -134,7 +137,7 @@ describe('outbox worker', () => {
     expect(await worker.deliverDue()).toEqual({ sent: 0, failed: 0 })
     expect(await store.countMail()).toEqual({ pending: 0, sent: 5 })
     const received = server.received.map((m) => m.headers.get('message-id')?.[0])
-    expect(received.sort()).toEqual(ids.map((id) => `<lead.${id}@example.com>`).sort())
+    expect(received.sort()).toEqual(ids.map((id) => `<${id}.notification@example.com>`).sort())
   })
 
   it('retries a message the server refused for now (451)', async () => {
@@ -149,6 +152,89 @@ describe('outbox worker', () => {
     now = new Date(now.getTime() + 30_000)
     expect(await worker.deliverDue()).toEqual({ sent: 1, failed: 0 })
     expect(server.received).toHaveLength(1)
+  })
+
+  it('keeps retrying a message the server defers (451), and marks it failed after the last allowed attempt', async () => {
+    const server = await smtp()
+    server.refuseAll(451)
+    const store = sqlite()
+    let now = new Date('2025-06-01T15:00:00.000Z')
+    const retry = { minDelayMs: 1_000, maxDelayMs: 1_000, maxAttempts: 3 }
+    const worker = createOutboxWorker({ store, mailer: smtpMailer(server.port), clock: () => now, retry, jitter: 0, log: { info() {}, error() {} } })
+    const lead = newLead({ createdAt: now.toISOString() })
+    await store.saveLead(lead, notification({ submissionId: lead.submissionId }))
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      expect(await worker.deliverDue()).toEqual({ sent: 0, failed: 1 })
+      expect(await store.countMessages()).toMatchObject(attempt < 3 ? { pending: 1, failed: 0 } : { pending: 0, failed: 1 })
+      now = new Date(now.getTime() + 1_000)
+    }
+    expect(await worker.deliverDue()).toEqual({ sent: 0, failed: 0 })
+    const [failed] = await store.listMessages({ status: 'failed', limit: 10 })
+    expect(failed).toMatchObject({ kind: 'notification', attempts: 3 })
+    expect(failed?.lastError).toMatch(/451/)
+    expect(failed?.lastError).not.toContain('sales@example.com')
+  })
+
+  it('gives a webhook call up at once on a 4xx answer, and retries 408, 429, 5xx', async () => {
+    const answers: number[][] = [
+      [500, 429, 408, 204],
+      [410, 204],
+    ]
+    const ids: string[] = []
+    const receiver = createServer((req, res) => {
+      req.resume()
+      req.on('end', () => res.writeHead(answers[ids.indexOf(String(req.headers['webhook-id']))]?.shift() ?? 500).end())
+    })
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve))
+    cleanups.push(() => new Promise<void>((resolve) => receiver.close(() => resolve())))
+    const address = receiver.address()
+    const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/hook`
+    const store = sqlite()
+    let now = new Date('2025-06-01T15:00:00.000Z')
+    const worker = createOutboxWorker({
+      store,
+      mailer: { send: async () => {} },
+      webhook: createWebhookSender({ url, secret: 'a-secret-of-sixteen-chars', clock: () => now }),
+      clock: () => now,
+      webhookDelaysMs: [1_000, 1_000, 1_000, 1_000, 1_000],
+      jitter: 0,
+      log: { info() {}, error() {} },
+    })
+    for (const _ of [0, 1]) {
+      const lead = newLead({ createdAt: now.toISOString() })
+      ids.push(lead.submissionId)
+      await store.saveLead(lead, notification({ submissionId: lead.submissionId }), [{ kind: 'webhook', webhook: { id: lead.submissionId, body: '{}' } }])
+    }
+    // First lead: 500, 429, 408 are retried, then 204. Second lead: 410 ends it.
+    for (let i = 0; i < 5; i++) {
+      await worker.deliverDue()
+      now = new Date(now.getTime() + 1_000)
+    }
+    const hooks = (await store.listMessages({ limit: 10 })).filter((m) => m.kind === 'webhook')
+    expect(hooks.map((m) => [m.status, m.attempts])).toEqual([
+      ['sent', 4],
+      ['failed', 1],
+    ])
+    expect(hooks[1]?.lastError).toContain('answered 410')
+  })
+
+  it('upgrades a database of the first shape: old notifications kept, pending, as notifications', async () => {
+    const file = path.join(dir, `${crypto.randomUUID()}.sqlite`)
+    const old = new Database(file)
+    old.exec(`CREATE TABLE leads (id INTEGER PRIMARY KEY, submission_id TEXT NOT NULL UNIQUE, created_at TEXT NOT NULL, fields TEXT NOT NULL,
+      consent_text TEXT NOT NULL, page_url TEXT, referrer TEXT, utm TEXT NOT NULL DEFAULT '{}', user_agent TEXT);
+      CREATE TABLE outbox (id INTEGER PRIMARY KEY, lead_id INTEGER NOT NULL REFERENCES leads(id), recipient TEXT NOT NULL, mail TEXT NOT NULL,
+      status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'sent')), attempts INTEGER NOT NULL DEFAULT 0,
+      next_attempt_at TEXT NOT NULL, locked_until TEXT, last_error TEXT, created_at TEXT NOT NULL, sent_at TEXT);
+      INSERT INTO leads VALUES (1, 'b1c2d3e4-0000-4000-8000-000000000001', '2025-06-01T14:00:00.000Z', '{"email":"a@example.com"}', 'ok', NULL, NULL, '{}', NULL);
+      INSERT INTO outbox VALUES (7, 1, 'sales@example.com', '${JSON.stringify(notification())}', 'pending', 2, '2025-06-01T14:00:00.000Z', NULL, 'x', '2025-06-01T14:00:00.000Z', NULL);
+      PRAGMA user_version = 1;`)
+    old.close()
+    const store = openSqliteStore(file)
+    cleanups.push(() => store.close())
+    const [job] = await store.claimDueMail(new Date('2025-06-01T15:00:00.000Z'), 10, 1000)
+    expect(job).toMatchObject({ id: 7, kind: 'notification', attempts: 2, withdrawn: false })
+    expect((await store.withdrawLead('b1c2d3e4-0000-4000-8000-000000000001', new Date('2025-06-02T00:00:00.000Z')))?.already).toBe(false)
   })
 
   it('sends each notification once however often it is woken', async () => {

@@ -163,7 +163,7 @@ describe.each([sqliteBackend(), postgresBackend()])('LeadStore contract', (backe
       expect([...a!, ...b!]).toHaveLength(1)
       const job = [...a!, ...b!][0]!
       expect(job.attempts).toBe(0)
-      expect(job.mail).toEqual(mailFor(lead))
+      expect(job).toMatchObject({ kind: 'notification', mail: mailFor(lead), withdrawn: false })
       expect(await store.claimDueMail(at('2025-06-01T15:00:59.000Z'), 10, 60_000)).toEqual([])
       const reclaimed = await store.claimDueMail(at('2025-06-01T15:01:00.000Z'), 10, 60_000)
       expect(reclaimed.map((j) => j.id)).toEqual([job.id])
@@ -333,6 +333,78 @@ describe.each([sqliteBackend(), postgresBackend()])('LeadStore contract', (backe
       expect(await names('  ')).toEqual(['Alan Turing', 'Grace Hopper', 'Ada Lovelace'])
       expect(await names('nobody')).toEqual([])
       expect((await store.searchLeads({ text: 'example.com', limit: 1 })).total).toBe(2)
+    })
+
+    it('queues the reply and the webhook call with the lead, once each, and hands them out by kind', async () => {
+      const lead = newLead()
+      const reply = { ...mailFor(lead), to: 'jane@example.com', messageId: `<${lead.submissionId}.reply@example.com>` }
+      const webhook = { id: lead.submissionId, body: '{"type":"lead.created"}' }
+      const more = [
+        { kind: 'reply' as const, mail: reply },
+        { kind: 'webhook' as const, webhook },
+      ]
+      await store.saveLead(lead, mailFor(lead), more)
+      await store.saveLead(lead, mailFor(lead), more)
+      const jobs = await store.claimDueMail(at('2025-06-01T15:00:00.000Z'), 10, 60_000)
+      expect(jobs.map((j) => j.kind)).toEqual(['notification', 'reply', 'webhook'])
+      expect(jobs[1]).toMatchObject({ kind: 'reply', mail: reply })
+      expect(jobs[2]).toMatchObject({ kind: 'webhook', webhook })
+      expect(await store.countMessages()).toEqual({ pending: 3, sent: 0, failed: 0, cancelled: 0 })
+    })
+
+    it('keeps a message failed with its last error until it is retried, and lists its state', async () => {
+      const lead = newLead()
+      const { lead: stored } = await store.saveLead(lead, mailFor(lead))
+      const [job] = await store.claimDueMail(at('2025-06-01T15:00:00.000Z'), 10, 60_000)
+      await store.markMailFailed(job!.id, 'SMTP 451: try later', at('2025-06-01T15:00:30.000Z'))
+      const [again] = await store.claimDueMail(at('2025-06-01T15:00:30.000Z'), 10, 60_000)
+      await store.markMessageFailed(again!.id, 'SMTP 550: mailbox unavailable', at('2025-06-01T15:00:31.000Z'))
+      expect(await store.claimDueMail(at('2025-06-03T00:00:00.000Z'), 10, 60_000)).toEqual([])
+      expect(await store.countMessages()).toEqual({ pending: 0, sent: 0, failed: 1, cancelled: 0 })
+      expect(await store.countMail()).toEqual({ pending: 0, sent: 0 })
+      expect(await store.listMessages({ status: 'failed', limit: 10 })).toEqual([
+        {
+          id: job!.id,
+          leadId: stored.id,
+          kind: 'notification',
+          status: 'failed',
+          attempts: 2,
+          lastError: 'SMTP 550: mailbox unavailable',
+          createdAt: lead.createdAt,
+          nextAttemptAt: '2025-06-01T15:00:30.000Z',
+          sentAt: null,
+          failedAt: '2025-06-01T15:00:31.000Z',
+        },
+      ])
+      expect(await store.retryFailedMessages(at('2025-06-02T09:00:00.000Z'))).toBe(1)
+      expect(await store.retryFailedMessages(at('2025-06-02T09:00:00.000Z'))).toBe(0)
+      const [retried] = await store.claimDueMail(at('2025-06-02T09:00:00.000Z'), 10, 60_000)
+      expect(retried).toMatchObject({ id: job!.id, attempts: 0 })
+      await store.markMailSent([retried!.id], at('2025-06-02T09:00:01.000Z'))
+      expect(await store.listMessages({ leadId: stored.id, limit: 10 })).toMatchObject([{ status: 'sent', sentAt: '2025-06-02T09:00:01.000Z' }])
+    })
+
+    it('records a withdrawal once, with its first time, and flags every message of that address', async () => {
+      const first = newLead()
+      const second = newLead({ fields: { ...first.fields, email: ' JANE@example.com ' } })
+      const other = newLead({ fields: { ...first.fields, email: 'someone@example.com' } })
+      for (const lead of [first, second, other]) await store.saveLead(lead, mailFor(lead))
+      expect(await store.isAddressWithdrawn('jane@example.com')).toBe(false)
+      const done = await store.withdrawLead(first.submissionId.toUpperCase(), at('2025-06-02T10:00:00.000Z'))
+      expect(done).toMatchObject({ withdrawnAt: '2025-06-02T10:00:00.000Z', already: false })
+      expect(await store.withdrawLead(first.submissionId, at('2025-06-03T10:00:00.000Z'))).toMatchObject({
+        withdrawnAt: '2025-06-02T10:00:00.000Z',
+        already: true,
+      })
+      expect(await store.withdrawLead(crypto.randomUUID(), at('2025-06-03T10:00:00.000Z'))).toBeUndefined()
+      expect(await store.isAddressWithdrawn('Jane@Example.com')).toBe(true)
+      expect(await store.isAddressWithdrawn('someone@example.com')).toBe(false)
+      const leads = await store.listLeads(0, 10)
+      expect(leads.map((l) => l.withdrawnAt)).toEqual(['2025-06-02T10:00:00.000Z', undefined, undefined])
+      const jobs = await store.claimDueMail(at('2025-06-03T00:00:00.000Z'), 10, 60_000)
+      expect(jobs.map((j) => j.withdrawn)).toEqual([true, true, false])
+      await store.markMessageCancelled(jobs[1]!.id, at('2025-06-03T00:00:01.000Z'))
+      expect(await store.countMessages()).toEqual({ pending: 2, sent: 0, failed: 0, cancelled: 1 })
     })
 
     it('keeps what it acknowledged when opened again', async () => {

@@ -12,11 +12,13 @@ import { formatEnvProblems, parseEdgeEnv, requestHandlingOf } from '../../../src
 import { createOutboxWorker } from '../../../src/server/outbox.ts'
 import { createPostgresStore } from '../../../src/server/postgres-store.ts'
 import { createResendMailer } from '../../../src/server/resend-mailer.ts'
-import type { FormConfig } from '../../../schema/page-config.ts'
+import { createWebhookSender } from '../../../src/server/webhook.ts'
+import type { FormConfig, ReplyConfig } from '../../../schema/page-config.ts'
 
 type EdgeRuntimeGlobal = { EdgeRuntime?: { waitUntil(promise: Promise<unknown>): void } }
 
-const parsed = parseEdgeEnv(Deno.env.toObject())
+const replyConfig = (edgeForm as { reply?: unknown }).reply as ReplyConfig | undefined
+const parsed = parseEdgeEnv(Deno.env.toObject(), { needsLinks: replyConfig !== undefined })
 if (!parsed.ok) {
   const message = formatEnvProblems(parsed.problems, 'send-contact-email cannot start')
   console.error(message)
@@ -30,7 +32,8 @@ const pool = new pg.Pool({ connectionString: settings.databaseUrl, max: 3, idleT
 pool.on('error', (error: Error) => console.error('send-contact-email: idle database connection failed', error.message))
 const store = createPostgresStore(pool, { close: () => pool.end() })
 const mailer = createResendMailer({ apiKey: settings.resend.apiKey, from: settings.resend.from, baseUrl: settings.resend.baseUrl })
-const worker = createOutboxWorker({ store, mailer, retry: settings.retry, batchSize: 10, concurrency: 2 })
+const webhook = settings.webhook ? createWebhookSender(settings.webhook) : undefined
+const worker = createOutboxWorker({ store, mailer, webhook, retry: settings.retry, webhookDelaysMs: settings.webhookDelaysMs })
 
 /** Delivers due mail in the background: Supabase keeps the instance alive for it through EdgeRuntime.waitUntil. */
 function deliverInBackground(): void {
@@ -48,6 +51,17 @@ const app = createApp({
   clientAddress: (c) => (settings.clientIpHeader && platformClientAddress(c.req.raw.headers, settings.clientIpHeader)) || getConnInfo(c).remote.address,
   onLeadStored: deliverInBackground,
   outboxTrigger: { secret: settings.outboxSecret, run: () => worker.deliverDue() },
+  reply:
+    replyConfig && settings.unsubscribeSecret && settings.publicFunctionUrl
+      ? {
+          config: replyConfig,
+          brokerage: edgeForm.site.brokerage,
+          siteEmail: edgeForm.site.email,
+          lang: edgeForm.site.lang,
+          links: { secret: settings.unsubscribeSecret, baseUrl: settings.publicFunctionUrl },
+        }
+      : undefined,
+  webhook: webhook !== undefined,
 })
 
 const handler = (request: Request, info: Deno.ServeHandlerInfo) => app.fetch(request, info)

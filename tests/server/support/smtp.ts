@@ -17,6 +17,10 @@ export type TestSmtp = {
   received: ReceivedMail[]
   /** Makes the next `count` RCPT commands fail temporarily (451), like a greylisting or overloaded server. */
   refuseNext(count: number): void
+  /** Answers every message's DATA with this code (e.g. 550: refused for good, 451: try later); undefined accepts. */
+  refuseAll(code: number | undefined): void
+  /** Waits this long before accepting each message (a slow server); it is counted as received before the wait. */
+  delayEach(ms: number): void
   stop(): Promise<void>
 }
 
@@ -42,6 +46,8 @@ function parse(raw: string, mailFrom: string, rcptTo: string[]): ReceivedMail {
 export async function startTestSmtp(port = 0): Promise<TestSmtp> {
   const received: ReceivedMail[] = []
   let refusals = 0
+  let refuseCode: number | undefined
+  let delayMs = 0
   const server = new SMTPServer({
     authOptional: true,
     hideSTARTTLS: true,
@@ -63,9 +69,16 @@ export async function startTestSmtp(port = 0): Promise<TestSmtp> {
       const chunks: Buffer[] = []
       stream.on('data', (c: Buffer) => chunks.push(c))
       stream.on('end', () => {
+        if (refuseCode !== undefined) {
+          const error = new Error(refuseCode >= 500 ? 'Mailbox unavailable' : 'Try again later') as Error & { responseCode: number }
+          error.responseCode = refuseCode
+          callback(error)
+          return
+        }
         const mailFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address : ''
         received.push(parse(Buffer.concat(chunks).toString('latin1'), mailFrom, session.envelope.rcptTo.map((r) => r.address)))
-        callback()
+        if (delayMs > 0) setTimeout(() => callback(), delayMs)
+        else callback()
       })
     },
   })
@@ -79,6 +92,12 @@ export async function startTestSmtp(port = 0): Promise<TestSmtp> {
     received,
     refuseNext(count) {
       refusals = count
+    },
+    refuseAll(code) {
+      refuseCode = code
+    },
+    delayEach(ms) {
+      delayMs = ms
     },
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   }

@@ -1,0 +1,101 @@
+/**
+ * The e-mail each registrant receives (page.config.json `reply`), queued in the outbox with the lead. Plain text and
+ * HTML, every value escaped; with what CASL asks of a commercial message: who sends it (the brokerage), a mailing
+ * address and a way to reach them, and a working way to say no (an unsubscribe link in the text, and the
+ * List-Unsubscribe / List-Unsubscribe-Post headers of RFC 8058 so mail programs offer it in one click).
+ */
+import type { ReplyConfig } from '../../schema/page-config.ts'
+import { headerSafe, singleAddress } from './mailer.ts'
+import { escapeHtml } from './escape-html.ts'
+import { displayValue, type NotificationForm } from './notification.ts'
+import type { NewLead, OutgoingMail } from './store.ts'
+import { unsubscribeUrl, type LinkSettings } from './unsubscribe.ts'
+
+/** What the reply needs besides the lead. */
+export type ReplySettings = {
+  config: ReplyConfig
+  siteName: string
+  /** site.brokerage: who sends the message (CASL). */
+  brokerage: string
+  /** site.email: where answers go unless reply.sender.replyTo says otherwise. */
+  siteEmail: string
+  form: NotificationForm
+  links: LinkSettings
+}
+
+/** A text with {field} and {site} filled in from the registrant's own answers (option names for enums). */
+export function fillPlaceholders(text: string, lead: NewLead, settings: Pick<ReplySettings, 'siteName' | 'form'>): string {
+  return text.replace(/\{([^{}]*)\}/g, (whole, name: string) => {
+    if (name === 'site') return settings.siteName
+    if (!(name in (settings.form.schema.properties ?? {}))) return whole
+    const value = lead.fields[name]
+    return value === undefined || value === null || value === '' ? '' : displayValue(settings.form, name, value)
+  })
+}
+
+/**
+ * Composes the reply to a new lead, or undefined when its e-mail field is not exactly one plain address (nothing
+ * could be delivered). Message-ID `<submissionId.reply@sender's domain>`, idempotency key `submissionId.reply`.
+ */
+export async function composeReply(lead: NewLead, settings: ReplySettings): Promise<OutgoingMail | undefined> {
+  const to = typeof lead.fields.email === 'string' ? singleAddress(lead.fields.email) : undefined
+  if (!to) return undefined
+  const { config } = settings
+  const fill = (text: string) => fillPlaceholders(text, lead, settings)
+  const link = await unsubscribeUrl(settings.links, lead.submissionId)
+  const contact = config.brokerage
+  const contactLine = [contact.phone, contact.email, contact.website].filter((v): v is string => !!v)
+  const documents = config.documents ?? []
+
+  const text = [
+    fill(config.greeting),
+    '',
+    ...config.paragraphs.flatMap((p) => [fill(p), '']),
+    ...(documents.length > 0 ? [config.documentsHeading ?? '', ...documents.map((d) => `- ${d.label}: ${d.url}`), ''] : []),
+    ...config.signature,
+    '',
+    '--',
+    settings.brokerage,
+    contact.mailingAddress,
+    contactLine.join(' · '),
+    '',
+    fill(config.unsubscribe.notice),
+    link,
+    '',
+  ].join('\n')
+
+  const p = (body: string, style = 'margin:0 0 16px') => `<p style="${style}">${body}</p>`
+  const a = (href: string, label: string) => `<a href="${escapeHtml(href)}" style="color:#1f3d2b">${escapeHtml(label)}</a>`
+  const small = 'margin:0 0 8px;color:#555;font-size:13px'
+  const html = [
+    '<!doctype html>',
+    '<html><body style="font-family:system-ui,sans-serif;font-size:16px;line-height:1.5;color:#111;max-width:600px">',
+    p(escapeHtml(fill(config.greeting))),
+    ...config.paragraphs.map((text) => p(escapeHtml(fill(text)))),
+    ...(documents.length > 0
+      ? [
+          config.documentsHeading ? p(escapeHtml(config.documentsHeading), 'margin:0 0 8px') : '',
+          `<ul style="margin:0 0 16px">${documents.map((d) => `<li>${a(d.url, d.label)}</li>`).join('')}</ul>`,
+        ]
+      : []),
+    p(config.signature.map(escapeHtml).join('<br>')),
+    '<hr style="border:0;border-top:1px solid #ddd;margin:24px 0 16px">',
+    p([settings.brokerage, contact.mailingAddress, contactLine.join(' · ')].map(escapeHtml).join('<br>'), small),
+    p(`${escapeHtml(fill(config.unsubscribe.notice))} ${a(link, config.unsubscribe.linkLabel)}`, small),
+    '</body></html>',
+  ].join('\n')
+
+  const sender = config.sender
+  const domain = sender.email.split('@')[1]?.replace(/[^A-Za-z0-9.-]/g, '') || 'localhost'
+  return {
+    to,
+    replyTo: singleAddress(sender.replyTo ?? settings.siteEmail),
+    fromName: sender.name,
+    subject: headerSafe(fill(config.subject)).slice(0, 200),
+    text,
+    html,
+    messageId: `<${lead.submissionId}.reply@${domain}>`,
+    idempotencyKey: `${lead.submissionId}.reply`,
+    headers: { 'List-Unsubscribe': `<${link}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+  }
+}

@@ -1,0 +1,134 @@
+/**
+ * The unsubscribe link of every reply (CASL; RFC 8058 one-click): `<base>/unsubscribe?id=<submission id>&sig=<HMAC>`.
+ * GET shows a confirmation page in the site's look whose one button POSTs back to the same address; only a POST
+ * records the withdrawal (mail scanners follow links, they do not submit forms). A mail program's one-click POST
+ * (`List-Unsubscribe=One-Click`) records it the same way. The signature is an HMAC-SHA256 of the submission id with a
+ * server secret, so no sign-in is needed and no one can withdraw someone else. The submission id names one lead, and
+ * so its launch. Web-standard only: Node and Deno serve the same routes.
+ */
+import { Hono, type Context } from 'hono'
+import type { ReplyConfig } from '../../schema/page-config.ts'
+import { escapeHtml } from './escape-html.ts'
+import type { LeadStore } from './store.ts'
+
+/** The secret that signs links, and the public address of the function the links point to. */
+export type LinkSettings = {
+  /** At least 16 random characters (UNSUBSCRIBE_SECRET, or DATA_DIR/unsubscribe.key on the Node server). */
+  secret: string
+  /** The function's public address without a trailing slash, e.g. https://example.com/functions/v1/send-contact-email. */
+  baseUrl: string
+}
+
+const encoder = new TextEncoder()
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+
+function base64Url(bytes: Uint8Array): string {
+  let binary = ''
+  for (const byte of bytes) binary += String.fromCharCode(byte)
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+}
+
+/** The signature of a submission's unsubscribe link: base64url HMAC-SHA256 of "unsubscribe:<id>". */
+export async function unsubscribeSignature(secret: string, submissionId: string): Promise<string> {
+  const key = await crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])
+  return base64Url(new Uint8Array(await crypto.subtle.sign('HMAC', key, encoder.encode(`unsubscribe:${submissionId.toLowerCase()}`))))
+}
+
+/** The unsubscribe address for a submission. */
+export async function unsubscribeUrl(links: LinkSettings, submissionId: string): Promise<string> {
+  const id = submissionId.toLowerCase()
+  return `${links.baseUrl}/unsubscribe?id=${id}&sig=${await unsubscribeSignature(links.secret, id)}`
+}
+
+async function validSignature(secret: string, id: string, sig: string): Promise<boolean> {
+  const expected = await unsubscribeSignature(secret, id)
+  let diff = expected.length ^ sig.length
+  for (let i = 0; i < Math.max(expected.length, sig.length); i++) diff |= (expected.charCodeAt(i) || 0) ^ (sig.charCodeAt(i) || 0)
+  return diff === 0
+}
+
+/** What the unsubscribe routes need. */
+export type UnsubscribeDeps = {
+  store: LeadStore
+  links: LinkSettings
+  texts: ReplyConfig['unsubscribe']
+  siteName: string
+  /** The page's language tag (site.lang). */
+  lang: string
+  /** The site's stylesheet, as the built pages inline it (so the CSP hash matches); absent: unstyled. */
+  pageCss?: string | undefined
+  clock: () => Date
+  log: { info(message: string): void; error(message: string, error?: unknown): void }
+}
+
+/** Hono routes for `<path>/unsubscribe`, for each of the function's paths. */
+export function createUnsubscribeRoutes(paths: string[], deps: UnsubscribeDeps): Hono {
+  const fill = (text: string) => text.replaceAll('{site}', deps.siteName)
+  const t = deps.texts
+
+  function page(c: Context, status: 200 | 400 | 403 | 405 | 500, heading: string, text: string, button?: string): Response {
+    const css = deps.pageCss === undefined ? '' : `<style>${deps.pageCss}</style>`
+    // The form posts back to this very address (path and query), so the signature travels with it.
+    const action = `${new URL(c.req.url).pathname}${new URL(c.req.url).search}`
+    const html = `<!doctype html>
+<html lang="${escapeHtml(deps.lang)}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${escapeHtml(fill(t.pageTitle))}</title>
+${css}
+</head>
+<body>
+<main class="flex min-h-screen items-center justify-center bg-cream-100 px-5">
+<div class="mx-auto max-w-2xl text-center">
+<h1 class="section-heading">${escapeHtml(fill(heading))}</h1>
+<p class="mt-4 text-xl text-ink-muted">${escapeHtml(fill(text))}</p>
+${button ? `<form method="post" action="${escapeHtml(action)}"><button type="submit" class="btn-primary mt-8">${escapeHtml(button)}</button></form>` : ''}
+</div>
+</main>
+</body>
+</html>
+`
+    return new Response(html, {
+      status,
+      headers: {
+        'content-type': 'text/html; charset=utf-8',
+        'cache-control': 'no-store',
+        // The address carries the signature: never hand it to another site.
+        'referrer-policy': 'no-referrer',
+        'x-robots-tag': 'noindex',
+        ...(status === 405 ? { allow: 'GET, POST' } : {}),
+      },
+    })
+  }
+
+  /** The submission id of a well-signed link, or the answer to a broken one. */
+  async function checked(c: Context): Promise<{ id: string } | { refusal: Response }> {
+    const id = (c.req.query('id') ?? '').toLowerCase()
+    const sig = c.req.query('sig') ?? ''
+    if (!uuidPattern.test(id) || !sig) return { refusal: page(c, 400, t.heading, t.invalidText) }
+    if (!(await validSignature(deps.links.secret, id, sig))) return { refusal: page(c, 403, t.heading, t.invalidText) }
+    return { id }
+  }
+
+  const app = new Hono()
+  for (const path of paths) {
+    app.all(`${path}/unsubscribe`, async (c) => {
+      if (c.req.method !== 'GET' && c.req.method !== 'HEAD' && c.req.method !== 'POST') return page(c, 405, t.heading, t.invalidText)
+      const link = await checked(c)
+      if ('refusal' in link) return link.refusal
+      if (c.req.method !== 'POST') return page(c, 200, t.heading, t.text, t.button)
+      // The body (List-Unsubscribe=One-Click from a mail program, or nothing from our own form) changes nothing.
+      try {
+        const withdrawal = await deps.store.withdrawLead(link.id, deps.clock())
+        deps.log.info(withdrawal ? `unsubscribe: lead ${withdrawal.leadId} withdrew${withdrawal.already ? ' (again)' : ''}` : 'unsubscribe: no lead for a well-signed link')
+      } catch (error) {
+        deps.log.error('unsubscribe: could not record a withdrawal', error)
+        return page(c, 500, t.heading, t.errorText)
+      }
+      return page(c, 200, t.doneHeading, t.doneText)
+    })
+  }
+  return app
+}

@@ -1,0 +1,134 @@
+/**
+ * The CRM webhook: every new lead POSTed as JSON to WEBHOOK_URL through the outbox. Web-standard only (fetch,
+ * crypto.subtle), so the Node server and the Deno function send the same bytes. The wire format (docs/webhook.md):
+ *
+ *   POST <WEBHOOK_URL>
+ *   content-type: application/json
+ *   webhook-id: <submission id>                 the idempotency key: the same on every retry of this lead
+ *   webhook-timestamp: <unix seconds>           when this attempt was signed
+ *   webhook-signature: t=<unix seconds>,v1=<hex HMAC-SHA256(WEBHOOK_SECRET, "<t>.<body>")>
+ *   { "type": "lead.created", "timestamp": "<ISO>", "data": { submissionId, createdAt, site, fields, … } }
+ *
+ * Header names and retry schedule as Standard Webhooks; the signature as Stripe's (t=…,v1=…, over timestamp.body).
+ * Only a 2xx answer counts as delivered; 408, 429, 5xx and network errors are retried, other answers end it failed.
+ */
+import { DeliveryError, isPermanentHttpStatus } from './delivery-error.ts'
+import type { WebhookSender } from './outbox.ts'
+import type { NewLead, WebhookMessage } from './store.ts'
+
+/** What the webhook payload names besides the lead. */
+export type WebhookContext = { siteName: string }
+
+/** The queued webhook call for a new lead: its exact body, and the submission id as idempotency key. */
+export function composeWebhook(lead: NewLead, context: WebhookContext): WebhookMessage {
+  const body = JSON.stringify({
+    type: 'lead.created',
+    timestamp: lead.createdAt,
+    data: {
+      submissionId: lead.submissionId,
+      createdAt: lead.createdAt,
+      site: context.siteName,
+      fields: lead.fields,
+      consentText: lead.consentText,
+      pageUrl: lead.pageUrl,
+      referrer: lead.referrer,
+      utm: lead.utm,
+    },
+  })
+  return { id: lead.submissionId, body }
+}
+
+const encoder = new TextEncoder()
+
+async function hmacHex(secret: string, text: string): Promise<string> {
+  const key = await crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])
+  const mac = new Uint8Array(await crypto.subtle.sign('HMAC', key, encoder.encode(text)))
+  return Array.from(mac, (b) => b.toString(16).padStart(2, '0')).join('')
+}
+
+/** The webhook-signature header for `body` signed at `timestamp` (unix seconds): `t=<timestamp>,v1=<hex>`. */
+export async function signWebhook(secret: string, timestamp: number, body: string): Promise<string> {
+  return `t=${timestamp},v1=${await hmacHex(secret, `${timestamp}.${body}`)}`
+}
+
+/**
+ * Whether a webhook-signature header is valid for `body` and no older (or newer) than `toleranceSeconds` (default
+ * 300): what a receiver checks. Any of several v1 values may match (a rotated secret).
+ */
+export async function verifyWebhookSignature(
+  secret: string,
+  header: string,
+  body: string,
+  options: { now?: Date; toleranceSeconds?: number } = {},
+): Promise<boolean> {
+  const parts = header.split(',').map((p) => p.trim().split('='))
+  const t = Number(parts.find(([k]) => k === 't')?.[1])
+  if (!Number.isInteger(t)) return false
+  const now = Math.floor((options.now ?? new Date()).getTime() / 1000)
+  if (Math.abs(now - t) > (options.toleranceSeconds ?? 300)) return false
+  const expected = await hmacHex(secret, `${t}.${body}`)
+  return parts.some(([k, v]) => k === 'v1' && v !== undefined && sameText(v, expected))
+}
+
+function sameText(a: string, b: string): boolean {
+  let diff = a.length ^ b.length
+  for (let i = 0; i < Math.max(a.length, b.length); i++) diff |= (a.charCodeAt(i) || 0) ^ (b.charCodeAt(i) || 0)
+  return diff === 0
+}
+
+/** Options for the webhook sender. */
+export type WebhookSenderOptions = {
+  url: string
+  /** WEBHOOK_SECRET: the receiver checks the signature with it. */
+  secret: string
+  fetch?: typeof fetch
+  clock?: () => Date
+  /** Give up on one attempt after this long (the outbox retries). Default 10 s. */
+  timeoutMs?: number
+}
+
+function reasonOf(error: unknown): string {
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } } | null)?.cause
+  if (typeof cause?.code === 'string') return cause.code
+  if (error instanceof Error && error.name === 'TimeoutError') return 'no answer in time'
+  return error instanceof Error ? error.message : String(error)
+}
+
+/** Sends queued webhook calls to one address, signed at the moment of each attempt. */
+export function createWebhookSender(options: WebhookSenderOptions): WebhookSender {
+  const doFetch = options.fetch ?? fetch
+  const clock = options.clock ?? (() => new Date())
+  const host = new URL(options.url).host
+  return {
+    async send(message) {
+      const timestamp = Math.floor(clock().getTime() / 1000)
+      let response: Response
+      try {
+        response = await doFetch(options.url, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'webhook-id': message.id,
+            'webhook-timestamp': String(timestamp),
+            'webhook-signature': await signWebhook(options.secret, timestamp, message.body),
+          },
+          body: message.body,
+          // A redirect would re-send the lead somewhere not configured: answer it as a refusal instead.
+          redirect: 'manual',
+          signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
+        })
+      } catch (error) {
+        throw new DeliveryError(`The webhook at ${host} could not be reached: ${reasonOf(error)}`, false)
+      }
+      await response.body?.cancel().catch(() => {})
+      if (response.status >= 200 && response.status < 300) return
+      const redirect = response.status >= 300 && response.status < 400 || response.type === 'opaqueredirect'
+      throw new DeliveryError(
+        redirect
+          ? `The webhook at ${host} answered with a redirect (${response.status}): set WEBHOOK_URL to the final address.`
+          : `The webhook at ${host} answered ${response.status}.`,
+        redirect || isPermanentHttpStatus(response.status),
+      )
+    },
+  }
+}
