@@ -229,6 +229,8 @@ async function outagePhase(work: string, log: (line: string) => void) {
     MAIL_FROM: 'Bench <no-reply@example.com>',
     MAIL_RETRY_MIN_SECONDS: '1',
     MAIL_RETRY_MAX_SECONDS: '2',
+    // Retries every 1–2 s would reach the default attempt limit within the outage; the real schedule takes hours.
+    MAIL_MAX_ATTEMPTS: '100',
   })
   const received = new Map<string, number>()
   let smtp: SMTPServer | undefined
@@ -254,7 +256,10 @@ async function outagePhase(work: string, log: (line: string) => void) {
           if (head.length < 4000) head += c.toString('latin1')
         })
         stream.on('end', () => {
-          const id = /X-Idempotency-Key: lead-notification\/(\S+)/i.exec(head)?.[1] ?? 'unknown'
+          // The team's notification only (the registrant's reply is another kind): `<submissionId>.notification`.
+          const key = /X-Idempotency-Key: (\S+)/i.exec(head)?.[1] ?? ''
+          if (!key.endsWith('.notification')) return callback()
+          const id = key.slice(0, -'.notification'.length)
           received.set(id, (received.get(id) ?? 0) + 1)
           callback()
         })
