@@ -6,6 +6,7 @@
  * server secret, so no sign-in is needed and no one can withdraw someone else. The submission id names one lead, and
  * so its launch. Web-standard only: Node and Deno serve the same routes.
  */
+import { timingSafeEqual } from 'hono/utils/buffer'
 import { Hono, type Context } from 'hono'
 import type { ReplyConfig } from '../../schema/page-config.ts'
 import { escapeHtml } from './escape-html.ts'
@@ -41,10 +42,7 @@ export async function unsubscribeUrl(links: LinkSettings, submissionId: string):
 }
 
 async function validSignature(secret: string, id: string, sig: string): Promise<boolean> {
-  const expected = await unsubscribeSignature(secret, id)
-  let diff = expected.length ^ sig.length
-  for (let i = 0; i < Math.max(expected.length, sig.length); i++) diff |= (expected.charCodeAt(i) || 0) ^ (sig.charCodeAt(i) || 0)
-  return diff === 0
+  return timingSafeEqual(await unsubscribeSignature(secret, id), sig)
 }
 
 /** What the unsubscribe routes need. */

@@ -12,6 +12,7 @@
  * Header names and retry schedule as Standard Webhooks; the signature as Stripe's (t=…,v1=…, over timestamp.body).
  * Only a 2xx answer counts as delivered; 408, 429, 5xx and network errors are retried, other answers end it failed.
  */
+import { timingSafeEqual } from 'hono/utils/buffer'
 import { DeliveryError, isPermanentHttpStatus } from './delivery-error.ts'
 import type { WebhookSender } from './outbox.ts'
 import type { NewLead, WebhookMessage } from './store.ts'
@@ -67,13 +68,8 @@ export async function verifyWebhookSignature(
   const now = Math.floor((options.now ?? new Date()).getTime() / 1000)
   if (Math.abs(now - t) > (options.toleranceSeconds ?? 300)) return false
   const expected = await hmacHex(secret, `${t}.${body}`)
-  return parts.some(([k, v]) => k === 'v1' && v !== undefined && sameText(v, expected))
-}
-
-function sameText(a: string, b: string): boolean {
-  let diff = a.length ^ b.length
-  for (let i = 0; i < Math.max(a.length, b.length); i++) diff |= (a.charCodeAt(i) || 0) ^ (b.charCodeAt(i) || 0)
-  return diff === 0
+  for (const [k, v] of parts) if (k === 'v1' && v !== undefined && (await timingSafeEqual(v, expected))) return true
+  return false
 }
 
 /** Options for the webhook sender. */
