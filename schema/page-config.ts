@@ -455,6 +455,47 @@ export const notFoundSchema = {
 } as const satisfies JSONSchema
 export type NotFoundProps = FromConfigSchema<typeof notFoundSchema>
 
+/**
+ * The version of the page.config.json format this code reads. Raise it with every change that an existing config
+ * would fail (a new required field, a rename), and teach src/config/config-migrations.ts to rewrite the older files.
+ */
+export const currentConfigVersion = 2
+
+/** What makes this config one launch among several served from one checkout and one backend. */
+export const launchSchema = {
+  type: 'object',
+  title: 'Launch',
+  description: 'Which launch (development) this page is, and where its registrations go.',
+  properties: {
+    slug: {
+      type: 'string',
+      pattern: '^[a-z0-9][a-z0-9-]{0,62}$',
+      title: 'Launch name',
+      description:
+        'A short name for this launch: lower-case letters, digits and dashes. A launch in launches/<name>/ must use its folder name. It is stored with every registration, names the built folder (dist/<name>/) and the local address (http://<name>.localhost:3000).',
+      examples: ['maple-ridge'],
+    },
+    notifyEmail: {
+      type: 'string',
+      format: 'email',
+      title: 'Notification e-mail',
+      description: "Who is told of each new registration for this launch. Without it, the site's contact e-mail is used. NOTIFY_EMAIL on the server overrides both.",
+      examples: ['leads@example.com'],
+    },
+    origins: {
+      type: 'array',
+      title: 'Other web addresses',
+      description:
+        'Further addresses (scheme://host, no path) where this page is published, e.g. a www. name or a static host. Pages there may register for this launch; the canonical address always may.',
+      items: { type: 'string', pattern: '^https?://[^/?#\\s]+$', examples: ['https://www.maplehollow.example.com'] },
+      uniqueItems: true,
+    },
+  },
+  required: ['slug'],
+  additionalProperties: false,
+} as const satisfies JSONSchema
+export type LaunchConfig = FromConfigSchema<typeof launchSchema>
+
 /** The whole page.config.json. */
 export const pageConfigSchema = {
   $schema: 'http://json-schema.org/draft-07/schema#',
@@ -464,6 +505,13 @@ export const pageConfigSchema = {
   description: 'Everything that belongs to one development: texts, images, order of sections, search tags and the form.',
   properties: {
     $schema: { type: 'string', title: 'Schema', description: 'Lets the editor check this file. Keep it as it is.' },
+    configVersion: {
+      type: 'integer',
+      const: currentConfigVersion,
+      title: 'Config format version',
+      description: 'The version of the config format this file is written in. npm run migrate updates an older file; do not change it by hand.',
+    },
+    launch: launchSchema,
     site: siteSchema,
     seo: seoSchema,
     header: headerSchema,
@@ -474,12 +522,14 @@ export const pageConfigSchema = {
     notFound: notFoundSchema,
     reply: replySchema,
   },
-  required: ['site', 'seo', 'header', 'sections', 'footer', 'modal', 'form', 'notFound'],
+  required: ['configVersion', 'launch', 'site', 'seo', 'header', 'sections', 'footer', 'modal', 'form', 'notFound'],
   additionalProperties: false,
 } as const
 
 /** A validated page configuration. */
 export type PageConfig = {
+  configVersion: typeof currentConfigVersion
+  launch: LaunchConfig
   site: Site
   seo: Seo
   header: FromConfigSchema<typeof headerSchema>
