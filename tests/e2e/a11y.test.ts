@@ -3,6 +3,7 @@ import { AxeBuilder } from '@axe-core/playwright'
 import type { Locator, Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import type { PageConfig } from '../../schema/page-config.ts'
+import { checkDetailsPagePath, registeredPagePath } from '../../schema/registration-contract.ts'
 import { useServerAndBrowser } from './harness.ts'
 
 // The accessibility gate: axe-core's WCAG 2.1 A and AA rules on every state a visitor can reach, and a
@@ -153,6 +154,17 @@ describe('accessibility (axe-core, WCAG 2.1 A/AA)', () => {
     expect(await violations(page)).toEqual([])
     await page.context().close()
   })
+
+  // The pages a registration sent without JavaScript lands on: the thanks, and (from a hosted function) the note that
+  // some fields need correcting. At phone width, where most visitors are.
+  for (const [name, path] of [['thanks', registeredPagePath], ['check-details', checkDetailsPagePath]] as const) {
+    it(`finds no violations on the no-JavaScript ${name} page on a 375 px phone`, async () => {
+      const page = await openPage(path, 375)
+      await page.getByRole('heading', { level: 1 }).first().waitFor()
+      expect(await violations(page)).toEqual([])
+      await page.context().close()
+    })
+  }
 })
 
 describe('keyboard-only registration', () => {
