@@ -10,6 +10,7 @@ import { readOrCreateSecret } from '../server/private-files.ts'
 import { openSqliteStore } from '../server/sqlite-store.ts'
 import type { LeadSelector, LeadStore } from '../server/store.ts'
 import { addressKeyOf } from '../server/suppression.ts'
+import { readErasureSettings, SettingsError } from '../server/env.ts'
 
 /**
  * `npm run leads:erase -- --email ADDRESS` (or `--id SUBMISSION_ID`): a person's right to be forgotten. Removes
@@ -43,7 +44,15 @@ function plural(n: number, one: string, many = `${one}s`): string {
 export async function runLeadsErase(argv: string[], io: Io): Promise<number> {
   let selector: LeadSelector | undefined
   let yes = false
-  let databaseUrl = io.env.DATABASE_URL || undefined
+  let settings
+  try {
+    settings = readErasureSettings(io.env)
+  } catch (error) {
+    if (!(error instanceof SettingsError)) throw error
+    io.err(error.message)
+    return 2
+  }
+  let databaseUrl = settings.databaseUrl
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!
     if (arg === '--help' || arg === '-h') {
@@ -97,7 +106,7 @@ export async function runLeadsErase(argv: string[], io: Io): Promise<number> {
     pool = own
     store = createPostgresStore(own, { close: () => own.end() })
     secret = () => {
-      const value = io.env.SUPPRESSION_SECRET?.trim()
+      const value = settings.suppressionSecret
       if (!value) {
         throw new Error(
           'This person had withdrawn consent, so their address must stay on the suppression list, which needs SUPPRESSION_SECRET ' +
@@ -108,7 +117,7 @@ export async function runLeadsErase(argv: string[], io: Io): Promise<number> {
     }
     where = 'PostgreSQL'
   } else {
-    const dataDir = path.resolve(io.env.DATA_DIR || '.data')
+    const dataDir = path.resolve(settings.dataDir)
     const file = path.join(dataDir, 'leads.sqlite')
     if (!existsSync(file)) {
       io.err(`No leads database at ${file}: check DATA_DIR.`)

@@ -247,6 +247,15 @@ export const environmentVariables = {
     expected: 'a usable secret',
     fix: 'use at least 16 random characters, e.g. from `openssl rand -hex 32`',
   },
+  SUPPRESSION_SECRET: {
+    type: 'string',
+    minLength: 16,
+    secret: true,
+    description:
+      'The key of the suppression list (keyed hashes of addresses that withdrew consent and were then erased). Node server: a key made once in DATA_DIR/suppression.key. With PostgreSQL: the same value for npm run leads:erase and the Edge Function, which then never replies to such an address.',
+    expected: 'a usable secret',
+    fix: 'use at least 16 random characters, the same every time, e.g. from `openssl rand -hex 32`',
+  },
   PUBLIC_FUNCTION_URL: {
     type: 'string',
     format: 'http-url',
@@ -497,6 +506,8 @@ export type EdgeConfig = CommonConfig & {
   databaseUrl: string
   resend: { apiKey: string; from: string; baseUrl: string }
   outboxSecret: string
+  /** Keys the suppression list (SUPPRESSION_SECRET); unset: only the leads' own withdrawals are checked. */
+  suppressionSecret: string | undefined
   /** Only for running the function outside Supabase (tests, `deno run`): where Deno.serve listens. */
   listen: { port: number; host: string } | undefined
 }
@@ -536,7 +547,7 @@ const nodeReading: Reading<Name> = {
 }
 
 const edgeReading: Reading<Name> = {
-  names: ['DATABASE_URL', 'SUPABASE_DB_URL', 'SUPABASE_URL', 'RESEND_API_KEY', 'RESEND_API_URL', 'MAIL_FROM', 'OUTBOX_SECRET', 'ANON_KEY', 'SUPABASE_ANON_KEY', 'SUPABASE_PUBLISHABLE_KEYS', 'CLIENT_IP_HEADER', ...commonNames, 'PORT', 'HOST'],
+  names: ['DATABASE_URL', 'SUPABASE_DB_URL', 'SUPABASE_URL', 'RESEND_API_KEY', 'RESEND_API_URL', 'MAIL_FROM', 'OUTBOX_SECRET', 'ANON_KEY', 'SUPABASE_ANON_KEY', 'SUPABASE_PUBLISHABLE_KEYS', 'CLIENT_IP_HEADER', 'SUPPRESSION_SECRET', ...commonNames, 'PORT', 'HOST'],
   required: ['SUPABASE_DB_URL', 'RESEND_API_KEY', 'MAIL_FROM', 'OUTBOX_SECRET', 'ALLOWED_ORIGINS'],
   dependencies: webhookDependencies,
   changes: {
@@ -550,6 +561,7 @@ const edgeReading: Reading<Name> = {
 
 const buildReading: Reading<Name> = { names: ['PAGE_CONFIG', 'DIST_DIR', 'VITE_SUPABASE_URL', 'VITE_SUPABASE_ANON_KEY'] }
 const exportReading: Reading<Name> = { names: ['PAGE_CONFIG', 'DATA_DIR'] }
+const erasureReading: Reading<Name> = { names: ['DATA_DIR', 'DATABASE_URL', 'SUPPRESSION_SECRET'] }
 
 function commonOf(values: Values<Name>, anonKeys: string[], problems: string[]): CommonConfig {
   const retryMin = values.MAIL_RETRY_MIN_SECONDS!
@@ -631,6 +643,7 @@ export function parseEdgeEnv(env: Env, options: { needsLinks?: boolean } = {}): 
       databaseUrl: values.DATABASE_URL ?? values.SUPABASE_DB_URL ?? '',
       resend: { apiKey: values.RESEND_API_KEY ?? '', from: values.MAIL_FROM ?? '', baseUrl: values.RESEND_API_URL! },
       outboxSecret: values.OUTBOX_SECRET ?? '',
+      suppressionSecret: values.SUPPRESSION_SECRET,
       listen: values.PORT === undefined ? undefined : { port: values.PORT, host: values.HOST! },
     },
     problems,
@@ -657,6 +670,13 @@ export function readExportSettings(env: Env): { pageConfig: string; dataDir: str
   const { values, problems } = check(env, exportReading)
   if (problems.length > 0) throw new SettingsError(problems, 'The export cannot start')
   return { pageConfig: values.PAGE_CONFIG!, dataDir: values.DATA_DIR! }
+}
+
+/** What `npm run leads:erase` reads: the data folder, or PostgreSQL and the suppression list's key. */
+export function readErasureSettings(env: Env): { dataDir: string; databaseUrl: string | undefined; suppressionSecret: string | undefined } {
+  const { values, problems } = check(env, erasureReading)
+  if (problems.length > 0) throw new SettingsError(problems, 'The erasure cannot start')
+  return { dataDir: values.DATA_DIR!, databaseUrl: values.DATABASE_URL, suppressionSecret: values.SUPPRESSION_SECRET }
 }
 
 /** The message to print when the environment is not usable. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { readFileSync } from 'node:fs'
-import { environmentVariables, formatEnvProblems, parseEdgeEnv, parseNodeEnv, readBuildSettings, readExportSettings, SettingsError } from '../../src/server/env.ts'
+import { environmentVariables, formatEnvProblems, parseEdgeEnv, parseNodeEnv, readBuildSettings, readExportSettings, readErasureSettings, SettingsError } from '../../src/server/env.ts'
 import { isEmailAddress } from '../../schema/registration-ajv.ts'
 import { localAnonKey } from '../../schema/local-defaults.ts'
 
@@ -145,6 +145,16 @@ describe('parseEdgeEnv', () => {
     expect(owner.ok && owner.config.databaseUrl).toBe(complete.SUPABASE_DB_URL)
     const wrong = parseEdgeEnv({ ...complete, DATABASE_URL: 'mysql://x' })
     expect(wrong.ok ? [] : wrong.problems).toEqual(['DATABASE_URL is not a valid address: write postgresql://lead_writer:password@host:5432/postgres.'])
+  })
+
+  it('reads SUPPRESSION_SECRET, the key shared with npm run leads:erase, and refuses a short one by name', () => {
+    const secret = 'a-suppression-key-of-32-characters'
+    const result = parseEdgeEnv({ ...complete, SUPPRESSION_SECRET: secret })
+    expect(result.ok && result.config.suppressionSecret).toBe(secret)
+    const unset = parseEdgeEnv(complete)
+    expect(unset.ok && unset.config.suppressionSecret).toBeUndefined()
+    expect(() => readErasureSettings({ SUPPRESSION_SECRET: 'short' })).toThrow(/SUPPRESSION_SECRET is not a usable secret: use at least 16 random characters/)
+    expect(readErasureSettings({ DATA_DIR: '/srv/leads' })).toEqual({ dataDir: '/srv/leads', databaseUrl: undefined, suppressionSecret: undefined })
   })
 
   it('refuses to start without the database, Resend, the sender, the outbox secret and the site origin', () => {

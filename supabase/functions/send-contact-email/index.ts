@@ -12,6 +12,7 @@ import { formatEnvProblems, parseEdgeEnv, requestHandlingOf } from '../../../src
 import { createOutboxWorker } from '../../../src/server/outbox.ts'
 import { createPostgresStore } from '../../../src/server/postgres-store.ts'
 import { createResendMailer } from '../../../src/server/resend-mailer.ts'
+import { addressKeyOf } from '../../../src/server/suppression.ts'
 import { createWebhookSender } from '../../../src/server/webhook.ts'
 import type { FormConfig, ReplyConfig } from '../../../schema/page-config.ts'
 
@@ -62,6 +63,9 @@ const app = createApp({
         }
       : undefined,
   webhook: webhook !== undefined,
+  // With SUPPRESSION_SECRET (the one npm run leads:erase uses), an address that withdrew and was then erased is
+  // still never replied to nor sent to the CRM.
+  ...(settings.suppressionSecret ? { suppressionKeyOf: (email: string) => addressKeyOf(settings.suppressionSecret!, email) } : {}),
 })
 
 const handler = (request: Request, info: Deno.ServeHandlerInfo) => app.fetch(request, info)
