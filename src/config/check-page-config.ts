@@ -4,6 +4,7 @@ import { Ajv, type ValidateFunction } from 'ajv'
 import addFormatsModule from 'ajv-formats'
 import { pageConfigSchema, type PageConfig } from '../../schema/page-config.ts'
 import { checkConfigSemantics } from './config-semantics.ts'
+import { configVersionFinding, launchSlugFinding } from './config-version.ts'
 import { describePath, type Finding } from './describe.ts'
 import { explainAjvErrors } from './explain-ajv-errors.ts'
 import { excerpt, findDuplicateKeys, locate, parseJsonSource, type JsonSource } from './json-source.ts'
@@ -35,8 +36,10 @@ export function publicDirFor(configFile: string): string {
 let validatePage: ValidateFunction | undefined
 
 /**
- * Every problem in a page config's text: JSON syntax (only the first, as parsing stops there), then schema
- * errors and the checks beyond the schema (images in `publicDir`, anchors, addresses, the form), in file order.
+ * Every problem in a page config's text: JSON syntax (only the first, as parsing stops there); for a file written
+ * for another version of the config format, only that (with the command that updates it); else schema errors and
+ * the checks beyond the schema (images in `publicDir`, anchors, addresses, the form, a launch's name against its
+ * folder: `file` matters), in file order.
  */
 export function checkPageConfigText(text: string, file: string, publicDir: string): Problem[] {
   return inspect(text, file, publicDir).problems
@@ -85,6 +88,10 @@ function inspect(rawText: string, file: string, publicDir: string): { data?: unk
   const { source } = parsed
   const data: unknown = JSON.parse(text)
 
+  // A file written for another version of the format: every other message would come from the old format.
+  const version = configVersionFinding(data, source, file)
+  if (version) return { data, problems: [toProblem(version, source, file)] }
+
   const findings: Finding[] = findDuplicateKeys(source).map(({ path: at, key, first, again }) => ({
     at: [...at, key],
     span: again,
@@ -100,7 +107,9 @@ function inspect(rawText: string, file: string, publicDir: string): { data?: unk
 
   // The schema already speaks about these spots; a second message about the same place would only repeat it.
   const spoken = new Set(findings.map((f) => describePath(f.at)))
-  findings.push(...checkConfigSemantics(data, publicDir).filter((f) => !spoken.has(describePath(f.at))))
+  const slug = launchSlugFinding(data, file)
+  const beyond = [...checkConfigSemantics(data, publicDir), ...(slug ? [slug] : [])]
+  findings.push(...beyond.filter((f) => !spoken.has(describePath(f.at))))
 
   const problems = findings.map((finding) => toProblem(finding, source, file))
   problems.sort((a, b) => a.line - b.line || a.column - b.column)

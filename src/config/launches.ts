@@ -1,6 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import type { PageConfig } from '../../schema/page-config.ts'
+import { describePath } from './describe.ts'
+import { locate, parseJsonSource, type Segment } from './json-source.ts'
 import { loadPageConfig, PageConfigError, publicDirFor } from './load-page-config.ts'
 
 /**
@@ -70,7 +72,7 @@ export class LaunchesError extends Error {
 
 /**
  * Reads and checks every launch; throws LaunchesError listing every broken config (each with file, line and what
- * to do), or one naming two configs that claim the same slug.
+ * to do), and every pair of configs that claim the same slug or the same web address (checkLaunchSet).
  */
 export function loadLaunches(sources: LaunchSource[]): Launch[] {
   const errors: PageConfigError[] = []
@@ -84,20 +86,81 @@ export function loadLaunches(sources: LaunchSource[]): Launch[] {
       errors.push(error)
     }
   }
-  const seen = new Map<string, Launch>()
+  errors.push(...checkLaunchSet(launches))
+  if (errors.length > 0) throw new LaunchesError(errors)
+  return launches
+}
+
+/** A web address a launch is served on: its host name, and where its config says so. */
+type HostClaim = { host: string; at: Segment[] }
+
+/** The host names a launch's config claims: its canonical address's and each of launch.origins'. */
+function hostClaims(config: PageConfig): HostClaim[] {
+  const claims: HostClaim[] = []
+  const add = (address: string, at: Segment[]): void => {
+    try {
+      const host = new URL(address).hostname.toLowerCase()
+      if (!claims.some((claim) => claim.host === host)) claims.push({ host, at })
+    } catch {
+      // The checker has already refused an address that is not one.
+    }
+  }
+  add(config.seo.canonicalUrl, ['seo', 'canonicalUrl'])
+  config.launch.origins?.forEach((origin, i) => add(origin, ['launch', 'origins', i]))
+  return claims
+}
+
+/** "file:line" of a path in a config file (line 1 when it cannot be found). */
+function placeOf(configFile: string, at: Segment[]): string {
+  let line = 1
+  try {
+    const parsed = parseJsonSource(readFileSync(configFile, 'utf8').replace(/^\uFEFF/, ''))
+    if ('source' in parsed) line = locate(parsed.source, at).span.start.line
+  } catch {
+    // Read a moment ago; if it is gone now, the file alone still says where.
+  }
+  return `${shown(configFile)}:${line}`
+}
+
+/** A file as a person reads it: relative to the current folder when inside it. */
+function shown(file: string): string {
+  const relative = path.relative(process.cwd(), file)
+  return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : file
+}
+
+/**
+ * What is wrong between launches that are each fine alone: two that claim the same slug, or the same host name
+ * (seo.canonicalUrl or launch.origins), which would leave the server unable to tell them apart. One error each,
+ * naming both files.
+ */
+export function checkLaunchSet(launches: Launch[]): PageConfigError[] {
+  const errors: PageConfigError[] = []
+  const bySlug = new Map<string, Launch>()
+  const byHost = new Map<string, { launch: Launch; at: Segment[] }>()
   for (const launch of launches) {
-    const other = seen.get(launch.slug)
+    const other = bySlug.get(launch.slug)
     if (other) {
       errors.push(
         new PageConfigError(launch.configFile, [
-          `Two launches are named "${launch.slug}": this one and ${other.configFile}. Each launch needs its own name ("launch": { "slug": … }): a launch in launches/ uses its folder name, so give the default launch (page.config.json) another one.`,
+          `Two launches are named "${launch.slug}": ${shown(launch.configFile)} and ${shown(other.configFile)}. Each launch needs its own name ("launch": { "slug": … }): a launch in launches/ uses its folder name, so give the default launch (page.config.json) another one.`,
         ]),
       )
     }
-    seen.set(launch.slug, launch)
+    bySlug.set(launch.slug, launch)
+    for (const claim of hostClaims(launch.config)) {
+      const first = byHost.get(claim.host)
+      if (!first) {
+        byHost.set(claim.host, { launch, at: claim.at })
+        continue
+      }
+      errors.push(
+        new PageConfigError(launch.configFile, [
+          `${placeOf(launch.configFile, claim.at)}\n  ${describePath(claim.at)} is an address on ${claim.host}, and so is ${describePath(first.at)} of another launch (${placeOf(first.launch.configFile, first.at)}). Two launches cannot share a web address: the server could not tell which page to show there.\n  What to do: Give each launch its own address. A new launch that is not online yet can use https://${launch.slug}.example.com/ until its real address is known.`,
+        ]),
+      )
+    }
   }
-  if (errors.length > 0) throw new LaunchesError(errors)
-  return launches
+  return errors
 }
 
 /**

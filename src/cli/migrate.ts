@@ -1,0 +1,116 @@
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { currentConfigVersion } from '../../schema/page-config.ts'
+import { migrateConfigText } from '../config/config-migrations.ts'
+import { migrateCommandFor } from '../config/config-version.ts'
+import { excerpt } from '../config/json-source.ts'
+import { LaunchesError } from '../config/launches.ts'
+import { writeFileAtomically } from '../editor/config-file.ts'
+import { launchesFromArgs, shownFile } from './launch-args.ts'
+
+const usage = `Usage: npm run migrate [-- --launch <name> | <path of a page.config.json>] [--check]
+
+Brings page configs written for an older version of the config format to version ${currentConfigVersion}, keeping
+your text, order and layout. Without --launch or a path: every launch (page.config.json and launches/*/).
+  --launch <name>   only that launch
+  --check           change nothing; exit 1 when a file needs migrating`
+
+/** What happened to one file, as the line(s) printed for it; `failed` when the command must exit 1. */
+type Outcome = { text: string; failed: boolean; changed?: boolean }
+
+function migrateFile(configFile: string, folder: string | undefined, check: boolean): Outcome {
+  const shown = shownFile(configFile)
+  let text: string
+  try {
+    text = readFileSync(configFile, 'utf8')
+  } catch (error) {
+    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT'
+    return { text: `✖ ${shown}: ${missing ? 'there is no file here.' : `the file cannot be read (${(error as NodeJS.ErrnoException).code}).`}`, failed: true }
+  }
+  const result = migrateConfigText(text, folder === undefined ? {} : { folder })
+  switch (result.kind) {
+    case 'current':
+      return { text: `✓ ${shown} is current (config format version ${result.version})`, failed: false }
+    case 'newer':
+      return {
+        text: `✖ ${shown} is written for version ${result.version} of the config format, but this code reads only up to version ${currentConfigVersion}: update the code (git pull, then npm install). The file was left as it is.`,
+        failed: true,
+      }
+    case 'unreadable': {
+      if (!result.syntax) return { text: `✖ ${shown}: ${result.reason} Nothing was written.`, failed: true }
+      const { span, fix } = result.syntax
+      const spot = excerpt(text.replace(/^\uFEFF/, '').split(/\r?\n/), span).replace(/^/gm, '  ')
+      return {
+        text: `✖ ${shown}:${span.start.line}:${span.start.column}\n${spot}\n  ${result.reason}\n  What to do: ${fix} Then run npm run migrate again. Nothing was written.`,
+        failed: true,
+      }
+    }
+    case 'migrated': {
+      if (check) {
+        return {
+          text: `✖ ${shown} is written for version ${result.from} of the config format; ${migrateCommandFor(configFile)} updates it to version ${result.to}.`,
+          failed: true,
+        }
+      }
+      writeFileAtomically(configFile, result.text)
+      return {
+        text: [`✓ ${shown}: updated from version ${result.from} to ${result.to} of the config format`, ...result.changes.map((change) => `    ${change}`)].join('\n'),
+        failed: false,
+        changed: true,
+      }
+    }
+  }
+}
+
+/**
+ * `npm run migrate [-- --launch <slug> | <file>] [--check]`: rewrites every launch's config (or one) to the
+ * current config format, printing what changed in each file or that it is current. Returns the exit code: 1 when
+ * a file could not be migrated, or with --check when one needs it; 2 for a usage mistake.
+ */
+export function runMigrate(argv: string[], env: Record<string, string | undefined> = process.env): number {
+  let options: { launch?: string; check?: boolean; help?: boolean }
+  let positionals: string[]
+  try {
+    ;({ values: options, positionals } = parseArgs({
+      args: argv,
+      options: { launch: { type: 'string' }, check: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+    }))
+  } catch (error) {
+    console.error(`${(error as Error).message}\n\n${usage}`)
+    return 2
+  }
+  if (options.help) {
+    console.log(usage)
+    return 0
+  }
+  if (positionals.length > 1 || (positionals.length === 1 && options.launch !== undefined)) {
+    console.error(`Give one launch (--launch <name>) or one path, not both or several.\n\n${usage}`)
+    return 2
+  }
+  let sources
+  try {
+    sources = launchesFromArgs({ launch: options.launch, file: positionals[0] }, process.cwd(), env)
+  } catch (error) {
+    if (!(error instanceof LaunchesError)) throw error
+    console.error(error.errors.map((e) => e.problems.join('\n')).join('\n'))
+    return 1
+  }
+  const outcomes = sources.map((source) => migrateFile(source.configFile, source.folder, options.check === true))
+  for (const outcome of outcomes) (outcome.failed ? console.error : console.log)(outcome.text)
+  if (!options.check && outcomes.some((outcome) => outcome.changed)) {
+    console.log('\nCheck the result with npm run validate.')
+  }
+  return outcomes.some((outcome) => outcome.failed) ? 1 : 0
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  // A person reads this output: whatever goes wrong, plain words and exit 1, never a stack trace.
+  try {
+    process.exitCode = runMigrate(process.argv.slice(2))
+  } catch (error) {
+    console.error(`migrate could not finish: ${error instanceof Error ? error.message : String(error)}`)
+    process.exitCode = 1
+  }
+}
