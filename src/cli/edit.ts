@@ -1,7 +1,10 @@
 import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { parseArgs } from 'node:util'
+import { LaunchesError } from '../config/launches.ts'
 import { resolvePageConfigPath } from '../config/load-page-config.ts'
+import { launchesFromArgs } from './launch-args.ts'
 import { startEditor } from '../editor/server.ts'
 
 /** The port the editor asks for first: EDIT_PORT, else 3030 (another free one is used when it is taken). */
@@ -12,13 +15,25 @@ export function resolveEditPort(env: Record<string, string | undefined> = proces
 }
 
 /**
- * `npm run edit [file]`: the editor with live preview for a page config (the file given, else PAGE_CONFIG, else
- * ./page.config.json). Prints its address and opens nothing; Ctrl+C stops it.
+ * `npm run edit [-- --launch <slug> | file]`: the editor with live preview for a page config (that launch's, the
+ * file given, else PAGE_CONFIG, else ./page.config.json). Prints its address and opens nothing; Ctrl+C stops it.
  */
 export async function runEdit(args: string[], env: Record<string, string | undefined> = process.env): Promise<void> {
-  const configFile = args[0] ? path.resolve(args[0]) : resolvePageConfigPath(env)
+  const { values, positionals } = parseArgs({ args, options: { launch: { type: 'string' } }, allowPositionals: true })
+  if (positionals.length > 1 || (positionals.length === 1 && values.launch !== undefined)) {
+    console.error('Give one launch or one file: npm run edit -- --launch <name>, or npm run edit -- launches/<name>/page.config.json')
+    process.exit(1)
+  }
+  let configFile = positionals[0] ? path.resolve(positionals[0]) : resolvePageConfigPath(env)
+  try {
+    if (values.launch !== undefined) configFile = launchesFromArgs({ launch: values.launch }, process.cwd(), env)[0]!.configFile
+  } catch (error) {
+    if (!(error instanceof LaunchesError)) throw error
+    console.error(error.errors.map((e) => e.problems.join('\n')).join('\n'))
+    process.exit(1)
+  }
   if (!existsSync(configFile)) {
-    console.error(`There is no file at ${configFile}. Give the path of a page.config.json: npm run edit -- launches/<name>/page.config.json`)
+    console.error(`There is no file at ${configFile}. Name a launch (npm run edit -- --launch <name>) or give the path of a page.config.json (npm run edit -- launches/<name>/page.config.json).`)
     process.exit(1)
   }
   const editor = await startEditor({ configFile, port: resolveEditPort(env) })

@@ -1,10 +1,16 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
 import { listConfigImages } from '../config/config-images.ts'
 import { describePath, valueAt } from '../config/describe.ts'
+import { migrateConfigText } from '../config/config-migrations.ts'
+import { launchSlugPattern } from '../config/config-version.ts'
+import { insertMembers, removeMember, replaceStrings, replaceValue } from '../config/json-edit.ts'
 import { locate, parseJsonSource, type Segment } from '../config/json-source.ts'
-import { publicDirFor, resolvePageConfigPath } from '../config/load-page-config.ts'
+import { LaunchesError } from '../config/launches.ts'
+import { publicDirFor } from '../config/load-page-config.ts'
+import { launchesFromArgs } from './launch-args.ts'
 
 /** A field the editor of a new launch should change: where it is, and what it says now. */
 export type ChecklistItem = { group: string; path: Segment[]; line: number; value: string }
@@ -12,18 +18,25 @@ export type ChecklistItem = { group: string; path: Segment[]; line: number; valu
 /** What createLaunch made. */
 export type Launch = { dir: string; configFile: string; publicDir: string; copiedFiles: number; checklist: ChecklistItem[] }
 
-/** A launch name: lower-case letters, digits and dashes, as it becomes a folder and part of commands. */
-export const launchNamePattern = /^[a-z0-9][a-z0-9-]{0,62}$/
+/** A launch name: lower-case letters, digits and dashes, as it becomes a folder, a host name and part of commands. */
+export const launchNamePattern = launchSlugPattern
 
 /** A problem a person can fix (bad name, launch exists, no source config): shown as it is, without a trace. */
 export class LaunchError extends Error {
   override name = 'LaunchError'
 }
 
+/** The address a new launch stands at until its real one is known: its own, so it never claims another's. */
+export function placeholderOrigin(name: string): string {
+  return `https://${name}.example.com`
+}
+
 /**
- * Starts the next development from `sourceConfig`: launches/<name>/page.config.json (a copy, with "$schema"
- * pointing at root/schema) and launches/<name>/public/ (a copy of the source's public folder).
- * Throws LaunchError when the name is not usable, the launch exists (never overwritten) or the source is missing.
+ * Starts the next development from `sourceConfig`: launches/<name>/page.config.json (a copy in the current config
+ * format, with "$schema" pointing at root/schema, launch.slug set to `name`, no launch.origins, and every address
+ * on the source's hosts moved to placeholderOrigin(name), so it builds and runs beside the source at once) and
+ * launches/<name>/public/ (a copy of the source's public folder). Throws LaunchError when the name is not usable,
+ * the launch exists (never overwritten) or the source is missing or not JSON.
  */
 export function createLaunch(name: string, root: string, sourceConfig: string): Launch {
   if (!launchNamePattern.test(name)) {
@@ -41,12 +54,12 @@ export function createLaunch(name: string, root: string, sourceConfig: string): 
   try {
     text = readFileSync(sourceConfig, 'utf8')
   } catch {
-    throw new LaunchError(`There is no page config to copy at ${sourceConfig}. Set PAGE_CONFIG to the config to start from.`)
+    throw new LaunchError(`There is no page config to copy at ${sourceConfig}. Set PAGE_CONFIG to the config to start from, or name a launch with --from <name>.`)
   }
   const configFile = path.join(dir, 'page.config.json')
   const publicDir = path.join(dir, 'public')
   const schemaFile = path.join(root, 'schema', 'page-config.schema.json')
-  const newText = withSchemaPath(text, path.relative(dir, schemaFile).split(path.sep).join('/'))
+  const newText = asNewLaunch(text, sourceConfig, name, path.relative(dir, schemaFile).split(path.sep).join('/'))
   try {
     mkdirSync(dir, { recursive: true })
     writeFileSync(configFile, newText, { flag: 'wx' })
@@ -61,14 +74,60 @@ export function createLaunch(name: string, root: string, sourceConfig: string): 
   return { dir, configFile, publicDir, copiedFiles: countFiles(publicDir), checklist: launchChecklist(newText) }
 }
 
+/**
+ * The source config's text made into launch `name`'s: brought to the current config format, "$schema" set to
+ * `schemaPath`, launch.slug set, launch.origins removed (those addresses are the source's), and every text value
+ * that is an address on one of the source's hosts moved to placeholderOrigin(name). Everything else as written.
+ */
+function asNewLaunch(sourceText: string, sourceConfig: string, name: string, schemaPath: string): string {
+  const migrated = migrateConfigText(sourceText)
+  if (migrated.kind === 'unreadable') {
+    const where = migrated.syntax ? `${sourceConfig}:${migrated.syntax.span.start.line}` : sourceConfig
+    throw new LaunchError(`The config to copy cannot be read: ${where}: ${migrated.reason} Fix it first (npm run validate shows what to do).`)
+  }
+  if (migrated.kind === 'newer') {
+    throw new LaunchError(
+      `${sourceConfig} is written for version ${migrated.version} of the config format, newer than this code reads: update the code (git pull, then npm install) first.`,
+    )
+  }
+  const bom = sourceText.startsWith('\uFEFF') ? '\uFEFF' : ''
+  let text = (migrated.kind === 'migrated' ? migrated.text : sourceText).slice(bom.length)
+  text = withSchemaPath(text, schemaPath)
+  const data = JSON.parse(text) as { launch?: { slug?: unknown; origins?: unknown }; seo?: { canonicalUrl?: unknown } }
+  if (data.launch === undefined) text = insertMembers(text, [], [['launch', `{ "slug": ${JSON.stringify(name)} }`]], 'configVersion')
+  else if (data.launch.slug === undefined) text = insertMembers(text, ['launch'], [['slug', JSON.stringify(name)]])
+  else text = replaceValue(text, ['launch', 'slug'], JSON.stringify(name))
+  text = removeMember(text, ['launch'], 'origins')
+
+  const oldHosts = new Set<string>()
+  for (const address of [data.seo?.canonicalUrl, ...(Array.isArray(data.launch?.origins) ? data.launch.origins : [])]) {
+    const host = typeof address === 'string' ? hostOf(address) : undefined
+    if (host) oldHosts.add(host)
+  }
+  text = replaceStrings(text, (value) => {
+    const match = /^https?:\/\/[^/?#\s]+/i.exec(value)
+    const host = match ? hostOf(value) : undefined
+    return match && host && oldHosts.has(host) ? placeholderOrigin(name) + value.slice(match[0].length) : undefined
+  })
+  return bom + text
+}
+
+/** The host (name and port) of an address, lower-case; undefined when it is not one. */
+function hostOf(address: string): string | undefined {
+  try {
+    return new URL(address).host.toLowerCase() || undefined
+  } catch {
+    return undefined
+  }
+}
+
 /** The config text with "$schema" set to `schemaPath`, everything else as written. */
 function withSchemaPath(text: string, schemaPath: string): string {
   const parsed = parseJsonSource(text)
   if ('syntax' in parsed) return text
   const { span, found } = locate(parsed.source, ['$schema'])
   if (found) return text.slice(0, span.start.offset) + JSON.stringify(schemaPath) + text.slice(span.end.offset)
-  const open = text.indexOf('{')
-  return `${text.slice(0, open + 1)}\n  "$schema": ${JSON.stringify(schemaPath)},${text.slice(open + 1)}`
+  return insertMembers(text, [], [['$schema', JSON.stringify(schemaPath)]])
 }
 
 function countFiles(dir: string): number {
@@ -101,6 +160,7 @@ export function launchChecklist(text: string): ChecklistItem[] {
   for (const at of [['site', 'phone', 'display'], ['site', 'phone', 'dial'], ['seo', 'jsonLd', 'telephone'], ['site', 'email'], ['seo', 'jsonLd', 'email']]) {
     add('Phone and e-mail (the same number and address everywhere)', at)
   }
+  add('Who is told of each registration (without it, site.email)', ['launch', 'notifyEmail'])
   for (const at of [['site', 'location'], ...leaves(['seo', 'jsonLd', 'address']), ['seo', 'jsonLd', 'areaServed']]) add('Location', at)
   for (const at of [['seo', 'canonicalUrl'], ['seo', 'jsonLd', 'url'], ['seo', 'jsonLd', 'image'], ['seo', 'title'], ['seo', 'description'], ['site', 'analytics', 'gtmId'], ['site', 'themeColor']]) {
     add('Web address, search and sharing', at)
@@ -140,14 +200,27 @@ export function formatLaunch(launch: Launch, root: string, sourceConfig: string)
   }
   const oldName = launch.checklist.find((item) => item.path.join('.') === 'site.name')
   if (oldName) lines.push('', `  Then search the file for "${oldName.value}" to catch any mention left in the copy.`)
-  const env = `PAGE_CONFIG=${config}`
+  const slug = path.basename(launch.dir)
+  const address = launch.checklist.find((item) => item.path.join('.') === 'seo.canonicalUrl')
+  if (address?.value.startsWith(placeholderOrigin(slug))) {
+    lines.push(
+      '',
+      `  Its web address is ${address.value} for now, so it never takes the other launch's: write the real one in`,
+      '  seo.canonicalUrl (and the addresses under seo.jsonLd) when you know it.',
+    )
+  }
+  const commands: [string, string][] = [
+    [`npm run edit -- --launch ${slug}`, 'edit it with the page beside the text'],
+    [`npm run validate -- --launch ${slug}`, 'check it: every problem with its line and what to do'],
+    [`npm run dev -- --launch ${slug}`, 'see it in the browser while you edit'],
+    ['npm run build', `build every launch (this one into dist/${slug}/)`],
+    ['npm start', `serve every launch: this one at http://${slug}.localhost:3000`],
+  ]
+  const commandWidth = Math.max(...commands.map(([command]) => command.length))
   lines.push(
     '',
     'When you are done (docs/editing-guide.md explains each step and each error):',
-    `  ${env} npm run validate     check it: every problem with its line and what to do`,
-    `  ${env} npm run dev          see it in the browser while you edit`,
-    `  ${env} npm run build        build the site into dist/ (add DIST_DIR=dist-${path.basename(launch.dir)} to keep it apart)`,
-    `  ${env} npm start            serve the built site and the registration form`,
+    ...commands.map(([command, what]) => `  ${command.padEnd(commandWidth)}   ${what}`),
   )
   return lines.join('\n')
 }
@@ -158,14 +231,25 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     console.error(message)
     process.exit(1)
   }
-  const name = process.argv[2]
-  if (!name || process.argv.length > 3) fail('Usage: npm run new-launch -- <name>   e.g. npm run new-launch -- maple-hollow')
-  const root = process.cwd()
-  const source = resolvePageConfigPath()
+  const usage = 'Usage: npm run new-launch -- <name> [--from <launch>]   e.g. npm run new-launch -- maple-hollow'
+  let name: string | undefined
+  let from: string | undefined
   try {
-    const launch = createLaunch(name as string, root, source)
+    const { values, positionals } = parseArgs({ args: process.argv.slice(2), options: { from: { type: 'string' } }, allowPositionals: true })
+    if (positionals.length !== 1) fail(usage)
+    name = positionals[0]
+    from = values.from
+  } catch (error) {
+    fail(`${(error as Error).message}\n${usage}`)
+  }
+  const root = process.cwd()
+  try {
+    // The default launch (PAGE_CONFIG's file when set) unless --from names another.
+    const source = launchesFromArgs({ launch: from }, root)[0]!.configFile
+    const launch = createLaunch(name!, root, source)
     console.log(formatLaunch(launch, root, source))
   } catch (error) {
+    if (error instanceof LaunchesError) fail(error.errors.map((e) => e.problems.join('\n')).join('\n'))
     fail(error instanceof LaunchError ? error.message : `new-launch could not finish: ${(error as Error).message}`)
   }
 }

@@ -62,7 +62,7 @@ export function runValidate(args: string[], env: Record<string, string | undefin
       ...(clashes.length ? [clashes.length === 1 ? 'two launches share a name or an address' : `${clashes.length} clashes between launches`] : []),
     ]
     if (parts.length === 0) console.log(`\n✓ All ${sources.length} launches are valid`)
-    else console.error(`\n✖ ${parts.join('; ')}.`)
+    else console.error(`\n✖ ${parts.join('; ').replace(/^t/, 'T')}.`)
   }
   return broken + clashes.length === 0 ? 0 : 1
 }
