@@ -1,10 +1,12 @@
 import { spawnSync } from 'node:child_process'
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { checkPageConfigFile } from '../../src/config/check-page-config.ts'
-import { secondLaunchDir } from '../fixtures/second-launch.ts'
+import { findLaunches, loadLaunches } from '../../src/config/launches.ts'
+import { loadPageConfig } from '../../src/config/load-page-config.ts'
+import { replaceOnce, secondLaunchDir } from '../fixtures/second-launch.ts'
 
 const root = path.resolve(import.meta.dirname, '../..')
 const tsx = path.join(root, 'node_modules/.bin/tsx')
@@ -31,34 +33,73 @@ describe('npm run new-launch', () => {
     project = makeProject()
   })
 
-  it('copies the config with $schema pointing at the schema, and the images', () => {
+  it('copies the config as the new launch: its name, no origins, its own placeholder address, everything else as written', () => {
+    const sourceFile = path.join(project, 'page.config.json')
+    const original = replaceOnce(
+      readFileSync(sourceFile, 'utf8'),
+      '"launch": { "slug": "willowmere-commons" }',
+      '"launch": {\n    "slug": "willowmere-commons",\n    "notifyEmail": "sales@example.org",\n    "origins": ["https://www.willowmere.example.org", "https://willowmere-static.example.net"]\n  }',
+    )
+    writeFileSync(sourceFile, original)
     const { code } = newLaunch(project, ['maple-hollow'])
     expect(code).toBe(0)
     const configFile = path.join(project, 'launches/maple-hollow/page.config.json')
-    const copy = JSON.parse(readFileSync(configFile, 'utf8')) as Record<string, unknown>
-    const original = JSON.parse(readFileSync(path.join(project, 'page.config.json'), 'utf8')) as Record<string, unknown>
-    expect(copy.$schema).toBe('../../schema/page-config.schema.json')
-    expect(existsSync(path.resolve(path.dirname(configFile), copy.$schema as string))).toBe(true)
-    expect({ ...copy, $schema: undefined }).toEqual({ ...original, $schema: undefined })
-    expect(readdirSync(path.join(project, 'launches/maple-hollow/public/images')).sort()).toEqual(
-      readdirSync(path.join(project, 'public/images')).sort(),
-    )
-    expect(checkPageConfigFile(configFile).problems).toEqual([])
+    const expected = replaceOnce(
+      replaceOnce(original, '"$schema": "../../../schema/page-config.schema.json"', '"$schema": "../../schema/page-config.schema.json"'),
+      '"slug": "willowmere-commons",\n    "notifyEmail": "sales@example.org",\n    "origins": ["https://www.willowmere.example.org", "https://willowmere-static.example.net"]\n',
+      '"slug": "maple-hollow",\n    "notifyEmail": "sales@example.org"\n',
+    ).replaceAll('https://willowmere.example.org', 'https://maple-hollow.example.com')
+    expect(readFileSync(configFile, 'utf8')).toBe(expected)
+    expect(existsSync(path.resolve(path.dirname(configFile), '../../schema/page-config.schema.json'))).toBe(true)
+    expect(readdirSync(path.join(project, 'launches/maple-hollow/public/images')).sort()).toEqual(readdirSync(path.join(project, 'public/images')).sort())
+
+    // It builds as it is, and beside the launch it came from: its own name, its own address.
+    const config = loadPageConfig(configFile)
+    expect(config.launch).toEqual({ slug: 'maple-hollow', notifyEmail: 'sales@example.org' })
+    expect(config.seo.canonicalUrl).toBe('https://maple-hollow.example.com/')
+    expect(config.seo.jsonLd.image).toBe('https://maple-hollow.example.com/images/og-image.jpg')
+    const launches = loadLaunches(findLaunches(project, {}))
+    expect(launches.map((launch) => launch.slug)).toEqual(['willowmere-commons', 'maple-hollow'])
   })
 
-  it('prints the development-specific fields with their lines, then how to validate, dev, build and start', () => {
+  it('brings a source written for version 1 of the config format to the current one', () => {
+    const sourceFile = path.join(project, 'page.config.json')
+    writeFileSync(sourceFile, replaceOnce(readFileSync(sourceFile, 'utf8'), '  "configVersion": 2,\n  "launch": { "slug": "willowmere-commons" },\n', ''))
+    expect(newLaunch(project, ['maple-hollow']).code).toBe(0)
+    const text = readFileSync(path.join(project, 'launches/maple-hollow/page.config.json'), 'utf8')
+    expect(text.split('\n').slice(0, 4)).toEqual(['{', '  "$schema": "../../schema/page-config.schema.json",', '  "configVersion": 2,', '  "launch": { "slug": "maple-hollow" },'])
+    expect(checkPageConfigFile(path.join(project, 'launches/maple-hollow/page.config.json')).problems).toEqual([])
+  })
+
+  it('prints the development-specific fields with their lines, then the commands for this launch and its local address', () => {
     const { out } = newLaunch(project, ['maple-hollow'])
     const text = readFileSync(path.join(project, 'launches/maple-hollow/page.config.json'), 'utf8')
     const lineOf = (needle: string): number => text.slice(0, text.indexOf(needle)).split('\n').length
     expect(out).toContain('✓ Created launches/maple-hollow/page.config.json (a copy of page.config.json)')
     expect(out).toMatch(new RegExp(`\\[ \\] line ${lineOf('"name": "Willowmere Commons"')} +site\\.name +Willowmere Commons`))
+    expect(out).toMatch(new RegExp(`\\[ \\] line ${lineOf('"canonicalUrl"')} +seo\\.canonicalUrl +https://maple-hollow\\.example\\.com/\n`))
     for (const field of ['site.phone.dial', 'site.email', 'site.location', 'seo.canonicalUrl', 'seo.jsonLd.telephone', 'seo.jsonLd.email', 'seo.jsonLd.address.addressLocality', 'sections[0].image.src', 'sections[0].heading', 'footer.copyright']) {
       expect(out, field).toContain(` ${field} `)
     }
     expect(out).toContain('Then search the file for "Willowmere Commons"')
-    for (const command of ['npm run validate', 'npm run dev', 'npm run build', 'npm start']) {
-      expect(out).toContain(`PAGE_CONFIG=launches/maple-hollow/page.config.json ${command}`)
-    }
+    expect(out).toContain('Its web address is https://maple-hollow.example.com/ for now')
+    for (const command of ['npm run edit', 'npm run validate', 'npm run dev']) expect(out).toMatch(new RegExp(`^  ${command} -- --launch maple-hollow +\\S`, 'm'))
+    expect(out).toMatch(/^  npm run build +build every launch \(this one into dist\/maple-hollow\/\)$/m)
+    expect(out).toMatch(/^  npm start +serve every launch: this one at http:\/\/maple-hollow\.localhost:3000$/m)
+    expect(out).not.toContain('PAGE_CONFIG')
+  })
+
+  it('starts from another launch with --from, and says which launches there are for an unknown one', () => {
+    expect(newLaunch(project, ['first']).code).toBe(0)
+    const { code, out } = newLaunch(project, ['second', '--from', 'first'])
+    expect(code).toBe(0)
+    expect(out).toContain('(a copy of launches/first/page.config.json)')
+    expect(loadPageConfig(path.join(project, 'launches/second/page.config.json')).seo.canonicalUrl).toBe('https://second.example.com/')
+    const unknown = newLaunch(project, ['third', '--from', 'frist'])
+    expect(unknown.code).toBe(1)
+    expect(unknown.out).toContain('There is no launch named "frist". The launches are: willowmere-commons, first, second.')
+    expect(unknown.out).not.toMatch(/^\s+at /m)
+    expect(existsSync(path.join(project, 'launches/third'))).toBe(false)
   })
 
   it('starts from the config PAGE_CONFIG names', () => {

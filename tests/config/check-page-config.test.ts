@@ -240,7 +240,7 @@ describe('checkPageConfigFile', () => {
 
 describe('checkPageConfigText', () => {
   it('lists every problem of a config in file order', () => {
-    const text = JSON.stringify({ site: { name: 'x' }, sections: [{ type: 'hero2' }] }, null, 2)
+    const text = JSON.stringify({ configVersion: 2, site: { name: 'x' }, sections: [{ type: 'hero2' }] }, null, 2)
     const problems = checkPageConfigText(text, 'inline.json', '/nowhere')
     expect(problems.length).toBeGreaterThan(3)
     const positions = problems.map((p) => p.line * 1000 + p.column)
