@@ -8,7 +8,7 @@ import { migrateConfigText } from '../config/config-migrations.ts'
 import { launchSlugPattern } from '../config/config-version.ts'
 import { insertMembers, removeMember, replaceStrings, replaceValue } from '../config/json-edit.ts'
 import { locate, parseJsonSource, type Segment } from '../config/json-source.ts'
-import { LaunchesError } from '../config/launches.ts'
+import { declaredSlug, findLaunches, LaunchesError } from '../config/launches.ts'
 import { publicDirFor } from '../config/load-page-config.ts'
 import { launchesFromArgs } from './launch-args.ts'
 
@@ -36,7 +36,7 @@ export function placeholderOrigin(name: string): string {
  * format, with "$schema" pointing at root/schema, launch.slug set to `name`, no launch.origins, and every address
  * on the source's hosts moved to placeholderOrigin(name), so it builds and runs beside the source at once) and
  * launches/<name>/public/ (a copy of the source's public folder). Throws LaunchError when the name is not usable,
- * the launch exists (never overwritten) or the source is missing or not JSON.
+ * the launch exists (never overwritten), another launch already has that name, or the source is missing or not JSON.
  */
 export function createLaunch(name: string, root: string, sourceConfig: string): Launch {
   if (!launchNamePattern.test(name)) {
@@ -48,6 +48,12 @@ export function createLaunch(name: string, root: string, sourceConfig: string): 
   if (existsSync(dir)) {
     throw new LaunchError(
       `${path.relative(root, dir)} already exists, and new-launch never overwrites a launch. Pick another name, or delete that folder first if you really mean to start it again.`,
+    )
+  }
+  const namesake = findLaunches(root, {}).find((source) => declaredSlug(source.configFile) === name)
+  if (namesake) {
+    throw new LaunchError(
+      `${path.relative(root, namesake.configFile)} is already the launch named "${name}": two launches cannot share a name (each registration is stored with it). Pick another name.`,
     )
   }
   let text: string

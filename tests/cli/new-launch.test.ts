@@ -122,6 +122,13 @@ describe('npm run new-launch', () => {
     expect(readFileSync(configFile, 'utf8')).toBe(before)
   })
 
+  it('refuses the name of the default launch, which would clash with it', () => {
+    const { code, out } = newLaunch(project, ['willowmere-commons'])
+    expect(code).toBe(1)
+    expect(out).toContain('page.config.json is already the launch named "willowmere-commons": two launches cannot share a name')
+    expect(existsSync(path.join(project, 'launches'))).toBe(false)
+  })
+
   it('refuses a name that cannot be a folder, and explains usage without a name', () => {
     const bad = newLaunch(project, ['Maple Hollow'])
     expect(bad.code).toBe(1)
