@@ -52,7 +52,7 @@ export function explainAjvErrors(errors: readonly ErrorObject[], data: unknown, 
         message: `${describePath(full)} has a field "${extra}" that it does not take${meant ? `; did you mean "${meant}"?` : '.'}`,
         fix: meant
           ? `Rename "${extra}" to "${meant}"${missing.includes(meant) ? ' (that field is required and missing)' : ''}, or delete it.`
-          : `Delete "${extra}", or move it to where it belongs. ${describePath(full)} takes: ${listWords(allowed)}.`,
+          : `Delete "${extra}", or move it to where it belongs. ${full.length === 0 ? 'The file' : describePath(full)} takes: ${listWords(allowed)}.`,
       })
     }
     for (const name of missing) {

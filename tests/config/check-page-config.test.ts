@@ -93,6 +93,12 @@ describe('checkPageConfigFile', () => {
     expect(problem.fix).toContain('sections[0] takes: type, anchor, eyebrow, heading')
   })
 
+  it('refuses an unknown top-level key in a sentence that starts with a capital', () => {
+    const { problems } = check((t) => replaceOnce(t, '"configVersion": 2,', '"configVersion": 2,\n  "colour": "green",'))
+    const problem = only(problems)
+    expect(problem.fix).toMatch(/^Delete "colour", or move it to where it belongs\. The file takes: /)
+  })
+
   it('pairs a misspelt required key with the field it was meant to be, in one message', () => {
     const { problems } = check((t) => replaceOnce(t, '"navLabel": "Site"', '"navLable": "Site"'))
     const problem = only(problems)
