@@ -8,6 +8,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { SMTPServer } from 'smtp-server'
 import { contactFunctionPath } from '../schema/function-path.ts'
 import { localAnonKey } from '../schema/local-defaults.ts'
+import { defaultLaunchSlug } from '../src/cli/launch-catalog.ts'
 import { openSqliteStore } from '../src/server/sqlite-store.ts'
 
 /**
@@ -156,7 +157,7 @@ function registrations(acked: string[], retryEvery = 0): AutocannonRequest {
 }
 
 async function storedIds(dataDir: string): Promise<string[]> {
-  const store = openSqliteStore(path.join(dataDir, 'leads.sqlite'), { readonly: true })
+  const store = openSqliteStore(path.join(dataDir, 'leads.sqlite'), { readonly: true, defaultLaunch: defaultLaunchSlug() ?? 'default' })
   try {
     const ids: string[] = []
     for (let after = 0; ; ) {

@@ -3,6 +3,7 @@ import path from 'node:path'
 import { createInterface } from 'node:readline/promises'
 import { pathToFileURL } from 'node:url'
 import pg from 'pg'
+import { defaultLaunchSlug } from './launch-catalog.ts'
 import { removeEmlCopies } from '../server/eml-mailer.ts'
 import { eraseEverywhere } from '../server/erasure.ts'
 import { createPostgresStore } from '../server/postgres-store.ts'
@@ -96,6 +97,8 @@ export async function runLeadsErase(argv: string[], io: Io): Promise<number> {
     return 2
   }
 
+  // An erasure lists no lead, so it never reads a lead's launch: it needs no usable config, only a name to give.
+  const defaultLaunch = defaultLaunchSlug(process.cwd(), io.env) ?? 'default'
   let store: LeadStore
   let pool: pg.Pool | undefined
   let secret: () => string
@@ -104,7 +107,7 @@ export async function runLeadsErase(argv: string[], io: Io): Promise<number> {
   if (databaseUrl) {
     const own = new pg.Pool({ connectionString: databaseUrl, max: 1 })
     pool = own
-    store = createPostgresStore(own, { close: () => own.end() })
+    store = createPostgresStore(own, { defaultLaunch, close: () => own.end() })
     secret = () => {
       const value = settings.suppressionSecret
       if (!value) {
@@ -123,7 +126,7 @@ export async function runLeadsErase(argv: string[], io: Io): Promise<number> {
       io.err(`No leads database at ${file}: check DATA_DIR.`)
       return 1
     }
-    store = openSqliteStore(file)
+    store = openSqliteStore(file, { defaultLaunch })
     secret = () => readOrCreateSecret(path.join(dataDir, 'suppression.key'))
     emlDir = path.join(dataDir, 'outbox')
     where = dataDir

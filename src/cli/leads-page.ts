@@ -5,22 +5,23 @@ import { pathToFileURL } from 'node:url'
 import { serve, type HttpBindings } from '@hono/node-server'
 import { Hono } from 'hono'
 import pg from 'pg'
-import type { PageConfig } from '../../schema/page-config.ts'
-import { loadPageConfig, PageConfigError } from '../config/load-page-config.ts'
 import { rateLimitKey } from '../server/client-address.ts'
 import { formatEnvProblems, parseNodeEnv, type NodeServerConfig } from '../server/env.ts'
 import { createForwardedAddress } from '../server/forwarded-address.ts'
-import { createLeadsPage } from '../server/leads-page/leads-page.ts'
+import { createLeadsPage, leadsPageLaunchOf } from '../server/leads-page/leads-page.ts'
 import { createPasswordCheck, openSessionStore } from '../server/leads-page/sessions.ts'
 import { createPostgresStore } from '../server/postgres-store.ts'
 import { secureHeadersMiddleware } from '../server/security-headers.ts'
 import type { LeadStore } from '../server/store.ts'
+import type { LeadsPageLaunch } from '../server/leads-page/views.ts'
+import { noDefaultLaunch, readLaunchCatalog } from './launch-catalog.ts'
 
 /**
  * `npm run leads:page -- --database-url postgresql://…`: the leads page alone, on the Node server's settings
  * (PORT, HOST, TRUST_PROXY, NOTIFY_TIME_ZONE, LEADS_PASSWORD; sessions in DATA_DIR/leads-page.sqlite), reading the
  * leads from PostgreSQL, e.g. a Supabase project's, where the function runs as an Edge Function and there is no
- * Node server to serve /leads. Everything but /leads answers 404.
+ * Node server to serve /leads. Every launch's leads (page.config.json and launches/, or PAGE_CONFIG alone), with a
+ * launch filter when there are several. Everything but /leads answers 404.
  */
 
 const usage = `Usage: LEADS_PASSWORD=… npm run leads:page -- --database-url postgresql://user:password@host:5432/postgres
@@ -30,8 +31,16 @@ Serves the leads page (http://HOST:PORT/leads) for leads stored in PostgreSQL (e
 /** A running leads-page server. */
 export type LeadsPageServer = { url: string; close(): Promise<void> }
 
-/** Starts the leads page alone for `store`, with the Node server's settings; `settings.leadsPassword` must be set. */
-export async function startLeadsPageServer(page: PageConfig, settings: NodeServerConfig, store: LeadStore, cwd = process.cwd()): Promise<LeadsPageServer> {
+/**
+ * Starts the leads page alone for `store` and these launches (default first), with the Node server's settings;
+ * `settings.leadsPassword` must be set.
+ */
+export async function startLeadsPageServer(
+  launches: LeadsPageLaunch[],
+  settings: NodeServerConfig,
+  store: LeadStore,
+  cwd = process.cwd(),
+): Promise<LeadsPageServer> {
   if (settings.leadsPassword === undefined) throw new Error('LEADS_PASSWORD is missing: the leads page needs the team\'s password.')
   const dataDir = path.resolve(cwd, settings.dataDir)
   mkdirSync(dataDir, { recursive: true })
@@ -45,8 +54,7 @@ export async function startLeadsPageServer(page: PageConfig, settings: NodeServe
       checkPassword: createPasswordCheck(settings.leadsPassword),
       store,
       sessions,
-      form: page.form,
-      siteName: page.site.name,
+      launches,
       timeZone: settings.timeZone,
       trustProxy: settings.trustProxy,
       clientIp: (c) => rateLimitKey(visitorAddress((c.env as HttpBindings).incoming) ?? 'unknown'),
@@ -86,17 +94,22 @@ async function main(argv: string[]): Promise<number> {
     console.error('LEADS_PASSWORD is missing: set the sales team\'s password (at least 12 characters).')
     return 1
   }
-  let page: PageConfig
-  try {
-    page = loadPageConfig(path.resolve(parsed.config.pageConfig))
-  } catch (error) {
-    console.error(error instanceof PageConfigError ? `The page config cannot be used.\n${error.message}` : error)
+  const catalog = readLaunchCatalog(process.cwd(), process.env)
+  if (catalog.defaultSlug === undefined) {
+    console.error(noDefaultLaunch)
+    return 1
+  }
+  // A launch whose config cannot be used still has its leads listed, by its name and with their own fields.
+  for (const problem of catalog.problems) console.error(`Note: ${problem}; run npm run validate to see what to fix.`)
+  const launches = catalog.launches.flatMap((launch) => (launch.config ? [leadsPageLaunchOf(launch.config)] : []))
+  if (launches.length === 0) {
+    console.error('No launch config can be used: run npm run validate and fix what it shows.')
     return 1
   }
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 })
   pool.on('error', (error) => console.error('PostgreSQL connection error:', error.message))
-  const store = createPostgresStore(pool, { close: () => pool.end() })
-  const running = await startLeadsPageServer(page, parsed.config, store)
+  const store = createPostgresStore(pool, { defaultLaunch: catalog.defaultSlug, close: () => pool.end() })
+  const running = await startLeadsPageServer(launches, parsed.config, store)
   console.log(`Leads page: on, at ${running.url}/leads, reading PostgreSQL`)
   const stop = () => {
     running

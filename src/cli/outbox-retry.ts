@@ -3,6 +3,7 @@ import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import pg from 'pg'
 import { readExportSettings, SettingsError } from '../server/env.ts'
+import { defaultLaunchSlug } from './launch-catalog.ts'
 import { createPostgresStore } from '../server/postgres-store.ts'
 import { openSqliteStore } from '../server/sqlite-store.ts'
 import type { LeadStore, MessageState } from '../server/store.ts'
@@ -34,12 +35,14 @@ export async function retryFailed(store: LeadStore, now = new Date()): Promise<{
 }
 
 async function main(): Promise<number> {
+  // Retries read messages, never a lead's launch: no usable config is needed, only a name to give.
+  const defaultLaunch = defaultLaunchSlug() ?? 'default'
   let store: LeadStore
   let where: string
   const databaseUrl = process.env.DATABASE_URL?.trim()
   if (databaseUrl) {
     const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 })
-    store = createPostgresStore(pool, { close: () => pool.end() })
+    store = createPostgresStore(pool, { defaultLaunch, close: () => pool.end() })
     where = 'PostgreSQL (DATABASE_URL)'
   } else {
     let dataDir: string
@@ -54,7 +57,7 @@ async function main(): Promise<number> {
       console.error(`No leads database at ${file}: check DATA_DIR (or set DATABASE_URL for PostgreSQL).`)
       return 1
     }
-    store = openSqliteStore(file)
+    store = openSqliteStore(file, { defaultLaunch })
     where = file
   }
   try {

@@ -277,6 +277,7 @@ export function createApp(deps: AppDeps): Hono {
       ...(await consentEvidence(deps.formConfig.consent, reportedConsent)),
       pageUrl: ownPageAddress(context.pageUrl, (origin) => ourPages(origin, c) !== null),
       submissionId,
+      launch: '',
       createdAt: clock().toISOString(),
       fields: checked.value,
       userAgent: userAgentOf(c.req.header('user-agent')),

@@ -1,5 +1,6 @@
 import { stringify } from 'csv-stringify/sync'
 import { clickIdParams } from '../../schema/registration-contract.ts'
+import { orderedFields, type NotificationForm } from './notification.ts'
 import type { StoredLead } from './store.ts'
 
 /**
@@ -19,6 +20,16 @@ export function csvRecord(values: string[]): string {
   return stringify([values], { record_delimiter: 'windows', quote_record_delimiter: true, escape_formulas: true })
 }
 
+/**
+ * The form fields of several launches' forms as one list of columns: each form's in its own order, the first form's
+ * (the default launch's) first, a field two forms share once.
+ */
+export function fieldsOfForms(forms: NotificationForm[]): string[] {
+  const fields: string[] = []
+  for (const form of forms) for (const field of orderedFields(form)) if (!fields.includes(field)) fields.push(field)
+  return fields
+}
+
 function cell(value: unknown): string {
   if (value === undefined || value === null) return ''
   return typeof value === 'string' ? value : JSON.stringify(value)
@@ -26,7 +37,7 @@ function cell(value: unknown): string {
 
 /**
  * Writes leads as CSV through `write`, in the order `leads()` yields them. Two passes, so memory stays flat: the
- * first finds the columns (the form's fields in form order, then any other field or utm_* key the data holds) and
+ * first finds the columns (the forms' fields in form order, then any other field or utm_* key the data holds) and
  * the newest id, the second writes the leads up to that id (a lead stored in between has a higher id and waits
  * for the next download). `leads` is called once for each pass. Returns how many were written.
  */
@@ -45,7 +56,7 @@ export async function writeLeadsCsv(
   }
   await write(
     csvRecord([
-      'id', 'created_at', 'submission_id', 'suspected_spam', ...fields, 'consent_text', 'consent_sha256', 'consent_reported', 'page_url', 'referrer', 'landing_page',
+      'id', 'created_at', 'submission_id', 'launch', 'suspected_spam', ...fields, 'consent_text', 'consent_sha256', 'consent_reported', 'page_url', 'referrer', 'landing_page',
       ...utm, ...clickIdParams, 'user_agent', 'withdrawn_at',
     ]),
   )
@@ -57,6 +68,7 @@ export async function writeLeadsCsv(
         String(lead.id),
         lead.createdAt,
         lead.submissionId,
+        lead.launch,
         // Caught by the honeypot: kept apart from real leads by this column, so one caught by mistake can be recovered.
         lead.suspectedSpam ? 'yes' : '',
         ...fields.map((f) => cell(lead.fields[f])),

@@ -11,7 +11,7 @@ import { healthHandler } from './health.ts'
 import { DataDirBusyError, lockDataDir } from './data-dir-lock.ts'
 import { createEmlMailer } from './eml-mailer.ts'
 import { eraseEverywhere } from './erasure.ts'
-import { createLeadsPage } from './leads-page/leads-page.ts'
+import { createLeadsPage, leadsPageLaunchOf } from './leads-page/leads-page.ts'
 import { createPasswordCheck, openSessionStore, type SessionStore } from './leads-page/sessions.ts'
 import { requestHandlingOf, type NodeServerConfig } from './env.ts'
 import type { Mailer } from './mailer.ts'
@@ -129,7 +129,7 @@ export async function startNodeServer(
     lock.release()
     throw new StartupError(`DATA_DIR ${dataDir} cannot be made private to this user: ${(error as Error).message}`)
   }
-  const store = openSqliteStore(path.join(dataDir, 'leads.sqlite'))
+  const store = openSqliteStore(path.join(dataDir, 'leads.sqlite'), { defaultLaunch: page.launch.slug })
   // This process owns DATA_DIR: claims left by a killed predecessor can be taken over at once.
   await store.releaseAllClaims()
   const siteName = page.site.name
@@ -246,8 +246,7 @@ export async function startNodeServer(
         checkPassword: createPasswordCheck(settings.leadsPassword),
         store,
         sessions,
-        form: page.form,
-        siteName,
+        launches: [leadsPageLaunchOf(page)],
         timeZone: settings.timeZone,
         trustProxy: settings.trustProxy,
         clientIp: (c) => rateLimitKey(clientAddress(c) ?? 'unknown'),

@@ -1,10 +1,12 @@
 import {
+  countsByLaunch,
   leadColumnValues,
   notificationStateOf,
   searchPatterns,
   withdrawalOf,
   type AddressKey,
   type ErasureResult,
+  type LaunchOptions,
   type LeadSearch,
   type LeadSelector,
   type LeadStore,
@@ -46,6 +48,7 @@ type LeadRow = {
   consent_sha256: string | null
   consent_reported: string | null
   withdrawn_at: Date | string | null
+  launch: string | null
 }
 
 type JobRow = {
@@ -71,7 +74,7 @@ type MessageRow = {
 }
 
 const leadColumns =
-  'id, submission_id, created_at, fields, consent_text, page_url, referrer, utm, user_agent, click_ids, landing_page, suspected_spam, consent_sha256, consent_reported, withdrawn_at'
+  'id, submission_id, created_at, fields, consent_text, page_url, referrer, utm, user_agent, click_ids, landing_page, suspected_spam, consent_sha256, consent_reported, withdrawn_at, launch'
 const messageColumns = 'id, lead_id, kind, status, attempts, last_error, created_at, next_attempt_at, sent_at, failed_at'
 // A lead's address as compared for withdrawal: trimmed, lower case (the partial index leads_withdrawn_email).
 const emailKey = (alias: string) => `lower(btrim(${alias}.fields->>'email'))`
@@ -89,6 +92,15 @@ function searchCondition(search: LeadSearch): { sql: string; params: unknown[] }
   }
 }
 
+/**
+ * The WHERE clause keeping one launch's leads, its parameter numbered $at: the default launch's include those
+ * stored before launches were kept (launch null).
+ */
+function launchCondition(launch: string | undefined, defaultLaunch: string, at: number): { sql: string; params: unknown[] } {
+  if (launch === undefined) return { sql: 'true', params: [] }
+  return { sql: launch === defaultLaunch ? `(leads.launch = $${at} OR leads.launch IS NULL)` : `leads.launch = $${at}`, params: [launch] }
+}
+
 // Drivers differ in how they hand back bigint, timestamptz and jsonb; normalise here.
 function toNumber(value: string | number | bigint): number {
   return typeof value === 'number' ? value : Number(value)
@@ -102,10 +114,11 @@ function fromJson<T>(value: T | string): T {
   return typeof value === 'string' ? (JSON.parse(value) as T) : value
 }
 
-function toLead(row: LeadRow): StoredLead {
+function toLead(row: LeadRow, defaultLaunch: string): StoredLead {
   return {
     id: toNumber(row.id),
     submissionId: row.submission_id,
+    launch: row.launch ?? defaultLaunch,
     createdAt: toIso(row.created_at),
     fields: fromJson(row.fields),
     consentText: row.consent_text,
@@ -152,13 +165,15 @@ function whereOf(selector: LeadSelector): [string, string] {
 }
 
 /** Options for the Postgres store. */
-export type PostgresStoreOptions = {
+export type PostgresStoreOptions = LaunchOptions & {
   /** Called by close(), e.g. `() => pool.end()`. */
   close?: () => Promise<void>
 }
 
 /** A LeadStore on PostgreSQL with the tables of supabase/migrations (apply them first). */
-export function createPostgresStore(db: SqlQueryable, options: PostgresStoreOptions = {}): LeadStore {
+export function createPostgresStore(db: SqlQueryable, options: PostgresStoreOptions): LeadStore {
+  const { defaultLaunch } = options
+  const toStored = (row: LeadRow) => toLead(row, defaultLaunch)
   return {
     async saveLead(lead: NewLead, mail: OutgoingMail | null, more: NewMessage[] = []) {
       // One statement: the lead and its messages (if any) are committed together, or nothing is.
@@ -168,25 +183,25 @@ export function createPostgresStore(db: SqlQueryable, options: PostgresStoreOpti
       ]
       const { rows } = await db.query(
         `WITH new_lead AS (
-           INSERT INTO public.leads (submission_id, created_at, fields, consent_text, page_url, referrer, utm, user_agent, click_ids, landing_page, suspected_spam, consent_sha256, consent_reported)
-           VALUES ($1, $2, $3::jsonb, $4, $5, $6, $7::jsonb, $8, $9::jsonb, $10, $11::int = 1, $12, $13)
+           INSERT INTO public.leads (submission_id, created_at, fields, consent_text, page_url, referrer, utm, user_agent, click_ids, landing_page, suspected_spam, consent_sha256, consent_reported, launch)
+           VALUES ($1, $2, $3::jsonb, $4, $5, $6, $7::jsonb, $8, $9::jsonb, $10, $11::int = 1, $12, $13, $14)
            ON CONFLICT (submission_id) DO NOTHING
            RETURNING ${leadColumns}
          ), new_mail AS (
            INSERT INTO public.outbox (lead_id, kind, recipient, mail, next_attempt_at, created_at)
            SELECT new_lead.id, m.kind, m.recipient, m.content, $2, $2
-           FROM new_lead, jsonb_to_recordset($14::jsonb) AS m (kind text, recipient text, content jsonb)
+           FROM new_lead, jsonb_to_recordset($15::jsonb) AS m (kind text, recipient text, content jsonb)
          )
          SELECT ${leadColumns} FROM new_lead`,
         [...leadColumnValues(lead), JSON.stringify(messages)],
       )
       const created = rows[0] as LeadRow | undefined
-      if (created) return { created: true, lead: toLead(created) }
+      if (created) return { created: true, lead: toStored(created) }
       // The conflicting insert waited for the other transaction to commit, so the stored lead is visible now.
       const existing = await db.query(`SELECT ${leadColumns} FROM public.leads WHERE submission_id = $1`, [lead.submissionId])
       const row = existing.rows[0] as LeadRow | undefined
       if (!row) throw new Error(`Lead ${lead.submissionId} conflicted but cannot be read back.`)
-      return { created: false, lead: toLead(row) }
+      return { created: false, lead: toStored(row) }
     },
 
     async claimDueMail(now, limit, leaseMs) {
@@ -282,13 +297,25 @@ export function createPostgresStore(db: SqlQueryable, options: PostgresStoreOpti
       return rows.length > 0
     },
 
-    async listLeads(afterId, limit) {
-      const { rows } = await db.query(`SELECT ${leadColumns} FROM public.leads WHERE id > $1 ORDER BY id LIMIT $2`, [afterId, limit])
-      return (rows as LeadRow[]).map(toLead)
+    async listLeads(afterId, limit, launch) {
+      const only = launchCondition(launch, defaultLaunch, 3)
+      const { rows } = await db.query(`SELECT ${leadColumns} FROM public.leads WHERE id > $1 AND ${only.sql} ORDER BY id LIMIT $2`, [
+        afterId,
+        limit,
+        ...only.params,
+      ])
+      return (rows as LeadRow[]).map(toStored)
+    },
+
+    async countLeadsByLaunch() {
+      const { rows } = await db.query(`SELECT launch, count(*)::int AS leads FROM public.leads GROUP BY launch`)
+      return countsByLaunch(rows as Array<{ launch: string | null; leads: number }>, defaultLaunch)
     },
 
     async searchLeads(search) {
-      const match = searchCondition(search)
+      const text = searchCondition(search)
+      const launch = launchCondition(search.launch, defaultLaunch, text.params.length + 1)
+      const match = { sql: `${text.sql} AND ${launch.sql}`, params: [...text.params, ...launch.params] }
       const n = match.params.length
       const from = search.from
       const newer = from !== undefined && 'newer' in from
@@ -322,7 +349,7 @@ export function createPostgresStore(db: SqlQueryable, options: PostgresStoreOpti
       const { total, newer: hasNewer, older: hasOlder } = meta[0] as { total: number; newer: boolean; older: boolean }
       return {
         leads: listed.map((row) => ({
-          ...toLead(row),
+          ...toStored(row),
           notification: notificationStateOf(row.mail_status, row.mail_attempts),
           ...withdrawalOf(row.withdrawn_at === null ? null : toIso(row.withdrawn_at)),
         })),

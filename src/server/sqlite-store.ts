@@ -2,6 +2,7 @@ import { chmodSync, existsSync } from 'node:fs'
 import Database from 'better-sqlite3'
 import { ensurePrivateFile, privateFileMode } from './private-files.ts'
 import {
+  countsByLaunch,
   leadColumnValues,
   notificationStateOf,
   searchPatterns,
@@ -9,6 +10,7 @@ import {
   type AddressKey,
   type ErasureResult,
   type LeadSearch,
+  type LaunchOptions,
   type LeadSearchPage,
   type LeadSelector,
   type LeadStore,
@@ -116,6 +118,14 @@ CREATE INDEX outbox_lead ON outbox (lead_id);
 CREATE UNIQUE INDEX outbox_lead_kind ON outbox (lead_id, kind);
 `
 
+// Version 6, as supabase/migrations/20251220000000_leads_launch.sql: the launch a lead was made for (null on leads
+// stored before, which belong to the default launch: the store reads them as it), and an index for listing one
+// launch's leads by date (rowid, the id, ends every SQLite index, so it serves the (created_at, id) keyset too).
+const schemaV6 = `
+ALTER TABLE leads ADD COLUMN launch TEXT;
+CREATE INDEX IF NOT EXISTS leads_launch_newest ON leads (launch, created_at);
+`
+
 function columnsOf(db: Database.Database, table: string): string[] {
   return (db.pragma(`table_info(${table})`) as { name: string }[]).map((c) => c.name)
 }
@@ -148,6 +158,7 @@ type LeadRow = {
   suspected_spam: number
   consent_sha256: string | null
   consent_reported: string | null
+  launch?: string | null
 }
 
 type JobRow = { id: number; lead_id: number; attempts: number; kind: MessageKind; mail: string; withdrawn: number }
@@ -206,10 +217,12 @@ function searchCondition(search: LeadSearch): { sql: string; params: unknown[] }
   }
 }
 
-function toLead(row: LeadRow): StoredLead {
+function toLead(row: LeadRow, defaultLaunch: string): StoredLead {
   return {
     id: row.id,
     submissionId: row.submission_id,
+    // Null on leads stored before launches were kept; absent in a read-only file an older server still runs on.
+    launch: row.launch ?? defaultLaunch,
     createdAt: row.created_at,
     fields: JSON.parse(row.fields) as Record<string, unknown>,
     consentText: row.consent_text,
@@ -228,7 +241,7 @@ function toLead(row: LeadRow): StoredLead {
 }
 
 /** Options for opening the SQLite store. */
-export type SqliteStoreOptions = {
+export type SqliteStoreOptions = LaunchOptions & {
   /** Open read-only (the export CLI, while a server may be running): no schema changes, no writes. */
   readonly?: boolean
 }
@@ -243,7 +256,7 @@ export type SqliteLeadStore = LeadStore & {
  * Opens (and creates) the lead database at `file`. The caller must hold the DATA_DIR lock (data-dir-lock.ts):
  * SQLite itself is safe with two writers, but two outbox workers would double-send.
  */
-export function openSqliteStore(file: string, options: SqliteStoreOptions = {}): SqliteLeadStore {
+export function openSqliteStore(file: string, options: SqliteStoreOptions): SqliteLeadStore {
   // Created owner-only before SQLite opens it: SQLite gives its -wal and -shm files the database file's mode.
   if (!options.readonly) ensurePrivateFile(file)
   const db = new Database(file, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false })
@@ -285,6 +298,12 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
         db.pragma('user_version = 5')
       }).immediate()
     }
+    if (version < 6) {
+      db.transaction(() => {
+        db.exec(schemaV6)
+        db.pragma('user_version = 6')
+      }).immediate()
+    }
     db.exec(leadsListIndex)
   }
 
@@ -292,8 +311,8 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
     ? undefined
     : {
         insertLead: db.prepare<unknown[], { id: number }>(
-          `INSERT INTO leads (submission_id, created_at, fields, consent_text, page_url, referrer, utm, user_agent, click_ids, landing_page, suspected_spam, consent_sha256, consent_reported)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (submission_id) DO NOTHING RETURNING id`,
+          `INSERT INTO leads (submission_id, created_at, fields, consent_text, page_url, referrer, utm, user_agent, click_ids, landing_page, suspected_spam, consent_sha256, consent_reported, launch)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (submission_id) DO NOTHING RETURNING id`,
         ),
         insertMail: db.prepare(
           `INSERT INTO outbox (lead_id, recipient, mail, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?)`,
@@ -333,7 +352,17 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
       }
   const byId = db.prepare<[number], LeadRow>('SELECT * FROM leads WHERE id = ?')
   const bySubmission = db.prepare<[string], LeadRow>('SELECT * FROM leads WHERE submission_id = ?')
-  const page = db.prepare<[number, number], LeadRow>('SELECT * FROM leads WHERE id > ? ORDER BY id LIMIT ?')
+  const defaultLaunch = options.defaultLaunch
+  // A read-only store may open a file an older server still runs on, which has no launch column: all its leads are
+  // the default launch's.
+  const hasLaunch = columnsOf(db, 'leads').includes('launch')
+  /** The WHERE clause and parameters that keep one launch's leads (null launches are the default launch's). */
+  function launchCondition(launch: string | undefined): { sql: string; params: unknown[] } {
+    if (launch === undefined) return { sql: '1 = 1', params: [] }
+    if (!hasLaunch) return { sql: launch === defaultLaunch ? '1 = 1' : '0 = 1', params: [] }
+    return launch === defaultLaunch ? { sql: '(leads.launch = ? OR leads.launch IS NULL)', params: [launch] } : { sql: 'leads.launch = ?', params: [launch] }
+  }
+  const toStored = (row: LeadRow) => toLead(row, defaultLaunch)
   const counts = db.prepare<[], { status: string; n: number }>('SELECT status, count(*) AS n FROM outbox GROUP BY status')
   // Prepared on first use: a read-only store may open a file that predates withdrawn_at.
   let withdrawnAddress: Database.Statement<[string], { one: number }> | undefined
@@ -386,7 +415,9 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
   }
 
   function searchLeads(search: LeadSearch): LeadSearchPage {
-    const match = searchCondition(search)
+    const text = searchCondition(search)
+    const launch = launchCondition(search.launch)
+    const match = { sql: `${text.sql} AND ${launch.sql}`, params: [...text.params, ...launch.params] }
     const from = search.from
     const newer = from !== undefined && 'newer' in from
     const position = from === undefined ? undefined : 'newer' in from ? from.newer : from.older
@@ -409,7 +440,7 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
       )?.found === 1
     return {
       leads: rows.map((row) => ({
-        ...toLead(row),
+        ...toStored(row),
         notification: notificationStateOf(row.mail_status, row.mail_attempts),
         ...withdrawalOf(row.withdrawn_at),
       })),
@@ -430,7 +461,7 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
     if (!inserted) {
       const existing = bySubmission.get(lead.submissionId)
       if (!existing) throw new Error(`Lead ${lead.submissionId} conflicted but cannot be read back.`)
-      return { created: false, lead: toLead(existing) }
+      return { created: false, lead: toStored(existing) }
     }
     if (mail) s.insertMail.run(inserted.id, mail.to, JSON.stringify(mail), lead.createdAt, lead.createdAt)
     for (const message of more) {
@@ -439,7 +470,7 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
     }
     const stored = byId.get(inserted.id)
     if (!stored) throw new Error(`Lead ${inserted.id} cannot be read back.`)
-    return { created: true, lead: toLead(stored) }
+    return { created: true, lead: toStored(stored) }
   })
 
   // Group commit: the saves that arrive in one turn of the event loop share one transaction and one fsync. Each
@@ -539,8 +570,17 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions = {}):
       )
       return withdrawnAddress.get(email.trim().toLowerCase()) !== undefined
     },
-    async listLeads(afterId, limit) {
-      return page.all(afterId, limit).map(toLead)
+    async listLeads(afterId, limit, launch) {
+      const only = launchCondition(launch)
+      return query<LeadRow>(`SELECT * FROM leads WHERE id > ? AND ${only.sql} ORDER BY id LIMIT ?`)
+        .all(afterId, ...only.params, limit)
+        .map(toStored)
+    },
+    async countLeadsByLaunch() {
+      const rows = query<{ launch: string | null; leads: number }>(
+        hasLaunch ? 'SELECT launch, count(*) AS leads FROM leads GROUP BY launch' : 'SELECT NULL AS launch, count(*) AS leads FROM leads',
+      ).all()
+      return countsByLaunch(rows.filter((row) => row.leads > 0), defaultLaunch)
     },
     async searchLeads(search) {
       return searchLeads(search)

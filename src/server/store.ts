@@ -18,6 +18,7 @@
  *   suspected_spam the honeypot was filled: stored, never notified, replied to or sent to the webhook
  *   consent_sha256 SHA-256 of consent_text
  *   consent_reported the browser's text, if other
+ *   launch         the launch's slug; null on leads stored before launches were kept (the default launch)
  *
  * consent_text is the launch's note as the server knows it (never the browser's copy), consent_sha256 its version
  * (null on leads stored before it was kept), consent_reported what the browser claimed it showed when that differs.
@@ -26,12 +27,17 @@
  * An outbox row is `pending` until it is sent, or `failed` once it was refused for good or ran out of attempts
  * (`npm run outbox:retry` puts those back), or `cancelled` when the registrant withdrew before it went.
  *
+ * A lead's launch is never null to callers: a store is opened with the default launch's slug and reads a null
+ * launch as it, in every list and filter (filtering by the default launch includes the leads stored before).
+ *
  * suppressions: address_key (HMAC of an address that withdrew consent, never the address), created_at
  */
 
 /** A registration as the app hands it to the store: already validated and trimmed. */
 export type NewLead = {
   submissionId: string
+  /** The slug of the launch (development) the registration was made for. */
+  launch: string
   /** ISO 8601, UTC, milliseconds (`Date#toISOString()`). */
   createdAt: string
   fields: Record<string, unknown>
@@ -56,7 +62,7 @@ export type NewLead = {
 /**
  * A new lead's values in the column order both stores insert them (submission_id, created_at, fields,
  * consent_text, page_url, referrer, utm, user_agent, click_ids, landing_page, suspected_spam, consent_sha256,
- * consent_reported), JSON columns serialised, the flag as 1/0.
+ * consent_reported, launch), JSON columns serialised, the flag as 1/0.
  */
 export function leadColumnValues(lead: NewLead): Array<string | number | null> {
   return [
@@ -73,8 +79,28 @@ export function leadColumnValues(lead: NewLead): Array<string | number | null> {
     lead.suspectedSpam ? 1 : 0,
     lead.consentSha256,
     lead.consentReported,
+    lead.launch,
   ]
 }
+
+/** Options every store is opened with. */
+export type LaunchOptions = {
+  /** The default launch's slug: what a lead stored before launches were kept (launch null) is read as. */
+  defaultLaunch: string
+}
+
+/** How many leads each launch has, by slug (null launches counted as the default launch's), sorted by slug. */
+export function countsByLaunch(rows: Array<{ launch: string | null; leads: number }>, defaultLaunch: string): LaunchCount[] {
+  const counts = new Map<string, number>()
+  for (const row of rows) {
+    const slug = row.launch ?? defaultLaunch
+    counts.set(slug, (counts.get(slug) ?? 0) + Number(row.leads))
+  }
+  return [...counts].sort(([a], [b]) => a.localeCompare(b)).map(([launch, leads]) => ({ launch, leads }))
+}
+
+/** A launch that has leads, and how many. */
+export type LaunchCount = { launch: string; leads: number }
 
 /**
  * A registration as stored. Leads stored before the consent hash was kept have none. `withdrawnAt` is present once
@@ -163,6 +189,8 @@ export type LeadSearch = {
   text?: string
   /** Leads older than this one (the next page), or newer than it (the previous page); the newest when absent. */
   from?: { older: LeadPosition } | { newer: LeadPosition }
+  /** Only this launch's leads (the default launch's include those stored before launches were kept). */
+  launch?: string
   /** Leads a page. */
   limit: number
 }
@@ -259,8 +287,10 @@ export interface LeadStore {
   withdrawLead(submissionId: string, now: Date): Promise<Withdrawal | undefined>
   /** Whether any lead of this e-mail address (trimmed, case-insensitive) has withdrawn. */
   isAddressWithdrawn(email: string): Promise<boolean>
-  /** Leads in id order, after `afterId`, at most `limit` of them (for paging through an export). */
-  listLeads(afterId: number, limit: number): Promise<StoredLead[]>
+  /** Leads in id order, after `afterId`, at most `limit` of them (for paging through an export); of one launch when given. */
+  listLeads(afterId: number, limit: number, launch?: string): Promise<StoredLead[]>
+  /** The launches that have leads, with how many each (the leads page's filter, the export's check of a slug). */
+  countLeadsByLaunch(): Promise<LaunchCount[]>
   /** A page of the leads list, newest first (created_at, then id), with each lead's notification state. */
   searchLeads(search: LeadSearch): Promise<LeadSearchPage>
   /** How many notifications are pending and sent. */

@@ -8,7 +8,7 @@ import { createApp, type AppDeps } from '../../src/server/app.ts'
 import { localAnonKey } from '../../schema/local-defaults.ts'
 import { openSqliteStore, type SqliteLeadStore } from '../../src/server/sqlite-store.ts'
 import type { LeadStore } from '../../src/server/store.ts'
-import { readPageConfig, registration } from './support/fixtures.ts'
+import { defaultLaunch, readPageConfig, registration } from './support/fixtures.ts'
 
 const page = readPageConfig()
 const url = 'http://site.test/functions/v1/send-contact-email'
@@ -47,7 +47,7 @@ function post(app: Hono, body: unknown, headers: Record<string, string> = {}, ta
 }
 
 beforeEach(() => {
-  store = openSqliteStore(path.join(dir, `${crypto.randomUUID()}.sqlite`))
+  store = openSqliteStore(path.join(dir, `${crypto.randomUUID()}.sqlite`), { defaultLaunch })
   now = new Date('2025-06-01T14:30:00.000Z')
   stored = 0
   return () => store.close()

@@ -9,7 +9,7 @@ import { createApp, type AppDeps } from '../../src/server/app.ts'
 import { createOutboxWorker } from '../../src/server/outbox.ts'
 import { createSmtpMailer } from '../../src/server/smtp-mailer.ts'
 import { openSqliteStore, type SqliteLeadStore } from '../../src/server/sqlite-store.ts'
-import { readPageConfig, registration } from './support/fixtures.ts'
+import { defaultLaunch, readPageConfig, registration } from './support/fixtures.ts'
 import { startTestSmtp, type ReceivedMail } from './support/smtp.ts'
 
 // Issue 13: consent evidence that proves something, and no visitor-written address in the team's mail as a link.
@@ -28,7 +28,7 @@ const quiet = { info() {}, error() {} }
 const shownHash = createHash('sha256').update(page.form.consent, 'utf8').digest('hex')
 
 function setup(overrides: Partial<AppDeps> = {}): { store: SqliteLeadStore; post(body: unknown, headers?: Record<string, string>): Promise<Response> } {
-  const store = openSqliteStore(path.join(dir, `${crypto.randomUUID()}.sqlite`))
+  const store = openSqliteStore(path.join(dir, `${crypto.randomUUID()}.sqlite`), { defaultLaunch })
   cleanups.push(() => store.close())
   const app = createApp({
     formConfig: page.form,
@@ -149,7 +149,7 @@ describe('page address', () => {
 describe('SQLite upgrade', () => {
   it('adds the consent columns to an older database, its leads keeping no fingerprint', async () => {
     const file = path.join(dir, `${crypto.randomUUID()}.sqlite`)
-    await openSqliteStore(file).close()
+    await openSqliteStore(file, { defaultLaunch }).close()
     // The shape before consent evidence (user_version 3), with a lead stored then.
     const db = new Database(file)
     db.exec('ALTER TABLE leads DROP COLUMN consent_sha256; ALTER TABLE leads DROP COLUMN consent_reported; PRAGMA user_version = 3')
@@ -158,7 +158,7 @@ describe('SQLite upgrade', () => {
       '2025-06-01T14:30:00.000Z',
     )
     db.close()
-    const store = openSqliteStore(file)
+    const store = openSqliteStore(file, { defaultLaunch })
     cleanups.push(() => store.close())
     const [old] = await store.listLeads(0, 10)
     expect(old).toMatchObject({ consentText: 'what the browser sent', consentSha256: null, consentReported: null })

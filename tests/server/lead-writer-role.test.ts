@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createPostgresStore, type SqlQueryable } from '../../src/server/postgres-store.ts'
 import { addressKeyOf } from '../../src/server/suppression.ts'
-import { mailFor, newLead } from './support/fixtures.ts'
+import { defaultLaunch, mailFor, newLead } from './support/fixtures.ts'
 import { plannedPostgresKind, startTestPostgres, type TestPostgres } from './support/postgres.ts'
 
 let pg: TestPostgres
@@ -47,7 +47,7 @@ describe(`the lead_writer role (migrations on PostgreSQL, ${plannedPostgresKind(
     await pg.reset()
     const lead = newLead()
     await asLeadWriter(async (db) => {
-      const store = createPostgresStore(db)
+      const store = createPostgresStore(db, { defaultLaunch })
       expect((await store.saveLead(lead, mailFor(lead))).created).toBe(true)
       expect((await store.saveLead(lead, mailFor(lead))).created).toBe(false)
       const [job] = await store.claimDueMail(new Date('2025-06-01T15:00:00Z'), 10, 60_000)
@@ -67,7 +67,7 @@ describe(`the lead_writer role (migrations on PostgreSQL, ${plannedPostgresKind(
   it('cannot delete or empty leads, change what was stored, or change the tables', async () => {
     await pg.reset()
     const lead = newLead()
-    await createPostgresStore(pg.db).saveLead(lead, mailFor(lead))
+    await createPostgresStore(pg.db, { defaultLaunch }).saveLead(lead, mailFor(lead))
     await asLeadWriter(async (db) => {
       const refused = {
         deleteLead: await refusal(db, 'DELETE FROM public.leads'),

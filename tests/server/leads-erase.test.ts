@@ -10,7 +10,7 @@ import { createPostgresStore } from '../../src/server/postgres-store.ts'
 import { openSqliteStore } from '../../src/server/sqlite-store.ts'
 import type { LeadStore, NewLead } from '../../src/server/store.ts'
 import { localAnonKey } from '../../schema/local-defaults.ts'
-import { newLead, readPageConfig, registration } from './support/fixtures.ts'
+import { defaultLaunch, newLead, readPageConfig, registration } from './support/fixtures.ts'
 import { startServerProcess, writeDist } from './support/node-server.ts'
 import { plannedPostgresKind, startTestPostgres } from './support/postgres.ts'
 
@@ -116,7 +116,7 @@ describe('npm run leads:erase on SQLite (DATA_DIR)', () => {
     } finally {
       await server.stop('SIGTERM')
     }
-    const store = openSqliteStore(path.join(dataDir, 'leads.sqlite'), { readonly: true })
+    const store = openSqliteStore(path.join(dataDir, 'leads.sqlite'), { readonly: true, defaultLaunch })
     const emails = (await store.listLeads(0, 10)).map((l) => l.fields.email)
     await store.close()
     expect(emails).toEqual(['kept@example.com', 'jane@example.com'])
@@ -125,14 +125,14 @@ describe('npm run leads:erase on SQLite (DATA_DIR)', () => {
   it('erases one submission by --id, and says so when there is nothing to erase', async () => {
     const dataDir = path.join(root, 'by-id')
     mkdirSync(dataDir, { recursive: true })
-    const store = openSqliteStore(path.join(dataDir, 'leads.sqlite'))
+    const store = openSqliteStore(path.join(dataDir, 'leads.sqlite'), { defaultLaunch })
     const { keep } = await seed(store)
     await store.close()
     const done = await eraseCli(['--id', keep.submissionId, '--yes'], { DATA_DIR: dataDir })
     expect(done.stdout).toContain('Erased 1 registration, 1 message and 0 .eml files.')
     const again = await eraseCli(['--id', keep.submissionId], { DATA_DIR: dataDir })
     expect(again).toMatchObject({ stdout: expect.stringContaining('No registrations for this submission id'), stderr: '' })
-    const reopened = openSqliteStore(path.join(dataDir, 'leads.sqlite'), { readonly: true })
+    const reopened = openSqliteStore(path.join(dataDir, 'leads.sqlite'), { readonly: true, defaultLaunch })
     expect(await reopened.listLeads(0, 10)).toHaveLength(2)
     await reopened.close()
   })
@@ -151,7 +151,7 @@ describe('npm run leads:erase on PostgreSQL', () => {
   it.skipIf(plannedPostgresKind() === 'pglite')('erases the person and, after VACUUM FULL, leaves no byte of them in the database files', async () => {
     const pg = await startTestPostgres()
     try {
-      const { keep } = await seed(createPostgresStore(pg.db))
+      const { keep } = await seed(createPostgresStore(pg.db, { defaultLaunch }))
       const dataDirectory = ((await pg.db.query('SHOW data_directory')).rows[0] as { data_directory: string }).data_directory
       const dbOid = ((await pg.db.query('SELECT oid FROM pg_database WHERE datname = current_database()')).rows[0] as { oid: number }).oid
       const databaseFiles = path.join(dataDirectory, 'base', String(dbOid))

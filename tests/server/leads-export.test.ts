@@ -9,7 +9,7 @@ import { createPostgresStore } from '../../src/server/postgres-store.ts'
 import { openSqliteStore } from '../../src/server/sqlite-store.ts'
 import type { LeadStore } from '../../src/server/store.ts'
 import { parseCsv } from './support/csv.ts'
-import { mailFor, newLead } from './support/fixtures.ts'
+import { defaultLaunch, mailFor, newLead } from './support/fixtures.ts'
 import { plannedPostgresKind, startTestPostgres } from './support/postgres.ts'
 
 const run = promisify(execFile)
@@ -34,7 +34,7 @@ async function seed(store: LeadStore): Promise<void> {
 }
 
 const header = [
-  'id', 'created_at', 'submission_id', 'suspected_spam', 'name', 'email', 'phone', 'isRealtor', 'consent_text', 'consent_sha256',
+  'id', 'created_at', 'submission_id', 'launch', 'suspected_spam', 'name', 'email', 'phone', 'isRealtor', 'consent_text', 'consent_sha256',
   'consent_reported', 'page_url', 'referrer', 'landing_page', 'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content',
   'utm_custom', 'gclid', 'gbraid', 'wbraid', 'fbclid', 'msclkid', 'user_agent', 'withdrawn_at',
 ]
@@ -91,7 +91,7 @@ describe('npm run leads:export', () => {
   const dataDir = path.join(root, 'data')
   beforeAll(async () => {
     mkdirSync(dataDir, { recursive: true })
-    const store = openSqliteStore(path.join(dataDir, 'leads.sqlite'))
+    const store = openSqliteStore(path.join(dataDir, 'leads.sqlite'), { defaultLaunch })
     await seed(store)
     await store.close()
   })
@@ -118,7 +118,7 @@ describe('npm run leads:export', () => {
   it.skipIf(plannedPostgresKind() === 'pglite')('exports from PostgreSQL with --database-url', async () => {
     const pg = await startTestPostgres()
     try {
-      await seed(createPostgresStore(pg.db))
+      await seed(createPostgresStore(pg.db, { defaultLaunch }))
       const { stdout } = await exportCli(['--database-url', pg.url!], {})
       checkRows(parseCsv(stdout))
     } finally {

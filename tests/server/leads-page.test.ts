@@ -5,13 +5,14 @@ import Database from 'better-sqlite3'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { startLeadsPageServer } from '../../src/cli/leads-page.ts'
 import { parseNodeEnv } from '../../src/server/env.ts'
-import { createLeadsPage, decodePosition, encodePosition } from '../../src/server/leads-page/leads-page.ts'
+import { createLeadsPage, decodePosition, encodePosition, leadsPageLaunchOf } from '../../src/server/leads-page/leads-page.ts'
+import type { LeadsPageLaunch } from '../../src/server/leads-page/views.ts'
 import { createPasswordCheck, openSessionStore, type SessionStore } from '../../src/server/leads-page/sessions.ts'
 import { createPostgresStore } from '../../src/server/postgres-store.ts'
 import { openSqliteStore } from '../../src/server/sqlite-store.ts'
 import type { LeadStore, StoredLead } from '../../src/server/store.ts'
 import { parseCsv } from './support/csv.ts'
-import { mailFor, newLead, readPageConfig } from './support/fixtures.ts'
+import { defaultLaunch, mailFor, newLead, readPageConfig } from './support/fixtures.ts'
 import { plannedPostgresKind, startTestPostgres, type TestPostgres } from './support/postgres.ts'
 
 // The leads page as a Hono app against real stores (SQLite on disk; PostgreSQL for the paging figure): what the
@@ -26,7 +27,7 @@ const origin = 'http://leads.example'
 
 type Harness = { store: LeadStore; sessions: SessionStore; now: { value: Date }; page: ReturnType<typeof createLeadsPage> }
 
-function harness(store: LeadStore, options: { trustProxy?: number; log?: string[] } = {}): Harness {
+function harness(store: LeadStore, options: { trustProxy?: number; log?: string[]; launches?: LeadsPageLaunch[] } = {}): Harness {
   const sessions = openSessionStore(path.join(root, `${crypto.randomUUID()}.sqlite`))
   const now = { value: new Date('2026-03-02T15:00:00Z') }
   const log = options.log ?? []
@@ -34,8 +35,7 @@ function harness(store: LeadStore, options: { trustProxy?: number; log?: string[
     checkPassword: createPasswordCheck(password),
     store,
     sessions,
-    form: config.form,
-    siteName: config.site.name,
+    launches: options.launches ?? [leadsPageLaunchOf(config)],
     timeZone: 'America/Toronto',
     clientIp: () => '203.0.113.7',
     trustProxy: options.trustProxy ?? 0,
@@ -67,7 +67,7 @@ describe('the leads page (SQLite)', () => {
   let h: Harness
   beforeEach(() => {
     file = path.join(root, `${crypto.randomUUID()}.sqlite`)
-    store = openSqliteStore(file)
+    store = openSqliteStore(file, { defaultLaunch })
     h = harness(store)
   })
   afterEach(async () => {
@@ -235,7 +235,7 @@ const backends: Array<{ name: string; open(): Promise<{ store: LeadStore; close(
   {
     name: 'SQLite on disk',
     async open() {
-      const store = openSqliteStore(path.join(root, 'paging.sqlite'))
+      const store = openSqliteStore(path.join(root, 'paging.sqlite'), { defaultLaunch })
       return { store, close: () => store.close() }
     },
   },
@@ -244,7 +244,7 @@ const backends: Array<{ name: string; open(): Promise<{ store: LeadStore; close(
     async open() {
       const pg: TestPostgres = await startTestPostgres()
       await pg.reset()
-      return { store: createPostgresStore(pg.db), close: () => pg.stop() }
+      return { store: createPostgresStore(pg.db, { defaultLaunch }), close: () => pg.stop() }
     },
   },
 ]
@@ -336,7 +336,7 @@ describe(`npm run leads:page: the leads page alone, reading PostgreSQL (${planne
     const pg = await startTestPostgres()
     try {
       await pg.reset()
-      const store = createPostgresStore(pg.db)
+      const store = createPostgresStore(pg.db, { defaultLaunch })
       for (const name of ['Wen Zhao', 'Lucía Fernández']) {
         const lead = newLead({ fields: { name, email: 'someone@example.com', phone: '416-555-0100', isRealtor: 'no' } })
         await store.saveLead(lead, mailFor(lead))
@@ -344,7 +344,7 @@ describe(`npm run leads:page: the leads page alone, reading PostgreSQL (${planne
       await pg.db.query(`UPDATE public.leads SET withdrawn_at = '2026-03-01T17:05:00Z' WHERE fields->>'name' = 'Wen Zhao'`)
       const parsed = parseNodeEnv({ LEADS_PASSWORD: password, PORT: '0', HOST: '127.0.0.1', DATA_DIR: path.join(root, 'leads-page-pg') })
       if (!parsed.ok) throw new Error(parsed.problems.join('\n'))
-      const server = await startLeadsPageServer(config, parsed.config, store)
+      const server = await startLeadsPageServer([leadsPageLaunchOf(config)], parsed.config, store)
       try {
         const signIn = await fetch(`${server.url}/leads/sign-in`, {
           method: 'POST',

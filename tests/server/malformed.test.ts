@@ -5,7 +5,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { localAnonKey } from '../../schema/local-defaults.ts'
 import { openSqliteStore } from '../../src/server/sqlite-store.ts'
-import { registration } from './support/fixtures.ts'
+import { defaultLaunch, registration } from './support/fixtures.ts'
 import { startServerProcess, writeDist, type ServerProcess } from './support/node-server.ts'
 
 // Malformed and hostile bodies against the real Node server over HTTP: each gets a 4xx with a plain message,
@@ -70,7 +70,7 @@ function send(body: string | Buffer, headers: Record<string, string> = {}, chunk
 }
 
 async function storedCount(): Promise<number> {
-  const store = openSqliteStore(path.join(dataDir, 'leads.sqlite'), { readonly: true })
+  const store = openSqliteStore(path.join(dataDir, 'leads.sqlite'), { readonly: true, defaultLaunch })
   try {
     return (await store.listLeads(0, 100_000)).length
   } finally {

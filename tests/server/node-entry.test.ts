@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { localAnonKey } from '../../schema/local-defaults.ts'
 import { createEmlMailer, emlFileName } from '../../src/server/eml-mailer.ts'
 import { openSqliteStore } from '../../src/server/sqlite-store.ts'
-import { mailFor, newLead, registration } from './support/fixtures.ts'
+import { defaultLaunch, mailFor, newLead, registration } from './support/fixtures.ts'
 import { runServerExpectingExit, startServerProcess, writeDist, type ServerProcess } from './support/node-server.ts'
 
 const root = mkdtempSync(path.join(tmpdir(), 'vip-node-'))
@@ -33,7 +33,7 @@ async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
 
 /** The submission ids stored in DATA_DIR, read as the export does (read-only, beside a running server). */
 async function storedIds(dataDir: string): Promise<string[]> {
-  const store = openSqliteStore(path.join(dataDir, 'leads.sqlite'), { readonly: true })
+  const store = openSqliteStore(path.join(dataDir, 'leads.sqlite'), { readonly: true, defaultLaunch })
   try {
     return (await store.listLeads(0, 10_000)).map((l) => l.submissionId)
   } finally {
@@ -226,7 +226,7 @@ describe('node entry: files only the server can read', () => {
   it('makes an existing, readable data folder owner-only at start', async () => {
     const dataDir = path.join(root, 'loose')
     mkdirSync(path.join(dataDir, 'outbox'), { recursive: true })
-    const store = openSqliteStore(path.join(dataDir, 'leads.sqlite'))
+    const store = openSqliteStore(path.join(dataDir, 'leads.sqlite'), { defaultLaunch })
     await store.close()
     writeFileSync(path.join(dataDir, 'outbox', 'old.eml'), 'Subject: old\r\n\r\nold')
     for (const dir of [dataDir, path.join(dataDir, 'outbox')]) chmodSync(dir, 0o755)
@@ -248,7 +248,7 @@ describe('node entry: retention period', () => {
   it('erases registrations older than RETENTION_DAYS at start, with their notifications and .eml files', async () => {
     const dataDir = path.join(root, 'retention')
     mkdirSync(path.join(dataDir, 'outbox'), { recursive: true })
-    const store = openSqliteStore(path.join(dataDir, 'leads.sqlite'))
+    const store = openSqliteStore(path.join(dataDir, 'leads.sqlite'), { defaultLaunch })
     const day = 86_400_000
     const old = newLead({ createdAt: new Date(Date.now() - 31 * day).toISOString(), fields: { name: 'Olga Old', email: 'old@example.com', phone: '5555550100', isRealtor: 'no' } })
     const recent = newLead({ createdAt: new Date(Date.now() - 29 * day).toISOString() })

@@ -7,7 +7,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { localAnonKey } from '../../schema/local-defaults.ts'
 import { openSqliteStore } from '../../src/server/sqlite-store.ts'
 import type { MessageState } from '../../src/server/store.ts'
-import { registration } from './support/fixtures.ts'
+import { defaultLaunch, registration } from './support/fixtures.ts'
 import { startServerProcess, writeDist, type ServerProcess } from './support/node-server.ts'
 import { freePort } from './support/ports.ts'
 import { startTestSmtp, type TestSmtp } from './support/smtp.ts'
@@ -70,7 +70,7 @@ async function health(url: string): Promise<{ status: number; body: { ok: boolea
 
 /** The outbox rows of DATA_DIR, read beside the running server. */
 async function messages(dataDir: string): Promise<MessageState[]> {
-  const store = openSqliteStore(path.join(dataDir, 'leads.sqlite'), { readonly: true })
+  const store = openSqliteStore(path.join(dataDir, 'leads.sqlite'), { readonly: true, defaultLaunch })
   try {
     return await store.listMessages({ limit: 10_000 })
   } finally {
@@ -145,7 +145,7 @@ describe('outbox of the Node server (child process, SMTP and webhook receiver on
     const hash = createHash('sha256').update(css).digest('base64')
     expect(page.headers.get('content-security-policy')).toContain(`'sha256-${hash}'`)
     expect(page.headers.get('content-security-policy')).toContain("form-action 'self'")
-    const store = openSqliteStore(path.join(dataDir, 'leads.sqlite'), { readonly: true })
+    const store = openSqliteStore(path.join(dataDir, 'leads.sqlite'), { readonly: true, defaultLaunch })
     expect((await store.listLeads(0, 10))[0]?.withdrawnAt).toBeUndefined()
     await store.close()
   }, 60_000)

@@ -12,7 +12,7 @@ import { createSmtpMailer } from '../../src/server/smtp-mailer.ts'
 import { openSqliteStore, type SqliteLeadStore } from '../../src/server/sqlite-store.ts'
 import type { OutgoingMail } from '../../src/server/store.ts'
 import { createWebhookSender } from '../../src/server/webhook.ts'
-import { newLead, readPageConfig } from './support/fixtures.ts'
+import { defaultLaunch, newLead, readPageConfig } from './support/fixtures.ts'
 import { freePort } from './support/ports.ts'
 import { startTestSmtp, type TestSmtp } from './support/smtp.ts'
 
@@ -38,7 +38,7 @@ function smtpMailer(port: number): Mailer {
 }
 
 function sqlite(): SqliteLeadStore {
-  const store = openSqliteStore(path.join(dir, `${crypto.randomUUID()}.sqlite`))
+  const store = openSqliteStore(path.join(dir, `${crypto.randomUUID()}.sqlite`), { defaultLaunch })
   cleanups.push(() => store.close())
   return store
 }
@@ -230,7 +230,7 @@ describe('outbox worker', () => {
       INSERT INTO outbox VALUES (7, 1, 'sales@example.com', '${JSON.stringify(notification())}', 'pending', 2, '2025-06-01T14:00:00.000Z', NULL, 'x', '2025-06-01T14:00:00.000Z', NULL);
       PRAGMA user_version = 1;`)
     old.close()
-    const store = openSqliteStore(file)
+    const store = openSqliteStore(file, { defaultLaunch })
     cleanups.push(() => store.close())
     const [job] = await store.claimDueMail(new Date('2025-06-01T15:00:00.000Z'), 10, 1000)
     expect(job).toMatchObject({ id: 7, kind: 'notification', attempts: 2, withdrawn: false })

@@ -7,7 +7,7 @@ import { createPostgresStore } from '../../src/server/postgres-store.ts'
 import { openSqliteStore } from '../../src/server/sqlite-store.ts'
 import type { LeadStore, StoredLead } from '../../src/server/store.ts'
 import { addressKeyOf } from '../../src/server/suppression.ts'
-import { mailFor, newLead } from './support/fixtures.ts'
+import { defaultLaunch, mailFor, newLead } from './support/fixtures.ts'
 import { plannedPostgresKind, startTestPostgres, type TestPostgres } from './support/postgres.ts'
 
 /** One backend under the contract: how to get a fresh, empty store, and how to open the same data again. */
@@ -31,10 +31,10 @@ function sqliteBackend(): Backend {
     },
     async fresh() {
       file = path.join(dir, `${crypto.randomUUID()}.sqlite`)
-      return openSqliteStore(file)
+      return openSqliteStore(file, { defaultLaunch })
     },
     async reopen() {
-      return openSqliteStore(file)
+      return openSqliteStore(file, { defaultLaunch })
     },
     async withdraw(submissionId) {
       const db = new Database(file)
@@ -56,10 +56,10 @@ function postgresBackend(): Backend {
     },
     async fresh() {
       await pg!.reset()
-      return createPostgresStore(pg!.db)
+      return createPostgresStore(pg!.db, { defaultLaunch })
     },
     async reopen() {
-      return createPostgresStore(pg!.db)
+      return createPostgresStore(pg!.db, { defaultLaunch })
     },
     async withdraw(submissionId) {
       await pg!.db.query('UPDATE public.leads SET withdrawn_at = now() WHERE submission_id = $1', [submissionId])
@@ -433,7 +433,7 @@ describe('SQLite store opened on a database from before issue 12', () => {
         INSERT INTO leads (submission_id, created_at, fields, consent_text) VALUES ('00000000-0000-4000-8000-000000000001', '2025-01-01T00:00:00.000Z', '{"name":"Old"}', 'ok');
         PRAGMA user_version = 1;`)
       old.close()
-      const store = openSqliteStore(file)
+      const store = openSqliteStore(file, { defaultLaunch })
       const [lead] = await store.listLeads(0, 10)
       expect(lead).toMatchObject({ fields: { name: 'Old' }, clickIds: {}, landingPage: null, suspectedSpam: false })
       const fresh = newLead({ clickIds: { fbclid: 'x1' } })

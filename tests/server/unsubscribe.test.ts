@@ -10,7 +10,7 @@ import { createSmtpMailer } from '../../src/server/smtp-mailer.ts'
 import { openSqliteStore, type SqliteLeadStore } from '../../src/server/sqlite-store.ts'
 import { addressKeyOf } from '../../src/server/suppression.ts'
 import { createWebhookSender } from '../../src/server/webhook.ts'
-import { readPageConfig, registration } from './support/fixtures.ts'
+import { defaultLaunch, readPageConfig, registration } from './support/fixtures.ts'
 import { startTestSmtp, type TestSmtp } from './support/smtp.ts'
 import { startTestReceiver, type TestReceiver } from './support/webhook-receiver.ts'
 
@@ -31,7 +31,7 @@ let close: () => Promise<void>
 let app: ReturnType<typeof createApp>
 
 beforeEach(async () => {
-  store = openSqliteStore(path.join(dir, `${crypto.randomUUID()}.sqlite`))
+  store = openSqliteStore(path.join(dir, `${crypto.randomUUID()}.sqlite`), { defaultLaunch })
   smtp = await startTestSmtp()
   crm = await startTestReceiver(secret)
   const mailer = createSmtpMailer({ url: `smtp://127.0.0.1:${smtp.port}`, from: 'no-reply@example.com' })

@@ -37,7 +37,7 @@ a { color: var(--forest-900); text-underline-offset: 0.15em; }
 .lp-stack { display: grid; gap: 0.5rem; }
 .lp-stack .lp-button { margin-top: 0.75rem; }
 label { font-weight: 600; }
-input[type="password"], input[type="search"] {
+input[type="password"], input[type="search"], select {
   width: 100%; min-height: 2.75rem; padding: 0.5rem 0.75rem; font: inherit; color: var(--ink);
   background: #fff; border: 2px solid var(--ink-muted); border-radius: 0.5rem;
 }
@@ -61,6 +61,8 @@ input[aria-invalid="true"] { border-color: var(--danger); }
 
 .lp-search { margin: 0 0 1rem; }
 .lp-search label { display: block; margin-bottom: 0.375rem; }
+.lp-search-launch { margin: 0 0 0.75rem; }
+.lp-search-launch select { width: auto; max-width: 100%; min-width: 14rem; }
 .lp-search-row { display: flex; flex-wrap: wrap; gap: 0.5rem; }
 .lp-search-row input { flex: 1 1 8rem; width: auto; min-width: 0; }
 .lp-toolbar { display: flex; flex-wrap: wrap; align-items: center; justify-content: space-between; gap: 0.75rem; margin: 0 0 1rem; }

@@ -2,20 +2,21 @@ import { Hono, type Context } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 import type { AppLog } from '../app.ts'
-import { writeLeadsCsv } from '../leads-csv.ts'
-import { orderedFields, type NotificationForm } from '../notification.ts'
+import type { PageConfig } from '../../../schema/page-config.ts'
+import { fieldsOfForms, writeLeadsCsv } from '../leads-csv.ts'
 import { createRateLimiter } from '../rate-limit.ts'
 import type { LeadPosition, LeadSearch, LeadStore, StoredLead } from '../store.ts'
 import { leadsCss } from './leads-css.ts'
-import type { SessionStore } from './sessions.ts'
-import { listView, signInView, type ViewContext } from './views.ts'
+import type { LeadsFilter, SessionStore } from './sessions.ts'
+import { launchOf, listView, signInView, type LaunchChoice, type LeadsPageLaunch, type ViewContext } from './views.ts'
 
 /**
  * The leads page for the sales team, at /leads on the Node server: a password sign-in, then every registration
  * newest first, searchable, a page at a time, downloadable as CSV. Mounted only when LEADS_PASSWORD is set.
  *
  * No personal data in URLs: the search is a POST whose text is kept in the server-side session (then a redirect
- * to GET /leads), and paging links carry only a lead's time and id. Every answer is `Cache-Control: no-store`
+ * to GET /leads), and paging links carry only a lead's time and id. With several launches, a launch filter (kept in
+ * the session too) narrows the list and the download to one. Every answer is `Cache-Control: no-store`
  * and `X-Robots-Tag: noindex`. CSRF: the session cookie is SameSite=Strict and every POST must come from this
  * origin (Origin header).
  */
@@ -24,11 +25,10 @@ import { listView, signInView, type ViewContext } from './views.ts'
 export type LeadsPageDeps = {
   /** Compares a typed password with LEADS_PASSWORD, in constant time (createPasswordCheck). */
   checkPassword: (attempt: string) => boolean
-  store: Pick<LeadStore, 'searchLeads'>
+  store: Pick<LeadStore, 'searchLeads' | 'countLeadsByLaunch'>
   sessions: SessionStore
-  /** The registration form: field order, labels and option names. */
-  form: NotificationForm
-  siteName: string
+  /** The launches, default first: each one's name and form (field order, labels, option names). leadsPageLaunchOf. */
+  launches: LeadsPageLaunch[]
   /** IANA time zone the team reads times in. */
   timeZone: string
   /** The caller's address, for the sign-in limit. */
@@ -47,6 +47,11 @@ export type LeadsPageDeps = {
 
 const cookieName = 'leads_session'
 const cookiePath = '/leads'
+
+/** What the leads page needs of a launch's config. */
+export function leadsPageLaunchOf(config: Pick<PageConfig, 'launch' | 'site' | 'form'>): LeadsPageLaunch {
+  return { slug: config.launch.slug, siteName: config.site.name, form: config.form }
+}
 
 /** A page position as it travels in a link: base-36 milliseconds and id, nothing about the person. */
 export function encodePosition(position: LeadPosition): string {
@@ -70,7 +75,19 @@ export function createLeadsPage(deps: LeadsPageDeps): Hono {
   const pageSize = deps.pageSize ?? 50
   const sessionMs = deps.sessionMs ?? 12 * 60 * 60 * 1000
   const limiter = createRateLimiter(deps.signInsPerMinute ?? 10)
-  const view: ViewContext = { siteName: deps.siteName, form: deps.form, timeZone: deps.timeZone }
+  const view: ViewContext = { launches: deps.launches, timeZone: deps.timeZone }
+
+  /**
+   * The launches to choose from (the configured ones, then any only the stored leads still name) and the session's
+   * choice, dropped when no such launch is left.
+   */
+  async function launchChoice(filter: LeadsFilter): Promise<LaunchChoice> {
+    const present = [...deps.launches]
+    for (const { launch } of await deps.store.countLeadsByLaunch()) {
+      if (!present.some((known) => known.slug === launch)) present.push(launchOf(deps.launches, launch))
+    }
+    return { present, selected: present.some((launch) => launch.slug === filter.launch) ? filter.launch : '' }
+  }
 
   /** Whether the visitor's connection is HTTPS: the request itself, or the trusted proxy's X-Forwarded-Proto. */
   function isHttps(c: Context): boolean {
@@ -87,7 +104,7 @@ export function createLeadsPage(deps: LeadsPageDeps): Hono {
     return url.host === host && url.protocol === (isHttps(c) ? 'https:' : 'http:')
   }
 
-  function sessionOf(c: Context): { token: string; filter: { text: string } } | undefined {
+  function sessionOf(c: Context): { token: string; filter: LeadsFilter } | undefined {
     const token = getCookie(c, cookieName)
     if (!token) return undefined
     const session = deps.sessions.find(token, clock())
@@ -115,8 +132,10 @@ export function createLeadsPage(deps: LeadsPageDeps): Hono {
     if (!session) return c.html(signInView(view))
     const older = decodePosition(c.req.query('older'))
     const newer = older ? undefined : decodePosition(c.req.query('newer'))
+    const choice = await launchChoice(session.filter)
     const search: LeadSearch = {
       text: session.filter.text,
+      ...(choice.selected ? { launch: choice.selected } : {}),
       limit: pageSize,
       ...(older ? { from: { older } } : newer ? { from: { newer } } : {}),
     }
@@ -124,7 +143,7 @@ export function createLeadsPage(deps: LeadsPageDeps): Hono {
     const first = page.leads[0]
     const last = page.leads.at(-1)
     return c.html(
-      listView(view, page, session.filter.text, {
+      listView(view, page, session.filter.text, choice, {
         newest: !page.hasNewer,
         newer: page.hasNewer && first ? encodePosition(first) : undefined,
         older: page.hasOlder && last ? encodePosition(last) : undefined,
@@ -169,7 +188,10 @@ export function createLeadsPage(deps: LeadsPageDeps): Hono {
     if (!session) return c.redirect(cookiePath, 303)
     const body = await c.req.parseBody()
     const text = body.clear ? '' : typeof body.text === 'string' ? body.text.trim().slice(0, 200) : ''
-    deps.sessions.saveFilter(session.token, { text })
+    // Only a launch there is: anything else (a stale or forged value) means every launch.
+    const wanted = body.clear || typeof body.launch !== 'string' ? '' : body.launch
+    const { selected: launch } = await launchChoice({ text, launch: wanted })
+    deps.sessions.saveFilter(session.token, { text, launch })
     return c.redirect(cookiePath, 303)
   })
 
@@ -177,10 +199,12 @@ export function createLeadsPage(deps: LeadsPageDeps): Hono {
     const session = sessionOf(c)
     if (!session) return c.redirect(cookiePath, 303)
     const text = session.filter.text
+    const choice = await launchChoice(session.filter)
+    const launch = choice.selected ? { launch: choice.selected } : {}
     async function* matching(): AsyncGenerator<StoredLead> {
       let from: LeadSearch['from']
       for (;;) {
-        const page = await deps.store.searchLeads({ text, limit: 500, ...(from ? { from } : {}) })
+        const page = await deps.store.searchLeads({ text, ...launch, limit: 500, ...(from ? { from } : {}) })
         yield* page.leads
         const last = page.leads.at(-1)
         if (!page.hasOlder || !last) return
@@ -189,7 +213,9 @@ export function createLeadsPage(deps: LeadsPageDeps): Hono {
     }
     // A byte-order mark, so Excel reads accents correctly; the team opens this in a spreadsheet.
     const chunks: string[] = ['\uFEFF']
-    await writeLeadsCsv(matching, orderedFields(deps.form), (chunk) => {
+    // The chosen launch's form fields, or every launch's (the default launch's first).
+    const forms = (choice.selected ? [launchOf(choice.present, choice.selected)] : choice.present).map((l) => l.form)
+    await writeLeadsCsv(matching, fieldsOfForms(forms), (chunk) => {
       chunks.push(chunk)
     })
     const day = new Intl.DateTimeFormat('en-CA', { timeZone: deps.timeZone }).format(clock())

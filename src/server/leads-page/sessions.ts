@@ -8,8 +8,8 @@ import { ensurePrivateFile } from '../private-files.ts'
  * URL. Node only: the leads page runs on the Node server.
  */
 
-/** What the list is narrowed to; kept in the session, never in a URL. */
-export type LeadsFilter = { text: string }
+/** What the list is narrowed to: a search text and a launch's slug ('' for either: all); kept in the session, never in a URL. */
+export type LeadsFilter = { text: string; launch: string }
 
 /** A signed-in session. */
 export type LeadsSession = { expiresAt: Date; filter: LeadsFilter }
@@ -67,7 +67,10 @@ export function openSessionStore(file: string): SessionStore {
       const row = select.get(hashOf(token), now.getTime())
       if (!row) return undefined
       const filter = JSON.parse(row.filter) as Partial<LeadsFilter>
-      return { expiresAt: new Date(row.expires_at), filter: { text: typeof filter.text === 'string' ? filter.text : '' } }
+      return {
+        expiresAt: new Date(row.expires_at),
+        filter: { text: typeof filter.text === 'string' ? filter.text : '', launch: typeof filter.launch === 'string' ? filter.launch : '' },
+      }
     },
     saveFilter(token, filter) {
       update.run(JSON.stringify(filter), hashOf(token))

@@ -1,5 +1,6 @@
 import { html } from 'hono/html'
 import type { HtmlEscapedString } from 'hono/utils/html'
+import { fieldsOfForms } from '../leads-csv.ts'
 import { displayValue, fieldLabel, orderedFields, type NotificationForm } from '../notification.ts'
 import type { LeadSearchPage, ListedLead, NotificationState } from '../store.ts'
 
@@ -10,8 +11,27 @@ import type { LeadSearchPage, ListedLead, NotificationState } from '../store.ts'
 
 type Html = HtmlEscapedString | Promise<HtmlEscapedString>
 
-/** What every view needs to know about the site. */
-export type ViewContext = { siteName: string; form: NotificationForm; timeZone: string }
+/** A launch as the leads page shows it: its slug, its development's name, its form (fields, labels, option names). */
+export type LeadsPageLaunch = { slug: string; siteName: string; form: NotificationForm }
+
+/** What every view needs to know about the site: its launches, default first, and the team's time zone. */
+export type ViewContext = { launches: LeadsPageLaunch[]; timeZone: string }
+
+/**
+ * The launches to choose from on the list: the configured ones, then any launch only the stored leads still name
+ * (its config was removed), and the one chosen ('' for every launch).
+ */
+export type LaunchChoice = { present: LeadsPageLaunch[]; selected: string }
+
+/** The name the pages go by: the development's, or every development's when there are several. */
+function titleOf(view: ViewContext): string {
+  return new Intl.ListFormat('en-CA', { style: 'long', type: 'conjunction' }).format(view.launches.map((launch) => launch.siteName))
+}
+
+/** A launch by slug; one no config describes any more is shown by its slug, its fields by their names. */
+export function launchOf(launches: LeadsPageLaunch[], slug: string): LeadsPageLaunch {
+  return launches.find((launch) => launch.slug === slug) ?? { slug, siteName: slug, form: { schema: {} } }
+}
 
 /** The paging links of a list page: opaque positions, never personal data. */
 export type Paging = { newer?: string; older?: string; newest: boolean }
@@ -36,13 +56,14 @@ ${body}
 /** The sign-in form, with a message when a try failed or the visitor just signed out. */
 export function signInView(view: ViewContext, notice?: { kind: 'error' | 'info'; text: string }): Html {
   const invalid = notice?.kind === 'error'
+  const title = titleOf(view)
   return layout(
-    `Sign in · Leads · ${view.siteName}`,
-    html`<header class="lp-bar"><p class="lp-brand">${view.siteName} <span>Leads</span></p></header>
+    `Sign in · Leads · ${title}`,
+    html`<header class="lp-bar"><p class="lp-brand">${title} <span>Leads</span></p></header>
 <main class="lp-signin">
 <div class="lp-panel">
 <h1>Leads</h1>
-<p class="lp-lead">Registrations for ${view.siteName}, for the sales team. Sign in with the team's password.</p>
+<p class="lp-lead">Registrations for ${title}, for the sales team. Sign in with the team's password.</p>
 ${notice ? html`<p id="signin-notice" class="lp-notice lp-notice-${notice.kind}" ${invalid ? html`role="alert"` : ''}>${notice.text}</p>` : ''}
 <form method="post" action="/leads/sign-in" class="lp-stack">
 <label for="password">Password</label>
@@ -89,12 +110,12 @@ export function localTime(iso: string, timeZone: string): string {
 
 type UiOptions = { 'ui:widget'?: unknown; 'ui:options'?: { inputType?: unknown } }
 
-/** How a field's value is shown: e-mail addresses and phone numbers as links a phone can act on. */
-function fieldValue(view: ViewContext, field: string, value: unknown): Html {
-  const text = displayValue(view.form, field, value)
+/** How a field's value is shown (by its launch's form): e-mail addresses and phone numbers as links a phone can act on. */
+function fieldValue(form: NotificationForm, field: string, value: unknown): Html {
+  const text = displayValue(form, field, value)
   if (typeof value !== 'string' || value === '') return html`${text}`
-  const schema = (view.form.schema.properties?.[field] ?? {}) as { format?: unknown }
-  const ui = (view.form.uiSchema?.[field] ?? {}) as UiOptions
+  const schema = (form.schema.properties?.[field] ?? {}) as { format?: unknown }
+  const ui = (form.uiSchema?.[field] ?? {}) as UiOptions
   if (schema.format === 'email' || ui['ui:widget'] === 'email') {
     // A narrow card breaks a long address before the @ rather than anywhere.
     const at = text.lastIndexOf('@')
@@ -105,11 +126,17 @@ function fieldValue(view: ViewContext, field: string, value: unknown): Html {
   return html`${text}`
 }
 
-/** The form's fields in form order, then any other field the listed leads hold (an older form's). */
-function columnsOf(view: ViewContext, leads: ListedLead[]): string[] {
-  const fields = orderedFields(view.form)
+/** The forms' fields in form order, then any other field the listed leads hold (an older form's). */
+function columnsOf(forms: NotificationForm[], leads: ListedLead[]): string[] {
+  const fields = fieldsOfForms(forms)
   for (const lead of leads) for (const key of Object.keys(lead.fields)) if (!fields.includes(key)) fields.push(key)
   return fields
+}
+
+/** A column's heading: the label of the first of these forms that has the field. */
+function columnLabel(forms: NotificationForm[], field: string): string {
+  const form = forms.find((f) => orderedFields(f).includes(field))
+  return form ? fieldLabel(form, field) : field
 }
 
 function utmSource(lead: ListedLead): string {
@@ -128,73 +155,107 @@ function withdrawal(view: ViewContext, lead: ListedLead): Html {
   }`
 }
 
-function card(view: ViewContext, fields: string[], lead: ListedLead): Html {
-  const [first, ...rest] = fields
-  const title = first === undefined ? `Registration ${lead.id}` : displayValue(view.form, first, lead.fields[first])
+/** A lead as a card: its own launch's fields, labels and option names. */
+function card(view: ViewContext, showLaunch: boolean, lead: ListedLead): Html {
+  const launch = launchOf(view.launches, lead.launch)
+  const [first, ...rest] = columnsOf([launch.form], [lead])
+  const title = first === undefined ? `Registration ${lead.id}` : displayValue(launch.form, first, lead.fields[first])
   return html`<li class="lp-card">
 <h2 class="lp-card-title">${title}</h2>
 ${lead.withdrawnAt || lead.suspectedSpam ? html`<p class="lp-card-note">${withdrawal(view, lead)}${lead.withdrawnAt ? ' Do not contact.' : ''}</p>` : ''}
 <dl class="lp-pairs">
 <div><dt>Received</dt><dd><time datetime="${lead.createdAt}">${localTime(lead.createdAt, view.timeZone)}</time></dd></div>
-${rest.map((field) => html`<div><dt>${fieldLabel(view.form, field)}</dt><dd>${fieldValue(view, field, lead.fields[field])}</dd></div>`)}
+${showLaunch ? html`<div><dt>Launch</dt><dd>${launch.siteName}</dd></div>` : ''}
+${rest.map((field) => html`<div><dt>${fieldLabel(launch.form, field)}</dt><dd>${fieldValue(launch.form, field, lead.fields[field])}</dd></div>`)}
 <div><dt>UTM source</dt><dd>${utmSource(lead)}</dd></div>
 <div><dt>Notification</dt><dd>${notificationBadge(lead.notification)}</dd></div>
 </dl>
 </li>`
 }
 
-function row(view: ViewContext, fields: string[], lead: ListedLead): Html {
+/** A lead as a table row: the shared columns, each value shown by the lead's own launch's form. */
+function row(view: ViewContext, fields: string[], showLaunch: boolean, lead: ListedLead): Html {
+  const launch = launchOf(view.launches, lead.launch)
   return html`<tr>
 <td class="lp-nowrap"><time datetime="${lead.createdAt}">${localTime(lead.createdAt, view.timeZone)}</time></td>
-${fields.map((field, i) => html`<td>${fieldValue(view, field, lead.fields[field])}${i === 0 ? withdrawal(view, lead) : ''}</td>`)}
+${showLaunch ? html`<td>${launch.siteName}</td>` : ''}
+${fields.map((field, i) => html`<td>${fieldValue(launch.form, field, lead.fields[field])}${i === 0 ? withdrawal(view, lead) : ''}</td>`)}
 <td>${utmSource(lead)}</td>
 <td>${notificationBadge(lead.notification)}</td>
 </tr>`
 }
 
-function summary(page: LeadSearchPage, text: string): Html {
+function summary(page: LeadSearchPage, text: string, launch: LeadsPageLaunch | undefined): Html {
   const total = page.total.toLocaleString('en-CA')
   const noun = page.total === 1 ? 'registration' : 'registrations'
-  if (text) return html`<strong>${total}</strong> ${noun} ${page.total === 1 ? 'matches' : 'match'} “${text}”.`
-  return html`<strong>${total}</strong> ${noun} in all.`
+  const of = launch ? html` for ${launch.siteName}` : ''
+  if (text) return html`<strong>${total}</strong> ${noun}${of} ${page.total === 1 ? 'matches' : 'match'} “${text}”.`
+  return launch ? html`<strong>${total}</strong> ${noun}${of}.` : html`<strong>${total}</strong> ${noun} in all.`
 }
 
-/** The list: search, download, the leads as cards (phones) and as a table (wide screens), paging. */
-export function listView(view: ViewContext, page: LeadSearchPage, text: string, paging: Paging): Html {
-  const fields = columnsOf(view, page.leads)
+/** The launch filter: shown only when there is more than one launch to choose from. */
+function launchSelect(choice: LaunchChoice): Html {
+  return html`<div class="lp-search-launch">
+<label for="search-launch">Launch</label>
+<select id="search-launch" name="launch">
+<option value="">All launches</option>
+${choice.present.map((launch) => html`<option value="${launch.slug}"${launch.slug === choice.selected ? html` selected` : ''}>${launch.siteName}</option>`)}
+</select>
+</div>`
+}
+
+/**
+ * The list: search (with the launch filter when there are several launches), download, the leads as cards (phones)
+ * and as a table (wide screens), paging. Every launch's leads show its own form's labels; a launch column and line
+ * appear when there is more than one launch.
+ */
+export function listView(view: ViewContext, page: LeadSearchPage, text: string, choice: LaunchChoice, paging: Paging): Html {
+  const showLaunch = choice.present.length > 1
+  const selected = choice.selected ? launchOf(choice.present, choice.selected) : undefined
+  const forms = (selected ? [selected] : choice.present).map((launch) => launch.form)
+  const fields = columnsOf(forms, page.leads)
   const shown = page.leads.length
+  const narrowed = text !== '' || selected !== undefined
+  const title = titleOf(view)
   return layout(
-    `Leads · ${view.siteName}`,
+    `Leads · ${title}`,
     html`<header class="lp-bar">
-<p class="lp-brand">${view.siteName} <span>Leads</span></p>
+<p class="lp-brand">${title} <span>Leads</span></p>
 <form method="post" action="/leads/sign-out"><button type="submit" class="lp-button lp-button-quiet">Sign out</button></form>
 </header>
 <main class="lp-main">
 <h1>Registrations</h1>
 <form method="post" action="/leads/search" class="lp-search" role="search" aria-label="Registrations">
+${showLaunch ? launchSelect(choice) : ''}
 <label for="search-text">Find by name, e-mail or phone</label>
 <div class="lp-search-row">
 <input id="search-text" name="text" type="search" value="${text}" autocomplete="off" spellcheck="false">
 <button type="submit" class="lp-button">Search</button>
-${text ? html`<button type="submit" name="clear" value="1" class="lp-button lp-button-quiet">Show all</button>` : ''}
+${narrowed ? html`<button type="submit" name="clear" value="1" class="lp-button lp-button-quiet">Show all</button>` : ''}
 </div>
 </form>
 <div class="lp-toolbar">
-<p class="lp-summary">${summary(page, text)}${shown > 0 && shown < page.total ? html` Showing ${shown}, newest first.` : ''}</p>
-${page.total > 0 ? html`<a class="lp-button lp-button-quiet" href="/leads/leads.csv" download>Download ${text ? 'these' : 'all'} as CSV</a>` : ''}
+<p class="lp-summary">${summary(page, text, selected)}${shown > 0 && shown < page.total ? html` Showing ${shown}, newest first.` : ''}</p>
+${page.total > 0 ? html`<a class="lp-button lp-button-quiet" href="/leads/leads.csv" download>Download ${narrowed ? 'these' : 'all'} as CSV</a>` : ''}
 </div>
 ${
   shown === 0
-    ? html`<p class="lp-empty">${text ? 'Nothing matches that search. Check the spelling, or search for part of a name, e-mail or phone number.' : 'No registrations yet.'}</p>`
+    ? html`<p class="lp-empty">${
+        text
+          ? 'Nothing matches that search. Check the spelling, or search for part of a name, e-mail or phone number.'
+          : selected
+            ? `No registrations for ${selected.siteName} yet.`
+            : 'No registrations yet.'
+      }</p>`
     : html`<ol class="lp-cards">
-${page.leads.map((lead) => card(view, fields, lead))}
+${page.leads.map((lead) => card(view, showLaunch, lead))}
 </ol>
 <div class="lp-table-wrap">
 <table class="lp-table">
 <caption class="lp-visually-hidden">Registrations, newest first</caption>
-<thead><tr><th scope="col">Received</th>${fields.map((f) => html`<th scope="col">${fieldLabel(view.form, f)}</th>`)}<th scope="col">UTM source</th><th scope="col">Notification</th></tr></thead>
+<thead><tr><th scope="col">Received</th>${showLaunch ? html`<th scope="col">Launch</th>` : ''}${fields.map((f) => html`<th scope="col">${columnLabel(forms, f)}</th>`)}<th scope="col">UTM source</th><th scope="col">Notification</th></tr></thead>
 <tbody>
-${page.leads.map((lead) => row(view, fields, lead))}
+${page.leads.map((lead) => row(view, fields, showLaunch, lead))}
 </tbody>
 </table>
 </div>`

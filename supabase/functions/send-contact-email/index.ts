@@ -31,7 +31,7 @@ const settings = parsed.config
 // A small pool: each function instance handles few requests at once, and Postgres connections are precious.
 const pool = new pg.Pool({ connectionString: settings.databaseUrl, max: 3, idleTimeoutMillis: 10_000, connectionTimeoutMillis: 5_000 })
 pool.on('error', (error: Error) => console.error('send-contact-email: idle database connection failed', error.message))
-const store = createPostgresStore(pool, { close: () => pool.end() })
+const store = createPostgresStore(pool, { defaultLaunch: '', close: () => pool.end() })
 const mailer = createResendMailer({ apiKey: settings.resend.apiKey, from: settings.resend.from, baseUrl: settings.resend.baseUrl })
 const webhook = settings.webhook ? createWebhookSender(settings.webhook) : undefined
 const worker = createOutboxWorker({ store, mailer, webhook, retry: settings.retry, webhookDelaysMs: settings.webhookDelaysMs })

@@ -11,6 +11,9 @@ export function readPageConfig(): PageConfig {
   return JSON.parse(readFileSync(path.resolve('page.config.json'), 'utf8')) as PageConfig
 }
 
+/** The default launch's slug (the repository's page.config.json): what stores read a lead without a launch as. */
+export const defaultLaunch = readPageConfig().launch.slug
+
 /** A valid registration body as the browser sends it. */
 export function registration(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
@@ -34,6 +37,7 @@ export function registration(overrides: Record<string, unknown> = {}): Record<st
 export function newLead(overrides: Partial<NewLead> = {}): NewLead {
   return {
     submissionId: crypto.randomUUID(),
+    launch: defaultLaunch,
     createdAt: new Date('2025-06-01T14:30:00.000Z').toISOString(),
     fields: { name: 'Jane Doe', email: 'jane@example.com', phone: '555-555-0100', isRealtor: 'no' },
     consentText: 'By submitting, you agree to be contacted with VIP updates.',

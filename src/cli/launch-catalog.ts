@@ -1,0 +1,72 @@
+import type { PageConfig } from '../../schema/page-config.ts'
+import { declaredSlug, findLaunches, type LaunchSource } from '../config/launches.ts'
+import { loadPageConfig, PageConfigError } from '../config/load-page-config.ts'
+
+/**
+ * The launches as the lead tools (export, leads page, erasure, retries) see them: every launch's slug, and its config
+ * when that can be used. A broken config does not stop them: its leads are still there and are still shown, with
+ * the columns the data holds.
+ */
+
+/** One launch as the lead tools know it. */
+export type CatalogLaunch = {
+  slug: string
+  /** Its checked config, or undefined when it cannot be used (see `problem`). */
+  config?: PageConfig
+  /** What is wrong with its config, in one line (npm run validate tells the whole). */
+  problem?: string
+}
+
+/** Every launch that can be named, default first, and the default launch's slug. */
+export type LaunchCatalog = {
+  /** What leads stored before launches were kept belong to; undefined when page.config.json names no launch. */
+  defaultSlug: string | undefined
+  launches: CatalogLaunch[]
+  /** Configs that could not be read at all, with what is wrong (for a note to the operator). */
+  problems: string[]
+}
+
+/** The slug of a launch's source without checking its config: its folder in launches/, or what its config states. */
+export function slugOfSource(source: LaunchSource): string | undefined {
+  return source.folder ?? declaredSlug(source.configFile)
+}
+
+/** The default launch's slug, read from its config without checking the rest of it (findLaunches: root or PAGE_CONFIG). */
+export function defaultLaunchSlug(root = process.cwd(), env: Record<string, string | undefined> = process.env): string | undefined {
+  const source = findLaunches(root, env)[0]
+  return source && slugOfSource(source)
+}
+
+/** Loads one launch's config, keeping what is wrong with it instead of throwing. */
+export function readCatalogLaunch(source: LaunchSource): CatalogLaunch | { problem: string } {
+  try {
+    const config = loadPageConfig(source.configFile)
+    return { slug: config.launch.slug, config }
+  } catch (error) {
+    if (!(error instanceof PageConfigError)) throw error
+    const problem = `${error.file}: ${error.problems[0]?.split('\n')[0] ?? 'cannot be used'}${error.problems.length > 1 ? ` (and ${error.problems.length - 1} more)` : ''}`
+    const slug = slugOfSource(source)
+    return slug === undefined ? { problem } : { slug, problem }
+  }
+}
+
+/** Reads every launch under `root` (findLaunches), each on its own. */
+export function readLaunchCatalog(root = process.cwd(), env: Record<string, string | undefined> = process.env): LaunchCatalog {
+  const sources = findLaunches(root, env)
+  const launches: CatalogLaunch[] = []
+  const problems: string[] = []
+  let defaultSlug: string | undefined
+  for (const source of sources) {
+    const read = readCatalogLaunch(source)
+    if ('slug' in read) {
+      launches.push(read)
+      if (source.isDefault) defaultSlug = read.slug
+    }
+    if (read.problem !== undefined) problems.push(read.problem)
+  }
+  return { defaultSlug, launches, problems }
+}
+
+/** The sentence an operator reads when page.config.json names no launch, so old leads cannot be attributed. */
+export const noDefaultLaunch =
+  'page.config.json names no launch ("launch": { "slug": "…" }), so the registrations stored before launches existed cannot be attributed to it. Run npm run migrate (or npm run validate to see what is wrong), then try again.'
