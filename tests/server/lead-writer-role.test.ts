@@ -76,6 +76,7 @@ describe(`the lead_writer role (migrations on PostgreSQL, ${plannedPostgresKind(
         truncate: await refusal(db, 'TRUNCATE public.leads CASCADE'),
         updateEmail: await refusal(db, `UPDATE public.leads SET fields = jsonb_set(fields, '{email}', '"x@example.com"')`),
         updateConsent: await refusal(db, `UPDATE public.leads SET consent_text = 'changed'`),
+        updateLaunch: await refusal(db, `UPDATE public.leads SET launch = 'another-launch'`),
         updateRecipient: await refusal(db, `UPDATE public.outbox SET recipient = 'attacker@example.com'`),
         updateMail: await refusal(db, `UPDATE public.outbox SET mail = '{}'::jsonb`),
         drop: await refusal(db, 'DROP TABLE public.leads CASCADE'),
@@ -89,7 +90,31 @@ describe(`the lead_writer role (migrations on PostgreSQL, ${plannedPostgresKind(
         expect(message ?? `${what} was allowed`, what).toMatch(/permission denied|must be owner|must be able to SET ROLE/)
       }
     })
-    const { rows } = await pg.db.query(`SELECT fields->>'email' AS email, consent_text FROM public.leads`)
-    expect(rows).toEqual([{ email: 'jane@example.com', consent_text: lead.consentText }])
+    const { rows } = await pg.db.query(`SELECT fields->>'email' AS email, consent_text, launch FROM public.leads`)
+    expect(rows).toEqual([{ email: 'jane@example.com', consent_text: lead.consentText, launch: defaultLaunch }])
+  })
+
+  it("stores and reads each lead's launch, and reads a lead from before launches as the default launch's", async () => {
+    await pg.reset()
+    const before = newLead()
+    await createPostgresStore(pg.db, { defaultLaunch }).saveLead(before, mailFor(before))
+    await pg.db.query('UPDATE public.leads SET launch = NULL')
+    const other = newLead({ launch: 'willowmere-commons' })
+    await asLeadWriter(async (db) => {
+      const store = createPostgresStore(db, { defaultLaunch })
+      expect((await store.saveLead(other, mailFor(other))).lead.launch).toBe('willowmere-commons')
+      expect((await store.listLeads(0, 10)).map((l) => l.launch)).toEqual([defaultLaunch, 'willowmere-commons'])
+      expect((await store.searchLeads({ launch: defaultLaunch, limit: 10 })).leads.map((l) => l.submissionId)).toEqual([before.submissionId])
+      expect(await store.countLeadsByLaunch()).toEqual([
+        { launch: defaultLaunch, leads: 1 },
+        { launch: 'willowmere-commons', leads: 1 },
+      ])
+    })
+    const { rows } = await pg.db.query(
+      `SELECT has_column_privilege('lead_writer', 'public.leads', 'launch', 'INSERT') AS insert,
+              has_column_privilege('lead_writer', 'public.leads', 'launch', 'SELECT') AS select,
+              has_column_privilege('lead_writer', 'public.leads', 'launch', 'UPDATE') AS update`,
+    )
+    expect(rows).toEqual([{ insert: true, select: true, update: false }])
   })
 })
