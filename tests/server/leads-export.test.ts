@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
@@ -9,6 +9,7 @@ import { createPostgresStore } from '../../src/server/postgres-store.ts'
 import { openSqliteStore } from '../../src/server/sqlite-store.ts'
 import type { LeadStore } from '../../src/server/store.ts'
 import { parseCsv } from './support/csv.ts'
+import { secondLaunchDir } from '../fixtures/second-launch.ts'
 import { defaultLaunch, mailFor, newLead } from './support/fixtures.ts'
 import { plannedPostgresKind, startTestPostgres } from './support/postgres.ts'
 
@@ -39,9 +40,10 @@ const header = [
   'utm_custom', 'gclid', 'gbraid', 'wbraid', 'fbclid', 'msclkid', 'user_agent', 'withdrawn_at',
 ]
 
-function exportCli(args: string[], env: Record<string, string>) {
-  return run(process.execPath, ['--import', 'tsx', 'src/cli/leads-export.ts', ...args], {
+function exportCli(args: string[], env: Record<string, string>, cwd = process.cwd()) {
+  return run(process.execPath, ['--import', 'tsx', path.resolve('src/cli/leads-export.ts'), ...args], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    cwd,
   })
 }
 
@@ -51,6 +53,7 @@ function checkRows(rows: string[][]): void {
   const [, first, hostile, multiline] = rows as [string[], string[], string[], string[]]
   const col = (row: string[], name: string) => row[header.indexOf(name)]
   expect(col(first, 'name')).toBe('Jane Doe')
+  expect(rows.slice(1).map((row) => col(row, 'launch'))).toEqual([defaultLaunch, defaultLaunch, defaultLaunch])
   expect(col(first, 'utm_source')).toBe('google')
   expect(col(first, 'created_at')).toBe('2025-06-01T14:30:00.000Z')
   expect(col(first, 'consent_sha256')).toBe('6ac42fa0ae3a14bbbe41fd46fb467154203be57a24ffff181293241be1837a8c')
@@ -121,6 +124,130 @@ describe('npm run leads:export', () => {
       await seed(createPostgresStore(pg.db, { defaultLaunch }))
       const { stdout } = await exportCli(['--database-url', pg.url!], {})
       checkRows(parseCsv(stdout))
+    } finally {
+      await pg.stop()
+    }
+  })
+})
+
+/**
+ * A project with two launches: this repository's page.config.json (the default launch, bramblewood-crossing), the
+ * second launch's fixture as launches/willowmere-commons, and launches/cedar-row whose config is broken.
+ */
+function projectWithLaunches(): string {
+  const dir = path.join(root, 'project')
+  mkdirSync(path.join(dir, 'launches'), { recursive: true })
+  cpSync('page.config.json', path.join(dir, 'page.config.json'))
+  symlinkSync(path.resolve('public'), path.join(dir, 'public'), 'dir')
+  cpSync(secondLaunchDir, path.join(dir, 'launches', 'willowmere-commons'), { recursive: true })
+  mkdirSync(path.join(dir, 'launches', 'cedar-row'))
+  writeFileSync(path.join(dir, 'launches', 'cedar-row', 'page.config.json'), '{ "configVersion": 2, "launch": ')
+  // The command resolves tsx from where it runs.
+  symlinkSync(path.resolve('node_modules'), path.join(dir, 'node_modules'), 'dir')
+  return dir
+}
+
+/** Leads of four launches, one stored before launches were kept, one of a launch whose config is gone. */
+async function seedLaunches(store: LeadStore, forgetLaunch: (submissionId: string) => Promise<void>): Promise<void> {
+  const leads = [
+    newLead({ fields: { name: 'Jane Doe', email: 'jane@example.com', phone: '555-555-0100', isRealtor: 'no' } }),
+    newLead({ launch: 'willowmere-commons', fields: { name: 'Wen Zhao', email: 'wen@example.com', phone: '555-555-0101', postalCode: 'M4C 1A1', isRealtor: 'yes' } }),
+    newLead({ fields: { name: 'Old Timer', email: 'old@example.com', phone: '555-555-0102', isRealtor: 'no' } }),
+    newLead({ launch: 'maple-ridge', fields: { name: 'Lucía Fernández', email: 'lucia@example.com', unitType: 'townhouse' } }),
+    newLead({ launch: 'cedar-row', fields: { name: 'Omar Haddad', email: 'omar@example.com', lotSize: '40 ft' } }),
+  ]
+  for (const lead of leads) await store.saveLead(lead, mailFor(lead))
+  await forgetLaunch(leads[2]!.submissionId)
+}
+
+/** The CSV as records by column name, and its form-field columns (between suspected_spam and consent_text). */
+function readExport(stdout: string): { fields: string[]; records: Array<Record<string, string>> } {
+  const [head, ...rows] = parseCsv(stdout) as [string[], ...string[][]]
+  const fields = head.slice(head.indexOf('suspected_spam') + 1, head.indexOf('consent_text'))
+  return { fields, records: rows.map((row) => Object.fromEntries(head.map((column, i) => [column, row[i]!]))) }
+}
+
+describe('npm run leads:export with several launches', () => {
+  const project = projectWithLaunches()
+  const dataDir = path.join(project, '.data')
+  beforeAll(async () => {
+    mkdirSync(dataDir, { recursive: true })
+    const file = path.join(dataDir, 'leads.sqlite')
+    const store = openSqliteStore(file, { defaultLaunch })
+    const Database = (await import('better-sqlite3')).default
+    await seedLaunches(store, async (id) => {
+      const db = new Database(file)
+      db.prepare('UPDATE leads SET launch = NULL WHERE submission_id = ?').run(id)
+      db.close()
+    })
+    await store.close()
+  })
+
+  it("exports every launch with a launch column, the launches' form fields in order (the default launch's first), a broken config noted", async () => {
+    const { stdout, stderr } = await exportCli([], { DATA_DIR: dataDir }, project)
+    const { fields, records } = readExport(stdout)
+    expect(records.map((r) => [r.name, r.launch])).toEqual([
+      ['Jane Doe', defaultLaunch],
+      ['Wen Zhao', 'willowmere-commons'],
+      ['Old Timer', defaultLaunch],
+      ['Lucía Fernández', 'maple-ridge'],
+      ['Omar Haddad', 'cedar-row'],
+    ])
+    expect(fields.slice(0, 5)).toEqual(['name', 'email', 'phone', 'isRealtor', 'postalCode'])
+    expect(fields.slice(-2)).toEqual(['unitType', 'lotSize'])
+    expect(records[1]!.postalCode).toBe('M4C 1A1')
+    expect(stderr).toMatch(/Note: .*cedar-row.page\.config\.json: .*; its columns follow the stored data\./)
+    expect(stderr).toContain('Exported 5 leads.')
+  })
+
+  it("exports one launch with --launch, in that launch's own field order", async () => {
+    const { stdout, stderr } = await exportCli(['--launch', 'willowmere-commons'], { DATA_DIR: dataDir }, project)
+    const { fields, records } = readExport(stdout)
+    expect(records.map((r) => [r.name, r.launch, r.postalCode])).toEqual([['Wen Zhao', 'willowmere-commons', 'M4C 1A1']])
+    expect(fields.slice(0, 5)).toEqual(['name', 'phone', 'email', 'postalCode', 'isRealtor'])
+    expect(stderr).toContain('Exported 1 lead of willowmere-commons.')
+    // One launch is read alone: the broken one is not even looked at.
+    expect(stderr).not.toContain('cedar-row')
+  })
+
+  it("counts the leads stored before launches as the default launch's", async () => {
+    const { stdout } = await exportCli(['--launch', defaultLaunch], { DATA_DIR: dataDir }, project)
+    const { fields, records } = readExport(stdout)
+    expect(records.map((r) => [r.name, r.launch])).toEqual([
+      ['Jane Doe', defaultLaunch],
+      ['Old Timer', defaultLaunch],
+    ])
+    expect(fields).toEqual(['name', 'email', 'phone', 'isRealtor'])
+  })
+
+  it("exports a launch only the data still names, in the data's own fields", async () => {
+    const { stdout } = await exportCli(['--launch=maple-ridge'], { DATA_DIR: dataDir }, project)
+    const { fields, records } = readExport(stdout)
+    expect(records.map((r) => r.name)).toEqual(['Lucía Fernández'])
+    expect(fields).toEqual(['name', 'email', 'unitType'])
+  })
+
+  it('names the launches there are when asked for one that is not', async () => {
+    const error = await exportCli(['--launch', 'nowhere'], { DATA_DIR: dataDir }, project).catch((e: { code: number; stdout: string; stderr: string }) => e)
+    expect(error).toMatchObject({ code: 2, stdout: '' })
+    expect((error as { stderr: string }).stderr.trim()).toBe(
+      `There is no launch "nowhere" here. The launches are: ${defaultLaunch}, cedar-row, willowmere-commons, maple-ridge.`,
+    )
+  })
+
+  it.skipIf(plannedPostgresKind() === 'pglite')('does the same from PostgreSQL with DATABASE_URL', async () => {
+    const pg = await startTestPostgres()
+    try {
+      await seedLaunches(createPostgresStore(pg.db, { defaultLaunch }), async (id) => {
+        await pg.db.query('UPDATE public.leads SET launch = NULL WHERE submission_id = $1', [id])
+      })
+      const all = readExport((await exportCli([], { DATABASE_URL: pg.url! }, project)).stdout)
+      expect(all.records.map((r) => r.launch)).toEqual([defaultLaunch, 'willowmere-commons', defaultLaunch, 'maple-ridge', 'cedar-row'])
+      expect(all.fields.slice(0, 5)).toEqual(['name', 'email', 'phone', 'isRealtor', 'postalCode'])
+      const one = readExport((await exportCli(['--launch', defaultLaunch], { DATABASE_URL: pg.url! }, project)).stdout)
+      expect(one.records.map((r) => r.name)).toEqual(['Jane Doe', 'Old Timer'])
+      const error = await exportCli(['--launch', 'nowhere'], { DATABASE_URL: pg.url! }, project).catch((e: { code: number; stderr: string }) => e)
+      expect(error).toMatchObject({ code: 2, stderr: expect.stringContaining('The launches are: ') })
     } finally {
       await pg.stop()
     }
