@@ -37,6 +37,13 @@ export function defaultLaunchSlug(root = process.cwd(), env: Record<string, stri
   return source && slugOfSource(source)
 }
 
+/** The first problem of a config as one line: where, and what is wrong (its excerpt and advice left out). */
+function oneLine(error: PageConfigError): string {
+  const lines = (error.problems[0] ?? '').split('\n').map((line) => line.trim())
+  const what = lines.slice(1).find((line) => line !== '' && !/^[>|\d]/.test(line) && !line.startsWith('What to do'))
+  return what ? `${lines[0]}: ${what}` : `${error.file}: cannot be used`
+}
+
 /** Loads one launch's config, keeping what is wrong with it instead of throwing. */
 export function readCatalogLaunch(source: LaunchSource): CatalogLaunch | { problem: string } {
   try {
@@ -44,7 +51,7 @@ export function readCatalogLaunch(source: LaunchSource): CatalogLaunch | { probl
     return { slug: config.launch.slug, config }
   } catch (error) {
     if (!(error instanceof PageConfigError)) throw error
-    const problem = `${error.file}: ${error.problems[0]?.split('\n')[0] ?? 'cannot be used'}${error.problems.length > 1 ? ` (and ${error.problems.length - 1} more)` : ''}`
+    const problem = `${oneLine(error)}${error.problems.length > 1 ? ` (and ${error.problems.length - 1} more problems)` : ''}`
     const slug = slugOfSource(source)
     return slug === undefined ? { problem } : { slug, problem }
   }
