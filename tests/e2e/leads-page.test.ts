@@ -1,11 +1,18 @@
-import { mkdirSync, readFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { AxeBuilder } from '@axe-core/playwright'
 import type { BrowserContext, Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { localAnonKey } from '../../schema/local-defaults.ts'
 import type { PageConfig } from '../../schema/page-config.ts'
+import { startLeadsPageServer } from '../../src/cli/leads-page.ts'
+import { parseNodeEnv } from '../../src/server/env.ts'
+import { leadsPageLaunchOf } from '../../src/server/leads-page/leads-page.ts'
+import { openSqliteStore } from '../../src/server/sqlite-store.ts'
+import { secondLaunchConfig } from '../fixtures/second-launch.ts'
 import { parseCsv } from '../server/support/csv.ts'
+import { mailFor, newLead } from '../server/support/fixtures.ts'
 import { launchBrowser, startServer, useServerAndBrowser } from './harness.ts'
 
 // The leads page in Chromium, against the real Node server: a registration made on the public page shows up in
@@ -184,6 +191,57 @@ describe('the leads page', () => {
       // No sideways scrolling on a phone.
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width)
       await context.close()
+    }
+  })
+})
+
+describe('the leads page with several launches', () => {
+  it('filters by launch with a labelled select, and passes axe with it on a phone and a wide screen', async () => {
+    mkdirSync(screenshots, { recursive: true })
+    const second = JSON.parse(readFileSync(secondLaunchConfig, 'utf8')) as PageConfig
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'vip-e2e-launches-'))
+    const store = openSqliteStore(path.join(dataDir, 'leads.sqlite'), { defaultLaunch: config.launch.slug })
+    const parsed = parseNodeEnv({ LEADS_PASSWORD: password, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir })
+    if (!parsed.ok) throw new Error(parsed.problems.join('\n'))
+    const server = await startLeadsPageServer([leadsPageLaunchOf(config), leadsPageLaunchOf(second)], parsed.config, store)
+    try {
+      const leads = [
+        newLead({ launch: config.launch.slug, fields: { name: 'Priya Raman', email: 'priya@example.com', phone: '647-555-0111', isRealtor: 'no' } }),
+        newLead({
+          launch: second.launch.slug,
+          fields: { name: 'Wen Zhao', email: 'wen@example.com', phone: '416-555-0101', postalCode: 'M4C 1A1', isRealtor: 'yes' },
+        }),
+      ]
+      for (const lead of leads) await store.saveLead(lead, mailFor(lead))
+      for (const width of [375, 1280]) {
+        const { context } = await recordingContext(width, { bypassCSP: true })
+        const page = await context.newPage()
+        page.setDefaultTimeout(15_000)
+        expect(await signIn(page, server.url)).toBe(303)
+        const view = width < 960 ? page.locator('.lp-cards') : page.getByRole('table')
+        await expect(view.getByText('Priya Raman').isVisible()).resolves.toBe(true)
+        await expect(view.getByText('Wen Zhao').isVisible()).resolves.toBe(true)
+        expect(await axeViolations(page)).toEqual([])
+        await page.screenshot({ path: path.join(screenshots, `launches-${width}.png`), fullPage: true })
+
+        await page.getByLabel('Launch').selectOption({ label: second.site.name })
+        await page.getByRole('button', { name: 'Search' }).click()
+        await page.getByText(`1 registration for ${second.site.name}.`).waitFor()
+        await expect(view.getByText('Priya Raman').count()).resolves.toBe(0)
+        await expect(view.getByText('Wen Zhao').isVisible()).resolves.toBe(true)
+        await expect(page.getByLabel('Launch').inputValue()).resolves.toBe(second.launch.slug)
+        expect(new URL(page.url()).search).toBe('')
+        expect(await axeViolations(page)).toEqual([])
+        await page.screenshot({ path: path.join(screenshots, `launches-one-${width}.png`), fullPage: true })
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width)
+        await page.getByRole('button', { name: 'Show all' }).click()
+        await page.getByText('2 registrations in all.').waitFor()
+        await context.close()
+      }
+    } finally {
+      await server.close()
+      await store.close()
+      rmSync(dataDir, { recursive: true, force: true })
     }
   })
 })

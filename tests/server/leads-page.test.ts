@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import Database from 'better-sqlite3'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import type { PageConfig } from '../../schema/page-config.ts'
 import { startLeadsPageServer } from '../../src/cli/leads-page.ts'
 import { parseNodeEnv } from '../../src/server/env.ts'
 import { createLeadsPage, decodePosition, encodePosition, leadsPageLaunchOf } from '../../src/server/leads-page/leads-page.ts'
@@ -11,6 +12,7 @@ import { createPasswordCheck, openSessionStore, type SessionStore } from '../../
 import { createPostgresStore } from '../../src/server/postgres-store.ts'
 import { openSqliteStore } from '../../src/server/sqlite-store.ts'
 import type { LeadStore, StoredLead } from '../../src/server/store.ts'
+import { secondLaunchConfig } from '../fixtures/second-launch.ts'
 import { parseCsv } from './support/csv.ts'
 import { defaultLaunch, mailFor, newLead, readPageConfig } from './support/fixtures.ts'
 import { plannedPostgresKind, startTestPostgres, type TestPostgres } from './support/postgres.ts'
@@ -229,6 +231,124 @@ describe('the leads page (SQLite)', () => {
     for (const bad of ['', 'abc', '1-2-3', 'ZZ-1', '1-', `${'z'.repeat(12)}-1`, 'jane@example.com']) expect(decodePosition(bad)).toBeUndefined()
   })
 })
+describe('the leads page with several launches (SQLite)', () => {
+  const second = JSON.parse(readFileSync(secondLaunchConfig, 'utf8')) as PageConfig
+  const launches = [leadsPageLaunchOf(config), leadsPageLaunchOf(second)]
+  let store: LeadStore
+  let file: string
+  let h: Harness
+  beforeEach(async () => {
+    file = path.join(root, `${crypto.randomUUID()}.sqlite`)
+    store = openSqliteStore(file, { defaultLaunch })
+    h = harness(store, { launches })
+    const leads = [
+      newLead({ createdAt: '2026-03-01T15:00:00.000Z', fields: { name: 'Jane Doe', email: 'jane@example.com', phone: '416-555-0100', isRealtor: 'no' } }),
+      newLead({
+        launch: second.launch.slug,
+        createdAt: '2026-03-01T16:00:00.000Z',
+        fields: { name: 'Wen Zhao', email: 'wen@example.com', phone: '416-555-0101', postalCode: 'M4C 1A1', isRealtor: 'yes' },
+      }),
+      newLead({ createdAt: '2026-03-01T17:00:00.000Z', fields: { name: 'Old Timer', email: 'old@example.com', phone: '416-555-0102', isRealtor: 'yes' } }),
+      newLead({ launch: 'maple-ridge', createdAt: '2026-03-01T18:00:00.000Z', fields: { name: 'Lucía Fernández', email: 'lucia@example.com', unitType: 'townhouse' } }),
+    ]
+    for (const lead of leads) await store.saveLead(lead, mailFor(lead))
+    // Stored before launches were kept: the default launch's.
+    const db = new Database(file, { fileMustExist: true })
+    db.prepare('UPDATE leads SET launch = NULL WHERE submission_id = ?').run(leads[2]!.submissionId)
+    db.close()
+  })
+  afterEach(async () => {
+    h.sessions.close()
+    await store.close()
+  })
+
+  const headings = (body: string) => [...body.matchAll(/<th scope="col">([^<]*)<\/th>/g)].map((m) => m[1])
+  const cards = (body: string) => [...body.matchAll(/<h2 class="lp-card-title">([^<]*)<\/h2>/g)].map((m) => m[1])
+  /** The <dt>/<dd> pairs of the card titled `name`. */
+  function cardOf(body: string, name: string): Record<string, string> {
+    const card = body.slice(body.indexOf(`<h2 class="lp-card-title">${name}</h2>`)).split('</li>')[0]!
+    return Object.fromEntries([...card.matchAll(/<dt>([^<]*)<\/dt><dd>(.*?)<\/dd>/g)].map((m) => [m[1], m[2]!.replace(/<[^>]+>/g, '')]))
+  }
+
+  it("names every launch, shows each lead's launch, and shows each lead with its own launch's labels and option names", async () => {
+    const signInPage = await (await send(h, '/leads')).text()
+    expect(signInPage).toContain('Registrations for Bramblewood Crossing and Willowmere Commons, for the sales team.')
+    const cookie = await signIn(h)
+    const body = await (await send(h, '/leads', { cookie })).text()
+    expect(body).toContain('4</strong> registrations in all.')
+    expect(cards(body)).toEqual(['Lucía Fernández', 'Old Timer', 'Wen Zhao', 'Jane Doe'])
+    expect(headings(body).slice(0, 7)).toEqual(['Received', 'Launch', 'Full Name', 'Email', 'Phone', 'Are You A Realtor?', 'Postal code (optional)'])
+    expect(headings(body)).toContain('unitType')
+    expect(cardOf(body, 'Wen Zhao')).toMatchObject({
+      Launch: 'Willowmere Commons',
+      'Phone number': '416-555-0101',
+      'Postal code (optional)': 'M4C 1A1',
+      'Are you a real estate agent?': 'Yes, I am',
+    })
+    expect(cardOf(body, 'Old Timer')).toMatchObject({ Launch: 'Bramblewood Crossing', 'Are You A Realtor?': 'Yes' })
+    expect(cardOf(body, 'Lucía Fernández')).toMatchObject({ Launch: 'maple-ridge', unitType: 'townhouse' })
+    // In the table, each value as its own launch's form names it.
+    const wenRow = body.slice(body.lastIndexOf('<tr>', body.lastIndexOf('Wen Zhao'))).split('</tr>')[0]!
+    expect(wenRow).toContain('<td>Willowmere Commons</td>')
+    expect(wenRow).toContain('<td>Yes, I am</td>')
+    expect(body).toMatch(/<select id="search-launch" name="launch">\s*<option value="">All launches<\/option>\s*<option value="bramblewood-crossing">Bramblewood Crossing<\/option>\s*<option value="willowmere-commons">Willowmere Commons<\/option>\s*<option value="maple-ridge">maple-ridge<\/option>\s*<\/select>/)
+    expect(body).toContain('<label for="search-launch">Launch</label>')
+  })
+
+  it('narrows the list and the CSV to one launch, kept in the session (never in an address), the default launch with the leads from before launches', async () => {
+    const cookie = await signIn(h)
+    const chosen = await send(h, '/leads/search', { form: { text: '', launch: 'willowmere-commons' }, cookie })
+    expect(chosen.status).toBe(303)
+    expect(chosen.headers.get('location')).toBe('/leads')
+    const body = await (await send(h, '/leads', { cookie })).text()
+    expect(body).toContain('1</strong> registration for Willowmere Commons.')
+    expect(body).toContain('<option value="willowmere-commons" selected>Willowmere Commons</option>')
+    expect(cards(body)).toEqual(['Wen Zhao'])
+    // That launch's own fields, in its own order and words.
+    expect(headings(body).slice(0, 7)).toEqual(['Received', 'Launch', 'Your name', 'Phone number', 'E-mail address', 'Postal code (optional)', 'Are you a real estate agent?'])
+    expect(body).toContain('Download these as CSV')
+    expect(body).toContain('>Show all</button>')
+    const csv = parseCsv((await (await send(h, '/leads/leads.csv', { cookie })).text()).slice(1))
+    expect(csv.slice(1).map((row) => [row[csv[0]!.indexOf('name')], row[csv[0]!.indexOf('launch')]])).toEqual([['Wen Zhao', 'willowmere-commons']])
+    expect(csv[0]!.slice(csv[0]!.indexOf('suspected_spam') + 1, csv[0]!.indexOf('suspected_spam') + 6)).toEqual(['name', 'phone', 'email', 'postalCode', 'isRealtor'])
+
+    await send(h, '/leads/search', { form: { text: '', launch: defaultLaunch }, cookie })
+    const mine = await (await send(h, '/leads', { cookie })).text()
+    expect(mine).toContain('2</strong> registrations for Bramblewood Crossing.')
+    expect(cards(mine)).toEqual(['Old Timer', 'Jane Doe'])
+
+    await send(h, '/leads/search', { form: { text: 'old', launch: defaultLaunch }, cookie })
+    expect(await (await send(h, '/leads', { cookie })).text()).toContain('1</strong> registration for Bramblewood Crossing matches “old”.')
+    await send(h, '/leads/search', { form: { text: 'wen', launch: defaultLaunch }, cookie })
+    expect(await (await send(h, '/leads', { cookie })).text()).toContain('Nothing matches that search.')
+
+    // A launch that is not there means every launch; "Show all" forgets both the text and the launch.
+    await send(h, '/leads/search', { form: { text: '', launch: 'nowhere' }, cookie })
+    expect(await (await send(h, '/leads', { cookie })).text()).toContain('4</strong> registrations in all.')
+    await send(h, '/leads/search', { form: { text: 'jane', launch: 'maple-ridge' }, cookie })
+    expect(await (await send(h, '/leads', { cookie })).text()).toContain('0</strong> registrations for maple-ridge match “jane”.')
+    await send(h, '/leads/search', { form: { text: 'jane', launch: 'maple-ridge', clear: '1' }, cookie })
+    const all = await (await send(h, '/leads', { cookie })).text()
+    expect(all).toContain('4</strong> registrations in all.')
+    expect(all).not.toContain('>Show all</button>')
+  })
+
+  it('shows no launch filter or column when there is only one launch', async () => {
+    const single = harness(store)
+    const db = new Database(file, { fileMustExist: true })
+    db.prepare(`DELETE FROM outbox`).run()
+    db.prepare(`DELETE FROM leads WHERE launch IS NOT NULL AND launch <> ?`).run(defaultLaunch)
+    db.close()
+    const cookie = await signIn(single)
+    const body = await (await send(single, '/leads', { cookie })).text()
+    expect(body).toContain('2</strong> registrations in all.')
+    expect(body).not.toContain('search-launch')
+    expect(headings(body)).toEqual(['Received', 'Full Name', 'Email', 'Phone', 'Are You A Realtor?', 'UTM source', 'Notification'])
+    expect(body).not.toContain('<dt>Launch</dt>')
+    single.sessions.close()
+  })
+})
+
 
 /** The backends the paging figure is measured on. */
 const backends: Array<{ name: string; open(): Promise<{ store: LeadStore; close(): Promise<void> }> }> = [
