@@ -36,7 +36,7 @@
 /** A registration as the app hands it to the store: already validated and trimmed. */
 export type NewLead = {
   submissionId: string
-  /** The slug of the launch (development) the registration was made for. */
+  /** The slug of the launch (development) the registration was made for; '' for the default launch (stored as null). */
   launch: string
   /** ISO 8601, UTC, milliseconds (`Date#toISOString()`). */
   createdAt: string
@@ -62,7 +62,7 @@ export type NewLead = {
 /**
  * A new lead's values in the column order both stores insert them (submission_id, created_at, fields,
  * consent_text, page_url, referrer, utm, user_agent, click_ids, landing_page, suspected_spam, consent_sha256,
- * consent_reported, launch), JSON columns serialised, the flag as 1/0.
+ * consent_reported, launch), JSON columns serialised, the flag as 1/0, no launch ('') as null: the default launch's.
  */
 export function leadColumnValues(lead: NewLead): Array<string | number | null> {
   return [
@@ -79,7 +79,7 @@ export function leadColumnValues(lead: NewLead): Array<string | number | null> {
     lead.suspectedSpam ? 1 : 0,
     lead.consentSha256,
     lead.consentReported,
-    lead.launch,
+    lead.launch || null,
   ]
 }
 

@@ -417,7 +417,7 @@ describe.each([sqliteBackend(), postgresBackend()])('LeadStore contract', (backe
       expect(await store.countMessages()).toEqual({ pending: 2, sent: 0, failed: 0, cancelled: 1 })
     })
 
-    it('keeps each lead\'s launch, and lists, searches and counts one launch at a time, the default one with the leads stored before launches', async () => {
+    it('keeps each lead\'s launch, and lists, searches and counts one launch at a time, the default one with the leads stored before launches or without one', async () => {
       const lead = (name: string, day: number, launch: string) =>
         newLead({ launch, createdAt: `2025-06-0${day}T14:30:00.000Z`, fields: { name, email: `${name.toLowerCase()}@example.com`, phone: '416-555-0100', isRealtor: 'no' } })
       const leads = [
@@ -426,38 +426,46 @@ describe.each([sqliteBackend(), postgresBackend()])('LeadStore contract', (backe
         lead('Alan', 3, defaultLaunch),
         lead('Hedy', 4, 'maple-ridge'),
         lead('Edsger', 5, 'willowmere-commons'),
+        lead('Barbara', 6, ''),
       ]
-      for (const l of leads) expect((await store.saveLead(l, mailFor(l))).lead.launch).toBe(l.launch)
+      for (const l of leads) expect((await store.saveLead(l, mailFor(l))).lead.launch).toBe(l.launch || defaultLaunch)
       await backend.forgetLaunch(leads[2]!.submissionId)
 
-      expect((await store.listLeads(0, 10)).map((l) => l.launch)).toEqual([defaultLaunch, 'willowmere-commons', defaultLaunch, 'maple-ridge', 'willowmere-commons'])
+      expect((await store.listLeads(0, 10)).map((l) => l.launch)).toEqual([
+        defaultLaunch,
+        'willowmere-commons',
+        defaultLaunch,
+        'maple-ridge',
+        'willowmere-commons',
+        defaultLaunch,
+      ])
       const names = (list: Array<{ fields: Record<string, unknown> }>) => list.map((l) => l.fields.name)
-      expect(names(await store.listLeads(0, 10, defaultLaunch))).toEqual(['Ada', 'Alan'])
+      expect(names(await store.listLeads(0, 10, defaultLaunch))).toEqual(['Ada', 'Alan', 'Barbara'])
       expect(names(await store.listLeads(0, 10, 'willowmere-commons'))).toEqual(['Grace', 'Edsger'])
       const firstOfWillowmere = await store.listLeads(0, 1, 'willowmere-commons')
       expect(names(await store.listLeads(firstOfWillowmere[0]!.id, 10, 'willowmere-commons'))).toEqual(['Edsger'])
       expect(await store.listLeads(0, 10, 'nowhere')).toEqual([])
 
-      const page = await store.searchLeads({ launch: defaultLaunch, limit: 1 })
-      expect(names(page.leads)).toEqual(['Alan'])
-      expect(page.leads[0]!.launch).toBe(defaultLaunch)
-      expect(page).toMatchObject({ total: 2, hasNewer: false, hasOlder: true })
-      const older = await store.searchLeads({ launch: defaultLaunch, limit: 1, from: { older: { createdAt: page.leads[0]!.createdAt, id: page.leads[0]!.id } } })
+      const page = await store.searchLeads({ launch: defaultLaunch, limit: 2 })
+      expect(names(page.leads)).toEqual(['Barbara', 'Alan'])
+      expect(page.leads[1]!.launch).toBe(defaultLaunch)
+      expect(page).toMatchObject({ total: 3, hasNewer: false, hasOlder: true })
+      const older = await store.searchLeads({ launch: defaultLaunch, limit: 2, from: { older: { createdAt: page.leads[1]!.createdAt, id: page.leads[1]!.id } } })
       expect(names(older.leads)).toEqual(['Ada'])
-      expect(older).toMatchObject({ total: 2, hasNewer: true, hasOlder: false })
+      expect(older).toMatchObject({ total: 3, hasNewer: true, hasOlder: false })
       expect(names((await store.searchLeads({ launch: 'willowmere-commons', text: 'EDS', limit: 10 })).leads)).toEqual(['Edsger'])
       expect((await store.searchLeads({ launch: 'maple-ridge', text: 'Ada', limit: 10 })).total).toBe(0)
-      expect((await store.searchLeads({ text: '416 555 0100', limit: 10 })).total).toBe(5)
+      expect((await store.searchLeads({ text: '416 555 0100', limit: 10 })).total).toBe(6)
 
       expect(await store.countLeadsByLaunch()).toEqual([
-        { launch: defaultLaunch, leads: 2 },
+        { launch: defaultLaunch, leads: 3 },
         { launch: 'maple-ridge', leads: 1 },
         { launch: 'willowmere-commons', leads: 2 },
       ])
       // Erasure and the outbox do not care which launch a lead is from.
       expect(await store.eraseLeads({ email: 'alan@example.com' }, keyOf)).toMatchObject({ leads: 1, messages: 1 })
-      expect((await store.claimDueMail(at('2025-06-10T00:00:00.000Z'), 10, 60_000)).length).toBe(4)
-      expect(await store.countLeadsByLaunch()).toContainEqual({ launch: defaultLaunch, leads: 1 })
+      expect((await store.claimDueMail(at('2025-06-10T00:00:00.000Z'), 10, 60_000)).length).toBe(5)
+      expect(await store.countLeadsByLaunch()).toContainEqual({ launch: defaultLaunch, leads: 2 })
     })
 
     it('keeps what it acknowledged when opened again', async () => {
