@@ -118,13 +118,6 @@ CREATE INDEX outbox_lead ON outbox (lead_id);
 CREATE UNIQUE INDEX outbox_lead_kind ON outbox (lead_id, kind);
 `
 
-// Version 6, as supabase/migrations/20251220000000_leads_launch.sql: the launch a lead was made for (null on leads
-// stored before, which belong to the default launch: the store reads them as it), and an index for listing one
-// launch's leads by date (rowid, the id, ends every SQLite index, so it serves the (created_at, id) keyset too).
-const schemaV6 = `
-ALTER TABLE leads ADD COLUMN launch TEXT;
-CREATE INDEX IF NOT EXISTS leads_launch_newest ON leads (launch, created_at);
-`
 
 function columnsOf(db: Database.Database, table: string): string[] {
   return (db.pragma(`table_info(${table})`) as { name: string }[]).map((c) => c.name)
@@ -135,6 +128,17 @@ function upgradeForMessages(db: Database.Database): void {
   if (!columnsOf(db, 'outbox').includes('kind')) db.exec(outboxV5)
   if (!columnsOf(db, 'leads').includes('withdrawn_at')) db.exec('ALTER TABLE leads ADD COLUMN withdrawn_at TEXT')
   db.exec(`CREATE INDEX IF NOT EXISTS leads_withdrawn_email ON leads (${emailKey('fields')}) WHERE withdrawn_at IS NOT NULL`)
+}
+
+/**
+ * Schema version 6, as supabase/migrations/20251220000000_leads_launch.sql: the launch a lead was made for (null on
+ * leads stored before, which belong to the default launch: the store reads them as it), and an index for listing one
+ * launch's leads by date (rowid, the id, ends every SQLite index, so it serves the (created_at, id) keyset too).
+ * Guarded like version 5: a file that already has the column is upgraded all the same.
+ */
+function upgradeForLaunches(db: Database.Database): void {
+  if (!columnsOf(db, 'leads').includes('launch')) db.exec('ALTER TABLE leads ADD COLUMN launch TEXT')
+  db.exec('CREATE INDEX IF NOT EXISTS leads_launch_newest ON leads (launch, created_at)')
 }
 
 /** The address of a lead as compared for withdrawal: trimmed, lower case. */
@@ -300,7 +304,7 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions): Sqli
     }
     if (version < 6) {
       db.transaction(() => {
-        db.exec(schemaV6)
+        upgradeForLaunches(db)
         db.pragma('user_version = 6')
       }).immediate()
     }
