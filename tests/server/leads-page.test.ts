@@ -452,7 +452,7 @@ describe.each(backends)('the leads page among 5,000 leads ($name)', (backend) =>
 })
 
 describe(`npm run leads:page: the leads page alone, reading PostgreSQL (${plannedPostgresKind()})`, () => {
-  it('signs in and lists the leads a Supabase-style database holds, and answers 404 for anything else', async () => {
+  it('signs in and lists the leads a Supabase-style database holds, of every launch and of one, and answers 404 for anything else', async () => {
     const pg = await startTestPostgres()
     try {
       await pg.reset()
@@ -462,9 +462,12 @@ describe(`npm run leads:page: the leads page alone, reading PostgreSQL (${planne
         await store.saveLead(lead, mailFor(lead))
       }
       await pg.db.query(`UPDATE public.leads SET withdrawn_at = '2026-03-01T17:05:00Z' WHERE fields->>'name' = 'Wen Zhao'`)
+      const second = JSON.parse(readFileSync(secondLaunchConfig, 'utf8')) as PageConfig
+      const elsewhere = newLead({ launch: second.launch.slug, fields: { name: 'Omar Haddad', email: 'omar@example.com', phone: '416-555-0199', isRealtor: 'yes' } })
+      await store.saveLead(elsewhere, mailFor(elsewhere))
       const parsed = parseNodeEnv({ LEADS_PASSWORD: password, PORT: '0', HOST: '127.0.0.1', DATA_DIR: path.join(root, 'leads-page-pg') })
       if (!parsed.ok) throw new Error(parsed.problems.join('\n'))
-      const server = await startLeadsPageServer([leadsPageLaunchOf(config)], parsed.config, store)
+      const server = await startLeadsPageServer([leadsPageLaunchOf(config), leadsPageLaunchOf(second)], parsed.config, store)
       try {
         const signIn = await fetch(`${server.url}/leads/sign-in`, {
           method: 'POST',
@@ -477,8 +480,18 @@ describe(`npm run leads:page: the leads page alone, reading PostgreSQL (${planne
         const list = await fetch(`${server.url}/leads`, { headers: { cookie } })
         expect(list.headers.get('content-security-policy')).toContain("default-src 'self'")
         const body = await list.text()
-        expect(body).toContain('2</strong> registrations in all.')
+        expect(body).toContain('3</strong> registrations in all.')
         expect(body.indexOf('Lucía Fernández')).toBeLessThan(body.indexOf('Wen Zhao'))
+        expect(body).toContain('<dt>Launch</dt><dd>Willowmere Commons</dd>')
+        expect(body).toContain('<dt>Are you a real estate agent?</dt><dd>Yes, I am</dd>')
+        const narrowed = await fetch(`${server.url}/leads/search`, {
+          method: 'POST',
+          headers: { origin: server.url, cookie, 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ text: '', launch: config.launch.slug }),
+          redirect: 'manual',
+        })
+        expect(narrowed.status).toBe(303)
+        expect(await (await fetch(`${server.url}/leads`, { headers: { cookie } })).text()).toContain('2</strong> registrations for Bramblewood Crossing.')
         expect(body).toContain('Unsubscribed <time datetime="2026-03-01T17:05:00.000Z">')
         expect((await fetch(`${server.url}/functions/v1/send-contact-email`, { method: 'POST' })).status).toBe(404)
         expect((await fetch(`${server.url}/`, { redirect: 'manual' })).headers.get('location')).toBe('/leads')
