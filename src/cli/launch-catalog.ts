@@ -13,7 +13,7 @@ export type CatalogLaunch = {
   slug: string
   /** Its checked config, or undefined when it cannot be used (see `problem`). */
   config?: PageConfig
-  /** What is wrong with its config, in one line (npm run validate tells the whole). */
+  /** What is wrong with its config, in one sentence (npm run validate tells the whole). */
   problem?: string
 }
 
@@ -41,7 +41,8 @@ export function defaultLaunchSlug(root = process.cwd(), env: Record<string, stri
 function oneLine(error: PageConfigError): string {
   const lines = (error.problems[0] ?? '').split('\n').map((line) => line.trim())
   const what = lines.slice(1).find((line) => line !== '' && !/^[>|\d]/.test(line) && !line.startsWith('What to do'))
-  return what ? `${lines[0]}: ${what}` : `${error.file}: cannot be used`
+  const sentence = what ? `${lines[0]}: ${what}` : `${error.file}: this config cannot be used`
+  return /[.!?]$/.test(sentence) ? sentence : `${sentence}.`
 }
 
 /** Loads one launch's config, keeping what is wrong with it instead of throwing. */
@@ -51,7 +52,8 @@ export function readCatalogLaunch(source: LaunchSource): CatalogLaunch | { probl
     return { slug: config.launch.slug, config }
   } catch (error) {
     if (!(error instanceof PageConfigError)) throw error
-    const problem = `${oneLine(error)}${error.problems.length > 1 ? ` (and ${error.problems.length - 1} more problems)` : ''}`
+    const more = error.problems.length - 1
+    const problem = `${oneLine(error)}${more > 0 ? ` (${more} more problem${more === 1 ? '' : 's'} in that file.)` : ''}`
     const slug = slugOfSource(source)
     return slug === undefined ? { problem } : { slug, problem }
   }

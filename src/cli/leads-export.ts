@@ -58,7 +58,7 @@ function formFieldsOf(sources: LaunchSource[]): string[] {
     const read = readCatalogLaunch(source)
     if ('config' in read && read.config) forms.push(read.config.form)
     // The data matters more than the config: that launch's leads are exported in the data's own field order.
-    else console.error(`Note: ${read.problem ?? 'a launch config cannot be used'}; its columns follow the stored data.`)
+    else console.error(`Note: ${read.problem ?? 'A launch config cannot be used.'} Its leads are exported with the fields they hold.`)
   }
   return fieldsOfForms(forms)
 }

@@ -100,7 +100,7 @@ async function main(argv: string[]): Promise<number> {
     return 1
   }
   // A launch whose config cannot be used still has its leads listed, by its name and with their own fields.
-  for (const problem of catalog.problems) console.error(`Note: ${problem}; run npm run validate to see what to fix.`)
+  for (const problem of catalog.problems) console.error(`Note: ${problem} Its leads are listed with the fields they hold; npm run validate says what to fix.`)
   const launches = catalog.launches.flatMap((launch) => (launch.config ? [leadsPageLaunchOf(launch.config)] : []))
   if (launches.length === 0) {
     console.error('No launch config can be used: run npm run validate and fix what it shows.')
