@@ -47,7 +47,8 @@ function parseCsv(text: string): string[][] {
 /** Every lead as `npm run leads:export` writes it, as rows of column → value. */
 function exportedLeads(): Array<Record<string, string>> {
   const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/leads-export.ts'], {
-    env: { ...process.env, DATA_DIR: e2e.server.dataDir },
+    // DATA_DIR, not a PostgreSQL the environment may name for other tests.
+    env: { ...process.env, DATABASE_URL: '', DATA_DIR: e2e.server.dataDir },
     encoding: 'utf8',
   })
   if (result.status !== 0) throw new Error(`leads:export failed:\n${result.stderr}`)
