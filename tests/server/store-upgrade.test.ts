@@ -1,30 +1,31 @@
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createPostgresStore, type SqlQueryable } from '../../src/server/postgres-store.ts'
 import { openSqliteStore } from '../../src/server/sqlite-store.ts'
 import type { NewLead, StoredLead } from '../../src/server/store.ts'
 import { defaultLaunch, mailFor, newLead } from './support/fixtures.ts'
+import { migrationFiles, plannedPostgresKind, startTestPostgres } from './support/postgres.ts'
 
-// An existing .data/leads.sqlite from before launches keeps every lead: the database is made by the OLD store's own
-// code, taken from git as it was shipped (the last commit before the launch column), and then opened by today's.
+// Databases from before launches keep every lead: each is made by the OLD store's own code, taken from git as it was
+// shipped (the last commit before the launch column), and then opened by today's store (SQLite: it migrates the file
+// on open; PostgreSQL: after the new migration is applied).
 
 /** The last commit whose store had no launch column (schema version 5). */
 const oldCommit = '128cd78b13921ff2c00d5f0fdd4dd380d094b37c'
 
-/** The old store as a module: src/server/sqlite-store.ts and every file it imports, as they were at `oldCommit`. */
-type OldStoreModule = {
-  openSqliteStore(file: string): {
-    saveLead(lead: Omit<NewLead, 'launch'>, mail: ReturnType<typeof mailFor> | null, more?: unknown[]): Promise<{ lead: Omit<StoredLead, 'launch'> }>
-    withdrawLead(submissionId: string, now: Date): Promise<unknown>
-    claimDueMail(now: Date, limit: number, leaseMs: number): Promise<Array<{ id: number }>>
-    markMailSent(ids: number[], now: Date): Promise<void>
-    listLeads(afterId: number, limit: number): Promise<Array<Omit<StoredLead, 'launch'>>>
-    close(): Promise<void>
-  }
+/** What the tests use of an old store (its NewLead had no launch). */
+type OldStore = {
+  saveLead(lead: Omit<NewLead, 'launch'>, mail: ReturnType<typeof mailFor> | null, more?: unknown[]): Promise<{ lead: Omit<StoredLead, 'launch'> }>
+  withdrawLead(submissionId: string, now: Date): Promise<unknown>
+  claimDueMail(now: Date, limit: number, leaseMs: number): Promise<Array<{ id: number }>>
+  markMailSent(ids: number[], now: Date): Promise<void>
+  listLeads(afterId: number, limit: number): Promise<Array<Omit<StoredLead, 'launch'>>>
+  close(): Promise<void>
 }
 
 const root = mkdtempSync(path.join(tmpdir(), 'vip-sqlite-upgrade-'))
@@ -42,12 +43,13 @@ function checkOut(dir: string, file: string, done = new Set<string>()): void {
   }
 }
 
-async function loadOldStore(): Promise<OldStoreModule> {
+/** A module of the old code (with what it imports), as it was at `oldCommit`. */
+async function loadOldModule<T>(file: string): Promise<T> {
   const dir = path.join(root, 'old-code')
-  checkOut(dir, 'src/server/sqlite-store.ts')
+  checkOut(dir, file)
   // Its packages (better-sqlite3) resolve from the old code's folder: lend it this checkout's.
-  symlinkSync(path.resolve('node_modules'), path.join(dir, 'node_modules'), 'dir')
-  return (await import(pathToFileURL(path.join(dir, 'src/server/sqlite-store.ts')).href)) as OldStoreModule
+  if (!existsSync(path.join(dir, 'node_modules'))) symlinkSync(path.resolve('node_modules'), path.join(dir, 'node_modules'), 'dir')
+  return (await import(pathToFileURL(path.join(dir, file)).href)) as T
 }
 
 const person = (name: string, createdAt: string) =>
@@ -74,7 +76,7 @@ describe('a leads database made by the store before launches, opened by this one
   let before: Array<Omit<StoredLead, 'launch'>> = []
 
   beforeAll(async () => {
-    const { openSqliteStore: openOldStore } = await loadOldStore()
+    const { openSqliteStore: openOldStore } = await loadOldModule<{ openSqliteStore(file: string): OldStore }>('src/server/sqlite-store.ts')
     const store = openOldStore(file)
     for (const lead of old) await store.saveLead(withoutLaunch(lead), mailFor(lead))
     const [first] = await store.claimDueMail(new Date('2025-06-01T00:00:00Z'), 1, 60_000)
@@ -154,4 +156,46 @@ describe('a leads database made by the store before launches, opened by this one
       db.close()
     }
   })
+})
+
+describe.skipIf(plannedPostgresKind() === 'pglite')(`a PostgreSQL database filled by the store before launches, after the launch migration (${plannedPostgresKind()})`, () => {
+  it("keeps every lead, each the default launch's; new leads keep their own launch, stored by lead_writer too", async () => {
+    const pg = await startTestPostgres()
+    try {
+      // The schema as it was before 20251220000000: every migration but that one's change.
+      const migration = migrationFiles().find((file) => file.endsWith('_leads_launch.sql'))!
+      expect(path.basename(migration)).toBe('20251220000000_leads_launch.sql')
+      await pg.exec('ALTER TABLE public.leads DROP COLUMN launch')
+      const { createPostgresStore: createOldStore } = await loadOldModule<{ createPostgresStore(db: SqlQueryable): OldStore }>('src/server/postgres-store.ts')
+      const old = createOldStore(pg.db)
+      const people = [person('Ada Lovelace', '2025-05-01T10:00:00.000Z'), person('Grace Hopper', '2025-05-02T10:00:00.000Z')]
+      for (const lead of people) await old.saveLead(withoutLaunch(lead), mailFor(lead))
+      await old.withdrawLead(people[1]!.submissionId, new Date('2025-06-02T00:00:00Z'))
+      const before = await old.listLeads(0, 10)
+      expect(before).toHaveLength(2)
+
+      await pg.exec(readFileSync(migration, 'utf8'))
+      // Applied again (a second `supabase db push` of the same file): nothing changes.
+      await pg.exec(readFileSync(migration, 'utf8'))
+      const store = createPostgresStore(pg.db, { defaultLaunch })
+      expect(await store.listLeads(0, 10)).toEqual(before.map((lead) => ({ ...lead, launch: defaultLaunch })))
+      expect(await store.countMessages()).toEqual({ pending: 2, sent: 0, failed: 0, cancelled: 0 })
+      const other = { ...person('Hedy Lamarr', '2025-06-04T10:00:00.000Z'), launch: 'willowmere-commons' }
+      await pg.session(async (db) => {
+        await db.query('SET ROLE lead_writer')
+        try {
+          await createPostgresStore(db, { defaultLaunch }).saveLead(other, mailFor(other))
+        } finally {
+          await db.query('RESET ROLE')
+        }
+      })
+      const names = async (launch: string) => (await store.searchLeads({ launch, limit: 10 })).leads.map((l) => l.fields.name)
+      expect(await names(defaultLaunch)).toEqual(['Grace Hopper', 'Ada Lovelace'])
+      expect(await names('willowmere-commons')).toEqual(['Hedy Lamarr'])
+      const { rows } = await pg.db.query(`SELECT indexdef FROM pg_indexes WHERE indexname = 'leads_launch_newest'`)
+      expect(rows).toEqual([{ indexdef: expect.stringContaining('(launch, created_at, id)') }])
+    } finally {
+      await pg.stop()
+    }
+  }, 60_000)
 })
