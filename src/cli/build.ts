@@ -7,6 +7,7 @@ import { build } from 'vite'
 import { toClientConfig } from '../build/client-config.ts'
 import { fillTemplate } from '../build/head.ts'
 import { buildImageVariants } from '../build/image-variants.ts'
+import { writeFunctionBundle } from '../build/function-bundle.ts'
 import { createViteConfig } from '../build/vite-config.ts'
 import { checkDetailsPagePath, registeredPagePath } from '../../schema/registration-contract.ts'
 import { cspHashesOf, staticHostHeaders, styleHashesOf } from '../server/security-headers.ts'
@@ -165,6 +166,9 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const started = Date.now()
   try {
     await buildSite()
+    // The function's launches (supabase/functions/_shared/launches.json), from the launch just built.
+    const built = loadPageConfig(resolvePageConfigPath())
+    writeFunctionBundle([{ slug: built.launch.slug, config: built }], built.launch.slug)
     console.log(`Built ${path.relative(process.cwd(), resolveDistDir()) || '.'} in ${((Date.now() - started) / 1000).toFixed(1)} s`)
   } catch (error) {
     if (error instanceof PageConfigError) {

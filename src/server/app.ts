@@ -10,12 +10,15 @@
  *   headers  apikey: <anon key>  and/or  authorization: Bearer <anon key>
  *            content-type: application/json
  *   body     {
- *              name, email, phone, isRealtor,        the form fields (page.config.json form.schema)
+ *              name, email, phone, isRealtor,        the form fields (the launch's page.config.json form.schema)
+ *              launch: "<slug>",                     which launch (launch.slug of the page's config); optional when
+ *                                                    the caller's origin or host leaves one launch, or the default
+ *                                                    launch is among them (launch-choice.ts)
  *              submissionId: "<uuid>",               made once per submission by the browser; a retry with the
  *                                                    same id and data is stored once (optional: made here if absent)
  *              pageUrl: "https://…",                 location.href (optional): kept as scheme://host/path only when
- *                                                    it is a page of the site's (same origin or ALLOWED_ORIGINS), else
- *                                                    not kept; the registration succeeds either way
+ *                                                    it is a page of the launch's (same origin, its origins or
+ *                                                    ALLOWED_ORIGINS), else not kept; the registration succeeds anyway
  *              referrer: "https://…" | "",           document.referrer (optional)
  *              utm: { utm_source: "…", … },          the page's utm_* parameters (optional)
  *              clickIds: { gclid: "…", … },          ad click ids of the landing address (optional)
@@ -26,15 +29,17 @@
  *                                                    older pages). Filled: stored flagged as suspected spam, never
  *                                                    notified, answered like any other.
  *            }
- *   Unknown fields are dropped. Keys named __proto__, constructor or prototype are refused.
+ *   Unknown fields are dropped: a field of another launch's form too. Keys named __proto__, constructor or
+ *   prototype are refused. Everything after the choice of launch is that launch's: its schema and messages, consent
+ *   note, notification address, reply, webhook payload (with `launch`) and pages; the lead is stored with its slug.
  *
  * The same path takes the plain form post of a visitor without JavaScript: content-type
- * application/x-www-form-urlencoded, the form's inputs by field name, the same rules (schema, trimming, messages,
- * honeypot, rate limit, body limit, idempotency). No anon key (a form cannot send one): its Origin (or, without one,
- * its Referer) must be one of the site's origins, else 403. Attribution comes from the Referer; the submission id,
+ * application/x-www-form-urlencoded, the form's inputs by field name (a hidden `launch` among them), the same rules
+ * (schema, trimming, messages, honeypot, rate limit, body limit, idempotency). No anon key (a form cannot send one):
+ * its Origin (or, without one, its Referer) must be one of the site's origins, else 403. Attribution comes from the Referer; the submission id,
  * when not sent, is derived from the values, the client and a 10-minute window (see form-post.ts). Answers are pages:
  *   303 → <site>/registered.html                    stored (the prerendered thanks)
- *   400 text/html                                   fields to correct, Node server: the home page's form filled in,
+ *   400 text/html                                   fields to correct, Node server: the launch's home page's form filled in,
  *                                                    each message under its field (formPageHtml)
  *   303 → <site>/check-details.html                 fields to correct, without formPageHtml (Supabase)
  *   4xx/500 text/html                               any other refusal: its message and a link back
@@ -42,16 +47,20 @@
  * Answers to JSON (always JSON; never a stack trace):
  *   200 { ok: true }                                stored (or already stored)
  *   400 { error, errors: { field: message } }       a field breaks a rule: the config's message for it
- *   400 { error }                                   not JSON, not an object, a bad submissionId/utm…
+ *   400 { error }                                   not JSON, not an object, a bad submissionId/utm…, no launch of
+ *                                                    that name ('There is no launch "x" here.') or none named where
+ *                                                    several could be meant
  *   401 { error }                                   no or wrong anon key
- *   403 { error }                                   the Origin is not one of the site's origins
+ *   403 { error }                                   the Origin is not one of the site's origins, or the launch named
+ *                                                    is not one this page (origin or host) may register for
  *   405 { error }                                   not POST/OPTIONS
  *   409 { error }                                   this submissionId was already used for different data
  *   413 { error }                                   body larger than the limit (MAX_BODY_BYTES, 16 KiB by default)
  *   415 { error }                                   neither application/json nor a form post
  *   429 { error } + Retry-After                     over RATE_LIMIT_PER_MINUTE for this client IP
  *   500 { error }                                   could not be stored: nothing was acknowledged
- * OPTIONS: CORS preflight, 204 for the site's origins (same origin, or ALLOWED_ORIGINS), 403 for others.
+ * OPTIONS: CORS preflight, 204 for the site's origins (same origin, a launch's origins, or ALLOWED_ORIGINS), 403
+ * for others.
  *
  * POST …/send-contact-email/deliver-pending with `authorization: Bearer <OUTBOX_SECRET>` delivers due
  * notifications now (the scheduled retry on Supabase) and answers { ok, sent, failed }.
@@ -63,11 +72,10 @@ import { cors } from 'hono/cors'
 import { createMiddleware } from 'hono/factory'
 import { HTTPException } from 'hono/http-exception'
 import { timingSafeEqual } from 'hono/utils/buffer'
-import type { FormConfig } from '../../schema/page-config.ts'
 import { createRegistrationValidator } from '../../schema/registration-ajv.ts'
 import { contactFunctionPath } from '../../schema/function-path.ts'
 import { rateLimitKey } from './client-address.ts'
-import { createOriginPolicy, offersKey } from './caller.ts'
+import { createOriginPolicy, offersKey, requestHost, type OriginPolicy } from './caller.ts'
 import { environmentVariables as settings } from './env.ts'
 import { checkDetailsPagePath, registeredPagePath } from '../../schema/registration-contract.ts'
 import { formFieldNames } from '../../schema/registration-rules.ts'
@@ -76,7 +84,7 @@ import { derivedSubmissionId, formPostAttribution, formPostOrigin, formPostPage,
 import { healthHandler } from './health.ts'
 import { consentEvidence, ownPageAddress } from './lead-evidence.ts'
 import { singleAddress } from './mailer.ts'
-import { composeLeadMail, fieldLabel } from './notification.ts'
+import { composeLeadMail, fieldLabel, type NotificationSettings } from './notification.ts'
 import { createRateLimiter } from './rate-limit.ts'
 import { jsonAnswer, refusal, type RefusalDetails } from './refusal.ts'
 import {
@@ -88,9 +96,11 @@ import {
   sameFields,
   userAgentOf,
 } from './registration-body.ts'
-import { composeReply, type ReplySettings } from './reply.ts'
+import { createLaunchChooser } from './launch-choice.ts'
+import type { LaunchSite } from './launch-site.ts'
+import { composeReply } from './reply.ts'
 import type { AddressKey, LeadStore, NewLead, NewMessage } from './store.ts'
-import { createUnsubscribeRoutes } from './unsubscribe.ts'
+import { createUnsubscribeRoutes, type UnsubscribePageTexts } from './unsubscribe.ts'
 import { composeWebhook } from './webhook.ts'
 
 /** Where the app reports what happened; console by default. Never given visitors' personal data. */
@@ -107,12 +117,15 @@ export type OutboxTrigger = {
 
 /** What createApp needs: everything from outside is passed in. */
 export type AppDeps = {
-  /** The registration form of page.config.json (schema, uiSchema, messages, consent). */
-  formConfig: Pick<FormConfig, 'schema' | 'uiSchema' | 'messages' | 'consent'>
-  /** The development's name, for the notification. */
-  siteName: string
-  /** Who is notified of each lead. */
-  notifyEmail: string
+  /** Every launch served (launch-site.ts: launchSiteOf); each registration is for exactly one of them. */
+  launches: LaunchSite[]
+  /** The slug of the launch a caller gets when it names none and could mean several (the root page.config.json's). */
+  defaultLaunch: string
+  /**
+   * The slug of the launch a host name serves (the Node server's host routing; any other host: the default launch).
+   * Absent (Supabase): same-origin and Origin-less callers may register for any launch they name.
+   */
+  launchOfHost?: ((host: string) => string | undefined) | undefined
   /** IANA time zone for times in the notification. Default: NOTIFY_TIME_ZONE's (env.ts). */
   timeZone?: string
   store: LeadStore
@@ -140,17 +153,6 @@ export type AppDeps = {
   log?: AppLog
   /** Makes a submission id when the browser sent none. Default crypto.randomUUID. */
   newId?: () => string
-  /**
-   * The prerendered home page (dist/index.html). A plain form post with fields to correct is answered with it, the
-   * form filled in and the messages under the fields; without it (on Supabase) such a post is redirected to the
-   * site's check-details page.
-   */
-  formPageHtml?: string
-  /**
-   * The reply each registrant receives (page.config.json `reply`) and how its unsubscribe links are signed. Absent:
-   * no reply, and no unsubscribe routes. Never queued for an address that has withdrawn.
-   */
-  reply?: Omit<ReplySettings, 'form' | 'siteName'> & { lang: string; pageCss?: string | undefined }
   /** Queue a CRM webhook call with every new lead (WEBHOOK_URL is set). Never for an address that has withdrawn. */
   webhook?: boolean
   /**
@@ -158,6 +160,15 @@ export type AppDeps = {
    * was then erased is found there, no longer among the leads. Absent: only the leads' withdrawn_at is checked.
    */
   suppressionKeyOf?: (email: string) => Promise<AddressKey>
+}
+
+/** One launch as the app answers for it: its site, and what is made of it once at creation. */
+type ServedLaunch = {
+  site: LaunchSite
+  validate: ReturnType<typeof createRegistrationValidator>
+  notification: NotificationSettings
+  /** Whether a page address is this launch's (pageUrl is kept only then). */
+  ownPages: OriginPolicy
 }
 
 /** The function's paths (the second is the one a Supabase function sees), for routes mounted beside it. */
@@ -179,11 +190,26 @@ export function createApp(deps: AppDeps): Hono {
   const newId = deps.newId ?? (() => crypto.randomUUID())
   const trustProxy = deps.trustProxy ?? 0
   const limiter = createRateLimiter(deps.rateLimitPerMinute ?? settings.RATE_LIMIT_PER_MINUTE.default)
-  const validate = createRegistrationValidator(deps.formConfig)
-  const notification = { siteName: deps.siteName, recipient: deps.notifyEmail, timeZone: deps.timeZone ?? settings.NOTIFY_TIME_ZONE.default, form: deps.formConfig }
-  const originPolicy = createOriginPolicy(deps.allowedOrigins ?? [], trustProxy)
-  // A page is ours when it is on this host or an origin named outright: '*' lets any page call, but makes none ours.
-  const ourPages = createOriginPolicy((deps.allowedOrigins ?? []).filter((origin) => origin !== '*'), trustProxy)
+  const timeZone = deps.timeZone ?? settings.NOTIFY_TIME_ZONE.default
+  const allowedOrigins = deps.allowedOrigins ?? []
+  const launches = new Map<string, ServedLaunch>()
+  for (const site of deps.launches) {
+    if (launches.has(site.slug)) throw new Error(`createApp was given two launches named "${site.slug}".`)
+    launches.set(site.slug, {
+      site,
+      validate: createRegistrationValidator(site.form),
+      notification: { siteName: site.site.name, recipient: site.notifyEmail, timeZone, form: site.form },
+      // A page is the launch's when it is on this host, one of its origins or an origin named outright: '*' lets any
+      // page call, but makes none its own.
+      ownPages: createOriginPolicy([...allowedOrigins.filter((origin) => origin !== '*'), ...site.origins], trustProxy),
+    })
+  }
+  const chooseLaunch = createLaunchChooser({ launches: deps.launches, defaultLaunch: deps.defaultLaunch, allowedOrigins, launchOfHost: deps.launchOfHost })
+  // Every launch's pages may call, as may the operator's ALLOWED_ORIGINS; which launch they may file into is decided
+  // once the body names it.
+  const originPolicy = createOriginPolicy([...allowedOrigins, ...deps.launches.flatMap((site) => site.origins)], trustProxy)
+  /** The launch each request being answered was found to be for (a refused plain post shows that launch's form). */
+  const chosen = new WeakMap<Request, ServedLaunch>()
   const maxSize = deps.bodyLimitBytes ?? settings.MAX_BODY_BYTES.default
   const clientAddressOf = (c: Context) => {
     try {
@@ -204,7 +230,7 @@ export function createApp(deps: AppDeps): Hono {
   const sameSiteOnly = createMiddleware(async (c, next) => {
     const origin = c.req.header('origin')
     if (!isFormPost(c.req.raw) && origin !== undefined && originPolicy(origin, c) === null) {
-      throw refusal(403, `Requests from ${origin} are not allowed: add it to ALLOWED_ORIGINS.`)
+      throw refusal(403, `Requests from ${origin} are not allowed: add it to its launch's "origins" in page.config.json, or to ALLOWED_ORIGINS.`)
     }
     await next()
   })
@@ -229,7 +255,7 @@ export function createApp(deps: AppDeps): Hono {
       // with every form POST; without it (not a current browser) a Referer on the site will do, nothing else.
       if (formPostSite(c) === undefined) {
         const from = c.req.header('origin') ?? c.req.header('referer') ?? 'a page that does not say where it is'
-        throw refusal(403, `Registrations from ${from} are not allowed: add its origin to ALLOWED_ORIGINS.`)
+        throw refusal(403, `Registrations from ${from} are not allowed: add its origin to its launch's "origins" in page.config.json, or to ALLOWED_ORIGINS.`)
       }
     } else if (!(await offersKey(c, deps.anonKeys))) {
       throw refusal(401, 'Missing or wrong API key: send the site\'s anon key in the "apikey" header.')
@@ -250,19 +276,32 @@ export function createApp(deps: AppDeps): Hono {
     },
   })
 
+  /** The launch a registration is for (launch-choice.ts), or the refusal saying why there is none. */
+  function launchOf(c: Context, named: unknown, origin: string | undefined): ServedLaunch {
+    const choice = chooseLaunch({ origin, host: requestHost(c, trustProxy), named })
+    if (!choice.ok) throw refusal(choice.status, choice.error)
+    const launch = launches.get(choice.slug)!
+    chosen.set(c.req.raw, launch)
+    return launch
+  }
+
   async function register(c: Context): Promise<Response> {
     const plain = isFormPost(c.req.raw)
     const site = plain ? formPostSite(c)! : undefined
     const bytes = await c.req.arrayBuffer()
-    const body = plain ? parseFormBody(bytes, deps.formConfig.schema) : parseRegistrationBody(bytes)
+    // A plain form's values are read by the launch's schema (numbers, booleans): first as text, to find the launch.
+    const sent = plain ? parseFormBody(bytes, {}) : parseRegistrationBody(bytes)
+    const launch = launchOf(c, sent.launch, plain ? site : c.req.header('origin'))
+    const form = launch.site.form
+    const body = plain ? parseFormBody(bytes, form.schema) : sent
     const { reportedConsent, ...read } = readSubmissionContext(plain ? { submissionId: body.submissionId || undefined } : body, { newId })
     // A plain form shows the config's consent note and sends none; its attribution is the page it was sent from (the
     // form shown again after a correction carries that page's address on, as pageUrl).
     const context = plain ? { ...read, ...formPostAttribution(formPostPage(body.pageUrl, site!) ?? c.req.header('referer')) } : read
-    const checked = validate(body)
-    const errors = { ...controlCharacterErrors(body, deps.formConfig), ...(checked.ok ? {} : checked.errors) }
+    const checked = launch.validate(body)
+    const errors = { ...controlCharacterErrors(body, form), ...(checked.ok ? {} : checked.errors) }
     if (!checked.ok || Object.keys(errors).length > 0) {
-      const values = Object.fromEntries(formFieldNames(deps.formConfig.schema).filter((f) => f in body).map((f) => [f, body[f]]))
+      const values = Object.fromEntries(formFieldNames(form.schema).filter((f) => f in body).map((f) => [f, body[f]]))
       throw refusal(400, 'Some fields need attention.', { errors, values, carried: context.pageUrl ? { pageUrl: context.pageUrl } : {} })
     }
     // Bots fill every input, the hidden one too. Kept, flagged and never notified, rather than dropped: a real
@@ -274,10 +313,10 @@ export function createApp(deps: AppDeps): Hono {
       plain && !body.submissionId ? await derivedSubmissionId(canonical(checked.value), clientAddressOf(c), clock()) : context.submissionId
     const lead: NewLead = {
       ...context,
-      ...(await consentEvidence(deps.formConfig.consent, reportedConsent)),
-      pageUrl: ownPageAddress(context.pageUrl, (origin) => ourPages(origin, c) !== null),
+      ...(await consentEvidence(form.consent, reportedConsent)),
+      pageUrl: ownPageAddress(context.pageUrl, (origin) => launch.ownPages(origin, c) !== null),
       submissionId,
-      launch: '',
+      launch: launch.site.slug,
       createdAt: clock().toISOString(),
       fields: checked.value,
       userAgent: userAgentOf(c.req.header('user-agent')),
@@ -285,7 +324,7 @@ export function createApp(deps: AppDeps): Hono {
     }
     let saved
     try {
-      saved = await deps.store.saveLead(lead, suspectedSpam ? null : composeLeadMail(lead, notification), suspectedSpam ? [] : await followUps(lead))
+      saved = await deps.store.saveLead(lead, suspectedSpam ? null : composeLeadMail(lead, launch.notification), suspectedSpam ? [] : await followUps(lead, launch.site))
     } catch (error) {
       log.error(`send-contact-email: could not store submission ${lead.submissionId}`, error)
       throw refusal(500, 'Your registration could not be saved. Please try again in a moment.')
@@ -304,11 +343,12 @@ export function createApp(deps: AppDeps): Hono {
   /** The answer to a refused plain form post: the form again with its messages, the check-details page, or a note. */
   function formRefusal(c: Context, status: number, message: string, details: RefusalDetails): Response {
     const site = formPostSite(c)
+    const launch = chosen.get(c.req.raw)?.site
     const headers = { 'cache-control': 'no-store', ...details.headers }
-    if (details.errors && site) {
-      if (!deps.formPageHtml) return new Response(null, { status: 303, headers: { ...headers, location: `${site}${checkDetailsPagePath}` } })
-      const labelOf = (field: string) => fieldLabel(deps.formConfig, field)
-      const html = fillFormPage(deps.formPageHtml, details.values ?? {}, details.errors, labelOf, details.carried)
+    if (details.errors && site && launch) {
+      if (!launch.formPageHtml) return new Response(null, { status: 303, headers: { ...headers, location: `${site}${checkDetailsPagePath}` } })
+      const labelOf = (field: string) => fieldLabel(launch.form, field)
+      const html = fillFormPage(launch.formPageHtml, details.values ?? {}, details.errors, labelOf, details.carried)
       return new Response(html, { status, headers: { ...headers, 'content-type': 'text/html; charset=utf-8' } })
     }
     const back = site && status !== 403 ? `${site}/` : undefined
@@ -316,8 +356,8 @@ export function createApp(deps: AppDeps): Hono {
   }
 
   /** The reply and the webhook call queued with a new lead: none for an address that withdrew (CASL). */
-  async function followUps(lead: NewLead): Promise<NewMessage[]> {
-    if (!deps.reply && !deps.webhook) return []
+  async function followUps(lead: NewLead, launch: LaunchSite): Promise<NewMessage[]> {
+    if (!launch.reply && !deps.webhook) return []
     const email = typeof lead.fields.email === 'string' ? singleAddress(lead.fields.email) : undefined
     const withdrawn =
       email !== undefined &&
@@ -327,9 +367,12 @@ export function createApp(deps: AppDeps): Hono {
       return []
     }
     const more: NewMessage[] = []
-    const reply = deps.reply && (await composeReply(lead, { ...deps.reply, siteName: deps.siteName, form: deps.formConfig }))
+    const { site, form } = launch
+    const reply =
+      launch.reply &&
+      (await composeReply(lead, { config: launch.reply.config, links: launch.reply.links, siteName: site.name, brokerage: site.brokerage, siteEmail: site.email, form }))
     if (reply) more.push({ kind: 'reply', mail: reply })
-    if (deps.webhook) more.push({ kind: 'webhook', webhook: composeWebhook(lead, { siteName: deps.siteName }) })
+    if (deps.webhook) more.push({ kind: 'webhook', webhook: composeWebhook(lead, { siteName: site.name }) })
     return more
   }
 
@@ -346,9 +389,24 @@ export function createApp(deps: AppDeps): Hono {
   })
 
   for (const path of functionPaths) app.get(`${path}/healthz`, healthHandler(deps.store, log))
-  if (deps.reply) {
-    const { links, config, lang, pageCss } = deps.reply
-    app.route('/', createUnsubscribeRoutes(functionPaths, { store: deps.store, links, texts: config.unsubscribe, siteName: deps.siteName, lang, pageCss, clock, log }))
+  const replying = deps.launches.filter((site) => site.reply !== undefined)
+  if (replying.length > 0) {
+    const wordsOf = (site: LaunchSite): UnsubscribePageTexts => ({ texts: site.reply!.config.unsubscribe, siteName: site.site.name, lang: site.site.lang, pageCss: site.reply!.pageCss })
+    // A link that is not well signed names no lead: the default launch's words, or the first launch that replies.
+    const fallback = replying.find((site) => site.slug === deps.defaultLaunch) ?? replying[0]!
+    const textsFor = async (submissionId: string | undefined): Promise<UnsubscribePageTexts> => {
+      if (submissionId === undefined) return wordsOf(fallback)
+      try {
+        const lead = await deps.store.findLead(submissionId)
+        const site = launches.get(lead?.launch ?? deps.defaultLaunch)?.site
+        return wordsOf(site?.reply ? site : fallback)
+      } catch (error) {
+        log.error('unsubscribe: could not read the lead of a link', error)
+        return wordsOf(fallback)
+      }
+    }
+    const secrets = [...new Set(replying.map((site) => site.reply!.links.secret))]
+    app.route('/', createUnsubscribeRoutes(functionPaths, { store: deps.store, secrets, textsFor, clock, log }))
   }
 
   for (const path of functionPaths) {

@@ -5,17 +5,25 @@
 import type { Context } from 'hono'
 import { timingSafeEqual } from 'hono/utils/buffer'
 
+/** The host a request came to: the page's host behind a trusted proxy (X-Forwarded-Host), else Host. */
+export function requestHost(c: Context, trustProxy: number): string | undefined {
+  return trustProxy > 0 ? (c.req.header('x-forwarded-host') ?? c.req.header('host')) : c.req.header('host')
+}
+
+/** The Access-Control-Allow-Origin value for a page origin, or null when it may not call. */
+export type OriginPolicy = (origin: string, c: Context) => string | null
+
 /**
  * The Access-Control-Allow-Origin value for a page origin, or null when it is another site's: `*` when any is
  * allowed, the origin itself when listed or when it is this site (compared by host, since behind a
  * TLS-terminating proxy the request URL says http).
  */
-export function createOriginPolicy(allowedOrigins: readonly string[], trustProxy: number): (origin: string, c: Context) => string | null {
+export function createOriginPolicy(allowedOrigins: readonly string[], trustProxy: number): OriginPolicy {
   const allowed = new Set(allowedOrigins)
   return (origin, c) => {
     if (allowed.has('*')) return '*'
     if (allowed.has(origin)) return origin
-    const host = trustProxy > 0 ? (c.req.header('x-forwarded-host') ?? c.req.header('host')) : c.req.header('host')
+    const host = requestHost(c, trustProxy)
     // "null" and other opaque origins do not parse, and are never ours.
     return host && URL.canParse(origin) && new URL(origin).host === host ? origin : null
   }

@@ -5,7 +5,9 @@ import { serve, type HttpBindings } from '@hono/node-server'
 import { Hono, type Context } from 'hono'
 import type { PageConfig } from '../../schema/page-config.ts'
 import { contactFunctionPath } from '../../schema/function-path.ts'
+import { functionLaunchOf } from '../../schema/function-launch.ts'
 import { createApp } from './app.ts'
+import { launchSiteOf } from './launch-site.ts'
 import { rateLimitKey } from './client-address.ts'
 import { healthHandler } from './health.ts'
 import { DataDirBusyError, lockDataDir } from './data-dir-lock.ts'
@@ -144,16 +146,14 @@ export async function startNodeServer(
   const worker = createOutboxWorker({ store, mailer, webhook, retry: settings.retry, webhookDelaysMs: settings.webhookDelaysMs })
   const pages = ['index.html', '404.html'].filter((f) => existsSync(path.join(distDir, f))).map((f) => readFileSync(path.join(distDir, f), 'utf8'))
   const linkBase = settings.publicFunctionUrl ?? `${new URL(page.seo.canonicalUrl).origin}${contactFunctionPath}`
-  const reply = page.reply
-    ? {
-        config: page.reply,
-        brokerage: page.site.brokerage,
-        siteEmail: page.site.email,
-        lang: page.site.lang,
-        links: { secret: settings.unsubscribeSecret ?? readOrCreateSecret(path.join(dataDir, 'unsubscribe.key')), baseUrl: linkBase },
-        pageCss: pages.map(inlineStylesheetOf).find((css) => css !== undefined),
-      }
-    : undefined
+  const launch = launchSiteOf(functionLaunchOf(page), {
+    notifyEmail: settings.notifyEmail,
+    links: page.reply ? { secret: settings.unsubscribeSecret ?? readOrCreateSecret(path.join(dataDir, 'unsubscribe.key')), baseUrl: linkBase } : undefined,
+    pageCss: pages.map(inlineStylesheetOf).find((css) => css !== undefined),
+    // A plain form post (no JavaScript) with fields to correct is answered with the home page, the form filled in.
+    formPageHtml: readFileSync(path.join(distDir, 'index.html'), 'utf8'),
+  })
+  const reply = launch.reply
   const smtpHost = settings.mail.kind === 'smtp' ? new URL(settings.mail.url) : undefined
   const summary = [
     smtpHost
@@ -199,16 +199,12 @@ export async function startNodeServer(
 
   const clientAddress = (c: Context) => visitorAddress((c.env as HttpBindings).incoming)
   const fn = createApp({
-    formConfig: page.form,
-    siteName,
-    notifyEmail: settings.notifyEmail ?? page.site.email,
+    launches: [launch],
+    defaultLaunch: launch.slug,
     ...requestHandlingOf(settings),
     store,
     clientAddress,
     onLeadStored: () => worker.kick(),
-    // A plain form post (no JavaScript) with fields to correct is answered with the home page, the form filled in.
-    formPageHtml: readFileSync(path.join(distDir, 'index.html'), 'utf8'),
-    reply,
     webhook: webhook !== undefined,
     suppressionKeyOf: erasure.keyOf,
   })

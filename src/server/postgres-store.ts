@@ -297,6 +297,12 @@ export function createPostgresStore(db: SqlQueryable, options: PostgresStoreOpti
       return rows.length > 0
     },
 
+    async findLead(submissionId) {
+      const { rows } = await db.query(`SELECT ${leadColumns} FROM public.leads WHERE submission_id::text = $1`, [submissionId.toLowerCase()])
+      const row = rows[0] as LeadRow | undefined
+      return row ? toStored(row) : undefined
+    },
+
     async listLeads(afterId, limit, launch) {
       const only = launchCondition(launch, defaultLaunch, 3)
       const { rows } = await db.query(`SELECT ${leadColumns} FROM public.leads WHERE id > $1 AND ${only.sql} ORDER BY id LIMIT $2`, [

@@ -574,6 +574,10 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions): Sqli
       )
       return withdrawnAddress.get(email.trim().toLowerCase()) !== undefined
     },
+    async findLead(submissionId) {
+      const row = bySubmission.get(submissionId.toLowerCase())
+      return row ? toStored(row) : undefined
+    },
     async listLeads(afterId, limit, launch) {
       const only = launchCondition(launch)
       return query<LeadRow>(`SELECT * FROM leads WHERE id > ? AND ${only.sql} ORDER BY id LIMIT ?`)

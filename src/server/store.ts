@@ -291,6 +291,8 @@ export interface LeadStore {
   listLeads(afterId: number, limit: number, launch?: string): Promise<StoredLead[]>
   /** The launches that have leads, with how many each (the leads page's filter, the export's check of a slug). */
   countLeadsByLaunch(): Promise<LaunchCount[]>
+  /** The lead of a submission id (case-insensitive), or undefined: e.g. whose launch an unsubscribe link is for. */
+  findLead(submissionId: string): Promise<StoredLead | undefined>
   /** A page of the leads list, newest first (created_at, then id), with each lead's notification state. */
   searchLeads(search: LeadSearch): Promise<LeadSearchPage>
   /** How many notifications are pending and sent. */

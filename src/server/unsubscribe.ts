@@ -45,36 +45,41 @@ async function validSignature(secret: string, id: string, sig: string): Promise<
   return timingSafeEqual(await unsubscribeSignature(secret, id), sig)
 }
 
-/** What the unsubscribe routes need. */
-export type UnsubscribeDeps = {
-  store: LeadStore
-  links: LinkSettings
+/** What an unsubscribe page says, in whose words: the texts of the launch the link's lead registered for. */
+export type UnsubscribePageTexts = {
   texts: ReplyConfig['unsubscribe']
   siteName: string
   /** The page's language tag (site.lang). */
   lang: string
   /** The site's stylesheet, as the built pages inline it (so the CSP hash matches); absent: unstyled. */
   pageCss?: string | undefined
+}
+
+/** What the unsubscribe routes need. */
+export type UnsubscribeDeps = {
+  store: LeadStore
+  /** The secrets a link may be signed with (every launch's; normally one). */
+  secrets: string[]
+  /** The page's texts for a well-signed link's submission id, or (undefined) for a link that is not. */
+  textsFor(submissionId: string | undefined): Promise<UnsubscribePageTexts>
   clock: () => Date
   log: { info(message: string): void; error(message: string, error?: unknown): void }
 }
 
 /** Hono routes for `<path>/unsubscribe`, for each of the function's paths. */
 export function createUnsubscribeRoutes(paths: string[], deps: UnsubscribeDeps): Hono {
-  const fill = (text: string) => text.replaceAll('{site}', deps.siteName)
-  const t = deps.texts
-
-  function page(c: Context, status: 200 | 400 | 403 | 405 | 500, heading: string, text: string, button?: string): Response {
-    const css = deps.pageCss === undefined ? '' : `<style>${deps.pageCss}</style>`
+  function page(c: Context, words: UnsubscribePageTexts, status: 200 | 400 | 403 | 405 | 500, heading: string, text: string, button?: string): Response {
+    const fill = (line: string) => line.replaceAll('{site}', words.siteName)
+    const css = words.pageCss === undefined ? '' : `<style>${words.pageCss}</style>`
     // The form posts back to this very address (path and query), so the signature travels with it.
     const action = `${new URL(c.req.url).pathname}${new URL(c.req.url).search}`
     const html = `<!doctype html>
-<html lang="${escapeHtml(deps.lang)}">
+<html lang="${escapeHtml(words.lang)}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
-<title>${escapeHtml(fill(t.pageTitle))}</title>
+<title>${escapeHtml(fill(words.texts.pageTitle))}</title>
 ${css}
 </head>
 <body>
@@ -101,31 +106,38 @@ ${button ? `<form method="post" action="${escapeHtml(action)}"><button type="sub
     })
   }
 
+  async function refused(c: Context, status: 400 | 403 | 405): Promise<Response> {
+    const words = await deps.textsFor(undefined)
+    return page(c, words, status, words.texts.heading, words.texts.invalidText)
+  }
+
   /** The submission id of a well-signed link, or the answer to a broken one. */
   async function checked(c: Context): Promise<{ id: string } | { refusal: Response }> {
     const id = (c.req.query('id') ?? '').toLowerCase()
     const sig = c.req.query('sig') ?? ''
-    if (!uuidPattern.test(id) || !sig) return { refusal: page(c, 400, t.heading, t.invalidText) }
-    if (!(await validSignature(deps.links.secret, id, sig))) return { refusal: page(c, 403, t.heading, t.invalidText) }
-    return { id }
+    if (!uuidPattern.test(id) || !sig) return { refusal: await refused(c, 400) }
+    for (const secret of deps.secrets) if (await validSignature(secret, id, sig)) return { id }
+    return { refusal: await refused(c, 403) }
   }
 
   const app = new Hono()
   for (const path of paths) {
     app.all(`${path}/unsubscribe`, async (c) => {
-      if (c.req.method !== 'GET' && c.req.method !== 'HEAD' && c.req.method !== 'POST') return page(c, 405, t.heading, t.invalidText)
+      if (c.req.method !== 'GET' && c.req.method !== 'HEAD' && c.req.method !== 'POST') return refused(c, 405)
       const link = await checked(c)
       if ('refusal' in link) return link.refusal
-      if (c.req.method !== 'POST') return page(c, 200, t.heading, t.text, t.button)
+      const words = await deps.textsFor(link.id)
+      const t = words.texts
+      if (c.req.method !== 'POST') return page(c, words, 200, t.heading, t.text, t.button)
       // The body (List-Unsubscribe=One-Click from a mail program, or nothing from our own form) changes nothing.
       try {
         const withdrawal = await deps.store.withdrawLead(link.id, deps.clock())
         deps.log.info(withdrawal ? `unsubscribe: lead ${withdrawal.leadId} withdrew${withdrawal.already ? ' (again)' : ''}` : 'unsubscribe: no lead for a well-signed link')
       } catch (error) {
         deps.log.error('unsubscribe: could not record a withdrawal', error)
-        return page(c, 500, t.heading, t.errorText)
+        return page(c, words, 500, t.heading, t.errorText)
       }
-      return page(c, 200, t.doneHeading, t.doneText)
+      return page(c, words, 200, t.doneHeading, t.doneText)
     })
   }
   return app

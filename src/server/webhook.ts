@@ -7,7 +7,7 @@
  *   webhook-id: <submission id>                 the idempotency key: the same on every retry of this lead
  *   webhook-timestamp: <unix seconds>           when this attempt was signed
  *   webhook-signature: t=<unix seconds>,v1=<hex HMAC-SHA256(WEBHOOK_SECRET, "<t>.<body>")>
- *   { "type": "lead.created", "timestamp": "<ISO>", "data": { submissionId, createdAt, site, fields, … } }
+ *   { "type": "lead.created", "timestamp": "<ISO>", "data": { submissionId, createdAt, launch, site, fields, … } }
  *
  * Header names and retry schedule as Standard Webhooks; the signature as Stripe's (t=…,v1=…, over timestamp.body).
  * Only a 2xx answer counts as delivered; 408, 429, 5xx and network errors are retried, other answers end it failed.
@@ -28,6 +28,7 @@ export function composeWebhook(lead: NewLead, context: WebhookContext): WebhookM
     data: {
       submissionId: lead.submissionId,
       createdAt: lead.createdAt,
+      launch: lead.launch,
       site: context.siteName,
       fields: lead.fields,
       consentText: lead.consentText,

@@ -8,7 +8,7 @@ import { createApp, type AppDeps } from '../../src/server/app.ts'
 import { localAnonKey } from '../../schema/local-defaults.ts'
 import { openSqliteStore, type SqliteLeadStore } from '../../src/server/sqlite-store.ts'
 import type { LeadStore } from '../../src/server/store.ts'
-import { defaultLaunch, readPageConfig, registration } from './support/fixtures.ts'
+import { defaultLaunch, launchSite, readPageConfig, registration } from './support/fixtures.ts'
 
 const page = readPageConfig()
 const url = 'http://site.test/functions/v1/send-contact-email'
@@ -22,9 +22,8 @@ const quiet = { info() {}, error() {} }
 
 function makeApp(overrides: Partial<AppDeps> = {}): Hono {
   return createApp({
-    formConfig: page.form,
-    siteName: page.site.name,
-    notifyEmail: 'sales@example.com',
+    launches: [launchSite(page, { notifyEmail: 'sales@example.com' })],
+    defaultLaunch: page.launch.slug,
     store,
     clock: () => now,
     anonKeys: [localAnonKey],
@@ -470,7 +469,7 @@ describe('send-contact-email: a plain form post (no JavaScript)', () => {
   })
 
   it('answers fields to correct with the form page: values kept, messages under the fields, first one focused, no scripts', async () => {
-    const res = await postForm(makeApp({ formPageHtml: formPage }), { name: ' ', email: 'jane@', phone: '12<b>', hp_leave_empty: '' })
+    const res = await postForm(makeApp({ launches: [launchSite(page, { notifyEmail: 'sales@example.com', formPageHtml: formPage })] }), { name: ' ', email: 'jane@', phone: '12<b>', hp_leave_empty: '' })
     expect(res.status).toBe(400)
     expect(res.headers.get('content-type')).toMatch(/^text\/html/)
     const html = await res.text()
@@ -488,7 +487,7 @@ describe('send-contact-email: a plain form post (no JavaScript)', () => {
   })
 
   it('keeps the chosen radio when another field needs attention', async () => {
-    const html = await (await postForm(makeApp({ formPageHtml: formPage }), { ...filled, email: 'nope' })).text()
+    const html = await (await postForm(makeApp({ launches: [launchSite(page, { notifyEmail: 'sales@example.com', formPageHtml: formPage })] }), { ...filled, email: 'nope' })).text()
     expect(html).toMatch(/<input type="radio" id="inline_isRealtor-1"[^>]* checked=""/)
     expect(html).not.toMatch(/<input type="radio" id="inline_isRealtor-0"[^>]* checked/)
     expect(html).toMatch(/<input id="inline_name"[^>]* value="  Jane Doe "/)

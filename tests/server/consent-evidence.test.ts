@@ -9,7 +9,7 @@ import { createApp, type AppDeps } from '../../src/server/app.ts'
 import { createOutboxWorker } from '../../src/server/outbox.ts'
 import { createSmtpMailer } from '../../src/server/smtp-mailer.ts'
 import { openSqliteStore, type SqliteLeadStore } from '../../src/server/sqlite-store.ts'
-import { defaultLaunch, readPageConfig, registration } from './support/fixtures.ts'
+import { defaultLaunch, launchSite, readPageConfig, registration } from './support/fixtures.ts'
 import { startTestSmtp, type ReceivedMail } from './support/smtp.ts'
 
 // Issue 13: consent evidence that proves something, and no visitor-written address in the team's mail as a link.
@@ -31,9 +31,8 @@ function setup(overrides: Partial<AppDeps> = {}): { store: SqliteLeadStore; post
   const store = openSqliteStore(path.join(dir, `${crypto.randomUUID()}.sqlite`), { defaultLaunch })
   cleanups.push(() => store.close())
   const app = createApp({
-    formConfig: page.form,
-    siteName: page.site.name,
-    notifyEmail: 'sales@example.com',
+    launches: [launchSite(page, { notifyEmail: 'sales@example.com' })],
+    defaultLaunch: page.launch.slug,
     store,
     anonKeys: [localAnonKey],
     allowedOrigins: ['https://www.example.com'],

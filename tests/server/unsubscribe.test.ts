@@ -10,7 +10,7 @@ import { createSmtpMailer } from '../../src/server/smtp-mailer.ts'
 import { openSqliteStore, type SqliteLeadStore } from '../../src/server/sqlite-store.ts'
 import { addressKeyOf } from '../../src/server/suppression.ts'
 import { createWebhookSender } from '../../src/server/webhook.ts'
-import { defaultLaunch, readPageConfig, registration } from './support/fixtures.ts'
+import { defaultLaunch, launchSite, readPageConfig, registration } from './support/fixtures.ts'
 import { startTestSmtp, type TestSmtp } from './support/smtp.ts'
 import { startTestReceiver, type TestReceiver } from './support/webhook-receiver.ts'
 
@@ -38,22 +38,14 @@ beforeEach(async () => {
   const quiet = { info() {}, error() {} }
   worker = createOutboxWorker({ store, mailer, webhook: createWebhookSender({ url: crm.url, secret }), log: quiet })
   app = createApp({
-    formConfig: page.form,
-    siteName: page.site.name,
-    notifyEmail: 'sales@example.com',
+    launches: [launchSite(page, { notifyEmail: 'sales@example.com', links: { secret: 'unsubscribe-secret-0123456789', baseUrl: base } })],
+    defaultLaunch: page.launch.slug,
     store,
     anonKeys: [localAnonKey],
     rateLimitPerMinute: 0,
     log: quiet,
     webhook: true,
     suppressionKeyOf: (email) => addressKeyOf(suppressionSecret, email),
-    reply: {
-      config: page.reply!,
-      brokerage: page.site.brokerage,
-      siteEmail: page.site.email,
-      lang: 'en-CA',
-      links: { secret: 'unsubscribe-secret-0123456789', baseUrl: base },
-    },
   })
   close = async () => {
     await worker.stop()

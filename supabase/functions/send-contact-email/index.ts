@@ -1,11 +1,15 @@
-// The send-contact-email Supabase Edge Function (Deno): the same Hono app as the Node server, with leads in
-// Supabase Postgres (SUPABASE_DB_URL, tables from supabase/migrations) and notifications sent through Resend.
-// Env is read once here; see .env.example and docs/deploy.md. Run outside Supabase with PORT set:
+// The send-contact-email Supabase Edge Function (Deno): the same Hono app as the Node server, serving every launch,
+// with leads in Supabase Postgres (SUPABASE_DB_URL, tables from supabase/migrations) and notifications sent through
+// Resend. Env is read once here; see .env.example and docs/deploy.md. Run outside Supabase with PORT set:
 //   deno run --config supabase/functions/send-contact-email/deno.json --allow-net --allow-env --allow-read \
 //     supabase/functions/send-contact-email/index.ts
+// The launches come from ../_shared/launches.json, which `npm run build` writes from every launch's page.config.json
+// (Supabase deploys only what the function imports). Deno saying `Module not found ".../_shared/launches.json"`
+// means no build has run in this checkout: run `npm run build`, then start or deploy the function again.
 import { getConnInfo } from 'hono/deno'
 import pg from 'pg'
-import edgeForm from '../_shared/form.json' with { type: 'json' }
+import bundle from '../_shared/launches.json' with { type: 'json' }
+import type { FunctionBundle } from '../../../schema/function-launch.ts'
 import { createApp } from '../../../src/server/app.ts'
 import { platformClientAddress } from '../../../src/server/client-address.ts'
 import { formatEnvProblems, parseEdgeEnv, requestHandlingOf } from '../../../src/server/env.ts'
@@ -14,12 +18,13 @@ import { createPostgresStore } from '../../../src/server/postgres-store.ts'
 import { createResendMailer } from '../../../src/server/resend-mailer.ts'
 import { addressKeyOf } from '../../../src/server/suppression.ts'
 import { createWebhookSender } from '../../../src/server/webhook.ts'
-import type { FormConfig, ReplyConfig } from '../../../schema/page-config.ts'
+import { launchSiteOf } from '../../../src/server/launch-site.ts'
 
 type EdgeRuntimeGlobal = { EdgeRuntime?: { waitUntil(promise: Promise<unknown>): void } }
 
-const replyConfig = (edgeForm as { reply?: unknown }).reply as ReplyConfig | undefined
-const parsed = parseEdgeEnv(Deno.env.toObject(), { needsLinks: replyConfig !== undefined })
+const { launches, defaultLaunch } = bundle as unknown as FunctionBundle
+// Any launch with a reply needs the unsubscribe links' secret and address.
+const parsed = parseEdgeEnv(Deno.env.toObject(), { needsLinks: launches.some((launch) => launch.reply !== undefined) })
 if (!parsed.ok) {
   const message = formatEnvProblems(parsed.problems, 'send-contact-email cannot start')
   console.error(message)
@@ -31,7 +36,7 @@ const settings = parsed.config
 // A small pool: each function instance handles few requests at once, and Postgres connections are precious.
 const pool = new pg.Pool({ connectionString: settings.databaseUrl, max: 3, idleTimeoutMillis: 10_000, connectionTimeoutMillis: 5_000 })
 pool.on('error', (error: Error) => console.error('send-contact-email: idle database connection failed', error.message))
-const store = createPostgresStore(pool, { defaultLaunch: '', close: () => pool.end() })
+const store = createPostgresStore(pool, { defaultLaunch, close: () => pool.end() })
 const mailer = createResendMailer({ apiKey: settings.resend.apiKey, from: settings.resend.from, baseUrl: settings.resend.baseUrl })
 const webhook = settings.webhook ? createWebhookSender(settings.webhook) : undefined
 const worker = createOutboxWorker({ store, mailer, webhook, retry: settings.retry, webhookDelaysMs: settings.webhookDelaysMs })
@@ -42,26 +47,17 @@ function deliverInBackground(): void {
   ;(globalThis as EdgeRuntimeGlobal).EdgeRuntime?.waitUntil(run)
 }
 
+const links = settings.unsubscribeSecret && settings.publicFunctionUrl ? { secret: settings.unsubscribeSecret, baseUrl: settings.publicFunctionUrl } : undefined
 const app = createApp({
-  formConfig: edgeForm.form as unknown as FormConfig,
-  siteName: edgeForm.site.name,
-  notifyEmail: settings.notifyEmail ?? edgeForm.site.email,
+  // NOTIFY_EMAIL, when set, is every launch's recipient; each launch replies when the settings allow its links.
+  launches: launches.map((launch) => launchSiteOf(launch, { notifyEmail: settings.notifyEmail, links })),
+  defaultLaunch,
   ...requestHandlingOf(settings),
   store,
   // Supabase runs behind Cloudflare, which overwrites CF-Connecting-IP with the address it saw (docs/deploy.md).
   clientAddress: (c) => (settings.clientIpHeader && platformClientAddress(c.req.raw.headers, settings.clientIpHeader)) || getConnInfo(c).remote.address,
   onLeadStored: deliverInBackground,
   outboxTrigger: { secret: settings.outboxSecret, run: () => worker.deliverDue() },
-  reply:
-    replyConfig && settings.unsubscribeSecret && settings.publicFunctionUrl
-      ? {
-          config: replyConfig,
-          brokerage: edgeForm.site.brokerage,
-          siteEmail: edgeForm.site.email,
-          lang: edgeForm.site.lang,
-          links: { secret: settings.unsubscribeSecret, baseUrl: settings.publicFunctionUrl },
-        }
-      : undefined,
   webhook: webhook !== undefined,
   // With SUPPRESSION_SECRET (the one npm run leads:erase uses), an address that withdrew and was then erased is
   // still never replied to nor sent to the CRM.

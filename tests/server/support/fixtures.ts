@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
+import { functionLaunchOf } from '../../../schema/function-launch.ts'
 import type { PageConfig } from '../../../schema/page-config.ts'
+import { launchSiteOf, type LaunchSite, type LaunchSiteOptions } from '../../../src/server/launch-site.ts'
 import type { NewLead, OutgoingMail } from '../../../src/server/store.ts'
 
 /**
@@ -13,6 +15,11 @@ export function readPageConfig(): PageConfig {
 
 /** The default launch's slug (the repository's page.config.json): what stores read a lead without a launch as. */
 export const defaultLaunch = readPageConfig().launch.slug
+
+/** The app's launch for a page config (by default the repository's), as the entries make it. */
+export function launchSite(config: PageConfig = readPageConfig(), options: LaunchSiteOptions = {}): LaunchSite {
+  return launchSiteOf(functionLaunchOf(config), options)
+}
 
 /** A valid registration body as the browser sends it. */
 export function registration(overrides: Record<string, unknown> = {}): Record<string, unknown> {

@@ -1,0 +1,37 @@
+import type { FormConfig, PageConfig, ReplyConfig } from './page-config.ts'
+
+/**
+ * What the send-contact-email function knows of one launch: everything it needs to accept, store and answer a
+ * registration for it, and nothing else of the page. The build writes one per launch into the function's bundle
+ * (supabase/functions/_shared/launches.json); the Node server makes the same from the configs it loads. Pure data,
+ * no Node: the Deno function reads this file too.
+ */
+export type FunctionLaunch = {
+  /** launch.slug: stored with every lead of this launch. */
+  slug: string
+  site: { name: string; email: string; brokerage: string; lang: string }
+  /** Who is told of each lead: launch.notifyEmail, else site.email (NOTIFY_EMAIL overrides it on the server). */
+  notifyEmail: string
+  /** Where this launch's pages are (scheme://host[:port]): the canonical address's origin, then launch.origins. */
+  origins: string[]
+  /** The registration form: what the function validates with, and how the notification labels the fields. */
+  form: Pick<FormConfig, 'schema' | 'uiSchema' | 'messages' | 'consent'>
+  /** The reply to registrants, when the config has one. */
+  reply?: ReplyConfig
+}
+
+/** The function's bundle file: every launch it serves, and the one a caller that names none gets. */
+export type FunctionBundle = { $comment: string; defaultLaunch: string; launches: FunctionLaunch[] }
+
+/** The function's view of one checked page config. */
+export function functionLaunchOf(config: PageConfig): FunctionLaunch {
+  const origins = [new URL(config.seo.canonicalUrl).origin, ...(config.launch.origins ?? []).map((origin) => new URL(origin).origin)]
+  return {
+    slug: config.launch.slug,
+    site: { name: config.site.name, email: config.site.email, brokerage: config.site.brokerage, lang: config.site.lang },
+    notifyEmail: config.launch.notifyEmail ?? config.site.email,
+    origins: [...new Set(origins)],
+    form: { schema: config.form.schema, uiSchema: config.form.uiSchema, messages: config.form.messages, consent: config.form.consent },
+    ...(config.reply ? { reply: config.reply } : {}),
+  }
+}
