@@ -548,7 +548,9 @@ export type ClientFormConfig = Pick<FormConfig, 'consent' | 'toasts' | 'noScript
 export type FormUi = Pick<FormConfig, 'uiSchema' | 'messages' | 'submitLabel' | 'submittingLabel'>
 
 /** The config as the page's bundle gets it: no head tags (prerendered), and only the page's part of the form. */
-export type ClientPageConfig = Omit<PageConfig, 'seo' | 'form'> & {
+export type ClientPageConfig = Omit<PageConfig, 'seo' | 'form' | 'launch'> & {
+  /** Only the slug: the page names its launch to the function; the notification address stays on the server. */
+  launch: Pick<PageConfig['launch'], 'slug'>
   form: ClientFormConfig
   /** The responsive variants the build made of raster images, by src (see src/build/image-variants.ts). */
   imageVariants?: ImageManifest

@@ -7,7 +7,7 @@ import { hydrateIslands } from './page/hydrate-islands.tsx'
 const root = document.getElementById('root')
 if (!root) throw new Error('index.html has no #root element')
 const config = readClientConfig()
-const registration = createRegistrationStore({ form: config.form, analytics: config.site.analytics, onSuccess: closeDialogAfterRegistration })
+const registration = createRegistrationStore({ form: config.form, launch: config.launch.slug, analytics: config.site.analytics, onSuccess: closeDialogAfterRegistration })
 
 // Built pages arrive prerendered: only their islands hydrate, and the static sections ship no code. The dev
 // server sends an empty root, so there the whole page renders in the browser (this branch is not in a build).

@@ -3,11 +3,17 @@ import { configScriptId } from '../page/client-config.ts'
 
 /**
  * What the browser needs of the config: not the head tags (prerendered into the HTML) nor the form's schema,
- * layout and messages (they travel with the form's lazily loaded code).
+ * layout and messages (they travel with the form's lazily loaded code), and of the launch only its slug (never the
+ * notification address or the other origins).
  */
 export function toClientConfig(config: PageConfig, imageVariants: ImageManifest = {}): ClientPageConfig {
-  const { seo: _seo, form, ...rest } = config
-  return { ...rest, form: { consent: form.consent, toasts: form.toasts, ...(form.noScript ? { noScript: form.noScript } : {}) }, imageVariants }
+  const { seo: _seo, form, launch, ...rest } = config
+  return {
+    ...rest,
+    launch: { slug: launch.slug },
+    form: { consent: form.consent, toasts: form.toasts, ...(form.noScript ? { noScript: form.noScript } : {}) },
+    imageVariants,
+  }
 }
 
 /**

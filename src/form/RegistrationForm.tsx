@@ -147,7 +147,7 @@ export type RegistrationFormProps = {
  */
 export function RegistrationForm({ idPrefix, schema, ui, validators }: RegistrationFormProps) {
   const { validator, transformErrors } = useMemo(() => createBrowserValidator(validators, schema, ui.messages), [schema, ui.messages, validators])
-  const { form, formData, setFormData, status, serverErrors, honeypot, submit } = useRegistrationState()
+  const { form, launch, formData, setFormData, status, serverErrors, honeypot, submit } = useRegistrationState()
   const [attempted, setAttempted] = useState(false)
   const formRef = useRef<Form>(null)
   const submitting = status === 'submitting'
@@ -213,6 +213,8 @@ export function RegistrationForm({ idPrefix, schema, ui, validators }: Registrat
           }}
         />
       </div>
+      {/* Which launch a post without JavaScript is for (the JSON body says it too). */}
+      <input type="hidden" name="launch" value={launch} />
       <button type="submit" disabled={submitting} className="btn-primary w-full disabled:cursor-wait disabled:opacity-75">
         {submitting ? ui.submittingLabel : ui.submitLabel}
       </button>

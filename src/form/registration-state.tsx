@@ -14,6 +14,8 @@ export type SubmitStatus = 'idle' | 'submitting'
 /** The registration state both form instances share. */
 export type RegistrationState = {
   form: ClientFormConfig
+  /** The page's launch (launch.slug): sent with each registration, so the function files it there. */
+  launch: string
   formData: RegistrationData
   setFormData: (data: RegistrationData) => void
   status: SubmitStatus
@@ -45,13 +47,14 @@ type Snapshot = Pick<RegistrationState, 'formData' | 'status' | 'serverErrors'>
  * The one registration state of a page, outside React, so that every island (each its own React root) shares it:
  * the inline form, the dialog's form, the buttons. Create one per page (per prerender on the server).
  */
-export type RegistrationStore = Pick<RegistrationState, 'form' | 'setFormData' | 'honeypot' | 'submit'> & {
+export type RegistrationStore = Pick<RegistrationState, 'form' | 'launch' | 'setFormData' | 'honeypot' | 'submit'> & {
   subscribe: (listener: () => void) => () => void
   getSnapshot: () => Snapshot
 }
 
 type StoreOptions = {
   form: ClientFormConfig
+  launch: string
   analytics?: Site['analytics'] | undefined
   /** Called after a registration is accepted (the page closes its dialog). */
   onSuccess?: () => void
@@ -62,7 +65,7 @@ type StoreOptions = {
  * while the data stays the same (a retry after a lost answer is stored once) and a new one when it changed (the
  * corrected registration is a new submission, never a conflict with the lost one), and attribution of the visit.
  */
-export function createRegistrationStore({ form, analytics, onSuccess }: StoreOptions): RegistrationStore {
+export function createRegistrationStore({ form, launch, analytics, onSuccess }: StoreOptions): RegistrationStore {
   let snapshot: Snapshot = { formData: {}, status: 'idle', serverErrors: {} }
   const listeners = new Set<() => void>()
   const update = (change: Partial<Snapshot>) => {
@@ -90,6 +93,7 @@ export function createRegistrationStore({ form, analytics, onSuccess }: StoreOpt
     attribution ??= captureAttribution()
     const body = {
       ...data,
+      launch,
       submissionId: unanswered.id,
       pageUrl: window.location.href,
       referrer: attribution.referrer,
@@ -122,6 +126,7 @@ export function createRegistrationStore({ form, analytics, onSuccess }: StoreOpt
 
   return {
     form,
+    launch,
     setFormData,
     honeypot,
     submit,
@@ -137,7 +142,7 @@ export function createRegistrationStore({ form, analytics, onSuccess }: StoreOpt
 export function RegistrationProvider({ store, children }: { store: RegistrationStore; children: ReactNode }) {
   const snapshot = useSyncExternalStore(store.subscribe, store.getSnapshot, store.getSnapshot)
   const value = useMemo<RegistrationState>(
-    () => ({ form: store.form, setFormData: store.setFormData, honeypot: store.honeypot, submit: store.submit, ...snapshot }),
+    () => ({ form: store.form, launch: store.launch, setFormData: store.setFormData, honeypot: store.honeypot, submit: store.submit, ...snapshot }),
     [store, snapshot],
   )
   return <RegistrationStateContext value={value}>{children}</RegistrationStateContext>

@@ -29,7 +29,7 @@ export function Page({ config, registration }: Props) {
   // A new store only when the form's texts or analytics change (the editor's preview re-renders with each edit).
   const formKey = JSON.stringify([config.form, config.site.analytics])
   const store = useMemo(
-    () => registration ?? createRegistrationStore({ form: config.form, analytics: config.site.analytics, onSuccess: closeDialogAfterRegistration }),
+    () => registration ?? createRegistrationStore({ form: config.form, launch: config.launch.slug, analytics: config.site.analytics, onSuccess: closeDialogAfterRegistration }),
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [registration, formKey],
   )

@@ -40,7 +40,7 @@ afterEach(cleanup)
 
 function renderForm() {
   return render(
-    <RegistrationProvider store={createRegistrationStore({ form: { consent: form.consent, toasts: form.toasts } })}>
+    <RegistrationProvider store={createRegistrationStore({ form: { consent: form.consent, toasts: form.toasts }, launch: 'bramblewood-crossing' })}>
       <RegistrationForm idPrefix="t" schema={compiled.formSchema} ui={compiled.formUi} validators={compiled.validators} />
     </RegistrationProvider>,
   )
