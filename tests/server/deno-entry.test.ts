@@ -1,43 +1,40 @@
-import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import type { ChildProcess } from 'node:child_process'
+import { mkdtempSync, readFileSync } from 'node:fs'
 import { createServer, type IncomingMessage, type Server } from 'node:http'
+import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { PageConfig } from '../../schema/page-config.ts'
 import { verifyWebhookSignature } from '../../src/server/webhook.ts'
-import { registration } from './support/fixtures.ts'
+import { secondLaunchConfig } from '../fixtures/second-launch.ts'
+import { checkFunction, copyFunction, functionUrlOf, runDenoFunction, stopDeno, type FunctionCopy } from './support/deno-function.ts'
+import { readPageConfig, registration } from './support/fixtures.ts'
 import { plannedPostgresKind, startTestPostgres, type TestPostgres } from './support/postgres.ts'
 
 // The Supabase Edge Function entry under real Deno, against real PostgreSQL with the real migrations, sending
-// mail to a stand-in for Resend's HTTP API on 127.0.0.1.
+// mail to a stand-in for Resend's HTTP API on 127.0.0.1. It serves two launches from one bundle, as `npm run build`
+// writes it: the repository's (the default) and the second launch's fixture, which has a postalCode field.
 
-/** The deno executable itself (not the npm wrapper, which would not pass signals on). */
-function denoBinary(): string {
-  const candidates = [
-    path.resolve('node_modules/deno/deno'),
-    path.resolve(`node_modules/@deno/${process.platform}-${process.arch === 'x64' ? 'x64' : process.arch}-glibc/deno`),
-  ]
-  return candidates.find((c) => existsSync(c)) ?? path.resolve('node_modules/.bin/deno')
-}
-
-const entry = 'supabase/functions/send-contact-email/index.ts'
-// npm packages come from the project's node_modules (installed by npm), so nothing is downloaded at test time.
-const denoConfig = ['--node-modules-dir=manual', '--config', 'supabase/functions/send-contact-email/deno.json']
-const denoArgs = ['run', '--no-prompt', ...denoConfig, '--allow-net', '--allow-env', '--allow-read', '--allow-sys', entry]
-/** Where Deno must still reach a registry, it trusts the machine's CA store (corporate proxies re-sign TLS). */
-const denoEnv = { DENO_TLS_CA_STORE: 'system', NO_COLOR: '1' }
 const outboxSecret = 'test-outbox-secret-0123456789'
 const publishableKey = 'sb_publishable_test_key'
 const site = 'https://www.example.com'
+const secondOrigin = 'https://willowmere.example.org'
 const webhookSecret = 'test-webhook-secret-0123456789'
+const first = readPageConfig()
+const second = JSON.parse(readFileSync(secondLaunchConfig, 'utf8')) as PageConfig
+const bundle = { launches: [{ slug: first.launch.slug, config: first }, { slug: second.launch.slug, config: second }], defaultLaunch: first.launch.slug }
 
 type ResendCall = { headers: IncomingMessage['headers']; body: Record<string, unknown> }
 type WebhookCall = { headers: IncomingMessage['headers']; body: string; signed: boolean }
 
+let copy: FunctionCopy
+beforeAll(() => {
+  copy = copyFunction(bundle)
+})
+afterAll(() => copy?.remove())
+
 function runDeno(env: Record<string, string>): ChildProcess {
-  return spawn(denoBinary(), denoArgs, {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...(process.env.DENO_DIR ? { DENO_DIR: process.env.DENO_DIR } : {}), ...denoEnv, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
+  return runDenoFunction(copy.root, env)
 }
 
 describe.skipIf(plannedPostgresKind() === 'pglite')('Supabase Edge Function under Deno (PostgreSQL server)', () => {
@@ -50,7 +47,7 @@ describe.skipIf(plannedPostgresKind() === 'pglite')('Supabase Edge Function unde
   let receiver: Server
   const webhookCalls: WebhookCall[] = []
   let deno: ChildProcess
-  let output = ''
+  let output = () => ''
   let url = ''
 
   beforeAll(async () => {
@@ -104,31 +101,12 @@ describe.skipIf(plannedPostgresKind() === 'pglite')('Supabase Edge Function unde
       PORT: '0',
       HOST: '127.0.0.1',
     })
-    deno.stdout!.on('data', (c: Buffer) => (output += c.toString()))
-    deno.stderr!.on('data', (c: Buffer) => (output += c.toString()))
     // The first run fetches npm packages into Deno's cache; later runs start in about a second.
-    url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`deno did not start:\n${output}`)), 90_000)
-      deno.stdout!.on('data', () => {
-        const match = /Listening on (http:\/\/\S+)/.exec(output)
-        if (match) {
-          clearTimeout(timer)
-          resolve(match[1]!)
-        }
-      })
-      deno.once('exit', () => {
-        clearTimeout(timer)
-        reject(new Error(`deno exited:\n${output}`))
-      })
-    })
+    ;({ url, output } = await functionUrlOf(deno))
   }, 120_000)
 
   afterAll(async () => {
-    if (deno && deno.exitCode === null && deno.signalCode === null) {
-      const exited = new Promise((resolve) => deno.once('exit', resolve))
-      deno.kill('SIGTERM')
-      await exited
-    }
+    await stopDeno(deno)
     await new Promise<void>((resolve) => (resend ? resend.close(() => resolve()) : resolve()))
     await new Promise<void>((resolve) => (receiver ? receiver.close(() => resolve()) : resolve()))
     await pg?.stop()
@@ -152,7 +130,7 @@ describe.skipIf(plannedPostgresKind() === 'pglite')('Supabase Edge Function unde
   async function until(check: () => Promise<boolean>, timeoutMs = 10_000) {
     const end = Date.now() + timeoutMs
     while (!(await check())) {
-      if (Date.now() > end) throw new Error(`timed out waiting; deno said:\n${output}`)
+      if (Date.now() > end) throw new Error(`timed out waiting; deno said:\n${output()}`)
       await new Promise((r) => setTimeout(r, 100))
     }
   }
@@ -201,6 +179,39 @@ describe.skipIf(plannedPostgresKind() === 'pglite')('Supabase Edge Function unde
       phone: 'Enter a valid phone',
       isRealtor: 'Please select an option',
     })
+  })
+
+  it("serves every launch of the bundle: each registration checked, stored and announced as its launch's", async () => {
+    // From an ALLOWED_ORIGINS page naming none: the default launch, which has no postalCode (dropped as unknown).
+    const a = registration({ postalCode: 'N0N 0B0', email: 'a.deno@example.com' })
+    // Named from that page, and unnamed from the second launch's own address: the second launch, which keeps it.
+    const b = registration({ launch: 'willowmere-commons', postalCode: 'N0N 0B0', email: 'b.deno@example.com' })
+    const c = registration({ email: 'c.deno@example.com', consentText: undefined })
+    expect((await post(a)).status).toBe(200)
+    expect((await post(b)).status).toBe(200)
+    expect((await post(c, { origin: secondOrigin })).status).toBe(200)
+    const fieldsOf = async (id: unknown) => ((await pg.db.query('SELECT fields, consent_text FROM public.leads WHERE submission_id = $1', [id])).rows[0] as { fields: Record<string, unknown>; consent_text: string })
+    expect((await fieldsOf(a.submissionId)).fields).not.toHaveProperty('postalCode')
+    expect((await fieldsOf(b.submissionId)).fields).toMatchObject({ postalCode: 'N0N 0B0' })
+    expect((await fieldsOf(c.submissionId)).consent_text).toBe(second.form.consent)
+
+    const ids = [a, b, c].map((r) => String(r.submissionId))
+    for (const id of ids) await until(async () => (await outboxOf(id, 'webhook'))?.status === 'sent' && (await outboxOf(id))?.status === 'sent')
+    const launchOf = (id: string) => (JSON.parse(webhookCalls.find((call) => call.headers['webhook-id'] === id)!.body) as { data: { launch: string } }).data.launch
+    expect(ids.map(launchOf)).toEqual(['bramblewood-crossing', 'willowmere-commons', 'willowmere-commons'])
+    // NOTIFY_EMAIL is set: every launch's notification goes there, each about its own development.
+    const notice = (id: string) => resendCalls.find((call) => call.headers['idempotency-key'] === `${id}.notification`)!.body
+    expect(ids.map((id) => notice(id).to)).toEqual([['sales@example.com'], ['sales@example.com'], ['sales@example.com']])
+    expect(String(notice(ids[1]!).subject)).toContain('Willowmere Commons')
+    expect(String(notice(ids[0]!).subject)).toContain('Bramblewood Crossing')
+  })
+
+  it("answers a launch it does not serve with 400, and a page of one launch naming another with 403", async () => {
+    const unknown = await post(registration({ launch: 'maple-ridge' }))
+    expect(unknown.status).toBe(400)
+    expect(await unknown.json()).toEqual({ error: 'There is no launch "maple-ridge" here.' })
+    const other = await post(registration({ launch: 'bramblewood-crossing' }), { origin: secondOrigin })
+    expect(other.status).toBe(403)
   })
 
   it('takes a plain form post (no JavaScript) from the site: stored, notified, 303 to the thank-you page; fields to correct 303 to check-details', async () => {
@@ -374,17 +385,29 @@ describe(`row level security (PostgreSQL, ${plannedPostgresKind()})`, () => {
 })
 
 describe('the Edge Function source', () => {
-  it('type-checks under Deno, shared modules included, with nothing downloaded', async () => {
-    const { spawnSync } = await import('node:child_process')
-    const { mkdtempSync } = await import('node:fs')
-    const { tmpdir } = await import('node:os')
+  it('type-checks under Deno, shared modules and the bundle included, with nothing downloaded', () => {
     // An empty Deno cache and an unreachable registry: it passes only if every npm import comes from node_modules.
-    const check = spawnSync(denoBinary(), ['check', ...denoConfig, entry], {
-      env: { ...process.env, ...denoEnv, DENO_DIR: mkdtempSync(path.join(tmpdir(), 'deno-dir-')), NPM_CONFIG_REGISTRY: 'http://127.0.0.1:9/' },
-      encoding: 'utf8',
-      timeout: 120_000,
-    })
-    expect(`${check.stdout}${check.stderr}`).not.toContain('ERROR')
+    const check = checkFunction(copy.root, { DENO_DIR: mkdtempSync(path.join(tmpdir(), 'deno-dir-')), NPM_CONFIG_REGISTRY: 'http://127.0.0.1:9/' })
+    expect(check.output).not.toContain('ERROR')
     expect(check.status).toBe(0)
   }, 150_000)
+
+  it('will not start without the bundle, and names the file a build writes', async () => {
+    const bare = copyFunction()
+    try {
+      const proc = runDenoFunction(bare.root, { PORT: '0' })
+      let err = ''
+      proc.stderr!.on('data', (c: Buffer) => (err += c.toString()))
+      const code = await new Promise<number | null>((resolve) => proc.once('exit', (c) => resolve(c)))
+      expect(code).not.toBe(0)
+      expect(err).toMatch(/Module not found "file:\/\/\S*\/supabase\/functions\/_shared\/launches\.json"/)
+      expect(err).not.toContain('Listening on')
+      // What the entry's first lines tell whoever reads that message.
+      expect(readFileSync(path.join(bare.root, 'supabase/functions/send-contact-email/index.ts'), 'utf8')).toContain(
+        'means no build has run in this checkout: run `npm run build`',
+      )
+    } finally {
+      bare.remove()
+    }
+  }, 60_000)
 })
