@@ -266,8 +266,11 @@ describe('the honeypot', () => {
     expect(honeypot!.name).not.toMatch(autofillProne)
     expect(honeypot!.id).not.toMatch(autofillProne)
     expect(honeypot!.label).not.toMatch(autofillProne)
-    const visible = Object.fromEntries(audit.filter((input) => !input.hidden && input.type !== 'radio').map((input) => [input.name, input.autocomplete]))
+    const visible = Object.fromEntries(audit.filter((input) => !input.hidden && input.type !== 'radio' && input.type !== 'hidden').map((input) => [input.name, input.autocomplete]))
     expect(visible).toEqual({ name: 'name', email: 'email', phone: 'tel' })
+    // The one hidden input says which launch the post is for.
+    expect(audit.filter((input) => input.type === 'hidden').map((input) => input.name)).toEqual(['launch'])
+    expect(await form.locator('input[type="hidden"][name="launch"]').getAttribute('value')).toBe('bramblewood-crossing')
     await context.close()
   })
 })
