@@ -36,11 +36,12 @@
  * The same path takes the plain form post of a visitor without JavaScript: content-type
  * application/x-www-form-urlencoded, the form's inputs by field name (a hidden `launch` among them), the same rules
  * (schema, trimming, messages, honeypot, rate limit, body limit, idempotency). No anon key (a form cannot send one):
- * its Origin (or, without one, its Referer) must be one of the site's origins, else 403. Attribution comes from the Referer; the submission id,
- * when not sent, is derived from the values, the client and a 10-minute window (see form-post.ts). Answers are pages:
+ * its Origin (or, without one, its Referer) must be one of the site's origins, else 403. Attribution comes from the
+ * Referer; the submission id, when not sent, is derived from the values, the client and a 10-minute window (see
+ * form-post.ts). Answers are pages:
  *   303 → <site>/registered.html                    stored (the prerendered thanks)
- *   400 text/html                                   fields to correct, Node server: the launch's home page's form filled in,
- *                                                    each message under its field (formPageHtml)
+ *   400 text/html                                   fields to correct, Node server: the launch's home page, its form
+ *                                                    filled in, each message under its field (formPageHtml)
  *   303 → <site>/check-details.html                 fields to correct, without formPageHtml (Supabase)
  *   4xx/500 text/html                               any other refusal: its message and a link back
  *

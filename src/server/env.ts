@@ -622,7 +622,7 @@ export function parseNodeEnv(env: Env): EnvResult<NodeServerConfig> {
 
 /**
  * Reads the Edge Function's environment (Supabase provides SUPABASE_DB_URL, SUPABASE_URL and the public keys
- * itself). With `needsLinks` (the config has a reply) the unsubscribe links need UNSUBSCRIBE_SECRET and an address.
+ * itself). With `needsLinks` (any launch has a reply) the unsubscribe links need UNSUBSCRIBE_SECRET and an address.
  */
 export function parseEdgeEnv(env: Env, options: { needsLinks?: boolean } = {}): EnvResult<EdgeConfig> {
   const { values, problems } = check(env, edgeReading)
@@ -631,7 +631,7 @@ export function parseEdgeEnv(env: Env, options: { needsLinks?: boolean } = {}): 
   const common = commonOf(values, anonKeys, problems)
   if (options.needsLinks) {
     if (!common.unsubscribeSecret && !env.UNSUBSCRIBE_SECRET?.trim()) {
-      problems.push('UNSUBSCRIBE_SECRET is missing: page.config.json has a reply, whose unsubscribe links it signs; use at least 16 random characters.')
+      problems.push("UNSUBSCRIBE_SECRET is missing: a launch's page.config.json has a reply, whose unsubscribe links it signs; use at least 16 random characters.")
     }
     if (!common.publicFunctionUrl && values.SUPABASE_URL) common.publicFunctionUrl = `${values.SUPABASE_URL.replace(/\/+$/, '')}/functions/v1/send-contact-email`
     if (!common.publicFunctionUrl) problems.push("PUBLIC_FUNCTION_URL is missing: the unsubscribe links need the function's public address (Supabase sets SUPABASE_URL, from which it is made).")
