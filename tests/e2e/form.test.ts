@@ -168,6 +168,7 @@ describe('the registration form', () => {
       email: 'morgan@example.com',
       phone: '555-555-0123',
       isRealtor: 'yes',
+      launch: 'bramblewood-crossing',
       consentText: consent,
       utm: { utm_source: 'newsletter', utm_campaign: 'fall-launch' },
     })
