@@ -28,7 +28,7 @@ const quiet = { info() {}, error() {} }
 let store: SqliteLeadStore
 let now: Date
 beforeEach(() => {
-  store = openSqliteStore(path.join(dir, `${crypto.randomUUID()}.sqlite`))
+  store = openSqliteStore(path.join(dir, `${crypto.randomUUID()}.sqlite`), { defaultLaunch: 'bramblewood-crossing' })
   now = new Date('2025-06-01T14:30:00.000Z')
   return () => store.close()
 })
@@ -87,6 +87,7 @@ describe('send-contact-email with two launches: which launch a registration is f
     const named = await post(app, registration({ launch: 'bramblewood-crossing' }), { host: 'bramblewood.example.com', origin: 'https://bramblewood.example.com' })
     expect(named.status).toBe(200)
     expect(await webhookLaunches()).toEqual(['willowmere-commons', 'bramblewood-crossing'])
+    expect((await store.listLeads(0, 10)).map((lead) => lead.launch)).toEqual(['willowmere-commons', 'bramblewood-crossing'])
   })
 
   it("refuses with 403 a page of one launch that names another launch, whatever its host or IP", async () => {
@@ -146,6 +147,7 @@ describe('send-contact-email with two launches: everything after the choice is t
     expect((await post(app, registration({ postalCode: 'N0N 0B0', launch: 'bramblewood-crossing' }), { host: 'fn.test', origin: firstOrigin })).status).toBe(200)
     expect((await post(app, registration({ postalCode: 'N0N 0B0', launch: 'willowmere-commons' }), { host: 'fn.test', origin: secondOrigin })).status).toBe(200)
     const [a, b] = await store.listLeads(0, 10)
+    expect([a!.launch, b!.launch]).toEqual(['bramblewood-crossing', 'willowmere-commons'])
     expect(a!.fields).not.toHaveProperty('postalCode')
     expect(a!.fields).not.toHaveProperty('launch')
     expect(b!.fields).toMatchObject({ postalCode: 'N0N 0B0' })
@@ -243,5 +245,35 @@ describe('send-contact-email with two launches: the form without JavaScript', ()
     expect(html).toContain('<h1>Willowmere</h1>')
     const messages = second.form.messages as Record<string, Record<string, string>>
     expect(html).toContain(messages.phone!.minLength)
+  })
+})
+
+describe('send-contact-email with two launches: unsubscribe pages', () => {
+  const links = { secret: 'unsubscribe-secret-0123456789', baseUrl: `http://fn.test${fnPath}` }
+  const secondWithReply: PageConfig = {
+    ...second,
+    reply: { ...first.reply!, unsubscribe: { ...first.reply!.unsubscribe, heading: 'Leave the {site} list?', doneHeading: 'Off the Willowmere list' } },
+  }
+
+  it("speak in the words of the launch the lead registered for", async () => {
+    const app = createApp({
+      launches: [launchSite(first, { links }), launchSite(secondWithReply, { links })],
+      defaultLaunch: 'bramblewood-crossing',
+      store,
+      clock: () => now,
+      anonKeys: [localAnonKey],
+      rateLimitPerMinute: 0,
+      log: quiet,
+    })
+    const a = registration({ email: 'a@example.com' })
+    const b = registration({ email: 'b@example.com' })
+    expect((await post(app, a, { host: 'fn.test', origin: firstOrigin })).status).toBe(200)
+    expect((await post(app, b, { host: 'fn.test', origin: secondOrigin })).status).toBe(200)
+    const replies = (await queued()).flatMap((job) => (job.kind === 'reply' ? [job.mail] : []))
+    const linkOf = (to: string) => /<(http[^>]+)>/.exec(replies.find((mail) => mail.to === to)!.headers!['List-Unsubscribe']!)![1]!
+    const page = async (link: string, method = 'GET') => (await app.request(link, { method })).text()
+    expect(await page(linkOf('b@example.com'))).toContain('Leave the Willowmere Commons list?')
+    expect(await page(linkOf('a@example.com'))).toContain(first.reply!.unsubscribe.heading.replaceAll('{site}', 'Bramblewood Crossing'))
+    expect(await page(linkOf('b@example.com'), 'POST')).toContain('Off the Willowmere list')
   })
 })

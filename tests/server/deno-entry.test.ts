@@ -194,6 +194,8 @@ describe.skipIf(plannedPostgresKind() === 'pglite')('Supabase Edge Function unde
     expect((await fieldsOf(a.submissionId)).fields).not.toHaveProperty('postalCode')
     expect((await fieldsOf(b.submissionId)).fields).toMatchObject({ postalCode: 'N0N 0B0' })
     expect((await fieldsOf(c.submissionId)).consent_text).toBe(second.form.consent)
+    const { rows: launches } = await pg.db.query('SELECT launch FROM public.leads WHERE submission_id = ANY($1::uuid[]) ORDER BY id', [[a, b, c].map((r) => r.submissionId)])
+    expect(launches).toEqual([{ launch: 'bramblewood-crossing' }, { launch: 'willowmere-commons' }, { launch: 'willowmere-commons' }])
 
     const ids = [a, b, c].map((r) => String(r.submissionId))
     for (const id of ids) await until(async () => (await outboxOf(id, 'webhook'))?.status === 'sent' && (await outboxOf(id))?.status === 'sent')
