@@ -12,6 +12,23 @@ export const honeypotField = 'hp_leave_empty'
 /** The honeypot's name in bodies sent by pages built before it was renamed; still read, never written. */
 export const legacyHoneypotField = 'website'
 
+/**
+ * Names the registration request itself uses beside the form's fields (app.ts's request contract): a form field of
+ * the same name would be taken for them, so the config checker refuses such a field.
+ */
+export const reservedFieldNames = [
+  'launch',
+  'submissionId',
+  'pageUrl',
+  'referrer',
+  'utm',
+  'clickIds',
+  'landingPage',
+  'consentText',
+  honeypotField,
+  legacyHoneypotField,
+] as const
+
 /** Where a registration sent by a plain form post (no JavaScript) lands when it is stored: the prerendered thanks. */
 export const registeredPagePath = '/registered.html'
 

@@ -2,6 +2,7 @@ import { readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { createRegistrationAjv, isEmailAddress, withPlainTextRule, type RegistrationRules } from '../../schema/registration-ajv.ts'
 import { formFieldSchemas, formRequiredFields } from '../../schema/registration-rules.ts'
+import { reservedFieldNames } from '../../schema/registration-contract.ts'
 import { listConfigImages } from './config-images.ts'
 import { closest, describePath, describeValue, listWords, type Finding } from './describe.ts'
 import { explainAjvErrors } from './explain-ajv-errors.ts'
@@ -290,6 +291,14 @@ function checkForm(data: Json): Finding[] {
   const conditional = fields.filter((field) => !topLevel.includes(field))
   const rootRequired = isObject(schema) && Array.isArray(schema.required) ? schema.required : []
   const required = formRequiredFields(schema)
+
+  for (const field of fields.filter((f) => (reservedFieldNames as readonly string[]).includes(f))) {
+    findings.push({
+      at: topLevel.includes(field) ? ['form', 'schema', 'properties', field] : ['form', 'schema'],
+      message: `The form cannot have a field named '${field}': the registration request already uses that name for something else.`,
+      fix: `Rename the field (e.g. '${field}Answer') wherever it is named: form.schema, uiSchema and messages. Names the form cannot use: ${listWords([...reservedFieldNames])}.`,
+    })
+  }
 
   rootRequired.forEach((name, i) => {
     if (typeof name !== 'string' || fields.includes(name)) return

@@ -548,11 +548,10 @@ const nodeReading: Reading<Name> = {
 
 const edgeReading: Reading<Name> = {
   names: ['DATABASE_URL', 'SUPABASE_DB_URL', 'SUPABASE_URL', 'RESEND_API_KEY', 'RESEND_API_URL', 'MAIL_FROM', 'OUTBOX_SECRET', 'ANON_KEY', 'SUPABASE_ANON_KEY', 'SUPABASE_PUBLISHABLE_KEYS', 'CLIENT_IP_HEADER', 'SUPPRESSION_SECRET', ...commonNames, 'PORT', 'HOST'],
-  required: ['SUPABASE_DB_URL', 'RESEND_API_KEY', 'MAIL_FROM', 'OUTBOX_SECRET', 'ALLOWED_ORIGINS'],
+  required: ['SUPABASE_DB_URL', 'RESEND_API_KEY', 'MAIL_FROM', 'OUTBOX_SECRET'],
   dependencies: webhookDependencies,
   changes: {
     MAIL_FROM: { fix: 'the address notifications come from, on a domain verified in Resend, e.g. MAIL_FROM="Maple Hollow <no-reply@example.com>"' },
-    ALLOWED_ORIGINS: { default: undefined, minItems: 1, fix: 'the site is served from another origin, so list it, e.g. ALLOWED_ORIGINS=https://www.example.com' },
     // Deno.serve listens only outside Supabase, and only when PORT is set.
     PORT: { default: undefined },
     HOST: { default: '127.0.0.1' },

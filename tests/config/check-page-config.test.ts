@@ -99,6 +99,14 @@ describe('checkPageConfigFile', () => {
     expect(problem.fix).toMatch(/^Delete "colour", or move it to where it belongs\. The file takes: /)
   })
 
+  it('refuses a form field named like a part of the request (launch), at the field, saying what to do', () => {
+    const { problems, text } = check((t) => replaceOnce(t, '"name": { "type": "string", "maxLength": 80 },', '"name": { "type": "string", "maxLength": 80 },\n        "launch": { "type": "string", "title": "Launch" },'))
+    const problem = only(problems)
+    expect([problem.line, problem.column]).toEqual(Object.values(positionOf(text, '{ "type": "string", "title": "Launch" }')))
+    expect(problem.message).toBe("The form cannot have a field named 'launch': the registration request already uses that name for something else.")
+    expect(problem.fix).toMatch(/^Rename the field \(e\.g\. 'launchAnswer'\) wherever it is named/)
+  })
+
   it('pairs a misspelt required key with the field it was meant to be, in one message', () => {
     const { problems } = check((t) => replaceOnce(t, '"navLabel": "Site"', '"navLable": "Site"'))
     const problem = only(problems)

@@ -157,7 +157,7 @@ describe('parseEdgeEnv', () => {
     expect(readErasureSettings({ DATA_DIR: '/srv/leads' })).toEqual({ dataDir: '/srv/leads', databaseUrl: undefined, suppressionSecret: undefined })
   })
 
-  it('refuses to start without the database, Resend, the sender, the outbox secret and the site origin', () => {
+  it('refuses to start without the database, Resend, the sender and the outbox secret (each launch brings its own origins)', () => {
     const result = parseEdgeEnv({ SUPABASE_PUBLISHABLE_KEYS: 'nope', OUTBOX_SECRET: 'short' })
     expect(result.ok).toBe(false)
     if (result.ok) return
@@ -167,7 +167,6 @@ describe('parseEdgeEnv', () => {
       'MAIL_FROM is missing: the address notifications come from, on a domain verified in Resend, e.g. MAIL_FROM="Maple Hollow <no-reply@example.com>".',
       'OUTBOX_SECRET is not a usable secret: use at least 16 random letters and digits, e.g. from `openssl rand -hex 24`.',
       'SUPABASE_PUBLISHABLE_KEYS is "nope", which is not a JSON object of keys: write e.g. {"default":"sb_publishable_…"}.',
-      'ALLOWED_ORIGINS is missing: the site is served from another origin, so list it, e.g. ALLOWED_ORIGINS=https://www.example.com.',
       'No anon key: set ANON_KEY (Supabase normally provides SUPABASE_ANON_KEY / SUPABASE_PUBLISHABLE_KEYS).',
     ])
   })
