@@ -1,6 +1,6 @@
 import './styles.css'
 import { createRegistrationStore } from './form/registration-state.tsx'
-import { readClientConfig } from './page/client-config.ts'
+import { readClientConfig, readWholePageConfig } from './page/client-config.ts'
 import { closeDialogAfterRegistration } from './page/dialog-state.ts'
 import { hydrateIslands } from './page/hydrate-islands.tsx'
 
@@ -18,7 +18,7 @@ async function renderWholePage(element: HTMLElement): Promise<void> {
   const [{ StrictMode }, { createRoot }, { App }] = await Promise.all([import('react'), import('react-dom/client'), import('./page/App.tsx')])
   createRoot(element).render(
     <StrictMode>
-      <App config={config} pathname={window.location.pathname} registration={registration} />
+      <App config={readWholePageConfig()} pathname={window.location.pathname} registration={registration} />
     </StrictMode>,
   )
 }
