@@ -108,7 +108,7 @@ describe('the landing page', () => {
       }
       await context.close()
     }
-  })
+  }, 120_000)
 
   it('shows the hero bar: Call Now phone link, the hint and a Register button', async () => {
     const page = await openPage()
