@@ -63,17 +63,16 @@ export function initialAssetsOf(html: string): { js: string[]; css: string[] } {
 }
 
 /**
- * The app's entry as the page starts it: the build's boot module (assets/boot-*.js) imports it at the load
- * event, so it counts as initial JS although the HTML names only the boot module.
+ * The app's entry and its preloads as the page starts them: the build's inline boot module (src/build/boot.ts)
+ * preloads and imports them at the load event, so they count as initial JS although no tag names them.
  */
-function bootedEntries(distDir: string, js: string[]): string[] {
-  const entries: string[] = []
-  for (const file of js.filter((f) => /(^|\/)boot-[\w-]+\.js$/.test(f))) {
-    for (const [, url] of readFileSync(path.join(distDir, file), 'utf8').matchAll(/import\("([^"]+)"\)/g)) {
-      entries.push((url ?? '').replace(/^\//, ''))
-    }
+function bootedFiles(html: string): string[] {
+  const files: string[] = []
+  for (const [, attributes, code] of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)) {
+    if (attribute(`<script ${attributes}>`, 'type') !== 'module' || attribute(`<script ${attributes}>`, 'src')) continue
+    for (const [url] of (code ?? '').matchAll(/\/assets\/[\w.-]+\.js/g)) if (!files.includes(url.slice(1))) files.push(url.slice(1))
   }
-  return entries
+  return files
 }
 
 /** The page's inline <style> (the build inlines the stylesheet), as one pseudo-file. */
@@ -93,7 +92,7 @@ function assetsIn(distDir: string): string[] {
 export function measureBundle(distDir: string): BundleFigures {
   const html = readFileSync(path.join(distDir, 'index.html'), 'utf8')
   const initial = initialAssetsOf(html)
-  initial.js.push(...bootedEntries(distDir, initial.js))
+  initial.js.push(...bootedFiles(html).filter((file) => !initial.js.includes(file)))
   const initialJs = initial.js.map((file) => sizeOf(distDir, file))
   const initialCss = [...inlineCssOf(html), ...initial.css.map((file) => sizeOf(distDir, file))]
   const loaded = new Set([...initial.js, ...initial.css])

@@ -1,8 +1,9 @@
 import './styles.css'
 import { createRegistrationStore } from './form/registration-state.tsx'
-import { readClientConfig } from './page/client-config.ts'
+import { readClientConfig, readWholePageConfig } from './page/client-config.ts'
 import { closeDialogAfterRegistration } from './page/dialog-state.ts'
 import { hydrateIslands } from './page/hydrate-islands.tsx'
+import { renderSkippedSections } from './page/render-skipped-sections.ts'
 
 const root = document.getElementById('root')
 if (!root) throw new Error('index.html has no #root element')
@@ -11,14 +12,16 @@ const registration = createRegistrationStore({ form: config.form, launch: config
 
 // Built pages arrive prerendered: only their islands hydrate, and the static sections ship no code. The dev
 // server sends an empty root, so there the whole page renders in the browser (this branch is not in a build).
-if (root.firstElementChild) hydrateIslands(root, registration)
-else if (import.meta.env.DEV) void renderWholePage(root)
+if (root.firstElementChild) {
+  hydrateIslands(root, registration)
+  renderSkippedSections(root.ownerDocument)
+} else if (import.meta.env.DEV) void renderWholePage(root)
 
 async function renderWholePage(element: HTMLElement): Promise<void> {
   const [{ StrictMode }, { createRoot }, { App }] = await Promise.all([import('react'), import('react-dom/client'), import('./page/App.tsx')])
   createRoot(element).render(
     <StrictMode>
-      <App config={config} pathname={window.location.pathname} registration={registration} />
+      <App config={readWholePageConfig()} pathname={window.location.pathname} registration={registration} />
     </StrictMode>,
   )
 }

@@ -1,6 +1,6 @@
 import { noScriptPageDefaults, type ImageManifest, type PageConfig } from '../../schema/page-config.ts'
 import { escapeHtml } from '../server/escape-html.ts'
-import { clientConfigScript } from './client-config.ts'
+import { clientConfigScript, islandsConfigScript } from './client-config.ts'
 
 /** Which prerendered page the head is for. */
 export type PageKind = 'home' | 'not-found' | 'registered' | 'check-details'
@@ -53,11 +53,19 @@ export function renderHeadTags(config: PageConfig, kind: PageKind): string {
   return tags.join('\n    ')
 }
 
-/** Fills the template's placeholders: language, head tags, the config data block and (prerendered) the app markup. */
+const prerenderedRoot = '<div id="root"><!--app-html-->'
+
+/**
+ * Fills the template's placeholders: language, head tags, the config data block and (prerendered) the app markup.
+ * A prerendered page (appHtml given) hydrates only its islands and gets their part of the config; without it
+ * (the dev server) the browser renders the whole page and gets the whole config.
+ */
 export function fillTemplate(template: string, config: PageConfig, kind: PageKind, appHtml = '', imageVariants: ImageManifest = {}): string {
+  if (appHtml && !template.includes(prerenderedRoot)) throw new Error(`index.html must hold the app in ${prerenderedRoot}: the build fills it there.`)
   return template
     .replace('<!--app-lang-->', escapeHtml(config.site.lang))
     .replace('<!--app-head-->', renderHeadTags(config, kind))
-    .replace('<!--app-html-->', () => appHtml)
-    .replace('<!--app-data-->', () => clientConfigScript(config, imageVariants))
+    // The stylesheet defers the rendering of far sections only in prerendered pages (src/styles.css).
+    .replace(prerenderedRoot, () => (appHtml ? `<div id="root" data-prerendered>${appHtml}` : prerenderedRoot))
+    .replace('<!--app-data-->', () => (appHtml ? islandsConfigScript(config) : clientConfigScript(config, imageVariants)))
 }

@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url'
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib'
 import { build } from 'vite'
 import { toClientConfig } from '../build/client-config.ts'
+import { bootAfterLoad } from '../build/boot.ts'
 import { fillTemplate } from '../build/head.ts'
 import { buildImageVariants } from '../build/image-variants.ts'
 import { writeFunctionBundle } from '../build/function-bundle.ts'
@@ -87,20 +88,6 @@ function inlineStylesheets(html: string, distDir: string): string {
   })
 }
 
-/**
- * Starts the app once the page has loaded: the prerendered page is complete without it (links, and typing into
- * the form, work before), and its main image gets the bandwidth first. A tiny module (no inline script: CSP)
- * imports the app's entry at the window's load event.
- */
-function bootAfterLoad(html: string, distDir: string): string {
-  return html.replace(/<script type="module" crossorigin src="(\/assets\/[^"]+\.js)"><\/script>/, (_tag, entry: string) => {
-    const code = `const start=()=>import(${JSON.stringify(entry)});document.readyState==="complete"?start():addEventListener("load",start,{once:true});\n`
-    const name = `boot-${createHash('sha256').update(code).digest('base64url').slice(0, 8)}.js`
-    writeFileSync(path.join(distDir, 'assets', name), code)
-    return `<script type="module" src="/assets/${name}"></script>`
-  })
-}
-
 function precompress(distDir: string): void {
   for (const file of listFiles(distDir)) {
     if (!compressible.test(file)) continue
@@ -136,7 +123,7 @@ export async function buildSite(configFile = resolvePageConfigPath(), distDir = 
     const imageVariants = await buildImageVariants(config, publicDir, distDir)
     const { renderPath } = (await import(pathToFileURL(path.join(ssrDir, 'prerender.js')).href)) as PrerenderModule
     const clientConfig = toClientConfig(config, imageVariants)
-    const template = bootAfterLoad(inlineStylesheets(readFileSync(path.join(distDir, 'index.html'), 'utf8'), distDir), distDir)
+    const template = bootAfterLoad(inlineStylesheets(readFileSync(path.join(distDir, 'index.html'), 'utf8'), distDir))
     home = fillTemplate(template, config, 'home', await renderPath(clientConfig, '/'), imageVariants)
     writeFileSync(path.join(distDir, 'index.html'), home)
     writeFileSync(path.join(distDir, '404.html'), fillTemplate(template, config, 'not-found', await renderPath(clientConfig, '/404'), imageVariants))

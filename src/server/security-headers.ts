@@ -6,7 +6,7 @@ import type { MiddlewareHandler } from 'hono'
 
 /** What the headers depend on: the page's inline JSON-LD, whether it is served over HTTPS, the backend's URL. */
 export type SecurityHeaderOptions = {
-  /** CSP source hashes of the inline JSON-LD scripts, as `cspHashesOf` returns them (`sha256-…`). */
+  /** CSP source hashes of the page's inline scripts (the JSON-LD and the boot module), as `cspHashesOf` returns them (`sha256-…`). */
   jsonLdHashes: readonly string[]
   /** CSP source hashes of the pages' inline <style> (the build inlines the stylesheet), as `styleHashesOf` returns them. */
   styleHashes?: readonly string[]
@@ -25,7 +25,7 @@ const tagManagerOrigins = ['https://www.googletagmanager.com', 'https://*.google
 // an unknown one (e.g. interest-cohort) prints a console warning on every load.
 const permissionsPolicy = 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), browsing-topics=()'
 
-/** The Content-Security-Policy value: 'self' everywhere, the JSON-LD by hash, nothing inline or eval'd. */
+/** The Content-Security-Policy value: 'self' everywhere, the build's inline scripts by hash, nothing else inline or eval'd. */
 export function contentSecurityPolicy({ jsonLdHashes, styleHashes = [], supabaseUrl, tagManager }: Omit<SecurityHeaderOptions, 'https'>): string {
   const connect = ["'self'"]
   // Without JavaScript the form itself posts to the hosted function, which redirects back to this site.
@@ -38,8 +38,9 @@ export function contentSecurityPolicy({ jsonLdHashes, styleHashes = [], supabase
   connect.push(...tracking)
   return [
     "default-src 'self'",
-    // A JSON-LD block is data, which browsers do not check against script-src; its hash is listed anyway so
-    // that the policy states exactly which inline scripts the page carries, and no other inline script runs.
+    // The boot module (src/build/boot.ts) runs by its hash. A JSON-LD block is data, which browsers do not check
+    // against script-src; its hash is listed anyway so that the policy states exactly which inline scripts the
+    // page carries, and no other inline script runs.
     ['script-src', "'self'", ...jsonLdHashes.map((hash) => `'${hash}'`), ...tracking.slice(0, 1)].join(' '),
     // No 'unsafe-inline': React, react-modal and react-toastify set styles through the CSSOM (element.style),
     // which style-src does not restrict; the prerendered HTML has no style attributes, and its one <style> (the
@@ -83,7 +84,9 @@ export function secureHeadersMiddleware(options: SecurityHeaderOptions): Middlew
   }
 }
 
-const jsonLdScript = /<script\b[^>]*\btype\s*=\s*["']?application\/ld\+json["']?[^>]*>([\s\S]*?)<\/script\s*>/gi
+// The inline scripts a build writes: JSON-LD, and the module that starts the app (no src attribute).
+const buildScript =
+  /<script\b(?![^>]*\bsrc\s*=)[^>]*\btype\s*=\s*["']?(?:application\/ld\+json|module)["']?[^>]*>([\s\S]*?)<\/script\s*>/gi
 
 function base64(bytes: ArrayBuffer): string {
   let binary = ''
@@ -94,11 +97,12 @@ function base64(bytes: ArrayBuffer): string {
 const inlineStyle = /<style\b[^>]*>([\s\S]*?)<\/style\s*>/gi
 
 /**
- * The CSP hashes (`sha256-…`, without quotes) of the inline JSON-LD scripts in a built page, in document order,
- * duplicates removed. Hashes the exact text between the tags, so pass the HTML as it is served.
+ * The CSP hashes (`sha256-…`, without quotes) of the inline JSON-LD scripts and inline module scripts in a built
+ * page, in document order, duplicates removed; classic inline scripts are never hashed. Hashes the exact text
+ * between the tags, so pass the HTML as it is served.
  */
 export async function cspHashesOf(html: string): Promise<string[]> {
-  return hashesOf(html, jsonLdScript)
+  return hashesOf(html, buildScript)
 }
 
 /** The CSP hashes of a built page's inline <style> elements, as `cspHashesOf` does for JSON-LD. */

@@ -1,11 +1,16 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
+import type { PageConfig } from '../../schema/page-config.ts'
 
 // The site npm test built into dist/ (tests/run.ts builds before the tests run).
 const distDir = path.resolve(process.env.DIST_DIR || 'dist')
 const assets = readdirSync(path.join(distDir, 'assets')).filter((name) => name.endsWith('.js'))
 const indexHtml = readFileSync(path.join(distDir, 'index.html'), 'utf8')
+const config = JSON.parse(readFileSync('page.config.json', 'utf8')) as PageConfig
+// The inline boot module (src/build/boot.ts) and the entry it imports.
+const bootCode = /<script type="module">([\s\S]*?)<\/script>/.exec(indexHtml)?.[1] ?? ''
+const entry = /import\("\/assets\/([^"]+)"\)/.exec(bootCode)?.[1] ?? ''
 
 describe('the built bundle', () => {
   it('compiles no code at run time: no Function constructor anywhere (CSP without unsafe-eval)', () => {
@@ -16,18 +21,16 @@ describe('the built bundle', () => {
     }
   })
 
-  it('starts the app from a boot module at the load event, keeping the form, dialog, toasts and supabase-js out of it', () => {
-    const boot = /<script type="module"[^>]*src="\/assets\/(boot-[^"]+)"/.exec(indexHtml)?.[1]
-    expect(boot).toBeTruthy()
-    const bootCode = readFileSync(path.join(distDir, 'assets', boot as string), 'utf8')
+  it('starts the app from an inline boot module at the load event, keeping the form, dialog, toasts and supabase-js out of it', () => {
     expect(bootCode).toContain('addEventListener("load"')
-    const entry = /import\("\/assets\/([^"]+)"\)/.exec(bootCode)?.[1]
     expect(entry).toMatch(/^index-.+\.js$/)
-    const code = readFileSync(path.join(distDir, 'assets', entry as string), 'utf8')
+    const code = readFileSync(path.join(distDir, 'assets', entry), 'utf8')
     expect(code).not.toContain('ReactModal__')
     expect(code).not.toContain('functions/v1')
     expect(code).not.toMatch(/must NOT have more than/) // Ajv messages travel with the form chunk only
-    expect(indexHtml).not.toMatch(/rel="modulepreload"[^>]*RegistrationForm/)
+    // Nothing of the app is fetched before the first paint: no script file, no modulepreload in the HTML.
+    expect(indexHtml).not.toMatch(/<script[^>]*\ssrc=/)
+    expect(indexHtml).not.toMatch(/rel="modulepreload"/)
   })
 
   it('carries none of the editor: no CodeMirror, no schema completion, no editor page code', () => {
@@ -50,9 +53,7 @@ describe('the built bundle', () => {
   })
 
   it('hydrates islands only: the client entry holds no section registry, header or footer', () => {
-    const boot = /<script type="module"[^>]*src="\/assets\/(boot-[^"]+)"/.exec(indexHtml)?.[1]
-    const entry = /import\("\/assets\/([^"]+)"\)/.exec(readFileSync(path.join(distDir, 'assets', boot as string), 'utf8'))?.[1]
-    const code = readFileSync(path.join(distDir, 'assets', entry as string), 'utf8')
+    const code = readFileSync(path.join(distDir, 'assets', entry), 'utf8')
     expect(code).toContain('data-island')
     for (const marker of ['section-heading', 'aria-labelledby', 'divide-y']) expect(code).not.toContain(marker)
   })
@@ -70,8 +71,19 @@ describe('the built bundle', () => {
     expect(indexHtml).toMatch(/<style>[^<]*tailwindcss/)
   })
 
-  it('inlines no script but the JSON-LD and the config data block', () => {
+  it('inlines no script but the JSON-LD, the boot module and the config data block', () => {
     const inline = [...indexHtml.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)].filter(([, , body]) => body?.trim())
-    expect(inline.map(([, attributes]) => attributes?.trim())).toEqual(['type="application/ld+json"', 'type="application/json" id="page-config"'])
+    expect(inline.map(([, attributes]) => attributes?.trim())).toEqual(['type="application/ld+json"', 'type="module"', 'type="application/json" id="page-config"'])
+  })
+
+  it("sends in the data block only what the islands read: no section's copy, no reply e-mail, no notification address", () => {
+    const block = /<script type="application\/json" id="page-config">([\s\S]*?)<\/script>/.exec(indexHtml)?.[1]
+    const data = JSON.parse(block ?? 'null') as Record<string, unknown>
+    expect(Object.keys(data).sort()).toEqual(['form', 'launch', 'site'])
+    expect(data.launch).toEqual({ slug: config.launch.slug })
+    expect(data.form).toEqual({ consent: config.form.consent, toasts: config.form.toasts, ...(config.form.noScript ? { noScript: config.form.noScript } : {}) })
+    // The sections' copy is in the HTML once (prerendered), not a second time in the data block.
+    const words = (config.sections.find((section) => section.type === 'hero')?.intro as string).slice(0, 30)
+    expect(indexHtml.split(words)).toHaveLength(2)
   })
 })

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import type { PageConfig } from '../../schema/page-config.ts'
-import { clientConfigScript, toClientConfig } from '../../src/build/client-config.ts'
+import { clientConfigScript, islandsConfigScript, toClientConfig } from '../../src/build/client-config.ts'
 
 const config = JSON.parse(readFileSync('page.config.json', 'utf8')) as PageConfig
 const withAddresses: PageConfig = {
@@ -16,5 +16,14 @@ describe("the browser's config", () => {
     expect(script).toContain('"launch":{"slug":"bramblewood-crossing"}')
     expect(script).not.toContain('leads-inbox@example.com')
     expect(script).not.toContain('bramblewood-extra')
+  })
+
+  it("gives a prerendered page only what its islands read: the form's texts, the analytics, the launch's slug", () => {
+    const script = islandsConfigScript(withAddresses)
+    const data = JSON.parse(/>(.*)<\/script>$/s.exec(script)?.[1] ?? 'null') as Record<string, unknown>
+    expect(data).toEqual({ form: toClientConfig(withAddresses).form, launch: { slug: 'bramblewood-crossing' }, site: {} })
+    expect(script).not.toContain('leads-inbox@example.com')
+    const analytics = { ...withAddresses, site: { ...withAddresses.site, analytics: { gtmId: 'GTM-ABC1234' } } }
+    expect(JSON.parse(/>(.*)<\/script>$/s.exec(islandsConfigScript(analytics))?.[1] ?? 'null')).toMatchObject({ site: { analytics: { gtmId: 'GTM-ABC1234' } } })
   })
 })

@@ -32,12 +32,12 @@ async function watchedPage(): Promise<{ page: Page; violations: string[] }> {
 }
 
 describe('the Content-Security-Policy', () => {
-  it('is sent with the page: no inline script but the JSON-LD by hash, no eval, framing refused', async () => {
+  it('is sent with the page: no inline script but the JSON-LD and the boot module by hash, no eval, framing refused', async () => {
     const response = await fetch(e2e.server.url + '/')
     const csp = response.headers.get('content-security-policy') ?? ''
     const hashes = await cspHashesOf(await response.text())
-    expect(hashes).toHaveLength(1)
-    expect(csp).toMatch(new RegExp(`script-src 'self' '${hashes[0]?.replace(/[+/]/g, '\\$&')}'(;|$)`))
+    expect(hashes).toHaveLength(2)
+    expect(csp).toMatch(new RegExp(`script-src 'self' ${hashes.map((hash) => `'${hash.replace(/[+/]/g, '\\$&')}'`).join(' ')}(;|$)`))
     expect(csp).not.toMatch(/unsafe-inline|unsafe-eval/)
     expect(csp).toContain("frame-ancestors 'none'")
     expect(response.headers.get('x-content-type-options')).toBe('nosniff')

@@ -430,7 +430,7 @@ describe('send-contact-email: a plain form post (no JavaScript)', () => {
     '<input type="radio" id="inline_isRealtor-1" aria-describedby="inline_isRealtor__error" name="isRealtor" value="no"/><p id="inline_isRealtor__error" class="err"></p>',
     '<input id="inline_hp" type="text" tabindex="-1" name="hp_leave_empty" value=""/>',
     '<button type="submit" class="btn">Register Now</button></form></main>',
-    '<script type="module" src="/assets/boot-abc.js"></script></body></html>',
+    '<script type="module">addEventListener("load",()=>import("/assets/index-abc.js"),{once:true});</script></body></html>',
   ].join('')
 
   function postForm(app: Hono, fields: Record<string, string>, headers: Record<string, string> = {}) {
@@ -481,7 +481,7 @@ describe('send-contact-email: a plain form post (no JavaScript)', () => {
     expect(html).toMatch(/<input id="inline_phone"[^>]* value="12&lt;b&gt;"/)
     expect(html).toMatch(/<input id="inline_name"[^>]*aria-invalid="true"[^>]*autofocus=""/)
     expect(html.match(/autofocus/g)).toHaveLength(1)
-    expect(html).not.toContain('boot-abc.js')
+    expect(html).not.toContain('index-abc.js')
     expect(html).toContain('application/ld+json')
     expect(await store.listLeads(0, 10)).toEqual([])
   })

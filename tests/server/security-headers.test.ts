@@ -18,6 +18,14 @@ describe('cspHashesOf', () => {
     await expect(cspHashesOf(page)).resolves.toEqual([expectedHash])
   })
 
+  it("hashes the build's inline boot module too, but no classic inline script and no data block", async () => {
+    const boot = 'addEventListener("load",()=>import("/assets/index-abc.js"),{once:true});'
+    const booted = page.replace('<script type="module" crossorigin src="/assets/index-abc.js"></script>', `<script type="module">${boot}</script>`)
+    const withData = booted.replace('</body>', '<script type="application/json" id="page-config">{"a":1}</script></body>')
+    const bootHash = `sha256-${createHash('sha256').update(boot, 'utf8').digest('base64')}`
+    await expect(cspHashesOf(withData)).resolves.toEqual([expectedHash, bootHash])
+  })
+
   it('lists a repeated block once and finds none in a page without JSON-LD', async () => {
     const twice = page.replace('</head>', `<script type="application/ld+json">${jsonLd}</script></head>`)
     await expect(cspHashesOf(twice)).resolves.toEqual([expectedHash])
