@@ -25,6 +25,9 @@ export type LighthouseRun = {
   failing: string[]
   /** Lighthouse's estimated savings that would move LCP or FCP, or bytes: what holds the page back. */
   savings: string[]
+  /** What the largest contentful paint was (the element's label, or its selector), and its phases in ms. */
+  lcpElement: string
+  lcpPhases: string
 }
 
 const categories = ['performance', 'accessibility', 'best-practices', 'seo'] as const
@@ -39,9 +42,34 @@ type Lhr = {
       numericValue?: number
       scoreDisplayMode: string
       metricSavings?: Record<string, number>
-      details?: { overallSavingsBytes?: number; items?: Array<{ resourceType?: string; transferSize?: number }> }
+      details?: { overallSavingsBytes?: number; items?: Array<LhrItem> }
     }
   >
+}
+
+/** A row of an audit's details: a resource, an LCP phase, a node, or a nested table of those. */
+type LhrItem = {
+  resourceType?: string
+  transferSize?: number
+  phase?: string
+  timing?: number
+  node?: { nodeLabel?: string; selector?: string; snippet?: string }
+  type?: string
+  items?: LhrItem[]
+}
+
+/** The LCP element and its phases (time to first byte, load delay, load time, render delay), from Lighthouse's audit. */
+function lcpOf(lhr: Lhr): { lcpElement: string; lcpPhases: string } {
+  const tables = lhr.audits['largest-contentful-paint-element']?.details?.items ?? []
+  const rows = tables.flatMap((table) => table.items ?? [])
+  const node = rows.find((row) => row.node)?.node
+  const label = node?.nodeLabel?.replace(/\s+/g, ' ').trim()
+  const lcpElement = node ? `${node.selector ?? '?'}${label ? ` "${label.length > 50 ? `${label.slice(0, 47)}…` : label}"` : ''}` : 'unknown'
+  const lcpPhases = rows
+    .filter((row) => row.phase !== undefined && row.timing !== undefined)
+    .map((row) => `${row.phase} ${Math.round(row.timing!)} ms`)
+    .join(', ')
+  return { lcpElement, lcpPhases: lcpPhases || 'unknown' }
 }
 
 function savingsOf(lhr: Lhr): string[] {
@@ -83,6 +111,7 @@ function readRun(lhr: Lhr): LighthouseRun {
     scriptBytes: lhr.audits['resource-summary']?.details?.items?.find((item) => item.resourceType === 'script')?.transferSize ?? Number.NaN,
     failing: [...failing].sort(),
     savings: savingsOf(lhr),
+    ...lcpOf(lhr),
   }
 }
 
@@ -191,7 +220,9 @@ export function median(values: number[]): number {
 
 /** Each figure's median over the runs (figure by figure), with every audit that cost points in any run. */
 export function medianRun(runs: LighthouseRun[]): LighthouseRun {
-  const figure = (key: Exclude<keyof LighthouseRun, 'failing' | 'savings'>) => median(runs.map((run) => run[key]))
+  const figure = (key: Exclude<keyof LighthouseRun, 'failing' | 'savings' | 'lcpElement' | 'lcpPhases'>) => median(runs.map((run) => run[key]))
+  // The run whose LCP is the median's: its element and phases explain the figure reported.
+  const lcpRun = [...runs].sort((a, b) => a.lcp - b.lcp)[Math.floor(runs.length / 2)]
   return {
     performance: figure('performance'),
     accessibility: figure('accessibility'),
@@ -207,5 +238,7 @@ export function medianRun(runs: LighthouseRun[]): LighthouseRun {
     failing: [...new Set(runs.flatMap((run) => run.failing))].sort(),
     // The middle run's estimates (by performance score): estimates from different runs do not add up.
     savings: [...runs].sort((a, b) => a.performance - b.performance)[Math.floor(runs.length / 2)]?.savings ?? [],
+    lcpElement: lcpRun?.lcpElement ?? 'unknown',
+    lcpPhases: lcpRun?.lcpPhases ?? 'unknown',
   }
 }
