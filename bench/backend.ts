@@ -1,15 +1,18 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import net from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import Database from 'better-sqlite3'
 import { SMTPServer } from 'smtp-server'
 import { contactFunctionPath } from '../schema/function-path.ts'
 import { localAnonKey } from '../schema/local-defaults.ts'
+import { createLaunch } from '../src/cli/new-launch.ts'
 import { defaultLaunchSlug } from '../src/cli/launch-catalog.ts'
 import { openSqliteStore } from '../src/server/sqlite-store.ts'
+import { copyProject } from '../tests/e2e/harness.ts'
 
 /**
  * The backend's load and durability bench (`npm run bench:backend`, and part of `npm run bench`):
@@ -18,6 +21,9 @@ import { openSqliteStore } from '../src/server/sqlite-store.ts'
  *                stored exactly once; then how long the outbox takes to write every notification.
  *   2. outage    SMTP down: every registration still succeeds; SMTP back: every notification arrives, once.
  *   3. sigkill   SIGKILL mid-load, restart on the same DATA_DIR: every acknowledged lead is there.
+ *   4. launches  the load of 1. on one server serving three launches (a copy of the project with two more in
+ *                launches/), each request for the next launch by its host name (<slug>.localhost): requests/s
+ *                beside 1.'s one-launch figure, and whether every lead is stored once, under its own launch.
  * Everything runs on 127.0.0.1 in a temporary directory; every process started here is stopped by its pid.
  */
 
@@ -69,10 +75,10 @@ async function until(check: () => boolean | Promise<boolean>, timeoutMs: number)
 type Server = { url: string; proc: ChildProcess; startMs: number; stop(signal: NodeJS.Signals): Promise<void> }
 
 /** Starts src/cli/serve.ts as one process (node --import tsx), so SIGKILL hits the server itself. */
-async function startServer(env: Record<string, string>): Promise<Server> {
+async function startServer(env: Record<string, string>, cwd = root): Promise<Server> {
   const started = Date.now()
   const proc = spawn(process.execPath, ['--import', 'tsx', 'src/cli/serve.ts'], {
-    cwd: root,
+    cwd,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', HOST: '127.0.0.1', PORT: '0', RATE_LIMIT_PER_MINUTE: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -109,20 +115,30 @@ async function startServer(env: Record<string, string>): Promise<Server> {
   }
 }
 
-function writeDist(dir: string): void {
-  mkdirSync(dir, { recursive: true })
-  writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>bench</title>')
-  writeFileSync(path.join(dir, '404.html'), '<!doctype html><title>404</title>')
+/** A stand-in built site for each launch, where the server looks for it (dist/<slug>/): the bench measures the function. */
+function writeDist(distRoot: string, slugs: string[]): void {
+  for (const slug of slugs) {
+    const dir = path.join(distRoot, slug)
+    mkdirSync(dir, { recursive: true })
+    writeFileSync(path.join(dir, 'index.html'), `<!doctype html><title>bench ${slug}</title>`)
+    writeFileSync(path.join(dir, '404.html'), '<!doctype html><title>404</title>')
+  }
+}
+
+/** The slug of the project's default launch (page.config.json). */
+function defaultSlugOf(projectRoot: string): string {
+  return (JSON.parse(readFileSync(path.join(projectRoot, 'page.config.json'), 'utf8')) as { launch: { slug: string } }).launch.slug
 }
 
 let counter = 0
 // A retry sends exactly what the first attempt sent, as a browser retrying would.
 const sent = new Map<string, string>()
-function body(submissionId: string): string {
+function body(submissionId: string, launch?: string): string {
   const before = sent.get(submissionId)
   if (before) return before
   counter += 1
   const text = JSON.stringify({
+    ...(launch ? { launch } : {}),
     name: `Bench Visitor ${counter}`,
     email: `visitor${counter}@example.com`,
     phone: '555-555-0100',
@@ -176,6 +192,40 @@ function emlCount(dataDir: string): number {
   return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.eml')).length : 0
 }
 
+/**
+ * An autocannon request that registers a new lead each time for the next of `slugs` in turn, sent to that launch's
+ * host name (as its page would be) and naming it; records each acknowledged id with its launch.
+ */
+function spreadRegistrations(slugs: string[], acked: Map<string, string>): AutocannonRequest {
+  let next = 0
+  return {
+    method: 'POST',
+    path: contactFunctionPath,
+    headers: { apikey: localAnonKey, authorization: `Bearer ${localAnonKey}`, 'content-type': 'application/json' },
+    setupRequest(req, context) {
+      const launch = slugs[next++ % slugs.length]!
+      const id = crypto.randomUUID()
+      context.id = id
+      context.launch = launch
+      return { ...req, headers: { ...(req.headers as Record<string, string>), host: `${launch}.localhost` }, body: body(id, launch) }
+    },
+    onResponse(status, _body, context) {
+      if (status === 200) acked.set(String(context.id), String(context.launch))
+    },
+  }
+}
+
+/** Each stored lead's launch by submission id (a lead stored before launches existed has none: the default). */
+function storedLaunches(dataDir: string, defaultLaunch: string): Map<string, string> {
+  const db = new Database(path.join(dataDir, 'leads.sqlite'), { readonly: true })
+  try {
+    const rows = db.prepare('SELECT submission_id AS id, launch FROM leads').all() as Array<{ id: string; launch: string | null }>
+    return new Map(rows.map((row) => [row.id, row.launch ?? defaultLaunch]))
+  } finally {
+    db.close()
+  }
+}
+
 /** Every acknowledged id stored, and stored once. */
 function compare(acked: string[], stored: string[]) {
   const storedSet = new Set(stored)
@@ -183,6 +233,46 @@ function compare(acked: string[], stored: string[]) {
   const missing = [...uniqueAcked].filter((id) => !storedSet.has(id)).length
   const duplicates = stored.length - storedSet.size
   return { uniqueAcked: uniqueAcked.size, missing, duplicates }
+}
+
+async function launchesPhase(work: string, log: (line: string) => void) {
+  // A copy of the project with two more launches (the default config under other names), so the server serves three.
+  const project = copyProject()
+  const dataDir = path.join(work, 'launches')
+  try {
+    const defaultLaunch = defaultSlugOf(project.root)
+    const slugs = [defaultLaunch, 'bench-second', 'bench-third']
+    // As `npm run new-launch -- <slug>` makes them: a copy of the default launch at https://<slug>.example.com/.
+    for (const slug of slugs.slice(1)) createLaunch(slug, project.root, path.join(project.root, 'page.config.json'))
+    writeDist(path.join(project.root, 'dist'), slugs)
+    const server = await startServer({ DATA_DIR: dataDir }, project.root)
+    const acked = new Map<string, string>()
+    try {
+      log(`launches: 50 connections for 15 s, spread over ${slugs.length} launches …`)
+      const result = await autocannon({ url: server.url, connections: 50, duration: 15, timeout: 10, requests: [spreadRegistrations(slugs, acked)] })
+      await sleep(1000)
+      const stored = storedLaunches(dataDir, defaultLaunch)
+      const missing = [...acked.keys()].filter((id) => !stored.has(id)).length
+      const wrongLaunch = [...acked].filter(([id, launch]) => stored.has(id) && stored.get(id) !== launch).length
+      const perLaunch = slugs.map((slug) => `${slug} ${[...stored.values()].filter((launch) => launch === slug).length}`).join(', ')
+      return {
+        'launches.count': slugs.length,
+        'launches.requestsPerSecond': Math.round(result.requests.average),
+        'launches.latencyP50Ms': result.latency.p50,
+        'launches.latencyP99Ms': result.latency.p99,
+        'launches.acknowledged': acked.size,
+        'launches.storedByLaunch': perLaunch,
+        'launches.acknowledgedButMissing': missing,
+        'launches.storedUnderAnotherLaunch': wrongLaunch,
+        'launches.non2xx': result.non2xx,
+        'launches.errors': result.errors + result.timeouts,
+      }
+    } finally {
+      await server.stop('SIGTERM')
+    }
+  } finally {
+    project.remove()
+  }
 }
 
 async function loadPhase(work: string, log: (line: string) => void) {
@@ -331,12 +421,17 @@ async function sigkillPhase(work: string, log: (line: string) => void) {
 export async function runBackendBench(options: { log?: (line: string) => void } = {}): Promise<Record<string, number | string>> {
   const log = options.log ?? ((line: string) => console.error(line))
   const work = mkdtempSync(path.join(tmpdir(), 'vip-bench-'))
-  writeDist(path.join(work, 'dist'))
+  writeDist(path.join(work, 'dist'), [defaultSlugOf(root)])
   try {
     const figures: Record<string, number | string> = {
       ...(await loadPhase(work, log)),
+      // A phase that cannot run is reported as such; the other phases' figures still count.
+      ...(await launchesPhase(work, log).catch((error: unknown) => ({ 'launches.error': (error as Error).message.split('\n')[0] ?? 'failed' }))),
       ...(await outagePhase(work, log)),
       ...(await sigkillPhase(work, log)),
+    }
+    if (typeof figures['launches.requestsPerSecond'] === 'number') {
+      figures['launches.throughputVsOneLaunch'] = `${Math.round((figures['launches.requestsPerSecond'] / Number(figures['load.requestsPerSecond'])) * 100)} %`
     }
     const failures = [
       figures['load.acknowledgedButMissing'] !== 0 && 'acknowledged leads missing after load',
@@ -350,6 +445,14 @@ export async function runBackendBench(options: { log?: (line: string) => void } 
       figures['outage.delivered'] !== figures['outage.stored'] && 'notifications missing after SMTP returned',
       figures['outage.deliveredTwice'] !== 0 && 'a notification delivered twice',
       figures['sigkill.acknowledgedButMissing'] !== 0 && 'acknowledged leads missing after SIGKILL',
+      figures['launches.error'] !== undefined && `the three-launch phase failed (${figures['launches.error']})`,
+      ...(figures['launches.error'] === undefined
+        ? [
+            figures['launches.acknowledgedButMissing'] !== 0 && 'acknowledged leads missing with three launches',
+            figures['launches.storedUnderAnotherLaunch'] !== 0 && 'a lead stored under another launch',
+            figures['launches.non2xx'] !== 0 && 'registrations refused with three launches',
+          ]
+        : []),
       figures['sigkill.allNotificationsWritten'] !== 'yes' && 'notifications missing after SIGKILL',
     ].filter(Boolean)
     return { 'backend.verdict': failures.length === 0 ? 'pass' : `FAIL: ${failures.join('; ')}`, ...figures }

@@ -3,6 +3,7 @@ import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSyn
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
+import { findLaunches, loadLaunches } from '../src/config/launches.ts'
 import { launchBrowser, startServer, type RunningServer } from '../tests/e2e/harness.ts'
 import { findChromium } from '../tests/find-chromium.ts'
 import { measureBundle, type AssetSize, type BundleFigures } from './bundle.ts'
@@ -10,17 +11,21 @@ import { medianRun, runLighthouse, type FormFactor, type LighthouseRun } from '.
 import { cpuSlowdown, measureInteractions, type InteractionFigures } from './profile.ts'
 
 /*
- * `npm run bench [-- --runs 5] [-- --dist DIR]`: builds the site into a temporary directory (or measures DIR as
- * it is), serves it with the Node server on 127.0.0.1, runs Lighthouse 5× on mobile and on desktop, measures a
- * visitor's longest interaction at 4× CPU (bench/profile.ts), sizes the bundle, runs the backend's load bench,
- * prints one table beside the previous commit's figures and writes bench/results/latest.json and a line of
- * bench/results/history.jsonl. Figures, not a pass/fail test: a missed target is marked, not fatal.
+ * `npm run bench [-- --runs 5] [-- --extra-runs 3] [-- --dist DIR]`: builds every launch into a temporary directory
+ * (or measures DIR, a built dist/, as it is), serves them all with one Node server on 127.0.0.1, runs Lighthouse 5×
+ * on mobile and on desktop on the default launch and 3× on mobile on each further launch (at <slug>.localhost),
+ * measures a visitor's longest interaction at 4× CPU (bench/profile.ts), sizes the default launch's bundle, runs the
+ * backend's load bench (one launch, then three side by side), prints one table beside the previous commit's figures
+ * and writes bench/results/latest.json and a line of bench/results/history.jsonl. Figures, not a pass/fail test: a
+ * missed target is marked, not fatal.
  */
 
 const { values: options } = parseArgs({
-  options: { runs: { type: 'string', default: '5' }, dist: { type: 'string' } },
+  options: { runs: { type: 'string', default: '5' }, 'extra-runs': { type: 'string', default: '3' }, dist: { type: 'string' } },
 })
 const runs = Math.max(1, Number(options.runs) || 5)
+// Each further launch is the same code with another config: fewer runs keep the bench's time in bounds.
+const extraRuns = Math.max(1, Number(options['extra-runs']) || 3)
 const resultsDir = path.resolve('bench/results')
 const KiB = 1024
 
@@ -29,7 +34,7 @@ type Row = [measure: string, figure: string, target: string, met: boolean | unde
 /** The figures of the last bench run of another commit than HEAD, from history.jsonl (absent on a first run). */
 type HistoryRecord = {
   commit: string
-  lighthouse?: { mobile?: Partial<LighthouseRun> & { worstTbt?: number } }
+  lighthouse?: { mobile?: Partial<LighthouseRun> & { worstTbt?: number }; launches?: Record<string, Partial<LighthouseRun> & { worstTbt?: number }> }
   interaction?: { longestMs?: number }
 }
 
@@ -58,12 +63,14 @@ function build(distDir: string): void {
   if (result.status !== 0) throw new Error('The build failed (see above): nothing to measure.')
 }
 
-async function lighthouseMedians(url: string, chromePath: string): Promise<Record<FormFactor, { median: LighthouseRun; runs: LighthouseRun[] }>> {
-  const out = {} as Record<FormFactor, { median: LighthouseRun; runs: LighthouseRun[] }>
-  for (const formFactor of ['mobile', 'desktop'] as const) {
+type Medians = { median: LighthouseRun; runs: LighthouseRun[] }
+
+async function lighthouseMedians<F extends FormFactor>(url: string, chromePath: string, formFactors: readonly F[], count: number, label = ''): Promise<Record<F, Medians>> {
+  const out = {} as Record<F, Medians>
+  for (const formFactor of formFactors) {
     const done: LighthouseRun[] = []
-    for (let i = 1; i <= runs; i++) {
-      process.stdout.write(`Lighthouse ${formFactor} ${i}/${runs} … `)
+    for (let i = 1; i <= count; i++) {
+      process.stdout.write(`Lighthouse ${label}${formFactor} ${i}/${count} … `)
       const started = Date.now()
       // Lighthouse now and then fails to record a trace (NO_NAVSTART, NO_FCP): such a run is repeated, twice at most.
       for (let attempt = 1; ; attempt++) {
@@ -98,10 +105,15 @@ const kib = (bytes: number) => `${(bytes / KiB).toFixed(1)} KiB`
 const ms = (value: number) => (value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${Math.round(value)} ms`)
 const list = (assets: AssetSize[]) => assets.map((a) => `${a.name} ${kib(a.gzip)}`).join(' + ')
 
-function lighthouseRows(formFactor: FormFactor, run: LighthouseRun, worstTbt: number, previous?: HistoryRecord): Row[] {
-  const lh = `Lighthouse ${formFactor}`
+function lighthouseRows(
+  formFactor: FormFactor,
+  run: LighthouseRun,
+  worstTbt: number,
+  before?: Partial<LighthouseRun> & { worstTbt?: number },
+  launch = '',
+): Row[] {
+  const lh = `Lighthouse ${formFactor}${launch ? ` (${launch})` : ''}`
   const strict = formFactor === 'mobile'
-  const before = strict ? previous?.lighthouse?.mobile : undefined
   const was = (value: number | undefined, format: (v: number) => string) => (value === undefined || Number.isNaN(value) ? '' : format(value))
   const rows: Row[] = [
     [`${lh} performance`, String(run.performance), '100', run.performance === 100, was(before?.performance, String)],
@@ -139,15 +151,25 @@ function printTable(rows: Row[], previousCommit = ''): void {
 
 async function main(): Promise<void> {
   const chromePath = await findChromium()
+  const launches = loadLaunches(findLaunches(process.cwd(), process.env))
+  const defaultLaunch = launches.find((launch) => launch.isDefault)!
+  const further = launches.filter((launch) => launch !== defaultLaunch)
   const tempDist = options.dist ? undefined : mkdtempSync(path.join(tmpdir(), 'vip-bench-dist-'))
   const distDir = options.dist ? path.resolve(options.dist) : (tempDist as string)
   let server: RunningServer | undefined
   try {
     if (tempDist) build(tempDist)
-    const bundle = measureBundle(distDir)
+    const bundle = measureBundle(path.join(distDir, defaultLaunch.slug))
     server = await startServer({ DIST_DIR: distDir })
-    console.log(`Serving ${distDir} at ${server.url}`)
-    const lighthouse = await lighthouseMedians(`${server.url}/`, chromePath)
+    console.log(`Serving ${launches.map((launch) => launch.slug).join(', ')} from ${distDir} at ${server.url}`)
+    const lighthouse = await lighthouseMedians(`${server.url}/`, chromePath, ['mobile', 'desktop'], runs, further.length ? `${defaultLaunch.slug} ` : '')
+    // Each further launch on its own host name, as a visitor reaches it (Chrome resolves *.localhost to this machine).
+    const port = new URL(server.url).port
+    const perLaunch: Array<{ slug: string; mobile: Medians }> = []
+    for (const launch of further) {
+      const { mobile } = await lighthouseMedians(`http://${launch.slug}.localhost:${port}/`, chromePath, ['mobile'], extraRuns, `${launch.slug} `)
+      perLaunch.push({ slug: launch.slug, mobile })
+    }
     console.log(`Interactions at ${cpuSlowdown}× CPU …`)
     const browser = await launchBrowser()
     let interaction: InteractionFigures
@@ -163,8 +185,12 @@ async function main(): Promise<void> {
     const head = git(['rev-parse', 'HEAD'])
     const previous = previousRecord(head)
     const worstTbt = (formFactor: FormFactor) => Math.max(...lighthouse[formFactor].runs.map((run) => run.tbt))
+    const worstOf = (medians: Medians) => Math.max(...medians.runs.map((run) => run.tbt))
     const rows: Row[] = [
-      ...lighthouseRows('mobile', lighthouse.mobile.median, worstTbt('mobile'), previous),
+      ...lighthouseRows('mobile', lighthouse.mobile.median, worstTbt('mobile'), previous?.lighthouse?.mobile, further.length ? `${defaultLaunch.slug}, ${runs} runs` : ''),
+      ...perLaunch.flatMap(({ slug, mobile }) =>
+        lighthouseRows('mobile', mobile.median, worstOf(mobile), previous?.lighthouse?.launches?.[slug], `${slug}, ${mobile.runs.length} runs`),
+      ),
       [
         `Longest interaction at ${cpuSlowdown}× CPU (Event Timing)`,
         `${interaction.longestMs} ms: ${interaction.longest}`,
@@ -172,7 +198,7 @@ async function main(): Promise<void> {
         interaction.longestMs <= 100,
         previous?.interaction?.longestMs === undefined ? '' : `${previous.interaction.longestMs} ms`,
       ],
-      ...lighthouseRows('desktop', lighthouse.desktop.median, worstTbt('desktop')),
+      ...lighthouseRows('desktop', lighthouse.desktop.median, worstTbt('desktop'), undefined, further.length ? `${defaultLaunch.slug}, ${runs} runs` : ''),
       ...bundleRows(bundle),
       ...(backend.figures
         ? Object.entries(backend.figures).map(([key, value]): Row => [`Backend ${key.replace(/^backend\./, '')}`, String(value), '', undefined])
@@ -192,9 +218,12 @@ async function main(): Promise<void> {
       dirty: git(['status', '--porcelain', '--untracked-files=no']) !== '',
       date: new Date().toISOString(),
       runs,
+      // mobile and desktop: the default launch's, comparable with records from before launches; launches: mobile of each further one.
       lighthouse: {
         mobile: { ...lighthouse.mobile.median, worstTbt: worstTbt('mobile') },
         desktop: { ...lighthouse.desktop.median, worstTbt: worstTbt('desktop') },
+        defaultLaunch: defaultLaunch.slug,
+        launches: Object.fromEntries(perLaunch.map(({ slug, mobile }) => [slug, { ...mobile.median, worstTbt: worstOf(mobile), runs: mobile.runs.length }])),
       },
       interaction: { longestMs: interaction.longestMs, longest: interaction.longest },
       bundle: {
@@ -210,7 +239,7 @@ async function main(): Promise<void> {
     mkdirSync(resultsDir, { recursive: true })
     writeFileSync(
       path.join(resultsDir, 'latest.json'),
-      `${JSON.stringify({ ...record, detail: { lighthouseRuns: { mobile: lighthouse.mobile.runs, desktop: lighthouse.desktop.runs }, interactions: interaction.entries, bundle } }, null, 2)}\n`,
+      `${JSON.stringify({ ...record, detail: { lighthouseRuns: { mobile: lighthouse.mobile.runs, desktop: lighthouse.desktop.runs, ...Object.fromEntries(perLaunch.map(({ slug, mobile }) => [`mobile ${slug}`, mobile.runs])) }, interactions: interaction.entries, bundle } }, null, 2)}\n`,
     )
     appendFileSync(path.join(resultsDir, 'history.jsonl'), `${JSON.stringify(record)}\n`)
     console.log(`\nWrote ${path.relative(process.cwd(), path.join(resultsDir, 'latest.json'))} and appended to history.jsonl (${record.commit ? record.commit.slice(0, 7) : "not a git checkout"}${record.dirty ? ", uncommitted changes" : ""}).`)

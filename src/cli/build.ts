@@ -1,23 +1,22 @@
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { parseArgs } from 'node:util'
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib'
 import { build } from 'vite'
 import { toClientConfig } from '../build/client-config.ts'
 import { bootAfterLoad } from '../build/boot.ts'
 import { fillTemplate } from '../build/head.ts'
 import { buildImageVariants } from '../build/image-variants.ts'
-import { writeFunctionBundle } from '../build/function-bundle.ts'
+import { functionBundleFile, functionBundleText, writeFunctionBundle } from '../build/function-bundle.ts'
 import { createViteConfig } from '../build/vite-config.ts'
+import { functionLaunchOf, type FunctionBundle, type FunctionLaunch } from '../../schema/function-launch.ts'
 import { checkDetailsPagePath, registeredPagePath } from '../../schema/registration-contract.ts'
 import { cspHashesOf, staticHostHeaders, styleHashesOf } from '../server/security-headers.ts'
-import { loadPageConfig, PageConfigError, publicDirFor, resolvePageConfigPath } from '../config/load-page-config.ts'
-
-/** Where a build writes the site: DIST_DIR or ./dist. */
-export function resolveDistDir(env: Record<string, string | undefined> = process.env): string {
-  return path.resolve(env.DIST_DIR || 'dist')
-}
+import { readBuildSettings, SettingsError, type BuildSettings, type Env } from '../server/env.ts'
+import { declaredSlug, findLaunches, LaunchesError, loadLaunches, pickLaunchSource, type Launch, type LaunchSource } from '../config/launches.ts'
+import { loadPageConfig, PageConfigError, publicDirFor } from '../config/load-page-config.ts'
 
 const stampFile = '.build-stamp'
 
@@ -32,7 +31,7 @@ function listFiles(dir: string): string[] {
  * A fingerprint of everything a build reads (config, its images, the code, the lock file): when it matches the
  * one stored in distDir, the build there is current.
  */
-export function buildFingerprint(configFile: string): string {
+export function buildFingerprint(configFile: string, settings: BuildSettings = readBuildSettings(process.env)): string {
   const inputs = [
     configFile,
     ...listFiles(publicDirFor(configFile)),
@@ -42,7 +41,7 @@ export function buildFingerprint(configFile: string): string {
     'vite.config.ts',
     'package-lock.json',
   ].sort()
-  const hash = createHash('sha256').update(`${process.env.VITE_SUPABASE_URL ?? ''}\n${process.env.VITE_SUPABASE_ANON_KEY ?? ''}\n`)
+  const hash = createHash('sha256').update(`${settings.supabaseUrl ?? ''}\n${settings.anonKey}\n`)
   for (const file of inputs) {
     const info = existsSync(file) ? statSync(file) : undefined
     hash.update(`${path.resolve(file)}\0${info?.size ?? -1}\0${info?.mtimeMs ?? -1}\n`)
@@ -51,9 +50,9 @@ export function buildFingerprint(configFile: string): string {
 }
 
 /** True when distDir holds a build of exactly these inputs. */
-export function isBuildCurrent(configFile: string, distDir: string): boolean {
+export function isBuildCurrent(configFile: string, distDir: string, settings: BuildSettings = readBuildSettings(process.env)): boolean {
   const stamp = path.join(distDir, stampFile)
-  return existsSync(path.join(distDir, 'index.html')) && existsSync(stamp) && readFileSync(stamp, 'utf8') === buildFingerprint(configFile)
+  return existsSync(path.join(distDir, 'index.html')) && existsSync(stamp) && readFileSync(stamp, 'utf8') === buildFingerprint(configFile, settings)
 }
 
 type PrerenderModule = typeof import('../build/prerender.tsx')
@@ -102,9 +101,9 @@ function precompress(distDir: string): void {
  * images, prerenders "/" and the not-found page into static HTML (head tags and JSON-LD included), writes
  * robots.txt, sitemap.xml and _headers (for static hosts), and .br/.gz copies of the text files.
  */
-export async function buildSite(configFile = resolvePageConfigPath(), distDir = resolveDistDir()): Promise<void> {
+export async function buildSite(configFile: string, distDir: string, settings: BuildSettings = readBuildSettings(process.env)): Promise<void> {
   const config = loadPageConfig(configFile)
-  const fingerprint = buildFingerprint(configFile)
+  const fingerprint = buildFingerprint(configFile, settings)
   // Inside the project, so the prerender bundle resolves its dependencies from node_modules; one folder per build,
   // so builds of several launches or test runs side by side do not overwrite each other's.
   mkdirSync(path.resolve('node_modules/.cache'), { recursive: true })
@@ -134,7 +133,7 @@ export async function buildSite(configFile = resolvePageConfigPath(), distDir = 
   } finally {
     rmSync(ssrDir, { recursive: true, force: true })
   }
-  const supabaseUrl = process.env.VITE_SUPABASE_URL
+  const supabaseUrl = settings.supabaseUrl
   const headerOptions = {
     jsonLdHashes: await cspHashesOf(home),
     styleHashes: await styleHashesOf(home),
@@ -149,20 +148,129 @@ export async function buildSite(configFile = resolvePageConfigPath(), distDir = 
   writeFileSync(path.join(distDir, stampFile), fingerprint)
 }
 
+/** What a build of several launches was asked to do. */
+export type BuildLaunchesOptions = {
+  /** The project: page.config.json, launches/, and where the function's bundle is written. Default: the working folder. */
+  root?: string
+  /** The environment (PAGE_CONFIG picks one config, as the default launch). */
+  env?: Env
+  settings?: BuildSettings
+  /** Build only this launch (`--launch <slug>`); the function's bundle keeps the other launches' entries. */
+  launch?: string
+  /** Skip each launch whose dist/<slug>/ is a build of its current inputs (npm start). */
+  onlyStale?: boolean
+  /** Where the one line per launch goes. */
+  log?: (line: string) => void
+}
+
+/** The launches a build went through, each with where its site is. */
+export type BuiltLaunches = { launches: Launch[]; distDirs: Map<string, string>; bundleFile: string }
+
+/** Where a launch's site is built and served from: <DIST_DIR>/<slug>/. */
+export function launchDistDir(distRoot: string, slug: string): string {
+  return path.join(distRoot, slug)
+}
+
+/**
+ * Builds every launch (or the one named) into <DIST_DIR>/<slug>/, one after the other, then writes the function's
+ * bundle (supabase/functions/_shared/launches.json) from them. Every config is checked before anything is built:
+ * throws LaunchesError naming each broken file and line, or SettingsError for a bad setting.
+ */
+export async function buildLaunches(options: BuildLaunchesOptions = {}): Promise<BuiltLaunches> {
+  const root = path.resolve(options.root ?? process.cwd())
+  const env = options.env ?? process.env
+  const settings = options.settings ?? readBuildSettings(env)
+  const log = options.log ?? ((line: string) => console.log(line))
+  const sources = findLaunches(root, env)
+  const chosen = options.launch === undefined ? sources : [pickLaunchSource(sources, options.launch)]
+  const launches = loadLaunches(chosen)
+  const distRoot = path.resolve(root, settings.distDir)
+  const distDirs = new Map<string, string>()
+  for (const launch of launches) {
+    const distDir = launchDistDir(distRoot, launch.slug)
+    distDirs.set(launch.slug, distDir)
+    const shown = path.relative(process.cwd(), distDir) || '.'
+    if (options.onlyStale && isBuildCurrent(launch.configFile, distDir, settings)) {
+      log(`${launch.slug}: ${shown} is up to date`)
+      continue
+    }
+    const started = Date.now()
+    await buildSite(launch.configFile, distDir, settings)
+    log(`${launch.slug}: built ${shown} in ${((Date.now() - started) / 1000).toFixed(1)} s`)
+  }
+  const bundleFile =
+    options.launch === undefined
+      ? writeFunctionBundle(launches, launches.find((launch) => launch.isDefault)?.slug ?? launches[0]!.slug, root)
+      : updateFunctionBundle(root, sources, launches[0]!)
+  return { launches, distDirs, bundleFile }
+}
+
+/**
+ * The function's bundle with one launch's entry replaced (or added), every other launch's entry kept as the last
+ * full build wrote it: building one launch never drops another from the function, nor fails on another's config.
+ * Without a bundle yet, the other launches whose configs are usable are put in.
+ */
+function updateFunctionBundle(root: string, sources: LaunchSource[], built: Launch): string {
+  const file = path.resolve(root, functionBundleFile)
+  let existing: FunctionBundle | undefined
+  try {
+    existing = JSON.parse(readFileSync(file, 'utf8')) as FunctionBundle
+    if (!Array.isArray(existing.launches)) existing = undefined
+  } catch {
+    existing = undefined
+  }
+  const entries = new Map<string, FunctionLaunch>()
+  const slugOf = (source: LaunchSource) => (source.configFile === built.configFile ? built.slug : (source.folder ?? declaredSlug(source.configFile)))
+  for (const source of sources) {
+    const slug = slugOf(source)
+    if (slug === undefined) continue
+    if (source.configFile === built.configFile) {
+      entries.set(slug, functionLaunchOf(built.config))
+      continue
+    }
+    const kept = existing?.launches.find((entry) => entry.slug === slug)
+    if (kept) {
+      entries.set(slug, kept)
+    } else if (!existing) {
+      try {
+        const [other] = loadLaunches([source])
+        entries.set(other!.slug, functionLaunchOf(other!.config))
+      } catch {
+        // Its own build will say what is wrong with it; the function gets it then.
+      }
+    }
+  }
+  const defaultSource = sources.find((source) => source.isDefault)
+  const defaultLaunch = (defaultSource && slugOf(defaultSource)) ?? existing?.defaultLaunch ?? built.slug
+  const launches = [...entries.values()]
+  const bundle: FunctionBundle = {
+    ...(JSON.parse(functionBundleText([built], built.slug)) as FunctionBundle),
+    defaultLaunch: launches.some((entry) => entry.slug === defaultLaunch) ? defaultLaunch : built.slug,
+    launches,
+  }
+  mkdirSync(path.dirname(file), { recursive: true })
+  const temporary = `${file}.${process.pid}.tmp`
+  writeFileSync(temporary, `${JSON.stringify(bundle, null, 2)}\n`)
+  renameSync(temporary, file)
+  return file
+}
+
+/** The message for a build that could not start or finish: the config's problems, a setting, or what failed. */
+export function buildFailureMessage(error: unknown): string {
+  if (error instanceof PageConfigError || error instanceof LaunchesError || error instanceof SettingsError) return error.message
+  return `The build failed: ${(error as Error).message}`
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const started = Date.now()
   try {
-    await buildSite()
-    // The function's launches (supabase/functions/_shared/launches.json), from the launch just built.
-    const built = loadPageConfig(resolvePageConfigPath())
-    writeFunctionBundle([{ slug: built.launch.slug, config: built }], built.launch.slug)
-    console.log(`Built ${path.relative(process.cwd(), resolveDistDir()) || '.'} in ${((Date.now() - started) / 1000).toFixed(1)} s`)
+    const { values } = parseArgs({ options: { launch: { type: 'string' } }, strict: true })
+    const { launches, bundleFile } = await buildLaunches({ launch: values.launch })
+    console.log(
+      `Built ${launches.length} launch${launches.length === 1 ? '' : 'es'} in ${((Date.now() - started) / 1000).toFixed(1)} s; the function's launches are in ${path.relative(process.cwd(), bundleFile)}`,
+    )
   } catch (error) {
-    if (error instanceof PageConfigError) {
-      console.error(error.message)
-    } else {
-      console.error(`The build failed: ${(error as Error).message}`)
-    }
+    console.error((error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? `${(error as Error).message}. Use: npm run build [-- --launch <slug>]` : buildFailureMessage(error))
     process.exit(1)
   }
 }

@@ -1,14 +1,17 @@
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { loadPageConfig, PageConfigError } from '../config/load-page-config.ts'
+import { findLaunches, LaunchesError, loadLaunches, type Launch } from '../config/launches.ts'
+import { PageConfigError } from '../config/load-page-config.ts'
 import { formatEnvProblems, parseNodeEnv } from '../server/env.ts'
 import { startNodeServer, StartupError, type RunningServer } from '../server/node.ts'
 
 /**
- * Starts the server from process.env as the command line does: prints `Listening on …`, stops cleanly on
- * SIGTERM/SIGINT, and exits 1 with a readable message when it cannot start. For `npm start` (src/cli/start.ts); run alone, it serves without building: `tsx src/cli/serve.ts`.
+ * Starts the server from process.env as the command line does: every launch (or PAGE_CONFIG's alone), each from
+ * DIST_DIR/<slug>/; prints each launch's addresses and `Listening on …`, stops cleanly on SIGTERM/SIGINT, and exits 1
+ * with a readable message when it cannot start. For `npm start` (src/cli/start.ts), which passes the launches it
+ * has checked and built; run alone, it serves without building: `tsx src/cli/serve.ts`.
  */
-export async function runNodeServer(): Promise<void> {
+export async function runNodeServer(checked?: Launch[]): Promise<void> {
   const settings = parseNodeEnv(process.env)
   if (!settings.ok) {
     console.error(formatEnvProblems(settings.problems))
@@ -16,9 +19,9 @@ export async function runNodeServer(): Promise<void> {
   }
   let running: RunningServer
   try {
-    running = await startNodeServer(loadPageConfig(path.resolve(settings.config.pageConfig)), settings.config)
+    running = await startNodeServer(checked ?? loadLaunches(findLaunches(process.cwd(), process.env)), settings.config)
   } catch (error) {
-    if (error instanceof PageConfigError) console.error(`The page config cannot be used.\n${error.message}`)
+    if (error instanceof PageConfigError || error instanceof LaunchesError) console.error(`The page config cannot be used.\n${error.message}`)
     else console.error(error instanceof StartupError ? error.message : error)
     process.exit(1)
   }
@@ -29,6 +32,10 @@ export async function runNodeServer(): Promise<void> {
       : 'Leads page: off (set LEADS_PASSWORD to turn it on)',
   )
   for (const line of running.summary) console.log(line)
+  for (const launch of running.launches) {
+    const other = launch.isDefault ? ' and any other address' : ''
+    console.log(`Launch ${launch.slug}${launch.isDefault ? ' (default)' : ''}: ${launch.localUrl}, ${new URL(launch.canonicalUrl).host}${other}`)
+  }
   console.log(`Listening on ${running.url}`)
   const stop = (signal: string) => {
     console.log(`${signal} received: stopping…`)

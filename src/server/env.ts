@@ -39,13 +39,13 @@ export const environmentVariables = {
   PAGE_CONFIG: {
     type: 'string',
     default: 'page.config.json',
-    description: 'The page config to build and serve, relative to the working folder.',
+    description: 'Set: only this page config is built and served, as the one launch (launches/ is left out). Unset: page.config.json and every launch in launches/.',
     fix: 'name a page.config.json file',
   },
   DIST_DIR: {
     type: 'string',
     default: 'dist',
-    description: 'Where the build writes the site and the Node server serves it from.',
+    description: "Where the build writes each launch's site (DIST_DIR/<slug>/) and the Node server serves them from.",
     fix: 'name a folder',
   },
   VITE_SUPABASE_URL: {

@@ -2,12 +2,11 @@ import { existsSync, readFileSync } from 'node:fs'
 import type { Server } from 'node:http'
 import path from 'node:path'
 import { serve, type HttpBindings } from '@hono/node-server'
-import { Hono, type Context } from 'hono'
-import type { PageConfig } from '../../schema/page-config.ts'
-import { contactFunctionPath } from '../../schema/function-path.ts'
+import { Hono, type Context, type MiddlewareHandler } from 'hono'
 import { functionLaunchOf } from '../../schema/function-launch.ts'
+import { contactFunctionPath } from '../../schema/function-path.ts'
+import type { Launch } from '../config/launches.ts'
 import { createApp } from './app.ts'
-import { launchSiteOf } from './launch-site.ts'
 import { rateLimitKey } from './client-address.ts'
 import { healthHandler } from './health.ts'
 import { DataDirBusyError, lockDataDir } from './data-dir-lock.ts'
@@ -18,6 +17,9 @@ import { createPasswordCheck, openSessionStore, type SessionStore } from './lead
 import { requestHandlingOf, type NodeServerConfig } from './env.ts'
 import type { Mailer } from './mailer.ts'
 import { createForwardedAddress } from './forwarded-address.ts'
+import { createLaunchHosts } from './launch-hosts.ts'
+import { requestHost } from './caller.ts'
+import { launchSiteOf, type LaunchSite } from './launch-site.ts'
 import { createOutboxWorker } from './outbox.ts'
 import { ensurePrivateDir, readOrCreateSecret, tightenPrivateTree } from './private-files.ts'
 import { cspHashesOf, secureHeadersMiddleware, styleHashesOf } from './security-headers.ts'
@@ -28,9 +30,10 @@ import { addressKeyOf } from './suppression.ts'
 import { createWebhookSender } from './webhook.ts'
 
 /**
- * The Node server (run by src/cli/serve.ts). Serves the built site and the send-contact-email function on one
- * origin, stores leads in SQLite under DATA_DIR and delivers notifications from the outbox (SMTP_URL, or .eml
- * files in DATA_DIR/outbox). Prints `Listening on http://HOST:PORT` when ready; stops cleanly on SIGTERM/SIGINT.
+ * The Node server (run by src/cli/serve.ts). Serves every launch's built site (DIST_DIR/<slug>/, chosen by the
+ * request's host: launch-hosts.ts) and the send-contact-email function for all of them, stores every launch's leads
+ * in one SQLite database under DATA_DIR and delivers notifications from the outbox (SMTP_URL, or .eml files in
+ * DATA_DIR/outbox). Prints `Listening on http://HOST:PORT` when ready; stops cleanly on SIGTERM/SIGINT.
  */
 
 /** A start-up failure with a message meant for the person starting the server. */
@@ -48,6 +51,8 @@ export type RunningServer = {
   close(): Promise<void>
   /** How mail goes out, and whether replies and the webhook are on: lines to print at start (no credentials). */
   summary: string[]
+  /** Each launch served, default first, with where to see it. */
+  launches: Array<{ slug: string; isDefault: boolean; localUrl: string; canonicalUrl: string }>
 }
 
 /** The stylesheet the built pages inline (its CSP hash is already allowed): pages the server renders reuse it. */
@@ -94,21 +99,36 @@ function displayHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host
 }
 
+/** A launch's built site as the server reads it at start: its pages and where they are. */
+type BuiltSite = { launch: Launch; distDir: string; home: string; pages: string[] }
+
+function readBuiltSite(launch: Launch, distRoot: string): BuiltSite {
+  const distDir = path.join(distRoot, launch.slug)
+  const home = path.join(distDir, 'index.html')
+  if (!existsSync(home)) {
+    throw new StartupError(
+      `The built site of launch "${launch.slug}" is missing: ${home} does not exist. Run npm run build first (npm start builds what is missing; or set DIST_DIR).`,
+    )
+  }
+  const pages = ['index.html', '404.html'].filter((f) => existsSync(path.join(distDir, f))).map((f) => readFileSync(path.join(distDir, f), 'utf8'))
+  return { launch, distDir, home: pages[0]!, pages }
+}
+
 /**
- * Starts the server for a checked page config with checked settings (parseNodeEnv); relative paths are resolved
- * from `cwd`. Throws StartupError with readable text.
+ * Starts the server for checked launches (loadLaunches: the default one among them) with checked settings
+ * (parseNodeEnv); each launch's site is read from DIST_DIR/<slug>/, relative paths resolved from `cwd`. Throws
+ * StartupError with readable text.
  */
 export async function startNodeServer(
-  page: PageConfig,
+  launches: Launch[],
   settings: NodeServerConfig,
   cwd = process.cwd(),
   options: NodeServerOptions = {},
 ): Promise<RunningServer> {
-
-  const distDir = path.resolve(cwd, settings.distDir)
-  if (!existsSync(path.join(distDir, 'index.html'))) {
-    throw new StartupError(`The built site is missing: ${path.join(distDir, 'index.html')} does not exist. Run npm run build first (or set DIST_DIR).`)
-  }
+  const defaultLaunch = launches.find((launch) => launch.isDefault) ?? launches[0]
+  if (!defaultLaunch) throw new StartupError('There is no launch to serve: page.config.json is missing.')
+  const distRoot = path.resolve(cwd, settings.distDir)
+  const sites = launches.map((launch) => readBuiltSite(launch, distRoot))
 
   const dataDir = path.resolve(cwd, settings.dataDir)
   try {
@@ -131,12 +151,14 @@ export async function startNodeServer(
     lock.release()
     throw new StartupError(`DATA_DIR ${dataDir} cannot be made private to this user: ${(error as Error).message}`)
   }
-  const store = openSqliteStore(path.join(dataDir, 'leads.sqlite'), { defaultLaunch: page.launch.slug })
+  // One database for every launch; leads stored before launches existed are the default launch's.
+  const store = openSqliteStore(path.join(dataDir, 'leads.sqlite'), { defaultLaunch: defaultLaunch.slug })
   // This process owns DATA_DIR: claims left by a killed predecessor can be taken over at once.
   await store.releaseAllClaims()
+  const page = defaultLaunch.config
   const siteName = page.site.name
   const emlDir = path.join(dataDir, 'outbox')
-  // Without MAIL_FROM the reply's sender in the config is the From of every message, so a try-out works as it is.
+  // Without MAIL_FROM the default launch's reply sender is the From of every message, so a try-out works as it is.
   const defaultFrom = page.reply ? `"${page.reply.sender.name.replace(/["\\]/g, '')}" <${page.reply.sender.email}>` : `"${siteName.replace(/["\\]/g, '')}" <no-reply@localhost>`
   const mailer: Mailer =
     settings.mail.kind === 'smtp'
@@ -144,24 +166,28 @@ export async function startNodeServer(
       : createEmlMailer({ dir: emlDir, from: settings.mail.from ?? defaultFrom })
   const webhook = settings.webhook ? createWebhookSender(settings.webhook) : undefined
   const worker = createOutboxWorker({ store, mailer, webhook, retry: settings.retry, webhookDelaysMs: settings.webhookDelaysMs })
-  const pages = ['index.html', '404.html'].filter((f) => existsSync(path.join(distDir, f))).map((f) => readFileSync(path.join(distDir, f), 'utf8'))
-  const linkBase = settings.publicFunctionUrl ?? `${new URL(page.seo.canonicalUrl).origin}${contactFunctionPath}`
-  const launch = launchSiteOf(functionLaunchOf(page), {
-    notifyEmail: settings.notifyEmail,
-    links: page.reply ? { secret: settings.unsubscribeSecret ?? readOrCreateSecret(path.join(dataDir, 'unsubscribe.key')), baseUrl: linkBase } : undefined,
-    pageCss: pages.map(inlineStylesheetOf).find((css) => css !== undefined),
-    // A plain form post (no JavaScript) with fields to correct is answered with the home page, the form filled in.
-    formPageHtml: readFileSync(path.join(distDir, 'index.html'), 'utf8'),
-  })
-  const reply = launch.reply
+  const unsubscribeSecret = () => settings.unsubscribeSecret ?? readOrCreateSecret(path.join(dataDir, 'unsubscribe.key'))
+  // Unsubscribe links point at the function on each launch's own address, unless PUBLIC_FUNCTION_URL names one.
+  const linkBaseOf = (launch: Launch) => settings.publicFunctionUrl ?? `${new URL(launch.config.seo.canonicalUrl).origin}${contactFunctionPath}`
+  const launchSites: LaunchSite[] = sites.map(({ launch, home, pages }) =>
+    launchSiteOf(functionLaunchOf(launch.config), {
+      notifyEmail: settings.notifyEmail,
+      links: launch.config.reply ? { secret: unsubscribeSecret(), baseUrl: linkBaseOf(launch) } : undefined,
+      pageCss: pages.map(inlineStylesheetOf).find((css) => css !== undefined),
+      // A plain form post (no JavaScript) with fields to correct is answered with the launch's home page, filled in.
+      formPageHtml: home,
+    }),
+  )
   const smtpHost = settings.mail.kind === 'smtp' ? new URL(settings.mail.url) : undefined
+  const withReply = launches.filter((launch) => launch.config.reply)
   const summary = [
     smtpHost
       ? `Mail: SMTP ${smtpHost.hostname}:${smtpHost.port || (smtpHost.protocol === 'smtps:' ? 465 : 587)}, from ${settings.mail.from}`
       : `Mail: written as .eml files to ${emlDir} (set SMTP_URL to send it)`,
-    reply
-      ? `Replies to registrants: on (sender "${page.reply!.sender.name}", unsubscribe links at ${linkBase}/unsubscribe)`
-      : 'Replies to registrants: off (page.config.json has no "reply")',
+    ...launchSites.map((site) => `Notifications of ${site.slug}: to ${site.notifyEmail}${settings.notifyEmail ? ' (NOTIFY_EMAIL)' : ''}`),
+    withReply.length === 0
+      ? 'Replies to registrants: off (no launch\'s page.config.json has a "reply")'
+      : `Replies to registrants: on for ${withReply.map((launch) => `${launch.slug} (sender "${launch.config.reply!.sender.name}", unsubscribe links at ${linkBaseOf(launch)}/unsubscribe)`).join(', ')}`,
     settings.webhook ? `CRM webhook: on, to ${new URL(settings.webhook.url).host} (signed)` : 'CRM webhook: off (WEBHOOK_URL not set)',
     `Failed messages: retried up to ${settings.retry.maxAttempts} times, then kept as failed (npm run outbox:retry); health at /healthz`,
   ]
@@ -198,9 +224,15 @@ export async function startNodeServer(
   retentionTimer?.unref()
 
   const clientAddress = (c: Context) => visitorAddress((c.env as HttpBindings).incoming)
+  const launchOfHost = createLaunchHosts(
+    launches.map((launch) => ({ slug: launch.slug, canonicalUrl: launch.config.seo.canonicalUrl, origins: launch.config.launch.origins })),
+    defaultLaunch.slug,
+  )
+  const launchOf = (c: Context) => launchOfHost(requestHost(c, settings.trustProxy))
   const fn = createApp({
-    launches: [launch],
-    defaultLaunch: launch.slug,
+    launches: launchSites,
+    defaultLaunch: defaultLaunch.slug,
+    launchOfHost,
     ...requestHandlingOf(settings),
     store,
     clientAddress,
@@ -208,23 +240,25 @@ export async function startNodeServer(
     webhook: webhook !== undefined,
     suppressionKeyOf: erasure.keyOf,
   })
-  // The pages' inline JSON-LD and stylesheet are allowed by hash in the CSP; the form may post to a hosted
-  // Supabase project.
-  const unique = (lists: string[][]) => [...new Set(lists.flat())]
-  const jsonLdHashes = unique(await Promise.all(pages.map(cspHashesOf)))
-  const styleHashes = unique(await Promise.all(pages.map(styleHashesOf)))
+  // Each launch's pages: their inline JSON-LD and stylesheet allowed by hash in its CSP (the form may post to a
+  // hosted Supabase project), its files, its 404 page.
+  const served = new Map<string, { headers: MiddlewareHandler; files: ReturnType<typeof createStaticSite> }>()
+  for (const { launch, distDir, pages } of sites) {
+    served.set(launch.slug, {
+      headers: secureHeadersMiddleware({
+        jsonLdHashes: [...new Set((await Promise.all(pages.map(cspHashesOf))).flat())],
+        styleHashes: [...new Set((await Promise.all(pages.map(styleHashesOf))).flat())],
+        // Behind a proxy the visitor's connection is normally HTTPS; browsers ignore HSTS over plain HTTP anyway.
+        https: settings.trustProxy > 0,
+        supabaseUrl: settings.supabaseUrl,
+        tagManager: launch.config.site.analytics !== undefined,
+      }),
+      files: createStaticSite({ distDir }),
+    })
+  }
+  const servedFor = (c: Context) => served.get(launchOf(c)) ?? served.get(defaultLaunch.slug)!
   const site = new Hono()
-  site.use(
-    '*',
-    secureHeadersMiddleware({
-      jsonLdHashes,
-      styleHashes,
-      // Behind a proxy the visitor's connection is normally HTTPS; browsers ignore HSTS over plain HTTP anyway.
-      https: settings.trustProxy > 0,
-      supabaseUrl: settings.supabaseUrl,
-      tagManager: page.site.analytics !== undefined,
-    }),
-  )
+  site.use('*', (c, next) => servedFor(c).headers(c, next))
   site.use('*', async (c, next) => {
     await next()
     // The rest of a refused body is never read: tell the client this connection is done, or its next request
@@ -242,14 +276,14 @@ export async function startNodeServer(
         checkPassword: createPasswordCheck(settings.leadsPassword),
         store,
         sessions,
-        launches: [leadsPageLaunchOf(page)],
+        launches: launches.map((launch) => leadsPageLaunchOf(launch.config)),
         timeZone: settings.timeZone,
         trustProxy: settings.trustProxy,
         clientIp: (c) => rateLimitKey(clientAddress(c) ?? 'unknown'),
       }),
     )
   }
-  site.all('*', createStaticSite({ distDir }))
+  site.all('*', (c) => servedFor(c).files(c))
   site.onError((error, c) => {
     console.error('Unexpected error', error)
     return c.json({ error: 'The server could not answer just now. Please try again in a moment.' }, 500)
@@ -296,6 +330,12 @@ export async function startNodeServer(
     url: `http://${displayHost(settings.host)}:${port}`,
     leadsPage: sessions !== undefined,
     summary,
+    launches: launches.map((launch) => ({
+      slug: launch.slug,
+      isDefault: launch === defaultLaunch,
+      localUrl: `http://${launch.slug}.localhost:${port}/`,
+      canonicalUrl: launch.config.seo.canonicalUrl,
+    })),
     close() {
       closing ??= (async () => {
         // Requests in flight finish; idle keep-alive connections are closed; stragglers are cut after 10 s.

@@ -3,8 +3,8 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { PageConfig } from '../../schema/page-config.ts'
 
-// The site npm test built into dist/ (tests/run.ts builds before the tests run).
-const distDir = path.resolve(process.env.DIST_DIR || 'dist')
+// The default launch's site, which npm test built into dist/<slug>/ (tests/run.ts builds before the tests run).
+const distDir = path.resolve(process.env.DIST_DIR || 'dist', (JSON.parse(readFileSync('page.config.json', 'utf8')) as { launch: { slug: string } }).launch.slug)
 const assets = readdirSync(path.join(distDir, 'assets')).filter((name) => name.endsWith('.js'))
 const indexHtml = readFileSync(path.join(distDir, 'index.html'), 'utf8')
 const config = JSON.parse(readFileSync('page.config.json', 'utf8')) as PageConfig

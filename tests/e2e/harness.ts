@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -23,14 +23,25 @@ export async function freePort(): Promise<number> {
 /** A running site server (the Node entry, serving dist/ and the function) and how to stop it. */
 export type RunningServer = { url: string; dataDir: string; process: ChildProcess; output: () => string; stop: () => Promise<void> }
 
+/** Where and how to run the server. */
+export type ServerOptions = {
+  /** The project folder to run in (a copyProject copy); default this checkout. */
+  cwd?: string
+  /** src/cli/serve.ts (serve what is built), or src/cli/start.ts (npm start: build what is stale, then serve). */
+  script?: string
+  /** How long it may take to say it is listening (start.ts may build first). */
+  timeoutMs?: number
+}
+
 /**
  * Starts `src/cli/serve.ts` on a free loopback port (or env.PORT) with its own temporary DATA_DIR, and waits
  * until it says it is listening. The rate limit is off unless `env` sets it.
  */
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+export async function startServer(env: Record<string, string> = {}, options: ServerOptions = {}): Promise<RunningServer> {
   const port = env.PORT ? Number(env.PORT) : await freePort()
   const dataDir = mkdtempSync(path.join(tmpdir(), 'vip-e2e-'))
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/serve.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', options.script ?? 'src/cli/serve.ts'], {
+    cwd: options.cwd,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, RATE_LIMIT_PER_MINUTE: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -46,7 +57,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     }
     rmSync(dataDir, { recursive: true, force: true })
   }
-  const deadline = Date.now() + 30_000
+  const deadline = Date.now() + (options.timeoutMs ?? 30_000)
   while (!output.includes('Listening on')) {
     if (child.exitCode !== null || Date.now() > deadline) {
       await stop()
@@ -55,6 +66,19 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
   return { url: `http://127.0.0.1:${port}`, dataDir, process: child, output: () => output, stop }
+}
+
+/**
+ * A throwaway copy of this project as a fresh clone has it (code, configs, images; node_modules linked), to add
+ * launches to, build and run in without touching the checkout (its launches/, dist/ or function bundle).
+ */
+export function copyProject(): { root: string; remove(): void } {
+  const root = mkdtempSync(path.join(tmpdir(), 'vip-project-'))
+  for (const entry of ['src', 'schema', 'public', 'index.html', 'page.config.json', 'package.json', 'package-lock.json', 'tsconfig.json', 'vite.config.ts']) {
+    cpSync(path.resolve(entry), path.join(root, entry), { recursive: true })
+  }
+  symlinkSync(path.resolve('node_modules'), path.join(root, 'node_modules'))
+  return { root, remove: () => rmSync(root, { recursive: true, force: true }) }
 }
 
 /** Chromium with the project's flags (headless, no network, no sandbox as root). */

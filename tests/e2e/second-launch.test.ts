@@ -6,13 +6,15 @@ import path from 'node:path'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { PageConfig } from '../../schema/page-config.ts'
-import { launchBrowser, startServer, type RunningServer } from './harness.ts'
+import { copyProject, launchBrowser, startServer, type RunningServer } from './harness.ts'
 
-// A second development, built and served from the same code with nothing but PAGE_CONFIG changed.
+// A second development, built and served from the same code with nothing but PAGE_CONFIG changed (in a copy of the
+// project, so the build's function bundle is not this checkout's).
 const configFile = path.resolve('tests/fixtures/second-launch/page.config.json')
 const second = JSON.parse(readFileSync(configFile, 'utf8')) as PageConfig
 const first = JSON.parse(readFileSync('page.config.json', 'utf8')) as PageConfig
 const distDir = mkdtempSync(path.join(tmpdir(), 'vip-second-launch-'))
+const project = copyProject()
 
 // What identifies the first development: none of it may reach the second one's files.
 const firstDevelopmentText = [
@@ -31,11 +33,12 @@ let browser: Browser
 
 beforeAll(async () => {
   const build = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/build.ts'], {
+    cwd: project.root,
     env: { ...process.env, PAGE_CONFIG: configFile, DIST_DIR: distDir },
     encoding: 'utf8',
   })
   if (build.status !== 0) throw new Error(`The second launch did not build:\n${build.stdout}\n${build.stderr}`)
-  server = await startServer({ PAGE_CONFIG: configFile, DIST_DIR: distDir })
+  server = await startServer({ PAGE_CONFIG: configFile, DIST_DIR: distDir }, { cwd: project.root })
   browser = await launchBrowser()
 }, 180_000)
 
@@ -43,6 +46,7 @@ afterAll(async () => {
   await browser?.close()
   await server?.stop()
   rmSync(distDir, { recursive: true, force: true })
+  project.remove()
 })
 
 describe('a second launch from the same code', () => {

@@ -25,7 +25,8 @@ const config: ConfigData = {
   },
 }
 
-const distDir = path.resolve(process.env.DIST_DIR || 'dist')
+// The default launch's site, which npm test built into dist/<slug>/ (tests/run.ts builds before the tests run).
+const distDir = path.resolve(process.env.DIST_DIR || 'dist', (JSON.parse(readFileSync('page.config.json', 'utf8')) as { launch: { slug: string } }).launch.slug)
 const validator = new HtmlValidate(config)
 
 /** The errors in a page, one line each: where, which rule, what, and the element (to find its component). */

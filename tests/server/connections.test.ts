@@ -27,7 +27,9 @@ beforeAll(async () => {
   vi.spyOn(console, 'error').mockImplementation(() => {})
   const settings = parseNodeEnv({ HOST: '127.0.0.1', PORT: '0', DATA_DIR: path.join(root, 'data'), DIST_DIR: path.join(root, 'dist'), RATE_LIMIT_PER_MINUTE: '0' })
   if (!settings.ok) throw new Error(settings.problems.join('\n'))
-  server = await startNodeServer(readPageConfig(), settings.config, root, { connections: limits })
+  const config = readPageConfig()
+  const launch = { slug: config.launch.slug, config, configFile: path.resolve('page.config.json'), publicDir: path.resolve('public'), isDefault: true }
+  server = await startNodeServer([launch], settings.config, root, { connections: limits })
   const url = new URL(server.url)
   host = url.hostname
   port = Number(url.port)

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { localAnonKey } from '../../schema/local-defaults.ts'
 import { createEmlMailer, emlFileName } from '../../src/server/eml-mailer.ts'
 import { openSqliteStore } from '../../src/server/sqlite-store.ts'
-import { defaultLaunch, mailFor, newLead, registration } from './support/fixtures.ts'
+import { defaultLaunch, mailFor, newLead, readPageConfig, registration } from './support/fixtures.ts'
 import { runServerExpectingExit, startServerProcess, writeDist, type ServerProcess } from './support/node-server.ts'
 
 const root = mkdtempSync(path.join(tmpdir(), 'vip-node-'))
@@ -68,7 +68,8 @@ describe('node entry: refusing to start', () => {
   it('says to run npm run build when the built site is missing', async () => {
     const result = await runServerExpectingExit({ DATA_DIR: path.join(root, 'nobuild'), DIST_DIR: path.join(root, 'no-dist') })
     expect(result.code).toBe(1)
-    expect(result.stderr).toContain(`${path.join(root, 'no-dist', 'index.html')} does not exist. Run npm run build first`)
+    const slug = readPageConfig().launch.slug
+    expect(result.stderr).toContain(`The built site of launch "${slug}" is missing: ${path.join(root, 'no-dist', slug, 'index.html')} does not exist. Run npm run build first`)
   })
 
   it('says what is wrong with the page config', async () => {
@@ -126,9 +127,10 @@ describe('node entry: serving the site and the function', () => {
     writeFileSync(path.join(root, 'outside.txt'), 'private data')
     mkdirSync(path.join(root, 'outside-dir'), { recursive: true })
     writeFileSync(path.join(root, 'outside-dir', 'secret.js'), 'private code')
-    symlinkSync(path.join(root, 'outside.txt'), path.join(distDir, 'leak.txt'))
-    symlinkSync(path.join(root, 'outside-dir'), path.join(distDir, 'assets', 'linked'))
-    symlinkSync('robots.txt', path.join(distDir, 'robots-copy.txt'))
+    const siteDir = path.join(distDir, readPageConfig().launch.slug)
+    symlinkSync(path.join(root, 'outside.txt'), path.join(siteDir, 'leak.txt'))
+    symlinkSync(path.join(root, 'outside-dir'), path.join(siteDir, 'assets', 'linked'))
+    symlinkSync('robots.txt', path.join(siteDir, 'robots-copy.txt'))
     for (const p of ['/leak.txt', '/assets/linked/secret.js']) {
       const res = await fetch(`${server.url}${p}`)
       expect(res.status, p).toBe(404)

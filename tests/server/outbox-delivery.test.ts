@@ -7,7 +7,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { localAnonKey } from '../../schema/local-defaults.ts'
 import { openSqliteStore } from '../../src/server/sqlite-store.ts'
 import type { MessageState } from '../../src/server/store.ts'
-import { defaultLaunch, registration } from './support/fixtures.ts'
+import { defaultLaunch, readPageConfig, registration } from './support/fixtures.ts'
 import { startServerProcess, writeDist, type ServerProcess } from './support/node-server.ts'
 import { freePort } from './support/ports.ts'
 import { startTestSmtp, type TestSmtp } from './support/smtp.ts'
@@ -21,7 +21,7 @@ const distDir = path.join(root, 'dist')
 writeDist(distDir)
 // The built page inlines its stylesheet (allowed by hash in the CSP): the unsubscribe page reuses it.
 const css = 'body{color:#1f3d2b}'
-writeFileSync(path.join(distDir, 'index.html'), `<!doctype html><title>Home</title><style>${css}</style><h1>Bramblewood Crossing</h1>`)
+writeFileSync(path.join(distDir, readPageConfig().launch.slug, 'index.html'), `<!doctype html><title>Home</title><style>${css}</style><h1>Bramblewood Crossing</h1>`)
 const secret = 'receiver-secret-0123456789abcdef'
 const cleanups: (() => Promise<unknown> | void)[] = []
 afterEach(async () => {

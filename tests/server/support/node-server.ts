@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { brotliCompressSync, gzipSync } from 'node:zlib'
+import { readPageConfig } from './fixtures.ts'
 
 /** A server process started from src/cli/serve.ts. */
 export type ServerProcess = {
@@ -86,8 +87,12 @@ export async function runServerExpectingExit(env: Record<string, string>, timeou
   return { code, stdout, stderr }
 }
 
-/** Writes a small built site: index.html, 404.html, a hashed asset with .br and .gz siblings, an image. */
-export function writeDist(dir: string): { asset: string; assetText: string } {
+/**
+ * Writes a small built site of the default launch (the repository's page.config.json) where the server looks for it,
+ * distRoot/<slug>/: index.html, 404.html, a hashed asset with .br and .gz siblings, robots.txt.
+ */
+export function writeDist(distRoot: string): { asset: string; assetText: string } {
+  const dir = path.join(distRoot, readPageConfig().launch.slug)
   mkdirSync(path.join(dir, 'assets'), { recursive: true })
   writeFileSync(
     path.join(dir, 'index.html'),
