@@ -79,7 +79,8 @@ async function startServer(env: Record<string, string>, cwd = root): Promise<Ser
   const started = Date.now()
   const proc = spawn(process.execPath, ['--import', 'tsx', 'src/cli/serve.ts'], {
     cwd,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', HOST: '127.0.0.1', PORT: '0', RATE_LIMIT_PER_MINUTE: '0', ...env },
+    // PAGE_CONFIG: one launch (the default one), whatever launches/ holds, unless the phase serves several.
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', HOST: '127.0.0.1', PORT: '0', RATE_LIMIT_PER_MINUTE: '0', PAGE_CONFIG: 'page.config.json', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let tail = ''
@@ -245,7 +246,7 @@ async function launchesPhase(work: string, log: (line: string) => void) {
     // As `npm run new-launch -- <slug>` makes them: a copy of the default launch at https://<slug>.example.com/.
     for (const slug of slugs.slice(1)) createLaunch(slug, project.root, path.join(project.root, 'page.config.json'))
     writeDist(path.join(project.root, 'dist'), slugs)
-    const server = await startServer({ DATA_DIR: dataDir }, project.root)
+    const server = await startServer({ DATA_DIR: dataDir, PAGE_CONFIG: '' }, project.root)
     const acked = new Map<string, string>()
     try {
       log(`launches: 50 connections for 15 s, spread over ${slugs.length} launches …`)
