@@ -180,7 +180,6 @@ describe('launches side by side: one build, one server', () => {
     const mapleBase = `http://${maple.slug}.localhost:${port}`
     const page = await visit(`${mapleBase}/no-such-page`)
     await page.getByRole('heading', { name: '404' }).waitFor()
-    expect(await page.content()).toContain(maple.phone.display)
     await page.goto(`${mapleBase}/sitemap.xml`)
     expect(await page.content()).toContain('https://maple-ridge.example.com/')
     const robots = await page.goto(`${mapleBase}/robots.txt`)
@@ -188,7 +187,10 @@ describe('launches side by side: one build, one server', () => {
     const logo = mapleConfig.header.logo.src
     expect((await getWithHost(`${maple.slug}.localhost:${port}`, logo)).body).toBe(mapleLogo)
     expect((await getWithHost(`127.0.0.1:${port}`, logo)).body).toBe(readFileSync(path.join(project.root, 'public', logo), 'utf8'))
-    expect((await getWithHost(`${maple.slug}.localhost:${port}`, '/no-such-page')).status).toBe(404)
+    const missing = await getWithHost(`${maple.slug}.localhost:${port}`, '/no-such-page')
+    expect(missing.status).toBe(404)
+    expect(missing.body).toBe(readFileSync(path.join(project.root, 'dist', maple.slug, '404.html'), 'utf8'))
+    expect(missing.body).not.toBe(readFileSync(path.join(project.root, 'dist', defaultConfig.launch.slug, '404.html'), 'utf8'))
     const defaultRobots = await page.goto(`http://127.0.0.1:${port}/robots.txt`)
     expect(await defaultRobots?.text()).toContain(new URL('sitemap.xml', defaultConfig.seo.canonicalUrl).href)
     await page.context().close()
