@@ -207,7 +207,8 @@ async function main(): Promise<void> {
     printTable(rows, previous?.commit)
     if (!backend.figures) console.log(`\nbackend figures: ${backend.note}`)
     for (const formFactor of ['mobile', 'desktop'] as const) {
-      const { failing, savings } = lighthouse[formFactor].median
+      const { failing, savings, lcpElement, lcpPhases } = lighthouse[formFactor].median
+      console.log(`\n${formFactor}: LCP element ${lcpElement}; phases ${lcpPhases}`)
       if (failing.length) console.log(`\n${formFactor}: audits that cost points: ${failing.join(', ')}`)
       if (savings.length) console.log(`${formFactor}: Lighthouse's estimated savings: ${savings.join(', ')}`)
     }
