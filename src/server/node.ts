@@ -1,11 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs'
+import type { PageConfig } from '../../schema/page-config.ts'
 import type { Server } from 'node:http'
 import path from 'node:path'
 import { serve, type HttpBindings } from '@hono/node-server'
 import { Hono, type Context, type MiddlewareHandler } from 'hono'
 import { functionLaunchOf } from '../../schema/function-launch.ts'
 import { contactFunctionPath } from '../../schema/function-path.ts'
-import type { Launch } from '../config/launches.ts'
 import { createApp } from './app.ts'
 import { rateLimitKey } from './client-address.ts'
 import { healthHandler } from './health.ts'
@@ -100,9 +100,12 @@ function displayHost(host: string): string {
 }
 
 /** A launch's built site as the server reads it at start: its pages and where they are. */
-type BuiltSite = { launch: Launch; distDir: string; home: string; pages: string[] }
+/** A launch to serve: its checked config (src/config/launches.ts loads them; the entry passes them in). */
+export type ServedLaunch = { slug: string; config: PageConfig; isDefault: boolean }
 
-function readBuiltSite(launch: Launch, distRoot: string): BuiltSite {
+type BuiltSite = { launch: ServedLaunch; distDir: string; home: string; pages: string[] }
+
+function readBuiltSite(launch: ServedLaunch, distRoot: string): BuiltSite {
   const distDir = path.join(distRoot, launch.slug)
   const home = path.join(distDir, 'index.html')
   if (!existsSync(home)) {
@@ -120,7 +123,7 @@ function readBuiltSite(launch: Launch, distRoot: string): BuiltSite {
  * StartupError with readable text.
  */
 export async function startNodeServer(
-  launches: Launch[],
+  launches: ServedLaunch[],
   settings: NodeServerConfig,
   cwd = process.cwd(),
   options: NodeServerOptions = {},
@@ -168,7 +171,7 @@ export async function startNodeServer(
   const worker = createOutboxWorker({ store, mailer, webhook, retry: settings.retry, webhookDelaysMs: settings.webhookDelaysMs })
   const unsubscribeSecret = () => settings.unsubscribeSecret ?? readOrCreateSecret(path.join(dataDir, 'unsubscribe.key'))
   // Unsubscribe links point at the function on each launch's own address, unless PUBLIC_FUNCTION_URL names one.
-  const linkBaseOf = (launch: Launch) => settings.publicFunctionUrl ?? `${new URL(launch.config.seo.canonicalUrl).origin}${contactFunctionPath}`
+  const linkBaseOf = (launch: ServedLaunch) => settings.publicFunctionUrl ?? `${new URL(launch.config.seo.canonicalUrl).origin}${contactFunctionPath}`
   const launchSites: LaunchSite[] = sites.map(({ launch, home, pages }) =>
     launchSiteOf(functionLaunchOf(launch.config), {
       notifyEmail: settings.notifyEmail,

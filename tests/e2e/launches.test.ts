@@ -123,6 +123,11 @@ async function outbox(count: number): Promise<Array<{ to: string; subject: strin
   }
 }
 
+/** The function's bundle the build wrote in a project: its default launch, and each launch's slug and name. */
+function readBundle(root: string): { defaultLaunch: string; launches: Array<{ slug: string; site: { name: string } }> } {
+  return JSON.parse(readFileSync(path.join(root, 'supabase/functions/_shared/launches.json'), 'utf8')) as ReturnType<typeof readBundle>
+}
+
 describe('launches side by side: one build, one server', () => {
   it('builds each launch into dist/<slug>/ with one line each, and gives the function both', () => {
     expect(buildOutput).toMatch(new RegExp(`${defaultConfig.launch.slug}: built dist/${defaultConfig.launch.slug} in`))
@@ -133,10 +138,7 @@ describe('launches side by side: one build, one server', () => {
       }
     }
     expect(readFileSync(path.join(project.root, 'dist', maple.slug, 'sitemap.xml'), 'utf8')).toContain('https://maple-ridge.example.com/')
-    const bundle = JSON.parse(readFileSync(path.join(project.root, 'supabase/functions/_shared/launches.json'), 'utf8')) as {
-      defaultLaunch: string
-      launches: Array<{ slug: string; site: { name: string } }>
-    }
+    const bundle = readBundle(project.root)
     expect(bundle.defaultLaunch).toBe(defaultConfig.launch.slug)
     expect(bundle.launches.map((l) => [l.slug, l.site.name])).toEqual([
       [defaultConfig.launch.slug, defaultConfig.site.name],
@@ -235,10 +237,7 @@ describe('launches side by side: one build, one server', () => {
     expect(build.out).toContain(`${maple.slug}: built dist/${maple.slug} in`)
     expect(build.out).not.toContain(`${defaultConfig.launch.slug}: built`)
     expect(readFileSync(path.join(project.root, 'dist', maple.slug, 'index.html'), 'utf8')).toContain('Maple Ridge Estates')
-    const bundle = JSON.parse(readFileSync(path.join(project.root, 'supabase/functions/_shared/launches.json'), 'utf8')) as {
-      defaultLaunch: string
-      launches: Array<{ slug: string; site: { name: string } }>
-    }
+    const bundle = readBundle(project.root)
     expect(bundle.defaultLaunch).toBe(defaultConfig.launch.slug)
     expect(bundle.launches.map((l) => [l.slug, l.site.name])).toEqual([
       [defaultConfig.launch.slug, defaultConfig.site.name],
