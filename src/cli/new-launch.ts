@@ -181,6 +181,14 @@ export function launchChecklist(text: string): ChecklistItem[] {
   for (const at of [['header', 'logo', 'alt'], ['footer', 'copyright'], ['footer', 'disclaimers'], ['modal', 'title'], ['modal', 'intro'], ['form', 'consent']]) {
     add('Copy: header, footer, dialog and form', at)
   }
+  const reply = 'The reply e-mail to each registrant (sender, text, documents, signature, the brokerage\'s contacts)'
+  const listed = (at: Segment[]): Segment[][] => {
+    const value = valueAt(data, at)
+    return Array.isArray(value) ? value.map((_, i) => [...at, i]) : [at]
+  }
+  for (const at of [['reply', 'sender', 'name'], ['reply', 'sender', 'email'], ['reply', 'subject'], ...listed(['reply', 'paragraphs'])]) add(reply, at)
+  for (const at of listed(['reply', 'documents'])) add(reply, [...at, 'url'])
+  for (const at of [...listed(['reply', 'signature']), ...leaves(['reply', 'brokerage']), ['reply', 'unsubscribe', 'pageTitle']]) add(reply, at)
   return items
 }
 

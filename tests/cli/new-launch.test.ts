@@ -7,6 +7,7 @@ import { checkPageConfigFile } from '../../src/config/check-page-config.ts'
 import { findLaunches, loadLaunches } from '../../src/config/launches.ts'
 import { loadPageConfig } from '../../src/config/load-page-config.ts'
 import { replaceOnce, secondLaunchDir } from '../fixtures/second-launch.ts'
+import { launchChecklist } from '../../src/cli/new-launch.ts'
 
 const root = path.resolve(import.meta.dirname, '../..')
 const tsx = path.join(root, 'node_modules/.bin/tsx')
@@ -87,6 +88,13 @@ describe('npm run new-launch', () => {
     expect(out).toMatch(/^  npm run build +build every launch \(this one into dist\/maple-hollow\/\)$/m)
     expect(out).toMatch(/^  npm start +serve every launch: this one at http:\/\/maple-hollow\.localhost:3000$/m)
     expect(out).not.toContain('PAGE_CONFIG')
+  })
+
+  it("lists the reply e-mail's sender, text, documents and signature, which belong to the development too", () => {
+    const items = launchChecklist(readFileSync('page.config.json', 'utf8')).map((item) => item.path.join('.'))
+    for (const field of ['reply.sender.name', 'reply.sender.email', 'reply.subject', 'reply.paragraphs.0', 'reply.documents.0.url', 'reply.signature.0', 'reply.brokerage.phone', 'reply.unsubscribe.pageTitle']) {
+      expect(items, field).toContain(field)
+    }
   })
 
   it('starts from another launch with --from, and says which launches there are for an unknown one', () => {
