@@ -124,6 +124,18 @@ function columnsOf(db: Database.Database, table: string): string[] {
 }
 
 /** Schema version 5; each part guarded, so a file that already has one of them is upgraded all the same. */
+/**
+ * The schema's steps after version 1, in order: the step at index i brings a file to version i + 2, in one
+ * transaction with its user_version. Append a step for each change; never edit a shipped one.
+ */
+const upgrades: Array<(db: Database.Database) => void> = [
+  (db) => db.exec(schemaV2),
+  (db) => db.exec(schemaV3),
+  (db) => db.exec(schemaV4),
+  (db) => upgradeForMessages(db),
+  (db) => upgradeForLaunches(db),
+]
+
 function upgradeForMessages(db: Database.Database): void {
   if (!columnsOf(db, 'outbox').includes('kind')) db.exec(outboxV5)
   if (!columnsOf(db, 'leads').includes('withdrawn_at')) db.exec('ALTER TABLE leads ADD COLUMN withdrawn_at TEXT')
@@ -278,36 +290,14 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions): Sqli
       db.exec(schemaV1)
       db.pragma('user_version = 1')
     }
-    if (version < 2) {
+    upgrades.forEach((upgrade, i) => {
+      const target = i + 2
+      if (version >= target) return
       db.transaction(() => {
-        db.exec(schemaV2)
-        db.pragma('user_version = 2')
+        upgrade(db)
+        db.pragma(`user_version = ${target}`)
       }).immediate()
-    }
-    if (version < 3) {
-      db.transaction(() => {
-        db.exec(schemaV3)
-        db.pragma('user_version = 3')
-      }).immediate()
-    }
-    if (version < 4) {
-      db.transaction(() => {
-        db.exec(schemaV4)
-        db.pragma('user_version = 4')
-      }).immediate()
-    }
-    if (version < 5) {
-      db.transaction(() => {
-        upgradeForMessages(db)
-        db.pragma('user_version = 5')
-      }).immediate()
-    }
-    if (version < 6) {
-      db.transaction(() => {
-        upgradeForLaunches(db)
-        db.pragma('user_version = 6')
-      }).immediate()
-    }
+    })
     db.exec(leadsListIndex)
   }
 
