@@ -4,7 +4,7 @@ import Database from 'better-sqlite3'
 import type { Locator, Page, Request } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import type { PageConfig } from '../../schema/page-config.ts'
-import { useServerAndBrowser } from './harness.ts'
+import { fill, inlineForm, useServerAndBrowser } from './harness.ts'
 
 const config = JSON.parse(readFileSync('page.config.json', 'utf8')) as PageConfig
 const { messages, toasts, submitLabel, submittingLabel, consent } = config.form
@@ -34,17 +34,6 @@ async function visit(path = '/', width = 1280): Promise<Visit> {
   await page.clock.runFor(config.modal.openDelayMs / 2)
   await inlineForm(page).getByRole('button', { name: submitLabel }).and(page.locator(':enabled')).waitFor()
   return { page, calls, consoleErrors }
-}
-
-function inlineForm(page: Page): Locator {
-  return page.locator('#register form')
-}
-
-async function fill(form: Locator, values: { name?: string; email?: string; phone?: string; realtor?: 'Yes' | 'No' }) {
-  if (values.name !== undefined) await form.getByLabel('Full Name').fill(values.name)
-  if (values.email !== undefined) await form.getByLabel('Email').fill(values.email)
-  if (values.phone !== undefined) await form.getByLabel('Phone').fill(values.phone)
-  if (values.realtor) await form.getByRole('radio', { name: values.realtor }).check()
 }
 
 function storedLeads(): Array<{ fields: Record<string, string>; utm: Record<string, string>; page_url: string; consent_text: string; submission_id: string }> {

@@ -3,7 +3,7 @@ import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { chromium, type Browser } from 'playwright-core'
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core'
 import { afterAll, beforeAll } from 'vitest'
 import { chromiumArgs, findChromium } from '../find-chromium.ts'
 
@@ -101,4 +101,17 @@ export function useServerAndBrowser(env: Record<string, string> = {}): E2eContex
     await context.server?.stop()
   })
   return context
+}
+
+/** The registration section's inline form (the default config's labels). */
+export function inlineForm(page: Page): Locator {
+  return page.locator('#register form')
+}
+
+/** Fills the given fields of a registration form by their labels; the realtor choice by its radio. */
+export async function fill(form: Locator, values: { name?: string; email?: string; phone?: string; realtor?: 'Yes' | 'No' }): Promise<void> {
+  if (values.name !== undefined) await form.getByLabel('Full Name').fill(values.name)
+  if (values.email !== undefined) await form.getByLabel('Email').fill(values.email)
+  if (values.phone !== undefined) await form.getByLabel('Phone').fill(values.phone)
+  if (values.realtor) await form.getByRole('radio', { name: values.realtor }).check()
 }

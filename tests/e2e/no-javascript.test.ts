@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
-import type { Locator, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import type { PageConfig } from '../../schema/page-config.ts'
-import { useServerAndBrowser } from './harness.ts'
+import { fill, inlineForm, useServerAndBrowser } from './harness.ts'
 
 // Issue 12: a registration that cannot fail. Without JavaScript, with the form's code blocked, after a lost answer.
 const config = JSON.parse(readFileSync('page.config.json', 'utf8')) as PageConfig
@@ -12,17 +12,6 @@ const { messages, toasts, submitLabel } = config.form
 const functionPath = '/functions/v1/send-contact-email'
 
 const e2e = useServerAndBrowser()
-
-function inlineForm(page: Page): Locator {
-  return page.locator('#register form')
-}
-
-async function fill(form: Locator, values: { name?: string; email?: string; phone?: string; realtor?: 'Yes' | 'No' }) {
-  if (values.name !== undefined) await form.getByLabel('Full Name').fill(values.name)
-  if (values.email !== undefined) await form.getByLabel('Email').fill(values.email)
-  if (values.phone !== undefined) await form.getByLabel('Phone').fill(values.phone)
-  if (values.realtor) await form.getByRole('radio', { name: values.realtor }).check()
-}
 
 /** RFC 4180 records (quoted fields with commas, doubled quotes, CRLF line ends). */
 function parseCsv(text: string): string[][] {
