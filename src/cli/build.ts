@@ -17,6 +17,7 @@ import { cspHashesOf, staticHostHeaders, styleHashesOf } from '../server/securit
 import { readBuildSettings, SettingsError, type BuildSettings, type Env } from '../server/env.ts'
 import { declaredSlug, findLaunches, LaunchesError, loadLaunches, pickLaunchSource, type Launch, type LaunchSource } from '../config/launches.ts'
 import { loadPageConfig, PageConfigError, publicDirFor } from '../config/load-page-config.ts'
+import type { PageConfig } from '../../schema/page-config.ts'
 
 const stampFile = '.build-stamp'
 
@@ -99,10 +100,15 @@ function precompress(distDir: string): void {
 /**
  * Builds the site into distDir: checks the config, bundles the client, makes AVIF/WebP variants of raster
  * images, prerenders "/" and the not-found page into static HTML (head tags and JSON-LD included), writes
- * robots.txt, sitemap.xml and _headers (for static hosts), and .br/.gz copies of the text files.
+ * robots.txt, sitemap.xml and _headers (for static hosts), and .br/.gz copies of the text files. `config` is the
+ * file's checked config when the caller has already loaded it (buildLaunches checks every launch first).
  */
-export async function buildSite(configFile: string, distDir: string, settings: BuildSettings = readBuildSettings(process.env)): Promise<void> {
-  const config = loadPageConfig(configFile)
+export async function buildSite(
+  configFile: string,
+  distDir: string,
+  settings: BuildSettings = readBuildSettings(process.env),
+  config: PageConfig = loadPageConfig(configFile),
+): Promise<void> {
   const fingerprint = buildFingerprint(configFile, settings)
   // Inside the project, so the prerender bundle resolves its dependencies from node_modules; one folder per build,
   // so builds of several launches or test runs side by side do not overwrite each other's.
@@ -195,7 +201,7 @@ export async function buildLaunches(options: BuildLaunchesOptions = {}): Promise
       continue
     }
     const started = Date.now()
-    await buildSite(launch.configFile, distDir, settings)
+    await buildSite(launch.configFile, distDir, settings, launch.config)
     log(`${launch.slug}: built ${shown} in ${((Date.now() - started) / 1000).toFixed(1)} s`)
   }
   const bundleFile =
