@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
@@ -9,7 +9,7 @@ import { toClientConfig } from '../build/client-config.ts'
 import { bootAfterLoad } from '../build/boot.ts'
 import { fillTemplate } from '../build/head.ts'
 import { buildImageVariants } from '../build/image-variants.ts'
-import { functionBundleFile, functionBundleText, writeFunctionBundle } from '../build/function-bundle.ts'
+import { functionBundleFile, writeFunctionBundle, writeFunctionBundleEntries } from '../build/function-bundle.ts'
 import { createViteConfig } from '../build/vite-config.ts'
 import { functionLaunchOf, type FunctionBundle, type FunctionLaunch } from '../../schema/function-launch.ts'
 import { checkDetailsPagePath, registeredPagePath } from '../../schema/registration-contract.ts'
@@ -249,16 +249,7 @@ function updateFunctionBundle(root: string, sources: LaunchSource[], built: Laun
   const defaultSource = sources.find((source) => source.isDefault)
   const defaultLaunch = (defaultSource && slugOf(defaultSource)) ?? existing?.defaultLaunch ?? built.slug
   const launches = [...entries.values()]
-  const bundle: FunctionBundle = {
-    ...(JSON.parse(functionBundleText([built], built.slug)) as FunctionBundle),
-    defaultLaunch: launches.some((entry) => entry.slug === defaultLaunch) ? defaultLaunch : built.slug,
-    launches,
-  }
-  mkdirSync(path.dirname(file), { recursive: true })
-  const temporary = `${file}.${process.pid}.tmp`
-  writeFileSync(temporary, `${JSON.stringify(bundle, null, 2)}\n`)
-  renameSync(temporary, file)
-  return file
+  return writeFunctionBundleEntries(launches, launches.some((entry) => entry.slug === defaultLaunch) ? defaultLaunch : built.slug, root)
 }
 
 /** The message for a build that could not start or finish: the config's problems, a setting, or what failed. */
