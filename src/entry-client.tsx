@@ -13,8 +13,7 @@ const registration = createRegistrationStore({ form: config.form, launch: config
 // Built pages arrive prerendered: only their islands hydrate, and the static sections ship no code. The dev
 // server sends an empty root, so there the whole page renders in the browser (this branch is not in a build).
 if (root.firstElementChild) {
-  hydrateIslands(root, registration)
-  renderSkippedSections(root.ownerDocument)
+  void hydrateIslands(root, registration).then(() => renderSkippedSections(root.ownerDocument))
 } else if (import.meta.env.DEV) void renderWholePage(root)
 
 async function renderWholePage(element: HTMLElement): Promise<void> {

@@ -1,10 +1,13 @@
+import { pageLoadedAtGlobal } from '../page/page-loaded-at.ts'
+
 /**
  * Starts the app once the page has loaded, from a module inline in the HTML (the CSP allows it by hash,
  * `cspHashesOf`): the prerendered page is complete without the app (links, and typing into the form, work before),
  * and nothing but the page and its pictures is fetched before the first paint. Vite's entry script and its
  * modulepreload links are replaced by that module, which preloads the same files and imports the entry at the
  * window's load event. An external boot file or early preloads would be requests of their own on a phone's slow
- * first connections, ahead of the first paint.
+ * first connections, ahead of the first paint. It also notes when the page loaded (`pageLoadedAt`): the dialog's
+ * timer counts from then, not from when the app's code got to run.
  */
 export function bootAfterLoad(html: string): string {
   const preloads: string[] = []
@@ -16,7 +19,7 @@ export function bootAfterLoad(html: string): string {
   const booted = withoutPreloads.replace(/<script type="module" crossorigin src="(\/assets\/[^"]+\.js)"><\/script>/, (_tag, src: string) => {
     entry = src
     const code = [
-      `const start=()=>{for(const href of ${JSON.stringify(preloads)})document.head.append(Object.assign(document.createElement("link"),{rel:"modulepreload",href}));import(${JSON.stringify(src)})};`,
+      `const start=()=>{globalThis.${pageLoadedAtGlobal}=performance.now();for(const href of ${JSON.stringify(preloads)})document.head.append(Object.assign(document.createElement("link"),{rel:"modulepreload",href}));import(${JSON.stringify(src)})};`,
       `document.readyState==="complete"?start():addEventListener("load",start,{once:true});`,
     ].join('')
     return `<script type="module">${code}</script>`

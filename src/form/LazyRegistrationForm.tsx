@@ -24,13 +24,18 @@ const RegistrationForm = lazy(() =>
     }),
 )
 
+/** What stands in the form's place until its code has arrived or its turn to render has come: the form's height, busy. */
+export function FormPlaceholder() {
+  return <div className="min-h-96" aria-busy="true" />
+}
+
 /**
  * The registration form as an island: prerendered into the page's HTML, hydrated when its code arrives.
  * What a visitor types before then is kept (the form picks it up when it hydrates).
  */
 export function LazyRegistrationForm({ idPrefix }: { idPrefix: string }) {
   return (
-    <Suspense fallback={<div className="min-h-96" aria-busy="true" />}>
+    <Suspense fallback={<FormPlaceholder />}>
       <RegistrationForm idPrefix={idPrefix} />
     </Suspense>
   )

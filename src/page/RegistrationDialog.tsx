@@ -1,6 +1,7 @@
+import { useDeferredValue } from 'react'
 import Modal from 'react-modal'
 import type { ModalProps } from '../../schema/page-config.ts'
-import { LazyRegistrationForm } from '../form/LazyRegistrationForm.tsx'
+import { FormPlaceholder, LazyRegistrationForm } from '../form/LazyRegistrationForm.tsx'
 import { CloseIcon } from '../ui/icons.tsx'
 
 type Props = { modal: ModalProps; isOpen: boolean; onClose: () => void }
@@ -33,8 +34,19 @@ export default function RegistrationDialog({ modal, isOpen, onClose }: Props) {
       </h2>
       {modal.intro && <p className="mt-2 text-base text-ink-muted">{modal.intro}</p>}
       <div className="mt-6">
-        <LazyRegistrationForm idPrefix="dialog" />
+        <FormAfterDialog />
       </div>
     </Modal>
   )
+}
+
+/**
+ * The dialog's form, rendered just after the dialog around it. react-modal renders its content at once, in one
+ * task with moving the focus in; the form is most of that work. Deferred (useDeferredValue), it renders in slices
+ * that yield to the main thread, so that neither the dialog opening by itself nor a tap on a button that opens it
+ * blocks the phone for long. Until then its place is held at its height.
+ */
+function FormAfterDialog() {
+  const ready = useDeferredValue(true, false)
+  return ready ? <LazyRegistrationForm idPrefix="dialog" /> : <FormPlaceholder />
 }

@@ -5,6 +5,8 @@ import { loadRegistrationForm } from '../form/LazyRegistrationForm.tsx'
 import { loadTagManager } from './analytics.ts'
 import { shouldOpenDialogByItself } from './dialog-memory.ts'
 import { closeDialogByVisitor, openDialog, useDialogOpen } from './dialog-state.ts'
+import { msUntilAfterLoad } from './page-loaded-at.ts'
+import { yieldToMain } from './yield-to-main.ts'
 
 const loadDialog = () => import('./RegistrationDialog.tsx')
 const RegistrationDialog = lazy(loadDialog)
@@ -25,19 +27,37 @@ export function RegistrationDialogHost({ modal, tagManagerId }: Props) {
 
   useEffect(() => {
     setHydrated(true)
-    captureAttribution()
-    // The form, dialog and toast code load once the page has loaded (its main image first), not alongside it.
+    let stopped = false
+    let timer: number | undefined
+    // The form, dialog and toast code load once the page has loaded (its main image first), not alongside it,
+    // one per task: each import adds its preload links and evaluates what has already arrived.
     const preload = () => {
-      void loadRegistrationForm()
-      void loadDialog()
-      void loadToasts()
+      void (async () => {
+        for (const load of [loadRegistrationForm, loadDialog, loadToasts]) {
+          if (stopped) return
+          void load()
+          await yieldToMain()
+        }
+      })()
     }
-    if (document.readyState === 'complete') preload()
-    else window.addEventListener('load', preload, { once: true })
-    if (tagManagerId) loadTagManager(tagManagerId)
-    // Not after a registration in this browser, nor within modal.snoozeDays of the visitor closing it.
-    const timer = shouldOpenDialogByItself(modal.snoozeDays ?? 0) ? window.setTimeout(openDialog, modal.openDelayMs) : undefined
+    // Each step in a task of its own: the first reads of this browser's storage can wait on the browser.
+    void (async () => {
+      captureAttribution()
+      await yieldToMain()
+      if (stopped) return
+      // Not after a registration in this browser, nor within modal.snoozeDays of the visitor closing it. The delay
+      // counts from the page's load, not from this island's hydration, which comes later on a slow phone.
+      if (shouldOpenDialogByItself(modal.snoozeDays ?? 0)) timer = window.setTimeout(openDialog, msUntilAfterLoad(modal.openDelayMs))
+      if (tagManagerId) {
+        await yieldToMain()
+        if (stopped) return
+        loadTagManager(tagManagerId)
+      }
+      if (document.readyState === 'complete') preload()
+      else window.addEventListener('load', preload, { once: true })
+    })()
     return () => {
+      stopped = true
       window.clearTimeout(timer)
       window.removeEventListener('load', preload)
     }

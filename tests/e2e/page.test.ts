@@ -132,6 +132,35 @@ describe('the landing page', () => {
     await page.context().close()
   })
 
+  it("counts the dialog's second from the page's load, not from when its code arrived", async () => {
+    const context = await e2e.browser.newContext({ viewport: { width: 412, height: 823 } })
+    const page = await context.newPage()
+    page.setDefaultTimeout(10_000)
+    await page.clock.install({ time: new Date('2026-01-01T00:00:00Z') })
+    await page.clock.pauseAt(new Date('2026-01-01T00:00:01Z'))
+    // The app's entry arrives 400 ms (on the page's clock) after the load event, as on a slow phone connection.
+    let release = () => {}
+    const held = new Promise<void>((resolve) => (release = resolve))
+    await page.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
+      await held
+      await route.continue()
+    })
+    await page.goto(e2e.server.url + '/', { waitUntil: 'load' })
+    await page.clock.runFor(400)
+    const formCode = page.waitForResponse(/\/assets\/RegistrationForm-[^/]+\.js$/)
+    release()
+    // The island asks for the form's code once its timer is set.
+    await formCode
+    await page.clock.runFor(config.modal.openDelayMs - 400 - 50)
+    await expect(page.getByRole('dialog').count()).resolves.toBe(0)
+    await page.clock.runFor(60)
+    // Before the clock moves on: a timer counted from the code's arrival would still be 400 ms short.
+    await page.locator('[role="dialog"]').waitFor({ state: 'attached', timeout: 3000 })
+    await page.clock.resume()
+    await page.getByRole('dialog', { name: config.modal.title }).waitFor()
+    await context.close()
+  })
+
   it('closes the dialog with its close button, Escape and the overlay, returning focus', async () => {
     const page = await openPage()
     let dialog = await openDialogByTimer(page)

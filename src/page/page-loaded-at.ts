@@ -1,0 +1,17 @@
+/** The global where the page's boot module (src/build/boot.ts) records when the page loaded. */
+export const pageLoadedAtGlobal = '__pageLoadedAt'
+
+/**
+ * When the page loaded (the window's load event), on `performance.now()`'s clock: what "1 second after the page
+ * loads" counts from, however long the app's code then takes to arrive and hydrate. Where no boot module ran (the
+ * dev server), now.
+ */
+export function pageLoadedAt(): number {
+  const recorded = (globalThis as Record<string, unknown>)[pageLoadedAtGlobal]
+  return typeof recorded === 'number' ? recorded : performance.now()
+}
+
+/** How long from now until `delayMs` after the page loaded (0 if that has passed). */
+export function msUntilAfterLoad(delayMs: number): number {
+  return Math.max(0, delayMs - (performance.now() - pageLoadedAt()))
+}
