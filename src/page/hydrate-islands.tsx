@@ -10,9 +10,10 @@ import { yieldToMain } from './yield-to-main.ts'
  * there and the props it wrote beside it; every root shares the page's registration store. The rest of the page
  * is left as it is.
  *
- * Each root starts in a task of its own, and hydrates as a transition: React then works in slices of a few
- * milliseconds and yields between them, instead of hydrating in one task that would keep a phone from answering a
- * tap. A tap on an island that has not hydrated yet makes React hydrate it at once and replay the tap.
+ * Each root starts in a task of its own (not the one that evaluated the app's code) and hydrates as a transition:
+ * React then works in slices of a few milliseconds and yields between them, instead of hydrating in one task that
+ * would keep a phone from answering a tap. A tap on a root still hydrating makes React hydrate it at once and replay
+ * the tap; before its root exists, a button follows its link as without scripts.
  */
 export async function hydrateIslands(root: ParentNode, registration: RegistrationStore): Promise<void> {
   for (const element of root.querySelectorAll<HTMLElement>(`[${islandKindAttribute}]`)) {
@@ -20,6 +21,8 @@ export async function hydrateIslands(root: ParentNode, registration: Registratio
     const Component = islandRegistry[kind] as ComponentType<Record<string, unknown>> | undefined
     if (!Component) throw new Error(`The page has an island of unknown kind "${kind}": rebuild it with this code.`)
     const props = JSON.parse(element.getAttribute(islandPropsAttribute) ?? '{}') as Record<string, unknown>
+    // Apart from the task that evaluated the app's code, and from the island before.
+    await yieldToMain()
     startTransition(() => {
       hydrateRoot(
         element,
@@ -30,6 +33,5 @@ export async function hydrateIslands(root: ParentNode, registration: Registratio
         </StrictMode>,
       )
     })
-    await yieldToMain()
   }
 }
