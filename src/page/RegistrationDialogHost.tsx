@@ -5,7 +5,7 @@ import { loadRegistrationForm } from '../form/LazyRegistrationForm.tsx'
 import { loadTagManager } from './analytics.ts'
 import { shouldOpenDialogByItself } from './dialog-memory.ts'
 import { closeDialogByVisitor, openDialog, useDialogOpen } from './dialog-state.ts'
-import { msUntilAfterLoad } from './page-loaded-at.ts'
+import { computeDelayLeft } from './page-loaded-at.ts'
 import { yieldToMain } from './yield-to-main.ts'
 
 const loadDialog = () => import('./RegistrationDialog.tsx')
@@ -47,7 +47,7 @@ export function RegistrationDialogHost({ modal, tagManagerId }: Props) {
       if (stopped) return
       // Not after a registration in this browser, nor within modal.snoozeDays of the visitor closing it. The delay
       // counts from the page's load, not from this island's hydration, which comes later on a slow phone.
-      if (shouldOpenDialogByItself(modal.snoozeDays ?? 0)) timer = window.setTimeout(openDialog, msUntilAfterLoad(modal.openDelayMs))
+      if (shouldOpenDialogByItself(modal.snoozeDays ?? 0)) timer = window.setTimeout(openDialog, computeDelayLeft(modal.openDelayMs))
       if (tagManagerId) {
         await yieldToMain()
         if (stopped) return

@@ -6,13 +6,13 @@ export const pageLoadedAtGlobal = '__pageLoadedAt'
  * loads" counts from, however long the app's code then takes to arrive and hydrate. Where no boot module ran (the
  * dev server), now.
  */
-export function pageLoadedAt(now = performance.now()): number {
+export function readPageLoadedAt(now = performance.now()): number {
   const recorded = (globalThis as Record<string, unknown>)[pageLoadedAtGlobal]
   return typeof recorded === 'number' ? recorded : now
 }
 
 /** How long from now until `delayMs` after the page loaded (0 if that has passed). */
-export function msUntilAfterLoad(delayMs: number): number {
+export function computeDelayLeft(delayMs: number): number {
   const now = performance.now()
-  return Math.max(0, delayMs - (now - pageLoadedAt(now)))
+  return Math.max(0, delayMs - (now - readPageLoadedAt(now)))
 }
