@@ -175,15 +175,7 @@ describe('send-contact-email with two launches: everything after the choice is t
 
   it("notifies the launch's launch.notifyEmail when it has one", async () => {
     const withAddress = { ...second, launch: { ...second.launch, notifyEmail: 'willowmere-leads@example.org' } }
-    const app = createApp({
-      launches: [launchSite(first), launchSite(withAddress)],
-      defaultLaunch: 'bramblewood-crossing',
-      store,
-      clock: () => now,
-      anonKeys: [localAnonKey],
-      rateLimitPerMinute: 0,
-      log: quiet,
-    })
+    const app = makeApp({ launches: [launchSite(first), launchSite(withAddress)] })
     await post(app, registration(), { host: 'fn.test', origin: secondOrigin })
     expect(await notificationsTo()).toEqual(['willowmere-leads@example.org'])
   })
@@ -231,13 +223,8 @@ describe('send-contact-email with two launches: the form without JavaScript', ()
   })
 
   it("answers fields to correct with that launch's own form page", async () => {
-    const app = createApp({
+    const app = makeApp({
       launches: [launchSite(first, { formPageHtml: formPageOf('Bramblewood') }), launchSite(second, { formPageHtml: formPageOf('Willowmere') })],
-      defaultLaunch: 'bramblewood-crossing',
-      store,
-      anonKeys: [localAnonKey],
-      rateLimitPerMinute: 0,
-      log: quiet,
     })
     const res = await postForm(app, { ...filled, phone: '5550100', launch: 'willowmere-commons' }, secondOrigin)
     expect(res.status).toBe(400)
@@ -256,15 +243,7 @@ describe('send-contact-email with two launches: unsubscribe pages', () => {
   }
 
   it("speak in the words of the launch the lead registered for", async () => {
-    const app = createApp({
-      launches: [launchSite(first, { links }), launchSite(secondWithReply, { links })],
-      defaultLaunch: 'bramblewood-crossing',
-      store,
-      clock: () => now,
-      anonKeys: [localAnonKey],
-      rateLimitPerMinute: 0,
-      log: quiet,
-    })
+    const app = makeApp({ launches: [launchSite(first, { links }), launchSite(secondWithReply, { links })] })
     const a = registration({ email: 'a@example.com' })
     const b = registration({ email: 'b@example.com' })
     expect((await post(app, a, { host: 'fn.test', origin: firstOrigin })).status).toBe(200)
