@@ -1,0 +1,82 @@
+/**
+ * The studio's HTTP protocol: the JSON its browser part and its server part exchange under /studio/api. Both sides
+ * import these types; the server is the only one that decides (roles, launches an account may touch, problems).
+ * Every state-changing call is a POST/PUT/DELETE with a JSON body, a session cookie and a same-origin `Origin`.
+ */
+
+/** Who may do what: owner (everything, people included), editor (edit, publish, restore, new launch), sales (leads). */
+export type Role = 'owner' | 'editor' | 'sales'
+
+/** A problem of a config text, in the checker's words (the same as `npm run validate`). */
+export type StudioProblem = { line: number; column: number; where: string; message: string; fix?: string | undefined }
+
+/** GET /studio/api/me: the signed-in person. `launches` absent: every launch. */
+export type MeResponse = { email: string; role: Role; launches?: string[] | undefined; totp: boolean }
+
+/** A draft of a launch's config, kept in the store until it is published or discarded. */
+export type DraftInfo = { by: string; updatedAt: string }
+
+/** One launch as the studio lists it (GET /studio/api/launches). */
+export type LaunchSummary = {
+  slug: string
+  siteName: string
+  /** live: a published version serves; broken: the file on disk has problems (the last good version serves); unpublished: none yet. */
+  status: 'live' | 'broken' | 'unpublished'
+  localUrl: string
+  draft?: DraftInfo | undefined
+  liveVersion?: number | undefined
+  /** The file on disk differs from the live version (a developer changed it): shown, never overwritten silently. */
+  changedOnDisk?: boolean | undefined
+}
+
+/** GET /studio/api/launches/:slug: what the editor opens with (the draft's text when there is one). */
+export type LaunchDetail = LaunchSummary & { liveText: string; draftText?: string | undefined; problems: StudioProblem[] }
+
+/** PUT /studio/api/launches/:slug/draft, body. */
+export type SaveDraftRequest = { text: string }
+/** Its answer: saved (always, problems or not: work is never lost), with the text's problems. */
+export type SaveDraftResponse = { savedAt: string; problems: StudioProblem[] }
+
+/** POST /studio/api/launches/:slug/check, body { text }: the problems, nothing saved. */
+export type CheckResponse = { problems: StudioProblem[] }
+
+/** POST /studio/api/launches/:slug/publish, body: the text to publish (default the draft) and an optional message. */
+export type PublishRequest = { text?: string | undefined; message?: string | undefined }
+/** 200: published and served. 422: { problems } and nothing changed. */
+export type PublishResponse = { version: number; ms: number }
+
+/** One published version (GET /studio/api/launches/:slug/versions, newest first). */
+export type VersionSummary = { version: number; at: string; by: string; message?: string | undefined; fromDisk: boolean; restoredFrom?: number | undefined }
+/** GET /studio/api/launches/:slug/versions/:version: its exact text and a unified diff against the one before. */
+export type VersionDetail = VersionSummary & { text: string; diff: string }
+/** POST /studio/api/launches/:slug/versions/:version/restore: publishes that text again as a new version. */
+export type RestoreResponse = PublishResponse
+
+/** POST /studio/api/launches/:slug/preview-link: a signed, read-only, expiring link to the draft. */
+export type PreviewLinkResponse = { url: string; expiresAt: string }
+
+/** POST /studio/api/launches (editor, owner): a new launch copied from another one, with what must change. */
+export type NewLaunchRequest = {
+  from: string
+  name: string
+  slug: string
+  phone: string
+  email: string
+  address: string
+  domain: string
+  notifyEmail: string
+  replyFrom: string
+}
+export type NewLaunchResponse = { slug: string }
+
+/** A person with access (GET /studio/api/people, owner). */
+export type Person = { email: string; role: Role; launches?: string[] | undefined; invitedAt: string; active: boolean }
+/** POST /studio/api/people (owner): invite; the answer carries the one-time link to copy (also e-mailed when mail is set). */
+export type InviteRequest = { email: string; role: Role; launches?: string[] | undefined }
+export type InviteResponse = { link: string; expiresAt: string; emailed: boolean }
+
+/** One line of the audit log (GET /studio/api/audit, owner). */
+export type AuditEntry = { at: string; who: string; action: string; launch?: string | undefined; detail?: string | undefined }
+
+/** Any refusal: a sentence for the person, and for 422 the problems. */
+export type StudioError = { error: string; problems?: StudioProblem[] | undefined }
