@@ -1,0 +1,32 @@
+/**
+ * The contract between the studio (which decides who publishes what, and records versions) and the Node server's
+ * site (which checks, builds and serves launches). The server implements it; the studio is given one.
+ */
+import type { Problem } from '../../config/check-page-config.ts'
+
+/** What a publish did: served within `ms`, or refused with the checker's problems (nothing changed then). */
+export type PublishResult = { ok: true; ms: number } | { ok: false; problems: Problem[] }
+
+/** How a launch is served right now. */
+export type ServedLaunch = {
+  slug: string
+  siteName: string
+  /** The launch's page.config.json (the root one for the default launch, else launches/<slug>/page.config.json). */
+  configFile: string
+  /** live: a good build serves; broken: its file has problems (the last good build serves, if any); unpublished: nothing built yet (503). */
+  status: 'live' | 'broken' | 'unpublished'
+  /** http://<slug>.localhost:PORT/ (or localhost for the default launch). */
+  localUrl: string
+}
+
+/** Puts a launch's config live. One publish at a time per launch; others wait their turn. */
+export type LaunchPublisher = {
+  /**
+   * Checks `configText` as launch `slug`'s config (a new slug: its folder launches/<slug>/ with public/ must exist),
+   * builds that launch alone into a new version folder, writes its page.config.json atomically with exactly these
+   * bytes, and swaps what is served (pages and the function's contract) in one step. Resolves once it is served.
+   */
+  publish(slug: string, configText: string): Promise<PublishResult>
+  /** Every launch, the default first. */
+  list(): ServedLaunch[]
+}
