@@ -13,7 +13,7 @@ import { functionBundleFile, writeFunctionBundle, writeFunctionBundleEntries } f
 import { createViteConfig } from '../build/vite-config.ts'
 import { functionLaunchOf, type FunctionBundle, type FunctionLaunch } from '../../schema/function-launch.ts'
 import { checkDetailsPagePath, registeredPagePath } from '../../schema/registration-contract.ts'
-import { cspHashesOf, staticHostHeaders, styleHashesOf } from '../server/security-headers.ts'
+import { cspHashesOf, staticHostHeaders, styleHashesOf } from '../server/site/security-headers.ts'
 import { readBuildSettings, SettingsError, type BuildSettings, type Env } from '../server/env.ts'
 import { declaredSlug, findLaunches, LaunchesError, loadLaunches, pickLaunchSource, type Launch, type LaunchSource } from '../config/launches.ts'
 import { loadPageConfig, PageConfigError, publicDirFor } from '../config/load-page-config.ts'

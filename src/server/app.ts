@@ -75,19 +75,19 @@ import { HTTPException } from 'hono/http-exception'
 import { timingSafeEqual } from 'hono/utils/buffer'
 import { createRegistrationValidator } from '../../schema/registration-ajv.ts'
 import { contactFunctionPath } from '../../schema/function-path.ts'
-import { rateLimitKey } from './client-address.ts'
-import { createOriginPolicy, offersKey, requestHost, type OriginPolicy } from './caller.ts'
+import { rateLimitKey } from './registration/client-address.ts'
+import { createOriginPolicy, offersKey, requestHost, type OriginPolicy } from './registration/caller.ts'
 import { environmentVariables as settings } from './env.ts'
 import { checkDetailsPagePath, registeredPagePath } from '../../schema/registration-contract.ts'
 import { formFieldNames } from '../../schema/registration-rules.ts'
-import { fillFormPage } from './form-page.ts'
-import { derivedSubmissionId, formPostAttribution, formPostOrigin, formPostPage, isFormPost, parseFormBody, plainAnswerPage } from './form-post.ts'
-import { healthHandler } from './health.ts'
-import { consentEvidence, ownPageAddress } from './lead-evidence.ts'
-import { singleAddress } from './mailer.ts'
-import { composeLeadMail, fieldLabel, type NotificationSettings } from './notification.ts'
-import { createRateLimiter } from './rate-limit.ts'
-import { jsonAnswer, refusal, type RefusalDetails } from './refusal.ts'
+import { fillFormPage } from './registration/form-page.ts'
+import { derivedSubmissionId, formPostAttribution, formPostOrigin, formPostPage, isFormPost, parseFormBody, plainAnswerPage } from './registration/form-post.ts'
+import { healthHandler } from './site/health.ts'
+import { consentEvidence, ownPageAddress } from './store/lead-evidence.ts'
+import { singleAddress } from './delivery/mailer.ts'
+import { composeLeadMail, fieldLabel, type NotificationSettings } from './delivery/notification.ts'
+import { createRateLimiter } from './registration/rate-limit.ts'
+import { jsonAnswer, refusal, type RefusalDetails } from './registration/refusal.ts'
 import {
   canonical,
   controlCharacterErrors,
@@ -96,13 +96,13 @@ import {
   readSubmissionContext,
   sameFields,
   userAgentOf,
-} from './registration-body.ts'
-import { createLaunchChooser } from './launch-choice.ts'
-import type { LaunchSite } from './launch-site.ts'
-import { composeReply } from './reply.ts'
-import type { AddressKey, LeadStore, NewLead, NewMessage } from './store.ts'
-import { createUnsubscribeRoutes, type UnsubscribePageTexts } from './unsubscribe.ts'
-import { composeWebhook } from './webhook.ts'
+} from './registration/registration-body.ts'
+import { createLaunchChooser } from './registration/launch-choice.ts'
+import type { LaunchSite } from './site/launch-site.ts'
+import { composeReply } from './delivery/reply.ts'
+import type { AddressKey, LeadStore, NewLead, NewMessage } from './store/store.ts'
+import { createUnsubscribeRoutes, type UnsubscribePageTexts } from './delivery/unsubscribe.ts'
+import { composeWebhook } from './delivery/webhook.ts'
 
 /** Where the app reports what happened; console by default. Never given visitors' personal data. */
 export type AppLog = {

@@ -1,7 +1,7 @@
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv'
 import { localAnonKey } from '../../schema/local-defaults.ts'
 import { createRegistrationAjv, isEmailAddress } from '../../schema/registration-ajv.ts'
-import { standardWebhookDelaysMs, type RetryPolicy } from './outbox.ts'
+import { standardWebhookDelaysMs, type RetryPolicy } from './delivery/outbox.ts'
 
 /**
  * Every environment variable the site's commands, the Node server and the Edge Function read, described once as
