@@ -11,7 +11,7 @@ import { contactFunctionPath } from '../schema/function-path.ts'
 import { localAnonKey } from '../schema/local-defaults.ts'
 import { createLaunch } from '../src/cli/new-launch.ts'
 import { defaultLaunchSlug } from '../src/cli/launch-catalog.ts'
-import { openSqliteStore } from '../src/server/sqlite-store.ts'
+import { openSqliteStore } from '../src/server/store/sqlite-store.ts'
 import { copyProject } from '../tests/e2e/harness.ts'
 
 /**

@@ -1,5 +1,5 @@
 import { noScriptPageDefaults, type ImageManifest, type PageConfig } from '../../schema/page-config.ts'
-import { escapeHtml } from '../server/escape-html.ts'
+import { escapeHtml } from '../server/delivery/escape-html.ts'
 import { clientConfigScript, islandsConfigScript } from './client-config.ts'
 
 /** Which prerendered page the head is for. */

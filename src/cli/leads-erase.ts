@@ -4,13 +4,13 @@ import { createInterface } from 'node:readline/promises'
 import { pathToFileURL } from 'node:url'
 import pg from 'pg'
 import { defaultLaunchSlug } from './launch-catalog.ts'
-import { removeEmlCopies } from '../server/eml-mailer.ts'
-import { eraseEverywhere } from '../server/erasure.ts'
-import { createPostgresStore } from '../server/postgres-store.ts'
-import { readOrCreateSecret } from '../server/private-files.ts'
-import { openSqliteStore } from '../server/sqlite-store.ts'
-import type { LeadSelector, LeadStore } from '../server/store.ts'
-import { addressKeyOf } from '../server/suppression.ts'
+import { removeEmlCopies } from '../server/delivery/eml-mailer.ts'
+import { eraseEverywhere } from '../server/store/erasure.ts'
+import { createPostgresStore } from '../server/store/postgres-store.ts'
+import { readOrCreateSecret } from '../server/store/private-files.ts'
+import { openSqliteStore } from '../server/store/sqlite-store.ts'
+import type { LeadSelector, LeadStore } from '../server/store/store.ts'
+import { addressKeyOf } from '../server/store/suppression.ts'
 import { readErasureSettings, SettingsError } from '../server/env.ts'
 
 /**
@@ -156,7 +156,9 @@ export async function runLeadsErase(argv: string[], io: Io): Promise<number> {
         return 1
       }
     }
-    const report = await eraseEverywhere({ store, keyOf: async (email) => addressKeyOf(secret(), email), emlDir }, selector)
+    const copiesDir = emlDir
+    const removeCopies = copiesDir ? (ids: string[], address: string | undefined) => removeEmlCopies(copiesDir, ids, address) : undefined
+    const report = await eraseEverywhere({ store, keyOf: async (email) => addressKeyOf(secret(), email), removeCopies }, selector)
     // Deleted rows stay in a table's pages until they are rewritten: VACUUM FULL writes new files without them.
     if (pool) await pool.query('VACUUM FULL public.leads, public.outbox')
     io.out(

@@ -4,9 +4,9 @@ import { pathToFileURL } from 'node:url'
 import pg from 'pg'
 import { readExportSettings, SettingsError } from '../server/env.ts'
 import { defaultLaunchSlug } from './launch-catalog.ts'
-import { createPostgresStore } from '../server/postgres-store.ts'
-import { openSqliteStore } from '../server/sqlite-store.ts'
-import type { LeadStore, MessageState } from '../server/store.ts'
+import { createPostgresStore } from '../server/store/postgres-store.ts'
+import { openSqliteStore } from '../server/store/sqlite-store.ts'
+import type { LeadStore, MessageState } from '../server/store/store.ts'
 
 /**
  * `npm run outbox:retry`: puts every failed message (notification, reply, webhook call) back in the queue, due now,

@@ -75,19 +75,20 @@ import { HTTPException } from 'hono/http-exception'
 import { timingSafeEqual } from 'hono/utils/buffer'
 import { createRegistrationValidator } from '../../schema/registration-ajv.ts'
 import { contactFunctionPath } from '../../schema/function-path.ts'
-import { rateLimitKey } from './client-address.ts'
-import { createOriginPolicy, offersKey, requestHost, type OriginPolicy } from './caller.ts'
-import { environmentVariables as settings } from './env.ts'
+import { rateLimitKey } from './registration/client-address.ts'
+import { createOriginPolicy, offersKey, requestHost, type OriginPolicy } from './registration/caller.ts'
 import { checkDetailsPagePath, registeredPagePath } from '../../schema/registration-contract.ts'
 import { formFieldNames } from '../../schema/registration-rules.ts'
-import { fillFormPage } from './form-page.ts'
-import { derivedSubmissionId, formPostAttribution, formPostOrigin, formPostPage, isFormPost, parseFormBody, plainAnswerPage } from './form-post.ts'
-import { healthHandler } from './health.ts'
-import { consentEvidence, ownPageAddress } from './lead-evidence.ts'
-import { singleAddress } from './mailer.ts'
-import { composeLeadMail, fieldLabel, type NotificationSettings } from './notification.ts'
-import { createRateLimiter } from './rate-limit.ts'
-import { jsonAnswer, refusal, type RefusalDetails } from './refusal.ts'
+import { fillFormPage } from './registration/form-page.ts'
+import { derivedSubmissionId, formPostAttribution, formPostOrigin, formPostPage, isFormPost, parseFormBody, plainAnswerPage } from './registration/form-post.ts'
+import { healthHandler } from './site/health.ts'
+import { consentEvidence, ownPageAddress } from './store/lead-evidence.ts'
+import { singleAddress } from './delivery/mailer.ts'
+import { deliverySettings } from './delivery/settings.ts'
+import { composeLeadMail, fieldLabel, type NotificationSettings } from './delivery/notification.ts'
+import { createRateLimiter } from './registration/rate-limit.ts'
+import { registrationSettings } from './registration/settings.ts'
+import { jsonAnswer, refusal, type RefusalDetails } from './registration/refusal.ts'
 import {
   canonical,
   controlCharacterErrors,
@@ -96,13 +97,13 @@ import {
   readSubmissionContext,
   sameFields,
   userAgentOf,
-} from './registration-body.ts'
-import { createLaunchChooser } from './launch-choice.ts'
-import type { LaunchSite } from './launch-site.ts'
-import { composeReply } from './reply.ts'
-import type { AddressKey, LeadStore, NewLead, NewMessage } from './store.ts'
-import { createUnsubscribeRoutes, type UnsubscribePageTexts } from './unsubscribe.ts'
-import { composeWebhook } from './webhook.ts'
+} from './registration/registration-body.ts'
+import { createLaunchChooser } from './registration/launch-choice.ts'
+import type { LaunchSite } from './site/launch-site.ts'
+import { composeReply } from './delivery/reply.ts'
+import type { AddressKey, LeadStore, NewLead, NewMessage } from './store/store.ts'
+import { createUnsubscribeRoutes, type UnsubscribePageTexts } from './delivery/unsubscribe.ts'
+import { composeWebhook } from './delivery/webhook.ts'
 
 /** Where the app reports what happened; console by default. Never given visitors' personal data. */
 export type AppLog = {
@@ -190,8 +191,8 @@ export function createApp(deps: AppDeps): Hono {
   const log: AppLog = deps.log ?? { info: (m) => console.log(m), error: (m, e) => console.error(m, e ?? '') }
   const newId = deps.newId ?? (() => crypto.randomUUID())
   const trustProxy = deps.trustProxy ?? 0
-  const limiter = createRateLimiter(deps.rateLimitPerMinute ?? settings.RATE_LIMIT_PER_MINUTE.default)
-  const timeZone = deps.timeZone ?? settings.NOTIFY_TIME_ZONE.default
+  const limiter = createRateLimiter(deps.rateLimitPerMinute ?? registrationSettings.RATE_LIMIT_PER_MINUTE.default)
+  const timeZone = deps.timeZone ?? deliverySettings.NOTIFY_TIME_ZONE.default
   const allowedOrigins = deps.allowedOrigins ?? []
   const launches = new Map<string, ServedLaunch>()
   for (const site of deps.launches) {
@@ -211,7 +212,7 @@ export function createApp(deps: AppDeps): Hono {
   const originPolicy = createOriginPolicy([...allowedOrigins, ...deps.launches.flatMap((site) => site.origins)], trustProxy)
   /** The launch each request being answered was found to be for (a refused plain post shows that launch's form). */
   const chosen = new WeakMap<Request, ServedLaunch>()
-  const maxSize = deps.bodyLimitBytes ?? settings.MAX_BODY_BYTES.default
+  const maxSize = deps.bodyLimitBytes ?? registrationSettings.MAX_BODY_BYTES.default
   const clientAddressOf = (c: Context) => {
     try {
       return deps.clientAddress?.(c) ?? 'unknown'

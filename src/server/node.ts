@@ -7,27 +7,27 @@ import { Hono, type Context, type MiddlewareHandler } from 'hono'
 import { functionLaunchOf } from '../../schema/function-launch.ts'
 import { contactFunctionPath } from '../../schema/function-path.ts'
 import { createApp } from './app.ts'
-import { rateLimitKey } from './client-address.ts'
-import { healthHandler } from './health.ts'
-import { DataDirBusyError, lockDataDir } from './data-dir-lock.ts'
-import { createEmlMailer } from './eml-mailer.ts'
-import { eraseEverywhere } from './erasure.ts'
+import { rateLimitKey } from './registration/client-address.ts'
+import { healthHandler } from './site/health.ts'
+import { DataDirBusyError, lockDataDir } from './store/data-dir-lock.ts'
+import { createEmlMailer, removeEmlCopies } from './delivery/eml-mailer.ts'
+import { eraseEverywhere } from './store/erasure.ts'
 import { createLeadsPage, leadsPageLaunchOf } from './leads-page/leads-page.ts'
 import { createPasswordCheck, openSessionStore, type SessionStore } from './leads-page/sessions.ts'
 import { requestHandlingOf, type NodeServerConfig } from './env.ts'
-import type { Mailer } from './mailer.ts'
-import { createForwardedAddress } from './forwarded-address.ts'
-import { createLaunchHosts } from './launch-hosts.ts'
-import { requestHost } from './caller.ts'
-import { launchSiteOf, type LaunchSite } from './launch-site.ts'
-import { createOutboxWorker } from './outbox.ts'
-import { ensurePrivateDir, readOrCreateSecret, tightenPrivateTree } from './private-files.ts'
-import { cspHashesOf, secureHeadersMiddleware, styleHashesOf } from './security-headers.ts'
-import { createSmtpMailer } from './smtp-mailer.ts'
-import { openSqliteStore } from './sqlite-store.ts'
-import { createStaticSite } from './static-site.ts'
-import { addressKeyOf } from './suppression.ts'
-import { createWebhookSender } from './webhook.ts'
+import type { Mailer } from './delivery/mailer.ts'
+import { createForwardedAddress } from './registration/forwarded-address.ts'
+import { createLaunchHosts } from './site/launch-hosts.ts'
+import { requestHost } from './registration/caller.ts'
+import { launchSiteOf, type LaunchSite } from './site/launch-site.ts'
+import { createOutboxWorker } from './delivery/outbox.ts'
+import { ensurePrivateDir, readOrCreateSecret, tightenPrivateTree } from './store/private-files.ts'
+import { cspHashesOf, secureHeadersMiddleware, styleHashesOf } from './site/security-headers.ts'
+import { createSmtpMailer } from './delivery/smtp-mailer.ts'
+import { openSqliteStore } from './store/sqlite-store.ts'
+import { createStaticSite } from './site/static-site.ts'
+import { addressKeyOf } from './store/suppression.ts'
+import { createWebhookSender } from './delivery/webhook.ts'
 
 /**
  * The Node server (run by src/cli/serve.ts). Serves every launch's built site (DIST_DIR/<slug>/, chosen by the
@@ -201,7 +201,7 @@ export async function startNodeServer(
   const erasure = {
     store,
     keyOf: (email: string) => addressKeyOf(suppressionSecret, email),
-    emlDir: path.join(dataDir, 'outbox'),
+    removeCopies: (messageIds: string[], address: string | undefined) => removeEmlCopies(emlDir, messageIds, address),
   }
   const retentionDays = settings.retentionDays
   async function applyRetention(): Promise<void> {

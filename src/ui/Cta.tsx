@@ -1,9 +1,5 @@
-import type { ctaSchema, FromConfigSchema } from '../../schema/parts.ts'
 import { Island } from '../page/Island.tsx'
 import { CtaLink, type CtaLinkProps } from './CtaLink.tsx'
-
-/** A call-to-action as the config names it. */
-export type CtaProps = FromConfigSchema<typeof ctaSchema>
 
 /**
  * A call-to-action wherever a section puts one. One that opens the dialog is an island (hydrated in the

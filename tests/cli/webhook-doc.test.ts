@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { signWebhook } from '../../src/server/webhook.ts'
+import { signWebhook } from '../../src/server/delivery/webhook.ts'
 
 // docs/webhook.md shows a call a receiver can check by hand: its signature must be the one the server would send.
 describe('docs/webhook.md', () => {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import type { PageConfig } from '../../schema/page-config.ts'
-import { cspHashesOf } from '../../src/server/security-headers.ts'
+import { cspHashesOf } from '../../src/server/site/security-headers.ts'
 import { useServerAndBrowser } from './harness.ts'
 
 // The Content-Security-Policy the server sends, checked in Chromium against the real page in every state that

@@ -5,7 +5,7 @@ import path from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { PageConfig } from '../../schema/page-config.ts'
-import { cspHashesOf } from '../../src/server/security-headers.ts'
+import { cspHashesOf } from '../../src/server/site/security-headers.ts'
 import { parseCsv } from '../server/support/csv.ts'
 import { copyProject, freePort, launchBrowser, startServer, type RunningServer } from './harness.ts'
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createLaunchChooser } from '../../src/server/launch-choice.ts'
+import { createLaunchChooser } from '../../src/server/registration/launch-choice.ts'
 
 const launches = [
   { slug: 'home', origins: ['https://home.example.com'] },

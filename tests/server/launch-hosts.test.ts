@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createLaunchHosts, hostNameOf } from '../../src/server/launch-hosts.ts'
+import { createLaunchHosts, hostNameOf } from '../../src/server/site/launch-hosts.ts'
 
 const launches = [
   { slug: 'bramblewood-crossing', canonicalUrl: 'https://bramblewood.example.com/' },

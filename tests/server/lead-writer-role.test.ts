@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createPostgresStore, type SqlQueryable } from '../../src/server/postgres-store.ts'
-import { addressKeyOf } from '../../src/server/suppression.ts'
+import { createPostgresStore, type SqlQueryable } from '../../src/server/store/postgres-store.ts'
+import { addressKeyOf } from '../../src/server/store/suppression.ts'
 import { defaultLaunch, mailFor, newLead } from './support/fixtures.ts'
 import { plannedPostgresKind, startTestPostgres, type TestPostgres } from './support/postgres.ts'
 

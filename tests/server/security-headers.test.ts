@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
-import { cspHashesOf, secureHeadersMiddleware, securityHeaders, staticHostHeaders, styleHashesOf } from '../../src/server/security-headers.ts'
+import { cspHashesOf, secureHeadersMiddleware, securityHeaders, staticHostHeaders, styleHashesOf } from '../../src/server/site/security-headers.ts'
 
 const jsonLd = '{"@context":"https://schema.org","@type":"RealEstateAgent","name":"Caf\u00e9 \\u003c Homes"}'
 const page = `<!doctype html><html><head><title>t</title><script type="application/ld+json">${jsonLd}</script>

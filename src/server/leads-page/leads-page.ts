@@ -1,11 +1,13 @@
+// The leads-page room (src/server/leads-page/): the sales team's pages at /leads (sign-in, list, search, CSV); it
+// reads leads only through the store's contract (store/store.ts), never a driver.
 import { Hono, type Context } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 import type { AppLog } from '../app.ts'
 import type { PageConfig } from '../../../schema/page-config.ts'
-import { fieldsOfForms, writeLeadsCsv } from '../leads-csv.ts'
-import { createRateLimiter } from '../rate-limit.ts'
-import type { LeadPosition, LeadSearch, LeadStore, StoredLead } from '../store.ts'
+import { fieldsOfForms, writeLeadsCsv } from './leads-csv.ts'
+import { createRateLimiter } from '../registration/rate-limit.ts'
+import type { LeadPosition, LeadSearch, LeadStore, StoredLead } from '../store/store.ts'
 import { leadsCss } from './leads-css.ts'
 import type { LeadsFilter, SessionStore } from './sessions.ts'
 import { launchOf, listView, signInView, type LaunchChoice, type LeadsPageLaunch, type ViewContext } from './views.ts'

@@ -1,6 +1,6 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import Database from 'better-sqlite3'
-import { ensurePrivateFile } from '../private-files.ts'
+import { ensurePrivateFile } from '../store/private-files.ts'
 
 /**
  * The leads page's sign-in: the password check and the sessions, kept server-side in their own SQLite file

@@ -1,8 +1,8 @@
 import { html } from 'hono/html'
 import type { HtmlEscapedString } from 'hono/utils/html'
-import { fieldsOfForms } from '../leads-csv.ts'
-import { displayValue, fieldLabel, orderedFields, type NotificationForm } from '../notification.ts'
-import type { LeadSearchPage, ListedLead, NotificationState } from '../store.ts'
+import { fieldsOfForms } from './leads-csv.ts'
+import { displayValue, fieldLabel, orderedFields, type NotificationForm } from '../delivery/notification.ts'
+import type { LeadSearchPage, ListedLead, NotificationState } from '../store/store.ts'
 
 /**
  * The leads page's HTML, rendered on the server with Hono's html`` helper (every interpolated value is escaped).

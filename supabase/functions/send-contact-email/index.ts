@@ -11,14 +11,14 @@ import pg from 'pg'
 import bundle from '../_shared/launches.json' with { type: 'json' }
 import type { FunctionBundle } from '../../../schema/function-launch.ts'
 import { createApp } from '../../../src/server/app.ts'
-import { platformClientAddress } from '../../../src/server/client-address.ts'
+import { platformClientAddress } from '../../../src/server/registration/client-address.ts'
 import { formatEnvProblems, parseEdgeEnv, requestHandlingOf } from '../../../src/server/env.ts'
-import { createOutboxWorker } from '../../../src/server/outbox.ts'
-import { createPostgresStore } from '../../../src/server/postgres-store.ts'
-import { createResendMailer } from '../../../src/server/resend-mailer.ts'
-import { addressKeyOf } from '../../../src/server/suppression.ts'
-import { createWebhookSender } from '../../../src/server/webhook.ts'
-import { launchSiteOf } from '../../../src/server/launch-site.ts'
+import { createOutboxWorker } from '../../../src/server/delivery/outbox.ts'
+import { createPostgresStore } from '../../../src/server/store/postgres-store.ts'
+import { createResendMailer } from '../../../src/server/delivery/resend-mailer.ts'
+import { addressKeyOf } from '../../../src/server/store/suppression.ts'
+import { createWebhookSender } from '../../../src/server/delivery/webhook.ts'
+import { launchSiteOf } from '../../../src/server/site/launch-site.ts'
 
 type EdgeRuntimeGlobal = { EdgeRuntime?: { waitUntil(promise: Promise<unknown>): void } }
 

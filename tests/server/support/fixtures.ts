@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { functionLaunchOf } from '../../../schema/function-launch.ts'
 import type { PageConfig } from '../../../schema/page-config.ts'
-import { launchSiteOf, type LaunchSite, type LaunchSiteOptions } from '../../../src/server/launch-site.ts'
-import type { NewLead, OutgoingMail } from '../../../src/server/store.ts'
+import { launchSiteOf, type LaunchSite, type LaunchSiteOptions } from '../../../src/server/site/launch-site.ts'
+import type { NewLead, OutgoingMail } from '../../../src/server/store/store.ts'
 
 /**
  * The repository's page.config.json, parsed as JSON only. The server tests need its form and site; the image and

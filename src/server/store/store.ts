@@ -1,3 +1,5 @@
+// The store room (src/server/store/): where leads are kept: this contract, its SQLite and PostgreSQL drivers, the
+// data folder's lock and private files, the evidence a lead records, erasure and the suppression list.
 /**
  * The one storage interface the app and the outbox worker use. Two implementations keep the same table
  * shape: sqlite-store.ts (Node, one machine) and postgres-store.ts (Supabase / any PostgreSQL).

@@ -1,3 +1,5 @@
+// The site room (src/server/site/): serving each launch's built site: static files, which launch a host is, the
+// security headers, the health check.
 import { createReadStream, type Stats } from 'node:fs'
 import { realpath, stat } from 'node:fs/promises'
 import path from 'node:path'

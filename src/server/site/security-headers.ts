@@ -130,7 +130,7 @@ export function staticHostHeaders(options: SecurityHeaderOptions): string {
     [path, ...Object.entries(headers).map(([name, value]) => `  ${name}: ${value}`)].join('\n')
   const revalidate = { 'Cache-Control': 'public, max-age=0, must-revalidate' }
   return [
-    '# Written by the build from src/server/security-headers.ts: edit that file, not this one.',
+    '# Written by the build from src/server/site/security-headers.ts: edit that file, not this one.',
     block('/*', securityHeaders(options)),
     block('/assets/*', { 'Cache-Control': 'public, max-age=31536000, immutable' }),
     block('/', revalidate),

@@ -2,7 +2,7 @@ import { open, readdir, readFile, rename, rm } from 'node:fs/promises'
 import path from 'node:path'
 import nodemailer from 'nodemailer'
 import type { Mailer } from './mailer.ts'
-import { ensurePrivateDir, privateFileMode } from './private-files.ts'
+import { ensurePrivateDir, privateFileMode } from '../store/private-files.ts'
 import { toNodemailerMessage } from './smtp-mailer.ts'
 
 /** A file name for a message id: the same message always lands in the same file, so a re-send overwrites. */

@@ -8,9 +8,9 @@
  */
 import { timingSafeEqual } from 'hono/utils/buffer'
 import { Hono, type Context } from 'hono'
-import type { ReplyConfig } from '../../schema/page-config.ts'
+import type { ReplyConfig } from '../../../schema/page-config.ts'
 import { escapeHtml } from './escape-html.ts'
-import type { LeadStore } from './store.ts'
+import type { LeadStore } from '../store/store.ts'
 
 /** The secret that signs links, and the public address of the function the links point to. */
 export type LinkSettings = {

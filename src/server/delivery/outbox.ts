@@ -1,6 +1,8 @@
+// The delivery room (src/server/delivery/): what leaves after a lead is stored: this outbox and its worker, the
+// mailers (.eml, SMTP, Resend), the notification, the reply, the CRM webhook and the unsubscribe links.
 import { describeDeliveryError, DeliveryError, isPermanentFailure } from './delivery-error.ts'
 import type { Mailer } from './mailer.ts'
-import type { LeadStore, OutboxJob, WebhookMessage } from './store.ts'
+import type { LeadStore, OutboxJob, WebhookMessage } from '../store/store.ts'
 
 /**
  * How the outbox retries mail: exponential backoff from `minDelayMs`, doubling per attempt, capped at `maxDelayMs`;

@@ -1,8 +1,8 @@
-import { formFieldNames, formFieldSchemas } from '../../schema/registration-rules.ts'
+import { formFieldNames, formFieldSchemas } from '../../../schema/registration-rules.ts'
 import { escapeHtml } from './escape-html.ts'
-import { pageForMail, referrerForMail } from './lead-evidence.ts'
+import { pageForMail, referrerForMail } from '../store/lead-evidence.ts'
 import { headerSafe, singleAddress } from './mailer.ts'
-import type { NewLead, OutgoingMail } from './store.ts'
+import type { NewLead, OutgoingMail } from '../store/store.ts'
 
 /** The parts of the form config the notification reads: field order, labels and option names. */
 export type NotificationForm = {

@@ -1,5 +1,5 @@
 import { HTTPException } from 'hono/http-exception'
-import type { FieldMessages } from '../../schema/registration-rules.ts'
+import type { FieldMessages } from '../../../schema/registration-rules.ts'
 
 /** The statuses the function refuses a request with, each with a plain message. */
 export type RefusalStatus = 400 | 401 | 403 | 405 | 409 | 413 | 415 | 429 | 500

@@ -1,7 +1,7 @@
 import { stringify } from 'csv-stringify/sync'
-import { clickIdParams } from '../../schema/registration-contract.ts'
-import { orderedFields, type NotificationForm } from './notification.ts'
-import type { StoredLead } from './store.ts'
+import { clickIdParams } from '../../../schema/registration-contract.ts'
+import { orderedFields, type NotificationForm } from '../delivery/notification.ts'
+import type { StoredLead } from '../store/store.ts'
 
 /**
  * Leads as CSV (RFC 4180), for `npm run leads:export` and the leads page's download: one writer, so both apply the

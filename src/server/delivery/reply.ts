@@ -4,11 +4,11 @@
  * address and a way to reach them, and a working way to say no (an unsubscribe link in the text, and the
  * List-Unsubscribe / List-Unsubscribe-Post headers of RFC 8058 so mail programs offer it in one click).
  */
-import type { ReplyConfig } from '../../schema/page-config.ts'
+import type { ReplyConfig } from '../../../schema/page-config.ts'
 import { headerSafe, singleAddress } from './mailer.ts'
 import { escapeHtml } from './escape-html.ts'
 import { displayValue, type NotificationForm } from './notification.ts'
-import type { NewLead, OutgoingMail } from './store.ts'
+import type { NewLead, OutgoingMail } from '../store/store.ts'
 import { unsubscribeUrl, type LinkSettings } from './unsubscribe.ts'
 
 /** What the reply needs besides the lead. */

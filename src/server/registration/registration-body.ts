@@ -1,11 +1,13 @@
+// The registration room (src/server/registration/): reading a registration: the JSON body and the no-JS form post
+// with its page, the refusals, who is calling and from which address, which launch it is for, the rate limit.
 /**
  * Reading a registration request's body: bytes to a plain JSON object, and the lead's context (submission id,
  * page, referrer, UTM, consent) checked field by field. Every problem is a refusal with a plain message.
  * Web-standard APIs only: the Deno entry runs this file too.
  */
-import type { FormConfig } from '../../schema/page-config.ts'
-import { clickIdParams, honeypotField, legacyHoneypotField } from '../../schema/registration-contract.ts'
-import { formFieldNames, type FieldMessages } from '../../schema/registration-rules.ts'
+import type { FormConfig } from '../../../schema/page-config.ts'
+import { clickIdParams, honeypotField, legacyHoneypotField } from '../../../schema/registration-contract.ts'
+import { formFieldNames, type FieldMessages } from '../../../schema/registration-rules.ts'
 import { refusal } from './refusal.ts'
 
 /** A registration body: a JSON object, checked for hostile keys and depth. */

@@ -15,7 +15,7 @@
 import { timingSafeEqual } from 'hono/utils/buffer'
 import { DeliveryError, isPermanentHttpStatus } from './delivery-error.ts'
 import type { WebhookSender } from './outbox.ts'
-import type { NewLead, WebhookMessage } from './store.ts'
+import type { NewLead, WebhookMessage } from '../store/store.ts'
 
 /** What the webhook payload names besides the lead. */
 export type WebhookContext = { siteName: string }

@@ -1,5 +1,5 @@
 import type { Context } from 'hono'
-import type { LeadStore } from './store.ts'
+import type { LeadStore } from '../store/store.ts'
 
 /**
  * GET /healthz: whether the database answers, and how many messages wait or have failed; counts only, never a

@@ -1,6 +1,6 @@
 import nodemailer from 'nodemailer'
 import { extraHeaders, fromHeader, headerSafe, recipientOf, singleAddress, type Mailer } from './mailer.ts'
-import type { OutgoingMail } from './store.ts'
+import type { OutgoingMail } from '../store/store.ts'
 
 /** The nodemailer message for a stored notification: the same headers whichever transport carries it. */
 export function toNodemailerMessage(mail: OutgoingMail, from: string) {

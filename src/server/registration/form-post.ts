@@ -13,8 +13,8 @@
  *   the same registration posted twice (a double click, a reload of the answer) is stored once, a corrected one is
  *   a new submission.
  */
-import { attributionOfUrl } from '../../schema/registration-contract.ts'
-import { formFieldSchemas } from '../../schema/registration-rules.ts'
+import { attributionOfUrl } from '../../../schema/registration-contract.ts'
+import { formFieldSchemas } from '../../../schema/registration-rules.ts'
 import { refusal } from './refusal.ts'
 
 /** The content type a plain HTML form posts. */

@@ -5,7 +5,7 @@
  * act on: correct, and send again. Works on the markup src/form/RegistrationForm.tsx renders: inputs named by
  * field, each pointing at its message element with aria-describedby. Web-standard code only.
  */
-import type { FieldMessages } from '../../schema/registration-rules.ts'
+import type { FieldMessages } from '../../../schema/registration-rules.ts'
 
 const escapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => escapes[c] ?? c)

@@ -3,9 +3,9 @@
  * plus what only the running entry knows (NOTIFY_EMAIL, the unsubscribe links' secret and address, the built home
  * page). Web-standard only: the Deno entry runs it too.
  */
-import type { FunctionLaunch } from '../../schema/function-launch.ts'
-import type { ReplyConfig } from '../../schema/page-config.ts'
-import type { LinkSettings } from './unsubscribe.ts'
+import type { FunctionLaunch } from '../../../schema/function-launch.ts'
+import type { ReplyConfig } from '../../../schema/page-config.ts'
+import type { LinkSettings } from '../delivery/unsubscribe.ts'
 
 /** The reply to a launch's registrants, with how its unsubscribe links are signed and the pages' stylesheet. */
 export type LaunchReply = { config: ReplyConfig; links: LinkSettings; pageCss?: string | undefined }

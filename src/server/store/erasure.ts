@@ -1,4 +1,3 @@
-import { removeEmlCopies } from './eml-mailer.ts'
 import type { AddressKey, LeadSelector, LeadStore } from './store.ts'
 
 /** What an erasure removed, in counts: never the data. */
@@ -8,8 +7,11 @@ export type ErasureReport = { leads: number; messages: number; emlFiles: number;
 export type ErasureTarget = {
   store: LeadStore
   keyOf: (email: string) => Promise<AddressKey>
-  /** DATA_DIR/outbox on the Node server; undefined where mail is not written to files. */
-  emlDir?: string | undefined
+  /**
+   * Removes the copies of the erased messages kept outside the store (the Node server's .eml files in
+   * DATA_DIR/outbox: delivery/eml-mailer.ts removeEmlCopies) and says how many; undefined where none are kept.
+   */
+  removeCopies?: ((messageIds: string[], address: string | undefined) => Promise<number>) | undefined
 }
 
 /**
@@ -19,6 +21,6 @@ export type ErasureTarget = {
 export async function eraseEverywhere(target: ErasureTarget, selector: LeadSelector): Promise<ErasureReport> {
   const result = await target.store.eraseLeads(selector, target.keyOf)
   const address = 'email' in selector ? selector.email : undefined
-  const emlFiles = target.emlDir ? await removeEmlCopies(target.emlDir, result.messageIds, address) : 0
+  const emlFiles = target.removeCopies ? await target.removeCopies(result.messageIds, address) : 0
   return { leads: result.leads, messages: result.messages, emlFiles, suppressed: result.suppressed }
 }

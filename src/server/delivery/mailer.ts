@@ -1,5 +1,5 @@
 import { DeliveryError } from './delivery-error.ts'
-import type { OutgoingMail } from './store.ts'
+import type { OutgoingMail } from '../store/store.ts'
 
 /**
  * Sends one composed notification. Resolves once the message is accepted (by the SMTP server, the mail API,

@@ -1,0 +1,123 @@
+// The SQLite store's schema and its upgrades (sqlite-store.ts opens a file and applies them).
+import type Database from 'better-sqlite3'
+import { emailKey } from './sqlite-rows.ts'
+
+// The same tables as supabase/migrations/*_leads_and_outbox.sql, in SQLite's types: timestamps are ISO 8601
+// UTC text (they sort as text), JSON columns are text.
+/** Schema version 1: the tables a new file starts with. */
+export const schemaV1 = `
+CREATE TABLE IF NOT EXISTS leads (
+  id            INTEGER PRIMARY KEY,
+  submission_id TEXT    NOT NULL UNIQUE,
+  created_at    TEXT    NOT NULL,
+  fields        TEXT    NOT NULL,
+  consent_text  TEXT    NOT NULL,
+  page_url      TEXT,
+  referrer      TEXT,
+  utm           TEXT    NOT NULL DEFAULT '{}',
+  user_agent    TEXT
+);
+CREATE TABLE IF NOT EXISTS outbox (
+  id              INTEGER PRIMARY KEY,
+  lead_id         INTEGER NOT NULL REFERENCES leads(id),
+  recipient       TEXT    NOT NULL,
+  mail            TEXT    NOT NULL,
+  status          TEXT    NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'sent')),
+  attempts        INTEGER NOT NULL DEFAULT 0,
+  next_attempt_at TEXT    NOT NULL,
+  locked_until    TEXT,
+  last_error      TEXT,
+  created_at      TEXT    NOT NULL,
+  sent_at         TEXT
+);
+CREATE INDEX IF NOT EXISTS outbox_due ON outbox (next_attempt_at) WHERE status = 'pending';
+CREATE INDEX IF NOT EXISTS outbox_lead ON outbox (lead_id);
+`
+
+// As supabase/migrations/*_erasure_and_suppression.sql: when consent was withdrawn, and the keyed hashes of
+// withdrawn addresses that outlive the erasure of their leads.
+const schemaV2 = `
+ALTER TABLE leads ADD COLUMN withdrawn_at TEXT;
+CREATE TABLE IF NOT EXISTS suppressions (
+  address_key TEXT NOT NULL PRIMARY KEY,
+  created_at  TEXT NOT NULL
+);
+`
+
+// As supabase/migrations/*_lead_click_ids_and_spam.sql: ad click ids and the landing path, and the honeypot flag
+// (a lead caught by it is kept, apart, never notified).
+const schemaV3 = `
+ALTER TABLE leads ADD COLUMN click_ids TEXT NOT NULL DEFAULT '{}';
+ALTER TABLE leads ADD COLUMN landing_page TEXT;
+ALTER TABLE leads ADD COLUMN suspected_spam INTEGER NOT NULL DEFAULT 0;
+`
+
+// As supabase/migrations/*_consent_evidence.sql: the consent note's version, and the browser's copy when it differed.
+const schemaV4 = `
+ALTER TABLE leads ADD COLUMN consent_sha256 TEXT;
+ALTER TABLE leads ADD COLUMN consent_reported TEXT;
+`
+
+// Version 5, as supabase/migrations/20251215000000_outbox_states.sql: message kinds (one of each a lead), the failed
+// and cancelled states, failed_at, and an index for finding withdrawn addresses. SQLite cannot change a CHECK
+// constraint, so the outbox is rebuilt once, rows and ids kept.
+const outboxV5 = `
+CREATE TABLE outbox_v5 (
+  id              INTEGER PRIMARY KEY,
+  lead_id         INTEGER NOT NULL REFERENCES leads(id),
+  kind            TEXT    NOT NULL DEFAULT 'notification' CHECK (kind IN ('notification', 'reply', 'webhook')),
+  recipient       TEXT    NOT NULL,
+  mail            TEXT    NOT NULL,
+  status          TEXT    NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'sent', 'failed', 'cancelled')),
+  attempts        INTEGER NOT NULL DEFAULT 0,
+  next_attempt_at TEXT    NOT NULL,
+  locked_until    TEXT,
+  last_error      TEXT,
+  created_at      TEXT    NOT NULL,
+  sent_at         TEXT,
+  failed_at       TEXT
+);
+INSERT INTO outbox_v5 (id, lead_id, recipient, mail, status, attempts, next_attempt_at, locked_until, last_error, created_at, sent_at)
+  SELECT id, lead_id, recipient, mail, status, attempts, next_attempt_at, locked_until, last_error, created_at, sent_at FROM outbox;
+DROP TABLE outbox;
+ALTER TABLE outbox_v5 RENAME TO outbox;
+CREATE INDEX outbox_due ON outbox (next_attempt_at) WHERE status = 'pending';
+CREATE INDEX outbox_lead ON outbox (lead_id);
+CREATE UNIQUE INDEX outbox_lead_kind ON outbox (lead_id, kind);
+`
+
+
+/** The column names of a table. */
+export function columnsOf(db: Database.Database, table: string): string[] {
+  return (db.pragma(`table_info(${table})`) as { name: string }[]).map((c) => c.name)
+}
+
+/**
+ * The schema's steps after version 1, in order: the step at index i brings a file to version i + 2, in one
+ * transaction with its user_version. Append a step for each change; never edit a shipped one.
+ */
+export const upgrades: Array<(db: Database.Database) => void> = [
+  (db) => db.exec(schemaV2),
+  (db) => db.exec(schemaV3),
+  (db) => db.exec(schemaV4),
+  (db) => upgradeForMessages(db),
+  (db) => upgradeForLaunches(db),
+]
+
+/** Schema version 5; each part guarded, so a file that already has one of them is upgraded all the same. */
+function upgradeForMessages(db: Database.Database): void {
+  if (!columnsOf(db, 'outbox').includes('kind')) db.exec(outboxV5)
+  if (!columnsOf(db, 'leads').includes('withdrawn_at')) db.exec('ALTER TABLE leads ADD COLUMN withdrawn_at TEXT')
+  db.exec(`CREATE INDEX IF NOT EXISTS leads_withdrawn_email ON leads (${emailKey('fields')}) WHERE withdrawn_at IS NOT NULL`)
+}
+
+/**
+ * Schema version 6, as supabase/migrations/20251220000000_leads_launch.sql: the launch a lead was made for (null on
+ * leads stored before, which belong to the default launch: the store reads them as it), and an index for listing one
+ * launch's leads by date (rowid, the id, ends every SQLite index, so it serves the (created_at, id) keyset too).
+ * Guarded like version 5: a file that already has the column is upgraded all the same.
+ */
+function upgradeForLaunches(db: Database.Database): void {
+  if (!columnsOf(db, 'leads').includes('launch')) db.exec('ALTER TABLE leads ADD COLUMN launch TEXT')
+  db.exec('CREATE INDEX IF NOT EXISTS leads_launch_newest ON leads (launch, created_at)')
+}
