@@ -14,8 +14,8 @@ const e2e = useServerAndBrowser()
  * A visit whose dialog does not open by itself: the dialog's memory (src/page/dialog-memory.ts) says the visitor
  * closed it a moment ago, so the test opens it only through a button, never racing its timer.
  */
-async function visit(): Promise<Page> {
-  const context = await e2e.browser.newContext({ viewport: { width: 1280, height: 900 } })
+async function visit(width = 1280): Promise<Page> {
+  const context = await e2e.browser.newContext({ viewport: { width, height: 900 } })
   await context.addInitScript(() => localStorage.setItem('registration-dialog', JSON.stringify({ closedAt: Date.now() })))
   const page = await context.newPage()
   page.setDefaultTimeout(10_000)
@@ -90,6 +90,27 @@ describe('the registration forms after a successful registration', () => {
     await inlineForm(page).getByLabel('Email').fill('sam@')
     await inlineForm(page).getByRole('button', { name: submitLabel }).click()
     await inlineForm(page).getByText(messages.email?.format ?? '-').waitFor()
+    await page.context().close()
+  })
+
+  it.each([375, 1280])('at %i px: the key figures line up on one line each, and the notice leaves the header uncovered', async (width) => {
+    const page = await visit(width)
+    const figures = await page.locator('dl dd').evaluateAll((values) =>
+      values.map((value) => ({ top: Math.round(value.getBoundingClientRect().top), lines: Math.round(value.getBoundingClientRect().height / parseFloat(getComputedStyle(value).lineHeight)) })),
+    )
+    expect(figures.length).toBeGreaterThan(1)
+    expect(new Set(figures.map((figure) => figure.top)).size).toBe(1)
+    expect(figures.every((figure) => figure.lines === 1)).toBe(true)
+
+    const form = inlineForm(page)
+    await fill(form, { name: 'Ari Novak', email: `ari${width}@example.com`, phone: '555-555-0150', realtor: 'No' })
+    await form.getByRole('button', { name: submitLabel }).click()
+    const notice = page.locator('.Toastify__toast').filter({ hasText: toasts.success.title })
+    await notice.waitFor()
+    await page.waitForTimeout(1000) // its entrance animation slides it down into place
+    const headerBottom = await page.locator('header').evaluate((header) => header.getBoundingClientRect().bottom)
+    const noticeTop = await notice.evaluate((toast) => toast.getBoundingClientRect().top)
+    expect(noticeTop).toBeGreaterThanOrEqual(Math.floor(headerBottom))
     await page.context().close()
   })
 })
