@@ -19,6 +19,9 @@ const previewEntry = '/src/editor/preview/entry-preview.tsx'
 /** A running editor: its address, its session token (for tests) and how to stop it. */
 export type RunningEditor = { url: string; port: number; token: string; close: () => Promise<void> }
 
+/** A launch the editor can open: its name as people know it (readLaunchName) and its config file. */
+export type EditorLaunch = { name: string; configFile: string }
+
 /**
  * True when a request's Host names this editor: 127.0.0.1 or localhost, on its port. Anything else is refused,
  * so a web page whose name someone points at 127.0.0.1 (DNS rebinding) cannot reach the editor as its own site.
@@ -56,7 +59,7 @@ function servePublicFile(publicDir: string, urlPath: string, res: ServerResponse
   return true
 }
 
-function editorHtml(token: string, file: string): string {
+function editorHtml(token: string, launchName: string): string {
   return `<!doctype html>
 <html lang="en">
   <head>
@@ -64,7 +67,7 @@ function editorHtml(token: string, file: string): string {
     <meta name="viewport" content="width=device-width, initial-scale=1" />
     <meta name="editor-token" content="${escapeHtml(token)}" />
     <link rel="icon" href="data:," />
-    <title>${escapeHtml(file)} – page editor</title>
+    <title>${escapeHtml(launchName)} — page editor</title>
   </head>
   <body>
     <div id="editor-root"></div>
@@ -73,8 +76,45 @@ function editorHtml(token: string, file: string): string {
 </html>`
 }
 
-function previewHtml(session: EditorSession): string {
-  const config = session.lastGood
+const pickerStyle = `body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem;color:#1c2421}
+ul{list-style:none;padding:0}li{margin:.5rem 0}button{font:inherit;font-weight:600;padding:.6rem 1rem;border:1px solid #1f3d2b;
+border-radius:8px;background:#fff;color:#1f3d2b;cursor:pointer;min-width:16rem;text-align:left}button:hover,button:focus-visible{background:#e8f0ea}
+small{display:block;color:#5b6660;font-weight:400}`
+
+/** The page that asks which launch to open, when `npm run edit` was given none and the project has several. */
+function pickerHtml(launches: EditorLaunch[]): string {
+  const items = launches
+    .map(
+      (launch, index) => `      <li>
+        <form method="post" action="/choose">
+          <button type="submit" name="launch" value="${index}">${escapeHtml(launch.name)}<small>${escapeHtml(path.relative(process.cwd(), launch.configFile) || launch.configFile)}</small></button>
+        </form>
+      </li>`,
+    )
+    .join('\n')
+  return `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <link rel="icon" href="data:," />
+    <title>Choose a launch — page editor</title>
+    <style>${pickerStyle}</style>
+  </head>
+  <body>
+    <main>
+      <h1>Which launch do you want to edit?</h1>
+      <p>This project has ${launches.length} launches. To edit another one later, stop the editor and start it again.</p>
+      <ul aria-label="Launches">
+${items}
+      </ul>
+    </main>
+  </body>
+</html>`
+}
+
+function previewHtml(session: EditorSession | undefined): string {
+  const config = session?.lastGood
   return `<!doctype html>
 <html lang="${escapeHtml(config?.site.lang ?? 'en')}">
   <head>
@@ -107,17 +147,44 @@ function listen(server: Server, port: number): Promise<number> {
   })
 }
 
+/** Reads a small form post (the launch picker's) as its fields. */
+async function readFormBody(req: IncomingMessage): Promise<URLSearchParams> {
+  let body = ''
+  for await (const chunk of req) {
+    body += String(chunk)
+    if (body.length > 1024) break
+  }
+  return new URLSearchParams(body)
+}
+
 /**
- * Starts the editor for `configFile` on 127.0.0.1 (only): `port`, or any free port when that one is taken.
- * Serves the editor page at /, the preview at /preview/ (the real page code through Vite, with the last text
- * without problems, saved or not), the API at /api/ (see api.ts) and the launch's public/ files.
+ * Starts the editor on 127.0.0.1 (only): `port`, or any free port when that one is taken. With one launch it opens
+ * that one; with several, / first lists their names and the person picks one (once per run). Serves the editor page
+ * at /, the preview at /preview/ (the real page code through Vite, with the last text without problems, saved or
+ * not), the API at /api/ (see api.ts) and the launch's public/ files. `onOpen` is told which launch is open.
  */
-export async function startEditor({ configFile, port }: { configFile: string; port: number }): Promise<RunningEditor> {
-  const publicDir = publicDirFor(configFile)
-  const session: EditorSession = { configFile, token: randomBytes(24).toString('base64url') }
-  session.lastGood = initialGoodConfig(session)
-  const previewConfig = previewConfigPlugin(() => session.lastGood)
-  session.onFormChanged = previewConfig.formChanged
+export async function startEditor({
+  launches,
+  port,
+  onOpen,
+}: {
+  launches: EditorLaunch[]
+  port: number
+  onOpen?: (launch: EditorLaunch) => void
+}): Promise<RunningEditor> {
+  if (launches.length === 0) throw new Error('There is no launch to edit.')
+  const token = randomBytes(24).toString('base64url')
+  let open: { launch: EditorLaunch; session: EditorSession; publicDir: string; api: ReturnType<typeof getRequestListener> } | undefined
+  const previewConfig = previewConfigPlugin(() => open?.session.lastGood)
+  const openLaunch = (launch: EditorLaunch) => {
+    const session: EditorSession = { configFile: launch.configFile, launchName: launch.name, token }
+    session.lastGood = initialGoodConfig(session)
+    session.onFormChanged = previewConfig.formChanged
+    open = { launch, session, publicDir: publicDirFor(launch.configFile), api: getRequestListener(createEditorApi(session).fetch) }
+    previewConfig.formChanged()
+    onOpen?.(launch)
+  }
+  if (launches.length === 1) openLaunch(launches[0]!)
 
   let actualPort = port
   const server = createServer((req, res) => void handle(req, res))
@@ -141,7 +208,6 @@ export async function startEditor({ configFile, port }: { configFile: string; po
     },
   })
 
-  const api = getRequestListener(createEditorApi(session).fetch)
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // No other site may show the editor in a frame (and trick a click on Save).
     res.setHeader('content-security-policy', "frame-ancestors 'self'")
@@ -153,16 +219,40 @@ export async function startEditor({ configFile, port }: { configFile: string; po
     }
     const urlPath = new URL(req.url ?? '/', 'http://editor').pathname
     try {
-      if (urlPath.startsWith('/api/')) return await api(req, res)
+      if (!open) {
+        if (req.method === 'POST' && urlPath === '/choose') {
+          const chosen = launches[Number((await readFormBody(req)).get('launch'))]
+          if (chosen) openLaunch(chosen)
+          res.writeHead(303, { location: '/' })
+          res.end()
+          return
+        }
+        if (req.method === 'GET' && urlPath === '/') {
+          res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
+          res.end(pickerHtml(launches))
+          return
+        }
+        if (urlPath.startsWith('/api/')) {
+          res.writeHead(409, { 'content-type': 'application/json' })
+          res.end(JSON.stringify({ error: 'No launch is open yet: choose one at the editor address first.' }))
+          return
+        }
+      }
+      if (open && urlPath.startsWith('/api/')) return await open.api(req, res)
+      if (req.method === 'POST' && urlPath === '/choose') {
+        res.writeHead(303, { location: '/' })
+        res.end()
+        return
+      }
       if (req.method === 'GET' && (urlPath === '/' || urlPath === '/preview/')) {
-        const html = urlPath === '/' ? editorHtml(session.token, path.basename(configFile)) : previewHtml(session)
+        const html = urlPath === '/' ? editorHtml(token, open!.launch.name) : previewHtml(open?.session)
         const body = await vite.transformIndexHtml(urlPath, html)
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
         res.end(body)
         return
       }
-      if (req.method === 'GET' && !urlPath.startsWith('/@') && !urlPath.startsWith('/src/') && !urlPath.startsWith('/node_modules/')) {
-        if (servePublicFile(publicDir, urlPath, res)) return
+      if (open && req.method === 'GET' && !urlPath.startsWith('/@') && !urlPath.startsWith('/src/') && !urlPath.startsWith('/node_modules/')) {
+        if (servePublicFile(open.publicDir, urlPath, res)) return
       }
       vite.middlewares(req, res, () => {
         res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' })
@@ -182,7 +272,7 @@ export async function startEditor({ configFile, port }: { configFile: string; po
   return {
     url: `http://127.0.0.1:${actualPort}/`,
     port: actualPort,
-    token: session.token,
+    token,
     close: async () => {
       server.closeAllConnections()
       await new Promise<void>((resolve) => server.close(() => resolve()))
