@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { createReadStream, realpathSync, statSync } from 'node:fs'
+import { createReadStream, existsSync, realpathSync, statSync } from 'node:fs'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import path from 'node:path'
 import { getRequestListener } from '@hono/node-server'
@@ -10,6 +10,7 @@ import { clientConfigScript } from '../build/client-config.ts'
 import { escapeHtml } from '../server/escape-html.ts'
 import { publicDirFor } from '../config/check-page-config.ts'
 import { createEditorApi, initialGoodConfig, type EditorSession } from './api.ts'
+import { crossSiteRefusal, isPlainPath, isVitePath } from './request-policy.ts'
 import { plainMarkdownPlugin, previewConfigPlugin } from './vite-plugins.ts'
 
 const root = path.resolve(import.meta.dirname, '../..')
@@ -54,7 +55,12 @@ function servePublicFile(publicDir: string, urlPath: string, res: ServerResponse
   }
   const base = realpathSync(publicDir)
   if (!file.startsWith(base + path.sep) || !statSync(file).isFile()) return false
-  res.writeHead(200, { 'content-type': contentTypes[path.extname(file).toLowerCase()] ?? 'application/octet-stream', 'cache-control': 'no-cache' })
+  res.writeHead(200, {
+    'content-type': contentTypes[path.extname(file).toLowerCase()] ?? 'application/octet-stream',
+    'cache-control': 'no-cache',
+    // A picture opened on its own (an SVG can carry script) runs nothing and loads nothing.
+    'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'self'",
+  })
   createReadStream(file).pipe(res)
   return true
 }
@@ -130,6 +136,13 @@ function previewHtml(session: EditorSession | undefined): string {
 </html>`
 }
 
+/** The folders Vite may serve files from: the code (src/, schema/) and the installed packages, by their real path too. */
+function sourceFolders(): string[] {
+  const folders = ['src', 'schema', 'node_modules'].map((folder) => path.join(root, folder))
+  const real = folders.filter((folder) => existsSync(folder)).map((folder) => realpathSync(folder))
+  return [...new Set([...folders, ...real])]
+}
+
 function listen(server: Server, port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException) => {
@@ -200,7 +213,9 @@ export async function startEditor({
     plugins: [react(), tailwindcss(), previewConfig, plainMarkdownPlugin],
     // The preview is updated by the editor page itself; Vite's client still wants its WebSocket, so it shares the
     // editor's port (Vite checks its Host and token itself). No file watching: the editor says what changed.
-    server: { middlewareMode: true, hmr: { server }, watch: null },
+    // No CORS (no other origin may read anything here), and Vite serves files only from the code's own folders,
+    // never the project's data (.data/, .env); handle() lets only the editor's own paths reach Vite at all.
+    server: { middlewareMode: true, hmr: { server }, watch: null, cors: false, fs: { strict: true, allow: sourceFolders() } },
     optimizeDeps: {
       entries: [path.join(root, 'src/editor/client/main.tsx'), path.join(root, 'src/editor/preview/entry-preview.tsx')],
       include: ['ajv/dist/runtime/ucs2length.js'],
@@ -218,6 +233,17 @@ export async function startEditor({
       return
     }
     const urlPath = new URL(req.url ?? '/', 'http://editor').pathname
+    const refusal = crossSiteRefusal(req.method, urlPath, req.headers)
+    if (refusal) {
+      res.writeHead(403, { 'content-type': 'text/plain; charset=utf-8' })
+      res.end(`This editor answers only its own page: ${refusal}.\n`)
+      return
+    }
+    if (!isPlainPath(req.url ?? '/')) {
+      res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' })
+      res.end('Not found\n')
+      return
+    }
     try {
       if (!open) {
         if (req.method === 'POST' && urlPath === '/choose') {
@@ -251,13 +277,16 @@ export async function startEditor({
         res.end(body)
         return
       }
-      if (open && req.method === 'GET' && !urlPath.startsWith('/@') && !urlPath.startsWith('/src/') && !urlPath.startsWith('/node_modules/')) {
-        if (servePublicFile(open.publicDir, urlPath, res)) return
-      }
-      vite.middlewares(req, res, () => {
+      const notFound = () => {
         res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' })
         res.end('Not found\n')
-      })
+      }
+      if (!isVitePath(urlPath)) {
+        // The launch's own public files (its pictures, for the preview), else nothing: never the project root.
+        if (open && req.method === 'GET' && servePublicFile(open.publicDir, urlPath, res)) return
+        return notFound()
+      }
+      vite.middlewares(req, res, notFound)
     } catch (error) {
       res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' })
       res.end(`The editor could not answer: ${(error as Error).message}\n`)
