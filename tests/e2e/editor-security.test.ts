@@ -79,7 +79,7 @@ describe('the editor server serves only the editor', () => {
     ]
     const answers: string[] = []
     for (const probe of probes) {
-      for (const headers of [{}, { 'x-editor-token': token }]) {
+      for (const headers of [{}, { 'x-editor-token': token }] as Record<string, string>[]) {
         const answer = await send('GET', probe, headers)
         if (![403, 404].includes(answer.status) || answer.body.includes('Jordan') || answer.body.includes('vip-launch-site')) {
           answers.push(`${probe} ${'x-editor-token' in headers ? 'with' : 'without'} the token: ${answer.status}`)
