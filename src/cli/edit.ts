@@ -3,9 +3,9 @@ import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import { LaunchesError } from '../config/launches.ts'
-import { resolvePageConfigPath } from '../config/load-page-config.ts'
-import { launchesFromArgs } from './launch-args.ts'
-import { startEditor } from '../editor/server.ts'
+import { readLaunchName } from '../editor/launch-name.ts'
+import { launchesFromArgs, shownFile } from './launch-args.ts'
+import { startEditor, type EditorLaunch } from '../editor/server.ts'
 
 /** The port the editor asks for first: EDIT_PORT, else 3030 (another free one is used when it is taken). */
 export function resolveEditPort(env: Record<string, string | undefined> = process.env): number {
@@ -14,30 +14,44 @@ export function resolveEditPort(env: Record<string, string | undefined> = proces
   return port
 }
 
-/**
- * `npm run edit [-- --launch <slug> | file]`: the editor with live preview for a page config (that launch's, the
- * file given, else PAGE_CONFIG, else ./page.config.json). Prints its address and opens nothing; Ctrl+C stops it.
- */
-export async function runEdit(args: string[], env: Record<string, string | undefined> = process.env): Promise<void> {
+/** The launches `npm run edit` offers: the one named (by --launch or file), else every launch of the project. */
+function launchesToEdit(args: string[], env: Record<string, string | undefined>): EditorLaunch[] {
   const { values, positionals } = parseArgs({ args, options: { launch: { type: 'string' } }, allowPositionals: true })
   if (positionals.length > 1 || (positionals.length === 1 && values.launch !== undefined)) {
     console.error('Give one launch or one file: npm run edit -- --launch <name>, or npm run edit -- launches/<name>/page.config.json')
     process.exit(1)
   }
-  let configFile = positionals[0] ? path.resolve(positionals[0]) : resolvePageConfigPath(env)
+  let configFiles: string[]
   try {
-    if (values.launch !== undefined) configFile = launchesFromArgs({ launch: values.launch }, process.cwd(), env)[0]!.configFile
+    configFiles = positionals[0]
+      ? [path.resolve(positionals[0])]
+      : launchesFromArgs(values.launch === undefined ? {} : { launch: values.launch }, process.cwd(), env).map((source) => source.configFile)
   } catch (error) {
     if (!(error instanceof LaunchesError)) throw error
     console.error(error.errors.map((e) => e.problems.join('\n')).join('\n'))
     process.exit(1)
   }
-  if (!existsSync(configFile)) {
-    console.error(`There is no file at ${configFile}. Name a launch (npm run edit -- --launch <name>) or give the path of a page.config.json (npm run edit -- launches/<name>/page.config.json).`)
+  const missing = configFiles.length === 1 ? configFiles.filter((file) => !existsSync(file)) : []
+  if (missing.length) {
+    console.error(`There is no file at ${missing[0]}. Name a launch (npm run edit -- --launch <name>) or give the path of a page.config.json (npm run edit -- launches/<name>/page.config.json).`)
     process.exit(1)
   }
-  const editor = await startEditor({ configFile, port: resolveEditPort(env) })
-  console.log(`Editing ${path.relative(process.cwd(), configFile) || configFile}`)
+  return configFiles.filter((file) => existsSync(file)).map((configFile) => ({ name: readLaunchName(configFile), configFile }))
+}
+
+/**
+ * `npm run edit [-- --launch <slug> | file]`: the editor with live preview for a page config: that launch's, the
+ * file given, else the project's only launch (PAGE_CONFIG when set); with several launches the browser first asks
+ * which. Prints its address and opens nothing; Ctrl+C stops it.
+ */
+export async function runEdit(args: string[], env: Record<string, string | undefined> = process.env): Promise<void> {
+  const launches = launchesToEdit(args, env)
+  const editor = await startEditor({
+    launches,
+    port: resolveEditPort(env),
+    onOpen: (launch) => console.log(`Editing ${launch.name} (${shownFile(launch.configFile)})`),
+  })
+  if (launches.length > 1) console.log(`This project has ${launches.length} launches (${launches.map((launch) => launch.name).join(', ')}): choose one in the browser.`)
   console.log(`Open ${editor.url} in your browser. Press Ctrl+C here to stop.`)
   const stop = () => {
     editor.close().then(

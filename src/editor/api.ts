@@ -22,6 +22,8 @@ import {
 /** What the editor's API works on: the config file, the session's token and the last text without problems. */
 export type EditorSession = {
   configFile: string
+  /** The launch's name as people know it (readLaunchName); the file's name when not given. */
+  launchName?: string
   token: string
   /** The last config the editor has seen without problems, saved or not: what the preview shows. */
   lastGood?: PageConfig
@@ -92,6 +94,7 @@ export function createEditorApi(session: EditorSession): Hono {
     if (!file) return fail(c, 500, `${configFile} is not there any more.`)
     return c.json<StateResponse>({
       file: path.basename(configFile),
+      launch: session.launchName ?? path.basename(configFile),
       path: configFile,
       text: file.text,
       version: file.version,

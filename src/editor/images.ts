@@ -10,7 +10,6 @@ const pictureFormats: Record<string, string[]> = {
   webp: ['webp'],
   avif: ['heif'],
   gif: ['gif'],
-  svg: ['svg'],
 }
 
 /** A picture that cannot be stored, with the reason in plain words. */
@@ -29,9 +28,16 @@ export function safeImageName(original: string): { stem: string; extension: stri
   const base = path.basename(original.replace(/\\/g, '/'))
   const dot = base.lastIndexOf('.')
   const extension = dot > 0 ? base.slice(dot + 1).toLowerCase() : ''
+  // An SVG is a document that can carry script and links: a dropped one is never stored. A drawing the team trusts
+  // can still be copied into public/images by hand.
+  if (extension === 'svg' || extension === 'svgz') {
+    throw new ImageUploadError(
+      `${base} is an SVG drawing, which the editor does not take in (an SVG can carry script). Export it as a PNG or WebP and drop that, or copy the SVG into public/images yourself if it comes from someone you trust.`,
+    )
+  }
   if (!(extension in pictureFormats)) {
     throw new ImageUploadError(
-      `${base || 'This file'} is not a picture the page can show. Use a JPEG, PNG, WebP, AVIF, GIF or SVG file.`,
+      `${base || 'This file'} is not a picture the page can show. Use a JPEG, PNG, WebP, AVIF or GIF file.`,
     )
   }
   const stem = base

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { createReadStream, realpathSync, statSync } from 'node:fs'
+import { createReadStream, existsSync, realpathSync, statSync } from 'node:fs'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import path from 'node:path'
 import { getRequestListener } from '@hono/node-server'
@@ -10,6 +10,7 @@ import { clientConfigScript } from '../build/client-config.ts'
 import { escapeHtml } from '../server/delivery/escape-html.ts'
 import { publicDirFor } from '../config/check-page-config.ts'
 import { createEditorApi, initialGoodConfig, type EditorSession } from './api.ts'
+import { crossSiteRefusal, isPlainPath, isVitePath } from './request-policy.ts'
 import { plainMarkdownPlugin, previewConfigPlugin } from './vite-plugins.ts'
 
 const root = path.resolve(import.meta.dirname, '../..')
@@ -18,6 +19,9 @@ const previewEntry = '/src/editor/preview/entry-preview.tsx'
 
 /** A running editor: its address, its session token (for tests) and how to stop it. */
 export type RunningEditor = { url: string; port: number; token: string; close: () => Promise<void> }
+
+/** A launch the editor can open: its name as people know it (readLaunchName) and its config file. */
+export type EditorLaunch = { name: string; configFile: string }
 
 /**
  * True when a request's Host names this editor: 127.0.0.1 or localhost, on its port. Anything else is refused,
@@ -51,12 +55,17 @@ function servePublicFile(publicDir: string, urlPath: string, res: ServerResponse
   }
   const base = realpathSync(publicDir)
   if (!file.startsWith(base + path.sep) || !statSync(file).isFile()) return false
-  res.writeHead(200, { 'content-type': contentTypes[path.extname(file).toLowerCase()] ?? 'application/octet-stream', 'cache-control': 'no-cache' })
+  res.writeHead(200, {
+    'content-type': contentTypes[path.extname(file).toLowerCase()] ?? 'application/octet-stream',
+    'cache-control': 'no-cache',
+    // A picture opened on its own (an SVG can carry script) runs nothing and loads nothing.
+    'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'self'",
+  })
   createReadStream(file).pipe(res)
   return true
 }
 
-function editorHtml(token: string, file: string): string {
+function editorHtml(token: string, launchName: string): string {
   return `<!doctype html>
 <html lang="en">
   <head>
@@ -64,7 +73,7 @@ function editorHtml(token: string, file: string): string {
     <meta name="viewport" content="width=device-width, initial-scale=1" />
     <meta name="editor-token" content="${escapeHtml(token)}" />
     <link rel="icon" href="data:," />
-    <title>${escapeHtml(file)} – page editor</title>
+    <title>${escapeHtml(launchName)} — page editor</title>
   </head>
   <body>
     <div id="editor-root"></div>
@@ -73,8 +82,45 @@ function editorHtml(token: string, file: string): string {
 </html>`
 }
 
-function previewHtml(session: EditorSession): string {
-  const config = session.lastGood
+const pickerStyle = `body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem;color:#1c2421}
+ul{list-style:none;padding:0}li{margin:.5rem 0}button{font:inherit;font-weight:600;padding:.6rem 1rem;border:1px solid #1f3d2b;
+border-radius:8px;background:#fff;color:#1f3d2b;cursor:pointer;min-width:16rem;text-align:left}button:hover,button:focus-visible{background:#e8f0ea}
+small{display:block;color:#5b6660;font-weight:400}`
+
+/** The page that asks which launch to open, when `npm run edit` was given none and the project has several. */
+function pickerHtml(launches: EditorLaunch[]): string {
+  const items = launches
+    .map(
+      (launch, index) => `      <li>
+        <form method="post" action="/choose">
+          <button type="submit" name="launch" value="${index}">${escapeHtml(launch.name)}<small>${escapeHtml(path.relative(process.cwd(), launch.configFile) || launch.configFile)}</small></button>
+        </form>
+      </li>`,
+    )
+    .join('\n')
+  return `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <link rel="icon" href="data:," />
+    <title>Choose a launch — page editor</title>
+    <style>${pickerStyle}</style>
+  </head>
+  <body>
+    <main>
+      <h1>Which launch do you want to edit?</h1>
+      <p>This project has ${launches.length} launches. To edit another one later, stop the editor and start it again.</p>
+      <ul aria-label="Launches">
+${items}
+      </ul>
+    </main>
+  </body>
+</html>`
+}
+
+function previewHtml(session: EditorSession | undefined): string {
+  const config = session?.lastGood
   return `<!doctype html>
 <html lang="${escapeHtml(config?.site.lang ?? 'en')}">
   <head>
@@ -88,6 +134,13 @@ function previewHtml(session: EditorSession): string {
     <script type="module" src="${previewEntry}"></script>
   </body>
 </html>`
+}
+
+/** The folders Vite may serve files from: the code (src/, schema/) and the installed packages, by their real path too. */
+function sourceFolders(): string[] {
+  const folders = ['src', 'schema', 'node_modules'].map((folder) => path.join(root, folder))
+  const real = folders.filter((folder) => existsSync(folder)).map((folder) => realpathSync(folder))
+  return [...new Set([...folders, ...real])]
 }
 
 function listen(server: Server, port: number): Promise<number> {
@@ -107,17 +160,44 @@ function listen(server: Server, port: number): Promise<number> {
   })
 }
 
+/** Reads a small form post (the launch picker's) as its fields. */
+async function readFormBody(req: IncomingMessage): Promise<URLSearchParams> {
+  let body = ''
+  for await (const chunk of req) {
+    body += String(chunk)
+    if (body.length > 1024) break
+  }
+  return new URLSearchParams(body)
+}
+
 /**
- * Starts the editor for `configFile` on 127.0.0.1 (only): `port`, or any free port when that one is taken.
- * Serves the editor page at /, the preview at /preview/ (the real page code through Vite, with the last text
- * without problems, saved or not), the API at /api/ (see api.ts) and the launch's public/ files.
+ * Starts the editor on 127.0.0.1 (only): `port`, or any free port when that one is taken. With one launch it opens
+ * that one; with several, / first lists their names and the person picks one (once per run). Serves the editor page
+ * at /, the preview at /preview/ (the real page code through Vite, with the last text without problems, saved or
+ * not), the API at /api/ (see api.ts) and the launch's public/ files. `onOpen` is told which launch is open.
  */
-export async function startEditor({ configFile, port }: { configFile: string; port: number }): Promise<RunningEditor> {
-  const publicDir = publicDirFor(configFile)
-  const session: EditorSession = { configFile, token: randomBytes(24).toString('base64url') }
-  session.lastGood = initialGoodConfig(session)
-  const previewConfig = previewConfigPlugin(() => session.lastGood)
-  session.onFormChanged = previewConfig.formChanged
+export async function startEditor({
+  launches,
+  port,
+  onOpen,
+}: {
+  launches: EditorLaunch[]
+  port: number
+  onOpen?: (launch: EditorLaunch) => void
+}): Promise<RunningEditor> {
+  if (launches.length === 0) throw new Error('There is no launch to edit.')
+  const token = randomBytes(24).toString('base64url')
+  let open: { launch: EditorLaunch; session: EditorSession; publicDir: string; api: ReturnType<typeof getRequestListener> } | undefined
+  const previewConfig = previewConfigPlugin(() => open?.session.lastGood)
+  const openLaunch = (launch: EditorLaunch) => {
+    const session: EditorSession = { configFile: launch.configFile, launchName: launch.name, token }
+    session.lastGood = initialGoodConfig(session)
+    session.onFormChanged = previewConfig.formChanged
+    open = { launch, session, publicDir: publicDirFor(launch.configFile), api: getRequestListener(createEditorApi(session).fetch) }
+    previewConfig.formChanged()
+    onOpen?.(launch)
+  }
+  if (launches.length === 1) openLaunch(launches[0]!)
 
   let actualPort = port
   const server = createServer((req, res) => void handle(req, res))
@@ -133,7 +213,9 @@ export async function startEditor({ configFile, port }: { configFile: string; po
     plugins: [react(), tailwindcss(), previewConfig, plainMarkdownPlugin],
     // The preview is updated by the editor page itself; Vite's client still wants its WebSocket, so it shares the
     // editor's port (Vite checks its Host and token itself). No file watching: the editor says what changed.
-    server: { middlewareMode: true, hmr: { server }, watch: null },
+    // No CORS (no other origin may read anything here), and Vite serves files only from the code's own folders,
+    // never the project's data (.data/, .env); handle() lets only the editor's own paths reach Vite at all.
+    server: { middlewareMode: true, hmr: { server }, watch: null, cors: false, fs: { strict: true, allow: sourceFolders() } },
     optimizeDeps: {
       entries: [path.join(root, 'src/editor/client/main.tsx'), path.join(root, 'src/editor/preview/entry-preview.tsx')],
       include: ['ajv/dist/runtime/ucs2length.js'],
@@ -141,7 +223,6 @@ export async function startEditor({ configFile, port }: { configFile: string; po
     },
   })
 
-  const api = getRequestListener(createEditorApi(session).fetch)
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // No other site may show the editor in a frame (and trick a click on Save).
     res.setHeader('content-security-policy', "frame-ancestors 'self'")
@@ -152,22 +233,60 @@ export async function startEditor({ configFile, port }: { configFile: string; po
       return
     }
     const urlPath = new URL(req.url ?? '/', 'http://editor').pathname
+    const refusal = crossSiteRefusal(req.method, urlPath, req.headers)
+    if (refusal) {
+      res.writeHead(403, { 'content-type': 'text/plain; charset=utf-8' })
+      res.end(`This editor answers only its own page: ${refusal}.\n`)
+      return
+    }
+    if (!isPlainPath(req.url ?? '/')) {
+      res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' })
+      res.end('Not found\n')
+      return
+    }
     try {
-      if (urlPath.startsWith('/api/')) return await api(req, res)
+      if (!open) {
+        if (req.method === 'POST' && urlPath === '/choose') {
+          const chosen = launches[Number((await readFormBody(req)).get('launch'))]
+          if (chosen) openLaunch(chosen)
+          res.writeHead(303, { location: '/' })
+          res.end()
+          return
+        }
+        if (req.method === 'GET' && urlPath === '/') {
+          res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
+          res.end(pickerHtml(launches))
+          return
+        }
+        if (urlPath.startsWith('/api/')) {
+          res.writeHead(409, { 'content-type': 'application/json' })
+          res.end(JSON.stringify({ error: 'No launch is open yet: choose one at the editor address first.' }))
+          return
+        }
+      }
+      if (open && urlPath.startsWith('/api/')) return await open.api(req, res)
+      if (req.method === 'POST' && urlPath === '/choose') {
+        res.writeHead(303, { location: '/' })
+        res.end()
+        return
+      }
       if (req.method === 'GET' && (urlPath === '/' || urlPath === '/preview/')) {
-        const html = urlPath === '/' ? editorHtml(session.token, path.basename(configFile)) : previewHtml(session)
+        const html = urlPath === '/' ? editorHtml(token, open!.launch.name) : previewHtml(open?.session)
         const body = await vite.transformIndexHtml(urlPath, html)
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
         res.end(body)
         return
       }
-      if (req.method === 'GET' && !urlPath.startsWith('/@') && !urlPath.startsWith('/src/') && !urlPath.startsWith('/node_modules/')) {
-        if (servePublicFile(publicDir, urlPath, res)) return
-      }
-      vite.middlewares(req, res, () => {
+      const notFound = () => {
         res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' })
         res.end('Not found\n')
-      })
+      }
+      if (!isVitePath(urlPath)) {
+        // The launch's own public files (its pictures, for the preview), else nothing: never the project root.
+        if (open && req.method === 'GET' && servePublicFile(open.publicDir, urlPath, res)) return
+        return notFound()
+      }
+      vite.middlewares(req, res, notFound)
     } catch (error) {
       res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' })
       res.end(`The editor could not answer: ${(error as Error).message}\n`)
@@ -182,7 +301,7 @@ export async function startEditor({ configFile, port }: { configFile: string; po
   return {
     url: `http://127.0.0.1:${actualPort}/`,
     port: actualPort,
-    token: session.token,
+    token,
     close: async () => {
       server.closeAllConnections()
       await new Promise<void>((resolve) => server.close(() => resolve()))

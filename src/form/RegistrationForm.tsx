@@ -147,8 +147,16 @@ export type RegistrationFormProps = {
  */
 export function RegistrationForm({ idPrefix, schema, ui, validators }: RegistrationFormProps) {
   const { validator, transformErrors } = useMemo(() => createBrowserValidator(validators, schema, ui.messages), [schema, ui.messages, validators])
-  const { form, launch, formData, setFormData, status, serverErrors, honeypot, submit } = useRegistrationState()
+  const { form, launch, formData, setFormData, status, serverErrors, accepted, honeypot, submit } = useRegistrationState()
   const [attempted, setAttempted] = useState(false)
+  // After a registration is accepted (from this form or the other) the form starts afresh: its live validation off
+  // until the next submit, set in this same render so the emptied data is never validated. RJSF keeps the errors of
+  // its last validation in its own state, so the key below also gives a new <Form>.
+  const [acceptedSeen, setAcceptedSeen] = useState(accepted)
+  if (acceptedSeen !== accepted) {
+    setAcceptedSeen(accepted)
+    setAttempted(false)
+  }
   const formRef = useRef<Form>(null)
   const submitting = status === 'submitting'
 
@@ -169,6 +177,7 @@ export function RegistrationForm({ idPrefix, schema, ui, validators }: Registrat
 
   return (
     <Form
+      key={accepted}
       ref={formRef}
       schema={schema}
       uiSchema={ui.uiSchema}
@@ -193,8 +202,7 @@ export function RegistrationForm({ idPrefix, schema, ui, validators }: Registrat
       onError={() => setAttempted(true)}
       onSubmit={async (event) => {
         setAttempted(true)
-        const accepted = await submit(trimRegistration(event.formData, schema))
-        if (accepted) setAttempted(false)
+        await submit(trimRegistration(event.formData, schema))
       }}
     >
       {/* The honeypot: off screen, out of the tab order, hidden from assistive technology, named and labelled like

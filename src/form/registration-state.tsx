@@ -21,6 +21,8 @@ export type RegistrationState = {
   status: SubmitStatus
   /** Field messages from the server's last 400 answer, until the visitor edits again. */
   serverErrors: FieldMessages
+  /** How many registrations this page has sent successfully: a change tells each form to start afresh, without messages. */
+  accepted: number
   /** The honeypot's value: a field people never see, that bots fill. */
   honeypot: { current: string }
   /** Sends the (already validated and trimmed) data; resolves true when the server accepted it. */
@@ -41,7 +43,7 @@ function dataKey(data: RegistrationData): string {
   return JSON.stringify(Object.keys(data).sort().map((key) => [key, data[key]]))
 }
 
-type Snapshot = Pick<RegistrationState, 'formData' | 'status' | 'serverErrors'>
+type Snapshot = Pick<RegistrationState, 'formData' | 'status' | 'serverErrors' | 'accepted'>
 
 /**
  * The one registration state of a page, outside React, so that every island (each its own React root) shares it:
@@ -66,7 +68,7 @@ type StoreOptions = {
  * corrected registration is a new submission, never a conflict with the lost one), and attribution of the visit.
  */
 export function createRegistrationStore({ form, launch, analytics, onSuccess }: StoreOptions): RegistrationStore {
-  let snapshot: Snapshot = { formData: {}, status: 'idle', serverErrors: {} }
+  let snapshot: Snapshot = { formData: {}, status: 'idle', serverErrors: {}, accepted: 0 }
   const listeners = new Set<() => void>()
   const update = (change: Partial<Snapshot>) => {
     snapshot = { ...snapshot, ...change }
@@ -108,7 +110,7 @@ export function createRegistrationStore({ form, launch, analytics, onSuccess }: 
       if (outcome.ok) {
         unanswered = undefined
         saveDraft({})
-        update({ formData: {}, serverErrors: {} })
+        update({ formData: {}, serverErrors: {}, accepted: snapshot.accepted + 1 })
         if (analytics) dataLayer().push({ event: 'generate_lead', form_id: 'vip-registration' })
         void showNotice({ kind: 'success', ...form.toasts.success })
         onSuccess?.()

@@ -18,11 +18,13 @@ export function Feature(props: SectionComponentProps<'feature'>) {
       <Paragraphs body={body} className={dark ? 'text-cream-100' : 'text-ink-muted'} />
       <CheckList items={bullets} className="mt-6 grid gap-3 sm:grid-cols-2" dark={dark} />
       {facts && facts.length > 0 && (
-        <dl className="mt-8 grid grid-cols-3 gap-4 border-t border-cream-200 pt-6">
+        // Each figure on one line and at the top of its column, so the three figures and their labels line up even
+        // where a label wraps; a size a phone's third of the width holds ("40' & 45'" at 375 px).
+        <dl className="mt-8 grid grid-cols-3 gap-3 border-t border-cream-200 pt-6 sm:gap-4">
           {facts.map((fact) => (
-            <div key={fact.label} className="flex flex-col-reverse">
+            <div key={fact.label} className="flex flex-col-reverse justify-end">
               <dt className="mt-1 text-sm text-ink-muted">{fact.label}</dt>
-              <dd className="font-serif text-2xl font-semibold text-forest-900 sm:text-3xl">{fact.value}</dd>
+              <dd className="font-serif text-xl font-semibold whitespace-nowrap text-forest-900 min-[400px]:text-2xl sm:text-3xl">{fact.value}</dd>
             </div>
           ))}
         </dl>

@@ -90,6 +90,14 @@ async function resetFile(page?: Page): Promise<void> {
 }
 
 describe('npm run edit', () => {
+  it('names its launch in the tab title and the header', async () => {
+    const page = await openEditor()
+    const name = (JSON.parse(original) as { site: { name: string } }).site.name
+    await expect(page.title()).resolves.toBe(`${name} — page editor`)
+    await expect(page.getByRole('heading', { level: 1 }).innerText()).resolves.toContain(name)
+    await resetFile(page)
+  }, 90_000) // the first page load waits for Vite to prepare the editor's dependencies
+
   it('offers the fields of the section type the cursor is in (Ctrl+Space), and a click on a section in the preview puts the cursor in its JSON', async () => {
     const page = await openEditor()
     await findInEditor(page, '"anchor": "now-selling",')

@@ -106,9 +106,25 @@ describe('the editor’s files', () => {
   it('names pictures safely: lower case, a-z 0-9 and dashes, accents folded, no folders', () => {
     expect(safeImageName('Front Porch (2).JPEG')).toEqual({ stem: 'front-porch-2', extension: 'jpeg' })
     expect(safeImageName('../../etc/Évier.png')).toEqual({ stem: 'evier', extension: 'png' })
-    expect(safeImageName('..\\..\\x.svg')).toEqual({ stem: 'x', extension: 'svg' })
+    expect(safeImageName('..\\..\\x.png')).toEqual({ stem: 'x', extension: 'png' })
     expect(safeImageName('___.webp')).toEqual({ stem: 'image', extension: 'webp' })
     expect(() => safeImageName('page.config.json')).toThrow(/not a picture/)
+  })
+
+  it('refuses an SVG picture (it can carry script), whatever its name says, and stores nothing', async () => {
+    const api = createEditorApi(session)
+    const images = path.join(dir, 'public/images')
+    const before = readdirSync(images)
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="2" height="2"><script>alert(document.domain)</script></svg>'
+    for (const name of ['logo.svg', 'LOGO.SVG', 'map.svgz']) {
+      const answer = await api.request('/api/images', { method: 'POST', headers: { 'x-editor-token': token, 'x-file-name': name }, body: svg })
+      expect(answer.status, name).toBe(415)
+      expect(((await answer.json()) as { error: string }).error).toMatch(/SVG drawing.*PNG or WebP/)
+    }
+    // Named as a picture the page can show, an SVG is still refused: its bytes are not that picture.
+    const disguised = await api.request('/api/images', { method: 'POST', headers: { 'x-editor-token': token, 'x-file-name': 'logo.png' }, body: svg })
+    expect(disguised.status).toBe(415)
+    expect(readdirSync(images)).toEqual(before)
   })
 
   it('never overwrites a picture: photo.png, photo-2.png, photo-3.png', async () => {

@@ -267,6 +267,7 @@ function Workspace({ initial }: { initial: StateResponse }) {
     <div className="app">
       <header className="bar">
         <h1>
+          <span className="launch">{initial.launch}</span>
           <span className="file">{initial.file}</span>
           <span className="state">{dirty ? 'Unsaved changes' : 'Saved'}</span>
         </h1>

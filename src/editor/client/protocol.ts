@@ -10,7 +10,7 @@ export const tokenHeader = 'x-editor-token'
 export type ProblemView = { line: number; column: number; where: string; message: string; fix: string }
 
 /** GET /api/state: the file as it is on disk now. */
-export type StateResponse = { file: string; path: string; text: string; version: string; lineSeparator: '\n' | '\r\n'; problems: ProblemView[] }
+export type StateResponse = { file: string; launch: string; path: string; text: string; version: string; lineSeparator: '\n' | '\r\n'; problems: ProblemView[] }
 
 /** POST /api/check: the problems of a text; when it has none, the page to preview and whether frames must reload. */
 export type CheckResponse = { problems: ProblemView[]; preview?: { config: ClientPageConfig; reload: boolean } }
