@@ -4,6 +4,7 @@ import { findLaunches, LaunchesError, loadLaunches, type Launch } from '../confi
 import { PageConfigError } from '../config/load-page-config.ts'
 import { formatEnvProblems, parseNodeEnv } from '../server/env.ts'
 import { startNodeServer, StartupError, type RunningServer } from '../server/node.ts'
+import { nodeStudioOf } from '../studio/server/node-studio.ts'
 
 /**
  * Starts the server from process.env as the command line does: every launch (or PAGE_CONFIG's alone), each from
@@ -19,7 +20,14 @@ export async function runNodeServer(checked?: Launch[]): Promise<void> {
   }
   let running: RunningServer
   try {
-    running = await startNodeServer(checked ?? loadLaunches(findLaunches(process.cwd(), process.env)), settings.config)
+    const launches = checked ?? loadLaunches(findLaunches(process.cwd(), process.env))
+    const studio = nodeStudioOf({
+      launches,
+      clientDir: path.resolve(settings.config.distDir, '_studio'),
+      publicUrl: process.env.PUBLIC_URL?.trim() || undefined,
+      port: settings.config.port,
+    })
+    running = await startNodeServer(launches, settings.config, process.cwd(), { studio })
   } catch (error) {
     if (error instanceof PageConfigError || error instanceof LaunchesError) console.error(`The page config cannot be used.\n${error.message}`)
     else console.error(error instanceof StartupError ? error.message : error)

@@ -56,7 +56,8 @@ function isPublic(pathname: string): boolean {
 /** Builds the studio; mount it with `site.route('/', studio.app)` before the site's own catch-all. */
 export function createStudio(deps: StudioDeps): Studio {
   const ctx = studioContextOf(deps, deps.limiter ?? createSignInLimiter())
-  const app = new Hono<StudioEnv>().basePath('/studio')
+  // Not strict: /studio/ (the app) and /studio are one route; the shell sends the latter to the former.
+  const app = new Hono<StudioEnv>({ strict: false }).basePath('/studio')
 
   app.use('*', async (c, next) => {
     await next()
@@ -142,6 +143,7 @@ function addClient(app: Hono<StudioEnv>, ctx: StudioContext): void {
     }
   }
   const shell = (c: Context) => {
+    if (new URL(c.req.url).pathname === '/studio') return c.redirect('/studio/', 301)
     const html = document('index.html')
     return html === undefined ? notBuilt(c) : c.html(html)
   }
