@@ -72,7 +72,7 @@ export function addAuthPages(app: Hono<StudioEnv>, ctx: StudioContext): void {
       )
     }
     const account = email ? await ctx.store.findAccountByEmail(email) : undefined
-    const passwordOk = await verifyPassword(password, account?.passwordHash ?? (await decoyHash()))
+    const passwordOk = await verifyPassword(password, account?.passwordHash ?? (await decoyHash(ctx.passwordCost)))
     if (!account?.passwordHash || !passwordOk) {
       ctx.limiter.fail(attempt, now.getTime())
       ctx.log.info(`studio: sign-in failed from ${address}`)
@@ -128,7 +128,7 @@ export function addAuthPages(app: Hono<StudioEnv>, ctx: StudioContext): void {
     if ([...password].length < minPasswordLength) return refuse(`The password needs at least ${minPasswordLength} characters.`)
     if (password.length > 1024) return refuse('The password is too long (1,024 characters at most).')
     if (password !== field(body, 'confirm')) return refuse('The two passwords are not the same. Please type them again.')
-    const passwordHash = await hashPassword(password)
+    const passwordHash = await hashPassword(password, ctx.passwordCost)
     // Only the first of two requests racing on one link gets past here.
     if (!(await ctx.store.useLink(hash, now))) return deadLink(c)
     await ctx.store.setPassword(account.id, passwordHash, now)

@@ -1,6 +1,7 @@
 import type { Context } from 'hono'
 import { getCookie } from 'hono/cookie'
 import type { LaunchPublisher } from '../../server/site/launch-publisher.ts'
+import type { ScryptCost } from './passwords.ts'
 import type { SignInLimiter } from './sign-in-limiter.ts'
 import type { Account, StudioStore } from './store.ts'
 import { tokenHash } from './tokens.ts'
@@ -33,6 +34,8 @@ export type StudioDeps = {
   sessionMs?: number
   /** How long a preview link works. Default 7 days. */
   previewMs?: number
+  /** scrypt's cost for new password hashes (passwords.ts; default OWASP's). */
+  passwordCost?: ScryptCost
 }
 
 /** The Hono environment of the studio's routes: the signed-in account and its session's hash. */

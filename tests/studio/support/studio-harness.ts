@@ -113,6 +113,8 @@ export async function startStudioHarness(options: { mail?: boolean } = {}): Prom
     clock: () => harness.now,
     sendMail: options.mail ? async (mail) => void mails.push(mail) : undefined,
     log: { info: () => {}, error: () => {} },
+    // A small scrypt cost keeps these tests quick; the default's parameters are checked in passwords.test.ts.
+    passwordCost: { N: 2 ** 12, r: 8, p: 1 },
   })
   await harness.studio.recordDiskVersions()
   return harness
