@@ -290,7 +290,12 @@ export async function startNodeServer(
             : undefined,
       })
     : undefined
-  if (studio) site.route('/', studio.app)
+  if (studio) {
+    // Handed over whole: the studio's own router (where /studio/ and /studio are one route) and its own 404s.
+    const toStudio = (c: Context) => studio.app.fetch(c.req.raw, c.env)
+    site.all('/studio', toStudio)
+    site.all('/studio/*', toStudio)
+  }
   site.use('*', (c, next) => servedFor(c).headers(c, next))
   site.use('*', async (c, next) => {
     await next()

@@ -53,7 +53,7 @@ function isPublic(pathname: string): boolean {
   )
 }
 
-/** Builds the studio; mount it with `site.route('/', studio.app)` before the site's own catch-all. */
+/** Builds the studio; hand it every request under /studio (`studio.app.fetch`), before the site's own handlers. */
 export function createStudio(deps: StudioDeps): Studio {
   const ctx = studioContextOf(deps, deps.limiter ?? createSignInLimiter())
   // Not strict: /studio/ (the app) and /studio are one route; the shell sends the latter to the former.
