@@ -146,6 +146,19 @@ describe('the studio sign-in limits', () => {
     expect((await signIn(h.client('2001:db8:1:99::1'), 'owner@example.com', password)).status).toBe(429)
   })
 
+  it("signs in and out through the studio page's JSON call with the same limits and cookies", async () => {
+    await personWithPassword(h, 'owner@example.com', 'owner', password)
+    const page = h.client('192.0.2.40')
+    expect((await page.json('/studio/api/session', 'POST', { email: 'owner@example.com', password }, 'http://evil.localhost')).status).toBe(403)
+    const wrong = await page.json('/studio/api/session', 'POST', { email: 'owner@example.com', password: 'not the password' })
+    expect(wrong.status).toBe(401)
+    expect(((await wrong.json()) as { error: string }).error).toContain('do not match')
+    expect((await page.json('/studio/api/session', 'POST', { email: 'owner@example.com', password })).status).toBe(200)
+    expect((await page.request('/studio/api/me')).status).toBe(200)
+    expect((await page.json('/studio/api/session', 'DELETE')).status).toBe(200)
+    expect((await page.request('/studio/api/me')).status).toBe(401)
+  })
+
   it('limits 30 failures per /48 over many accounts', () => {
     const limiter = createSignInLimiter()
     const at = 1_000_000

@@ -42,6 +42,12 @@ function hasDevice(ctx: StudioContext, c: Context, email: string): boolean {
   return note !== undefined && note.a === email && note.exp > ctx.clock().getTime()
 }
 
+/** How a sign-in attempt ended. */
+type SignInOutcome =
+  | { kind: 'ok'; email: string }
+  | { kind: 'limited'; email: string; retryAfterSeconds: number }
+  | { kind: 'wrong' | 'code needed' | 'wrong code'; email: string }
+
 function field(body: Record<string, unknown>, name: string): string {
   const value = body[name]
   return typeof value === 'string' ? value : ''
@@ -54,45 +60,72 @@ export function addAuthPages(app: Hono<StudioEnv>, ctx: StudioContext): void {
     return c.html(signInView({ forgotLink: ctx.sendMail !== undefined }))
   })
 
-  app.post('/sign-in', async (c) => {
-    const body = await c.req.parseBody()
-    const email = normalizeEmail(field(body, 'email')).slice(0, 320)
-    const password = field(body, 'password').slice(0, 1024)
-    const code = field(body, 'code').trim()
+  /** One sign-in attempt, limited; on success the session and device cookies are set. */
+  async function attemptSignIn(c: Context, typedEmail: string, password: string, code: string): Promise<SignInOutcome> {
+    const email = normalizeEmail(typedEmail).slice(0, 320)
     const address = ctx.clientAddress(c)
     const attempt = { address, account: email, trustedDevice: hasDevice(ctx, c, email) }
     const now = ctx.clock()
     const verdict = ctx.limiter.check(attempt, now.getTime())
     if (!verdict.allowed) {
       ctx.log.info(`studio: sign-in refused from ${address}: too many failures (${verdict.budget} budget), retry after ${verdict.retryAfterSeconds} s`)
-      return c.html(
-        signInView({ email, notice: { kind: 'error', text: 'Too many sign-in attempts. Please wait a minute and try again.' } }),
-        429,
-        { 'retry-after': String(verdict.retryAfterSeconds) },
-      )
+      return { kind: 'limited', email, retryAfterSeconds: verdict.retryAfterSeconds }
     }
     const account = email ? await ctx.store.findAccountByEmail(email) : undefined
-    const passwordOk = await verifyPassword(password, account?.passwordHash ?? (await decoyHash(ctx.passwordCost)))
+    const passwordOk = await verifyPassword(password.slice(0, 1024), account?.passwordHash ?? (await decoyHash(ctx.passwordCost)))
     if (!account?.passwordHash || !passwordOk) {
       ctx.limiter.fail(attempt, now.getTime())
       ctx.log.info(`studio: sign-in failed from ${address}`)
-      return c.html(signInView({ email, forgotLink: ctx.sendMail !== undefined, notice: { kind: 'error', text: 'That e-mail address and password do not match. Please try again.' } }), 401)
+      return { kind: 'wrong', email }
     }
     if (account.totpSecret) {
-      if (!code) {
-        return c.html(signInView({ email, code: true, notice: { kind: 'info', text: 'Enter your password again with the code from your authenticator app.' } }), 401)
-      }
-      if (!checkTotp(account.totpSecret, code, now)) {
+      if (!code.trim()) return { kind: 'code needed', email }
+      if (!checkTotp(account.totpSecret, code.trim(), now)) {
         ctx.limiter.fail(attempt, now.getTime())
         ctx.log.info(`studio: sign-in failed from ${address}: wrong code`)
-        return c.html(signInView({ email, code: true, notice: { kind: 'error', text: 'That code is not right (it changes every 30 seconds). Please try again.' } }), 401)
+        return { kind: 'wrong code', email }
       }
     }
     await startSession(ctx, c, account)
     const note = signToken(ctx.secret, 'device', { a: account.email, exp: now.getTime() + deviceMs })
     setCookie(c, deviceCookie, note, { path: '/studio', httpOnly: true, sameSite: 'Strict', secure: ctx.secureCookies, maxAge: deviceMs / 1000 })
     await ctx.audit(account.email, 'sign-in')
-    return c.redirect('/studio/', 303)
+    return { kind: 'ok', email }
+  }
+  const outcomeText: Record<Exclude<SignInOutcome['kind'], 'ok'>, string> = {
+    limited: 'Too many sign-in attempts. Please wait a minute and try again.',
+    wrong: 'That e-mail address and password do not match. Please try again.',
+    'code needed': 'Enter your password again with the code from your authenticator app.',
+    'wrong code': 'That code is not right (it changes every 30 seconds). Please try again.',
+  }
+
+  app.post('/sign-in', async (c) => {
+    const body = await c.req.parseBody()
+    const outcome = await attemptSignIn(c, field(body, 'email'), field(body, 'password'), field(body, 'code'))
+    if (outcome.kind === 'ok') return c.redirect('/studio/', 303)
+    const code = outcome.kind === 'code needed' || outcome.kind === 'wrong code'
+    const view = signInView({ email: outcome.email, code, forgotLink: ctx.sendMail !== undefined, notice: { kind: outcome.kind === 'code needed' ? 'info' : 'error', text: outcomeText[outcome.kind] } })
+    return outcome.kind === 'limited' ? c.html(view, 429, { 'retry-after': String(outcome.retryAfterSeconds) }) : c.html(view, 401)
+  })
+
+  // The same sign-in for the studio's page when it runs (JSON; the cookies are the same).
+  app.post('/api/session', async (c) => {
+    let body: Record<string, unknown> = {}
+    try {
+      body = ((await c.req.json()) as Record<string, unknown>) ?? {}
+    } catch {
+      // An empty or broken body is a wrong sign-in like any other.
+    }
+    const outcome = await attemptSignIn(c, field(body, 'email'), field(body, 'password'), field(body, 'code'))
+    if (outcome.kind === 'ok') return c.json({ signedIn: true })
+    const error = { error: outcomeText[outcome.kind], ...(outcome.kind === 'code needed' || outcome.kind === 'wrong code' ? { code: true } : {}) }
+    return outcome.kind === 'limited' ? c.json(error, 429, { 'retry-after': String(outcome.retryAfterSeconds) }) : c.json(error, 401)
+  })
+  app.delete('/api/session', async (c) => {
+    await ctx.store.endSession(c.get('sessionHash'))
+    await ctx.audit(c.get('account').email, 'sign-out')
+    deleteCookie(c, sessionCookie, { path: '/studio', httpOnly: true, sameSite: 'Strict', secure: ctx.secureCookies })
+    return c.json({ signedIn: false })
   })
 
   app.post('/sign-out', async (c) => {

@@ -23,8 +23,11 @@ import { readSignedToken, signToken } from './tokens.ts'
  * uploads, and signed read-only preview links that work without an account.
  */
 
-/** GET …/preview: the config to render (as the browser gets it: toClientConfig), the draft's problems, the validator's URL. */
-export type PreviewResponse = { config: ClientPageConfig; problems: StudioProblem[]; validatorUrl: string }
+/**
+ * GET …/preview: the config to render (as the browser gets it: toClientConfig; null when neither the draft nor the
+ * live text is without problems), the draft's problems, the validator's URL.
+ */
+export type PreviewResponse = { config: ClientPageConfig | null; problems: StudioProblem[]; validatorUrl: string }
 
 const maxImageBytes = 40 * 1024 * 1024
 const here = path.dirname(fileURLToPath(import.meta.url))
@@ -40,14 +43,14 @@ const imageTypes: Record<string, string> = {
 }
 
 /** The config a preview shows: the draft's when it has no problems, else the live text's. */
-async function previewOf(ctx: StudioContext, launch: ServedLaunch): Promise<{ config: PageConfig; problems: StudioProblem[] } | undefined> {
+async function previewOf(ctx: StudioContext, launch: ServedLaunch): Promise<{ config?: PageConfig; problems: StudioProblem[] }> {
   const draft = await ctx.store.getDraft(launch.slug)
   const live = (await ctx.store.latestVersion(launch.slug))?.text ?? fileText(launch)
   const draftProblems = draft ? problemsOf(launch, draft.text) : []
   for (const text of [draft && !draftProblems.length ? draft.text : undefined, live]) {
     if (text !== undefined && !problemsOf(launch, text).length) return { config: JSON.parse(text.replace(/^\uFEFF/, '')) as PageConfig, problems: studioProblems(draftProblems) }
   }
-  return undefined
+  return { problems: studioProblems(draftProblems) }
 }
 
 const compiled = new Map<string, Promise<string>>()
@@ -102,13 +105,13 @@ export function addPreview(app: Hono<StudioEnv>, ctx: StudioContext): void {
 
   async function previewData(c: Context, launch: ServedLaunch, base: string) {
     const preview = await previewOf(ctx, launch)
-    if (!preview) return refuse(c, 404, `Launch "${launch.slug}" has no version without problems to preview yet.`)
+    if (!preview.config) return c.json<PreviewResponse>({ config: null, problems: preview.problems, validatorUrl: `${base}/validator.js` })
     const { key } = validatorModule(preview.config.form)
     return c.json<PreviewResponse>({ config: toClientConfig(preview.config), problems: preview.problems, validatorUrl: `${base}/validator.js?v=${key}` })
   }
   async function validatorOf(c: Context, launch: ServedLaunch) {
     const preview = await previewOf(ctx, launch)
-    if (!preview) return refuse(c, 404, `Launch "${launch.slug}" has no version without problems to preview yet.`)
+    if (!preview.config) return refuse(c, 404, `Launch "${launch.slug}" has no version without problems to preview yet.`)
     const { code } = validatorModule(preview.config.form)
     return c.body(await code(), 200, { 'content-type': 'text/javascript; charset=utf-8' })
   }

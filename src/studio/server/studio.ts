@@ -43,9 +43,10 @@ export type Studio = {
 
 const publicPaths = ['/studio/sign-in', '/studio/sign-out', '/studio/forgot-password', '/studio/pages.css']
 
-function isPublic(pathname: string): boolean {
+function isPublic(pathname: string, method: string): boolean {
   return (
     publicPaths.includes(pathname) ||
+    (pathname === '/studio/api/session' && method === 'POST') ||
     pathname.startsWith('/studio/invite/') ||
     pathname.startsWith('/studio/assets/') ||
     pathname.startsWith('/studio/preview/') ||
@@ -88,12 +89,13 @@ export function createStudio(deps: StudioDeps): Studio {
 
   const formLimit = bodyLimit({ maxSize: 8 * 1024, onError: (c) => c.text('That form is too large.', 413) })
   app.post('/sign-in', formLimit)
+  app.post('/api/session', formLimit)
   app.post('/invite/*', formLimit)
   app.post('/forgot-password', formLimit)
 
   // Everything not public needs a live session: the API answers 401, pages send the person to sign in.
   app.use('*', async (c, next) => {
-    if (isPublic(c.req.path)) return next()
+    if (isPublic(c.req.path, c.req.method)) return next()
     const session = await ctx.sessionOf(c)
     if (!session) {
       return c.req.path.startsWith('/studio/api/') ? refuse(c, 401, 'You are not signed in (or your session has ended). Sign in again.') : c.redirect('/studio/sign-in', 303)
