@@ -18,13 +18,18 @@ export async function runNodeServer(checked?: Launch[]): Promise<void> {
     console.error(formatEnvProblems(settings.problems))
     process.exit(1)
   }
+  const publicUrl = process.env.PUBLIC_URL?.trim() || undefined
+  if (publicUrl && !(URL.canParse(publicUrl) && /^https?:$/.test(new URL(publicUrl).protocol))) {
+    console.error(`PUBLIC_URL must be the address people open the site at, such as https://www.example.com (it is "${publicUrl}"): the studio's links start with it.`)
+    process.exit(1)
+  }
   let running: RunningServer
   try {
     const launches = checked ?? loadLaunches(findLaunches(process.cwd(), process.env))
     const studio = nodeStudioOf({
       launches,
       clientDir: path.resolve(settings.config.distDir, '_studio'),
-      publicUrl: process.env.PUBLIC_URL?.trim() || undefined,
+      publicUrl: publicUrl && new URL(publicUrl).origin,
       port: settings.config.port,
     })
     running = await startNodeServer(launches, settings.config, process.cwd(), { studio })
@@ -39,6 +44,7 @@ export async function runNodeServer(checked?: Launch[]): Promise<void> {
       ? `Leads page: on, at ${running.url}/leads (LEADS_PASSWORD is set)`
       : 'Leads page: off (set LEADS_PASSWORD to turn it on)',
   )
+  console.log(`Studio: ${running.url}/studio (off until someone has an account: npm run studio:invite -- --email <address> --role owner)`)
   for (const line of running.summary) console.log(line)
   for (const launch of running.launches) {
     const other = launch.isDefault ? ' and any other address' : ''

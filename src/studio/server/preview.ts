@@ -81,9 +81,11 @@ function validatorModule(form: PageConfig['form']): { key: string; code: () => P
   }
 }
 
-/** The name of an image in a launch's images/ folder, or undefined for anything else (paths, hidden files). */
+/** The path of a picture under a launch's images/ folder (sub-folders allowed), or undefined for anything else (.., hidden files). */
 function imageFileName(name: string): string | undefined {
-  return /^[A-Za-z0-9][A-Za-z0-9._-]{0,200}$/.test(name) && !name.includes('..') && imageTypes[name.split('.').pop()!.toLowerCase()] ? name : undefined
+  const parts = name.split('/')
+  const safe = parts.length <= 4 && parts.every((part) => /^[A-Za-z0-9][A-Za-z0-9._-]{0,200}$/.test(part) && !part.includes('..'))
+  return safe && imageTypes[name.split('.').pop()!.toLowerCase()] ? name : undefined
 }
 
 /** Adds the preview routes: the signed-in ones under /api/launches/:slug, and the link's under /api/preview/:token. */
@@ -151,7 +153,7 @@ export function addPreview(app: Hono<StudioEnv>, ctx: StudioContext): void {
     const launch = signedInLaunch(c)
     return launch instanceof Response ? launch : validatorOf(c, launch)
   })
-  app.get('/api/launches/:slug/images/:file', (c) => {
+  app.get('/api/launches/:slug/images/:file{.+}', (c) => {
     const launch = signedInLaunch(c)
     return launch instanceof Response ? launch : imageOf(c, launch)
   })
@@ -187,7 +189,7 @@ export function addPreview(app: Hono<StudioEnv>, ctx: StudioContext): void {
     const launch = launchOfToken(c.req.param('token'))
     return launch ? validatorOf(c, launch) : linkRefused(c)
   })
-  app.get('/api/preview/:token/images/:file', (c) => {
+  app.get('/api/preview/:token/images/:file{.+}', (c) => {
     const launch = launchOfToken(c.req.param('token'))
     return launch ? imageOf(c, launch) : linkRefused(c)
   })
