@@ -80,7 +80,9 @@ export function createStudio(deps: StudioDeps): Studio {
   // CSRF: browsers send Origin on every POST, PUT and DELETE; only this origin's pages may change anything.
   app.use('*', async (c, next) => {
     if (c.req.method === 'GET' || c.req.method === 'HEAD') return next()
-    if (c.req.header('origin') !== ctx.originOf(c)) {
+    const origin = c.req.header('origin')
+    // This request's own origin, or PUBLIC_URL's (a proxy may pass another Host header on).
+    if (!origin || (origin !== ctx.originOf(c) && origin !== (ctx.publicUrl && new URL(ctx.publicUrl).origin))) {
       const text = 'This request did not come from the studio\'s own pages. Open the studio and try again.'
       return c.req.path.startsWith('/studio/api/') ? refuse(c, 403, text) : c.html(messageView('Not allowed', text, { href: '/studio/', label: 'Open the studio' }), 403)
     }
