@@ -34,6 +34,8 @@ export const allowed: Record<string, readonly string[] | typeof anything> = {
   'src/editor/': ['schema/', 'src/config/', 'src/build/', 'src/server/delivery/escape-html.ts', 'src/editor/client/'],
   'src/editor/client/': ['schema/', 'src/page/', 'src/ui/', 'src/sections/', 'src/form/'],
   'src/editor/preview/': ['schema/', 'src/page/', 'src/ui/', 'src/sections/', 'src/form/', 'src/editor/client/'],
+  'src/studio/': ['schema/'],
+  'src/studio/server/': ['schema/', 'src/config/', 'src/build/', 'src/editor/', 'src/studio/', 'src/server/', 'src/server/site/', 'src/server/store/', 'src/server/delivery/', 'src/server/registration/'],
   'src/cli/': anything,
   'supabase/': ['schema/', 'src/server/', 'src/server/settings/', 'src/server/registration/', 'src/server/store/', 'src/server/delivery/', 'src/server/site/'],
   'tests/': anything,
@@ -87,7 +89,7 @@ export function boundaryViolations(file: string, source: string): string[] {
     if (!spec.startsWith('.') || !/\.tsx?$/.test(spec)) continue
     const target = resolve(file, spec)
     const targetRoom = roomOf(target)
-    if (!editorRooms.has(room) && room !== 'src/cli/' && room !== 'tests/' && editorRooms.has(targetRoom)) {
+    if (!editorRooms.has(room) && !room.startsWith('src/studio/') && room !== 'src/cli/' && room !== 'tests/' && editorRooms.has(targetRoom)) {
       problems.push(`${file} imports '${spec}' (src/editor): the site must not depend on the editor.`)
       continue
     }

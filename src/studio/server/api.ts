@@ -1,7 +1,7 @@
 import type { Context, Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { createTwoFilesPatch } from 'diff'
-import { singleAddress } from '../../server/mailer.ts'
+import { singleAddress } from '../../server/delivery/mailer.ts'
 import type {
   AuditEntry,
   CheckResponse,

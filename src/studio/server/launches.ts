@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { checkPageConfigText, publicDirFor, type Problem } from '../../config/check-page-config.ts'
-import type { ServedLaunch } from '../../server/site/launch-publisher.ts'
+import type { PublishProblem, ServedLaunch } from '../../server/site/launch-publisher.ts'
 import type { LaunchSummary, StudioProblem } from '../protocol.ts'
 import type { StudioContext } from './context.ts'
 import type { Account } from './store.ts'
@@ -21,7 +21,7 @@ export function problemsOf(launch: ServedLaunch, text: string): Problem[] {
 }
 
 /** Problems as the protocol carries them (without the file's path and the excerpt). */
-export function studioProblems(problems: Problem[]): StudioProblem[] {
+export function studioProblems(problems: ReadonlyArray<PublishProblem>): StudioProblem[] {
   return problems.map(({ line, column, where, message, fix }) => ({ line, column, where, message, fix }))
 }
 

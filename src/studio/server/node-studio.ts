@@ -1,6 +1,6 @@
 import path from 'node:path'
 import type { Launch } from '../../config/launches.ts'
-import { readOrCreateSecret } from '../../server/private-files.ts'
+import { readOrCreateSecret } from '../../server/store/private-files.ts'
 import type { StudioHost, StudioMount } from '../../server/node.ts'
 import type { LaunchPublisher } from '../../server/site/launch-publisher.ts'
 import { createFilePublisher } from './file-publisher.ts'

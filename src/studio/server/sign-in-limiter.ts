@@ -1,5 +1,5 @@
 import ipaddr from 'ipaddr.js'
-import { rateLimitKey } from '../../server/client-address.ts'
+import { rateLimitKey } from '../../server/registration/client-address.ts'
 
 /**
  * The studio's sign-in limits (issue 21 item 3): failures a minute per address (an IPv6 /64), per IPv6 /48 and per

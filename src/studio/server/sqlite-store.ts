@@ -1,6 +1,6 @@
 import { chmodSync, existsSync } from 'node:fs'
 import Database from 'better-sqlite3'
-import { ensurePrivateFile, privateFileMode } from '../../server/private-files.ts'
+import { ensurePrivateFile, privateFileMode } from '../../server/store/private-files.ts'
 import type { Role } from '../protocol.ts'
 import { AccountExistsError, normalizeEmail, type Account, type LinkPurpose, type StoredAudit, type StoredVersion, type StudioStore } from './store.ts'
 

@@ -1,4 +1,4 @@
-import { escapeHtml } from '../../server/escape-html.ts'
+import { escapeHtml } from '../../server/delivery/escape-html.ts'
 import { minPasswordLength } from './passwords.ts'
 
 /**
