@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { PageConfig } from '../../schema/page-config.ts'
 import { cspHashesOf } from '../../src/server/security-headers.ts'
 import { parseCsv } from '../server/support/csv.ts'
-import { copyProject, freePort, launchBrowser, startServer, type RunningServer } from './harness.ts'
+import { copyProject, freePort, launchBrowser, scaled, snoozeDialog, startServer, waitForHydration, type RunningServer } from './harness.ts'
 
 // Issue 10's walk-through, in a fresh copy of the project: a second launch beside the default one, renamed,
 // `npm run build`, `npm start` (one server for both), each page in Chromium on its own host name, each lead in the
@@ -93,17 +93,17 @@ async function register(page: Page, config: PageConfig, person: { name: string; 
   return body
 }
 
-/** A visit with a stopped clock, so the dialog that opens by itself stays shut, once the page's script has run. */
+/** A visit by someone who registered here before, so the dialog stays shut, once the page has hydrated. */
 async function visit(url: string): Promise<Page> {
   const context = await browser.newContext()
   const page = await context.newPage()
-  page.setDefaultTimeout(20_000)
+  page.setDefaultTimeout(scaled(20_000))
   // A launch may name a Tag Manager container: answered inside the browser, nothing leaves 127.0.0.1.
   await page.route('https://www.googletagmanager.com/**', (route) => route.fulfill({ status: 200, contentType: 'text/javascript', body: '' }))
-  await page.clock.install({ time: new Date('2026-01-01T00:00:00Z') })
-  await page.clock.pauseAt(new Date('2026-01-01T00:00:01Z'))
-  await page.goto(url, { waitUntil: 'networkidle' })
-  await page.clock.runFor(500)
+  // Not the snooze: a new launch's modal.snoozeDays may be 0, and a registration holds it shut on every launch.
+  await snoozeDialog(page, 'registered-before')
+  await page.goto(url, { waitUntil: 'load' })
+  await waitForHydration(page)
   return page
 }
 
