@@ -53,7 +53,7 @@ beforeAll(async () => {
   server = await startServer({}, { cwd: project.root, script: 'src/cli/start.ts', timeoutMs: 180_000 })
   port = Number(new URL(server.url).port)
   browser = await launchBrowser()
-}, 600_000)
+}, scaled(600_000))
 
 afterAll(async () => {
   await browser?.close()
@@ -198,7 +198,7 @@ describe('launches side by side: one build, one server', () => {
     await page.context().close()
   })
 
-  it('files a registration on each page under its own launch: the export says which, each team is notified', { timeout: 90_000 }, async () => {
+  it('files a registration on each page under its own launch: the export says which, each team is notified', { timeout: scaled(90_000) }, async () => {
     const maplePage = await visit(`http://${maple.slug}.localhost:${port}/`)
     await expect(maplePage.title()).resolves.toBe(mapleConfig.seo.title)
     const mapleBody = await register(maplePage, mapleConfig, { name: 'Ava Maple', email: 'ava@example.org', phone: '555-555-0162' })
@@ -228,7 +228,7 @@ describe('launches side by side: one build, one server', () => {
     expect(launchOf('Ben Default')).toBe(defaultConfig.launch.slug)
   })
 
-  it('builds one launch with --launch: its entry in the function bundle changes, the other stays', { timeout: 180_000 }, () => {
+  it('builds one launch with --launch: its entry in the function bundle changes, the other stays', { timeout: scaled(180_000) }, () => {
     const file = path.join(mapleDir, 'page.config.json')
     const renamed = { ...mapleConfig, site: { ...mapleConfig.site, name: 'Maple Ridge Estates' } }
     writeFileSync(file, `${JSON.stringify(renamed, null, 2)}\n`)
@@ -280,5 +280,5 @@ describe('launches side by side: one build, one server', () => {
         if (dev.exitCode === null && dev.signalCode === null) process.kill(dev.pid, 'SIGKILL')
       }
     }
-  }, 90_000)
+  }, scaled(90_000))
 })

@@ -98,7 +98,7 @@ describe('registering without JavaScript', () => {
 
     const lead = exportedLeads().find((row) => row.name === 'Noscript Visitor')
     expect(lead).toMatchObject({ email: 'nojs@example.com', phone: '555-555-0142', isRealtor: 'yes', utm_source: 'flyer', gclid: 'GCLID-nojs', landing_page: '/', suspected_spam: '' })
-    await expect.poll(() => notifications().some((mail) => mail.includes('Noscript Visitor')), { timeout: 10_000 }).toBe(true)
+    await expect.poll(() => notifications().some((mail) => mail.includes('Noscript Visitor')), { timeout: scaled(10_000) }).toBe(true)
     await context.close()
   })
 
