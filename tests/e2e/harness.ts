@@ -53,11 +53,13 @@ export async function startServer(env: Record<string, string> = {}, options: Ser
       const exited = new Promise((resolve) => child.once('exit', resolve))
       process.kill(child.pid, 'SIGTERM')
       await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))])
-      if (child.exitCode === null) process.kill(child.pid, 'SIGKILL')
+      // Ended by the signal, it has no exit code but a signal code: killing it again would throw ESRCH.
+      if (child.exitCode === null && child.signalCode === null) process.kill(child.pid, 'SIGKILL')
     }
     rmSync(dataDir, { recursive: true, force: true })
   }
-  const deadline = Date.now() + (options.timeoutMs ?? 30_000)
+  // A loaded machine starts tsx slowly; under E2E_SLOW (a slow machine) the wait is longer too.
+  const deadline = Date.now() + scaled(options.timeoutMs ?? 30_000)
   while (!output.includes('Listening on')) {
     if (child.exitCode !== null || Date.now() > deadline) {
       await stop()
