@@ -30,13 +30,14 @@ beforeAll(async () => {
   let output = ''
   vite.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
   vite.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
-  const deadline = Date.now() + 30_000
+  // A bound on waiting for it to say it is ready, not a wait: a loaded machine starts Vite slowly.
+  const deadline = Date.now() + scaled(90_000)
   while (!output.includes('ready in')) {
     if (vite.exitCode !== null || Date.now() > deadline) throw new Error(`vite did not start:\n${output}`)
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
   browser = await launchBrowser()
-}, scaled(60_000))
+}, scaled(150_000))
 
 afterAll(async () => {
   await browser?.close()

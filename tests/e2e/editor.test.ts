@@ -31,14 +31,15 @@ beforeAll(async () => {
   let output = ''
   editor.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
   editor.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
-  const deadline = Date.now() + 60_000
+  // A bound on waiting for it to say where it listens, not a wait: a loaded machine starts it slowly.
+  const deadline = Date.now() + scaled(90_000)
   while (!/Open (http:\S+)/.test(output)) {
     if (editor.exitCode !== null || Date.now() > deadline) throw new Error(`The editor did not start:\n${output}`)
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
   url = /Open (http:\S+)/.exec(output)![1]!
   browser = await launchBrowser()
-}, scaled(90_000))
+}, scaled(150_000))
 
 afterAll(async () => {
   await browser?.close()

@@ -59,7 +59,7 @@ export async function startServer(env: Record<string, string> = {}, options: Ser
     rmSync(dataDir, { recursive: true, force: true })
   }
   // A loaded machine starts tsx slowly; under E2E_SLOW (a slow machine) the wait is longer too.
-  const deadline = Date.now() + scaled(options.timeoutMs ?? 30_000)
+  const deadline = Date.now() + scaled(options.timeoutMs ?? 90_000)
   while (!output.includes('Listening on')) {
     if (child.exitCode !== null || Date.now() > deadline) {
       await stop()

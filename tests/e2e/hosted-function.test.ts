@@ -29,7 +29,7 @@ beforeAll(async () => {
   functionHost = await startServer({ PORT: String(functionPort), ANON_KEY: publishableKey, ALLOWED_ORIGINS: `http://127.0.0.1:${sitePort}` })
   site = await startServer({ PORT: String(sitePort), DIST_DIR: distDir, VITE_SUPABASE_URL: functionUrl, ANON_KEY: publishableKey })
   browser = await launchBrowser()
-}, scaled(180_000))
+}, scaled(300_000)) // a build and two servers' start on a loaded machine
 
 afterAll(async () => {
   await browser?.close()

@@ -260,7 +260,7 @@ describe('launches side by side: one build, one server', () => {
     dev.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
     dev.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
     try {
-      const deadline = Date.now() + 60_000
+      const deadline = Date.now() + scaled(90_000)
       while (!output.includes('ready in')) {
         if (dev.exitCode !== null || Date.now() > deadline) throw new Error(`the dev server did not start:\n${output}`)
         await new Promise((resolve) => setTimeout(resolve, 100))
@@ -280,5 +280,5 @@ describe('launches side by side: one build, one server', () => {
         if (dev.exitCode === null && dev.signalCode === null) process.kill(dev.pid, 'SIGKILL')
       }
     }
-  }, scaled(90_000))
+  }, scaled(150_000))
 })
