@@ -162,10 +162,10 @@ export type DialogPlan = 'snoozed' | 'registered-before' | 'wait-and-close' | 'e
 export type OpenPageOptions = {
   /**
    * `snoozed`: the visitor closed the dialog a moment ago (src/page/dialog-memory.ts), so it does not open by itself
-   * (the launch's modal.snoozeDays must be above 0; no fake clock set before today). `registered-before`: this browser
-   * registered before, so the dialog never opens by itself (for a launch whose snoozeDays is 0). `wait-and-close`: a first visit;
-   * the dialog is waited for, ready, then closed with Escape. `expect-open`: a first visit, returned with the dialog
-   * open and ready.
+   * (the launch's modal.snoozeDays must be above 0; no fake clock set before today). `registered-before`: this
+   * browser registered before, so the dialog never opens by itself (for a launch whose snoozeDays is 0).
+   * `wait-and-close`: a first visit; the dialog is waited for, ready, then closed with Escape. `expect-open`: a first
+   * visit, returned with the dialog open and ready.
    */
   dialog: DialogPlan
   viewport?: { width: number; height: number }
@@ -176,7 +176,6 @@ export type OpenPageOptions = {
   /** Playwright's time limit for each step, at full speed (scaled under E2E_SLOW); default 10 s. */
   stepTimeoutMs?: number
 }
-
 
 /**
  * A page of its own context (closed with the page), loaded from `url` with the dialog in the state `options.dialog`
