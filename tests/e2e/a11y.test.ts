@@ -4,7 +4,7 @@ import type { Locator, Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import type { PageConfig } from '../../schema/page-config.ts'
 import { checkDetailsPagePath, registeredPagePath } from '../../schema/registration-contract.ts'
-import { openPage as openPageWith, scaled, useServerAndBrowser, waitForDialog, waitForToast, type DialogPlan } from './harness.ts'
+import { installPausedClock, openPage as openPageWith, scaled, useServerAndBrowser, waitForDialog, waitForToast, type DialogPlan } from './harness.ts'
 
 // The accessibility gate: axe-core's WCAG 2.1 A and AA rules on every state a visitor can reach, and a
 // registration done with the keyboard alone.
@@ -52,10 +52,9 @@ async function openPageOnPausedClock(path = '/', width = 1280): Promise<Page> {
   const page = await context.newPage()
   page.setDefaultTimeout(scaled(30_000))
   const start = new Date('2026-03-02T15:00:00Z')
-  await page.clock.install({ time: start })
-  // Time flows after install; pausing needs a document to run in, and then holds across the navigation.
+  // Pausing needs a document to run in, and then holds across the navigation.
   await page.goto('about:blank')
-  await page.clock.pauseAt(new Date(start.getTime() + 1000))
+  await installPausedClock(page, new Date(start.getTime() + 1000))
   await page.goto(e2e.server.url + path, { waitUntil: 'networkidle' })
   if (new URL(path, e2e.server.url).pathname === '/') {
     const ready = async () => (await page.locator('.Toastify').count()) === 1 && (await isHydrated(page, 'inline_name'))

@@ -251,10 +251,22 @@ export async function waitForDialog(page: Page): Promise<Locator> {
   return dialog
 }
 
-/** Closes the open dialog as a visitor does with Escape, and waits until it is gone. */
+/** Closes the open dialog as a visitor does with Escape, and waits until it is gone and the page is shown again. */
 export async function closeDialogByEscape(page: Page, dialog: Locator = page.getByRole('dialog')): Promise<void> {
   await dialog.press('Escape')
   await dialog.waitFor({ state: 'detached', timeout: scaled(10_000) })
+  const hidden = () => page.evaluate(() => document.getElementById('root')?.getAttribute('aria-hidden') ?? null)
+  await expect.poll(hidden, { timeout: scaled(10_000), message: 'the page is still aria-hidden after the dialog closed' }).toBe(null)
+}
+
+/**
+ * Installs the page's fake clock paused at `at`. It starts an hour earlier: time flows between install and pause, and
+ * on a loaded machine that can be more than a second, which would make pausing at a time just after it throw
+ * ("Cannot fast-forward to the past"). Call before the page loads; nothing runs on the clock meanwhile.
+ */
+export async function installPausedClock(page: Page, at: Date): Promise<void> {
+  await page.clock.install({ time: new Date(at.getTime() - 60 * 60 * 1000) })
+  await page.clock.pauseAt(at)
 }
 
 /**

@@ -4,7 +4,7 @@ import path from 'node:path'
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import type { PageConfig } from '../../schema/page-config.ts'
-import { fill, inlineForm, scaled, snoozeDialog, useServerAndBrowser, waitForHydration } from './harness.ts'
+import { fill, inlineForm, installPausedClock, scaled, snoozeDialog, useServerAndBrowser, waitForHydration } from './harness.ts'
 
 // Issue 12: a registration that cannot fail. Without JavaScript, with the form's code blocked, after a lost answer.
 const config = JSON.parse(readFileSync('page.config.json', 'utf8')) as PageConfig
@@ -164,8 +164,7 @@ describe('a lost answer', () => {
 
 describe('the dialog knows the visitor', () => {
   async function load(page: Page) {
-    await page.clock.install({ time: new Date('2026-01-01T00:00:00Z') })
-    await page.clock.pauseAt(new Date('2026-01-01T00:00:01Z'))
+    await installPausedClock(page, new Date('2026-01-01T00:00:01Z'))
     await page.goto(`${e2e.server.url}/`, { waitUntil: 'networkidle' })
     await inlineForm(page).getByRole('button', { name: submitLabel }).waitFor()
     await page.clock.runFor(config.modal.openDelayMs + 10)
@@ -214,8 +213,7 @@ describe('the dialog knows the visitor', () => {
     const newcomer = await e2e.browser.newContext()
     page = await newcomer.newPage()
     page.setDefaultTimeout(scaled(10_000))
-    await page.clock.install({ time: new Date('2026-01-01T00:00:00Z') })
-    await page.clock.pauseAt(new Date('2026-01-01T00:00:01Z'))
+    await installPausedClock(page, new Date('2026-01-01T00:00:01Z'))
     await page.goto(`${e2e.server.url}/`, { waitUntil: 'networkidle' })
     await page.clock.runFor(config.modal.openDelayMs - 50)
     await expect(dialogs(page).count()).resolves.toBe(0)

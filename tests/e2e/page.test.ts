@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import type { PageConfig } from '../../schema/page-config.ts'
-import { openPage as openPageWith, scaled, snoozeDialog, useServerAndBrowser, waitForDialog } from './harness.ts'
+import { installPausedClock, openPage as openPageWith, scaled, snoozeDialog, useServerAndBrowser, waitForDialog } from './harness.ts'
 
 const config = JSON.parse(readFileSync('page.config.json', 'utf8')) as PageConfig
 
@@ -22,8 +22,7 @@ async function openPageOnPausedClock(path = '/', width = 1280): Promise<Page> {
   const page = await context.newPage()
   page.setDefaultTimeout(scaled(10_000)) // a failing step reports itself before the test's own time-out
   // The page's clock stands still until the test moves it; the dialog's timer starts at hydration.
-  await page.clock.install({ time: new Date('2026-01-01T00:00:00Z') })
-  await page.clock.pauseAt(new Date('2026-01-01T00:00:01Z'))
+  await installPausedClock(page, new Date('2026-01-01T00:00:01Z'))
   const timerSet = page.waitForRequest(/\/assets\/RegistrationForm-[^/]+\.js$/)
   await page.goto(e2e.server.url + path, { waitUntil: 'load' })
   await timerSet
@@ -146,8 +145,7 @@ describe('the landing page', () => {
     const context = await e2e.browser.newContext({ viewport: { width: 412, height: 823 } })
     const page = await context.newPage()
     page.setDefaultTimeout(scaled(10_000))
-    await page.clock.install({ time: new Date('2026-01-01T00:00:00Z') })
-    await page.clock.pauseAt(new Date('2026-01-01T00:00:01Z'))
+    await installPausedClock(page, new Date('2026-01-01T00:00:01Z'))
     // The app's entry arrives 400 ms (on the page's clock) after the load event, as on a slow phone connection.
     let release = () => {}
     const held = new Promise<void>((resolve) => (release = resolve))
