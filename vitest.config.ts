@@ -10,6 +10,8 @@ export default defineConfig({
     environment: 'node',
     testTimeout: 30_000 * slowdown,
     hookTimeout: 120_000 * slowdown,
+    // expect.poll waits for a state (hydration, a dialog gone); 1 s, its default, is too short for a loaded machine.
+    expect: { poll: { timeout: 5_000 * slowdown } },
     maxWorkers: 2,
   },
 })

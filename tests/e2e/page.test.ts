@@ -241,7 +241,7 @@ describe('the landing page', () => {
     await expect(page.getByRole('dialog').count()).resolves.toBe(0)
     release()
     await expect
-      .poll(() => opener.evaluate((element) => Object.keys(element).some((key) => key.startsWith('__reactProps'))))
+      .poll(() => opener.evaluate((element) => Object.keys(element).some((key) => key.startsWith('__reactProps'))), { timeout: scaled(15_000) })
       .toBe(true)
     await opener.click()
     await waitForDialog(page)
