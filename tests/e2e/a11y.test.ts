@@ -4,7 +4,7 @@ import type { Locator, Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import type { PageConfig } from '../../schema/page-config.ts'
 import { checkDetailsPagePath, registeredPagePath } from '../../schema/registration-contract.ts'
-import { useServerAndBrowser } from './harness.ts'
+import { installPausedClock, openPage as openPageWith, scaled, useServerAndBrowser, waitForDialog, waitForToast, type DialogPlan } from './harness.ts'
 
 // The accessibility gate: axe-core's WCAG 2.1 A and AA rules on every state a visitor can reach, and a
 // registration done with the keyboard alone.
@@ -26,14 +26,20 @@ function isHydrated(page: Page, id: string): Promise<boolean> {
 
 /**
  * Moves the paused clock on in small steps until `condition` holds, never by `budgetMs` or more in all: React
- * reveals lazily loaded parts on a timer (its Suspense throttle), which only fires when the clock moves.
+ * reveals lazily loaded parts on a timer (its Suspense throttle), which only fires when the clock moves. Between
+ * steps the test waits in real time (longer under E2E_SLOW), which is what a slow machine needs more of.
  */
 async function advanceUntil(page: Page, condition: () => Promise<boolean>, budgetMs: number): Promise<void> {
   for (let advanced = 0; !(await condition()); advanced += 50) {
     if (advanced >= budgetMs) throw new Error(`Still not ready after ${budgetMs} ms of page time.`)
     await page.clock.runFor(50)
-    await new Promise((resolve) => setTimeout(resolve, 50))
+    await new Promise((resolve) => setTimeout(resolve, scaled(100)))
   }
+}
+
+/** A fresh page with the dialog as `dialog` decides (see the harness's openPage), hydrated. */
+function openPage(path: string, width: number, dialog: DialogPlan): Promise<Page> {
+  return openPageWith(e2e.browser, e2e.server.url + path, { dialog, viewport: { width, height: 900 } })
 }
 
 /**
@@ -41,14 +47,14 @@ async function advanceUntil(page: Page, condition: () => Promise<boolean>, budge
  * test moves time on; returned once React has hydrated the page and the inline form (typing or submitting
  * earlier would not reach React). Less than the dialog's delay passes on the page's clock meanwhile.
  */
-async function openPage(path = '/', width = 1280): Promise<Page> {
+async function openPageOnPausedClock(path = '/', width = 1280): Promise<Page> {
   const context = await e2e.browser.newContext({ viewport: { width, height: 900 } })
   const page = await context.newPage()
+  page.setDefaultTimeout(scaled(30_000))
   const start = new Date('2026-03-02T15:00:00Z')
-  await page.clock.install({ time: start })
-  // Time flows after install; pausing needs a document to run in, and then holds across the navigation.
+  // Pausing needs a document to run in, and then holds across the navigation.
   await page.goto('about:blank')
-  await page.clock.pauseAt(new Date(start.getTime() + 1000))
+  await installPausedClock(page, new Date(start.getTime() + 1000))
   await page.goto(e2e.server.url + path, { waitUntil: 'networkidle' })
   if (new URL(path, e2e.server.url).pathname === '/') {
     const ready = async () => (await page.locator('.Toastify').count()) === 1 && (await isHydrated(page, 'inline_name'))
@@ -60,24 +66,14 @@ async function openPage(path = '/', width = 1280): Promise<Page> {
 async function openDialogByTimer(page: Page): Promise<Locator> {
   await expect(page.getByRole('dialog').count()).resolves.toBe(0)
   await page.clock.runFor(config.modal.openDelayMs + 10)
-  const dialog = page.getByRole('dialog', { name: config.modal.title })
-  await dialog.waitFor()
-  await expect.poll(() => isHydrated(page, 'dialog_name'), { timeout: 15_000 }).toBe(true)
-  return dialog
-}
-
-/** The page as a visitor has it after dismissing the dialog that opened by itself. */
-async function dismissDialog(page: Page): Promise<void> {
-  await openDialogByTimer(page)
-  await page.keyboard.press('Escape')
-  await page.clock.runFor(300)
-  await expect(page.getByRole('dialog').count()).resolves.toBe(0)
+  // Ready for a visitor: its form hydrated and the focus inside it (before that, Escape would not reach it).
+  await waitForDialog(page)
+  await expect.poll(() => isHydrated(page, 'dialog_name'), { timeout: scaled(15_000) }).toBe(true)
+  return page.getByRole('dialog', { name: config.modal.title })
 }
 
 /** axe's WCAG 2.1 A/AA violations on the page (or inside `include`), one readable line per failing node. */
 async function violations(page: Page, include?: string): Promise<string[]> {
-  // axe schedules its work with timers: let time flow again (nothing else is pending by now).
-  await page.clock.resume()
   let builder = new AxeBuilder({ page }).withTags(wcag21)
   if (include) builder = builder.include(include)
   const results = await builder.analyze()
@@ -93,29 +89,25 @@ const landing = '/#main'
 
 describe('accessibility (axe-core, WCAG 2.1 A/AA)', () => {
   it('finds no violations on the landing page on a desktop', async () => {
-    const page = await openPage(landing, 1280)
-    await dismissDialog(page)
+    const page = await openPage(landing, 1280, 'wait-and-close')
     expect(await violations(page)).toEqual([])
     await page.context().close()
   })
 
   it('finds no violations on the landing page on a 375 px phone', async () => {
-    const page = await openPage(landing, 375)
-    await dismissDialog(page)
+    const page = await openPage(landing, 375, 'wait-and-close')
     expect(await violations(page)).toEqual([])
     await page.context().close()
   })
 
   it('finds no violations with the registration dialog open', async () => {
-    const page = await openPage(landing, 375)
-    await openDialogByTimer(page)
+    const page = await openPage(landing, 375, 'expect-open')
     expect(await violations(page)).toEqual([])
     await page.context().close()
   })
 
   it('finds no violations in the inline form with every validation message shown', async () => {
-    const page = await openPage(landing)
-    await dismissDialog(page)
+    const page = await openPage(landing, 1280, 'wait-and-close')
     const form = page.locator('#register form')
     await form.getByRole('button', { name: config.form.submitLabel }).click()
     for (const message of everyMessage) await expect(form.getByText(message, { exact: true }).isVisible()).resolves.toBe(true)
@@ -124,8 +116,8 @@ describe('accessibility (axe-core, WCAG 2.1 A/AA)', () => {
   })
 
   it('finds no violations in the dialog form with every validation message shown', async () => {
-    const page = await openPage(landing)
-    const dialog = await openDialogByTimer(page)
+    const page = await openPage(landing, 1280, 'expect-open')
+    const dialog = page.getByRole('dialog', { name: config.modal.title })
     await dialog.getByRole('button', { name: config.form.submitLabel }).click()
     for (const message of everyMessage) await expect(dialog.getByText(message, { exact: true }).isVisible()).resolves.toBe(true)
     expect(await violations(page, '[role="dialog"]')).toEqual([])
@@ -133,8 +125,7 @@ describe('accessibility (axe-core, WCAG 2.1 A/AA)', () => {
   })
 
   it('finds no violations in the success and failure notices (contrast of the toasts included)', async () => {
-    const page = await openPage(landing)
-    await dismissDialog(page)
+    const page = await openPage(landing, 1280, 'wait-and-close')
     const form = page.locator('#register form')
     const fillAndSend = async () => {
       await form.getByLabel('Full Name').fill('Avery Tremblay')
@@ -144,17 +135,17 @@ describe('accessibility (axe-core, WCAG 2.1 A/AA)', () => {
       await form.getByRole('button', { name: config.form.submitLabel }).click()
     }
     await fillAndSend()
-    await page.getByText(config.form.toasts.success.title).waitFor()
+    await waitForToast(page, config.form.toasts.success.title)
     expect(await violations(page, '.Toastify')).toEqual([])
     await page.route('**/functions/v1/send-contact-email', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{}' }))
     await fillAndSend()
-    await page.getByText(config.form.toasts.error.title).waitFor()
+    await waitForToast(page, config.form.toasts.error.title)
     expect(await violations(page, '.Toastify')).toEqual([])
     await page.context().close()
   })
 
   it('finds no violations on the not-found page', async () => {
-    const page = await openPage('/no-such-page')
+    const page = await openPage('/no-such-page', 1280, 'snoozed')
     await page.getByRole('heading', { name: config.notFound.heading }).waitFor()
     expect(await violations(page)).toEqual([])
     await page.context().close()
@@ -164,7 +155,7 @@ describe('accessibility (axe-core, WCAG 2.1 A/AA)', () => {
   // some fields need correcting. At phone width, where most visitors are.
   for (const [name, path] of [['thanks', registeredPagePath], ['check-details', checkDetailsPagePath]] as const) {
     it(`finds no violations on the no-JavaScript ${name} page on a 375 px phone`, async () => {
-      const page = await openPage(path, 375)
+      const page = await openPage(path, 375, 'snoozed')
       await page.getByRole('heading', { level: 1 }).first().waitFor()
       expect(await violations(page)).toEqual([])
       await page.context().close()
@@ -181,7 +172,7 @@ describe('keyboard-only registration', () => {
     })
 
   it('reaches the inline form by Tab from the top, fills it with keys, submits with Enter and shows the success toast', async () => {
-    const page = await openPage()
+    const page = await openPage('/', 1280, 'snoozed')
     // From the top of the page: the first Tab lands on the first focusable element of the page.
     const visited: string[] = []
     for (let i = 0; i < 80; i++) {
@@ -219,7 +210,7 @@ describe('keyboard-only registration', () => {
     await expect(focused(page)).resolves.toMatchObject({ tag: 'button', text: config.form.submitLabel })
     await page.keyboard.press('Enter')
 
-    await page.getByText(config.form.toasts.success.title).waitFor()
+    await waitForToast(page, config.form.toasts.success.title)
     await expect(page.getByText(config.form.toasts.success.text).isVisible()).resolves.toBe(true)
     // The form was reset after the success.
     await expect(form.getByLabel('Full Name').inputValue()).resolves.toBe('')
@@ -227,29 +218,28 @@ describe('keyboard-only registration', () => {
   })
 
   it('closes the dialog with Escape and returns focus to the control that opened it', async () => {
-    const page = await openPage()
+    const page = await openPage('/', 1280, 'snoozed')
     const opener = page.getByRole('link', { name: 'Register for VIP Access' })
     await opener.focus()
     await page.keyboard.press('Enter')
     const dialog = page.getByRole('dialog', { name: config.modal.title })
     await dialog.waitFor()
-    await expect.poll(() => page.evaluate(() => Boolean(document.activeElement?.closest('[role="dialog"]')))).toBe(true)
+    await expect.poll(() => page.evaluate(() => Boolean(document.activeElement?.closest('[role="dialog"]'))), { timeout: scaled(5000) }).toBe(true)
     await page.keyboard.press('Escape')
-    await page.clock.runFor(300)
-    await expect(page.getByRole('dialog').count()).resolves.toBe(0)
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0)
     await expect(opener.evaluate((element) => element === document.activeElement)).resolves.toBe(true)
     await page.context().close()
   })
 
   it('closes the dialog that opened by itself with Escape, leaving focus where it was', async () => {
-    const page = await openPage()
+    const page = await openPageOnPausedClock()
     await page.getByRole('link').first().focus()
     const before = await focused(page)
     await openDialogByTimer(page)
     await expect.poll(() => page.evaluate(() => Boolean(document.activeElement?.closest('[role="dialog"]')))).toBe(true)
     await page.keyboard.press('Escape')
     await page.clock.runFor(300)
-    await expect(page.getByRole('dialog').count()).resolves.toBe(0)
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0)
     await expect(focused(page)).resolves.toEqual(before)
     await page.context().close()
   })

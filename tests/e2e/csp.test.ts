@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import type { PageConfig } from '../../schema/page-config.ts'
 import { cspHashesOf } from '../../src/server/site/security-headers.ts'
-import { useServerAndBrowser } from './harness.ts'
+import { openPage, useServerAndBrowser, waitForToast } from './harness.ts'
 
 // The Content-Security-Policy the server sends, checked in Chromium against the real page in every state that
 // runs code: hydration, the lazily loaded form, the dialog (react-modal), both toasts (react-toastify).
@@ -12,22 +12,24 @@ const config = JSON.parse(readFileSync('page.config.json', 'utf8')) as PageConfi
 
 const e2e = useServerAndBrowser()
 
-/** A page that records every CSP violation, from the DOM event and from the console. */
+/** A first visit that records every CSP violation, from the DOM event and from the console; returned with the dialog open. */
 async function watchedPage(): Promise<{ page: Page; violations: string[] }> {
-  const context = await e2e.browser.newContext()
-  const page = await context.newPage()
   const violations: string[] = []
-  await page.exposeFunction('reportCspViolation', (text: string) => violations.push(text))
-  await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (event) => {
-      const report = (window as unknown as { reportCspViolation: (text: string) => void }).reportCspViolation
-      void report(`${event.violatedDirective} blocked ${event.blockedURI || 'inline'} (${event.sourceFile}:${event.lineNumber}) ${event.sample}`)
-    })
+  const page = await openPage(e2e.browser, e2e.server.url + '/', {
+    dialog: 'expect-open',
+    before: async (page) => {
+      await page.exposeFunction('reportCspViolation', (text: string) => violations.push(text))
+      await page.addInitScript(() => {
+        document.addEventListener('securitypolicyviolation', (event) => {
+          const report = (window as unknown as { reportCspViolation: (text: string) => void }).reportCspViolation
+          void report(`${event.violatedDirective} blocked ${event.blockedURI || 'inline'} (${event.sourceFile}:${event.lineNumber}) ${event.sample}`)
+        })
+      })
+      page.on('console', (message) => {
+        if (/Content Security Policy/i.test(message.text())) violations.push(message.text())
+      })
+    },
   })
-  page.on('console', (message) => {
-    if (/Content Security Policy/i.test(message.text())) violations.push(message.text())
-  })
-  await page.clock.install()
   return { page, violations }
 }
 
@@ -46,10 +48,7 @@ describe('the Content-Security-Policy', () => {
 
   it('blocks nothing the page does: load, dialog, validation, success and error toasts', async () => {
     const { page, violations } = await watchedPage()
-    await page.goto(e2e.server.url + '/', { waitUntil: 'networkidle' })
-    await page.clock.runFor(config.modal.openDelayMs + 10)
     const dialog = page.getByRole('dialog', { name: config.modal.title })
-    await dialog.waitFor()
 
     await dialog.getByRole('button', { name: config.form.submitLabel }).click()
     await dialog.getByText(config.form.messages.name?.required as string).waitFor()
@@ -58,7 +57,7 @@ describe('the Content-Security-Policy', () => {
     await dialog.getByLabel('Phone').fill('555-555-0100')
     await dialog.getByRole('radio', { name: 'No' }).check()
     await dialog.getByRole('button', { name: config.form.submitLabel }).click()
-    await page.getByText(config.form.toasts.success.title).waitFor()
+    await waitForToast(page, config.form.toasts.success.title)
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0)
 
     // The function failing: the error toast.

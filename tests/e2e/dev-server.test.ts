@@ -5,7 +5,7 @@ import path from 'node:path'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { PageConfig } from '../../schema/page-config.ts'
-import { freePort, launchBrowser } from './harness.ts'
+import { freePort, launchBrowser, scaled, snoozeDialog } from './harness.ts'
 
 // `npm run dev` with a config an editor is working on: a copy in a temp folder, its images linked.
 const original = readFileSync('page.config.json', 'utf8')
@@ -30,13 +30,14 @@ beforeAll(async () => {
   let output = ''
   vite.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
   vite.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
-  const deadline = Date.now() + 30_000
+  // A bound on waiting for it to say it is ready, not a wait: a loaded machine starts Vite slowly.
+  const deadline = Date.now() + scaled(90_000)
   while (!output.includes('ready in')) {
     if (vite.exitCode !== null || Date.now() > deadline) throw new Error(`vite did not start:\n${output}`)
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
   browser = await launchBrowser()
-}, 60_000)
+}, scaled(150_000))
 
 afterAll(async () => {
   await browser?.close()
@@ -47,7 +48,9 @@ afterAll(async () => {
 describe('the dev server with a config being edited', () => {
   it('shows the problem in the browser, then the page the moment the file is fixed, then the next problem', async () => {
     const page = await browser.newPage()
-    page.setDefaultTimeout(20_000)
+    page.setDefaultTimeout(scaled(20_000))
+    // Once the page shows, its dialog would open by itself and hide the heading from role-based locators.
+    await snoozeDialog(page)
     await page.goto(url)
     await page.getByText(/sections\[0\]\.type 'hero2' is not a section type; did you mean 'hero'\?/).waitFor()
     await expect(page.getByText(/page\.config\.json:\d+:\d+/).count()).resolves.toBeGreaterThan(0)
@@ -58,5 +61,5 @@ describe('the dev server with a config being edited', () => {
     writeFileSync(configFile, original.replace('"openDelayMs": 1000,', '"openDelayMs": 1000'))
     await page.getByText(/A comma is missing between two items/).waitFor()
     await page.close()
-  }, 90_000)
+  }, scaled(90_000))
 })

@@ -4,7 +4,7 @@ import Database from 'better-sqlite3'
 import type { Locator, Page, Request } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import type { PageConfig } from '../../schema/page-config.ts'
-import { fill, inlineForm, useServerAndBrowser } from './harness.ts'
+import { fill, inlineForm, openPage, snoozeDialog, useServerAndBrowser, waitForDialog, waitForHydration, waitForToast } from './harness.ts'
 
 const config = JSON.parse(readFileSync('page.config.json', 'utf8')) as PageConfig
 const { messages, toasts, submitLabel, submittingLabel, consent } = config.form
@@ -14,24 +14,22 @@ const e2e = useServerAndBrowser()
 
 type Visit = { page: Page; calls: Request[]; consoleErrors: string[] }
 
-/** A visit with a stopped clock (the dialog stays shut until the test opens it) and a log of function calls. */
+/** A visit by someone who closed the dialog before (it stays shut until the test opens it), with a log of function calls. */
 async function visit(path = '/', width = 1280): Promise<Visit> {
-  const context = await e2e.browser.newContext({ viewport: { width, height: 900 } })
-  const page = await context.newPage()
-  page.setDefaultTimeout(10_000) // a failing step reports itself before the test's own time-out
   const calls: Request[] = []
   const consoleErrors: string[] = []
-  page.on('request', (request) => {
-    if (request.url().includes(functionPath) && request.method() === 'POST') calls.push(request)
+  const page = await openPage(e2e.browser, e2e.server.url + path, {
+    dialog: 'snoozed',
+    viewport: { width, height: 900 },
+    before: (page) => {
+      page.on('request', (request) => {
+        if (request.url().includes(functionPath) && request.method() === 'POST') calls.push(request)
+      })
+      page.on('console', (message) => {
+        if (message.type() === 'error') consoleErrors.push(message.text())
+      })
+    },
   })
-  page.on('console', (message) => {
-    if (message.type() === 'error') consoleErrors.push(message.text())
-  })
-  await page.clock.install({ time: new Date('2026-01-01T00:00:00Z') })
-  await page.clock.pauseAt(new Date('2026-01-01T00:00:01Z'))
-  await page.goto(e2e.server.url + path, { waitUntil: 'networkidle' })
-  // Half the dialog's delay: enough for React's own short timers to finish hydrating the form.
-  await page.clock.runFor(config.modal.openDelayMs / 2)
   await inlineForm(page).getByRole('button', { name: submitLabel }).and(page.locator(':enabled')).waitFor()
   return { page, calls, consoleErrors }
 }
@@ -52,13 +50,11 @@ function storedLeads(): Array<{ fields: Record<string, string>; utm: Record<stri
   }
 }
 
+/** Opens the dialog as a visitor does, with a Register button, and waits until it is ready. */
 async function openDialog(page: Page): Promise<Locator> {
-  await page.clock.runFor(config.modal.openDelayMs + 10)
-  // From here on time flows again: React reveals content after a short timer of its own.
-  await page.clock.resume()
-  const dialog = page.getByRole('dialog', { name: config.modal.title })
-  await dialog.waitFor()
-  return dialog
+  await page.getByRole('link', { name: 'Register for VIP Access' }).click()
+  await waitForDialog(page)
+  return page.getByRole('dialog', { name: config.modal.title })
 }
 
 describe('the registration form', () => {
@@ -83,7 +79,7 @@ describe('the registration form', () => {
     await dialog.getByLabel('Email').fill('jordan@example.com')
     await dialog.getByRole('radio', { name: 'Yes' }).check()
     await dialog.getByRole('button', { name: config.modal.closeLabel }).click()
-    await page.clock.runFor(300)
+    await page.getByRole('dialog').waitFor({ state: 'detached' })
     const form = inlineForm(page)
     await expect(form.getByLabel('Email').inputValue()).resolves.toBe('jordan@example.com')
     await expect(form.getByLabel('Phone').inputValue()).resolves.toBe('555 555 0199')
@@ -145,7 +141,7 @@ describe('the registration form', () => {
     await expect(busy.isDisabled()).resolves.toBe(true)
     await busy.click({ force: true }) // a second click while submitting sends nothing
     release()
-    await page.getByText(toasts.success.title).waitFor()
+    await waitForToast(page, toasts.success.title)
     await expect(page.getByText(toasts.success.text).isVisible()).resolves.toBe(true)
     await expect(form.getByLabel('Full Name').inputValue()).resolves.toBe('')
     await expect(form.getByRole('button', { name: submitLabel }).isEnabled()).resolves.toBe(true)
@@ -181,8 +177,7 @@ describe('the registration form', () => {
     await fill(dialog, { name: 'Sam Okafor', email: 'sam@example.com', phone: '5555550142', realtor: 'No' })
     await dialog.getByRole('button', { name: submitLabel }).click()
     await page.getByText(toasts.success.title).waitFor()
-    await page.clock.runFor(300)
-    await expect(page.getByRole('dialog').count()).resolves.toBe(0)
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0)
     await expect(inlineForm(page).getByLabel('Full Name').inputValue()).resolves.toBe('')
     await page.context().close()
   })
@@ -193,7 +188,7 @@ describe('the registration form', () => {
     const form = inlineForm(page)
     await fill(form, { name: 'Riley Chen', email: 'riley@example.com', phone: '555-555-0111', realtor: 'No' })
     await form.getByRole('button', { name: submitLabel }).click()
-    await page.getByText(toasts.error.title).waitFor()
+    await waitForToast(page, toasts.error.title)
     await expect(page.getByText(toasts.error.text).isVisible()).resolves.toBe(true)
     await expect(form.getByLabel('Full Name').inputValue()).resolves.toBe('Riley Chen')
     await expect(form.getByLabel('Email').inputValue()).resolves.toBe('riley@example.com')
@@ -226,8 +221,8 @@ describe('the registration form', () => {
   it('keeps a half-filled registration across a reload of the tab, and forgets it once sent', async () => {
     const { page } = await visit()
     await fill(inlineForm(page), { name: 'Dana Whitfield', email: 'dana@example.com', realtor: 'Yes' })
-    await page.reload({ waitUntil: 'networkidle' })
-    await page.clock.runFor(config.modal.openDelayMs / 2)
+    await page.reload({ waitUntil: 'load' })
+    await waitForHydration(page)
     const form = inlineForm(page)
     await expect.poll(() => form.getByLabel('Full Name').inputValue()).toBe('Dana Whitfield')
     await expect(form.getByLabel('Email').inputValue()).resolves.toBe('dana@example.com')
@@ -235,8 +230,8 @@ describe('the registration form', () => {
     await fill(form, { phone: '555-555-0190' })
     await form.getByRole('button', { name: submitLabel }).click()
     await page.getByText(toasts.success.title).waitFor()
-    await page.reload({ waitUntil: 'networkidle' })
-    await page.clock.runFor(config.modal.openDelayMs / 2)
+    await page.reload({ waitUntil: 'load' })
+    await waitForHydration(page)
     await inlineForm(page).getByRole('button', { name: submitLabel }).and(page.locator(':enabled')).waitFor()
     await expect(inlineForm(page).getByLabel('Full Name').inputValue()).resolves.toBe('')
     await page.context().close()
@@ -245,8 +240,7 @@ describe('the registration form', () => {
   it('keeps what a visitor typed before the form code arrived', async () => {
     const context = await e2e.browser.newContext()
     const page = await context.newPage()
-    await page.clock.install({ time: new Date('2026-01-01T00:00:00Z') })
-    await page.clock.pauseAt(new Date('2026-01-01T00:00:01Z')) // the dialog stays shut
+    await snoozeDialog(page) // the dialog stays shut
     let release: () => void = () => undefined
     const held = new Promise<void>((resolve) => (release = resolve))
     await page.route('**/assets/RegistrationForm-*.js', async (route) => {
@@ -258,7 +252,7 @@ describe('the registration form', () => {
     await form.locator('#inline_name').fill('Early Typist')
     await form.locator('#inline_phone').fill('555-555-0100')
     release()
-    await page.waitForLoadState('networkidle')
+    await waitForHydration(page)
     await fill(form, { email: 'early@example.com', realtor: 'No' })
     await form.getByRole('button', { name: submitLabel }).click()
     await page.getByText(toasts.success.title).waitFor()

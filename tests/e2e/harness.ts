@@ -3,8 +3,8 @@ import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core'
-import { afterAll, beforeAll } from 'vitest'
+import { chromium, type Browser, type BrowserContextOptions, type Locator, type Page } from 'playwright-core'
+import { afterAll, beforeAll, expect } from 'vitest'
 import { chromiumArgs, findChromium } from '../find-chromium.ts'
 
 /** A free TCP port on 127.0.0.1. */
@@ -53,11 +53,13 @@ export async function startServer(env: Record<string, string> = {}, options: Ser
       const exited = new Promise((resolve) => child.once('exit', resolve))
       process.kill(child.pid, 'SIGTERM')
       await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))])
-      if (child.exitCode === null) process.kill(child.pid, 'SIGKILL')
+      // Ended by the signal, it has no exit code but a signal code: killing it again would throw ESRCH.
+      if (child.exitCode === null && child.signalCode === null) process.kill(child.pid, 'SIGKILL')
     }
     rmSync(dataDir, { recursive: true, force: true })
   }
-  const deadline = Date.now() + (options.timeoutMs ?? 30_000)
+  // A loaded machine starts tsx slowly; under E2E_SLOW (a slow machine) the wait is longer too.
+  const deadline = Date.now() + scaled(options.timeoutMs ?? 90_000)
   while (!output.includes('Listening on')) {
     if (child.exitCode !== null || Date.now() > deadline) {
       await stop()
@@ -81,9 +83,41 @@ export function copyProject(): { root: string; remove(): void } {
   return { root, remove: () => rmSync(root, { recursive: true, force: true }) }
 }
 
-/** Chromium with the project's flags (headless, no network, no sandbox as root). */
+/** `E2E_SLOW=1`: every page runs on a CPU this many times slower (Chromium's throttling), as on a cheap phone. */
+export const cpuSlowdown = process.env.E2E_SLOW && process.env.E2E_SLOW !== '0' ? 4 : 1
+
+/** A time limit for the e2e suite: `ms` as measured at full speed, scaled up when `E2E_SLOW` slows the CPU. */
+export function scaled(ms: number): number {
+  return ms * cpuSlowdown
+}
+
+async function throttle(page: Page): Promise<Page> {
+  if (cpuSlowdown === 1) return page
+  const session = await page.context().newCDPSession(page)
+  await session.send('Emulation.setCPUThrottlingRate', { rate: cpuSlowdown })
+  return page
+}
+
+/**
+ * Chromium with the project's flags (headless, no network, no sandbox as root). Every page it makes (through
+ * `newPage` or a context's `newPage`, or opened by a page) is throttled under `E2E_SLOW` before it is returned,
+ * so a test that makes its own context is slowed as well.
+ */
 export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: process.env.CHROME_PATH || (await findChromium()), args: chromiumArgs })
+  const browser = await chromium.launch({ executablePath: process.env.CHROME_PATH || (await findChromium()), args: chromiumArgs })
+  if (cpuSlowdown === 1) return browser
+  const newContext = browser.newContext.bind(browser)
+  const newPage = browser.newPage.bind(browser)
+  browser.newContext = async (options) => {
+    const context = await newContext(options)
+    const contextNewPage = context.newPage.bind(context)
+    context.newPage = async () => throttle(await contextNewPage())
+    // A page opened by another (a popup, target=_blank) is throttled as soon as it appears.
+    context.on('page', (page) => void throttle(page).catch(() => undefined))
+    return context
+  }
+  browser.newPage = async (options) => throttle(await newPage(options))
+  return browser
 }
 
 /** The running server and browser of a test file, set up before its tests and stopped after them. */
@@ -114,4 +148,134 @@ export async function fill(form: Locator, values: { name?: string; email?: strin
   if (values.email !== undefined) await form.getByLabel('Email').fill(values.email)
   if (values.phone !== undefined) await form.getByLabel('Phone').fill(values.phone)
   if (values.realtor) await form.getByRole('radio', { name: values.realtor }).check()
+}
+
+// Deciding the registration dialog's state. It opens by itself about a second after the page loads, and while it is
+// open react-modal hides the rest of the page from role-based locators (aria-hidden). A test must never race that
+// timer: it starts with the visitor's snooze set (the dialog stays shut), or waits for the dialog and closes it, or
+// waits for it and works in it.
+
+/** What a test wants of the dialog that opens by itself (see openPage). */
+export type DialogPlan = 'snoozed' | 'registered-before' | 'wait-and-close' | 'expect-open'
+
+/** How openPage makes and loads the page. */
+export type OpenPageOptions = {
+  /**
+   * `snoozed`: the visitor closed the dialog a moment ago (src/page/dialog-memory.ts), so it does not open by itself
+   * (the launch's modal.snoozeDays must be above 0; no fake clock set before today). `registered-before`: this
+   * browser registered before, so the dialog never opens by itself (for a launch whose snoozeDays is 0).
+   * `wait-and-close`: a first visit; the dialog is waited for, ready, then closed with Escape. `expect-open`: a first
+   * visit, returned with the dialog open and ready.
+   */
+  dialog: DialogPlan
+  viewport?: { width: number; height: number }
+  /** Further options for the page's own context (javaScriptEnabled, bypassCSP, …). */
+  context?: BrowserContextOptions
+  /** Run on the page before it loads: routes, listeners, init scripts. */
+  before?: (page: Page) => Promise<void> | void
+  /** Playwright's time limit for each step, at full speed (scaled under E2E_SLOW); default 10 s. */
+  stepTimeoutMs?: number
+}
+
+/**
+ * A page of its own context (closed with the page), loaded from `url` with the dialog in the state `options.dialog`
+ * asks for, and the page's islands hydrated (typing or clicking earlier would not reach React).
+ */
+export async function openPage(browser: Browser, url: string, options: OpenPageOptions): Promise<Page> {
+  const context = await browser.newContext({ ...options.context, ...(options.viewport ? { viewport: options.viewport } : {}) })
+  const page = await context.newPage()
+  page.once('close', () => void context.close().catch(() => undefined))
+  page.setDefaultTimeout(scaled(options.stepTimeoutMs ?? 10_000))
+  if (options.dialog === 'snoozed') await snoozeDialog(page)
+  if (options.dialog === 'registered-before') await snoozeDialog(page, 'registered-before')
+  await options.before?.(page)
+  await page.goto(url, { waitUntil: 'load' })
+  if (options.context?.javaScriptEnabled === false) return page
+  await waitForHydration(page)
+  if (options.dialog === 'wait-and-close') await closeDialogByEscape(page, await waitForDialog(page))
+  if (options.dialog === 'expect-open') await waitForDialog(page)
+  return page
+}
+
+/**
+ * Presets the dialog's memory (src/page/dialog-memory.ts, one localStorage entry) before every document the page
+ * loads, unless the browser already remembers something: the visitor closed it just now (`snoozed`, holds for a
+ * launch whose modal.snoozeDays is above 0), or registered here before (`registered-before`, holds for every launch).
+ */
+export async function snoozeDialog(page: Page, memory: 'snoozed' | 'registered-before' = 'snoozed'): Promise<void> {
+  await page.addInitScript(
+    ({ key, registered }) => {
+      try {
+        if (localStorage.getItem(key) === null) localStorage.setItem(key, JSON.stringify(registered ? { registered: true } : { closedAt: Date.now() }))
+      } catch {
+        // an opaque origin (about:blank) has no storage: nothing to preset there
+      }
+    },
+    { key: 'registration-dialog', registered: memory === 'registered-before' },
+  )
+}
+
+/** Waits until every island of the page is hydrated, and each form in them (the lazily loaded registration form). */
+export async function waitForHydration(page: Page): Promise<void> {
+  await expect
+    .poll(
+      () =>
+        page.evaluate(() => {
+          const reactKey = (element: Element, prefix: string) => Object.keys(element).some((key) => key.startsWith(prefix))
+          const islands = [...document.querySelectorAll('[data-island]')]
+          return islands.every((island) => reactKey(island, '__reactContainer') && [...island.querySelectorAll('form')].every((form) => reactKey(form, '__reactProps')))
+        }),
+      { timeout: scaled(15_000) },
+    )
+    .toBe(true)
+}
+
+/**
+ * Waits for the registration dialog (opened by its timer or by a button) to be ready for a visitor: its form shown,
+ * hydrated, and the focus inside it (react-modal's Escape and Tab handling work only then). Returns the dialog.
+ */
+export async function waitForDialog(page: Page): Promise<Locator> {
+  const dialog = page.getByRole('dialog')
+  await dialog.waitFor({ timeout: scaled(15_000) })
+  await expect
+    .poll(
+      () =>
+        page.evaluate(() => {
+          const element = document.querySelector('[role="dialog"]')
+          const input = element?.querySelector('form input')
+          return Boolean(input && Object.keys(input).some((key) => key.startsWith('__reactProps')) && element?.contains(document.activeElement))
+        }),
+      { timeout: scaled(15_000) },
+    )
+    .toBe(true)
+  return dialog
+}
+
+/** Closes the open dialog as a visitor does with Escape, and waits until it is gone and the page is shown again. */
+export async function closeDialogByEscape(page: Page, dialog: Locator = page.getByRole('dialog')): Promise<void> {
+  await dialog.press('Escape')
+  await dialog.waitFor({ state: 'detached', timeout: scaled(10_000) })
+  const hidden = () => page.evaluate(() => document.getElementById('root')?.getAttribute('aria-hidden') ?? null)
+  await expect.poll(hidden, { timeout: scaled(10_000), message: 'the page is still aria-hidden after the dialog closed' }).toBe(null)
+}
+
+/**
+ * Installs the page's fake clock paused at `at`. It starts an hour earlier: time flows between install and pause, and
+ * on a loaded machine that can be more than a second, which would make pausing at a time just after it throw
+ * ("Cannot fast-forward to the past"). Call before the page loads; nothing runs on the clock meanwhile.
+ */
+export async function installPausedClock(page: Page, at: Date): Promise<void> {
+  await page.clock.install({ time: new Date(at.getTime() - 60 * 60 * 1000) })
+  await page.clock.pauseAt(at)
+}
+
+/**
+ * The toast whose text includes `title`, once it shows; hovered, which pauses its closing timer (react-toastify's
+ * pauseOnHover), so it stays for the test's checks however slow the machine.
+ */
+export async function waitForToast(page: Page, title: string): Promise<Locator> {
+  const toast = page.locator('.Toastify__toast').filter({ hasText: title }).first()
+  await toast.waitFor({ timeout: scaled(15_000) })
+  await toast.hover()
+  return toast
 }

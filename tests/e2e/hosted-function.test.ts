@@ -6,7 +6,7 @@ import Database from 'better-sqlite3'
 import type { Browser, Request } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { PageConfig } from '../../schema/page-config.ts'
-import { freePort, launchBrowser, startServer, type RunningServer } from './harness.ts'
+import { freePort, launchBrowser, openPage, scaled, startServer, waitForToast, type RunningServer } from './harness.ts'
 
 // The hosted set-up: the static site on one origin, built with VITE_SUPABASE_URL and VITE_SUPABASE_ANON_KEY
 // pointing at the function on another origin (here a second Node server standing where Supabase would).
@@ -29,7 +29,7 @@ beforeAll(async () => {
   functionHost = await startServer({ PORT: String(functionPort), ANON_KEY: publishableKey, ALLOWED_ORIGINS: `http://127.0.0.1:${sitePort}` })
   site = await startServer({ PORT: String(sitePort), DIST_DIR: distDir, VITE_SUPABASE_URL: functionUrl, ANON_KEY: publishableKey })
   browser = await launchBrowser()
-}, 180_000)
+}, scaled(300_000)) // a build and two servers' start on a loaded machine
 
 afterAll(async () => {
   await browser?.close()
@@ -51,26 +51,28 @@ function leadsIn(dataDir: string): number {
 
 describe('the site with a hosted function (VITE_SUPABASE_URL)', () => {
   it('sends the registration across origins with the publishable key, and the function stores it', async () => {
-    const page = await browser.newPage()
-    page.setDefaultTimeout(15_000)
     const calls: Request[] = []
     const violations: string[] = []
-    page.on('request', (request) => {
-      if (request.url().includes('/functions/v1/send-contact-email')) calls.push(request)
+    // A first visit: the dialog opens by itself, and the visitor closes it before using the inline form.
+    const page = await openPage(browser, site.url + '/', {
+      dialog: 'wait-and-close',
+      stepTimeoutMs: 15_000,
+      before: (page) => {
+        page.on('request', (request) => {
+          if (request.url().includes('/functions/v1/send-contact-email')) calls.push(request)
+        })
+        page.on('console', (message) => {
+          if (/Content Security Policy|CORS/i.test(message.text())) violations.push(message.text())
+        })
+      },
     })
-    page.on('console', (message) => {
-      if (/Content Security Policy|CORS/i.test(message.text())) violations.push(message.text())
-    })
-    await page.goto(site.url + '/', { waitUntil: 'networkidle' })
-    await page.getByRole('dialog').waitFor()
-    await page.keyboard.press('Escape')
     const form = page.locator('#register form')
     await form.getByLabel('Full Name').fill('Hosted Visitor')
     await form.getByLabel('Email').fill('hosted@example.com')
     await form.getByLabel('Phone').fill('555-555-0111')
     await form.getByRole('radio', { name: 'No' }).check()
     await form.getByRole('button', { name: config.form.submitLabel }).click()
-    await page.getByText(config.form.toasts.success.title).waitFor()
+    await waitForToast(page, config.form.toasts.success.title)
 
     const post = calls.find((call) => call.method() === 'POST')
     expect(post?.url()).toBe(`${functionHost.url}/functions/v1/send-contact-email`)
@@ -82,14 +84,17 @@ describe('the site with a hosted function (VITE_SUPABASE_URL)', () => {
   })
 
   it('takes a registration without JavaScript: the form posts to the hosted function (CSP form-action allows it), which sends the visitor back to the thank-you page', async () => {
-    const context = await browser.newContext({ javaScriptEnabled: false })
-    const page = await context.newPage()
-    page.setDefaultTimeout(15_000)
     const violations: string[] = []
-    page.on('console', (message) => {
-      if (/Content Security Policy/i.test(message.text())) violations.push(message.text())
+    const page = await openPage(browser, site.url + '/', {
+      dialog: 'snoozed',
+      context: { javaScriptEnabled: false },
+      stepTimeoutMs: 15_000,
+      before: (page) => {
+        page.on('console', (message) => {
+          if (/Content Security Policy/i.test(message.text())) violations.push(message.text())
+        })
+      },
     })
-    await page.goto(site.url + '/')
     const form = page.locator('#register form')
     await expect(form.getAttribute('action')).resolves.toBe(`${functionHost.url}/functions/v1/send-contact-email`)
     await form.getByLabel('Full Name').fill('Hosted Noscript')
@@ -101,6 +106,6 @@ describe('the site with a hosted function (VITE_SUPABASE_URL)', () => {
     await expect(page.getByRole('heading', { level: 1, name: config.form.toasts.success.title }).isVisible()).resolves.toBe(true)
     expect(leadsIn(functionHost.dataDir)).toBe(before + 1)
     expect(violations).toEqual([])
-    await context.close()
+    await page.context().close()
   })
 })

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { PageConfig } from '../../schema/page-config.ts'
 import { cspHashesOf } from '../../src/server/site/security-headers.ts'
 import { parseCsv } from '../server/support/csv.ts'
-import { copyProject, freePort, launchBrowser, startServer, type RunningServer } from './harness.ts'
+import { copyProject, freePort, launchBrowser, scaled, snoozeDialog, startServer, waitForHydration, type RunningServer } from './harness.ts'
 
 // Issue 10's walk-through, in a fresh copy of the project: a second launch beside the default one, renamed,
 // `npm run build`, `npm start` (one server for both), each page in Chromium on its own host name, each lead in the
@@ -53,7 +53,7 @@ beforeAll(async () => {
   server = await startServer({}, { cwd: project.root, script: 'src/cli/start.ts', timeoutMs: 180_000 })
   port = Number(new URL(server.url).port)
   browser = await launchBrowser()
-}, 600_000)
+}, scaled(600_000))
 
 afterAll(async () => {
   await browser?.close()
@@ -93,17 +93,17 @@ async function register(page: Page, config: PageConfig, person: { name: string; 
   return body
 }
 
-/** A visit with a stopped clock, so the dialog that opens by itself stays shut, once the page's script has run. */
+/** A visit by someone who registered here before, so the dialog stays shut, once the page has hydrated. */
 async function visit(url: string): Promise<Page> {
   const context = await browser.newContext()
   const page = await context.newPage()
-  page.setDefaultTimeout(20_000)
+  page.setDefaultTimeout(scaled(20_000))
   // A launch may name a Tag Manager container: answered inside the browser, nothing leaves 127.0.0.1.
   await page.route('https://www.googletagmanager.com/**', (route) => route.fulfill({ status: 200, contentType: 'text/javascript', body: '' }))
-  await page.clock.install({ time: new Date('2026-01-01T00:00:00Z') })
-  await page.clock.pauseAt(new Date('2026-01-01T00:00:01Z'))
-  await page.goto(url, { waitUntil: 'networkidle' })
-  await page.clock.runFor(500)
+  // Not the snooze: a new launch's modal.snoozeDays may be 0, and a registration holds it shut on every launch.
+  await snoozeDialog(page, 'registered-before')
+  await page.goto(url, { waitUntil: 'load' })
+  await waitForHydration(page)
   return page
 }
 
@@ -198,7 +198,7 @@ describe('launches side by side: one build, one server', () => {
     await page.context().close()
   })
 
-  it('files a registration on each page under its own launch: the export says which, each team is notified', { timeout: 90_000 }, async () => {
+  it('files a registration on each page under its own launch: the export says which, each team is notified', { timeout: scaled(90_000) }, async () => {
     const maplePage = await visit(`http://${maple.slug}.localhost:${port}/`)
     await expect(maplePage.title()).resolves.toBe(mapleConfig.seo.title)
     const mapleBody = await register(maplePage, mapleConfig, { name: 'Ava Maple', email: 'ava@example.org', phone: '555-555-0162' })
@@ -228,7 +228,7 @@ describe('launches side by side: one build, one server', () => {
     expect(launchOf('Ben Default')).toBe(defaultConfig.launch.slug)
   })
 
-  it('builds one launch with --launch: its entry in the function bundle changes, the other stays', { timeout: 180_000 }, () => {
+  it('builds one launch with --launch: its entry in the function bundle changes, the other stays', { timeout: scaled(180_000) }, () => {
     const file = path.join(mapleDir, 'page.config.json')
     const renamed = { ...mapleConfig, site: { ...mapleConfig.site, name: 'Maple Ridge Estates' } }
     writeFileSync(file, `${JSON.stringify(renamed, null, 2)}\n`)
@@ -260,7 +260,7 @@ describe('launches side by side: one build, one server', () => {
     dev.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
     dev.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
     try {
-      const deadline = Date.now() + 60_000
+      const deadline = Date.now() + scaled(90_000)
       while (!output.includes('ready in')) {
         if (dev.exitCode !== null || Date.now() > deadline) throw new Error(`the dev server did not start:\n${output}`)
         await new Promise((resolve) => setTimeout(resolve, 100))
@@ -280,5 +280,5 @@ describe('launches side by side: one build, one server', () => {
         if (dev.exitCode === null && dev.signalCode === null) process.kill(dev.pid, 'SIGKILL')
       }
     }
-  }, 90_000)
+  }, scaled(150_000))
 })

@@ -13,7 +13,7 @@ import { openSqliteStore } from '../../src/server/store/sqlite-store.ts'
 import { secondLaunchConfig } from '../fixtures/second-launch.ts'
 import { parseCsv } from '../server/support/csv.ts'
 import { mailFor, newLead } from '../server/support/fixtures.ts'
-import { launchBrowser, startServer, useServerAndBrowser } from './harness.ts'
+import { launchBrowser, scaled, snoozeDialog, startServer, useServerAndBrowser, waitForHydration, waitForToast } from './harness.ts'
 
 // The leads page in Chromium, against the real Node server: a registration made on the public page shows up in
 // the list, the search narrows it, the CSV holds it; nothing personal ever travels in a URL or reaches the log.
@@ -40,21 +40,19 @@ async function recordingContext(width: number, options: { bypassCSP?: boolean } 
 /** Registers through the public page's own inline form, as a visitor does, arriving from a newsletter link. */
 async function registerOnPublicPage(context: BrowserContext): Promise<void> {
   const page = await context.newPage()
-  page.setDefaultTimeout(15_000)
-  // A stopped clock keeps the dialog shut; the inline form is the one filled.
-  await page.clock.install({ time: new Date('2026-03-02T15:00:00Z') })
-  await page.clock.pauseAt(new Date('2026-03-02T15:00:01Z'))
-  await page.goto(`${e2e.server.url}/?utm_source=newsletter&utm_campaign=spring`, { waitUntil: 'networkidle' })
-  await page.clock.runFor(config.modal.openDelayMs / 2)
+  page.setDefaultTimeout(scaled(15_000))
+  // The visitor closed the dialog on an earlier visit, so it stays shut; the inline form is the one filled.
+  await snoozeDialog(page)
+  await page.goto(`${e2e.server.url}/?utm_source=newsletter&utm_campaign=spring`, { waitUntil: 'load' })
+  await waitForHydration(page)
   const form = page.locator('#register form')
   await form.getByRole('button', { name: config.form.submitLabel }).and(page.locator(':enabled')).waitFor()
   await form.getByLabel('Full Name').fill(person.name)
   await form.getByLabel('Email').fill(person.email)
   await form.getByLabel('Phone').fill(person.phone)
   await form.getByRole('radio', { name: 'No' }).check()
-  await page.clock.resume()
   await form.getByRole('button', { name: config.form.submitLabel }).click()
-  await page.getByText(config.form.toasts.success.title).waitFor()
+  await waitForToast(page, config.form.toasts.success.title)
   await page.close()
 }
 
@@ -93,7 +91,7 @@ describe('the leads page', () => {
 
     const team = await recordingContext(1280)
     const page = await team.context.newPage()
-    page.setDefaultTimeout(15_000)
+    page.setDefaultTimeout(scaled(15_000))
     await page.goto(`${e2e.server.url}/leads`)
     await expect(page.getByRole('heading', { name: 'Leads' }).isVisible()).resolves.toBe(true)
     expect(await signIn(page, e2e.server.url)).toBe(303)
@@ -216,7 +214,7 @@ describe('the leads page with several launches', () => {
       for (const width of [375, 1280]) {
         const { context } = await recordingContext(width, { bypassCSP: true })
         const page = await context.newPage()
-        page.setDefaultTimeout(15_000)
+        page.setDefaultTimeout(scaled(15_000))
         expect(await signIn(page, server.url)).toBe(303)
         const view = width < 960 ? page.locator('.lp-cards') : page.getByRole('table')
         await expect(view.getByText('Priya Raman').isVisible()).resolves.toBe(true)
@@ -252,7 +250,7 @@ describe('the leads page refusing', () => {
     const browser = await launchBrowser()
     try {
       const page = await browser.newPage()
-      page.setDefaultTimeout(15_000)
+      page.setDefaultTimeout(scaled(15_000))
       for (let i = 1; i <= 10; i++) {
         expect(await signIn(page, server.url, `guess number ${i}`)).toBe(401)
         await expect(page.getByText('That password is not right.').isVisible()).resolves.toBe(true)

@@ -4,7 +4,7 @@ import path from 'node:path'
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import type { PageConfig } from '../../schema/page-config.ts'
-import { fill, inlineForm, useServerAndBrowser } from './harness.ts'
+import { fill, inlineForm, installPausedClock, scaled, snoozeDialog, useServerAndBrowser, waitForHydration } from './harness.ts'
 
 // Issue 12: a registration that cannot fail. Without JavaScript, with the form's code blocked, after a lost answer.
 const config = JSON.parse(readFileSync('page.config.json', 'utf8')) as PageConfig
@@ -58,7 +58,7 @@ describe('registering without JavaScript', () => {
   it('shows the four messages on the answer to an empty form, keeps values, then thanks on a page in the site look; stored and notified', async () => {
     const context = await e2e.browser.newContext({ javaScriptEnabled: false })
     const page = await context.newPage()
-    page.setDefaultTimeout(10_000)
+    page.setDefaultTimeout(scaled(10_000))
     await page.goto(`${e2e.server.url}/?utm_source=flyer&gclid=GCLID-nojs`)
     let form = inlineForm(page)
     await expect(form.getAttribute('method')).resolves.toBe('post')
@@ -98,17 +98,16 @@ describe('registering without JavaScript', () => {
 
     const lead = exportedLeads().find((row) => row.name === 'Noscript Visitor')
     expect(lead).toMatchObject({ email: 'nojs@example.com', phone: '555-555-0142', isRealtor: 'yes', utm_source: 'flyer', gclid: 'GCLID-nojs', landing_page: '/', suspected_spam: '' })
-    await expect.poll(() => notifications().some((mail) => mail.includes('Noscript Visitor')), { timeout: 10_000 }).toBe(true)
+    await expect.poll(() => notifications().some((mail) => mail.includes('Noscript Visitor')), { timeout: scaled(10_000) }).toBe(true)
     await context.close()
   })
 
   it('registers with JavaScript on but the form code blocked', async () => {
     const context = await e2e.browser.newContext()
     const page = await context.newPage()
-    page.setDefaultTimeout(10_000)
+    page.setDefaultTimeout(scaled(10_000))
     await page.route('**/assets/RegistrationForm-*.js', (route) => route.abort())
-    await page.clock.install({ time: new Date('2026-01-01T00:00:00Z') })
-    await page.clock.pauseAt(new Date('2026-01-01T00:00:01Z')) // the dialog stays shut
+    await snoozeDialog(page) // the dialog stays shut
     await page.goto(`${e2e.server.url}/`, { waitUntil: 'networkidle' })
     const form = inlineForm(page)
     await fill(form, { name: 'Blocked Chunk', email: 'blocked@example.com', phone: '555-555-0143', realtor: 'No' })
@@ -128,11 +127,10 @@ describe('a lost answer', () => {
   it('stores the corrected registration once, as a new submission, and shows success', async () => {
     const context = await e2e.browser.newContext()
     const page = await context.newPage()
-    page.setDefaultTimeout(10_000)
-    await page.clock.install({ time: new Date('2026-01-01T00:00:00Z') })
-    await page.clock.pauseAt(new Date('2026-01-01T00:00:01Z'))
-    await page.goto(`${e2e.server.url}/`, { waitUntil: 'networkidle' })
-    await page.clock.runFor(config.modal.openDelayMs / 2) // the dialog stays shut
+    page.setDefaultTimeout(scaled(10_000))
+    await snoozeDialog(page) // the dialog stays shut
+    await page.goto(`${e2e.server.url}/`, { waitUntil: 'load' })
+    await waitForHydration(page)
     const bodies: Array<Record<string, unknown>> = []
     let first = true
     await page.route(`**${functionPath}`, async (route) => {
@@ -166,8 +164,7 @@ describe('a lost answer', () => {
 
 describe('the dialog knows the visitor', () => {
   async function load(page: Page) {
-    await page.clock.install({ time: new Date('2026-01-01T00:00:00Z') })
-    await page.clock.pauseAt(new Date('2026-01-01T00:00:01Z'))
+    await installPausedClock(page, new Date('2026-01-01T00:00:01Z'))
     await page.goto(`${e2e.server.url}/`, { waitUntil: 'networkidle' })
     await inlineForm(page).getByRole('button', { name: submitLabel }).waitFor()
     await page.clock.runFor(config.modal.openDelayMs + 10)
@@ -179,7 +176,7 @@ describe('the dialog knows the visitor', () => {
     expect(config.modal.snoozeDays).toBe(7)
     const registering = await e2e.browser.newContext()
     let page = await registering.newPage()
-    page.setDefaultTimeout(10_000)
+    page.setDefaultTimeout(scaled(10_000))
     await load(page)
     const dialog = dialogs(page)
     await dialog.waitFor()
@@ -198,7 +195,7 @@ describe('the dialog knows the visitor', () => {
 
     const closing = await e2e.browser.newContext()
     page = await closing.newPage()
-    page.setDefaultTimeout(10_000)
+    page.setDefaultTimeout(scaled(10_000))
     await load(page)
     await dialogs(page).waitFor()
     await dialogs(page).getByRole('button', { name: config.modal.closeLabel }).click()
@@ -215,9 +212,8 @@ describe('the dialog knows the visitor', () => {
 
     const newcomer = await e2e.browser.newContext()
     page = await newcomer.newPage()
-    page.setDefaultTimeout(10_000)
-    await page.clock.install({ time: new Date('2026-01-01T00:00:00Z') })
-    await page.clock.pauseAt(new Date('2026-01-01T00:00:01Z'))
+    page.setDefaultTimeout(scaled(10_000))
+    await installPausedClock(page, new Date('2026-01-01T00:00:01Z'))
     await page.goto(`${e2e.server.url}/`, { waitUntil: 'networkidle' })
     await page.clock.runFor(config.modal.openDelayMs - 50)
     await expect(dialogs(page).count()).resolves.toBe(0)

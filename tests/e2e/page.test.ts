@@ -2,21 +2,30 @@ import { readFileSync } from 'node:fs'
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import type { PageConfig } from '../../schema/page-config.ts'
-import { useServerAndBrowser } from './harness.ts'
+import { installPausedClock, openPage as openPageWith, scaled, snoozeDialog, useServerAndBrowser, waitForDialog } from './harness.ts'
 
 const config = JSON.parse(readFileSync('page.config.json', 'utf8')) as PageConfig
 
 const e2e = useServerAndBrowser()
 
-/** A fresh page whose clock the test drives, so "opens after 1 s" is checked exactly, not by sleeping. */
-async function openPage(path = '/', width = 1280): Promise<Page> {
+/** A fresh page for a visitor who closed the dialog before: it stays shut, and the test works on the page. */
+function openPage(path = '/', width = 1280): Promise<Page> {
+  return openPageWith(e2e.browser, e2e.server.url + path, { dialog: 'snoozed', viewport: { width, height: 900 } })
+}
+
+/**
+ * A fresh page whose clock the test drives, so "opens after 1 s" is checked exactly, not by sleeping; returned once
+ * the dialog's timer is set (the island asks for the form's code right after setting it).
+ */
+async function openPageOnPausedClock(path = '/', width = 1280): Promise<Page> {
   const context = await e2e.browser.newContext({ viewport: { width, height: 900 } })
   const page = await context.newPage()
-  page.setDefaultTimeout(10_000) // a failing step reports itself before the test's own time-out
+  page.setDefaultTimeout(scaled(10_000)) // a failing step reports itself before the test's own time-out
   // The page's clock stands still until the test moves it; the dialog's timer starts at hydration.
-  await page.clock.install({ time: new Date('2026-01-01T00:00:00Z') })
-  await page.clock.pauseAt(new Date('2026-01-01T00:00:01Z'))
-  await page.goto(e2e.server.url + path, { waitUntil: 'networkidle' })
+  await installPausedClock(page, new Date('2026-01-01T00:00:01Z'))
+  const timerSet = page.waitForRequest(/\/assets\/RegistrationForm-[^/]+\.js$/)
+  await page.goto(e2e.server.url + path, { waitUntil: 'load' })
+  await timerSet
   return page
 }
 
@@ -24,9 +33,8 @@ async function openDialogByTimer(page: Page) {
   await page.clock.runFor(config.modal.openDelayMs + 10)
   // From here on time flows again: React reveals content after a short timer of its own.
   await page.clock.resume()
-  const dialog = page.getByRole('dialog', { name: config.modal.title })
-  await dialog.waitFor()
-  return dialog
+  await waitForDialog(page)
+  return page.getByRole('dialog', { name: config.modal.title })
 }
 
 /**
@@ -108,7 +116,7 @@ describe('the landing page', () => {
       }
       await context.close()
     }
-  }, 120_000)
+  }, scaled(120_000))
 
   it('shows the hero bar: Call Now phone link, the hint and a Register button', async () => {
     const page = await openPage()
@@ -118,12 +126,13 @@ describe('the landing page', () => {
     await expect(call.getAttribute('href')).resolves.toBe(`tel:${config.site.phone.dial}`)
     await expect(page.getByText(hero.bar.hint).isVisible()).resolves.toBe(true)
     await page.getByRole('link', { name: hero.bar.cta.label, exact: true }).click()
+    await waitForDialog(page)
     await expect(page.getByRole('dialog', { name: config.modal.title }).isVisible()).resolves.toBe(true)
     await page.context().close()
   })
 
   it('opens the registration dialog 1 second after load, not before', async () => {
-    const page = await openPage()
+    const page = await openPageOnPausedClock()
     await page.clock.runFor(config.modal.openDelayMs - 50)
     await expect(page.getByRole('dialog').count()).resolves.toBe(0)
     const dialog = await openDialogByTimer(page)
@@ -135,9 +144,8 @@ describe('the landing page', () => {
   it("counts the dialog's second from the page's load, not from when its code arrived", async () => {
     const context = await e2e.browser.newContext({ viewport: { width: 412, height: 823 } })
     const page = await context.newPage()
-    page.setDefaultTimeout(10_000)
-    await page.clock.install({ time: new Date('2026-01-01T00:00:00Z') })
-    await page.clock.pauseAt(new Date('2026-01-01T00:00:01Z'))
+    page.setDefaultTimeout(scaled(10_000))
+    await installPausedClock(page, new Date('2026-01-01T00:00:01Z'))
     // The app's entry arrives 400 ms (on the page's clock) after the load event, as on a slow phone connection.
     let release = () => {}
     const held = new Promise<void>((resolve) => (release = resolve))
@@ -155,39 +163,36 @@ describe('the landing page', () => {
     await expect(page.getByRole('dialog').count()).resolves.toBe(0)
     await page.clock.runFor(60)
     // Before the clock moves on: a timer counted from the code's arrival would still be 400 ms short.
-    await page.locator('[role="dialog"]').waitFor({ state: 'attached', timeout: 3000 })
+    await page.locator('[role="dialog"]').waitFor({ state: 'attached', timeout: scaled(3000) })
     await page.clock.resume()
     await page.getByRole('dialog', { name: config.modal.title }).waitFor()
     await context.close()
   })
 
   it('closes the dialog with its close button, Escape and the overlay, returning focus', async () => {
-    const page = await openPage()
-    let dialog = await openDialogByTimer(page)
+    const page = await openPageWith(e2e.browser, e2e.server.url + '/', { dialog: 'expect-open', viewport: { width: 1280, height: 900 } })
+    let dialog = page.getByRole('dialog', { name: config.modal.title })
     await dialog.getByRole('button', { name: config.modal.closeLabel }).click()
-    await page.clock.runFor(300)
-    await expect(page.getByRole('dialog').count()).resolves.toBe(0)
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0)
 
     const nowSelling = page.getByRole('link', { name: 'Register for VIP Access' })
     await nowSelling.focus()
     await page.keyboard.press('Enter')
     dialog = page.getByRole('dialog', { name: config.modal.title })
-    await dialog.waitFor()
+    await waitForDialog(page)
     // Focus stays inside while open: many Tabs never leave the dialog.
     for (let i = 0; i < 12; i++) {
       await page.keyboard.press('Tab')
       await expect(page.evaluate(() => Boolean(document.activeElement?.closest('[role="dialog"]')))).resolves.toBe(true)
     }
     await page.keyboard.press('Escape')
-    await page.clock.runFor(300)
-    await expect(page.getByRole('dialog').count()).resolves.toBe(0)
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0)
     await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Register for VIP Access')
 
     await nowSelling.click()
-    await dialog.waitFor()
+    await waitForDialog(page)
     await page.mouse.click(5, 200)
-    await page.clock.runFor(300)
-    await expect(page.getByRole('dialog').count()).resolves.toBe(0)
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0)
     await page.context().close()
   })
 
@@ -218,8 +223,10 @@ describe('the landing page', () => {
   it('sends a button that opens the dialog to #register before its code runs, and opens the dialog after', async () => {
     const context = await e2e.browser.newContext()
     const page = await context.newPage()
-    await page.clock.install({ time: new Date('2026-01-01T00:00:00Z') })
-    await page.clock.pauseAt(new Date('2026-01-01T00:00:01Z')) // the dialog does not open by itself meanwhile
+    page.setDefaultTimeout(scaled(10_000))
+    // The dialog does not open by itself meanwhile: the visitor closed it before. (Not a paused clock: React reveals
+    // the lazily loaded dialog on a timer of its own, which a paused clock would hold back for ever.)
+    await snoozeDialog(page)
     let release: () => void = () => undefined
     const held = new Promise<void>((resolve) => (release = resolve))
     await page.route('**/assets/index-*.js', async (route) => {
@@ -234,16 +241,17 @@ describe('the landing page', () => {
     await expect(page.getByRole('dialog').count()).resolves.toBe(0)
     release()
     await expect
-      .poll(() => opener.evaluate((element) => Object.keys(element).some((key) => key.startsWith('__reactProps'))))
+      .poll(() => opener.evaluate((element) => Object.keys(element).some((key) => key.startsWith('__reactProps'))), { timeout: scaled(15_000) })
       .toBe(true)
     await opener.click()
+    await waitForDialog(page)
     await page.getByRole('dialog', { name: config.modal.title }).waitFor()
     await context.close()
   })
 
   it('shows the dialog on a phone, fitting the screen', async () => {
-    const page = await openPage('/', 375)
-    const dialog = await openDialogByTimer(page)
+    const page = await openPageWith(e2e.browser, e2e.server.url + '/', { dialog: 'expect-open', viewport: { width: 375, height: 900 } })
+    const dialog = page.getByRole('dialog', { name: config.modal.title })
     const box = await dialog.boundingBox()
     expect(box?.width).toBeLessThanOrEqual(375)
     await page.context().close()
