@@ -9,7 +9,9 @@ import { isRasterImage, isSvgImage, listConfigImages } from '../config/config-im
 export const variantWidths = [480, 960, 1600] as const
 
 const formats = [
-  { type: 'image/avif', extension: 'avif', encode: (image: sharp.Sharp) => image.avif({ quality: 50 }) },
+  // Effort 2, not sharp's default 4: 4–7× faster to encode (the sample hero at 960 px: 6.9 s against 29.5 s on a
+  // loaded 2-core machine) for files within a few per cent of the size (14.8 against 15.1 KB).
+  { type: 'image/avif', extension: 'avif', encode: (image: sharp.Sharp) => image.avif({ quality: 50, effort: 2 }) },
   { type: 'image/webp', extension: 'webp', encode: (image: sharp.Sharp) => image.webp({ quality: 75 }) },
 ] as const
 
