@@ -9,16 +9,23 @@ import { writeFloorDist } from './floor.ts'
 import { runInTurns, type Medians, type Target } from './lighthouse.ts'
 
 /*
- * `npx tsx bench/compare.ts --old DIR [--new DIR] [--runs 5]`: two checkouts of this project (an older commit in a
+ * `npx tsx bench/compare.ts --old DIR [--new DIR] [--runs 5] [--old-dist D] [--new-dist D]`: two checkouts of this project (an older commit in a
  * `git worktree`, and this one) measured side by side in one run, as the shared machine's load moves every figure
  * between runs. Each checkout builds its own site into a temporary directory and serves it with its own server; the
- * floor of each (its pages with every script removed, bench/floor.ts) is served beside it. Lighthouse mobile runs
+ * floor of each (its pages with every script removed, bench/floor.ts) is served beside it. `--old-dist`/`--new-dist`
+ * measure a checkout's existing build instead (a build takes minutes on a loaded machine). Lighthouse mobile runs
  * the four in turns, `runs` times each, and the table gives each one's medians, what the scripts add, and the load
  * average before and after.
  */
 
 const { values: options } = parseArgs({
-  options: { old: { type: 'string' }, new: { type: 'string', default: '.' }, runs: { type: 'string', default: '5' } },
+  options: {
+    old: { type: 'string' },
+    new: { type: 'string', default: '.' },
+    runs: { type: 'string', default: '5' },
+    'old-dist': { type: 'string' },
+    'new-dist': { type: 'string' },
+  },
 })
 if (!options.old) {
   console.error('Name the older checkout to compare with: --old DIR (for example a `git worktree add /tmp/old COMMIT`).')
@@ -48,12 +55,14 @@ async function main(): Promise<void> {
   try {
     const targets: Target[] = []
     for (const [name, dir] of Object.entries(checkouts)) {
-      const dist = path.join(work, name)
+      const given = options[`${name as 'old' | 'new'}-dist`]
+      const dist = given ? path.resolve(given) : path.join(work, name)
       const floor = path.join(work, `${name}-floor`)
-      build(dir, dist)
+      if (!given) build(dir, dist)
       writeFloorDist(dist, floor)
-      const page = await startServer({ DIST_DIR: dist }, { cwd: dir })
-      const bare = await startServer({ DIST_DIR: floor }, { cwd: dir })
+      // A loaded machine can take a minute to start a server.
+      const page = await startServer({ DIST_DIR: dist }, { cwd: dir, timeoutMs: 180_000 })
+      const bare = await startServer({ DIST_DIR: floor }, { cwd: dir, timeoutMs: 180_000 })
       servers.push(page, bare)
       targets.push({ name: `${name} page`, url: `${page.url}/` }, { name: `${name} floor`, url: `${bare.url}/` })
     }

@@ -268,7 +268,8 @@ export async function runInTurns(
       const started = Date.now()
       for (let attempt = 1; ; attempt++) {
         try {
-          done[target.name]!.push(await runLighthouse(target.url, formFactor, chromePath))
+          // Up to 5 minutes a run: on 2 shared cores under heavy load a run has taken more than the default 2.
+          done[target.name]!.push(await runLighthouse(target.url, formFactor, chromePath, 300_000))
           break
         } catch (error) {
           if (attempt === 3) throw error
