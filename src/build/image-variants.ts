@@ -24,7 +24,7 @@ export const svgRasterMinBytes = 10 * 1024
 
 /**
  * Writes AVIF and WebP variants of every raster image the config names (png, jpg, webp, avif), and of every
- * SVG of `svgRasterMinBytes` or more (rendered at each width, so it stays sharp), into
+ * SVG of `svgRasterMinBytes` or more (drawn at each width), into
  * `outDir`/images/_v/, named by content hash so they can be cached forever, and returns the manifest
  * <picture> is rendered from. Files already written for the same content are reused. Throws an Error in
  * plain words when an image is missing or unreadable (a checked config never has either).
@@ -78,7 +78,7 @@ async function buildOne(src: string, publicDir: string, outDir: string): Promise
             await mkdir(path.dirname(target), { recursive: true })
             // Write aside, then rename: an interrupted build never leaves a half-written file under the final name.
             const partial = `${target}.${process.pid}.part`
-            // An SVG is drawn at the density that gives this width (sharp's default, 72 dpi, would be upscaled and blurred).
+            // An SVG is drawn straight at this width (the density that gives it), not drawn whole and then scaled.
             const source = svg ? sharp(input, { density: (72 * w) / width }) : sharp(input).autoOrient()
             await format.encode(source.resize({ width: w, withoutEnlargement: !svg })).toFile(partial)
             await rename(partial, target)
