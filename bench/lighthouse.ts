@@ -242,3 +242,43 @@ export function medianRun(runs: LighthouseRun[]): LighthouseRun {
     lcpPhases: lcpRun?.lcpPhases ?? 'unknown',
   }
 }
+
+/** One page to measure among others: a name for the table, and its URL. */
+export type Target = { name: string; url: string }
+
+/** The median and every run of one target. */
+export type Medians = { median: LighthouseRun; runs: LighthouseRun[] }
+
+/**
+ * `count` Lighthouse runs of each target, taken in turns (run 1 of each, then run 2 of each, …) so a burst of load
+ * on a shared machine falls on every target alike; each target's median figure by figure, and its runs. A run that
+ * fails to record a trace (NO_NAVSTART, NO_FCP, which happens now and then) is repeated, twice at most.
+ */
+export async function runInTurns(
+  targets: Target[],
+  formFactor: FormFactor,
+  chromePath: string,
+  count: number,
+  log: (line: string) => void = (line) => process.stdout.write(line),
+): Promise<Record<string, Medians>> {
+  const done: Record<string, LighthouseRun[]> = Object.fromEntries(targets.map((target) => [target.name, []]))
+  for (let i = 1; i <= count; i++) {
+    for (const target of targets) {
+      log(`Lighthouse ${target.name} ${formFactor} ${i}/${count} … `)
+      const started = Date.now()
+      for (let attempt = 1; ; attempt++) {
+        try {
+          // Up to 5 minutes a run: on 2 shared cores under heavy load a run has taken more than the default 2.
+          done[target.name]!.push(await runLighthouse(target.url, formFactor, chromePath, 300_000))
+          break
+        } catch (error) {
+          if (attempt === 3) throw error
+          log(`(${(error as Error).message.split('\n').find((line) => line.includes('(NO_')) ?? 'failed'}; again) `)
+        }
+      }
+      const run = done[target.name]!.at(-1)!
+      log(`${((Date.now() - started) / 1000).toFixed(0)} s, performance ${run.performance}, TBT ${Math.round(run.tbt)} ms\n`)
+    }
+  }
+  return Object.fromEntries(Object.entries(done).map(([name, runs]) => [name, { median: medianRun(runs), runs }]))
+}

@@ -34,6 +34,8 @@ export type LoadProfile = {
   marks: Record<string, number>
   /** Script time by file over the whole recording, from the CPU profiler's samples (ms). */
   scriptByFile: Record<string, number>
+  /** The main thread's CPU time by kind of work (`breakdownTrace`). */
+  breakdown: WorkBreakdown
 }
 
 type TraceEvent = {
@@ -150,13 +152,19 @@ function scriptSamples(events: TraceEvent[], pid: number, tid: number): Array<{ 
 
 /** Reads a Chromium trace: the main thread of the page's renderer, its top-level tasks, the page's marks. */
 export function analyseTrace(events: TraceEvent[], url: string): LoadProfile {
+  const breakdown = breakdownTrace(events, url)
   // The page's renderer: the process whose main frame started loading `url` (not about:blank, not browser UI).
   // (Now and then navigationStart names no URL: then the renderer that parsed the page's HTML.)
   const parsed = events.find((e) => e.name === 'ParseHTML' && (e.args?.['beginData'] as { url?: string } | undefined)?.url === url)
   const navigation =
     events.find((e) => e.name === 'navigationStart' && e.args?.data?.documentLoaderURL === url) ??
-    events.filter((e) => e.name === 'navigationStart' && e.pid === parsed?.pid && e.ts <= (parsed?.ts ?? 0)).at(-1)
-  const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain' && e.pid === navigation?.pid)
+    events.filter((e) => e.name === 'navigationStart' && e.pid === parsed?.pid && e.ts <= (parsed?.ts ?? 0)).at(-1) ??
+    // No navigationStart in that renderer at all (seen now and then): count from the start of parsing the page.
+    parsed
+  // HTML is parsed on the renderer's main thread: its thread when the trace names no CrRendererMain for that process.
+  const main =
+    events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain' && e.pid === navigation?.pid) ??
+    (parsed && parsed.pid === navigation?.pid ? parsed : undefined)
   if (!navigation || !main) throw new Error(`The trace has no renderer that loaded ${url}.`)
   const busiest = { pid: main.pid, tid: main.tid }
   const onMain = events.filter((e) => e.pid === busiest.pid && e.tid === busiest.tid && e.ph === 'X').sort((a, b) => a.ts - b.ts)
@@ -217,6 +225,7 @@ export function analyseTrace(events: TraceEvent[], url: string): LoadProfile {
     blockingMs: tasks.reduce((sum, t) => sum + Math.max(0, t.duration - 50), 0),
     byLabel: [...groups.values()].sort((a, b) => b.ms - a.ms),
     marks,
+    breakdown,
     scriptByFile: Object.fromEntries(
       Object.entries(
         samples.filter((s) => s.ts >= navStart).reduce<Record<string, number>>((sum, s) => ({ ...sum, [s.file]: (sum[s.file] ?? 0) + s.us }), {}),
@@ -226,6 +235,74 @@ export function analyseTrace(events: TraceEvent[], url: string): LoadProfile {
         .sort((a, b) => b[1] - a[1]),
     ),
   }
+}
+
+/** CPU time (ms, at this machine's speed) of the page's main thread by kind of work, from load start to the trace's end. */
+export type WorkBreakdown = Record<string, number>
+
+// Event names by kind of work; an event's self time (less its children's) goes to its kind.
+const workKinds: Array<[string, RegExp]> = [
+  ['parse HTML', /^ParseHTML$/],
+  ['parse SVG', /^DecodedDataDocumentParser/],
+  ['parse CSS', /^ParseAuthorStyleSheet$/],
+  ['style', /^(UpdateLayoutTree|RecalculateStyles)$/],
+  ['layout', /^(Layout|UpdateLayerTree)$/],
+  ['paint', /^(PrePaint|Paint|PaintImage|Layerize|Commit|UpdateLayer|CompositeLayers)$/],
+  ['image decode', /Decode/],
+  ['script', /^(FunctionCall|EvaluateScript|v8\.|V8\.|RunMicrotasks|TimerFire|EventDispatch|CompileScript|CompileCode)/],
+  ['garbage collection', /^(MajorGC|MinorGC|BlinkGC|V8\.GC)/],
+]
+
+/**
+ * Where the page's main thread spent its CPU time while it loaded: each trace event's self time by kind (parsing,
+ * style, layout, paint, image decoding, script, the rest as "other"), with the work done inside SVG images'
+ * own documents (each `<img>` of an SVG is a document with its own frame: its parse, style and layout) apart.
+ */
+export function breakdownTrace(events: TraceEvent[], url: string): WorkBreakdown {
+  const parsed = events.find((e) => e.name === 'ParseHTML' && (e.args?.['beginData'] as { url?: string } | undefined)?.url === url)
+  const navigation =
+    events.find((e) => e.name === 'navigationStart' && e.args?.data?.documentLoaderURL === url) ??
+    events.filter((e) => e.name === 'navigationStart' && e.pid === parsed?.pid && e.ts <= (parsed?.ts ?? 0)).at(-1) ??
+    // No navigationStart in that renderer at all (seen now and then): count from the start of parsing the page.
+    parsed
+  // HTML is parsed on the renderer's main thread: its thread when the trace names no CrRendererMain for that process.
+  const main =
+    events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain' && e.pid === navigation?.pid) ??
+    (parsed && parsed.pid === navigation?.pid ? parsed : undefined)
+  if (!navigation || !main) throw new Error(`The trace has no renderer that loaded ${url}.`)
+  const pageFrame = (parsed?.args?.['beginData'] as { frame?: string } | undefined)?.frame
+  const frameOf = (e: TraceEvent) => {
+    const data = (e.args?.['beginData'] ?? e.args?.data) as { frame?: string } | undefined
+    return data?.frame
+  }
+  const onMain = events
+    .filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.ts >= navigation.ts)
+    .sort((a, b) => a.ts - b.ts || (b.dur ?? 0) - (a.dur ?? 0))
+  const out: WorkBreakdown = {}
+  const add = (key: string, us: number) => (out[key] = (out[key] ?? 0) + us)
+  const stack: Array<{ event: TraceEvent; key: string }> = []
+  for (const event of onMain) {
+    while (stack.length && stack.at(-1)!.event.ts + (stack.at(-1)!.event.dur ?? 0) <= event.ts) stack.pop()
+    const kind = workKinds.find(([, pattern]) => pattern.test(event.name))?.[0]
+    const parent = stack.at(-1)
+    const frame = frameOf(event)
+    // An SVG image's document: a frame other than the page's, or parsing SVG bytes (DecodedDataDocumentParser).
+    const inImage =
+      (frame !== undefined && pageFrame !== undefined && frame !== pageFrame) ||
+      event.name === 'DecodedDataDocumentParser::AppendBytes' ||
+      (parent?.key.startsWith('SVG image') ?? false)
+    const key = inImage ? `SVG image documents: ${kind === undefined || kind.startsWith('parse') ? 'parse' : kind}` : (kind ?? parent?.key ?? 'other')
+    const cpu = event.tdur ?? event.dur ?? 0
+    if (parent) add(parent.key, -cpu)
+    add(key, cpu)
+    stack.push({ event, key })
+  }
+  return Object.fromEntries(
+    Object.entries(out)
+      .map(([key, us]) => [key, Math.round(us / 100) / 10] as const)
+      .filter(([, value]) => value >= 0.5)
+      .sort((a, b) => b[1] - a[1]),
+  )
 }
 
 /**
@@ -334,6 +411,7 @@ export function formatProfile(profile: LoadProfile): string {
     `Main thread at ${cpuSlowdown}× CPU: ${profile.totalTaskMs} ms in tasks of 5 ms or more (${profile.totalCpuMs} ms of CPU), ${profile.blockingMs} ms beyond 50 ms each`,
     `Marks: ${Object.entries(profile.marks).map(([name, at]) => `${name.replace('profile:', '')} ${Math.round(at)} ms`).join(', ')}`,
     `Script by file (profiler samples, ms): ${Object.entries(profile.scriptByFile).map(([file, ms]) => `${file} ${ms}`).join(', ')}`,
+    `CPU by kind of work (ms, ${Math.round(Object.values(profile.breakdown).reduce((sum, v) => sum + v, 0))} in all): ${Object.entries(profile.breakdown).map(([kind, ms]) => `${kind} ${ms}`).join(', ')}`,
     '',
     'By what ran (ms in tasks · CPU ms · blocking · longest · tasks):',
     ...profile.byLabel.map(

@@ -7,13 +7,15 @@ import { findLaunches, loadLaunches } from '../src/config/launches.ts'
 import { launchBrowser, startServer, type RunningServer } from '../tests/e2e/harness.ts'
 import { findChromium } from '../tests/find-chromium.ts'
 import { measureBundle, type AssetSize, type BundleFigures } from './bundle.ts'
-import { medianRun, runLighthouse, type FormFactor, type LighthouseRun } from './lighthouse.ts'
+import { writeFloorDist } from './floor.ts'
+import { medianRun, runInTurns, runLighthouse, type FormFactor, type LighthouseRun, type Medians } from './lighthouse.ts'
 import { cpuSlowdown, measureInteractions, type InteractionFigures } from './profile.ts'
 
 /*
  * `npm run bench [-- --runs 5] [-- --extra-runs 5] [-- --dist DIR]`: builds every launch into a temporary directory
  * (or measures DIR, a built dist/, as it is), serves them all with one Node server on 127.0.0.1, runs Lighthouse 5×
- * on mobile and on desktop on the default launch and 5× on mobile on each further launch (3 runs proved too few: one run's render delay alone swings 300–570 ms on 2 shared cores) (at <slug>.localhost),
+ * on mobile and on desktop on the default launch, 5× on mobile on the same pages with every script removed (the floor:
+ * what the browser's own parsing, style, layout and paint cost, taken in turns with the page's runs), 5× on mobile on each further launch (3 runs proved too few: one run's render delay alone swings 300–570 ms on 2 shared cores) (at <slug>.localhost),
  * measures a visitor's longest interaction at 4× CPU (bench/profile.ts), sizes the default launch's bundle, runs the
  * backend's load bench (one launch, then three side by side), prints one table beside the previous commit's figures
  * and writes bench/results/latest.json and a line of bench/results/history.jsonl. Figures, not a pass/fail test: a
@@ -34,7 +36,11 @@ type Row = [measure: string, figure: string, target: string, met: boolean | unde
 /** The figures of the last bench run of another commit than HEAD, from history.jsonl (absent on a first run). */
 type HistoryRecord = {
   commit: string
-  lighthouse?: { mobile?: Partial<LighthouseRun> & { worstTbt?: number }; launches?: Record<string, Partial<LighthouseRun> & { worstTbt?: number }> }
+  lighthouse?: {
+    mobile?: Partial<LighthouseRun> & { worstTbt?: number }
+    floor?: Partial<LighthouseRun> & { worstTbt?: number }
+    launches?: Record<string, Partial<LighthouseRun> & { worstTbt?: number }>
+  }
   interaction?: { longestMs?: number }
 }
 
@@ -62,8 +68,6 @@ function build(distDir: string): void {
   })
   if (result.status !== 0) throw new Error('The build failed (see above): nothing to measure.')
 }
-
-type Medians = { median: LighthouseRun; runs: LighthouseRun[] }
 
 async function lighthouseMedians<F extends FormFactor>(url: string, chromePath: string, formFactors: readonly F[], count: number, label = ''): Promise<Record<F, Medians>> {
   const out = {} as Record<F, Medians>
@@ -132,6 +136,21 @@ function lighthouseRows(
   return rows
 }
 
+/** The floor's figures (the page without scripts) and what the scripts add to the page's, median against median. */
+function floorRows(page: LighthouseRun, floor: LighthouseRun, worstFloorTbt: number, before?: Partial<LighthouseRun> & { worstTbt?: number }): Row[] {
+  const was = (value: number | undefined, format: (v: number) => string) => (value === undefined || Number.isNaN(value) ? '' : format(value))
+  const added = page.tbt - floor.tbt
+  return [
+    ['Floor (the page, no scripts): TBT (median)', ms(floor.tbt), '', undefined, was(before?.tbt, ms)],
+    ['Floor: TBT (worst run)', ms(worstFloorTbt), '', undefined, was(before?.worstTbt, ms)],
+    ['Floor: LCP / FCP', `${ms(floor.lcp)} / ${ms(floor.fcp)}`, '', undefined, before?.lcp === undefined ? '' : `${ms(before.lcp)} / ${ms(before.fcp ?? Number.NaN)}`],
+    ['Floor: performance', String(floor.performance), '', undefined, was(before?.performance, String)],
+    ['What the scripts add: TBT (page − floor, medians)', `${added >= 0 ? '+' : ''}${ms(added)}`, '≤ 50 ms', added <= 50],
+    ['What the scripts add: LCP (page − floor)', `${page.lcp - floor.lcp >= 0 ? '+' : ''}${ms(page.lcp - floor.lcp)}`, '', undefined],
+    ['What the scripts add: bytes (page − floor)', kib(page.totalBytes - floor.totalBytes), '', undefined],
+  ]
+}
+
 function bundleRows(bundle: BundleFigures): Row[] {
   return [
     ['Initial JS, gzip', `${kib(bundle.totals.initialJsGzip)} (${list(bundle.initialJs)})`, '≤ 75 KiB', bundle.totals.initialJsGzip <= 75 * KiB],
@@ -156,13 +175,32 @@ async function main(): Promise<void> {
   const further = launches.filter((launch) => launch !== defaultLaunch)
   const tempDist = options.dist ? undefined : mkdtempSync(path.join(tmpdir(), 'vip-bench-dist-'))
   const distDir = options.dist ? path.resolve(options.dist) : (tempDist as string)
+  const floorDir = mkdtempSync(path.join(tmpdir(), 'vip-bench-floor-'))
   let server: RunningServer | undefined
+  let floorServer: RunningServer | undefined
   try {
     if (tempDist) build(tempDist)
     const bundle = measureBundle(path.join(distDir, defaultLaunch.slug))
+    writeFloorDist(distDir, floorDir)
     server = await startServer({ DIST_DIR: distDir })
-    console.log(`Serving ${launches.map((launch) => launch.slug).join(', ')} from ${distDir} at ${server.url}`)
-    const lighthouse = await lighthouseMedians(`${server.url}/`, chromePath, ['mobile', 'desktop'], runs, further.length ? `${defaultLaunch.slug} ` : '')
+    floorServer = await startServer({ DIST_DIR: floorDir })
+    console.log(`Serving ${launches.map((launch) => launch.slug).join(', ')} from ${distDir} at ${server.url}, and without scripts at ${floorServer.url}`)
+    const pageName = further.length ? defaultLaunch.slug : 'page'
+    // The page and its floor in turns, so the machine's load falls on both alike.
+    const mobile = await runInTurns(
+      [
+        { name: pageName, url: `${server.url}/` },
+        { name: 'floor', url: `${floorServer.url}/` },
+      ],
+      'mobile',
+      chromePath,
+      runs,
+    )
+    const { desktop } = await lighthouseMedians(`${server.url}/`, chromePath, ['desktop'], runs, further.length ? `${defaultLaunch.slug} ` : '')
+    const lighthouse = { mobile: mobile[pageName]!, desktop }
+    const floor = mobile.floor!
+    await floorServer.stop()
+    floorServer = undefined
     // Each further launch on its own host name, as a visitor reaches it (Chrome resolves *.localhost to this machine).
     const port = new URL(server.url).port
     const perLaunch: Array<{ slug: string; mobile: Medians }> = []
@@ -188,6 +226,7 @@ async function main(): Promise<void> {
     const worstOf = (medians: Medians) => Math.max(...medians.runs.map((run) => run.tbt))
     const rows: Row[] = [
       ...lighthouseRows('mobile', lighthouse.mobile.median, worstTbt('mobile'), previous?.lighthouse?.mobile, further.length ? `${defaultLaunch.slug}, ${runs} runs` : ''),
+      ...floorRows(lighthouse.mobile.median, floor.median, worstOf(floor), previous?.lighthouse?.floor),
       ...perLaunch.flatMap(({ slug, mobile }) =>
         lighthouseRows('mobile', mobile.median, worstOf(mobile), previous?.lighthouse?.launches?.[slug], `${slug}, ${mobile.runs.length} runs`),
       ),
@@ -222,6 +261,8 @@ async function main(): Promise<void> {
       // mobile and desktop: the default launch's, comparable with records from before launches; launches: mobile of each further one.
       lighthouse: {
         mobile: { ...lighthouse.mobile.median, worstTbt: worstTbt('mobile') },
+        // The same page with every script removed, measured in turns with it (bench/floor.ts).
+        floor: { ...floor.median, worstTbt: worstOf(floor) },
         desktop: { ...lighthouse.desktop.median, worstTbt: worstTbt('desktop') },
         defaultLaunch: defaultLaunch.slug,
         launches: Object.fromEntries(perLaunch.map(({ slug, mobile }) => [slug, { ...mobile.median, worstTbt: worstOf(mobile), runs: mobile.runs.length }])),
@@ -240,7 +281,7 @@ async function main(): Promise<void> {
     mkdirSync(resultsDir, { recursive: true })
     writeFileSync(
       path.join(resultsDir, 'latest.json'),
-      `${JSON.stringify({ ...record, detail: { lighthouseRuns: { mobile: lighthouse.mobile.runs, desktop: lighthouse.desktop.runs, ...Object.fromEntries(perLaunch.map(({ slug, mobile }) => [`mobile ${slug}`, mobile.runs])) }, interactions: interaction.entries, bundle } }, null, 2)}\n`,
+      `${JSON.stringify({ ...record, detail: { lighthouseRuns: { mobile: lighthouse.mobile.runs, floor: floor.runs, desktop: lighthouse.desktop.runs, ...Object.fromEntries(perLaunch.map(({ slug, mobile }) => [`mobile ${slug}`, mobile.runs])) }, interactions: interaction.entries, bundle } }, null, 2)}\n`,
     )
     appendFileSync(path.join(resultsDir, 'history.jsonl'), `${JSON.stringify(record)}\n`)
     console.log(`\nWrote ${path.relative(process.cwd(), path.join(resultsDir, 'latest.json'))} and appended to history.jsonl (${record.commit ? record.commit.slice(0, 7) : "not a git checkout"}${record.dirty ? ", uncommitted changes" : ""}).`)
@@ -249,6 +290,8 @@ async function main(): Promise<void> {
     throw error
   } finally {
     await server?.stop()
+    await floorServer?.stop()
+    rmSync(floorDir, { recursive: true, force: true })
     if (tempDist) rmSync(tempDist, { recursive: true, force: true })
   }
 }

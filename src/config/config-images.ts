@@ -20,7 +20,12 @@ export function listConfigImages(config: unknown): ConfigImage[] {
   return found
 }
 
-/** True for the formats the build turns into AVIF/WebP variants; SVGs are served as they are. */
+/** True for the raster formats the build turns into AVIF/WebP variants (png, jpg, webp, avif). */
 export function isRasterImage(src: string): boolean {
   return /\.(png|jpe?g|webp|avif)$/i.test(src)
+}
+
+/** True for an SVG file. */
+export function isSvgImage(src: string): boolean {
+  return /\.svg$/i.test(src)
 }

@@ -5,7 +5,7 @@ import sharp from 'sharp'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { PageConfig } from '../../schema/page-config.ts'
 import type { ImageManifest } from '../../schema/page-config.ts'
-import { buildImageVariants, widthsFor } from '../../src/build/image-variants.ts'
+import { buildImageVariants, svgRasterMinBytes, widthsFor } from '../../src/build/image-variants.ts'
 import { loadPageConfig } from '../../src/config/load-page-config.ts'
 import { secondLaunchConfig, secondLaunchDir } from '../fixtures/second-launch.ts'
 
@@ -104,6 +104,27 @@ describe('buildImageVariants', () => {
     expect(Object.keys(fixtureManifest).sort()).toEqual(['/images/hero.jpg', '/images/og-image.jpg', '/images/trail.png'])
     expect(srcsetWidths(fixtureManifest['/images/trail.png']!.sources[0]!.srcset)).toEqual([480, 960, 1200])
   })
+
+  it('makes variants of an SVG of 10 KiB or more at each width, and none of a smaller SVG', async () => {
+    // 300 trees: an illustration's weight (about 15 KB), 1200 × 600.
+    const trees = Array.from({ length: 300 }, (_, i) => `<circle cx="${(i * 37) % 1200}" cy="${300 + ((i * 53) % 250)}" r="${20 + (i % 15)}" fill="#${(0x2f5d3a + i * 0x010203).toString(16).slice(-6)}"/>`)
+    const illustration = `<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="600" viewBox="0 0 1200 600"><rect width="1200" height="600" fill="#e2d9b6"/>${trees.join('')}<rect x="0" y="599" width="1200" height="1" fill="#000"/></svg>`
+    expect(illustration.length).toBeGreaterThanOrEqual(svgRasterMinBytes)
+    writeFileSync(path.join(publicDir, 'images', 'street.svg'), illustration)
+    const svgs = await buildImageVariants(configNaming({ src: '/images/street.svg', width: 1200, height: 600 }, { src: '/images/logo.svg', width: 10, height: 10 }), publicDir, outDir)
+    expect(Object.keys(svgs)).toEqual(['/images/street.svg'])
+    const street = svgs['/images/street.svg']!
+    expect([street.width, street.height]).toEqual([1200, 600])
+    expect(street.sources.map((s) => s.type)).toEqual(['image/avif', 'image/webp'])
+    const webp = street.sources[1]!.srcset
+    expect(srcsetWidths(webp)).toEqual([480, 960, 1200])
+    // Drawn faithfully at its full width: the 1-pixel dark line along the bottom edge is still there.
+    const largest = fileOf(outDir, webp.split(', ').at(-1)!)
+    const { data, info } = await sharp(largest).raw().toBuffer({ resolveWithObject: true })
+    expect([info.width, info.height]).toEqual([1200, 600])
+    const bottomRow = data.subarray((info.height - 1) * info.width * info.channels, info.height * info.width * info.channels)
+    expect(Math.max(...bottomRow.filter((_, i) => i % info.channels === 0))).toBeLessThan(80)
+  }, 120_000)
 
   it('fails in plain words when an image is missing', async () => {
     await expect(buildImageVariants(configNaming({ src: '/images/gone.jpg', width: 1, height: 1 }), publicDir, outDir)).rejects.toThrow(
