@@ -86,7 +86,7 @@ import { healthHandler } from './health.ts'
 import { consentEvidence, ownPageAddress } from './lead-evidence.ts'
 import { singleAddress } from './mailer.ts'
 import { composeLeadMail, fieldLabel, type NotificationSettings } from './notification.ts'
-import { createRateLimiter } from './rate-limit.ts'
+import { createRateLimiter, type RateLimiter } from './rate-limit.ts'
 import { jsonAnswer, refusal, type RefusalDetails } from './refusal.ts'
 import {
   canonical,
@@ -140,6 +140,8 @@ export type AppDeps = {
   bodyLimitBytes?: number
   /** Requests a minute per client IP; 0 turns the limit off. Default: RATE_LIMIT_PER_MINUTE's (env.ts). */
   rateLimitPerMinute?: number
+  /** The limiter to count with, when it must outlive this app (the Node server makes a new app at each publish). */
+  rateLimiter?: RateLimiter
   /** How many proxies in front set X-Forwarded-Host (the page's host, for same-origin checks); 0 (default) ignores it. */
   trustProxy?: number
   /**
@@ -190,7 +192,7 @@ export function createApp(deps: AppDeps): Hono {
   const log: AppLog = deps.log ?? { info: (m) => console.log(m), error: (m, e) => console.error(m, e ?? '') }
   const newId = deps.newId ?? (() => crypto.randomUUID())
   const trustProxy = deps.trustProxy ?? 0
-  const limiter = createRateLimiter(deps.rateLimitPerMinute ?? settings.RATE_LIMIT_PER_MINUTE.default)
+  const limiter = deps.rateLimiter ?? createRateLimiter(deps.rateLimitPerMinute ?? settings.RATE_LIMIT_PER_MINUTE.default)
   const timeZone = deps.timeZone ?? settings.NOTIFY_TIME_ZONE.default
   const allowedOrigins = deps.allowedOrigins ?? []
   const launches = new Map<string, ServedLaunch>()

@@ -125,6 +125,13 @@ export const environmentVariables = {
     expected: 'an e-mail address',
     fix: 'write who receives each registration, e.g. sales@example.com',
   },
+  ALERT_EMAIL: {
+    type: 'string',
+    format: 'email',
+    description: "Who is told (once) when a launch's config breaks or a message of the outbox fails for good. Unset: only the log and /healthz say so.",
+    expected: 'an e-mail address',
+    fix: 'write who looks after the server, e.g. ops@example.com',
+  },
   NOTIFY_TIME_ZONE: {
     type: 'string',
     format: 'time-zone',
@@ -497,6 +504,8 @@ export type NodeServerConfig = CommonConfig & {
   retentionDays: number | undefined
   /** The sales team's password for the leads page at /leads; the page is off (404) without it. */
   leadsPassword: string | undefined
+  /** ALERT_EMAIL: who is told when a launch breaks or a message fails for good; undefined: the log only. */
+  alertEmail: string | undefined
 }
 
 /** The Supabase Edge Function's settings (supabase/functions/send-contact-email/index.ts). */
@@ -542,7 +551,7 @@ const commonNames = [
 const webhookDependencies = { WEBHOOK_URL: ['WEBHOOK_SECRET'], WEBHOOK_SECRET: ['WEBHOOK_URL'] } as const
 
 const nodeReading: Reading<Name> = {
-  names: ['PORT', 'HOST', 'TRUSTED_PROXIES', 'PAGE_CONFIG', 'DATA_DIR', 'RETENTION_DAYS', 'DIST_DIR', 'VITE_SUPABASE_URL', 'VITE_SUPABASE_ANON_KEY', 'ANON_KEY', 'SMTP_URL', 'MAIL_FROM', 'LEADS_PASSWORD', ...commonNames],
+  names: ['PORT', 'HOST', 'TRUSTED_PROXIES', 'PAGE_CONFIG', 'DATA_DIR', 'RETENTION_DAYS', 'DIST_DIR', 'VITE_SUPABASE_URL', 'VITE_SUPABASE_ANON_KEY', 'ANON_KEY', 'SMTP_URL', 'MAIL_FROM', 'LEADS_PASSWORD', 'ALERT_EMAIL', ...commonNames],
   dependencies: { SMTP_URL: ['MAIL_FROM'], ...webhookDependencies },
 }
 
@@ -614,6 +623,7 @@ export function parseNodeEnv(env: Env): EnvResult<NodeServerConfig> {
       mail: values.SMTP_URL ? { kind: 'smtp', url: values.SMTP_URL, from: from ?? '' } : { kind: 'eml', from },
       retentionDays: values.RETENTION_DAYS,
       leadsPassword: values.LEADS_PASSWORD,
+      alertEmail: values.ALERT_EMAIL,
     },
     problems,
   )

@@ -2,7 +2,7 @@
  * The contract between the studio (which decides who publishes what, and records versions) and the Node server's
  * site (which checks, builds and serves launches). The server implements it; the studio is given one.
  */
-import type { Problem } from '../../config/check-page-config.ts'
+import type { Problem } from '../../../schema/config-problem.ts'
 
 /** What a publish did: served within `ms`, or refused with the checker's problems (nothing changed then). */
 export type PublishResult = { ok: true; ms: number } | { ok: false; problems: Problem[] }
