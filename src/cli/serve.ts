@@ -38,10 +38,10 @@ function brokenToServe(broken: LaunchesToServe['broken'], root: string): BrokenL
  * DIST_DIR/<slug>/; a launch whose config is broken serves its last good build (or 503 "not published yet") and the
  * others start anyway. Prints each launch's addresses, where each broken one's problem is, the addresses a browser
  * opens and `Listening on …`; stops cleanly on SIGTERM/SIGINT, and exits 1 with a readable message when it cannot
- * start. For `npm start` (src/cli/start.ts), which passes the launches it has checked and built; run alone, it serves
+ * start; returns the running server (its publisher). For `npm start` (src/cli/start.ts), which passes the launches it has checked and built; run alone, it serves
  * without building: `tsx src/cli/serve.ts`.
  */
-export async function runNodeServer(checked?: LaunchesToServe): Promise<void> {
+export async function runNodeServer(checked?: LaunchesToServe): Promise<RunningServer> {
   const settings = parseNodeEnv(process.env)
   if (!settings.ok) {
     console.error(formatEnvProblems(settings.problems))
@@ -95,6 +95,7 @@ export async function runNodeServer(checked?: LaunchesToServe): Promise<void> {
   }
   process.once('SIGTERM', () => stop('SIGTERM'))
   process.once('SIGINT', () => stop('SIGINT'))
+  return running
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
