@@ -6,7 +6,6 @@ import { readBuildSettings, type BuildSettings, type Env } from '../server/env.t
 import type { LaunchBuilder, LaunchFolder } from '../server/site/publisher.ts'
 import { checkPageConfigText, publicDirFor } from '../config/check-page-config.ts'
 import { checkLaunchSet, findLaunches, launchesDirOf, loadLaunchesAlone } from '../config/launches.ts'
-import { buildSite } from '../cli/build.ts'
 
 /**
  * What the Node server publishes with (src/server/site/publisher.ts): the real checker (the same words as `npm run
@@ -42,7 +41,14 @@ export function createLaunchBuilder(root = process.cwd(), env: Env = process.env
           }),
         }
       }
-      return { ok: true, config: { siteName: config.site.name, build: (outDir) => buildSite(configFile, outDir, settings, config) } }
+      return {
+        ok: true,
+        config: {
+          siteName: config.site.name,
+          // Loaded on the first publish: Vite and the build steps weigh seconds of start-up the server does not need.
+          build: async (outDir) => (await import('../cli/build.ts')).buildSite(configFile, outDir, settings, config),
+        },
+      }
     },
     find(slug): LaunchFolder | undefined {
       if (env.PAGE_CONFIG || !/^[a-z0-9][a-z0-9-]{0,62}$/.test(slug)) return undefined

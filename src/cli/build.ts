@@ -9,7 +9,7 @@ import { toClientConfig } from '../build/client-config.ts'
 import { bootAfterLoad } from '../build/boot.ts'
 import { fillTemplate } from '../build/head.ts'
 import { buildImageVariants } from '../build/image-variants.ts'
-import { functionBundleFile, writeFunctionBundleEntries } from '../build/function-bundle.ts'
+import { functionBundleFile, readBundleEntries, writeFunctionBundleEntries } from '../build/function-bundle.ts'
 import { createViteConfig } from '../build/vite-config.ts'
 import { functionLaunchOf, type FunctionBundle, type FunctionLaunch } from '../../schema/function-launch.ts'
 import { checkDetailsPagePath, registeredPagePath } from '../../schema/registration-contract.ts'
@@ -279,17 +279,6 @@ export async function buildLaunches(options: BuildLaunchesOptions = {}): Promise
         ? updateFunctionBundle(root, sources, launches[0])
         : path.resolve(root, functionBundleFile)
   return { launches, broken, distDirs, bundleFile }
-}
-
-/** The function's last good entries, by slug, from its bundle as the last build wrote it. */
-export function readBundleEntries(root: string): { entries: Map<string, FunctionLaunch>; defaultLaunch: string | undefined } {
-  try {
-    const bundle = JSON.parse(readFileSync(path.resolve(root, functionBundleFile), 'utf8')) as FunctionBundle
-    if (Array.isArray(bundle.launches)) return { entries: new Map(bundle.launches.map((entry) => [entry.slug, entry])), defaultLaunch: bundle.defaultLaunch }
-  } catch {
-    // No bundle yet, or not one: nothing to keep.
-  }
-  return { entries: new Map(), defaultLaunch: undefined }
 }
 
 /** The bundle of a whole build: every launch built, and each broken one's last good entry where there is one. */

@@ -5,7 +5,7 @@ import { findLaunches, LaunchesError, loadLaunchesAlone, type BrokenLaunchSource
 import { PageConfigError } from '../config/load-page-config.ts'
 import { formatEnvProblems, parseNodeEnv } from '../server/env.ts'
 import { startNodeServer, StartupError, type BrokenLaunch, type RunningServer } from '../server/node.ts'
-import { readBundleEntries } from './build.ts'
+import { readBundleEntries } from '../build/function-bundle.ts'
 
 /** The launches to serve: those that can be used, and those whose config (or build) is broken now. */
 export type LaunchesToServe = { launches: Launch[]; broken: Array<BrokenLaunchSource & { message?: string }> }
