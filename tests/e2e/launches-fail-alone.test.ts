@@ -230,12 +230,12 @@ describe('publishing a launch while both are under load', () => {
     await new Promise((resolve) => setTimeout(resolve, 1_000))
     const started = Date.now()
     server!.process.stdin!.write(`publish maple-ridge ${nextFile}\n`)
-    while (!server!.output().includes('published ')) {
+    while (!/^publish-result /m.test(server!.output())) {
       if (Date.now() - started > 600_000) throw new Error(`no publish result:\n${server!.output()}`)
       await new Promise((resolve) => setTimeout(resolve, 50))
     }
     const published = Date.now()
-    const result = JSON.parse(/published (.*)/.exec(server!.output())![1]!) as { ok: boolean; ms: number }
+    const result = JSON.parse(/^publish-result (.*)$/m.exec(server!.output())![1]!) as { ok: boolean; ms: number }
     await new Promise((resolve) => setTimeout(resolve, 2_000))
     loading = false
     await Promise.all(loaders)
