@@ -283,13 +283,14 @@ export async function buildLaunches(options: BuildLaunchesOptions = {}): Promise
 
 /** The bundle of a whole build: every launch built, and each broken one's last good entry where there is one. */
 function writeWholeBundle(root: string, launches: Launch[], broken: BrokenBuild[]): string {
+  // Nothing built (one launch, broken): the bundle stays as the last build wrote it.
+  if (launches.length === 0) return path.resolve(root, functionBundleFile)
   const kept = readBundleEntries(root)
   const entries = launches.map((launch) => functionLaunchOf(launch.config))
   for (const launch of broken) {
     const last = launch.slug === undefined ? undefined : kept.entries.get(launch.slug)
     if (last && !entries.some((entry) => entry.slug === last.slug)) entries.push(last)
   }
-  if (entries.length === 0) return path.resolve(root, functionBundleFile)
   const defaultSlug = launches.find((launch) => launch.isDefault)?.slug ?? broken.find((launch) => launch.isDefault)?.slug
   return writeFunctionBundleEntries(entries, entries.some((entry) => entry.slug === defaultSlug) ? defaultSlug! : entries[0]!.slug, root)
 }
@@ -353,9 +354,11 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   try {
     const { values } = parseArgs({ options: { launch: { type: 'string' } }, strict: true })
     const { launches, broken, bundleFile } = await buildLaunches({ launch: values.launch })
-    console.log(
-      `Built ${launches.length} launch${launches.length === 1 ? '' : 'es'} in ${((Date.now() - started) / 1000).toFixed(1)} s; the function's launches are in ${path.relative(process.cwd(), bundleFile)}`,
-    )
+    if (launches.length > 0) {
+      console.log(
+        `Built ${launches.length} launch${launches.length === 1 ? '' : 'es'} in ${((Date.now() - started) / 1000).toFixed(1)} s; the function's launches are in ${path.relative(process.cwd(), bundleFile)}`,
+      )
+    }
     if (broken.length > 0) {
       // The others are written; the exit code still tells a script (CI, a deploy) that not everything was built.
       console.error(`\n${broken.length === 1 ? 'One launch was' : `${broken.length} launches were`} not built:\n\n${brokenBuildsMessage(broken)}`)
