@@ -1,7 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import type { Problem } from '../../schema/config-problem.ts'
+import { functionLaunchOf } from '../../schema/function-launch.ts'
 import type { PageConfig } from '../../schema/page-config.ts'
+import { readBundleEntries, writeFunctionBundleEntries } from './function-bundle.ts'
 import { readBuildSettings, type BuildSettings, type Env } from '../server/env.ts'
 import type { LaunchBuilder, LaunchFolder } from '../server/site/publisher.ts'
 import { checkPageConfigText, publicDirFor } from '../config/check-page-config.ts'
@@ -47,6 +49,13 @@ export function createLaunchBuilder(root = process.cwd(), env: Env = process.env
           siteName: config.site.name,
           // Loaded on the first publish: Vite and the build steps weigh seconds of start-up the server does not need.
           build: async (outDir) => (await import('../cli/build.ts')).buildSite(configFile, outDir, settings, config),
+          // The Supabase function reads its launches from the bundle: it gets the published form too.
+          published: () => {
+            const { entries, defaultLaunch } = readBundleEntries(root)
+            entries.set(slug, functionLaunchOf(config))
+            const stated = defaultLaunch !== undefined && entries.has(defaultLaunch) ? defaultLaunch : slug
+            writeFunctionBundleEntries([...entries.values()], stated, root)
+          },
         },
       }
     },

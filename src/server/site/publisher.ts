@@ -16,8 +16,8 @@ import type { LiveLaunch, LiveLaunches } from './live-launches.ts'
 /** A launch's place on disk, found by its slug: its config file, whether it is the default launch, its name. */
 export type LaunchFolder = { slug: string; configFile: string; isDefault: boolean; siteName: string; addresses?: string[] | undefined }
 
-/** A config that passed the checker, ready to build. */
-export type CheckedConfig = { siteName: string; build(outDir: string): Promise<VersionManifest> }
+/** A config that passed the checker, ready to build; `published` runs once its file is written (the function's bundle). */
+export type CheckedConfig = { siteName: string; build(outDir: string): Promise<VersionManifest>; published?(): void }
 
 /** What the entry gives the server to check and build launches with (src/build/launch-builder.ts). */
 export type LaunchBuilder = {
@@ -113,6 +113,7 @@ export function createLaunchPublisher(options: PublisherOptions): LaunchPublishe
       version = await options.readVersion(outDir, manifest)
       if (!version) throw new Error(`the build wrote no index.html into ${outDir}`)
       writeFileAtomically(folder.configFile, configText)
+      checked.config.published?.()
     } catch (error) {
       rmSync(outDir, { recursive: true, force: true })
       const message = (error as Error).message?.split('\n')[0] ?? String(error)
