@@ -345,7 +345,7 @@ export function buildFailureMessage(error: unknown): string {
 /** What to print about launches that were not built: one line each with file and line, then each one's problems. */
 export function brokenBuildsMessage(broken: readonly BrokenBuild[]): string {
   return broken
-    .map((launch) => `Launch ${launch.slug ?? path.relative(process.cwd(), launch.configFile)} was not built: ${launch.place}. Its last good build (if any) is kept.\n${launch.message}`)
+    .map((launch) => `${launch.slug ? `Launch ${launch.slug}` : 'The launch'} was not built: ${launch.place}. Its last good build (if any) is kept.\n${launch.message}`)
     .join('\n\n')
 }
 
