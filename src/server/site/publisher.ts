@@ -113,7 +113,6 @@ export function createLaunchPublisher(options: PublisherOptions): LaunchPublishe
       version = await options.readVersion(outDir, manifest)
       if (!version) throw new Error(`the build wrote no index.html into ${outDir}`)
       writeFileAtomically(folder.configFile, configText)
-      checked.config.published?.()
     } catch (error) {
       rmSync(outDir, { recursive: true, force: true })
       const message = (error as Error).message?.split('\n')[0] ?? String(error)
@@ -124,6 +123,12 @@ export function createLaunchPublisher(options: PublisherOptions): LaunchPublishe
     }
     const previous = options.live.swap(slug, version, { slug, isDefault: folder.isDefault, configFile: folder.configFile, siteName: checked.config.siteName })
     retire(previous)
+    try {
+      checked.config.published?.()
+    } catch (error) {
+      // Served and written already: the function's bundle catches up at the next build.
+      console.error(`Publish of ${slug}: the function's bundle could not be updated: ${(error as Error).message}`)
+    }
     options.onPublished?.(slug)
     return { ok: true, ms: Date.now() - started }
   }
