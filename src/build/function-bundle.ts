@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { functionLaunchOf, type FunctionBundle, type FunctionLaunch } from '../../schema/function-launch.ts'
 import type { PageConfig } from '../../schema/page-config.ts'
@@ -57,4 +57,15 @@ export function missingFunctionBundle(root = process.cwd()): string | undefined 
   const file = path.resolve(root, functionBundleFile)
   if (existsSync(file)) return undefined
   return `The function's launches are missing: ${functionBundleFile} does not exist. Run npm run build first: it writes every launch's form there.`
+}
+
+/** The function's last good entries, by slug, from its bundle as the last build wrote it. */
+export function readBundleEntries(root: string): { entries: Map<string, FunctionLaunch>; defaultLaunch: string | undefined } {
+  try {
+    const bundle = JSON.parse(readFileSync(path.resolve(root, functionBundleFile), 'utf8')) as FunctionBundle
+    if (Array.isArray(bundle.launches)) return { entries: new Map(bundle.launches.map((entry) => [entry.slug, entry])), defaultLaunch: bundle.defaultLaunch }
+  } catch {
+    // No bundle yet, or not one: nothing to keep.
+  }
+  return { entries: new Map(), defaultLaunch: undefined }
 }

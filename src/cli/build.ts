@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
@@ -9,14 +9,25 @@ import { toClientConfig } from '../build/client-config.ts'
 import { bootAfterLoad } from '../build/boot.ts'
 import { fillTemplate } from '../build/head.ts'
 import { buildImageVariants } from '../build/image-variants.ts'
-import { functionBundleFile, writeFunctionBundle, writeFunctionBundleEntries } from '../build/function-bundle.ts'
+import { functionBundleFile, readBundleEntries, writeFunctionBundleEntries } from '../build/function-bundle.ts'
 import { createViteConfig } from '../build/vite-config.ts'
 import { functionLaunchOf, type FunctionBundle, type FunctionLaunch } from '../../schema/function-launch.ts'
 import { checkDetailsPagePath, registeredPagePath } from '../../schema/registration-contract.ts'
 import { cspHashesOf, staticHostHeaders, styleHashesOf } from '../server/site/security-headers.ts'
 import { readBuildSettings, SettingsError, type BuildSettings } from '../server/env.ts'
 import type { Env } from '../server/settings/read-settings.ts'
-import { declaredSlug, findLaunches, LaunchesError, loadLaunches, pickLaunchSource, type Launch, type LaunchSource } from '../config/launches.ts'
+import {
+  declaredSlug,
+  findLaunches,
+  LaunchesError,
+  loadLaunches,
+  loadLaunchesAlone,
+  pickLaunchSource,
+  type BrokenLaunchSource,
+  type Launch,
+  type LaunchSource,
+} from '../config/launches.ts'
+import { versionManifestFile, type VersionManifest } from '../server/site/launch-version.ts'
 import { loadPageConfig, PageConfigError, publicDirFor } from '../config/load-page-config.ts'
 import type { PageConfig } from '../../schema/page-config.ts'
 
@@ -54,7 +65,12 @@ export function buildFingerprint(configFile: string, settings: BuildSettings = r
 /** True when distDir holds a build of exactly these inputs. */
 export function isBuildCurrent(configFile: string, distDir: string, settings: BuildSettings = readBuildSettings(process.env)): boolean {
   const stamp = path.join(distDir, stampFile)
-  return existsSync(path.join(distDir, 'index.html')) && existsSync(stamp) && readFileSync(stamp, 'utf8') === buildFingerprint(configFile, settings)
+  return (
+    existsSync(path.join(distDir, 'index.html')) &&
+    existsSync(path.join(distDir, versionManifestFile)) &&
+    existsSync(stamp) &&
+    readFileSync(stamp, 'utf8') === buildFingerprint(configFile, settings)
+  )
 }
 
 type PrerenderModule = typeof import('../build/prerender.tsx')
@@ -109,7 +125,7 @@ export async function buildSite(
   distDir: string,
   settings: BuildSettings = readBuildSettings(process.env),
   config: PageConfig = loadPageConfig(configFile),
-): Promise<void> {
+): Promise<VersionManifest> {
   const fingerprint = buildFingerprint(configFile, settings)
   // Inside the project, so the prerender bundle resolves its dependencies from node_modules; one folder per build,
   // so builds of several launches or test runs side by side do not overwrite each other's.
@@ -152,7 +168,31 @@ export async function buildSite(
   if (!existsSync(path.join(publicDir, 'robots.txt'))) writeFileSync(path.join(distDir, 'robots.txt'), robotsTxt(config.seo.canonicalUrl))
   writeFileSync(path.join(distDir, 'sitemap.xml'), sitemapXml(config.seo.canonicalUrl))
   precompress(distDir)
+  // What the Node server serves this folder with: the function's contract of this very build.
+  const manifest: VersionManifest = { contract: functionLaunchOf(config), tagManager: config.site.analytics !== undefined }
+  writeFileSync(path.join(distDir, versionManifestFile), `${JSON.stringify(manifest)}\n`)
   writeFileSync(path.join(distDir, stampFile), fingerprint)
+  return manifest
+}
+
+/**
+ * buildSite into a fresh folder beside distDir, then put it in distDir's place: a build that fails half-way leaves
+ * the last good build as it was (the server keeps serving it).
+ */
+async function buildSiteInPlace(configFile: string, distDir: string, settings: BuildSettings, config: PageConfig): Promise<void> {
+  const fresh = `${distDir}.building-${process.pid}`
+  const old = `${distDir}.replaced-${process.pid}`
+  rmSync(fresh, { recursive: true, force: true })
+  try {
+    await buildSite(configFile, fresh, settings, config)
+  } catch (error) {
+    rmSync(fresh, { recursive: true, force: true })
+    throw error
+  }
+  rmSync(old, { recursive: true, force: true })
+  if (existsSync(distDir)) renameSync(distDir, old)
+  renameSync(fresh, distDir)
+  rmSync(old, { recursive: true, force: true })
 }
 
 /** What a build of several launches was asked to do. */
@@ -170,18 +210,33 @@ export type BuildLaunchesOptions = {
   log?: (line: string) => void
 }
 
-/** The launches a build went through, each with where its site is. */
-export type BuiltLaunches = { launches: Launch[]; distDirs: Map<string, string>; bundleFile: string }
+/** A launch that was not built: its config's problems, or what failed while building it (an image, the prerender). */
+export type BrokenBuild = BrokenLaunchSource & { message: string }
+
+/** The launches a build went through, each with where its site is, and those it could not build. */
+export type BuiltLaunches = { launches: Launch[]; broken: BrokenBuild[]; distDirs: Map<string, string>; bundleFile: string }
 
 /** Where a launch's site is built and served from: <DIST_DIR>/<slug>/. */
 export function launchDistDir(distRoot: string, slug: string): string {
   return path.join(distRoot, slug)
 }
 
+/** "file:line" where a config names the image (or other quoted text) a build error is about, else the file. */
+function placeOfBuildError(configFile: string, message: string): string {
+  const shown = path.relative(process.cwd(), configFile) || configFile
+  const quoted = /The image (\S+) /.exec(message)?.[1]
+  if (!quoted) return shown
+  const lines = readFileSync(configFile, 'utf8').split('\n')
+  const index = lines.findIndex((line) => line.includes(`"${quoted}"`))
+  return index === -1 ? shown : `${shown}:${index + 1}`
+}
+
 /**
  * Builds every launch (or the one named) into <DIST_DIR>/<slug>/, one after the other, then writes the function's
- * bundle (supabase/functions/_shared/launches.json) from them. Every config is checked before anything is built:
- * throws LaunchesError naming each broken file and line, or SettingsError for a bad setting.
+ * bundle (supabase/functions/_shared/launches.json) from them. Each launch stands alone: one whose config has
+ * problems, or whose build fails (an image, the prerender), is returned in `broken` with its file and line, its
+ * last good build and its last good entry in the function's bundle kept, and the others are built. Throws
+ * SettingsError for a bad setting, LaunchesError for a --launch that names no launch.
  */
 export async function buildLaunches(options: BuildLaunchesOptions = {}): Promise<BuiltLaunches> {
   const root = path.resolve(options.root ?? process.cwd())
@@ -190,26 +245,55 @@ export async function buildLaunches(options: BuildLaunchesOptions = {}): Promise
   const log = options.log ?? ((line: string) => console.log(line))
   const sources = findLaunches(root, env)
   const chosen = options.launch === undefined ? sources : [pickLaunchSource(sources, options.launch)]
-  const launches = loadLaunches(chosen)
+  const checked = loadLaunchesAlone(chosen)
+  const broken: BrokenBuild[] = checked.broken.map((launch) => ({ ...launch, message: launch.error.message }))
+  const launches: Launch[] = []
   const distRoot = path.resolve(root, settings.distDir)
   const distDirs = new Map<string, string>()
-  for (const launch of launches) {
+  for (const launch of checked.launches) {
     const distDir = launchDistDir(distRoot, launch.slug)
     distDirs.set(launch.slug, distDir)
     const shown = path.relative(process.cwd(), distDir) || '.'
     if (options.onlyStale && isBuildCurrent(launch.configFile, distDir, settings)) {
       log(`${launch.slug}: ${shown} is up to date`)
+      launches.push(launch)
       continue
     }
     const started = Date.now()
-    await buildSite(launch.configFile, distDir, settings, launch.config)
+    try {
+      await buildSiteInPlace(launch.configFile, distDir, settings, launch.config)
+    } catch (error) {
+      const message = `The build of launch "${launch.slug}" failed: ${(error as Error).message}`
+      const place = placeOfBuildError(launch.configFile, (error as Error).message)
+      broken.push({ ...launch, siteName: launch.config.site.name, place, error: new PageConfigError(launch.configFile, [`${place}: ${message}`]), message: `${place}\n  ${message}` })
+      continue
+    }
+    launches.push(launch)
     log(`${launch.slug}: built ${shown} in ${((Date.now() - started) / 1000).toFixed(1)} s`)
   }
+  for (const launch of broken) distDirs.set(launch.slug ?? '', launchDistDir(distRoot, launch.slug ?? ''))
+  distDirs.delete('')
   const bundleFile =
     options.launch === undefined
-      ? writeFunctionBundle(launches, launches.find((launch) => launch.isDefault)?.slug ?? launches[0]!.slug, root)
-      : updateFunctionBundle(root, sources, launches[0]!)
-  return { launches, distDirs, bundleFile }
+      ? writeWholeBundle(root, launches, broken)
+      : launches[0]
+        ? updateFunctionBundle(root, sources, launches[0])
+        : path.resolve(root, functionBundleFile)
+  return { launches, broken, distDirs, bundleFile }
+}
+
+/** The bundle of a whole build: every launch built, and each broken one's last good entry where there is one. */
+function writeWholeBundle(root: string, launches: Launch[], broken: BrokenBuild[]): string {
+  // Nothing built (one launch, broken): the bundle stays as the last build wrote it.
+  if (launches.length === 0) return path.resolve(root, functionBundleFile)
+  const kept = readBundleEntries(root)
+  const entries = launches.map((launch) => functionLaunchOf(launch.config))
+  for (const launch of broken) {
+    const last = launch.slug === undefined ? undefined : kept.entries.get(launch.slug)
+    if (last && !entries.some((entry) => entry.slug === last.slug)) entries.push(last)
+  }
+  const defaultSlug = launches.find((launch) => launch.isDefault)?.slug ?? broken.find((launch) => launch.isDefault)?.slug
+  return writeFunctionBundleEntries(entries, entries.some((entry) => entry.slug === defaultSlug) ? defaultSlug! : entries[0]!.slug, root)
 }
 
 /**
@@ -259,14 +343,28 @@ export function buildFailureMessage(error: unknown): string {
   return `The build failed: ${(error as Error).message}`
 }
 
+/** What to print about launches that were not built: one line each with file and line, then each one's problems. */
+export function brokenBuildsMessage(broken: readonly BrokenBuild[]): string {
+  return broken
+    .map((launch) => `${launch.slug ? `Launch ${launch.slug}` : 'The launch'} was not built: ${launch.place}. Its last good build (if any) is kept.\n${launch.message}`)
+    .join('\n\n')
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const started = Date.now()
   try {
     const { values } = parseArgs({ options: { launch: { type: 'string' } }, strict: true })
-    const { launches, bundleFile } = await buildLaunches({ launch: values.launch })
-    console.log(
-      `Built ${launches.length} launch${launches.length === 1 ? '' : 'es'} in ${((Date.now() - started) / 1000).toFixed(1)} s; the function's launches are in ${path.relative(process.cwd(), bundleFile)}`,
-    )
+    const { launches, broken, bundleFile } = await buildLaunches({ launch: values.launch })
+    if (launches.length > 0) {
+      console.log(
+        `Built ${launches.length} launch${launches.length === 1 ? '' : 'es'} in ${((Date.now() - started) / 1000).toFixed(1)} s; the function's launches are in ${path.relative(process.cwd(), bundleFile)}`,
+      )
+    }
+    if (broken.length > 0) {
+      // The others are written; the exit code still tells a script (CI, a deploy) that not everything was built.
+      console.error(`\n${broken.length === 1 ? 'One launch was' : `${broken.length} launches were`} not built:\n\n${brokenBuildsMessage(broken)}`)
+      process.exit(1)
+    }
   } catch (error) {
     console.error((error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? `${(error as Error).message}. Use: npm run build [-- --launch <slug>]` : buildFailureMessage(error))
     process.exit(1)

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { Ajv, type ValidateFunction } from 'ajv'
 import addFormatsModule from 'ajv-formats'
+import type { Problem } from '../../schema/config-problem.ts'
 import { pageConfigSchema, type PageConfig } from '../../schema/page-config.ts'
 import { checkConfigSemantics } from './config-semantics.ts'
 import { configVersionFinding, launchSlugFinding } from './config-version.ts'
@@ -13,20 +14,8 @@ import { excerpt, findDuplicateKeys, locate, parseJsonSource, type JsonSource } 
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
   addFormatsModule) as typeof addFormatsModule
 
-/** One thing wrong with a page config: where (1-based line and column), what, and what to do. */
-export type Problem = {
-  file: string
-  line: number
-  column: number
-  /** The JSON path, e.g. "sections[3].type"; "the file" for syntax errors and the whole document. */
-  where: string
-  /** What is wrong, in plain words. */
-  message: string
-  /** What to do about it. */
-  fix: string
-  /** The lines around the spot, numbered, with the spot marked by ^. */
-  excerpt: string
-}
+/** One thing wrong with a page config (schema/config-problem.ts: the server's publisher reports it too). */
+export type { Problem }
 
 /** The public/ folder that holds a config's images: beside the config file. */
 export function publicDirFor(configFile: string): string {

@@ -91,6 +91,62 @@ export function loadLaunches(sources: LaunchSource[]): Launch[] {
   return launches
 }
 
+/** A launch that cannot be used now: its files, the slug it is served as, where its first problem is, and every problem. */
+export type BrokenLaunchSource = LaunchSource & {
+  /** The folder name, else the slug the file states, else undefined (a file that cannot be read as JSON). */
+  slug: string | undefined
+  /** site.name when the file states one, for its "not published yet" page. */
+  siteName: string | undefined
+  /** "file:line" of the first problem. */
+  place: string
+  error: PageConfigError
+}
+
+/** "file:line" of a config error's first problem. */
+function placeOfError(error: PageConfigError): string {
+  const first = error.details[0]
+  if (first) return `${shown(first.file)}:${first.line}`
+  const stated = /^(\S+?:\d+)/.exec(error.problems[0] ?? '')?.[1]
+  return stated ?? shown(error.file)
+}
+
+/** A launch source as broken by `error`. */
+export function brokenSourceOf(source: LaunchSource, error: PageConfigError): BrokenLaunchSource {
+  let siteName: string | undefined
+  try {
+    const name = (JSON.parse(readFileSync(source.configFile, 'utf8').replace(/^\uFEFF/, '')) as { site?: { name?: unknown } }).site?.name
+    if (typeof name === 'string') siteName = name
+  } catch {
+    // A file that is not JSON names nothing.
+  }
+  return { ...source, slug: source.folder ?? declaredSlug(source.configFile), siteName, place: placeOfError(error), error }
+}
+
+/**
+ * Reads and checks each launch on its own: one broken config (or one that claims another's slug or address) is
+ * set aside with its problems and never stops the others. The launches that can be used, and those that cannot.
+ */
+export function loadLaunchesAlone(sources: LaunchSource[]): { launches: Launch[]; broken: BrokenLaunchSource[] } {
+  const broken: BrokenLaunchSource[] = []
+  let launches: Launch[] = []
+  for (const source of sources) {
+    try {
+      const config = loadPageConfig(source.configFile)
+      launches.push({ ...source, slug: config.launch.slug, config })
+    } catch (error) {
+      if (!(error instanceof PageConfigError)) throw error
+      broken.push(brokenSourceOf(source, error))
+    }
+  }
+  for (const error of checkLaunchSet(launches)) {
+    const launch = launches.find((candidate) => candidate.configFile === error.file)
+    if (!launch) continue
+    launches = launches.filter((candidate) => candidate !== launch)
+    broken.push({ ...launch, slug: launch.slug, siteName: launch.config.site.name, place: placeOfError(error), error })
+  }
+  return { launches, broken }
+}
+
 /** A web address a launch is served on: its host name, and where its config says so. */
 type HostClaim = { host: string; at: Segment[] }
 

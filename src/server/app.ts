@@ -86,7 +86,7 @@ import { consentEvidence, ownPageAddress } from './store/lead-evidence.ts'
 import { singleAddress } from './delivery/mailer.ts'
 import { deliverySettings } from './delivery/settings.ts'
 import { composeLeadMail, fieldLabel, type NotificationSettings } from './delivery/notification.ts'
-import { createRateLimiter } from './registration/rate-limit.ts'
+import { createRateLimiter, type RateLimiter } from './registration/rate-limit.ts'
 import { registrationSettings } from './registration/settings.ts'
 import { jsonAnswer, refusal, type RefusalDetails } from './registration/refusal.ts'
 import {
@@ -141,6 +141,8 @@ export type AppDeps = {
   bodyLimitBytes?: number
   /** Requests a minute per client IP; 0 turns the limit off. Default: RATE_LIMIT_PER_MINUTE's (env.ts). */
   rateLimitPerMinute?: number
+  /** The limiter to count with, when it must outlive this app (the Node server makes a new app at each publish). */
+  rateLimiter?: RateLimiter
   /** How many proxies in front set X-Forwarded-Host (the page's host, for same-origin checks); 0 (default) ignores it. */
   trustProxy?: number
   /**
@@ -191,7 +193,7 @@ export function createApp(deps: AppDeps): Hono {
   const log: AppLog = deps.log ?? { info: (m) => console.log(m), error: (m, e) => console.error(m, e ?? '') }
   const newId = deps.newId ?? (() => crypto.randomUUID())
   const trustProxy = deps.trustProxy ?? 0
-  const limiter = createRateLimiter(deps.rateLimitPerMinute ?? registrationSettings.RATE_LIMIT_PER_MINUTE.default)
+  const limiter = deps.rateLimiter ?? createRateLimiter(deps.rateLimitPerMinute ?? registrationSettings.RATE_LIMIT_PER_MINUTE.default)
   const timeZone = deps.timeZone ?? deliverySettings.NOTIFY_TIME_ZONE.default
   const allowedOrigins = deps.allowedOrigins ?? []
   const launches = new Map<string, ServedLaunch>()

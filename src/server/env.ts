@@ -65,6 +65,8 @@ export type NodeServerConfig = CommonConfig & {
   retentionDays: number | undefined
   /** The sales team's password for the leads page at /leads; the page is off (404) without it. */
   leadsPassword: string | undefined
+  /** ALERT_EMAIL: who is told when a launch breaks or a message fails for good; undefined: the log only. */
+  alertEmail: string | undefined
 }
 
 /** The Supabase Edge Function's settings (supabase/functions/send-contact-email/index.ts). */
@@ -107,7 +109,7 @@ const commonNames = [
 ] as const satisfies readonly Name[]
 
 const nodeReading: Reading<Name> = {
-  names: ['PORT', 'HOST', 'TRUSTED_PROXIES', 'PAGE_CONFIG', 'DATA_DIR', 'RETENTION_DAYS', 'DIST_DIR', 'VITE_SUPABASE_URL', 'VITE_SUPABASE_ANON_KEY', 'ANON_KEY', 'SMTP_URL', 'MAIL_FROM', 'LEADS_PASSWORD', ...commonNames],
+  names: ['PORT', 'HOST', 'TRUSTED_PROXIES', 'PAGE_CONFIG', 'DATA_DIR', 'RETENTION_DAYS', 'DIST_DIR', 'VITE_SUPABASE_URL', 'VITE_SUPABASE_ANON_KEY', 'ANON_KEY', 'SMTP_URL', 'MAIL_FROM', 'LEADS_PASSWORD', 'ALERT_EMAIL', ...commonNames],
   dependencies: { SMTP_URL: ['MAIL_FROM'], ...webhookDependencies },
 }
 
@@ -179,6 +181,7 @@ export function parseNodeEnv(env: Env): EnvResult<NodeServerConfig> {
       mail: values.SMTP_URL ? { kind: 'smtp', url: values.SMTP_URL, from: from ?? '' } : { kind: 'eml', from },
       retentionDays: values.RETENTION_DAYS,
       leadsPassword: values.LEADS_PASSWORD,
+      alertEmail: values.ALERT_EMAIL,
     },
     problems,
   )

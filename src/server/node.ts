@@ -1,33 +1,41 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { existsSync, rmSync } from 'node:fs'
 import type { PageConfig } from '../../schema/page-config.ts'
 import type { Server } from 'node:http'
 import path from 'node:path'
 import { serve, type HttpBindings } from '@hono/node-server'
 import { Hono, type Context, type MiddlewareHandler } from 'hono'
-import { functionLaunchOf } from '../../schema/function-launch.ts'
+import { functionLaunchOf, type FunctionLaunch } from '../../schema/function-launch.ts'
 import { contactFunctionPath } from '../../schema/function-path.ts'
-import { createApp } from './app.ts'
+import { contactFunctionPaths, createApp } from './app.ts'
 import { rateLimitKey } from './registration/client-address.ts'
-import { healthHandler } from './site/health.ts'
+import { healthHandler, type LaunchHealth } from './site/health.ts'
 import { DataDirBusyError, lockDataDir } from './store/data-dir-lock.ts'
 import { createEmlMailer, removeEmlCopies } from './delivery/eml-mailer.ts'
 import { eraseEverywhere } from './store/erasure.ts'
-import { createLeadsPage, leadsPageLaunchOf } from './leads-page/leads-page.ts'
+import { createLeadsPage } from './leads-page/leads-page.ts'
 import { createPasswordCheck, openSessionStore, type SessionStore } from './leads-page/sessions.ts'
 import { requestHandlingOf, type NodeServerConfig } from './env.ts'
 import type { Mailer } from './delivery/mailer.ts'
 import { createForwardedAddress } from './registration/forwarded-address.ts'
-import { createLaunchHosts } from './site/launch-hosts.ts'
 import { requestHost } from './registration/caller.ts'
-import { launchSiteOf, type LaunchSite } from './site/launch-site.ts'
+import { launchSiteOf } from './site/launch-site.ts'
 import { createOutboxWorker } from './delivery/outbox.ts'
 import { ensurePrivateDir, readOrCreateSecret, tightenPrivateTree } from './store/private-files.ts'
-import { cspHashesOf, secureHeadersMiddleware, styleHashesOf } from './site/security-headers.ts'
 import { createSmtpMailer } from './delivery/smtp-mailer.ts'
 import { openSqliteStore } from './store/sqlite-store.ts'
-import { createStaticSite } from './site/static-site.ts'
 import { addressKeyOf } from './store/suppression.ts'
 import { createWebhookSender } from './delivery/webhook.ts'
+import { createRateLimiter } from './registration/rate-limit.ts'
+import { createAlerts } from './delivery/alerts.ts'
+import type { LaunchPublisher } from './site/launch-publisher.ts'
+import { readLaunchVersion, type VersionHeaderSettings, type VersionManifest } from './site/launch-version.ts'
+import { createLiveLaunches, localSlugOf, type FunctionMaker, type LaunchesSnapshot, type LaunchProblem, type LiveLaunch } from './site/live-launches.ts'
+import { createLaunchPublisher, statusOf, type LaunchBuilder } from './site/publisher.ts'
+import { unpublishedAnswer } from './site/unpublished-page.ts'
+
+// The function's own 404 (a path under its paths that it does not answer): the site's 404 page answers instead.
+const notFunction = 'x-not-the-function'
 
 /**
  * The Node server (run by src/cli/serve.ts). Serves every launch's built site (DIST_DIR/<slug>/, chosen by the
@@ -51,14 +59,15 @@ export type RunningServer = {
   close(): Promise<void>
   /** How mail goes out, and whether replies and the webhook are on: lines to print at start (no credentials). */
   summary: string[]
-  /** Each launch served, default first, with where to see it. */
-  launches: Array<{ slug: string; isDefault: boolean; localUrl: string; canonicalUrl: string }>
+  /** http://localhost:PORT/: the default launch, at an address a browser on this machine opens. */
+  browserUrl: string
+  /** Each launch at start, default first, with where to see it; `broken` is what to print about a broken one. */
+  launches: Array<{ slug: string; isDefault: boolean; localUrl: string; canonicalUrl: string | undefined; status: ServedLaunchStatus; broken?: string }>
+  /** Puts a launch's config live without a restart (the studio publishes through it). */
+  publisher: LaunchPublisher
 }
 
-/** The stylesheet the built pages inline (its CSP hash is already allowed): pages the server renders reuse it. */
-function inlineStylesheetOf(html: string): string | undefined {
-  return /<style>([\s\S]*?)<\/style>/.exec(html)?.[1]
-}
+type ServedLaunchStatus = ReturnType<typeof statusOf>
 
 /**
  * Limits on each connection, so a client that trickles its headers or body one byte at a time (slow-loris) is cut
@@ -98,6 +107,8 @@ export type StudioHost = {
   secureCookies: boolean
   /** The client's address as the rate limits count it. */
   clientAddress: (c: Context) => string
+  /** Checks, builds and swaps a launch live: what the studio publishes through. */
+  publisher: LaunchPublisher
   /** Sends a plain-text message through the configured SMTP server; absent without SMTP_URL. */
   sendMail?: ((mail: { to: string; subject: string; text: string }) => Promise<void>) | undefined
 }
@@ -105,39 +116,52 @@ export type StudioHost = {
 /** A studio to serve at /studio: its app (routes under /studio) and what to close at stop. */
 export type StudioMount = { app: Hono; close(): void }
 
-/** What a caller (a test) may set besides the environment. */
+/** What a caller (the entry, a test) may set besides the environment. */
 export type NodeServerOptions = {
   connections?: Partial<ConnectionLimits>
   /** Builds the studio (src/studio/server/node-studio.ts) once DATA_DIR is locked; absent: no /studio. */
   studio?: (host: StudioHost) => StudioMount | Promise<StudioMount>
+  /** Launches whose config has problems now (each serves its last good build, or "not published yet"). */
+  broken?: BrokenLaunch[]
+  /** Checks and builds a launch for a publish, and finds launch folders made while running; without it, no publish. */
+  builder?: LaunchBuilder
+  /** How long a replaced version stays on disk after a publish. Default 60 s. */
+  retireAfterMs?: number
 }
 
 function displayHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host
 }
 
-/** A launch's built site as the server reads it at start: its pages and where they are. */
 /** A launch to serve: its checked config (src/config/launches.ts loads them; the entry passes them in). */
-export type ServedLaunch = { slug: string; config: PageConfig; isDefault: boolean }
+export type ServedLaunch = { slug: string; config: PageConfig; isDefault: boolean; configFile?: string }
 
-type BuiltSite = { launch: ServedLaunch; distDir: string; home: string; pages: string[] }
+/** A launch whose config has problems now: it serves its last good build (DIST_DIR/<slug>/), or "not published yet". */
+export type BrokenLaunch = {
+  slug: string
+  isDefault: boolean
+  configFile: string
+  siteName: string
+  problem: LaunchProblem
+  /** The function's last good contract (from its bundle), for a last good build that has no manifest of its own. */
+  lastGood?: VersionManifest | undefined
+}
 
-function readBuiltSite(launch: ServedLaunch, distRoot: string): BuiltSite {
-  const distDir = path.join(distRoot, launch.slug)
-  const home = path.join(distDir, 'index.html')
-  if (!existsSync(home)) {
-    throw new StartupError(
-      `The built site of launch "${launch.slug}" is missing: ${home} does not exist. Run npm run build first (npm start builds what is missing; or set DIST_DIR).`,
-    )
-  }
-  const pages = ['index.html', '404.html'].filter((f) => existsSync(path.join(distDir, f))).map((f) => readFileSync(path.join(distDir, f), 'utf8'))
-  return { launch, distDir, home: pages[0]!, pages }
+/** The one line a broken launch gets in the log, before its whole message. */
+function brokenLine(launch: Pick<LiveLaunch, 'slug' | 'problem' | 'version'>): string {
+  return `Launch ${launch.slug} is broken: ${launch.problem!.place}. ${launch.version ? 'Its last good build keeps serving.' : 'Nothing was built yet: its addresses answer 503 "not published yet".'}`
+}
+
+/** The key of the alert for a launch broken this way (a different break is told again). */
+function brokenAlertKey(slug: string, problem: LaunchProblem): string {
+  return `launch-broken:${slug}:${createHash('sha256').update(problem.message).digest('hex').slice(0, 16)}`
 }
 
 /**
  * Starts the server for checked launches (loadLaunches: the default one among them) with checked settings
- * (parseNodeEnv); each launch's site is read from DIST_DIR/<slug>/, relative paths resolved from `cwd`. Throws
- * StartupError with readable text.
+ * (parseNodeEnv); each launch's site is read from DIST_DIR/<slug>/, relative paths resolved from `cwd`. Launches
+ * whose config is broken (options.broken) serve their last good build. Throws StartupError with readable text
+ * when no launch at all has a build to serve.
  */
 export async function startNodeServer(
   launches: ServedLaunch[],
@@ -145,10 +169,43 @@ export async function startNodeServer(
   cwd = process.cwd(),
   options: NodeServerOptions = {},
 ): Promise<RunningServer> {
-  const defaultLaunch = launches.find((launch) => launch.isDefault) ?? launches[0]
-  if (!defaultLaunch) throw new StartupError('There is no launch to serve: page.config.json is missing.')
+  const broken = options.broken ?? []
+  const all = [...launches, ...broken].sort((a, b) => Number(b.isDefault) - Number(a.isDefault))
+  if (all.length === 0) throw new StartupError('There is no launch to serve: page.config.json is missing.')
   const distRoot = path.resolve(cwd, settings.distDir)
-  const sites = launches.map((launch) => readBuiltSite(launch, distRoot))
+  const versionsDir = path.join(distRoot, '.versions')
+  const headerSettings: VersionHeaderSettings = {
+    // Behind a proxy the visitor's connection is normally HTTPS; browsers ignore HSTS over plain HTTP anyway.
+    https: settings.trustProxy > 0,
+    supabaseUrl: settings.supabaseUrl,
+  }
+  const initial: LiveLaunch[] = []
+  for (const launch of launches) {
+    const distDir = path.join(distRoot, launch.slug)
+    const manifest: VersionManifest = { contract: functionLaunchOf(launch.config), tagManager: launch.config.site.analytics !== undefined }
+    initial.push({
+      slug: launch.slug,
+      isDefault: launch.isDefault,
+      configFile: launch.configFile ?? '',
+      siteName: launch.config.site.name,
+      version: await readLaunchVersion(distDir, headerSettings, manifest),
+      addresses: manifest.contract.origins,
+    })
+  }
+  for (const launch of broken) {
+    const version = await readLaunchVersion(path.join(distRoot, launch.slug), headerSettings, launch.lastGood)
+    initial.push({ slug: launch.slug, isDefault: launch.isDefault, configFile: launch.configFile, siteName: version?.contract.site.name ?? launch.siteName, problem: launch.problem, version })
+  }
+  if (!initial.some((launch) => launch.version)) {
+    const good = launches.find((launch) => !existsSync(path.join(distRoot, launch.slug, 'index.html')))
+    throw new StartupError(
+      good
+        ? `The built site of launch "${good.slug}" is missing: ${path.join(distRoot, good.slug, 'index.html')} does not exist. Run npm run build first (npm start builds what is missing; or set DIST_DIR).`
+        : `The page config cannot be used.\n${broken.map((launch) => launch.problem.message).join('\n\n')}`,
+    )
+  }
+  const defaultLaunch = initial.find((launch) => launch.isDefault) ?? initial[0]!
+  const served = () => live.current().launches.filter((launch) => launch.version !== undefined)
 
   const dataDir = path.resolve(cwd, settings.dataDir)
   try {
@@ -171,45 +228,61 @@ export async function startNodeServer(
     lock.release()
     throw new StartupError(`DATA_DIR ${dataDir} cannot be made private to this user: ${(error as Error).message}`)
   }
+  // Versions published by an earlier run: this one serves the builds it was started with.
+  rmSync(versionsDir, { recursive: true, force: true })
   // One database for every launch; leads stored before launches existed are the default launch's.
   const store = openSqliteStore(path.join(dataDir, 'leads.sqlite'), { defaultLaunch: defaultLaunch.slug })
   // This process owns DATA_DIR: claims left by a killed predecessor can be taken over at once.
   await store.releaseAllClaims()
-  const page = defaultLaunch.config
-  const siteName = page.site.name
+  const defaultContract = (defaultLaunch.version ?? served()[0]?.version ?? initial.find((launch) => launch.version)!.version)!.contract
+  const siteName = defaultContract.site.name
   const emlDir = path.join(dataDir, 'outbox')
   // Without MAIL_FROM the default launch's reply sender is the From of every message, so a try-out works as it is.
-  const defaultFrom = page.reply ? `"${page.reply.sender.name.replace(/["\\]/g, '')}" <${page.reply.sender.email}>` : `"${siteName.replace(/["\\]/g, '')}" <no-reply@localhost>`
+  const defaultFrom = defaultContract.reply
+    ? `"${defaultContract.reply.sender.name.replace(/["\\]/g, '')}" <${defaultContract.reply.sender.email}>`
+    : `"${siteName.replace(/["\\]/g, '')}" <no-reply@localhost>`
   const mailer: Mailer =
     settings.mail.kind === 'smtp'
       ? createSmtpMailer({ url: settings.mail.url, from: settings.mail.from })
       : createEmlMailer({ dir: emlDir, from: settings.mail.from ?? defaultFrom })
   const webhook = settings.webhook ? createWebhookSender(settings.webhook) : undefined
-  const worker = createOutboxWorker({ store, mailer, webhook, retry: settings.retry, webhookDelaysMs: settings.webhookDelaysMs })
+  const alerts = createAlerts({ dir: path.join(dataDir, 'alerts'), alertEmail: settings.alertEmail, mailer, webhook, retryMs: settings.retry.minDelayMs })
+  const worker = createOutboxWorker({
+    store,
+    mailer,
+    webhook,
+    retry: settings.retry,
+    webhookDelaysMs: settings.webhookDelaysMs,
+    onFailed: (job, reason) =>
+      alerts.raise({
+        key: `message-failed:${job.id}`,
+        kind: 'message-failed',
+        subject: `A ${job.kind} could not be delivered (outbox message ${job.id})`,
+        text: [
+          `Outbox message ${job.id} (the ${job.kind} of registration ${job.leadId}) failed for good after ${job.attempts + 1} attempt(s).`,
+          // An SMTP refusal may quote the recipient: the owners get the reason without anyone's address.
+          `Reason: ${reason.replace(/[^\s@<>()]+@[^\s@<>()]+/g, '<address>')}`,
+          'It stays in the outbox as failed. Fix the cause (see the server log), then run npm run outbox:retry to send it again.',
+        ].join('\n'),
+      }),
+  })
   const unsubscribeSecret = () => settings.unsubscribeSecret ?? readOrCreateSecret(path.join(dataDir, 'unsubscribe.key'))
   // Unsubscribe links point at the function on each launch's own address, unless PUBLIC_FUNCTION_URL names one.
-  const linkBaseOf = (launch: ServedLaunch) => settings.publicFunctionUrl ?? `${new URL(launch.config.seo.canonicalUrl).origin}${contactFunctionPath}`
-  const launchSites: LaunchSite[] = sites.map(({ launch, home, pages }) =>
-    launchSiteOf(functionLaunchOf(launch.config), {
-      notifyEmail: settings.notifyEmail,
-      links: launch.config.reply ? { secret: unsubscribeSecret(), baseUrl: linkBaseOf(launch) } : undefined,
-      pageCss: pages.map(inlineStylesheetOf).find((css) => css !== undefined),
-      // A plain form post (no JavaScript) with fields to correct is answered with the launch's home page, filled in.
-      formPageHtml: home,
-    }),
-  )
+  const linkBaseOf = (contract: FunctionLaunch) => settings.publicFunctionUrl ?? `${contract.origins[0]}${contactFunctionPath}`
   const smtpHost = settings.mail.kind === 'smtp' ? new URL(settings.mail.url) : undefined
-  const withReply = launches.filter((launch) => launch.config.reply)
+  const initialServed = initial.filter((launch) => launch.version)
+  const withReply = initialServed.filter((launch) => launch.version!.contract.reply)
   const summary = [
     smtpHost
       ? `Mail: SMTP ${smtpHost.hostname}:${smtpHost.port || (smtpHost.protocol === 'smtps:' ? 465 : 587)}, from ${settings.mail.from}`
       : `Mail: written as .eml files to ${emlDir} (set SMTP_URL to send it)`,
-    ...launchSites.map((site) => `Notifications of ${site.slug}: to ${site.notifyEmail}${settings.notifyEmail ? ' (NOTIFY_EMAIL)' : ''}`),
+    ...initialServed.map((launch) => `Notifications of ${launch.slug}: to ${settings.notifyEmail ?? launch.version!.contract.notifyEmail}${settings.notifyEmail ? ' (NOTIFY_EMAIL)' : ''}`),
     withReply.length === 0
       ? 'Replies to registrants: off (no launch\'s page.config.json has a "reply")'
-      : `Replies to registrants: on for ${withReply.map((launch) => `${launch.slug} (sender "${launch.config.reply!.sender.name}", unsubscribe links at ${linkBaseOf(launch)}/unsubscribe)`).join(', ')}`,
+      : `Replies to registrants: on for ${withReply.map((launch) => `${launch.slug} (sender "${launch.version!.contract.reply!.sender.name}", unsubscribe links at ${linkBaseOf(launch.version!.contract)}/unsubscribe)`).join(', ')}`,
     settings.webhook ? `CRM webhook: on, to ${new URL(settings.webhook.url).host} (signed)` : 'CRM webhook: off (WEBHOOK_URL not set)',
     `Failed messages: retried up to ${settings.retry.maxAttempts} times, then kept as failed (npm run outbox:retry); health at /healthz`,
+    settings.alertEmail ? `Alerts (a launch broken, a message failed): to ${settings.alertEmail}${webhook ? ' and the webhook' : ''}` : `Alerts (a launch broken, a message failed): ${webhook ? 'to the webhook; ' : ''}set ALERT_EMAIL to be told by e-mail`,
   ]
 
   const visitorAddress = createForwardedAddress(settings.proxies)
@@ -244,44 +317,111 @@ export async function startNodeServer(
   retentionTimer?.unref()
 
   const clientAddress = (c: Context) => visitorAddress((c.env as HttpBindings).incoming)
-  const launchOfHost = createLaunchHosts(
-    launches.map((launch) => ({ slug: launch.slug, canonicalUrl: launch.config.seo.canonicalUrl, origins: launch.config.launch.origins })),
-    defaultLaunch.slug,
-  )
-  const launchOf = (c: Context) => launchOfHost(requestHost(c, settings.trustProxy))
-  const fn = createApp({
-    launches: launchSites,
-    defaultLaunch: defaultLaunch.slug,
-    launchOfHost,
-    ...requestHandlingOf(settings),
-    store,
-    clientAddress,
-    onLeadStored: () => worker.kick(),
-    webhook: webhook !== undefined,
-    suppressionKeyOf: erasure.keyOf,
-  })
-  // Each launch's pages: their inline JSON-LD and stylesheet allowed by hash in its CSP (the form may post to a
-  // hosted Supabase project), its files, its 404 page.
-  const served = new Map<string, { headers: MiddlewareHandler; files: ReturnType<typeof createStaticSite> }>()
-  for (const { launch, distDir, pages } of sites) {
-    served.set(launch.slug, {
-      headers: secureHeadersMiddleware({
-        jsonLdHashes: [...new Set((await Promise.all(pages.map(cspHashesOf))).flat())],
-        styleHashes: [...new Set((await Promise.all(pages.map(styleHashesOf))).flat())],
-        // Behind a proxy the visitor's connection is normally HTTPS; browsers ignore HSTS over plain HTTP anyway.
-        https: settings.trustProxy > 0,
-        supabaseUrl: settings.supabaseUrl,
-        tagManager: launch.config.site.analytics !== undefined,
-      }),
-      files: createStaticSite({ distDir }),
-    })
+  // Shared by every function the server makes: a publish must not reset anyone's count.
+  const rateLimiter = createRateLimiter(settings.rateLimitPerMinute)
+  // The function for the launches served now: made anew with each snapshot, so a published form is the one checked.
+  const makeFunction: FunctionMaker = (launchesServed, defaultSlug, launchOfHost) => {
+    const fn = new Hono()
+    if (launchesServed.length > 0) {
+      const slugs = new Set(launchesServed.map((launch) => launch.slug))
+      fn.route(
+        '/',
+        createApp({
+          launches: launchesServed.map(({ version }) =>
+            launchSiteOf(version.contract, {
+              notifyEmail: settings.notifyEmail,
+              links: version.contract.reply ? { secret: unsubscribeSecret(), baseUrl: linkBaseOf(version.contract) } : undefined,
+              pageCss: version.pageCss,
+              // A plain form post (no JavaScript) with fields to correct is answered with the launch's home page, filled in.
+              formPageHtml: version.home,
+            }),
+          ),
+          defaultLaunch: defaultSlug,
+          launchOfHost: (host) => {
+            const slug = launchOfHost(host)
+            return slugs.has(slug) ? slug : undefined
+          },
+          ...requestHandlingOf(settings),
+          rateLimiter,
+          store,
+          clientAddress,
+          onLeadStored: () => worker.kick(),
+          webhook: webhook !== undefined,
+          suppressionKeyOf: erasure.keyOf,
+        }),
+      )
+    }
+    // Any other path under the function's is the site's (its 404 page), as when the function was mounted beside it.
+    fn.notFound(() => new Response(null, { status: 404, headers: { [notFunction]: '1' } }))
+    return fn
   }
-  const servedFor = (c: Context) => served.get(launchOf(c)) ?? served.get(defaultLaunch.slug)!
+  const live = createLiveLaunches(initial, makeFunction)
+  for (const launch of initial) {
+    if (launch.problem) {
+      alerts.raise({
+        key: brokenAlertKey(launch.slug, launch.problem),
+        kind: 'launch-broken',
+        launch: launch.slug,
+        subject: `Launch ${launch.slug} is broken: ${launch.problem.place}`,
+        text: `${brokenLine(launch)}\n\n${launch.problem.message}`,
+      })
+    } else {
+      alerts.forget(`launch-broken:${launch.slug}:`)
+    }
+  }
+  let port = settings.port
+  const localUrlOf = (launch: Pick<LiveLaunch, 'slug' | 'isDefault'>) => (launch.isDefault ? `http://localhost:${port}/` : `http://${launch.slug}.localhost:${port}/`)
+  const publisher = createLaunchPublisher({
+    live,
+    builder: options.builder ?? {
+      check: () => ({ ok: false, problems: [{ file: '', line: 1, column: 1, where: 'the server', message: 'This server was started without a builder: it cannot publish.', fix: 'Start it with npm start.', excerpt: '' }] }),
+      find: () => undefined,
+    },
+    versionsDir,
+    readVersion: (distDir, manifest) => readLaunchVersion(distDir, headerSettings, manifest),
+    localUrlOf,
+    onPublished: (slug) => alerts.forget(`launch-broken:${slug}:`),
+    retireAfterMs: options.retireAfterMs,
+  })
+
+  /** The snapshot and launch a request is answered from, read once when it arrives. */
+  const picked = new WeakMap<Request, { snapshot: LaunchesSnapshot; launch: LiveLaunch }>()
+  async function pick(c: Context): Promise<{ snapshot: LaunchesSnapshot; launch: LiveLaunch }> {
+    const known = picked.get(c.req.raw)
+    if (known) return known
+    const host = requestHost(c, settings.trustProxy)
+    let snapshot = live.current()
+    const local = localSlugOf(host)
+    // A launch folder made while the server runs is found the first time its <slug>.localhost is asked for.
+    if (local !== undefined && snapshot.get(local) === undefined && options.builder) {
+      const found = options.builder.find(local)
+      if (found) {
+        const version = await readLaunchVersion(path.join(distRoot, found.slug), headerSettings)
+        if (live.add({ ...found, version: version?.contract.slug === found.slug ? version : undefined })) {
+          console.log(`Launch ${found.slug} found: ${localUrlOf(found)}${version ? '' : ' (not published yet: 503)'}`)
+        }
+        snapshot = live.current()
+      }
+    }
+    const chosen = { snapshot, launch: snapshot.get(snapshot.launchOfHost(host))! }
+    picked.set(c.req.raw, chosen)
+    return chosen
+  }
+  const launchHealth = (): LaunchHealth => {
+    const now = live.current().launches
+    return {
+      count: now.length,
+      broken: now.filter((launch) => launch.problem).map((launch) => launch.slug),
+      unpublished: now.filter((launch) => !launch.problem && !launch.version).map((launch) => launch.slug),
+    }
+  }
+
   const site = new Hono()
   // The studio first: it sets its own security headers (its CSP differs from the pages').
   const studio = options.studio
     ? await options.studio({
         dataDir,
+        publisher,
         secureCookies: settings.trustProxy > 0,
         clientAddress: (c) => clientAddress(c) ?? 'unknown',
         sendMail:
@@ -296,15 +436,30 @@ export async function startNodeServer(
     site.all('/studio', toStudio)
     site.all('/studio/*', toStudio)
   }
-  site.use('*', (c, next) => servedFor(c).headers(c, next))
+  site.use('*', async (c, next) => {
+    const { launch } = await pick(c)
+    // Each launch's pages: their inline JSON-LD and stylesheet allowed by hash in its CSP (the form may post to a
+    // hosted Supabase project).
+    if (launch.version) return launch.version.headers(c, next)
+    await next()
+  })
   site.use('*', async (c, next) => {
     await next()
     // The rest of a refused body is never read: tell the client this connection is done, or its next request
     // on it (keep-alive) meets a closed socket.
     if (c.res.status === 413) c.res.headers.set('connection', 'close')
   })
-  site.get('/healthz', healthHandler(store))
-  site.route('/', fn)
+  site.get('/healthz', healthHandler(store, undefined, launchHealth))
+  const toFunction: MiddlewareHandler = async (c, next) => {
+    const { snapshot, launch } = await pick(c)
+    if (!launch.version) {
+      return c.json({ error: `${launch.siteName} is not published yet: registrations open once it is.` }, 503, { 'retry-after': '60' })
+    }
+    const response = await snapshot.fn.fetch(c.req.raw, c.env)
+    if (response.headers.get(notFunction)) return next()
+    return response
+  }
+  for (const functionPath of contactFunctionPaths) site.all(functionPath, toFunction).all(`${functionPath}/*`, toFunction)
   let sessions: SessionStore | undefined
   if (settings.leadsPassword !== undefined) {
     sessions = openSessionStore(path.join(dataDir, 'leads-page.sqlite'))
@@ -314,14 +469,26 @@ export async function startNodeServer(
         checkPassword: createPasswordCheck(settings.leadsPassword),
         store,
         sessions,
-        launches: launches.map((launch) => leadsPageLaunchOf(launch.config)),
+        launches: initial.flatMap((launch) =>
+          launch.version ? [{ slug: launch.slug, siteName: launch.version.contract.site.name, form: launch.version.contract.form }] : [],
+        ),
         timeZone: settings.timeZone,
         trustProxy: settings.trustProxy,
         clientIp: (c) => rateLimitKey(clientAddress(c) ?? 'unknown'),
       }),
     )
   }
-  site.all('*', (c) => servedFor(c).files(c))
+  site.all('*', async (c) => {
+    const { launch } = await pick(c)
+    if (!launch.version) return unpublishedAnswer(launch.siteName, c.req.method)
+    const response = await launch.version.files(c)
+    // A page loaded just before a publish may still ask for its own hashed assets: the replaced version has them.
+    if (response.status === 404 && launch.previous && new URL(c.req.url).pathname.startsWith('/assets/')) {
+      const old = await launch.previous.files(c)
+      if (old.status === 200) return old
+    }
+    return response
+  })
   site.onError((error, c) => {
     console.error('Unexpected error', error)
     return c.json({ error: 'The server could not answer just now. Please try again in a moment.' }, 500)
@@ -348,6 +515,7 @@ export async function startNodeServer(
     })
   } catch (error) {
     clearInterval(retentionTimer)
+    await alerts.stop()
     sessions?.close()
     studio?.close()
     await store.close()
@@ -361,20 +529,25 @@ export async function startNodeServer(
   }
   // Poll at least as often as the shortest retry delay, so a retry is not later than configured.
   worker.start(Math.min(5_000, settings.retry.minDelayMs, ...settings.webhookDelaysMs))
+  alerts.start(Math.min(30_000, settings.retry.minDelayMs))
   const address = server.address()
-  const port = typeof address === 'object' && address ? address.port : settings.port
+  port = typeof address === 'object' && address ? address.port : settings.port
 
   let closing: Promise<void> | undefined
   return {
     url: `http://${displayHost(settings.host)}:${port}`,
     leadsPage: sessions !== undefined,
     summary,
-    launches: launches.map((launch) => ({
+    browserUrl: `http://localhost:${port}/`,
+    launches: initial.map((launch) => ({
       slug: launch.slug,
       isDefault: launch === defaultLaunch,
       localUrl: `http://${launch.slug}.localhost:${port}/`,
-      canonicalUrl: launch.config.seo.canonicalUrl,
+      canonicalUrl: launch.version?.contract.origins[0] ?? launch.addresses?.[0],
+      status: statusOf(launch),
+      ...(launch.problem ? { broken: `${brokenLine(launch)}\n${launch.problem.message}` } : {}),
     })),
+    publisher,
     close() {
       closing ??= (async () => {
         // Requests in flight finish; idle keep-alive connections are closed; stragglers are cut after 10 s.
@@ -382,6 +555,8 @@ export async function startNodeServer(
         const cut = setTimeout(() => server.closeAllConnections(), 10_000)
         await new Promise<void>((resolve) => server.close(() => resolve()))
         clearTimeout(cut)
+        publisher.close()
+        await alerts.stop()
         await worker.stop()
         await mailer.close?.()
         sessions?.close()

@@ -31,6 +31,8 @@ export type ServerOptions = {
   script?: string
   /** How long it may take to say it is listening (start.ts may build first). */
   timeoutMs?: number
+  /** Keep the process's stdin open as a pipe (process.stdin), for a server driven by commands. */
+  stdin?: boolean
 }
 
 /**
@@ -43,7 +45,7 @@ export async function startServer(env: Record<string, string> = {}, options: Ser
   const child = spawn(process.execPath, ['--import', 'tsx', options.script ?? 'src/cli/serve.ts'], {
     cwd: options.cwd,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, RATE_LIMIT_PER_MINUTE: '0', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [options.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'],
   })
   let output = ''
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))

@@ -63,7 +63,10 @@ async function until(check: () => boolean | Promise<boolean>, timeoutMs = 15_000
   }
 }
 
-async function health(url: string): Promise<{ status: number; body: { ok: boolean; database: string; outbox?: { pending: number; failed: number } } }> {
+// The one launch these servers serve, live: /healthz counts launches and names none broken or unpublished.
+const oneLaunch = { count: 1, broken: [], unpublished: [] }
+
+async function health(url: string): Promise<{ status: number; body: { ok: boolean; database: string; outbox?: { pending: number; failed: number }; launches?: unknown } }> {
   const res = await fetch(`${url}/healthz`)
   return { status: res.status, body: (await res.json()) as never }
 }
@@ -132,7 +135,7 @@ describe('outbox of the Node server (child process, SMTP and webhook receiver on
       ['reply', 'sent', 1],
       ['webhook', 'sent', 1],
     ])
-    expect(await health(s.url)).toEqual({ status: 200, body: { ok: true, database: 'ok', outbox: { pending: 0, failed: 0 } } })
+    expect(await health(s.url)).toEqual({ status: 200, body: { ok: true, database: 'ok', outbox: { pending: 0, failed: 0 }, launches: oneLaunch } })
 
     // The link's page, in the site's look under the site's CSP: a GET records nothing.
     const target = new URL(link!)
@@ -188,7 +191,7 @@ describe('outbox of the Node server (child process, SMTP and webhook receiver on
     const body = registration({ email: 'refused.person@example.com' })
     expect((await register(s.url, body)).status).toBe(200)
     await until(async () => (await health(s.url)).body.outbox?.failed === 2, 10_000, 'two failed messages')
-    expect(await health(s.url)).toEqual({ status: 200, body: { ok: true, database: 'ok', outbox: { pending: 0, failed: 2 } } })
+    expect(await health(s.url)).toEqual({ status: 200, body: { ok: true, database: 'ok', outbox: { pending: 0, failed: 2 }, launches: oneLaunch } })
     const failed = await messages(dataDir)
     expect(failed.map((m) => [m.kind, m.status, m.attempts])).toEqual([
       ['notification', 'failed', 1],
@@ -214,7 +217,7 @@ describe('outbox of the Node server (child process, SMTP and webhook receiver on
     await until(() => mail.received.length >= 2, 10_000, 'the retried mail')
     await new Promise((r) => setTimeout(r, 500))
     expect(mail.received.map((m) => m.rcptTo[0]).sort()).toEqual(['refused.person@example.com', 'sales@example.com'])
-    expect(await health(s.url)).toEqual({ status: 200, body: { ok: true, database: 'ok', outbox: { pending: 0, failed: 0 } } })
+    expect(await health(s.url)).toEqual({ status: 200, body: { ok: true, database: 'ok', outbox: { pending: 0, failed: 0 }, launches: oneLaunch } })
   }, 60_000)
 
   it('after a SIGKILL mid-delivery, delivers every message, repeating at most the one in flight with the same id', async () => {
@@ -244,7 +247,7 @@ describe('outbox of the Node server (child process, SMTP and webhook receiver on
     const repeats = [...mailIds.values(), ...hookIds.values()].reduce((n, c) => n + c - 1, 0)
     expect(repeats).toBeLessThanOrEqual(1)
     expect(crm.calls.every((c) => c.signed)).toBe(true)
-    expect(await health(second.url)).toEqual({ status: 200, body: { ok: true, database: 'ok', outbox: { pending: 0, failed: 0 } } })
+    expect(await health(second.url)).toEqual({ status: 200, body: { ok: true, database: 'ok', outbox: { pending: 0, failed: 0 }, launches: oneLaunch } })
     console.log(`SIGKILL after ${beforeRestart} of 45 deliveries; repeated after restart: ${repeats}`)
   }, 90_000)
 })

@@ -40,6 +40,8 @@ export type OutboxWorkerOptions = {
   log?: { info(message: string): void; error(message: string, error?: unknown): void }
   /** 0..1 spread added to each delay so a burst of failures does not retry in lockstep. Default 0.2. */
   jitter?: number
+  /** Called once when a message reaches the failed state (the owners' alert); must not throw. */
+  onFailed?: (job: OutboxJob, reason: string) => void
 }
 
 /** The result of one delivery run: messages sent, and attempts that failed (retried later or given up). */
@@ -109,6 +111,7 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
             'It stays in the outbox as failed: `npm run outbox:retry` sends it again.',
         )
         await store.markMessageFailed(job.id, reason, clock())
+        options.onFailed?.(job, reason)
         return
       }
       const delay =

@@ -29,6 +29,13 @@ export const deliverySettings = {
     expected: 'an e-mail address',
     fix: 'write who receives each registration, e.g. sales@example.com',
   },
+  ALERT_EMAIL: {
+    type: 'string',
+    format: 'email',
+    description: "Who is told (once) when a launch's config breaks or a message of the outbox fails for good. Unset: only the log and /healthz say so.",
+    expected: 'an e-mail address',
+    fix: 'write who looks after the server, e.g. ops@example.com',
+  },
   NOTIFY_TIME_ZONE: {
     type: 'string',
     format: 'time-zone',

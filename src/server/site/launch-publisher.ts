@@ -2,8 +2,10 @@
  * The contract between the studio (which decides who publishes what, and records versions) and the Node server's
  * site (which checks, builds and serves launches). The server implements it; the studio is given one.
  */
-/** A problem of a config text in the checker's words (src/config's Problem has this shape; the server may not import it). */
-export type PublishProblem = { line: number; column: number; where: string; message: string; fix?: string | undefined }
+import type { Problem } from '../../../schema/config-problem.ts'
+
+/** A problem of a config text in the checker's words. */
+export type PublishProblem = Problem
 
 /** What a publish did: served within `ms`, or refused with the checker's problems (nothing changed then). */
 export type PublishResult = { ok: true; ms: number } | { ok: false; problems: PublishProblem[] }

@@ -1,23 +1,15 @@
 import path from 'node:path'
-import type { Launch } from '../../config/launches.ts'
 import { readOrCreateSecret } from '../../server/store/private-files.ts'
 import type { StudioHost, StudioMount } from '../../server/node.ts'
-import type { LaunchPublisher } from '../../server/site/launch-publisher.ts'
-import { createFilePublisher } from './file-publisher.ts'
 import { openSqliteStudioStore } from './sqlite-store.ts'
 import { createStudio } from './studio.ts'
 
 /** What the entry knows that the studio needs besides what the server gives it. */
 export type NodeStudioOptions = {
-  /** The checked launches, default first (their files are what the studio edits). */
-  launches: Launch[]
   /** The built browser part (DIST_DIR/_studio). */
   clientDir: string
   /** PUBLIC_URL: where links point; https there makes cookies Secure too. */
   publicUrl?: string | undefined
-  port: number
-  /** The Node server's publisher (builds and swaps a launch); until it is given, createFilePublisher stands in. */
-  publisher?: LaunchPublisher
 }
 
 /**
@@ -27,16 +19,7 @@ export type NodeStudioOptions = {
 export function nodeStudioOf(options: NodeStudioOptions): (host: StudioHost) => Promise<StudioMount> {
   return async (host) => {
     const store = openSqliteStudioStore(path.join(host.dataDir, 'studio.sqlite'))
-    const publisher =
-      options.publisher ??
-      createFilePublisher(
-        options.launches.map((launch) => ({
-          slug: launch.slug,
-          siteName: launch.config.site.name,
-          configFile: launch.configFile,
-          localUrl: launch.isDefault ? `http://localhost:${options.port}/` : `http://${launch.slug}.localhost:${options.port}/`,
-        })),
-      )
+    const publisher = host.publisher
     const studio = createStudio({
       store,
       publisher,

@@ -1,0 +1,160 @@
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import type { Problem } from '../../../schema/config-problem.ts'
+import type { LaunchPublisher, PublishResult, ServedLaunch } from './launch-publisher.ts'
+import type { LaunchVersion, VersionManifest } from './launch-version.ts'
+import type { LiveLaunch, LiveLaunches } from './live-launches.ts'
+
+/**
+ * The Node server's LaunchPublisher: checks a config text with the real checker, builds that launch alone into a
+ * new version folder (DIST_DIR/.versions/<slug>/<n>/), writes its page.config.json atomically with exactly the
+ * given bytes, then swaps the launch's pages and function contract in one step. The version it replaces is removed
+ * once requests that may still read it are long done (`retireAfterMs`). The checker and the build are the entry's
+ * (src/build/launch-builder.ts): the server imports neither.
+ */
+
+/** A launch's place on disk, found by its slug: its config file, whether it is the default launch, its name. */
+export type LaunchFolder = { slug: string; configFile: string; isDefault: boolean; siteName: string; addresses?: string[] | undefined }
+
+/** A config that passed the checker, ready to build; `published` runs once its file is written (the function's bundle). */
+export type CheckedConfig = { siteName: string; build(outDir: string): Promise<VersionManifest>; published?(): void }
+
+/** What the entry gives the server to check and build launches with (src/build/launch-builder.ts). */
+export type LaunchBuilder = {
+  /**
+   * Checks `text` as the config at `configFile` (its images in that folder's public/, its slug and addresses against
+   * the other launches): the problems, or the config ready to build.
+   */
+  check(slug: string, configFile: string, text: string): { ok: true; config: CheckedConfig } | { ok: false; problems: Problem[] }
+  /** The launch folder of a slug no running launch has (launches/<slug>/ with its page.config.json), if it exists. */
+  find(slug: string): LaunchFolder | undefined
+}
+
+/** What the publisher works on. */
+export type PublisherOptions = {
+  live: LiveLaunches
+  builder: LaunchBuilder
+  /** DIST_DIR/.versions: one folder per launch, one numbered folder per version inside. */
+  versionsDir: string
+  /** Reads a built folder into a version (launch-version.ts: readLaunchVersion with the server's header settings). */
+  readVersion(distDir: string, manifest: VersionManifest): Promise<LaunchVersion | undefined>
+  /** The address of a launch a browser on this machine opens. */
+  localUrlOf(launch: LiveLaunch): string
+  /** After a launch is served anew (its broken-alert may be told again next time). */
+  onPublished?: (slug: string) => void
+  /** How long a replaced version stays on disk for requests still reading it. Default 60 s. */
+  retireAfterMs?: number
+}
+
+/** The status a launch is shown with. */
+export function statusOf(launch: LiveLaunch): ServedLaunch['status'] {
+  return launch.problem ? 'broken' : launch.version ? 'live' : 'unpublished'
+}
+
+function problemOf(file: string, where: string, message: string, fix: string): Problem {
+  return { file, line: 1, column: 1, where, message, fix, excerpt: '' }
+}
+
+/** Writes `text` to `file` in one step (a reader sees the old bytes or the new, never part of them). */
+function writeFileAtomically(file: string, text: string): void {
+  const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`)
+  writeFileSync(temporary, text)
+  renameSync(temporary, file)
+}
+
+/** The next free version number of a launch (folders are numbered 1, 2, …). */
+function nextVersionDir(versionsDir: string, slug: string): string {
+  const dir = path.join(versionsDir, slug)
+  mkdirSync(dir, { recursive: true })
+  const numbers = readdirSync(dir).map(Number).filter(Number.isInteger)
+  return path.join(dir, String(Math.max(0, ...numbers) + 1))
+}
+
+/** The publisher, with `close` to remove replaced versions at once when the server stops. */
+export function createLaunchPublisher(options: PublisherOptions): LaunchPublisher & { close(): void } {
+  const retireAfterMs = options.retireAfterMs ?? 60_000
+  const retiring = new Map<ReturnType<typeof setTimeout>, string>()
+  // One build at a time: two Vite builds at once on a small machine take longer than one after the other.
+  let queue: Promise<unknown> = Promise.resolve()
+
+  function retire(version: LaunchVersion | undefined): void {
+    // Only a publish's own folders: dist/<slug>/ is npm run build's, left as it is.
+    if (!version || !version.distDir.startsWith(options.versionsDir + path.sep)) return
+    const timer = setTimeout(() => {
+      retiring.delete(timer)
+      rmSync(version.distDir, { recursive: true, force: true })
+    }, retireAfterMs)
+    timer.unref()
+    retiring.set(timer, version.distDir)
+  }
+
+  async function publishNow(slug: string, configText: string, started: number): Promise<PublishResult> {
+    const known = options.live.current().get(slug)
+    const folder = known ?? options.builder.find(slug)
+    if (!folder) {
+      return {
+        ok: false,
+        problems: [
+          problemOf(
+            path.join('launches', slug),
+            'the launch',
+            `There is no launch "${slug}": the folder launches/${slug}/ (with its page.config.json and public/) does not exist.`,
+            `Start it first (npm run new-launch -- ${slug}, or New launch in the studio), then publish.`,
+          ),
+        ],
+      }
+    }
+    const checked = options.builder.check(slug, folder.configFile, configText)
+    if (!checked.ok) return checked
+    const outDir = nextVersionDir(options.versionsDir, slug)
+    let version: LaunchVersion | undefined
+    try {
+      const manifest = await checked.config.build(outDir)
+      version = await options.readVersion(outDir, manifest)
+      if (!version) throw new Error(`the build wrote no index.html into ${outDir}`)
+      writeFileAtomically(folder.configFile, configText)
+    } catch (error) {
+      rmSync(outDir, { recursive: true, force: true })
+      const message = (error as Error).message?.split('\n')[0] ?? String(error)
+      return {
+        ok: false,
+        problems: [problemOf(folder.configFile, 'the build', `The launch could not be built: ${message}`, 'Nothing was changed: the live version keeps serving. Fix what the message names (an image, usually) and publish again.')],
+      }
+    }
+    const previous = options.live.swap(slug, version, { slug, isDefault: folder.isDefault, configFile: folder.configFile, siteName: checked.config.siteName })
+    retire(previous)
+    try {
+      checked.config.published?.()
+    } catch (error) {
+      // Served and written already: the function's bundle catches up at the next build.
+      console.error(`Publish of ${slug}: the function's bundle could not be updated: ${(error as Error).message}`)
+    }
+    options.onPublished?.(slug)
+    return { ok: true, ms: Date.now() - started }
+  }
+
+  return {
+    publish(slug, configText) {
+      const started = Date.now()
+      const result = queue.then(() => publishNow(slug, configText, started))
+      queue = result.catch(() => {})
+      return result
+    },
+    list() {
+      return options.live.current().launches.map((launch) => ({
+        slug: launch.slug,
+        siteName: launch.siteName,
+        configFile: launch.configFile,
+        status: statusOf(launch),
+        localUrl: options.localUrlOf(launch),
+      }))
+    },
+    close() {
+      for (const [timer, dir] of retiring) {
+        clearTimeout(timer)
+        if (existsSync(dir)) rmSync(dir, { recursive: true, force: true })
+      }
+      retiring.clear()
+    },
+  }
+}
