@@ -1,9 +1,6 @@
 import { fileURLToPath } from 'node:url'
 import path from 'node:path'
-import tailwindcss from '@tailwindcss/vite'
-import react from '@vitejs/plugin-react'
-import { build, type InlineConfig, type Plugin } from 'vite'
-import { plainMarkdownPlugin } from '../editor/vite-plugins.ts'
+import type { InlineConfig, Plugin } from 'vite'
 
 const clientDir = fileURLToPath(new URL('./client/', import.meta.url))
 
@@ -28,7 +25,14 @@ function draftFormValidator(): Plugin {
  * their code under /studio/assets/ (where the server serves them). Built apart from every launch, so none of the
  * studio's modules can end up in a launch's bundle.
  */
-export function studioViteConfig(outDir: string): InlineConfig {
+export async function studioViteConfig(outDir: string): Promise<InlineConfig> {
+  // Loaded here, not at the top: they load React, which picks its development or production build by NODE_ENV when
+  // first loaded, and `npm run build` imports this file before Vite has set NODE_ENV for the launches' prerender.
+  const [{ default: react }, { default: tailwindcss }, { plainMarkdownPlugin }] = await Promise.all([
+    import('@vitejs/plugin-react'),
+    import('@tailwindcss/vite'),
+    import('../editor/vite-plugins.ts'),
+  ])
   return {
     configFile: false,
     root: clientDir,
@@ -41,6 +45,8 @@ export function studioViteConfig(outDir: string): InlineConfig {
       emptyOutDir: true,
       assetsDir: 'assets',
       modulePreload: { polyfill: false },
+      // An editor for people at work (CodeMirror, the schema, RJSF), not a visitor's page: one larger chunk is fine.
+      chunkSizeWarningLimit: 1500,
       rolldownOptions: { input: { index: path.join(clientDir, 'index.html'), preview: path.join(clientDir, 'preview.html') } },
     },
   }
@@ -48,5 +54,6 @@ export function studioViteConfig(outDir: string): InlineConfig {
 
 /** Builds the studio's browser part into `outDir` (index.html, preview.html, assets/). */
 export async function buildStudioClient(outDir: string): Promise<void> {
-  await build(studioViteConfig(outDir))
+  const { build } = await import('vite')
+  await build(await studioViteConfig(outDir))
 }
