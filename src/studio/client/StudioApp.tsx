@@ -1,11 +1,13 @@
-import { useEffect, useState, type FormEvent } from 'react'
+import { lazy, Suspense, useEffect, useState, type FormEvent } from 'react'
 import type { MeResponse } from '../protocol.ts'
 import { StudioRequestError, studioApi } from './api.ts'
 import { StudioLink, useRoute } from './navigation.tsx'
-import { LaunchEditor } from './views/LaunchEditor.tsx'
 import { LaunchList } from './views/LaunchList.tsx'
 import { NewLaunch } from './views/NewLaunch.tsx'
 import { AuditLog, People } from './views/People.tsx'
+
+// The editor's code (CodeMirror, the schema, RJSF) loads when a launch is opened, not for the list or the people.
+const LaunchEditor = lazy(() => import('./views/LaunchEditor.tsx').then((module) => ({ default: module.LaunchEditor })))
 
 function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
   const [error, setError] = useState('')
@@ -127,7 +129,11 @@ export function StudioApp() {
       </header>
       <div id="studio-main" className="content" tabIndex={-1}>
         {route.view === 'launches' && <LaunchList canEdit={canEdit} />}
-        {route.view === 'launch' && <LaunchEditor key={route.slug} slug={route.slug} canEdit={canEdit} />}
+        {route.view === 'launch' && (
+          <Suspense fallback={<p className="loading">Opening the editor…</p>}>
+            <LaunchEditor key={route.slug} slug={route.slug} canEdit={canEdit} />
+          </Suspense>
+        )}
         {route.view === 'new-launch' && <NewLaunch />}
         {route.view === 'people' && <People />}
         {route.view === 'audit' && <AuditLog />}
