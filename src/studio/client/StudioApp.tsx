@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState, type FormEvent } from 'react'
+import { lazy, Suspense, useEffect, useState } from 'react'
 import type { MeResponse } from '../protocol.ts'
 import { StudioRequestError, studioApi } from './api.ts'
 import { StudioLink, useRoute } from './navigation.tsx'
@@ -9,58 +9,8 @@ import { AuditLog, People } from './views/People.tsx'
 // The editor's code (CodeMirror, the schema, RJSF) loads when a launch is opened, not for the list or the people.
 const LaunchEditor = lazy(() => import('./views/LaunchEditor.tsx').then((module) => ({ default: module.LaunchEditor })))
 
-function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
-  const [error, setError] = useState('')
-  const [busy, setBusy] = useState(false)
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault()
-    const data = new FormData(event.currentTarget)
-    setBusy(true)
-    setError('')
-    try {
-      await fetch('/studio/api/session', {
-        method: 'POST',
-        credentials: 'same-origin',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email: data.get('email'), password: data.get('password'), code: data.get('code') || undefined }),
-      }).then(async (response) => {
-        if (!response.ok) throw new Error(((await response.json().catch(() => ({}))) as { error?: string }).error ?? 'Sign-in failed; try again.')
-      })
-      onSignedIn()
-    } catch (e) {
-      setError((e as Error).message)
-    } finally {
-      setBusy(false)
-    }
-  }
-  return (
-    <main className="signin">
-      <h1>Sign in to the studio</h1>
-      <form onSubmit={(e) => void submit(e)} method="post" action="/studio/sign-in">
-        <label>
-          Email
-          <input name="email" type="email" autoComplete="username" required />
-        </label>
-        <label>
-          Password
-          <input name="password" type="password" autoComplete="current-password" required />
-        </label>
-        <label>
-          Code from your authenticator app (if you turned it on)
-          <input name="code" inputMode="numeric" autoComplete="one-time-code" />
-        </label>
-        {error && (
-          <p className="error" role="alert">
-            {error}
-          </p>
-        )}
-        <button type="submit" className="primary" disabled={busy}>
-          Sign in
-        </button>
-      </form>
-    </main>
-  )
-}
+/** Where the server asks for Email and Password (its own page, which works without JavaScript). */
+export const signInPath = '/studio/sign-in'
 
 /** The studio: who is signed in, the navigation, and the view the address names. */
 export function StudioApp() {
@@ -69,7 +19,10 @@ export function StudioApp() {
   const [error, setError] = useState('')
   const load = () => {
     studioApi.me().then(setMe, (e: unknown) => {
-      if (e instanceof StudioRequestError && e.status === 401) setMe(null)
+      if (e instanceof StudioRequestError && e.status === 401) {
+        setMe(null)
+        window.location.assign(signInPath)
+      }
       else setError((e as Error).message)
     })
   }
@@ -77,10 +30,15 @@ export function StudioApp() {
 
   if (error) return <p className="fatal" role="alert">{error}</p>
   if (me === undefined) return <p className="loading">Opening the studio…</p>
-  if (me === null) return <SignIn onSignedIn={load} />
+  if (me === null) {
+    return (
+      <p className="loading">
+        You are signed out. <a href={signInPath}>Sign in</a>
+      </p>
+    )
+  }
   const canEdit = me.role !== 'sales'
   const owner = me.role === 'owner'
-  const signOut = () => void studioApi.signOut().finally(() => window.location.assign('/studio/'))
   return (
     <div className={route.view === 'launch' ? 'studio studio-editing' : 'studio'}>
       <a className="skip" href="#studio-main">
@@ -123,9 +81,11 @@ export function StudioApp() {
         <p className="who">
           {me.email} · {me.role}
         </p>
-        <button type="button" className="quiet" onClick={signOut}>
-          Sign out
-        </button>
+        <form method="post" action="/studio/sign-out">
+          <button type="submit" className="quiet">
+            Sign out
+          </button>
+        </form>
       </header>
       <div id="studio-main" className="content" tabIndex={-1}>
         {route.view === 'launches' && <LaunchList canEdit={canEdit} />}

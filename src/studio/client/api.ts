@@ -25,8 +25,11 @@ import type { ClientPageConfig } from '../../../schema/page-config.ts'
 // The one module of the studio's page that talks to its server (src/studio/protocol.ts): same origin, the session
 // cookie, JSON in and out. A refusal becomes a StudioRequestError carrying the server's sentence and problems.
 
-/** GET /studio/api/launches/:slug/preview and /studio/api/preview/:token: what a preview frame renders. */
-export type PreviewResponse = { config: ClientPageConfig | null; problems: StudioProblem[]; validatorUrl: string }
+/**
+ * GET /studio/api/launches/:slug/preview and /studio/api/preview/:token: what a preview frame renders (the draft
+ * when it has no problems, else the last version without), the draft's problems, and its form's compiled validator.
+ */
+export type PreviewResponse = { config: ClientPageConfig; problems: StudioProblem[]; validatorUrl: string }
 
 /** A request the server refused or could not answer: its words for the person, and a config's problems (422). */
 export class StudioRequestError extends Error {
@@ -72,7 +75,6 @@ const launchPath = (slug: string) => `/launches/${encodeURIComponent(slug)}`
 /** The studio's calls, one per endpoint of src/studio/protocol.ts. */
 export const studioApi = {
   me: () => call<MeResponse>('/me'),
-  signOut: () => call<unknown>('/session', { method: 'DELETE' }),
   launches: () => call<LaunchSummary[]>('/launches'),
   launch: (slug: string) => call<LaunchDetail>(launchPath(slug)),
   saveDraft: (slug: string, text: string) => call<SaveDraftResponse>(`${launchPath(slug)}/draft`, send('PUT', { text })),
@@ -96,10 +98,17 @@ export const studioApi = {
   invite: (request: InviteRequest) => call<InviteResponse>('/people', send('POST', request)),
   changeRole: (email: string, role: Role, launches?: string[]) => call<unknown>(`/people/${encodeURIComponent(email)}`, send('PUT', { role, launches })),
   removePerson: (email: string) => call<unknown>(`/people/${encodeURIComponent(email)}`, { method: 'DELETE' }),
+  /** A new one-time sign-in link for someone who forgot their password (or never used their invitation). */
+  signInLink: (email: string) => call<InviteResponse>(`/people/${encodeURIComponent(email)}/reset-link`, send('POST', {})),
   audit: () => call<AuditEntry[]>('/audit'),
 }
 
-/** Where a launch's picture is served to the studio (the draft may name pictures not yet live). */
-export function studioImageUrl(slug: string, file: string): string {
-  return `${apiRoot}${launchPath(slug)}/images/${file.split('/').map(encodeURIComponent).join('/')}`
+/** Where the studio serves a launch's pictures to a signed-in person (the draft may name some not yet live). */
+export function launchImagesBase(slug: string): string {
+  return `${apiRoot}${launchPath(slug)}/images/`
+}
+
+/** Where the studio serves a launch's pictures to a preview link. */
+export function previewLinkImagesBase(token: string): string {
+  return `${apiRoot}/preview/${encodeURIComponent(token)}/images/`
 }

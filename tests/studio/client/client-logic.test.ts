@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { ClientPageConfig } from '../../../schema/page-config.ts'
 import { hrefOf, routeOf } from '../../../src/studio/client/routes.ts'
 import { withStudioImages } from '../../../src/studio/client/preview-config.ts'
+import { launchImagesBase } from '../../../src/studio/client/api.ts'
 import { diffLines } from '../../../src/studio/client/views/History.tsx'
 import { fitFrames } from '../../../src/studio/client/views/PreviewFrames.tsx'
 import { slugOf } from '../../../src/studio/client/views/NewLaunch.tsx'
@@ -22,7 +23,7 @@ describe('routeOf and hrefOf', () => {
 describe('withStudioImages', () => {
   it("points the draft's pictures at the studio's image endpoint and leaves other addresses alone", () => {
     const config = { header: { logo: { src: '/images/logo.svg' } }, sections: [{ href: '#register', image: { src: '/images/a b.jpg' } }], site: { url: 'https://example.com/images/x.png' } }
-    const shown = withStudioImages(config as unknown as ClientPageConfig, 'maple-ridge') as unknown as typeof config
+    const shown = withStudioImages(config as unknown as ClientPageConfig, launchImagesBase('maple-ridge')) as unknown as typeof config
     expect(shown.header.logo.src).toBe('/studio/api/launches/maple-ridge/images/logo.svg')
     expect(shown.sections[0]!.image.src).toBe('/studio/api/launches/maple-ridge/images/a%20b.jpg')
     expect(shown.sections[0]!.href).toBe('#register')

@@ -23,13 +23,13 @@ afterEach(() => {
 })
 
 describe('StudioApp', () => {
-  it('asks a person who is not signed in for Email and Password', async () => {
+  it("sends a person whose session has ended to the server's sign-in page", async () => {
     vi.stubGlobal('fetch', answer({ '/studio/api/me': [401, { error: 'Sign in first.' }] }))
+    const assign = vi.spyOn(window.location, 'assign').mockImplementation(() => {})
     window.history.replaceState(null, '', '/studio/')
     await act(async () => void render(<StudioApp />))
-    expect(await screen.findByRole('button', { name: 'Sign in' })).toBeTruthy()
-    expect(screen.getByLabelText('Email')).toBeTruthy()
-    expect(screen.getByLabelText('Password')).toBeTruthy()
+    expect((await screen.findByRole('link', { name: 'Sign in' })).getAttribute('href')).toBe('/studio/sign-in')
+    expect(assign).toHaveBeenCalledWith('/studio/sign-in')
   })
 
   it("lists the launches by site name with their status and whose draft exists; an editor sees no People", async () => {

@@ -11,6 +11,9 @@ import type { LaunchDetail, StudioProblem, VersionSummary } from '../../../src/s
 // (dist/_studio) under the same paths and the same strict CSP as the real one. It lets the client be tested and
 // photographed before (and apart from) the real server; the end-to-end test drives the real one.
 
+/** The cookie that stands for a session here (a test adds it to its browser context to be signed in). */
+export const stubSessionCookie = { name: 'stub_session', value: '1', path: '/studio' }
+
 export type StubStudio = { url: string; close: () => Promise<void>; drafts: Map<string, string>; published: Map<string, string[]> }
 
 const studioDir = path.resolve('dist/_studio')
@@ -68,10 +71,6 @@ export async function startStubStudio(launches: Record<string, string>): Promise
 
   async function api(req: IncomingMessage, res: ServerResponse, route: string): Promise<void> {
     const method = req.method ?? 'GET'
-    if (route === '/session' && method === 'POST') {
-      res.setHeader('set-cookie', 'stub_session=1; Path=/studio; HttpOnly; SameSite=Strict')
-      return json(res, 200, {})
-    }
     if (!/(^|;\s*)stub_session=1/.test(req.headers.cookie ?? '')) return json(res, 401, { error: 'Sign in first.' })
     if (route === '/me') return json(res, 200, { email: 'owner@example.com', role: 'owner', totp: false })
     if (route === '/launches' && method === 'GET') {

@@ -4,7 +4,8 @@ import { StrictMode } from 'react'
 import { createRoot, type Root } from 'react-dom/client'
 import type { ClientPageConfig } from '../../../../schema/page-config.ts'
 import { App } from '../../../page/App.tsx'
-import { studioApi } from '../api.ts'
+import { previewLinkImagesBase, studioApi } from '../api.ts'
+import { withStudioImages } from '../preview-config.ts'
 import { forPreview, startFrameBridge } from './frame-bridge.ts'
 import { setDraftValidatorUrl } from './validator-url.ts'
 
@@ -46,7 +47,7 @@ const token = document.querySelector<HTMLMetaElement>('meta[name="studio-preview
 if (token) {
   startFrameBridge({ root: rootElement, render: () => {}, interactive: false })
   studioApi.previewByToken(token).then(
-    (preview) => (preview.config ? render(preview.config, preview.validatorUrl) : say('This draft has problems: the page shows once they are fixed.')),
+    (preview) => render(withStudioImages(preview.config, previewLinkImagesBase(token)), preview.validatorUrl),
     (error: unknown) => say((error as Error).message),
   )
 } else {

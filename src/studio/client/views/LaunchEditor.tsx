@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import type { LaunchDetail, PreviewLinkResponse, StudioProblem } from '../../protocol.ts'
-import { StudioRequestError, studioApi, type PreviewResponse } from '../api.ts'
+import { launchImagesBase, StudioRequestError, studioApi, type PreviewResponse } from '../api.ts'
 import { createCodeEditor, type CodeEditor } from '../editing/code-editor.ts'
 import { applyPartEdit, partAt, partValue } from '../editing/form-parts.ts'
 import { FormView } from '../editing/FormView.tsx'
@@ -66,8 +66,7 @@ function Workspace({ detail, canEdit }: { detail: LaunchDetail; canEdit: boolean
 
   const showPreview = useCallback(
     (answer: PreviewResponse) => {
-      if (!answer.config) return
-      const message: ToPreview = { type: 'config', config: withStudioImages(answer.config, slug), validatorUrl: answer.validatorUrl }
+      const message: ToPreview = { type: 'config', config: withStudioImages(answer.config, launchImagesBase(slug)), validatorUrl: answer.validatorUrl }
       preview.current = { message, validatorUrl: answer.validatorUrl }
       post(message)
     },

@@ -106,7 +106,7 @@ export function People() {
         </form>
         {invite && (
           <div className="notice" role="status">
-            <CopyField label="Their one-time sign-in link" value={invite.link} />
+            <CopyField label="One-time sign-in link" value={invite.link} />
             <p>
               Valid until {formatMoment(invite.expiresAt)}. {invite.emailed ? 'It was also e-mailed to them.' : 'Send it to them yourself: no e-mail was sent.'}
             </p>
@@ -136,6 +136,15 @@ export function People() {
                   ))}
                 </select>
               </label>
+              <button
+                type="button"
+                onClick={() => {
+                  setError('')
+                  studioApi.signInLink(person.email).then(setInvite, (e: unknown) => setError((e as Error).message))
+                }}
+              >
+                New sign-in link <span className="sr-only">for {person.email}</span>
+              </button>
               <button
                 type="button"
                 className="danger"
