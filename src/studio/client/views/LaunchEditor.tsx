@@ -196,7 +196,7 @@ function Workspace({ detail, canEdit }: { detail: LaunchDetail; canEdit: boolean
       const result = await studioApi.publish(slug, { text: code.text(), message: message.trim() || undefined })
       savedText.current = code.text()
       setPublished({ ...result, url: detail.localUrl })
-      setStatus(`Version ${result.version} is live.`)
+      setStatus(`Published as version ${result.version}.`)
       setMessage('')
       setHistoryKey((k) => k + 1)
     } catch (e) {
@@ -223,7 +223,7 @@ function Workspace({ detail, canEdit }: { detail: LaunchDetail; canEdit: boolean
     editor.current?.replaceText(restored)
     setProblems(fresh.problems)
     setPublished({ version, ms: 0, url: detail.localUrl })
-    setStatus(`Version ${version} is live (restored).`)
+    setStatus(`Restored: published again as version ${version}.`)
     void refreshPreview()
     setHistoryKey((k) => k + 1)
   }
