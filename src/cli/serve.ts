@@ -4,6 +4,7 @@ import { findLaunches, LaunchesError, loadLaunches, type Launch } from '../confi
 import { PageConfigError } from '../config/load-page-config.ts'
 import { formatEnvProblems, parseNodeEnv } from '../server/env.ts'
 import { startNodeServer, StartupError, type RunningServer } from '../server/node.ts'
+import { nodeStudioOf } from '../studio/server/node-studio.ts'
 
 /**
  * Starts the server from process.env as the command line does: every launch (or PAGE_CONFIG's alone), each from
@@ -17,9 +18,21 @@ export async function runNodeServer(checked?: Launch[]): Promise<void> {
     console.error(formatEnvProblems(settings.problems))
     process.exit(1)
   }
+  const publicUrl = process.env.PUBLIC_URL?.trim() || undefined
+  if (publicUrl && !(URL.canParse(publicUrl) && /^https?:$/.test(new URL(publicUrl).protocol))) {
+    console.error(`PUBLIC_URL must be the address people open the site at, such as https://www.example.com (it is "${publicUrl}"): the studio's links start with it.`)
+    process.exit(1)
+  }
   let running: RunningServer
   try {
-    running = await startNodeServer(checked ?? loadLaunches(findLaunches(process.cwd(), process.env)), settings.config)
+    const launches = checked ?? loadLaunches(findLaunches(process.cwd(), process.env))
+    const studio = nodeStudioOf({
+      launches,
+      clientDir: path.resolve(settings.config.distDir, '_studio'),
+      publicUrl: publicUrl && new URL(publicUrl).origin,
+      port: settings.config.port,
+    })
+    running = await startNodeServer(launches, settings.config, process.cwd(), { studio })
   } catch (error) {
     if (error instanceof PageConfigError || error instanceof LaunchesError) console.error(`The page config cannot be used.\n${error.message}`)
     else console.error(error instanceof StartupError ? error.message : error)
@@ -31,6 +44,7 @@ export async function runNodeServer(checked?: Launch[]): Promise<void> {
       ? `Leads page: on, at ${running.url}/leads (LEADS_PASSWORD is set)`
       : 'Leads page: off (set LEADS_PASSWORD to turn it on)',
   )
+  console.log(`Studio: ${running.url}/studio (off until someone has an account: npm run studio:invite -- --email <address> --role owner)`)
   for (const line of running.summary) console.log(line)
   for (const launch of running.launches) {
     const other = launch.isDefault ? ' and any other address' : ''

@@ -90,9 +90,26 @@ export const defaultConnectionLimits: ConnectionLimits = {
   checkIntervalMs: 1_000,
 }
 
+/** What the server gives the studio (src/studio/server), which the entry passes in: the server never imports it. */
+export type StudioHost = {
+  /** DATA_DIR, locked by this server. */
+  dataDir: string
+  /** Behind an HTTPS proxy (TRUST_PROXY): cookies are Secure. */
+  secureCookies: boolean
+  /** The client's address as the rate limits count it. */
+  clientAddress: (c: Context) => string
+  /** Sends a plain-text message through the configured SMTP server; absent without SMTP_URL. */
+  sendMail?: ((mail: { to: string; subject: string; text: string }) => Promise<void>) | undefined
+}
+
+/** A studio to serve at /studio: its app (routes under /studio) and what to close at stop. */
+export type StudioMount = { app: Hono; close(): void }
+
 /** What a caller (a test) may set besides the environment. */
 export type NodeServerOptions = {
   connections?: Partial<ConnectionLimits>
+  /** Builds the studio (src/studio/server/node-studio.ts) once DATA_DIR is locked; absent: no /studio. */
+  studio?: (host: StudioHost) => StudioMount | Promise<StudioMount>
 }
 
 function displayHost(host: string): string {
@@ -261,6 +278,24 @@ export async function startNodeServer(
   }
   const servedFor = (c: Context) => served.get(launchOf(c)) ?? served.get(defaultLaunch.slug)!
   const site = new Hono()
+  // The studio first: it sets its own security headers (its CSP differs from the pages').
+  const studio = options.studio
+    ? await options.studio({
+        dataDir,
+        secureCookies: settings.trustProxy > 0,
+        clientAddress: (c) => clientAddress(c) ?? 'unknown',
+        sendMail:
+          settings.mail.kind === 'smtp'
+            ? (mail) => mailer.send({ ...mail, html: '', messageId: `<studio-${Date.now()}-${Math.random().toString(36).slice(2)}@localhost>`, idempotencyKey: `studio-${Date.now()}-${Math.random().toString(36).slice(2)}` })
+            : undefined,
+      })
+    : undefined
+  if (studio) {
+    // Handed over whole: the studio's own router (where /studio/ and /studio are one route) and its own 404s.
+    const toStudio = (c: Context) => studio.app.fetch(c.req.raw, c.env)
+    site.all('/studio', toStudio)
+    site.all('/studio/*', toStudio)
+  }
   site.use('*', (c, next) => servedFor(c).headers(c, next))
   site.use('*', async (c, next) => {
     await next()
@@ -314,6 +349,7 @@ export async function startNodeServer(
   } catch (error) {
     clearInterval(retentionTimer)
     sessions?.close()
+    studio?.close()
     await store.close()
     lock.release()
     const code = (error as { code?: string }).code
@@ -349,6 +385,7 @@ export async function startNodeServer(
         await worker.stop()
         await mailer.close?.()
         sessions?.close()
+        studio?.close()
         await store.close()
         lock.release()
       })()

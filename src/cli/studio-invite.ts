@@ -1,0 +1,106 @@
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { parseArgs } from 'node:util'
+import { declaredSlug, findLaunches } from '../config/launches.ts'
+import { singleAddress } from '../server/mailer.ts'
+import { ensurePrivateDir } from '../server/private-files.ts'
+import type { Role } from '../studio/protocol.ts'
+import { createOneTimeLink, linkLifetimeMs } from '../studio/server/links.ts'
+import { openSqliteStudioStore } from '../studio/server/sqlite-store.ts'
+import { AccountExistsError, normalizeEmail } from '../studio/server/store.ts'
+
+/**
+ * `npm run studio:invite -- --email <address> --role owner [--launch <slug> ...]`: adds a person to the studio and
+ * prints a one-time link (24 hours) where they choose a password; for a person who already has an account, a new
+ * link (their password stays until they choose a new one). Works while the server runs. The link's address is
+ * PUBLIC_URL, else http://localhost:PORT.
+ */
+
+const usage = `Usage: npm run studio:invite -- --email <address> --role owner|editor|sales [--launch <slug> ...]
+
+Prints a one-time sign-in link (valid 24 hours) where that person chooses their studio password.
+  --email ADDRESS   who (their sign-in name)
+  --role ROLE       owner (everything, people included), editor (edit, publish, restore) or sales (the leads page)
+  --launch SLUG     an editor or sales account limited to this launch (repeat for several); none: every launch
+Reads DATA_DIR (default ./.data); links start with PUBLIC_URL (e.g. https://studio.example.com), else http://localhost:PORT.`
+
+/** Runs the command; returns the exit code. */
+export async function runStudioInvite(args: string[], env: Record<string, string | undefined>, cwd: string, out = console.log, err = console.error): Promise<number> {
+  let values: { email?: string; role?: string; launch?: string[]; help?: boolean }
+  try {
+    values = parseArgs({ args, options: { email: { type: 'string' }, role: { type: 'string' }, launch: { type: 'string', multiple: true }, help: { type: 'boolean' } } }).values
+  } catch (error) {
+    err(`${(error as Error).message}\n\n${usage}`)
+    return 1
+  }
+  if (values.help) {
+    out(usage)
+    return 0
+  }
+  const email = singleAddress(normalizeEmail(values.email ?? ''))
+  if (!email) {
+    err(`Give the person's e-mail address: --email jane@example.com\n\n${usage}`)
+    return 1
+  }
+  const role = values.role as Role
+  if (!['owner', 'editor', 'sales'].includes(role)) {
+    err(`Give a role: --role owner, editor or sales.\n\n${usage}`)
+    return 1
+  }
+  const launches = values.launch
+  if (launches?.length) {
+    if (role === 'owner') {
+      err('An owner has every launch: leave --launch out, or give the role editor or sales.')
+      return 1
+    }
+    const known = findLaunches(cwd, env).map((source) => source.folder ?? declaredSlug(source.configFile) ?? '')
+    const unknown = launches.filter((slug) => !known.includes(slug))
+    if (unknown.length) {
+      err(`There is no launch named ${unknown.map((s) => `"${s}"`).join(', ')}. The launches are: ${known.filter(Boolean).join(', ')}.`)
+      return 1
+    }
+  }
+  const publicUrl = env.PUBLIC_URL?.trim()
+  if (publicUrl && !(URL.canParse(publicUrl) && /^https?:$/.test(new URL(publicUrl).protocol))) {
+    err(`PUBLIC_URL must be the address people open the site at, such as https://www.example.com (it is "${publicUrl}").`)
+    return 1
+  }
+  const port = env.PORT?.trim() || '3000'
+  if (!/^\d{1,5}$/.test(port)) {
+    err(`PORT must be a whole number such as 3000 (it is "${port}").`)
+    return 1
+  }
+  const base = publicUrl ? new URL(publicUrl).origin : `http://localhost:${port}`
+
+  const dataDir = path.resolve(cwd, env.DATA_DIR?.trim() || '.data')
+  ensurePrivateDir(dataDir)
+  const store = openSqliteStudioStore(path.join(dataDir, 'studio.sqlite'))
+  try {
+    const now = new Date()
+    let account
+    let purpose: 'invite' | 'reset' = 'invite'
+    try {
+      account = await store.createAccount({ email, role, launches: launches?.length ? [...new Set(launches)] : undefined }, now)
+    } catch (error) {
+      if (!(error instanceof AccountExistsError)) throw error
+      account = (await store.findAccountByEmail(email))!
+      if (account.role !== role) {
+        err(`${email} already has an account, as ${account.role}. Change their role in the studio (People), or give --role ${account.role} for a new link.`)
+        return 1
+      }
+      purpose = account.passwordHash ? 'reset' : 'invite'
+    }
+    const { link, expiresAt } = await createOneTimeLink(store, account.id, purpose, now, base)
+    await store.addAudit({ at: now.toISOString(), who: 'npm run studio:invite', action: purpose === 'invite' ? 'invite' : 'reset link', detail: `${email} as ${role}` })
+    out(`${purpose === 'invite' ? 'Invited' : 'New sign-in link for'} ${email} (${role}${account.launches ? `, launches ${account.launches.join(', ')}` : ''}).`)
+    out(`Send them this link; it works once, until ${expiresAt} (${linkLifetimeMs / 3_600_000} hours):`)
+    out(link)
+    return 0
+  } finally {
+    store.close()
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  process.exit(await runStudioInvite(process.argv.slice(2), process.env, process.cwd()))
+}

@@ -1,0 +1,91 @@
+import type { Context } from 'hono'
+import { getCookie } from 'hono/cookie'
+import type { LaunchPublisher } from '../../server/site/launch-publisher.ts'
+import type { ScryptCost } from './passwords.ts'
+import type { SignInLimiter } from './sign-in-limiter.ts'
+import type { Account, StudioStore } from './store.ts'
+import { tokenHash } from './tokens.ts'
+
+/** A message the studio sends (an invitation, a reset link): plain text, to one address. */
+export type StudioMail = { to: string; subject: string; text: string }
+
+/** What createStudio needs; the Node entry builds it. */
+export type StudioDeps = {
+  store: StudioStore
+  publisher: LaunchPublisher
+  /** The key of preview links and device cookies (DATA_DIR/studio.key): changing it voids both. */
+  secret: string
+  /** The built browser part: index.html, preview.html, assets/ (dist/_studio). */
+  clientDir: string
+  /** Cookies marked Secure: the server is behind an HTTPS proxy (TRUST_PROXY), or PUBLIC_URL is https. */
+  secureCookies: boolean
+  /** The client's address (a trusted proxy's view, else the socket's), for the sign-in limits. */
+  clientAddress: (c: Context) => string
+  clock?: () => Date
+  /** Sends a message; absent when no mail is configured (links are then only shown to copy). */
+  sendMail?: ((mail: StudioMail) => Promise<void>) | undefined
+  /** The origin the browser sees (for the Origin check). Default: the request's, https when secureCookies. */
+  requestOrigin?: (c: Context) => string
+  /** Where links point (PUBLIC_URL); default the request's origin. */
+  publicUrl?: string | undefined
+  limiter?: SignInLimiter
+  log?: { info(message: string): void; error(message: string, error?: unknown): void }
+  /** How long a session lasts. Default 12 hours. */
+  sessionMs?: number
+  /** How long a preview link works. Default 7 days. */
+  previewMs?: number
+  /** scrypt's cost for new password hashes (passwords.ts; default OWASP's). */
+  passwordCost?: ScryptCost
+}
+
+/** The Hono environment of the studio's routes: the signed-in account and its session's hash. */
+export type StudioEnv = { Variables: { account: Account; sessionHash: string } }
+
+/** What the studio's parts share. */
+export type StudioContext = Required<Pick<StudioDeps, 'clock' | 'log' | 'sessionMs' | 'previewMs'>> &
+  StudioDeps & {
+    limiter: SignInLimiter
+    originOf(c: Context): string
+    /** The base of links the studio hands out (invitations, resets, previews), without a trailing slash. */
+    linkBase(c: Context): string
+    /** The account of the request's session cookie, if it is live. */
+    sessionOf(c: Context): Promise<{ account: Account; sessionHash: string } | undefined>
+    audit(who: string, action: string, launch?: string, detail?: string): Promise<void>
+  }
+
+/** The session cookie: path /studio, HttpOnly, SameSite=Strict. */
+export const sessionCookie = 'studio_session'
+/** The device cookie: a signed note that this browser signed in to an account (30 days). */
+export const deviceCookie = 'studio_device'
+
+/** Builds the shared context from the deps, with defaults. */
+export function studioContextOf(deps: StudioDeps, limiter: SignInLimiter): StudioContext {
+  const clock = deps.clock ?? (() => new Date())
+  const log = deps.log ?? { info: (m: string) => console.log(m), error: (m: string, e?: unknown) => console.error(m, e ?? '') }
+  const originOf =
+    deps.requestOrigin ??
+    ((c: Context) => {
+      const url = new URL(c.req.url)
+      return `${deps.secureCookies ? 'https:' : url.protocol}//${url.host}`
+    })
+  return {
+    ...deps,
+    clock,
+    log,
+    limiter,
+    sessionMs: deps.sessionMs ?? 12 * 60 * 60 * 1000,
+    previewMs: deps.previewMs ?? 7 * 24 * 60 * 60 * 1000,
+    originOf,
+    linkBase: (c) => (deps.publicUrl ?? originOf(c)).replace(/\/+$/, ''),
+    async sessionOf(c) {
+      const id = getCookie(c, sessionCookie)
+      if (!id) return undefined
+      const sessionHash = tokenHash(id)
+      const account = await deps.store.findSession(sessionHash, clock())
+      return account ? { account, sessionHash } : undefined
+    },
+    async audit(who, action, launch, detail) {
+      await deps.store.addAudit({ at: clock().toISOString(), who, action, launch, detail })
+    },
+  }
+}
