@@ -33,7 +33,7 @@ describe('withStudioImages', () => {
 
 describe('diffLines', () => {
   it('marks added, removed and context lines, dropping the file headers', () => {
-    const lines = diffLines('--- a\n+++ b\n@@ -1,2 +1,2 @@\n {\n-  "heading": "Old"\n+  "heading": "New"')
+    const lines = diffLines('Index: page.config.json\n===================================================================\n--- a\n+++ b\n@@ -1,2 +1,2 @@\n {\n-  "heading": "Old"\n+  "heading": "New"')
     expect(lines.map((l) => l.kind)).toEqual(['hunk', 'same', 'remove', 'add'])
   })
 })

@@ -3,11 +3,11 @@ import type { VersionDetail, VersionSummary } from '../../protocol.ts'
 import { studioApi } from '../api.ts'
 import { formatMoment } from '../format.ts'
 
-/** A unified diff's lines, each marked as added, removed, a hunk header or context. */
+/** A unified diff's lines, each marked as added, removed, a hunk header or context (its file headers left out). */
 export function diffLines(diff: string): { kind: 'add' | 'remove' | 'hunk' | 'same'; text: string }[] {
   return diff
     .split('\n')
-    .filter((line) => !line.startsWith('+++') && !line.startsWith('---'))
+    .filter((line) => !/^(\+\+\+|---|Index: |={10,}$)/.test(line))
     .map((text) => ({ kind: text.startsWith('@@') ? 'hunk' : text.startsWith('+') ? 'add' : text.startsWith('-') ? 'remove' : 'same', text }))
 }
 
