@@ -4,12 +4,9 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Context, Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
-import { build } from 'esbuild'
 import type { ClientPageConfig, PageConfig } from '../../../schema/page-config.ts'
 import { toClientConfig } from '../../build/client-config.ts'
-import { compileFormValidatorModule } from '../../build/compile-form-validator.ts'
 import { publicDirFor } from '../../config/check-page-config.ts'
-import { ImageUploadError, safeImageName, storeImage } from '../../editor/images.ts'
 import type { ServedLaunch } from '../../server/site/launch-publisher.ts'
 import type { PreviewLinkResponse, StudioProblem } from '../protocol.ts'
 import { refuse } from './api.ts'
@@ -63,7 +60,8 @@ function validatorModule(form: PageConfig['form']): { key: string; code: () => P
     code: () => {
       let entry = compiled.get(key)
       if (!entry) {
-        entry = build({
+        // Loaded on first use: the compiler (RJSF's, with Ajv) takes seconds to import, which no server start should wait for.
+        entry = Promise.all([import('../../build/compile-form-validator.ts'), import('esbuild')]).then(([{ compileFormValidatorModule }, { build }]) => build({
           stdin: { contents: compileFormValidatorModule(form), resolveDir: here, loader: 'js', sourcefile: 'form-validator.js' },
           bundle: true,
           format: 'esm',
@@ -71,7 +69,7 @@ function validatorModule(form: PageConfig['form']): { key: string; code: () => P
           minify: true,
           write: false,
           logLevel: 'silent',
-        }).then((result) => result.outputFiles[0]!.text)
+        })).then((result) => result.outputFiles[0]!.text)
         entry.catch(() => compiled.delete(key))
         if (compiled.size > 50) compiled.delete(compiled.keys().next().value!)
         compiled.set(key, entry)
@@ -167,6 +165,7 @@ export function addPreview(app: Hono<StudioEnv>, ctx: StudioContext): void {
       if (c.get('account').role === 'sales') return refuse(c, 403, 'A sales account cannot change launches.')
       const name = c.req.query('name') ?? ''
       if (!name) return refuse(c, 400, 'The picture has no file name (send it as ?name=<file>).')
+      const { ImageUploadError, safeImageName, storeImage } = await import('../../editor/images.ts')
       try {
         // An SVG can carry script: refused here rather than sanitised.
         if (safeImageName(name).extension === 'svg') return refuse(c, 415, `${path.basename(name)} is an SVG drawing, which can carry script: save it as PNG or WebP and upload that.`)
