@@ -12,8 +12,7 @@ import { launchBrowser, startServer, type RunningServer } from './harness.ts'
 
 const run = promisify(execFile)
 const original = readFileSync('page.config.json', 'utf8')
-const config = JSON.parse(original) as { site: { name: string }; launch: { slug: string }; sections: { heading: string }[] }
-const slug = config.launch.slug
+const config = JSON.parse(original) as { site: { name: string }; sections: { heading: string }[] }
 const oldHeading = config.sections[0]!.heading
 const newHeading = `${oldHeading}, Phase Two`
 const password = 'correct horse battery staple'
