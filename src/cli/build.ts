@@ -30,6 +30,7 @@ import {
 import { versionManifestFile, type VersionManifest } from '../server/site/launch-version.ts'
 import { loadPageConfig, PageConfigError, publicDirFor } from '../config/load-page-config.ts'
 import type { PageConfig } from '../../schema/page-config.ts'
+import { buildStudioClient, studioDistName } from '../build/studio-client.ts'
 
 const stampFile = '.build-stamp'
 
@@ -71,6 +72,22 @@ export function isBuildCurrent(configFile: string, distDir: string, settings: Bu
     existsSync(stamp) &&
     readFileSync(stamp, 'utf8') === buildFingerprint(configFile, settings)
   )
+}
+
+/** A fingerprint of what the studio's browser part is built from: the code, the schema and the lock file. */
+function studioFingerprint(): string {
+  const hash = createHash('sha256')
+  for (const file of [...listFiles('src'), ...listFiles('schema'), 'package-lock.json'].sort()) {
+    const info = existsSync(file) ? statSync(file) : undefined
+    hash.update(`${path.resolve(file)}\0${info?.size ?? -1}\0${info?.mtimeMs ?? -1}\n`)
+  }
+  return hash.digest('hex')
+}
+
+/** True when studioDir holds a build of the studio from the current code. */
+function isStudioBuildCurrent(studioDir: string): boolean {
+  const stamp = path.join(studioDir, stampFile)
+  return existsSync(path.join(studioDir, 'index.html')) && existsSync(stamp) && readFileSync(stamp, 'utf8') === studioFingerprint()
 }
 
 type PrerenderModule = typeof import('../build/prerender.tsx')
@@ -273,6 +290,19 @@ export async function buildLaunches(options: BuildLaunchesOptions = {}): Promise
   }
   for (const launch of broken) distDirs.set(launch.slug ?? '', launchDistDir(distRoot, launch.slug ?? ''))
   distDirs.delete('')
+  // The studio's browser part: built on its own (none of its code can reach a launch's bundle), by a full build, or
+  // by any build when it is missing or older than the code.
+  const studioDir = path.join(distRoot, studioDistName)
+  if (options.launch === undefined || !isStudioBuildCurrent(studioDir)) {
+    if (options.onlyStale && isStudioBuildCurrent(studioDir)) {
+      log(`studio: ${path.relative(process.cwd(), studioDir) || '.'} is up to date`)
+    } else {
+      const started = Date.now()
+      await buildStudioClient(studioDir)
+      writeFileSync(path.join(studioDir, stampFile), studioFingerprint())
+      log(`studio: built ${path.relative(process.cwd(), studioDir) || '.'} in ${((Date.now() - started) / 1000).toFixed(1)} s`)
+    }
+  }
   const bundleFile =
     options.launch === undefined
       ? writeWholeBundle(root, launches, broken)

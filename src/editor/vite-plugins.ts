@@ -34,7 +34,7 @@ export function previewConfigPlugin(currentConfig: () => PageConfig | undefined)
   }
 }
 
-const markdownShim = path.resolve(import.meta.dirname, 'client/plain-markdown.ts')
+const markdownShim = path.resolve(import.meta.dirname, '../studio/client/editing/plain-markdown.ts')
 
 /**
  * codemirror-json-schema renders descriptions as Markdown with markdown-it and the Shiki highlighter (a WebAssembly

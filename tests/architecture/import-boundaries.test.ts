@@ -32,9 +32,10 @@ export const allowed: Record<string, readonly string[] | typeof anything> = {
   'src/server/site/': ['schema/', 'src/server/settings/', 'src/server/store/', 'src/server/delivery/'],
   'src/server/leads-page/': ['schema/', 'src/server/settings/', 'src/server/store/', 'src/server/delivery/', 'src/server/registration/', 'src/server/app.ts'],
   'src/editor/': ['schema/', 'src/config/', 'src/build/', 'src/server/delivery/escape-html.ts', 'src/editor/client/'],
-  'src/editor/client/': ['schema/', 'src/page/', 'src/ui/', 'src/sections/', 'src/form/'],
-  'src/editor/preview/': ['schema/', 'src/page/', 'src/ui/', 'src/sections/', 'src/form/', 'src/editor/client/'],
+  'src/editor/client/': ['schema/', 'src/page/', 'src/ui/', 'src/sections/', 'src/form/', 'src/studio/client/'],
+  'src/editor/preview/': ['schema/', 'src/page/', 'src/ui/', 'src/sections/', 'src/form/', 'src/editor/client/', 'src/studio/client/'],
   'src/studio/': ['schema/'],
+  'src/studio/client/': ['schema/', 'src/page/', 'src/ui/', 'src/sections/', 'src/form/', 'src/studio/protocol.ts', 'src/config/json-edit.ts', 'src/config/json-source.ts'],
   'src/studio/server/': ['schema/', 'src/config/', 'src/build/', 'src/editor/', 'src/studio/', 'src/server/', 'src/server/site/', 'src/server/store/', 'src/server/delivery/', 'src/server/registration/'],
   'src/cli/': anything,
   'supabase/': ['schema/', 'src/server/', 'src/server/settings/', 'src/server/registration/', 'src/server/store/', 'src/server/delivery/', 'src/server/site/'],
@@ -50,7 +51,7 @@ export function roomOf(file: string): string {
   return folders.sort((a, b) => b.length - a.length)[0] ?? path.posix.dirname(file) + '/'
 }
 
-const browserRooms = ['src/page/', 'src/sections/', 'src/ui/', 'src/form/', 'src/editor/client/', 'src/editor/preview/']
+const browserRooms = ['src/page/', 'src/sections/', 'src/ui/', 'src/form/', 'src/editor/client/', 'src/editor/preview/', 'src/studio/client/']
 const nodeOnly = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)])
 /** The store's drivers: only the entries (and the CLI, the build and the tests) choose one; every other room goes through store/store.ts. */
 const isStoreDriver = (file: string) => /^src\/server\/store\/(sqlite|postgres)-/.test(file)
@@ -89,8 +90,8 @@ export function boundaryViolations(file: string, source: string): string[] {
     if (!spec.startsWith('.') || !/\.tsx?$/.test(spec)) continue
     const target = resolve(file, spec)
     const targetRoom = roomOf(target)
-    if (!editorRooms.has(room) && !room.startsWith('src/studio/') && room !== 'src/cli/' && room !== 'tests/' && editorRooms.has(targetRoom)) {
-      problems.push(`${file} imports '${spec}' (src/editor): the site must not depend on the editor.`)
+    if (!editorRooms.has(room) && !room.startsWith('src/studio/') && room !== 'src/cli/' && room !== 'tests/' && (editorRooms.has(targetRoom) || targetRoom.startsWith('src/studio/'))) {
+      problems.push(`${file} imports '${spec}' (${targetRoom}): the site must not depend on the editor or the studio.`)
       continue
     }
     if (isStoreDriver(target) && !mayChooseDriver.has(room)) {
@@ -206,6 +207,10 @@ describe('import boundaries', () => {
     expect(boundaryViolations('src/editor/preview/bad.tsx', "import { startEditor } from '../server.ts'\n")).toHaveLength(1)
     expect(boundaryViolations('src/page/Bad.tsx', "import { renderMarkdown } from '../editor/client/plain-markdown.ts'\n")).toHaveLength(1)
     expect(boundaryViolations('src/editor/server.ts', "import { readFileSync } from 'node:fs'\nimport { App } from '../page/App.tsx'\n")).toHaveLength(1)
+    expect(boundaryViolations('src/studio/client/bad.ts', "import { createHash } from 'node:crypto'\n")).toHaveLength(1)
+    expect(boundaryViolations('src/studio/client/bad.ts', "import { loadPageConfig } from '../../config/load-page-config.ts'\n")).toHaveLength(1)
+    expect(boundaryViolations('src/studio/client/good.ts', "import { replaceValue } from '../../config/json-edit.ts'\nimport type { Role } from '../protocol.ts'\n")).toEqual([])
+    expect(boundaryViolations('src/page/Bad.tsx', "import { studioApi } from '../studio/client/api.ts'\n")).toHaveLength(1)
     expect(boundaryViolations('src/ui/Good.tsx', "import type { Site } from '../../schema/page-config.ts'\nimport { useState } from 'react'\n")).toEqual([])
   })
 

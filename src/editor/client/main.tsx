@@ -1,9 +1,10 @@
 import './editor.css'
 import { StrictMode, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react'
 import { createRoot } from 'react-dom/client'
-import { createCodeEditor, type CodeEditor } from './code-editor.ts'
+import { createCodeEditor, type CodeEditor } from '../../studio/client/editing/code-editor.ts'
+import type { FromPreview, PagePart, ToPreview } from '../../studio/client/editing/preview-messages.ts'
 import { clearDraft, readDraft, writeDraft, type Draft } from './draft.ts'
-import type { FromPreview, PagePart, ProblemView, StateResponse, ToPreview } from './protocol.ts'
+import type { ProblemView, StateResponse } from './protocol.ts'
 import { checkText, fetchState, fetchVersion, saveText, uploadImage } from './server-calls.ts'
 
 const checkDelayMs = 250

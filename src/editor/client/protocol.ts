@@ -1,7 +1,7 @@
 import type { ClientPageConfig } from '../../../schema/page-config.ts'
 
-// What the editor page and the editor server (src/editor/server.ts) say to each other, and what the editor page
-// and its preview frames say to each other. Types only: nothing here runs.
+// What the editor page and the editor server (src/editor/server.ts) say to each other (what it says to its preview
+// frames is src/studio/client/editing/preview-messages.ts). Types only: nothing here runs.
 
 /** The header every /api/ request carries: the session's token, written into the editor page by the server. */
 export const tokenHeader = 'x-editor-token'
@@ -27,15 +27,3 @@ export type ImageResponse = { src: string; width: number; height: number }
 
 /** An error from the server, in plain words. */
 export type ErrorResponse = { error: string }
-
-/** A part of the page: a section by its index in `sections`, or the header or footer. */
-export type PagePart = { kind: 'section'; index: number } | { kind: 'header' } | { kind: 'footer' }
-
-/** Editor → preview frame. */
-export type ToPreview =
-  | { type: 'config'; config: ClientPageConfig }
-  | { type: 'show'; part: PagePart | null; scroll: boolean }
-  | { type: 'scroll-to'; y: number }
-
-/** Preview frame → editor. */
-export type FromPreview = { type: 'ready'; hasPage: boolean } | { type: 'select'; part: PagePart }

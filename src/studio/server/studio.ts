@@ -65,7 +65,9 @@ export function createStudio(deps: StudioDeps): Studio {
     const headers = c.res.headers
     if (!headers.has('content-security-policy')) headers.set('content-security-policy', studioCsp)
     headers.set('x-content-type-options', 'nosniff')
-    headers.set('referrer-policy', 'no-referrer')
+    // Not no-referrer: under it Chromium sends `Origin: null` with a form's POST, and the Origin check below refuses
+    // every sign-in. same-origin keeps the studio's addresses from other sites all the same.
+    headers.set('referrer-policy', 'same-origin')
     headers.set('x-robots-tag', 'noindex, nofollow')
     if (!headers.has('cache-control')) headers.set('cache-control', 'no-store')
     if (c.res.status === 413) headers.set('connection', 'close')

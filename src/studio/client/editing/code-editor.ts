@@ -6,8 +6,11 @@ import { EditorState, Prec, type Text } from '@codemirror/state'
 import { EditorView, hoverTooltip, keymap } from '@codemirror/view'
 import { basicSetup } from 'codemirror'
 import { getJsonPointers, jsonCompletion, jsonPointerForPosition, jsonSchemaHover, stateExtensions } from 'codemirror-json-schema'
-import schema from '../../../schema/page-config.schema.json'
-import type { PagePart, ProblemView } from './protocol.ts'
+import schema from '../../../../schema/page-config.schema.json'
+import type { PagePart } from './preview-messages.ts'
+
+/** A problem as the checker words it (`npm run validate`, the studio's server, `npm run edit`'s server). */
+export type ProblemView = { line: number; column: number; where: string; message: string; fix?: string | undefined }
 
 /** What the editor page hears from the code editor. */
 export type CodeEditorEvents = {
@@ -19,6 +22,8 @@ export type CodeEditorEvents = {
   onCursorPart: (part: PagePart | null) => void
   /** Picture files were dropped at `pos`. */
   onDropFiles: (files: File[], pos: number) => void
+  /** The cursor moved: the JSON pointer of the value it is in ("/sections/2/heading"; "" at the top). */
+  onCursorPointer?: (pointer: string) => void
 }
 
 /** The code editor as the editor page drives it. */
@@ -34,6 +39,8 @@ export type CodeEditor = {
   /** Puts the cursor in the JSON of a part of the page. */
   goToPart: (part: PagePart) => void
   insertAt: (pos: number, text: string) => void
+  /** Replaces the text with `text`, changing only the span that differs (the cursor and the rest stay put), undoable. */
+  updateText: (text: string) => void
 }
 
 const pointerMode = 'json4' as const
@@ -65,7 +72,7 @@ function diagnosticOf(state: EditorState, problem: ProblemView): Diagnostic {
   let node = syntaxTree(state).resolveInner(from, 1)
   while (!markedNodes.has(node.name) && node.parent && node.parent.from === from) node = node.parent
   const to = markedNodes.has(node.name) && node.from === from ? node.to : Math.min(state.doc.length, from + 1)
-  return { from, to: Math.max(to, from), severity: 'error', message: `${problem.message}\nWhat to do: ${problem.fix}`, source: problem.where }
+  return { from, to: Math.max(to, from), severity: 'error', message: problem.fix ? `${problem.message}\nWhat to do: ${problem.fix}` : problem.message, source: problem.where }
 }
 
 /**
@@ -100,11 +107,24 @@ const theme = EditorView.theme({
   '.cm-completionInfo': { maxWidth: '360px', whiteSpace: 'normal', padding: '6px 10px' },
 })
 
-/** CodeMirror 6 set up for a page config: JSON with the page's schema (completion, hover help), lint gutter, Ctrl+S. */
-export function createCodeEditor(parent: HTMLElement, doc: string, lineSeparator: '\n' | '\r\n', events: CodeEditorEvents): CodeEditor {
+/**
+ * CodeMirror 6 set up for a page config: JSON with the page's schema (completion, hover help), lint gutter, Ctrl+S.
+ * `shadow`: inside a shadow root of `parent` (for pages under a strict CSP).
+ */
+export function createCodeEditor(
+  parent: HTMLElement,
+  doc: string,
+  lineSeparator: '\n' | '\r\n',
+  events: CodeEditorEvents,
+  { shadow = false }: { shadow?: boolean } = {},
+): CodeEditor {
   let currentPart: PagePart | null = null
+  // In a shadow root CodeMirror styles itself through a constructed stylesheet, which a CSP without 'unsafe-inline'
+  // allows; in the document it would add <style> elements, which such a CSP blocks (the studio's CSP is one).
+  const root = shadow ? (parent.shadowRoot ?? parent.attachShadow({ mode: 'open' })) : undefined
   const view = new EditorView({
-    parent,
+    parent: root ?? parent,
+    ...(root ? { root } : {}),
     state: EditorState.create({
       doc,
       extensions: [
@@ -130,7 +150,9 @@ export function createCodeEditor(parent: HTMLElement, doc: string, lineSeparator
         EditorView.updateListener.of((update) => {
           if (update.docChanged) events.onChange(update.state.doc.toString())
           if (update.docChanged || update.selectionSet) {
-            const part = partOfPointer(jsonPointerForPosition(update.state, update.state.selection.main.head, 1, pointerMode))
+            const pointer = jsonPointerForPosition(update.state, update.state.selection.main.head, 1, pointerMode)
+            events.onCursorPointer?.(pointer)
+            const part = partOfPointer(pointer)
             if (!samePart(part, currentPart)) {
               currentPart = part
               events.onCursorPart(part)
@@ -174,6 +196,15 @@ export function createCodeEditor(parent: HTMLElement, doc: string, lineSeparator
       const pointers = getJsonPointers(view.state, pointerMode)
       const target = pointers.get(part.kind === 'section' ? `${pointer}/type` : pointer)
       if (target) goToOffset(target.keyFrom)
+    },
+    updateText: (text) => {
+      const old = view.state.doc.toString()
+      if (old === text) return
+      let start = 0
+      while (start < old.length && start < text.length && old[start] === text[start]) start++
+      let end = 0
+      while (end < old.length - start && end < text.length - start && old[old.length - 1 - end] === text[text.length - 1 - end]) end++
+      view.dispatch({ changes: { from: start, to: old.length - end, insert: text.slice(start, text.length - end) } })
     },
     insertAt: (pos, text) => {
       view.dispatch({ changes: { from: pos, insert: text }, selection: { anchor: pos + text.length } })

@@ -1,0 +1,103 @@
+import { lazy, Suspense, useEffect, useState } from 'react'
+import type { MeResponse } from '../protocol.ts'
+import { StudioRequestError, studioApi } from './api.ts'
+import { StudioLink, useRoute } from './navigation.tsx'
+import { LaunchList } from './views/LaunchList.tsx'
+import { NewLaunch } from './views/NewLaunch.tsx'
+import { AuditLog, People } from './views/People.tsx'
+
+// The editor's code (CodeMirror, the schema, RJSF) loads when a launch is opened, not for the list or the people.
+const LaunchEditor = lazy(() => import('./views/LaunchEditor.tsx').then((module) => ({ default: module.LaunchEditor })))
+
+/** Where the server asks for Email and Password (its own page, which works without JavaScript). */
+export const signInPath = '/studio/sign-in'
+
+/** The studio: who is signed in, the navigation, and the view the address names. */
+export function StudioApp() {
+  const route = useRoute()
+  const [me, setMe] = useState<MeResponse | null | undefined>(undefined)
+  const [error, setError] = useState('')
+  const load = () => {
+    studioApi.me().then(setMe, (e: unknown) => {
+      if (e instanceof StudioRequestError && e.status === 401) {
+        setMe(null)
+        window.location.assign(signInPath)
+      }
+      else setError((e as Error).message)
+    })
+  }
+  useEffect(load, [])
+
+  if (error) return <p className="fatal" role="alert">{error}</p>
+  if (me === undefined) return <p className="loading">Opening the studio…</p>
+  if (me === null) {
+    return (
+      <p className="loading">
+        You are signed out. <a href={signInPath}>Sign in</a>
+      </p>
+    )
+  }
+  const canEdit = me.role !== 'sales'
+  const owner = me.role === 'owner'
+  return (
+    <div className={route.view === 'launch' ? 'studio studio-editing' : 'studio'}>
+      <a className="skip" href="#studio-main">
+        Skip to the content
+      </a>
+      <header className="topbar">
+        <StudioLink to={{ view: 'launches' }} className="brand">
+          Studio
+        </StudioLink>
+        <nav aria-label="Studio">
+          <ul>
+            <li>
+              <StudioLink to={{ view: 'launches' }} current={route.view === 'launches'}>
+                Launches
+              </StudioLink>
+            </li>
+            {canEdit && (
+              <li>
+                <StudioLink to={{ view: 'new-launch' }} current={route.view === 'new-launch'}>
+                  New launch
+                </StudioLink>
+              </li>
+            )}
+            {owner && (
+              <li>
+                <StudioLink to={{ view: 'people' }} current={route.view === 'people'}>
+                  People
+                </StudioLink>
+              </li>
+            )}
+            {owner && (
+              <li>
+                <StudioLink to={{ view: 'audit' }} current={route.view === 'audit'}>
+                  Audit log
+                </StudioLink>
+              </li>
+            )}
+          </ul>
+        </nav>
+        <p className="who">
+          {me.email} · {me.role}
+        </p>
+        <form method="post" action="/studio/sign-out">
+          <button type="submit" className="quiet">
+            Sign out
+          </button>
+        </form>
+      </header>
+      <div id="studio-main" className="content" tabIndex={-1}>
+        {route.view === 'launches' && <LaunchList canEdit={canEdit} />}
+        {route.view === 'launch' && (
+          <Suspense fallback={<p className="loading">Opening the editor…</p>}>
+            <LaunchEditor key={route.slug} slug={route.slug} canEdit={canEdit} />
+          </Suspense>
+        )}
+        {route.view === 'new-launch' && <NewLaunch />}
+        {route.view === 'people' && <People />}
+        {route.view === 'audit' && <AuditLog />}
+      </div>
+    </div>
+  )
+}

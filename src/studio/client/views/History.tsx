@@ -1,0 +1,113 @@
+import { useEffect, useState } from 'react'
+import type { VersionDetail, VersionSummary } from '../../protocol.ts'
+import { studioApi } from '../api.ts'
+import { formatMoment } from '../format.ts'
+
+/** A unified diff's lines, each marked as added, removed, a hunk header or context (its file headers left out). */
+export function diffLines(diff: string): { kind: 'add' | 'remove' | 'hunk' | 'same'; text: string }[] {
+  return diff
+    .split('\n')
+    .filter((line) => !/^(\+\+\+|---|Index: |={10,}$)/.test(line))
+    .map((text) => ({ kind: text.startsWith('@@') ? 'hunk' : text.startsWith('+') ? 'add' : text.startsWith('-') ? 'remove' : 'same', text }))
+}
+
+function Diff({ detail }: { detail: VersionDetail }) {
+  if (!detail.diff.trim()) return <p className="muted">No change against the version before.</p>
+  return (
+    <pre className="diff" tabIndex={0} aria-label={`Changes in version ${detail.version}`}>
+      {diffLines(detail.diff).map((line, i) => (
+        <span key={i} className={`diff-${line.kind}`}>
+          {line.kind === 'add' && <span className="sr-only">Added: </span>}
+          {line.kind === 'remove' && <span className="sr-only">Removed: </span>}
+          {line.text}
+          {'\n'}
+        </span>
+      ))}
+    </pre>
+  )
+}
+
+/** `History`: the published versions, newest first, each with what changed and a `Restore` button. */
+export function History({ slug, canEdit, onRestored }: { slug: string; canEdit: boolean; onRestored: (version: number) => void }) {
+  const [versions, setVersions] = useState<VersionSummary[]>()
+  const [open, setOpen] = useState<Record<number, VersionDetail | 'loading'>>({})
+  const [error, setError] = useState('')
+  useEffect(() => {
+    studioApi.versions(slug).then(setVersions, (e: unknown) => setError((e as Error).message))
+  }, [slug])
+  const toggle = async (version: number) => {
+    if (open[version]) {
+      const { [version]: _closed, ...rest } = open
+      setOpen(rest)
+      return
+    }
+    setOpen({ ...open, [version]: 'loading' })
+    try {
+      const detail = await studioApi.version(slug, version)
+      setOpen((now) => ({ ...now, [version]: detail }))
+    } catch (e) {
+      setError((e as Error).message)
+    }
+  }
+  const restore = async (version: number) => {
+    if (!window.confirm(`Publish version ${version} again? It becomes the live page and a new version.`)) return
+    setError('')
+    try {
+      const result = await studioApi.restore(slug, version)
+      onRestored(result.version)
+    } catch (e) {
+      setError((e as Error).message)
+    }
+  }
+  const newest = versions?.[0]?.version
+  return (
+    <section className="history panel" aria-labelledby="history-heading">
+      <h2 id="history-heading">History</h2>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      {versions && versions.length === 0 && <p className="muted">Nothing published from the studio yet.</p>}
+      <ol aria-label="History" className="versions">
+        {versions?.map((v) => {
+          const detail = open[v.version]
+          return (
+            <li key={v.version}>
+              <div className="version-line">
+                <p>
+                  <strong>Version {v.version}</strong>
+                  {v.version === newest && <span className="tag">live</span>}
+                  {v.fromDisk && <span className="tag">from disk</span>}
+                  <br />
+                  <span className="muted">
+                    {formatMoment(v.at)} · {v.by}
+                    {v.restoredFrom !== undefined && ` · restored from version ${v.restoredFrom}`}
+                  </span>
+                  {v.message && (
+                    <>
+                      <br />“{v.message}”
+                    </>
+                  )}
+                </p>
+                <div className="actions">
+                  <button type="button" aria-expanded={Boolean(detail)} onClick={() => void toggle(v.version)}>
+                    {detail ? 'Hide changes' : 'Show changes'}
+                    <span className="sr-only"> of version {v.version}</span>
+                  </button>
+                  {canEdit && v.version !== newest && (
+                    <button type="button" onClick={() => void restore(v.version)}>
+                      Restore<span className="sr-only"> version {v.version}</span>
+                    </button>
+                  )}
+                </div>
+              </div>
+              {detail === 'loading' && <p className="loading">Loading the changes…</p>}
+              {detail && detail !== 'loading' && <Diff detail={detail} />}
+            </li>
+          )
+        })}
+      </ol>
+    </section>
+  )
+}

@@ -1,0 +1,320 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import type { LaunchDetail, PreviewLinkResponse, StudioProblem } from '../../protocol.ts'
+import { launchImagesBase, StudioRequestError, studioApi, type PreviewResponse } from '../api.ts'
+import { createCodeEditor, type CodeEditor } from '../editing/code-editor.ts'
+import { applyPartEdit, partAt, partValue } from '../editing/form-parts.ts'
+import { FormView } from '../editing/FormView.tsx'
+import type { FromPreview, PagePart, ToPreview } from '../editing/preview-messages.ts'
+import { countProblems, formatMoment } from '../format.ts'
+import { withStudioImages } from '../preview-config.ts'
+import { History } from './History.tsx'
+import { CopyField } from './People.tsx'
+import { PreviewFrames } from './PreviewFrames.tsx'
+import { ProblemList } from './ProblemList.tsx'
+
+/** How long typing pauses before the draft is saved and the previews follow. */
+export const draftDelayMs = 600
+
+type Published = { version: number; ms: number; url: string }
+
+function parseOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    return undefined
+  }
+}
+
+/** One launch's editor: the JSON, its problems, the form view of the part under the cursor, the previews, history. */
+export function LaunchEditor({ slug, canEdit }: { slug: string; canEdit: boolean }) {
+  const [detail, setDetail] = useState<LaunchDetail>()
+  const [error, setError] = useState('')
+  const load = useCallback(() => studioApi.launch(slug).then(setDetail, (e: unknown) => setError((e as Error).message)), [slug])
+  useEffect(() => void load(), [load])
+  if (error) return <p className="error page" role="alert">{error}</p>
+  if (!detail) return <p className="loading page">Opening the launch…</p>
+  return <Workspace detail={detail} canEdit={canEdit} />
+}
+
+function Workspace({ detail, canEdit }: { detail: LaunchDetail; canEdit: boolean }) {
+  const { slug } = detail
+  const editorHost = useRef<HTMLDivElement>(null)
+  const editor = useRef<CodeEditor | null>(null)
+  const frames = useRef<(HTMLIFrameElement | null)[]>([])
+  const preview = useRef<{ message: ToPreview; validatorUrl: string } | null>(null)
+  const cursorPart = useRef<PagePart | null>(null)
+  const selectingFrom = useRef<MessageEventSource | null>(null)
+  const savedText = useRef(detail.draftText ?? detail.liveText)
+  const saving = useRef<Promise<void> | null>(null)
+  const [text, setText] = useState(savedText.current)
+  const [pointer, setPointer] = useState('')
+  const [problems, setProblems] = useState<StudioProblem[]>(detail.problems)
+  const [status, setStatus] = useState(detail.draft ? `Draft by ${detail.draft.by}, saved ${formatMoment(detail.draft.updatedAt)}.` : 'No draft: this is the live version.')
+  const [published, setPublished] = useState<Published>()
+  const [blocking, setBlocking] = useState<StudioProblem[]>([])
+  const [link, setLink] = useState<PreviewLinkResponse>()
+  const [historyKey, setHistoryKey] = useState(0)
+  const publishDialog = useRef<HTMLDialogElement>(null)
+  const [message, setMessage] = useState('')
+
+  const post = useCallback((message: ToPreview, only?: Window) => {
+    for (const frame of frames.current) {
+      const target = frame?.contentWindow
+      if (target && (!only || only === target)) target.postMessage(message, window.location.origin)
+    }
+  }, [])
+
+  const showPreview = useCallback(
+    (answer: PreviewResponse) => {
+      const message: ToPreview = { type: 'config', config: withStudioImages(answer.config, launchImagesBase(slug)), validatorUrl: answer.validatorUrl }
+      preview.current = { message, validatorUrl: answer.validatorUrl }
+      post(message)
+    },
+    [post, slug],
+  )
+
+  const refreshPreview = useCallback(() => studioApi.preview(slug).then(showPreview, () => {}), [slug, showPreview])
+
+  /** Saves the text as this launch's draft (when it changed), then shows its problems and its page. */
+  const saveDraft = useCallback(
+    async (reason: 'typing' | 'button') => {
+      const code = editor.current
+      if (!code || !canEdit) return
+      await saving.current
+      const text = code.text()
+      if (text === savedText.current && reason === 'typing') return
+      const run = (async () => {
+        try {
+          const doc = code.view.state.doc
+          const result = await studioApi.saveDraft(slug, text)
+          savedText.current = text
+          setProblems(result.problems)
+          code.showProblems(result.problems, doc)
+          setStatus(
+            result.problems.length
+              ? `Draft saved ${formatMoment(result.savedAt)}, with ${countProblems(result.problems.length)}.`
+              : `Draft saved ${formatMoment(result.savedAt)}.`,
+          )
+          await refreshPreview()
+        } catch (e) {
+          setStatus(`The draft was not saved: ${(e as Error).message} Your text is still here.`)
+        }
+      })()
+      saving.current = run
+      await run
+    },
+    [canEdit, refreshPreview, slug],
+  )
+
+  // The code editor: made once; its events reach the latest state through refs and stable callbacks.
+  useEffect(() => {
+    const host = editorHost.current
+    if (!host) return
+    let timer: number | undefined
+    const code = createCodeEditor(host, savedText.current, savedText.current.includes('\r\n') ? '\r\n' : '\n', {
+      onChange: (next) => {
+        setText(next)
+        window.clearTimeout(timer)
+        timer = window.setTimeout(() => void saveDraft('typing'), draftDelayMs)
+      },
+      onSave: () => void saveDraft('button'),
+      onCursorPointer: setPointer,
+      onCursorPart: (part) => {
+        cursorPart.current = part
+        for (const frame of frames.current) {
+          const win = frame?.contentWindow
+          if (win) post({ type: 'show', part, scroll: win !== selectingFrom.current }, win)
+        }
+      },
+      onDropFiles: (files, pos) => {
+        void (async () => {
+          for (const file of files) {
+            setStatus(`Adding ${file.name}…`)
+            try {
+              const image = await studioApi.uploadImage(slug, file)
+              code.insertAt(pos, `{ "src": ${JSON.stringify(image.src)}, "alt": "", "width": ${image.width}, "height": ${image.height} }`)
+              setStatus(`Added ${image.src} (${image.width} × ${image.height} pixels). Write what the picture shows in "alt".`)
+            } catch (e) {
+              setStatus((e as Error).message)
+            }
+          }
+        })()
+      },
+    }, { shadow: true })
+    editor.current = code
+    code.showProblems(detail.problems, code.view.state.doc)
+    return () => {
+      window.clearTimeout(timer)
+      code.view.destroy()
+      editor.current = null
+    }
+  }, [canEdit, detail.problems, post, saveDraft, slug])
+
+  // Messages from the preview frames: a click on a part of the page, a frame (re)loaded.
+  useEffect(() => {
+    const onMessage = (event: MessageEvent<FromPreview>) => {
+      if (event.origin !== window.location.origin || !frames.current.some((f) => f?.contentWindow === event.source)) return
+      const source = event.source as Window
+      if (event.data.type === 'select') {
+        selectingFrom.current = source
+        editor.current?.goToPart(event.data.part)
+        selectingFrom.current = null
+      } else if (event.data.type === 'ready') {
+        if (preview.current) post(preview.current.message, source)
+        post({ type: 'show', part: cursorPart.current, scroll: cursorPart.current !== null }, source)
+      }
+    }
+    window.addEventListener('message', onMessage)
+    void refreshPreview()
+    return () => window.removeEventListener('message', onMessage)
+  }, [post, refreshPreview])
+
+  const config = useMemo(() => parseOrUndefined(text), [text])
+  const part = useMemo(() => (config === undefined ? undefined : partAt(config, pointer)), [config, pointer])
+  const onFormChange = (value: unknown) => {
+    const code = editor.current
+    if (!code || !part || config === undefined) return
+    try {
+      code.updateText(applyPartEdit(code.text(), part.path, partValue(config, part), value))
+    } catch (e) {
+      setStatus(`The form could not change the text: ${(e as Error).message}`)
+    }
+  }
+
+  const openPublish = () => {
+    setBlocking([])
+    publishDialog.current?.showModal()
+  }
+  const publish = async () => {
+    const code = editor.current
+    publishDialog.current?.close()
+    if (!code) return
+    setStatus('Publishing…')
+    setPublished(undefined)
+    try {
+      await saveDraft('typing')
+      const result = await studioApi.publish(slug, { text: code.text(), message: message.trim() || undefined })
+      savedText.current = code.text()
+      setPublished({ ...result, url: detail.localUrl })
+      setStatus(`Published as version ${result.version}.`)
+      setMessage('')
+      setHistoryKey((k) => k + 1)
+    } catch (e) {
+      if (e instanceof StudioRequestError && e.problems.length) {
+        setBlocking(e.problems)
+        setProblems(e.problems)
+        code.showProblems(e.problems, code.view.state.doc)
+      }
+      setStatus(`Not published: ${(e as Error).message}`)
+    }
+  }
+  const makeLink = async () => {
+    try {
+      await saveDraft('typing')
+      setLink(await studioApi.previewLink(slug))
+    } catch (e) {
+      setStatus(`No preview link: ${(e as Error).message}`)
+    }
+  }
+  const onRestored = async (version: number) => {
+    const fresh = await studioApi.launch(slug)
+    const restored = fresh.draftText ?? fresh.liveText
+    savedText.current = restored
+    editor.current?.replaceText(restored)
+    setProblems(fresh.problems)
+    setPublished({ version, ms: 0, url: detail.localUrl })
+    setStatus(`Restored: published again as version ${version}.`)
+    void refreshPreview()
+    setHistoryKey((k) => k + 1)
+  }
+
+  return (
+    <main className="editor" aria-labelledby="launch-heading">
+      <div className="toolbar">
+        <div className="title">
+          <h1 id="launch-heading">{detail.siteName}</h1>
+          <p className="status" role="status">
+            {status}
+          </p>
+        </div>
+        {canEdit && (
+          <div className="actions">
+            <button type="button" onClick={() => void saveDraft('button')} aria-keyshortcuts="Control+S Meta+S">
+              Save draft
+            </button>
+            <button type="button" onClick={() => void makeLink()}>
+              Preview link
+            </button>
+            <button type="button" className="primary" onClick={openPublish}>
+              Publish
+            </button>
+          </div>
+        )}
+      </div>
+      {detail.changedOnDisk && (
+        <p className="banner warn" role="alert">
+          The file on disk was changed outside the studio since the live version. Publishing from here replaces it: compare in History first.
+        </p>
+      )}
+      {published && (
+        <div className="banner ok" role="status">
+          <p>
+            Version {published.version} is live{published.ms ? ` (in ${(published.ms / 1000).toFixed(1)} s)` : ''}:{' '}
+            <a href={published.url} target="_blank" rel="noreferrer">
+              {published.url}
+            </a>
+          </p>
+        </div>
+      )}
+      {blocking.length > 0 && (
+        <div className="banner warn" role="alert">
+          <p>Not published: {countProblems(blocking.length)} must be fixed first (listed under the text).</p>
+        </div>
+      )}
+      {link && (
+        <div className="banner" role="status">
+          <CopyField label="Preview link (read-only, no account needed)" value={link.url} />
+          <p>Works until {formatMoment(link.expiresAt)}. It shows the draft as saved now.</p>
+        </div>
+      )}
+      <div className="workspace">
+        <section className="source" aria-label="Text">
+          <div className="code" ref={editorHost} />
+          <ProblemList problems={problems} onLocate={(line, column) => editor.current?.goTo(line, column)} headingId="problems-heading" />
+        </section>
+        <section className="form-view" aria-labelledby="form-view-heading">
+          <h2 id="form-view-heading">{part ? part.title : 'Form'}</h2>
+          {config === undefined && <p className="muted">The text is not valid JSON at the moment: the form shows again once it is.</p>}
+          {config !== undefined && !part && <p className="muted">Put the cursor in a section, a form field or the SEO block to change it here without touching brackets.</p>}
+          {config !== undefined && part && <FormView key={part.path.join('/')} part={part} value={partValue(config, part)} onChange={onFormChange} idPrefix="part" />}
+        </section>
+        <PreviewFrames frames={frames} />
+      </div>
+      <History key={historyKey} slug={slug} canEdit={canEdit} onRestored={(v) => void onRestored(v)} />
+      <dialog ref={publishDialog} className="confirm" aria-labelledby="publish-heading">
+        <form
+          method="dialog"
+          onSubmit={(e) => {
+            e.preventDefault()
+            void publish()
+          }}
+        >
+          <h2 id="publish-heading">Publish {detail.siteName}?</h2>
+          <p>The text as it is now goes live at {detail.localUrl} and becomes a new version in History.</p>
+          <label>
+            What changed (optional)
+            <input value={message} onChange={(e) => setMessage(e.target.value)} maxLength={200} />
+          </label>
+          <div className="actions">
+            <button type="submit" className="primary">
+              Publish now
+            </button>
+            <button type="button" onClick={() => publishDialog.current?.close()}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      </dialog>
+    </main>
+  )
+}

@@ -1,0 +1,113 @@
+import { execFile } from 'node:child_process'
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { promisify } from 'node:util'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { launchBrowser, startServer, type RunningServer } from './harness.ts'
+
+// The studio end to end, in Chromium against the real Node server (src/cli/serve.ts) and the built studio
+// (dist/_studio): from `npm run studio:invite` to a published and a restored version, on a COPY of the config.
+
+const run = promisify(execFile)
+const original = readFileSync('page.config.json', 'utf8')
+const config = JSON.parse(original) as { site: { name: string }; sections: { heading: string }[] }
+const oldHeading = config.sections[0]!.heading
+const newHeading = `${oldHeading}, Phase Two`
+const password = 'correct horse battery staple'
+const dir = mkdtempSync(path.join(tmpdir(), 'vip-studio-e2e-'))
+const configFile = path.join(dir, 'page.config.json')
+
+// The site's publisher (the `launches` branch) builds the launch and swaps it in; until src/cli/serve.ts gives it to
+// the studio, the studio's stand-in only writes the file, and the launch serves the change after a restart. The checks
+// of the served page run as soon as serve.ts passes a publisher.
+const publishesLive = /nodeStudioOf\(\{[^}]*\bpublisher\b/.test(readFileSync('src/cli/serve.ts', 'utf8'))
+
+let server: RunningServer
+let browser: Browser
+
+beforeAll(async () => {
+  cpSync('public', path.join(dir, 'public'), { recursive: true })
+  writeFileSync(configFile, original)
+  server = await startServer({ PAGE_CONFIG: configFile, DIST_DIR: path.resolve(process.env.DIST_DIR || 'dist') })
+  browser = await launchBrowser()
+}, 60_000)
+
+afterAll(async () => {
+  await browser?.close()
+  await server?.stop()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+/** The launch's home page as a plain HTTP client gets it (no browser, no studio session). */
+async function homePage(): Promise<string> {
+  return (await fetch(`${server.url}/`)).text()
+}
+
+/** Selects the first match of `text` in the code editor with its own search (Ctrl+F), as a person would. */
+async function selectInEditor(page: Page, text: string): Promise<void> {
+  await page.getByRole('textbox', { name: 'page.config.json' }).click()
+  await page.keyboard.press('Control+f')
+  const field = page.getByRole('textbox', { name: 'Find' })
+  await field.fill(text)
+  // The search panel takes its query on a key press, as when typed.
+  await field.press('End')
+  await field.press('Enter')
+  await field.press('Escape')
+}
+
+describe('the studio, end to end', () => {
+  it('invites, sets a password, signs in, changes the hero heading, publishes, and restores the version before byte for byte', async () => {
+    const { stdout } = await run('npm', ['run', '-s', 'studio:invite', '--', '--email', 'owner@example.com', '--role', 'owner'], {
+      env: { ...process.env, DATA_DIR: server.dataDir, PORT: new URL(server.url).port, PAGE_CONFIG: configFile },
+    })
+    const link = /(http:\/\/\S+\/studio\/invite\/\S+)/.exec(stdout)?.[1]
+    expect(link, stdout).toBeDefined()
+
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } })
+    const page = await context.newPage()
+    page.setDefaultTimeout(30_000)
+    await page.goto(server.url + new URL(link!).pathname)
+    await page.getByLabel('New password', { exact: true }).fill(password)
+    await page.getByLabel('New password again').fill(password)
+    await page.getByRole('button', { name: 'Save password' }).click()
+    await page.getByRole('list', { name: 'Launches' }).waitFor()
+
+    // Out, and in again with the password just chosen.
+    await page.getByRole('button', { name: 'Sign out' }).click()
+    await page.getByLabel('Email').fill('owner@example.com')
+    await page.getByLabel('Password').fill(password)
+    await page.getByRole('button', { name: 'Sign in' }).click()
+
+    await page.getByRole('link', { name: config.site.name, exact: true }).click()
+    await page.getByRole('textbox', { name: 'page.config.json' }).waitFor()
+    const desktop = page.frameLocator('iframe[title="Desktop preview"]')
+    await expect.poll(() => desktop.getByRole('heading', { level: 1 }).textContent(), { timeout: 30_000 }).toBe(oldHeading)
+
+    await selectInEditor(page, `"heading": "${oldHeading}"`)
+    await page.keyboard.type(`"heading": "${newHeading}"`)
+    await expect.poll(() => desktop.getByRole('heading', { level: 1 }).textContent(), { timeout: 30_000 }).toBe(newHeading)
+    await expect.poll(() => page.frameLocator('iframe[title="Phone preview"]').getByRole('heading', { level: 1 }).textContent()).toBe(newHeading)
+    expect(readFileSync(configFile, 'utf8'), 'a draft never touches the file').toBe(original)
+
+    await page.getByRole('button', { name: 'Publish', exact: true }).click()
+    await page.getByRole('dialog').getByRole('button', { name: 'Publish now' }).click()
+    await page.getByText('Version 2 is live').waitFor({ timeout: 60_000 })
+    const edited = original.replace(`"heading": "${oldHeading}"`, `"heading": "${newHeading}"`)
+    expect(readFileSync(configFile, 'utf8')).toBe(edited)
+    if (publishesLive) await expect.poll(homePage, { timeout: 10_000 }).toContain(newHeading)
+
+    const history = page.getByRole('list', { name: 'History' })
+    await history.getByText('Version 2', { exact: true }).waitFor()
+    page.once('dialog', (dialog) => void dialog.accept())
+    await history.getByRole('listitem').filter({ hasText: 'Version 1' }).getByRole('button', { name: /^Restore/ }).click()
+    await page.getByText('Version 3 is live').waitFor({ timeout: 60_000 })
+    expect(readFileSync(configFile, 'utf8')).toBe(original)
+    if (publishesLive) {
+      await expect.poll(async () => (await homePage()).includes(newHeading), { timeout: 10_000 }).toBe(false)
+      expect(await homePage()).toContain(oldHeading)
+    }
+    await context.close()
+  }, 240_000)
+})
