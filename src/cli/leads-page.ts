@@ -5,7 +5,6 @@ import { pathToFileURL } from 'node:url'
 import { serve, type HttpBindings } from '@hono/node-server'
 import { Hono } from 'hono'
 import pg from 'pg'
-import { rateLimitKey } from '../server/client-address.ts'
 import { formatEnvProblems, parseNodeEnv, type NodeServerConfig } from '../server/env.ts'
 import { createForwardedAddress } from '../server/forwarded-address.ts'
 import { createLeadsPage, leadsPageLaunchOf } from '../server/leads-page/leads-page.ts'
@@ -57,7 +56,8 @@ export async function startLeadsPageServer(
       launches,
       timeZone: settings.timeZone,
       trustProxy: settings.trustProxy,
-      clientIp: (c) => rateLimitKey(visitorAddress((c.env as HttpBindings).incoming) ?? 'unknown'),
+      signInCounts: store,
+      clientIp: (c) => visitorAddress((c.env as HttpBindings).incoming) ?? 'unknown',
     }),
   )
   app.get('/', (c) => c.redirect('/leads'))

@@ -7,7 +7,6 @@ import { Hono, type Context, type MiddlewareHandler } from 'hono'
 import { functionLaunchOf } from '../../schema/function-launch.ts'
 import { contactFunctionPath } from '../../schema/function-path.ts'
 import { createApp } from './app.ts'
-import { rateLimitKey } from './client-address.ts'
 import { healthHandler } from './health.ts'
 import { DataDirBusyError, lockDataDir } from './data-dir-lock.ts'
 import { createEmlMailer } from './eml-mailer.ts'
@@ -282,7 +281,8 @@ export async function startNodeServer(
         launches: launches.map((launch) => leadsPageLaunchOf(launch.config)),
         timeZone: settings.timeZone,
         trustProxy: settings.trustProxy,
-        clientIp: (c) => rateLimitKey(clientAddress(c) ?? 'unknown'),
+        signInCounts: store,
+        clientIp: (c) => clientAddress(c) ?? 'unknown',
       }),
     )
   }

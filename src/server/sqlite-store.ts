@@ -1,6 +1,7 @@
 import { chmodSync, existsSync } from 'node:fs'
 import Database from 'better-sqlite3'
 import { ensurePrivateFile, privateFileMode } from './private-files.ts'
+import { createSqliteSignInCounts, sqliteSignInSchema } from './store/sqlite-sign-in-counts.ts'
 import {
   countsByLaunch,
   leadColumnValues,
@@ -134,6 +135,8 @@ const upgrades: Array<(db: Database.Database) => void> = [
   (db) => db.exec(schemaV4),
   (db) => upgradeForMessages(db),
   (db) => upgradeForLaunches(db),
+  // Version 7, as supabase/migrations/20251226000000_sign_in_limits.sql: the sign-in limiter's counts.
+  (db) => db.exec(sqliteSignInSchema),
 ]
 
 function upgradeForMessages(db: Database.Database): void {
@@ -503,6 +506,7 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions): Sqli
   })
 
   return {
+    ...createSqliteSignInCounts(db),
     // better-sqlite3 is synchronous; the commit (with its fsync) has happened when these promises resolve.
     // IMMEDIATE takes the write lock up front, so a read-then-insert cannot interleave with another writer.
     saveLead(lead, mail, more) {

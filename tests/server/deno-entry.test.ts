@@ -370,6 +370,8 @@ describe(`row level security (PostgreSQL, ${plannedPostgresKind()})`, () => {
     for (const statement of [
       'SELECT * FROM public.leads',
       'SELECT * FROM public.outbox',
+      'SELECT * FROM public.sign_in_failures',
+      'SELECT * FROM public.sign_in_devices',
       `WITH x AS (UPDATE public.leads SET consent_text = 'changed' RETURNING 1) SELECT * FROM x`,
       'WITH x AS (DELETE FROM public.leads RETURNING 1) SELECT * FROM x',
       `WITH x AS (INSERT INTO public.leads (submission_id, fields, consent_text) VALUES (gen_random_uuid(), '{}', 'x') RETURNING 1) SELECT * FROM x`,

@@ -14,10 +14,28 @@ const slug = readPageConfig().launch.slug
 writeFileSync(path.join(distDir, slug, 'plan.svg'), '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>')
 afterAll(() => rmSync(root, { recursive: true, force: true }))
 
+const password = 'correct horse battery staple'
 let server: ServerProcess
 beforeAll(async () => {
-  server = await startServerProcess({ DATA_DIR: path.join(root, 'data'), DIST_DIR: distDir })
+  // One proxy in front, on loopback: the test names each client in X-Forwarded-For, as the proxy would.
+  server = await startServerProcess({ DATA_DIR: path.join(root, 'data'), DIST_DIR: distDir, LEADS_PASSWORD: password, TRUST_PROXY: '1' })
 })
+
+/** A sign-in to the leads page from `client` (the address the proxy saw), as the page's own form sends it. */
+function signIn(client: string, typed: string, cookie?: string) {
+  const host = new URL(server.url).host
+  return fetch(`${server.url}/leads/sign-in`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      origin: `http://${host}`,
+      'x-forwarded-for': client,
+      ...(cookie ? { cookie } : {}),
+    },
+    body: new URLSearchParams({ password: typed }).toString(),
+  })
+}
 afterAll(async () => {
   await server.stop('SIGTERM')
 })
@@ -45,5 +63,32 @@ describe('node server: the unsubscribe page (issue 21, item 10)', () => {
       expect(page.headers.get('x-frame-options')).toBe('DENY')
     }
     expect((await fetch(`${server.url}/`)).headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin')
+  })
+})
+
+describe('node server: the leads page sign-in limits (issue 21, item 3)', () => {
+  it('refuses twelve wrong passwords from twelve /64s of one /48 by the twelfth, and still lets in a device that signed in before', async () => {
+    // The team signed in earlier from the office: that browser holds a device cookie.
+    const earlier = await signIn('198.51.100.20', password)
+    expect(earlier.status).toBe(303)
+    const device = earlier.headers.getSetCookie().map((c) => c.split(';')[0]!).find((c) => c.startsWith('leads_device='))
+    expect(device).toMatch(/^leads_device=[\w-]{40,}$/)
+
+    const statuses: number[] = []
+    for (let i = 1; i <= 12; i++) {
+      const attempt = await signIn(`2001:db8:77:${i.toString(16)}::1`, 'not the password')
+      statuses.push(attempt.status)
+      if (attempt.status === 429) expect(Number(attempt.headers.get('retry-after'))).toBeGreaterThan(0)
+    }
+    expect(statuses[11]).toBe(429)
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(10)
+    expect(server.output()).toMatch(/sign-in refused for account "leads-page": the (network|account) budget is spent \(client 2001:db8:77:c::1\)/)
+
+    // Another client without the cookie is refused too (the account's budget is spent) ...
+    expect((await signIn('192.0.2.44', password)).status).toBe(429)
+    // ... but the team's browser still signs in, during the attack.
+    const during = await signIn('198.51.100.20', password, device)
+    expect(during.status).toBe(303)
+    expect(during.headers.get('location')).toBe('/leads')
   })
 })
