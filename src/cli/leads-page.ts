@@ -43,7 +43,7 @@ export async function startLeadsPageServer(
   if (settings.leadsPassword === undefined) throw new Error('LEADS_PASSWORD is missing: the leads page needs the team\'s password.')
   const dataDir = path.resolve(cwd, settings.dataDir)
   mkdirSync(dataDir, { recursive: true })
-  const sessions = openSessionStore(path.join(dataDir, 'leads-page.sqlite'))
+  const sessions = openSessionStore(path.join(dataDir, 'leads-page.sqlite'), settings.leadsPassword)
   const visitorAddress = createForwardedAddress(settings.proxies)
   const app = new Hono()
   app.use('*', secureHeadersMiddleware({ jsonLdHashes: [], https: settings.trustProxy > 0 }))

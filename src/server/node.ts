@@ -271,7 +271,7 @@ export async function startNodeServer(
   site.route('/', fn)
   let sessions: SessionStore | undefined
   if (settings.leadsPassword !== undefined) {
-    sessions = openSessionStore(path.join(dataDir, 'leads-page.sqlite'))
+    sessions = openSessionStore(path.join(dataDir, 'leads-page.sqlite'), settings.leadsPassword)
     site.route(
       '/',
       createLeadsPage({

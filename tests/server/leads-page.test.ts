@@ -30,7 +30,7 @@ const origin = 'http://leads.example'
 type Harness = { store: LeadStore; sessions: SessionStore; now: { value: Date }; page: ReturnType<typeof createLeadsPage> }
 
 function harness(store: LeadStore, options: { trustProxy?: number; log?: string[]; launches?: LeadsPageLaunch[] } = {}): Harness {
-  const sessions = openSessionStore(path.join(root, `${crypto.randomUUID()}.sqlite`))
+  const sessions = openSessionStore(path.join(root, `${crypto.randomUUID()}.sqlite`), password)
   const now = { value: new Date('2026-03-02T15:00:00Z') }
   const log = options.log ?? []
   const page = createLeadsPage({
@@ -204,7 +204,7 @@ describe('the leads page (SQLite)', () => {
 
   it('keeps its sessions in an owner-only file', () => {
     const sessionFile = path.join(root, `${crypto.randomUUID()}.sqlite`)
-    openSessionStore(sessionFile).close()
+    openSessionStore(sessionFile, password).close()
     expect(statSync(sessionFile).mode & 0o777).toBe(0o600)
   })
 

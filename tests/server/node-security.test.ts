@@ -92,3 +92,41 @@ describe('node server: the leads page sign-in limits (issue 21, item 3)', () => 
     expect(during.headers.get('location')).toBe('/leads')
   })
 })
+
+describe('node server: a new LEADS_PASSWORD (issue 21, item 5)', () => {
+  it('ends every session made with the old password', async () => {
+    const dataDir = path.join(root, 'password-change')
+    const host = (url: string) => new URL(url).host
+    const signInTo = (url: string, typed: string) =>
+      fetch(`${url}/leads/sign-in`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: `http://${host(url)}` },
+        body: new URLSearchParams({ password: typed }).toString(),
+      })
+    const sessionOf = (response: Response) => response.headers.getSetCookie().find((c) => c.startsWith('leads_session='))!.split(';')[0]!
+
+    const before = await startServerProcess({ DATA_DIR: dataDir, DIST_DIR: distDir, LEADS_PASSWORD: 'the old team password' })
+    let cookie: string
+    try {
+      cookie = sessionOf(await signInTo(before.url, 'the old team password'))
+      expect(await (await fetch(`${before.url}/leads`, { headers: { cookie } })).text()).toContain('Registrations')
+    } finally {
+      await before.stop('SIGTERM')
+    }
+    // The same password again: the session lives on (a restart alone signs nobody out).
+    const same = await startServerProcess({ DATA_DIR: dataDir, DIST_DIR: distDir, LEADS_PASSWORD: 'the old team password' })
+    try {
+      expect(await (await fetch(`${same.url}/leads`, { headers: { cookie } })).text()).toContain('Registrations')
+    } finally {
+      await same.stop('SIGTERM')
+    }
+    const after = await startServerProcess({ DATA_DIR: dataDir, DIST_DIR: distDir, LEADS_PASSWORD: 'a brand new team password' })
+    try {
+      expect(await (await fetch(`${after.url}/leads`, { headers: { cookie } })).text()).toContain('Sign in with the team')
+      expect((await fetch(`${after.url}/leads/leads.csv`, { headers: { cookie }, redirect: 'manual' })).status).toBe(303)
+    } finally {
+      await after.stop('SIGTERM')
+    }
+  }, 90_000)
+})

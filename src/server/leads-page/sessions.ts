@@ -34,6 +34,10 @@ CREATE TABLE IF NOT EXISTS sessions (
   filter     TEXT    NOT NULL DEFAULT '{"text":""}'
 );
 CREATE INDEX IF NOT EXISTS sessions_expiry ON sessions (expires_at);
+CREATE TABLE IF NOT EXISTS session_settings (
+  name  TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);
 `
 
 function hashOf(token: string): string {
@@ -42,17 +46,28 @@ function hashOf(token: string): string {
 
 /**
  * Opens (and creates) the session file, owner-only like everything in DATA_DIR (a session holds the search typed,
- * which may be a name).
+ * which may be a name). Every session is bound to `password` (LEADS_PASSWORD), by a keyed hash of it under a random
+ * key kept in the file: opened with another password, every session made with the old one is deleted, so changing
+ * the password signs everyone out.
  */
-export function openSessionStore(file: string): SessionStore {
+export function openSessionStore(file: string, password: string): SessionStore {
   ensurePrivateFile(file)
   const db = new Database(file)
   db.pragma('journal_mode = WAL')
+  // A search typed (a name, an address) leaves the file's bytes when its session goes.
+  db.pragma('secure_delete = ON')
   db.exec(schema)
-  const insert = db.prepare<[string, number]>('INSERT INTO sessions (token_hash, expires_at) VALUES (?, ?)')
+  if (!(db.pragma('table_info(sessions)') as Array<{ name: string }>).some((column) => column.name === 'password_tag')) {
+    db.exec("ALTER TABLE sessions ADD COLUMN password_tag TEXT NOT NULL DEFAULT ''")
+  }
+  db.prepare("INSERT INTO session_settings (name, value) VALUES ('password_key', ?) ON CONFLICT DO NOTHING").run(randomBytes(32).toString('hex'))
+  const key = db.prepare<[], { value: string }>("SELECT value FROM session_settings WHERE name = 'password_key'").get()!.value
+  const passwordTag = createHmac('sha256', Buffer.from(key, 'hex')).update(password, 'utf8').digest('hex')
+  db.prepare('DELETE FROM sessions WHERE password_tag <> ?').run(passwordTag)
+  const insert = db.prepare<[string, number, string]>('INSERT INTO sessions (token_hash, expires_at, password_tag) VALUES (?, ?, ?)')
   const purge = db.prepare<[number]>('DELETE FROM sessions WHERE expires_at <= ?')
-  const select = db.prepare<[string, number], { expires_at: number; filter: string }>(
-    'SELECT expires_at, filter FROM sessions WHERE token_hash = ? AND expires_at > ?',
+  const select = db.prepare<[string, number, string], { expires_at: number; filter: string }>(
+    'SELECT expires_at, filter FROM sessions WHERE token_hash = ? AND expires_at > ? AND password_tag = ?',
   )
   const update = db.prepare<[string, string]>('UPDATE sessions SET filter = ? WHERE token_hash = ?')
   const remove = db.prepare<[string]>('DELETE FROM sessions WHERE token_hash = ?')
@@ -60,11 +75,11 @@ export function openSessionStore(file: string): SessionStore {
     create(now, ttlMs) {
       purge.run(now.getTime())
       const token = randomBytes(32).toString('base64url')
-      insert.run(hashOf(token), now.getTime() + ttlMs)
+      insert.run(hashOf(token), now.getTime() + ttlMs, passwordTag)
       return token
     },
     find(token, now) {
-      const row = select.get(hashOf(token), now.getTime())
+      const row = select.get(hashOf(token), now.getTime(), passwordTag)
       if (!row) return undefined
       const filter = JSON.parse(row.filter) as Partial<LeadsFilter>
       return {
