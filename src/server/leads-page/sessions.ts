@@ -1,4 +1,5 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
+import { existsSync } from 'node:fs'
 import Database from 'better-sqlite3'
 import { ensurePrivateFile } from '../private-files.ts'
 
@@ -108,4 +109,31 @@ export function createPasswordCheck(password: string): (attempt: string) => bool
   const mac = (text: string) => createHmac('sha256', key).update(text, 'utf8').digest()
   const expected = mac(password)
   return (attempt) => timingSafeEqual(mac(attempt), expected)
+}
+
+/**
+ * Erases from the leads page's sessions (DATA_DIR/leads-page.sqlite) every search that holds `address`, for
+ * `npm run leads:erase`: the search text goes, the freed bytes are overwritten and the WAL is emptied, so no copy of
+ * the address is left in the file. Returns how many searches held it; 0 when there is no such file.
+ */
+export async function eraseSearchesFor(file: string, address: string): Promise<number> {
+  if (!existsSync(file)) return 0
+  const db = new Database(file)
+  try {
+    db.pragma('busy_timeout = 5000')
+    db.pragma('secure_delete = ON')
+    const changed = db
+      .prepare<[string]>(`UPDATE sessions SET filter = json_set(filter, '$.text', '') WHERE instr(lower(json_extract(filter, '$.text')), lower(?)) > 0`)
+      .run(address.trim()).changes
+    // The running server may read at this moment and hold the checkpoint back: try for up to 5 s.
+    for (let attempt = 0; ; attempt++) {
+      const [result] = db.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number }>
+      if (result?.busy === 0) break
+      if (attempt === 50) throw new Error(`${file} is busy: its journal could not be emptied. Run the erasure again.`)
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    return changed
+  } finally {
+    db.close()
+  }
 }
