@@ -47,6 +47,7 @@ describe.skipIf(plannedPostgresKind() === 'pglite')('Supabase Edge Function unde
   let receiver: Server
   const webhookCalls: WebhookCall[] = []
   let deno: ChildProcess
+  let denoEnv: Record<string, string> = {}
   let output = () => ''
   let url = ''
 
@@ -80,7 +81,7 @@ describe.skipIf(plannedPostgresKind() === 'pglite')('Supabase Edge Function unde
     const receiverAddress = receiver.address()
     const webhookUrl = `http://127.0.0.1:${typeof receiverAddress === 'object' && receiverAddress ? receiverAddress.port : 0}/hooks/leads`
 
-    deno = runDeno({
+    denoEnv = {
       SUPABASE_DB_URL: pg.url!,
       SUPABASE_ANON_KEY: 'legacy-anon-jwt',
       SUPABASE_PUBLISHABLE_KEYS: JSON.stringify({ default: publishableKey }),
@@ -100,7 +101,8 @@ describe.skipIf(plannedPostgresKind() === 'pglite')('Supabase Edge Function unde
       SUPABASE_URL: 'https://project-ref.supabase.co',
       PORT: '0',
       HOST: '127.0.0.1',
-    })
+    }
+    deno = runDeno(denoEnv)
     // The first run fetches npm packages into Deno's cache; later runs start in about a second.
     ;({ url, output } = await functionUrlOf(deno))
   }, 120_000)
@@ -118,6 +120,31 @@ describe.skipIf(plannedPostgresKind() === 'pglite')('Supabase Edge Function unde
       headers: { apikey: publishableKey, authorization: `Bearer ${publishableKey}`, 'content-type': 'application/json', origin: site, ...headers },
       body: JSON.stringify(body),
     })
+
+  it("trusts CF-Connecting-IP only on Supabase's hosted platform (SB_REGION), none elsewhere, and logs which applies (issue 21, item 11)", async () => {
+    for (const hosted of [false, true]) {
+      const fn = runDeno({ ...denoEnv, ...(hosted ? { SB_REGION: 'ca-central-1' } : {}), RATE_LIMIT_PER_MINUTE: '1' })
+      try {
+        const started = await functionUrlOf(fn)
+        const statuses: number[] = []
+        // Two callers naming two different addresses in the header, from one connection address.
+        for (const claimed of ['203.0.113.1', '203.0.113.2']) {
+          const res = await fetch(`${started.url}/functions/v1/send-contact-email`, {
+            method: 'POST',
+            headers: { apikey: publishableKey, 'content-type': 'application/json', origin: site, 'cf-connecting-ip': claimed },
+            body: JSON.stringify(registration()),
+          })
+          statuses.push(res.status)
+        }
+        expect(statuses).toEqual(hosted ? [200, 200] : [200, 429])
+        expect(started.output()).toContain(
+          hosted ? "the visitor's address is the cf-connecting-ip header (Supabase's hosted platform: SB_REGION=ca-central-1)" : "the visitor's address is the connection's address (not Supabase's hosted platform",
+        )
+      } finally {
+        await stopDeno(fn)
+      }
+    }
+  }, 180_000)
 
   async function outboxOf(submissionId: unknown, kind = 'notification') {
     const { rows } = await pg.db.query(
