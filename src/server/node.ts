@@ -25,6 +25,7 @@ import { cspHashesOf, secureHeadersMiddleware, styleHashesOf } from './security-
 import { createSmtpMailer } from './smtp-mailer.ts'
 import { openSqliteStore } from './sqlite-store.ts'
 import { createStaticSite } from './static-site.ts'
+import { createForwardedHeaderGuard } from './site/forwarded-headers.ts'
 import { addressKeyOf } from './suppression.ts'
 import { createWebhookSender } from './webhook.ts'
 
@@ -292,12 +293,17 @@ export async function startNodeServer(
     return c.json({ error: 'The server could not answer just now. Please try again in a moment.' }, 500)
   })
 
+  // X-Forwarded-Host/-Proto: only from the proxies TRUST_PROXY counts, only naming a launch's host.
+  const guardForwarded = createForwardedHeaderGuard({
+    proxies: settings.proxies,
+    launches: launches.map((launch) => ({ slug: launch.slug, canonicalUrl: launch.config.seo.canonicalUrl, origins: launch.config.launch.origins })),
+  })
   const limits = { ...defaultConnectionLimits, ...options.connections }
   let server: Server
   try {
     server = await new Promise<Server>((resolve, reject) => {
       const s = serve({
-        fetch: site.fetch,
+        fetch: (request, env) => site.fetch(guardForwarded(request, env.incoming.socket.remoteAddress), env),
         port: settings.port,
         hostname: settings.host,
         // The interval can only be given at creation; the rest are set on the server below.

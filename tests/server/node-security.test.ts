@@ -130,3 +130,39 @@ describe('node server: a new LEADS_PASSWORD (issue 21, item 5)', () => {
     }
   }, 90_000)
 })
+
+describe('node server: X-Forwarded-Host and -Proto behind TRUST_PROXY (issue 21, item 6)', () => {
+  /** A leads-page form post claiming to come from `site`, with these forwarded headers. */
+  const postFrom = (url: string, site: string, forwarded: Record<string, string>) =>
+    fetch(`${url}/leads/sign-in`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: site, ...forwarded },
+      body: new URLSearchParams({ password: 'not the password' }).toString(),
+    })
+
+  it('believes them from the trusted proxy only for a host a launch declares', async () => {
+    const canonical = new URL(readPageConfig().seo.canonicalUrl)
+    // The launch's own host, forwarded by the proxy: the page is this site's (the sign-in itself is then judged).
+    expect((await postFrom(server.url, canonical.origin, { 'x-forwarded-host': canonical.host, 'x-forwarded-proto': canonical.protocol.slice(0, -1) })).status).not.toBe(403)
+    // Any other host is not believed, so a page of that host is another site's.
+    expect((await postFrom(server.url, 'https://evil.example', { 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' })).status).toBe(403)
+  })
+
+  it('ignores them from a peer that is not one of TRUSTED_PROXIES', async () => {
+    const direct = await startServerProcess({
+      DATA_DIR: path.join(root, 'untrusted-peer'),
+      DIST_DIR: distDir,
+      LEADS_PASSWORD: password,
+      TRUST_PROXY: '1',
+      // The proxy connects from elsewhere: this test's loopback connection is a client reaching the port directly.
+      TRUSTED_PROXIES: '192.0.2.1',
+    })
+    try {
+      const canonical = new URL(readPageConfig().seo.canonicalUrl)
+      expect((await postFrom(direct.url, canonical.origin, { 'x-forwarded-host': canonical.host, 'x-forwarded-proto': canonical.protocol.slice(0, -1) })).status).toBe(403)
+    } finally {
+      await direct.stop('SIGTERM')
+    }
+  }, 60_000)
+})
