@@ -11,6 +11,7 @@ import { readOrCreateSecret } from '../server/store/private-files.ts'
 import { openSqliteStore } from '../server/store/sqlite-store.ts'
 import type { LeadSelector, LeadStore } from '../server/store/store.ts'
 import { addressKeyOf } from '../server/store/suppression.ts'
+import { eraseSearchesFor } from '../server/leads-page/sessions.ts'
 import { readErasureSettings, SettingsError } from '../server/env.ts'
 
 /**
@@ -104,6 +105,8 @@ export async function runLeadsErase(argv: string[], io: Io): Promise<number> {
   let secret: () => string
   let emlDir: string | undefined
   let where: string
+  // The leads page keeps its sessions (and the searches typed in them) in DATA_DIR, whichever database holds the leads.
+  const sessionsFile = path.join(path.resolve(settings.dataDir), 'leads-page.sqlite')
   if (databaseUrl) {
     const own = new pg.Pool({ connectionString: databaseUrl, max: 1 })
     pool = own
@@ -135,8 +138,14 @@ export async function runLeadsErase(argv: string[], io: Io): Promise<number> {
   try {
     const found = await store.countErasable(selector)
     const whom = 'email' in selector ? 'this e-mail address' : 'this submission id'
+    // A search for the address on the leads page is a copy of it too, whether or not any lead is left.
+    const eraseSearches = async () => {
+      const searches = 'email' in selector ? await eraseSearchesFor(sessionsFile, selector.email) : 0
+      if (searches > 0) io.out(`Removed the address from ${plural(searches, 'search', 'searches')} of the leads page.`)
+    }
     if (found.leads === 0) {
       io.out(`No registrations for ${whom} in ${where}: nothing to erase.`)
+      await eraseSearches()
       // Copies of messages may outlive their lead (an earlier, interrupted erasure): remove those as well.
       if (emlDir && 'email' in selector) {
         const removed = await removeEmlCopies(emlDir, [], selector.email)
@@ -159,6 +168,7 @@ export async function runLeadsErase(argv: string[], io: Io): Promise<number> {
     const copiesDir = emlDir
     const removeCopies = copiesDir ? (ids: string[], address: string | undefined) => removeEmlCopies(copiesDir, ids, address) : undefined
     const report = await eraseEverywhere({ store, keyOf: async (email) => addressKeyOf(secret(), email), removeCopies }, selector)
+    await eraseSearches()
     // Deleted rows stay in a table's pages until they are rewritten: VACUUM FULL writes new files without them.
     if (pool) await pool.query('VACUUM FULL public.leads, public.outbox')
     io.out(

@@ -5,7 +5,6 @@ import { pathToFileURL } from 'node:url'
 import { serve, type HttpBindings } from '@hono/node-server'
 import { Hono } from 'hono'
 import pg from 'pg'
-import { rateLimitKey } from '../server/registration/client-address.ts'
 import { formatEnvProblems, parseNodeEnv, type NodeServerConfig } from '../server/env.ts'
 import { createForwardedAddress } from '../server/registration/forwarded-address.ts'
 import { createLeadsPage, leadsPageLaunchOf } from '../server/leads-page/leads-page.ts'
@@ -44,7 +43,7 @@ export async function startLeadsPageServer(
   if (settings.leadsPassword === undefined) throw new Error('LEADS_PASSWORD is missing: the leads page needs the team\'s password.')
   const dataDir = path.resolve(cwd, settings.dataDir)
   mkdirSync(dataDir, { recursive: true })
-  const sessions = openSessionStore(path.join(dataDir, 'leads-page.sqlite'))
+  const sessions = openSessionStore(path.join(dataDir, 'leads-page.sqlite'), settings.leadsPassword)
   const visitorAddress = createForwardedAddress(settings.proxies)
   const app = new Hono()
   app.use('*', secureHeadersMiddleware({ jsonLdHashes: [], https: settings.trustProxy > 0 }))
@@ -57,7 +56,8 @@ export async function startLeadsPageServer(
       launches,
       timeZone: settings.timeZone,
       trustProxy: settings.trustProxy,
-      clientIp: (c) => rateLimitKey(visitorAddress((c.env as HttpBindings).incoming) ?? 'unknown'),
+      signInCounts: store,
+      clientIp: (c) => visitorAddress((c.env as HttpBindings).incoming) ?? 'unknown',
     }),
   )
   app.get('/', (c) => c.redirect('/leads'))

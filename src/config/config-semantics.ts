@@ -3,6 +3,7 @@ import path from 'node:path'
 import { createRegistrationAjv, isEmailAddress, withPlainTextRule, type RegistrationRules } from '../../schema/registration-ajv.ts'
 import { formFieldSchemas, formRequiredFields } from '../../schema/registration-rules.ts'
 import { reservedFieldNames } from '../../schema/registration-contract.ts'
+import { isReplyPlaceholder } from '../../schema/reply-placeholders.ts'
 import { listConfigImages } from './config-images.ts'
 import { closest, describePath, describeValue, listWords, type Finding } from './describe.ts'
 import { explainAjvErrors } from './explain-ajv-errors.ts'
@@ -38,8 +39,10 @@ function checkReplyPlaceholders(data: Json): Finding[] {
   const reply = data.reply
   const form = isObject(data.form) ? data.form : {}
   const schema = isObject(form.schema) ? form.schema : {}
-  const fields = Object.keys(isObject(schema.properties) ? schema.properties : {})
+  const properties = isObject(schema.properties) ? schema.properties : {}
+  const fields = Object.keys(properties)
   const known = [...fields, 'site']
+  const allowed = fields.filter((field) => isReplyPlaceholder(field, properties[field]))
   const findings: Finding[] = []
   if (fields.length > 0 && !fields.includes('email')) {
     findings.push({
@@ -61,12 +64,21 @@ function checkReplyPlaceholders(data: Json): Finding[] {
     if (typeof text !== 'string') continue
     for (const match of text.matchAll(/\{([^{}]*)\}/g)) {
       const name = match[1]!
-      if (known.includes(name)) continue
+      if (name === 'site' || allowed.includes(name)) continue
+      if (known.includes(name)) {
+        // Issue 21: the reply goes to any address typed, so it must not carry what the visitor wrote.
+        findings.push({
+          at,
+          message: `${describePath(at)} has the placeholder {${name}}, which would copy what a visitor typed into a message sent to any address they enter: the site could be used to send their text to strangers.`,
+          fix: `Remove {${name}}. A reply may use {site}${allowed.length > 0 ? ` and ${listWords(allowed.map((f) => `{${f}}`))}` : ''} ({name} only greets a name made of letters, {phone} shows the number's digits).`,
+        })
+        continue
+      }
       const meant = closest(name, known)
       findings.push({
         at,
         message: `${describePath(at)} has the placeholder {${name}}, but there is no form field "${name}"${meant ? `; did you mean {${meant}}?` : '.'}`,
-        fix: `Use {site} or a form field: ${listWords(fields.map((f) => `{${f}}`))}.`,
+        fix: `Use {site}${allowed.length > 0 ? ` or ${listWords(allowed.map((f) => `{${f}}`))}` : ''}.`,
       })
     }
   }

@@ -73,6 +73,8 @@ export type NodeServerConfig = CommonConfig & {
 export type EdgeConfig = CommonConfig & {
   /** The platform's header holding the visitor's address (client-address.ts), or undefined to count by the peer. */
   clientIpHeader: string | undefined
+  /** Where the visitor's address comes from and why, in words: the function logs it at start. */
+  clientIpSource: string
   databaseUrl: string
   resend: { apiKey: string; from: string; baseUrl: string }
   outboxSecret: string
@@ -206,7 +208,7 @@ export function parseEdgeEnv(env: Env, options: { needsLinks?: boolean } = {}): 
   return result(
     {
       ...common,
-      clientIpHeader: values.CLIENT_IP_HEADER!.toLowerCase() === 'none' ? undefined : values.CLIENT_IP_HEADER!.toLowerCase(),
+      ...clientIpOf(values.CLIENT_IP_HEADER, env.SB_REGION),
       databaseUrl: values.DATABASE_URL ?? values.SUPABASE_DB_URL ?? '',
       resend: { apiKey: values.RESEND_API_KEY ?? '', from: values.MAIL_FROM ?? '', baseUrl: values.RESEND_API_URL! },
       outboxSecret: values.OUTBOX_SECRET ?? '',
@@ -215,6 +217,22 @@ export function parseEdgeEnv(env: Env, options: { needsLinks?: boolean } = {}): 
     },
     problems,
   )
+}
+
+/**
+ * The header the Edge Function reads the visitor's address from, and why (for its start-up log). Supabase's hosted
+ * platform sets SB_REGION (https://supabase.com/docs/guides/functions/secrets, "In a hosted environment") and runs
+ * behind Cloudflare, which overwrites CF-Connecting-IP; anywhere else a caller could write that header itself.
+ */
+function clientIpOf(header: string | undefined, region: string | undefined): { clientIpHeader: string | undefined; clientIpSource: string } {
+  if (header !== undefined) {
+    const name = header.toLowerCase()
+    return name === 'none'
+      ? { clientIpHeader: undefined, clientIpSource: "the connection's address (CLIENT_IP_HEADER=none)" }
+      : { clientIpHeader: name, clientIpSource: `the ${name} header (CLIENT_IP_HEADER)` }
+  }
+  if (region?.trim()) return { clientIpHeader: 'cf-connecting-ip', clientIpSource: `the cf-connecting-ip header (Supabase's hosted platform: SB_REGION=${region.trim()})` }
+  return { clientIpHeader: undefined, clientIpSource: "the connection's address (not Supabase's hosted platform: no SB_REGION; CF-Connecting-IP is not trusted)" }
 }
 
 /** Settings that cannot be used; the message lists every problem. */

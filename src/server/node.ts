@@ -8,7 +8,6 @@ import { Hono, type Context, type MiddlewareHandler } from 'hono'
 import { functionLaunchOf, type FunctionLaunch } from '../../schema/function-launch.ts'
 import { contactFunctionPath } from '../../schema/function-path.ts'
 import { contactFunctionPaths, createApp } from './app.ts'
-import { rateLimitKey } from './registration/client-address.ts'
 import { healthHandler, type LaunchHealth } from './site/health.ts'
 import { DataDirBusyError, lockDataDir } from './store/data-dir-lock.ts'
 import { createEmlMailer, removeEmlCopies } from './delivery/eml-mailer.ts'
@@ -33,6 +32,7 @@ import { readLaunchVersion, type VersionHeaderSettings, type VersionManifest } f
 import { createLiveLaunches, localSlugOf, type FunctionMaker, type LaunchesSnapshot, type LaunchProblem, type LiveLaunch } from './site/live-launches.ts'
 import { createLaunchPublisher, statusOf, type LaunchBuilder } from './site/publisher.ts'
 import { unpublishedAnswer } from './site/unpublished-page.ts'
+import { createForwardedHeaderGuard } from './site/forwarded-headers.ts'
 
 // The function's own 404 (a path under its paths that it does not answer): the site's 404 page answers instead.
 const notFunction = 'x-not-the-function'
@@ -462,7 +462,7 @@ export async function startNodeServer(
   for (const functionPath of contactFunctionPaths) site.all(functionPath, toFunction).all(`${functionPath}/*`, toFunction)
   let sessions: SessionStore | undefined
   if (settings.leadsPassword !== undefined) {
-    sessions = openSessionStore(path.join(dataDir, 'leads-page.sqlite'))
+    sessions = openSessionStore(path.join(dataDir, 'leads-page.sqlite'), settings.leadsPassword)
     site.route(
       '/',
       createLeadsPage({
@@ -474,7 +474,8 @@ export async function startNodeServer(
         ),
         timeZone: settings.timeZone,
         trustProxy: settings.trustProxy,
-        clientIp: (c) => rateLimitKey(clientAddress(c) ?? 'unknown'),
+        signInCounts: store,
+        clientIp: (c) => clientAddress(c) ?? 'unknown',
       }),
     )
   }
@@ -494,12 +495,17 @@ export async function startNodeServer(
     return c.json({ error: 'The server could not answer just now. Please try again in a moment.' }, 500)
   })
 
+  // X-Forwarded-Host/-Proto: only from the proxies TRUST_PROXY counts, only naming a launch's host.
+  const guardForwarded = createForwardedHeaderGuard({
+    proxies: settings.proxies,
+    launches: launches.map((launch) => ({ slug: launch.slug, canonicalUrl: launch.config.seo.canonicalUrl, origins: launch.config.launch.origins })),
+  })
   const limits = { ...defaultConnectionLimits, ...options.connections }
   let server: Server
   try {
     server = await new Promise<Server>((resolve, reject) => {
       const s = serve({
-        fetch: site.fetch,
+        fetch: (request, env) => site.fetch(guardForwarded(request, env.incoming.socket.remoteAddress), env),
         port: settings.port,
         hostname: settings.host,
         // The interval can only be given at creation; the rest are set on the server below.

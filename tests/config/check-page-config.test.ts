@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs'
+import { readFileSync, rmSync } from 'node:fs'
 import path from 'node:path'
 import { sectionSchemas } from '../../schema/sections.ts'
 import { describe, expect, it } from 'vitest'
@@ -145,6 +145,17 @@ describe('checkPageConfigFile', () => {
     expect(problem.line).toBe(positionOf(text, '"anchor": "overview"', true).line)
     expect(problem.line).toBeGreaterThan(positionOf(text, '"anchor": "overview"').line)
     expect(problem.message).toContain("sections[3].anchor 'overview' is already the anchor of sections[2]")
+  })
+
+  it('refuses a reply placeholder that would copy what a visitor typed, at its line; {name}, {phone} and {site} stay', () => {
+    const file = path.resolve('page.config.json')
+    const root = readFileSync(file, 'utf8')
+    expect(checkPageConfigText(root, file, path.resolve('public'))).toEqual([])
+    const text = replaceOnce(root, '"greeting": "Hi {name},"', '"greeting": "Hi {name}, you wrote {email}"')
+    const problem = only(checkPageConfigText(text, file, path.resolve('public')))
+    expect(problem).toMatchObject({ file, line: positionOf(text, '"Hi {name}, you wrote {email}"').line })
+    expect(problem.message).toContain('has the placeholder {email}, which would copy what a visitor typed')
+    expect(problem.fix).toContain('Remove {email}')
   })
 
   it('refuses an invalid e-mail', () => {

@@ -493,6 +493,15 @@ describe('send-contact-email: a plain form post (no JavaScript)', () => {
     expect(html).toMatch(/<input id="inline_name"[^>]* value="  Jane Doe "/)
   })
 
+  it('puts back a value holding $` or $\' as text: no replacement pattern injects an attribute (issue 21, item 4)', async () => {
+    const app = makeApp({ launches: [launchSite(page, { notifyEmail: 'sales@example.com', formPageHtml: formPage })] })
+    const html = await (await postForm(app, { ...filled, name: 'x $` onfocus=alert(1) autofocus $\'', email: 'nope' })).text()
+    const input = /<input id="inline_name"[^>]*>/.exec(html)?.[0] ?? ''
+    expect(input).toContain('value="x $` onfocus=alert(1) autofocus $&#39;"')
+    expect(input.replace(/\svalue="[^"]*"/, '')).not.toMatch(/onfocus|autofocus/)
+    expect(html.match(/<input id="inline_name"/g)).toHaveLength(1)
+  })
+
   it('redirects fields to correct to the check-details page where it has no form page (Supabase)', async () => {
     const res = await postForm(makeApp(), { ...filled, email: 'nope' })
     expect(res.status).toBe(303)

@@ -47,6 +47,7 @@ describe.skipIf(plannedPostgresKind() === 'pglite')('Supabase Edge Function unde
   let receiver: Server
   const webhookCalls: WebhookCall[] = []
   let deno: ChildProcess
+  let denoEnv: Record<string, string> = {}
   let output = () => ''
   let url = ''
 
@@ -80,7 +81,7 @@ describe.skipIf(plannedPostgresKind() === 'pglite')('Supabase Edge Function unde
     const receiverAddress = receiver.address()
     const webhookUrl = `http://127.0.0.1:${typeof receiverAddress === 'object' && receiverAddress ? receiverAddress.port : 0}/hooks/leads`
 
-    deno = runDeno({
+    denoEnv = {
       SUPABASE_DB_URL: pg.url!,
       SUPABASE_ANON_KEY: 'legacy-anon-jwt',
       SUPABASE_PUBLISHABLE_KEYS: JSON.stringify({ default: publishableKey }),
@@ -100,7 +101,8 @@ describe.skipIf(plannedPostgresKind() === 'pglite')('Supabase Edge Function unde
       SUPABASE_URL: 'https://project-ref.supabase.co',
       PORT: '0',
       HOST: '127.0.0.1',
-    })
+    }
+    deno = runDeno(denoEnv)
     // The first run fetches npm packages into Deno's cache; later runs start in about a second.
     ;({ url, output } = await functionUrlOf(deno))
   }, 120_000)
@@ -118,6 +120,31 @@ describe.skipIf(plannedPostgresKind() === 'pglite')('Supabase Edge Function unde
       headers: { apikey: publishableKey, authorization: `Bearer ${publishableKey}`, 'content-type': 'application/json', origin: site, ...headers },
       body: JSON.stringify(body),
     })
+
+  it("trusts CF-Connecting-IP only on Supabase's hosted platform (SB_REGION), none elsewhere, and logs which applies (issue 21, item 11)", async () => {
+    for (const hosted of [false, true]) {
+      const fn = runDeno({ ...denoEnv, ...(hosted ? { SB_REGION: 'ca-central-1' } : {}), RATE_LIMIT_PER_MINUTE: '1' })
+      try {
+        const started = await functionUrlOf(fn)
+        const statuses: number[] = []
+        // Two callers naming two different addresses in the header, from one connection address.
+        for (const claimed of ['203.0.113.1', '203.0.113.2']) {
+          const res = await fetch(`${started.url}/functions/v1/send-contact-email`, {
+            method: 'POST',
+            headers: { apikey: publishableKey, 'content-type': 'application/json', origin: site, 'cf-connecting-ip': claimed },
+            body: JSON.stringify(registration()),
+          })
+          statuses.push(res.status)
+        }
+        expect(statuses).toEqual(hosted ? [200, 200] : [200, 429])
+        expect(started.output()).toContain(
+          hosted ? "the visitor's address is the cf-connecting-ip header (Supabase's hosted platform: SB_REGION=ca-central-1)" : "the visitor's address is the connection's address (not Supabase's hosted platform",
+        )
+      } finally {
+        await stopDeno(fn)
+      }
+    }
+  }, 180_000)
 
   async function outboxOf(submissionId: unknown, kind = 'notification') {
     const { rows } = await pg.db.query(
@@ -279,8 +306,9 @@ describe.skipIf(plannedPostgresKind() === 'pglite')('Supabase Edge Function unde
     expect(reply.to).toEqual(['ann.deno@example.com'])
     expect(reply.from).toBe('"Bramblewood Crossing VIP Team" <no-reply@example.com>')
     expect(reply.reply_to).toBe('vip@example.com')
-    expect(String(reply.text)).toContain('Hi Ann <Lee>,')
-    expect(String(reply.html)).toContain('Hi Ann &lt;Lee&gt;,')
+    // A name that is not made of letters, spaces, ' and - is not copied into the reply (issue 21, item 2).
+    expect(String(reply.text)).toContain('Hi,')
+    expect(`${String(reply.text)}${String(reply.html)}`).not.toContain('Lee')
     expect(String(reply.text)).toContain('100 Example Street, Suite 200, Kestrel Falls, ON K0K 0A0')
     const headers = reply.headers as Record<string, string>
     expect(headers['Message-ID']).toBe(`<${id}.reply@example.com>`)
@@ -370,6 +398,8 @@ describe(`row level security (PostgreSQL, ${plannedPostgresKind()})`, () => {
     for (const statement of [
       'SELECT * FROM public.leads',
       'SELECT * FROM public.outbox',
+      'SELECT * FROM public.sign_in_failures',
+      'SELECT * FROM public.sign_in_devices',
       `WITH x AS (UPDATE public.leads SET consent_text = 'changed' RETURNING 1) SELECT * FROM x`,
       'WITH x AS (DELETE FROM public.leads RETURNING 1) SELECT * FROM x',
       `WITH x AS (INSERT INTO public.leads (submission_id, fields, consent_text) VALUES (gen_random_uuid(), '{}', 'x') RETURNING 1) SELECT * FROM x`,

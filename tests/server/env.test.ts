@@ -132,8 +132,11 @@ describe('parseEdgeEnv', () => {
     expect(result.ok && result.config.anonKeys).toEqual(['eyJ-legacy', 'sb_publishable_abc', 'sb_publishable_def'])
     expect(result.ok && result.config.listen).toBeUndefined()
     expect(result.ok && result.config.resend.baseUrl).toBe('https://api.resend.com')
-    expect(result.ok && result.config.clientIpHeader).toBe('cf-connecting-ip')
-    const none = parseEdgeEnv({ ...complete, CLIENT_IP_HEADER: 'none' })
+    // CF-Connecting-IP only on Supabase's hosted platform, which sets SB_REGION (issue 21, item 11).
+    expect(result.ok && result.config.clientIpHeader).toBeUndefined()
+    const hosted = parseEdgeEnv({ ...complete, SB_REGION: 'ca-central-1' })
+    expect(hosted.ok && hosted.config.clientIpHeader).toBe('cf-connecting-ip')
+    const none = parseEdgeEnv({ ...complete, SB_REGION: 'ca-central-1', CLIENT_IP_HEADER: 'none' })
     expect(none.ok && none.config.clientIpHeader).toBeUndefined()
   })
 

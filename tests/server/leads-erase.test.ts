@@ -73,7 +73,8 @@ describe('npm run leads:erase on SQLite (DATA_DIR)', () => {
     const dataDir = path.join(root, 'data')
     const distDir = path.join(root, 'dist')
     writeDist(distDir)
-    const server = await startServerProcess({ DATA_DIR: dataDir, DIST_DIR: distDir })
+    const password = 'correct horse battery staple'
+    const server = await startServerProcess({ DATA_DIR: dataDir, DIST_DIR: distDir, LEADS_PASSWORD: password })
     const emlDir = path.join(dataDir, 'outbox')
     try {
       const keep = registration({ name: 'Kim Kept', email: 'kept@example.com' })
@@ -87,6 +88,19 @@ describe('npm run leads:erase on SQLite (DATA_DIR)', () => {
       }
       await until(() => existsSync(emlDir) && readdirSync(emlDir).filter((f) => f.endsWith('.eml')).length === 6)
       expect(filesWithTraces(dataDir).sort()).toEqual(expect.arrayContaining(['leads.sqlite-wal', expect.stringMatching(/^outbox\/.*\.eml$/)]))
+      // The team looked the person up on the leads page: the search is kept in its session (issue 21, item 8).
+      const origin = server.url
+      const form = (body: Record<string, string>, cookie?: string) => ({
+        method: 'POST',
+        redirect: 'manual' as const,
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin, ...(cookie ? { cookie } : {}) },
+        body: new URLSearchParams(body).toString(),
+      })
+      const signedIn = await fetch(`${server.url}/leads/sign-in`, form({ password }))
+      const cookie = signedIn.headers.getSetCookie().find((c) => c.startsWith('leads_session='))!.split(';')[0]!
+      expect((await fetch(`${server.url}/leads/search`, form({ text: address }, cookie))).status).toBe(303)
+      expect(await (await fetch(`${server.url}/leads`, { headers: { cookie } })).text()).toContain('registrations match')
+      expect(filesWithTraces(dataDir)).toEqual(expect.arrayContaining([expect.stringMatching(/^leads-page\.sqlite/)]))
 
       const refused = await eraseCli(['--email', address], { DATA_DIR: dataDir })
       expect(refused).toMatchObject({ code: 1 })
@@ -97,10 +111,13 @@ describe('npm run leads:erase on SQLite (DATA_DIR)', () => {
       const done = await eraseCli(['--email', address.toUpperCase(), '--yes'], { DATA_DIR: dataDir })
       expect(done).toMatchObject({ stderr: '' })
       expect(done.stdout).toContain('Erased 2 registrations, 4 messages and 4 .eml files.')
+      expect(done.stdout).toContain('Removed the address from 1 search of the leads page.')
       for (const t of traces) expect(done.stdout.toLowerCase()).not.toContain(t.toLowerCase())
 
-      // Overwritten in the database file, and the WAL folded in and emptied: no old frame keeps them.
+      // Overwritten in the database file and the leads page's sessions, each WAL folded in and emptied: no old frame
+      // keeps them.
       expect(filesWithTraces(dataDir)).toEqual([])
+      expect(await (await fetch(`${server.url}/leads`, { headers: { cookie } })).text()).toContain('Registrations')
       expect(existsSync(path.join(dataDir, 'leads.sqlite-wal')) ? statSync(path.join(dataDir, 'leads.sqlite-wal')).size : 0).toBe(0)
       // The other person's notification and reply (page.config.json has a reply) stay.
       expect(readdirSync(emlDir)).toHaveLength(2)
@@ -120,7 +137,7 @@ describe('npm run leads:erase on SQLite (DATA_DIR)', () => {
     const emails = (await store.listLeads(0, 10)).map((l) => l.fields.email)
     await store.close()
     expect(emails).toEqual(['kept@example.com', 'jane@example.com'])
-  })
+  }, 90_000)
 
   it('erases one submission by --id, and says so when there is nothing to erase', async () => {
     const dataDir = path.join(root, 'by-id')

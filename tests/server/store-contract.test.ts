@@ -7,6 +7,7 @@ import { createPostgresStore } from '../../src/server/store/postgres-store.ts'
 import { openSqliteStore } from '../../src/server/store/sqlite-store.ts'
 import type { LeadStore, StoredLead } from '../../src/server/store/store.ts'
 import { addressKeyOf } from '../../src/server/store/suppression.ts'
+import { createSignInLimiter } from '../../src/server/registration/sign-in-limits.ts'
 import { defaultLaunch, mailFor, newLead } from './support/fixtures.ts'
 import { plannedPostgresKind, startTestPostgres, type TestPostgres } from './support/postgres.ts'
 
@@ -93,6 +94,33 @@ describe.each([sqliteBackend(), postgresBackend()])('LeadStore contract', (backe
   })
 
   describe(backend.name, () => {
+    it('keeps the sign-in limiter\'s counts: failures by key within the minute, devices until they expire, across reopening', async () => {
+      let now = at('2026-03-02T15:00:00.000Z')
+      const lines: string[] = []
+      const limiterOf = (counts: LeadStore) => createSignInLimiter({ counts, clock: () => now, log: { info: (m) => lines.push(m) } })
+      const limiter = limiterOf(store)
+      const known = await limiter.recordSuccess({ address: '198.51.100.20', account: 'team' })
+      for (let i = 1; i <= 10; i++) {
+        const attempt = { address: `2001:db8:5:${i}::9`, account: 'team' }
+        expect((await limiter.check(attempt)).allowed).toBe(true)
+        await limiter.recordFailure(attempt)
+        now = new Date(now.getTime() + 1_000)
+      }
+      // Another server on the same data sees the same counts.
+      const other = limiterOf(await backend.reopen())
+      expect(await other.check({ address: '192.0.2.1', account: 'team' })).toEqual({ allowed: false, retryAfterSeconds: 50, budget: 'account' })
+      expect(lines.at(-1)).toContain('client 192.0.2.1')
+      expect(await other.check({ address: '192.0.2.1', account: 'team', device: known.token })).toEqual({ allowed: true, knownDevice: true })
+      expect((await other.check({ address: '192.0.2.1', account: 'someone-else', device: known.token })).allowed).toBe(true)
+      expect(await other.check({ address: '192.0.2.1', account: 'team', device: 'forged' })).toMatchObject({ allowed: false })
+      // A minute after the first failure it has gone from the window; the device is forgotten after 30 days.
+      now = new Date(at('2026-03-02T15:00:00.000Z').getTime() + 60_000)
+      expect((await other.check({ address: '192.0.2.1', account: 'team' })).allowed).toBe(true)
+      now = new Date(at('2026-03-02T15:00:00.000Z').getTime() + 30 * 86_400_000 + 1)
+      expect(await other.check({ address: '192.0.2.1', account: 'team', device: known.token })).toEqual({ allowed: true, knownDevice: false })
+      expect(known.maxAgeSeconds).toBe(30 * 86_400)
+    })
+
     it('stores a lead with every field and its pending notification together', async () => {
       const lead = newLead({ referrer: 'https://www.google.com/', utm: { utm_source: 'google', utm_campaign: 'spring' } })
       const result = await store.saveLead(lead, mailFor(lead))

@@ -66,6 +66,20 @@ export function displayValue(form: NotificationForm, field: string, value: unkno
   return typeof value === 'string' ? value : JSON.stringify(value)
 }
 
+/**
+ * A visitor's value as the team's mail shows it: nothing in it reads as a link (mail programs turn `www.x.example`,
+ * `x.example/…` and `scheme://` into links), so a dot before a letter becomes `[.]` and `://` becomes `[:]//`.
+ * The notification comes from a trusted sender; what a visitor wrote must not look like something the site sent.
+ */
+export function defangForMail(text: string): string {
+  return text.replace(/:\/\//g, '[:]//').replace(/\.(?=\p{L})/gu, '[.]')
+}
+
+/** A form value as the mail shows it: an e-mail address as it is (the team writes to it; Reply-To is the same), anything else defanged. */
+function shownInMail(value: string): string {
+  return singleAddress(value) === value ? value : defangForMail(value)
+}
+
 // Building a DateTimeFormat costs far more than using one: keep one per time zone.
 const formats = new Map<string, Intl.DateTimeFormat>()
 
@@ -87,9 +101,9 @@ export function composeLeadMail(lead: NewLead, settings: NotificationSettings): 
   const { form } = settings
   const rows: [string, string][] = orderedFields(form)
     .filter((field) => field in lead.fields)
-    .map((field) => [fieldLabel(form, field), displayValue(form, field, lead.fields[field])])
+    .map((field) => [fieldLabel(form, field), shownInMail(displayValue(form, field, lead.fields[field]))])
   const utm = Object.entries(lead.utm)
-    .map(([k, v]) => `${k}=${v}`)
+    .map(([k, v]) => defangForMail(`${k}=${v}`))
     .join(', ')
   const context: [string, string][] = [
     ['Received', formatTime(lead.createdAt, settings.timeZone)],
@@ -98,12 +112,12 @@ export function composeLeadMail(lead: NewLead, settings: NotificationSettings): 
     ['Referrer', referrerForMail(lead.referrer)],
     ['UTM', utm || '—'],
     ['Consent shown', lead.consentText],
-    ['Browser', lead.userAgent ?? '—'],
+    ['Browser', lead.userAgent === null ? '—' : defangForMail(lead.userAgent)],
     ['Submission id', lead.submissionId],
   ]
 
   const name = typeof lead.fields.name === 'string' ? lead.fields.name : rows[0]?.[1]
-  const subject = headerSafe(`New registration for ${settings.siteName}${name ? `: ${name}` : ''}`).slice(0, 200)
+  const subject = headerSafe(`New registration for ${settings.siteName}${name ? `: ${defangForMail(name)}` : ''}`).slice(0, 200)
   const heading = `New registration for ${settings.siteName}`
 
   const text = [heading, '', ...rows.map(([k, v]) => `${k}: ${v}`), '', ...context.map(([k, v]) => `${k}: ${v}`), ''].join('\n')

@@ -5,6 +5,8 @@
  * List-Unsubscribe / List-Unsubscribe-Post headers of RFC 8058 so mail programs offer it in one click).
  */
 import type { ReplyConfig } from '../../../schema/page-config.ts'
+import { isReplyPlaceholder, replyName, replyPhone } from '../../../schema/reply-placeholders.ts'
+import { formFieldSchemas } from '../../../schema/registration-rules.ts'
 import { headerSafe, singleAddress } from './mailer.ts'
 import { escapeHtml } from './escape-html.ts'
 import { displayValue, type NotificationForm } from './notification.ts'
@@ -23,13 +25,27 @@ export type ReplySettings = {
   links: LinkSettings
 }
 
-/** A text with {field} and {site} filled in from the registrant's own answers (option names for enums). */
+/**
+ * A text with {site} and the placeholders a reply may hold filled in (schema/reply-placeholders.ts): {name} only when
+ * it reads as a name, {phone} normalised, a list field's option name. Anything else the visitor typed never reaches
+ * the reply: such a placeholder (which the checker refuses) and one without a value go, with the space before them,
+ * so "Hi {name}," greets "Hi," when the name is not one.
+ */
 export function fillPlaceholders(text: string, lead: NewLead, settings: Pick<ReplySettings, 'siteName' | 'form'>): string {
-  return text.replace(/\{([^{}]*)\}/g, (whole, name: string) => {
-    if (name === 'site') return settings.siteName
-    if (!(name in (settings.form.schema.properties ?? {}))) return whole
+  const fields = formFieldSchemas(settings.form.schema)
+  return text.replace(/(\s*)\{([^{}]*)\}/g, (whole, space: string, name: string) => {
+    if (name === 'site') return `${space}${settings.siteName}`
+    if (!fields.has(name)) return whole
     const value = lead.fields[name]
-    return value === undefined || value === null || value === '' ? '' : displayValue(settings.form, name, value)
+    const shown =
+      !isReplyPlaceholder(name, fields.get(name)) || value === undefined || value === null || value === ''
+        ? undefined
+        : name === 'name'
+          ? replyName(value)
+          : name === 'phone'
+            ? replyPhone(value)
+            : displayValue(settings.form, name, value)
+    return shown === undefined ? '' : `${space}${shown}`
   })
 }
 

@@ -6,7 +6,8 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 import type { AppLog } from '../app.ts'
 import type { PageConfig } from '../../../schema/page-config.ts'
 import { fieldsOfForms, writeLeadsCsv } from './leads-csv.ts'
-import { createRateLimiter } from '../registration/rate-limit.ts'
+import { createSignInLimiter } from '../registration/sign-in-limits.ts'
+import type { SignInCounts } from '../store/sign-in-counts.ts'
 import type { LeadPosition, LeadSearch, LeadStore, StoredLead } from '../store/store.ts'
 import { leadsCss } from './leads-css.ts'
 import type { LeadsFilter, SessionStore } from './sessions.ts'
@@ -33,21 +34,25 @@ export type LeadsPageDeps = {
   launches: LeadsPageLaunch[]
   /** IANA time zone the team reads times in. */
   timeZone: string
-  /** The caller's address, for the sign-in limit. */
+  /** The caller's address as the entry trusts it (never a header the client wrote), for the sign-in limits. */
   clientIp: (c: Context) => string
+  /** Where the sign-in limiter counts failures and remembers devices: the lead store, shared by every server on it. */
+  signInCounts: SignInCounts
   /** How many proxies in front: then X-Forwarded-Proto/-Host say whether the visitor's connection is HTTPS. */
   trustProxy: number
   clock?: () => Date
   log?: AppLog
   /** Leads a page. Default 50. */
   pageSize?: number
-  /** Sign-in attempts a minute per client. Default 10. */
-  signInsPerMinute?: number
   /** How long a session lasts. Default 12 hours. */
   sessionMs?: number
 }
 
 const cookieName = 'leads_session'
+/** The device cookie: a client that signed in here in the last 30 days is exempt from the account and network budgets. */
+const deviceCookieName = 'leads_device'
+/** The one account the leads page has: the team's shared password. */
+const account = 'leads-page'
 const cookiePath = '/leads'
 
 /** What the leads page needs of a launch's config. */
@@ -76,7 +81,7 @@ export function createLeadsPage(deps: LeadsPageDeps): Hono {
   const log: AppLog = deps.log ?? { info: (m) => console.log(m), error: (m, e) => console.error(m, e ?? '') }
   const pageSize = deps.pageSize ?? 50
   const sessionMs = deps.sessionMs ?? 12 * 60 * 60 * 1000
-  const limiter = createRateLimiter(deps.signInsPerMinute ?? 10)
+  const limiter = createSignInLimiter({ counts: deps.signInCounts, clock, log: { info: (m) => log.info(`leads page: ${m}`) } })
   const view: ViewContext = { launches: deps.launches, timeZone: deps.timeZone }
 
   /**
@@ -155,17 +160,20 @@ export function createLeadsPage(deps: LeadsPageDeps): Hono {
   app.get(`${cookiePath}/`, (c) => c.redirect(cookiePath, 301))
 
   app.post(`${cookiePath}/sign-in`, async (c) => {
-    const verdict = limiter.hit(deps.clientIp(c), clock().getTime())
+    const attempt = { address: deps.clientIp(c), account, device: getCookie(c, deviceCookieName) }
+    const verdict = await limiter.check(attempt)
     if (!verdict.allowed) {
-      log.info('leads page: sign-in refused, too many attempts from one address')
       return c.text('Too many sign-in attempts. Please wait a minute and try again.', 429, { 'retry-after': String(verdict.retryAfterSeconds) })
     }
     const body = await c.req.parseBody()
-    const attempt = typeof body.password === 'string' ? body.password : ''
-    if (!deps.checkPassword(attempt)) {
-      log.info('leads page: sign-in refused, wrong password')
+    const typed = typeof body.password === 'string' ? body.password : ''
+    if (!deps.checkPassword(typed)) {
+      await limiter.recordFailure(attempt)
+      log.info(`leads page: sign-in refused, wrong password (client ${attempt.address})`)
       return c.html(signInView(view, { kind: 'error', text: 'That password is not right. Please try again.' }), 401)
     }
+    const device = await limiter.recordSuccess(attempt)
+    setCookie(c, deviceCookieName, device.token, { path: cookiePath, httpOnly: true, sameSite: 'Strict', secure: isHttps(c), maxAge: device.maxAgeSeconds })
     const token = deps.sessions.create(clock(), sessionMs)
     setCookie(c, cookieName, token, {
       path: cookiePath,

@@ -1,4 +1,5 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
+import { existsSync } from 'node:fs'
 import Database from 'better-sqlite3'
 import { ensurePrivateFile } from '../store/private-files.ts'
 
@@ -34,6 +35,10 @@ CREATE TABLE IF NOT EXISTS sessions (
   filter     TEXT    NOT NULL DEFAULT '{"text":""}'
 );
 CREATE INDEX IF NOT EXISTS sessions_expiry ON sessions (expires_at);
+CREATE TABLE IF NOT EXISTS session_settings (
+  name  TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);
 `
 
 function hashOf(token: string): string {
@@ -42,17 +47,28 @@ function hashOf(token: string): string {
 
 /**
  * Opens (and creates) the session file, owner-only like everything in DATA_DIR (a session holds the search typed,
- * which may be a name).
+ * which may be a name). Every session is bound to `password` (LEADS_PASSWORD), by a keyed hash of it under a random
+ * key kept in the file: opened with another password, every session made with the old one is deleted, so changing
+ * the password signs everyone out.
  */
-export function openSessionStore(file: string): SessionStore {
+export function openSessionStore(file: string, password: string): SessionStore {
   ensurePrivateFile(file)
   const db = new Database(file)
   db.pragma('journal_mode = WAL')
+  // A search typed (a name, an address) leaves the file's bytes when its session goes.
+  db.pragma('secure_delete = ON')
   db.exec(schema)
-  const insert = db.prepare<[string, number]>('INSERT INTO sessions (token_hash, expires_at) VALUES (?, ?)')
+  if (!(db.pragma('table_info(sessions)') as Array<{ name: string }>).some((column) => column.name === 'password_tag')) {
+    db.exec("ALTER TABLE sessions ADD COLUMN password_tag TEXT NOT NULL DEFAULT ''")
+  }
+  db.prepare("INSERT INTO session_settings (name, value) VALUES ('password_key', ?) ON CONFLICT DO NOTHING").run(randomBytes(32).toString('hex'))
+  const key = db.prepare<[], { value: string }>("SELECT value FROM session_settings WHERE name = 'password_key'").get()!.value
+  const passwordTag = createHmac('sha256', Buffer.from(key, 'hex')).update(password, 'utf8').digest('hex')
+  db.prepare('DELETE FROM sessions WHERE password_tag <> ?').run(passwordTag)
+  const insert = db.prepare<[string, number, string]>('INSERT INTO sessions (token_hash, expires_at, password_tag) VALUES (?, ?, ?)')
   const purge = db.prepare<[number]>('DELETE FROM sessions WHERE expires_at <= ?')
-  const select = db.prepare<[string, number], { expires_at: number; filter: string }>(
-    'SELECT expires_at, filter FROM sessions WHERE token_hash = ? AND expires_at > ?',
+  const select = db.prepare<[string, number, string], { expires_at: number; filter: string }>(
+    'SELECT expires_at, filter FROM sessions WHERE token_hash = ? AND expires_at > ? AND password_tag = ?',
   )
   const update = db.prepare<[string, string]>('UPDATE sessions SET filter = ? WHERE token_hash = ?')
   const remove = db.prepare<[string]>('DELETE FROM sessions WHERE token_hash = ?')
@@ -60,11 +76,11 @@ export function openSessionStore(file: string): SessionStore {
     create(now, ttlMs) {
       purge.run(now.getTime())
       const token = randomBytes(32).toString('base64url')
-      insert.run(hashOf(token), now.getTime() + ttlMs)
+      insert.run(hashOf(token), now.getTime() + ttlMs, passwordTag)
       return token
     },
     find(token, now) {
-      const row = select.get(hashOf(token), now.getTime())
+      const row = select.get(hashOf(token), now.getTime(), passwordTag)
       if (!row) return undefined
       const filter = JSON.parse(row.filter) as Partial<LeadsFilter>
       return {
@@ -93,4 +109,31 @@ export function createPasswordCheck(password: string): (attempt: string) => bool
   const mac = (text: string) => createHmac('sha256', key).update(text, 'utf8').digest()
   const expected = mac(password)
   return (attempt) => timingSafeEqual(mac(attempt), expected)
+}
+
+/**
+ * Erases from the leads page's sessions (DATA_DIR/leads-page.sqlite) every search that holds `address`, for
+ * `npm run leads:erase`: the search text goes, the freed bytes are overwritten and the WAL is emptied, so no copy of
+ * the address is left in the file. Returns how many searches held it; 0 when there is no such file.
+ */
+export async function eraseSearchesFor(file: string, address: string): Promise<number> {
+  if (!existsSync(file)) return 0
+  const db = new Database(file)
+  try {
+    db.pragma('busy_timeout = 5000')
+    db.pragma('secure_delete = ON')
+    const changed = db
+      .prepare<[string]>(`UPDATE sessions SET filter = json_set(filter, '$.text', '') WHERE instr(lower(json_extract(filter, '$.text')), lower(?)) > 0`)
+      .run(address.trim()).changes
+    // The running server may read at this moment and hold the checkpoint back: try for up to 5 s.
+    for (let attempt = 0; ; attempt++) {
+      const [result] = db.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number }>
+      if (result?.busy === 0) break
+      if (attempt === 50) throw new Error(`${file} is busy: its journal could not be emptied. Run the erasure again.`)
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    return changed
+  } finally {
+    db.close()
+  }
 }

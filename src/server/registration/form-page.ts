@@ -22,7 +22,8 @@ function attributesOf(tag: string): Map<string, string> {
 function setAttribute(tag: string, name: string, value: string | undefined): string {
   const without = tag.replace(new RegExp(`\\s${name}(?:="[^"]*")?(?=[\\s/>])`, 'gi'), '')
   if (value === undefined) return without
-  return without.replace(/\s*(\/?)>$/, ` ${name}="${escapeHtml(value)}"$1>`)
+  // A replacer function: in a replacement string `$\``, `$'` and `$&` are patterns, and a visitor's value may hold them.
+  return without.replace(/\s*(\/?)>$/, (_end, slash: string) => ` ${name}="${escapeHtml(value)}"${slash}>`)
 }
 
 /** The class of the first element matching `pattern` in `html`, to give an added field the form's own look. */
@@ -97,7 +98,7 @@ export function fillFormPage(
     return `${open}${escapeHtml(value === undefined || value === null ? '' : String(value))}${close}`
   })
   for (const [id, message] of messageTargets) {
-    form = form.replace(new RegExp(`(<p\\b[^>]*\\sid="${id.replace(/[^\w-]/g, '')}"[^>]*>)[\\s\\S]*?(</p>)`), `$1${escapeHtml(message)}$2`)
+    form = form.replace(new RegExp(`(<p\\b[^>]*\\sid="${id.replace(/[^\w-]/g, '')}"[^>]*>)[\\s\\S]*?(</p>)`), (_whole, open: string, close: string) => `${open}${escapeHtml(message)}${close}`)
   }
   const unshown = Object.entries(errors).filter(([field]) => !shown.has(field))
   if (unshown.length > 0) {

@@ -63,9 +63,8 @@ export const registrationSettings = {
   CLIENT_IP_HEADER: {
     type: 'string',
     pattern: '^[A-Za-z0-9-]+$',
-    default: 'cf-connecting-ip',
     description:
-      "Supabase only: the header the platform in front sets to the visitor's address and overwrites, so a client cannot choose it (Cloudflare's CF-Connecting-IP); none counts by the connection's address.",
+      "Supabase only: the header the platform in front sets to the visitor's address and overwrites, so a client cannot choose it; none counts by the connection's address. Unset: cf-connecting-ip on Supabase's hosted platform (which sets SB_REGION and sits behind Cloudflare), none anywhere else (edge:serve, self-hosted), where any caller could write that header.",
     fix: 'give a header name such as cf-connecting-ip, or none',
   },
   MAX_BODY_BYTES: {

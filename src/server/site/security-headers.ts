@@ -72,15 +72,23 @@ export function securityHeaders(options: SecurityHeaderOptions): Record<string, 
   return headers
 }
 
+// Headers a handler may set for its own answer, stricter than the site's: the unsubscribe page's no-referrer (its
+// address carries a signed token), an image's sandboxing CSP (static-site.ts). Every other header is the site's.
+const ownedByHandler = new Set(['content-security-policy', 'referrer-policy'])
+
 /**
  * Hono middleware that adds `securityHeaders(options)` to every response after the handler ran, replacing any
- * of the same name. Leaves Cache-Control to the handler.
+ * of the same name, except a Content-Security-Policy or Referrer-Policy the handler set for its own answer. Leaves
+ * Cache-Control to the handler.
  */
 export function secureHeadersMiddleware(options: SecurityHeaderOptions): MiddlewareHandler {
   const headers = Object.entries(securityHeaders(options))
   return async function secureHeaders(c, next) {
     await next()
-    for (const [name, value] of headers) c.res.headers.set(name, value)
+    for (const [name, value] of headers) {
+      if (ownedByHandler.has(name.toLowerCase()) && c.res.headers.has(name)) continue
+      c.res.headers.set(name, value)
+    }
   }
 }
 

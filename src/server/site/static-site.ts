@@ -31,6 +31,12 @@ const contentTypes: Record<string, string> = {
   '.webm': 'video/webm',
 }
 
+/**
+ * The policy an image is served with: an SVG opened on its own is a document that could run script or load anything;
+ * this lets it draw with its own inline styles and nothing else.
+ */
+export const imageContentSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline'"
+
 // Only text compresses; images and fonts are compressed already.
 const compressible = new Set(['.html', '.js', '.mjs', '.css', '.json', '.map', '.webmanifest', '.txt', '.xml', '.svg'])
 
@@ -80,6 +86,7 @@ export function createStaticSite(options: StaticSiteOptions) {
     const headers = new Headers({
       'content-type': contentTypes[ext] ?? 'application/octet-stream',
       'x-content-type-options': 'nosniff',
+      ...(contentTypes[ext]?.startsWith('image/') ? { 'content-security-policy': imageContentSecurityPolicy } : {}),
       'cache-control': relative.startsWith('assets/') ? 'public, max-age=31536000, immutable' : ext === '.html' ? 'no-cache' : 'public, max-age=3600',
     })
     let body = file

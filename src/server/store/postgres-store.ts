@@ -22,6 +22,7 @@ import {
   type StoredLead,
   type WebhookMessage,
 } from './store.ts'
+import { createPostgresSignInCounts } from './postgres-sign-in-counts.ts'
 
 /**
  * The one thing the store needs from a Postgres client: `query(text, params)` resolving to `{ rows }`. A `pg.Pool`
@@ -175,6 +176,7 @@ export function createPostgresStore(db: SqlQueryable, options: PostgresStoreOpti
   const { defaultLaunch } = options
   const toStored = (row: LeadRow) => toLead(row, defaultLaunch)
   return {
+    ...createPostgresSignInCounts(db),
     async saveLead(lead: NewLead, mail: OutgoingMail | null, more: NewMessage[] = []) {
       // One statement: the lead and its messages (if any) are committed together, or nothing is.
       const messages = [

@@ -1,4 +1,5 @@
 // The SQLite store's schema and its upgrades (sqlite-store.ts opens a file and applies them).
+import { sqliteSignInSchema } from './sqlite-sign-in-counts.ts'
 import type Database from 'better-sqlite3'
 import { emailKey } from './sqlite-rows.ts'
 
@@ -102,6 +103,8 @@ export const upgrades: Array<(db: Database.Database) => void> = [
   (db) => db.exec(schemaV4),
   (db) => upgradeForMessages(db),
   (db) => upgradeForLaunches(db),
+  // Version 7, as supabase/migrations/20251226000000_sign_in_limits.sql: the sign-in limiter's counts.
+  (db) => db.exec(sqliteSignInSchema),
 ]
 
 /** Schema version 5; each part guarded, so a file that already has one of them is upgraded all the same. */

@@ -1,6 +1,7 @@
 import { chmodSync, existsSync } from 'node:fs'
 import Database from 'better-sqlite3'
 import { ensurePrivateFile, privateFileMode } from './private-files.ts'
+import { createSqliteSignInCounts } from './sqlite-sign-in-counts.ts'
 import {
   countsByLaunch,
   leadColumnValues,
@@ -271,6 +272,7 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions): Sqli
   })
 
   return {
+    ...createSqliteSignInCounts(db),
     // better-sqlite3 is synchronous; the commit (with its fsync) has happened when these promises resolve.
     // IMMEDIATE takes the write lock up front, so a read-then-insert cannot interleave with another writer.
     saveLead(lead, mail, more) {

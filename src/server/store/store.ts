@@ -33,7 +33,9 @@
  * launch as it, in every list and filter (filtering by the default launch includes the leads stored before).
  *
  * suppressions: address_key (HMAC of an address that withdrew consent, never the address), created_at
+ * sign_in_failures, sign_in_devices: the sign-in limiter's counts (store/sign-in-counts.ts)
  */
+import type { SignInCounts } from './sign-in-counts.ts'
 
 /** A registration as the app hands it to the store: already validated and trimmed. */
 export type NewLead = {
@@ -255,8 +257,11 @@ export type ErasureResult = {
   messageIds: string[]
 }
 
-/** Where leads and their pending notifications live. Every method may be called concurrently. */
-export interface LeadStore {
+/**
+ * Where leads and their pending notifications live, and the sign-in limiter's counts (store/sign-in-counts.ts). Every
+ * method may be called concurrently.
+ */
+export interface LeadStore extends SignInCounts {
   /**
    * Stores the lead and its notification in ONE transaction, or nothing at all; `mail` null stores the lead alone
    * (suspected spam is never notified). A submission id that is already stored changes nothing and returns the

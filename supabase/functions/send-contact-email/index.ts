@@ -32,6 +32,7 @@ if (!parsed.ok) {
   throw new Error(message)
 }
 const settings = parsed.config
+console.log(`send-contact-email: the visitor's address is ${settings.clientIpSource}`)
 
 // A small pool: each function instance handles few requests at once, and Postgres connections are precious.
 const pool = new pg.Pool({ connectionString: settings.databaseUrl, max: 3, idleTimeoutMillis: 10_000, connectionTimeoutMillis: 5_000 })
@@ -54,7 +55,8 @@ const app = createApp({
   defaultLaunch,
   ...requestHandlingOf(settings),
   store,
-  // Supabase runs behind Cloudflare, which overwrites CF-Connecting-IP with the address it saw (docs/deploy.md).
+  // Supabase's hosted platform runs behind Cloudflare, which overwrites CF-Connecting-IP with the address it saw; the
+  // header is read only there (or where CLIENT_IP_HEADER names one), never where any caller could write it.
   clientAddress: (c) => (settings.clientIpHeader && platformClientAddress(c.req.raw.headers, settings.clientIpHeader)) || getConnInfo(c).remote.address,
   onLeadStored: deliverInBackground,
   outboxTrigger: { secret: settings.outboxSecret, run: () => worker.deliverDue() },
