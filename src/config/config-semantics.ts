@@ -3,8 +3,8 @@ import path from 'node:path'
 import { createRegistrationAjv, isEmailAddress, withPlainTextRule, type RegistrationRules } from '../../schema/registration-ajv.ts'
 import { formFieldSchemas, formRequiredFields } from '../../schema/registration-rules.ts'
 import { reservedFieldNames } from '../../schema/registration-contract.ts'
-import { isReplyPlaceholder } from '../../schema/reply-placeholders.ts'
 import { listConfigImages } from './config-images.ts'
+import { checkReplyPlaceholders } from './reply-placeholders-check.ts'
 import { closest, describePath, describeValue, listWords, type Finding } from './describe.ts'
 import { explainAjvErrors } from './explain-ajv-errors.ts'
 import type { Segment } from './json-source.ts'
@@ -28,68 +28,6 @@ export function checkConfigSemantics(data: unknown, publicDir: string): Finding[
     ...checkForm(data),
     ...checkReplyPlaceholders(data),
   ]
-}
-
-/**
- * The reply's {placeholders} must name a form field or {site}: an unknown one would reach every registrant as
- * written, braces and all. A reply must also have an e-mail field to go to.
- */
-function checkReplyPlaceholders(data: Json): Finding[] {
-  if (!isObject(data.reply)) return []
-  const reply = data.reply
-  const form = isObject(data.form) ? data.form : {}
-  const schema = isObject(form.schema) ? form.schema : {}
-  const properties = isObject(schema.properties) ? schema.properties : {}
-  const fields = Object.keys(properties)
-  const known = [...fields, 'site']
-  const allowed = fields.filter((field) => isReplyPlaceholder(field, properties[field]))
-  const findings: Finding[] = []
-  if (fields.length > 0 && !fields.includes('email')) {
-    findings.push({
-      at: ['reply'],
-      onKey: true,
-      message: 'The config has a reply, but the form has no "email" field to send it to.',
-      fix: 'Add an "email" field to form.schema.properties, or remove "reply".',
-    })
-  }
-  const unsubscribe = isObject(reply.unsubscribe) ? reply.unsubscribe : {}
-  const texts: [Segment[], unknown][] = [
-    [['reply', 'subject'], reply.subject],
-    [['reply', 'greeting'], reply.greeting],
-    ...(Array.isArray(reply.paragraphs) ? reply.paragraphs.map((p, i): [Segment[], unknown] => [['reply', 'paragraphs', i], p]) : []),
-    [['reply', 'unsubscribe', 'notice'], unsubscribe.notice],
-    [['reply', 'unsubscribe', 'heading'], unsubscribe.heading],
-  ]
-  for (const [at, text] of texts) {
-    if (typeof text !== 'string') continue
-    for (const match of text.matchAll(/\{([^{}]*)\}/g)) {
-      const name = match[1]!
-      if (name === 'site' || allowed.includes(name)) continue
-      if (known.includes(name)) {
-        // Issue 21: the reply goes to any address typed, so it must not carry what the visitor wrote.
-        findings.push({
-          at,
-          message: `${describePath(at)} has the placeholder {${name}}, which would copy what a visitor typed into a message sent to any address they enter: the site could be used to send their text to strangers.`,
-          fix: `Remove {${name}}. A reply may use {site}${allowed.length > 0 ? ` and ${listWords(allowed.map((f) => `{${f}}`))}` : ''} ({name} only greets a name made of letters, {phone} shows the number's digits).`,
-        })
-        continue
-      }
-      const meant = closest(name, known)
-      findings.push({
-        at,
-        message: `${describePath(at)} has the placeholder {${name}}, but there is no form field "${name}"${meant ? `; did you mean {${meant}}?` : '.'}`,
-        fix: `Use {site}${allowed.length > 0 ? ` or ${listWords(allowed.map((f) => `{${f}}`))}` : ''}.`,
-      })
-    }
-  }
-  if (typeof unsubscribe.heading === 'string' && /\{(?!site\})[^{}]*\}/.test(unsubscribe.heading)) {
-    findings.push({
-      at: ['reply', 'unsubscribe', 'heading'],
-      message: 'reply.unsubscribe.heading may only use {site}: the unsubscribe page does not show what was typed in the form.',
-      fix: 'Remove the other placeholders from it.',
-    })
-  }
-  return findings
 }
 
 function checkImages(data: Json, publicDir: string): Finding[] {

@@ -1,9 +1,7 @@
-import { createHash } from 'node:crypto'
 import { existsSync, rmSync } from 'node:fs'
-import type { PageConfig } from '../../schema/page-config.ts'
 import type { Server } from 'node:http'
 import path from 'node:path'
-import { serve, type HttpBindings } from '@hono/node-server'
+import type { HttpBindings } from '@hono/node-server'
 import { Hono, type Context, type MiddlewareHandler } from 'hono'
 import { functionLaunchOf, type FunctionLaunch } from '../../schema/function-launch.ts'
 import { contactFunctionPath } from '../../schema/function-path.ts'
@@ -11,7 +9,7 @@ import { contactFunctionPaths, createApp } from './app.ts'
 import { healthHandler, type LaunchHealth } from './site/health.ts'
 import { DataDirBusyError, lockDataDir } from './store/data-dir-lock.ts'
 import { createEmlMailer, removeEmlCopies } from './delivery/eml-mailer.ts'
-import { eraseEverywhere } from './store/erasure.ts'
+import { eraseOlderThan } from './store/retention.ts'
 import { createLeadsPage } from './leads-page/leads-page.ts'
 import { createPasswordCheck, openSessionStore, type SessionStore } from './leads-page/sessions.ts'
 import { requestHandlingOf, type NodeServerConfig } from './env.ts'
@@ -27,11 +25,13 @@ import { addressKeyOf } from './store/suppression.ts'
 import { createWebhookSender } from './delivery/webhook.ts'
 import { createRateLimiter } from './registration/rate-limit.ts'
 import { createAlerts } from './delivery/alerts.ts'
-import type { LaunchPublisher } from './site/launch-publisher.ts'
 import { readLaunchVersion, type VersionHeaderSettings, type VersionManifest } from './site/launch-version.ts'
-import { createLiveLaunches, localSlugOf, type FunctionMaker, type LaunchesSnapshot, type LaunchProblem, type LiveLaunch } from './site/live-launches.ts'
-import { createLaunchPublisher, statusOf, type LaunchBuilder } from './site/publisher.ts'
+import { createLiveLaunches, localSlugOf, type FunctionMaker, type LaunchesSnapshot, type LiveLaunch } from './site/live-launches.ts'
+import { createLaunchPublisher, statusOf } from './site/publisher.ts'
+import { listen } from './node-listen.ts'
+import { defaultConnectionLimits, type NodeServerOptions, type RunningServer, type ServedLaunch } from './node-options.ts'
 import { unpublishedAnswer } from './site/unpublished-page.ts'
+import { brokenAlertKey, brokenLine } from './site/broken-launch.ts'
 import { createForwardedHeaderGuard } from './site/forwarded-headers.ts'
 
 // The function's own 404 (a path under its paths that it does not answer): the site's 404 page answers instead.
@@ -49,112 +49,8 @@ export class StartupError extends Error {
   override name = 'StartupError'
 }
 
-/** A running server. */
-export type RunningServer = {
-  /** http://HOST:PORT, with the real port when PORT=0. */
-  url: string
-  /** Whether the leads page is served at /leads (LEADS_PASSWORD is set). */
-  leadsPage: boolean
-  /** Stops accepting, finishes requests in flight and the current delivery, closes the database, frees DATA_DIR. */
-  close(): Promise<void>
-  /** How mail goes out, and whether replies and the webhook are on: lines to print at start (no credentials). */
-  summary: string[]
-  /** http://localhost:PORT/: the default launch, at an address a browser on this machine opens. */
-  browserUrl: string
-  /** Each launch at start, default first, with where to see it; `broken` is what to print about a broken one. */
-  launches: Array<{ slug: string; isDefault: boolean; localUrl: string; canonicalUrl: string | undefined; status: ServedLaunchStatus; broken?: string }>
-  /** Puts a launch's config live without a restart (the studio publishes through it). */
-  publisher: LaunchPublisher
-}
-
-type ServedLaunchStatus = ReturnType<typeof statusOf>
-
-/**
- * Limits on each connection, so a client that trickles its headers or body one byte at a time (slow-loris) is cut
- * off with 408 instead of holding a socket for minutes. Node checks the two timeouts every `checkIntervalMs`, so a
- * client is cut between the limit and the limit plus that interval.
- */
-export type ConnectionLimits = {
-  /** The whole header block must arrive within this (Node's server.headersTimeout). */
-  headersTimeoutMs: number
-  /** The whole request, body included, must arrive within this (server.requestTimeout). */
-  requestTimeoutMs: number
-  /** An idle keep-alive connection is closed after this (server.keepAliveTimeout). */
-  keepAliveTimeoutMs: number
-  /** Requests on one keep-alive connection before it is closed (server.maxRequestsPerSocket). */
-  maxRequestsPerSocket: number
-  /** Open connections at once; further ones are closed on arrival (server.maxConnections). */
-  maxConnections: number
-  /** How often Node looks for connections past the two timeouts (connectionsCheckingInterval). */
-  checkIntervalMs: number
-}
-
-/** The limits used unless the caller gives others: a registration (under 2 KB) needs well under a second. */
-export const defaultConnectionLimits: ConnectionLimits = {
-  headersTimeoutMs: 10_000,
-  requestTimeoutMs: 30_000,
-  keepAliveTimeoutMs: 5_000,
-  maxRequestsPerSocket: 1_000,
-  maxConnections: 1_024,
-  checkIntervalMs: 1_000,
-}
-
-/** What the server gives the studio (src/studio/server), which the entry passes in: the server never imports it. */
-export type StudioHost = {
-  /** DATA_DIR, locked by this server. */
-  dataDir: string
-  /** Behind an HTTPS proxy (TRUST_PROXY): cookies are Secure. */
-  secureCookies: boolean
-  /** The client's address as the rate limits count it. */
-  clientAddress: (c: Context) => string
-  /** Checks, builds and swaps a launch live: what the studio publishes through. */
-  publisher: LaunchPublisher
-  /** Sends a plain-text message through the configured SMTP server; absent without SMTP_URL. */
-  sendMail?: ((mail: { to: string; subject: string; text: string }) => Promise<void>) | undefined
-}
-
-/** A studio to serve at /studio: its app (routes under /studio) and what to close at stop. */
-export type StudioMount = { app: Hono; close(): void }
-
-/** What a caller (the entry, a test) may set besides the environment. */
-export type NodeServerOptions = {
-  connections?: Partial<ConnectionLimits>
-  /** Builds the studio (src/studio/server/node-studio.ts) once DATA_DIR is locked; absent: no /studio. */
-  studio?: (host: StudioHost) => StudioMount | Promise<StudioMount>
-  /** Launches whose config has problems now (each serves its last good build, or "not published yet"). */
-  broken?: BrokenLaunch[]
-  /** Checks and builds a launch for a publish, and finds launch folders made while running; without it, no publish. */
-  builder?: LaunchBuilder
-  /** How long a replaced version stays on disk after a publish. Default 60 s. */
-  retireAfterMs?: number
-}
-
 function displayHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host
-}
-
-/** A launch to serve: its checked config (src/config/launches.ts loads them; the entry passes them in). */
-export type ServedLaunch = { slug: string; config: PageConfig; isDefault: boolean; configFile?: string }
-
-/** A launch whose config has problems now: it serves its last good build (DIST_DIR/<slug>/), or "not published yet". */
-export type BrokenLaunch = {
-  slug: string
-  isDefault: boolean
-  configFile: string
-  siteName: string
-  problem: LaunchProblem
-  /** The function's last good contract (from its bundle), for a last good build that has no manifest of its own. */
-  lastGood?: VersionManifest | undefined
-}
-
-/** The one line a broken launch gets in the log, before its whole message. */
-function brokenLine(launch: Pick<LiveLaunch, 'slug' | 'problem' | 'version'>): string {
-  return `Launch ${launch.slug} is broken: ${launch.problem!.place}. ${launch.version ? 'Its last good build keeps serving.' : 'Nothing was built yet: its addresses answer 503 "not published yet".'}`
-}
-
-/** The key of the alert for a launch broken this way (a different break is told again). */
-function brokenAlertKey(slug: string, problem: LaunchProblem): string {
-  return `launch-broken:${slug}:${createHash('sha256').update(problem.message).digest('hex').slice(0, 16)}`
 }
 
 /**
@@ -294,16 +190,7 @@ export async function startNodeServer(
     removeCopies: (messageIds: string[], address: string | undefined) => removeEmlCopies(emlDir, messageIds, address),
   }
   const retentionDays = settings.retentionDays
-  async function applyRetention(): Promise<void> {
-    if (retentionDays === undefined) return
-    const report = await eraseEverywhere(erasure, { createdBefore: new Date(Date.now() - retentionDays * 86_400_000) })
-    if (report.leads > 0) {
-      console.log(
-        `Retention: erased ${report.leads} registration(s) older than ${retentionDays} days, ` +
-          `${report.messages} notification(s) and ${report.emlFiles} .eml file(s).`,
-      )
-    }
-  }
+  const applyRetention = () => eraseOlderThan(erasure, retentionDays)
   try {
     await applyRetention()
   } catch (error) {
@@ -503,22 +390,7 @@ export async function startNodeServer(
   const limits = { ...defaultConnectionLimits, ...options.connections }
   let server: Server
   try {
-    server = await new Promise<Server>((resolve, reject) => {
-      const s = serve({
-        fetch: (request, env) => site.fetch(guardForwarded(request, env.incoming.socket.remoteAddress), env),
-        port: settings.port,
-        hostname: settings.host,
-        // The interval can only be given at creation; the rest are set on the server below.
-        serverOptions: { connectionsCheckingInterval: limits.checkIntervalMs },
-      }) as Server
-      s.headersTimeout = limits.headersTimeoutMs
-      s.requestTimeout = limits.requestTimeoutMs
-      s.keepAliveTimeout = limits.keepAliveTimeoutMs
-      s.maxRequestsPerSocket = limits.maxRequestsPerSocket
-      s.maxConnections = limits.maxConnections
-      s.once('listening', () => resolve(s))
-      s.once('error', reject)
-    })
+    server = await listen((request, env) => site.fetch(guardForwarded(request, env.incoming.socket.remoteAddress), env), settings.port, settings.host, limits)
   } catch (error) {
     clearInterval(retentionTimer)
     await alerts.stop()

@@ -1,6 +1,6 @@
 import path from 'node:path'
 import { readOrCreateSecret } from '../../server/store/private-files.ts'
-import type { StudioHost, StudioMount } from '../../server/node.ts'
+import type { StudioHost, StudioMount } from '../../server/node-options.ts'
 import { openSqliteStudioStore } from './sqlite-store.ts'
 import { createStudio } from './studio.ts'
 

@@ -1,0 +1,105 @@
+/**
+ * What the Node server (node.ts) is given and what it gives back: its launches, its options (connection limits, the
+ * studio, broken launches, the builder) and the running server. Types only, so the entry and the studio can name them.
+ */
+import type { Context, Hono } from 'hono'
+import type { PageConfig } from '../../schema/page-config.ts'
+import type { LaunchPublisher } from './site/launch-publisher.ts'
+import type { VersionManifest } from './site/launch-version.ts'
+import type { LaunchProblem } from './site/live-launches.ts'
+import type { LaunchBuilder, statusOf } from './site/publisher.ts'
+
+/** A running server. */
+export type RunningServer = {
+  /** http://HOST:PORT, with the real port when PORT=0. */
+  url: string
+  /** Whether the leads page is served at /leads (LEADS_PASSWORD is set). */
+  leadsPage: boolean
+  /** Stops accepting, finishes requests in flight and the current delivery, closes the database, frees DATA_DIR. */
+  close(): Promise<void>
+  /** How mail goes out, and whether replies and the webhook are on: lines to print at start (no credentials). */
+  summary: string[]
+  /** http://localhost:PORT/: the default launch, at an address a browser on this machine opens. */
+  browserUrl: string
+  /** Each launch at start, default first, with where to see it; `broken` is what to print about a broken one. */
+  launches: Array<{ slug: string; isDefault: boolean; localUrl: string; canonicalUrl: string | undefined; status: ServedLaunchStatus; broken?: string }>
+  /** Puts a launch's config live without a restart (the studio publishes through it). */
+  publisher: LaunchPublisher
+}
+
+/** How a launch is served: live, broken or unpublished. */
+export type ServedLaunchStatus = ReturnType<typeof statusOf>
+
+/**
+ * Limits on each connection, so a client that trickles its headers or body one byte at a time (slow-loris) is cut
+ * off with 408 instead of holding a socket for minutes. Node checks the two timeouts every `checkIntervalMs`, so a
+ * client is cut between the limit and the limit plus that interval.
+ */
+export type ConnectionLimits = {
+  /** The whole header block must arrive within this (Node's server.headersTimeout). */
+  headersTimeoutMs: number
+  /** The whole request, body included, must arrive within this (server.requestTimeout). */
+  requestTimeoutMs: number
+  /** An idle keep-alive connection is closed after this (server.keepAliveTimeout). */
+  keepAliveTimeoutMs: number
+  /** Requests on one keep-alive connection before it is closed (server.maxRequestsPerSocket). */
+  maxRequestsPerSocket: number
+  /** Open connections at once; further ones are closed on arrival (server.maxConnections). */
+  maxConnections: number
+  /** How often Node looks for connections past the two timeouts (connectionsCheckingInterval). */
+  checkIntervalMs: number
+}
+
+/** The limits used unless the caller gives others: a registration (under 2 KB) needs well under a second. */
+export const defaultConnectionLimits: ConnectionLimits = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  maxRequestsPerSocket: 1_000,
+  maxConnections: 1_024,
+  checkIntervalMs: 1_000,
+}
+
+/** What the server gives the studio (src/studio/server), which the entry passes in: the server never imports it. */
+export type StudioHost = {
+  /** DATA_DIR, locked by this server. */
+  dataDir: string
+  /** Behind an HTTPS proxy (TRUST_PROXY): cookies are Secure. */
+  secureCookies: boolean
+  /** The client's address as the rate limits count it. */
+  clientAddress: (c: Context) => string
+  /** Checks, builds and swaps a launch live: what the studio publishes through. */
+  publisher: LaunchPublisher
+  /** Sends a plain-text message through the configured SMTP server; absent without SMTP_URL. */
+  sendMail?: ((mail: { to: string; subject: string; text: string }) => Promise<void>) | undefined
+}
+
+/** A studio to serve at /studio: its app (routes under /studio) and what to close at stop. */
+export type StudioMount = { app: Hono; close(): void }
+
+/** What a caller (the entry, a test) may set besides the environment. */
+export type NodeServerOptions = {
+  connections?: Partial<ConnectionLimits>
+  /** Builds the studio (src/studio/server/node-studio.ts) once DATA_DIR is locked; absent: no /studio. */
+  studio?: (host: StudioHost) => StudioMount | Promise<StudioMount>
+  /** Launches whose config has problems now (each serves its last good build, or "not published yet"). */
+  broken?: BrokenLaunch[]
+  /** Checks and builds a launch for a publish, and finds launch folders made while running; without it, no publish. */
+  builder?: LaunchBuilder
+  /** How long a replaced version stays on disk after a publish. Default 60 s. */
+  retireAfterMs?: number
+}
+
+/** A launch to serve: its checked config (src/config/launches.ts loads them; the entry passes them in). */
+export type ServedLaunch = { slug: string; config: PageConfig; isDefault: boolean; configFile?: string }
+
+/** A launch whose config has problems now: it serves its last good build (DIST_DIR/<slug>/), or "not published yet". */
+export type BrokenLaunch = {
+  slug: string
+  isDefault: boolean
+  configFile: string
+  siteName: string
+  problem: LaunchProblem
+  /** The function's last good contract (from its bundle), for a last good build that has no manifest of its own. */
+  lastGood?: VersionManifest | undefined
+}
