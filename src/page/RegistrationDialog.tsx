@@ -44,8 +44,10 @@ export default function RegistrationDialog({ modal, isOpen, onClose }: Props) {
 /**
  * Hides the page (#root) from assistive technology while the dialog is open, and shows it again as soon as it closes
  * or this component goes. Not react-modal's own hiding (ariaHideApp): that counts opens and closes in a module-wide
- * counter, and a reopen during its closing animation (closeTimeoutMS) counts one open more than it closes, which
- * left the page aria-hidden for good. Setting the attribute from the state is idempotent.
+ * counter, and two cases count one open more than they close, which left the page aria-hidden for good: a reopen during
+ * its closing animation (closeTimeoutMS), and React's development build under StrictMode, which mounts the open dialog,
+ * unmounts it before its open state has committed (no close counted) and mounts it again. Setting the attribute from
+ * the state is idempotent.
  */
 function useHidePageWhileOpen(isOpen: boolean): void {
   useLayoutEffect(() => {
