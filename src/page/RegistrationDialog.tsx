@@ -1,4 +1,4 @@
-import { useDeferredValue } from 'react'
+import { useDeferredValue, useLayoutEffect } from 'react'
 import Modal from 'react-modal'
 import type { ModalProps } from '../../schema/page-config.ts'
 import { FormPlaceholder, LazyRegistrationForm } from '../form/LazyRegistrationForm.tsx'
@@ -11,11 +11,12 @@ type Props = { modal: ModalProps; isOpen: boolean; onClose: () => void }
  * close it, focus returns to where it was. Holds the same form, sharing its state with the inline one.
  */
 export default function RegistrationDialog({ modal, isOpen, onClose }: Props) {
+  useHidePageWhileOpen(isOpen)
   return (
     <Modal
       isOpen={isOpen}
       onRequestClose={onClose}
-      appElement={document.getElementById('root') ?? undefined}
+      ariaHideApp={false}
       aria={{ labelledby: 'registration-dialog-title' }}
       closeTimeoutMS={150}
       overlayClassName="fixed inset-0 z-50 flex items-end justify-center bg-forest-950/70 p-0 sm:items-center sm:p-6"
@@ -38,6 +39,23 @@ export default function RegistrationDialog({ modal, isOpen, onClose }: Props) {
       </div>
     </Modal>
   )
+}
+
+/**
+ * Hides the page (#root) from assistive technology while the dialog is open, and shows it again as soon as it closes
+ * or this component goes. Not react-modal's own hiding (ariaHideApp): that counts opens and closes in a module-wide
+ * counter, and two cases count one open more than they close, which left the page aria-hidden for good: a reopen during
+ * its closing animation (closeTimeoutMS), and React's development build under StrictMode, which mounts the open dialog,
+ * unmounts it before its open state has committed (no close counted) and mounts it again. Setting the attribute from
+ * the state is idempotent.
+ */
+function useHidePageWhileOpen(isOpen: boolean): void {
+  useLayoutEffect(() => {
+    const page = document.getElementById('root')
+    if (!isOpen || !page) return
+    page.setAttribute('aria-hidden', 'true')
+    return () => page.removeAttribute('aria-hidden')
+  }, [isOpen])
 }
 
 /**

@@ -177,6 +177,8 @@ export type OpenPageOptions = {
   before?: (page: Page) => Promise<void> | void
   /** Playwright's time limit for each step, at full speed (scaled under E2E_SLOW); default 10 s. */
   stepTimeoutMs?: number
+  /** Slow this page's CPU this many times (Chromium's throttling) whether or not E2E_SLOW is set. */
+  cpuSlowdown?: number
 }
 
 /**
@@ -187,7 +189,11 @@ export async function openPage(browser: Browser, url: string, options: OpenPageO
   const context = await browser.newContext({ ...options.context, ...(options.viewport ? { viewport: options.viewport } : {}) })
   const page = await context.newPage()
   page.once('close', () => void context.close().catch(() => undefined))
-  page.setDefaultTimeout(scaled(options.stepTimeoutMs ?? 10_000))
+  page.setDefaultTimeout(scaled(options.stepTimeoutMs ?? 10_000) * (options.cpuSlowdown ?? 1))
+  if (options.cpuSlowdown && options.cpuSlowdown > cpuSlowdown) {
+    const session = await context.newCDPSession(page)
+    await session.send('Emulation.setCPUThrottlingRate', { rate: options.cpuSlowdown })
+  }
   if (options.dialog === 'snoozed') await snoozeDialog(page)
   if (options.dialog === 'registered-before') await snoozeDialog(page, 'registered-before')
   await options.before?.(page)

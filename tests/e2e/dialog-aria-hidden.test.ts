@@ -1,0 +1,54 @@
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
+import { inlineForm, openPage, scaled, useServerAndBrowser, waitForDialog } from './harness.ts'
+
+const e2e = useServerAndBrowser()
+
+// The dialog's code held back: it arrives after the dialog's timer has asked it to open.
+const holdBackDialogCode = (ms: number) => async (page: Page) => {
+  await page.route(/\/assets\/RegistrationDialog-[^/]*\.js$/, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, ms))
+    await route.continue()
+  })
+}
+
+const rootHidden = (page: Page) => page.evaluate(() => document.getElementById('root')?.getAttribute('aria-hidden') ?? null)
+
+/** After the dialog has gone: the page is not hidden from assistive technology, and its roles reach the form. */
+async function expectPageReachable(page: Page): Promise<void> {
+  await page.getByRole('dialog').waitFor({ state: 'detached', timeout: scaled(20_000) })
+  await expect.poll(() => rootHidden(page), { timeout: scaled(20_000) }).toBe(null)
+  // Settled: nothing left to hide it again (a closing animation, a pending open).
+  await page.waitForTimeout(500)
+  expect(await rootHidden(page)).toBe(null)
+  await expect.poll(() => inlineForm(page).getByRole('textbox', { name: 'Full Name' }).count()).toBe(1)
+}
+
+describe('the registration dialog leaves the page reachable once it closes (CPU slowed 4x, its code held back)', () => {
+  for (const [how, close] of [
+    ['Escape', (page: Page) => page.getByRole('dialog').press('Escape')],
+    ['its close button', (page: Page) => page.getByRole('dialog').getByRole('button', { name: 'Close' }).click()],
+  ] as const) {
+    it(`opens by itself, closes by ${how}, and #root is no longer aria-hidden`, async () => {
+      const page = await openPage(e2e.browser, e2e.server.url + '/', { dialog: 'expect-open', cpuSlowdown: 4, before: holdBackDialogCode(1500) })
+      expect(await rootHidden(page)).toBe('true')
+      await close(page)
+      await expectPageReachable(page)
+      await page.close()
+    }, scaled(120_000))
+  }
+
+  it('reopened by a button while it is still closing, then closed again: #root is no longer aria-hidden', async () => {
+    const page = await openPage(e2e.browser, e2e.server.url + '/', { dialog: 'expect-open', cpuSlowdown: 4, before: holdBackDialogCode(1500) })
+    // Escape, and a tap on a Register button during the dialog's closing animation (150 ms).
+    await page.evaluate(() => {
+      document.querySelector('[role="dialog"]')?.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', keyCode: 27, bubbles: true }))
+      document.querySelector<HTMLElement>('a[aria-haspopup="dialog"]')?.click()
+    })
+    const dialog = await waitForDialog(page)
+    await page.waitForTimeout(1000)
+    await dialog.press('Escape')
+    await expectPageReachable(page)
+    await page.close()
+  }, scaled(120_000))
+})
