@@ -40,14 +40,14 @@ export const siteSchema = {
           minLength: 7,
           title: 'Shown as',
           description: 'The number as visitors read it.',
-          examples: ['(555) 555-0142'],
+          examples: ['(555) 555-0100'],
         },
         dial: {
           type: 'string',
           title: 'Dialled as',
           description: 'The number in international form: "+", country code, digits only.',
           pattern: '^\\+[1-9][0-9]{6,14}$',
-          examples: ['+15555550142'],
+          examples: ['+15555550100'],
         },
       },
       required: ['display', 'dial'],
@@ -58,7 +58,7 @@ export const siteSchema = {
       format: 'email',
       title: 'Contact e-mail',
       description: 'The e-mail address shown on the page; new registrations are sent here unless NOTIFY_EMAIL is set.',
-      examples: ['vip@example.com'],
+      examples: ['sales@example.com'],
     },
     location: {
       type: 'string',
@@ -338,7 +338,7 @@ export const replySchema = {
           title: 'Address',
           description:
             'The From address when MAIL_FROM is not set (local try-out, .eml files). With MAIL_FROM set, its address is used and this name is shown with it.',
-          examples: ['vip@example.com'],
+          examples: ['sales@example.com'],
         },
         replyTo: {
           type: 'string',
@@ -390,7 +390,7 @@ export const replySchema = {
         'How to reach the brokerage named in site.brokerage, printed at the foot of every reply: CASL asks for a mailing address and a phone number, e-mail or web address.',
       properties: {
         mailingAddress: { type: 'string', minLength: 10, title: 'Mailing address', description: 'Street, town, province, postal code, on one line.', examples: ['100 Example Street, Suite 200, Alderbrook, ON K0K 0A0'] },
-        phone: { type: 'string', minLength: 7, title: 'Phone', description: 'A phone number as people read it.', examples: ['(555) 555-0142'] },
+        phone: { type: 'string', minLength: 7, title: 'Phone', description: 'A phone number as people read it.', examples: ['(555) 555-0100'] },
         email: { type: 'string', format: 'email', title: 'E-mail', description: 'An e-mail address that reaches the brokerage.' },
         website: { type: 'string', format: 'uri', pattern: '^https?://', title: 'Website', description: 'Optional: the brokerage\'s web address.' },
       },

@@ -140,8 +140,11 @@ describe('the leads page', () => {
     expect(record).toMatchObject({ name: person.name, email: person.email, phone: person.phone, isRealtor: 'no', utm_source: 'newsletter', utm_campaign: 'spring' })
     expect(download.suggestedFilename()).toMatch(/^leads-\d{4}-\d{2}-\d{2}\.csv$/)
 
-    const [cookie] = await team.context.cookies()
+    // The session cookie; beside it, since issue 21, the device cookie that exempts this browser from the shared sign-in budgets.
+    const cookies = await team.context.cookies()
+    const cookie = cookies.find((c) => c.name === 'leads_session')
     expect(cookie).toMatchObject({ name: 'leads_session', path: '/leads', httpOnly: true, sameSite: 'Strict', secure: false })
+    expect(cookies.find((c) => c.name === 'leads_device')).toMatchObject({ path: '/leads', httpOnly: true, sameSite: 'Strict' })
     expect(cookie!.expires * 1000 - Date.now()).toBeGreaterThan(11.9 * 3600_000)
 
     await page.getByRole('button', { name: 'Show all' }).click()

@@ -75,7 +75,8 @@ describe('node entry: refusing to start', () => {
   it('says what is wrong with the page config', async () => {
     const broken = path.join(root, 'broken.config.json')
     writeFileSync(broken, '{ "site": ')
-    const result = await runServerExpectingExit({ DATA_DIR: path.join(root, 'badconfig'), DIST_DIR: distDir, PAGE_CONFIG: broken })
+    // With no last good build to serve (an empty DIST_DIR): a broken launch that has one keeps serving it (issue 22).
+    const result = await runServerExpectingExit({ DATA_DIR: path.join(root, 'badconfig'), DIST_DIR: path.join(root, 'never-built'), PAGE_CONFIG: broken })
     expect(result.code).toBe(1)
     expect(result.stderr).toContain('The page config cannot be used.')
     expect(result.stderr).toContain(broken)
