@@ -6,15 +6,17 @@ import { pageLoadedAtGlobal } from '../page/page-loaded-at.ts'
  * and nothing but the page and its pictures is fetched before the first paint. Vite's entry script and its
  * modulepreload links are replaced by that module, which preloads the same files and imports the entry at the
  * window's load event. An external boot file or early preloads would be requests of their own on a phone's slow
- * first connections, ahead of the first paint. It also notes when the page loaded (`readPageLoadedAt`): the dialog's
+ * first connections, ahead of the first paint. `extraPreloads` are preloaded with them (a launch's own form
+ * validator). It also notes when the page loaded (`readPageLoadedAt`): the dialog's
  * timer counts from then, not from when the app's code got to run.
  */
-export function bootAfterLoad(html: string): string {
+export function bootAfterLoad(html: string, extraPreloads: readonly string[] = []): string {
   const preloads: string[] = []
   const withoutPreloads = html.replace(/[ \t]*<link rel="modulepreload"[^>]*href="(\/assets\/[^"]+\.js)"[^>]*>\n?/g, (_tag, href: string) => {
     preloads.push(href)
     return ''
   })
+  preloads.push(...extraPreloads)
   let entry: string | undefined
   const booted = withoutPreloads.replace(/<script type="module" crossorigin src="(\/assets\/[^"]+\.js)"><\/script>/, (_tag, src: string) => {
     entry = src

@@ -21,9 +21,9 @@ export function toClientConfig(config: PageConfig, imageVariants: ImageManifest 
  * (the sections' copy, header, footer, the reply e-mail) is in the HTML or stays on the server: ~13 KB of JSON
  * less in every page, which keeps the home page's HTML inside the first round trip of a new connection.
  */
-export function toIslandsConfig(config: PageConfig): IslandsConfig {
+export function toIslandsConfig(config: PageConfig, formValidator: string): IslandsConfig {
   const { form, launch, site } = toClientConfig(config)
-  return { form, launch: { slug: launch.slug }, site: site.analytics ? { analytics: site.analytics } : {} }
+  return { form, launch: { slug: launch.slug }, site: site.analytics ? { analytics: site.analytics } : {}, formValidator }
 }
 
 function dataBlock(data: unknown): string {
@@ -39,7 +39,7 @@ export function clientConfigScript(config: PageConfig, imageVariants: ImageManif
   return dataBlock(toClientConfig(config, imageVariants))
 }
 
-/** The data block of a prerendered page: only what its islands read (`toIslandsConfig`). */
-export function islandsConfigScript(config: PageConfig): string {
-  return dataBlock(toIslandsConfig(config))
+/** The data block of a prerendered page: only what its islands read (`toIslandsConfig`), and where its form validator is. */
+export function islandsConfigScript(config: PageConfig, formValidator: string): string {
+  return dataBlock(toIslandsConfig(config, formValidator))
 }

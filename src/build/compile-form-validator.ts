@@ -1,3 +1,5 @@
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { compileSchemaValidatorsCode } from '@rjsf/validator-ajv8/compileSchemaValidators'
 import { hashForSchema, type RJSFSchema } from '@rjsf/utils'
 import type { FormConfig, FormUi } from '../../schema/page-config.ts'
@@ -61,4 +63,22 @@ export function compileFormValidatorModule(form: Pick<FormConfig, 'schema'> & Fo
     `export const validators = { ${[`${JSON.stringify(formSchemaId)}: ${formSchemaId}`, ...[...conditions.keys()].map((hash) => `${JSON.stringify(hash)}: condition_${hash}`)].join(', ')} };`,
     `export const formUi = ${JSON.stringify({ uiSchema: form.uiSchema, messages: form.messages, submitLabel: form.submitLabel, submittingLabel: form.submittingLabel })};`,
   ].join('\n')
+}
+
+/**
+ * The form's validator module as one self-contained, minified ES module (Ajv's runtime helpers bundled in): what a
+ * launch's page loads as its own file (the page code is shared) and the studio's preview loads for a draft.
+ */
+export async function bundleFormValidatorModule(form: Pick<FormConfig, 'schema'> & FormUi): Promise<string> {
+  const { build } = await import('esbuild')
+  const result = await build({
+    stdin: { contents: compileFormValidatorModule(form), resolveDir: path.dirname(fileURLToPath(import.meta.url)), loader: 'js', sourcefile: 'form-validator.js' },
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    minify: true,
+    write: false,
+    logLevel: 'silent',
+  })
+  return result.outputFiles[0]!.text
 }

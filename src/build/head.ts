@@ -55,17 +55,21 @@ export function renderHeadTags(config: PageConfig, kind: PageKind): string {
 
 const prerenderedRoot = '<div id="root"><!--app-html-->'
 
+/** A prerendered page's app markup and where its form validator is (the data block names it). */
+export type Prerendered = { appHtml: string; formValidator: string }
+
 /**
  * Fills the template's placeholders: language, head tags, the config data block and (prerendered) the app markup.
- * A prerendered page (appHtml given) hydrates only its islands and gets their part of the config; without it
- * (the dev server) the browser renders the whole page and gets the whole config.
+ * A prerendered page hydrates only its islands and gets their part of the config; without it (the dev server) the
+ * browser renders the whole page and gets the whole config.
  */
-export function fillTemplate(template: string, config: PageConfig, kind: PageKind, appHtml = '', imageVariants: ImageManifest = {}): string {
+export function fillTemplate(template: string, config: PageConfig, kind: PageKind, prerendered?: Prerendered, imageVariants: ImageManifest = {}): string {
+  const appHtml = prerendered?.appHtml ?? ''
   if (appHtml && !template.includes(prerenderedRoot)) throw new Error(`index.html must hold the app in ${prerenderedRoot}: the build fills it there.`)
   return template
     .replace('<!--app-lang-->', escapeHtml(config.site.lang))
     .replace('<!--app-head-->', renderHeadTags(config, kind))
     // The stylesheet defers the rendering of far sections only in prerendered pages (src/styles.css).
     .replace(prerenderedRoot, () => (appHtml ? `<div id="root" data-prerendered>${appHtml}` : prerenderedRoot))
-    .replace('<!--app-data-->', () => (appHtml ? islandsConfigScript(config) : clientConfigScript(config, imageVariants)))
+    .replace('<!--app-data-->', () => (prerendered ? islandsConfigScript(config, prerendered.formValidator) : clientConfigScript(config, imageVariants)))
 }

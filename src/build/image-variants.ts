@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { mkdir, readFile, rename, stat } from 'node:fs/promises'
+import { copyFile, link, mkdir, readFile, rename, stat } from 'node:fs/promises'
 import path from 'node:path'
 import sharp from 'sharp'
 import type { ImageManifest, ImageVariants, PageConfig } from '../../schema/page-config.ts'
@@ -26,14 +26,15 @@ export const svgRasterMinBytes = 10 * 1024
  * Writes AVIF and WebP variants of every raster image the config names (png, jpg, webp, avif), and of every
  * SVG of `svgRasterMinBytes` or more (drawn at each width), into
  * `outDir`/images/_v/, named by content hash so they can be cached forever, and returns the manifest
- * <picture> is rendered from. Files already written for the same content are reused. Throws an Error in
+ * <picture> is rendered from. Files already written for the same content are reused: in `outDir`, and in `cacheDir`
+ * when given (shared by every launch and build: encoding is most of an image's cost), linked from there. Throws an Error in
  * plain words when an image is missing or unreadable (a checked config never has either).
  */
-export async function buildImageVariants(config: PageConfig, publicDir: string, outDir: string): Promise<ImageManifest> {
+export async function buildImageVariants(config: PageConfig, publicDir: string, outDir: string, cacheDir?: string): Promise<ImageManifest> {
   const manifest: ImageManifest = {}
   const sources = [...new Set(listConfigImages(config).map((image) => image.src))].filter((src) => isRasterImage(src) || isSvgImage(src))
   for (const src of sources) {
-    const variants = await buildOne(src, publicDir, outDir)
+    const variants = await buildOne(src, publicDir, outDir, cacheDir)
     if (variants) manifest[src] = variants
   }
   return manifest
@@ -46,7 +47,7 @@ export function widthsFor(width: number): number[] {
   return width <= largest ? [...smaller, width] : [...smaller]
 }
 
-async function buildOne(src: string, publicDir: string, outDir: string): Promise<ImageVariants | undefined> {
+async function buildOne(src: string, publicDir: string, outDir: string, cacheDir: string | undefined): Promise<ImageVariants | undefined> {
   const file = path.join(publicDir, ...src.split('/').filter(Boolean))
   let input: Buffer
   try {
@@ -74,14 +75,19 @@ async function buildOne(src: string, publicDir: string, outDir: string): Promise
         widths.map(async (w) => {
           const name = `${stem}.${hash}-${w}.${format.extension}`
           const target = path.join(outDir, 'images', '_v', ...name.split('/'))
-          if (!(await exists(target))) {
-            await mkdir(path.dirname(target), { recursive: true })
+          const encoded = cacheDir ? path.join(cacheDir, ...name.split('/')) : target
+          if (!(await exists(encoded))) {
+            await mkdir(path.dirname(encoded), { recursive: true })
             // Write aside, then rename: an interrupted build never leaves a half-written file under the final name.
-            const partial = `${target}.${process.pid}.part`
+            const partial = `${encoded}.${process.pid}.${w}.part`
             // An SVG is drawn straight at this width (the density that gives it), not drawn whole and then scaled.
             const source = svg ? sharp(input, { density: (72 * w) / width }) : sharp(input).autoOrient()
             await format.encode(source.resize({ width: w, withoutEnlargement: !svg })).toFile(partial)
-            await rename(partial, target)
+            await rename(partial, encoded)
+          }
+          if (encoded !== target && !(await exists(target))) {
+            await mkdir(path.dirname(target), { recursive: true })
+            await linkOrCopy(encoded, target)
           }
           return `/images/_v/${encodeURI(name)} ${w}w`
         }),
@@ -90,6 +96,15 @@ async function buildOne(src: string, publicDir: string, outDir: string): Promise
     }),
   )
   return { width, height, sources }
+}
+
+/** A hard link (no bytes copied; the cached file is never written again), or a copy where links cannot be made. */
+async function linkOrCopy(from: string, to: string): Promise<void> {
+  try {
+    await link(from, to)
+  } catch {
+    await copyFile(from, to)
+  }
 }
 
 async function exists(file: string): Promise<boolean> {

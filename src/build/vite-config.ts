@@ -2,7 +2,6 @@ import tailwindcss from '@tailwindcss/vite'
 import react from '@vitejs/plugin-react'
 import { fileURLToPath } from 'node:url'
 import type { InlineConfig, Plugin } from 'vite'
-import type { PageConfig } from '../../schema/page-config.ts'
 import { publicDirFor } from '../config/load-page-config.ts'
 import { pageConfigPlugin } from './vite-plugin-page-config.ts'
 
@@ -22,29 +21,52 @@ function markdownOnDemand(): Plugin {
   }
 }
 
-type ViteConfigOptions = {
-  /** The page.config.json the site is built from; its folder's public/ is copied into the site. */
-  configFile: string
-  /** The config, already loaded and checked (a build); without it the plugin loads the file, and again on every change (dev). */
-  config?: PageConfig
-  /** Where a client build writes. */
-  outDir?: string
+/**
+ * The registration form's `virtual:form-validator` in the page code every launch shares (src/build/page-code.ts):
+ * in the browser a module that loads the launch's own validator file, named in the page's data block; in the
+ * prerenderer one the prerender fills with the launch's validator before it renders.
+ */
+function launchFormValidator(): Plugin {
+  const browser = fileURLToPath(new URL('../page/launch-form-validator.ts', import.meta.url))
+  const server = fileURLToPath(new URL('./ssr-form-validator.ts', import.meta.url))
+  return {
+    name: 'launch-form-validator',
+    enforce: 'pre',
+    resolveId(source, _importer, options) {
+      if (source !== 'virtual:form-validator') return undefined
+      return options?.ssr ? server : browser
+    },
+  }
 }
 
-/** Vite's settings for this site: one source for the dev server (vite.config.ts) and the build (src/cli/build.ts). */
-export function createViteConfig({ configFile, config, outDir = 'dist' }: ViteConfigOptions): InlineConfig {
+/**
+ * Vite's settings for the page code every launch shares (src/build/page-code.ts): no config, no public/ (each
+ * launch's build adds its own), React's production build whatever NODE_ENV the building process has.
+ */
+export function createPageCodeViteConfig(root: string): InlineConfig {
   return {
     configFile: false,
-    plugins: [markdownOnDemand(), react(), tailwindcss(), pageConfigPlugin(configFile, config)],
-    publicDir: publicDirFor(configFile),
-    // The form validator generated from the config imports this Ajv helper; listing it spares the dev server a
-    // reload when it first discovers it.
-    optimizeDeps: { include: ['ajv/dist/runtime/ucs2length.js'] },
+    root,
+    plugins: [markdownOnDemand(), launchFormValidator(), react(), tailwindcss()],
+    publicDir: false,
+    mode: 'production',
+    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
     build: {
-      outDir,
       emptyOutDir: true,
       // Every browser that runs this page's module scripts supports modulepreload natively.
       modulePreload: { polyfill: false },
     },
+  }
+}
+
+/** Vite's settings for the dev server (vite.config.ts): the config at `configFile`, its form validator compiled on each load. */
+export function createViteConfig(configFile: string): InlineConfig {
+  return {
+    configFile: false,
+    plugins: [markdownOnDemand(), react(), tailwindcss(), pageConfigPlugin(configFile)],
+    publicDir: publicDirFor(configFile),
+    // The form validator generated from the config imports this Ajv helper; listing it spares the dev server a
+    // reload when it first discovers it.
+    optimizeDeps: { include: ['ajv/dist/runtime/ucs2length.js'] },
   }
 }

@@ -1,5 +1,4 @@
 import type { Plugin, ViteDevServer } from 'vite'
-import type { PageConfig } from '../../schema/page-config.ts'
 import { loadPageConfig } from '../config/load-page-config.ts'
 import { fillTemplate } from './head.ts'
 
@@ -7,14 +6,14 @@ const validatorId = 'virtual:form-validator'
 const resolvedValidatorId = `\0${validatorId}`
 
 /**
- * Serves `virtual:form-validator`: the form's schema, layout, messages and precompiled validator, compiled from
- * the page config, so they can never be stale. A build passes the config it has loaded and checked; the dev
- * server loads the file, checks it on every load (a broken config shows its messages in the overlay) and reloads
- * the page when it changes. In dev it also fills index.html's head; in a build the prerender step does that.
+ * The dev server's `virtual:form-validator`: the form's schema, layout, messages and precompiled validator,
+ * compiled from the page config on every load (a broken config shows its messages in the overlay), so they can never
+ * be stale; the page reloads when the file changes. It also fills index.html's head. (A build shares one page code
+ * between launches and gives each launch its validator as a file of its own: src/build/page-code.ts.)
  */
-export function pageConfigPlugin(configFile: string, loaded?: PageConfig): Plugin {
+export function pageConfigPlugin(configFile: string): Plugin {
   let server: ViteDevServer | undefined
-  const current = () => loaded ?? loadPageConfig(configFile)
+  const current = () => loadPageConfig(configFile)
   return {
     name: 'page-config',
     configureServer(devServer) {
@@ -32,7 +31,7 @@ export function pageConfigPlugin(configFile: string, loaded?: PageConfig): Plugi
     },
     async load(id) {
       if (id !== resolvedValidatorId) return undefined
-      if (!loaded) this.addWatchFile(configFile)
+      this.addWatchFile(configFile)
       // Imported here, not at the top: RJSF's compiler loads React, which must not be loaded before Vite has set
       // NODE_ENV for the build (the prerenderer would then mix React's development and production builds).
       const { compileFormValidatorModule } = await import('./compile-form-validator.ts')

@@ -1,16 +1,14 @@
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { copyFileSync, cpSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
-import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib'
-import { build } from 'vite'
 import { toClientConfig } from '../build/client-config.ts'
 import { bootAfterLoad } from '../build/boot.ts'
-import { fillTemplate } from '../build/head.ts'
+import { fillTemplate, type PageKind } from '../build/head.ts'
 import { buildImageVariants } from '../build/image-variants.ts'
 import { functionBundleFile, readBundleEntries, writeFunctionBundleEntries } from '../build/function-bundle.ts'
-import { createViteConfig } from '../build/vite-config.ts'
+import { buildCacheDir, loadPageCode, precompressFiles, type PageCode } from '../build/page-code.ts'
 import { functionLaunchOf, type FunctionBundle, type FunctionLaunch } from '../../schema/function-launch.ts'
 import { checkDetailsPagePath, registeredPagePath } from '../../schema/registration-contract.ts'
 import { cspHashesOf, staticHostHeaders, styleHashesOf } from '../server/site/security-headers.ts'
@@ -92,9 +90,6 @@ function isStudioBuildCurrent(studioDir: string): boolean {
 
 type PrerenderModule = typeof import('../build/prerender.tsx')
 
-// Text files a host can send compressed; the Node server serves these .br/.gz siblings as they are.
-const compressible = /\.(html|js|css|svg|json|xml|txt|webmanifest)$/
-
 function sitemapXml(canonicalUrl: string): string {
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
@@ -109,70 +104,96 @@ function robotsTxt(canonicalUrl: string): string {
   return `User-agent: *\nAllow: /\n\nSitemap: ${new URL('sitemap.xml', canonicalUrl).href}\n`
 }
 
-/**
- * Puts the page's stylesheet into the HTML: a render-blocking request less before the first paint (the CSS is
- * ~6 KiB compressed). The CSP allows this one <style> by hash.
- */
-function inlineStylesheets(html: string, distDir: string): string {
-  return html.replace(/<link rel="stylesheet"[^>]*href="(\/assets\/[^"]+\.css)"[^>]*>/g, (_tag, href: string) => {
-    const file = path.join(distDir, href)
-    const css = readFileSync(file, 'utf8').replace(/<\/style/gi, '<\\/style')
-    rmSync(file)
-    return `<style>${css}</style>`
-  })
-}
-
-function precompress(distDir: string): void {
-  for (const file of listFiles(distDir)) {
-    if (!compressible.test(file)) continue
-    const content = readFileSync(file)
-    writeFileSync(`${file}.gz`, gzipSync(content, { level: 9 }))
-    writeFileSync(`${file}.br`, brotliCompressSync(content, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }))
+/** Puts every file of `fromDir` at the same place under `toDir`: hard links (the page code's files never change), else copies. */
+function linkTree(fromDir: string, toDir: string): void {
+  for (const file of listFiles(fromDir)) {
+    const target = path.join(toDir, path.relative(fromDir, file))
+    mkdirSync(path.dirname(target), { recursive: true })
+    try {
+      linkSync(file, target)
+    } catch {
+      copyFileSync(file, target)
+    }
   }
 }
 
+// The prerenderer of a page code, loaded once per process; launches render one at a time (the form's validator is
+// set on the shared module before each launch's pages).
+const prerenderers = new Map<string, Promise<PrerenderModule>>()
+let prerendering: Promise<unknown> = Promise.resolve()
+
+function prerendererOf(code: PageCode): Promise<PrerenderModule> {
+  let loaded = prerenderers.get(code.ssrEntry)
+  if (!loaded) {
+    loaded = import(pathToFileURL(code.ssrEntry).href) as Promise<PrerenderModule>
+    prerenderers.set(code.ssrEntry, loaded)
+  }
+  return loaded
+}
+
+/** What one launch's build reused and made, for the log and the tests. */
+export type SiteBuild = VersionManifest & { reusedCode: boolean; codeFingerprint: string }
+
 /**
- * Builds the site into distDir: checks the config, bundles the client, makes AVIF/WebP variants of raster
- * images, prerenders "/" and the not-found page into static HTML (head tags and JSON-LD included), writes
- * robots.txt, sitemap.xml and _headers (for static hosts), and .br/.gz copies of the text files. `config` is the
- * file's checked config when the caller has already loaded it (buildLaunches checks every launch first).
+ * Builds one launch's site into distDir from the page code every launch shares (src/build/page-code.ts: built once
+ * per code version, reused here when current): the code's files, the launch's public/ folder, its form validator as
+ * a file of its own (assets/form-validator-<hash>.js), AVIF/WebP variants of its images (cached by content across
+ * launches and builds), "/" and the not-found, registered and check-details pages prerendered (head tags and JSON-LD
+ * included), robots.txt, sitemap.xml and _headers (for static hosts), and .br/.gz copies of its text files. `config`
+ * is the file's checked config when the caller has already loaded it (buildLaunches checks every launch first).
  */
 export async function buildSite(
   configFile: string,
   distDir: string,
   settings: BuildSettings = readBuildSettings(process.env),
   config: PageConfig = loadPageConfig(configFile),
-): Promise<VersionManifest> {
+): Promise<SiteBuild> {
+  // React picks its development or production build when first loaded (the validator's compiler loads it too): the
+  // pages are the production build's.
+  process.env.NODE_ENV ??= 'production'
   const fingerprint = buildFingerprint(configFile, settings)
-  // Inside the project, so the prerender bundle resolves its dependencies from node_modules; one folder per build,
-  // so builds of several launches or test runs side by side do not overwrite each other's.
-  mkdirSync(path.resolve('node_modules/.cache'), { recursive: true })
-  const ssrDir = mkdtempSync(path.resolve('node_modules/.cache/prerender-'))
   const publicDir = publicDirFor(configFile)
-  let home: string
-  try {
-    // Each build gets its own plugin instances: they keep state from the build they are configured for.
-    await build({ ...createViteConfig({ configFile, config, outDir: distDir }), logLevel: 'warn' })
-    await build({
-      ...createViteConfig({ configFile, config }),
-      logLevel: 'warn',
-      publicDir: false,
-      build: { ssr: 'src/build/prerender.tsx', outDir: ssrDir, emptyOutDir: true, copyPublicDir: false },
-    })
-    const imageVariants = await buildImageVariants(config, publicDir, distDir)
-    const { renderPath } = (await import(pathToFileURL(path.join(ssrDir, 'prerender.js')).href)) as PrerenderModule
-    const clientConfig = toClientConfig(config, imageVariants)
-    const template = bootAfterLoad(inlineStylesheets(readFileSync(path.join(distDir, 'index.html'), 'utf8'), distDir))
-    home = fillTemplate(template, config, 'home', await renderPath(clientConfig, '/'), imageVariants)
-    writeFileSync(path.join(distDir, 'index.html'), home)
-    writeFileSync(path.join(distDir, '404.html'), fillTemplate(template, config, 'not-found', await renderPath(clientConfig, '/404'), imageVariants))
-    // Where a registration sent without JavaScript lands (the function redirects there).
-    for (const [kind, pagePath] of [['registered', registeredPagePath], ['check-details', checkDetailsPagePath]] as const) {
-      writeFileSync(path.join(distDir, pagePath), fillTemplate(template, config, kind, await renderPath(clientConfig, pagePath), imageVariants))
-    }
-  } finally {
-    rmSync(ssrDir, { recursive: true, force: true })
+  const code = await loadPageCode(settings)
+  mkdirSync(distDir, { recursive: true })
+  linkTree(code.clientDir, distDir)
+  const own: string[] = []
+  if (existsSync(publicDir)) {
+    cpSync(publicDir, distDir, { recursive: true, dereference: true })
+    own.push(...listFiles(publicDir).map((file) => path.join(distDir, path.relative(publicDir, file))))
   }
+  // Loaded here, after NODE_ENV: the compiler loads React (RJSF's utilities).
+  const { bundleFormValidatorModule } = await import('../build/compile-form-validator.ts')
+  const validatorCode = await bundleFormValidatorModule(config.form)
+  const formValidator = `/assets/form-validator-${createHash('sha256').update(validatorCode).digest('hex').slice(0, 10)}.js`
+  writeFileSync(path.join(distDir, formValidator), validatorCode)
+  own.push(path.join(distDir, formValidator))
+  const imageVariants = await buildImageVariants(config, publicDir, distDir, path.join(buildCacheDir, 'image-variants'))
+  const clientConfig = toClientConfig(config, imageVariants)
+  // The boot module preloads the launch's validator with the code's chunks: the form's code does not wait for it.
+  const template = bootAfterLoad(code.template, [formValidator])
+  const prerenderer = await prerendererOf(code)
+  const pages: Array<[string, PageKind, string]> = [
+    ['index.html', 'home', '/'],
+    ['404.html', 'not-found', '/404'],
+    // Where a registration sent without JavaScript lands (the function redirects there).
+    [registeredPagePath, 'registered', registeredPagePath],
+    [checkDetailsPagePath, 'check-details', checkDetailsPagePath],
+  ]
+  const rendered = prerendering.then(async () => {
+    await prerenderer.setFormValidator((await import(`data:text/javascript;base64,${Buffer.from(validatorCode).toString('base64')}`)) as Parameters<PrerenderModule['setFormValidator']>[0])
+    const html: string[] = []
+    for (const [, kind, pagePath] of pages) {
+      html.push(fillTemplate(template, config, kind, { appHtml: await prerenderer.renderPath(clientConfig, pagePath), formValidator }, imageVariants))
+    }
+    return html
+  })
+  prerendering = rendered.catch(() => {})
+  const html = await rendered
+  pages.forEach(([file], index) => {
+    writeFileSync(path.join(distDir, file), html[index]!)
+    own.push(path.join(distDir, file))
+  })
+  const home = html[0]!
   const supabaseUrl = settings.supabaseUrl
   const headerOptions = {
     jsonLdHashes: await cspHashesOf(home),
@@ -182,26 +203,31 @@ export async function buildSite(
     ...(supabaseUrl ? { supabaseUrl } : {}),
   }
   writeFileSync(path.join(distDir, '_headers'), staticHostHeaders(headerOptions))
-  if (!existsSync(path.join(publicDir, 'robots.txt'))) writeFileSync(path.join(distDir, 'robots.txt'), robotsTxt(config.seo.canonicalUrl))
+  if (!existsSync(path.join(publicDir, 'robots.txt'))) {
+    writeFileSync(path.join(distDir, 'robots.txt'), robotsTxt(config.seo.canonicalUrl))
+    own.push(path.join(distDir, 'robots.txt'))
+  }
   writeFileSync(path.join(distDir, 'sitemap.xml'), sitemapXml(config.seo.canonicalUrl))
-  precompress(distDir)
+  own.push(path.join(distDir, 'sitemap.xml'))
+  precompressFiles(own)
   // What the Node server serves this folder with: the function's contract of this very build.
   const manifest: VersionManifest = { contract: functionLaunchOf(config), tagManager: config.site.analytics !== undefined }
   writeFileSync(path.join(distDir, versionManifestFile), `${JSON.stringify(manifest)}\n`)
   writeFileSync(path.join(distDir, stampFile), fingerprint)
-  return manifest
+  return { ...manifest, reusedCode: code.reused, codeFingerprint: code.fingerprint }
 }
 
 /**
  * buildSite into a fresh folder beside distDir, then put it in distDir's place: a build that fails half-way leaves
  * the last good build as it was (the server keeps serving it).
  */
-async function buildSiteInPlace(configFile: string, distDir: string, settings: BuildSettings, config: PageConfig): Promise<void> {
+async function buildSiteInPlace(configFile: string, distDir: string, settings: BuildSettings, config: PageConfig): Promise<SiteBuild> {
   const fresh = `${distDir}.building-${process.pid}`
   const old = `${distDir}.replaced-${process.pid}`
   rmSync(fresh, { recursive: true, force: true })
+  let built: SiteBuild
   try {
-    await buildSite(configFile, fresh, settings, config)
+    built = await buildSite(configFile, fresh, settings, config)
   } catch (error) {
     rmSync(fresh, { recursive: true, force: true })
     throw error
@@ -210,6 +236,7 @@ async function buildSiteInPlace(configFile: string, distDir: string, settings: B
   if (existsSync(distDir)) renameSync(distDir, old)
   renameSync(fresh, distDir)
   rmSync(old, { recursive: true, force: true })
+  return built
 }
 
 /** What a build of several launches was asked to do. */
@@ -277,8 +304,9 @@ export async function buildLaunches(options: BuildLaunchesOptions = {}): Promise
       continue
     }
     const started = Date.now()
+    let built: SiteBuild
     try {
-      await buildSiteInPlace(launch.configFile, distDir, settings, launch.config)
+      built = await buildSiteInPlace(launch.configFile, distDir, settings, launch.config)
     } catch (error) {
       const message = `The build of launch "${launch.slug}" failed: ${(error as Error).message}`
       const place = placeOfBuildError(launch.configFile, (error as Error).message)
@@ -286,7 +314,7 @@ export async function buildLaunches(options: BuildLaunchesOptions = {}): Promise
       continue
     }
     launches.push(launch)
-    log(`${launch.slug}: built ${shown} in ${((Date.now() - started) / 1000).toFixed(1)} s`)
+    log(`${launch.slug}: built ${shown} in ${((Date.now() - started) / 1000).toFixed(1)} s (page code ${built.codeFingerprint} ${built.reusedCode ? 'reused' : 'built'})`)
   }
   for (const launch of broken) distDirs.set(launch.slug ?? '', launchDistDir(distRoot, launch.slug ?? ''))
   distDirs.delete('')

@@ -11,6 +11,8 @@ export const configScriptId = 'page-config'
 export type IslandsConfig = Pick<ClientPageConfig, 'form'> & {
   launch: Pick<ClientPageConfig['launch'], 'slug'>
   site: Pick<ClientPageConfig['site'], 'analytics'>
+  /** The address of the launch's form validator module (src/page/launch-form-validator.ts loads it). */
+  formValidator: string
 }
 
 function readDataBlock(doc: Document): unknown {

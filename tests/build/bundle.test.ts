@@ -79,8 +79,11 @@ describe('the built bundle', () => {
   it("sends in the data block only what the islands read: no section's copy, no reply e-mail, no notification address", () => {
     const block = /<script type="application\/json" id="page-config">([\s\S]*?)<\/script>/.exec(indexHtml)?.[1]
     const data = JSON.parse(block ?? 'null') as Record<string, unknown>
-    expect(Object.keys(data).sort()).toEqual(['form', 'launch', 'site'])
+    expect(Object.keys(data).sort()).toEqual(['form', 'formValidator', 'launch', 'site'])
     expect(data.launch).toEqual({ slug: config.launch.slug })
+    // The launch's own validator module (the page code is every launch's): a file of this build.
+    expect(data.formValidator).toMatch(/^\/assets\/form-validator-[0-9a-f]{10}\.js$/)
+    expect(readFileSync(path.join(distDir, data.formValidator as string), 'utf8')).toContain('export')
     expect(data.form).toEqual({ consent: config.form.consent, toasts: config.form.toasts, ...(config.form.noScript ? { noScript: config.form.noScript } : {}) })
     // The sections' copy is in the HTML once (prerendered), not a second time in the data block.
     const words = (config.sections.find((section) => section.type === 'hero')?.intro as string).slice(0, 30)

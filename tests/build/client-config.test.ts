@@ -18,12 +18,12 @@ describe("the browser's config", () => {
     expect(script).not.toContain('bramblewood-extra')
   })
 
-  it("gives a prerendered page only what its islands read: the form's texts, the analytics, the launch's slug", () => {
-    const script = islandsConfigScript(withAddresses)
+  it("gives a prerendered page only what its islands read: the form's texts, the analytics, the launch's slug, its validator's address", () => {
+    const script = islandsConfigScript(withAddresses, '/assets/form-validator-0123456789.js')
     const data = JSON.parse(/>(.*)<\/script>$/s.exec(script)?.[1] ?? 'null') as Record<string, unknown>
-    expect(data).toEqual({ form: toClientConfig(withAddresses).form, launch: { slug: 'bramblewood-crossing' }, site: {} })
+    expect(data).toEqual({ form: toClientConfig(withAddresses).form, launch: { slug: 'bramblewood-crossing' }, site: {}, formValidator: '/assets/form-validator-0123456789.js' })
     expect(script).not.toContain('leads-inbox@example.com')
     const analytics = { ...withAddresses, site: { ...withAddresses.site, analytics: { gtmId: 'GTM-ABC1234' } } }
-    expect(JSON.parse(/>(.*)<\/script>$/s.exec(islandsConfigScript(analytics))?.[1] ?? 'null')).toMatchObject({ site: { analytics: { gtmId: 'GTM-ABC1234' } } })
+    expect(JSON.parse(/>(.*)<\/script>$/s.exec(islandsConfigScript(analytics, '/assets/form-validator-0123456789.js'))?.[1] ?? 'null')).toMatchObject({ site: { analytics: { gtmId: 'GTM-ABC1234' } } })
   })
 })

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import type { Context, Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import type { ClientPageConfig, PageConfig } from '../../../schema/page-config.ts'
@@ -27,7 +26,6 @@ import { readSignedToken, signToken } from './tokens.ts'
 export type PreviewResponse = { config: ClientPageConfig | null; problems: StudioProblem[]; validatorUrl: string }
 
 const maxImageBytes = 40 * 1024 * 1024
-const here = path.dirname(fileURLToPath(import.meta.url))
 
 const imageTypes: Record<string, string> = {
   jpg: 'image/jpeg',
@@ -61,15 +59,7 @@ function validatorModule(form: PageConfig['form']): { key: string; code: () => P
       let entry = compiled.get(key)
       if (!entry) {
         // Loaded on first use: the compiler (RJSF's, with Ajv) takes seconds to import, which no server start should wait for.
-        entry = Promise.all([import('../../build/compile-form-validator.ts'), import('esbuild')]).then(([{ compileFormValidatorModule }, { build }]) => build({
-          stdin: { contents: compileFormValidatorModule(form), resolveDir: here, loader: 'js', sourcefile: 'form-validator.js' },
-          bundle: true,
-          format: 'esm',
-          platform: 'browser',
-          minify: true,
-          write: false,
-          logLevel: 'silent',
-        })).then((result) => result.outputFiles[0]!.text)
+        entry = import('../../build/compile-form-validator.ts').then(({ bundleFormValidatorModule }) => bundleFormValidatorModule(form))
         entry.catch(() => compiled.delete(key))
         if (compiled.size > 50) compiled.delete(compiled.keys().next().value!)
         compiled.set(key, entry)
