@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs'
 import type { Server } from 'node:http'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { serve, type HttpBindings } from '@hono/node-server'
+import { serve, type Http2Bindings, type HttpBindings } from '@hono/node-server'
 import { Hono } from 'hono'
 import pg from 'pg'
 import { formatEnvProblems, parseNodeEnv, type NodeServerConfig } from '../server/env.ts'
@@ -65,7 +65,7 @@ export async function startLeadsPageServer(
   app.all('*', (c) => c.text('Not found: the leads page is at /leads.', 404))
   // X-Forwarded-Host/-Proto (its same-origin check, its Secure cookie): only from the proxies TRUST_PROXY counts.
   const guardForwarded = createForwardedHeaderGuard({ proxies: settings.proxies })
-  const answer = (request: Request, env: HttpBindings) => app.fetch(guardForwarded(request, env.incoming.socket.remoteAddress), env)
+  const answer = (request: Request, env: HttpBindings | Http2Bindings) => app.fetch(guardForwarded(request, env.incoming.socket.remoteAddress), env)
   const server = await new Promise<Server>((resolve, reject) => {
     const s = serve({ fetch: answer, port: settings.port, hostname: settings.host }) as Server
     s.once('listening', () => resolve(s))
