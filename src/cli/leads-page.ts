@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs'
 import type { Server } from 'node:http'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { serve, type HttpBindings } from '@hono/node-server'
+import { serve, type Http2Bindings, type HttpBindings } from '@hono/node-server'
 import { Hono } from 'hono'
 import pg from 'pg'
 import { formatEnvProblems, parseNodeEnv, type NodeServerConfig } from '../server/env.ts'
@@ -10,6 +10,7 @@ import { createForwardedAddress } from '../server/registration/forwarded-address
 import { createLeadsPage, leadsPageLaunchOf } from '../server/leads-page/leads-page.ts'
 import { createPasswordCheck, openSessionStore } from '../server/leads-page/sessions.ts'
 import { createPostgresStore } from '../server/store/postgres-store.ts'
+import { createForwardedHeaderGuard } from '../server/site/forwarded-headers.ts'
 import { secureHeadersMiddleware } from '../server/site/security-headers.ts'
 import type { LeadStore } from '../server/store/store.ts'
 import type { LeadsPageLaunch } from '../server/leads-page/views.ts'
@@ -62,8 +63,11 @@ export async function startLeadsPageServer(
   )
   app.get('/', (c) => c.redirect('/leads'))
   app.all('*', (c) => c.text('Not found: the leads page is at /leads.', 404))
+  // X-Forwarded-Host/-Proto (its same-origin check, its Secure cookie): only from the proxies TRUST_PROXY counts.
+  const guardForwarded = createForwardedHeaderGuard({ proxies: settings.proxies })
+  const answer = (request: Request, env: HttpBindings | Http2Bindings) => app.fetch(guardForwarded(request, env.incoming.socket.remoteAddress), env)
   const server = await new Promise<Server>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, port: settings.port, hostname: settings.host }) as Server
+    const s = serve({ fetch: answer, port: settings.port, hostname: settings.host }) as Server
     s.once('listening', () => resolve(s))
     s.once('error', reject)
   })

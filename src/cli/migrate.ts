@@ -6,13 +6,15 @@ import { migrateConfigText } from '../config/config-migrations.ts'
 import { migrateCommandFor } from '../config/config-version.ts'
 import { excerpt } from '../config/json-source.ts'
 import { LaunchesError } from '../config/launches.ts'
+import { rewriteReplyPlaceholders } from '../config/reply-placeholders-fix.ts'
 import { writeFileAtomically } from '../editor/config-file.ts'
 import { launchesFromArgs, shownFile } from './launch-args.ts'
 
 const usage = `Usage: npm run migrate [-- --launch <name> | <path of a page.config.json>] [--check]
 
 Brings page configs written for an older version of the config format to version ${currentConfigVersion}, keeping
-your text, order and layout. Without --launch or a path: every launch (page.config.json and launches/*/).
+your text, order and layout, and takes out of the reply what a visitor typed (a placeholder such as {message}).
+Without --launch or a path: every launch (page.config.json and launches/*/).
   --launch <name>   only that launch
   --check           change nothing; exit 1 when a file needs migrating`
 
@@ -31,7 +33,31 @@ function migrateFile(configFile: string, folder: string | undefined, check: bool
   const result = migrateConfigText(text, folder === undefined ? {} : { folder })
   switch (result.kind) {
     case 'current':
-      return { text: `✓ ${shown} is current (config format version ${result.version})`, failed: false }
+    case 'migrated': {
+      const reply = rewriteReplyPlaceholders(result.kind === 'migrated' ? result.text : text)
+      const lines = reply.changes.map((change) => `    ${shown}:${change.line}: ${change.description}`)
+      if (result.kind === 'current' && lines.length === 0) {
+        return { text: `✓ ${shown} is current (config format version ${result.version})`, failed: false }
+      }
+      if (check) {
+        const needs = [
+          ...(result.kind === 'migrated' ? [`is written for version ${result.from} of the config format`] : []),
+          ...(lines.length > 0 ? [`has a reply that copies what a visitor typed (${reply.changes.map((c) => `line ${c.line}`).join(', ')})`] : []),
+        ]
+        const to = result.kind === 'migrated' ? ` updates it to version ${result.to}` : ' rewrites it'
+        return { text: `✖ ${shown} ${needs.join(' and ')}; ${migrateCommandFor(configFile)}${to}.`, failed: true }
+      }
+      writeFileAtomically(configFile, reply.text)
+      const head =
+        result.kind === 'migrated'
+          ? [`✓ ${shown}: updated from version ${result.from} to ${result.to} of the config format`, ...result.changes.map((change) => `    ${change}`)]
+          : []
+      const replyHead =
+        lines.length > 0
+          ? [`✓ ${shown}: the reply no longer copies what a visitor typed (anyone could have made the site send their text to any address); reread these:`, ...lines]
+          : []
+      return { text: [...head, ...replyHead].join('\n'), failed: false, changed: true }
+    }
     case 'newer':
       return {
         text: `✖ ${shown} is written for version ${result.version} of the config format, but this code reads only up to version ${currentConfigVersion}: update the code (git pull, then npm install). The file was left as it is.`,
@@ -46,26 +72,13 @@ function migrateFile(configFile: string, folder: string | undefined, check: bool
         failed: true,
       }
     }
-    case 'migrated': {
-      if (check) {
-        return {
-          text: `✖ ${shown} is written for version ${result.from} of the config format; ${migrateCommandFor(configFile)} updates it to version ${result.to}.`,
-          failed: true,
-        }
-      }
-      writeFileAtomically(configFile, result.text)
-      return {
-        text: [`✓ ${shown}: updated from version ${result.from} to ${result.to} of the config format`, ...result.changes.map((change) => `    ${change}`)].join('\n'),
-        failed: false,
-        changed: true,
-      }
-    }
   }
 }
 
 /**
  * `npm run migrate [-- --launch <slug> | <file>] [--check]`: rewrites every launch's config (or one) to the
- * current config format, printing what changed in each file or that it is current. Returns the exit code: 1 when
+ * current config format and takes the visitor's free text out of its reply (issue 21, item 2), printing what
+ * changed in each file, with its line, or that it is current. Returns the exit code: 1 when
  * a file could not be migrated, or with --check when one needs it; 2 for a usage mistake.
  */
 export function runMigrate(argv: string[], env: Record<string, string | undefined> = process.env): number {

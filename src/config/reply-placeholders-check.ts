@@ -6,6 +6,27 @@ type Json = Record<string, unknown>
 
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value)
 
+/** The form's fields, and those a reply may name besides {site} (schema/reply-placeholders.ts). */
+export function replyPlaceholderFields(data: Json): { fields: string[]; allowed: string[] } {
+  const form = isObject(data.form) ? data.form : {}
+  const schema = isObject(form.schema) ? form.schema : {}
+  const properties = isObject(schema.properties) ? schema.properties : {}
+  const fields = Object.keys(properties)
+  return { fields, allowed: fields.filter((field) => isReplyPlaceholder(field, properties[field])) }
+}
+
+/** The reply's texts that may hold {placeholders}, each with where it is. */
+export function replyTexts(reply: Json): [Segment[], unknown][] {
+  const unsubscribe = isObject(reply.unsubscribe) ? reply.unsubscribe : {}
+  return [
+    [['reply', 'subject'], reply.subject],
+    [['reply', 'greeting'], reply.greeting],
+    ...(Array.isArray(reply.paragraphs) ? reply.paragraphs.map((p, i): [Segment[], unknown] => [['reply', 'paragraphs', i], p]) : []),
+    [['reply', 'unsubscribe', 'notice'], unsubscribe.notice],
+    [['reply', 'unsubscribe', 'heading'], unsubscribe.heading],
+  ]
+}
+
 /**
  * The reply's {placeholders} must name a form field or {site}: an unknown one would reach every registrant as
  * written, braces and all. A reply must also have an e-mail field to go to.
@@ -13,12 +34,8 @@ const isObject = (value: unknown): value is Json => typeof value === 'object' &&
 export function checkReplyPlaceholders(data: Json): Finding[] {
   if (!isObject(data.reply)) return []
   const reply = data.reply
-  const form = isObject(data.form) ? data.form : {}
-  const schema = isObject(form.schema) ? form.schema : {}
-  const properties = isObject(schema.properties) ? schema.properties : {}
-  const fields = Object.keys(properties)
+  const { fields, allowed } = replyPlaceholderFields(data)
   const known = [...fields, 'site']
-  const allowed = fields.filter((field) => isReplyPlaceholder(field, properties[field]))
   const findings: Finding[] = []
   if (fields.length > 0 && !fields.includes('email')) {
     findings.push({
@@ -29,14 +46,7 @@ export function checkReplyPlaceholders(data: Json): Finding[] {
     })
   }
   const unsubscribe = isObject(reply.unsubscribe) ? reply.unsubscribe : {}
-  const texts: [Segment[], unknown][] = [
-    [['reply', 'subject'], reply.subject],
-    [['reply', 'greeting'], reply.greeting],
-    ...(Array.isArray(reply.paragraphs) ? reply.paragraphs.map((p, i): [Segment[], unknown] => [['reply', 'paragraphs', i], p]) : []),
-    [['reply', 'unsubscribe', 'notice'], unsubscribe.notice],
-    [['reply', 'unsubscribe', 'heading'], unsubscribe.heading],
-  ]
-  for (const [at, text] of texts) {
+  for (const [at, text] of replyTexts(reply)) {
     if (typeof text !== 'string') continue
     for (const match of text.matchAll(/\{([^{}]*)\}/g)) {
       const name = match[1]!

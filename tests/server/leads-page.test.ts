@@ -509,3 +509,54 @@ describe(`npm run leads:page: the leads page alone, reading PostgreSQL (${planne
     }
   }, 60_000)
 })
+
+describe('npm run leads:page: X-Forwarded-Host and -Proto only from the proxy TRUST_PROXY counts (issue 21, item 6)', () => {
+  it('ignores them from any other peer, and believes them from a trusted proxy', async () => {
+    const store = openSqliteStore(path.join(root, `${crypto.randomUUID()}.sqlite`), { defaultLaunch })
+    /** The leads page alone, with TRUST_PROXY=1 and these proxies; 127.0.0.1 (this test) is one of them or not. */
+    async function start(trustedProxies: string) {
+      const parsed = parseNodeEnv({
+        LEADS_PASSWORD: password,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        TRUST_PROXY: '1',
+        TRUSTED_PROXIES: trustedProxies,
+        DATA_DIR: path.join(root, crypto.randomUUID()),
+      })
+      if (!parsed.ok) throw new Error(parsed.problems.join('\n'))
+      return startLeadsPageServer([leadsPageLaunchOf(config)], parsed.config, store)
+    }
+    const signIn = (url: string, headers: Record<string, string>) =>
+      fetch(`${url}/leads/sign-in`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+        body: new URLSearchParams({ password }),
+        redirect: 'manual',
+      })
+    const forged = { origin: 'https://leads.example', 'x-forwarded-host': 'leads.example', 'x-forwarded-proto': 'https' }
+    try {
+      const direct = await start('10.0.0.0/8')
+      try {
+        // A peer that is not the proxy cannot make a post from another origin pass as the page's own…
+        expect((await signIn(direct.url, forged)).status).toBe(403)
+        // …nor be taken for HTTPS: the page's own post over plain HTTP signs in, with a cookie that is not Secure.
+        const plain = await signIn(direct.url, { origin: direct.url, 'x-forwarded-proto': 'https' })
+        expect(plain.status).toBe(303)
+        expect(sessionCookieOf(plain)).toMatch(/^leads_session=/)
+        expect(sessionCookieOf(plain)).not.toMatch(/;\s*Secure/i)
+      } finally {
+        await direct.close()
+      }
+      const behindProxy = await start('loopback')
+      try {
+        const proxied = await signIn(behindProxy.url, forged)
+        expect(proxied.status).toBe(303)
+        expect(sessionCookieOf(proxied)).toMatch(/;\s*Secure/i)
+      } finally {
+        await behindProxy.close()
+      }
+    } finally {
+      await store.close()
+    }
+  })
+})

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto'
 import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
-import { cspHashesOf, secureHeadersMiddleware, securityHeaders, staticHostHeaders, styleHashesOf } from '../../src/server/site/security-headers.ts'
+import { cspHashesOf, secureHeadersMiddleware, securityHeaders, staticHostHeaders, staticImagePolicy, styleHashesOf } from '../../src/server/site/security-headers.ts'
+import { imageContentSecurityPolicy } from '../../src/server/site/static-site.ts'
 
 const jsonLd = '{"@context":"https://schema.org","@type":"RealEstateAgent","name":"Caf\u00e9 \\u003c Homes"}'
 const page = `<!doctype html><html><head><title>t</title><script type="application/ld+json">${jsonLd}</script>
@@ -119,5 +120,75 @@ describe('staticHostHeaders', () => {
     for (const html of ['/', '/index.html', '/404.html']) expect(parsed.get(html)).toEqual(['Cache-Control: public, max-age=0, must-revalidate'])
     // Hosts join a header set by two matching rules: Cache-Control must come from one rule only.
     expect(all.some((line) => line.startsWith('Cache-Control'))).toBe(false)
+  })
+
+  /**
+   * The `_headers` file read as the hosts read it: a path line at the start of a line, then its indented lines, each
+   * `Name: value` or (Cloudflare) `! Name` to detach a header an earlier matching rule set.
+   */
+  type Rule = { pattern: RegExp; set: [string, string][]; detach: string[] }
+  function readRules(text: string): Rule[] {
+    const out: Rule[] = []
+    for (const line of text.split('\n')) {
+      if (!line.trim() || line.startsWith('#')) continue
+      if (/^\//.test(line)) {
+        const pattern = new RegExp(`^${line.trim().split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`)
+        out.push({ pattern, set: [], detach: [] })
+        continue
+      }
+      const rule = out.at(-1)
+      if (!rule || !/^\s+\S/.test(line)) throw new Error(`not a line either host reads: ${JSON.stringify(line)}`)
+      const detach = /^\s+!\s*(\S+)$/.exec(line)
+      const header = /^\s+([A-Za-z-]+):\s*(.+)$/.exec(line)
+      if (detach) rule.detach.push(detach[1]!)
+      else if (header) rule.set.push([header[1]!, header[2]!])
+      else throw new Error(`not a header line: ${JSON.stringify(line)}`)
+    }
+    return out
+  }
+  /** Cloudflare Pages: matching rules in order; a detach deletes, a header set by an earlier rule is appended to. */
+  function cloudflare(rules: Rule[], path: string): Headers {
+    const headers = new Headers()
+    const set = new Set<string>()
+    for (const rule of rules.filter((r) => r.pattern.test(path))) {
+      for (const name of rule.detach) headers.delete(name)
+      for (const [name, value] of rule.set) {
+        if (set.has(name.toLowerCase())) headers.append(name, value)
+        else headers.set(name, value)
+        set.add(name.toLowerCase())
+      }
+    }
+    return headers
+  }
+  /** Netlify: lines without a colon skipped; the later matching rule's value of a header wins. */
+  function netlify(rules: Rule[], path: string): Headers {
+    const values: Record<string, string> = {}
+    for (const rule of rules.filter((r) => r.pattern.test(path))) {
+      const own: Record<string, string> = {}
+      for (const [name, value] of rule.set) own[name] = own[name] === undefined ? value : `${own[name]}, ${value}`
+      Object.assign(values, own)
+    }
+    return new Headers(values)
+  }
+
+  it('serves images with the image policy and nosniff on both hosts, as the Node server does, and pages with the page policy', () => {
+    const options = { jsonLdHashes: [expectedHash], https: true }
+    const rules = readRules(staticHostHeaders(options))
+    const site = securityHeaders(options)
+    // One policy, in one place for the Node server and the static hosts.
+    expect(staticImagePolicy).toBe(imageContentSecurityPolicy)
+    const images = ['/images/hero.svg', '/images/_v/hero-640w-1a2b3c4d.webp', '/images/og-image.png', '/favicon.svg', '/favicon.png', '/apple-touch-icon.png']
+    for (const host of [cloudflare, netlify]) {
+      for (const image of images) {
+        const headers = host(rules, image)
+        expect([host.name, image, headers.get('content-security-policy')]).toEqual([host.name, image, "default-src 'none'; style-src 'unsafe-inline'"])
+        expect(headers.get('x-content-type-options')).toBe('nosniff')
+        expect(headers.get('x-frame-options')).toBe('DENY')
+      }
+      for (const page of ['/', '/index.html', '/registered.html', '/assets/index-abc.js']) {
+        expect([host.name, page, host(rules, page).get('content-security-policy')]).toEqual([host.name, page, site['Content-Security-Policy']])
+      }
+      expect(host(rules, '/assets/index-abc.js').get('cache-control')).toBe('public, max-age=31536000, immutable')
+    }
   })
 })

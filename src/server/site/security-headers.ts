@@ -129,17 +129,31 @@ async function hashesOf(html: string, element: RegExp): Promise<string[]> {
 }
 
 /**
+ * The policy images are served with (as src/server/site/static-site.ts serves them): an SVG opened on its own is a
+ * document that could run script or load anything; this lets it draw with its own inline styles and nothing else.
+ */
+export const staticImagePolicy = "default-src 'none'; style-src 'unsafe-inline'"
+
+// Every image the build writes: public/images/ (and its variants in images/_v/), the favicons at the root.
+const imagePaths = ['/images/*', ...['svg', 'png', 'jpg', 'jpeg', 'gif', 'webp', 'avif', 'ico'].map((ext) => `/*.${ext}`)]
+
+/**
  * A `_headers` file (Netlify, Cloudflare Pages) with the same headers: on every path the security headers, on
- * /assets/* (hashed names) a year's immutable caching, on the HTML revalidation every time. Both hosts join the
- * values of a header set by two matching rules, so Cache-Control is only ever set by one rule per path.
+ * images the image policy instead of the page's, on /assets/* (hashed names) a year's immutable caching, on the
+ * HTML revalidation every time. The two hosts merge matching rules differently: Cloudflare applies them in order and
+ * joins two values of one header with a comma (two CSPs would both apply), unless a later rule detaches it first
+ * (`! Name`); Netlify takes the later rule's value and skips a line without a colon. So an image rule, after `/*`,
+ * detaches the CSP and sets its own, which both read as that one policy; and Cache-Control is only ever set by one
+ * rule per path.
  */
 export function staticHostHeaders(options: SecurityHeaderOptions): string {
-  const block = (path: string, headers: Record<string, string>) =>
-    [path, ...Object.entries(headers).map(([name, value]) => `  ${name}: ${value}`)].join('\n')
+  const block = (path: string, headers: Record<string, string>, detach: string[] = []) =>
+    [path, ...detach.map((name) => `  ! ${name}`), ...Object.entries(headers).map(([name, value]) => `  ${name}: ${value}`)].join('\n')
   const revalidate = { 'Cache-Control': 'public, max-age=0, must-revalidate' }
   return [
     '# Written by the build from src/server/site/security-headers.ts: edit that file, not this one.',
     block('/*', securityHeaders(options)),
+    ...imagePaths.map((path) => block(path, { 'Content-Security-Policy': staticImagePolicy }, ['Content-Security-Policy'])),
     block('/assets/*', { 'Cache-Control': 'public, max-age=31536000, immutable' }),
     block('/', revalidate),
     block('/index.html', revalidate),
