@@ -5,6 +5,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib'
 import type { BuildSettings } from '../server/env.ts'
+import { buildStudioClient } from './studio-client.ts'
 import { createPageCodeViteConfig } from './vite-config.ts'
 
 /**
@@ -26,6 +27,8 @@ export type PageCode = {
   clientDir: string
   /** The prerender bundle's entry (src/build/prerender.tsx built for Node). */
   ssrEntry: string
+  /** The studio's browser part (src/build/studio-client.ts), built from the same sources: what <DIST_DIR>/_studio/ holds. */
+  studioDir: string
   /** Whether this call reused a build made earlier (by this process or another). */
   reused: boolean
 }
@@ -94,11 +97,12 @@ function readBuilt(dir: string, fingerprint: string, reused: boolean): PageCode 
     template: readFileSync(path.join(dir, 'template.html'), 'utf8'),
     clientDir: path.join(dir, 'client'),
     ssrEntry: path.join(dir, 'ssr', 'prerender.js'),
+    studioDir: path.join(dir, 'studio'),
     reused,
   }
 }
 
-/** Builds the page code into `dir` (run in a child process of its own: see `buildInto`). */
+/** Builds the page code and the studio's browser part into `dir` (run in a child process of its own: see `buildInto`). */
 async function buildHere(dir: string, root: string): Promise<void> {
   const { build } = await import('vite')
   const clientDir = path.join(dir, 'client')
@@ -111,6 +115,7 @@ async function buildHere(dir: string, root: string): Promise<void> {
   writeFileSync(path.join(dir, 'template.html'), inlineStylesheets(readFileSync(htmlFile, 'utf8'), clientDir))
   rmSync(htmlFile)
   precompressFiles(listFiles(clientDir))
+  await buildStudioClient(path.join(dir, 'studio'))
   writeFileSync(path.join(dir, completeMarker), new Date().toISOString())
 }
 

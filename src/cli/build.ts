@@ -28,7 +28,7 @@ import {
 import { versionManifestFile, type VersionManifest } from '../server/site/launch-version.ts'
 import { loadPageConfig, PageConfigError, publicDirFor } from '../config/load-page-config.ts'
 import type { PageConfig } from '../../schema/page-config.ts'
-import { buildStudioClient, studioDistName } from '../build/studio-client.ts'
+import { studioDistName } from '../build/studio-client.ts'
 
 const stampFile = '.build-stamp'
 
@@ -70,22 +70,6 @@ export function isBuildCurrent(configFile: string, distDir: string, settings: Bu
     existsSync(stamp) &&
     readFileSync(stamp, 'utf8') === buildFingerprint(configFile, settings)
   )
-}
-
-/** A fingerprint of what the studio's browser part is built from: the code, the schema and the lock file. */
-function studioFingerprint(): string {
-  const hash = createHash('sha256')
-  for (const file of [...listFiles('src'), ...listFiles('schema'), 'package-lock.json'].sort()) {
-    const info = existsSync(file) ? statSync(file) : undefined
-    hash.update(`${path.resolve(file)}\0${info?.size ?? -1}\0${info?.mtimeMs ?? -1}\n`)
-  }
-  return hash.digest('hex')
-}
-
-/** True when studioDir holds a build of the studio from the current code. */
-function isStudioBuildCurrent(studioDir: string): boolean {
-  const stamp = path.join(studioDir, stampFile)
-  return existsSync(path.join(studioDir, 'index.html')) && existsSync(stamp) && readFileSync(stamp, 'utf8') === studioFingerprint()
 }
 
 type PrerenderModule = typeof import('../build/prerender.tsx')
@@ -318,18 +302,24 @@ export async function buildLaunches(options: BuildLaunchesOptions = {}): Promise
   }
   for (const launch of broken) distDirs.set(launch.slug ?? '', launchDistDir(distRoot, launch.slug ?? ''))
   distDirs.delete('')
-  // The studio's browser part: built on its own (none of its code can reach a launch's bundle), by a full build, or
-  // by any build when it is missing or older than the code.
+  // The studio's browser part: built with the page code (none of its code can reach a launch's bundle), and put in
+  // <DIST_DIR>/_studio/ when that holds another version of it.
   const studioDir = path.join(distRoot, studioDistName)
-  if (options.launch === undefined || !isStudioBuildCurrent(studioDir)) {
-    if (options.onlyStale && isStudioBuildCurrent(studioDir)) {
-      log(`studio: ${path.relative(process.cwd(), studioDir) || '.'} is up to date`)
-    } else {
-      const started = Date.now()
-      await buildStudioClient(studioDir)
-      writeFileSync(path.join(studioDir, stampFile), studioFingerprint())
-      log(`studio: built ${path.relative(process.cwd(), studioDir) || '.'} in ${((Date.now() - started) / 1000).toFixed(1)} s`)
-    }
+  const code = await loadPageCode(settings)
+  const studioStamp = path.join(studioDir, stampFile)
+  if (existsSync(studioStamp) && readFileSync(studioStamp, 'utf8') === code.fingerprint) {
+    log(`studio: ${path.relative(process.cwd(), studioDir) || '.'} is up to date`)
+  } else {
+    const fresh = `${studioDir}.building-${process.pid}`
+    const old = `${studioDir}.replaced-${process.pid}`
+    rmSync(fresh, { recursive: true, force: true })
+    linkTree(code.studioDir, fresh)
+    writeFileSync(path.join(fresh, stampFile), code.fingerprint)
+    rmSync(old, { recursive: true, force: true })
+    if (existsSync(studioDir)) renameSync(studioDir, old)
+    renameSync(fresh, studioDir)
+    rmSync(old, { recursive: true, force: true })
+    log(`studio: put in ${path.relative(process.cwd(), studioDir) || '.'} (page code ${code.fingerprint})`)
   }
   const bundleFile =
     options.launch === undefined
