@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { spawn } from 'node:child_process'
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib'
@@ -67,13 +67,40 @@ export function pageCodeFingerprint(root: string, settings: Pick<BuildSettings, 
 // Text files a host can send compressed; the Node server serves these .br/.gz siblings as they are.
 export const compressible = /\.(html|js|css|svg|json|xml|txt|webmanifest)$/
 
-/** Writes .gz and .br copies of each compressible file of `files`. */
-export function precompressFiles(files: readonly string[]): void {
+/**
+ * Writes .gz and .br copies of each compressible file of `files` (brotli at its best, 11: slow to make, cheap to send).
+ * With `cacheDir`, each compressed copy is kept there by the content's hash and linked from there the next time the
+ * same bytes are compressed (the same picture or validator in twenty launches, a launch published again).
+ */
+export function precompressFiles(files: readonly string[], cacheDir?: string): void {
+  if (cacheDir) mkdirSync(cacheDir, { recursive: true })
   for (const file of files) {
     if (!compressible.test(file)) continue
     const content = readFileSync(file)
-    writeFileSync(`${file}.gz`, gzipSync(content, { level: 9 }))
-    writeFileSync(`${file}.br`, brotliCompressSync(content, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }))
+    const hash = cacheDir ? createHash('sha256').update(content).digest('hex') : ''
+    for (const [extension, compress] of [
+      ['gz', () => gzipSync(content, { level: 9 })],
+      ['br', () => brotliCompressSync(content, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } })],
+    ] as const) {
+      const target = `${file}.${extension}`
+      if (!cacheDir) {
+        writeFileSync(target, compress())
+        continue
+      }
+      const cached = path.join(cacheDir, `${hash}.${extension}`)
+      if (!existsSync(cached)) {
+        // Written aside, then renamed: a build stopped half-way never leaves a truncated copy under the final name.
+        const partial = `${cached}.${process.pid}.part`
+        writeFileSync(partial, compress())
+        renameSync(partial, cached)
+      }
+      rmSync(target, { force: true })
+      try {
+        linkSync(cached, target)
+      } catch {
+        copyFileSync(cached, target)
+      }
+    }
   }
 }
 

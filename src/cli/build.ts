@@ -193,7 +193,7 @@ export async function buildSite(
   }
   writeFileSync(path.join(distDir, 'sitemap.xml'), sitemapXml(config.seo.canonicalUrl))
   own.push(path.join(distDir, 'sitemap.xml'))
-  precompressFiles(own)
+  precompressFiles(own, path.join(buildCacheDir, 'compressed'))
   // What the Node server serves this folder with: the function's contract of this very build.
   const manifest: VersionManifest = { contract: functionLaunchOf(config), tagManager: config.site.analytics !== undefined }
   writeFileSync(path.join(distDir, versionManifestFile), `${JSON.stringify(manifest)}\n`)
