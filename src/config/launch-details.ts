@@ -100,11 +100,12 @@ export function withLaunchDetails(configText: string, source: SourceData, detail
     return changed === value ? undefined : changed
   })
 
-  const set = (at: Segment[], value: unknown): void => {
+  /** Sets the value at `at` (JSON text when `json`), adding it to its object when it is not there. */
+  const set = (at: Segment[], value: string, json = JSON.stringify(value)): void => {
     const parsed = parseJsonSource(out)
     if ('syntax' in parsed) return
-    if (nodeAt(parsed.source, at)) out = replaceValue(out, at, JSON.stringify(value))
-    else if (at.length > 1 && nodeAt(parsed.source, at.slice(0, -1))) out = insertMembers(out, at.slice(0, -1), [[String(at[at.length - 1]), JSON.stringify(value)]])
+    if (nodeAt(parsed.source, at)) out = replaceValue(out, at, json)
+    else if (at.length > 1 && nodeAt(parsed.source, at.slice(0, -1))) out = insertMembers(out, at.slice(0, -1), [[String(at[at.length - 1]), json]])
   }
   set(['site', 'name'], details.siteName)
   set(['site', 'phone', 'display'], details.phone)
@@ -118,7 +119,7 @@ export function withLaunchDetails(configText: string, source: SourceData, detail
   if (source.seo?.jsonLd?.email !== undefined) set(['seo', 'jsonLd', 'email'], details.email)
   // One line of address: the old one's street, town and postal code are the old development's.
   if (typeof source.seo?.jsonLd?.address === 'object' && source.seo.jsonLd.address !== null) {
-    set(['seo', 'jsonLd', 'address'], { '@type': 'PostalAddress', streetAddress: details.address })
+    set(['seo', 'jsonLd', 'address'], details.address, `{ "@type": "PostalAddress", "streetAddress": ${JSON.stringify(details.address)} }`)
   }
   return out
 }

@@ -1,7 +1,7 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { listConfigImages } from './config-images.ts'
-import { describePath, valueAt } from './describe.ts'
+import { valueAt } from './describe.ts'
 import { migrateConfigText } from './config-migrations.ts'
 import { launchSlugPattern } from './config-version.ts'
 import { insertMembers, removeMember, replaceStrings, replaceValue } from './json-edit.ts'
@@ -93,7 +93,6 @@ export function createLaunch(name: string, root: string, sourceConfig: string, o
   const publicDir = path.join(dir, 'public')
   const schemaFile = path.join(root, 'schema', 'page-config.schema.json')
   const newText = asNewLaunch(text, sourceConfig, name, path.relative(dir, schemaFile).split(path.sep).join('/'), options.details)
-  mkdirSync(launchesDirOf(root), { recursive: true })
   // Beside launches/, not in it: a folder there holding a page.config.json would be taken for a launch.
   const temporary = mkdtempSync(path.join(root, '.new-launch-'))
   try {
@@ -106,6 +105,7 @@ export function createLaunch(name: string, root: string, sourceConfig: string, o
       throw new LaunchError(`The copy has ${problems.length === 1 ? 'a problem' : `${problems.length} problems`}, so no launch was made: ${problems[0]!.message}`, 'problems', problems)
     }
     try {
+      mkdirSync(launchesDirOf(root), { recursive: true })
       renameSync(temporary, dir)
     } catch (error) {
       // Made meanwhile by someone else (rename never replaces a folder with files in it).
