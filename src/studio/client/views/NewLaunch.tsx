@@ -49,6 +49,7 @@ export function NewLaunch() {
       setBusy(false)
     }
   }
+  // The label holds only the field's name (its accessible name); the hint and the message describe it.
   const describedBy = (name: string) => [`hint-${name}`, fieldErrors[name] ? `error-${name}` : ''].filter(Boolean).join(' ')
   const fieldError = (name: string) =>
     fieldErrors[name] ? (
@@ -61,9 +62,9 @@ export function NewLaunch() {
       <h1 id="new-launch-heading">New launch</h1>
       <p>The new launch starts as a copy of another one. Write what belongs to the new development: it replaces the old one's everywhere in the copy.</p>
       <form ref={form} className="stack" noValidate onSubmit={(e) => void submit(e)}>
-        <label>
-          Copy of
-          <select name="from" required aria-describedby={describedBy('from')} aria-invalid={fieldErrors.from ? true : undefined}>
+        <div className="field">
+          <label htmlFor="new-launch-from">Copy of</label>
+          <select id="new-launch-from" name="from" required aria-describedby={describedBy('from')} aria-invalid={fieldErrors.from ? true : undefined}>
             {launches.map((launch) => (
               <option key={launch.slug} value={launch.slug}>
                 {launch.siteName}
@@ -74,11 +75,12 @@ export function NewLaunch() {
             Its sections, text and pictures are copied; change them in the editor afterwards.
           </span>
           {fieldError('from')}
-        </label>
+        </div>
         {fields.map((field) => (
-          <label key={field.name}>
-            {field.label}
+          <div className="field" key={field.name}>
+            <label htmlFor={`new-launch-${field.name}`}>{field.label}</label>
             <input
+              id={`new-launch-${field.name}`}
               name={field.name}
               type={field.type}
               required={field.name !== 'slug'}
@@ -95,7 +97,7 @@ export function NewLaunch() {
               {field.hint}
             </span>
             {fieldError(field.name)}
-          </label>
+          </div>
         ))}
         {error && (
           <p className="error" role="alert">
