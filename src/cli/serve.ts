@@ -65,7 +65,7 @@ export async function runNodeServer(checked?: LaunchesToServe): Promise<RunningS
       {
         broken: brokenToServe(broken, root),
         builder: createLaunchBuilder(root, process.env),
-        studio: nodeStudioOf({ clientDir: path.resolve(settings.config.distDir, '_studio'), publicUrl: publicUrl && new URL(publicUrl).origin }),
+        studio: nodeStudioOf({ clientDir: path.resolve(settings.config.distDir, '_studio'), publicUrl: publicUrl && new URL(publicUrl).origin, root }),
       },
     )
   } catch (error) {

@@ -5,6 +5,7 @@
 import type { Context, Hono } from 'hono'
 import type { PageConfig } from '../../schema/page-config.ts'
 import type { LaunchPublisher } from './site/launch-publisher.ts'
+import type { SignInCounts } from './store/sign-in-counts.ts'
 import type { VersionManifest } from './site/launch-version.ts'
 import type { LaunchProblem } from './site/live-launches.ts'
 import type { LaunchBuilder, statusOf } from './site/publisher.ts'
@@ -70,6 +71,8 @@ export type StudioHost = {
   clientAddress: (c: Context) => string
   /** Checks, builds and swaps a launch live: what the studio publishes through. */
   publisher: LaunchPublisher
+  /** The sign-in limits' counts in the server's store (the leads page's too). */
+  signInCounts: SignInCounts
   /** Sends a plain-text message through the configured SMTP server; absent without SMTP_URL. */
   sendMail?: ((mail: { to: string; subject: string; text: string }) => Promise<void>) | undefined
 }

@@ -309,6 +309,7 @@ export async function startNodeServer(
     ? await options.studio({
         dataDir,
         publisher,
+        signInCounts: store,
         secureCookies: settings.trustProxy > 0,
         clientAddress: (c) => clientAddress(c) ?? 'unknown',
         sendMail:

@@ -55,11 +55,16 @@ export type RestoreResponse = PublishResponse
 /** POST /studio/api/launches/:slug/preview-link: a signed, read-only, expiring link to the draft. */
 export type PreviewLinkResponse = { url: string; expiresAt: string }
 
-/** POST /studio/api/launches (editor, owner): a new launch copied from another one, with what must change. */
+/**
+ * POST /studio/api/launches (editor, owner): a new launch copied from another one (`from`), with the things that
+ * belong to the old development replaced by these. `slug` empty: made from the name. `domain`: a host name
+ * (mapleridge.example.com) or the canonical address (https://mapleridge.example.com/). A refusal names the fields
+ * it is about (StudioError.fields).
+ */
 export type NewLaunchRequest = {
   from: string
   name: string
-  slug: string
+  slug?: string | undefined
   phone: string
   email: string
   address: string
@@ -67,7 +72,20 @@ export type NewLaunchRequest = {
   notifyEmail: string
   replyFrom: string
 }
-export type NewLaunchResponse = { slug: string }
+/** A development's name made a launch's short name (slug), as both sides make it: "Maple Ridge" → "maple-ridge". */
+export function slugOf(name: string): string {
+  return name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 63)
+    .replace(/-+$/, '')
+}
+
+/** 201: made, unpublished, listed; open it with GET /studio/api/launches/:slug. */
+export type NewLaunchResponse = { slug: string; siteName: string; localUrl: string }
 
 /** A person with access (GET /studio/api/people, owner). */
 export type Person = { email: string; role: Role; launches?: string[] | undefined; invitedAt: string; active: boolean }
@@ -78,5 +96,5 @@ export type InviteResponse = { link: string; expiresAt: string; emailed: boolean
 /** One line of the audit log (GET /studio/api/audit, owner). */
 export type AuditEntry = { at: string; who: string; action: string; launch?: string | undefined; detail?: string | undefined }
 
-/** Any refusal: a sentence for the person, and for 422 the problems. */
-export type StudioError = { error: string; problems?: StudioProblem[] | undefined }
+/** Any refusal: a sentence for the person, for 422 the problems, and for a form the sentence of each field at fault. */
+export type StudioError = { error: string; problems?: StudioProblem[] | undefined; fields?: Record<string, string> | undefined }

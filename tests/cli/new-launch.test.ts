@@ -7,7 +7,7 @@ import { checkPageConfigFile } from '../../src/config/check-page-config.ts'
 import { findLaunches, loadLaunches } from '../../src/config/launches.ts'
 import { loadPageConfig } from '../../src/config/load-page-config.ts'
 import { replaceOnce, secondLaunchDir } from '../fixtures/second-launch.ts'
-import { launchChecklist } from '../../src/cli/new-launch.ts'
+import { launchChecklist } from '../../src/config/new-launch.ts'
 
 const root = path.resolve(import.meta.dirname, '../..')
 const tsx = path.join(root, 'node_modules/.bin/tsx')
@@ -126,7 +126,7 @@ describe('npm run new-launch', () => {
     const before = readFileSync(configFile, 'utf8')
     const { code, out } = newLaunch(project, ['maple-hollow'])
     expect(code).toBe(1)
-    expect(out).toContain('launches/maple-hollow already exists, and new-launch never overwrites a launch.')
+    expect(out).toContain('launches/maple-hollow already exists, and a launch is never overwritten.')
     expect(readFileSync(configFile, 'utf8')).toBe(before)
   })
 

@@ -32,4 +32,9 @@ export type LaunchPublisher = {
   publish(slug: string, configText: string): Promise<PublishResult>
   /** Every launch, the default first. */
   list(): ServedLaunch[]
+  /**
+   * Serves a launch folder made while running (launches/<slug>/ with its page.config.json, by New launch), unpublished
+   * (503 "not published yet") until its first publish; the launch, or undefined when there is no such folder.
+   */
+  add(slug: string): ServedLaunch | undefined
 }

@@ -88,6 +88,14 @@ export function createLaunchPublisher(options: PublisherOptions): LaunchPublishe
     retiring.set(timer, version.distDir)
   }
 
+  const servedOf = (launch: LiveLaunch): ServedLaunch => ({
+    slug: launch.slug,
+    siteName: launch.siteName,
+    configFile: launch.configFile,
+    status: statusOf(launch),
+    localUrl: options.localUrlOf(launch),
+  })
+
   async function publishNow(slug: string, configText: string, started: number): Promise<PublishResult> {
     const known = options.live.current().get(slug)
     const folder = known ?? options.builder.find(slug)
@@ -141,13 +149,16 @@ export function createLaunchPublisher(options: PublisherOptions): LaunchPublishe
       return result
     },
     list() {
-      return options.live.current().launches.map((launch) => ({
-        slug: launch.slug,
-        siteName: launch.siteName,
-        configFile: launch.configFile,
-        status: statusOf(launch),
-        localUrl: options.localUrlOf(launch),
-      }))
+      return options.live.current().launches.map(servedOf)
+    },
+    add(slug) {
+      const known = options.live.current().get(slug)
+      if (known) return servedOf(known)
+      const folder = options.builder.find(slug)
+      if (!folder) return undefined
+      options.live.add({ ...folder, version: undefined })
+      const added = options.live.current().get(slug)
+      return added && servedOf(added)
     },
     close() {
       for (const [timer, dir] of retiring) {

@@ -31,12 +31,13 @@ import type { ClientPageConfig } from '../../../schema/page-config.ts'
  */
 export type PreviewResponse = { config: ClientPageConfig; problems: StudioProblem[]; validatorUrl: string }
 
-/** A request the server refused or could not answer: its words for the person, and a config's problems (422). */
+/** A request the server refused or could not answer: its words for the person, a config's problems (422), a form's fields at fault. */
 export class StudioRequestError extends Error {
   constructor(
     message: string,
     readonly status: number,
     readonly problems: StudioProblem[] = [],
+    readonly fields: Record<string, string> = {},
   ) {
     super(message)
     this.name = 'StudioRequestError'
@@ -63,7 +64,7 @@ export async function call<T>(path: string, init: RequestInit = {}): Promise<T> 
   if (!response.ok) {
     const error = body as StudioError | undefined
     const fallback = response.status === 401 ? 'You are signed out: sign in again.' : `The studio answered ${response.status}; try again.`
-    throw new StudioRequestError(error?.error ?? fallback, response.status, error?.problems ?? [])
+    throw new StudioRequestError(error?.error ?? fallback, response.status, error?.problems ?? [], error?.fields ?? {})
   }
   if (body === undefined) throw new StudioRequestError('The studio sent an answer that is not JSON; try again.', response.status)
   return body as T

@@ -39,7 +39,8 @@ export function refuse(c: Context, status: 400 | 401 | 403 | 404 | 409 | 413 | 4
   return c.json<StudioError>(problems ? { error, problems } : { error }, status)
 }
 
-async function jsonBody(c: Context): Promise<Record<string, unknown> | undefined> {
+/** The request's JSON object body; undefined when it is not one. */
+export async function jsonBody(c: Context): Promise<Record<string, unknown> | undefined> {
   try {
     const body: unknown = await c.req.json()
     return body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined

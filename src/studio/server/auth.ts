@@ -6,16 +6,14 @@ import { deviceCookie, sessionCookie } from './context.ts'
 import { createOneTimeLink, linkMail } from './links.ts'
 import { decoyHash, hashPassword, minPasswordLength, verifyPassword } from './passwords.ts'
 import { normalizeEmail, type Account } from './store.ts'
-import { newToken, readSignedToken, signToken, tokenHash } from './tokens.ts'
+import { newToken, tokenHash } from './tokens.ts'
 import { choosePasswordView, forgotView, messageView, signInView } from './views.ts'
 
 /**
  * Signing in and out, choosing a password from a one-time link, and asking for a reset link: server-rendered pages
- * that work without JavaScript. Sign-in is limited (sign-in-limiter.ts); a successful one leaves a device cookie
- * that exempts this browser from the per-account and /48 budgets for 30 days.
+ * that work without JavaScript. Sign-in is limited by the shared limiter (src/server/registration/sign-in-limits.ts);
+ * a successful one leaves a device cookie that exempts this browser from the per-account and /48 budgets for 30 days.
  */
-
-const deviceMs = 30 * 24 * 60 * 60 * 1000
 
 /** A TOTP for a secret, as authenticator apps compute it (SHA-1, 6 digits, 30 s). */
 export function totpOf(secret: string, label = 'studio'): OTPAuth.TOTP {
@@ -33,13 +31,6 @@ export async function startSession(ctx: StudioContext, c: Context, account: Acco
   const now = ctx.clock()
   await ctx.store.createSession(tokenHash(id), account.id, now, new Date(now.getTime() + ctx.sessionMs))
   setCookie(c, sessionCookie, id, { path: '/studio', httpOnly: true, sameSite: 'Strict', secure: ctx.secureCookies, maxAge: Math.floor(ctx.sessionMs / 1000) })
-}
-
-function hasDevice(ctx: StudioContext, c: Context, email: string): boolean {
-  const token = getCookie(c, deviceCookie)
-  if (!token) return false
-  const note = readSignedToken<{ a: string; exp: number }>(ctx.secret, 'device', token)
-  return note !== undefined && note.a === email && note.exp > ctx.clock().getTime()
 }
 
 /** How a sign-in attempt ended. */
@@ -64,31 +55,29 @@ export function addAuthPages(app: Hono<StudioEnv>, ctx: StudioContext): void {
   async function attemptSignIn(c: Context, typedEmail: string, password: string, code: string): Promise<SignInOutcome> {
     const email = normalizeEmail(typedEmail).slice(0, 320)
     const address = ctx.clientAddress(c)
-    const attempt = { address, account: email, trustedDevice: hasDevice(ctx, c, email) }
+    const attempt = { address, account: email, device: getCookie(c, deviceCookie) }
     const now = ctx.clock()
-    const verdict = ctx.limiter.check(attempt, now.getTime())
-    if (!verdict.allowed) {
-      ctx.log.info(`studio: sign-in refused from ${address}: too many failures (${verdict.budget} budget), retry after ${verdict.retryAfterSeconds} s`)
-      return { kind: 'limited', email, retryAfterSeconds: verdict.retryAfterSeconds }
-    }
+    // The limiter logs each refusal itself.
+    const verdict = await ctx.limiter.check(attempt)
+    if (!verdict.allowed) return { kind: 'limited', email, retryAfterSeconds: verdict.retryAfterSeconds }
     const account = email ? await ctx.store.findAccountByEmail(email) : undefined
     const passwordOk = await verifyPassword(password.slice(0, 1024), account?.passwordHash ?? (await decoyHash(ctx.passwordCost)))
     if (!account?.passwordHash || !passwordOk) {
-      ctx.limiter.fail(attempt, now.getTime())
+      await ctx.limiter.recordFailure(attempt)
       ctx.log.info(`studio: sign-in failed from ${address}`)
       return { kind: 'wrong', email }
     }
     if (account.totpSecret) {
       if (!code.trim()) return { kind: 'code needed', email }
       if (!checkTotp(account.totpSecret, code.trim(), now)) {
-        ctx.limiter.fail(attempt, now.getTime())
+        await ctx.limiter.recordFailure(attempt)
         ctx.log.info(`studio: sign-in failed from ${address}: wrong code`)
         return { kind: 'wrong code', email }
       }
     }
     await startSession(ctx, c, account)
-    const note = signToken(ctx.secret, 'device', { a: account.email, exp: now.getTime() + deviceMs })
-    setCookie(c, deviceCookie, note, { path: '/studio', httpOnly: true, sameSite: 'Strict', secure: ctx.secureCookies, maxAge: deviceMs / 1000 })
+    const device = await ctx.limiter.recordSuccess(attempt)
+    setCookie(c, deviceCookie, device.token, { path: '/studio', httpOnly: true, sameSite: 'Strict', secure: ctx.secureCookies, maxAge: device.maxAgeSeconds })
     await ctx.audit(account.email, 'sign-in')
     return { kind: 'ok', email }
   }
@@ -178,12 +167,12 @@ export function addAuthPages(app: Hono<StudioEnv>, ctx: StudioContext): void {
   app.post('/forgot-password', async (c) => {
     if (!ctx.sendMail) return c.html(messageView('Forgot your password?', 'Ask an owner of the studio for a new sign-in link.'), 404)
     const email = normalizeEmail(field(await c.req.parseBody(), 'email')).slice(0, 320)
-    // Counted against the address's budget alone, so asking cannot lock an account out.
-    const attempt = { address: ctx.clientAddress(c), account: email, trustedDevice: true }
+    // Counted under its own account key, so asking for links cannot lock the account's sign-in out.
+    const attempt = { address: ctx.clientAddress(c), account: `reset:${email}` }
     const now = ctx.clock()
-    const verdict = ctx.limiter.check(attempt, now.getTime())
+    const verdict = await ctx.limiter.check(attempt)
     if (!verdict.allowed) return c.html(forgotView({ kind: 'error', text: 'Too many requests. Please wait a minute and try again.' }), 429, { 'retry-after': String(verdict.retryAfterSeconds) })
-    ctx.limiter.fail(attempt, now.getTime())
+    await ctx.limiter.recordFailure(attempt)
     const account = email ? await ctx.store.findAccountByEmail(email) : undefined
     if (account) {
       const { link } = await createOneTimeLink(ctx.store, account.id, 'reset', now, ctx.linkBase(c))

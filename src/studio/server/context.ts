@@ -2,7 +2,8 @@ import type { Context } from 'hono'
 import { getCookie } from 'hono/cookie'
 import type { LaunchPublisher } from '../../server/site/launch-publisher.ts'
 import type { ScryptCost } from './passwords.ts'
-import type { SignInLimiter } from './sign-in-limiter.ts'
+import type { SignInLimiter } from '../../server/registration/sign-in-limits.ts'
+import type { SignInCounts } from '../../server/store/sign-in-counts.ts'
 import type { Account, StudioStore } from './store.ts'
 import { tokenHash } from './tokens.ts'
 
@@ -13,7 +14,7 @@ export type StudioMail = { to: string; subject: string; text: string }
 export type StudioDeps = {
   store: StudioStore
   publisher: LaunchPublisher
-  /** The key of preview links and device cookies (DATA_DIR/studio.key): changing it voids both. */
+  /** The key of preview links (DATA_DIR/studio.key): changing it voids them. */
   secret: string
   /** The built browser part: index.html, preview.html, assets/ (dist/_studio). */
   clientDir: string
@@ -28,7 +29,12 @@ export type StudioDeps = {
   requestOrigin?: (c: Context) => string
   /** Where links point (PUBLIC_URL); default the request's origin. */
   publicUrl?: string | undefined
+  /** Where the sign-in limits keep their counts (the server's store, shared with the leads page and other servers). */
+  signInCounts: SignInCounts
+  /** The sign-in limiter; default the shared one (src/server/registration/sign-in-limits.ts) over `signInCounts`. */
   limiter?: SignInLimiter
+  /** The project's folder: New launch makes launches/<slug>/ in it. Absent: New launch is refused. */
+  root?: string | undefined
   log?: { info(message: string): void; error(message: string, error?: unknown): void }
   /** How long a session lasts. Default 12 hours. */
   sessionMs?: number
@@ -55,7 +61,7 @@ export type StudioContext = Required<Pick<StudioDeps, 'clock' | 'log' | 'session
 
 /** The session cookie: path /studio, HttpOnly, SameSite=Strict. */
 export const sessionCookie = 'studio_session'
-/** The device cookie: a signed note that this browser signed in to an account (30 days). */
+/** The device cookie: this browser signed in to an account in the last 30 days (the sign-in limiter's token). */
 export const deviceCookie = 'studio_device'
 
 /** Builds the shared context from the deps, with defaults. */

@@ -10,6 +10,8 @@ export type NodeStudioOptions = {
   clientDir: string
   /** PUBLIC_URL: where links point; https there makes cookies Secure too. */
   publicUrl?: string | undefined
+  /** The project's folder, where New launch makes launches/<slug>/ (the builder's root). */
+  root?: string | undefined
 }
 
 /**
@@ -23,6 +25,8 @@ export function nodeStudioOf(options: NodeStudioOptions): (host: StudioHost) => 
     const studio = createStudio({
       store,
       publisher,
+      signInCounts: host.signInCounts,
+      root: options.root,
       secret: readOrCreateSecret(path.join(host.dataDir, 'studio.key')),
       clientDir: options.clientDir,
       secureCookies: host.secureCookies || options.publicUrl?.startsWith('https:') === true,

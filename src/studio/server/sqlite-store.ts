@@ -190,6 +190,14 @@ export function openSqliteStudioStore(file: string): StudioStore {
         endAllSessions(id, now)
       }).immediate()
     },
+    async grantLaunch(id, launch) {
+      db.transaction(() => {
+        const row = db.prepare<[number], { launches: string | null }>('SELECT launches FROM studio_accounts WHERE id = ?').get(id)
+        if (!row || row.launches === null) return
+        const launches = JSON.parse(row.launches) as string[]
+        if (!launches.includes(launch)) db.prepare('UPDATE studio_accounts SET launches = ? WHERE id = ?').run(JSON.stringify([...launches, launch]), id)
+      }).immediate()
+    },
     async setPassword(id, passwordHash, now) {
       db.transaction(() => {
         db.prepare('UPDATE studio_accounts SET password_hash = ? WHERE id = ?').run(passwordHash, id)

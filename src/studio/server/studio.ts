@@ -3,12 +3,13 @@ import path from 'node:path'
 import { Hono, type Context } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { escapeHtml } from '../../server/delivery/escape-html.ts'
+import { createSignInLimiter } from '../../server/registration/sign-in-limits.ts'
 import { addApi, refuse } from './api.ts'
 import { addAuthPages } from './auth.ts'
 import { studioContextOf, type StudioContext, type StudioDeps, type StudioEnv } from './context.ts'
 import { recordDiskVersions } from './launches.ts'
+import { addNewLaunch } from './new-launch.ts'
 import { addPreview, previewTokenWorks } from './preview.ts'
-import { createSignInLimiter } from './sign-in-limiter.ts'
 import { messageView, pagesCss } from './views.ts'
 
 /**
@@ -56,7 +57,10 @@ function isPublic(pathname: string, method: string): boolean {
 
 /** Builds the studio; hand it every request under /studio (`studio.app.fetch`), before the site's own handlers. */
 export function createStudio(deps: StudioDeps): Studio {
-  const ctx = studioContextOf(deps, deps.limiter ?? createSignInLimiter())
+  const limiter =
+    deps.limiter ??
+    createSignInLimiter({ counts: deps.signInCounts, clock: deps.clock, log: { info: (m) => (deps.log ?? console).info(`studio: ${m}`) } })
+  const ctx = studioContextOf(deps, limiter)
   // Not strict: /studio/ (the app) and /studio are one route; the shell sends the latter to the former.
   const app = new Hono<StudioEnv>({ strict: false }).basePath('/studio')
 
@@ -112,6 +116,7 @@ export function createStudio(deps: StudioDeps): Studio {
   app.get('/pages.css', (c) => c.body(pagesCss, 200, { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'no-cache' }))
   addAuthPages(app, ctx)
   addApi(app, ctx)
+  addNewLaunch(app, ctx)
   addPreview(app, ctx)
   addClient(app, ctx)
 

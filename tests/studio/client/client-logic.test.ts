@@ -5,7 +5,7 @@ import { withStudioImages } from '../../../src/studio/client/preview-config.ts'
 import { launchImagesBase } from '../../../src/studio/client/api.ts'
 import { diffLines } from '../../../src/studio/client/views/History.tsx'
 import { fitFrames } from '../../../src/studio/client/views/PreviewFrames.tsx'
-import { slugOf } from '../../../src/studio/client/views/NewLaunch.tsx'
+import { slugOf } from '../../../src/studio/protocol.ts'
 
 describe('routeOf and hrefOf', () => {
   it('reads the places the server serves the app shell at, and writes them back', () => {

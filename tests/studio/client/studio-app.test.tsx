@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { act, cleanup, render, screen, within } from '@testing-library/react'
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { LaunchSummary } from '../../../src/studio/protocol.ts'
 import { StudioApp } from '../../../src/studio/client/StudioApp.tsx'
@@ -52,5 +52,42 @@ describe('StudioApp', () => {
     await act(async () => void render(<StudioApp />))
     expect((await screen.findByRole('alert')).textContent).toBe('You may not see these launches.')
     expect(screen.getByRole('link', { name: 'People' })).toBeTruthy()
+  })
+
+  it('New launch: shows the server’s words at each field it names, then opens the new launch', async () => {
+    const sent: unknown[] = []
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+        const path = new URL(String(input), 'http://studio.test').pathname
+        const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
+        if (path === '/studio/api/me') return json(200, { email: 'o@example.com', role: 'owner', totp: false })
+        if (path === '/studio/api/launches' && init?.method === 'POST') {
+          sent.push(JSON.parse(String(init.body)))
+          return sent.length === 1
+            ? json(400, { error: 'Some fields need a change: see the message at each one.', fields: { phone: 'Write the phone number with its area code, e.g. (555) 555-0199.' } })
+            : json(201, { slug: 'willow-bend', siteName: 'Willow Bend', localUrl: 'http://willow-bend.localhost/' })
+        }
+        if (path === '/studio/api/launches') return json(200, launches)
+        return json(404, { error: 'Not found.' })
+      }),
+    )
+    window.history.replaceState(null, '', '/studio/?view=new-launch')
+    await act(async () => void render(<StudioApp />))
+    await screen.findByRole('option', { name: 'Bramblewood Crossing' })
+    fireEvent.change(screen.getByLabelText(/^Development name/), { target: { value: 'Willow Bend' } })
+    expect((screen.getByLabelText(/^Short name/) as HTMLInputElement).value).toBe('willow-bend')
+    fireEvent.change(screen.getByLabelText(/^Phone/), { target: { value: 'call us' } })
+    await act(async () => void fireEvent.click(screen.getByRole('button', { name: 'New launch' })))
+    const phone = screen.getByLabelText(/^Phone/)
+    expect(phone.getAttribute('aria-invalid')).toBe('true')
+    const message = document.getElementById(phone.getAttribute('aria-describedby')!.split(' ')[1]!)
+    expect(message?.textContent).toBe('Write the phone number with its area code, e.g. (555) 555-0199.')
+    expect(screen.getByLabelText(/^E-mail/).getAttribute('aria-invalid')).toBeNull()
+    expect(sent[0]).toMatchObject({ from: 'maple-ridge', name: 'Willow Bend', slug: 'willow-bend', phone: 'call us' })
+
+    fireEvent.change(phone, { target: { value: '(555) 555-0123' } })
+    await act(async () => void fireEvent.click(screen.getByRole('button', { name: 'New launch' })))
+    expect(window.location.pathname).toBe('/studio/launches/willow-bend')
   })
 })

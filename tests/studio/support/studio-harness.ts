@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3'
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -7,13 +8,17 @@ import { openSqliteStudioStore } from '../../../src/studio/server/sqlite-store.t
 import type { StudioStore } from '../../../src/studio/server/store.ts'
 import { createStudio, type Studio } from '../../../src/studio/server/studio.ts'
 import type { LaunchPublisher } from '../../../src/server/site/launch-publisher.ts'
+import { createSqliteSignInCounts, sqliteSignInSchema } from '../../../src/server/store/sqlite-sign-in-counts.ts'
 
 /** The root page.config.json, as shipped: the launch the studio edits in these tests. */
 export const originalText = readFileSync('page.config.json', 'utf8')
 /** The origin requests come from (Hono's app.request uses http://localhost). */
 export const origin = 'http://localhost'
 
-/** A studio on a temporary project: one launch (a copy of the root config and public/), a real SQLite store on disk. */
+/**
+ * A studio on a temporary project: one launch (a copy of the root config and public/), a real SQLite store on disk,
+ * the sign-in counts in a real SQLite database as the server's store keeps them, and New launch making launches/ there.
+ */
 export type StudioHarness = {
   dir: string
   configFile: string
@@ -43,6 +48,8 @@ export type StudioClient = {
 export async function startStudioHarness(options: { mail?: boolean } = {}): Promise<StudioHarness> {
   const dir = mkdtempSync(path.join(tmpdir(), 'vip-studio-'))
   cpSync('public', path.join(dir, 'public'), { recursive: true })
+  mkdirSync(path.join(dir, 'schema'))
+  cpSync('schema/page-config.schema.json', path.join(dir, 'schema/page-config.schema.json'))
   const configFile = path.join(dir, 'page.config.json')
   writeFileSync(configFile, originalText)
   const dataDir = path.join(dir, '.data')
@@ -53,7 +60,9 @@ export async function startStudioHarness(options: { mail?: boolean } = {}): Prom
   writeFileSync(path.join(clientDir, 'preview.html'), '<!doctype html><html><head><title>Preview</title></head><body></body></html>')
   writeFileSync(path.join(clientDir, 'assets', 'app-abc123.js'), 'export {}')
   const store = openSqliteStudioStore(path.join(dataDir, 'studio.sqlite'))
-  const publisher = createFilePublisher([{ slug: 'bramblewood-crossing', siteName: 'Bramblewood Crossing', configFile, localUrl: 'http://localhost:3000/' }])
+  const countsDb = new Database(path.join(dataDir, 'leads.sqlite'))
+  countsDb.exec(sqliteSignInSchema)
+  const publisher = createFilePublisher([{ slug: 'bramblewood-crossing', siteName: 'Bramblewood Crossing', configFile, localUrl: 'http://localhost:3000/' }], { root: dir })
   const mails: StudioHarness['mails'] = []
   const harness: StudioHarness = {
     dir,
@@ -100,12 +109,15 @@ export async function startStudioHarness(options: { mail?: boolean } = {}): Prom
     },
     close() {
       store.close()
+      countsDb.close()
       rmSync(dir, { recursive: true, force: true })
     },
   }
   harness.studio = createStudio({
     store,
     publisher,
+    signInCounts: createSqliteSignInCounts(countsDb),
+    root: dir,
     secret: 'a-test-secret-of-enough-length-0123456789',
     clientDir,
     secureCookies: false,

@@ -1,36 +1,30 @@
-import { useEffect, useState, type FormEvent } from 'react'
-import type { LaunchSummary, NewLaunchRequest } from '../../protocol.ts'
+import { useEffect, useRef, useState, type FormEvent } from 'react'
+import { slugOf, type LaunchSummary, type NewLaunchRequest } from '../../protocol.ts'
 import { StudioRequestError, studioApi } from '../api.ts'
 import { navigate } from '../navigation.tsx'
 
-const fields: { name: keyof Omit<NewLaunchRequest, 'from'>; label: string; type: string; hint: string; autoComplete?: string }[] = [
-  { name: 'name', label: 'Development name', type: 'text', hint: 'As buyers know it, e.g. Maple Ridge.' },
-  { name: 'slug', label: 'Short name (slug)', type: 'text', hint: 'Lower-case letters, digits and dashes; the launch is served at <slug>.localhost.' },
-  { name: 'phone', label: 'Phone', type: 'tel', hint: 'The sales office number buyers call.', autoComplete: 'off' },
-  { name: 'email', label: 'E-mail', type: 'email', hint: 'The address shown on the page.', autoComplete: 'off' },
-  { name: 'address', label: 'Address', type: 'text', hint: 'Where the development or the sales office is.', autoComplete: 'off' },
-  { name: 'domain', label: 'Domain', type: 'text', hint: 'Its own host name, e.g. mapleridge.example.com.' },
-  { name: 'notifyEmail', label: 'Notification address', type: 'email', hint: 'Who gets an e-mail for each registration.', autoComplete: 'off' },
-  { name: 'replyFrom', label: 'Reply sender', type: 'email', hint: 'The address the reply to a registrant comes from.', autoComplete: 'off' },
-]
+type FieldName = keyof Omit<NewLaunchRequest, 'from'>
 
-/** Turns a development name into a slug: "Maple Ridge" → "maple-ridge". */
-export function slugOf(name: string): string {
-  return name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-}
+const fields: { name: FieldName; label: string; type: string; hint: string; autoComplete?: string }[] = [
+  { name: 'name', label: 'Development name', type: 'text', hint: 'As buyers know it, e.g. Maple Ridge. It replaces the old name everywhere in the copy.' },
+  { name: 'slug', label: 'Short name (slug)', type: 'text', hint: 'Made from the name: lower-case letters, digits and dashes. The launch is served at <slug>.localhost.' },
+  { name: 'phone', label: 'Phone', type: 'tel', hint: 'The sales office number buyers call, with its area code, e.g. (555) 555-0199.', autoComplete: 'off' },
+  { name: 'email', label: 'E-mail', type: 'email', hint: 'The address shown on the page.', autoComplete: 'off' },
+  { name: 'address', label: 'Address', type: 'text', hint: 'Where the development or its sales office is, in a few words.', autoComplete: 'off' },
+  { name: 'domain', label: 'Web address (domain)', type: 'text', hint: 'Its own host name, e.g. mapleridge.example.com: the page is served there once published.' },
+  { name: 'notifyEmail', label: 'Notification address', type: 'email', hint: 'Who gets an e-mail for each registration.', autoComplete: 'off' },
+  { name: 'replyFrom', label: 'Reply sender', type: 'email', hint: 'The address the reply to each registrant comes from.', autoComplete: 'off' },
+]
 
 /** `New launch`: a copy of a chosen launch with the things that must change, so nothing of the old one survives by mistake. */
 export function NewLaunch() {
   const [launches, setLaunches] = useState<LaunchSummary[]>([])
   const [error, setError] = useState('')
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({})
   const [busy, setBusy] = useState(false)
   const [slugTouched, setSlugTouched] = useState(false)
   const [slug, setSlug] = useState('')
+  const form = useRef<HTMLFormElement>(null)
   useEffect(() => {
     studioApi.launches().then(setLaunches, (e: unknown) => setError((e as Error).message))
   }, [])
@@ -39,42 +33,62 @@ export function NewLaunch() {
     const data = Object.fromEntries(new FormData(event.currentTarget)) as Record<string, string>
     setBusy(true)
     setError('')
+    setFieldErrors({})
     try {
       const made = await studioApi.newLaunch({ ...(data as unknown as NewLaunchRequest), slug })
       navigate({ view: 'launch', slug: made.slug })
     } catch (e) {
+      const fieldsAtFault = e instanceof StudioRequestError ? e.fields : {}
       const problems = e instanceof StudioRequestError ? e.problems.map((p) => ` ${p.message}`).join('') : ''
+      setFieldErrors(fieldsAtFault)
       setError(`${(e as Error).message}${problems}`)
+      // The first field at fault takes the focus, so a keyboard or screen-reader user lands on what to change.
+      const first = ['from', ...fields.map((f) => f.name)].find((name) => fieldsAtFault[name])
+      if (first) requestAnimationFrame(() => form.current?.querySelector<HTMLElement>(`[name="${first}"]`)?.focus())
     } finally {
       setBusy(false)
     }
   }
+  // The label holds only the field's name (its accessible name); the hint and the message describe it.
+  const describedBy = (name: string) => [`hint-${name}`, fieldErrors[name] ? `error-${name}` : ''].filter(Boolean).join(' ')
+  const fieldError = (name: string) =>
+    fieldErrors[name] ? (
+      <span className="error" id={`error-${name}`}>
+        {fieldErrors[name]}
+      </span>
+    ) : null
   return (
     <main className="page narrow" aria-labelledby="new-launch-heading">
       <h1 id="new-launch-heading">New launch</h1>
-      <p>The new launch starts as a copy of another one. Everything below belongs to the old development: change each of them.</p>
-      <form className="stack" onSubmit={(e) => void submit(e)}>
-        <label>
-          Copy of
-          <select name="from" required>
+      <p>The new launch starts as a copy of another one. Write what belongs to the new development: it replaces the old one's everywhere in the copy.</p>
+      <form ref={form} className="stack" noValidate onSubmit={(e) => void submit(e)}>
+        <div className="field">
+          <label htmlFor="new-launch-from">Copy of</label>
+          <select id="new-launch-from" name="from" required aria-describedby={describedBy('from')} aria-invalid={fieldErrors.from ? true : undefined}>
             {launches.map((launch) => (
               <option key={launch.slug} value={launch.slug}>
                 {launch.siteName}
               </option>
             ))}
           </select>
-        </label>
+          <span className="hint" id="hint-from">
+            Its sections, text and pictures are copied; change them in the editor afterwards.
+          </span>
+          {fieldError('from')}
+        </div>
         {fields.map((field) => (
-          <label key={field.name}>
-            {field.label}
+          <div className="field" key={field.name}>
+            <label htmlFor={`new-launch-${field.name}`}>{field.label}</label>
             <input
+              id={`new-launch-${field.name}`}
               name={field.name}
               type={field.type}
-              required
+              required={field.name !== 'slug'}
               autoComplete={field.autoComplete}
-              aria-describedby={`hint-${field.name}`}
+              aria-describedby={describedBy(field.name)}
+              aria-invalid={fieldErrors[field.name] ? true : undefined}
               {...(field.name === 'slug'
-                ? { value: slug, onChange: (e) => (setSlug(e.target.value), setSlugTouched(true)), pattern: '[a-z0-9]+(-[a-z0-9]+)*' }
+                ? { value: slug, onChange: (e) => (setSlug(e.target.value), setSlugTouched(true)) }
                 : field.name === 'name'
                   ? { onChange: (e) => !slugTouched && setSlug(slugOf(e.target.value)) }
                   : {})}
@@ -82,7 +96,8 @@ export function NewLaunch() {
             <span className="hint" id={`hint-${field.name}`}>
               {field.hint}
             </span>
-          </label>
+            {fieldError(field.name)}
+          </div>
         ))}
         {error && (
           <p className="error" role="alert">
