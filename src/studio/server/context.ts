@@ -56,13 +56,12 @@ export type StudioContext = Required<Pick<StudioDeps, 'clock' | 'log' | 'session
 /** The session cookie: HttpOnly, SameSite=Strict, path / (the leads page at /leads reads it too). */
 export const sessionCookie = 'studio_session'
 
-/** Sets the session cookie for `id` (path /, so /leads gets it), and drops one an earlier version set on /studio alone. */
+/** Sets the session cookie for `id`: path /, so the leads page at /leads gets it too. */
 export function setSessionCookie(c: Context, ctx: Pick<StudioContext, 'secureCookies' | 'sessionMs'>, id: string): void {
-  deleteCookie(c, sessionCookie, { path: '/studio', httpOnly: true, sameSite: 'Strict', secure: ctx.secureCookies })
   setCookie(c, sessionCookie, id, { path: '/', httpOnly: true, sameSite: 'Strict', secure: ctx.secureCookies, maxAge: Math.floor(ctx.sessionMs / 1000) })
 }
 
-/** Clears the session cookie (sign-out), on both paths it may have. */
+/** Clears the session cookie (sign-out), also one set on /studio alone (before the leads page shared it). */
 export function clearSessionCookie(c: Context, ctx: Pick<StudioContext, 'secureCookies'>): void {
   deleteCookie(c, sessionCookie, { path: '/studio', httpOnly: true, sameSite: 'Strict', secure: ctx.secureCookies })
   deleteCookie(c, sessionCookie, { path: '/', httpOnly: true, sameSite: 'Strict', secure: ctx.secureCookies })
