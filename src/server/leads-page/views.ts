@@ -176,19 +176,26 @@ export function localTime(iso: string, timeZone: string): string {
 
 type UiOptions = { 'ui:widget'?: unknown; 'ui:options'?: { inputType?: unknown } }
 
+/** Whether a field is an e-mail address or a phone number (shown as a link of its own). */
+function linkKind(form: NotificationForm, field: string): 'email' | 'tel' | undefined {
+  const schema = (form.schema.properties?.[field] ?? {}) as { format?: unknown }
+  const ui = (form.uiSchema?.[field] ?? {}) as UiOptions
+  if (schema.format === 'email' || ui['ui:widget'] === 'email') return 'email'
+  return ui['ui:options']?.inputType === 'tel' ? 'tel' : undefined
+}
+
 /** How a field's value is shown (by its launch's form): e-mail addresses and phone numbers as links a phone can act on. */
 function fieldValue(form: NotificationForm, field: string, value: unknown): Html {
   const text = displayValue(form, field, value)
   if (typeof value !== 'string' || value === '') return html`${text}`
-  const schema = (form.schema.properties?.[field] ?? {}) as { format?: unknown }
-  const ui = (form.uiSchema?.[field] ?? {}) as UiOptions
-  if (schema.format === 'email' || ui['ui:widget'] === 'email') {
+  const kind = linkKind(form, field)
+  if (kind === 'email') {
     // A narrow card breaks a long address before the @ rather than anywhere.
     const at = text.lastIndexOf('@')
     const shown = at > 0 ? html`${text.slice(0, at)}<wbr>${text.slice(at)}` : text
     return html`<a href="mailto:${value}">${shown}</a>`
   }
-  if (ui['ui:options']?.inputType === 'tel') return html`<a href="tel:${value.replace(/[^\d+]/g, '')}">${text}</a>`
+  if (kind === 'tel') return html`<a href="tel:${value.replace(/[^\d+]/g, '')}">${text}</a>`
   return html`${text}`
 }
 
@@ -245,7 +252,7 @@ function row(view: ViewContext, fields: string[], showLaunch: boolean, lead: Lis
   return html`<tr>
 <td class="lp-nowrap"><a href="/leads/lead/${lead.id}"><time datetime="${lead.createdAt}">${localTime(lead.createdAt, view.timeZone)}</time></a></td>
 ${showLaunch ? html`<td>${launch.siteName}</td>` : ''}
-${fields.map((field, i) => html`<td>${fieldValue(launch.form, field, lead.fields[field])}${i === 0 ? withdrawal(view, lead) : ''}</td>`)}
+${fields.map((field, i) => html`<td>${i === 0 && !linkKind(launch.form, field) && lead.fields[field] !== undefined ? html`<a href="/leads/lead/${lead.id}">${displayValue(launch.form, field, lead.fields[field])}</a>` : fieldValue(launch.form, field, lead.fields[field])}${i === 0 ? withdrawal(view, lead) : ''}</td>`)}
 <td>${utmSource(lead)}</td>
 <td>${notificationBadge(lead.notification)}</td>
 </tr>`
