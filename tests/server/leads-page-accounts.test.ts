@@ -1,6 +1,7 @@
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runStudioInvite } from '../../src/cli/studio-invite.ts'
 import { openSqliteStore } from '../../src/server/store/sqlite-store.ts'
@@ -99,6 +100,16 @@ async function audit(p: Project): Promise<StoredAudit[]> {
     return (await store.listAudit(10_000)).reverse()
   } finally {
     store.close()
+  }
+}
+
+/** Every search the leads page keeps (DATA_DIR/leads-page.sqlite), as one text. */
+function savedSearches(p: Project): string {
+  const db = new Database(path.join(p.dataDir, 'leads-page.sqlite'), { readonly: true })
+  try {
+    return JSON.stringify(db.prepare('SELECT filter FROM sessions').all())
+  } finally {
+    db.close()
   }
 }
 
@@ -309,8 +320,13 @@ describe('the leads page without LEADS_PASSWORD (real server)', () => {
     expect(tried.status).toBe(303)
     expect(nobody.cookies.size).toBe(0)
     expect(names(await (await sales.send('/leads')).text())).toHaveLength(3)
+    // The account's search is kept server-side (never in an address), and goes at Sign out.
+    await sales.send('/leads/search', { form: { text: 'Lovelace', launch: '' } })
+    expect(names(await (await sales.send('/leads')).text())).toEqual(['Ada Lovelace'])
+    expect(savedSearches(p)).toContain('Lovelace')
     expect((await sales.send('/leads/sign-out', { form: {} })).status).toBe(200)
+    expect(savedSearches(p)).not.toContain('Lovelace')
     expect((await sales.send('/leads')).status).toBe(303)
-    expect((await audit(p)).filter((e) => e.action === 'viewed the leads list').map((e) => e.who)).toEqual(['sam.sales@example.com'])
+    expect((await audit(p)).filter((e) => e.action === 'viewed the leads list').map((e) => e.who)).toEqual(['sam.sales@example.com', 'sam.sales@example.com'])
   })
 })

@@ -293,7 +293,12 @@ export function createLeadsPage(deps: LeadsPageDeps): Hono {
     const token = getCookie(c, cookieName)
     if (token) deps.sessions.end(token)
     deleteCookie(c, cookieName, { path: cookiePath, httpOnly: true, sameSite: 'Strict', secure: isHttps(c) })
-    if (deps.studio && (await deps.studio.viewerOf(c))) await deps.studio.signOut(c)
+    const viewer = deps.studio ? await viewerOf(c) : undefined
+    if (viewer?.account) {
+      // The search typed (perhaps a name) goes with the session.
+      viewer.saveFilter({ text: '', launch: '' })
+      await deps.studio!.signOut(c)
+    }
     return c.html(signInView(view, await signInWays(), { kind: 'info', text: 'You are signed out.' }))
   })
 
