@@ -14,6 +14,7 @@ import { createForwardedHeaderGuard } from '../server/site/forwarded-headers.ts'
 import { secureHeadersMiddleware } from '../server/site/security-headers.ts'
 import type { LeadStore } from '../server/store/store.ts'
 import type { LeadsPageLaunch } from '../server/leads-page/views.ts'
+import { openSqliteStudioStore } from '../studio/server/sqlite-store.ts'
 import { noDefaultLaunch, readLaunchCatalog } from './launch-catalog.ts'
 
 /**
@@ -21,7 +22,8 @@ import { noDefaultLaunch, readLaunchCatalog } from './launch-catalog.ts'
  * (PORT, HOST, TRUST_PROXY, NOTIFY_TIME_ZONE, LEADS_PASSWORD; sessions in DATA_DIR/leads-page.sqlite), reading the
  * leads from PostgreSQL, e.g. a Supabase project's, where the function runs as an Edge Function and there is no
  * Node server to serve /leads. Every launch's leads (page.config.json and launches/, or PAGE_CONFIG alone), with a
- * launch filter when there are several. Everything but /leads answers 404.
+ * launch filter when there are several. Everything but /leads answers 404. Every look at the leads goes into the
+ * studio's audit log (DATA_DIR/studio.sqlite), as on the Node server.
  */
 
 const usage = `Usage: LEADS_PASSWORD=… npm run leads:page -- --database-url postgresql://user:password@host:5432/postgres
@@ -45,6 +47,7 @@ export async function startLeadsPageServer(
   const dataDir = path.resolve(cwd, settings.dataDir)
   mkdirSync(dataDir, { recursive: true })
   const sessions = openSessionStore(path.join(dataDir, 'leads-page.sqlite'), settings.leadsPassword)
+  const auditStore = openSqliteStudioStore(path.join(dataDir, 'studio.sqlite'))
   const visitorAddress = createForwardedAddress(settings.proxies)
   const app = new Hono()
   app.use('*', secureHeadersMiddleware({ jsonLdHashes: [], https: settings.trustProxy > 0 }))
@@ -52,6 +55,7 @@ export async function startLeadsPageServer(
     '/',
     createLeadsPage({
       checkPassword: createPasswordCheck(settings.leadsPassword),
+      audit: (entry) => auditStore.addAudit({ at: new Date().toISOString(), ...entry }),
       store,
       sessions,
       launches,
@@ -78,6 +82,7 @@ export async function startLeadsPageServer(
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()))
       sessions.close()
+      auditStore.close()
     },
   }
 }

@@ -75,11 +75,12 @@ export async function runNodeServer(checked?: LaunchesToServe): Promise<RunningS
   }
   if (settings.config.exposedWarning) console.warn(`Warning: ${settings.config.exposedWarning}`)
   const port = new URL(running.url).port
-  console.log(
-    running.leadsPage
-      ? `Leads page: on, at http://localhost:${port}/leads (LEADS_PASSWORD is set)`
-      : 'Leads page: off (set LEADS_PASSWORD to turn it on)',
-  )
+  const leadsLine = {
+    password: `Leads page: on, at http://localhost:${port}/leads (LEADS_PASSWORD is set; studio accounts sign in with their e-mail)`,
+    accounts: `Leads page: on, at http://localhost:${port}/leads for studio accounts`,
+    off: 'Leads page: off until the studio has an account (npm run studio:invite -- --email <address> --role sales) or LEADS_PASSWORD is set',
+  }
+  console.log(leadsLine[running.leadsPage])
   console.log(`Studio: ${running.url}/studio (off until someone has an account: npm run studio:invite -- --email <address> --role owner)`)
   for (const line of running.summary) console.log(line)
   for (const launch of running.launches) {

@@ -63,7 +63,7 @@ export type NodeServerConfig = CommonConfig & {
   mail: { kind: 'smtp'; url: string; from: string } | { kind: 'eml'; from: string | undefined }
   /** RETENTION_DAYS: leads older than this are erased at start and daily; undefined keeps them. */
   retentionDays: number | undefined
-  /** The sales team's password for the leads page at /leads; the page is off (404) without it. */
+  /** The sales team's shared password for the leads page at /leads; without it only studio accounts sign in there. */
   leadsPassword: string | undefined
   /** ALERT_EMAIL: who is told when a launch breaks or a message fails for good; undefined: the log only. */
   alertEmail: string | undefined

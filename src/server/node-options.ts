@@ -4,6 +4,7 @@
  */
 import type { Context, Hono } from 'hono'
 import type { PageConfig } from '../../schema/page-config.ts'
+import type { StudioLeadsAccess } from './leads-page/viewers.ts'
 import type { LaunchPublisher } from './site/launch-publisher.ts'
 import type { SignInCounts } from './store/sign-in-counts.ts'
 import type { VersionManifest } from './site/launch-version.ts'
@@ -14,8 +15,8 @@ import type { LaunchBuilder, statusOf } from './site/publisher.ts'
 export type RunningServer = {
   /** http://HOST:PORT, with the real port when PORT=0. */
   url: string
-  /** Whether the leads page is served at /leads (LEADS_PASSWORD is set). */
-  leadsPage: boolean
+  /** How the leads page at /leads is reached at start: the shared LEADS_PASSWORD (and studio accounts), studio accounts alone, or not at all. */
+  leadsPage: 'password' | 'accounts' | 'off'
   /** Stops accepting, finishes requests in flight and the current delivery, closes the database, frees DATA_DIR. */
   close(): Promise<void>
   /** How mail goes out, and whether replies and the webhook are on: lines to print at start (no credentials). */
@@ -77,8 +78,11 @@ export type StudioHost = {
   sendMail?: ((mail: { to: string; subject: string; text: string }) => Promise<void>) | undefined
 }
 
-/** A studio to serve at /studio: its app (routes under /studio) and what to close at stop. */
-export type StudioMount = { app: Hono; close(): void }
+/**
+ * A studio to serve at /studio: its app (routes under /studio), what to close at stop, and its sign-in and audit log
+ * for the leads page (its accounts see /leads; every look at the leads is audited there).
+ */
+export type StudioMount = { app: Hono; close(): void; leads?: StudioLeadsAccess }
 
 /** What a caller (the entry, a test) may set besides the environment. */
 export type NodeServerOptions = {

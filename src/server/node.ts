@@ -10,8 +10,7 @@ import { healthHandler, type LaunchHealth } from './site/health.ts'
 import { DataDirBusyError, lockDataDir } from './store/data-dir-lock.ts'
 import { createEmlMailer, removeEmlCopies } from './delivery/eml-mailer.ts'
 import { eraseOlderThan } from './store/retention.ts'
-import { createLeadsPage } from './leads-page/leads-page.ts'
-import { createPasswordCheck, openSessionStore, type SessionStore } from './leads-page/sessions.ts'
+import { mountLeadsPage } from './leads-page/mount-leads-page.ts'
 import { requestHandlingOf, type NodeServerConfig } from './env.ts'
 import type { Mailer } from './delivery/mailer.ts'
 import { createForwardedAddress } from './registration/forwarded-address.ts'
@@ -348,25 +347,17 @@ export async function startNodeServer(
     return response
   }
   for (const functionPath of contactFunctionPaths) site.all(functionPath, toFunction).all(`${functionPath}/*`, toFunction)
-  let sessions: SessionStore | undefined
-  if (settings.leadsPassword !== undefined) {
-    sessions = openSessionStore(path.join(dataDir, 'leads-page.sqlite'), settings.leadsPassword)
-    site.route(
-      '/',
-      createLeadsPage({
-        checkPassword: createPasswordCheck(settings.leadsPassword),
-        store,
-        sessions,
-        launches: initial.flatMap((launch) =>
-          launch.version ? [{ slug: launch.slug, siteName: launch.version.contract.site.name, form: launch.version.contract.form }] : [],
-        ),
-        timeZone: settings.timeZone,
-        trustProxy: settings.trustProxy,
-        signInCounts: store,
-        clientIp: (c) => clientAddress(c) ?? 'unknown',
-      }),
-    )
-  }
+  // The leads page: studio accounts (their sign-in and audit log come from the studio) and LEADS_PASSWORD.
+  const leadsPage = mountLeadsPage(site, {
+    dataDir,
+    password: settings.leadsPassword,
+    studio: studio?.leads,
+    store,
+    launches: initial.flatMap((launch) => (launch.version ? [{ slug: launch.slug, siteName: launch.version.contract.site.name, form: launch.version.contract.form }] : [])),
+    timeZone: settings.timeZone,
+    trustProxy: settings.trustProxy,
+    clientIp: (c) => clientAddress(c) ?? 'unknown',
+  })
   site.all('*', async (c) => {
     const { launch } = await pick(c)
     if (!launch.version) return unpublishedAnswer(launch.siteName, c.req.method)
@@ -395,7 +386,7 @@ export async function startNodeServer(
   } catch (error) {
     clearInterval(retentionTimer)
     await alerts.stop()
-    sessions?.close()
+    leadsPage?.close()
     studio?.close()
     await store.close()
     lock.release()
@@ -415,7 +406,7 @@ export async function startNodeServer(
   let closing: Promise<void> | undefined
   return {
     url: `http://${displayHost(settings.host)}:${port}`,
-    leadsPage: sessions !== undefined,
+    leadsPage: (await leadsPage?.state()) ?? 'off',
     summary,
     browserUrl: `http://localhost:${port}/`,
     launches: initial.map((launch) => ({
@@ -438,7 +429,7 @@ export async function startNodeServer(
         await alerts.stop()
         await worker.stop()
         await mailer.close?.()
-        sessions?.close()
+        leadsPage?.close()
         studio?.close()
         await store.close()
         lock.release()

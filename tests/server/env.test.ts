@@ -110,7 +110,7 @@ describe('LEADS_PASSWORD', () => {
     expect(off.ok && off.config.leadsPassword).toBeUndefined()
     const short = parseNodeEnv({ LEADS_PASSWORD: 'hunter2' })
     expect(!short.ok && short.problems).toEqual([
-      'LEADS_PASSWORD is not long enough: use at least 12 characters (a few unrelated words make a good one), or unset it to turn the leads page off.',
+      'LEADS_PASSWORD is not long enough: use at least 12 characters (a few unrelated words make a good one), or unset it and give each salesperson a studio account (npm run studio:invite -- --email … --role sales).',
     ])
     expect(JSON.stringify(short)).not.toContain('hunter2')
   })

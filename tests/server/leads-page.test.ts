@@ -8,6 +8,7 @@ import { startLeadsPageServer } from '../../src/cli/leads-page.ts'
 import { parseNodeEnv } from '../../src/server/env.ts'
 import { createLeadsPage, decodePosition, encodePosition, leadsPageLaunchOf } from '../../src/server/leads-page/leads-page.ts'
 import type { LeadsPageLaunch } from '../../src/server/leads-page/views.ts'
+import type { LeadsAuditEntry } from '../../src/server/leads-page/viewers.ts'
 import { createPasswordCheck, openSessionStore, type SessionStore } from '../../src/server/leads-page/sessions.ts'
 import { createPostgresStore } from '../../src/server/store/postgres-store.ts'
 import { openSqliteStore } from '../../src/server/store/sqlite-store.ts'
@@ -27,14 +28,16 @@ const config = readPageConfig()
 const password = 'correct horse battery staple'
 const origin = 'http://leads.example'
 
-type Harness = { store: LeadStore; sessions: SessionStore; now: { value: Date }; page: ReturnType<typeof createLeadsPage> }
+type Harness = { store: LeadStore; sessions: SessionStore; now: { value: Date }; page: ReturnType<typeof createLeadsPage>; audit: LeadsAuditEntry[] }
 
 function harness(store: LeadStore, options: { trustProxy?: number; log?: string[]; launches?: LeadsPageLaunch[] } = {}): Harness {
   const sessions = openSessionStore(path.join(root, `${crypto.randomUUID()}.sqlite`), password)
   const now = { value: new Date('2026-03-02T15:00:00Z') }
   const log = options.log ?? []
+  const audit: LeadsAuditEntry[] = []
   const page = createLeadsPage({
     checkPassword: createPasswordCheck(password),
+    audit: async (entry) => void audit.push(entry),
     store,
     sessions,
     launches: options.launches ?? [leadsPageLaunchOf(config)],
@@ -45,7 +48,7 @@ function harness(store: LeadStore, options: { trustProxy?: number; log?: string[
     clock: () => now.value,
     log: { info: (m) => log.push(m), error: (m) => log.push(m) },
   })
-  return { store, sessions, now, page }
+  return { store, sessions, now, page, audit }
 }
 
 /** A request as a browser on the page's own origin sends it (Host always; Origin on POSTs). */
@@ -269,10 +272,10 @@ describe('the leads page with several launches (SQLite)', () => {
   })
 
   const headings = (body: string) => [...body.matchAll(/<th scope="col">([^<]*)<\/th>/g)].map((m) => m[1])
-  const cards = (body: string) => [...body.matchAll(/<h2 class="lp-card-title">([^<]*)<\/h2>/g)].map((m) => m[1])
+  const cards = (body: string) => [...body.matchAll(/<h2 class="lp-card-title"><a href="\/leads\/lead\/\d+">([^<]*)<\/a><\/h2>/g)].map((m) => m[1])
   /** The <dt>/<dd> pairs of the card titled `name`. */
   function cardOf(body: string, name: string): Record<string, string> {
-    const card = body.slice(body.indexOf(`<h2 class="lp-card-title">${name}</h2>`)).split('</li>')[0]!
+    const card = body.slice(body.search(new RegExp(`<h2 class="lp-card-title"><a href="/leads/lead/\\d+">${name}</a></h2>`))).split('</li>')[0]!
     return Object.fromEntries([...card.matchAll(/<dt>([^<]*)<\/dt><dd>(.*?)<\/dd>/g)].map((m) => [m[1], m[2]!.replace(/<[^>]+>/g, '')]))
   }
 
@@ -418,7 +421,7 @@ describe.each(backends)('the leads page among 5,000 leads ($name)', (backend) =>
       const body = await response.text()
       times.push(performance.now() - started)
       expect(response.status).toBe(200)
-      const names = [...body.matchAll(/<h2 class="lp-card-title">(Lead \d+)<\/h2>/g)].map((m) => m[1]!)
+      const names = [...body.matchAll(/<h2 class="lp-card-title"><a href="\/leads\/lead\/\d+">(Lead \d+)<\/a><\/h2>/g)].map((m) => m[1]!)
       expect(names.length).toBe(seen.length + 50 <= 5000 ? 50 : 5000 - seen.length)
       seen.push(...names)
       const older = /href="\/leads\?older=([^"]+)"/.exec(body)?.[1]
@@ -444,7 +447,7 @@ describe.each(backends)('the leads page among 5,000 leads ($name)', (backend) =>
     const started = performance.now()
     const body = await (await send(h, '/leads', { cookie })).text()
     const searchMs = performance.now() - started
-    expect([...body.matchAll(/<h2 class="lp-card-title">(Lead \d+)<\/h2>/g)].map((m) => m[1])).toEqual(['Lead 4321'])
+    expect([...body.matchAll(/<h2 class="lp-card-title"><a href="\/leads\/lead\/\d+">(Lead \d+)<\/a><\/h2>/g)].map((m) => m[1])).toEqual(['Lead 4321'])
     await send(h, '/leads/search', { form: { text: '', clear: '1' }, cookie })
     const csvStarted = performance.now()
     const rows = parseCsv((await (await send(h, '/leads/leads.csv', { cookie })).text()).slice(1))

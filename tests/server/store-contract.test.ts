@@ -484,6 +484,13 @@ describe.each([sqliteBackend(), postgresBackend()])('LeadStore contract', (backe
       expect(names((await store.searchLeads({ launch: 'willowmere-commons', text: 'EDS', limit: 10 })).leads)).toEqual(['Edsger'])
       expect((await store.searchLeads({ launch: 'maple-ridge', text: 'Ada', limit: 10 })).total).toBe(0)
       expect((await store.searchLeads({ text: '416 555 0100', limit: 10 })).total).toBe(6)
+      // An account limited to some launches: only theirs, the default one's with the leads stored without one.
+      const limited = await store.searchLeads({ launches: ['maple-ridge', defaultLaunch], limit: 2 })
+      expect(names(limited.leads)).toEqual(['Barbara', 'Hedy'])
+      expect(limited).toMatchObject({ total: 4, hasNewer: false, hasOlder: true })
+      expect(names((await store.searchLeads({ launches: ['willowmere-commons'], text: 'gra', limit: 10 })).leads)).toEqual(['Grace'])
+      expect((await store.searchLeads({ launches: ['willowmere-commons'], launch: 'maple-ridge', limit: 10 })).total).toBe(0)
+      expect((await store.searchLeads({ launches: [], limit: 10 })).total).toBe(0)
 
       expect(await store.countLeadsByLaunch()).toEqual([
         { launch: defaultLaunch, leads: 3 },

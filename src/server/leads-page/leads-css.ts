@@ -57,6 +57,7 @@ input[aria-invalid="true"] { border-color: var(--danger); }
 .lp-bar .lp-button { padding: 0.375rem 1rem; }
 .lp-brand { margin: 0; display: flex; flex-wrap: wrap; column-gap: 0.5rem; font-weight: 600; line-height: 1.3; overflow-wrap: anywhere; }
 .lp-brand span { color: var(--brass-300); }
+.lp-bar-actions { display: flex; gap: 0.5rem; align-items: center; }
 .lp-main { max-width: 90rem; margin: 0 auto; padding: 1.5rem 1.25rem 3rem; }
 
 .lp-search { margin: 0 0 1rem; }

@@ -8,14 +8,18 @@ import type { PageConfig } from '../../../schema/page-config.ts'
 import { fieldsOfForms, writeLeadsCsv } from './leads-csv.ts'
 import { createSignInLimiter } from '../registration/sign-in-limits.ts'
 import type { SignInCounts } from '../store/sign-in-counts.ts'
-import type { LeadPosition, LeadSearch, LeadStore, StoredLead } from '../store/store.ts'
+import { notificationStateOf, type LeadPosition, type LeadSearch, type LeadStore, type StoredLead } from '../store/store.ts'
 import { leadsCss } from './leads-css.ts'
 import type { LeadsFilter, SessionStore } from './sessions.ts'
-import { launchOf, listView, signInView, type LaunchChoice, type LeadsPageLaunch, type ViewContext } from './views.ts'
+import type { LeadsAudit, StudioSignIn, StudioViewer } from './viewers.ts'
+import { launchOf, leadView, listView, noticeView, signInView, type LaunchChoice, type LeadsPageLaunch, type SignInWays, type ViewContext } from './views.ts'
 
 /**
- * The leads page for the sales team, at /leads on the Node server: a password sign-in, then every registration
- * newest first, searchable, a page at a time, downloadable as CSV. Mounted only when LEADS_PASSWORD is set.
+ * The leads page for the sales team, at /leads on the Node server: every registration newest first, searchable, a
+ * page at a time, each on a page of its own, downloadable as CSV. Who may look: a person signed in to the studio (any
+ * role; an account limited to some launches sees only their leads), or, when LEADS_PASSWORD is set, whoever signs in
+ * here with that shared password. Every look at the list, at a lead and every download goes into the audit log
+ * (`audit`), with who and what but never a registrant's data or a search's text.
  *
  * No personal data in URLs: the search is a POST whose text is kept in the server-side session (then a redirect
  * to GET /leads), and paging links carry only a lead's time and id. With several launches, a launch filter (kept in
@@ -26,9 +30,13 @@ import { launchOf, listView, signInView, type LaunchChoice, type LeadsPageLaunch
 
 /** What the leads page needs; the entry builds it. */
 export type LeadsPageDeps = {
-  /** Compares a typed password with LEADS_PASSWORD, in constant time (createPasswordCheck). */
-  checkPassword: (attempt: string) => boolean
-  store: Pick<LeadStore, 'searchLeads' | 'countLeadsByLaunch'>
+  /** Compares a typed password with LEADS_PASSWORD, in constant time (createPasswordCheck); absent: no shared password. */
+  checkPassword?: ((attempt: string) => boolean) | undefined
+  /** The studio's sign-in: its accounts see the page without the shared password. Absent: the password alone. */
+  studio?: StudioSignIn | undefined
+  /** Where every look at the leads is written (the studio's audit log). */
+  audit: LeadsAudit
+  store: Pick<LeadStore, 'searchLeads' | 'countLeadsByLaunch' | 'listLeads' | 'listMessages'>
   sessions: SessionStore
   /** The launches, default first: each one's name and form (field order, labels, option names). leadsPageLaunchOf. */
   launches: LeadsPageLaunch[]
@@ -54,6 +62,17 @@ const deviceCookieName = 'leads_device'
 /** The one account the leads page has: the team's shared password. */
 const account = 'leads-page'
 const cookiePath = '/leads'
+
+/** Who is looking at the leads: a studio account or the shared password's session; what they narrowed the list to. */
+type Viewer = {
+  /** For the audit log: the account's e-mail, or the shared password and the client's address. */
+  who: string
+  /** The launches they may see; undefined: every launch. */
+  launches?: readonly string[] | undefined
+  account?: StudioViewer
+  filter: LeadsFilter
+  saveFilter(filter: LeadsFilter): void
+}
 
 /** What the leads page needs of a launch's config. */
 export function leadsPageLaunchOf(config: Pick<PageConfig, 'launch' | 'site' | 'form'>): LeadsPageLaunch {
@@ -88,12 +107,19 @@ export function createLeadsPage(deps: LeadsPageDeps): Hono {
    * The launches to choose from (the configured ones, then any only the stored leads still name) and the session's
    * choice, dropped when no such launch is left.
    */
-  async function launchChoice(filter: LeadsFilter): Promise<LaunchChoice> {
+  async function launchChoice(viewer: Viewer, filter: LeadsFilter): Promise<LaunchChoice> {
     const present = [...deps.launches]
     for (const { launch } of await deps.store.countLeadsByLaunch()) {
       if (!present.some((known) => known.slug === launch)) present.push(launchOf(deps.launches, launch))
     }
-    return { present, selected: present.some((launch) => launch.slug === filter.launch) ? filter.launch : '' }
+    const allowed = present.filter((launch) => mayView(viewer, launch.slug))
+    return { present: allowed, selected: allowed.some((launch) => launch.slug === filter.launch) ? filter.launch : '' }
+  }
+
+  /** A search within what the viewer may see: the chosen launch, else their account's launches (if limited). */
+  function scopeOf(viewer: Viewer, choice: LaunchChoice): Pick<LeadSearch, 'launch' | 'launches'> {
+    if (choice.selected) return { launch: choice.selected }
+    return viewer.launches ? { launches: viewer.launches } : {}
   }
 
   /** Whether the visitor's connection is HTTPS: the request itself, or the trusted proxy's X-Forwarded-Proto. */
@@ -113,9 +139,55 @@ export function createLeadsPage(deps: LeadsPageDeps): Hono {
 
   function sessionOf(c: Context): { token: string; filter: LeadsFilter } | undefined {
     const token = getCookie(c, cookieName)
-    if (!token) return undefined
+    if (!token || !deps.checkPassword) return undefined
     const session = deps.sessions.find(token, clock())
     return session ? { token, filter: session.filter } : undefined
+  }
+
+  /**
+   * Who is looking, and at what: a studio account (its launches, its search kept under its session) or the shared
+   * password's session. A studio session that ended, expired or was voided is nobody.
+   */
+  async function viewerOf(c: Context): Promise<Viewer | undefined> {
+    const account = deps.studio ? await deps.studio.viewerOf(c) : undefined
+    if (account) {
+      return {
+        who: account.email,
+        launches: account.launches,
+        account,
+        filter: deps.sessions.accountFilter(account.sessionKey, clock()),
+        saveFilter: (filter) => deps.sessions.saveAccountFilter(account.sessionKey, filter, clock(), sessionMs),
+      }
+    }
+    const session = sessionOf(c)
+    if (!session) return undefined
+    return { who: `shared leads password from ${deps.clientIp(c)}`, filter: session.filter, saveFilter: (filter) => deps.sessions.saveFilter(session.token, filter) }
+  }
+
+  async function signInWays(): Promise<SignInWays> {
+    const studio = deps.studio && (await deps.studio.hasAccounts()) ? deps.studio.signInPath : undefined
+    return { password: deps.checkPassword !== undefined, studio }
+  }
+
+  /** The answer to someone not signed in: the sign-in form, or (no shared password) the studio's sign-in. */
+  async function signInAnswer(c: Context): Promise<Response> {
+    const ways = await signInWays()
+    if (!ways.password && ways.studio) return c.redirect(ways.studio, 303)
+    return c.html(signInView(view, ways))
+  }
+
+  /** The launches a viewer may see: every one, or their account's. */
+  const mayView = (viewer: Viewer, launch: string) => viewer.launches === undefined || viewer.launches.includes(launch)
+  const studioLink = (viewer: Viewer) => viewer.account !== undefined && viewer.account.role !== 'sales'
+
+  /** What a list or a download was narrowed to, for the audit log: the launch, whether a search (never its text). */
+  function filterWords(viewer: Viewer, choice: LaunchChoice, text: string): string {
+    const launches = choice.selected
+      ? `launch ${choice.selected}`
+      : viewer.launches
+        ? `the account's launches (${viewer.launches.join(', ') || 'none'})`
+        : 'all launches'
+    return `${launches}, ${text ? 'with a search (its text is not recorded)' : 'no search'}`
   }
 
   const app = new Hono()
@@ -135,31 +207,61 @@ export function createLeadsPage(deps: LeadsPageDeps): Hono {
   app.post(`${cookiePath}/*`, bodyLimit({ maxSize: 4096, onError: (c) => c.text('That form is too large.', 413) }))
 
   app.get(cookiePath, async (c) => {
-    const session = sessionOf(c)
-    if (!session) return c.html(signInView(view))
+    const viewer = await viewerOf(c)
+    if (!viewer) return signInAnswer(c)
     const older = decodePosition(c.req.query('older'))
     const newer = older ? undefined : decodePosition(c.req.query('newer'))
-    const choice = await launchChoice(session.filter)
+    const choice = await launchChoice(viewer, viewer.filter)
     const search: LeadSearch = {
-      text: session.filter.text,
-      ...(choice.selected ? { launch: choice.selected } : {}),
+      text: viewer.filter.text,
+      ...scopeOf(viewer, choice),
       limit: pageSize,
       ...(older ? { from: { older } } : newer ? { from: { newer } } : {}),
     }
     const page = await deps.store.searchLeads(search)
     const first = page.leads[0]
     const last = page.leads.at(-1)
+    const which = older ? 'an older page' : newer ? 'a newer page' : 'the newest page'
+    await deps.audit({ who: viewer.who, action: 'viewed the leads list', launch: choice.selected || undefined, detail: `${which}; ${filterWords(viewer, choice, viewer.filter.text)}; ${page.leads.length} of ${page.total} shown` })
     return c.html(
-      listView(view, page, session.filter.text, choice, {
-        newest: !page.hasNewer,
-        newer: page.hasNewer && first ? encodePosition(first) : undefined,
-        older: page.hasOlder && last ? encodePosition(last) : undefined,
-      }),
+      listView(
+        view,
+        page,
+        viewer.filter.text,
+        choice,
+        {
+          newest: !page.hasNewer,
+          newer: page.hasNewer && first ? encodePosition(first) : undefined,
+          older: page.hasOlder && last ? encodePosition(last) : undefined,
+        },
+        studioLink(viewer),
+      ),
     )
+  })
+
+  // A lead by its number (never anything personal in the address); another launch's lead is refused to an account
+  // that is not given that launch.
+  app.get(`${cookiePath}/lead/:id{[0-9]{1,15}}`, async (c) => {
+    const viewer = await viewerOf(c)
+    if (!viewer) return c.redirect(cookiePath, 303)
+    const id = Number(c.req.param('id'))
+    const [stored] = id > 0 ? await deps.store.listLeads(id - 1, 1) : []
+    if (!stored || stored.id !== id) {
+      return c.html(noticeView(view, 'No such registration', `There is no registration ${id}: it may have been erased.`, studioLink(viewer)), 404)
+    }
+    if (!mayView(viewer, stored.launch)) {
+      await deps.audit({ who: viewer.who, action: 'refused a lead of a launch the account is not given', launch: stored.launch, detail: `lead ${id}` })
+      return c.html(noticeView(view, 'Not your launch', "This registration is for a launch your account is not given. An owner of the studio can add it.", studioLink(viewer)), 403)
+    }
+    const notification = (await deps.store.listMessages({ leadId: id, limit: 20 })).find((message) => message.kind === 'notification')
+    await deps.audit({ who: viewer.who, action: 'viewed a lead', launch: stored.launch, detail: `lead ${id}` })
+    const lead = { ...stored, notification: notification ? notificationStateOf(notification.status, notification.attempts) : notificationStateOf(null, null) }
+    return c.html(leadView(view, lead, studioLink(viewer)))
   })
   app.get(`${cookiePath}/`, (c) => c.redirect(cookiePath, 301))
 
   app.post(`${cookiePath}/sign-in`, async (c) => {
+    if (!deps.checkPassword) return c.redirect(cookiePath, 303)
     const attempt = { address: deps.clientIp(c), account, device: getCookie(c, deviceCookieName) }
     const verdict = await limiter.check(attempt)
     if (!verdict.allowed) {
@@ -170,7 +272,7 @@ export function createLeadsPage(deps: LeadsPageDeps): Hono {
     if (!deps.checkPassword(typed)) {
       await limiter.recordFailure(attempt)
       log.info(`leads page: sign-in refused, wrong password (client ${attempt.address})`)
-      return c.html(signInView(view, { kind: 'error', text: 'That password is not right. Please try again.' }), 401)
+      return c.html(signInView(view, await signInWays(), { kind: 'error', text: 'That password is not right. Please try again.' }), 401)
     }
     const device = await limiter.recordSuccess(attempt)
     setCookie(c, deviceCookieName, device.token, { path: cookiePath, httpOnly: true, sameSite: 'Strict', secure: isHttps(c), maxAge: device.maxAgeSeconds })
@@ -186,31 +288,38 @@ export function createLeadsPage(deps: LeadsPageDeps): Hono {
     return c.redirect(cookiePath, 303)
   })
 
-  app.post(`${cookiePath}/sign-out`, (c) => {
+  // Ends whichever sessions the browser holds here: the shared password's and the studio account's.
+  app.post(`${cookiePath}/sign-out`, async (c) => {
     const token = getCookie(c, cookieName)
     if (token) deps.sessions.end(token)
     deleteCookie(c, cookieName, { path: cookiePath, httpOnly: true, sameSite: 'Strict', secure: isHttps(c) })
-    return c.html(signInView(view, { kind: 'info', text: 'You are signed out.' }))
+    const viewer = deps.studio ? await viewerOf(c) : undefined
+    if (viewer?.account) {
+      // The search typed (perhaps a name) goes with the session.
+      viewer.saveFilter({ text: '', launch: '' })
+      await deps.studio!.signOut(c)
+    }
+    return c.html(signInView(view, await signInWays(), { kind: 'info', text: 'You are signed out.' }))
   })
 
   app.post(`${cookiePath}/search`, async (c) => {
-    const session = sessionOf(c)
-    if (!session) return c.redirect(cookiePath, 303)
+    const viewer = await viewerOf(c)
+    if (!viewer) return c.redirect(cookiePath, 303)
     const body = await c.req.parseBody()
     const text = body.clear ? '' : typeof body.text === 'string' ? body.text.trim().slice(0, 200) : ''
-    // Only a launch there is: anything else (a stale or forged value) means every launch.
+    // Only a launch there is and the viewer may see: anything else (a stale or forged value) means all of theirs.
     const wanted = body.clear || typeof body.launch !== 'string' ? '' : body.launch
-    const { selected: launch } = await launchChoice({ text, launch: wanted })
-    deps.sessions.saveFilter(session.token, { text, launch })
+    const { selected: launch } = await launchChoice(viewer, { text, launch: wanted })
+    viewer.saveFilter({ text, launch })
     return c.redirect(cookiePath, 303)
   })
 
   app.get(`${cookiePath}/leads.csv`, async (c) => {
-    const session = sessionOf(c)
-    if (!session) return c.redirect(cookiePath, 303)
-    const text = session.filter.text
-    const choice = await launchChoice(session.filter)
-    const launch = choice.selected ? { launch: choice.selected } : {}
+    const viewer = await viewerOf(c)
+    if (!viewer) return c.redirect(cookiePath, 303)
+    const text = viewer.filter.text
+    const choice = await launchChoice(viewer, viewer.filter)
+    const launch = scopeOf(viewer, choice)
     async function* matching(): AsyncGenerator<StoredLead> {
       let from: LeadSearch['from']
       for (;;) {
@@ -225,9 +334,10 @@ export function createLeadsPage(deps: LeadsPageDeps): Hono {
     const chunks: string[] = ['\uFEFF']
     // The chosen launch's form fields, or every launch's (the default launch's first).
     const forms = (choice.selected ? [launchOf(choice.present, choice.selected)] : choice.present).map((l) => l.form)
-    await writeLeadsCsv(matching, fieldsOfForms(forms), (chunk) => {
+    const written = await writeLeadsCsv(matching, fieldsOfForms(forms), (chunk) => {
       chunks.push(chunk)
     })
+    await deps.audit({ who: viewer.who, action: 'downloaded leads as CSV', launch: choice.selected || undefined, detail: `${filterWords(viewer, choice, text)}; ${written} leads` })
     const day = new Intl.DateTimeFormat('en-CA', { timeZone: deps.timeZone }).format(clock())
     return c.body(chunks.join(''), 200, {
       'content-type': 'text/csv; charset=utf-8',

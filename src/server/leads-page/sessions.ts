@@ -25,6 +25,14 @@ export type SessionStore = {
   saveFilter(token: string, filter: LeadsFilter): void
   /** Ends the session (sign-out). */
   end(token: string): void
+  /**
+   * The filter kept for a studio account's session (`key`: the studio's hash of its session), or an empty one. Kept in
+   * the same table as the password sessions' (so erasure and `leads:access` find its search), but never a session:
+   * no leads cookie finds it.
+   */
+  accountFilter(key: string, now: Date): LeadsFilter
+  /** Keeps the filter of a studio account's session for `ttlMs` (its session's length). */
+  saveAccountFilter(key: string, filter: LeadsFilter, now: Date, ttlMs: number): void
   close(): void
 }
 
@@ -40,6 +48,14 @@ CREATE TABLE IF NOT EXISTS session_settings (
   value TEXT NOT NULL
 );
 `
+
+/** The tag of a studio account's filter row: not hex, so never a password's tag. */
+const accountTag = 'studio-account'
+
+function filterOf(text: string): LeadsFilter {
+  const filter = JSON.parse(text) as Partial<LeadsFilter>
+  return { text: typeof filter.text === 'string' ? filter.text : '', launch: typeof filter.launch === 'string' ? filter.launch : '' }
+}
 
 function hashOf(token: string): string {
   return createHash('sha256').update(token).digest('hex')
@@ -64,7 +80,8 @@ export function openSessionStore(file: string, password: string): SessionStore {
   db.prepare("INSERT INTO session_settings (name, value) VALUES ('password_key', ?) ON CONFLICT DO NOTHING").run(randomBytes(32).toString('hex'))
   const key = db.prepare<[], { value: string }>("SELECT value FROM session_settings WHERE name = 'password_key'").get()!.value
   const passwordTag = createHmac('sha256', Buffer.from(key, 'hex')).update(password, 'utf8').digest('hex')
-  db.prepare('DELETE FROM sessions WHERE password_tag <> ?').run(passwordTag)
+  // Studio accounts' filters are not bound to the password (their rows' tag is `accountTag`, never an HMAC).
+  db.prepare('DELETE FROM sessions WHERE password_tag <> ? AND password_tag <> ?').run(passwordTag, accountTag)
   const insert = db.prepare<[string, number, string]>('INSERT INTO sessions (token_hash, expires_at, password_tag) VALUES (?, ?, ?)')
   const purge = db.prepare<[number]>('DELETE FROM sessions WHERE expires_at <= ?')
   const select = db.prepare<[string, number, string], { expires_at: number; filter: string }>(
@@ -72,6 +89,11 @@ export function openSessionStore(file: string, password: string): SessionStore {
   )
   const update = db.prepare<[string, string]>('UPDATE sessions SET filter = ? WHERE token_hash = ?')
   const remove = db.prepare<[string]>('DELETE FROM sessions WHERE token_hash = ?')
+  const accountRow = (key: string) => `account:${hashOf(key)}`
+  const selectAccount = db.prepare<[string, number, string], { filter: string }>('SELECT filter FROM sessions WHERE token_hash = ? AND expires_at > ? AND password_tag = ?')
+  const upsertAccount = db.prepare<[string, number, string, string]>(
+    'INSERT INTO sessions (token_hash, expires_at, filter, password_tag) VALUES (?, ?, ?, ?) ON CONFLICT (token_hash) DO UPDATE SET expires_at = excluded.expires_at, filter = excluded.filter',
+  )
   return {
     create(now, ttlMs) {
       purge.run(now.getTime())
@@ -82,17 +104,21 @@ export function openSessionStore(file: string, password: string): SessionStore {
     find(token, now) {
       const row = select.get(hashOf(token), now.getTime(), passwordTag)
       if (!row) return undefined
-      const filter = JSON.parse(row.filter) as Partial<LeadsFilter>
-      return {
-        expiresAt: new Date(row.expires_at),
-        filter: { text: typeof filter.text === 'string' ? filter.text : '', launch: typeof filter.launch === 'string' ? filter.launch : '' },
-      }
+      return { expiresAt: new Date(row.expires_at), filter: filterOf(row.filter) }
     },
     saveFilter(token, filter) {
       update.run(JSON.stringify(filter), hashOf(token))
     },
     end(token) {
       remove.run(hashOf(token))
+    },
+    accountFilter(key, now) {
+      const row = selectAccount.get(accountRow(key), now.getTime(), accountTag)
+      return row ? filterOf(row.filter) : { text: '', launch: '' }
+    },
+    saveAccountFilter(key, filter, now, ttlMs) {
+      purge.run(now.getTime())
+      upsertAccount.run(accountRow(key), now.getTime() + ttlMs, JSON.stringify(filter), accountTag)
     },
     close() {
       if (db.open) db.close()

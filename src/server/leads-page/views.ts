@@ -53,24 +53,90 @@ ${body}
 `
 }
 
+/**
+ * How a person may sign in here: the team's password (LEADS_PASSWORD is set), and/or a studio account (the path of
+ * the studio's sign-in, when the studio has accounts).
+ */
+export type SignInWays = { password: boolean; studio?: string | undefined }
+
 /** The sign-in form, with a message when a try failed or the visitor just signed out. */
-export function signInView(view: ViewContext, notice?: { kind: 'error' | 'info'; text: string }): Html {
+export function signInView(view: ViewContext, ways: SignInWays, notice?: { kind: 'error' | 'info'; text: string }): Html {
   const invalid = notice?.kind === 'error'
   const title = titleOf(view)
+  const studioLink = ways.studio
+    ? html`<p class="lp-lead">${ways.password ? 'Have your own account? ' : ''}<a href="${ways.studio}">Sign in with your e-mail address</a>.</p>`
+    : ''
   return layout(
     `Sign in · Leads · ${title}`,
     html`<header class="lp-bar"><p class="lp-brand">${title} <span>Leads</span></p></header>
 <main class="lp-signin">
 <div class="lp-panel">
 <h1>Leads</h1>
-<p class="lp-lead">Registrations for ${title}, for the sales team. Sign in with the team's password.</p>
+<p class="lp-lead">Registrations for ${title}, for the sales team. ${ways.password ? "Sign in with the team's password." : 'Sign in with your account.'}</p>
 ${notice ? html`<p id="signin-notice" class="lp-notice lp-notice-${notice.kind}" ${invalid ? html`role="alert"` : ''}>${notice.text}</p>` : ''}
-<form method="post" action="/leads/sign-in" class="lp-stack">
+${
+  ways.password
+    ? html`<form method="post" action="/leads/sign-in" class="lp-stack">
 <label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required ${invalid ? html`aria-invalid="true" aria-describedby="signin-notice"` : ''}>
 <button type="submit" class="lp-button">Sign in</button>
-</form>
+</form>`
+    : ''
+}
+${studioLink}
 </div>
+</main>`,
+  )
+}
+
+/** The bar above the list and a lead: the brand, a way to the studio for its editors and owners, Sign out. */
+function bar(title: string, studio: boolean): Html {
+  return html`<header class="lp-bar">
+<p class="lp-brand">${title} <span>Leads</span></p>
+<div class="lp-bar-actions">
+${studio ? html`<a class="lp-button lp-button-quiet" href="/studio/">Studio</a>` : ''}
+<form method="post" action="/leads/sign-out"><button type="submit" class="lp-button lp-button-quiet">Sign out</button></form>
+</div>
+</header>`
+}
+
+/** A page that says one thing (a lead not there, or not this account's), with the way back to the list. */
+export function noticeView(view: ViewContext, heading: string, text: string, studio: boolean): Html {
+  const title = titleOf(view)
+  return layout(
+    `${heading} · Leads · ${title}`,
+    html`${bar(title, studio)}
+<main class="lp-main">
+<h1>${heading}</h1>
+<p>${text}</p>
+<p><a href="/leads">Back to the registrations</a></p>
+</main>`,
+  )
+}
+
+/** One lead on a page of its own: every field of its launch's form, where it came from, its notification. */
+export function leadView(view: ViewContext, lead: ListedLead, studio: boolean): Html {
+  const title = titleOf(view)
+  const launch = launchOf(view.launches, lead.launch)
+  const [first, ...rest] = columnsOf([launch.form], [lead])
+  const heading = first === undefined ? `Registration ${lead.id}` : displayValue(launch.form, first, lead.fields[first])
+  const utm = Object.entries(lead.utm)
+  return layout(
+    `Registration ${lead.id} · Leads · ${title}`,
+    html`${bar(title, studio)}
+<main class="lp-main">
+<p><a href="/leads">Back to the registrations</a></p>
+<h1>${heading}</h1>
+${lead.withdrawnAt || lead.suspectedSpam ? html`<p class="lp-card-note">${withdrawal(view, lead)}${lead.withdrawnAt ? ' Do not contact.' : ''}</p>` : ''}
+<dl class="lp-pairs">
+<div><dt>Received</dt><dd><time datetime="${lead.createdAt}">${localTime(lead.createdAt, view.timeZone)}</time></dd></div>
+<div><dt>Launch</dt><dd>${launch.siteName}</dd></div>
+${[first, ...rest].flatMap((field) => (field === undefined ? [] : [html`<div><dt>${fieldLabel(launch.form, field)}</dt><dd>${fieldValue(launch.form, field, lead.fields[field])}</dd></div>`]))}
+${utm.length ? utm.map(([key, value]) => html`<div><dt>${key}</dt><dd>${value}</dd></div>`) : html`<div><dt>UTM source</dt><dd>—</dd></div>`}
+<div><dt>Page</dt><dd>${lead.landingPage ?? lead.pageUrl ?? '—'}</dd></div>
+<div><dt>Notification</dt><dd>${notificationBadge(lead.notification)}</dd></div>
+<div><dt>Number</dt><dd>${lead.id}</dd></div>
+</dl>
 </main>`,
   )
 }
@@ -110,19 +176,26 @@ export function localTime(iso: string, timeZone: string): string {
 
 type UiOptions = { 'ui:widget'?: unknown; 'ui:options'?: { inputType?: unknown } }
 
+/** Whether a field is an e-mail address or a phone number (shown as a link of its own). */
+function linkKind(form: NotificationForm, field: string): 'email' | 'tel' | undefined {
+  const schema = (form.schema.properties?.[field] ?? {}) as { format?: unknown }
+  const ui = (form.uiSchema?.[field] ?? {}) as UiOptions
+  if (schema.format === 'email' || ui['ui:widget'] === 'email') return 'email'
+  return ui['ui:options']?.inputType === 'tel' ? 'tel' : undefined
+}
+
 /** How a field's value is shown (by its launch's form): e-mail addresses and phone numbers as links a phone can act on. */
 function fieldValue(form: NotificationForm, field: string, value: unknown): Html {
   const text = displayValue(form, field, value)
   if (typeof value !== 'string' || value === '') return html`${text}`
-  const schema = (form.schema.properties?.[field] ?? {}) as { format?: unknown }
-  const ui = (form.uiSchema?.[field] ?? {}) as UiOptions
-  if (schema.format === 'email' || ui['ui:widget'] === 'email') {
+  const kind = linkKind(form, field)
+  if (kind === 'email') {
     // A narrow card breaks a long address before the @ rather than anywhere.
     const at = text.lastIndexOf('@')
     const shown = at > 0 ? html`${text.slice(0, at)}<wbr>${text.slice(at)}` : text
     return html`<a href="mailto:${value}">${shown}</a>`
   }
-  if (ui['ui:options']?.inputType === 'tel') return html`<a href="tel:${value.replace(/[^\d+]/g, '')}">${text}</a>`
+  if (kind === 'tel') return html`<a href="tel:${value.replace(/[^\d+]/g, '')}">${text}</a>`
   return html`${text}`
 }
 
@@ -161,7 +234,7 @@ function card(view: ViewContext, showLaunch: boolean, lead: ListedLead): Html {
   const [first, ...rest] = columnsOf([launch.form], [lead])
   const title = first === undefined ? `Registration ${lead.id}` : displayValue(launch.form, first, lead.fields[first])
   return html`<li class="lp-card">
-<h2 class="lp-card-title">${title}</h2>
+<h2 class="lp-card-title"><a href="/leads/lead/${lead.id}">${title}</a></h2>
 ${lead.withdrawnAt || lead.suspectedSpam ? html`<p class="lp-card-note">${withdrawal(view, lead)}${lead.withdrawnAt ? ' Do not contact.' : ''}</p>` : ''}
 <dl class="lp-pairs">
 <div><dt>Received</dt><dd><time datetime="${lead.createdAt}">${localTime(lead.createdAt, view.timeZone)}</time></dd></div>
@@ -177,9 +250,9 @@ ${rest.map((field) => html`<div><dt>${fieldLabel(launch.form, field)}</dt><dd>${
 function row(view: ViewContext, fields: string[], showLaunch: boolean, lead: ListedLead): Html {
   const launch = launchOf(view.launches, lead.launch)
   return html`<tr>
-<td class="lp-nowrap"><time datetime="${lead.createdAt}">${localTime(lead.createdAt, view.timeZone)}</time></td>
+<td class="lp-nowrap"><a href="/leads/lead/${lead.id}"><time datetime="${lead.createdAt}">${localTime(lead.createdAt, view.timeZone)}</time></a></td>
 ${showLaunch ? html`<td>${launch.siteName}</td>` : ''}
-${fields.map((field, i) => html`<td>${fieldValue(launch.form, field, lead.fields[field])}${i === 0 ? withdrawal(view, lead) : ''}</td>`)}
+${fields.map((field, i) => html`<td>${i === 0 && !linkKind(launch.form, field) && lead.fields[field] !== undefined ? html`<a href="/leads/lead/${lead.id}">${displayValue(launch.form, field, lead.fields[field])}</a>` : fieldValue(launch.form, field, lead.fields[field])}${i === 0 ? withdrawal(view, lead) : ''}</td>`)}
 <td>${utmSource(lead)}</td>
 <td>${notificationBadge(lead.notification)}</td>
 </tr>`
@@ -209,7 +282,7 @@ ${choice.present.map((launch) => html`<option value="${launch.slug}"${launch.slu
  * and as a table (wide screens), paging. Every launch's leads show its own form's labels; a launch column and line
  * appear when there is more than one launch.
  */
-export function listView(view: ViewContext, page: LeadSearchPage, text: string, choice: LaunchChoice, paging: Paging): Html {
+export function listView(view: ViewContext, page: LeadSearchPage, text: string, choice: LaunchChoice, paging: Paging, studio = false): Html {
   const showLaunch = choice.present.length > 1
   const selected = choice.selected ? launchOf(choice.present, choice.selected) : undefined
   const forms = (selected ? [selected] : choice.present).map((launch) => launch.form)
@@ -219,10 +292,7 @@ export function listView(view: ViewContext, page: LeadSearchPage, text: string, 
   const title = titleOf(view)
   return layout(
     `Leads · ${title}`,
-    html`<header class="lp-bar">
-<p class="lp-brand">${title} <span>Leads</span></p>
-<form method="post" action="/leads/sign-out"><button type="submit" class="lp-button lp-button-quiet">Sign out</button></form>
-</header>
+    html`${bar(title, studio)}
 <main class="lp-main">
 <h1>Registrations</h1>
 <form method="post" action="/leads/search" class="lp-search" role="search" aria-label="Registrations">

@@ -102,6 +102,13 @@ function launchCondition(launch: string | undefined, defaultLaunch: string, at: 
   return { sql: launch === defaultLaunch ? `(leads.launch = $${at} OR leads.launch IS NULL)` : `leads.launch = $${at}`, params: [launch] }
 }
 
+/** The WHERE clause keeping the leads of a list of launches (undefined: every launch), its parameter numbered $at. */
+function launchesCondition(launches: readonly string[] | undefined, defaultLaunch: string, at: number): { sql: string; params: unknown[] } {
+  if (launches === undefined) return { sql: 'true', params: [] }
+  const listed = `leads.launch = ANY($${at}::text[])`
+  return { sql: launches.includes(defaultLaunch) ? `(${listed} OR leads.launch IS NULL)` : listed, params: [[...launches]] }
+}
+
 // Drivers differ in how they hand back bigint, timestamptz and jsonb; normalise here.
 function toNumber(value: string | number | bigint): number {
   return typeof value === 'number' ? value : Number(value)
@@ -323,7 +330,8 @@ export function createPostgresStore(db: SqlQueryable, options: PostgresStoreOpti
     async searchLeads(search) {
       const text = searchCondition(search)
       const launch = launchCondition(search.launch, defaultLaunch, text.params.length + 1)
-      const match = { sql: `${text.sql} AND ${launch.sql}`, params: [...text.params, ...launch.params] }
+      const launches = launchesCondition(search.launches, defaultLaunch, text.params.length + launch.params.length + 1)
+      const match = { sql: `${text.sql} AND ${launch.sql} AND ${launches.sql}`, params: [...text.params, ...launch.params, ...launches.params] }
       const n = match.params.length
       const from = search.from
       const newer = from !== undefined && 'newer' in from

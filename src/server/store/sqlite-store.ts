@@ -125,6 +125,14 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions): Sqli
     if (!hasLaunch) return { sql: launch === defaultLaunch ? '1 = 1' : '0 = 1', params: [] }
     return launch === defaultLaunch ? { sql: '(leads.launch = ? OR leads.launch IS NULL)', params: [launch] } : { sql: 'leads.launch = ?', params: [launch] }
   }
+  /** The WHERE clause that keeps the leads of a list of launches (undefined: every launch). */
+  function launchesCondition(launches: readonly string[] | undefined): { sql: string; params: unknown[] } {
+    if (launches === undefined) return { sql: '1 = 1', params: [] }
+    const withDefault = launches.includes(defaultLaunch)
+    if (!hasLaunch) return { sql: withDefault ? '1 = 1' : '0 = 1', params: [] }
+    const listed = 'leads.launch IN (SELECT value FROM json_each(?))'
+    return { sql: withDefault ? `(${listed} OR leads.launch IS NULL)` : listed, params: [JSON.stringify(launches)] }
+  }
   const toStored = (row: LeadRow) => toLead(row, defaultLaunch)
   const counts = db.prepare<[], { status: string; n: number }>('SELECT status, count(*) AS n FROM outbox GROUP BY status')
   // Prepared on first use: a read-only store may open a file that predates withdrawn_at.
@@ -180,7 +188,8 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions): Sqli
   function searchLeads(search: LeadSearch): LeadSearchPage {
     const text = searchCondition(search)
     const launch = launchCondition(search.launch)
-    const match = { sql: `${text.sql} AND ${launch.sql}`, params: [...text.params, ...launch.params] }
+    const launches = launchesCondition(search.launches)
+    const match = { sql: `${text.sql} AND ${launch.sql} AND ${launches.sql}`, params: [...text.params, ...launch.params, ...launches.params] }
     const from = search.from
     const newer = from !== undefined && 'newer' in from
     const position = from === undefined ? undefined : 'newer' in from ? from.newer : from.older

@@ -195,6 +195,8 @@ export type LeadSearch = {
   from?: { older: LeadPosition } | { newer: LeadPosition }
   /** Only this launch's leads (the default launch's include those stored before launches were kept). */
   launch?: string
+  /** Only leads of these launches (an account limited to some; empty: none), besides `launch`. */
+  launches?: readonly string[]
   /** Leads a page. */
   limit: number
 }

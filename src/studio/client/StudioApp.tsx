@@ -11,6 +11,38 @@ const LaunchEditor = lazy(() => import('./views/LaunchEditor.tsx').then((module)
 
 /** Where the server asks for Email and Password (its own page, which works without JavaScript). */
 export const signInPath = '/studio/sign-in'
+/** The leads page (the server's own pages, under the same sign-in). */
+export const leadsPath = '/leads'
+
+function SignOut() {
+  return (
+    <form method="post" action="/studio/sign-out">
+      <button type="submit" className="quiet">
+        Sign out
+      </button>
+    </form>
+  )
+}
+
+/** What a sales account sees in the studio: the way to the leads page. */
+function SalesHome({ email }: { email: string }) {
+  return (
+    <div className="studio">
+      <header className="topbar">
+        <span className="brand">Studio</span>
+        <p className="who">{email} · sales</p>
+        <SignOut />
+      </header>
+      <main className="page" aria-labelledby="sales-heading">
+        <h1 id="sales-heading">Leads</h1>
+        <p>Your account has the leads page: the registrations, their search and the CSV download.</p>
+        <p>
+          <a href={leadsPath}>Open the leads page</a>
+        </p>
+      </main>
+    </div>
+  )
+}
 
 /** The studio: who is signed in, the navigation, and the view the address names. */
 export function StudioApp() {
@@ -39,6 +71,8 @@ export function StudioApp() {
   }
   const canEdit = me.role !== 'sales'
   const owner = me.role === 'owner'
+  // A sales account has the leads page only: no launches, no editor.
+  if (!canEdit) return <SalesHome email={me.email} />
   return (
     <div className={route.view === 'launch' ? 'studio studio-editing' : 'studio'}>
       <a className="skip" href="#studio-main">
@@ -62,6 +96,9 @@ export function StudioApp() {
                 </StudioLink>
               </li>
             )}
+            <li>
+              <a href={leadsPath}>Leads</a>
+            </li>
             {owner && (
               <li>
                 <StudioLink to={{ view: 'people' }} current={route.view === 'people'}>
@@ -81,11 +118,7 @@ export function StudioApp() {
         <p className="who">
           {me.email} · {me.role}
         </p>
-        <form method="post" action="/studio/sign-out">
-          <button type="submit" className="quiet">
-            Sign out
-          </button>
-        </form>
+        <SignOut />
       </header>
       <div id="studio-main" className="content" tabIndex={-1}>
         {route.view === 'launches' && <LaunchList canEdit={canEdit} />}

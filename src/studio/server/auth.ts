@@ -1,8 +1,8 @@
 import type { Context, Hono } from 'hono'
-import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
+import { getCookie, setCookie } from 'hono/cookie'
 import * as OTPAuth from 'otpauth'
 import type { StudioContext, StudioEnv } from './context.ts'
-import { deviceCookie, sessionCookie } from './context.ts'
+import { clearSessionCookie, deviceCookie, homeOf, setSessionCookie } from './context.ts'
 import { createOneTimeLink, linkMail } from './links.ts'
 import { decoyHash, hashPassword, minPasswordLength, verifyPassword } from './passwords.ts'
 import { normalizeEmail, type Account } from './store.ts'
@@ -30,12 +30,12 @@ export async function startSession(ctx: StudioContext, c: Context, account: Acco
   const id = newToken()
   const now = ctx.clock()
   await ctx.store.createSession(tokenHash(id), account.id, now, new Date(now.getTime() + ctx.sessionMs))
-  setCookie(c, sessionCookie, id, { path: '/studio', httpOnly: true, sameSite: 'Strict', secure: ctx.secureCookies, maxAge: Math.floor(ctx.sessionMs / 1000) })
+  setSessionCookie(c, ctx, id)
 }
 
 /** How a sign-in attempt ended. */
 type SignInOutcome =
-  | { kind: 'ok'; email: string }
+  | { kind: 'ok'; email: string; home: string }
   | { kind: 'limited'; email: string; retryAfterSeconds: number }
   | { kind: 'wrong' | 'code needed' | 'wrong code'; email: string }
 
@@ -47,7 +47,8 @@ function field(body: Record<string, unknown>, name: string): string {
 /** Adds the pages: /studio/sign-in, /studio/sign-out, /studio/invite/:token, /studio/forgot-password. */
 export function addAuthPages(app: Hono<StudioEnv>, ctx: StudioContext): void {
   app.get('/sign-in', async (c) => {
-    if (await ctx.sessionOf(c)) return c.redirect('/studio/', 303)
+    const session = await ctx.sessionOf(c)
+    if (session) return c.redirect(homeOf(session.account), 303)
     return c.html(signInView({ forgotLink: ctx.sendMail !== undefined }))
   })
 
@@ -79,7 +80,7 @@ export function addAuthPages(app: Hono<StudioEnv>, ctx: StudioContext): void {
     const device = await ctx.limiter.recordSuccess(attempt)
     setCookie(c, deviceCookie, device.token, { path: '/studio', httpOnly: true, sameSite: 'Strict', secure: ctx.secureCookies, maxAge: device.maxAgeSeconds })
     await ctx.audit(account.email, 'sign-in')
-    return { kind: 'ok', email }
+    return { kind: 'ok', email, home: homeOf(account) }
   }
   const outcomeText: Record<Exclude<SignInOutcome['kind'], 'ok'>, string> = {
     limited: 'Too many sign-in attempts. Please wait a minute and try again.',
@@ -91,7 +92,7 @@ export function addAuthPages(app: Hono<StudioEnv>, ctx: StudioContext): void {
   app.post('/sign-in', async (c) => {
     const body = await c.req.parseBody()
     const outcome = await attemptSignIn(c, field(body, 'email'), field(body, 'password'), field(body, 'code'))
-    if (outcome.kind === 'ok') return c.redirect('/studio/', 303)
+    if (outcome.kind === 'ok') return c.redirect(outcome.home, 303)
     const code = outcome.kind === 'code needed' || outcome.kind === 'wrong code'
     const view = signInView({ email: outcome.email, code, forgotLink: ctx.sendMail !== undefined, notice: { kind: outcome.kind === 'code needed' ? 'info' : 'error', text: outcomeText[outcome.kind] } })
     return outcome.kind === 'limited' ? c.html(view, 429, { 'retry-after': String(outcome.retryAfterSeconds) }) : c.html(view, 401)
@@ -113,7 +114,7 @@ export function addAuthPages(app: Hono<StudioEnv>, ctx: StudioContext): void {
   app.delete('/api/session', async (c) => {
     await ctx.store.endSession(c.get('sessionHash'))
     await ctx.audit(c.get('account').email, 'sign-out')
-    deleteCookie(c, sessionCookie, { path: '/studio', httpOnly: true, sameSite: 'Strict', secure: ctx.secureCookies })
+    clearSessionCookie(c, ctx)
     return c.json({ signedIn: false })
   })
 
@@ -123,7 +124,7 @@ export function addAuthPages(app: Hono<StudioEnv>, ctx: StudioContext): void {
       await ctx.store.endSession(session.sessionHash)
       await ctx.audit(session.account.email, 'sign-out')
     }
-    deleteCookie(c, sessionCookie, { path: '/studio', httpOnly: true, sameSite: 'Strict', secure: ctx.secureCookies })
+    clearSessionCookie(c, ctx)
     return c.html(signInView({ notice: { kind: 'info', text: 'You are signed out.' } }))
   })
 
@@ -156,7 +157,7 @@ export function addAuthPages(app: Hono<StudioEnv>, ctx: StudioContext): void {
     await ctx.store.setPassword(account.id, passwordHash, now)
     await ctx.audit(account.email, link.purpose === 'invite' ? 'accepted invitation' : 'reset password')
     await startSession(ctx, c, account)
-    return c.redirect('/studio/', 303)
+    return c.redirect(homeOf(account), 303)
   })
 
   app.get('/forgot-password', (c) => {

@@ -1,5 +1,5 @@
 import type { Context } from 'hono'
-import { getCookie } from 'hono/cookie'
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 import type { LaunchPublisher } from '../../server/site/launch-publisher.ts'
 import type { ScryptCost } from './passwords.ts'
 import type { SignInLimiter } from '../../server/registration/sign-in-limits.ts'
@@ -59,8 +59,24 @@ export type StudioContext = Required<Pick<StudioDeps, 'clock' | 'log' | 'session
     audit(who: string, action: string, launch?: string, detail?: string): Promise<void>
   }
 
-/** The session cookie: path /studio, HttpOnly, SameSite=Strict. */
+/** The session cookie: HttpOnly, SameSite=Strict, path / (the leads page at /leads reads it too). */
 export const sessionCookie = 'studio_session'
+
+/** Sets the session cookie for `id`: path /, so the leads page at /leads gets it too. */
+export function setSessionCookie(c: Context, ctx: Pick<StudioContext, 'secureCookies' | 'sessionMs'>, id: string): void {
+  setCookie(c, sessionCookie, id, { path: '/', httpOnly: true, sameSite: 'Strict', secure: ctx.secureCookies, maxAge: Math.floor(ctx.sessionMs / 1000) })
+}
+
+/** Clears the session cookie (sign-out), also one set on /studio alone (before the leads page shared it). */
+export function clearSessionCookie(c: Context, ctx: Pick<StudioContext, 'secureCookies'>): void {
+  deleteCookie(c, sessionCookie, { path: '/studio', httpOnly: true, sameSite: 'Strict', secure: ctx.secureCookies })
+  deleteCookie(c, sessionCookie, { path: '/', httpOnly: true, sameSite: 'Strict', secure: ctx.secureCookies })
+}
+
+/** Where a person lands once signed in: a sales account has the leads page only. */
+export function homeOf(account: Pick<Account, 'role'>): string {
+  return account.role === 'sales' ? '/leads' : '/studio/'
+}
 /** The device cookie: this browser signed in to an account in the last 30 days (the sign-in limiter's token). */
 export const deviceCookie = 'studio_device'
 

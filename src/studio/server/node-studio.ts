@@ -35,6 +35,6 @@ export function nodeStudioOf(options: NodeStudioOptions): (host: StudioHost) => 
       publicUrl: options.publicUrl,
     })
     await studio.recordDiskVersions()
-    return { app: studio.app, close: () => store.close() }
+    return { app: studio.app, close: () => store.close(), leads: studio.leads }
   }
 }

@@ -9,6 +9,7 @@ import { addAuthPages } from './auth.ts'
 import { studioContextOf, type StudioContext, type StudioDeps, type StudioEnv } from './context.ts'
 import { recordDiskVersions } from './launches.ts'
 import { addNewLaunch } from './new-launch.ts'
+import { leadsAccessOf, type StudioLeadsAccess } from './leads-sign-in.ts'
 import { addPreview, previewTokenWorks } from './preview.ts'
 import { messageView, pagesCss } from './views.ts'
 
@@ -40,6 +41,8 @@ export type Studio = {
   app: Hono
   /** Records each launch's file as a version "from disk" when it differs from the last one (call once at start). */
   recordDiskVersions(): Promise<number>
+  /** Its sign-in and audit log for the leads page at /leads (leads-sign-in.ts). */
+  leads: StudioLeadsAccess
 }
 
 const publicPaths = ['/studio/sign-in', '/studio/sign-out', '/studio/forgot-password', '/studio/pages.css']
@@ -129,7 +132,7 @@ export function createStudio(deps: StudioDeps): Studio {
       : c.html(messageView('Something went wrong', 'The studio could not do that just now. Please try again in a moment.'), 500)
   })
 
-  return { app: app as unknown as Hono, recordDiskVersions: () => recordDiskVersions(ctx) }
+  return { app: app as unknown as Hono, recordDiskVersions: () => recordDiskVersions(ctx), leads: leadsAccessOf(ctx) }
 }
 
 const assetTypes: Record<string, string> = {

@@ -44,6 +44,19 @@ describe('StudioApp', () => {
     expect(list.textContent).toContain('No draft')
     expect(screen.queryByRole('link', { name: 'People' })).toBeNull()
     expect(screen.getAllByRole('link', { name: 'New launch' }).length).toBeGreaterThan(0)
+    expect(within(screen.getByRole('navigation', { name: 'Studio' })).getByRole('link', { name: 'Leads' }).getAttribute('href')).toBe('/leads')
+  })
+
+  it('shows a sales account only the way to the leads page: no launches, no editor', async () => {
+    const fetchMock = answer({ '/studio/api/me': [200, { email: 'sal@example.com', role: 'sales', totp: false }], '/studio/api/launches': [403, { error: 'No.' }] })
+    vi.stubGlobal('fetch', fetchMock)
+    window.history.replaceState(null, '', '/studio/')
+    await act(async () => void render(<StudioApp />))
+    expect((await screen.findByRole('link', { name: 'Open the leads page' })).getAttribute('href')).toBe('/leads')
+    expect(screen.queryByRole('list', { name: 'Launches' })).toBeNull()
+    expect(screen.queryByRole('link', { name: 'New launch' })).toBeNull()
+    expect(screen.getByRole('button', { name: 'Sign out' })).toBeTruthy()
+    expect(fetchMock.mock.calls.map(([input]) => new URL(String(input), 'http://studio.test').pathname)).toEqual(['/studio/api/me'])
   })
 
   it('shows the server’s own words when it refuses', async () => {

@@ -1,0 +1,66 @@
+import path from 'node:path'
+import type { Context, Hono } from 'hono'
+import type { LeadStore } from '../store/store.ts'
+import type { SignInCounts } from '../store/sign-in-counts.ts'
+import { createLeadsPage } from './leads-page.ts'
+import { createPasswordCheck, openSessionStore } from './sessions.ts'
+import type { LeadsAudit, StudioLeadsAccess } from './viewers.ts'
+import type { LeadsPageLaunch } from './views.ts'
+
+/** What the Node server gives the leads page. */
+export type LeadsPageMountOptions = {
+  /** DATA_DIR, locked by the server: the sessions live in leads-page.sqlite there. */
+  dataDir: string
+  /** LEADS_PASSWORD, when set. */
+  password: string | undefined
+  /** The studio's sign-in and audit log; absent when the server runs without the studio. */
+  studio: StudioLeadsAccess | undefined
+  store: Pick<LeadStore, 'searchLeads' | 'countLeadsByLaunch' | 'listLeads' | 'listMessages'> & SignInCounts
+  launches: LeadsPageLaunch[]
+  timeZone: string
+  trustProxy: number
+  clientIp: (c: Context) => string
+}
+
+/** The leads page as mounted: how it is reached now, and what to close at stop. */
+export type MountedLeadsPage = {
+  /** 'password': LEADS_PASSWORD is set (studio accounts sign in too); 'accounts': studio accounts only; 'off'. */
+  state(): Promise<'password' | 'accounts' | 'off'>
+  close(): void
+}
+
+/**
+ * Mounts the leads page at /leads on the Node server's site: on when LEADS_PASSWORD is set or the studio has an
+ * account (checked on each request, so the first `npm run studio:invite` turns it on without a restart); while off,
+ * /leads is the site's (its 404 page), as when the page did not exist. Without the studio, each look at the leads is
+ * written to the server's log instead of the audit log.
+ */
+export function mountLeadsPage(site: Hono, options: LeadsPageMountOptions): MountedLeadsPage | undefined {
+  const { password, studio } = options
+  if (password === undefined && studio === undefined) return undefined
+  // Without LEADS_PASSWORD every shared-password session is void (the store is bound to '' then).
+  const sessions = openSessionStore(path.join(options.dataDir, 'leads-page.sqlite'), password ?? '')
+  const audit: LeadsAudit =
+    studio?.audit ??
+    (async (entry) => console.log(`Leads page: ${entry.who} ${entry.action}${entry.launch ? ` (${entry.launch})` : ''}${entry.detail ? `: ${entry.detail}` : ''}`))
+  const app = createLeadsPage({
+    checkPassword: password === undefined ? undefined : createPasswordCheck(password),
+    studio: studio?.signIn,
+    audit,
+    store: options.store,
+    sessions,
+    launches: options.launches,
+    timeZone: options.timeZone,
+    trustProxy: options.trustProxy,
+    signInCounts: options.store,
+    clientIp: options.clientIp,
+  })
+  const state = async () => (password !== undefined ? 'password' : (await studio!.signIn.hasAccounts()) ? 'accounts' : 'off')
+  const toLeadsPage = async (c: Context, next: () => Promise<void>) => {
+    if ((await state()) === 'off') return next()
+    return app.fetch(c.req.raw, c.env)
+  }
+  site.all('/leads', toLeadsPage)
+  site.all('/leads/*', toLeadsPage)
+  return { state, close: () => sessions.close() }
+}

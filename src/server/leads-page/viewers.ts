@@ -1,0 +1,42 @@
+import type { Context } from 'hono'
+
+/**
+ * Who may look at the leads page besides holders of the shared LEADS_PASSWORD: people signed in to the studio, and
+ * where each look is written down (the studio's audit log). The studio builds both (src/studio/server) and the entry
+ * passes them in: the site never imports the studio.
+ */
+
+/** A person signed in to the studio, as the leads page sees them. */
+export type StudioViewer = {
+  /** The account's e-mail address: who the audit log names. */
+  email: string
+  role: 'owner' | 'editor' | 'sales'
+  /** The launches the account is limited to; undefined: every launch. */
+  launches?: readonly string[] | undefined
+  /** A key of the studio session (the hash the studio keeps of it), under which the page keeps the search. */
+  sessionKey: string
+}
+
+/** The studio's sign-in, as the leads page uses it. */
+export type StudioSignIn = {
+  /** Whether the studio has any account yet (until then /leads is the shared password's alone, or off). */
+  hasAccounts(): Promise<boolean>
+  /** The person of the request's studio session cookie, when that session is live (not ended, expired or voided). */
+  viewerOf(c: Context): Promise<StudioViewer | undefined>
+  /** Ends the request's studio session (Sign out on the leads page) and clears its cookie. */
+  signOut(c: Context): Promise<void>
+  /** Where a person signs in with their e-mail and password. */
+  signInPath: string
+}
+
+/**
+ * One line of the audit log: who (an e-mail, or "shared leads password from <client>"), what, which launch, and a
+ * detail (a lead's id, a CSV's filter). Never a registrant's name, e-mail or phone, nor a search's text.
+ */
+export type LeadsAuditEntry = { who: string; action: string; launch?: string | undefined; detail?: string | undefined }
+
+/** Writes an audit line (the studio's audit log, in DATA_DIR/studio.sqlite). */
+export type LeadsAudit = (entry: LeadsAuditEntry) => Promise<void>
+
+/** What the studio hands the leads page: its sign-in and its audit log. */
+export type StudioLeadsAccess = { signIn: StudioSignIn; audit: LeadsAudit }
