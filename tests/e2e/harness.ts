@@ -287,3 +287,14 @@ export async function waitForToast(page: Page, title: string): Promise<Locator> 
   await toast.hover()
   return toast
 }
+
+/**
+ * Waits until the studio says `Version <version> is live`, or fails at once with the studio's own words when it says
+ * the publish was refused or failed (a problem, a build error), instead of waiting out the time limit in silence.
+ */
+export async function waitForPublished(page: Page, version: number, timeout = scaled(180_000)): Promise<void> {
+  const live = page.getByText(`Version ${version} is live`)
+  const refused = page.getByRole('alert').filter({ hasText: /Not published|could not|failed/i })
+  await live.or(refused).first().waitFor({ timeout })
+  if (!(await live.isVisible())) throw new Error(`The studio did not publish version ${version}: ${(await refused.first().innerText()).trim()}`)
+}

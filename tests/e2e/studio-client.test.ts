@@ -3,7 +3,7 @@ import { AxeBuilder } from '@axe-core/playwright'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startStubStudio, stubSessionCookie, type StubStudio } from '../studio/support/stub-studio-server.ts'
-import { launchBrowser } from './harness.ts'
+import { launchBrowser, waitForPublished } from './harness.ts'
 
 // The studio's browser part as built (dist/_studio), in Chromium, against a stand-in of its server that speaks the
 // protocol from memory (tests/studio/support): the editor's round trips, the accessibility gate at 390 and 1440 px,
@@ -74,7 +74,7 @@ describe('the studio in Chromium', () => {
     // Publish asks first, then says which version is live and where.
     await page.getByRole('button', { name: 'Publish', exact: true }).click()
     await page.getByRole('dialog', { name: /Publish/ }).getByRole('button', { name: 'Publish now' }).click()
-    await page.getByText('Version 2 is live').waitFor()
+    await waitForPublished(page, 2)
     expect(stub.published.get(slug)!.at(-1)).toContain('Bramblewood Crossing, Phase Two')
     const history = page.getByRole('list', { name: 'History' })
     await history.getByText('Version 2', { exact: true }).waitFor()
@@ -82,7 +82,7 @@ describe('the studio in Chromium', () => {
     // The version before can be seen as a diff and restored.
     page.once('dialog', (dialog) => void dialog.accept())
     await history.getByRole('listitem').nth(1).getByRole('button', { name: /^Restore/ }).click()
-    await page.getByText('Version 3 is live').waitFor()
+    await waitForPublished(page, 3)
     expect(stub.published.get(slug)!.at(-1)).toBe(configText)
     await context.close()
   }, 90_000)

@@ -5,7 +5,7 @@ import path from 'node:path'
 import { promisify } from 'node:util'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { copyProject, launchBrowser, startServer, type RunningServer } from './harness.ts'
+import { copyProject, launchBrowser, startServer, type RunningServer, waitForPublished } from './harness.ts'
 
 // New launch end to end, in Chromium against the real Node server (src/cli/serve.ts) run in a COPY of the project
 // (so launches/ is made there) with the built studio (dist/_studio): an owner starts a launch from the form, it opens
@@ -103,7 +103,7 @@ describe('New launch in the studio, end to end', () => {
     await page.getByRole('textbox', { name: 'page.config.json' }).waitFor()
     await page.getByRole('button', { name: 'Publish', exact: true }).click()
     await page.getByRole('dialog').getByRole('button', { name: 'Publish now' }).click()
-    await page.getByText('Version 1 is live').waitFor({ timeout: 180_000 })
+    await waitForPublished(page, 1)
 
     const home = await getWithHost(`willow-bend.localhost:${port}`)
     expect(home.status).toBe(200)

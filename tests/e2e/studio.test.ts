@@ -5,7 +5,7 @@ import path from 'node:path'
 import { promisify } from 'node:util'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchBrowser, startServer, type RunningServer } from './harness.ts'
+import { launchBrowser, startServer, type RunningServer, waitForPublished } from './harness.ts'
 
 // The studio end to end, in Chromium against the real Node server (src/cli/serve.ts) and the built studio
 // (dist/_studio): from `npm run studio:invite` to a published and a restored version, on a COPY of the config.
@@ -88,7 +88,7 @@ describe('the studio, end to end', () => {
 
     await page.getByRole('button', { name: 'Publish', exact: true }).click()
     await page.getByRole('dialog').getByRole('button', { name: 'Publish now' }).click()
-    await page.getByText('Version 2 is live').waitFor({ timeout: 180_000 })
+    await waitForPublished(page, 2)
     const edited = original.replace(`"heading": "${oldHeading}"`, `"heading": "${newHeading}"`)
     expect(readFileSync(configFile, 'utf8')).toBe(edited)
     await expect.poll(homePage, { timeout: 10_000 }).toContain(newHeading)
@@ -97,7 +97,7 @@ describe('the studio, end to end', () => {
     await history.getByText('Version 2', { exact: true }).waitFor()
     page.once('dialog', (dialog) => void dialog.accept())
     await history.getByRole('listitem').filter({ hasText: 'Version 1' }).getByRole('button', { name: /^Restore/ }).click()
-    await page.getByText('Version 3 is live').waitFor({ timeout: 180_000 })
+    await waitForPublished(page, 3)
     expect(readFileSync(configFile, 'utf8')).toBe(original)
     await expect.poll(async () => (await homePage()).includes(newHeading), { timeout: 10_000 }).toBe(false)
     expect(await homePage()).toContain(oldHeading)
