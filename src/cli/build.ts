@@ -1,3 +1,4 @@
+import './production-env.ts'
 import { createHash } from 'node:crypto'
 import { copyFileSync, cpSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'

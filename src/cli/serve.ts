@@ -1,3 +1,4 @@
+import './production-env.ts'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { createLaunchBuilder } from '../build/launch-builder.ts'

@@ -1,3 +1,4 @@
+import './production-env.ts'
 import { readBuildSettings } from '../server/env.ts'
 import { runNodeServer } from './serve.ts'
 import { buildFailureMessage, buildLaunches } from './build.ts'

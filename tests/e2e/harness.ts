@@ -42,9 +42,11 @@ export type ServerOptions = {
 export async function startServer(env: Record<string, string> = {}, options: ServerOptions = {}): Promise<RunningServer> {
   const port = env.PORT ? Number(env.PORT) : await freePort()
   const dataDir = mkdtempSync(path.join(tmpdir(), 'vip-e2e-'))
+  // Without the test runner's NODE_ENV=test, as `npm start` runs: React's production build, as in production.
+  const { NODE_ENV: _testRunner, ...inherited } = process.env
   const child = spawn(process.execPath, ['--import', 'tsx', options.script ?? 'src/cli/serve.ts'], {
     cwd: options.cwd,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, RATE_LIMIT_PER_MINUTE: '0', ...env },
+    env: { ...inherited, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, RATE_LIMIT_PER_MINUTE: '0', ...env },
     stdio: [options.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'],
   })
   let output = ''
