@@ -59,7 +59,7 @@ try {
   await page.getByRole('dialog').waitFor()
   await shot(page, 'studio-publish-1440.png')
   await page.getByRole('dialog').getByRole('button', { name: 'Publish now' }).click()
-  await waitForPublished(page, 1).catch(() => undefined)
+  await waitForPublished(page, 2).catch(() => undefined)
   await page.getByRole('list', { name: 'History' }).scrollIntoViewIfNeeded().catch(() => undefined)
   await shot(page, 'studio-history-1440.png')
   const editorUrl = page.url()

@@ -101,6 +101,13 @@ describe('the studio, end to end', () => {
     expect(readFileSync(configFile, 'utf8')).toBe(original)
     await expect.poll(async () => (await homePage()).includes(newHeading), { timeout: 10_000 }).toBe(false)
     expect(await homePage()).toContain(oldHeading)
+
+    // A picture added with the file picker: stored in the launch's images under a clean name, written at the cursor.
+    await page.getByRole('textbox', { name: 'page.config.json' }).click()
+    await page.getByLabel('Picture files to add').setInputFiles({ name: 'Front Porch.PNG', mimeType: 'image/png', buffer: readFileSync('public/favicon.png') })
+    await page.getByText('Added /images/front-porch.png (32 × 32 pixels)').waitFor()
+    expect(readFileSync(path.join(dir, 'public/images/front-porch.png'))).toEqual(readFileSync('public/favicon.png'))
+    await expect.poll(() => page.getByRole('textbox', { name: 'page.config.json' }).textContent()).toContain('{ "src": "/images/front-porch.png", "alt": "", "width": 32, "height": 32 }')
     await context.close()
   }, 480_000)
 })

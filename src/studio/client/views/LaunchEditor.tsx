@@ -55,6 +55,24 @@ function Workspace({ detail, canEdit }: { detail: LaunchDetail; canEdit: boolean
   const [link, setLink] = useState<PreviewLinkResponse>()
   const [historyKey, setHistoryKey] = useState(0)
   const publishDialog = useRef<HTMLDialogElement>(null)
+  const pictureInput = useRef<HTMLInputElement>(null)
+
+  /** Uploads picture files into the launch's images and writes each one's JSON at `pos` (a drop, or the cursor). */
+  const addPictures = useCallback(
+    async (files: File[], pos: number) => {
+      for (const file of files) {
+        setStatus(`Adding ${file.name}…`)
+        try {
+          const image = await studioApi.uploadImage(slug, file)
+          editor.current?.insertAt(pos, `{ "src": ${JSON.stringify(image.src)}, "alt": "", "width": ${image.width}, "height": ${image.height} }`)
+          setStatus(`Added ${image.src} (${image.width} × ${image.height} pixels). Write what the picture shows in "alt".`)
+        } catch (e) {
+          setStatus((e as Error).message)
+        }
+      }
+    },
+    [slug],
+  )
   const [message, setMessage] = useState('')
 
   const post = useCallback((message: ToPreview, only?: Window) => {
@@ -126,20 +144,7 @@ function Workspace({ detail, canEdit }: { detail: LaunchDetail; canEdit: boolean
           if (win) post({ type: 'show', part, scroll: win !== selectingFrom.current }, win)
         }
       },
-      onDropFiles: (files, pos) => {
-        void (async () => {
-          for (const file of files) {
-            setStatus(`Adding ${file.name}…`)
-            try {
-              const image = await studioApi.uploadImage(slug, file)
-              code.insertAt(pos, `{ "src": ${JSON.stringify(image.src)}, "alt": "", "width": ${image.width}, "height": ${image.height} }`)
-              setStatus(`Added ${image.src} (${image.width} × ${image.height} pixels). Write what the picture shows in "alt".`)
-            } catch (e) {
-              setStatus((e as Error).message)
-            }
-          }
-        })()
-      },
+      onDropFiles: (files, pos) => void addPictures(files, pos),
     }, { shadow: true })
     editor.current = code
     code.showProblems(detail.problems, code.view.state.doc)
@@ -148,7 +153,7 @@ function Workspace({ detail, canEdit }: { detail: LaunchDetail; canEdit: boolean
       code.view.destroy()
       editor.current = null
     }
-  }, [canEdit, detail.problems, post, saveDraft, slug])
+  }, [addPictures, canEdit, detail.problems, post, saveDraft, slug])
 
   // Messages from the preview frames: a click on a part of the page, a frame (re)loaded.
   useEffect(() => {
@@ -245,6 +250,23 @@ function Workspace({ detail, canEdit }: { detail: LaunchDetail; canEdit: boolean
             <button type="button" onClick={() => void makeLink()}>
               Preview link
             </button>
+            <button type="button" onClick={() => pictureInput.current?.click()} title="Adds a picture at the cursor in the text (or drop one onto the text)">
+              Add picture
+            </button>
+            <input
+              ref={pictureInput}
+              type="file"
+              accept="image/png,image/jpeg,image/webp,image/avif,image/gif"
+              multiple
+              hidden
+              aria-label="Picture files to add"
+              onChange={(event) => {
+                const files = [...(event.currentTarget.files ?? [])]
+                event.currentTarget.value = ''
+                const pos = editor.current?.view.state.selection.main.head ?? 0
+                if (files.length) void addPictures(files, pos)
+              }}
+            />
             <button type="button" className="primary" onClick={openPublish}>
               Publish
             </button>
