@@ -4,11 +4,20 @@
  * Every state-changing call is a POST/PUT/DELETE with a JSON body, a session cookie and a same-origin `Origin`.
  */
 
+import type { ClientPageConfig } from '../../schema/page-config.ts'
+
 /** Who may do what: owner (everything, people included), editor (edit, publish, restore, new launch), sales (leads). */
 export type Role = 'owner' | 'editor' | 'sales'
 
 /** A problem of a config text, in the checker's words (the same as `npm run validate`). */
 export type StudioProblem = { line: number; column: number; where: string; message: string; fix?: string | undefined }
+
+/**
+ * GET /studio/api/launches/:slug/preview and /studio/api/preview/:token: what a preview frame renders (the draft when
+ * it has no problems, else the live text; null when neither is without problems), the draft's problems, and the
+ * address of its form's compiled validator.
+ */
+export type PreviewResponse = { config: ClientPageConfig | null; problems: StudioProblem[]; validatorUrl: string }
 
 /** GET /studio/api/me: the signed-in person. `launches` absent: every launch. */
 export type MeResponse = { email: string; role: Role; launches?: string[] | undefined; totp: boolean }

@@ -19,17 +19,12 @@ import type {
   StudioProblem,
   VersionDetail,
   VersionSummary,
+  PreviewResponse,
 } from '../protocol.ts'
-import type { ClientPageConfig } from '../../../schema/page-config.ts'
 
 // The one module of the studio's page that talks to its server (src/studio/protocol.ts): same origin, the session
 // cookie, JSON in and out. A refusal becomes a StudioRequestError carrying the server's sentence and problems.
 
-/**
- * GET /studio/api/launches/:slug/preview and /studio/api/preview/:token: what a preview frame renders (the draft
- * when it has no problems, else the last version without), the draft's problems, and its form's compiled validator.
- */
-export type PreviewResponse = { config: ClientPageConfig; problems: StudioProblem[]; validatorUrl: string }
 
 /** A request the server refused or could not answer: its words for the person, a config's problems (422), a form's fields at fault. */
 export class StudioRequestError extends Error {

@@ -3,11 +3,11 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import type { Context, Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
-import type { ClientPageConfig, PageConfig } from '../../../schema/page-config.ts'
+import type { PageConfig } from '../../../schema/page-config.ts'
 import { toClientConfig } from '../../build/client-config.ts'
 import { publicDirFor } from '../../config/check-page-config.ts'
 import type { ServedLaunch } from '../../server/site/launch-publisher.ts'
-import type { PreviewLinkResponse, StudioProblem } from '../protocol.ts'
+import type { PreviewLinkResponse, PreviewResponse, StudioProblem } from '../protocol.ts'
 import { refuse } from './api.ts'
 import type { StudioContext, StudioEnv } from './context.ts'
 import { fileText, mayEdit, problemsOf, servedLaunch, studioProblems } from './launches.ts'
@@ -19,11 +19,6 @@ import { readSignedToken, signToken } from './tokens.ts'
  * uploads, and signed read-only preview links that work without an account.
  */
 
-/**
- * GET …/preview: the config to render (as the browser gets it: toClientConfig; null when neither the draft nor the
- * live text is without problems), the draft's problems, the validator's URL.
- */
-export type PreviewResponse = { config: ClientPageConfig | null; problems: StudioProblem[]; validatorUrl: string }
 
 const maxImageBytes = 40 * 1024 * 1024
 

@@ -47,7 +47,10 @@ const token = document.querySelector<HTMLMetaElement>('meta[name="studio-preview
 if (token) {
   startFrameBridge({ root: rootElement, render: () => {}, interactive: false })
   studioApi.previewByToken(token).then(
-    (preview) => render(withStudioImages(preview.config, previewLinkImagesBase(token)), preview.validatorUrl),
+    (preview) =>
+      preview.config
+        ? render(withStudioImages(preview.config, previewLinkImagesBase(token)), preview.validatorUrl)
+        : say('This draft has problems to fix before it can be shown.'),
     (error: unknown) => say((error as Error).message),
   )
 } else {

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
-import type { LaunchDetail, PreviewLinkResponse, StudioProblem } from '../../protocol.ts'
-import { launchImagesBase, StudioRequestError, studioApi, type PreviewResponse } from '../api.ts'
+import type { LaunchDetail, PreviewLinkResponse, PreviewResponse, StudioProblem } from '../../protocol.ts'
+import { launchImagesBase, StudioRequestError, studioApi } from '../api.ts'
 import { createCodeEditor, type CodeEditor } from '../editing/code-editor.ts'
 import { applyPartEdit, partAt, partValue } from '../editing/form-parts.ts'
 import { FormView } from '../editing/FormView.tsx'
@@ -84,6 +84,8 @@ function Workspace({ detail, canEdit }: { detail: LaunchDetail; canEdit: boolean
 
   const showPreview = useCallback(
     (answer: PreviewResponse) => {
+      // Neither the draft nor the live text is without problems: the frames keep what they show.
+      if (!answer.config) return
       const message: ToPreview = { type: 'config', config: withStudioImages(answer.config, launchImagesBase(slug)), validatorUrl: answer.validatorUrl }
       preview.current = { message, validatorUrl: answer.validatorUrl }
       post(message)
