@@ -1,7 +1,6 @@
 // The follow-up part of the store contract (store.ts): a lead's status, assignee and notes with their history, the
 // other registrations of the same person, and each phone number in E.164. Both stores implement it
 // (sqlite-follow-up.ts, postgres-follow-up.ts) on the tables of supabase/migrations/20251228000000_lead_follow_up.sql.
-import type { WebhookMessage } from './store.ts'
 
 /** What one change is: a new status, a new assignee ('' unassigned) or a note. */
 export type FollowUpKind = 'status' | 'assignee' | 'note'
@@ -15,7 +14,8 @@ export type FollowUpChange = {
   author: string
   /** ISO 8601, UTC. */
   at: string
-  webhook?: WebhookMessage | undefined
+  /** store.ts's WebhookMessage: the exact body and its idempotency key. */
+  webhook?: { id: string; body: string } | undefined
 }
 
 /** One line of a lead's history. */

@@ -19,9 +19,12 @@ const toEntry = (row: HistoryRow): HistoryEntry => ({
 })
 
 const emailKey = (alias: string) => `lower(btrim(${alias}.fields->>'email'))`
-// A lead's person, as compared across registrations: its address (trimmed, lower case) and its E.164 phone.
-const samePerson = (self: string, other: string) =>
-  `((${emailKey(other)} = ${emailKey(self)} AND ${emailKey(self)} <> '') OR (${self}.phone_e164 <> '' AND ${other}.phone_e164 = ${self}.phone_e164))`
+// A lead's person, as compared across registrations: its address (trimmed, lower case) and its E.164 phone. Each
+// side is its own indexed lookup (leads_email_key, leads_phone_e164): an OR of the two would scan every lead.
+const sameEmail = (self: string, other: string) => `${emailKey(other)} = ${emailKey(self)} AND ${emailKey(self)} <> ''`
+// `other.phone_e164 <> ''` too: it lets the planner use the partial index leads_phone_e164.
+const samePhone = (self: string, other: string) => `${other}.phone_e164 = ${self}.phone_e164 AND ${self}.phone_e164 <> '' AND ${other}.phone_e164 <> ''`
+const countOthers = (condition: string) => `(SELECT count(*)::int FROM public.leads AS o WHERE ${condition} AND o.id <> l.id)`
 
 /** The WHERE clause of a search's follow-up filters on `leads`, its parameters numbered from $at (see sqlite-follow-up.ts). */
 export function followUpCondition(search: LeadSearch, at: number): { sql: string; params: unknown[] } {
@@ -95,8 +98,10 @@ export function createPostgresFollowUps(db: Queryable, defaultLaunch: string): F
     },
     async otherRegistrationsOf(leadId) {
       const { rows } = await db.query(
-        `SELECT o.id, o.launch, o.created_at FROM public.leads AS l JOIN public.leads AS o ON o.id <> l.id AND ${samePerson('l', 'o')}
-         WHERE l.id = $1 ORDER BY o.created_at DESC, o.id DESC`,
+        `SELECT o.id, o.launch, o.created_at FROM public.leads AS o WHERE o.id <> $1 AND o.id IN (
+           SELECT o.id FROM public.leads AS l JOIN public.leads AS o ON ${sameEmail('l', 'o')} WHERE l.id = $1
+           UNION SELECT o.id FROM public.leads AS l JOIN public.leads AS o ON ${samePhone('l', 'o')} WHERE l.id = $1)
+         ORDER BY o.created_at DESC, o.id DESC`,
         [leadId],
       )
       return (rows as Array<{ id: string | number; launch: string | null; created_at: Date | string }>).map((row) => ({
@@ -108,7 +113,9 @@ export function createPostgresFollowUps(db: Queryable, defaultLaunch: string): F
     async countOtherRegistrations(leadIds) {
       if (leadIds.length === 0) return []
       const { rows } = await db.query(
-        `SELECT l.id AS lead_id, (SELECT count(*)::int FROM public.leads AS o WHERE o.id <> l.id AND ${samePerson('l', 'o')}) AS others
+        // Same e-mail, plus same phone, less those that are both.
+        `SELECT l.id AS lead_id,
+           ${countOthers(sameEmail('l', 'o'))} + ${countOthers(samePhone('l', 'o'))} - ${countOthers(`${sameEmail('l', 'o')} AND ${samePhone('l', 'o')}`)} AS others
          FROM public.leads AS l WHERE l.id = ANY($1::bigint[])`,
         [leadIds.map(String)],
       )

@@ -9,9 +9,12 @@ type HistoryRow = { id: number; lead_id: number; created_at: string; author: str
 
 const toEntry = (row: HistoryRow): HistoryEntry => ({ id: row.id, leadId: row.lead_id, createdAt: row.created_at, author: row.author, kind: row.kind, value: row.value })
 
-// A lead's person, as compared across registrations: its address (trimmed, lower case) and its E.164 phone.
-const samePerson = (self: string, other: string) =>
-  `((${emailKey(`${other}.fields`)} = ${emailKey(`${self}.fields`)} AND ${emailKey(`${self}.fields`)} <> '') OR (${self}.phone_e164 <> '' AND ${other}.phone_e164 = ${self}.phone_e164))`
+// A lead's person, as compared across registrations: its address (trimmed, lower case) and its E.164 phone. Each
+// side is its own indexed lookup (leads_email_key, leads_phone_e164): an OR of the two would scan every lead.
+const sameEmail = (self: string, other: string) => `${emailKey(`${other}.fields`)} = ${emailKey(`${self}.fields`)} AND ${emailKey(`${self}.fields`)} <> ''`
+// `other.phone_e164 <> ''` too: it lets the planner use the partial index leads_phone_e164.
+const samePhone = (self: string, other: string) => `${other}.phone_e164 = ${self}.phone_e164 AND ${self}.phone_e164 <> '' AND ${other}.phone_e164 <> ''`
+const countOthers = (condition: string) => `(SELECT count(*) FROM leads AS o WHERE ${condition} AND o.id <> l.id)`
 
 /**
  * The WHERE clause and parameters of a search's follow-up filters (status, assignee, realtor, dates) on `leads`:
@@ -93,16 +96,20 @@ export function createSqliteFollowUps(db: Database.Database, defaultLaunch: stri
     },
     async otherRegistrationsOf(leadId) {
       return query<{ id: number; launch: string | null; created_at: string }>(
-        `SELECT o.id, o.launch, o.created_at FROM leads AS l JOIN leads AS o ON o.id <> l.id AND ${samePerson('l', 'o')}
-         WHERE l.id = ? ORDER BY o.created_at DESC, o.id DESC`,
+        `SELECT o.id, o.launch, o.created_at FROM leads AS o WHERE o.id <> ? AND o.id IN (
+           SELECT o.id FROM leads AS l JOIN leads AS o ON ${sameEmail('l', 'o')} WHERE l.id = ?
+           UNION SELECT o.id FROM leads AS l JOIN leads AS o ON ${samePhone('l', 'o')} WHERE l.id = ?)
+         ORDER BY o.created_at DESC, o.id DESC`,
       )
-        .all(leadId)
+        .all(leadId, leadId, leadId)
         .map((row) => ({ id: row.id, launch: row.launch ?? defaultLaunch, createdAt: row.created_at }))
     },
     async countOtherRegistrations(leadIds) {
       if (leadIds.length === 0) return []
       return query<{ lead_id: number; others: number }>(
-        `SELECT l.id AS lead_id, (SELECT count(*) FROM leads AS o WHERE o.id <> l.id AND ${samePerson('l', 'o')}) AS others
+        // Same e-mail, plus same phone, less those that are both.
+        `SELECT l.id AS lead_id,
+           ${countOthers(sameEmail('l', 'o'))} + ${countOthers(samePhone('l', 'o'))} - ${countOthers(`${sameEmail('l', 'o')} AND ${samePhone('l', 'o')}`)} AS others
          FROM leads AS l WHERE l.id IN (SELECT value FROM json_each(?))`,
       )
         .all(JSON.stringify(leadIds))
