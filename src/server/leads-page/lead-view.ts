@@ -42,7 +42,7 @@ ${entry.kind === 'note' ? html`<p class="lp-history-note">${value}</p>` : ''}
 function assigneeControl(assign: AssignWays, current: string, problem: boolean): Html {
   const invalid = problem ? html` aria-invalid="true" aria-describedby="lead-problem"` : ''
   if (assign.kind === 'text') {
-    return html`<input id="lead-assignee" name="assignee" type="text" value="${current}" maxlength="80" autocomplete="off"${invalid}>`
+    return html`<input id="lead-assignee" name="assignee" type="text" value="${current}" maxlength="80" autocomplete="off" placeholder="Nobody yet"${invalid}>`
   }
   const people = current && !assign.people.some((p) => p.value === current) ? [...assign.people, { value: current, label: current }] : assign.people
   return html`<select id="lead-assignee" name="assignee"${invalid}>
@@ -104,7 +104,7 @@ ${statuses.map((s) => html`<option value="${s}"${s === status ? html` selected` 
 <label for="lead-assignee">Assigned to</label>
 <div class="lp-follow-row">
 ${assigneeControl(extras.assign, followUp.assignee, problem !== undefined)}
-<button type="submit" class="lp-button">Save</button>
+<button type="submit" class="lp-button">Save assignee</button>
 </div>
 </form>
 <form method="post" action="${action}/note" class="lp-follow-form">
@@ -112,6 +112,16 @@ ${assigneeControl(extras.assign, followUp.assignee, problem !== undefined)}
 <textarea id="lead-note" name="note" rows="3" maxlength="1000" required></textarea>
 <button type="submit" class="lp-button lp-button-wide">Add note</button>
 </form>
+</section>
+<section class="lp-section" aria-labelledby="history">
+<h2 id="history">History</h2>
+${
+  followUp.history.length
+    ? html`<ol class="lp-history">
+${followUp.history.map((entry) => historyLine(view, entry))}
+</ol>`
+    : html`<p>No changes or notes yet.</p>`
+}
 </section>
 ${samePerson(view, extras)}
 <section class="lp-section" aria-labelledby="details">
@@ -125,16 +135,6 @@ ${utm.length ? utm.map(([key, value]) => html`<div><dt>${key}</dt><dd>${value}</
 <div><dt>Notification</dt><dd>${notificationBadge(lead.notification)}</dd></div>
 <div><dt>Number</dt><dd>${lead.id}</dd></div>
 </dl>
-</section>
-<section class="lp-section" aria-labelledby="history">
-<h2 id="history">History</h2>
-${
-  followUp.history.length
-    ? html`<ol class="lp-history">
-${followUp.history.map((entry) => historyLine(view, entry))}
-</ol>`
-    : html`<p>No changes or notes yet.</p>`
-}
 </section>
 </main>`,
   )
