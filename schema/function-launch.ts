@@ -18,6 +18,8 @@ export type FunctionLaunch = {
   form: Pick<FormConfig, 'schema' | 'uiSchema' | 'messages' | 'consent'>
   /** The reply to registrants, when the config has one. */
   reply?: ReplyConfig
+  /** launch.leadStatuses, when the config names them: the leads page's follow-up steps (defaultLeadStatuses else). */
+  leadStatuses?: string[]
 }
 
 /** The function's bundle file: every launch it serves, and the one a caller that names none gets. */
@@ -33,5 +35,6 @@ export function functionLaunchOf(config: PageConfig): FunctionLaunch {
     origins: [...new Set(origins)],
     form: { schema: config.form.schema, uiSchema: config.form.uiSchema, messages: config.form.messages, consent: config.form.consent },
     ...(config.reply ? { reply: config.reply } : {}),
+    ...(config.launch.leadStatuses ? { leadStatuses: [...config.launch.leadStatuses] } : {}),
   }
 }

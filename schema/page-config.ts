@@ -461,6 +461,9 @@ export type NotFoundProps = FromConfigSchema<typeof notFoundSchema>
  */
 export const currentConfigVersion = 2
 
+/** The follow-up statuses of the leads page when a launch names none (launch.leadStatuses): the first is every new lead's. */
+export const defaultLeadStatuses = ['New', 'Contacted', 'Appointment booked', 'Purchased', 'Not interested'] as const
+
 /** What makes this config one launch among several served from one checkout and one backend. */
 export const launchSchema = {
   type: 'object',
@@ -489,6 +492,17 @@ export const launchSchema = {
         'Further addresses (scheme://host, no path) where this page is published, e.g. a www. name or a static host. Pages there may register for this launch; the canonical address always may.',
       items: { type: 'string', pattern: '^https?://[^/?#\\s]+$', examples: ['https://www.maplehollow.example.com'] },
       uniqueItems: true,
+    },
+    leadStatuses: {
+      type: 'array',
+      title: 'Lead statuses',
+      description:
+        'The steps the sales team marks each registration with on the leads page, in order. The first is where every new registration starts. Without this list: New, Contacted, Appointment booked, Purchased, Not interested.',
+      items: { type: 'string', minLength: 1, maxLength: 40, pattern: '\\S' },
+      minItems: 2,
+      maxItems: 12,
+      uniqueItems: true,
+      examples: [['New', 'Contacted', 'Appointment booked', 'Purchased', 'Not interested']],
     },
   },
   required: ['slug'],

@@ -4,6 +4,7 @@ import path from 'node:path'
 import type { HttpBindings } from '@hono/node-server'
 import { Hono, type Context, type MiddlewareHandler } from 'hono'
 import { functionLaunchOf, type FunctionLaunch } from '../../schema/function-launch.ts'
+import { defaultLeadStatuses } from '../../schema/page-config.ts'
 import { contactFunctionPath } from '../../schema/function-path.ts'
 import { contactFunctionPaths, createApp } from './app.ts'
 import { healthHandler, type LaunchHealth } from './site/health.ts'
@@ -353,7 +354,12 @@ export async function startNodeServer(
     password: settings.leadsPassword,
     studio: studio?.leads,
     store,
-    launches: initial.flatMap((launch) => (launch.version ? [{ slug: launch.slug, siteName: launch.version.contract.site.name, form: launch.version.contract.form }] : [])),
+    launches: initial.flatMap((launch) => {
+      const contract = launch.version?.contract
+      return contract ? [{ slug: launch.slug, siteName: contract.site.name, form: contract.form, statuses: contract.leadStatuses ?? defaultLeadStatuses }] : []
+    }),
+    webhook: webhook !== undefined,
+    onQueued: () => worker.kick(),
     timeZone: settings.timeZone,
     trustProxy: settings.trustProxy,
     clientIp: (c) => clientAddress(c) ?? 'unknown',

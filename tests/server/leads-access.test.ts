@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { runLeadsAccess, type AccessReport } from '../../src/cli/leads-access.ts'
-import { openSessionStore } from '../../src/server/leads-page/sessions.ts'
+import { emptyFilter, openSessionStore } from '../../src/server/leads-page/sessions.ts'
 import { openSqliteStore } from '../../src/server/store/sqlite-store.ts'
 import { defaultLaunch, mailFor, newLead } from './support/fixtures.ts'
 
@@ -25,7 +25,7 @@ describe('npm run leads:access', () => {
     writeFileSync(path.join(dataDir, 'outbox', 'one.eml'), 'To: sales@example.com\r\n\r\nEmail: ada@example.com\r\n')
     writeFileSync(path.join(dataDir, 'outbox', 'two.eml'), 'To: sales@example.com\r\n\r\nEmail: kim@example.com\r\n')
     const sessions = openSessionStore(path.join(dataDir, 'leads-page.sqlite'), 'a team password')
-    sessions.saveFilter(sessions.create(new Date(), 60_000), { text: 'Ada@Example.com', launch: '' })
+    sessions.saveFilter(sessions.create(new Date(), 60_000), { ...emptyFilter, text: 'Ada@Example.com' })
     sessions.close()
 
     const out: string[] = []

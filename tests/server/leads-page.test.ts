@@ -174,7 +174,8 @@ describe('the leads page (SQLite)', () => {
     expect(listed).toContain('value="Priya"')
     // Only mailto: and tel: links (which a phone acts on, never requested) carry a person: no link to this site does.
     expect(listed).not.toMatch(/href="\/[^"]*(Priya|priya|647)/)
-    expect(listed).toContain('<a href="tel:6475550111">647-555-0111</a>')
+    // Shown in one national format, dialled in E.164, whatever way it was typed.
+    expect(listed).toContain('<a href="tel:+16475550111">(647) 555-0111</a>')
 
     const csv = parseCsv((await (await send(h, '/leads/leads.csv', { cookie })).text()).slice(1))
     const nameColumn = csv[0]!.indexOf('name')
@@ -290,7 +291,7 @@ describe('the leads page with several launches (SQLite)', () => {
     expect(headings(body)).toContain('unitType')
     expect(cardOf(body, 'Wen Zhao')).toMatchObject({
       Launch: 'Willowmere Commons',
-      'Phone number': '416-555-0101',
+      'Phone number': '(416) 555-0101',
       'Postal code (optional)': 'M4C 1A1',
       'Are you a real estate agent?': 'Yes, I am',
     })
@@ -352,7 +353,7 @@ describe('the leads page with several launches (SQLite)', () => {
     const body = await (await send(single, '/leads', { cookie })).text()
     expect(body).toContain('2</strong> registrations in all.')
     expect(body).not.toContain('search-launch')
-    expect(headings(body)).toEqual(['Received', 'Full Name', 'Email', 'Phone', 'Are You A Realtor?', 'UTM source', 'Notification'])
+    expect(headings(body)).toEqual(['Received', 'Full Name', 'Email', 'Phone', 'Are You A Realtor?', 'Status', 'Assigned to', 'UTM source', 'Notification'])
     expect(body).not.toContain('<dt>Launch</dt>')
     single.sessions.close()
   })

@@ -7,6 +7,7 @@ import { createPostgresStore } from '../../src/server/store/postgres-store.ts'
 import { openSqliteStore } from '../../src/server/store/sqlite-store.ts'
 import type { LeadStore, StoredLead } from '../../src/server/store/store.ts'
 import { addressKeyOf } from '../../src/server/store/suppression.ts'
+import { createPhoneReader } from '../../src/server/leads-page/phone-numbers.ts'
 import { createSignInLimiter } from '../../src/server/registration/sign-in-limits.ts'
 import { defaultLaunch, mailFor, newLead } from './support/fixtures.ts'
 import { plannedPostgresKind, startTestPostgres, type TestPostgres } from './support/postgres.ts'
@@ -510,6 +511,85 @@ describe.each([sqliteBackend(), postgresBackend()])('LeadStore contract', (backe
       store = await backend.reopen()
       expect((await store.listLeads(0, 10)).map((l) => l.submissionId)).toEqual([lead.submissionId])
       expect(await store.countMail()).toEqual({ pending: 1, sent: 0 })
+    })
+
+    it('records status, assignee and notes with their history, newest first, and the lead.updated call with each', async () => {
+      const lead = newLead()
+      const { lead: stored } = await store.saveLead(lead, mailFor(lead), [{ kind: 'webhook', webhook: { id: lead.submissionId, body: '{}' } }])
+      expect(await store.followUpOf(stored.id)).toEqual({ status: null, assignee: '', history: [] })
+      const change = (kind: 'status' | 'assignee' | 'note', value: string, at: string, webhook = true) =>
+        store.recordFollowUp({ leadId: stored.id, kind, value, author: 'sam@example.com', at, webhook: webhook ? { id: `${kind}-${at}`, body: `{"v":"${value}"}` } : undefined })
+      expect(await change('status', 'Contacted', '2025-06-02T10:00:00.000Z')).toMatchObject({ kind: 'status', value: 'Contacted', author: 'sam@example.com' })
+      // The same status again is no change: nothing recorded, nothing sent.
+      expect(await change('status', 'Contacted', '2025-06-02T10:01:00.000Z')).toBeUndefined()
+      await change('assignee', 'alex@example.com', '2025-06-02T10:02:00.000Z')
+      await change('note', 'Called, wants a 2-bedroom; call back Friday.', '2025-06-02T10:03:00.000Z', false)
+      expect(await store.recordFollowUp({ leadId: stored.id + 999, kind: 'note', value: 'x', author: 'a', at: '2025-06-02T10:04:00.000Z' })).toBeUndefined()
+      const followUp = await store.followUpOf(stored.id)
+      expect(followUp).toMatchObject({ status: 'Contacted', assignee: 'alex@example.com' })
+      expect(followUp.history.map((h) => [h.kind, h.value, h.createdAt])).toEqual([
+        ['note', 'Called, wants a 2-bedroom; call back Friday.', '2025-06-02T10:03:00.000Z'],
+        ['assignee', 'alex@example.com', '2025-06-02T10:02:00.000Z'],
+        ['status', 'Contacted', '2025-06-02T10:00:00.000Z'],
+      ])
+      expect(await store.listAssignees()).toEqual(['alex@example.com'])
+      // The lead.created call and one lead.updated call for each change that had one.
+      const webhooks = await store.claimDueMail(at('2025-06-03T00:00:00.000Z'), 10, 60_000)
+      expect(webhooks.filter((job) => job.kind === 'webhook').map((job) => job.kind === 'webhook' && job.webhook.id)).toEqual([
+        lead.submissionId,
+        'status-2025-06-02T10:00:00.000Z',
+        'assignee-2025-06-02T10:02:00.000Z',
+      ])
+      // The list shows where each lead stands, and its filters narrow by it.
+      const other = newLead({ createdAt: '2025-06-01T15:00:00.000Z', fields: { name: 'Other', email: 'o@example.com', isRealtor: 'yes' } })
+      await store.saveLead(other, mailFor(other))
+      const listed = await store.searchLeads({ limit: 10 })
+      expect(listed.leads.map((l) => l.followUp)).toEqual([{ status: null, assignee: '' }, { status: 'Contacted', assignee: 'alex@example.com' }])
+      const total = (search: Partial<Parameters<LeadStore['searchLeads']>[0]>) => store.searchLeads({ limit: 10, ...search }).then((page) => page.total)
+      expect(await total({ status: { is: 'Contacted', orUnset: false } })).toBe(1)
+      expect(await total({ status: { is: 'New', orUnset: true } })).toBe(1)
+      expect(await total({ status: { is: 'New', orUnset: false } })).toBe(0)
+      expect(await total({ assignee: 'alex@example.com' })).toBe(1)
+      expect(await total({ assignee: '' })).toBe(1)
+      expect(await total({ realtor: true })).toBe(1)
+      expect(await total({ realtor: false, status: { is: 'Contacted', orUnset: false } })).toBe(1)
+      expect(await total({ createdFrom: '2025-06-01T14:45:00.000Z' })).toBe(1)
+      expect(await total({ createdBefore: '2025-06-01T14:45:00.000Z' })).toBe(1)
+      // Erasing the lead takes its follow-up, history and queued messages (notification, lead.created, two lead.updated) with it.
+      expect(await store.eraseLeads({ submissionId: lead.submissionId }, keyOf)).toMatchObject({ leads: 1, messages: 4 })
+      expect(await store.followUpOf(stored.id)).toEqual({ status: null, assignee: '', history: [] })
+    })
+
+    it('reads every phone in E.164 and finds one person\'s registrations by e-mail or phone, across launches', async () => {
+      const save = async (launch: string, fields: Record<string, unknown>, createdAt: string) => {
+        const lead = newLead({ launch, createdAt, fields })
+        return (await store.saveLead(lead, mailFor(lead))).lead.id
+      }
+      const ada = await save(defaultLaunch, { name: 'Ada', email: 'Ada@Example.com', phone: '(647) 555-0111' }, '2025-06-01T10:00:00.000Z')
+      const adaAgain = await save('maple-ridge', { name: 'Ada L', email: 'ada.l@example.org', phone: '+1 647 555 0111' }, '2025-06-02T10:00:00.000Z')
+      const adaMail = await save('maple-ridge', { name: 'Ada', email: ' ada@example.com', phone: '555-0199' }, '2025-06-03T10:00:00.000Z')
+      const grace = await save(defaultLaunch, { name: 'Grace', email: 'grace@example.com', phone: '(555) 555-0142' }, '2025-06-04T10:00:00.000Z')
+      const noPhone = await save(defaultLaunch, { name: 'Hedy', email: 'hedy@example.com' }, '2025-06-05T10:00:00.000Z')
+      const form = { schema: { properties: { phone: {} } }, uiSchema: { phone: { 'ui:options': { inputType: 'tel' } } } }
+      expect(await store.fillPhoneNumbers(createPhoneReader(() => form), 2)).toBe(5)
+      expect(await store.fillPhoneNumbers(createPhoneReader(() => form))).toBe(0)
+      expect((await store.searchLeads({ text: '16475550111', phone: '+16475550111', limit: 10 })).leads.map((l) => l.id)).toEqual([adaAgain, ada])
+      expect((await store.otherRegistrationsOf(ada)).map((r) => [r.id, r.launch])).toEqual([
+        [adaMail, 'maple-ridge'],
+        [adaAgain, 'maple-ridge'],
+      ])
+      expect((await store.otherRegistrationsOf(adaAgain)).map((r) => r.id)).toEqual([ada])
+      // Neither an invalid number nor a missing one makes strangers into one person.
+      expect(await store.otherRegistrationsOf(grace)).toEqual([])
+      expect(await store.otherRegistrationsOf(noPhone)).toEqual([])
+      expect(await store.countOtherRegistrations([ada, adaAgain, adaMail, grace, noPhone])).toEqual(
+        expect.arrayContaining([
+          { leadId: ada, others: 2 },
+          { leadId: adaAgain, others: 1 },
+          { leadId: adaMail, others: 1 },
+        ]),
+      )
+      expect(await store.countOtherRegistrations([grace, noPhone])).toEqual([])
     })
   })
 })

@@ -1,5 +1,6 @@
 /**
- * The CRM webhook: every new lead POSTed as JSON to WEBHOOK_URL through the outbox. Web-standard only (fetch,
+ * The CRM webhook: every new lead (lead.created), and every change of its follow-up on the leads page (lead.updated),
+ * POSTed as JSON to WEBHOOK_URL through the outbox. Web-standard only (fetch,
  * crypto.subtle), so the Node server and the Deno function send the same bytes. The wire format (docs/webhook.md):
  *
  *   POST <WEBHOOK_URL>
@@ -38,6 +39,44 @@ export function composeWebhook(lead: NewLead, context: WebhookContext): WebhookM
     },
   })
   return { id: lead.submissionId, body }
+}
+
+/** One change of a lead's follow-up on the leads page, and where the lead stands after it. */
+export type LeadUpdate = {
+  /** A fresh id for this event: its idempotency key (webhook-id), the same on every retry of it. */
+  eventId: string
+  lead: { submissionId: string; launch: string }
+  siteName: string
+  change: { kind: 'status' | 'assignee' | 'note'; value: string }
+  /** Where the follow-up stands after the change (status: the launch's first when never set). */
+  status: string
+  assignee: string
+  /** Who made the change: the account's e-mail, or the shared password's words. */
+  by: string
+  /** ISO 8601, UTC. */
+  at: string
+}
+
+/**
+ * The queued webhook call for a change of a lead's follow-up (`lead.updated`), signed and sent like lead.created:
+ * the event id as idempotency key, the lead by its submission id (as lead.created named it), no other personal data.
+ */
+export function composeLeadUpdate(update: LeadUpdate): WebhookMessage {
+  const body = JSON.stringify({
+    type: 'lead.updated',
+    timestamp: update.at,
+    data: {
+      submissionId: update.lead.submissionId,
+      launch: update.lead.launch,
+      site: update.siteName,
+      change: update.change,
+      status: update.status,
+      assignee: update.assignee || null,
+      updatedBy: update.by,
+      updatedAt: update.at,
+    },
+  })
+  return { id: update.eventId, body }
 }
 
 const encoder = new TextEncoder()

@@ -37,11 +37,12 @@ a { color: var(--forest-900); text-underline-offset: 0.15em; }
 .lp-stack { display: grid; gap: 0.5rem; }
 .lp-stack .lp-button { margin-top: 0.75rem; }
 label { font-weight: 600; }
-input[type="password"], input[type="search"], select {
+input[type="password"], input[type="search"], input[type="text"], input[type="date"], select, textarea {
   width: 100%; min-height: 2.75rem; padding: 0.5rem 0.75rem; font: inherit; color: var(--ink);
   background: #fff; border: 2px solid var(--ink-muted); border-radius: 0.5rem;
 }
-input[aria-invalid="true"] { border-color: var(--danger); }
+input[aria-invalid="true"], select[aria-invalid="true"] { border-color: var(--danger); }
+textarea { display: block; resize: vertical; min-height: 5.5rem; }
 .lp-notice { margin: 0 0 1rem; padding: 0.75rem 1rem; border-radius: 0.5rem; border-left: 4px solid; }
 .lp-notice-error { background: #fdf0ef; border-color: var(--danger); color: var(--danger); }
 .lp-notice-info { background: var(--forest-100); border-color: var(--forest-900); }
@@ -66,6 +67,9 @@ input[aria-invalid="true"] { border-color: var(--danger); }
 .lp-search-launch select { width: auto; max-width: 100%; min-width: 14rem; }
 .lp-search-row { display: flex; flex-wrap: wrap; gap: 0.5rem; }
 .lp-search-row input { flex: 1 1 8rem; width: auto; min-width: 0; }
+.lp-filters { display: grid; grid-template-columns: repeat(auto-fill, minmax(9.5rem, 1fr)); gap: 0.75rem; margin: 0 0 0.75rem; }
+.lp-filter { min-width: 0; }
+.lp-filters .lp-filter:first-child:nth-last-child(6) { grid-column: 1 / -1; }
 .lp-toolbar { display: flex; flex-wrap: wrap; align-items: center; justify-content: space-between; gap: 0.75rem; margin: 0 0 1rem; }
 .lp-summary { margin: 0; color: var(--ink-muted); }
 .lp-summary strong { color: var(--ink); }
@@ -89,6 +93,25 @@ input[aria-invalid="true"] { border-color: var(--danger); }
 .lp-pairs dt { color: var(--ink-muted); font-size: 0.9375rem; }
 .lp-pairs dd { margin: 0; overflow-wrap: anywhere; }
 .lp-pairs a { display: inline-block; min-height: 1.5rem; }
+
+.lp-badge-repeat { background: #e8eef8; color: #1d3a6b; white-space: normal; }
+
+.lp-lead-page { max-width: 44rem; }
+.lp-lead-page h1 { overflow-wrap: anywhere; }
+.lp-section { margin: 0 0 1.75rem; }
+.lp-section h2 { font-size: 1.25rem; margin: 0 0 0.75rem; color: var(--forest-900); }
+.lp-follow { background: #fff; border: 1px solid var(--cream-200); border-radius: 0.75rem; padding: 1rem; display: grid; gap: 1rem; }
+.lp-follow h2 { margin: 0; }
+.lp-follow-form { display: grid; gap: 0.375rem; }
+.lp-follow-row { display: flex; gap: 0.5rem; }
+.lp-follow-row select, .lp-follow-row input { flex: 1 1 auto; min-width: 0; }
+.lp-button-wide { justify-self: start; margin-top: 0.25rem; }
+.lp-others { margin: 0; padding-left: 1.25rem; display: grid; gap: 0.375rem; }
+.lp-history { list-style: none; margin: 0; padding: 0; display: grid; gap: 0.75rem; }
+.lp-history-entry { border-left: 4px solid var(--forest-100); padding: 0.25rem 0 0.25rem 0.75rem; }
+.lp-history-entry p { margin: 0; }
+.lp-history-note { white-space: pre-line; overflow-wrap: anywhere; margin-top: 0.25rem !important; }
+.lp-history-meta { color: var(--ink-muted); font-size: 0.875rem; margin-top: 0.25rem !important; overflow-wrap: anywhere; }
 
 .lp-table-wrap { display: none; }
 .lp-table { width: 100%; border-collapse: collapse; background: #fff; font-size: 0.875rem; }
@@ -114,4 +137,15 @@ input[aria-invalid="true"] { border-color: var(--danger); }
   .lp-table-wrap { display: block; border: 1px solid var(--cream-200); border-radius: 0.75rem; overflow: clip; }
   .lp-search-row input { flex: 0 1 28rem; }
 }
+`
+
+/**
+ * The leads page's one script, served as /leads/leads.js: a select in a form marked data-apply sends its form as soon
+ * as it is changed (a filter applies, a status is saved, in one tap). Every such form keeps its submit button, so
+ * the page works the same without script.
+ */
+export const leadsScript = `document.addEventListener('change', (event) => {
+  const field = event.target
+  if (field instanceof HTMLSelectElement && field.form && field.form.hasAttribute('data-apply')) field.form.requestSubmit()
+})
 `

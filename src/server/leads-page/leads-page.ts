@@ -4,15 +4,18 @@ import { Hono, type Context } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 import type { AppLog } from '../app.ts'
-import type { PageConfig } from '../../../schema/page-config.ts'
+import { defaultLeadStatuses, type PageConfig } from '../../../schema/page-config.ts'
 import { fieldsOfForms, writeLeadsCsv } from './leads-csv.ts'
 import { createSignInLimiter } from '../registration/sign-in-limits.ts'
 import type { SignInCounts } from '../store/sign-in-counts.ts'
-import { notificationStateOf, type LeadPosition, type LeadSearch, type LeadStore, type StoredLead } from '../store/store.ts'
-import { leadsCss } from './leads-css.ts'
-import type { LeadsFilter, SessionStore } from './sessions.ts'
-import type { LeadsAudit, StudioSignIn, StudioViewer } from './viewers.ts'
-import { launchOf, leadView, listView, noticeView, signInView, type LaunchChoice, type LeadsPageLaunch, type SignInWays, type ViewContext } from './views.ts'
+import type { LeadPosition, LeadSearch, LeadStore, StoredLead } from '../store/store.ts'
+import { leadsCss, leadsScript } from './leads-css.ts'
+import { emptyFilter, type LeadsFilter, type SessionStore } from './sessions.ts'
+import type { LeadsAudit, StudioSignIn, Viewer } from './viewers.ts'
+import { launchOf, listView, signInView, type LaunchChoice, type LeadsPageLaunch, type SignInWays, type ViewContext } from './views.ts'
+import { addLeadRoutes } from './lead-routes.ts'
+import { statusesOf, unassignedFilter, type AssigneeChoice } from './filter-view.ts'
+import { createPhoneReader, searchedPhone } from './phone-numbers.ts'
 
 /**
  * The leads page for the sales team, at /leads on the Node server: every registration newest first, searchable, a
@@ -36,7 +39,7 @@ export type LeadsPageDeps = {
   studio?: StudioSignIn | undefined
   /** Where every look at the leads is written (the studio's audit log). */
   audit: LeadsAudit
-  store: Pick<LeadStore, 'searchLeads' | 'countLeadsByLaunch' | 'listLeads' | 'listMessages'>
+  store: LeadsPageStore
   sessions: SessionStore
   /** The launches, default first: each one's name and form (field order, labels, option names). leadsPageLaunchOf. */
   launches: LeadsPageLaunch[]
@@ -54,7 +57,26 @@ export type LeadsPageDeps = {
   pageSize?: number
   /** How long a session lasts. Default 12 hours. */
   sessionMs?: number
+  /** Queue a signed lead.updated webhook call with each change of a lead's follow-up (WEBHOOK_URL is set). */
+  webhook?: boolean
+  /** Called after a webhook call was queued (the outbox worker's kick). */
+  onQueued?: () => void
 }
+
+/** What the leads page reads and writes of the lead store. */
+export type LeadsPageStore = Pick<
+  LeadStore,
+  | 'searchLeads'
+  | 'countLeadsByLaunch'
+  | 'listLeads'
+  | 'listMessages'
+  | 'recordFollowUp'
+  | 'followUpOf'
+  | 'otherRegistrationsOf'
+  | 'countOtherRegistrations'
+  | 'listAssignees'
+  | 'fillPhoneNumbers'
+>
 
 const cookieName = 'leads_session'
 /** The device cookie: a client that signed in here in the last 30 days is exempt from the account and network budgets. */
@@ -63,20 +85,33 @@ const deviceCookieName = 'leads_device'
 const account = 'leads-page'
 const cookiePath = '/leads'
 
-/** Who is looking at the leads: a studio account or the shared password's session; what they narrowed the list to. */
-type Viewer = {
-  /** For the audit log: the account's e-mail, or the shared password and the client's address. */
-  who: string
-  /** The launches they may see; undefined: every launch. */
-  launches?: readonly string[] | undefined
-  account?: StudioViewer
-  filter: LeadsFilter
-  saveFilter(filter: LeadsFilter): void
-}
-
 /** What the leads page needs of a launch's config. */
 export function leadsPageLaunchOf(config: Pick<PageConfig, 'launch' | 'site' | 'form'>): LeadsPageLaunch {
-  return { slug: config.launch.slug, siteName: config.site.name, form: config.form }
+  return { slug: config.launch.slug, siteName: config.site.name, form: config.form, statuses: config.launch.leadStatuses ?? defaultLeadStatuses }
+}
+
+/** The first instant of a day (YYYY-MM-DD) in a time zone, as ISO 8601 UTC; undefined when it is not a day. */
+export function dayStart(day: string, timeZone: string): string | undefined {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day)
+  if (!match) return undefined
+  const utc = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]))
+  if (Number.isNaN(utc) || new Date(utc).toISOString().slice(0, 10) !== day) return undefined
+  // The zone's offset at that moment, read back through Intl; twice, for a day that starts near a clock change.
+  const offsetAt = (ms: number) => {
+    const parts = Object.fromEntries(
+      new Intl.DateTimeFormat('en-CA', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' })
+        .formatToParts(new Date(ms))
+        .map((part) => [part.type, part.value]),
+    )
+    return Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second)) - ms
+  }
+  const first = utc - offsetAt(utc)
+  return new Date(utc - offsetAt(first)).toISOString()
+}
+
+/** The day after a day (YYYY-MM-DD). */
+function nextDay(day: string): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10)
 }
 
 /** A page position as it travels in a link: base-36 milliseconds and id, nothing about the person. */
@@ -102,6 +137,20 @@ export function createLeadsPage(deps: LeadsPageDeps): Hono {
   const sessionMs = deps.sessionMs ?? 12 * 60 * 60 * 1000
   const limiter = createSignInLimiter({ counts: deps.signInCounts, clock, log: { info: (m) => log.info(`leads page: ${m}`) } })
   const view: ViewContext = { launches: deps.launches, timeZone: deps.timeZone }
+  const readPhone = createPhoneReader((slug) => launchOf(deps.launches, slug).form)
+  let reading: Promise<void> | undefined
+  /** Reads the phones of leads stored since the last look (E.164), once at a time: searches and repeats need them. */
+  function readPhones(): Promise<void> {
+    reading ??= deps.store
+      .fillPhoneNumbers(readPhone)
+      .then(() => undefined)
+      .finally(() => {
+        reading = undefined
+      })
+    return reading
+  }
+  // The leads stored before this version (or by the function since the last start) are read now, not on the first look.
+  readPhones().catch((error: unknown) => log.error('leads page: could not read the phone numbers of the stored leads', error))
 
   /**
    * The launches to choose from (the configured ones, then any only the stored leads still name) and the session's
@@ -120,6 +169,31 @@ export function createLeadsPage(deps: LeadsPageDeps): Hono {
   function scopeOf(viewer: Viewer, choice: LaunchChoice): Pick<LeadSearch, 'launch' | 'launches'> {
     if (choice.selected) return { launch: choice.selected }
     return viewer.launches ? { launches: viewer.launches } : {}
+  }
+
+  /** The search a filter asks for (the launch aside): text (and the phone it reads as), status, assignee, realtor, days. */
+  function searchOf(filter: LeadsFilter, choice: LaunchChoice): Omit<LeadSearch, 'limit' | 'launch' | 'launches' | 'from'> {
+    const phone = searchedPhone(filter.text)
+    const inView = choice.selected ? choice.present.filter((launch) => launch.slug === choice.selected) : choice.present
+    const from = filter.from ? dayStart(filter.from, deps.timeZone) : undefined
+    const to = filter.to ? dayStart(nextDay(filter.to), deps.timeZone) : undefined
+    return {
+      text: filter.text,
+      ...(phone ? { phone } : {}),
+      // A lead never given a status is in its launch's first one.
+      ...(filter.status ? { status: { is: filter.status, orUnset: inView.some((launch) => launch.statuses[0] === filter.status) } } : {}),
+      ...(filter.assignee ? { assignee: filter.assignee === unassignedFilter ? '' : filter.assignee } : {}),
+      ...(filter.realtor ? { realtor: filter.realtor === 'yes' } : {}),
+      ...(from ? { createdFrom: from } : {}),
+      ...(to ? { createdBefore: to } : {}),
+    }
+  }
+
+  /** The people the list may be filtered by: the studio's sales and editor accounts, and whoever some lead is assigned to. */
+  async function assigneeChoices(): Promise<AssigneeChoice[]> {
+    const accounts = deps.studio?.assignable ? (await deps.studio.assignable()).map((account) => account.email) : []
+    const all = [...new Set([...accounts, ...(await deps.store.listAssignees())])].sort((a, b) => a.localeCompare(b))
+    return all.map((value) => ({ value, label: value }))
   }
 
   /** Whether the visitor's connection is HTTPS: the request itself, or the trusted proxy's X-Forwarded-Proto. */
@@ -180,14 +254,21 @@ export function createLeadsPage(deps: LeadsPageDeps): Hono {
   const mayView = (viewer: Viewer, launch: string) => viewer.launches === undefined || viewer.launches.includes(launch)
   const studioLink = (viewer: Viewer) => viewer.account !== undefined && viewer.account.role !== 'sales'
 
-  /** What a list or a download was narrowed to, for the audit log: the launch, whether a search (never its text). */
-  function filterWords(viewer: Viewer, choice: LaunchChoice, text: string): string {
+  /** What a list or a download was narrowed to, for the audit log: the launch, the filters, whether a search (never its text). */
+  function filterWords(viewer: Viewer, choice: LaunchChoice, filter: LeadsFilter): string {
     const launches = choice.selected
       ? `launch ${choice.selected}`
       : viewer.launches
         ? `the account's launches (${viewer.launches.join(', ') || 'none'})`
         : 'all launches'
-    return `${launches}, ${text ? 'with a search (its text is not recorded)' : 'no search'}`
+    const filters = [
+      filter.status && `status ${filter.status}`,
+      filter.assignee && 'an assignee',
+      filter.realtor && (filter.realtor === 'yes' ? 'realtors' : 'buyers'),
+      filter.from && `from ${filter.from}`,
+      filter.to && `to ${filter.to}`,
+    ].filter(Boolean)
+    return `${launches}, ${filters.length ? `${filters.join(', ')}, ` : ''}${filter.text ? 'with a search (its text is not recorded)' : 'no search'}`
   }
 
   const app = new Hono()
@@ -204,7 +285,10 @@ export function createLeadsPage(deps: LeadsPageDeps): Hono {
     if (!fromThisOrigin(c)) return c.text('This form can only be sent from the leads page itself. Open /leads and try again.', 403)
     await next()
   })
-  app.post(`${cookiePath}/*`, bodyLimit({ maxSize: 4096, onError: (c) => c.text('That form is too large.', 413) }))
+  // A note may be 1,000 characters of any script: up to 12 bytes each once form-encoded.
+  const smallForm = bodyLimit({ maxSize: 4096, onError: (c) => c.text('That form is too large.', 413) })
+  const noteForm = bodyLimit({ maxSize: 16_384, onError: (c) => c.text('That note is too long: keep it under 1,000 characters.', 413) })
+  app.post(`${cookiePath}/*`, (c, next) => (c.req.path.endsWith('/note') ? noteForm : smallForm)(c, next))
 
   app.get(cookiePath, async (c) => {
     const viewer = await viewerOf(c)
@@ -212,8 +296,9 @@ export function createLeadsPage(deps: LeadsPageDeps): Hono {
     const older = decodePosition(c.req.query('older'))
     const newer = older ? undefined : decodePosition(c.req.query('newer'))
     const choice = await launchChoice(viewer, viewer.filter)
+    await readPhones()
     const search: LeadSearch = {
-      text: viewer.filter.text,
+      ...searchOf(viewer.filter, choice),
       ...scopeOf(viewer, choice),
       limit: pageSize,
       ...(older ? { from: { older } } : newer ? { from: { newer } } : {}),
@@ -222,12 +307,13 @@ export function createLeadsPage(deps: LeadsPageDeps): Hono {
     const first = page.leads[0]
     const last = page.leads.at(-1)
     const which = older ? 'an older page' : newer ? 'a newer page' : 'the newest page'
-    await deps.audit({ who: viewer.who, action: 'viewed the leads list', launch: choice.selected || undefined, detail: `${which}; ${filterWords(viewer, choice, viewer.filter.text)}; ${page.leads.length} of ${page.total} shown` })
+    await deps.audit({ who: viewer.who, action: 'viewed the leads list', launch: choice.selected || undefined, detail: `${which}; ${filterWords(viewer, choice, viewer.filter)}; ${page.leads.length} of ${page.total} shown` })
+    const repeats = new Map((await deps.store.countOtherRegistrations(page.leads.map((lead) => lead.id))).map((r) => [r.leadId, r.others]))
     return c.html(
       listView(
         view,
         page,
-        viewer.filter.text,
+        viewer.filter,
         choice,
         {
           newest: !page.hasNewer,
@@ -235,28 +321,23 @@ export function createLeadsPage(deps: LeadsPageDeps): Hono {
           older: page.hasOlder && last ? encodePosition(last) : undefined,
         },
         studioLink(viewer),
+        { assignees: await assigneeChoices(), repeats },
       ),
     )
   })
 
-  // A lead by its number (never anything personal in the address); another launch's lead is refused to an account
-  // that is not given that launch.
-  app.get(`${cookiePath}/lead/:id{[0-9]{1,15}}`, async (c) => {
-    const viewer = await viewerOf(c)
-    if (!viewer) return c.redirect(cookiePath, 303)
-    const id = Number(c.req.param('id'))
-    const [stored] = id > 0 ? await deps.store.listLeads(id - 1, 1) : []
-    if (!stored || stored.id !== id) {
-      return c.html(noticeView(view, 'No such registration', `There is no registration ${id}: it may have been erased.`, studioLink(viewer)), 404)
-    }
-    if (!mayView(viewer, stored.launch)) {
-      await deps.audit({ who: viewer.who, action: 'refused a lead of a launch the account is not given', launch: stored.launch, detail: `lead ${id}` })
-      return c.html(noticeView(view, 'Not your launch', "This registration is for a launch your account is not given. An owner of the studio can add it.", studioLink(viewer)), 403)
-    }
-    const notification = (await deps.store.listMessages({ leadId: id, limit: 20 })).find((message) => message.kind === 'notification')
-    await deps.audit({ who: viewer.who, action: 'viewed a lead', launch: stored.launch, detail: `lead ${id}` })
-    const lead = { ...stored, notification: notification ? notificationStateOf(notification.status, notification.attempts) : notificationStateOf(null, null) }
-    return c.html(leadView(view, lead, studioLink(viewer)))
+  addLeadRoutes(app, {
+    store: deps.store,
+    audit: deps.audit,
+    studio: deps.studio,
+    view,
+    clock,
+    webhook: deps.webhook ?? false,
+    onQueued: deps.onQueued,
+    viewerOf,
+    mayView,
+    studioLink,
+    readPhones,
   })
   app.get(`${cookiePath}/`, (c) => c.redirect(cookiePath, 301))
 
@@ -296,7 +377,7 @@ export function createLeadsPage(deps: LeadsPageDeps): Hono {
     const viewer = deps.studio ? await viewerOf(c) : undefined
     if (viewer?.account) {
       // The search typed (perhaps a name) goes with the session.
-      viewer.saveFilter({ text: '', launch: '' })
+      viewer.saveFilter({ ...emptyFilter })
       await deps.studio!.signOut(c)
     }
     return c.html(signInView(view, await signInWays(), { kind: 'info', text: 'You are signed out.' }))
@@ -306,24 +387,28 @@ export function createLeadsPage(deps: LeadsPageDeps): Hono {
     const viewer = await viewerOf(c)
     if (!viewer) return c.redirect(cookiePath, 303)
     const body = await c.req.parseBody()
-    const text = body.clear ? '' : typeof body.text === 'string' ? body.text.trim().slice(0, 200) : ''
+    const field = (name: string, max = 200) => (body.clear || typeof body[name] !== 'string' ? '' : (body[name] as string).trim().slice(0, max))
+    const text = field('text')
     // Only a launch there is and the viewer may see: anything else (a stale or forged value) means all of theirs.
-    const wanted = body.clear || typeof body.launch !== 'string' ? '' : body.launch
-    const { selected: launch } = await launchChoice(viewer, { text, launch: wanted })
-    viewer.saveFilter({ text, launch })
+    const choice = await launchChoice(viewer, { ...emptyFilter, launch: field('launch') })
+    // A status none of the launches in view has, or a day that is not one, narrows nothing.
+    const status = statusesOf(choice).includes(field('status')) ? field('status') : ''
+    const realtor = field('realtor') === 'yes' || field('realtor') === 'no' ? (field('realtor') as 'yes' | 'no') : ''
+    const day = (name: string) => (dayStart(field(name), deps.timeZone) ? field(name) : '')
+    viewer.saveFilter({ text, launch: choice.selected, status, assignee: field('assignee'), realtor, from: day('from'), to: day('to') })
     return c.redirect(cookiePath, 303)
   })
 
   app.get(`${cookiePath}/leads.csv`, async (c) => {
     const viewer = await viewerOf(c)
     if (!viewer) return c.redirect(cookiePath, 303)
-    const text = viewer.filter.text
     const choice = await launchChoice(viewer, viewer.filter)
-    const launch = scopeOf(viewer, choice)
+    await readPhones()
+    const narrowed = { ...searchOf(viewer.filter, choice), ...scopeOf(viewer, choice) }
     async function* matching(): AsyncGenerator<StoredLead> {
       let from: LeadSearch['from']
       for (;;) {
-        const page = await deps.store.searchLeads({ text, ...launch, limit: 500, ...(from ? { from } : {}) })
+        const page = await deps.store.searchLeads({ ...narrowed, limit: 500, ...(from ? { from } : {}) })
         yield* page.leads
         const last = page.leads.at(-1)
         if (!page.hasOlder || !last) return
@@ -337,7 +422,7 @@ export function createLeadsPage(deps: LeadsPageDeps): Hono {
     const written = await writeLeadsCsv(matching, fieldsOfForms(forms), (chunk) => {
       chunks.push(chunk)
     })
-    await deps.audit({ who: viewer.who, action: 'downloaded leads as CSV', launch: choice.selected || undefined, detail: `${filterWords(viewer, choice, text)}; ${written} leads` })
+    await deps.audit({ who: viewer.who, action: 'downloaded leads as CSV', launch: choice.selected || undefined, detail: `${filterWords(viewer, choice, viewer.filter)}; ${written} leads` })
     const day = new Intl.DateTimeFormat('en-CA', { timeZone: deps.timeZone }).format(clock())
     return c.body(chunks.join(''), 200, {
       'content-type': 'text/csv; charset=utf-8',
@@ -346,6 +431,7 @@ export function createLeadsPage(deps: LeadsPageDeps): Hono {
   })
 
   app.get(`${cookiePath}/leads.css`, (c) => c.body(leadsCss, 200, { 'content-type': 'text/css; charset=utf-8' }))
+  app.get(`${cookiePath}/leads.js`, (c) => c.body(leadsScript, 200, { 'content-type': 'text/javascript; charset=utf-8' }))
 
   return app
 }

@@ -1,8 +1,7 @@
 import path from 'node:path'
 import type { Context, Hono } from 'hono'
-import type { LeadStore } from '../store/store.ts'
 import type { SignInCounts } from '../store/sign-in-counts.ts'
-import { createLeadsPage } from './leads-page.ts'
+import { createLeadsPage, type LeadsPageStore } from './leads-page.ts'
 import { createPasswordCheck, openSessionStore } from './sessions.ts'
 import type { LeadsAudit, StudioLeadsAccess } from './viewers.ts'
 import type { LeadsPageLaunch } from './views.ts'
@@ -15,11 +14,15 @@ export type LeadsPageMountOptions = {
   password: string | undefined
   /** The studio's sign-in and audit log; absent when the server runs without the studio. */
   studio: StudioLeadsAccess | undefined
-  store: Pick<LeadStore, 'searchLeads' | 'countLeadsByLaunch' | 'listLeads' | 'listMessages'> & SignInCounts
+  store: LeadsPageStore & SignInCounts
   launches: LeadsPageLaunch[]
   timeZone: string
   trustProxy: number
   clientIp: (c: Context) => string
+  /** Queue a signed lead.updated webhook call with each follow-up change (WEBHOOK_URL is set). */
+  webhook?: boolean
+  /** Called after a webhook call was queued: the outbox worker's kick. */
+  onQueued?: () => void
 }
 
 /** The leads page as mounted: how it is reached now, and what to close at stop. */
@@ -54,6 +57,8 @@ export function mountLeadsPage(site: Hono, options: LeadsPageMountOptions): Moun
     trustProxy: options.trustProxy,
     signInCounts: options.store,
     clientIp: options.clientIp,
+    webhook: options.webhook ?? false,
+    ...(options.onQueued ? { onQueued: options.onQueued } : {}),
   })
   const state = async () => (password !== undefined ? 'password' : (await studio!.signIn.hasAccounts()) ? 'accounts' : 'off')
   const toLeadsPage = async (c: Context, next: () => Promise<void>) => {

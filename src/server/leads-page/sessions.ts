@@ -9,8 +9,15 @@ import { ensurePrivateFile } from '../store/private-files.ts'
  * URL. Node only: the leads page runs on the Node server.
  */
 
-/** What the list is narrowed to: a search text and a launch's slug ('' for either: all); kept in the session, never in a URL. */
-export type LeadsFilter = { text: string; launch: string }
+/**
+ * What the list is narrowed to, kept in the session, never in a URL: a search text, a launch's slug, a status, an
+ * assignee (filter-view.ts: unassignedFilter for nobody), realtors ('yes') or buyers ('no'), and a range of days
+ * (YYYY-MM-DD, in the team's time zone). '' for any of them: no narrowing.
+ */
+export type LeadsFilter = { text: string; launch: string; status: string; assignee: string; realtor: '' | 'yes' | 'no'; from: string; to: string }
+
+/** A filter that narrows nothing. */
+export const emptyFilter: LeadsFilter = { text: '', launch: '', status: '', assignee: '', realtor: '', from: '', to: '' }
 
 /** A signed-in session. */
 export type LeadsSession = { expiresAt: Date; filter: LeadsFilter }
@@ -53,8 +60,18 @@ CREATE TABLE IF NOT EXISTS session_settings (
 const accountTag = 'studio-account'
 
 function filterOf(text: string): LeadsFilter {
-  const filter = JSON.parse(text) as Partial<LeadsFilter>
-  return { text: typeof filter.text === 'string' ? filter.text : '', launch: typeof filter.launch === 'string' ? filter.launch : '' }
+  const filter = JSON.parse(text) as Partial<Record<keyof LeadsFilter, unknown>>
+  const read = (key: keyof LeadsFilter) => (typeof filter[key] === 'string' ? (filter[key] as string) : '')
+  const realtor = read('realtor')
+  return {
+    text: read('text'),
+    launch: read('launch'),
+    status: read('status'),
+    assignee: read('assignee'),
+    realtor: realtor === 'yes' || realtor === 'no' ? realtor : '',
+    from: read('from'),
+    to: read('to'),
+  }
 }
 
 function hashOf(token: string): string {
@@ -114,7 +131,7 @@ export function openSessionStore(file: string, password: string): SessionStore {
     },
     accountFilter(key, now) {
       const row = selectAccount.get(accountRow(key), now.getTime(), accountTag)
-      return row ? filterOf(row.filter) : { text: '', launch: '' }
+      return row ? filterOf(row.filter) : { ...emptyFilter }
     },
     saveAccountFilter(key, filter, now, ttlMs) {
       purge.run(now.getTime())

@@ -1,4 +1,5 @@
 import type { Context } from 'hono'
+import type { LeadsFilter } from './sessions.ts'
 
 /**
  * Who may look at the leads page besides holders of the shared LEADS_PASSWORD: people signed in to the studio, and
@@ -27,6 +28,19 @@ export type StudioSignIn = {
   signOut(c: Context): Promise<void>
   /** Where a person signs in with their e-mail and password. */
   signInPath: string
+  /** The accounts a lead may be assigned to (role sales or editor), each with its launches (undefined: every one). */
+  assignable?(): Promise<Array<{ email: string; launches?: readonly string[] | undefined }>>
+}
+
+/** Who is looking at the leads: a studio account or the shared password's session; what they narrowed the list to. */
+export type Viewer = {
+  /** For the audit log: the account's e-mail, or the shared password and the client's address. */
+  who: string
+  /** The launches they may see; undefined: every launch. */
+  launches?: readonly string[] | undefined
+  account?: StudioViewer
+  filter: LeadsFilter
+  saveFilter(filter: LeadsFilter): void
 }
 
 /**

@@ -3,16 +3,21 @@ import type { HtmlEscapedString } from 'hono/utils/html'
 import { fieldsOfForms } from './leads-csv.ts'
 import { displayValue, fieldLabel, orderedFields, type NotificationForm } from '../delivery/notification.ts'
 import type { LeadSearchPage, ListedLead, NotificationState } from '../store/store.ts'
+import { defaultLeadStatuses } from '../../../schema/page-config.ts'
+import { filterFields, isNarrowed, type AssigneeChoice } from './filter-view.ts'
+import type { LeadsFilter } from './sessions.ts'
+import { phoneDisplay, phoneE164 } from './phone-numbers.ts'
 
 /**
  * The leads page's HTML, rendered on the server with Hono's html`` helper (every interpolated value is escaped).
- * No script at all; its own stylesheet (/leads/leads.css), allowed by the site's CSP as 'self'.
+ * Every page works without script; its own stylesheet (/leads/leads.css) and one small script (/leads/leads.js, which
+ * sends a form marked data-apply as soon as one of its selects changes), both allowed by the site's CSP as 'self'.
  */
 
 type Html = HtmlEscapedString | Promise<HtmlEscapedString>
 
 /** A launch as the leads page shows it: its slug, its development's name, its form (fields, labels, option names). */
-export type LeadsPageLaunch = { slug: string; siteName: string; form: NotificationForm }
+export type LeadsPageLaunch = { slug: string; siteName: string; form: NotificationForm; statuses: readonly string[] }
 
 /** What every view needs to know about the site: its launches, default first, and the team's time zone. */
 export type ViewContext = { launches: LeadsPageLaunch[]; timeZone: string }
@@ -24,19 +29,23 @@ export type ViewContext = { launches: LeadsPageLaunch[]; timeZone: string }
 export type LaunchChoice = { present: LeadsPageLaunch[]; selected: string }
 
 /** The name the pages go by: the development's, or every development's when there are several. */
-function titleOf(view: ViewContext): string {
+export function titleOf(view: ViewContext): string {
   return new Intl.ListFormat('en-CA', { style: 'long', type: 'conjunction' }).format(view.launches.map((launch) => launch.siteName))
 }
 
 /** A launch by slug; one no config describes any more is shown by its slug, its fields by their names. */
 export function launchOf(launches: LeadsPageLaunch[], slug: string): LeadsPageLaunch {
-  return launches.find((launch) => launch.slug === slug) ?? { slug, siteName: slug, form: { schema: {} } }
+  return launches.find((launch) => launch.slug === slug) ?? { slug, siteName: slug, form: { schema: {} }, statuses: defaultLeadStatuses }
 }
+
+/** What the list shows besides the leads: the people one may filter by, and how often each lead's person registered. */
+export type ListExtras = { assignees: AssigneeChoice[]; repeats: ReadonlyMap<number, number> }
 
 /** The paging links of a list page: opaque positions, never personal data. */
 export type Paging = { newer?: string; older?: string; newest: boolean }
 
-function layout(title: string, body: Html): Html {
+/** A page of the leads page: its title and body, its stylesheet and (for the forms that apply at once) its script. */
+export function layout(title: string, body: Html): Html {
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -45,6 +54,7 @@ function layout(title: string, body: Html): Html {
 <meta name="robots" content="noindex, nofollow">
 <title>${title}</title>
 <link rel="stylesheet" href="/leads/leads.css">
+<script src="/leads/leads.js" defer></script>
 </head>
 <body>
 ${body}
@@ -90,7 +100,7 @@ ${studioLink}
 }
 
 /** The bar above the list and a lead: the brand, a way to the studio for its editors and owners, Sign out. */
-function bar(title: string, studio: boolean): Html {
+export function bar(title: string, studio: boolean): Html {
   return html`<header class="lp-bar">
 <p class="lp-brand">${title} <span>Leads</span></p>
 <div class="lp-bar-actions">
@@ -114,33 +124,6 @@ export function noticeView(view: ViewContext, heading: string, text: string, stu
   )
 }
 
-/** One lead on a page of its own: every field of its launch's form, where it came from, its notification. */
-export function leadView(view: ViewContext, lead: ListedLead, studio: boolean): Html {
-  const title = titleOf(view)
-  const launch = launchOf(view.launches, lead.launch)
-  const [first, ...rest] = columnsOf([launch.form], [lead])
-  const heading = first === undefined ? `Registration ${lead.id}` : displayValue(launch.form, first, lead.fields[first])
-  const utm = Object.entries(lead.utm)
-  return layout(
-    `Registration ${lead.id} · Leads · ${title}`,
-    html`${bar(title, studio)}
-<main class="lp-main">
-<p><a href="/leads">Back to the registrations</a></p>
-<h1>${heading}</h1>
-${lead.withdrawnAt || lead.suspectedSpam ? html`<p class="lp-card-note">${withdrawal(view, lead)}${lead.withdrawnAt ? ' Do not contact.' : ''}</p>` : ''}
-<dl class="lp-pairs">
-<div><dt>Received</dt><dd><time datetime="${lead.createdAt}">${localTime(lead.createdAt, view.timeZone)}</time></dd></div>
-<div><dt>Launch</dt><dd>${launch.siteName}</dd></div>
-${[first, ...rest].flatMap((field) => (field === undefined ? [] : [html`<div><dt>${fieldLabel(launch.form, field)}</dt><dd>${fieldValue(launch.form, field, lead.fields[field])}</dd></div>`]))}
-${utm.length ? utm.map(([key, value]) => html`<div><dt>${key}</dt><dd>${value}</dd></div>`) : html`<div><dt>UTM source</dt><dd>—</dd></div>`}
-<div><dt>Page</dt><dd>${lead.landingPage ?? lead.pageUrl ?? '—'}</dd></div>
-<div><dt>Notification</dt><dd>${notificationBadge(lead.notification)}</dd></div>
-<div><dt>Number</dt><dd>${lead.id}</dd></div>
-</dl>
-</main>`,
-  )
-}
-
 const notificationWords: Record<NotificationState['status'], string> = {
   sent: 'Sent',
   pending: 'Waiting to send',
@@ -156,7 +139,7 @@ function notificationText(state: NotificationState): string {
   return words
 }
 
-function notificationBadge(state: NotificationState): Html {
+export function notificationBadge(state: NotificationState): Html {
   return html`<span class="lp-badge lp-badge-${state.status}">${notificationText(state)}</span>`
 }
 
@@ -185,7 +168,7 @@ function linkKind(form: NotificationForm, field: string): 'email' | 'tel' | unde
 }
 
 /** How a field's value is shown (by its launch's form): e-mail addresses and phone numbers as links a phone can act on. */
-function fieldValue(form: NotificationForm, field: string, value: unknown): Html {
+export function fieldValue(form: NotificationForm, field: string, value: unknown): Html {
   const text = displayValue(form, field, value)
   if (typeof value !== 'string' || value === '') return html`${text}`
   const kind = linkKind(form, field)
@@ -195,12 +178,12 @@ function fieldValue(form: NotificationForm, field: string, value: unknown): Html
     const shown = at > 0 ? html`${text.slice(0, at)}<wbr>${text.slice(at)}` : text
     return html`<a href="mailto:${value}">${shown}</a>`
   }
-  if (kind === 'tel') return html`<a href="tel:${value.replace(/[^\d+]/g, '')}">${text}</a>`
+  if (kind === 'tel') return html`<a href="tel:${phoneE164(value) || value.replace(/[^\d+]/g, '')}">${phoneDisplay(text)}</a>`
   return html`${text}`
 }
 
 /** The forms' fields in form order, then any other field the listed leads hold (an older form's). */
-function columnsOf(forms: NotificationForm[], leads: ListedLead[]): string[] {
+export function columnsOf(forms: NotificationForm[], leads: ListedLead[]): string[] {
   const fields = fieldsOfForms(forms)
   for (const lead of leads) for (const key of Object.keys(lead.fields)) if (!fields.includes(key)) fields.push(key)
   return fields
@@ -220,7 +203,7 @@ function utmSource(lead: ListedLead): string {
  * Marks a lead that withdrew its consent (CASL: the team must not contact it), and one the honeypot caught as
  * suspected spam (kept, never notified, so one caught by mistake can still be called).
  */
-function withdrawal(view: ViewContext, lead: ListedLead): Html {
+export function withdrawal(view: ViewContext, lead: ListedLead): Html {
   return html`${lead.suspectedSpam ? html` <span class="lp-badge lp-badge-spam">Suspected spam</span>` : ''}${
     lead.withdrawnAt
       ? html` <span class="lp-badge lp-badge-withdrawn">Unsubscribed <time datetime="${lead.withdrawnAt}">${localTime(lead.withdrawnAt, view.timeZone)}</time></span>`
@@ -228,16 +211,30 @@ function withdrawal(view: ViewContext, lead: ListedLead): Html {
   }`
 }
 
+/** Where a lead's follow-up stands: its status (the launch's first when never set) and who has it. */
+export function followUpWords(launch: LeadsPageLaunch, lead: Pick<ListedLead, 'followUp'>): { status: string; assignee: string } {
+  return { status: lead.followUp?.status ?? launch.statuses[0] ?? 'New', assignee: lead.followUp?.assignee || 'Nobody' }
+}
+
+/** The mark of a person who registered more than once (here or for another launch). */
+function repeatMark(others: number | undefined): Html | string {
+  if (!others) return ''
+  return html` <span class="lp-badge lp-badge-repeat">Repeat: ${others} other registration${others === 1 ? '' : 's'}</span>`
+}
+
 /** A lead as a card: its own launch's fields, labels and option names. */
-function card(view: ViewContext, showLaunch: boolean, lead: ListedLead): Html {
+function card(view: ViewContext, showLaunch: boolean, lead: ListedLead, others: number | undefined): Html {
   const launch = launchOf(view.launches, lead.launch)
   const [first, ...rest] = columnsOf([launch.form], [lead])
   const title = first === undefined ? `Registration ${lead.id}` : displayValue(launch.form, first, lead.fields[first])
+  const follow = followUpWords(launch, lead)
   return html`<li class="lp-card">
 <h2 class="lp-card-title"><a href="/leads/lead/${lead.id}">${title}</a></h2>
-${lead.withdrawnAt || lead.suspectedSpam ? html`<p class="lp-card-note">${withdrawal(view, lead)}${lead.withdrawnAt ? ' Do not contact.' : ''}</p>` : ''}
+${lead.withdrawnAt || lead.suspectedSpam || others ? html`<p class="lp-card-note">${withdrawal(view, lead)}${lead.withdrawnAt ? ' Do not contact.' : ''}${repeatMark(others)}</p>` : ''}
 <dl class="lp-pairs">
 <div><dt>Received</dt><dd><time datetime="${lead.createdAt}">${localTime(lead.createdAt, view.timeZone)}</time></dd></div>
+<div><dt>Status</dt><dd>${follow.status}</dd></div>
+<div><dt>Assigned to</dt><dd>${follow.assignee}</dd></div>
 ${showLaunch ? html`<div><dt>Launch</dt><dd>${launch.siteName}</dd></div>` : ''}
 ${rest.map((field) => html`<div><dt>${fieldLabel(launch.form, field)}</dt><dd>${fieldValue(launch.form, field, lead.fields[field])}</dd></div>`)}
 <div><dt>UTM source</dt><dd>${utmSource(lead)}</dd></div>
@@ -247,12 +244,15 @@ ${rest.map((field) => html`<div><dt>${fieldLabel(launch.form, field)}</dt><dd>${
 }
 
 /** A lead as a table row: the shared columns, each value shown by the lead's own launch's form. */
-function row(view: ViewContext, fields: string[], showLaunch: boolean, lead: ListedLead): Html {
+function row(view: ViewContext, fields: string[], showLaunch: boolean, lead: ListedLead, others: number | undefined): Html {
   const launch = launchOf(view.launches, lead.launch)
+  const follow = followUpWords(launch, lead)
   return html`<tr>
 <td class="lp-nowrap"><a href="/leads/lead/${lead.id}"><time datetime="${lead.createdAt}">${localTime(lead.createdAt, view.timeZone)}</time></a></td>
 ${showLaunch ? html`<td>${launch.siteName}</td>` : ''}
-${fields.map((field, i) => html`<td>${i === 0 && !linkKind(launch.form, field) && lead.fields[field] !== undefined ? html`<a href="/leads/lead/${lead.id}">${displayValue(launch.form, field, lead.fields[field])}</a>` : fieldValue(launch.form, field, lead.fields[field])}${i === 0 ? withdrawal(view, lead) : ''}</td>`)}
+${fields.map((field, i) => html`<td>${i === 0 && !linkKind(launch.form, field) && lead.fields[field] !== undefined ? html`<a href="/leads/lead/${lead.id}">${displayValue(launch.form, field, lead.fields[field])}</a>` : fieldValue(launch.form, field, lead.fields[field])}${i === 0 ? html`${withdrawal(view, lead)}${repeatMark(others)}` : ''}</td>`)}
+<td>${follow.status}</td>
+<td>${follow.assignee}</td>
 <td>${utmSource(lead)}</td>
 <td>${notificationBadge(lead.notification)}</td>
 </tr>`
@@ -266,37 +266,27 @@ function summary(page: LeadSearchPage, text: string, launch: LeadsPageLaunch | u
   return launch ? html`<strong>${total}</strong> ${noun}${of}.` : html`<strong>${total}</strong> ${noun} in all.`
 }
 
-/** The launch filter: shown only when there is more than one launch to choose from. */
-function launchSelect(choice: LaunchChoice): Html {
-  return html`<div class="lp-search-launch">
-<label for="search-launch">Launch</label>
-<select id="search-launch" name="launch">
-<option value="">All launches</option>
-${choice.present.map((launch) => html`<option value="${launch.slug}"${launch.slug === choice.selected ? html` selected` : ''}>${launch.siteName}</option>`)}
-</select>
-</div>`
-}
-
 /**
  * The list: search (with the launch filter when there are several launches), download, the leads as cards (phones)
  * and as a table (wide screens), paging. Every launch's leads show its own form's labels; a launch column and line
  * appear when there is more than one launch.
  */
-export function listView(view: ViewContext, page: LeadSearchPage, text: string, choice: LaunchChoice, paging: Paging, studio = false): Html {
+export function listView(view: ViewContext, page: LeadSearchPage, filter: LeadsFilter, choice: LaunchChoice, paging: Paging, studio: boolean, extras: ListExtras): Html {
+  const { text } = filter
   const showLaunch = choice.present.length > 1
   const selected = choice.selected ? launchOf(choice.present, choice.selected) : undefined
   const forms = (selected ? [selected] : choice.present).map((launch) => launch.form)
   const fields = columnsOf(forms, page.leads)
   const shown = page.leads.length
-  const narrowed = text !== '' || selected !== undefined
+  const narrowed = isNarrowed(filter) || selected !== undefined
   const title = titleOf(view)
   return layout(
     `Leads · ${title}`,
     html`${bar(title, studio)}
 <main class="lp-main">
 <h1>Registrations</h1>
-<form method="post" action="/leads/search" class="lp-search" role="search" aria-label="Registrations">
-${showLaunch ? launchSelect(choice) : ''}
+<form method="post" action="/leads/search" class="lp-search" role="search" aria-label="Registrations" data-apply>
+${filterFields(choice, filter, extras.assignees)}
 <label for="search-text">Find by name, e-mail or phone</label>
 <div class="lp-search-row">
 <input id="search-text" name="text" type="search" value="${text}" autocomplete="off" spellcheck="false">
@@ -313,19 +303,21 @@ ${
     ? html`<p class="lp-empty">${
         text
           ? 'Nothing matches that search. Check the spelling, or search for part of a name, e-mail or phone number.'
+          : narrowed && !selected
+            ? 'No registration matches these filters. Choose Show all to see every registration.'
           : selected
             ? `No registrations for ${selected.siteName} yet.`
             : 'No registrations yet.'
       }</p>`
     : html`<ol class="lp-cards">
-${page.leads.map((lead) => card(view, showLaunch, lead))}
+${page.leads.map((lead) => card(view, showLaunch, lead, extras.repeats.get(lead.id)))}
 </ol>
 <div class="lp-table-wrap">
 <table class="lp-table">
 <caption class="lp-visually-hidden">Registrations, newest first</caption>
-<thead><tr><th scope="col">Received</th>${showLaunch ? html`<th scope="col">Launch</th>` : ''}${fields.map((f) => html`<th scope="col">${columnLabel(forms, f)}</th>`)}<th scope="col">UTM source</th><th scope="col">Notification</th></tr></thead>
+<thead><tr><th scope="col">Received</th>${showLaunch ? html`<th scope="col">Launch</th>` : ''}${fields.map((f) => html`<th scope="col">${columnLabel(forms, f)}</th>`)}<th scope="col">Status</th><th scope="col">Assigned to</th><th scope="col">UTM source</th><th scope="col">Notification</th></tr></thead>
 <tbody>
-${page.leads.map((lead) => row(view, fields, showLaunch, lead))}
+${page.leads.map((lead) => row(view, fields, showLaunch, lead, extras.repeats.get(lead.id)))}
 </tbody>
 </table>
 </div>`

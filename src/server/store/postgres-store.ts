@@ -23,6 +23,7 @@ import {
   type WebhookMessage,
 } from './store.ts'
 import { createPostgresSignInCounts } from './postgres-sign-in-counts.ts'
+import { createPostgresFollowUps, followUpCondition } from './postgres-follow-up.ts'
 
 /**
  * The one thing the store needs from a Postgres client: `query(text, params)` resolving to `{ rows }`. A `pg.Pool`
@@ -80,7 +81,7 @@ const messageColumns = 'id, lead_id, kind, status, attempts, last_error, created
 // A lead's address as compared for withdrawal: trimmed, lower case (the partial index leads_withdrawn_email).
 const emailKey = (alias: string) => `lower(btrim(${alias}.fields->>'email'))`
 
-type ListedRow = LeadRow & { withdrawn_at: Date | string | null; mail_status: string | null; mail_attempts: number | null }
+type ListedRow = LeadRow & { withdrawn_at: Date | string | null; mail_status: string | null; mail_attempts: number | null; fu_status: string | null; fu_assignee: string | null }
 
 /** The WHERE clause of a search's text, its parameters numbered from $1 (see sqlite-store.ts for the rule). */
 function searchCondition(search: LeadSearch): { sql: string; params: unknown[] } {
@@ -184,6 +185,7 @@ export function createPostgresStore(db: SqlQueryable, options: PostgresStoreOpti
   const toStored = (row: LeadRow) => toLead(row, defaultLaunch)
   return {
     ...createPostgresSignInCounts(db),
+    ...createPostgresFollowUps(db, defaultLaunch),
     async saveLead(lead: NewLead, mail: OutgoingMail | null, more: NewMessage[] = []) {
       // One statement: the lead and its messages (if any) are committed together, or nothing is.
       const messages = [
@@ -328,10 +330,16 @@ export function createPostgresStore(db: SqlQueryable, options: PostgresStoreOpti
     },
 
     async searchLeads(search) {
-      const text = searchCondition(search)
+      const typed = searchCondition(search)
+      // A phone typed in another format than the lead's is found by its E.164 reading (the leads page passes it).
+      const text = search.phone ? { sql: `(${typed.sql} OR leads.phone_e164 = $${typed.params.length + 1})`, params: [...typed.params, search.phone] } : typed
       const launch = launchCondition(search.launch, defaultLaunch, text.params.length + 1)
       const launches = launchesCondition(search.launches, defaultLaunch, text.params.length + launch.params.length + 1)
-      const match = { sql: `${text.sql} AND ${launch.sql} AND ${launches.sql}`, params: [...text.params, ...launch.params, ...launches.params] }
+      const follow = followUpCondition(search, text.params.length + launch.params.length + launches.params.length + 1)
+      const match = {
+        sql: `${text.sql} AND ${launch.sql} AND ${launches.sql} AND ${follow.sql}`,
+        params: [...text.params, ...launch.params, ...launches.params, ...follow.params],
+      }
       const n = match.params.length
       const from = search.from
       const newer = from !== undefined && 'newer' in from
@@ -341,10 +349,11 @@ export function createPostgresStore(db: SqlQueryable, options: PostgresStoreOpti
       // The lead's first outbox row is its notification; (lead_id, id) is indexed, so this stays one index probe a
       // lead whatever the planner's statistics say (min(id) made it walk the primary key on a fresh table).
       const { rows } = await db.query(
-        `SELECT ${leadColumns.split(', ').map((c) => `leads.${c}`).join(', ')}, leads.withdrawn_at, o.status AS mail_status, o.attempts AS mail_attempts
+        `SELECT ${leadColumns.split(', ').map((c) => `leads.${c}`).join(', ')}, leads.withdrawn_at, o.status AS mail_status, o.attempts AS mail_attempts,
+           fu.status AS fu_status, fu.assignee AS fu_assignee
          FROM public.leads LEFT JOIN LATERAL (
            SELECT status, attempts FROM public.outbox WHERE outbox.lead_id = leads.id ORDER BY outbox.id LIMIT 1
-         ) AS o ON true
+         ) AS o ON true LEFT JOIN public.lead_follow_ups AS fu ON fu.lead_id = leads.id
          WHERE ${match.sql}${keyset}
          ORDER BY leads.created_at ${order}, leads.id ${order} LIMIT $${n + (position ? 3 : 1)}`,
         [...match.params, ...(position ? [position.createdAt, position.id] : []), search.limit],
@@ -368,6 +377,7 @@ export function createPostgresStore(db: SqlQueryable, options: PostgresStoreOpti
           ...toStored(row),
           notification: notificationStateOf(row.mail_status, row.mail_attempts),
           ...withdrawalOf(row.withdrawn_at === null ? null : toIso(row.withdrawn_at)),
+          followUp: { status: row.fu_status, assignee: row.fu_assignee ?? '' },
         })),
         total,
         hasNewer: listed.length === 0 ? total > 0 && position !== undefined : hasNewer,

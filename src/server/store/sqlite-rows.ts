@@ -86,7 +86,7 @@ export function toJob(row: JobRow): OutboxJob {
 }
 
 /** A lead as the leads list reads it: with its withdrawal and its notification's state. */
-export type ListedRow = LeadRow & { withdrawn_at: string | null; mail_status: string | null; mail_attempts: number | null }
+export type ListedRow = LeadRow & { withdrawn_at: string | null; mail_status: string | null; mail_attempts: number | null; fu_status?: string | null; fu_assignee?: string | null }
 
 // The leads list pages newest first by (created_at, id): this index serves both the order and the keyset.
 export const leadsListIndex = 'CREATE INDEX IF NOT EXISTS leads_newest ON leads (created_at, id)'

@@ -87,6 +87,35 @@ CREATE INDEX outbox_lead ON outbox (lead_id);
 CREATE UNIQUE INDEX outbox_lead_kind ON outbox (lead_id, kind);
 `
 
+// Version 8, as supabase/migrations/20251228000000_lead_follow_up.sql: each lead's phone in E.164 (null until the leads
+// page reads it, '' when there is none), its follow-up (status, assignee) and the history of both and of its notes;
+// the outbox takes any number of lead.updated webhook calls a lead (the unique index is partial). A lead's erasure
+// takes its follow-up and history with it (ON DELETE CASCADE; the store turns foreign keys on).
+const followUpSchema = `
+ALTER TABLE leads ADD COLUMN phone_e164 TEXT;
+CREATE INDEX IF NOT EXISTS leads_phone_unread ON leads (id) WHERE phone_e164 IS NULL;
+CREATE INDEX IF NOT EXISTS leads_phone_e164 ON leads (phone_e164) WHERE phone_e164 <> '';
+CREATE INDEX IF NOT EXISTS leads_email_key ON leads (${emailKey('fields')});
+CREATE TABLE IF NOT EXISTS lead_follow_ups (
+  lead_id    INTEGER PRIMARY KEY REFERENCES leads(id) ON DELETE CASCADE,
+  status     TEXT,
+  assignee   TEXT NOT NULL DEFAULT '',
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS lead_follow_ups_status ON lead_follow_ups (status);
+CREATE INDEX IF NOT EXISTS lead_follow_ups_assignee ON lead_follow_ups (assignee);
+CREATE TABLE IF NOT EXISTS lead_history (
+  id         INTEGER PRIMARY KEY,
+  lead_id    INTEGER NOT NULL REFERENCES leads(id) ON DELETE CASCADE,
+  created_at TEXT NOT NULL,
+  author     TEXT NOT NULL,
+  kind       TEXT NOT NULL CHECK (kind IN ('status', 'assignee', 'note')),
+  value      TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS lead_history_lead ON lead_history (lead_id, id);
+DROP INDEX IF EXISTS outbox_lead_kind;
+CREATE UNIQUE INDEX outbox_lead_kind ON outbox (lead_id, kind) WHERE recipient <> 'webhook:lead.updated';
+`
 
 /** The column names of a table. */
 export function columnsOf(db: Database.Database, table: string): string[] {
@@ -105,6 +134,8 @@ export const upgrades: Array<(db: Database.Database) => void> = [
   (db) => upgradeForLaunches(db),
   // Version 7, as supabase/migrations/20251226000000_sign_in_limits.sql: the sign-in limiter's counts.
   (db) => db.exec(sqliteSignInSchema),
+  // Version 8, as supabase/migrations/20251228000000_lead_follow_up.sql: follow-up, history, phones in E.164.
+  (db) => db.exec(followUpSchema),
 ]
 
 /** Schema version 5; each part guarded, so a file that already has one of them is upgraded all the same. */

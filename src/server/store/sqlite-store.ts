@@ -23,6 +23,7 @@ import {
   type SaveLeadResult,
 } from './store.ts'
 import { columnsOf, schemaV1, upgrades } from './sqlite-schema.ts'
+import { createSqliteFollowUps, followUpCondition } from './sqlite-follow-up.ts'
 import { emailKey, leadsListIndex, searchCondition, toJob, toLead, toMessageState, whereOf, type JobRow, type LeadRow, type ListedRow, type MessageRow } from './sqlite-rows.ts'
 
 /** Options for opening the SQLite store. */
@@ -119,6 +120,8 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions): Sqli
   // A read-only store may open a file an older server still runs on, which has no launch column: all its leads are
   // the default launch's.
   const hasLaunch = columnsOf(db, 'leads').includes('launch')
+  // Schema version 8 (follow-up, phones in E.164); a read-only store may open a file from before it.
+  const hasFollowUps = columnsOf(db, 'leads').includes('phone_e164')
   /** The WHERE clause and parameters that keep one launch's leads (null launches are the default launch's). */
   function launchCondition(launch: string | undefined): { sql: string; params: unknown[] } {
     if (launch === undefined) return { sql: '1 = 1', params: [] }
@@ -186,18 +189,24 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions): Sqli
   }
 
   function searchLeads(search: LeadSearch): LeadSearchPage {
-    const text = searchCondition(search)
+    const typed = searchCondition(search)
+    // A phone typed in another format than the lead's is found by its E.164 reading (the leads page passes it).
+    const text = hasFollowUps && search.phone ? { sql: `(${typed.sql} OR leads.phone_e164 = ?)`, params: [...typed.params, search.phone] } : typed
     const launch = launchCondition(search.launch)
     const launches = launchesCondition(search.launches)
-    const match = { sql: `${text.sql} AND ${launch.sql} AND ${launches.sql}`, params: [...text.params, ...launch.params, ...launches.params] }
+    const follow = hasFollowUps ? followUpCondition(search) : { sql: '1 = 1', params: [] }
+    const match = {
+      sql: `${text.sql} AND ${launch.sql} AND ${launches.sql} AND ${follow.sql}`,
+      params: [...text.params, ...launch.params, ...launches.params, ...follow.params],
+    }
     const from = search.from
     const newer = from !== undefined && 'newer' in from
     const position = from === undefined ? undefined : 'newer' in from ? from.newer : from.older
     const keyset = position ? ` AND (leads.created_at, leads.id) ${newer ? '>' : '<'} (?, ?)` : ''
     const order = newer ? 'ASC' : 'DESC'
     const rows = query<ListedRow>(
-      `SELECT leads.*, o.status AS mail_status, o.attempts AS mail_attempts
-       FROM leads LEFT JOIN outbox AS o ON o.id = (SELECT min(id) FROM outbox WHERE outbox.lead_id = leads.id)
+      `SELECT leads.*, o.status AS mail_status, o.attempts AS mail_attempts${hasFollowUps ? ', fu.status AS fu_status, fu.assignee AS fu_assignee' : ''}
+       FROM leads LEFT JOIN outbox AS o ON o.id = (SELECT min(id) FROM outbox WHERE outbox.lead_id = leads.id)${hasFollowUps ? ' LEFT JOIN lead_follow_ups AS fu ON fu.lead_id = leads.id' : ''}
        WHERE ${match.sql}${keyset}
        ORDER BY leads.created_at ${order}, leads.id ${order} LIMIT ?`,
     ).all(...match.params, ...(position ? [position.createdAt, position.id] : []), search.limit)
@@ -215,6 +224,7 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions): Sqli
         ...toStored(row),
         notification: notificationStateOf(row.mail_status, row.mail_attempts),
         ...withdrawalOf(row.withdrawn_at),
+        followUp: { status: row.fu_status ?? null, assignee: row.fu_assignee ?? '' },
       })),
       total,
       hasNewer: rows.length === 0 ? total > 0 && position !== undefined : beyond(rows[0], '>'),
@@ -282,6 +292,7 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions): Sqli
 
   return {
     ...createSqliteSignInCounts(db),
+    ...createSqliteFollowUps(db, defaultLaunch),
     // better-sqlite3 is synchronous; the commit (with its fsync) has happened when these promises resolve.
     // IMMEDIATE takes the write lock up front, so a read-then-insert cannot interleave with another writer.
     saveLead(lead, mail, more) {

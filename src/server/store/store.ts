@@ -21,6 +21,7 @@
  *   consent_sha256 SHA-256 of consent_text
  *   consent_reported the browser's text, if other
  *   launch         the launch's slug; null on leads stored before launches were kept (the default launch)
+ *   phone_e164     the phone read as E.164 by the leads page; null until read, '' when none (follow-up.ts)
  *
  * consent_text is the launch's note as the server knows it (never the browser's copy), consent_sha256 its version
  * (null on leads stored before it was kept), consent_reported what the browser claimed it showed when that differs.
@@ -34,8 +35,10 @@
  *
  * suppressions: address_key (HMAC of an address that withdrew consent, never the address), created_at
  * sign_in_failures, sign_in_devices: the sign-in limiter's counts (store/sign-in-counts.ts)
+ * lead_follow_ups (status, assignee), lead_history (status, assignee, note; when, who): the follow-up (follow-up.ts)
  */
 import type { SignInCounts } from './sign-in-counts.ts'
+import type { FollowUpState, FollowUpStore } from './follow-up.ts'
 
 /** A registration as the app hands it to the store: already validated and trimmed. */
 export type NewLead = {
@@ -197,6 +200,18 @@ export type LeadSearch = {
   launch?: string
   /** Only leads of these launches (an account limited to some; empty: none), besides `launch`. */
   launches?: readonly string[]
+  /** Leads whose phone in E.164 is this one (follow-up.ts), as well as those the text finds: e.g. '+16475550111'. */
+  phone?: string
+  /** Only leads in this status; `orUnset`: and those never given one (it is the launch's first status, New). */
+  status?: { is: string; orUnset: boolean }
+  /** Only leads assigned to this person ('' unassigned). */
+  assignee?: string
+  /** Only realtors (the form's isRealtor is yes), or only the others. */
+  realtor?: boolean
+  /** Only leads received at or after this time (ISO 8601, UTC). */
+  createdFrom?: string
+  /** Only leads received before this time (ISO 8601, UTC). */
+  createdBefore?: string
   /** Leads a page. */
   limit: number
 }
@@ -208,7 +223,7 @@ export type LeadSearch = {
 export type NotificationState = { status: 'pending' | 'retrying' | 'sent' | 'failed' | 'cancelled' | 'none'; attempts: number }
 
 /** A lead as the leads page lists it: with its notification's state and, once it withdrew its consent, when. */
-export type ListedLead = StoredLead & { notification: NotificationState; withdrawnAt?: string }
+export type ListedLead = StoredLead & { notification: NotificationState; withdrawnAt?: string; followUp?: FollowUpState }
 
 /** A listed lead's withdrawal, as the store read it (absent unless the lead withdrew). */
 export function withdrawalOf(withdrawnAt: string | null | undefined): { withdrawnAt?: string } {
@@ -263,7 +278,7 @@ export type ErasureResult = {
  * Where leads and their pending notifications live, and the sign-in limiter's counts (store/sign-in-counts.ts). Every
  * method may be called concurrently.
  */
-export interface LeadStore extends SignInCounts {
+export interface LeadStore extends SignInCounts, FollowUpStore {
   /**
    * Stores the lead and its notification in ONE transaction, or nothing at all; `mail` null stores the lead alone
    * (suspected spam is never notified). A submission id that is already stored changes nothing and returns the
