@@ -5,6 +5,7 @@ import net from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { parseArgs } from 'node:util'
 import Database from 'better-sqlite3'
 import { SMTPServer } from 'smtp-server'
 import { contactFunctionPath } from '../schema/function-path.ts'
@@ -13,6 +14,7 @@ import { createLaunch } from '../src/cli/new-launch.ts'
 import { defaultLaunchSlug } from '../src/cli/launch-catalog.ts'
 import { openSqliteStore } from '../src/server/store/sqlite-store.ts'
 import { copyProject } from '../tests/e2e/harness.ts'
+import { insertFsyncRate } from './backend-floors.ts'
 
 /**
  * The backend's load and durability bench (`npm run bench:backend`, and part of `npm run bench`):
@@ -24,6 +26,9 @@ import { copyProject } from '../tests/e2e/harness.ts'
  *   4. launches  the load of 1. on one server serving three launches (a copy of the project with two more in
  *                launches/), each request for the next launch by its host name (<slug>.localhost): requests/s
  *                beside 1.'s one-launch figure, and whether every lead is stored once, under its own launch.
+ * Beside 1., in the same run: the floors (bench/backend-floors.ts) — a plain INSERT+fsync loop's rate and an empty
+ * handler's rate under the same load — and, with `--old DIR` (another checkout, e.g. `git archive <commit>` unpacked
+ * with node_modules linked), the load of 1. on that checkout's server, just before this one's.
  * Everything runs on 127.0.0.1 in a temporary directory; every process started here is stopped by its pid.
  */
 
@@ -74,10 +79,10 @@ async function until(check: () => boolean | Promise<boolean>, timeoutMs: number)
 
 type Server = { url: string; proc: ChildProcess; startMs: number; stop(signal: NodeJS.Signals): Promise<void> }
 
-/** Starts src/cli/serve.ts as one process (node --import tsx), so SIGKILL hits the server itself. */
-async function startServer(env: Record<string, string>, cwd = root): Promise<Server> {
+/** Starts src/cli/serve.ts (or `script`) as one process (node --import tsx), so SIGKILL hits the server itself. */
+async function startServer(env: Record<string, string>, cwd = root, script = 'src/cli/serve.ts'): Promise<Server> {
   const started = Date.now()
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/cli/serve.ts'], {
+  const proc = spawn(process.execPath, ['--import', 'tsx', script], {
     cwd,
     // PAGE_CONFIG: one launch (the default one), whatever launches/ holds, unless the phase serves several.
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', HOST: '127.0.0.1', PORT: '0', RATE_LIMIT_PER_MINUTE: '0', PAGE_CONFIG: 'page.config.json', ...env },
@@ -276,21 +281,49 @@ async function launchesPhase(work: string, log: (line: string) => void) {
   }
 }
 
-async function loadPhase(work: string, log: (line: string) => void) {
-  const dataDir = path.join(work, 'load')
-  const server = await startServer({ DATA_DIR: dataDir, DIST_DIR: path.join(work, 'dist') })
+/** The outbox's messages by state, read beside the server. */
+async function outboxCounts(dataDir: string) {
+  const store = openSqliteStore(path.join(dataDir, 'leads.sqlite'), { readonly: true, defaultLaunch: defaultLaunchSlug() ?? 'default' })
+  try {
+    return await store.countMessages()
+  } finally {
+    await store.close()
+  }
+}
+
+/** The empty handler's rate under the load's connections, for a shorter time (it is a floor, not the subject). */
+async function emptyHandlerPhase(log: (line: string) => void) {
+  const server = await startServer({}, root, 'bench/empty-server.ts')
   const acked: string[] = []
   try {
-    log('load: 50 connections for 15 s …')
+    log('floor: the empty handler, 50 connections for 5 s …')
+    const result = await autocannon({ url: server.url, connections: 50, duration: 5, timeout: 10, requests: [registrations(acked)] })
+    return { 'floor.emptyHandlerPerSecond': Math.round(result.requests.average), 'floor.emptyHandlerP99Ms': result.latency.p99 }
+  } finally {
+    await server.stop('SIGTERM')
+  }
+}
+
+async function loadPhase(work: string, log: (line: string) => void, checkout = root, label = 'load') {
+  const dataDir = path.join(work, label)
+  const server = await startServer({ DATA_DIR: dataDir, DIST_DIR: path.join(work, 'dist') }, checkout)
+  const acked: string[] = []
+  try {
+    log(`${label}: 50 connections for 15 s${checkout === root ? '' : ` on ${checkout}`} …`)
     const result = await autocannon({ url: server.url, connections: 50, duration: 15, timeout: 10, requests: [registrations(acked, 20)] })
     // Requests still in flight when autocannon stops are answered (unheard) a moment later.
     await sleep(1000)
     const stored = await storedIds(dataDir)
     const check = compare(acked, stored)
+    // Every message queued (each lead's notification and reply) delivered: none pending, none failed.
     const drainStart = Date.now()
-    const drained = await until(() => emlCount(dataDir) >= stored.length, 180_000)
+    const drained = await until(async () => {
+      const counts = await outboxCounts(dataDir)
+      return counts.pending === 0 && counts.failed === 0
+    }, 180_000)
     const drainSeconds = (Date.now() - drainStart) / 1000
-    return {
+    const counts = await outboxCounts(dataDir)
+    const figures = {
       'load.requestsPerSecond': Math.round(result.requests.average),
       'load.latencyP50Ms': result.latency.p50,
       'load.latencyP99Ms': result.latency.p99,
@@ -303,9 +336,12 @@ async function loadPhase(work: string, log: (line: string) => void) {
       'load.storedTwice': check.duplicates,
       'load.non2xx': result.non2xx,
       'load.errors': result.errors + result.timeouts,
-      'load.notificationsWritten': emlCount(dataDir),
-      'load.notificationDrainSeconds': drained ? Number(drainSeconds.toFixed(1)) : `not done after ${drainSeconds.toFixed(0)} s`,
+      'load.messagesSent': counts.sent,
+      'load.messagesNotSent': counts.pending + counts.failed + counts.cancelled,
+      'load.messagesWritten': emlCount(dataDir),
+      'load.deliveryDoneSecondsAfterLoad': drained ? Number(drainSeconds.toFixed(1)) : `not done after ${drainSeconds.toFixed(0)} s`,
     }
+    return Object.fromEntries(Object.entries(figures).map(([key, value]) => [key.replace(/^load\./, `${label}.`), value]))
   } finally {
     await server.stop('SIGTERM')
   }
@@ -419,18 +455,26 @@ async function sigkillPhase(work: string, log: (line: string) => void) {
 }
 
 /** Runs the three phases and returns the figures (flat keys, numbers or short text), `backend.verdict` first. */
-export async function runBackendBench(options: { log?: (line: string) => void } = {}): Promise<Record<string, number | string>> {
+export async function runBackendBench(options: { log?: (line: string) => void; old?: string } = {}): Promise<Record<string, number | string>> {
   const log = options.log ?? ((line: string) => console.error(line))
   const work = mkdtempSync(path.join(tmpdir(), 'vip-bench-'))
   writeDist(path.join(work, 'dist'), [defaultSlugOf(root)])
   try {
+    log('floor: a plain INSERT+fsync loop for 5 s …')
+    const insertRate = insertFsyncRate(5)
+    const old = options.old ? await loadPhase(work, log, path.resolve(options.old), 'old') : {}
     const figures: Record<string, number | string> = {
+      'floor.insertFsyncPerSecond': insertRate,
+      ...(await emptyHandlerPhase(log)),
+      ...old,
       ...(await loadPhase(work, log)),
       // A phase that cannot run is reported as such; the other phases' figures still count.
       ...(await launchesPhase(work, log).catch((error: unknown) => ({ 'launches.error': (error as Error).message.split('\n')[0] ?? 'failed' }))),
       ...(await outagePhase(work, log)),
       ...(await sigkillPhase(work, log)),
     }
+    figures['load.vsInsertFsyncLoop'] = `${Math.round((Number(figures['load.requestsPerSecond']) / insertRate) * 100)} %`
+    figures['load.vsEmptyHandler'] = `${Math.round((Number(figures['load.requestsPerSecond']) / Number(figures['floor.emptyHandlerPerSecond'])) * 100)} %`
     if (typeof figures['launches.requestsPerSecond'] === 'number') {
       figures['launches.throughputVsOneLaunch'] = `${Math.round((figures['launches.requestsPerSecond'] / Number(figures['load.requestsPerSecond'])) * 100)} %`
     }
@@ -440,7 +484,8 @@ export async function runBackendBench(options: { log?: (line: string) => void } 
       // Stored but never acknowledged is allowed only for requests cut off when the run ended (≤ 1 per connection).
       Number(figures['load.storedUnanswered']) > 50 && 'more leads stored than acknowledged, beyond those cut off at the end',
       figures['load.non2xx'] !== 0 && 'registrations refused under load',
-      typeof figures['load.notificationDrainSeconds'] !== 'number' && 'notifications not all written after load',
+      typeof figures['load.deliveryDoneSecondsAfterLoad'] !== 'number' && 'messages not all delivered after load',
+      figures['load.messagesNotSent'] !== 0 && 'messages left pending or failed after load',
       figures['outage.non2xx'] !== 0 && 'registrations failed while SMTP was down',
       figures['outage.acknowledgedButMissing'] !== 0 && 'leads missing after the SMTP outage',
       figures['outage.delivered'] !== figures['outage.stored'] && 'notifications missing after SMTP returned',
@@ -463,7 +508,8 @@ export async function runBackendBench(options: { log?: (line: string) => void } 
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
-  const figures = await runBackendBench()
+  const { values } = parseArgs({ options: { old: { type: 'string' } } })
+  const figures = await runBackendBench({ old: values.old })
   const width = Math.max(...Object.keys(figures).map((k) => k.length))
   for (const [key, value] of Object.entries(figures)) console.log(`${key.padEnd(width)}  ${value}`)
   process.exitCode = figures['backend.verdict'] === 'pass' ? 0 : 1
