@@ -1,3 +1,4 @@
+import { setPriority } from 'node:os'
 import path from 'node:path'
 import { createEmlMailer } from './delivery/eml-mailer.ts'
 import type { Mailer } from './delivery/mailer.ts'
@@ -17,6 +18,9 @@ const tell = (message: FromDelivery) => process.send?.(message)
 let running: { kick(): void; stop(): Promise<void> } | undefined
 
 async function run(start: DeliveryStart): Promise<void> {
+  // The lowest CPU priority: on a busy machine the server's answers go first, and delivery catches up when it is
+  // quieter (what the outbox is for). Allowed to any process for itself.
+  setPriority(19)
   const lock = await lockDelivery(start.dataDir)
   const store = openSqliteStore(path.join(start.dataDir, 'leads.sqlite'), { defaultLaunch: start.defaultLaunch })
   // The only delivery process of DATA_DIR now: claims left by a killed predecessor are free to take at once.
