@@ -5,6 +5,7 @@ import net from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { parseArgs } from 'node:util'
 import Database from 'better-sqlite3'
 import { SMTPServer } from 'smtp-server'
 import { contactFunctionPath } from '../schema/function-path.ts'
@@ -13,6 +14,7 @@ import { createLaunch } from '../src/config/new-launch.ts'
 import { defaultLaunchSlug } from '../src/cli/launch-catalog.ts'
 import { openSqliteStore } from '../src/server/store/sqlite-store.ts'
 import { copyProject } from '../tests/e2e/harness.ts'
+import { insertFsyncRate } from './backend-floors.ts'
 
 /**
  * The backend's load and durability bench (`npm run bench:backend`, and part of `npm run bench`):
@@ -24,6 +26,13 @@ import { copyProject } from '../tests/e2e/harness.ts'
  *   4. launches  the load of 1. on one server serving three launches (a copy of the project with two more in
  *                launches/), each request for the next launch by its host name (<slug>.localhost): requests/s
  *                beside 1.'s one-launch figure, and whether every lead is stored once, under its own launch.
+ *   5. delivery  SIGKILL of the delivery process alone, mid-delivery over SMTP: every message arrives, repeats at
+ *                most those in flight (counted by distinct Message-ID).
+ * Beside 1., in the same run: the floors (bench/backend-floors.ts) — a plain INSERT+fsync loop's rate and an empty
+ * handler's rate under the same load — and, with `--old DIR` (another checkout, e.g. `git archive <commit>` unpacked
+ * with node_modules linked; repeatable), the load of 1. on that checkout's server, just before this one's;
+ * `--rounds N` takes the checkouts' loads (10 s each, not waiting for delivery) in turns N times first;
+ * `--load-only` runs the floors and the loads alone.
  * Everything runs on 127.0.0.1 in a temporary directory; every process started here is stopped by its pid.
  */
 
@@ -74,10 +83,10 @@ async function until(check: () => boolean | Promise<boolean>, timeoutMs: number)
 
 type Server = { url: string; proc: ChildProcess; startMs: number; stop(signal: NodeJS.Signals): Promise<void> }
 
-/** Starts src/cli/serve.ts as one process (node --import tsx), so SIGKILL hits the server itself. */
-async function startServer(env: Record<string, string>, cwd = root): Promise<Server> {
+/** Starts src/cli/serve.ts (or `script`) as one process (node --import tsx), so SIGKILL hits the server itself. */
+async function startServer(env: Record<string, string>, cwd = root, script = 'src/cli/serve.ts'): Promise<Server> {
   const started = Date.now()
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/cli/serve.ts'], {
+  const proc = spawn(process.execPath, ['--import', 'tsx', script], {
     cwd,
     // PAGE_CONFIG: one launch (the default one), whatever launches/ holds, unless the phase serves several.
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', HOST: '127.0.0.1', PORT: '0', RATE_LIMIT_PER_MINUTE: '0', PAGE_CONFIG: 'page.config.json', ...env },
@@ -276,21 +285,71 @@ async function launchesPhase(work: string, log: (line: string) => void) {
   }
 }
 
-async function loadPhase(work: string, log: (line: string) => void) {
-  const dataDir = path.join(work, 'load')
-  const server = await startServer({ DATA_DIR: dataDir, DIST_DIR: path.join(work, 'dist') })
+/** The outbox's messages by state, read beside the server. */
+async function outboxCounts(dataDir: string) {
+  const store = openSqliteStore(path.join(dataDir, 'leads.sqlite'), { readonly: true, defaultLaunch: defaultLaunchSlug() ?? 'default' })
+  try {
+    return await store.countMessages()
+  } finally {
+    await store.close()
+  }
+}
+
+/** The empty handler's rate under the load's connections, for a shorter time (it is a floor, not the subject). */
+async function emptyHandlerPhase(log: (line: string) => void) {
+  const server = await startServer({}, root, 'bench/empty-server.ts')
   const acked: string[] = []
   try {
-    log('load: 50 connections for 15 s …')
-    const result = await autocannon({ url: server.url, connections: 50, duration: 15, timeout: 10, requests: [registrations(acked, 20)] })
+    log('floor: the empty handler, 50 connections for 5 s …')
+    const result = await autocannon({ url: server.url, connections: 50, duration: 5, timeout: 10, requests: [registrations(acked)] })
+    return { 'floor.emptyHandlerPerSecond': Math.round(result.requests.average), 'floor.emptyHandlerP99Ms': result.latency.p99 }
+  } finally {
+    await server.stop('SIGTERM')
+  }
+}
+
+/** CPU time (user + system) a process has used so far, in ms; 0 once it is gone. */
+function cpuMsOf(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+    // utime and stime, in clock ticks (100 a second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) * 10
+  } catch {
+    return 0
+  }
+}
+
+/** How the load phase runs: its length, and whether to wait for every message to be delivered after it. */
+type LoadOptions = { seconds?: number; waitForDelivery?: boolean }
+
+async function loadPhase(work: string, log: (line: string) => void, checkout = root, label = 'load', options: LoadOptions = {}) {
+  const seconds = options.seconds ?? 15
+  const dataDir = path.join(work, label.replace(/[^\w-]/g, '-'))
+  const server = await startServer({ DATA_DIR: dataDir, DIST_DIR: path.join(work, 'dist') }, checkout)
+  const acked: string[] = []
+  try {
+    log(`${label}: 50 connections for ${seconds} s${checkout === root ? '' : ` on ${checkout}`} …`)
+    // CPU used during the load by the server and by its delivery process (when it has one): less moved by the
+    // machine's other load than the rates are.
+    const children = childrenOf(server.proc.pid!)
+    const cpuBefore = [cpuMsOf(server.proc.pid), ...children.map(cpuMsOf)]
+    const result = await autocannon({ url: server.url, connections: 50, duration: seconds, timeout: 10, requests: [registrations(acked, 20)] })
+    const cpuAfter = [cpuMsOf(server.proc.pid), ...children.map(cpuMsOf)]
     // Requests still in flight when autocannon stops are answered (unheard) a moment later.
     await sleep(1000)
     const stored = await storedIds(dataDir)
     const check = compare(acked, stored)
+    const sentDuringLoad = (await outboxCounts(dataDir)).sent
+    // Every message queued (each lead's notification and reply) delivered: none pending, none failed.
     const drainStart = Date.now()
-    const drained = await until(() => emlCount(dataDir) >= stored.length, 180_000)
+    const drained = await until(async () => {
+      if (options.waitForDelivery === false) return true
+      const counts = await outboxCounts(dataDir)
+      return counts.pending === 0 && counts.failed === 0
+    }, 180_000)
     const drainSeconds = (Date.now() - drainStart) / 1000
-    return {
+    const counts = await outboxCounts(dataDir)
+    const figures = {
       'load.requestsPerSecond': Math.round(result.requests.average),
       'load.latencyP50Ms': result.latency.p50,
       'load.latencyP99Ms': result.latency.p99,
@@ -303,9 +362,15 @@ async function loadPhase(work: string, log: (line: string) => void) {
       'load.storedTwice': check.duplicates,
       'load.non2xx': result.non2xx,
       'load.errors': result.errors + result.timeouts,
-      'load.notificationsWritten': emlCount(dataDir),
-      'load.notificationDrainSeconds': drained ? Number(drainSeconds.toFixed(1)) : `not done after ${drainSeconds.toFixed(0)} s`,
+      'load.serverCpuMsPerRequest': Number(((cpuAfter[0]! - cpuBefore[0]!) / result.requests.total).toFixed(2)),
+      'load.deliveryProcessCpuMsPerRequest': Number((cpuAfter.slice(1).reduce((a, b, i) => a + b - cpuBefore[i + 1]!, 0) / result.requests.total).toFixed(2)),
+      'load.messagesSentDuringLoad': sentDuringLoad,
+      'load.messagesSent': counts.sent,
+      'load.messagesNotSent': counts.pending + counts.failed + counts.cancelled,
+      'load.messagesWritten': emlCount(dataDir),
+      'load.deliveryDoneSecondsAfterLoad': drained ? Number(drainSeconds.toFixed(1)) : `not done after ${drainSeconds.toFixed(0)} s`,
     }
+    return Object.fromEntries(Object.entries(figures).map(([key, value]) => [key.replace(/^load\./, `${label}.`), value]))
   } finally {
     await server.stop('SIGTERM')
   }
@@ -418,43 +483,148 @@ async function sigkillPhase(work: string, log: (line: string) => void) {
   }
 }
 
+/** The processes whose parent is `pid` (from /proc, as ps reads it): the server's delivery process. */
+function childrenOf(pid: number): number[] {
+  return readdirSync('/proc').flatMap((entry) => {
+    if (!/^\d+$/.test(entry)) return []
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid ? [Number(entry)] : []
+    } catch {
+      return []
+    }
+  })
+}
+
+/**
+ * SIGKILL of the delivery process alone, mid-delivery over SMTP: every message of every acknowledged registration
+ * arrives (counted by distinct Message-ID), and the copies sent twice are at most the messages claimed and not yet
+ * marked when it died (read from the database right after the kill, before its successor frees them).
+ */
+async function deliveryKillPhase(work: string, log: (line: string) => void) {
+  const dataDir = path.join(work, 'delivery-kill')
+  const smtpPort = await freePort()
+  const received: string[] = []
+  const smtp = new SMTPServer({
+    authOptional: true,
+    hideSTARTTLS: true,
+    disableReverseLookup: true,
+    logger: false,
+    closeTimeout: 100,
+    onData(stream, _session, callback) {
+      let head = ''
+      stream.on('data', (c: Buffer) => {
+        if (head.length < 4000) head += c.toString('latin1')
+      })
+      stream.on('end', () => {
+        received.push(/^Message-ID: (\S+)/im.exec(head)?.[1] ?? '')
+        callback()
+      })
+    },
+  })
+  await new Promise<void>((resolve) => smtp.listen(smtpPort, '127.0.0.1', resolve))
+  const server = await startServer({ DATA_DIR: dataDir, DIST_DIR: path.join(work, 'dist'), SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, MAIL_FROM: 'Bench <no-reply@example.com>' })
+  try {
+    log('delivery kill: 2,000 registrations, SIGKILL of the delivery process mid-delivery …')
+    const acked: string[] = []
+    await autocannon({ url: server.url, connections: 10, amount: 2000, timeout: 10, requests: [registrations(acked)] })
+    const expected = new Set(acked.flatMap((id) => [`<${id}.notification@`, `<${id}.reply@`]))
+    await until(() => received.length >= 400, 60_000)
+    const [child] = childrenOf(server.proc.pid!)
+    if (child === undefined) return { 'deliveryKill.error': 'no delivery process found' }
+    process.kill(child, 'SIGKILL')
+    const db = new Database(path.join(dataDir, 'leads.sqlite'), { readonly: true })
+    const inFlight = (db.prepare("SELECT count(*) AS n FROM outbox WHERE status = 'pending' AND locked_until IS NOT NULL").get() as { n: number }).n
+    db.close()
+    const deliveredAtKill = received.length
+    const distinct = () => new Set(received.filter((id) => expected.has(id.slice(0, id.indexOf('@') + 1)))).size
+    const all = await until(() => distinct() >= expected.size, 180_000)
+    await sleep(1000)
+    const [successor] = childrenOf(server.proc.pid!)
+    return {
+      'deliveryKill.acknowledged': acked.length,
+      'deliveryKill.messagesExpected': expected.size,
+      'deliveryKill.deliveredAtKill': deliveredAtKill,
+      'deliveryKill.inFlightAtMost': inFlight,
+      'deliveryKill.notDelivered': expected.size - distinct(),
+      'deliveryKill.repeated': received.length - new Set(received).size,
+      'deliveryKill.restarted': successor !== undefined && successor !== child ? 'yes' : 'no',
+      'deliveryKill.allDelivered': all ? 'yes' : 'no',
+    }
+  } finally {
+    await server.stop('SIGTERM')
+    await new Promise<void>((resolve) => smtp.close(() => resolve()))
+  }
+}
+
 /** Runs the three phases and returns the figures (flat keys, numbers or short text), `backend.verdict` first. */
-export async function runBackendBench(options: { log?: (line: string) => void } = {}): Promise<Record<string, number | string>> {
+export async function runBackendBench(options: { log?: (line: string) => void; old?: string[]; loadOnly?: boolean; rounds?: number } = {}): Promise<Record<string, number | string>> {
   const log = options.log ?? ((line: string) => console.error(line))
   const work = mkdtempSync(path.join(tmpdir(), 'vip-bench-'))
   writeDist(path.join(work, 'dist'), [defaultSlugOf(root)])
   try {
-    const figures: Record<string, number | string> = {
-      ...(await loadPhase(work, log)),
-      // A phase that cannot run is reported as such; the other phases' figures still count.
-      ...(await launchesPhase(work, log).catch((error: unknown) => ({ 'launches.error': (error as Error).message.split('\n')[0] ?? 'failed' }))),
-      ...(await outagePhase(work, log)),
-      ...(await sigkillPhase(work, log)),
+    log('floor: a plain INSERT+fsync loop for 5 s …')
+    const insertRate = insertFsyncRate(5)
+    const old: Record<string, number | string> = {}
+    // --rounds N: the checkouts' loads (10 s each, no wait for delivery) taken in turns N times, then the full load.
+    for (let round = 1; round <= (options.rounds ?? 0); round++) {
+      for (const dir of [...(options.old ?? []), root]) {
+        const name = dir === root ? 'this' : path.basename(dir)
+        Object.assign(old, await loadPhase(work, log, path.resolve(dir), `round${round}:${name}`, { seconds: 10, waitForDelivery: false }))
+      }
     }
+    if (!options.rounds) for (const dir of options.old ?? []) Object.assign(old, await loadPhase(work, log, path.resolve(dir), `old:${path.basename(dir)}`))
+    const figures: Record<string, number | string> = {
+      'floor.insertFsyncPerSecond': insertRate,
+      ...(await emptyHandlerPhase(log)),
+      ...old,
+      ...(await loadPhase(work, log)),
+    }
+    if (!options.loadOnly) {
+      Object.assign(
+        figures,
+        // A phase that cannot run is reported as such; the other phases' figures still count.
+        await launchesPhase(work, log).catch((error: unknown) => ({ 'launches.error': (error as Error).message.split('\n')[0] ?? 'failed' })),
+        await outagePhase(work, log),
+        await sigkillPhase(work, log),
+        await deliveryKillPhase(work, log),
+      )
+    }
+    figures['load.vsInsertFsyncLoop'] = `${Math.round((Number(figures['load.requestsPerSecond']) / insertRate) * 100)} %`
+    figures['load.vsEmptyHandler'] = `${Math.round((Number(figures['load.requestsPerSecond']) / Number(figures['floor.emptyHandlerPerSecond'])) * 100)} %`
     if (typeof figures['launches.requestsPerSecond'] === 'number') {
       figures['launches.throughputVsOneLaunch'] = `${Math.round((figures['launches.requestsPerSecond'] / Number(figures['load.requestsPerSecond'])) * 100)} %`
     }
+    const others = options.loadOnly
+      ? []
+      : [
+          figures['outage.non2xx'] !== 0 && 'registrations failed while SMTP was down',
+          figures['outage.acknowledgedButMissing'] !== 0 && 'leads missing after the SMTP outage',
+          figures['outage.delivered'] !== figures['outage.stored'] && 'notifications missing after SMTP returned',
+          figures['outage.deliveredTwice'] !== 0 && 'a notification delivered twice',
+          figures['sigkill.acknowledgedButMissing'] !== 0 && 'acknowledged leads missing after SIGKILL',
+          figures['launches.error'] !== undefined && `the three-launch phase failed (${figures['launches.error']})`,
+          ...(figures['launches.error'] === undefined
+            ? [
+                figures['launches.acknowledgedButMissing'] !== 0 && 'acknowledged leads missing with three launches',
+                figures['launches.storedUnderAnotherLaunch'] !== 0 && 'a lead stored under another launch',
+                figures['launches.non2xx'] !== 0 && 'registrations refused with three launches',
+              ]
+            : []),
+          figures['sigkill.allNotificationsWritten'] !== 'yes' && 'notifications missing after SIGKILL',
+          figures['deliveryKill.notDelivered'] !== 0 && 'messages missing after SIGKILL of the delivery process',
+          Number(figures['deliveryKill.repeated']) > Number(figures['deliveryKill.inFlightAtMost']) && 'more messages repeated than were in flight',
+          figures['deliveryKill.restarted'] !== 'yes' && `the delivery process was not started again${figures['deliveryKill.error'] ? ` (${figures['deliveryKill.error']})` : ''}`,
+        ]
     const failures = [
       figures['load.acknowledgedButMissing'] !== 0 && 'acknowledged leads missing after load',
       figures['load.storedTwice'] !== 0 && 'a lead stored twice under load',
       // Stored but never acknowledged is allowed only for requests cut off when the run ended (≤ 1 per connection).
       Number(figures['load.storedUnanswered']) > 50 && 'more leads stored than acknowledged, beyond those cut off at the end',
       figures['load.non2xx'] !== 0 && 'registrations refused under load',
-      typeof figures['load.notificationDrainSeconds'] !== 'number' && 'notifications not all written after load',
-      figures['outage.non2xx'] !== 0 && 'registrations failed while SMTP was down',
-      figures['outage.acknowledgedButMissing'] !== 0 && 'leads missing after the SMTP outage',
-      figures['outage.delivered'] !== figures['outage.stored'] && 'notifications missing after SMTP returned',
-      figures['outage.deliveredTwice'] !== 0 && 'a notification delivered twice',
-      figures['sigkill.acknowledgedButMissing'] !== 0 && 'acknowledged leads missing after SIGKILL',
-      figures['launches.error'] !== undefined && `the three-launch phase failed (${figures['launches.error']})`,
-      ...(figures['launches.error'] === undefined
-        ? [
-            figures['launches.acknowledgedButMissing'] !== 0 && 'acknowledged leads missing with three launches',
-            figures['launches.storedUnderAnotherLaunch'] !== 0 && 'a lead stored under another launch',
-            figures['launches.non2xx'] !== 0 && 'registrations refused with three launches',
-          ]
-        : []),
-      figures['sigkill.allNotificationsWritten'] !== 'yes' && 'notifications missing after SIGKILL',
+      typeof figures['load.deliveryDoneSecondsAfterLoad'] !== 'number' && 'messages not all delivered after load',
+      figures['load.messagesNotSent'] !== 0 && 'messages left pending or failed after load',
+      ...others,
     ].filter(Boolean)
     return { 'backend.verdict': failures.length === 0 ? 'pass' : `FAIL: ${failures.join('; ')}`, ...figures }
   } finally {
@@ -463,7 +633,9 @@ export async function runBackendBench(options: { log?: (line: string) => void } 
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
-  const figures = await runBackendBench()
+  // --old DIR (repeatable): another checkout's load first; --load-only: the floors and the loads, no other phase.
+  const { values } = parseArgs({ options: { old: { type: 'string', multiple: true }, 'load-only': { type: 'boolean' }, rounds: { type: 'string' } } })
+  const figures = await runBackendBench({ old: values.old, loadOnly: values['load-only'], rounds: Number(values.rounds ?? 0) })
   const width = Math.max(...Object.keys(figures).map((k) => k.length))
   for (const [key, value] of Object.entries(figures)) console.log(`${key.padEnd(width)}  ${value}`)
   process.exitCode = figures['backend.verdict'] === 'pass' ? 0 : 1

@@ -17,14 +17,14 @@ import type { Mailer } from './delivery/mailer.ts'
 import { createForwardedAddress } from './registration/forwarded-address.ts'
 import { requestHost } from './registration/caller.ts'
 import { launchSiteOf } from './site/launch-site.ts'
-import { createOutboxWorker } from './delivery/outbox.ts'
+import { superviseDelivery } from './delivery-supervisor.ts'
 import { ensurePrivateDir, readOrCreateSecret, tightenPrivateTree } from './store/private-files.ts'
 import { createSmtpMailer } from './delivery/smtp-mailer.ts'
 import { openSqliteStore } from './store/sqlite-store.ts'
 import { addressKeyOf } from './store/suppression.ts'
 import { createWebhookSender } from './delivery/webhook.ts'
 import { createRateLimiter } from './registration/rate-limit.ts'
-import { createAlerts } from './delivery/alerts.ts'
+import { createAlerts, messageFailedAlert } from './delivery/alerts.ts'
 import { readLaunchVersion, type VersionHeaderSettings, type VersionManifest } from './site/launch-version.ts'
 import { createLiveLaunches, localSlugOf, type FunctionMaker, type LaunchesSnapshot, type LiveLaunch } from './site/live-launches.ts'
 import { createLaunchPublisher, statusOf } from './site/publisher.ts'
@@ -128,8 +128,6 @@ export async function startNodeServer(
   rmSync(versionsDir, { recursive: true, force: true })
   // One database for every launch; leads stored before launches existed are the default launch's.
   const store = openSqliteStore(path.join(dataDir, 'leads.sqlite'), { defaultLaunch: defaultLaunch.slug })
-  // This process owns DATA_DIR: claims left by a killed predecessor can be taken over at once.
-  await store.releaseAllClaims()
   const defaultContract = (defaultLaunch.version ?? served()[0]?.version ?? initial.find((launch) => launch.version)!.version)!.contract
   const siteName = defaultContract.site.name
   const emlDir = path.join(dataDir, 'outbox')
@@ -143,24 +141,19 @@ export async function startNodeServer(
       : createEmlMailer({ dir: emlDir, from: settings.mail.from ?? defaultFrom })
   const webhook = settings.webhook ? createWebhookSender(settings.webhook) : undefined
   const alerts = createAlerts({ dir: path.join(dataDir, 'alerts'), alertEmail: settings.alertEmail, mailer, webhook, retryMs: settings.retry.minDelayMs })
-  const worker = createOutboxWorker({
-    store,
-    mailer,
-    webhook,
-    retry: settings.retry,
-    webhookDelaysMs: settings.webhookDelaysMs,
-    onFailed: (job, reason) =>
-      alerts.raise({
-        key: `message-failed:${job.id}`,
-        kind: 'message-failed',
-        subject: `A ${job.kind} could not be delivered (outbox message ${job.id})`,
-        text: [
-          `Outbox message ${job.id} (the ${job.kind} of registration ${job.leadId}) failed for good after ${job.attempts + 1} attempt(s).`,
-          // An SMTP refusal may quote the recipient: the owners get the reason without anyone's address.
-          `Reason: ${reason.replace(/[^\s@<>()]+@[^\s@<>()]+/g, '<address>')}`,
-          'It stays in the outbox as failed. Fix the cause (see the server log), then run npm run outbox:retry to send it again.',
-        ].join('\n'),
-      }),
+  // The outbox is delivered by a child process (delivery-supervisor.ts), started once the server listens.
+  const delivery = superviseDelivery({
+    start: {
+      dataDir,
+      defaultLaunch: defaultLaunch.slug,
+      mail: settings.mail.kind === 'smtp' ? settings.mail : { kind: 'eml', from: settings.mail.from ?? defaultFrom },
+      webhook: settings.webhook,
+      retry: settings.retry,
+      webhookDelaysMs: settings.webhookDelaysMs,
+      // Poll at least as often as the shortest retry delay, so a retry is not later than configured.
+      pollMs: Math.min(5_000, settings.retry.minDelayMs, ...settings.webhookDelaysMs),
+    },
+    onFailed: (job, reason) => alerts.raise(messageFailedAlert(job, reason)),
   })
   const unsubscribeSecret = () => settings.unsubscribeSecret ?? readOrCreateSecret(path.join(dataDir, 'unsubscribe.key'))
   // Unsubscribe links point at the function on each launch's own address, unless PUBLIC_FUNCTION_URL names one.
@@ -232,7 +225,7 @@ export async function startNodeServer(
           rateLimiter,
           store,
           clientAddress,
-          onLeadStored: () => worker.kick(),
+          onLeadStored: () => delivery.kick(),
           webhook: webhook !== undefined,
           suppressionKeyOf: erasure.keyOf,
         }),
@@ -403,8 +396,7 @@ export async function startNodeServer(
         : `Cannot listen on ${settings.host}:${settings.port}: ${(error as Error).message}`,
     )
   }
-  // Poll at least as often as the shortest retry delay, so a retry is not later than configured.
-  worker.start(Math.min(5_000, settings.retry.minDelayMs, ...settings.webhookDelaysMs))
+  delivery.start()
   alerts.start(Math.min(30_000, settings.retry.minDelayMs))
   const address = server.address()
   port = typeof address === 'object' && address ? address.port : settings.port
@@ -433,7 +425,7 @@ export async function startNodeServer(
         clearTimeout(cut)
         publisher.close()
         await alerts.stop()
-        await worker.stop()
+        await delivery.stop()
         await mailer.close?.()
         leadsPage?.close()
         studio?.close()

@@ -218,7 +218,7 @@ describe('node entry: files only the server can read', () => {
       await until(() => existsSync(outbox) && readdirSync(outbox).filter((f) => f.endsWith('.eml')).length === 2 && !readdirSync(outbox).some((f) => f.endsWith('.tmp')))
       expect(modeOf(dataDir)).toBe('700')
       expect(modeOf(outbox)).toBe('700')
-      const files = ['leads.sqlite', 'leads.sqlite-wal', 'leads.sqlite-shm', 'server.lock', 'server.pid', 'unsubscribe.key', ...readdirSync(outbox).map((f) => path.join('outbox', f))]
+      const files = ['leads.sqlite', 'leads.sqlite-wal', 'leads.sqlite-shm', 'server.lock', 'server.pid', 'delivery.lock', 'unsubscribe.key', ...readdirSync(outbox).map((f) => path.join('outbox', f))]
       expect(files.filter((f) => f.endsWith('.eml'))).toHaveLength(2)
       for (const file of files) expect(modeOf(path.join(dataDir, file)), file).toBe('600')
     } finally {

@@ -42,6 +42,8 @@ export type OutboxWorkerOptions = {
   jitter?: number
   /** Called once when a message reaches the failed state (the owners' alert); must not throw. */
   onFailed?: (job: OutboxJob, reason: string) => void
+  /** Messages claimed (and marked sent) together, in one transaction each; sent side by side. Default 32. */
+  batchSize?: number
 }
 
 /** The result of one delivery run: messages sent, and attempts that failed (retried later or given up). */
@@ -49,13 +51,13 @@ export type DeliveryReport = { sent: number; failed: number }
 
 /** Delivers the outbox: one run on demand (deliverDue), or continuously (start/kick/stop). */
 export type OutboxWorker = {
-  /** Delivers everything due now, one message after another, until nothing due is left. Runs never overlap. */
+  /** Delivers everything due now, a batch after another, until nothing due is left. Runs never overlap. */
   deliverDue(): Promise<DeliveryReport>
   /** Asks for a run soon (after a lead is stored); runs coalesce. */
   kick(): void
   /** Runs every `pollMs` as well, for retries that come due. */
   start(pollMs: number): void
-  /** Stops polling and waits for the message in hand; what is left stays pending for the next start. */
+  /** Stops polling and waits for the batch in hand; what is left stays pending for the next start. */
   stop(): Promise<void>
 }
 
@@ -66,9 +68,9 @@ export function retryDelayMs(attempts: number, policy: RetryPolicy, jitter = 0, 
 }
 
 /**
- * The outbox worker. One message at a time: claim it (committed), send it, mark it sent (committed). So a crash can
- * repeat at most the one message in flight, and that copy carries the same Message-ID / idempotency key as the
- * first. A temporary failure is retried with backoff; a permanent refusal, or the last allowed attempt, leaves the
+ * The outbox worker. A batch at a time: claim up to `batchSize` due messages (one committed transaction), send them
+ * side by side, mark the sent ones (one committed transaction). So a crash can repeat at most the batch in flight,
+ * and each copy carries the same Message-ID / idempotency key as the first. A temporary failure is retried with backoff; a permanent refusal, or the last allowed attempt, leaves the
  * message `failed` with its last error. A reply or webhook call of a registrant who withdrew is cancelled unsent.
  */
 export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
@@ -79,6 +81,7 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   const webhookDelays = options.webhookDelaysMs ?? standardWebhookDelaysMs
   const leaseMs = options.leaseMs ?? 120_000
   const jitter = options.jitter ?? 0.2
+  const batchSize = Math.max(1, options.batchSize ?? 32)
   const log = options.log ?? { info: (m: string) => console.log(m), error: (m: string, e?: unknown) => console.error(m, e ?? '') }
 
   let running: Promise<DeliveryReport> | undefined
@@ -92,11 +95,12 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
     return webhook.send(job.webhook)
   }
 
-  async function deliver(job: OutboxJob, report: DeliveryReport): Promise<void> {
+  /** Sends one claimed message; true when it went (marked sent with its batch), else its failure is recorded here. */
+  async function deliver(job: OutboxJob, report: DeliveryReport): Promise<boolean> {
     if (job.withdrawn && job.kind !== 'notification') {
       await store.markMessageCancelled(job.id, clock())
       log.info(`outbox: ${job.kind} ${job.id} not sent: the registrant withdrew`)
-      return
+      return false
     }
     try {
       await send(job)
@@ -112,28 +116,30 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
         )
         await store.markMessageFailed(job.id, reason, clock())
         options.onFailed?.(job, reason)
-        return
+        return false
       }
       const delay =
         job.kind === 'webhook' ? Math.round((webhookDelays[job.attempts] ?? 0) * (1 + jitter * Math.random())) : retryDelayMs(job.attempts, retry, jitter)
       log.error(`outbox: ${job.kind} ${job.id} failed (attempt ${attempt} of ${allowed}), retry in ${Math.round(delay / 100) / 10} s: ${reason}`)
       await store.markMailFailed(job.id, reason, new Date(clock().getTime() + delay))
-      return
+      return false
     }
-    // Marked the moment it is sent: a crash before this line repeats this one message, and no other.
-    await store.markMailSent([job.id], clock())
-    report.sent += 1
+    return true
   }
 
   async function drain(): Promise<DeliveryReport> {
     const report: DeliveryReport = { sent: 0, failed: 0 }
     do {
       again = false
-      // A stop ends the run after the message in hand; the rest stays pending for the next start.
+      // A stop ends the run after the batch in hand; the rest stays pending for the next start.
       while (!stopped) {
-        const [job] = await store.claimDueMail(clock(), 1, leaseMs)
-        if (!job) break
-        await deliver(job, report)
+        const jobs = await store.claimDueMail(clock(), batchSize, leaseMs)
+        if (jobs.length === 0) break
+        const went = await Promise.all(jobs.map((job) => deliver(job, report)))
+        // Marked together once the batch is sent: a crash before this line repeats this batch, and no other message.
+        const sent = jobs.filter((_, i) => went[i]).map((job) => job.id)
+        await store.markMailSent(sent, clock())
+        report.sent += sent.length
       }
     } while (again && !stopped)
     return report

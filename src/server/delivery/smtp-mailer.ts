@@ -40,6 +40,9 @@ export function createSmtpMailer(options: SmtpMailerOptions): Mailer {
     auth: url.username ? { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } : undefined,
     pool: true,
     maxConnections: 4,
+    // A pooled connection stays open for any number of messages (nodemailer's default closes it after 100): a
+    // reconnect costs a new greeting, which many servers delay on purpose.
+    maxMessages: Infinity,
     connectionTimeout: 10_000,
     greetingTimeout: 10_000,
     socketTimeout: 30_000,

@@ -29,10 +29,17 @@ function base64Url(bytes: Uint8Array): string {
   return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
 }
 
+// Imported once per secret: importKey costs as much as the signature, and every reply's link is signed.
+const signingKeys = new Map<string, Promise<CryptoKey>>()
+
 /** The signature of a submission's unsubscribe link: base64url HMAC-SHA256 of "unsubscribe:<id>". */
 export async function unsubscribeSignature(secret: string, submissionId: string): Promise<string> {
-  const key = await crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])
-  return base64Url(new Uint8Array(await crypto.subtle.sign('HMAC', key, encoder.encode(`unsubscribe:${submissionId.toLowerCase()}`))))
+  let key = signingKeys.get(secret)
+  if (!key) {
+    key = crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])
+    signingKeys.set(secret, key)
+  }
+  return base64Url(new Uint8Array(await crypto.subtle.sign('HMAC', await key, encoder.encode(`unsubscribe:${submissionId.toLowerCase()}`))))
 }
 
 /** The unsubscribe address for a submission. */

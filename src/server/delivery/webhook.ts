@@ -156,8 +156,12 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
       } catch (error) {
         throw new DeliveryError(`The webhook at ${host} could not be reached: ${reasonOf(error)}`, false)
       }
+      if (response.status >= 200 && response.status < 300) {
+        // Read to its end, the connection goes back to fetch's pool (keep-alive) for the next call.
+        await response.arrayBuffer().catch(() => {})
+        return
+      }
       await response.body?.cancel().catch(() => {})
-      if (response.status >= 200 && response.status < 300) return
       const redirect = response.status >= 300 && response.status < 400 || response.type === 'opaqueredirect'
       throw new DeliveryError(
         redirect

@@ -53,3 +53,27 @@ export function lockDataDir(dataDir: string): DataDirLock {
     },
   }
 }
+
+/**
+ * Makes this process the only delivery process of `dataDir` (the one the server on it starts, beside its own lock),
+ * waiting up to `timeoutMs` for one still running to end: a server killed outright leaves its delivery process to
+ * finish the batch in hand and exit, and its successor's must not send beside it. An operating-system lock on
+ * DATA_DIR/delivery.lock, like the server's: released however the process ends.
+ */
+export async function lockDelivery(dataDir: string, timeoutMs = 60_000): Promise<DataDirLock> {
+  const lockFile = path.join(dataDir, 'delivery.lock')
+  ensurePrivateFile(lockFile)
+  const end = Date.now() + timeoutMs
+  for (;;) {
+    const db = new Database(lockFile, { timeout: 0 })
+    try {
+      db.pragma('locking_mode = EXCLUSIVE')
+      db.exec('BEGIN EXCLUSIVE')
+      return { release: () => db.open && db.close() }
+    } catch (error) {
+      db.close()
+      if (!(error as { code?: string }).code?.startsWith('SQLITE_BUSY') || Date.now() > end) throw error
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+  }
+}

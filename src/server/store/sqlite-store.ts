@@ -269,16 +269,29 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions): Sqli
       }
     }),
   )
+  // While another process (the delivery process) holds the write lock, SQLite's own wait would block this thread;
+  // the batch is tried again a millisecond later instead, and the saves that arrive meanwhile join it.
+  let busySince: number | undefined
   function flush(): void {
     const items = queue
     queue = []
     let outcomes
     try {
+      db.pragma('busy_timeout = 0')
       outcomes = saveBatch.immediate(items)
     } catch (error) {
+      if ((error as { code?: string }).code?.startsWith('SQLITE_BUSY') && Date.now() - (busySince ??= Date.now()) < 5000) {
+        queue = [...items, ...queue]
+        setTimeout(flush, 1)
+        return
+      }
+      busySince = undefined
       for (const item of items) item.reject(error)
       return
+    } finally {
+      db.pragma('busy_timeout = 5000')
     }
+    busySince = undefined
     items.forEach((item, i) => {
       const outcome = outcomes[i]!
       if ('error' in outcome) item.reject(outcome.error)

@@ -1,0 +1,70 @@
+import { setPriority } from 'node:os'
+import path from 'node:path'
+import { createEmlMailer } from './delivery/eml-mailer.ts'
+import type { Mailer } from './delivery/mailer.ts'
+import { createOutboxWorker } from './delivery/outbox.ts'
+import { createSmtpMailer } from './delivery/smtp-mailer.ts'
+import { createWebhookSender } from './delivery/webhook.ts'
+import { lockDelivery } from './store/data-dir-lock.ts'
+import { openSqliteStore } from './store/sqlite-store.ts'
+import type { DeliveryStart, FromDelivery, ToDelivery } from './delivery-supervisor.ts'
+
+// The delivery process (started and supervised by delivery-supervisor.ts, never run by hand): the outbox worker of
+// the server that forked it, on the same SQLite database. It ends when told to, and when its server is gone (the IPC
+// pipe closes, even on a SIGKILL of the server) once the batch in hand is sent and marked.
+
+const tell = (message: FromDelivery) => process.send?.(message)
+// Set once the worker runs; until then a stop has nothing in hand and ends the process at once.
+let running: { kick(): void; stop(): Promise<void> } | undefined
+
+async function run(start: DeliveryStart): Promise<void> {
+  // The lowest CPU priority: on a busy machine the server's answers go first, and delivery catches up when it is
+  // quieter (what the outbox is for). Allowed to any process for itself.
+  setPriority(19)
+  const lock = await lockDelivery(start.dataDir)
+  const store = openSqliteStore(path.join(start.dataDir, 'leads.sqlite'), { defaultLaunch: start.defaultLaunch })
+  // The only delivery process of DATA_DIR now: claims left by a killed predecessor are free to take at once.
+  await store.releaseAllClaims()
+  const mailer: Mailer =
+    start.mail.kind === 'smtp'
+      ? createSmtpMailer({ url: start.mail.url, from: start.mail.from })
+      : createEmlMailer({ dir: path.join(start.dataDir, 'outbox'), from: start.mail.from })
+  const worker = createOutboxWorker({
+    store,
+    mailer,
+    webhook: start.webhook ? createWebhookSender(start.webhook) : undefined,
+    retry: start.retry,
+    webhookDelaysMs: start.webhookDelaysMs,
+    onFailed: (job, reason) => tell({ type: 'failed', job: { id: job.id, kind: job.kind, leadId: job.leadId, attempts: job.attempts }, reason }),
+  })
+  let stopping: Promise<void> | undefined
+  const stop = () =>
+    (stopping ??= (async () => {
+      await worker.stop()
+      await mailer.close?.()
+      await store.close()
+      lock.release()
+      process.exit(0)
+    })())
+  running = { kick: () => worker.kick(), stop }
+  process.removeAllListeners('disconnect')
+  process.on('disconnect', () => void stop())
+  process.on('SIGTERM', () => void stop())
+  worker.start(start.pollMs)
+  tell({ type: 'ready' })
+}
+
+// Ctrl-C reaches the whole process group: the server decides when this process stops (after its own requests).
+process.on('SIGINT', () => {})
+process.on('disconnect', () => process.exit(0))
+process.on('message', (message: ToDelivery) => {
+  if (message.type === 'kick') running?.kick()
+  else if (message.type === 'stop') void (running ? running.stop() : process.exit(0))
+  else if (message.type === 'start' && !running) {
+    run(message.start).catch((error: unknown) => {
+      console.error(`Delivery: the delivery process could not start: ${(error as Error).message}`)
+      process.exit(1)
+    })
+  }
+})
+tell({ type: 'listening' })

@@ -1,0 +1,132 @@
+import { fork, type ChildProcess } from 'node:child_process'
+import { createRequire } from 'node:module'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import type { RetryPolicy } from './delivery/outbox.ts'
+import type { OutboxJob } from './store/store.ts'
+
+/**
+ * The delivery process of the Node server: its outbox worker runs in a child process (delivery-process.ts), so
+ * sending, claiming and marking never delay an answer on the request thread. The server starts it, kicks it when a
+ * lead is stored, restarts it when it dies, and stops it last on close. Both share DATA_DIR's SQLite database (WAL,
+ * a busy timeout); the child holds DATA_DIR/delivery.lock, so a successor never sends beside one still finishing.
+ */
+
+/** What the delivery process needs to know, sent to it on start (secrets travel over the IPC pipe, not in env). */
+export type DeliveryStart = {
+  dataDir: string
+  defaultLaunch: string
+  mail: { kind: 'smtp'; url: string; from: string } | { kind: 'eml'; from: string }
+  webhook: { url: string; secret: string } | undefined
+  retry: RetryPolicy
+  webhookDelaysMs: number[]
+  /** How often it looks for retries that came due, besides the kicks. */
+  pollMs: number
+}
+
+/** A message that reached the failed state, as the delivery process tells the server (for the owners' alert). */
+export type FailedMessage = Pick<OutboxJob, 'id' | 'kind' | 'leadId' | 'attempts'>
+
+/** Server → delivery process. */
+export type ToDelivery = { type: 'start'; start: DeliveryStart } | { type: 'kick' } | { type: 'stop' }
+/** Delivery process → server. */
+export type FromDelivery = { type: 'listening' } | { type: 'ready' } | { type: 'failed'; job: FailedMessage; reason: string }
+
+/** The running delivery process, as the server holds it. */
+export type DeliverySupervisor = {
+  /** Starts the process (once). */
+  start(): void
+  /** A lead was stored: deliver soon. Kicks within one turn of the event loop are sent as one. */
+  kick(): void
+  /** The current process id, if one runs. */
+  pid(): number | undefined
+  /** Resolves when a delivery process has started and reported ready. */
+  ready(): Promise<void>
+  /** Stops it after the batch in hand (killed after `graceMs`) and does not restart it. */
+  stop(graceMs?: number): Promise<void>
+}
+
+export type SuperviseOptions = {
+  start: DeliveryStart
+  onFailed(job: FailedMessage, reason: string): void
+  log?: { info(message: string): void; error(message: string): void }
+  /** First restart delay after an unexpected end; doubles up to 30 s, back to this once it ran a minute. Default 1 s. */
+  restartMs?: number
+}
+
+const childFile = fileURLToPath(new URL('./delivery-process.ts', import.meta.url))
+
+/** The child's Node flags: the TypeScript loader this process runs under (tsx), or tsx's own when it has none (tests). */
+function loaderArgs(): string[] {
+  if (process.execArgv.some((arg) => arg.includes('tsx'))) return process.execArgv
+  return ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href]
+}
+
+/** Starts and supervises the delivery process. */
+export function superviseDelivery(options: SuperviseOptions): DeliverySupervisor {
+  const log = options.log ?? { info: (m: string) => console.log(m), error: (m: string) => console.error(m) }
+  const firstDelay = options.restartMs ?? 1_000
+  let child: ChildProcess | undefined
+  let stopping = false
+  let delay = firstDelay
+  let restartTimer: ReturnType<typeof setTimeout> | undefined
+  let kickQueued = false
+  let readyWaiters: Array<() => void> = []
+  let isReady = false
+
+  function spawnChild(): void {
+    const startedAt = Date.now()
+    const proc = fork(childFile, [], { execArgv: loaderArgs(), stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'json' })
+    child = proc
+    isReady = false
+    proc.on('message', (message: FromDelivery) => {
+      // Sent once the child listens: a message sent before could reach it before its listener and be lost.
+      if (message.type === 'listening') proc.send({ type: 'start', start: options.start } satisfies ToDelivery)
+      else if (message.type === 'ready') {
+        isReady = true
+        for (const resolve of readyWaiters.splice(0)) resolve()
+      } else if (message.type === 'failed') {
+        options.onFailed(message.job, message.reason)
+      }
+    })
+    // A send to a process that just died: its exit is handled below.
+    proc.on('error', () => {})
+    proc.once('exit', (code, signal) => {
+      if (child === proc) child = undefined
+      isReady = false
+      if (stopping) return
+      if (Date.now() - startedAt > 60_000) delay = firstDelay
+      log.error(`Delivery: the delivery process ended (${signal ?? `exit code ${code}`}); starting it again in ${delay / 1000} s. Queued messages wait in the outbox.`)
+      restartTimer = setTimeout(spawnChild, delay)
+      delay = Math.min(30_000, delay * 2)
+    })
+  }
+
+  return {
+    start() {
+      if (!child && !stopping && restartTimer === undefined) spawnChild()
+    },
+    kick() {
+      if (kickQueued) return
+      kickQueued = true
+      setImmediate(() => {
+        kickQueued = false
+        if (child?.connected && isReady) child.send({ type: 'kick' } satisfies ToDelivery)
+      })
+    },
+    pid: () => child?.pid,
+    ready: () => (isReady ? Promise.resolve() : new Promise<void>((resolve) => readyWaiters.push(resolve))),
+    async stop(graceMs = 15_000) {
+      stopping = true
+      clearTimeout(restartTimer)
+      const proc = child
+      if (!proc || proc.exitCode !== null || proc.signalCode !== null) return
+      const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()))
+      if (proc.connected) proc.send({ type: 'stop' } satisfies ToDelivery)
+      else proc.kill('SIGTERM')
+      const cut = setTimeout(() => proc.kill('SIGKILL'), graceMs)
+      await exited
+      clearTimeout(cut)
+      readyWaiters = []
+    },
+  }
+}
