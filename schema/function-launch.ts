@@ -1,4 +1,5 @@
 import type { FormConfig, PageConfig, ReplyConfig } from './page-config.ts'
+import { privacyPageOf, privacyPagePath } from './privacy.ts'
 
 /**
  * What the send-contact-email function knows of one launch: everything it needs to accept, store and answer a
@@ -18,6 +19,8 @@ export type FunctionLaunch = {
   form: Pick<FormConfig, 'schema' | 'uiSchema' | 'messages' | 'consent'>
   /** The reply to registrants, when the config has one. */
   reply?: ReplyConfig
+  /** The launch's privacy page: its full address (every reply links it) and the link's name. */
+  privacy: { url: string; label: string }
 }
 
 /** The function's bundle file: every launch it serves, and the one a caller that names none gets. */
@@ -33,5 +36,6 @@ export function functionLaunchOf(config: PageConfig): FunctionLaunch {
     origins: [...new Set(origins)],
     form: { schema: config.form.schema, uiSchema: config.form.uiSchema, messages: config.form.messages, consent: config.form.consent },
     ...(config.reply ? { reply: config.reply } : {}),
+    privacy: { url: new URL(privacyPagePath, config.seo.canonicalUrl).href, label: privacyPageOf(config).linkLabel },
   }
 }
