@@ -2,6 +2,22 @@ import type { ClientPageConfig } from '../../schema/page-config.ts'
 
 type Props = Pick<ClientPageConfig, 'privacy' | 'header'>
 
+const linkClass = 'text-forest-900 underline underline-offset-4'
+
+/** A paragraph with each mention of the privacy e-mail as a link that writes to it. */
+function withEmailLinks(text: string, email: string) {
+  return text.split(email).flatMap((part, index) =>
+    index === 0
+      ? [part]
+      : [
+          <a key={index} href={`mailto:${email}`} className={linkClass}>
+            {email}
+          </a>,
+          part,
+        ],
+  )
+}
+
 /**
  * The launch's privacy page (/privacy): who collects, what, why, how long, and how to withdraw or ask for access and
  * erasure, with the brokerage's contacts. Static: nothing on it hydrates.
@@ -31,7 +47,7 @@ export function PrivacyPage({ privacy, header }: Props) {
               </h2>
               {section.paragraphs.map((text) => (
                 <p key={text} className="mt-3 leading-relaxed">
-                  {text}
+                  {withEmailLinks(text, contact.email)}
                 </p>
               ))}
               {section.items && (
@@ -50,11 +66,11 @@ export function PrivacyPage({ privacy, header }: Props) {
                 <address className="mt-4 rounded-lg border border-cream-200 bg-cream-50 px-5 py-4 leading-relaxed not-italic">
                   <strong className="font-semibold">{contact.brokerage}</strong>
                   {contact.mailingAddress && <span className="block">{contact.mailingAddress}</span>}
-                  <a href={`mailto:${contact.email}`} className="block break-words text-forest-900 underline underline-offset-4">
+                  <a href={`mailto:${contact.email}`} className={`block break-words ${linkClass}`}>
                     {contact.email}
                   </a>
                   {contact.phone && (
-                    <a href={`tel:${contact.phone.dial}`} className="block text-forest-900 underline underline-offset-4">
+                    <a href={`tel:${contact.phone.dial}`} className={`block ${linkClass}`}>
                       {contact.phone.display}
                     </a>
                   )}
