@@ -8,6 +8,8 @@ import { createApp } from '../../src/server/app.ts'
 import { createOutboxWorker } from '../../src/server/delivery/outbox.ts'
 import { createSmtpMailer } from '../../src/server/delivery/smtp-mailer.ts'
 import { openSqliteStore } from '../../src/server/store/sqlite-store.ts'
+import { launchSiteOf } from '../../src/server/site/launch-site.ts'
+import { functionLaunchOf } from '../../schema/function-launch.ts'
 import { secondLaunchConfig } from '../fixtures/second-launch.ts'
 import { defaultLaunch, launchSite, readPageConfig, registration } from './support/fixtures.ts'
 import { startTestSmtp, type ReceivedMail } from './support/smtp.ts'
@@ -85,5 +87,10 @@ describe("the brokerage's registered name and the privacy page in every e-mail",
     expect(text).toContain(second.site.brokerage)
     expect(html).toContain(second.site.brokerage)
     expect(text).not.toContain(page.site.brokerage)
+  })
+
+  it('link the canonical origin\'s /privacy from a version built before privacy pages, so its replies still go', () => {
+    const { privacy: _none, ...old } = functionLaunchOf(page)
+    expect(launchSiteOf(old as ReturnType<typeof functionLaunchOf>).privacy).toEqual({ url: 'https://bramblewood.example.com/privacy', label: 'Privacy' })
   })
 })
