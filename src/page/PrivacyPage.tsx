@@ -70,7 +70,7 @@ export function PrivacyPage({ privacy, header }: Props) {
                     {contact.email}
                   </a>
                   {contact.phone && (
-                    <a href={`tel:${contact.phone.dial}`} className={`block ${linkClass}`}>
+                    <a href={`tel:${contact.phone.dial}`} className={`block whitespace-nowrap ${linkClass}`}>
                       {contact.phone.display}
                     </a>
                   )}
