@@ -1,4 +1,5 @@
 import type { FormConfig, PageConfig, ReplyConfig } from './page-config.ts'
+import { privacyPageOf, privacyPagePath } from './privacy.ts'
 
 /**
  * What the send-contact-email function knows of one launch: everything it needs to accept, store and answer a
@@ -20,6 +21,8 @@ export type FunctionLaunch = {
   reply?: ReplyConfig
   /** launch.leadStatuses, when the config names them: the leads page's follow-up steps (defaultLeadStatuses else). */
   leadStatuses?: string[]
+  /** The launch's privacy page: its full address (every reply links it) and the link's name. */
+  privacy: { url: string; label: string }
 }
 
 /** The function's bundle file: every launch it serves, and the one a caller that names none gets. */
@@ -36,5 +39,6 @@ export function functionLaunchOf(config: PageConfig): FunctionLaunch {
     form: { schema: config.form.schema, uiSchema: config.form.uiSchema, messages: config.form.messages, consent: config.form.consent },
     ...(config.reply ? { reply: config.reply } : {}),
     ...(config.launch.leadStatuses ? { leadStatuses: [...config.launch.leadStatuses] } : {}),
+    privacy: { url: new URL(privacyPagePath, config.seo.canonicalUrl).href, label: privacyPageOf(config).linkLabel },
   }
 }

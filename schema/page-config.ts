@@ -1,6 +1,13 @@
 import type { JSONSchema } from 'json-schema-to-ts'
 import { imageSchema, type FromConfigSchema } from './parts.ts'
+import { privacySchema, type PrivacyConfig, type PrivacyPage } from './privacy.ts'
 import { footerSchema, headerSchema, sectionsSchema, type Section } from './sections.ts'
+
+/**
+ * What a brokerage's registered name must contain: the word "Brokerage" (RECO registers names such as "Example Realty
+ * Inc., Brokerage"), in any case.
+ */
+export const brokerageNamePattern = '\\b[Bb][Rr][Oo][Kk][Ee][Rr][Aa][Gg][Ee]\\b'
 
 /** Facts about the development and the brokerage that several sections show. */
 export const siteSchema = {
@@ -18,8 +25,10 @@ export const siteSchema = {
     brokerage: {
       type: 'string',
       minLength: 1,
+      pattern: brokerageNamePattern,
       title: 'Brokerage',
-      description: 'The sales brokerage that runs this site.',
+      description:
+        'The registered name of the sales brokerage that runs this site, exactly as registered with RECO, with the word "Brokerage" (e.g. "Northgate Realty Inc., Brokerage"). Ontario\'s TRESA and RECO\'s advertising rules ask for it on every page and message: it is shown in the footer of every page and in every e-mail.',
       examples: ['Example Realty Inc., Brokerage'],
     },
     lang: {
@@ -535,6 +544,7 @@ export const pageConfigSchema = {
     form: formSchema,
     notFound: notFoundSchema,
     reply: replySchema,
+    privacy: privacySchema,
   },
   required: ['configVersion', 'launch', 'site', 'seo', 'header', 'sections', 'footer', 'modal', 'form', 'notFound'],
   additionalProperties: false,
@@ -553,16 +563,19 @@ export type PageConfig = {
   form: FormConfig
   notFound: NotFoundProps
   reply?: ReplyConfig
+  privacy?: PrivacyConfig
 }
 
-/** The part of the form config the page itself needs (the form's own code brings the rest). */
-export type ClientFormConfig = Pick<FormConfig, 'consent' | 'toasts' | 'noScript'>
+/** The part of the form config the page itself needs (the form's own code brings the rest), and the link beside the consent note. */
+export type ClientFormConfig = Pick<FormConfig, 'consent' | 'toasts' | 'noScript'> & { privacyLink: { label: string; href: string } }
 
 /** What only the form's own (lazily loaded) code needs; the page bundle gets the rest of `form`. */
 export type FormUi = Pick<FormConfig, 'uiSchema' | 'messages' | 'submitLabel' | 'submittingLabel'>
 
 /** The config as the page's bundle gets it: no head tags (prerendered), and only the page's part of the form. */
-export type ClientPageConfig = Omit<PageConfig, 'seo' | 'form' | 'launch'> & {
+export type ClientPageConfig = Omit<PageConfig, 'seo' | 'form' | 'launch' | 'privacy'> & {
+  /** The privacy page, every text decided (schema/privacy.ts). */
+  privacy: PrivacyPage
   /** Only the slug: the page names its launch to the function; the notification address stays on the server. */
   launch: Pick<PageConfig['launch'], 'slug'>
   form: ClientFormConfig

@@ -48,7 +48,7 @@ export const headerSchema = {
 } as const satisfies JSONSchema
 export type HeaderProps = FromConfigSchema<typeof headerSchema>
 
-/** The page footer: copyright and disclaimer lines. */
+/** The footer of every page: copyright and disclaimer lines, links. */
 export const footerSchema = {
   type: 'object',
   title: 'Footer',
@@ -58,8 +58,9 @@ export const footerSchema = {
       type: 'string',
       minLength: 1,
       title: 'Copyright line',
-      description: 'The copyright line, with its year.',
-      examples: ['© 2025 Example Realty Inc., Brokerage. All rights reserved.'],
+      description:
+        'The copyright line. Write {year} for the year the page is built (it then stays current with each build), or write a year to fix it. The footer also shows the link to the privacy page, and site.brokerage on a line of its own when no footer line names it.',
+      examples: ['© {year} Example Realty Inc., Brokerage. All rights reserved.'],
     },
     disclaimers: stringListSchema('Disclaimers', 'Legal lines, one string per line.', 'One disclaimer line.'),
     links: {

@@ -1,4 +1,5 @@
 import type { ClientPageConfig, ImageManifest, PageConfig } from '../../schema/page-config.ts'
+import { privacyPageOf, privacyPagePath } from '../../schema/privacy.ts'
 import { configScriptId, type IslandsConfig } from '../page/client-config.ts'
 
 /**
@@ -7,11 +8,18 @@ import { configScriptId, type IslandsConfig } from '../page/client-config.ts'
  * notification address or the other origins).
  */
 export function toClientConfig(config: PageConfig, imageVariants: ImageManifest = {}): ClientPageConfig {
-  const { seo: _seo, form, launch, ...rest } = config
+  const { seo: _seo, form, launch, privacy: _privacy, ...rest } = config
+  const privacy = privacyPageOf(config)
   return {
     ...rest,
     launch: { slug: launch.slug },
-    form: { consent: form.consent, toasts: form.toasts, ...(form.noScript ? { noScript: form.noScript } : {}) },
+    form: {
+      consent: form.consent,
+      toasts: form.toasts,
+      ...(form.noScript ? { noScript: form.noScript } : {}),
+      privacyLink: { label: privacy.linkLabel, href: privacyPagePath },
+    },
+    privacy,
     imageVariants,
   }
 }

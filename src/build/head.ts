@@ -1,9 +1,10 @@
 import { noScriptPageDefaults, type ImageManifest, type PageConfig } from '../../schema/page-config.ts'
+import { privacyPageOf, privacyPagePath } from '../../schema/privacy.ts'
 import { escapeHtml } from '../server/delivery/escape-html.ts'
 import { clientConfigScript, islandsConfigScript } from './client-config.ts'
 
 /** Which prerendered page the head is for. */
-export type PageKind = 'home' | 'not-found' | 'registered' | 'check-details'
+export type PageKind = 'home' | 'not-found' | 'registered' | 'check-details' | 'privacy'
 
 /** The JSON-LD script body exactly as written into the page (its CSP hash is taken of this text). */
 export function jsonLdText(config: PageConfig): string {
@@ -26,9 +27,11 @@ export function renderHeadTags(config: PageConfig, kind: PageKind): string {
       'not-found': config.notFound.title,
       registered: config.form.toasts.success.title,
       'check-details': config.form.noScript?.checkTitle ?? noScriptPageDefaults.checkTitle,
+      privacy: privacyPageOf(config).title,
     }[kind]
     tags.push(`<title>${escapeHtml(`${title} | ${site.name}`)}</title>`)
-    meta('name', 'robots', 'noindex')
+    if (kind === 'privacy') tags.push(`<link rel="canonical" href="${escapeHtml(absolute(privacyPagePath, seo.canonicalUrl))}" />`)
+    else meta('name', 'robots', 'noindex')
   } else {
     tags.push(`<title>${escapeHtml(seo.title)}</title>`)
     meta('name', 'description', seo.description)

@@ -12,6 +12,7 @@ import { functionBundleFile, readBundleEntries, writeFunctionBundleEntries } fro
 import { buildCacheDir, loadPageCode, precompressFiles, type PageCode } from '../build/page-code.ts'
 import { functionLaunchOf, type FunctionBundle, type FunctionLaunch } from '../../schema/function-launch.ts'
 import { checkDetailsPagePath, registeredPagePath } from '../../schema/registration-contract.ts'
+import { privacyPagePath } from '../../schema/privacy.ts'
 import { cspHashesOf, staticHostHeaders, styleHashesOf } from '../server/site/security-headers.ts'
 import { readBuildSettings, SettingsError, type BuildSettings } from '../server/env.ts'
 import type { Env } from '../server/settings/read-settings.ts'
@@ -163,6 +164,7 @@ export async function buildSite(
     // Where a registration sent without JavaScript lands (the function redirects there).
     [registeredPagePath, 'registered', registeredPagePath],
     [checkDetailsPagePath, 'check-details', checkDetailsPagePath],
+    ['privacy.html', 'privacy', privacyPagePath],
   ]
   const rendered = prerendering.then(async () => {
     await prerenderer.setFormValidator((await import(`data:text/javascript;base64,${Buffer.from(validatorCode).toString('base64')}`)) as Parameters<PrerenderModule['setFormValidator']>[0])

@@ -4,7 +4,8 @@ import { parseArgs } from 'node:util'
 import { currentConfigVersion } from '../../schema/page-config.ts'
 import { migrateConfigText } from '../config/config-migrations.ts'
 import { migrateCommandFor } from '../config/config-version.ts'
-import { excerpt } from '../config/json-source.ts'
+import { excerpt, locate, parseJsonSource } from '../config/json-source.ts'
+import { brokerageNameFinding, isRegisteredBrokerageName } from '../config/legal-checks.ts'
 import { LaunchesError } from '../config/launches.ts'
 import { rewriteReplyPlaceholders } from '../config/reply-placeholders-fix.ts'
 import { writeFileAtomically } from '../editor/config-file.ts'
@@ -14,12 +15,45 @@ const usage = `Usage: npm run migrate [-- --launch <name> | <path of a page.conf
 
 Brings page configs written for an older version of the config format to version ${currentConfigVersion}, keeping
 your text, order and layout, and takes out of the reply what a visitor typed (a placeholder such as {message}).
+A site.brokerage without the word "Brokerage" it cannot fix: it says where to write the registered name, and exits 1.
 Without --launch or a path: every launch (page.config.json and launches/*/).
   --launch <name>   only that launch
   --check           change nothing; exit 1 when a file needs migrating`
 
 /** What happened to one file, as the line(s) printed for it; `failed` when the command must exit 1. */
 type Outcome = { text: string; failed: boolean; changed?: boolean }
+
+/**
+ * What migrate cannot write itself: a registered brokerage name (site.brokerage with the word "Brokerage"). It only
+ * says where and what to write; undefined when the name is fine (or the file is not one to judge).
+ */
+function brokerageGuidance(text: string, shown: string): string | undefined {
+  const parsed = parseJsonSource(text.replace(/^\uFEFF/, ''))
+  if ('syntax' in parsed) return undefined
+  const data = JSON.parse(parsed.source.text) as { site?: { brokerage?: unknown } }
+  const value = data.site?.brokerage
+  if (typeof value === 'string' && isRegisteredBrokerageName(value)) return undefined
+  const at = value === undefined ? ['site'] : ['site', 'brokerage']
+  const { span } = locate(parsed.source, at, value === undefined)
+  const finding = brokerageNameFinding(['site', 'brokerage'], value ?? '')
+  const message = value === undefined ? 'site has no "brokerage": the registered name of the brokerage that runs the site.' : finding.message
+  return `✖ ${shown}:${span.start.line}:${span.start.column}\n${excerpt(parsed.source.lines, span).replace(/^/gm, '  ')}\n  ${message}\n  What to do: ${finding.fix} migrate cannot know the registered name: write it, then run npm run migrate again.`
+}
+
+/** migrateFile, then what the file still needs that only a person can write (the brokerage's registered name). */
+function migrateAndGuide(configFile: string, folder: string | undefined, check: boolean): Outcome {
+  const outcome = migrateFile(configFile, folder, check)
+  let text: string
+  try {
+    text = readFileSync(configFile, 'utf8')
+  } catch {
+    return outcome
+  }
+  const guidance = brokerageGuidance(text, shownFile(configFile))
+  if (!guidance) return outcome
+  const head = outcome.text.startsWith('✓') && !outcome.changed ? '' : `${outcome.text}\n`
+  return { ...outcome, text: `${head}${guidance}`, failed: true }
+}
 
 function migrateFile(configFile: string, folder: string | undefined, check: boolean): Outcome {
   const shown = shownFile(configFile)
@@ -110,7 +144,7 @@ export function runMigrate(argv: string[], env: Record<string, string | undefine
     console.error(error.errors.map((e) => e.problems.join('\n')).join('\n'))
     return 1
   }
-  const outcomes = sources.map((source) => migrateFile(source.configFile, source.folder, options.check === true))
+  const outcomes = sources.map((source) => migrateAndGuide(source.configFile, source.folder, options.check === true))
   for (const outcome of outcomes) (outcome.failed ? console.error : console.log)(outcome.text)
   if (!options.check && outcomes.some((outcome) => outcome.changed)) {
     console.log('\nCheck the result with npm run validate.')

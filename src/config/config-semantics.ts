@@ -5,6 +5,7 @@ import { formFieldSchemas, formRequiredFields } from '../../schema/registration-
 import { reservedFieldNames } from '../../schema/registration-contract.ts'
 import { listConfigImages } from './config-images.ts'
 import { checkReplyPlaceholders } from './reply-placeholders-check.ts'
+import { checkPrivacy } from './legal-checks.ts'
 import { closest, describePath, describeValue, listWords, type Finding } from './describe.ts'
 import { explainAjvErrors } from './explain-ajv-errors.ts'
 import type { Segment } from './json-source.ts'
@@ -27,6 +28,7 @@ export function checkConfigSemantics(data: unknown, publicDir: string): Finding[
     ...checkContacts(data),
     ...checkForm(data),
     ...checkReplyPlaceholders(data),
+    ...checkPrivacy(data),
   ]
 }
 

@@ -1,4 +1,6 @@
 import type { ErrorObject } from 'ajv'
+import { brokerageNamePattern } from '../../schema/page-config.ts'
+import { brokerageNameFinding } from './legal-checks.ts'
 import { closest, describePath, describeValue, listWords, valueAt, type Finding } from './describe.ts'
 import type { Segment } from './json-source.ts'
 
@@ -204,6 +206,7 @@ function explainValue(error: ErrorObject, at: Segment[], value: unknown): Findin
       }
       return { at, message: `${where} ${describeValue(value)} is not a valid ${String(params.format)}.`, fix: `Correct it.${about}${examples}` }
     case 'pattern':
+      if (params.pattern === brokerageNamePattern) return brokerageNameFinding(at, value)
       return {
         at,
         message: `${where} ${describeValue(value)} is not written the expected way.`,

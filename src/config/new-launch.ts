@@ -230,6 +230,8 @@ export function launchChecklist(text: string): ChecklistItem[] {
   for (const at of [['reply', 'sender', 'name'], ['reply', 'sender', 'email'], ['reply', 'subject'], ...listed(['reply', 'paragraphs'])]) add(reply, at)
   for (const at of listed(['reply', 'documents'])) add(reply, [...at, 'url'])
   for (const at of [...listed(['reply', 'signature']), ...leaves(['reply', 'brokerage']), ['reply', 'unsubscribe', 'pageTitle']]) add(reply, at)
+  // Only the texts the config gives: the others are written from the config (schema/privacy.ts); read the page at /privacy.
+  for (const at of leaves(['privacy']).filter((at) => at.length > 1)) add('The privacy page (/privacy): have the brokerage approve its words', at)
   return items
 }
 

@@ -226,7 +226,12 @@ export function RegistrationForm({ idPrefix, schema, ui, validators }: Registrat
       <button type="submit" disabled={submitting} className="btn-primary w-full disabled:cursor-wait disabled:opacity-75">
         {submitting ? ui.submittingLabel : ui.submitLabel}
       </button>
-      <p className="text-center text-sm text-ink-muted">{form.consent}</p>
+      <p className="text-center text-sm text-ink-muted">
+        {form.consent}{' '}
+        <a href={form.privacyLink.href} className="font-medium text-forest-900 underline underline-offset-4">
+          {form.privacyLink.label}
+        </a>
+      </p>
     </Form>
   )
 }

@@ -5,7 +5,7 @@ import { createRegistrationStore, RegistrationProvider, type RegistrationStore }
 import { sectionRegistry } from '../sections/registry.ts'
 import type { SharedProps } from '../ui/section-props.ts'
 import { closeDialogAfterRegistration } from './dialog-state.ts'
-import { Footer } from './Footer.tsx'
+import { Footer, footerPropsOf } from './Footer.tsx'
 import { Header } from './Header.tsx'
 import { Island } from './Island.tsx'
 
@@ -38,7 +38,7 @@ export function Page({ config, registration }: Props) {
     <RegistrationProvider store={store}>
       <Header {...config.header} site={config.site} />
       <main id="main">{config.sections.map((section, index) => renderSection(section, index, shared))}</main>
-      <Footer {...config.footer} />
+      <Footer {...footerPropsOf(config)} />
       <Island kind="registration-dialog" props={{ modal: config.modal, tagManagerId: config.site.analytics?.gtmId }} />
     </RegistrationProvider>
   )

@@ -202,7 +202,7 @@ export function createApp(deps: AppDeps): Hono {
     launches.set(site.slug, {
       site,
       validate: createRegistrationValidator(site.form),
-      notification: { siteName: site.site.name, recipient: site.notifyEmail, timeZone, form: site.form },
+      notification: { siteName: site.site.name, brokerage: site.site.brokerage, recipient: site.notifyEmail, timeZone, form: site.form },
       // A page is the launch's when it is on this host, one of its origins or an origin named outright: '*' lets any
       // page call, but makes none its own.
       ownPages: createOriginPolicy([...allowedOrigins.filter((origin) => origin !== '*'), ...site.origins], trustProxy),
@@ -374,7 +374,7 @@ export function createApp(deps: AppDeps): Hono {
     const { site, form } = launch
     const reply =
       launch.reply &&
-      (await composeReply(lead, { config: launch.reply.config, links: launch.reply.links, siteName: site.name, brokerage: site.brokerage, siteEmail: site.email, form }))
+      (await composeReply(lead, { config: launch.reply.config, links: launch.reply.links, siteName: site.name, brokerage: site.brokerage, siteEmail: site.email, privacy: launch.privacy, form }))
     if (reply) more.push({ kind: 'reply', mail: reply })
     if (deps.webhook) more.push({ kind: 'webhook', webhook: composeWebhook(lead, { siteName: site.name }) })
     return more

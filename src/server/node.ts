@@ -352,7 +352,7 @@ export async function startNodeServer(
       return contract ? [{ slug: launch.slug, siteName: contract.site.name, form: contract.form, statuses: contract.leadStatuses ?? defaultLeadStatuses }] : []
     }),
     webhook: webhook !== undefined,
-    onQueued: () => worker.kick(),
+    onQueued: () => delivery.kick(),
     timeZone: settings.timeZone,
     trustProxy: settings.trustProxy,
     clientIp: (c) => clientAddress(c) ?? 'unknown',

@@ -84,7 +84,12 @@ describe('the built bundle', () => {
     // The launch's own validator module (the page code is every launch's): a file of this build.
     expect(data.formValidator).toMatch(/^\/assets\/form-validator-[0-9a-f]{10}\.js$/)
     expect(readFileSync(path.join(distDir, data.formValidator as string), 'utf8')).toContain('export')
-    expect(data.form).toEqual({ consent: config.form.consent, toasts: config.form.toasts, ...(config.form.noScript ? { noScript: config.form.noScript } : {}) })
+    expect(data.form).toEqual({
+      consent: config.form.consent,
+      toasts: config.form.toasts,
+      ...(config.form.noScript ? { noScript: config.form.noScript } : {}),
+      privacyLink: { label: config.privacy?.linkLabel, href: '/privacy' },
+    })
     // The sections' copy is in the HTML once (prerendered), not a second time in the data block.
     const words = (config.sections.find((section) => section.type === 'hero')?.intro as string).slice(0, 30)
     expect(indexHtml.split(words)).toHaveLength(2)

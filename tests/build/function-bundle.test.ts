@@ -32,6 +32,7 @@ describe("the function's bundle (supabase/functions/_shared/launches.json)", () 
       origins: ['https://bramblewood.example.com'],
       form: { schema: first.form.schema, uiSchema: first.form.uiSchema, messages: first.form.messages, consent: first.form.consent },
       reply: first.reply,
+      privacy: { url: 'https://bramblewood.example.com/privacy', label: first.privacy?.linkLabel ?? '-' },
     })
     expect(b).toMatchObject({ notifyEmail: 'leads@example.org', origins: ['https://willowmere.example.org', 'https://www.willowmere.example.org'] })
     expect(b).not.toHaveProperty('reply')

@@ -40,19 +40,23 @@ afterEach(cleanup)
 
 function renderForm() {
   return render(
-    <RegistrationProvider store={createRegistrationStore({ form: { consent: form.consent, toasts: form.toasts }, launch: 'bramblewood-crossing' })}>
+    <RegistrationProvider store={createRegistrationStore({ form: { consent: form.consent, toasts: form.toasts, privacyLink: { label: 'Our privacy', href: '/privacy' } }, launch: 'bramblewood-crossing' })}>
       <RegistrationForm idPrefix="t" schema={compiled.formSchema} ui={compiled.formUi} validators={compiled.validators} />
     </RegistrationProvider>,
   )
 }
 
 describe('RegistrationForm', () => {
-  it('renders the fields, order, button and consent its props give it', () => {
+  it('renders the fields, order, button and consent its props give it, the privacy link beside the consent', () => {
     renderForm()
     const labels = screen.getAllByText(/^(Town|Your name)/).map((label) => label.textContent)
     expect(labels).toEqual(['Town', 'Your name'])
     expect(screen.getByRole('button', { name: 'Join' })).toBeTruthy()
-    expect(screen.getByText('We will write to you.')).toBeTruthy()
+    const consent = screen.getByText('We will write to you.', { exact: false })
+    expect(consent.textContent).toBe('We will write to you. Our privacy')
+    const link = screen.getByRole('link', { name: 'Our privacy' })
+    expect(consent.contains(link)).toBe(true)
+    expect(link.getAttribute('href')).toBe('/privacy')
   })
 
   it('judges with the given validator and shows the given messages under the field', async () => {

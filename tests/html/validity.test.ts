@@ -40,7 +40,7 @@ async function errorsIn(html: string, name: string): Promise<string[]> {
 }
 
 describe('HTML validity of the built pages', () => {
-  for (const page of ['index.html', '404.html']) {
+  for (const page of ['index.html', '404.html', 'privacy.html', 'registered.html']) {
     it(`finds no errors in ${page}`, async () => {
       const html = readFileSync(path.join(distDir, page), 'utf8')
       expect(await errorsIn(html, page)).toEqual([])

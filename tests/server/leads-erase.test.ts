@@ -18,7 +18,7 @@ const run = promisify(execFile)
 const root = mkdtempSync(path.join(tmpdir(), 'vip-erase-'))
 afterAll(() => rmSync(root, { recursive: true, force: true }))
 const page = readPageConfig()
-const settings = { siteName: page.site.name, recipient: 'sales@example.com', timeZone: 'America/Toronto', form: page.form }
+const settings = { siteName: page.site.name, brokerage: page.site.brokerage, recipient: 'sales@example.com', timeZone: 'America/Toronto', form: page.form }
 
 // What must vanish: the address, and the name that goes with it (in the lead and in the notification).
 const address = 'erin.erasable@example.com'

@@ -44,7 +44,7 @@ function sqlite(): SqliteLeadStore {
 }
 
 function notification(overrides: Partial<Parameters<typeof newLead>[0]> = {}): OutgoingMail {
-  return composeLeadMail(newLead(overrides), { siteName: page.site.name, recipient: 'sales@example.com', timeZone: 'America/Toronto', form: page.form })
+  return composeLeadMail(newLead(overrides), { siteName: page.site.name, brokerage: page.site.brokerage, recipient: 'sales@example.com', timeZone: 'America/Toronto', form: page.form })
 }
 
 async function until(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {

@@ -13,6 +13,8 @@ export type NotificationForm = {
 /** What the notification needs besides the lead. */
 export type NotificationSettings = {
   siteName: string
+  /** site.brokerage: the registered name every message of the launch carries (TRESA/RECO). */
+  brokerage: string
   /** Where it goes: NOTIFY_EMAIL, or the config's contact e-mail. */
   recipient: string
   /** An IANA time zone for the "Received" line, e.g. America/Toronto. */
@@ -94,7 +96,7 @@ function formatTime(iso: string, timeZone: string): string {
 
 /**
  * Composes the sales team's notification for a lead: every field with its label, the time, where it came
- * from; plain text and HTML with every value escaped. Header values are stripped of line breaks, so no field
+ * from, and the brokerage's registered name at its foot; plain text and HTML with every value escaped. Header values are stripped of line breaks, so no field
  * can add a header.
  */
 export function composeLeadMail(lead: NewLead, settings: NotificationSettings): OutgoingMail {
@@ -119,8 +121,9 @@ export function composeLeadMail(lead: NewLead, settings: NotificationSettings): 
   const name = typeof lead.fields.name === 'string' ? lead.fields.name : rows[0]?.[1]
   const subject = headerSafe(`New registration for ${settings.siteName}${name ? `: ${defangForMail(name)}` : ''}`).slice(0, 200)
   const heading = `New registration for ${settings.siteName}`
+  const sender = `Sent by the registration page of ${settings.siteName}, ${settings.brokerage}.`
 
-  const text = [heading, '', ...rows.map(([k, v]) => `${k}: ${v}`), '', ...context.map(([k, v]) => `${k}: ${v}`), ''].join('\n')
+  const text = [heading, '', ...rows.map(([k, v]) => `${k}: ${v}`), '', ...context.map(([k, v]) => `${k}: ${v}`), '', '--', sender, ''].join('\n')
 
   const tr = ([k, v]: [string, string]) =>
     `<tr><th align="left" valign="top" style="padding:4px 12px 4px 0">${escapeHtml(k)}</th><td style="padding:4px 0;white-space:pre-wrap">${escapeHtml(v)}</td></tr>`
@@ -130,6 +133,7 @@ export function composeLeadMail(lead: NewLead, settings: NotificationSettings): 
     `<h1 style="font-size:18px">${escapeHtml(heading)}</h1>`,
     `<table role="presentation" cellspacing="0" cellpadding="0">${rows.map(tr).join('')}</table>`,
     `<table role="presentation" cellspacing="0" cellpadding="0" style="margin-top:16px;color:#555;font-size:13px">${context.map(tr).join('')}</table>`,
+    `<p style="margin-top:16px;color:#555;font-size:13px">${escapeHtml(sender)}</p>`,
     '</body></html>',
   ].join('\n')
 

@@ -1,7 +1,7 @@
 /**
  * The e-mail each registrant receives (page.config.json `reply`), queued in the outbox with the lead. Plain text and
- * HTML, every value escaped; with what CASL asks of a commercial message: who sends it (the brokerage), a mailing
- * address and a way to reach them, and a working way to say no (an unsubscribe link in the text, and the
+ * HTML, every value escaped; with what CASL asks of a commercial message: who sends it (the brokerage's registered
+ * name, which RECO asks for too), a mailing address and a way to reach them, the privacy page, and a working way to say no (an unsubscribe link in the text, and the
  * List-Unsubscribe / List-Unsubscribe-Post headers of RFC 8058 so mail programs offer it in one click).
  */
 import type { ReplyConfig } from '../../../schema/page-config.ts'
@@ -21,6 +21,8 @@ export type ReplySettings = {
   brokerage: string
   /** site.email: where answers go unless reply.sender.replyTo says otherwise. */
   siteEmail: string
+  /** The launch's privacy page, linked at the foot of every reply. */
+  privacy: { url: string; label: string }
   form: NotificationForm
   links: LinkSettings
 }
@@ -74,6 +76,7 @@ export async function composeReply(lead: NewLead, settings: ReplySettings): Prom
     settings.brokerage,
     contact.mailingAddress,
     contactLine.join(' · '),
+    `${settings.privacy.label}: ${settings.privacy.url}`,
     '',
     fill(config.unsubscribe.notice),
     link,
@@ -96,7 +99,7 @@ export async function composeReply(lead: NewLead, settings: ReplySettings): Prom
       : []),
     p(config.signature.map(escapeHtml).join('<br>')),
     '<hr style="border:0;border-top:1px solid #ddd;margin:24px 0 16px">',
-    p([settings.brokerage, contact.mailingAddress, contactLine.join(' · ')].map(escapeHtml).join('<br>'), small),
+    p([...[settings.brokerage, contact.mailingAddress, contactLine.join(' · ')].map(escapeHtml), a(settings.privacy.url, settings.privacy.label)].join('<br>'), small),
     p(`${escapeHtml(fill(config.unsubscribe.notice))} ${a(link, config.unsubscribe.linkLabel)}`, small),
     '</body></html>',
   ].join('\n')

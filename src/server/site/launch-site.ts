@@ -37,6 +37,8 @@ export function launchSiteOf(launch: FunctionLaunch, options: LaunchSiteOptions 
   const { reply, ...rest } = launch
   return {
     ...rest,
+    // A version built before privacy pages (published earlier, not rebuilt since) names none: its canonical origin's.
+    privacy: launch.privacy ?? { url: `${launch.origins[0]}/privacy`, label: 'Privacy' },
     notifyEmail: options.notifyEmail ?? launch.notifyEmail,
     ...(reply && options.links ? { reply: { config: reply, links: options.links, pageCss: options.pageCss } } : {}),
     ...(options.formPageHtml !== undefined ? { formPageHtml: options.formPageHtml } : {}),

@@ -160,6 +160,9 @@ export function staticHostHeaders(options: SecurityHeaderOptions): string {
     block('/404.html', revalidate),
     block('/registered.html', revalidate),
     block('/check-details.html', revalidate),
+    // Both hosts serve privacy.html at /privacy too (their "pretty URLs").
+    block('/privacy', revalidate),
+    block('/privacy.html', revalidate),
     '',
   ].join('\n')
 }

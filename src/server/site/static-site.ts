@@ -59,7 +59,7 @@ export type StaticSiteOptions = {
 }
 
 /**
- * A Hono handler serving the built site: `/` → index.html, files as they are, hashed files under /assets/ cached
+ * A Hono handler serving the built site: `/` → index.html, `/privacy` → privacy.html, files as they are, hashed files under /assets/ cached
  * for a year, HTML revalidated every time, precompressed .br/.gz siblings when the client accepts them, and
  * 404.html with status 404 for anything else. Paths never leave distDir, not even through a symlink.
  */
@@ -134,9 +134,11 @@ export function createStaticSite(options: StaticSiteOptions) {
     if (pathname.includes('\0')) return notFound(c)
     let relative = path.posix.normalize(pathname).replace(/^\/+/, '')
     if (relative === '' || relative.endsWith('/')) relative += 'index.html'
-    const file = path.join(root, relative)
     // Never outside distDir, never dotfiles.
-    if (!file.startsWith(root + path.sep) || relative.split('/').some((part) => part.startsWith('.'))) return notFound(c)
+    if (!path.join(root, relative).startsWith(root + path.sep) || relative.split('/').some((part) => part.startsWith('.'))) return notFound(c)
+    // A page's address without ".html" (/privacy) is its file, as static hosts serve it.
+    if (!path.posix.extname(relative) && !(await fileStat(path.join(root, relative)))) relative += '.html'
+    const file = path.join(root, relative)
     const info = await fileStat(file)
     if (!info) return notFound(c)
     return send(c, file, info, 200, relative)
