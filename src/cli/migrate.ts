@@ -7,7 +7,7 @@ import { migrateCommandFor } from '../config/config-version.ts'
 import { excerpt } from '../config/json-source.ts'
 import { LaunchesError } from '../config/launches.ts'
 import { rewriteReplyPlaceholders } from '../config/reply-placeholders-fix.ts'
-import { writeFileAtomically } from '../editor/config-file.ts'
+import { writeFileAtomically } from '../config/config-file.ts'
 import { launchesFromArgs, shownFile } from './launch-args.ts'
 
 const usage = `Usage: npm run migrate [-- --launch <name> | <path of a page.config.json>] [--check]
