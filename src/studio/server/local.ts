@@ -3,7 +3,8 @@ import type { IncomingHttpHeaders } from 'node:http'
 import type { Hono } from 'hono'
 import { escapeHtml } from '../../server/delivery/escape-html.ts'
 import { localTokenHeader, localTokenMeta } from '../protocol.ts'
-import type { LocalMode, StudioEnv } from './context.ts'
+import type { StudioContext, StudioEnv } from './context.ts'
+import { recordDiskVersions } from './launches.ts'
 import type { Account } from './store.ts'
 
 /**
@@ -92,9 +93,11 @@ function isFrameResource(method: string, pathname: string): boolean {
 
 /**
  * The local mode's gate, in place of sign-in: only the paths above; the API only with the page's token (in the
- * x-editor-token header); the person is `localAccount`.
+ * x-editor-token header); the person is `localAccount`. Opening a launch (or the list) first records its file as a
+ * version "from disk" when a developer changed it (and it has no problems), so the editor opens what the file holds.
  */
-export function addLocalGate(app: Hono<StudioEnv>, local: LocalMode): void {
+export function addLocalGate(app: Hono<StudioEnv>, ctx: StudioContext): void {
+  const local = ctx.local!
   app.use('*', async (c, next) => {
     const pathname = c.req.path
     if (!isLocalPath(pathname)) {
@@ -105,11 +108,12 @@ export function addLocalGate(app: Hono<StudioEnv>, local: LocalMode): void {
     }
     c.set('account', localAccount)
     c.set('sessionHash', '')
+    if (c.req.method === 'GET' && /^\/studio\/api\/launches(\/[^/]+)?$/.test(pathname)) await recordDiskVersions(ctx)
     return next()
   })
 }
 
 /** The studio's page with the local token written in (the page's API calls send it back). */
-export function withLocalToken(html: string, local: LocalMode): string {
+export function withLocalToken(html: string, local: { token: string }): string {
   return html.replace(/<\/head>/i, `<meta name="${localTokenMeta}" content="${escapeHtml(local.token)}">\n</head>`)
 }

@@ -106,7 +106,7 @@ export function createStudio(deps: StudioDeps): Studio {
   app.post('/forgot-password', formLimit)
 
   // Local mode: its own paths only, the API bound to the page's token, and no one signs in.
-  if (ctx.local) addLocalGate(app, ctx.local)
+  if (ctx.local) addLocalGate(app, ctx)
   // Everything not public needs a live session: the API answers 401, pages send the person to sign in.
   else app.use('*', async (c, next) => {
     if (isPublic(c.req.path, c.req.method)) return next()
