@@ -31,7 +31,7 @@ export async function studioViteConfig(outDir: string): Promise<InlineConfig> {
   const [{ default: react }, { default: tailwindcss }, { plainMarkdownPlugin }] = await Promise.all([
     import('@vitejs/plugin-react'),
     import('@tailwindcss/vite'),
-    import('../editor/vite-plugins.ts'),
+    import('./plain-markdown-plugin.ts'),
   ])
   return {
     configFile: false,

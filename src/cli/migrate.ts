@@ -8,7 +8,7 @@ import { excerpt, locate, parseJsonSource } from '../config/json-source.ts'
 import { brokerageNameFinding, isRegisteredBrokerageName } from '../config/legal-checks.ts'
 import { LaunchesError } from '../config/launches.ts'
 import { rewriteReplyPlaceholders } from '../config/reply-placeholders-fix.ts'
-import { writeFileAtomically } from '../editor/config-file.ts'
+import { writeFileAtomically } from '../config/config-file.ts'
 import { launchesFromArgs, shownFile } from './launch-args.ts'
 
 const usage = `Usage: npm run migrate [-- --launch <name> | <path of a page.config.json>] [--check]

@@ -19,8 +19,15 @@ export type StudioProblem = { line: number; column: number; where: string; messa
  */
 export type PreviewResponse = { config: ClientPageConfig | null; problems: StudioProblem[]; validatorUrl: string }
 
-/** GET /studio/api/me: the signed-in person. `launches` absent: every launch. */
-export type MeResponse = { email: string; role: Role; launches?: string[] | undefined; totp: boolean }
+/**
+ * GET /studio/api/me: the signed-in person. `launches` absent: every launch. `local`: the studio of `npm run edit`,
+ * one person on this computer, where publishing saves the launch's file (and builds nothing).
+ */
+export type MeResponse = { email: string; role: Role; launches?: string[] | undefined; totp: boolean; local?: boolean | undefined }
+
+/** Local mode (`npm run edit`): the meta tag of the studio's page holding its token, and the header that sends it back. */
+export const localTokenMeta = 'editor-token'
+export const localTokenHeader = 'x-editor-token'
 
 /** A draft of a launch's config, kept in the store until it is published or discarded. */
 export type DraftInfo = { by: string; updatedAt: string }

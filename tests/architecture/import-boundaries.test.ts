@@ -31,12 +31,9 @@ export const allowed: Record<string, readonly string[] | typeof anything> = {
   'src/server/delivery/': ['schema/', 'src/server/settings/', 'src/server/store/'],
   'src/server/site/': ['schema/', 'src/server/settings/', 'src/server/store/', 'src/server/delivery/'],
   'src/server/leads-page/': ['schema/', 'src/server/settings/', 'src/server/store/', 'src/server/delivery/', 'src/server/registration/', 'src/server/app.ts'],
-  'src/editor/': ['schema/', 'src/config/', 'src/build/', 'src/server/delivery/escape-html.ts', 'src/editor/client/'],
-  'src/editor/client/': ['schema/', 'src/page/', 'src/ui/', 'src/sections/', 'src/form/', 'src/studio/client/'],
-  'src/editor/preview/': ['schema/', 'src/page/', 'src/ui/', 'src/sections/', 'src/form/', 'src/editor/client/', 'src/studio/client/'],
   'src/studio/': ['schema/'],
   'src/studio/client/': ['schema/', 'src/page/', 'src/ui/', 'src/sections/', 'src/form/', 'src/studio/protocol.ts', 'src/config/json-edit.ts', 'src/config/json-source.ts'],
-  'src/studio/server/': ['schema/', 'src/config/', 'src/build/', 'src/editor/', 'src/studio/', 'src/server/', 'src/server/site/', 'src/server/store/', 'src/server/delivery/', 'src/server/registration/'],
+  'src/studio/server/': ['schema/', 'src/config/', 'src/build/', 'src/studio/', 'src/server/', 'src/server/site/', 'src/server/store/', 'src/server/delivery/', 'src/server/registration/'],
   'src/cli/': anything,
   'supabase/': ['schema/', 'src/server/', 'src/server/settings/', 'src/server/registration/', 'src/server/store/', 'src/server/delivery/', 'src/server/site/'],
   'tests/': anything,
@@ -51,12 +48,11 @@ export function roomOf(file: string): string {
   return folders.sort((a, b) => b.length - a.length)[0] ?? path.posix.dirname(file) + '/'
 }
 
-const browserRooms = ['src/page/', 'src/sections/', 'src/ui/', 'src/form/', 'src/editor/client/', 'src/editor/preview/', 'src/studio/client/']
+const browserRooms = ['src/page/', 'src/sections/', 'src/ui/', 'src/form/', 'src/studio/client/']
 const nodeOnly = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)])
 /** The store's drivers: only the entries (and the CLI, the build and the tests) choose one; every other room goes through store/store.ts. */
 const isStoreDriver = (file: string) => /^src\/server\/store\/(sqlite|postgres)-/.test(file)
 const mayChooseDriver = new Set(['src/server/store/', 'src/server/', 'supabase/', 'src/cli/', 'src/build/', 'tests/'])
-const editorRooms = new Set(['src/editor/', 'src/editor/client/', 'src/editor/preview/'])
 
 /** The import specifiers of a TypeScript source: static imports (type-only too), re-exports, dynamic import(). */
 export function importsOf(source: string): string[] {
@@ -90,8 +86,8 @@ export function boundaryViolations(file: string, source: string): string[] {
     if (!spec.startsWith('.') || !/\.tsx?$/.test(spec)) continue
     const target = resolve(file, spec)
     const targetRoom = roomOf(target)
-    if (!editorRooms.has(room) && !room.startsWith('src/studio/') && room !== 'src/build/' && room !== 'src/cli/' && room !== 'tests/' && (editorRooms.has(targetRoom) || targetRoom.startsWith('src/studio/'))) {
-      problems.push(`${file} imports '${spec}' (${targetRoom}): the site must not depend on the editor or the studio.`)
+    if (!room.startsWith('src/studio/') && room !== 'src/build/' && room !== 'src/cli/' && room !== 'tests/' && targetRoom.startsWith('src/studio/')) {
+      problems.push(`${file} imports '${spec}' (${targetRoom}): the site must not depend on the studio (its editor included).`)
       continue
     }
     if (isStoreDriver(target) && !mayChooseDriver.has(room)) {
@@ -203,10 +199,9 @@ describe('import boundaries', () => {
     expect(boundaryViolations('src/sections/Bad.tsx', "const m = await import('../config/load-page-config.ts')\n")).toHaveLength(1)
     expect(boundaryViolations('src/server/bad.ts', "import { loadPageConfig } from '../config/load-page-config.ts'\n")).toHaveLength(1)
     expect(boundaryViolations('schema/bad.ts', "import { App } from '../src/page/App.tsx'\n")).toHaveLength(1)
-    expect(boundaryViolations('src/editor/client/bad.ts', "import { readFileSync } from 'node:fs'\n")).toHaveLength(1)
-    expect(boundaryViolations('src/editor/preview/bad.tsx', "import { startEditor } from '../server.ts'\n")).toHaveLength(1)
-    expect(boundaryViolations('src/page/Bad.tsx', "import { renderMarkdown } from '../editor/client/plain-markdown.ts'\n")).toHaveLength(1)
-    expect(boundaryViolations('src/editor/server.ts', "import { readFileSync } from 'node:fs'\nimport { App } from '../page/App.tsx'\n")).toHaveLength(1)
+    expect(boundaryViolations('src/studio/client/preview/bad.tsx', "import { startLocalStudio } from '../../server/local-server.ts'\n")).toHaveLength(1)
+    expect(boundaryViolations('src/page/Bad.tsx', "import { renderMarkdown } from '../studio/client/editing/plain-markdown.ts'\n")).toHaveLength(1)
+    expect(boundaryViolations('src/studio/server/bad.ts', "import { App } from '../../page/App.tsx'\n")).toHaveLength(1)
     expect(boundaryViolations('src/studio/client/bad.ts', "import { createHash } from 'node:crypto'\n")).toHaveLength(1)
     expect(boundaryViolations('src/studio/client/bad.ts', "import { loadPageConfig } from '../../config/load-page-config.ts'\n")).toHaveLength(1)
     expect(boundaryViolations('src/studio/client/good.ts', "import { replaceValue } from '../../config/json-edit.ts'\nimport type { Role } from '../protocol.ts'\n")).toEqual([])

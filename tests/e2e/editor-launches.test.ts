@@ -33,7 +33,7 @@ async function startEdit(project: string): Promise<Editor> {
     }
     rmSync(project, { recursive: true, force: true })
   }
-  const deadline = Date.now() + 60_000
+  const deadline = Date.now() + 150_000
   while (!/Open (http:\S+)/.test(output)) {
     if (child.exitCode !== null || Date.now() > deadline) {
       await stop()
@@ -60,18 +60,19 @@ describe('npm run edit without --launch', () => {
       const page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
       page.setDefaultTimeout(20_000)
       await page.goto(editor.url)
-      await expect(page.title()).resolves.toBe('Choose a launch — page editor')
       const list = page.getByRole('list', { name: 'Launches' })
-      await expect(list.getByRole('button').allInnerTexts()).resolves.toEqual([
-        expect.stringContaining('Willowmere Commons'),
-        expect.stringContaining('Maple Ridge'),
-      ])
-      await list.getByRole('button', { name: /Maple Ridge/ }).click()
+      await list.getByRole('link').first().waitFor()
+      await expect(list.getByRole('link').allInnerTexts()).resolves.toEqual(['Willowmere Commons', 'Maple Ridge'])
+      // Local: no sign-in, no leads, no people.
+      await expect(page.getByRole('link', { name: 'Leads' }).count()).resolves.toBe(0)
+      await expect(page.getByRole('button', { name: 'Sign out' }).count()).resolves.toBe(0)
+      await list.getByRole('link', { name: 'Maple Ridge' }).click()
       const text = page.getByRole('textbox', { name: 'page.config.json' })
       await text.waitFor()
-      await expect(page.title()).resolves.toBe('Maple Ridge — page editor')
+      await expect.poll(() => page.title()).toBe('Maple Ridge — page editor')
       await expect(page.getByRole('heading', { level: 1 }).innerText()).resolves.toContain('Maple Ridge')
       await expect(text.innerText()).resolves.toContain('"slug": "maple-ridge"')
+      await page.getByRole('button', { name: 'Save to file' }).waitFor()
       expect(editor.output()).toContain('Editing Maple Ridge (launches/maple-ridge/page.config.json)')
       await page.close()
     } finally {
@@ -82,10 +83,14 @@ describe('npm run edit without --launch', () => {
   it('opens the only launch of a project at once', async () => {
     const editor = await startEdit(makeLaunchesProject({}, renamed('Cedar Hollow')))
     try {
+      expect(editor.url).toMatch(/\/studio\/launches\/[a-z0-9-]+$/)
+      const root = await fetch(new URL('/', editor.url), { redirect: 'manual' })
+      expect(root.status).toBe(303)
+      expect(new URL(root.headers.get('location')!, editor.url).href).toBe(editor.url)
       const html = await (await fetch(editor.url)).text()
-      expect(html).toContain('<title>Cedar Hollow — page editor</title>')
-      expect(html).not.toContain('Which launch')
+      expect(html).toContain('name="editor-token"')
       expect(editor.output()).toContain('Editing Cedar Hollow (page.config.json)')
+      expect(editor.output()).not.toContain('choose one in the browser')
     } finally {
       await editor.stop()
     }

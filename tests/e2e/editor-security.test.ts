@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { request } from 'node:http'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -27,14 +27,15 @@ beforeAll(async () => {
   let output = ''
   editor.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
   editor.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
-  const deadline = Date.now() + 60_000
+  // The first start after a change of the code builds the studio's page (loadPageCode).
+  const deadline = Date.now() + 150_000
   while (!output.includes('Open http')) {
     if (editor.exitCode !== null || Date.now() > deadline) throw new Error(`The editor did not start:\n${output}`)
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
-  const page = await send('GET', '/')
+  const page = await send('GET', '/studio/')
   token = /name="editor-token" content="([^"]+)"/.exec(page.body)?.[1] ?? ''
-}, 90_000)
+}, 180_000)
 
 afterAll(async () => {
   if (editor?.pid && editor.exitCode === null) {
@@ -47,7 +48,7 @@ afterAll(async () => {
 })
 
 /** A raw HTTP request: the path goes out exactly as written (`..` and all), with the editor's own Host unless given. */
-function send(method: string, pathname: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+function send(method: string, pathname: string, headers: Record<string, string> = {}, body = ''): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, method, path: pathname, headers: { host: `127.0.0.1:${port}`, ...headers } }, (res) => {
       let text = ''
@@ -55,7 +56,7 @@ function send(method: string, pathname: string, headers: Record<string, string> 
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }))
     })
     req.on('error', reject)
-    req.end()
+    req.end(body)
   })
 }
 
@@ -76,6 +77,16 @@ describe('the editor server serves only the editor', () => {
       `/@fs${project.root}/.data/leads.sqlite-wal`,
       `/@fs${project.root}/package.json`,
       '/__open-in-editor?file=package.json',
+      '/studio/../.env',
+      '/studio/assets/../../.env',
+      '/studio/assets/%2e%2e/%2e%2e/package.json',
+      '/studio/api/launches/bramblewood-crossing/images/../../../../.env',
+      '/studio/api/people',
+      '/studio/api/audit',
+      '/studio/sign-in',
+      '/leads',
+      '/src/studio/client/main.tsx',
+      '/@vite/client',
     ]
     const answers: string[] = []
     for (const probe of probes) {
@@ -91,31 +102,37 @@ describe('the editor server serves only the editor', () => {
 
   it('gives no other origin an Access-Control-Allow-Origin, nor the page with its token', async () => {
     const evil = { origin: 'http://evil.localhost' }
-    for (const pathname of ['/', '/src/editor/client/main.tsx', '/@vite/client', '/api/state']) {
+    for (const pathname of ['/', '/studio/', '/studio/launches/bramblewood-crossing', '/studio/assets/x.js', '/studio/api/me', '/studio/api/launches/bramblewood-crossing']) {
       const answer = await send('GET', pathname, { ...evil, 'x-editor-token': token })
       expect(answer.headers['access-control-allow-origin'], pathname).toBeUndefined()
       expect(answer.status, pathname).toBe(403)
       expect(answer.body).not.toContain(token)
     }
-    const preflight = await send('OPTIONS', '/api/save', { ...evil, 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-editor-token' })
+    const preflight = await send('OPTIONS', '/studio/api/launches/bramblewood-crossing/publish', { ...evil, 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-editor-token' })
     expect(preflight.headers['access-control-allow-origin']).toBeUndefined()
     // A read by a page on another site (fetch, no Origin sent in no-cors mode) gets nothing either.
-    const sneaky = await send('GET', '/', { 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'empty' })
+    const sneaky = await send('GET', '/studio/', { 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'empty' })
     expect(sneaky.status).toBe(403)
     expect(sneaky.body).not.toContain(token)
+    // A page on another port of 127.0.0.1 (same site, another origin) cannot change the file, token or not.
+    const before = readFileSync(path.join(project.root, 'page.config.json'), 'utf8')
+    const write = await send('POST', '/studio/api/launches/bramblewood-crossing/publish', { origin: 'http://127.0.0.1:1', 'x-editor-token': token, 'content-type': 'application/json' }, '{"text":"{}"}')
+    expect(write.status).toBe(403)
+    expect(readFileSync(path.join(project.root, 'page.config.json'), 'utf8')).toBe(before)
   })
 
   it('still serves its own page to the person who opens it, and its code', async () => {
-    const typed = await send('GET', '/', { 'sec-fetch-site': 'none', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' })
+    const typed = await send('GET', '/studio/launches/bramblewood-crossing', { 'sec-fetch-site': 'none', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' })
     expect(typed.status).toBe(200)
     expect(typed.body).toContain('editor-token')
     const linked = await send('GET', '/', { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' })
-    expect(linked.status).toBe(200)
-    const code = await send('GET', '/src/editor/client/main.tsx', { 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'script' })
+    expect(linked.status).toBe(303)
+    const script = /src="(\/studio\/assets\/[^"]+\.js)"/.exec(typed.body)?.[1] ?? ''
+    const code = await send('GET', script, { 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'script' })
     expect(code.status).toBe(200)
-    const client = await send('GET', '/@vite/client')
-    expect(client.status).toBe(200)
-    const state = await send('GET', '/api/state', { 'x-editor-token': token, 'sec-fetch-site': 'same-origin', origin: `http://127.0.0.1:${port}` })
-    expect(state.status).toBe(200)
+    const launch = await send('GET', '/studio/api/launches/bramblewood-crossing', { 'x-editor-token': token, 'sec-fetch-site': 'same-origin' })
+    expect(launch.status).toBe(200)
+    expect(JSON.parse(launch.body).liveText).toBe(readFileSync(path.join(project.root, 'page.config.json'), 'utf8'))
+    expect((await send('GET', '/studio/api/launches/bramblewood-crossing')).status).toBe(403)
   })
 })

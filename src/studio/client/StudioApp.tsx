@@ -70,7 +70,9 @@ export function StudioApp() {
     )
   }
   const canEdit = me.role !== 'sales'
-  const owner = me.role === 'owner'
+  const local = me.local === true
+  // Local (`npm run edit`): one person on this computer, no accounts, no leads, nothing to sign out of.
+  const owner = me.role === 'owner' && !local
   // A sales account has the leads page only: no launches, no editor.
   if (!canEdit) return <SalesHome email={me.email} />
   return (
@@ -96,9 +98,11 @@ export function StudioApp() {
                 </StudioLink>
               </li>
             )}
-            <li>
-              <a href={leadsPath}>Leads</a>
-            </li>
+            {!local && (
+              <li>
+                <a href={leadsPath}>Leads</a>
+              </li>
+            )}
             {owner && (
               <li>
                 <StudioLink to={{ view: 'people' }} current={route.view === 'people'}>
@@ -115,16 +119,14 @@ export function StudioApp() {
             )}
           </ul>
         </nav>
-        <p className="who">
-          {me.email} · {me.role}
-        </p>
-        <SignOut />
+        <p className="who">{local ? 'On this computer: saves go to the files' : `${me.email} · ${me.role}`}</p>
+        {!local && <SignOut />}
       </header>
       <div id="studio-main" className="content" tabIndex={-1}>
-        {route.view === 'launches' && <LaunchList canEdit={canEdit} />}
+        {route.view === 'launches' && <LaunchList canEdit={canEdit} local={local} />}
         {route.view === 'launch' && (
           <Suspense fallback={<p className="loading">Opening the editor…</p>}>
-            <LaunchEditor key={route.slug} slug={route.slug} canEdit={canEdit} />
+            <LaunchEditor key={route.slug} slug={route.slug} canEdit={canEdit} local={local} />
           </Suspense>
         )}
         {route.view === 'new-launch' && <NewLaunch />}

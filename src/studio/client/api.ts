@@ -21,6 +21,7 @@ import type {
   VersionSummary,
   PreviewResponse,
 } from '../protocol.ts'
+import { localTokenHeader, localTokenMeta } from '../protocol.ts'
 
 // The one module of the studio's page that talks to its server (src/studio/protocol.ts): same origin, the session
 // cookie, JSON in and out. A refusal becomes a StudioRequestError carrying the server's sentence and problems.
@@ -41,11 +42,16 @@ export class StudioRequestError extends Error {
 
 const apiRoot = '/studio/api'
 
+// `npm run edit` writes its token into the page (no one signs in there); every call sends it back.
+const localToken = typeof document === 'undefined' ? undefined : document.querySelector<HTMLMetaElement>(`meta[name="${localTokenMeta}"]`)?.content
+
 /** Calls the studio's server; throws StudioRequestError with its words when it refuses. */
 export async function call<T>(path: string, init: RequestInit = {}): Promise<T> {
   let response: Response
   try {
-    response = await fetch(`${apiRoot}${path}`, { credentials: 'same-origin', ...init })
+    const headers = new Headers(init.headers)
+    if (localToken) headers.set(localTokenHeader, localToken)
+    response = await fetch(`${apiRoot}${path}`, { credentials: 'same-origin', ...init, headers })
   } catch {
     throw new StudioRequestError('The studio cannot be reached: check the connection and try again.', 0)
   }

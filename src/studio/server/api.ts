@@ -107,7 +107,7 @@ export function addApi(app: Hono<StudioEnv>, ctx: StudioContext): void {
 
   app.get('/api/me', async (c) => {
     const account = c.get('account')
-    return c.json<MeResponse>({ email: account.email, role: account.role, ...(account.launches ? { launches: account.launches } : {}), totp: account.totpSecret !== undefined })
+    return c.json<MeResponse>({ email: account.email, role: account.role, ...(account.launches ? { launches: account.launches } : {}), totp: account.totpSecret !== undefined, ...(ctx.local ? { local: true } : {}) })
   })
 
   app.get('/api/launches', async (c) => {

@@ -10,6 +10,9 @@ import { tokenHash } from './tokens.ts'
 /** A message the studio sends (an invitation, a reset link): plain text, to one address. */
 export type StudioMail = { to: string; subject: string; text: string }
 
+/** What local mode (local.ts) needs: the token written into the studio's page and asked of each API request. */
+export type LocalMode = { token: string }
+
 /** What createStudio needs; the Node entry builds it. */
 export type StudioDeps = {
   store: StudioStore
@@ -42,6 +45,8 @@ export type StudioDeps = {
   previewMs?: number
   /** scrypt's cost for new password hashes (passwords.ts; default OWASP's). */
   passwordCost?: ScryptCost
+  /** Local mode (`npm run edit`, local.ts): one person on this computer, no accounts, the API bound to the page's token. */
+  local?: LocalMode | undefined
 }
 
 /** The Hono environment of the studio's routes: the signed-in account and its session's hash. */

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { checkPageConfigText, publicDirFor } from '../../config/check-page-config.ts'
 import { launchesDirOf } from '../../config/launches.ts'
-import { writeFileAtomically } from '../../editor/config-file.ts'
+import { writeFileAtomically } from '../../config/config-file.ts'
 import type { LaunchPublisher, ServedLaunch } from '../../server/site/launch-publisher.ts'
 import { fileText } from './launches.ts'
 

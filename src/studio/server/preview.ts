@@ -150,7 +150,7 @@ export function addPreview(app: Hono<StudioEnv>, ctx: StudioContext): void {
       if (c.get('account').role === 'sales') return refuse(c, 403, 'A sales account cannot change launches.')
       const name = c.req.query('name') ?? ''
       if (!name) return refuse(c, 400, 'The picture has no file name (send it as ?name=<file>).')
-      const { ImageUploadError, safeImageName, storeImage } = await import('../../editor/images.ts')
+      const { ImageUploadError, safeImageName, storeImage } = await import('./images.ts')
       try {
         // An SVG can carry script: refused here rather than sanitised.
         if (safeImageName(name).extension === 'svg') return refuse(c, 415, `${path.basename(name)} is an SVG drawing, which can carry script: save it as PNG or WebP and upload that.`)

@@ -10,6 +10,7 @@ import { studioContextOf, type StudioContext, type StudioDeps, type StudioEnv } 
 import { recordDiskVersions } from './launches.ts'
 import { addNewLaunch } from './new-launch.ts'
 import { leadsAccessOf, type StudioLeadsAccess } from './leads-sign-in.ts'
+import { addLocalGate, withLocalToken } from './local.ts'
 import { addPreview, previewTokenWorks } from './preview.ts'
 import { messageView, pagesCss } from './views.ts'
 
@@ -80,9 +81,9 @@ export function createStudio(deps: StudioDeps): Studio {
     if (c.res.status === 413) headers.set('connection', 'close')
   })
 
-  // Off until the first account exists: nothing of the studio is there to probe.
+  // Off until the first account exists: nothing of the studio is there to probe. (Local mode has no accounts.)
   app.use('*', async (c, next) => {
-    if ((await ctx.store.countAccounts()) === 0) return c.text('Not Found', 404)
+    if (!ctx.local && (await ctx.store.countAccounts()) === 0) return c.text('Not Found', 404)
     await next()
   })
 
@@ -104,8 +105,10 @@ export function createStudio(deps: StudioDeps): Studio {
   app.post('/invite/*', formLimit)
   app.post('/forgot-password', formLimit)
 
+  // Local mode: its own paths only, the API bound to the page's token, and no one signs in.
+  if (ctx.local) addLocalGate(app, ctx)
   // Everything not public needs a live session: the API answers 401, pages send the person to sign in.
-  app.use('*', async (c, next) => {
+  else app.use('*', async (c, next) => {
     if (isPublic(c.req.path, c.req.method)) return next()
     const session = await ctx.sessionOf(c)
     if (!session) {
@@ -117,7 +120,7 @@ export function createStudio(deps: StudioDeps): Studio {
   })
 
   app.get('/pages.css', (c) => c.body(pagesCss, 200, { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'no-cache' }))
-  addAuthPages(app, ctx)
+  if (!ctx.local) addAuthPages(app, ctx)
   addApi(app, ctx)
   addNewLaunch(app, ctx)
   addPreview(app, ctx)
@@ -159,7 +162,8 @@ function addClient(app: Hono<StudioEnv>, ctx: StudioContext): void {
   const shell = (c: Context) => {
     if (new URL(c.req.url).pathname === '/studio') return c.redirect('/studio/', 301)
     const html = document('index.html')
-    return html === undefined ? notBuilt(c) : c.html(html)
+    if (html === undefined) return notBuilt(c)
+    return c.html(ctx.local ? withLocalToken(html, ctx.local) : html)
   }
 
   app.get('/', shell)

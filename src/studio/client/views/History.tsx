@@ -28,7 +28,7 @@ function Diff({ detail }: { detail: VersionDetail }) {
 }
 
 /** `History`: the published versions, newest first, each with what changed and a `Restore` button. */
-export function History({ slug, canEdit, onRestored }: { slug: string; canEdit: boolean; onRestored: (version: number) => void }) {
+export function History({ slug, canEdit, local = false, onRestored }: { slug: string; canEdit: boolean; local?: boolean; onRestored: (version: number) => void }) {
   const [versions, setVersions] = useState<VersionSummary[]>()
   const [open, setOpen] = useState<Record<number, VersionDetail | 'loading'>>({})
   const [error, setError] = useState('')
@@ -50,7 +50,8 @@ export function History({ slug, canEdit, onRestored }: { slug: string; canEdit: 
     }
   }
   const restore = async (version: number) => {
-    if (!window.confirm(`Publish version ${version} again? It becomes the live page and a new version.`)) return
+    const question = local ? `Save version ${version} to the file again? It becomes a new version.` : `Publish version ${version} again? It becomes the live page and a new version.`
+    if (!window.confirm(question)) return
     setError('')
     try {
       const result = await studioApi.restore(slug, version)
@@ -68,7 +69,7 @@ export function History({ slug, canEdit, onRestored }: { slug: string; canEdit: 
           {error}
         </p>
       )}
-      {versions && versions.length === 0 && <p className="muted">Nothing published from the studio yet.</p>}
+      {versions && versions.length === 0 && <p className="muted">{local ? 'Nothing saved to the file yet.' : 'Nothing published from the studio yet.'}</p>}
       <ol aria-label="History" className="versions">
         {versions?.map((v) => {
           const detail = open[v.version]
@@ -77,7 +78,7 @@ export function History({ slug, canEdit, onRestored }: { slug: string; canEdit: 
               <div className="version-line">
                 <p>
                   <strong>Version {v.version}</strong>
-                  {v.version === newest && <span className="tag">live</span>}
+                  {v.version === newest && <span className="tag">{local ? 'in the file' : 'live'}</span>}
                   {v.fromDisk && <span className="tag">from disk</span>}
                   <br />
                   <span className="muted">

@@ -25,19 +25,28 @@ function parseOrUndefined(text: string): unknown {
   }
 }
 
-/** One launch's editor: the JSON, its problems, the form view of the part under the cursor, the previews, history. */
-export function LaunchEditor({ slug, canEdit }: { slug: string; canEdit: boolean }) {
+/**
+ * One launch's editor: the JSON, its problems, the form view of the part under the cursor, the previews, history.
+ * `local` (`npm run edit`): publishing is "Save to file" (the file is written, nothing is built), no preview links.
+ */
+export function LaunchEditor({ slug, canEdit, local = false }: { slug: string; canEdit: boolean; local?: boolean }) {
   const [detail, setDetail] = useState<LaunchDetail>()
   const [error, setError] = useState('')
   const load = useCallback(() => studioApi.launch(slug).then(setDetail, (e: unknown) => setError((e as Error).message)), [slug])
   useEffect(() => void load(), [load])
   if (error) return <p className="error page" role="alert">{error}</p>
   if (!detail) return <p className="loading page">Opening the launch…</p>
-  return <Workspace detail={detail} canEdit={canEdit} />
+  return <Workspace detail={detail} canEdit={canEdit} local={local} />
 }
 
-function Workspace({ detail, canEdit }: { detail: LaunchDetail; canEdit: boolean }) {
+function Workspace({ detail, canEdit, local }: { detail: LaunchDetail; canEdit: boolean; local: boolean }) {
   const { slug } = detail
+  const words = local
+    ? { publish: 'Save to file', publishing: 'Saving to the file…', published: 'Saved to the file as version', not: 'Not saved to the file' }
+    : { publish: 'Publish', publishing: 'Publishing…', published: 'Published as version', not: 'Not published' }
+  useEffect(() => {
+    document.title = `${detail.siteName} — ${local ? 'page editor' : 'Studio'}`
+  }, [detail.siteName, local])
   const editorHost = useRef<HTMLDivElement>(null)
   const editor = useRef<CodeEditor | null>(null)
   const frames = useRef<(HTMLIFrameElement | null)[]>([])
@@ -49,7 +58,7 @@ function Workspace({ detail, canEdit }: { detail: LaunchDetail; canEdit: boolean
   const [text, setText] = useState(savedText.current)
   const [pointer, setPointer] = useState('')
   const [problems, setProblems] = useState<StudioProblem[]>(detail.problems)
-  const [status, setStatus] = useState(detail.draft ? `Draft by ${detail.draft.by}, saved ${formatMoment(detail.draft.updatedAt)}.` : 'No draft: this is the live version.')
+  const [status, setStatus] = useState(detail.draft ? `Draft by ${detail.draft.by}, saved ${formatMoment(detail.draft.updatedAt)}.` : local ? 'No draft: this is the file as it is.' : 'No draft: this is the live version.')
   const [published, setPublished] = useState<Published>()
   const [blocking, setBlocking] = useState<StudioProblem[]>([])
   const [link, setLink] = useState<PreviewLinkResponse>()
@@ -196,14 +205,14 @@ function Workspace({ detail, canEdit }: { detail: LaunchDetail; canEdit: boolean
     const code = editor.current
     publishDialog.current?.close()
     if (!code) return
-    setStatus('Publishing…')
+    setStatus(words.publishing)
     setPublished(undefined)
     try {
       await saveDraft('typing')
       const result = await studioApi.publish(slug, { text: code.text(), message: message.trim() || undefined })
       savedText.current = code.text()
       setPublished({ ...result, url: detail.localUrl })
-      setStatus(`Published as version ${result.version}.`)
+      setStatus(`${words.published} ${result.version}.`)
       setMessage('')
       setHistoryKey((k) => k + 1)
     } catch (e) {
@@ -212,7 +221,7 @@ function Workspace({ detail, canEdit }: { detail: LaunchDetail; canEdit: boolean
         setProblems(e.problems)
         code.showProblems(e.problems, code.view.state.doc)
       }
-      setStatus(`Not published: ${(e as Error).message}`)
+      setStatus(`${words.not}: ${(e as Error).message}`)
     }
   }
   const makeLink = async () => {
@@ -230,7 +239,7 @@ function Workspace({ detail, canEdit }: { detail: LaunchDetail; canEdit: boolean
     editor.current?.replaceText(restored)
     setProblems(fresh.problems)
     setPublished({ version, ms: 0, url: detail.localUrl })
-    setStatus(`Restored: published again as version ${version}.`)
+    setStatus(local ? `Restored: saved to the file again as version ${version}.` : `Restored: published again as version ${version}.`)
     void refreshPreview()
     setHistoryKey((k) => k + 1)
   }
@@ -249,9 +258,11 @@ function Workspace({ detail, canEdit }: { detail: LaunchDetail; canEdit: boolean
             <button type="button" onClick={() => void saveDraft('button')} aria-keyshortcuts="Control+S Meta+S">
               Save draft
             </button>
-            <button type="button" onClick={() => void makeLink()}>
-              Preview link
-            </button>
+            {!local && (
+              <button type="button" onClick={() => void makeLink()}>
+                Preview link
+              </button>
+            )}
             <button type="button" onClick={() => pictureInput.current?.click()} title="Adds a picture at the cursor in the text (or drop one onto the text)">
               Add picture
             </button>
@@ -270,29 +281,39 @@ function Workspace({ detail, canEdit }: { detail: LaunchDetail; canEdit: boolean
               }}
             />
             <button type="button" className="primary" onClick={openPublish}>
-              Publish
+              {words.publish}
             </button>
           </div>
         )}
       </div>
       {detail.changedOnDisk && (
         <p className="banner warn" role="alert">
-          The file on disk was changed outside the studio since the live version. Publishing from here replaces it: compare in History first.
+          {local
+            ? 'The file was changed outside this editor since its last version. Saving from here replaces it: compare in History first.'
+            : 'The file on disk was changed outside the studio since the live version. Publishing from here replaces it: compare in History first.'}
         </p>
       )}
       {published && (
         <div className="banner ok" role="status">
-          <p>
-            Version {published.version} is live{published.ms ? ` (in ${(published.ms / 1000).toFixed(1)} s)` : ''}:{' '}
-            <a href={published.url} target="_blank" rel="noreferrer">
-              {published.url}
-            </a>
-          </p>
+          {local ? (
+            <p>
+              Version {published.version} is saved to {published.url}. Nothing was built: npm run dev shows it, npm run build or npm start puts it live.
+            </p>
+          ) : (
+            <p>
+              Version {published.version} is live{published.ms ? ` (in ${(published.ms / 1000).toFixed(1)} s)` : ''}:{' '}
+              <a href={published.url} target="_blank" rel="noreferrer">
+                {published.url}
+              </a>
+            </p>
+          )}
         </div>
       )}
       {blocking.length > 0 && (
         <div className="banner warn" role="alert">
-          <p>Not published: {countProblems(blocking.length)} must be fixed first (listed under the text).</p>
+          <p>
+            {words.not}: {countProblems(blocking.length)} must be fixed first (listed under the text).
+          </p>
         </div>
       )}
       {link && (
@@ -314,7 +335,7 @@ function Workspace({ detail, canEdit }: { detail: LaunchDetail; canEdit: boolean
         </section>
         <PreviewFrames frames={frames} />
       </div>
-      <History key={historyKey} slug={slug} canEdit={canEdit} onRestored={(v) => void onRestored(v)} />
+      <History key={historyKey} slug={slug} canEdit={canEdit} local={local} onRestored={(v) => void onRestored(v)} />
       <dialog ref={publishDialog} className="confirm" aria-labelledby="publish-heading">
         <form
           method="dialog"
@@ -323,15 +344,21 @@ function Workspace({ detail, canEdit }: { detail: LaunchDetail; canEdit: boolean
             void publish()
           }}
         >
-          <h2 id="publish-heading">Publish {detail.siteName}?</h2>
-          <p>The text as it is now goes live at {detail.localUrl} and becomes a new version in History.</p>
+          <h2 id="publish-heading">
+            {local ? `Save ${detail.siteName} to its file?` : `Publish ${detail.siteName}?`}
+          </h2>
+          <p>
+            {local
+              ? `The text as it is now is written to ${detail.localUrl} and becomes a new version in History.`
+              : `The text as it is now goes live at ${detail.localUrl} and becomes a new version in History.`}
+          </p>
           <label>
             What changed (optional)
             <input value={message} onChange={(e) => setMessage(e.target.value)} maxLength={200} />
           </label>
           <div className="actions">
             <button type="submit" className="primary">
-              Publish now
+              {local ? 'Save to file now' : 'Publish now'}
             </button>
             <button type="button" onClick={() => publishDialog.current?.close()}>
               Cancel

@@ -11,7 +11,7 @@ const statusWords: Record<LaunchSummary['status'], string> = {
 }
 
 /** The launches this person may see: a link per launch (by its site name), its status and its draft. */
-export function LaunchList({ canEdit }: { canEdit: boolean }) {
+export function LaunchList({ canEdit, local = false }: { canEdit: boolean; local?: boolean }) {
   const [launches, setLaunches] = useState<LaunchSummary[]>()
   const [error, setError] = useState('')
   useEffect(() => {
@@ -44,9 +44,13 @@ export function LaunchList({ canEdit }: { canEdit: boolean }) {
               </p>
               <p className="draft">{launch.draft ? `Draft by ${launch.draft.by}, ${formatMoment(launch.draft.updatedAt)}` : 'No draft'}</p>
               {launch.changedOnDisk && <p className="warn-text">The file on disk was changed outside the studio.</p>}
-              <p>
-                <a href={launch.localUrl}>Open the live page</a>
-              </p>
+              {local ? (
+                <p className="slug">{launch.localUrl}</p>
+              ) : (
+                <p>
+                  <a href={launch.localUrl}>Open the live page</a>
+                </p>
+              )}
             </li>
           ))}
         </ul>
