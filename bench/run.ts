@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util'
 import { findLaunches, loadLaunches } from '../src/config/launches.ts'
 import { launchBrowser, startServer, type RunningServer } from '../tests/e2e/harness.ts'
 import { findChromium } from '../tests/find-chromium.ts'
+import { runBuildBench, type BuildFigures } from './builds.ts'
 import { measureBundle, type AssetSize, type BundleFigures } from './bundle.ts'
 import { writeFloorDist } from './floor.ts'
 import { medianRun, runInTurns, runLighthouse, type FormFactor, type LighthouseRun, type Medians } from './lighthouse.ts'
@@ -17,7 +18,8 @@ import { cpuSlowdown, measureInteractions, type InteractionFigures } from './pro
  * on mobile and on desktop on the default launch, 5× on mobile on the same pages with every script removed (the floor:
  * what the browser's own parsing, style, layout and paint cost, taken in turns with the page's runs), 5× on mobile on each further launch (3 runs proved too few: one run's render delay alone swings 300–570 ms on 2 shared cores) (at <slug>.localhost),
  * measures a visitor's longest interaction at 4× CPU (bench/profile.ts), sizes the default launch's bundle, runs the
- * backend's load bench (one launch, then three side by side), prints one table beside the previous commit's figures
+ * backend's load bench (one launch, then three side by side), times builds of 1, 5 and 20 launches and a publish
+ * (bench/builds.ts), prints one table beside the previous commit's figures
  * and writes bench/results/latest.json and a line of bench/results/history.jsonl. Figures, not a pass/fail test: a
  * missed target is marked, not fatal.
  */
@@ -42,6 +44,7 @@ type HistoryRecord = {
     launches?: Record<string, Partial<LighthouseRun> & { worstTbt?: number }>
   }
   interaction?: { longestMs?: number }
+  builds?: Partial<BuildFigures>
 }
 
 function previousRecord(head: string): HistoryRecord | undefined {
@@ -219,6 +222,8 @@ async function main(): Promise<void> {
     await server.stop()
     server = undefined
     const backend = await backendFigures()
+    console.log('Build and publish bench …')
+    const builds = await runBuildBench().catch((error: unknown) => ({ note: `failed: ${(error as Error).message}` }))
 
     const head = git(['rev-parse', 'HEAD'])
     const previous = previousRecord(head)
@@ -239,6 +244,14 @@ async function main(): Promise<void> {
       ],
       ...lighthouseRows('desktop', lighthouse.desktop.median, worstTbt('desktop'), undefined, further.length ? `${defaultLaunch.slug}, ${runs} runs` : ''),
       ...bundleRows(bundle),
+      ...('note' in builds
+        ? [['Build and publish figures', String(builds.note), '', undefined] as Row]
+        : Object.entries(builds).map(([key, value]): Row => {
+            const before = previous?.builds?.[key as keyof BuildFigures]
+            const target = key === '20 launches / 1 launch' ? '≤ 3' : key.startsWith('publish') ? '≤ 5 s' : ''
+            const met = key === '20 launches / 1 launch' ? value <= 3 : key.startsWith('publish') ? value <= 5 : undefined
+            return [key, String(value), target, met, before === undefined ? '' : String(before)]
+          })),
       ...(backend.figures
         ? Object.entries(backend.figures).map(([key, value]): Row => [`Backend ${key.replace(/^backend\./, '')}`, String(value), '', undefined])
         : [['Backend figures', backend.note ?? '', '', undefined] as Row]),
@@ -277,6 +290,7 @@ async function main(): Promise<void> {
         lazy: Object.fromEntries(bundle.lazy.map((asset) => [asset.name, asset.gzip])),
       },
       backend: backend.figures ?? { note: backend.note },
+      builds,
     }
     mkdirSync(resultsDir, { recursive: true })
     writeFileSync(
