@@ -79,7 +79,8 @@ async function buildOne(src: string, publicDir: string, outDir: string, cacheDir
           if (!(await exists(encoded))) {
             await mkdir(path.dirname(encoded), { recursive: true })
             // Write aside, then rename: an interrupted build never leaves a half-written file under the final name.
-            const partial = `${encoded}.${process.pid}.${w}.part`
+            // Named for this write alone: two launches built side by side may encode the same picture at once.
+            const partial = `${encoded}.${process.pid}.${++partialCount}.part`
             // An SVG is drawn straight at this width (the density that gives it), not drawn whole and then scaled.
             const source = svg ? sharp(input, { density: (72 * w) / width }) : sharp(input).autoOrient()
             await format.encode(source.resize({ width: w, withoutEnlargement: !svg })).toFile(partial)
@@ -97,6 +98,8 @@ async function buildOne(src: string, publicDir: string, outDir: string, cacheDir
   )
   return { width, height, sources }
 }
+
+let partialCount = 0
 
 /** A hard link (no bytes copied; the cached file is never written again), or a copy where links cannot be made. */
 async function linkOrCopy(from: string, to: string): Promise<void> {

@@ -281,28 +281,42 @@ export async function buildLaunches(options: BuildLaunchesOptions = {}): Promise
   const launches: Launch[] = []
   const distRoot = path.resolve(root, settings.distDir)
   const distDirs = new Map<string, string>()
-  for (const launch of checked.launches) {
-    const distDir = launchDistDir(distRoot, launch.slug)
-    distDirs.set(launch.slug, distDir)
-    const shown = path.relative(process.cwd(), distDir) || '.'
-    if (options.onlyStale && isBuildCurrent(launch.configFile, distDir, settings)) {
-      log(`${launch.slug}: ${shown} is up to date`)
-      launches.push(launch)
-      continue
+  // Two launches at a time: one's prerender and compression (this thread) overlap the other's picture encoding and
+  // validator bundling (sharp's and esbuild's own threads). Results keep the launches' order.
+  const outcomes: Array<{ built: true } | { broken: BrokenBuild }> = []
+  let nextIndex = 0
+  const buildNext = async (): Promise<void> => {
+    while (nextIndex < checked.launches.length) {
+      const index = nextIndex++
+      const launch = checked.launches[index]!
+      const distDir = launchDistDir(distRoot, launch.slug)
+      distDirs.set(launch.slug, distDir)
+      const shown = path.relative(process.cwd(), distDir) || '.'
+      if (options.onlyStale && isBuildCurrent(launch.configFile, distDir, settings)) {
+        log(`${launch.slug}: ${shown} is up to date`)
+        outcomes[index] = { built: true }
+        continue
+      }
+      const started = Date.now()
+      try {
+        const built = await buildSiteInPlace(launch.configFile, distDir, settings, launch.config)
+        outcomes[index] = { built: true }
+        log(`${launch.slug}: built ${shown} in ${((Date.now() - started) / 1000).toFixed(1)} s (page code ${built.codeFingerprint} ${built.reusedCode ? 'reused' : 'built'})`)
+      } catch (error) {
+        const message = `The build of launch "${launch.slug}" failed: ${(error as Error).message}`
+        const place = placeOfBuildError(launch.configFile, (error as Error).message)
+        outcomes[index] = {
+          broken: { ...launch, siteName: launch.config.site.name, place, error: new PageConfigError(launch.configFile, [`${place}: ${message}`]), message: `${place}\n  ${message}` },
+        }
+      }
     }
-    const started = Date.now()
-    let built: SiteBuild
-    try {
-      built = await buildSiteInPlace(launch.configFile, distDir, settings, launch.config)
-    } catch (error) {
-      const message = `The build of launch "${launch.slug}" failed: ${(error as Error).message}`
-      const place = placeOfBuildError(launch.configFile, (error as Error).message)
-      broken.push({ ...launch, siteName: launch.config.site.name, place, error: new PageConfigError(launch.configFile, [`${place}: ${message}`]), message: `${place}\n  ${message}` })
-      continue
-    }
-    launches.push(launch)
-    log(`${launch.slug}: built ${shown} in ${((Date.now() - started) / 1000).toFixed(1)} s (page code ${built.codeFingerprint} ${built.reusedCode ? 'reused' : 'built'})`)
   }
+  await Promise.all([buildNext(), buildNext()])
+  checked.launches.forEach((launch, index) => {
+    const outcome = outcomes[index]!
+    if ('broken' in outcome) broken.push(outcome.broken)
+    else launches.push(launch)
+  })
   for (const launch of broken) distDirs.set(launch.slug ?? '', launchDistDir(distRoot, launch.slug ?? ''))
   distDirs.delete('')
   // The studio's browser part: built with the page code (none of its code can reach a launch's bundle), and put in

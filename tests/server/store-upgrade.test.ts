@@ -7,6 +7,7 @@ import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createPostgresStore, type SqlQueryable } from '../../src/server/store/postgres-store.ts'
 import { openSqliteStore } from '../../src/server/store/sqlite-store.ts'
+import { upgrades } from '../../src/server/store/sqlite-schema.ts'
 import type { NewLead, StoredLead } from '../../src/server/store/store.ts'
 import { defaultLaunch, mailFor, newLead } from './support/fixtures.ts'
 import { migrationFiles, plannedPostgresKind, startTestPostgres } from './support/postgres.ts'
@@ -112,7 +113,7 @@ describe('a leads database made by the store before launches, opened by this one
   it('is upgraded on open: every lead and message kept, each lead the default launch\'s; new leads keep their own launch', async () => {
     const store = openSqliteStore(file, { defaultLaunch })
     try {
-      expect(userVersion(file)).toBe(7)
+      expect(userVersion(file)).toBe(upgrades.length + 1)
       expect(await store.listLeads(0, 10)).toEqual(before.map((lead) => ({ ...lead, launch: defaultLaunch })))
       expect(await store.countMessages()).toEqual({ pending: 2, sent: 1, failed: 0, cancelled: 0 })
       const fresh = person('Katherine Johnson', '2025-06-03T10:00:00.000Z')
@@ -141,7 +142,7 @@ describe('a leads database made by the store before launches, opened by this one
     const again = openSqliteStore(file, { defaultLaunch })
     expect((await again.listLeads(0, 10)).length).toBe(5)
     await again.close()
-    expect(userVersion(file)).toBe(7)
+    expect(userVersion(file)).toBe(upgrades.length + 1)
   })
 
   it('lists one launch\'s leads newest first through its own index', () => {

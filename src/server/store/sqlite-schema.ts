@@ -92,7 +92,6 @@ CREATE UNIQUE INDEX outbox_lead_kind ON outbox (lead_id, kind);
 // the outbox takes any number of lead.updated webhook calls a lead (the unique index is partial). A lead's erasure
 // takes its follow-up and history with it (ON DELETE CASCADE; the store turns foreign keys on).
 const followUpSchema = `
-ALTER TABLE leads ADD COLUMN phone_e164 TEXT;
 CREATE INDEX IF NOT EXISTS leads_phone_unread ON leads (id) WHERE phone_e164 IS NULL;
 CREATE INDEX IF NOT EXISTS leads_phone_e164 ON leads (phone_e164) WHERE phone_e164 <> '';
 CREATE INDEX IF NOT EXISTS leads_email_key ON leads (${emailKey('fields')});
@@ -134,8 +133,12 @@ export const upgrades: Array<(db: Database.Database) => void> = [
   (db) => upgradeForLaunches(db),
   // Version 7, as supabase/migrations/20251226000000_sign_in_limits.sql: the sign-in limiter's counts.
   (db) => db.exec(sqliteSignInSchema),
-  // Version 8, as supabase/migrations/20251228000000_lead_follow_up.sql: follow-up, history, phones in E.164.
-  (db) => db.exec(followUpSchema),
+  // Version 8, as supabase/migrations/20251228000000_lead_follow_up.sql: follow-up, history, phones in E.164 (the
+  // column guarded, as version 5's: a file that already has it is upgraded all the same).
+  (db) => {
+    if (!columnsOf(db, 'leads').includes('phone_e164')) db.exec('ALTER TABLE leads ADD COLUMN phone_e164 TEXT')
+    db.exec(followUpSchema)
+  },
 ]
 
 /** Schema version 5; each part guarded, so a file that already has one of them is upgraded all the same. */
