@@ -5,6 +5,7 @@ import path from 'node:path'
 import { promisify } from 'node:util'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { localAnonKey } from '../../schema/local-defaults.ts'
 import { launchBrowser, startServer, type RunningServer, waitForPublished } from './harness.ts'
 
 // The studio end to end, in Chromium against the real Node server (src/cli/serve.ts) and the built studio
@@ -38,6 +39,53 @@ afterAll(async () => {
 /** The launch's home page as a plain HTTP client gets it (no browser, no studio session). */
 async function homePage(): Promise<string> {
   return (await fetch(`${server.url}/`)).text()
+}
+
+/**
+ * Another process's visitors, as during a real publish: GET / and a registration, over and over, from another
+ * connection than the browser's, until stopped. Every answer must be 200, and every page wholly the old version or
+ * wholly the new one (its hero heading, title and data block never from two versions).
+ */
+function startVisitors(): { stop(): Promise<{ errors: string[]; mixed: string[]; registered: number; pages: { old: number; new: number } }> } {
+  const errors: string[] = []
+  const mixed: string[] = []
+  const pages = { old: 0, new: 0 }
+  let registered = 0
+  let going = true
+  let n = 0
+  const visit = async () => {
+    while (going) {
+      n += 1
+      try {
+        const [home, registration] = await Promise.all([
+          fetch(`${server.url}/`),
+          fetch(`${server.url}/functions/v1/send-contact-email`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', apikey: localAnonKey, origin: server.url },
+            body: JSON.stringify({ name: 'Load Test', email: `visitor${n}@example.org`, phone: '555-555-0100', isRealtor: 'no' }),
+          }),
+        ])
+        const html = await home.text()
+        if (home.status !== 200) errors.push(`GET / ${home.status}`)
+        if (registration.status !== 200) errors.push(`registration ${registration.status} ${(await registration.text()).slice(0, 200)}`)
+        else registered += 1
+        const isNew = html.includes(`>${newHeading}<`)
+        const isOld = html.includes(`>${oldHeading}<`)
+        if (isNew === isOld) mixed.push(html.slice(0, 300))
+        else pages[isNew ? 'new' : 'old'] += 1
+      } catch (error) {
+        errors.push(String(error))
+      }
+    }
+  }
+  const visitors = [visit(), visit()]
+  return {
+    async stop() {
+      going = false
+      await Promise.all(visitors)
+      return { errors, mixed, registered, pages }
+    },
+  }
 }
 
 /** Selects the first match of `text` in the code editor with its own search (Ctrl+F), as a person would. */
@@ -86,9 +134,16 @@ describe('the studio, end to end', () => {
     await expect.poll(() => page.frameLocator('iframe[title="Phone preview"]').getByRole('heading', { level: 1 }).textContent()).toBe(newHeading)
     expect(readFileSync(configFile, 'utf8'), 'a draft never touches the file').toBe(original)
 
+    // Visitors keep coming while it publishes: pages and registrations, each answered, each page wholly one version.
+    const load = startVisitors()
     await page.getByRole('button', { name: 'Publish', exact: true }).click()
     await page.getByRole('dialog').getByRole('button', { name: 'Publish now' }).click()
     await waitForPublished(page, 2)
+    const visits = await load.stop()
+    expect(visits.errors).toEqual([])
+    expect(visits.mixed).toEqual([])
+    expect(visits.registered).toBeGreaterThan(0)
+    expect(visits.pages.old + visits.pages.new).toBeGreaterThan(0)
     const edited = original.replace(`"heading": "${oldHeading}"`, `"heading": "${newHeading}"`)
     expect(readFileSync(configFile, 'utf8')).toBe(edited)
     await expect.poll(homePage, { timeout: 10_000 }).toContain(newHeading)
