@@ -7,6 +7,7 @@ import { findLaunches, loadLaunches } from '../src/config/launches.ts'
 import { launchBrowser, startServer, type RunningServer } from '../tests/e2e/harness.ts'
 import { findChromium } from '../tests/find-chromium.ts'
 import { runBuildBench, type BuildFigures } from './builds.ts'
+import { runStudioBench, type StudioFigures } from './studio.ts'
 import { measureBundle, type AssetSize, type BundleFigures } from './bundle.ts'
 import { writeFloorDist } from './floor.ts'
 import { medianRun, runInTurns, runLighthouse, type FormFactor, type LighthouseRun, type Medians } from './lighthouse.ts'
@@ -19,7 +20,7 @@ import { cpuSlowdown, measureInteractions, type InteractionFigures } from './pro
  * what the browser's own parsing, style, layout and paint cost, taken in turns with the page's runs), 5× on mobile on each further launch (3 runs proved too few: one run's render delay alone swings 300–570 ms on 2 shared cores) (at <slug>.localhost),
  * measures a visitor's longest interaction at 4× CPU (bench/profile.ts), sizes the default launch's bundle, runs the
  * backend's load bench (one launch, then three side by side), times builds of 1, 5 and 20 launches and a publish
- * (bench/builds.ts), prints one table beside the previous commit's figures
+ * (bench/builds.ts), measures the studio's first load (bench/studio.ts), prints one table beside the previous commit's figures
  * and writes bench/results/latest.json and a line of bench/results/history.jsonl. Figures, not a pass/fail test: a
  * missed target is marked, not fatal.
  */
@@ -45,6 +46,7 @@ type HistoryRecord = {
   }
   interaction?: { longestMs?: number }
   builds?: Partial<BuildFigures>
+  studio?: Partial<StudioFigures>
 }
 
 function previousRecord(head: string): HistoryRecord | undefined {
@@ -221,6 +223,8 @@ async function main(): Promise<void> {
     }
     await server.stop()
     server = undefined
+    console.log('Studio first load …')
+    const studio = await runStudioBench(distDir).catch((error: unknown) => ({ note: `failed: ${(error as Error).message}` }))
     const backend = await backendFigures()
     console.log('Build and publish bench …')
     const builds = await runBuildBench().catch((error: unknown) => ({ note: `failed: ${(error as Error).message}` }))
@@ -244,6 +248,12 @@ async function main(): Promise<void> {
       ],
       ...lighthouseRows('desktop', lighthouse.desktop.median, worstTbt('desktop'), undefined, further.length ? `${defaultLaunch.slug}, ${runs} runs` : ''),
       ...bundleRows(bundle),
+      ...('note' in studio
+        ? [['Studio figures', String(studio.note), '', undefined] as Row]
+        : Object.entries(studio).map(([key, value]): Row => {
+            const before = previous?.studio?.[key as keyof StudioFigures]
+            return [key, String(value), '', undefined, before === undefined ? '' : String(before)]
+          })),
       ...('note' in builds
         ? [['Build and publish figures', String(builds.note), '', undefined] as Row]
         : Object.entries(builds).map(([key, value]): Row => {
@@ -291,6 +301,7 @@ async function main(): Promise<void> {
       },
       backend: backend.figures ?? { note: backend.note },
       builds,
+      studio,
     }
     mkdirSync(resultsDir, { recursive: true })
     writeFileSync(
