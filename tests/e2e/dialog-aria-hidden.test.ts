@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
-import { inlineForm, openPage, scaled, useServerAndBrowser, waitForDialog } from './harness.ts'
+import { inlineForm, openPage, scaled, useServerAndBrowser, waitForDialog, waitForHydration } from './harness.ts'
 
 const e2e = useServerAndBrowser()
 
@@ -40,11 +40,16 @@ describe('the registration dialog leaves the page reachable once it closes (CPU 
 
   it('reopened by a button while it is still closing, then closed again: #root is no longer aria-hidden', async () => {
     const page = await openPage(e2e.browser, e2e.server.url + '/', { dialog: 'expect-open', cpuSlowdown: 4, before: holdBackDialogCode(1500) })
+    // The dialog ready and every island hydrated: the Register button's tap is the app's, not yet a plain link to #register.
+    await waitForDialog(page)
+    await waitForHydration(page)
     // Escape, and a tap on a Register button during the dialog's closing animation (150 ms).
     await page.evaluate(() => {
       document.querySelector('[role="dialog"]')?.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', keyCode: 27, bubbles: true }))
       document.querySelector<HTMLElement>('a[aria-haspopup="dialog"]')?.click()
     })
+    // Open again, not the one still closing (react-modal marks that one before-close): the tap was not lost.
+    await page.locator('[role="dialog"]:not(.ReactModal__Content--before-close)').waitFor({ timeout: scaled(15_000) })
     const dialog = await waitForDialog(page)
     await page.waitForTimeout(1000)
     await dialog.press('Escape')
