@@ -63,6 +63,7 @@ try {
   await page.getByRole('list', { name: 'History' }).scrollIntoViewIfNeeded().catch(() => undefined)
   await shot(page, 'studio-history-1440.png')
   // Ctrl+Space on a new line of the hero: the fields that fit there, with their help.
+  await page.evaluate(() => window.scrollTo(0, 0))
   await page.getByRole('textbox', { name: 'page.config.json' }).click()
   await page.keyboard.press('Control+f')
   await page.getByRole('textbox', { name: 'Find' }).fill('"anchor": "top",')
@@ -77,7 +78,9 @@ try {
   await page.locator('.cm-tooltip-autocomplete').waitFor()
   await page.waitForTimeout(500)
   const box = await page.locator('.cm-editor').boundingBox()
-  await page.screenshot({ path: path.join(outDir, 'studio-completion-1440.png'), clip: { x: box!.x, y: box!.y, width: Math.min(960, 1440 - box!.x), height: 420 } })
+  const list = await page.locator('.cm-tooltip-autocomplete').boundingBox()
+  const top = Math.max(0, list!.y - 160)
+  await page.screenshot({ path: path.join(outDir, 'studio-completion-1440.png'), clip: { x: box!.x, y: top, width: Math.min(960, 1440 - box!.x), height: Math.min(420, 900 - top) } })
   console.log('docs/images/studio-completion-1440.png')
   await page.keyboard.press('Escape')
   await page.keyboard.press('Control+z')
