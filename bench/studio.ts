@@ -1,10 +1,8 @@
-import { execFile } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
-import { promisify } from 'node:util'
 import { gzipSync } from 'node:zlib'
 import { pathToFileURL } from 'node:url'
-import { launchBrowser, startServer } from '../tests/e2e/harness.ts'
+import { inviteAndSetPassword, launchBrowser, startServer } from '../tests/e2e/harness.ts'
 
 /**
  * The studio's first load (part of `npm run bench`, or alone: `npx tsx bench/studio.ts [DIST_DIR]`): a person signed in
@@ -14,25 +12,13 @@ import { launchBrowser, startServer } from '../tests/e2e/harness.ts'
 
 export type StudioFigures = { 'studio first load, editor ready (ms)': number; 'studio first load, preview shown (ms)': number; 'studio code (KiB gzip)': number }
 
-const run = promisify(execFile)
-
 export async function runStudioBench(distDir: string, runs = 3): Promise<StudioFigures> {
   const code = readdirSync(path.join(distDir, '_studio', 'assets')).filter((name) => /\.(js|css)$/.test(name))
   const gzip = code.reduce((sum, name) => sum + gzipSync(readFileSync(path.join(distDir, '_studio', 'assets', name))).length, 0)
   const server = await startServer({ DIST_DIR: distDir })
   const browser = await launchBrowser()
   try {
-    const { stdout } = await run('npm', ['run', '-s', 'studio:invite', '--', '--email', 'bench@example.com', '--role', 'owner'], {
-      env: { ...process.env, DATA_DIR: server.dataDir, PORT: new URL(server.url).port },
-    })
-    const link = /(http:\/\/\S+\/studio\/invite\/\S+)/.exec(stdout)?.[1]
-    if (!link) throw new Error(`npm run studio:invite printed no link:\n${stdout}`)
-    const first = await browser.newContext({ viewport: { width: 1440, height: 900 } })
-    const page = await first.newPage()
-    await page.goto(server.url + new URL(link).pathname)
-    await page.getByLabel('New password', { exact: true }).fill('correct horse battery staple')
-    await page.getByLabel('New password again').fill('correct horse battery staple')
-    await page.getByRole('button', { name: 'Save password' }).click()
+    const { context: first, page } = await inviteAndSetPassword(browser, server, { email: 'bench@example.com', password: 'correct horse battery staple' })
     await page.getByRole('list', { name: 'Launches' }).waitFor()
     const editorUrl = await page.getByRole('list', { name: 'Launches' }).getByRole('link').first().getAttribute('href')
     const state = await first.storageState()

@@ -1,9 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import { execFile, spawn, type ChildProcess } from 'node:child_process'
 import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { chromium, type Browser, type BrowserContextOptions, type Locator, type Page } from 'playwright-core'
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page } from 'playwright-core'
 import { afterAll, beforeAll, expect } from 'vitest'
 import { chromiumArgs, findChromium } from '../find-chromium.ts'
 
@@ -299,4 +299,34 @@ export async function waitForPublished(page: Page, version: number, timeout = sc
   const refused = page.getByRole('alert').filter({ hasText: /Not published|could not|failed/i })
   await live.or(refused).first().waitFor({ timeout })
   if (!(await live.isVisible())) throw new Error(`The studio did not publish version ${version}: ${(await refused.first().innerText()).trim()}`)
+}
+
+/**
+ * `npm run studio:invite` for `email` as `role` against a running server's DATA_DIR (with `env` and `cwd` as its
+ * project needs), then the link opened in a new context (1440 px unless `viewport`) and `password` chosen there, as
+ * an invited person does: that context and its page, signed in at the studio's landing page.
+ */
+export async function inviteAndSetPassword(
+  browser: Browser,
+  server: Pick<RunningServer, 'url' | 'dataDir'>,
+  options: { email: string; role?: 'owner' | 'editor' | 'sales'; password: string; env?: Record<string, string>; cwd?: string; viewport?: { width: number; height: number } },
+): Promise<{ context: BrowserContext; page: Page }> {
+  const { stdout } = await new Promise<{ stdout: string }>((resolve, reject) =>
+    execFile(
+      'npm',
+      ['run', '-s', 'studio:invite', '--', '--email', options.email, '--role', options.role ?? 'owner'],
+      { cwd: options.cwd, env: { ...process.env, DATA_DIR: server.dataDir, PORT: new URL(server.url).port, ...options.env } },
+      (error, out) => (error ? reject(error) : resolve({ stdout: out })),
+    ),
+  )
+  const link = /(http:\/\/\S+\/studio\/invite\/\S+)/.exec(stdout)?.[1]
+  if (!link) throw new Error(`npm run studio:invite printed no link:\n${stdout}`)
+  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1440, height: 900 } })
+  const page = await context.newPage()
+  page.setDefaultTimeout(scaled(30_000))
+  await page.goto(server.url + new URL(link).pathname)
+  await page.getByLabel('New password', { exact: true }).fill(options.password)
+  await page.getByLabel('New password again').fill(options.password)
+  await page.getByRole('button', { name: 'Save password' }).click()
+  return { context, page }
 }

@@ -1,15 +1,12 @@
-import { execFile } from 'node:child_process'
-import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
 import { localAnonKey } from '../../schema/local-defaults.ts'
 import { openSqliteStudioStore } from '../../src/studio/server/sqlite-store.ts'
-import { scaled, useServerAndBrowser } from './harness.ts'
+import { inviteAndSetPassword, useServerAndBrowser } from './harness.ts'
 import path from 'node:path'
 
 // The leads page under the studio's sign-in, in Chromium against the real Node server (no LEADS_PASSWORD): a
 // salesperson invited with `npm run studio:invite` chooses a password, signs in at /studio and reads the leads.
 
-const run = promisify(execFile)
 const e2e = useServerAndBrowser({})
 const password = 'correct horse battery staple'
 const registrant = { name: 'Odile Vantongeren', email: 'odile.vantongeren@example.org', phone: '905-555-0144' }
@@ -23,19 +20,7 @@ describe('the leads page for a studio account', () => {
     })
     expect(registered.status).toBe(200)
 
-    const { stdout } = await run('npm', ['run', '-s', 'studio:invite', '--', '--email', 'sol.sales@example.com', '--role', 'sales'], {
-      env: { ...process.env, DATA_DIR: e2e.server.dataDir, PORT: new URL(e2e.server.url).port },
-    })
-    const link = /(http:\/\/\S+\/studio\/invite\/\S+)/.exec(stdout)?.[1]
-    expect(link, stdout).toBeDefined()
-
-    const context = await e2e.browser.newContext({ viewport: { width: 1280, height: 900 } })
-    const page = await context.newPage()
-    page.setDefaultTimeout(scaled(15_000))
-    await page.goto(e2e.server.url + new URL(link!).pathname)
-    await page.getByLabel('New password', { exact: true }).fill(password)
-    await page.getByLabel('New password again').fill(password)
-    await page.getByRole('button', { name: 'Save password' }).click()
+    const { context, page } = await inviteAndSetPassword(e2e.browser, e2e.server, { email: 'sol.sales@example.com', role: 'sales', password, viewport: { width: 1280, height: 900 } })
     // A sales account lands on the leads page, with no second password.
     await page.getByRole('heading', { name: 'Registrations' }).waitFor()
     expect(new URL(page.url()).pathname).toBe('/leads')

@@ -1,17 +1,14 @@
-import { execFile } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { request } from 'node:http'
 import path from 'node:path'
-import { promisify } from 'node:util'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { copyProject, launchBrowser, startServer, type RunningServer, waitForPublished } from './harness.ts'
+import { copyProject, inviteAndSetPassword, launchBrowser, type RunningServer, startServer, waitForPublished } from './harness.ts'
 
 // New launch end to end, in Chromium against the real Node server (src/cli/serve.ts) run in a COPY of the project
 // (so launches/ is made there) with the built studio (dist/_studio): an owner starts a launch from the form, it opens
 // in the editor, Publish builds it, and a plain HTTP GET of <slug>.localhost and of its own host answers its name.
 
-const run = promisify(execFile)
 const original = JSON.parse(readFileSync('page.config.json', 'utf8')) as { site: { name: string; email: string } }
 const password = 'correct horse battery staple'
 const project = copyProject()
@@ -46,23 +43,11 @@ function getWithHost(host: string): Promise<{ status: number; body: string }> {
 
 describe('New launch in the studio, end to end', () => {
   it('starts a launch from the form, opens it in the editor, publishes it, and serves it at <slug>.localhost and its own host', async () => {
-    const { stdout } = await run('npm', ['run', '-s', 'studio:invite', '--', '--email', 'owner@example.com', '--role', 'owner'], {
-      cwd: project.root,
-      env: { ...process.env, DATA_DIR: server.dataDir, PORT: new URL(server.url).port },
-    })
-    const link = /(http:\/\/\S+\/studio\/invite\/\S+)/.exec(stdout)?.[1]
-    expect(link, stdout).toBeDefined()
     const port = new URL(server.url).port
     const before = await getWithHost(`willow-bend.localhost:${port}`)
     expect(before.body, 'no launch of that name is served before').not.toContain('Willow Bend')
 
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } })
-    const page = await context.newPage()
-    page.setDefaultTimeout(30_000)
-    await page.goto(server.url + new URL(link!).pathname)
-    await page.getByLabel('New password', { exact: true }).fill(password)
-    await page.getByLabel('New password again').fill(password)
-    await page.getByRole('button', { name: 'Save password' }).click()
+    const { context, page } = await inviteAndSetPassword(browser, server, { email: 'owner@example.com', password, cwd: project.root })
     await page.getByRole('list', { name: 'Launches' }).waitFor()
 
     await page.getByRole('link', { name: 'New launch' }).first().click()

@@ -1,17 +1,14 @@
-import { execFile } from 'node:child_process'
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { promisify } from 'node:util'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { localAnonKey } from '../../schema/local-defaults.ts'
-import { launchBrowser, startServer, type RunningServer, waitForPublished } from './harness.ts'
+import { inviteAndSetPassword, launchBrowser, type RunningServer, startServer, waitForPublished } from './harness.ts'
 
 // The studio end to end, in Chromium against the real Node server (src/cli/serve.ts) and the built studio
 // (dist/_studio): from `npm run studio:invite` to a published and a restored version, on a COPY of the config.
 
-const run = promisify(execFile)
 const original = readFileSync('page.config.json', 'utf8')
 const config = JSON.parse(original) as { site: { name: string }; sections: { heading: string }[] }
 const oldHeading = config.sections[0]!.heading
@@ -102,19 +99,7 @@ async function selectInEditor(page: Page, text: string): Promise<void> {
 
 describe('the studio, end to end', () => {
   it('invites, sets a password, signs in, changes the hero heading, publishes, and restores the version before byte for byte', async () => {
-    const { stdout } = await run('npm', ['run', '-s', 'studio:invite', '--', '--email', 'owner@example.com', '--role', 'owner'], {
-      env: { ...process.env, DATA_DIR: server.dataDir, PORT: new URL(server.url).port, PAGE_CONFIG: configFile },
-    })
-    const link = /(http:\/\/\S+\/studio\/invite\/\S+)/.exec(stdout)?.[1]
-    expect(link, stdout).toBeDefined()
-
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } })
-    const page = await context.newPage()
-    page.setDefaultTimeout(30_000)
-    await page.goto(server.url + new URL(link!).pathname)
-    await page.getByLabel('New password', { exact: true }).fill(password)
-    await page.getByLabel('New password again').fill(password)
-    await page.getByRole('button', { name: 'Save password' }).click()
+    const { context, page } = await inviteAndSetPassword(browser, server, { email: 'owner@example.com', password, env: { PAGE_CONFIG: configFile } })
     await page.getByRole('list', { name: 'Launches' }).waitFor()
 
     // Out, and in again with the password just chosen.
