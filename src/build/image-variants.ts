@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto'
-import { copyFile, link, mkdir, readFile, rename, stat } from 'node:fs/promises'
+import { mkdir, readFile, rename, stat } from 'node:fs/promises'
 import path from 'node:path'
 import sharp from 'sharp'
 import type { ImageManifest, ImageVariants, PageConfig } from '../../schema/page-config.ts'
 import { isRasterImage, isSvgImage, listConfigImages } from '../config/config-images.ts'
+import { linkOrCopyFile } from './page-code.ts'
 
 /** The widths made for each image; never wider than the original, whose own width is added when smaller than the largest. */
 export const variantWidths = [480, 960, 1600] as const
@@ -88,7 +89,7 @@ async function buildOne(src: string, publicDir: string, outDir: string, cacheDir
           }
           if (encoded !== target && !(await exists(target))) {
             await mkdir(path.dirname(target), { recursive: true })
-            await linkOrCopy(encoded, target)
+            linkOrCopyFile(encoded, target)
           }
           return `/images/_v/${encodeURI(name)} ${w}w`
         }),
@@ -100,15 +101,6 @@ async function buildOne(src: string, publicDir: string, outDir: string, cacheDir
 }
 
 let partialCount = 0
-
-/** A hard link (no bytes copied; the cached file is never written again), or a copy where links cannot be made. */
-async function linkOrCopy(from: string, to: string): Promise<void> {
-  try {
-    await link(from, to)
-  } catch {
-    await copyFile(from, to)
-  }
-}
 
 async function exists(file: string): Promise<boolean> {
   try {

@@ -42,7 +42,8 @@ const completeMarker = '.complete'
 /** Older builds kept beside the current one (a rollback of the code reuses them); the rest are removed. */
 const keptBuilds = 3
 
-function listFiles(dir: string): string[] {
+/** Every file under `dir`, at any depth (none when it does not exist). */
+export function listFiles(dir: string): string[] {
   if (!existsSync(dir)) return []
   return readdirSync(dir, { withFileTypes: true, recursive: true })
     .filter((entry) => entry.isFile())
@@ -66,6 +67,15 @@ export function pageCodeFingerprint(root: string, settings: Pick<BuildSettings, 
 
 // Text files a host can send compressed; the Node server serves these .br/.gz siblings as they are.
 export const compressible = /\.(html|js|css|svg|json|xml|txt|webmanifest)$/
+
+/** A hard link (no bytes copied: the cached or built file is never written again), or a copy where links cannot be made. */
+export function linkOrCopyFile(from: string, to: string): void {
+  try {
+    linkSync(from, to)
+  } catch {
+    copyFileSync(from, to)
+  }
+}
 
 /**
  * Brotli's quality for a file: its best (11) for what every visitor loads (the home page, the code, pictures), 10 for a
@@ -104,11 +114,7 @@ export function precompressFiles(files: readonly string[], cacheDir?: string): v
         renameSync(partial, cached)
       }
       rmSync(target, { force: true })
-      try {
-        linkSync(cached, target)
-      } catch {
-        copyFileSync(cached, target)
-      }
+      linkOrCopyFile(cached, target)
     }
   }
 }
@@ -189,6 +195,7 @@ function pruneOldBuilds(cacheRoot: string, keep: string): void {
 }
 
 const building = new Map<string, Promise<PageCode>>()
+const fingerprints = new Map<string, string>()
 
 /**
  * The page code for the current sources: the one built before when its fingerprint matches, else a new build (one
@@ -197,7 +204,11 @@ const building = new Map<string, Promise<PageCode>>()
  */
 export function loadPageCode(settings: Pick<BuildSettings, 'supabaseUrl' | 'anonKey'>): Promise<PageCode> {
   const root = programRoot
-  const fingerprint = pageCodeFingerprint(root, settings)
+  // Read once per process (every launch of a build, every publish asks): the sources this process runs are the ones
+  // it started with, and its publishes use the page code of those.
+  const settingsKey = `${settings.supabaseUrl ?? ''}\n${settings.anonKey}`
+  let fingerprint = fingerprints.get(settingsKey)
+  if (!fingerprint) fingerprints.set(settingsKey, (fingerprint = pageCodeFingerprint(root, settings)))
   const cacheRoot = path.join(buildCacheDir, 'page-code')
   const dir = path.join(cacheRoot, fingerprint)
   if (existsSync(path.join(dir, completeMarker))) return Promise.resolve(readBuilt(dir, fingerprint, true))

@@ -1,6 +1,6 @@
 import './production-env.ts'
 import { createHash } from 'node:crypto'
-import { copyFileSync, cpSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
@@ -9,7 +9,7 @@ import { bootAfterLoad } from '../build/boot.ts'
 import { fillTemplate, type PageKind } from '../build/head.ts'
 import { buildImageVariants } from '../build/image-variants.ts'
 import { functionBundleFile, readBundleEntries, writeFunctionBundleEntries } from '../build/function-bundle.ts'
-import { buildCacheDir, loadPageCode, precompressFiles, type PageCode } from '../build/page-code.ts'
+import { buildCacheDir, linkOrCopyFile, listFiles, loadPageCode, precompressFiles, type PageCode } from '../build/page-code.ts'
 import { functionLaunchOf, type FunctionBundle, type FunctionLaunch } from '../../schema/function-launch.ts'
 import { checkDetailsPagePath, registeredPagePath } from '../../schema/registration-contract.ts'
 import { privacyPagePath } from '../../schema/privacy.ts'
@@ -33,13 +33,6 @@ import type { PageConfig } from '../../schema/page-config.ts'
 import { studioDistName } from '../build/studio-client.ts'
 
 const stampFile = '.build-stamp'
-
-function listFiles(dir: string): string[] {
-  if (!existsSync(dir)) return []
-  return readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => path.join(entry.parentPath, entry.name))
-}
 
 /**
  * A fingerprint of everything a build reads (config, its images, the code, the lock file): when it matches the
@@ -95,11 +88,7 @@ function linkTree(fromDir: string, toDir: string): void {
   for (const file of listFiles(fromDir)) {
     const target = path.join(toDir, path.relative(fromDir, file))
     mkdirSync(path.dirname(target), { recursive: true })
-    try {
-      linkSync(file, target)
-    } catch {
-      copyFileSync(file, target)
-    }
+    linkOrCopyFile(file, target)
   }
 }
 
