@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import type { Locator, Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import type { PageConfig } from '../../schema/page-config.ts'
-import { fill, inlineForm, useServerAndBrowser } from './harness.ts'
+import { fill, inlineForm, useServerAndBrowser, waitForToast } from './harness.ts'
 
 const config = JSON.parse(readFileSync('page.config.json', 'utf8')) as PageConfig
 const { messages, toasts, submitLabel } = config.form
@@ -105,9 +105,7 @@ describe('the registration forms after a successful registration', () => {
     const form = inlineForm(page)
     await fill(form, { name: 'Ari Novak', email: `ari${width}@example.com`, phone: '555-555-0150', realtor: 'No' })
     await form.getByRole('button', { name: submitLabel }).click()
-    const notice = page.locator('.Toastify__toast').filter({ hasText: toasts.success.title })
-    await notice.waitFor()
-    await page.waitForTimeout(1000) // its entrance animation slides it down into place
+    const notice = await waitForToast(page, toasts.success.title) // in place: its entrance animation has ended
     const headerBottom = await page.locator('header').evaluate((header) => header.getBoundingClientRect().bottom)
     const noticeTop = await notice.evaluate((toast) => toast.getBoundingClientRect().top)
     expect(noticeTop).toBeGreaterThanOrEqual(Math.floor(headerBottom))

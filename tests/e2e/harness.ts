@@ -280,13 +280,30 @@ export async function installPausedClock(page: Page, at: Date): Promise<void> {
 }
 
 /**
- * The toast whose text includes `title`, once it shows; hovered, which pauses its closing timer (react-toastify's
- * pauseOnHover), so it stays for the test's checks however slow the machine.
+ * Holds every toast of the page open: react-toastify closes a toast when its progress bar's CSS animation ends (the
+ * bar is there, transparent, when hidden), and this stylesheet pauses that animation over the bar's own inline
+ * `running`. A test then reads a toast at its own pace however slow the machine, with no mouse over it. Idempotent.
+ */
+export async function holdToasts(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    if (document.getElementById('e2e-hold-toasts')) return
+    const style = document.createElement('style')
+    style.id = 'e2e-hold-toasts'
+    style.textContent = '.Toastify__progress-bar { animation-play-state: paused !important; }'
+    document.head.append(style)
+  })
+}
+
+/**
+ * The toast whose text includes `title`, once it shows and its entrance animation has ended, held open (holdToasts),
+ * so it stays for the test's checks however slow the machine. Call right after the step that brings it.
  */
 export async function waitForToast(page: Page, title: string): Promise<Locator> {
+  await holdToasts(page)
   const toast = page.locator('.Toastify__toast').filter({ hasText: title }).first()
   await toast.waitFor({ timeout: scaled(15_000) })
-  await toast.hover()
+  const entering = () => toast.evaluate((element) => element.getAnimations().filter((animation) => animation.playState === 'running').length)
+  await expect.poll(entering, { timeout: scaled(10_000), message: 'the toast is still sliding in' }).toBe(0)
   return toast
 }
 
