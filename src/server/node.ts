@@ -18,7 +18,7 @@ import { createForwardedAddress } from './registration/forwarded-address.ts'
 import { requestHost } from './registration/caller.ts'
 import { launchSiteOf } from './site/launch-site.ts'
 import { superviseDelivery } from './delivery-supervisor.ts'
-import { ensurePrivateDir, readOrCreateSecret, tightenPrivateTree } from './store/private-files.ts'
+import { ensurePrivateDir, hmacSha256, readOrCreateSecret, tightenPrivateTree } from './store/private-files.ts'
 import { createSmtpMailer } from './delivery/smtp-mailer.ts'
 import { openSqliteStore } from './store/sqlite-store.ts'
 import { addressKeyOf } from './store/suppression.ts'
@@ -179,7 +179,7 @@ export async function startNodeServer(
   const suppressionSecret = readOrCreateSecret(path.join(dataDir, 'suppression.key'))
   const erasure = {
     store,
-    keyOf: (email: string) => addressKeyOf(suppressionSecret, email),
+    keyOf: (email: string) => addressKeyOf(suppressionSecret, email, hmacSha256),
     removeCopies: (messageIds: string[], address: string | undefined) => removeEmlCopies(emlDir, messageIds, address),
   }
   const retentionDays = settings.retentionDays
@@ -210,7 +210,7 @@ export async function startNodeServer(
           launches: launchesServed.map(({ version }) =>
             launchSiteOf(version.contract, {
               notifyEmail: settings.notifyEmail,
-              links: version.contract.reply ? { secret: unsubscribeSecret(), baseUrl: linkBaseOf(version.contract) } : undefined,
+              links: version.contract.reply ? { secret: unsubscribeSecret(), baseUrl: linkBaseOf(version.contract), hmac: hmacSha256 } : undefined,
               pageCss: version.pageCss,
               // A plain form post (no JavaScript) with fields to correct is answered with the launch's home page, filled in.
               formPageHtml: version.home,

@@ -9,6 +9,8 @@ import { createOutboxWorker, type OutboxWorker } from '../../src/server/delivery
 import { createSmtpMailer } from '../../src/server/delivery/smtp-mailer.ts'
 import { openSqliteStore, type SqliteLeadStore } from '../../src/server/store/sqlite-store.ts'
 import { addressKeyOf } from '../../src/server/store/suppression.ts'
+import { hmacSha256 } from '../../src/server/store/private-files.ts'
+import { unsubscribeSignature } from '../../src/server/delivery/unsubscribe.ts'
 import { createWebhookSender } from '../../src/server/delivery/webhook.ts'
 import { defaultLaunch, launchSite, readPageConfig, registration } from './support/fixtures.ts'
 import { startTestSmtp, type TestSmtp } from './support/smtp.ts'
@@ -180,5 +182,18 @@ describe('unsubscribe link', () => {
     expect(await store.countMessages()).toEqual({ pending: 0, sent: 0, failed: 0, cancelled: 0 })
     expect(smtp.received).toEqual([])
     expect(crm.calls).toEqual([])
+  })
+})
+
+describe('HMAC on the request thread (the Node server) and Web Crypto (Deno)', () => {
+  it('sign the same unsubscribe link and make the same suppression key', async () => {
+    const id = crypto.randomUUID()
+    const webLink = await unsubscribeSignature('unsubscribe-secret-0123456789', id)
+    expect(await unsubscribeSignature('unsubscribe-secret-0123456789', id, hmacSha256)).toBe(webLink)
+    expect(webLink).toMatch(/^[\w-]{43}$/)
+    expect(await unsubscribeSignature('another-secret-0123456789ab', id, hmacSha256)).not.toBe(webLink)
+    const webKey = await addressKeyOf(suppressionSecret, ' Jane@Example.com ')
+    expect(await addressKeyOf(suppressionSecret, 'jane@example.com', hmacSha256)).toBe(webKey)
+    expect(webKey).toMatch(/^[0-9a-f]{64}$/)
   })
 })

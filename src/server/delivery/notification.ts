@@ -85,13 +85,20 @@ function shownInMail(value: string): string {
 // Building a DateTimeFormat costs far more than using one: keep one per time zone.
 const formats = new Map<string, Intl.DateTimeFormat>()
 
+// Formatting costs too (about 20 µs): the time shown has whole seconds, so the last one formatted is kept.
+let lastFormatted = { second: '', timeZone: '', text: '' }
+
 function formatTime(iso: string, timeZone: string): string {
-  let format = formats.get(timeZone)
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-CA', { dateStyle: 'full', timeStyle: 'long', timeZone })
-    formats.set(timeZone, format)
+  const second = iso.slice(0, 19)
+  if (lastFormatted.second !== second || lastFormatted.timeZone !== timeZone) {
+    let format = formats.get(timeZone)
+    if (!format) {
+      format = new Intl.DateTimeFormat('en-CA', { dateStyle: 'full', timeStyle: 'long', timeZone })
+      formats.set(timeZone, format)
+    }
+    lastFormatted = { second, timeZone, text: format.format(new Date(iso)) }
   }
-  return `${format.format(new Date(iso))} (${iso})`
+  return `${lastFormatted.text} (${iso})`
 }
 
 /**

@@ -11,6 +11,7 @@ import { Hono, type Context } from 'hono'
 import type { ReplyConfig } from '../../../schema/page-config.ts'
 import { escapeHtml } from './escape-html.ts'
 import type { LeadStore } from '../store/store.ts'
+import type { HmacSha256 } from '../store/suppression.ts'
 
 /** The secret that signs links, and the public address of the function the links point to. */
 export type LinkSettings = {
@@ -18,6 +19,8 @@ export type LinkSettings = {
   secret: string
   /** The function's public address without a trailing slash, e.g. https://example.com/functions/v1/send-contact-email. */
   baseUrl: string
+  /** Signs on the caller's thread (the Node entry's node:crypto, the same bytes); without it, Web Crypto. */
+  hmac?: HmacSha256 | undefined
 }
 
 const encoder = new TextEncoder()
@@ -33,7 +36,8 @@ function base64Url(bytes: Uint8Array): string {
 const signingKeys = new Map<string, Promise<CryptoKey>>()
 
 /** The signature of a submission's unsubscribe link: base64url HMAC-SHA256 of "unsubscribe:<id>". */
-export async function unsubscribeSignature(secret: string, submissionId: string): Promise<string> {
+export async function unsubscribeSignature(secret: string, submissionId: string, hmac?: HmacSha256): Promise<string> {
+  if (hmac) return base64Url(hmac(secret, `unsubscribe:${submissionId.toLowerCase()}`))
   let key = signingKeys.get(secret)
   if (!key) {
     key = crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])
@@ -45,7 +49,7 @@ export async function unsubscribeSignature(secret: string, submissionId: string)
 /** The unsubscribe address for a submission. */
 export async function unsubscribeUrl(links: LinkSettings, submissionId: string): Promise<string> {
   const id = submissionId.toLowerCase()
-  return `${links.baseUrl}/unsubscribe?id=${id}&sig=${await unsubscribeSignature(links.secret, id)}`
+  return `${links.baseUrl}/unsubscribe?id=${id}&sig=${await unsubscribeSignature(links.secret, id, links.hmac)}`
 }
 
 async function validSignature(secret: string, id: string, sig: string): Promise<boolean> {

@@ -140,6 +140,7 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions): Sqli
   const counts = db.prepare<[], { status: string; n: number }>('SELECT status, count(*) AS n FROM outbox GROUP BY status')
   // Prepared on first use: a read-only store may open a file that predates withdrawn_at.
   let withdrawnAddress: Database.Statement<[string], { one: number }> | undefined
+  let suppressed: Database.Statement<[string], { one: number }> | undefined
   const messageColumns = 'id, lead_id, kind, status, attempts, last_error, created_at, next_attempt_at, sent_at, failed_at'
 
   const countErasable = (selector: LeadSelector) => {
@@ -420,7 +421,8 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions): Sqli
       db.prepare('INSERT INTO suppressions (address_key, created_at) VALUES (?, ?) ON CONFLICT DO NOTHING').run(key, new Date().toISOString())
     },
     async isSuppressed(key: AddressKey) {
-      return db.prepare('SELECT 1 FROM suppressions WHERE address_key = ?').get(key) !== undefined
+      suppressed ??= db.prepare<[string], { one: number }>('SELECT 1 AS one FROM suppressions WHERE address_key = ?')
+      return suppressed.get(key) !== undefined
     },
     async releaseAllClaims() {
       writable().release.run()
