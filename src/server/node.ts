@@ -127,7 +127,7 @@ export async function startNodeServer(
   // Versions published by an earlier run: this one serves the builds it was started with.
   rmSync(versionsDir, { recursive: true, force: true })
   // One database for every launch; leads stored before launches existed are the default launch's.
-  const store = openSqliteStore(path.join(dataDir, 'leads.sqlite'), { defaultLaunch: defaultLaunch.slug })
+  const store = openSqliteStore(path.join(dataDir, 'leads.sqlite'), { defaultLaunch: defaultLaunch.slug, writerThread: true })
   const defaultContract = (defaultLaunch.version ?? served()[0]?.version ?? initial.find((launch) => launch.version)!.version)!.contract
   const siteName = defaultContract.site.name
   const emlDir = path.join(dataDir, 'outbox')

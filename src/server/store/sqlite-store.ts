@@ -24,12 +24,15 @@ import {
 } from './store.ts'
 import { columnsOf, schemaV1, upgrades } from './sqlite-schema.ts'
 import { createSqliteFollowUps, followUpCondition } from './sqlite-follow-up.ts'
+import { openSqliteWriter } from './sqlite-writer.ts'
 import { emailKey, leadsListIndex, searchCondition, toJob, toLead, toMessageState, whereOf, type JobRow, type LeadRow, type ListedRow, type MessageRow } from './sqlite-rows.ts'
 
 /** Options for opening the SQLite store. */
 export type SqliteStoreOptions = LaunchOptions & {
   /** Open read-only (the export CLI, while a server may be running): no schema changes, no writes. */
   readonly?: boolean
+  /** Save registrations on a worker thread (sqlite-writer.ts): the server's request thread never waits for an fsync. */
+  writerThread?: boolean
 }
 
 /** A LeadStore in one SQLite file (WAL, synchronous=FULL: a committed lead survives a killed process or power cut). */
@@ -300,6 +303,8 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions): Sqli
     })
   }
 
+  const writer = options.writerThread && !options.readonly ? openSqliteWriter(file) : undefined
+
   const markSent = db.transaction((ids: number[], now: string) => {
     for (const id of ids) writable().sent.run(now, id)
   })
@@ -311,6 +316,7 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions): Sqli
     // IMMEDIATE takes the write lock up front, so a read-then-insert cannot interleave with another writer.
     saveLead(lead, mail, more) {
       if (!statements) return Promise.reject(new Error('This lead store was opened read-only.'))
+      if (writer) return writer.save(lead, mail, more).then(({ created, row }) => ({ created, lead: toStored(row) }))
       return new Promise((resolve, reject) => {
         queue.push({ lead, mail, more, resolve, reject })
         if (queue.length === 1) setImmediate(flush)
@@ -428,6 +434,7 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions): Sqli
       writable().release.run()
     },
     async close() {
+      await writer?.close()
       if (db.open) db.close()
     },
   }

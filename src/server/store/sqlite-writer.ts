@@ -1,0 +1,159 @@
+import { createRequire } from 'node:module'
+import { Worker } from 'node:worker_threads'
+import { leadColumnValues, type NewLead, type NewMessage, type OutgoingMail } from './store.ts'
+import type { LeadRow } from './sqlite-rows.ts'
+
+/**
+ * The SQLite store's registrations written on a worker thread: the request thread hands each save over and awaits
+ * the answer, so it keeps reading requests while the worker's transaction waits for its fsync. Group commit: the
+ * saves handed over while the worker commits go together as its next transaction (one fsync), each save in its own
+ * savepoint so one failing save fails alone, and each caller hears back only once that commit is on disk.
+ *
+ * The worker is plain JavaScript run from source (eval): it needs no TypeScript loader, under tsx, Vitest or node.
+ * The rows are built here (leadColumnValues, the messages' JSON); the worker only runs the SQL.
+ */
+
+/** What a save of the worker comes back with: whether the lead is new, and its row as stored. */
+export type WrittenLead = { created: boolean; row: LeadRow }
+
+/** A connection on a worker thread that saves leads with their messages. */
+export type SqliteWriter = {
+  save(lead: NewLead, mail: OutgoingMail | null, more?: NewMessage[]): Promise<WrittenLead>
+  /** Waits for the saves handed over, then ends the worker. */
+  close(): Promise<void>
+}
+
+type Item = { values: Array<string | number | null>; submissionId: string; at: string; messages: Array<[kind: string | null, recipient: string, content: string]> }
+type Outcome = { created: boolean; row: LeadRow } | { error: { message: string; code?: string } }
+type Pending = { item: Item; resolve(result: WrittenLead): void; reject(error: unknown): void }
+
+const workerSource = `
+const { parentPort, workerData } = require('node:worker_threads')
+const Database = require(workerData.driver)
+const db = new Database(workerData.file)
+// The same settings as the store's own connection: WAL, every commit fsynced before it returns. While another
+// connection (the delivery process) holds the write lock, this thread may wait in SQLite: no request waits on it.
+db.pragma('busy_timeout = 5000')
+db.pragma('synchronous = FULL')
+db.pragma('foreign_keys = ON')
+db.pragma('secure_delete = ON')
+const insertLead = db.prepare(
+  'INSERT INTO leads (submission_id, created_at, fields, consent_text, page_url, referrer, utm, user_agent, click_ids, landing_page, suspected_spam, consent_sha256, consent_reported, launch) ' +
+    'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (submission_id) DO NOTHING RETURNING id',
+)
+const insertMail = db.prepare('INSERT INTO outbox (lead_id, recipient, mail, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?)')
+const insertMessage = db.prepare('INSERT INTO outbox (lead_id, kind, recipient, mail, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+const byId = db.prepare('SELECT * FROM leads WHERE id = ?')
+const bySubmission = db.prepare('SELECT * FROM leads WHERE submission_id = ?')
+const save = db.transaction((item) => {
+  const inserted = insertLead.get(...item.values)
+  if (!inserted) {
+    const row = bySubmission.get(item.submissionId)
+    if (!row) throw new Error('Lead ' + item.submissionId + ' conflicted but cannot be read back.')
+    return { created: false, row }
+  }
+  for (const [kind, recipient, content] of item.messages) {
+    if (kind === null) insertMail.run(inserted.id, recipient, content, item.at, item.at)
+    else insertMessage.run(inserted.id, kind, recipient, content, item.at, item.at)
+  }
+  const row = byId.get(inserted.id)
+  if (!row) throw new Error('Lead ' + inserted.id + ' cannot be read back.')
+  return { created: true, row }
+})
+const errorOf = (error) => ({ message: String(error && error.message), code: error && error.code })
+const batch = db.transaction((items) =>
+  items.map((item) => {
+    try {
+      return save(item)
+    } catch (error) {
+      return { error: errorOf(error) }
+    }
+  }),
+)
+parentPort.on('message', (items) => {
+  if (items === 'close') {
+    db.close()
+    parentPort.close()
+    return
+  }
+  try {
+    parentPort.postMessage(batch.immediate(items))
+  } catch (error) {
+    parentPort.postMessage({ error: errorOf(error) })
+  }
+})
+`
+
+function errorFrom(error: { message: string; code?: string }): Error {
+  return Object.assign(new Error(error.message), error.code ? { code: error.code } : {})
+}
+
+/** Starts the writer on `file`, a database the store has opened (and so made and upgraded) already. */
+export function openSqliteWriter(file: string): SqliteWriter {
+  const worker = new Worker(workerSource, { eval: true, workerData: { file, driver: createRequire(import.meta.url).resolve('better-sqlite3') } })
+  let queue: Pending[] = []
+  let inFlight: Pending[] | undefined
+  let failure: Error | undefined
+  let closed: Promise<void> | undefined
+  const idle: Array<() => void> = []
+
+  function send(): void {
+    if (inFlight || queue.length === 0) {
+      if (!inFlight) for (const done of idle.splice(0)) done()
+      return
+    }
+    inFlight = queue
+    queue = []
+    worker.ref()
+    worker.postMessage(inFlight.map((pending) => pending.item))
+  }
+  function settle(outcomes: Outcome[] | { error: { message: string; code?: string } }): void {
+    const items = inFlight ?? []
+    inFlight = undefined
+    items.forEach((pending, i) => {
+      if (!Array.isArray(outcomes)) return pending.reject(errorFrom(outcomes.error))
+      const outcome = outcomes[i]!
+      if ('error' in outcome) pending.reject(errorFrom(outcome.error))
+      else pending.resolve(outcome)
+    })
+    // Nothing waiting: the worker does not keep the process alive.
+    if (queue.length === 0) worker.unref()
+    send()
+  }
+  worker.on('message', settle)
+  worker.on('error', (error) => {
+    failure = error
+    for (const pending of [...(inFlight ?? []), ...queue]) pending.reject(error)
+    inFlight = undefined
+    queue = []
+  })
+  worker.unref()
+
+  return {
+    save(lead, mail, more = []) {
+      if (failure) return Promise.reject(failure)
+      if (closed) return Promise.reject(new Error('This lead store is closed.'))
+      const messages: Item['messages'] = []
+      if (mail) messages.push([null, mail.to, JSON.stringify(mail)])
+      for (const message of more) {
+        messages.push(message.kind === 'webhook' ? ['webhook', 'webhook', JSON.stringify(message.webhook)] : [message.kind, message.mail.to, JSON.stringify(message.mail)])
+      }
+      const item: Item = { values: leadColumnValues(lead), submissionId: lead.submissionId, at: lead.createdAt, messages }
+      return new Promise((resolve, reject) => {
+        queue.push({ item, resolve, reject })
+        // The saves of this turn of the event loop go together, or with those still arriving while one commits.
+        if (queue.length === 1) setImmediate(send)
+      })
+    },
+    close() {
+      closed ??= (async () => {
+        if (inFlight || queue.length > 0) await new Promise<void>((resolve) => idle.push(resolve))
+        if (failure) return
+        const exited = new Promise((resolve) => worker.once('exit', resolve))
+        worker.postMessage('close')
+        await exited
+      })()
+      return closed
+    },
+  }
+}
