@@ -14,6 +14,7 @@ import { createLaunch } from '../src/config/new-launch.ts'
 import { defaultLaunchSlug } from '../src/cli/launch-catalog.ts'
 import { openSqliteStore } from '../src/server/store/sqlite-store.ts'
 import { copyProject } from '../tests/e2e/harness.ts'
+import { startTestReceiver } from '../tests/server/support/webhook-receiver.ts'
 import { insertFsyncRate } from './backend-floors.ts'
 
 /**
@@ -28,6 +29,10 @@ import { insertFsyncRate } from './backend-floors.ts'
  *                beside 1.'s one-launch figure, and whether every lead is stored once, under its own launch.
  *   5. delivery  SIGKILL of the delivery process alone, mid-delivery over SMTP: every message arrives, repeats at
  *                most those in flight (counted by distinct Message-ID).
+ *   6. webhook   the load of 1. with a CRM webhook on (WEBHOOK_URL, a real HTTP receiver on 127.0.0.1 that checks each
+ *                call's signature): a third message queued with each lead, every call received and signed.
+ *   7. launches20 the load of 4. over twenty launches.
+ * After each load (1., 4., 6., 7.) the server's resident memory (RSS), so one launch and twenty can be compared.
  * Beside 1., in the same run: the floors (bench/backend-floors.ts) — a plain INSERT+fsync loop's rate and an empty
  * handler's rate under the same load — and, with `--old DIR` (another checkout, e.g. `git archive <commit>` unpacked
  * with node_modules linked; repeatable), the load of 1. on that checkout's server, just before this one's;
@@ -245,13 +250,15 @@ function compare(acked: string[], stored: string[]) {
   return { uniqueAcked: uniqueAcked.size, missing, duplicates }
 }
 
-async function launchesPhase(work: string, log: (line: string) => void) {
-  // A copy of the project with two more launches (the default config under other names), so the server serves three.
+/** The load over `count` launches (3: figures under `launches.`, else `launches<count>.`). */
+async function launchesPhase(work: string, log: (line: string) => void, count = 3) {
+  // A copy of the project with more launches (the default config under other names), so the server serves `count`.
   const project = copyProject()
-  const dataDir = path.join(work, 'launches')
+  const prefix = count === 3 ? 'launches' : `launches${count}`
+  const dataDir = path.join(work, prefix)
   try {
     const defaultLaunch = defaultSlugOf(project.root)
-    const slugs = [defaultLaunch, 'bench-second', 'bench-third']
+    const slugs = [defaultLaunch, ...Array.from({ length: count - 1 }, (_, i) => (i === 0 ? 'bench-second' : i === 1 ? 'bench-third' : `bench-${i + 1}`))]
     // As `npm run new-launch -- <slug>` makes them: a copy of the default launch at https://<slug>.example.com/.
     for (const slug of slugs.slice(1)) createLaunch(slug, project.root, path.join(project.root, 'page.config.json'))
     writeDist(path.join(project.root, 'dist'), slugs)
@@ -260,12 +267,14 @@ async function launchesPhase(work: string, log: (line: string) => void) {
     try {
       log(`launches: 50 connections for 15 s, spread over ${slugs.length} launches …`)
       const result = await autocannon({ url: server.url, connections: 50, duration: 15, timeout: 10, requests: [spreadRegistrations(slugs, acked)] })
+      const rssMiB = rssMiBOf(server.proc.pid)
       await sleep(1000)
       const stored = storedLaunches(dataDir, defaultLaunch)
       const missing = [...acked.keys()].filter((id) => !stored.has(id)).length
       const wrongLaunch = [...acked].filter(([id, launch]) => stored.has(id) && stored.get(id) !== launch).length
-      const perLaunch = slugs.map((slug) => `${slug} ${[...stored.values()].filter((launch) => launch === slug).length}`).join(', ')
-      return {
+      const counts = slugs.map((slug) => [...stored.values()].filter((launch) => launch === slug).length)
+      const perLaunch = count > 3 ? `${Math.min(...counts)}–${Math.max(...counts)} each` : slugs.map((slug, i) => `${slug} ${counts[i]}`).join(', ')
+      const figures = {
         'launches.count': slugs.length,
         'launches.requestsPerSecond': Math.round(result.requests.average),
         'launches.latencyP50Ms': result.latency.p50,
@@ -276,7 +285,9 @@ async function launchesPhase(work: string, log: (line: string) => void) {
         'launches.storedUnderAnotherLaunch': wrongLaunch,
         'launches.non2xx': result.non2xx,
         'launches.errors': result.errors + result.timeouts,
+        'launches.serverRssMiBAfterLoad': rssMiB,
       }
+      return Object.fromEntries(Object.entries(figures).map(([key, value]) => [key.replace(/^launches\./, `${prefix}.`), value]))
     } finally {
       await server.stop('SIGTERM')
     }
@@ -319,13 +330,23 @@ function cpuMsOf(pid: number | undefined): number {
   }
 }
 
-/** How the load phase runs: its length, and whether to wait for every message to be delivered after it. */
-type LoadOptions = { seconds?: number; waitForDelivery?: boolean }
+/** A process's resident memory (VmRSS) in MiB, from /proc; 0 once it is gone. */
+function rssMiBOf(pid: number | undefined): number {
+  try {
+    const kib = Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0)
+    return Math.round(kib / 1024)
+  } catch {
+    return 0
+  }
+}
+
+/** How the load phase runs: its length, whether to wait for every message to be delivered after it, more settings. */
+type LoadOptions = { seconds?: number; waitForDelivery?: boolean; env?: Record<string, string> }
 
 async function loadPhase(work: string, log: (line: string) => void, checkout = root, label = 'load', options: LoadOptions = {}) {
   const seconds = options.seconds ?? 15
   const dataDir = path.join(work, label.replace(/[^\w-]/g, '-'))
-  const server = await startServer({ DATA_DIR: dataDir, DIST_DIR: path.join(work, 'dist') }, checkout)
+  const server = await startServer({ DATA_DIR: dataDir, DIST_DIR: path.join(work, 'dist'), ...options.env }, checkout)
   const acked: string[] = []
   try {
     log(`${label}: 50 connections for ${seconds} s${checkout === root ? '' : ` on ${checkout}`} …`)
@@ -335,6 +356,7 @@ async function loadPhase(work: string, log: (line: string) => void, checkout = r
     const cpuBefore = [cpuMsOf(server.proc.pid), ...children.map(cpuMsOf)]
     const result = await autocannon({ url: server.url, connections: 50, duration: seconds, timeout: 10, requests: [registrations(acked, 20)] })
     const cpuAfter = [cpuMsOf(server.proc.pid), ...children.map(cpuMsOf)]
+    const rssMiB = rssMiBOf(server.proc.pid)
     // Requests still in flight when autocannon stops are answered (unheard) a moment later.
     await sleep(1000)
     const stored = await storedIds(dataDir)
@@ -369,6 +391,7 @@ async function loadPhase(work: string, log: (line: string) => void, checkout = r
       'load.messagesNotSent': counts.pending + counts.failed + counts.cancelled,
       'load.messagesWritten': emlCount(dataDir),
       'load.deliveryDoneSecondsAfterLoad': drained ? Number(drainSeconds.toFixed(1)) : `not done after ${drainSeconds.toFixed(0)} s`,
+      'load.serverRssMiBAfterLoad': rssMiB,
     }
     return Object.fromEntries(Object.entries(figures).map(([key, value]) => [key.replace(/^load\./, `${label}.`), value]))
   } finally {
@@ -557,7 +580,25 @@ async function deliveryKillPhase(work: string, log: (line: string) => void) {
   }
 }
 
-/** Runs the three phases and returns the figures (flat keys, numbers or short text), `backend.verdict` first. */
+/** The load of 1. with the CRM webhook on, to a receiver on 127.0.0.1 that checks every call's signature. */
+async function webhookPhase(work: string, log: (line: string) => void) {
+  const secret = 'bench-webhook-secret-0123456789'
+  const receiver = await startTestReceiver(secret)
+  try {
+    const figures = await loadPhase(work, log, root, 'webhook', { env: { WEBHOOK_URL: receiver.url, WEBHOOK_SECRET: secret } })
+    const ids = new Set(receiver.calls.map((call) => String(call.headers['webhook-id'])))
+    return {
+      ...figures,
+      'webhook.callsReceived': receiver.calls.length,
+      'webhook.callsDistinct': ids.size,
+      'webhook.callsBadlySigned': receiver.calls.filter((call) => !call.signed).length,
+    }
+  } finally {
+    await receiver.stop()
+  }
+}
+
+/** Runs the phases and returns the figures (flat keys, numbers or short text), `backend.verdict` first. */
 export async function runBackendBench(options: { log?: (line: string) => void; old?: string[]; loadOnly?: boolean; rounds?: number } = {}): Promise<Record<string, number | string>> {
   const log = options.log ?? ((line: string) => console.error(line))
   const work = mkdtempSync(path.join(tmpdir(), 'vip-bench-'))
@@ -585,6 +626,8 @@ export async function runBackendBench(options: { log?: (line: string) => void; o
         figures,
         // A phase that cannot run is reported as such; the other phases' figures still count.
         await launchesPhase(work, log).catch((error: unknown) => ({ 'launches.error': (error as Error).message.split('\n')[0] ?? 'failed' })),
+        await launchesPhase(work, log, 20).catch((error: unknown) => ({ 'launches20.error': (error as Error).message.split('\n')[0] ?? 'failed' })),
+        await webhookPhase(work, log),
         await outagePhase(work, log),
         await sigkillPhase(work, log),
         await deliveryKillPhase(work, log),
@@ -592,8 +635,9 @@ export async function runBackendBench(options: { log?: (line: string) => void; o
     }
     figures['load.vsInsertFsyncLoop'] = `${Math.round((Number(figures['load.requestsPerSecond']) / insertRate) * 100)} %`
     figures['load.vsEmptyHandler'] = `${Math.round((Number(figures['load.requestsPerSecond']) / Number(figures['floor.emptyHandlerPerSecond'])) * 100)} %`
-    if (typeof figures['launches.requestsPerSecond'] === 'number') {
-      figures['launches.throughputVsOneLaunch'] = `${Math.round((figures['launches.requestsPerSecond'] / Number(figures['load.requestsPerSecond'])) * 100)} %`
+    for (const prefix of ['launches', 'launches20', 'webhook']) {
+      if (typeof figures[`${prefix}.requestsPerSecond`] !== 'number') continue
+      figures[`${prefix}.throughputVsOneLaunch`] = `${Math.round((Number(figures[`${prefix}.requestsPerSecond`]) / Number(figures['load.requestsPerSecond'])) * 100)} %`
     }
     const others = options.loadOnly
       ? []
@@ -611,6 +655,19 @@ export async function runBackendBench(options: { log?: (line: string) => void; o
                 figures['launches.non2xx'] !== 0 && 'registrations refused with three launches',
               ]
             : []),
+          figures['launches20.error'] !== undefined && `the twenty-launch phase failed (${figures['launches20.error']})`,
+          ...(figures['launches20.error'] === undefined
+            ? [
+                figures['launches20.acknowledgedButMissing'] !== 0 && 'acknowledged leads missing with twenty launches',
+                figures['launches20.storedUnderAnotherLaunch'] !== 0 && 'a lead stored under another launch (twenty launches)',
+                figures['launches20.non2xx'] !== 0 && 'registrations refused with twenty launches',
+              ]
+            : []),
+          figures['webhook.acknowledgedButMissing'] !== 0 && 'acknowledged leads missing with the webhook on',
+          figures['webhook.non2xx'] !== 0 && 'registrations refused with the webhook on',
+          typeof figures['webhook.deliveryDoneSecondsAfterLoad'] !== 'number' && 'messages not all delivered with the webhook on',
+          figures['webhook.callsBadlySigned'] !== 0 && 'a webhook call badly signed',
+          Number(figures['webhook.callsDistinct']) < Number(figures['webhook.stored']) && 'webhook calls missing',
           figures['sigkill.allNotificationsWritten'] !== 'yes' && 'notifications missing after SIGKILL',
           figures['deliveryKill.notDelivered'] !== 0 && 'messages missing after SIGKILL of the delivery process',
           Number(figures['deliveryKill.repeated']) > Number(figures['deliveryKill.inFlightAtMost']) && 'more messages repeated than were in flight',

@@ -19,7 +19,7 @@ import { cpuSlowdown, measureInteractions, type InteractionFigures } from './pro
  * on mobile and on desktop on the default launch, 5× on mobile on the same pages with every script removed (the floor:
  * what the browser's own parsing, style, layout and paint cost, taken in turns with the page's runs), 5× on mobile on each further launch (3 runs proved too few: one run's render delay alone swings 300–570 ms on 2 shared cores) (at <slug>.localhost),
  * measures a visitor's longest interaction at 4× CPU (bench/profile.ts), sizes the default launch's bundle, runs the
- * backend's load bench (one launch, then three side by side), times builds of 1, 5 and 20 launches and a publish
+ * backend's load bench (one launch; three and twenty side by side; with a webhook; the server's memory after each), times builds of 1, 5 and 20 launches and a publish
  * (bench/builds.ts), measures the studio's first load (bench/studio.ts), prints one table beside the previous commit's figures
  * and writes bench/results/latest.json and a line of bench/results/history.jsonl. Figures, not a pass/fail test: a
  * missed target is marked, not fatal.
@@ -47,6 +47,7 @@ type HistoryRecord = {
   interaction?: { longestMs?: number }
   builds?: Partial<BuildFigures>
   studio?: Partial<StudioFigures>
+  backend?: Record<string, number | string>
 }
 
 function previousRecord(head: string): HistoryRecord | undefined {
@@ -263,7 +264,10 @@ async function main(): Promise<void> {
             return [key, String(value), target, met, before === undefined ? '' : String(before)]
           })),
       ...(backend.figures
-        ? Object.entries(backend.figures).map(([key, value]): Row => [`Backend ${key.replace(/^backend\./, '')}`, String(value), '', undefined])
+        ? Object.entries(backend.figures).map(([key, value]): Row => {
+            const before = previous?.backend?.[key]
+            return [`Backend ${key.replace(/^backend\./, '')}`, String(value), '', undefined, before === undefined ? '' : String(before)]
+          })
         : [['Backend figures', backend.note ?? '', '', undefined] as Row]),
     ]
     printTable(rows, previous?.commit)
