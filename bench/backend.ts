@@ -104,7 +104,7 @@ async function startServer(env: Record<string, string>, cwd = root, script = 'sr
   proc.stdout!.on('data', keep)
   proc.stderr!.on('data', keep)
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${tail}`)), 30_000)
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${tail}`)), 90_000)
     proc.stdout!.on('data', () => {
       const match = /Listening on (http:\/\/\S+)/.exec(tail)
       if (match) {
