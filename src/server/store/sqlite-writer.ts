@@ -150,6 +150,8 @@ export function openSqliteWriter(file: string): SqliteWriter {
         if (inFlight || queue.length > 0) await new Promise<void>((resolve) => idle.push(resolve))
         if (failure) return
         const exited = new Promise((resolve) => worker.once('exit', resolve))
+        // Held until it has closed its connection: an unreferenced worker would let the process end first, mid-close.
+        worker.ref()
         worker.postMessage('close')
         await exited
       })()
