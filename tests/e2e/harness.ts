@@ -282,15 +282,17 @@ export async function installPausedClock(page: Page, at: Date): Promise<void> {
 /**
  * Holds every toast of the page open: react-toastify closes a toast when its progress bar's CSS animation ends (the
  * bar is there, transparent, when hidden), and this stylesheet pauses that animation over the bar's own inline
- * `running`. A test then reads a toast at its own pace however slow the machine, with no mouse over it. Idempotent.
+ * `running`. A test then reads a toast at its own pace however slow the machine, with no mouse over it. Once per document.
  */
 export async function holdToasts(page: Page): Promise<void> {
+  // A constructed stylesheet, adopted by the document: the page's CSP (style-src) refuses an added <style> element.
   await page.evaluate(() => {
-    if (document.getElementById('e2e-hold-toasts')) return
-    const style = document.createElement('style')
-    style.id = 'e2e-hold-toasts'
-    style.textContent = '.Toastify__progress-bar { animation-play-state: paused !important; }'
-    document.head.append(style)
+    const marked = window as { e2eToastsHeld?: boolean }
+    if (marked.e2eToastsHeld) return
+    const sheet = new CSSStyleSheet()
+    sheet.replaceSync('.Toastify__progress-bar { animation-play-state: paused !important; }')
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet]
+    marked.e2eToastsHeld = true
   })
 }
 
@@ -304,6 +306,8 @@ export async function waitForToast(page: Page, title: string): Promise<Locator> 
   await toast.waitFor({ timeout: scaled(15_000) })
   const entering = () => toast.evaluate((element) => element.getAnimations().filter((animation) => animation.playState === 'running').length)
   await expect.poll(entering, { timeout: scaled(10_000), message: 'the toast is still sliding in' }).toBe(0)
+  const closing = await toast.locator('.Toastify__progress-bar').evaluate((bar) => getComputedStyle(bar).animationPlayState)
+  expect(closing, 'the toast is not held open: its closing animation still runs').toBe('paused')
   return toast
 }
 

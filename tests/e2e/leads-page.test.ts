@@ -197,7 +197,7 @@ describe('the leads page', () => {
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width)
       await context.close()
     }
-  })
+  }, scaled(90_000)) // six axe passes and six full-page screenshots: over 30 s on a loaded machine
 })
 
 describe('the leads page with several launches', () => {
@@ -248,7 +248,7 @@ describe('the leads page with several launches', () => {
       await store.close()
       rmSync(dataDir, { recursive: true, force: true })
     }
-  })
+  }, scaled(90_000)) // six axe passes and six full-page screenshots: over 30 s on a loaded machine
 })
 
 describe('the leads page refusing', () => {
