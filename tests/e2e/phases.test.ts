@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { AxeBuilder } from '@axe-core/playwright'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { PageConfig } from '../../schema/page-config.ts'
@@ -52,6 +53,8 @@ describe('the sold-out phase in Chromium', () => {
     await expect(page.getByText(soldOut.banner!).isVisible()).resolves.toBe(true)
     const register = page.locator('#register')
     await expect(register.getByRole('heading', { level: 2 }).innerText()).resolves.toBe('Join the Phase 2 Waitlist')
+    const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()
+    expect(axe.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([])
 
     const form = inlineForm(page)
     const submit = form.getByRole('button', { name: soldOut.form.submitLabel })
