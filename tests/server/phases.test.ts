@@ -113,6 +113,28 @@ describe('a launch whose public phase starts at T, on the Node server', () => {
     expect(after.html).not.toContain(vipCta)
     expect(await storedPhase(await register())).toBe('public')
   })
+
+  it('answers a plain form post with fields to correct with the page of the phase in force, its submit label on the form', async () => {
+    const post = async () => {
+      const res = await fetch(`${server.url}${contactFunctionPath}`, {
+        method: 'POST',
+        headers: { origin: 'https://bramblewood.example.com', 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ name: 'Ines Duarte', launch: config.launch.slug }).toString(),
+        redirect: 'manual',
+      })
+      expect(res.status).toBe(400)
+      return res.text()
+    }
+    now = T - 10_000
+    const before = await post()
+    expect(before).toContain('>Register Now<')
+    expect(before).not.toContain('>Book My Tour<')
+    now = T + 10_000
+    const after = await post()
+    expect(after).toContain('>Book My Tour<')
+    expect(after).toContain(publicCta)
+    expect(after).not.toContain(vipCta)
+  })
 })
 
 describe('the function in a phase', () => {
