@@ -1,4 +1,5 @@
 import type { FormConfig, PageConfig, ReplyConfig } from './page-config.ts'
+import type { Phase } from './phases.ts'
 import { privacyPageOf, privacyPagePath } from './privacy.ts'
 
 /**
@@ -23,7 +24,15 @@ export type FunctionLaunch = {
   leadStatuses?: string[]
   /** The launch's privacy page: its full address (every reply links it) and the link's name. */
   privacy: { url: string; label: string }
+  /**
+   * The launch's phases, when the config has them: what the function needs to know which one is in force (the names,
+   * start times, launch.timeZone) and to answer in it (each phase's reply).
+   */
+  phases?: FunctionPhases
 }
+
+/** The function's copy of page.config.json `phases` (schema/phase-schedule.ts decides with it). */
+export type FunctionPhases = { current: string; timeZone?: string; list: Array<Pick<Phase, 'name' | 'starts' | 'reply'>> }
 
 /** The function's bundle file: every launch it serves, and the one a caller that names none gets. */
 export type FunctionBundle = { $comment: string; defaultLaunch: string; launches: FunctionLaunch[] }
@@ -40,5 +49,14 @@ export function functionLaunchOf(config: PageConfig): FunctionLaunch {
     ...(config.reply ? { reply: config.reply } : {}),
     ...(config.launch.leadStatuses ? { leadStatuses: [...config.launch.leadStatuses] } : {}),
     privacy: { url: new URL(privacyPagePath, config.seo.canonicalUrl).href, label: privacyPageOf(config).linkLabel },
+    ...(config.phases
+      ? {
+          phases: {
+            current: config.phases.current,
+            ...(config.launch.timeZone ? { timeZone: config.launch.timeZone } : {}),
+            list: config.phases.list.map(({ name, starts, reply }) => ({ name, ...(starts ? { starts } : {}), ...(reply ? { reply } : {}) })),
+          },
+        }
+      : {}),
   }
 }

@@ -1,5 +1,6 @@
 import type { JSONSchema } from 'json-schema-to-ts'
 import { imageSchema, type FromConfigSchema } from './parts.ts'
+import { phasesSchema, type PhasesConfig } from './phases.ts'
 import { privacySchema, type PrivacyConfig, type PrivacyPage } from './privacy.ts'
 import { footerSchema, headerSchema, sectionsSchema, type Section } from './sections.ts'
 
@@ -185,6 +186,12 @@ export const modalSchema = {
       examples: [7],
     },
     closeLabel: { type: 'string', minLength: 1, title: 'Close button label', description: 'Read by screen readers, e.g. "Close".' },
+    opensByItself: {
+      type: 'boolean',
+      title: 'Opens by itself',
+      description: 'false: the dialog never opens by itself (the buttons still open it). Usually set in a phase, e.g. while the launch is sold out.',
+      default: true,
+    },
   },
   required: ['title', 'openDelayMs', 'closeLabel'],
   additionalProperties: false,
@@ -513,6 +520,14 @@ export const launchSchema = {
       uniqueItems: true,
       examples: [['New', 'Contacted', 'Appointment booked', 'Purchased', 'Not interested']],
     },
+    timeZone: {
+      type: 'string',
+      minLength: 1,
+      title: 'Time zone',
+      description:
+        'Where the launch is, as a time zone name: the phases\' start times are read as clocks there. Without it, the server\'s NOTIFY_TIME_ZONE (America/Toronto unless set).',
+      examples: ['America/Toronto', 'America/Vancouver'],
+    },
   },
   required: ['slug'],
   additionalProperties: false,
@@ -545,6 +560,7 @@ export const pageConfigSchema = {
     notFound: notFoundSchema,
     reply: replySchema,
     privacy: privacySchema,
+    phases: phasesSchema,
   },
   required: ['configVersion', 'launch', 'site', 'seo', 'header', 'sections', 'footer', 'modal', 'form', 'notFound'],
   additionalProperties: false,
@@ -564,6 +580,7 @@ export type PageConfig = {
   notFound: NotFoundProps
   reply?: ReplyConfig
   privacy?: PrivacyConfig
+  phases?: PhasesConfig
 }
 
 /** The part of the form config the page itself needs (the form's own code brings the rest), and the link beside the consent note. */
@@ -573,7 +590,9 @@ export type ClientFormConfig = Pick<FormConfig, 'consent' | 'toasts' | 'noScript
 export type FormUi = Pick<FormConfig, 'uiSchema' | 'messages' | 'submitLabel' | 'submittingLabel'>
 
 /** The config as the page's bundle gets it: no head tags (prerendered), and only the page's part of the form. */
-export type ClientPageConfig = Omit<PageConfig, 'seo' | 'form' | 'launch' | 'privacy'> & {
+export type ClientPageConfig = Omit<PageConfig, 'seo' | 'form' | 'launch' | 'privacy' | 'phases'> & {
+  /** The current phase's banner, when it has one (the page is built once per phase: it never decides the phase). */
+  banner?: string
   /** The privacy page, every text decided (schema/privacy.ts). */
   privacy: PrivacyPage
   /** Only the slug: the page names its launch to the function; the notification address stays on the server. */

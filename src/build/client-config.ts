@@ -7,8 +7,9 @@ import { configScriptId, type IslandsConfig } from '../page/client-config.ts'
  * layout and messages (they travel with the form's lazily loaded code), and of the launch only its slug (never the
  * notification address or the other origins).
  */
-export function toClientConfig(config: PageConfig, imageVariants: ImageManifest = {}): ClientPageConfig {
-  const { seo: _seo, form, launch, privacy: _privacy, ...rest } = config
+export function toClientConfig(config: PageConfig & { banner?: string }, imageVariants: ImageManifest = {}): ClientPageConfig {
+  // Never the phases: a page is built for one phase (schema/phase-apply.ts), and the others' words are not for it.
+  const { seo: _seo, form, launch, privacy: _privacy, phases: _phases, ...rest } = config
   const privacy = privacyPageOf(config)
   return {
     ...rest,
@@ -43,7 +44,7 @@ function dataBlock(data: unknown): string {
  * The whole config as a JSON data block (never executed, so a Content-Security-Policy does not need to allow
  * it), for pages the browser renders whole: the dev server's and the editor's preview.
  */
-export function clientConfigScript(config: PageConfig, imageVariants: ImageManifest = {}): string {
+export function clientConfigScript(config: PageConfig & { banner?: string }, imageVariants: ImageManifest = {}): string {
   return dataBlock(toClientConfig(config, imageVariants))
 }
 

@@ -66,7 +66,7 @@ export type Prerendered = { appHtml: string; formValidator: string }
  * A prerendered page hydrates only its islands and gets their part of the config; without it (the dev server) the
  * browser renders the whole page and gets the whole config.
  */
-export function fillTemplate(template: string, config: PageConfig, kind: PageKind, prerendered?: Prerendered, imageVariants: ImageManifest = {}): string {
+export function fillTemplate(template: string, config: PageConfig & { banner?: string }, kind: PageKind, prerendered?: Prerendered, imageVariants: ImageManifest = {}): string {
   const appHtml = prerendered?.appHtml ?? ''
   if (appHtml && !template.includes(prerenderedRoot)) throw new Error(`index.html must hold the app in ${prerenderedRoot}: the build fills it there.`)
   return template

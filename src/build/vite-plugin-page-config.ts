@@ -1,4 +1,5 @@
 import type { Plugin, ViteDevServer } from 'vite'
+import { applyPhase } from '../../schema/phase-apply.ts'
 import { loadPageConfig } from '../config/load-page-config.ts'
 import { fillTemplate } from './head.ts'
 
@@ -13,7 +14,11 @@ const resolvedValidatorId = `\0${validatorId}`
  */
 export function pageConfigPlugin(configFile: string): Plugin {
   let server: ViteDevServer | undefined
-  const current = () => loadPageConfig(configFile)
+  // The page as its "current" phase shows it (the built site has every phase; the dev server shows the one named).
+  const current = () => {
+    const config = loadPageConfig(configFile)
+    return applyPhase(config, config.phases?.current)
+  }
   return {
     name: 'page-config',
     configureServer(devServer) {

@@ -27,7 +27,8 @@ import {
   type Launch,
   type LaunchSource,
 } from '../config/launches.ts'
-import { versionManifestFile, type VersionManifest } from '../server/site/launch-version.ts'
+import { phasePagesDir, versionManifestFile, type VersionManifest } from '../server/site/launch-version.ts'
+import { phasesToBuild, writePhaseValidators } from '../build/phase-pages.ts'
 import { loadPageConfig, PageConfigError, publicDirFor } from '../config/load-page-config.ts'
 import type { PageConfig } from '../../schema/page-config.ts'
 import { studioDistName } from '../build/studio-client.ts'
@@ -48,7 +49,7 @@ export function buildFingerprint(configFile: string, settings: BuildSettings = r
     'vite.config.ts',
     'package-lock.json',
   ].sort()
-  const hash = createHash('sha256').update(`${settings.supabaseUrl ?? ''}\n${settings.anonKey}\n`)
+  const hash = createHash('sha256').update(`${settings.supabaseUrl ?? ''}\n${settings.anonKey}\n${settings.timeZone}\n`)
   for (const file of inputs) {
     const info = existsSync(file) ? statSync(file) : undefined
     hash.update(`${path.resolve(file)}\0${info?.size ?? -1}\0${info?.mtimeMs ?? -1}\n`)
@@ -113,9 +114,9 @@ export type SiteBuild = VersionManifest & { reusedCode: boolean; codeFingerprint
  * Builds one launch's site into distDir from the page code every launch shares (src/build/page-code.ts: built once
  * per code version, reused here when current): the code's files, the launch's public/ folder, its form validator as
  * a file of its own (assets/form-validator-<hash>.js), AVIF/WebP variants of its images (cached by content across
- * launches and builds), "/" and the not-found, registered and check-details pages prerendered (head tags and JSON-LD
- * included), robots.txt, sitemap.xml and _headers (for static hosts), and .br/.gz copies of its text files. `config`
- * is the file's checked config when the caller has already loaded it (buildLaunches checks every launch first).
+ * launches and builds), "/" and the not-found, registered, check-details and privacy pages prerendered for every
+ * phase (the phase in force now at the top, each phase in .phases/<name>/; head tags and JSON-LD included),
+ * robots.txt, sitemap.xml and _headers (for static hosts), and .br/.gz copies of its text files. `config` is the file's checked config when the caller has already loaded it (buildLaunches checks every launch first).
  */
 export async function buildSite(
   configFile: string,
@@ -138,14 +139,11 @@ export async function buildSite(
   }
   // Loaded here, after NODE_ENV: the compiler loads React (RJSF's utilities).
   const { bundleFormValidatorModule } = await import('../build/compile-form-validator.ts')
-  const validatorCode = await bundleFormValidatorModule(config.form)
-  const formValidator = `/assets/form-validator-${createHash('sha256').update(validatorCode).digest('hex').slice(0, 10)}.js`
-  writeFileSync(path.join(distDir, formValidator), validatorCode)
-  own.push(path.join(distDir, formValidator))
   const imageVariants = await buildImageVariants(config, publicDir, distDir, path.join(buildCacheDir, 'image-variants'))
-  const clientConfig = toClientConfig(config, imageVariants)
-  // The boot module preloads the launch's validator with the code's chunks: the form's code does not wait for it.
-  const template = bootAfterLoad(code.template, [formValidator])
+  // Every phase's pages; a phase whose form texts differ gets its own validator file (the submit label travels in it).
+  const phases = phasesToBuild(config, settings.timeZone, Date.now())
+  const phaseValidators = await writePhaseValidators(phases, distDir, bundleFormValidatorModule)
+  own.push(...new Set(phaseValidators.map((validator) => path.join(distDir, validator.file))))
   const prerenderer = await prerendererOf(code)
   const pages: Array<[string, PageKind, string]> = [
     ['index.html', 'home', '/'],
@@ -156,18 +154,35 @@ export async function buildSite(
     ['privacy.html', 'privacy', privacyPagePath],
   ]
   const rendered = prerendering.then(async () => {
-    await prerenderer.setFormValidator((await import(`data:text/javascript;base64,${Buffer.from(validatorCode).toString('base64')}`)) as Parameters<PrerenderModule['setFormValidator']>[0])
-    const html: string[] = []
-    for (const [, kind, pagePath] of pages) {
-      html.push(fillTemplate(template, config, kind, { appHtml: await prerenderer.renderPath(clientConfig, pagePath), formValidator }, imageVariants))
+    const byPhase: string[][] = []
+    for (const [index, phase] of phases.entries()) {
+      const validator = phaseValidators[index]!
+      await prerenderer.setFormValidator((await import(`data:text/javascript;base64,${Buffer.from(validator.code).toString('base64')}`)) as Parameters<PrerenderModule['setFormValidator']>[0])
+      // The boot module preloads the phase's validator with the code's chunks: the form's code does not wait for it.
+      const template = bootAfterLoad(code.template, [validator.file])
+      const clientConfig = toClientConfig(phase.config, imageVariants)
+      const html: string[] = []
+      for (const [, kind, pagePath] of pages) {
+        html.push(fillTemplate(template, phase.config, kind, { appHtml: await prerenderer.renderPath(clientConfig, pagePath), formValidator: validator.file }, imageVariants))
+      }
+      byPhase.push(html)
     }
-    return html
+    return byPhase
   })
   prerendering = rendered.catch(() => {})
-  const html = await rendered
-  pages.forEach(([file], index) => {
-    writeFileSync(path.join(distDir, file), html[index]!)
-    own.push(path.join(distDir, file))
+  const byPhase = await rendered
+  // At the top: the phase in force now (what a static host serves until the next publish); each phase in .phases/.
+  const html = byPhase[phases.findIndex((phase) => phase.live)]!
+  const writePages = (dir: string, pagesHtml: string[]) => {
+    mkdirSync(dir, { recursive: true })
+    pages.forEach(([file], index) => {
+      writeFileSync(path.join(dir, file), pagesHtml[index]!)
+      own.push(path.join(dir, file))
+    })
+  }
+  writePages(distDir, html)
+  phases.forEach((phase, index) => {
+    if (phase.name !== undefined) writePages(path.join(distDir, phasePagesDir, phase.name), byPhase[index]!)
   })
   const home = html[0]!
   const supabaseUrl = settings.supabaseUrl

@@ -6,6 +6,7 @@ import { reservedFieldNames } from '../../schema/registration-contract.ts'
 import { listConfigImages } from './config-images.ts'
 import { checkReplyPlaceholders } from './reply-placeholders-check.ts'
 import { checkPrivacy } from './legal-checks.ts'
+import { checkPhases } from './phase-checks.ts'
 import { closest, describePath, describeValue, listWords, type Finding } from './describe.ts'
 import { explainAjvErrors } from './explain-ajv-errors.ts'
 import type { Segment } from './json-source.ts'
@@ -29,6 +30,7 @@ export function checkConfigSemantics(data: unknown, publicDir: string): Finding[
     ...checkForm(data),
     ...checkReplyPlaceholders(data),
     ...checkPrivacy(data),
+    ...checkPhases(data),
   ]
 }
 

@@ -27,6 +27,21 @@ export function replyTexts(reply: Json): [Segment[], unknown][] {
   ]
 }
 
+/** Each phase's reply texts (page.config.json phases.list[i].reply), each with where it is: the same rules hold. */
+function phaseReplyTexts(data: Json): [Segment[], unknown][] {
+  const list = isObject(data.phases) && Array.isArray(data.phases.list) ? data.phases.list : []
+  return list.flatMap((phase, index) => {
+    const reply = isObject(phase) && isObject(phase.reply) ? phase.reply : undefined
+    if (!reply) return []
+    const at: Segment[] = ['phases', 'list', index, 'reply']
+    return [
+      [[...at, 'subject'], reply.subject],
+      [[...at, 'greeting'], reply.greeting],
+      ...(Array.isArray(reply.paragraphs) ? reply.paragraphs.map((p, i): [Segment[], unknown] => [[...at, 'paragraphs', i], p]) : []),
+    ] as [Segment[], unknown][]
+  })
+}
+
 /**
  * The reply's {placeholders} must name a form field or {site}: an unknown one would reach every registrant as
  * written, braces and all. A reply must also have an e-mail field to go to.
@@ -46,7 +61,7 @@ export function checkReplyPlaceholders(data: Json): Finding[] {
     })
   }
   const unsubscribe = isObject(reply.unsubscribe) ? reply.unsubscribe : {}
-  for (const [at, text] of replyTexts(reply)) {
+  for (const [at, text] of [...replyTexts(reply), ...phaseReplyTexts(data)]) {
     if (typeof text !== 'string') continue
     for (const match of text.matchAll(/\{([^{}]*)\}/g)) {
       const name = match[1]!

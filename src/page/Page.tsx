@@ -22,7 +22,7 @@ type Props = {
 }
 
 /**
- * The landing page: header, the config's sections in order, footer, and the registration dialog. Rendered whole
+ * The landing page: header, the phase's banner (when it has one), the config's sections in order, footer, and the registration dialog. Rendered whole
  * at build time; in the browser only its islands (buttons that open the dialog, the forms, the dialog) hydrate.
  */
 export function Page({ config, registration }: Props) {
@@ -37,7 +37,10 @@ export function Page({ config, registration }: Props) {
   return (
     <RegistrationProvider store={store}>
       <Header {...config.header} site={config.site} />
-      <main id="main">{config.sections.map((section, index) => renderSection(section, index, shared))}</main>
+      <main id="main">
+        {config.banner && <p className="bg-brass-300 px-5 py-2 text-center text-sm font-semibold text-forest-900 sm:text-base">{config.banner}</p>}
+        {config.sections.map((section, index) => renderSection(section, index, shared))}
+      </main>
       <Footer {...footerPropsOf(config)} />
       <Island kind="registration-dialog" props={{ modal: config.modal, tagManagerId: config.site.analytics?.gtmId }} />
     </RegistrationProvider>

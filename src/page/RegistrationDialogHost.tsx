@@ -45,9 +45,9 @@ export function RegistrationDialogHost({ modal, tagManagerId }: Props) {
       captureAttribution()
       await yieldToMain()
       if (stopped) return
-      // Not after a registration in this browser, nor within modal.snoozeDays of the visitor closing it. The delay
-      // counts from the page's load, not from this island's hydration, which comes later on a slow phone.
-      if (shouldOpenDialogByItself(modal.snoozeDays ?? 0)) timer = window.setTimeout(openDialog, computeDelayLeft(modal.openDelayMs))
+      // Not when the config (a phase) turns it off, after a registration in this browser, nor within modal.snoozeDays
+      // of the visitor closing it. The delay counts from the page's load, not from this island's hydration.
+      if (modal.opensByItself !== false && shouldOpenDialogByItself(modal.snoozeDays ?? 0)) timer = window.setTimeout(openDialog, computeDelayLeft(modal.openDelayMs))
       if (tagManagerId) {
         await yieldToMain()
         if (stopped) return
@@ -61,7 +61,7 @@ export function RegistrationDialogHost({ modal, tagManagerId }: Props) {
       window.clearTimeout(timer)
       window.removeEventListener('load', preload)
     }
-  }, [modal.openDelayMs, modal.snoozeDays, tagManagerId])
+  }, [modal.openDelayMs, modal.snoozeDays, modal.opensByItself, tagManagerId])
 
   if (!hydrated) return null
   return (

@@ -99,6 +99,7 @@ import {
   userAgentOf,
 } from './registration/registration-body.ts'
 import { createLaunchChooser } from './registration/launch-choice.ts'
+import { launchPhasesOf, type LaunchPhases } from './registration/launch-phase.ts'
 import type { LaunchSite } from './site/launch-site.ts'
 import { composeReply } from './delivery/reply.ts'
 import type { AddressKey, LeadStore, NewLead, NewMessage } from './store/store.ts'
@@ -173,6 +174,8 @@ type ServedLaunch = {
   notification: NotificationSettings
   /** Whether a page address is this launch's (pageUrl is kept only then). */
   ownPages: OriginPolicy
+  /** Its phases, when it has them: each registration is stored, answered and shown again in the phase in force. */
+  phases: LaunchPhases | undefined
 }
 
 /** The function's paths (the second is the one a Supabase function sees), for routes mounted beside it. */
@@ -206,6 +209,7 @@ export function createApp(deps: AppDeps): Hono {
       // A page is the launch's when it is on this host, one of its origins or an origin named outright: '*' lets any
       // page call, but makes none its own.
       ownPages: createOriginPolicy([...allowedOrigins.filter((origin) => origin !== '*'), ...site.origins], trustProxy),
+      phases: launchPhasesOf(site.phases, site.phases?.timeZone ?? timeZone),
     })
   }
   const chooseLaunch = createLaunchChooser({ launches: deps.launches, defaultLaunch: deps.defaultLaunch, allowedOrigins, launchOfHost: deps.launchOfHost })
@@ -331,22 +335,24 @@ export function createApp(deps: AppDeps): Hono {
     const suspectedSpam = isHoneypotFilled(body)
     // Without an id from the page, a plain post's is derived from its values: the same registration posted twice (a
     // double click, the answer reloaded) is stored once, a corrected one is a new submission.
-    const submissionId =
-      plain && !body.submissionId ? await derivedSubmissionId(canonical(checked.value), clientAddressOf(c), clock()) : context.submissionId
+    const now = clock()
+    const submissionId = plain && !body.submissionId ? await derivedSubmissionId(canonical(checked.value), clientAddressOf(c), now) : context.submissionId
+    const phase = launch.phases?.at(now)
     const lead: NewLead = {
       ...context,
       ...(await consentEvidence(form.consent, reportedConsent)),
       pageUrl: ownPageAddress(context.pageUrl, (origin) => launch.ownPages(origin, c) !== null),
       submissionId,
       launch: launch.site.slug,
-      createdAt: clock().toISOString(),
+      createdAt: now.toISOString(),
+      ...(phase !== undefined ? { phase } : {}),
       fields: checked.value,
       userAgent: userAgentOf(c.req.header('user-agent')),
       suspectedSpam,
     }
     let saved
     try {
-      saved = await deps.store.saveLead(lead, suspectedSpam ? null : composeLeadMail(lead, launch.notification), suspectedSpam ? [] : await followUps(lead, launch.site))
+      saved = await deps.store.saveLead(lead, suspectedSpam ? null : composeLeadMail(lead, launch.notification), suspectedSpam ? [] : await followUps(lead, launch))
     } catch (error) {
       log.error(`send-contact-email: could not store submission ${lead.submissionId}`, error)
       throw refusal(500, 'Your registration could not be saved. Please try again in a moment.')
@@ -368,9 +374,11 @@ export function createApp(deps: AppDeps): Hono {
     const launch = chosen.get(c.req.raw)?.site
     const headers = { 'cache-control': 'no-store', ...details.headers }
     if (details.errors && site && launch) {
-      if (!launch.formPageHtml) return new Response(null, { status: 303, headers: { ...headers, location: `${site}${checkDetailsPagePath}` } })
+      const phase = chosen.get(c.req.raw)?.phases?.at(clock()) // the page of the phase in force: its words, its submit label
+      const formPageHtml = (phase !== undefined ? launch.phasePages?.[phase] : undefined) ?? launch.formPageHtml
+      if (!formPageHtml) return new Response(null, { status: 303, headers: { ...headers, location: `${site}${checkDetailsPagePath}` } })
       const labelOf = (field: string) => fieldLabel(launch.form, field)
-      const html = fillFormPage(launch.formPageHtml, details.values ?? {}, details.errors, labelOf, details.carried)
+      const html = fillFormPage(formPageHtml, details.values ?? {}, details.errors, labelOf, details.carried)
       return new Response(html, { status, headers: { ...headers, 'content-type': 'text/html; charset=utf-8' } })
     }
     const back = site && status !== 403 ? `${site}/` : undefined
@@ -378,7 +386,8 @@ export function createApp(deps: AppDeps): Hono {
   }
 
   /** The reply and the webhook call queued with a new lead: none for an address that withdrew (CASL). */
-  async function followUps(lead: NewLead, launch: LaunchSite): Promise<NewMessage[]> {
+  async function followUps(lead: NewLead, served: ServedLaunch): Promise<NewMessage[]> {
+    const launch = served.site
     if (!launch.reply && !deps.webhook) return []
     const email = typeof lead.fields.email === 'string' ? singleAddress(lead.fields.email) : undefined
     const withdrawn =
@@ -392,7 +401,7 @@ export function createApp(deps: AppDeps): Hono {
     const { site, form } = launch
     const reply =
       launch.reply &&
-      (await composeReply(lead, { config: launch.reply.config, links: launch.reply.links, siteName: site.name, brokerage: site.brokerage, siteEmail: site.email, privacy: launch.privacy, form }))
+      (await composeReply(lead, { config: served.phases ? served.phases.reply(launch.reply.config, lead.phase) : launch.reply.config, links: launch.reply.links, siteName: site.name, brokerage: site.brokerage, siteEmail: site.email, privacy: launch.privacy, form }))
     if (reply) more.push({ kind: 'reply', mail: reply })
     if (deps.webhook) more.push({ kind: 'webhook', webhook: composeWebhook(lead, { siteName: site.name }) })
     return more

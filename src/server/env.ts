@@ -91,6 +91,8 @@ export type BuildSettings = {
   /** Where the page sends registrations; undefined: the site's own origin. */
   supabaseUrl: string | undefined
   anonKey: string
+  /** NOTIFY_TIME_ZONE: where a launch without launch.timeZone has its phases' start times (the built home page is the phase of the build's moment). */
+  timeZone: string
 }
 
 const commonNames = [
@@ -127,7 +129,7 @@ const edgeReading: Reading<Name> = {
   },
 }
 
-const buildReading: Reading<Name> = { names: ['PAGE_CONFIG', 'DIST_DIR', 'VITE_SUPABASE_URL', 'VITE_SUPABASE_ANON_KEY'] }
+const buildReading: Reading<Name> = { names: ['PAGE_CONFIG', 'DIST_DIR', 'VITE_SUPABASE_URL', 'VITE_SUPABASE_ANON_KEY', 'NOTIFY_TIME_ZONE'] }
 const exportReading: Reading<Name> = { names: ['PAGE_CONFIG', 'DATA_DIR'] }
 const erasureReading: Reading<Name> = { names: ['DATA_DIR', 'DATABASE_URL', 'SUPPRESSION_SECRET'] }
 
@@ -247,7 +249,7 @@ export class SettingsError extends Error {
 export function readBuildSettings(env: Env): BuildSettings {
   const { values, problems } = check(env, environmentVariables, buildReading)
   if (problems.length > 0) throw new SettingsError(problems, 'The site cannot be built')
-  return { pageConfig: values.PAGE_CONFIG!, distDir: values.DIST_DIR!, supabaseUrl: values.VITE_SUPABASE_URL, anonKey: values.VITE_SUPABASE_ANON_KEY! }
+  return { pageConfig: values.PAGE_CONFIG!, distDir: values.DIST_DIR!, supabaseUrl: values.VITE_SUPABASE_URL, anonKey: values.VITE_SUPABASE_ANON_KEY!, timeZone: values.NOTIFY_TIME_ZONE! }
 }
 
 /** What `npm run leads:export` reads: the data folder and the page config (for the column order). */

@@ -95,6 +95,8 @@ export type NodeServerOptions = {
   builder?: LaunchBuilder
   /** How long a replaced version stays on disk after a publish. Default 60 s. */
   retireAfterMs?: number
+  /** Now, for the function and for which phase's pages are served (tests move it). Default: the system clock. */
+  clock?: () => Date
 }
 
 /** A launch to serve: its checked config (src/config/launches.ts loads them; the entry passes them in). */

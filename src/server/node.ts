@@ -25,7 +25,7 @@ import { addressKeyOf } from './store/suppression.ts'
 import { createWebhookSender } from './delivery/webhook.ts'
 import { createRateLimiter } from './registration/rate-limit.ts'
 import { createAlerts, messageFailedAlert } from './delivery/alerts.ts'
-import { readLaunchVersion, type VersionHeaderSettings, type VersionManifest } from './site/launch-version.ts'
+import { readLaunchVersion, type VersionSettings, type VersionManifest } from './site/launch-version.ts'
 import { createLiveLaunches, localSlugOf, type FunctionMaker, type LaunchesSnapshot, type LiveLaunch } from './site/live-launches.ts'
 import { createLaunchPublisher, statusOf } from './site/publisher.ts'
 import { listen } from './node-listen.ts'
@@ -70,10 +70,13 @@ export async function startNodeServer(
   if (all.length === 0) throw new StartupError('There is no launch to serve: page.config.json is missing.')
   const distRoot = path.resolve(cwd, settings.distDir)
   const versionsDir = path.join(distRoot, '.versions')
-  const headerSettings: VersionHeaderSettings = {
+  const headerSettings: VersionSettings = {
     // Behind a proxy the visitor's connection is normally HTTPS; browsers ignore HSTS over plain HTTP anyway.
     https: settings.trustProxy > 0,
     supabaseUrl: settings.supabaseUrl,
+    // Which phase's pages are in force: the same clock as the function's, so both switch at the same instant.
+    clock: options.clock,
+    timeZone: settings.timeZone,
   }
   const initial: LiveLaunch[] = []
   for (const launch of launches) {
@@ -214,6 +217,7 @@ export async function startNodeServer(
               pageCss: version.pageCss,
               // A plain form post (no JavaScript) with fields to correct is answered with the launch's home page, filled in.
               formPageHtml: version.home,
+              phasePages: version.phaseHomes,
             }),
           ),
           defaultLaunch: defaultSlug,
@@ -224,6 +228,7 @@ export async function startNodeServer(
           ...requestHandlingOf(settings),
           rateLimiter,
           store,
+          clock: options.clock,
           clientAddress,
           onLeadStored: () => delivery.kick(),
           webhook: webhook !== undefined,

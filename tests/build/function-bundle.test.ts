@@ -33,7 +33,10 @@ describe("the function's bundle (supabase/functions/_shared/launches.json)", () 
       form: { schema: first.form.schema, uiSchema: first.form.uiSchema, messages: first.form.messages, consent: first.form.consent },
       reply: first.reply,
       privacy: { url: 'https://bramblewood.example.com/privacy', label: first.privacy?.linkLabel ?? '-' },
+      // The phases' names, start times and replies: which phase is in force, and its reply (never the page's words).
+      phases: { current: 'vip', list: first.phases!.list.map(({ name, starts, reply }) => ({ name, ...(starts ? { starts } : {}), ...(reply ? { reply } : {}) })) },
     })
+    expect(JSON.stringify(a?.phases)).not.toContain('Join the Phase 2 Waitlist')
     expect(b).toMatchObject({ notifyEmail: 'leads@example.org', origins: ['https://willowmere.example.org', 'https://www.willowmere.example.org'] })
     expect(b).not.toHaveProperty('reply')
     expect(JSON.stringify(bundle)).not.toContain('"sections"')

@@ -65,6 +65,8 @@ describe('send-contact-email: a valid registration', () => {
       id: 1,
       submissionId: body.submissionId,
       launch: defaultLaunch,
+      // The default launch is in its "current" phase (page.config.json phases): each lead records it.
+      phase: 'vip',
       createdAt: '2025-06-01T14:30:00.000Z',
       fields: { name: 'Jane Doe', email: 'jane@example.com', phone: '555-555-0100', isRealtor: 'no' },
       consentText: 'By submitting, you agree to be contacted with VIP updates.',

@@ -213,12 +213,12 @@ describe('the settings schema', () => {
 
 describe('readBuildSettings', () => {
   it('fills in the defaults from an empty environment', () => {
-    expect(readBuildSettings({})).toEqual({ pageConfig: 'page.config.json', distDir: 'dist', supabaseUrl: undefined, anonKey: localAnonKey })
+    expect(readBuildSettings({})).toEqual({ pageConfig: 'page.config.json', distDir: 'dist', supabaseUrl: undefined, anonKey: localAnonKey, timeZone: 'America/Toronto' })
   })
 
   it('reads what the build needs', () => {
     const env = { PAGE_CONFIG: 'launches/a/page.config.json', DIST_DIR: 'dist-a', VITE_SUPABASE_URL: 'https://abc.supabase.co', VITE_SUPABASE_ANON_KEY: 'sb_publishable_x' }
-    expect(readBuildSettings(env)).toEqual({ pageConfig: 'launches/a/page.config.json', distDir: 'dist-a', supabaseUrl: 'https://abc.supabase.co', anonKey: 'sb_publishable_x' })
+    expect(readBuildSettings(env)).toEqual({ pageConfig: 'launches/a/page.config.json', distDir: 'dist-a', supabaseUrl: 'https://abc.supabase.co', anonKey: 'sb_publishable_x', timeZone: 'America/Toronto' })
   })
 
   it('says plainly when VITE_SUPABASE_URL is not a URL, for the build and the server alike', () => {

@@ -29,13 +29,13 @@ async function seed(store: LeadStore): Promise<void> {
       suspectedSpam: true,
       consentReported: '=cmd|calc',
     }),
-    newLead({ fields: { name: 'Line\r\nBreak "quoted"', email: 'c@example.com', phone: '5555550100', isRealtor: 'no' }, consentText: 'Line one\nline two', userAgent: null }),
+    newLead({ fields: { name: 'Line\r\nBreak "quoted"', email: 'c@example.com', phone: '5555550100', isRealtor: 'no' }, consentText: 'Line one\nline two', userAgent: null, phase: 'sold-out' }),
   ]
   for (const lead of leads) await store.saveLead(lead, lead.suspectedSpam ? null : mailFor(lead))
 }
 
 const header = [
-  'id', 'created_at', 'submission_id', 'launch', 'suspected_spam', 'name', 'email', 'phone', 'isRealtor', 'consent_text', 'consent_sha256',
+  'id', 'created_at', 'submission_id', 'launch', 'phase', 'suspected_spam', 'name', 'email', 'phone', 'isRealtor', 'consent_text', 'consent_sha256',
   'consent_reported', 'page_url', 'referrer', 'landing_page', 'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content',
   'utm_custom', 'gclid', 'gbraid', 'wbraid', 'fbclid', 'msclkid', 'user_agent', 'withdrawn_at',
 ]
@@ -74,6 +74,7 @@ function checkRows(rows: string[][]): void {
   expect(col(multiline, 'name')).toBe('Line\r\nBreak "quoted"')
   expect(col(multiline, 'consent_text')).toBe('Line one\nline two')
   expect(col(multiline, 'user_agent')).toBe('')
+  expect(rows.slice(1).map((row) => col(row, 'phase'))).toEqual(['', '', 'sold-out'])
 }
 
 describe('CSV helpers', () => {

@@ -198,6 +198,19 @@ describe('the leads page (SQLite)', () => {
     expect(listed).toContain('Do not contact.')
   })
 
+  it('shows the phase each lead registered in, on the card, in the table and on the lead', async () => {
+    const waitlisted = newLead({ phase: 'sold-out', fields: { name: 'Ines Duarte', email: 'ines@example.com', phone: '416-555-0199', isRealtor: 'no' } })
+    const { lead: saved } = await store.saveLead(waitlisted, mailFor(waitlisted))
+    const older = newLead({ createdAt: '2025-05-01T10:00:00.000Z' })
+    await store.saveLead(older, mailFor(older))
+    const cookie = await signIn(h)
+    const listed = await (await send(h, '/leads', { cookie })).text()
+    expect(listed).toContain('<div><dt>Phase</dt><dd>sold-out</dd></div>')
+    expect(listed).toContain('<th scope="col">Phase</th>')
+    expect(listed.match(/<td>(sold-out|—)<\/td>/g)).toEqual(['<td>sold-out</td>', '<td>—</td>'])
+    expect(await (await send(h, `/leads/lead/${saved.id}`, { cookie })).text()).toContain('<div><dt>Phase</dt><dd>sold-out</dd></div>')
+  })
+
   it('marks a lead the honeypot caught as suspected spam', async () => {
     const lead = newLead({ suspectedSpam: true, fields: { name: 'Bot McBotface', email: 'bot@example.com', phone: '416-555-0000', isRealtor: 'no' } })
     await store.saveLead(lead, mailFor(lead))

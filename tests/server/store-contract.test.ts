@@ -446,6 +446,18 @@ describe.each([sqliteBackend(), postgresBackend()])('LeadStore contract', (backe
       expect(await store.countMessages()).toEqual({ pending: 2, sent: 0, failed: 0, cancelled: 1 })
     })
 
+    it('keeps the phase each lead registered in, and none for a launch without phases', async () => {
+      const inVip = newLead({ phase: 'vip' })
+      const inPublic = newLead({ phase: 'public', createdAt: '2025-06-02T10:00:00.000Z' })
+      const without = newLead({ createdAt: '2025-06-03T10:00:00.000Z' })
+      for (const lead of [inVip, inPublic, without]) expect((await store.saveLead(lead, mailFor(lead))).lead.phase).toBe(lead.phase)
+      const reopened = await backend.reopen()
+      expect((await reopened.listLeads(0, 10)).map((lead) => lead.phase)).toEqual(['vip', 'public', undefined])
+      expect((await reopened.findLead(inPublic.submissionId))?.phase).toBe('public')
+      expect((await reopened.searchLeads({ limit: 10 })).leads.map((lead) => lead.phase)).toEqual([undefined, 'public', 'vip'])
+      await reopened.close()
+    })
+
     it('keeps each lead\'s launch, and lists, searches and counts one launch at a time, the default one with the leads stored before launches or without one', async () => {
       const lead = (name: string, day: number, launch: string) =>
         newLead({ launch, createdAt: `2025-06-0${day}T14:30:00.000Z`, fields: { name, email: `${name.toLowerCase()}@example.com`, phone: '416-555-0100', isRealtor: 'no' } })

@@ -116,6 +116,7 @@ export function composeLeadMail(lead: NewLead, settings: NotificationSettings): 
     .join(', ')
   const context: [string, string][] = [
     ['Received', formatTime(lead.createdAt, settings.timeZone)],
+    ...(lead.phase ? ([['Phase', lead.phase]] as [string, string][]) : []),
     // The mail comes from a trusted sender: nothing the visitor wrote may read as a link in it.
     ['Page', pageForMail(lead.pageUrl)],
     ['Referrer', referrerForMail(lead.referrer)],

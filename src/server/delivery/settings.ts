@@ -40,7 +40,7 @@ export const deliverySettings = {
     type: 'string',
     format: 'time-zone',
     default: 'America/Toronto',
-    description: 'The time zone of the "Received" time in notifications (an IANA name).',
+    description: 'The time zone of the "Received" time in notifications (an IANA name), and of the phases\' start times of a launch without launch.timeZone.',
     expected: 'a time zone',
     fix: 'use an IANA name such as America/Toronto',
   },

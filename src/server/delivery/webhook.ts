@@ -30,6 +30,8 @@ export function composeWebhook(lead: NewLead, context: WebhookContext): WebhookM
       submissionId: lead.submissionId,
       createdAt: lead.createdAt,
       launch: lead.launch,
+      // The launch's phase it was registered in (page.config.json "phases"); null for a launch without phases.
+      phase: lead.phase ?? null,
       site: context.siteName,
       fields: lead.fields,
       consentText: lead.consentText,

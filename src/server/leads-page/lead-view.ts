@@ -129,6 +129,7 @@ ${samePerson(view, extras)}
 <dl class="lp-pairs">
 <div><dt>Received</dt><dd><time datetime="${lead.createdAt}">${localTime(lead.createdAt, view.timeZone)}</time></dd></div>
 <div><dt>Launch</dt><dd>${launch.siteName}</dd></div>
+${lead.phase ? html`<div><dt>Phase</dt><dd>${lead.phase}</dd></div>` : ''}
 ${[first, ...rest].flatMap((field) => (field === undefined ? [] : [html`<div><dt>${fieldLabel(launch.form, field)}</dt><dd>${fieldValue(launch.form, field, lead.fields[field])}</dd></div>`]))}
 ${utm.length ? utm.map(([key, value]) => html`<div><dt>${key}</dt><dd>${value}</dd></div>`) : html`<div><dt>UTM source</dt><dd>—</dd></div>`}
 <div><dt>Page</dt><dd>${lead.landingPage ?? lead.pageUrl ?? '—'}</dd></div>

@@ -56,7 +56,7 @@ export async function writeLeadsCsv(
   }
   await write(
     csvRecord([
-      'id', 'created_at', 'submission_id', 'launch', 'suspected_spam', ...fields, 'consent_text', 'consent_sha256', 'consent_reported', 'page_url', 'referrer', 'landing_page',
+      'id', 'created_at', 'submission_id', 'launch', 'phase', 'suspected_spam', ...fields, 'consent_text', 'consent_sha256', 'consent_reported', 'page_url', 'referrer', 'landing_page',
       ...utm, ...clickIdParams, 'user_agent', 'withdrawn_at',
     ]),
   )
@@ -69,6 +69,7 @@ export async function writeLeadsCsv(
         lead.createdAt,
         lead.submissionId,
         lead.launch,
+        cell(lead.phase),
         // Caught by the honeypot: kept apart from real leads by this column, so one caught by mistake can be recovered.
         lead.suspectedSpam ? 'yes' : '',
         ...fields.map((f) => cell(lead.fields[f])),

@@ -236,6 +236,7 @@ ${lead.withdrawnAt || lead.suspectedSpam || others ? html`<p class="lp-card-note
 <div><dt>Status</dt><dd>${follow.status}</dd></div>
 <div><dt>Assigned to</dt><dd>${follow.assignee}</dd></div>
 ${showLaunch ? html`<div><dt>Launch</dt><dd>${launch.siteName}</dd></div>` : ''}
+${lead.phase ? html`<div><dt>Phase</dt><dd>${lead.phase}</dd></div>` : ''}
 ${rest.map((field) => html`<div><dt>${fieldLabel(launch.form, field)}</dt><dd>${fieldValue(launch.form, field, lead.fields[field])}</dd></div>`)}
 <div><dt>UTM source</dt><dd>${utmSource(lead)}</dd></div>
 <div><dt>Notification</dt><dd>${notificationBadge(lead.notification)}</dd></div>
@@ -244,12 +245,13 @@ ${rest.map((field) => html`<div><dt>${fieldLabel(launch.form, field)}</dt><dd>${
 }
 
 /** A lead as a table row: the shared columns, each value shown by the lead's own launch's form. */
-function row(view: ViewContext, fields: string[], showLaunch: boolean, lead: ListedLead, others: number | undefined): Html {
+function row(view: ViewContext, fields: string[], showLaunch: boolean, showPhase: boolean, lead: ListedLead, others: number | undefined): Html {
   const launch = launchOf(view.launches, lead.launch)
   const follow = followUpWords(launch, lead)
   return html`<tr>
 <td class="lp-nowrap"><a href="/leads/lead/${lead.id}"><time datetime="${lead.createdAt}">${localTime(lead.createdAt, view.timeZone)}</time></a></td>
 ${showLaunch ? html`<td>${launch.siteName}</td>` : ''}
+${showPhase ? html`<td>${lead.phase ?? '—'}</td>` : ''}
 ${fields.map((field, i) => html`<td>${i === 0 && !linkKind(launch.form, field) && lead.fields[field] !== undefined ? html`<a href="/leads/lead/${lead.id}">${displayValue(launch.form, field, lead.fields[field])}</a>` : fieldValue(launch.form, field, lead.fields[field])}${i === 0 ? html`${withdrawal(view, lead)}${repeatMark(others)}` : ''}</td>`)}
 <td>${follow.status}</td>
 <td>${follow.assignee}</td>
@@ -274,6 +276,8 @@ function summary(page: LeadSearchPage, text: string, launch: LeadsPageLaunch | u
 export function listView(view: ViewContext, page: LeadSearchPage, filter: LeadsFilter, choice: LaunchChoice, paging: Paging, studio: boolean, extras: ListExtras): Html {
   const { text } = filter
   const showLaunch = choice.present.length > 1
+  // The phase each lead registered in, as a column once any lead on the page has one (a launch with phases).
+  const showPhase = page.leads.some((lead) => lead.phase)
   const selected = choice.selected ? launchOf(choice.present, choice.selected) : undefined
   const forms = (selected ? [selected] : choice.present).map((launch) => launch.form)
   const fields = columnsOf(forms, page.leads)
@@ -315,9 +319,9 @@ ${page.leads.map((lead) => card(view, showLaunch, lead, extras.repeats.get(lead.
 <div class="lp-table-wrap">
 <table class="lp-table">
 <caption class="lp-visually-hidden">Registrations, newest first</caption>
-<thead><tr><th scope="col">Received</th>${showLaunch ? html`<th scope="col">Launch</th>` : ''}${fields.map((f) => html`<th scope="col">${columnLabel(forms, f)}</th>`)}<th scope="col">Status</th><th scope="col">Assigned to</th><th scope="col">UTM source</th><th scope="col">Notification</th></tr></thead>
+<thead><tr><th scope="col">Received</th>${showLaunch ? html`<th scope="col">Launch</th>` : ''}${showPhase ? html`<th scope="col">Phase</th>` : ''}${fields.map((f) => html`<th scope="col">${columnLabel(forms, f)}</th>`)}<th scope="col">Status</th><th scope="col">Assigned to</th><th scope="col">UTM source</th><th scope="col">Notification</th></tr></thead>
 <tbody>
-${page.leads.map((lead) => row(view, fields, showLaunch, lead, extras.repeats.get(lead.id)))}
+${page.leads.map((lead) => row(view, fields, showLaunch, showPhase, lead, extras.repeats.get(lead.id)))}
 </tbody>
 </table>
 </div>`

@@ -20,6 +20,8 @@ export type LaunchSite = Omit<FunctionLaunch, 'reply'> & {
    * to the launch's check-details page.
    */
   formPageHtml?: string | undefined
+  /** Each phase's prerendered home page, by phase (dist/<slug>/.phases/<name>/index.html): used instead of formPageHtml in that phase. */
+  phasePages?: Record<string, string> | undefined
 }
 
 /** What the entry adds to a launch. */
@@ -30,6 +32,7 @@ export type LaunchSiteOptions = {
   links?: LinkSettings | undefined
   pageCss?: string | undefined
   formPageHtml?: string | undefined
+  phasePages?: Record<string, string> | undefined
 }
 
 /** The app's launch for a launch of the bundle (or of a loaded config) and the entry's settings. */
@@ -42,5 +45,6 @@ export function launchSiteOf(launch: FunctionLaunch, options: LaunchSiteOptions 
     notifyEmail: options.notifyEmail ?? launch.notifyEmail,
     ...(reply && options.links ? { reply: { config: reply, links: options.links, pageCss: options.pageCss } } : {}),
     ...(options.formPageHtml !== undefined ? { formPageHtml: options.formPageHtml } : {}),
+    ...(options.phasePages !== undefined ? { phasePages: options.phasePages } : {}),
   }
 }

@@ -2,6 +2,8 @@ import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import type { Context, MiddlewareHandler } from 'hono'
 import type { FunctionLaunch } from '../../../schema/function-launch.ts'
+import { phaseAt, phaseScheduleOf } from '../../../schema/phase-schedule.ts'
+import { deliverySettings } from '../delivery/settings.ts'
 import { cspHashesOf, secureHeadersMiddleware, styleHashesOf } from './security-headers.ts'
 import { createStaticSite } from './static-site.ts'
 
@@ -14,6 +16,12 @@ import { createStaticSite } from './static-site.ts'
 /** The file a build writes beside the pages: the function's contract of that build (a dotfile: never served). */
 export const versionManifestFile = '.launch.json'
 
+/**
+ * The folder of a build where each phase's pages are (`.phases/<name>/index.html`, …): a dotfolder, so never served
+ * as it is; the version serves the pages of the phase in force from it.
+ */
+export const phasePagesDir = '.phases'
+
 /** What a build records of its launch for the server: the function's contract and whether the page loads Tag Manager. */
 export type VersionManifest = { contract: FunctionLaunch; tagManager: boolean }
 
@@ -23,6 +31,8 @@ export type LaunchVersion = {
   contract: FunctionLaunch
   /** index.html: a plain form post with fields to correct is answered with it, filled in. */
   home: string
+  /** Each phase's index.html, by phase name (a launch with phases): the function answers such a post with the one in force. */
+  phaseHomes?: Record<string, string> | undefined
   /** The pages' inline stylesheet (the server's own pages reuse it; its CSP hash is allowed). */
   pageCss: string | undefined
   /** Security headers with this version's inline scripts and styles allowed by hash. */
@@ -30,8 +40,11 @@ export type LaunchVersion = {
   files: (c: Context) => Promise<Response>
 }
 
-/** What the headers need besides the pages: HTTPS behind a proxy, and where a hosted form posts. */
-export type VersionHeaderSettings = { https: boolean; supabaseUrl: string | undefined }
+/**
+ * What serving a version needs besides its pages: HTTPS behind a proxy and where a hosted form posts (the headers),
+ * the clock and NOTIFY_TIME_ZONE (which phase's pages are in force: launch.timeZone, else this zone).
+ */
+export type VersionSettings = { https: boolean; supabaseUrl: string | undefined; clock?: (() => Date) | undefined; timeZone?: string | undefined }
 
 /** The manifest of a built folder, or undefined when there is none (built before manifests existed) or it is unreadable. */
 export function readVersionManifest(distDir: string): VersionManifest | undefined {
@@ -49,19 +62,27 @@ export function readVersionManifest(distDir: string): VersionManifest | undefine
  */
 export async function readLaunchVersion(
   distDir: string,
-  settings: VersionHeaderSettings,
+  settings: VersionSettings,
   fallback?: VersionManifest,
 ): Promise<LaunchVersion | undefined> {
   const homeFile = path.join(distDir, 'index.html')
   if (!existsSync(homeFile)) return undefined
   const manifest = readVersionManifest(distDir) ?? fallback
   if (!manifest) return undefined
-  const pages = ['index.html', '404.html'].filter((f) => existsSync(path.join(distDir, f))).map((f) => readFileSync(path.join(distDir, f), 'utf8'))
+  // Each phase's pages, when the build made them all: the one in force is chosen for each request, by the clock.
+  const phases = manifest.contract.phases
+  const phaseDir = (name: string) => path.join(distDir, phasePagesDir, name)
+  const phased = phases !== undefined && phases.list.every((phase) => existsSync(path.join(phaseDir(phase.name), 'index.html')))
+  const dirs = [distDir, ...(phased ? phases.list.map((phase) => phaseDir(phase.name)) : [])]
+  const pages = dirs.flatMap((dir) => ['index.html', '404.html'].map((f) => path.join(dir, f))).filter((f) => existsSync(f)).map((f) => readFileSync(f, 'utf8'))
   const home = pages[0]!
+  const clock = settings.clock ?? (() => new Date())
+  const schedule = phased ? phaseScheduleOf(phases, phases.timeZone ?? settings.timeZone ?? deliverySettings.NOTIFY_TIME_ZONE.default) : undefined
   return {
     distDir,
     contract: manifest.contract,
     home,
+    ...(phased ? { phaseHomes: Object.fromEntries(phases.list.map((phase) => [phase.name, readFileSync(path.join(phaseDir(phase.name), 'index.html'), 'utf8')])) } : {}),
     pageCss: pages.map((html) => /<style>([\s\S]*?)<\/style>/.exec(html)?.[1]).find((css) => css !== undefined),
     headers: secureHeadersMiddleware({
       jsonLdHashes: [...new Set((await Promise.all(pages.map(cspHashesOf))).flat())],
@@ -70,6 +91,6 @@ export async function readLaunchVersion(
       ...(settings.supabaseUrl ? { supabaseUrl: settings.supabaseUrl } : {}),
       tagManager: manifest.tagManager,
     }),
-    files: createStaticSite({ distDir }),
+    files: createStaticSite({ distDir, ...(schedule ? { pagesDir: () => phaseDir(phaseAt(schedule, clock().getTime())) } : {}) }),
   }
 }

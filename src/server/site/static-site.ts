@@ -56,6 +56,11 @@ function accepted(header: string | undefined): Set<string> {
 export type StaticSiteOptions = {
   /** The built site (DIST_DIR): index.html, 404.html, assets/… */
   distDir: string
+  /**
+   * Where the pages (.html files) are read from for a request, asked once when it arrives: the folder of the launch's
+   * phase in force (inside distDir). Absent: distDir's own pages.
+   */
+  pagesDir?: () => string
 }
 
 /**
@@ -114,8 +119,8 @@ export function createStaticSite(options: StaticSiteOptions) {
     return new Response(Readable.toWeb(createReadStream(body)) as ReadableStream, { status, headers })
   }
 
-  async function notFound(c: Context): Promise<Response> {
-    const file = path.join(root, '404.html')
+  async function notFound(c: Context, pages: string): Promise<Response> {
+    const file = path.join(pages, '404.html')
     const info = await fileStat(file)
     if (info) return send(c, file, info, 404, '404.html')
     return c.text('Not found', 404)
@@ -125,22 +130,24 @@ export function createStaticSite(options: StaticSiteOptions) {
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
       return c.json({ error: 'Only GET and HEAD are supported here.' }, 405, { allow: 'GET, HEAD' })
     }
+    // The phase's pages, chosen once: a request is answered wholly in one phase.
+    const pages = options.pagesDir?.() ?? root
     let pathname: string
     try {
       pathname = decodeURIComponent(new URL(c.req.url).pathname)
     } catch {
-      return notFound(c)
+      return notFound(c, pages)
     }
-    if (pathname.includes('\0')) return notFound(c)
+    if (pathname.includes('\0')) return notFound(c, pages)
     let relative = path.posix.normalize(pathname).replace(/^\/+/, '')
     if (relative === '' || relative.endsWith('/')) relative += 'index.html'
     // Never outside distDir, never dotfiles.
-    if (!path.join(root, relative).startsWith(root + path.sep) || relative.split('/').some((part) => part.startsWith('.'))) return notFound(c)
+    if (!path.join(root, relative).startsWith(root + path.sep) || relative.split('/').some((part) => part.startsWith('.'))) return notFound(c, pages)
     // A page's address without ".html" (/privacy) is its file, as static hosts serve it.
     if (!path.posix.extname(relative) && !(await fileStat(path.join(root, relative)))) relative += '.html'
-    const file = path.join(root, relative)
+    const file = path.join(relative.endsWith('.html') && (await fileStat(path.join(pages, relative))) ? pages : root, relative)
     const info = await fileStat(file)
-    if (!info) return notFound(c)
+    if (!info) return notFound(c, pages)
     return send(c, file, info, 200, relative)
   }
 }

@@ -51,6 +51,7 @@ type LeadRow = {
   consent_reported: string | null
   withdrawn_at: Date | string | null
   launch: string | null
+  phase: string | null
 }
 
 type JobRow = {
@@ -76,7 +77,7 @@ type MessageRow = {
 }
 
 const leadColumns =
-  'id, submission_id, created_at, fields, consent_text, page_url, referrer, utm, user_agent, click_ids, landing_page, suspected_spam, consent_sha256, consent_reported, withdrawn_at, launch'
+  'id, submission_id, created_at, fields, consent_text, page_url, referrer, utm, user_agent, click_ids, landing_page, suspected_spam, consent_sha256, consent_reported, withdrawn_at, launch, phase'
 const messageColumns = 'id, lead_id, kind, status, attempts, last_error, created_at, next_attempt_at, sent_at, failed_at'
 // A lead's address as compared for withdrawal: trimmed, lower case (the partial index leads_withdrawn_email).
 const emailKey = (alias: string) => `lower(btrim(${alias}.fields->>'email'))`
@@ -140,6 +141,7 @@ function toLead(row: LeadRow, defaultLaunch: string): StoredLead {
     clickIds: fromJson(row.click_ids),
     landingPage: row.landing_page,
     suspectedSpam: row.suspected_spam === true,
+    ...(row.phase ? { phase: row.phase } : {}),
     ...(row.withdrawn_at ? { withdrawnAt: toIso(row.withdrawn_at) } : {}),
   }
 }
@@ -194,14 +196,14 @@ export function createPostgresStore(db: SqlQueryable, options: PostgresStoreOpti
       ]
       const { rows } = await db.query(
         `WITH new_lead AS (
-           INSERT INTO public.leads (submission_id, created_at, fields, consent_text, page_url, referrer, utm, user_agent, click_ids, landing_page, suspected_spam, consent_sha256, consent_reported, launch)
-           VALUES ($1, $2, $3::jsonb, $4, $5, $6, $7::jsonb, $8, $9::jsonb, $10, $11::int = 1, $12, $13, $14)
+           INSERT INTO public.leads (submission_id, created_at, fields, consent_text, page_url, referrer, utm, user_agent, click_ids, landing_page, suspected_spam, consent_sha256, consent_reported, launch, phase)
+           VALUES ($1, $2, $3::jsonb, $4, $5, $6, $7::jsonb, $8, $9::jsonb, $10, $11::int = 1, $12, $13, $14, $15)
            ON CONFLICT (submission_id) DO NOTHING
            RETURNING ${leadColumns}
          ), new_mail AS (
            INSERT INTO public.outbox (lead_id, kind, recipient, mail, next_attempt_at, created_at)
            SELECT new_lead.id, m.kind, m.recipient, m.content, $2, $2
-           FROM new_lead, jsonb_to_recordset($15::jsonb) AS m (kind text, recipient text, content jsonb)
+           FROM new_lead, jsonb_to_recordset($16::jsonb) AS m (kind text, recipient text, content jsonb)
          )
          SELECT ${leadColumns} FROM new_lead`,
         [...leadColumnValues(lead), JSON.stringify(messages)],

@@ -42,6 +42,7 @@ export type LeadRow = {
   consent_sha256: string | null
   consent_reported: string | null
   launch?: string | null
+  phase?: string | null
 }
 
 /** An outbox row claimed for sending, with whether its lead has withdrawn. */
@@ -125,6 +126,7 @@ export function toLead(row: LeadRow, defaultLaunch: string): StoredLead {
     clickIds: JSON.parse(row.click_ids) as Record<string, string>,
     landingPage: row.landing_page,
     suspectedSpam: row.suspected_spam === 1,
+    ...(row.phase ? { phase: row.phase } : {}),
     ...(row.withdrawn_at ? { withdrawnAt: row.withdrawn_at } : {}),
   }
 }

@@ -139,6 +139,11 @@ export const upgrades: Array<(db: Database.Database) => void> = [
     if (!columnsOf(db, 'leads').includes('phone_e164')) db.exec('ALTER TABLE leads ADD COLUMN phone_e164 TEXT')
     db.exec(followUpSchema)
   },
+  // Version 9, as supabase/migrations/20251230000000_lead_phase.sql: the launch's phase a lead registered in (null
+  // for a launch without phases, and on leads stored before). Guarded like version 5.
+  (db) => {
+    if (!columnsOf(db, 'leads').includes('phase')) db.exec('ALTER TABLE leads ADD COLUMN phase TEXT')
+  },
 ]
 
 /** Schema version 5; each part guarded, so a file that already has one of them is upgraded all the same. */

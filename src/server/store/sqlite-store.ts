@@ -78,8 +78,8 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions): Sqli
     ? undefined
     : {
         insertLead: db.prepare<unknown[], { id: number }>(
-          `INSERT INTO leads (submission_id, created_at, fields, consent_text, page_url, referrer, utm, user_agent, click_ids, landing_page, suspected_spam, consent_sha256, consent_reported, launch)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (submission_id) DO NOTHING RETURNING id`,
+          `INSERT INTO leads (submission_id, created_at, fields, consent_text, page_url, referrer, utm, user_agent, click_ids, landing_page, suspected_spam, consent_sha256, consent_reported, launch, phase)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (submission_id) DO NOTHING RETURNING id`,
         ),
         insertMail: db.prepare(
           `INSERT INTO outbox (lead_id, recipient, mail, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?)`,

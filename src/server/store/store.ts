@@ -22,6 +22,8 @@
  *   consent_reported the browser's text, if other
  *   launch         the launch's slug; null on leads stored before launches were kept (the default launch)
  *   phone_e164     the phone read as E.164 by the leads page; null until read, '' when none (follow-up.ts)
+ *   phase          the launch's phase when it was registered (page.config.json "phases"); null for a launch without
+ *                  phases, and on leads stored before phases were kept
  *
  * consent_text is the launch's note as the server knows it (never the browser's copy), consent_sha256 its version
  * (null on leads stored before it was kept), consent_reported what the browser claimed it showed when that differs.
@@ -64,12 +66,15 @@ export type NewLead = {
   landingPage: string | null
   /** The honeypot was filled: kept (a real lead caught by mistake can be recovered) but never notified. */
   suspectedSpam: boolean
+  /** The launch's phase in force when it was registered (schema/phase-schedule.ts); absent for a launch without phases. */
+  phase?: string | undefined
 }
 
 /**
  * A new lead's values in the column order both stores insert them (submission_id, created_at, fields,
  * consent_text, page_url, referrer, utm, user_agent, click_ids, landing_page, suspected_spam, consent_sha256,
- * consent_reported, launch), JSON columns serialised, the flag as 1/0, no launch ('') as null: the default launch's.
+ * consent_reported, launch, phase), JSON columns serialised, the flag as 1/0, no launch ('') as null: the default
+ * launch's; no phase as null.
  */
 export function leadColumnValues(lead: NewLead): Array<string | number | null> {
   return [
@@ -87,6 +92,7 @@ export function leadColumnValues(lead: NewLead): Array<string | number | null> {
     lead.consentSha256,
     lead.consentReported,
     lead.launch || null,
+    lead.phase ?? null,
   ]
 }
 

@@ -4,6 +4,7 @@ import path from 'node:path'
 import type { Context, Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import type { PageConfig } from '../../../schema/page-config.ts'
+import { applyPhase, type PhasedConfig } from '../../../schema/phase-apply.ts'
 import { toClientConfig } from '../../build/client-config.ts'
 import { publicDirFor } from '../../config/check-page-config.ts'
 import type { ServedLaunch } from '../../server/site/launch-publisher.ts'
@@ -32,13 +33,15 @@ const imageTypes: Record<string, string> = {
   svg: 'image/svg+xml',
 }
 
-/** The config a preview shows: the draft's when it has no problems, else the live text's. */
-async function previewOf(ctx: StudioContext, launch: ServedLaunch): Promise<{ config?: PageConfig; problems: StudioProblem[] }> {
+/** The config a preview shows: the draft's when it has no problems, else the live text's, as its "current" phase shows it. */
+async function previewOf(ctx: StudioContext, launch: ServedLaunch): Promise<{ config?: PhasedConfig; problems: StudioProblem[] }> {
   const draft = await ctx.store.getDraft(launch.slug)
   const live = (await ctx.store.latestVersion(launch.slug))?.text ?? fileText(launch)
   const draftProblems = draft ? problemsOf(launch, draft.text) : []
   for (const text of [draft && !draftProblems.length ? draft.text : undefined, live]) {
-    if (text !== undefined && !problemsOf(launch, text).length) return { config: JSON.parse(text.replace(/^\uFEFF/, '')) as PageConfig, problems: studioProblems(draftProblems) }
+    if (text === undefined || problemsOf(launch, text).length > 0) continue
+    const config = JSON.parse(text.replace(/^\uFEFF/, '')) as PageConfig
+    return { config: applyPhase(config, config.phases?.current), problems: studioProblems(draftProblems) }
   }
   return { problems: studioProblems(draftProblems) }
 }

@@ -1,0 +1,91 @@
+import { isTimeZone, wallClockInstant } from '../../schema/phase-schedule.ts'
+import { closest, describePath, describeValue, listWords, type Finding } from './describe.ts'
+import type { Segment } from './json-source.ts'
+
+type Json = Record<string, unknown>
+
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/** The parts of the page a phase may change, and what the page must have for the change to land somewhere. */
+const changeTargets: Array<{ key: string; has: (data: Json) => boolean; what: string; fix: string }> = [
+  {
+    key: 'hero',
+    has: (data) => Array.isArray(data.sections) && data.sections.some((section) => isObject(section) && section.type === 'hero'),
+    what: 'hero section',
+    fix: 'Add a section of type "hero" to "sections", or delete "hero" from this phase.',
+  },
+  {
+    key: 'registration',
+    has: (data) => Array.isArray(data.sections) && data.sections.some((section) => isObject(section) && section.type === 'registration'),
+    what: 'registration section',
+    fix: 'Add a section of type "registration" to "sections", or delete "registration" from this phase.',
+  },
+  {
+    key: 'reply',
+    has: (data) => isObject(data.reply),
+    what: 'reply to registrants ("reply")',
+    fix: 'Add a "reply" to the file (the e-mail registrants receive), or delete "reply" from this phase.',
+  },
+]
+
+/**
+ * The phases' checks JSON Schema cannot make: "current" names a phase, names are unique, each change lands on a part
+ * the page has (a hero, a registration section, a reply), start times are real times that follow each other, and
+ * launch.timeZone is a time zone. Works on unvalidated data (a wrong shape is the schema's to explain).
+ */
+export function checkPhases(data: Json): Finding[] {
+  const findings: Finding[] = []
+  const launch = isObject(data.launch) ? data.launch : {}
+  if (typeof launch.timeZone === 'string' && !isTimeZone(launch.timeZone)) {
+    findings.push({
+      at: ['launch', 'timeZone'],
+      message: `launch.timeZone is ${describeValue(launch.timeZone)}, which is not a time zone name.`,
+      fix: 'Write a time zone name such as "America/Toronto", "America/Vancouver" or "America/Halifax" (the region, a slash, the largest city).',
+    })
+  }
+  if (!isObject(data.phases) || !Array.isArray(data.phases.list)) return findings
+  const phases = data.phases.list.map((phase) => (isObject(phase) ? phase : {}))
+  const names = phases.map((phase) => (typeof phase.name === 'string' ? phase.name : undefined))
+  const current = data.phases.current
+  if (typeof current === 'string' && !names.includes(current)) {
+    const meant = closest(current, names.filter((name): name is string => name !== undefined))
+    findings.push({
+      at: ['phases', 'current'],
+      message: `phases.current is ${describeValue(current)}, but no phase in phases.list has that name${meant ? `; did you mean '${meant}'?` : '.'}`,
+      fix: `Write the name of one of the phases: ${listWords(names.filter((name): name is string => name !== undefined))}.`,
+    })
+  }
+  const timeZone = typeof launch.timeZone === 'string' && isTimeZone(launch.timeZone) ? launch.timeZone : 'America/Toronto'
+  let previous: { at: Segment[]; starts: string; instant: number } | undefined
+  phases.forEach((phase, index) => {
+    const at: Segment[] = ['phases', 'list', index]
+    const name = names[index]
+    if (name !== undefined && names.indexOf(name) !== index) {
+      findings.push({ at: [...at, 'name'], message: `${describePath([...at, 'name'])} is ${describeValue(name)}, which an earlier phase is named already.`, fix: 'Give each phase its own name.' })
+    }
+    for (const target of changeTargets) {
+      if (phase[target.key] === undefined || target.has(data)) continue
+      findings.push({
+        at: [...at, target.key],
+        onKey: true,
+        message: `${describePath(at)} changes "${target.key}", but the page has no ${target.what}: the change would show nowhere.`,
+        fix: target.fix,
+      })
+    }
+    if (typeof phase.starts !== 'string' || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/.test(phase.starts)) return
+    const instant = wallClockInstant(phase.starts, timeZone)
+    if (instant === undefined) {
+      findings.push({ at: [...at, 'starts'], message: `${describePath([...at, 'starts'])} is ${describeValue(phase.starts)}, which is not a date and time on the calendar.`, fix: 'Write a real date and a time from 00:00 to 23:59, e.g. "2026-03-14T10:00".' })
+      return
+    }
+    if (previous && instant <= previous.instant) {
+      findings.push({
+        at: [...at, 'starts'],
+        message: `${describePath([...at, 'starts'])} (${phase.starts}) is not after ${describePath(previous.at)} (${previous.starts}): phases start in the order they are listed.`,
+        fix: 'Put the phases in the order they happen, or correct one of the two times.',
+      })
+    }
+    previous = { at: [...at, 'starts'], starts: phase.starts, instant }
+  })
+  return findings
+}
