@@ -90,6 +90,18 @@ export function toJob(row: JobRow): OutboxJob {
 export type ListedRow = LeadRow & { withdrawn_at: string | null; mail_status: string | null; mail_attempts: number | null; fu_status?: string | null; fu_assignee?: string | null }
 
 // The leads list pages newest first by (created_at, id): this index serves both the order and the keyset.
+/**
+ * The statements that store a registration, shared by the store's own connection and its writer thread: a lead (its
+ * columns in the order of leadColumnValues; nothing done on a repeated submission id) and its messages.
+ */
+export const saveStatements = {
+  insertLead:
+    'INSERT INTO leads (submission_id, created_at, fields, consent_text, page_url, referrer, utm, user_agent, click_ids, landing_page, suspected_spam, consent_sha256, consent_reported, launch, phase) ' +
+    'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (submission_id) DO NOTHING RETURNING id',
+  insertMail: 'INSERT INTO outbox (lead_id, recipient, mail, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?)',
+  insertMessage: 'INSERT INTO outbox (lead_id, kind, recipient, mail, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+}
+
 export const leadsListIndex = 'CREATE INDEX IF NOT EXISTS leads_newest ON leads (created_at, id)'
 
 // A value with a phone number's usual separators removed, so "555 555 0100" finds "555-555-0100".

@@ -25,7 +25,7 @@ import {
 import { columnsOf, schemaV1, upgrades } from './sqlite-schema.ts'
 import { createSqliteFollowUps, followUpCondition } from './sqlite-follow-up.ts'
 import { openSqliteWriter } from './sqlite-writer.ts'
-import { emailKey, leadsListIndex, searchCondition, toJob, toLead, toMessageState, whereOf, type JobRow, type LeadRow, type ListedRow, type MessageRow } from './sqlite-rows.ts'
+import { emailKey, leadsListIndex, saveStatements, searchCondition, toJob, toLead, toMessageState, whereOf, type JobRow, type LeadRow, type ListedRow, type MessageRow } from './sqlite-rows.ts'
 
 /** Options for opening the SQLite store. */
 export type SqliteStoreOptions = LaunchOptions & {
@@ -77,16 +77,9 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions): Sqli
   const statements = options.readonly
     ? undefined
     : {
-        insertLead: db.prepare<unknown[], { id: number }>(
-          `INSERT INTO leads (submission_id, created_at, fields, consent_text, page_url, referrer, utm, user_agent, click_ids, landing_page, suspected_spam, consent_sha256, consent_reported, launch, phase)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (submission_id) DO NOTHING RETURNING id`,
-        ),
-        insertMail: db.prepare(
-          `INSERT INTO outbox (lead_id, recipient, mail, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?)`,
-        ),
-        insertMessage: db.prepare(
-          `INSERT INTO outbox (lead_id, kind, recipient, mail, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
-        ),
+        insertLead: db.prepare<unknown[], { id: number }>(saveStatements.insertLead),
+        insertMail: db.prepare(saveStatements.insertMail),
+        insertMessage: db.prepare(saveStatements.insertMessage),
         claim: db.prepare<unknown[], JobRow>(
           `UPDATE outbox SET locked_until = ?
            WHERE id IN (SELECT id FROM outbox

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module'
 import { Worker } from 'node:worker_threads'
 import { leadColumnValues, type NewLead, type NewMessage, type OutgoingMail } from './store.ts'
-import type { LeadRow } from './sqlite-rows.ts'
+import { saveStatements, type LeadRow } from './sqlite-rows.ts'
 
 /**
  * The SQLite store's registrations written on a worker thread: the request thread hands each save over and awaits
@@ -37,12 +37,9 @@ db.pragma('busy_timeout = 5000')
 db.pragma('synchronous = FULL')
 db.pragma('foreign_keys = ON')
 db.pragma('secure_delete = ON')
-const insertLead = db.prepare(
-  'INSERT INTO leads (submission_id, created_at, fields, consent_text, page_url, referrer, utm, user_agent, click_ids, landing_page, suspected_spam, consent_sha256, consent_reported, launch) ' +
-    'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (submission_id) DO NOTHING RETURNING id',
-)
-const insertMail = db.prepare('INSERT INTO outbox (lead_id, recipient, mail, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?)')
-const insertMessage = db.prepare('INSERT INTO outbox (lead_id, kind, recipient, mail, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+const insertLead = db.prepare(workerData.statements.insertLead)
+const insertMail = db.prepare(workerData.statements.insertMail)
+const insertMessage = db.prepare(workerData.statements.insertMessage)
 const byId = db.prepare('SELECT * FROM leads WHERE id = ?')
 const bySubmission = db.prepare('SELECT * FROM leads WHERE submission_id = ?')
 const save = db.transaction((item) => {
@@ -90,7 +87,7 @@ function errorFrom(error: { message: string; code?: string }): Error {
 
 /** Starts the writer on `file`, a database the store has opened (and so made and upgraded) already. */
 export function openSqliteWriter(file: string): SqliteWriter {
-  const worker = new Worker(workerSource, { eval: true, workerData: { file, driver: createRequire(import.meta.url).resolve('better-sqlite3') } })
+  const worker = new Worker(workerSource, { eval: true, workerData: { file, statements: saveStatements, driver: createRequire(import.meta.url).resolve('better-sqlite3') } })
   let queue: Pending[] = []
   let inFlight: Pending[] | undefined
   let failure: Error | undefined
