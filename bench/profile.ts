@@ -1,15 +1,21 @@
-import { writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import type { Browser, Page } from 'playwright-core'
 import { launchBrowser, startServer } from '../tests/e2e/harness.ts'
+import { writeFloorDist } from './floor.ts'
 
 /*
  * Where a phone's main thread goes while the page loads, hydrates and opens its dialog, and how long the
  * visitor waits on each interaction. Chromium at 4× CPU slowdown (CDP Emulation.setCPUThrottlingRate, as
  * Lighthouse's mobile preset assumes), a 412 px phone viewport, the built site served on 127.0.0.1.
  *
- *   npx tsx bench/profile.ts [--dist dist] [--trace profiles/trace.json]
+ *   npx tsx bench/profile.ts [--dist dist] [--trace profiles/trace.json] [--runs 1] [--floor] [--slowdown 4]
+ *
+ * `--floor` profiles the build's script-less copy (bench/floor.ts) instead of the page, load only. `--slowdown 1`
+ * records at this machine's own speed, as Lighthouse does before it multiplies each task by 4 (its simulated
+ * throttling). Each load also gives the blocking Lighthouse's simulation would count, from the tasks' CPU time.
  *
  * `profileLoad` records a performance trace and sums the renderer main thread's tasks by what started them
  * (the script evaluated or called, a timer, an event, parsing, style and layout); `measureInteractions` reads
@@ -21,15 +27,34 @@ import { launchBrowser, startServer } from '../tests/e2e/harness.ts'
 export const cpuSlowdown = 4
 
 /** One top-level main-thread task: when it started (ms after navigation), how long it took, what ran it. */
-export type TaskFigure = { start: number; duration: number; cpu: number; label: string; detail: Record<string, number> }
+export type TaskFigure = {
+  start: number
+  duration: number
+  cpu: number
+  label: string
+  detail: Record<string, number>
+  /** One of the tasks Lighthouse's simulated first paint waits for: the first that parses HTML, lays out, or paints. */
+  firstPaintNeeds?: boolean
+}
 
 /** The load profile: every task of 5 ms or more, the blocking time (beyond 50 ms each), grouped by label. */
 export type LoadProfile = {
+  /** The CPU slowdown the trace was recorded at (1: this machine's speed). */
+  slowdown: number
   tasks: TaskFigure[]
   totalTaskMs: number
   /** The same tasks' CPU time: steadier than wall time on a shared machine. */
   totalCpuMs: number
   blockingMs: number
+  /**
+   * Blocking as Lighthouse's mobile run would count it, from CPU time: each task's CPU time (which CPU throttling
+   * does not change: Chromium throttles by pausing the thread) times `cpuSlowdown`, beyond 50 ms, for every task but
+   * the three Lighthouse's simulated first paint needs (the first with HTML parsing, with layout, with paint). Its
+   * simulation (Lantern) runs every task of 10 ms or more one after another at 4× their length from the
+   * document's arrival, and counts those that end after its first paint. CPU time, not wall time: on a machine
+   * shared with other work, a task's wall time is mostly waiting for a core.
+   */
+  lanternBlockingMs: number
   byLabel: Array<{ label: string; tasks: number; ms: number; cpuMs: number; blockingMs: number; longestMs: number }>
   marks: Record<string, number>
   /** Script time by file over the whole recording, from the CPU profiler's samples (ms). */
@@ -53,11 +78,13 @@ type TraceEvent = {
 
 const viewport = { width: 412, height: 823 }
 
-async function throttledPage(browser: Browser): Promise<Page> {
+async function throttledPage(browser: Browser, slowdown = cpuSlowdown, marks = true): Promise<Page> {
   const context = await browser.newContext({ viewport, deviceScaleFactor: 1.75, isMobile: true, hasTouch: true })
   const page = await context.newPage()
   const cdp = await context.newCDPSession(page)
-  await cdp.send('Emulation.setCPUThrottlingRate', { rate: cpuSlowdown })
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: slowdown })
+  // A script run in every new document costs the navigation's commit a few ms of its own: none where nothing is marked.
+  if (!marks) return page
   // Marks in the trace: when the dialog first shows (a MutationObserver in the page, not app code).
   await page.addInitScript(() => {
     addEventListener('load', () => performance.mark('profile:load'))
@@ -77,8 +104,15 @@ function shortUrl(url: unknown): string {
   return path.basename(new URL(url, 'http://x').pathname).replace(/-[\w-]{8}(?=\.js$)/, '') || url
 }
 
-/** What a task ran, named by the first telling event inside it. */
-function labelOf(children: TraceEvent[]): string {
+/**
+ * What a task ran, named by the first telling event inside it. A navigation's commit comes first (it also ends the
+ * previous document, whose pagehide would name it); so does an SVG image's own document (`pageFrame` given): parsed,
+ * styled and laid out in a frame of its own.
+ */
+function labelOf(children: TraceEvent[], pageFrame?: string): string {
+  const frames = children.map((e) => (e.args?.['beginData'] ?? e.args?.data) as { frame?: string } | undefined).map((d) => d?.frame).filter(Boolean)
+  if (pageFrame && frames.length && frames.every((frame) => frame !== pageFrame)) return 'SVG image document'
+  if (children.some((e) => e.name === 'DocumentLoader::CommitNavigation')) return 'commit the navigation, start parsing'
   for (const event of children) {
     const data = event.args?.data ?? {}
     switch (event.name) {
@@ -88,7 +122,7 @@ function labelOf(children: TraceEvent[]): string {
       case 'v8.compileModule':
         return `compile ${shortUrl(event.args?.['fileName']) || 'module'}`
       case 'TimerFire':
-        return `timer → ${labelOf(children.slice(children.indexOf(event) + 1)).replace(/^timer → /, '')}`
+        return `timer → ${labelOf(children.slice(children.indexOf(event) + 1), pageFrame).replace(/^timer → /, '')}`
       case 'EventDispatch':
         return `event ${String(data.type)}`
       case 'FunctionCall':
@@ -107,6 +141,8 @@ function labelOf(children: TraceEvent[]): string {
 }
 
 const detailKinds: Array<[string, RegExp]> = [
+  ['image decode', /Decode (Image|LazyPixelRef)$|^ImageDecodeTask$/],
+  ['paint image', /^PaintImage$/],
   ['script', /^(FunctionCall|EvaluateScript|v8\.evaluateModule|v8\.compile|V8\.|RunMicrotasks|TimerFire)/],
   ['style', /^(UpdateLayoutTree|ParseAuthorStyleSheet|RecalculateStyles)$/],
   ['layout', /^Layout$/],
@@ -151,7 +187,7 @@ function scriptSamples(events: TraceEvent[], pid: number, tid: number): Array<{ 
 }
 
 /** Reads a Chromium trace: the main thread of the page's renderer, its top-level tasks, the page's marks. */
-export function analyseTrace(events: TraceEvent[], url: string): LoadProfile {
+export function analyseTrace(events: TraceEvent[], url: string, slowdown = cpuSlowdown): LoadProfile {
   const breakdown = breakdownTrace(events, url)
   // The page's renderer: the process whose main frame started loading `url` (not about:blank, not browser UI).
   // (Now and then navigationStart names no URL: then the renderer that parsed the page's HTML.)
@@ -167,14 +203,19 @@ export function analyseTrace(events: TraceEvent[], url: string): LoadProfile {
     (parsed && parsed.pid === navigation?.pid ? parsed : undefined)
   if (!navigation || !main) throw new Error(`The trace has no renderer that loaded ${url}.`)
   const busiest = { pid: main.pid, tid: main.tid }
+  const pageFrame = (parsed?.args?.['beginData'] as { frame?: string } | undefined)?.frame
   const onMain = events.filter((e) => e.pid === busiest.pid && e.tid === busiest.tid && e.ph === 'X').sort((a, b) => a.ts - b.ts)
   const navStart = navigation.ts
   const samples = scriptSamples(events, busiest.pid, busiest.tid)
   const marks: Record<string, number> = {}
   for (const e of events) {
     if (e.pid === busiest.pid && e.name.startsWith('profile:') && marks[e.name] === undefined) marks[e.name] = (e.ts - navStart) / 1000
+    if (e.pid === busiest.pid && e.name === 'firstContentfulPaint' && e.ts >= navStart && marks['first contentful paint'] === undefined) {
+      marks['first contentful paint'] = (e.ts - navStart) / 1000
+    }
   }
   const tasks: TaskFigure[] = []
+  const found = { parse: false, layout: false, paint: false }
   for (let i = 0; i < onMain.length; i++) {
     const task = onMain[i] as TraceEvent
     if (task.name !== 'RunTask' || (task.dur ?? 0) < 5000 || task.ts < navStart) continue
@@ -200,11 +241,18 @@ export function analyseTrace(events: TraceEvent[], url: string): LoadProfile {
       byFile[sample.file] = (byFile[sample.file] ?? 0) + sample.us
     }
     for (const [file, us] of Object.entries(byFile)) if (us >= 1000) detail[`js ${file}`] = Math.round(us / 1000)
+    const does = (name: string) => children.some((e) => e.name === name)
+    const firstPaintNeeds =
+      (!found.parse && does('ParseHTML')) || (!found.layout && does('Layout')) || (!found.paint && does('Paint'))
+    found.parse ||= does('ParseHTML')
+    found.layout ||= does('Layout')
+    found.paint ||= does('Paint')
     tasks.push({
+      ...(firstPaintNeeds ? { firstPaintNeeds } : {}),
       start: Math.round((task.ts - navStart) / 1000),
       duration: Math.round((task.dur ?? 0) / 1000),
       cpu: Math.round((task.tdur ?? task.dur ?? 0) / 1000),
-      label: labelOf(children),
+      label: labelOf(children, pageFrame),
       detail,
     })
   }
@@ -219,7 +267,9 @@ export function analyseTrace(events: TraceEvent[], url: string): LoadProfile {
     groups.set(task.label, group)
   }
   return {
+    slowdown,
     tasks,
+    lanternBlockingMs: tasks.filter((t) => !t.firstPaintNeeds).reduce((sum, t) => sum + Math.max(0, t.cpu * cpuSlowdown - 50), 0),
     totalTaskMs: tasks.reduce((sum, t) => sum + t.duration, 0),
     totalCpuMs: tasks.reduce((sum, t) => sum + t.cpu, 0),
     blockingMs: tasks.reduce((sum, t) => sum + Math.max(0, t.duration - 50), 0),
@@ -289,9 +339,13 @@ export function breakdownTrace(events: TraceEvent[], url: string): WorkBreakdown
     // An SVG image's document: a frame other than the page's, or parsing SVG bytes (DecodedDataDocumentParser).
     const inImage =
       (frame !== undefined && pageFrame !== undefined && frame !== pageFrame) ||
-      event.name === 'DecodedDataDocumentParser::AppendBytes' ||
+      (event.name === 'DecodedDataDocumentParser::AppendBytes' && !stack.some((open) => open.event.name === 'DocumentLoader::CommitData')) ||
       (parent?.key.startsWith('SVG image') ?? false)
-    const key = inImage ? `SVG image documents: ${kind === undefined || kind.startsWith('parse') ? 'parse' : kind}` : (kind ?? parent?.key ?? 'other')
+    const key = inImage
+      ? `SVG image documents: ${kind === undefined || kind.startsWith('parse') ? 'parse' : kind}`
+      : event.name === 'DecodedDataDocumentParser::AppendBytes'
+        ? 'parse HTML'
+        : (kind ?? parent?.key ?? 'other')
     const cpu = event.tdur ?? event.dur ?? 0
     if (parent) add(parent.key, -cpu)
     add(key, cpu)
@@ -305,12 +359,17 @@ export function breakdownTrace(events: TraceEvent[], url: string): WorkBreakdown
   )
 }
 
+/** How `profileLoad` records: `slowdown` (default 4), `settleMs` after the load event (default 4,000), `trace` a file for the raw trace, `marks` false for no marks script. */
+export type ProfileOptions = { slowdown?: number; settleMs?: number; trace?: string; marks?: boolean }
+
 /**
- * Loads `url` at 4× CPU slowdown with tracing on, waits until the dialog has opened by itself and settled,
+ * Loads `url` at the CPU slowdown with tracing on, waits after the load event (the dialog opens by itself and
+ * settles within the default 4 s; a script-less page is quiet sooner),
  * and returns the main thread's tasks (optionally writing the raw trace for chrome://tracing or DevTools).
  */
-export async function profileLoad(browser: Browser, url: string, traceFile?: string): Promise<LoadProfile> {
-  const page = await throttledPage(browser)
+export async function profileLoad(browser: Browser, url: string, options: ProfileOptions = {}): Promise<LoadProfile> {
+  const { slowdown = cpuSlowdown, settleMs = 4000, trace: traceFile, marks = true } = options
+  const page = await throttledPage(browser, slowdown, marks)
   try {
     await browser.startTracing(page, {
       categories: [
@@ -325,11 +384,11 @@ export async function profileLoad(browser: Browser, url: string, traceFile?: str
     })
     await page.goto(url, { waitUntil: 'load' })
     // A fixed wait, not a locator: Playwright's polling for an element would run in the page and show in the trace.
-    await page.waitForTimeout(4000)
+    await page.waitForTimeout(settleMs)
     const buffer = await browser.stopTracing()
     if (traceFile) writeFileSync(traceFile, buffer)
     const trace = JSON.parse(buffer.toString('utf8')) as { traceEvents: TraceEvent[] }
-    return analyseTrace(trace.traceEvents, url)
+    return analyseTrace(trace.traceEvents, url, slowdown)
   } finally {
     await page.context().close()
   }
@@ -407,8 +466,10 @@ export async function measureInteractions(browser: Browser, url: string): Promis
 
 /** The profile as a table for people. */
 export function formatProfile(profile: LoadProfile): string {
+  const scale = cpuSlowdown / profile.slowdown
   const lines = [
-    `Main thread at ${cpuSlowdown}× CPU: ${profile.totalTaskMs} ms in tasks of 5 ms or more (${profile.totalCpuMs} ms of CPU), ${profile.blockingMs} ms beyond 50 ms each`,
+    `Main thread at ${profile.slowdown}× CPU: ${profile.totalTaskMs} ms in tasks of 5 ms or more (${profile.totalCpuMs} ms of CPU), ${profile.blockingMs} ms beyond 50 ms each`,
+    `Blocking as Lighthouse's simulation would count it (each task's CPU time × ${cpuSlowdown}, beyond 50 ms, but the first parse, layout and paint): ${Math.round(profile.lanternBlockingMs)} ms`,
     `Marks: ${Object.entries(profile.marks).map(([name, at]) => `${name.replace('profile:', '')} ${Math.round(at)} ms`).join(', ')}`,
     `Script by file (profiler samples, ms): ${Object.entries(profile.scriptByFile).map(([file, ms]) => `${file} ${ms}`).join(', ')}`,
     `CPU by kind of work (ms, ${Math.round(Object.values(profile.breakdown).reduce((sum, v) => sum + v, 0))} in all): ${Object.entries(profile.breakdown).map(([kind, ms]) => `${kind} ${ms}`).join(', ')}`,
@@ -418,29 +479,56 @@ export function formatProfile(profile: LoadProfile): string {
       (g) => `  ${String(g.ms).padStart(5)} ${String(g.cpuMs).padStart(5)} ${String(g.blockingMs).padStart(5)} ${String(g.longestMs).padStart(5)} ${String(g.tasks).padStart(3)}  ${g.label}`,
     ),
     '',
-    'Tasks of 20 ms or more (start, duration, what ran, where the time went):',
+    `Tasks of ${40 / scale} ms or more, or of ${10} ms of CPU (start, duration, CPU, * for what the first paint needs, what ran, where the time went):`,
     ...profile.tasks
-      .filter((t) => t.duration >= 20)
-      .map((t) => `  ${String(t.start).padStart(5)} ms ${String(t.duration).padStart(5)} ms (CPU ${String(t.cpu).padStart(4)})  ${t.label}  ${Object.entries(t.detail).map(([k, v]) => `${k} ${v}`).join(', ')}`),
+      .filter((t) => t.duration * scale >= 40 || t.cpu >= 10)
+      .map(
+        (t) =>
+          `  ${String(t.start).padStart(5)} ms ${String(t.duration).padStart(5)} ms (CPU ${String(t.cpu).padStart(4)})${t.firstPaintNeeds ? '*' : ' '} ${t.label}  ${Object.entries(t.detail).map(([k, v]) => `${k} ${v}`).join(', ')}`,
+      ),
   ]
   return lines.join('\n')
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { values } = parseArgs({ options: { dist: { type: 'string', default: 'dist' }, trace: { type: 'string' }, runs: { type: 'string', default: '1' } } })
-  const server = await startServer({ DIST_DIR: path.resolve(values.dist) })
+  const { values } = parseArgs({
+    options: {
+      dist: { type: 'string', default: 'dist' },
+      trace: { type: 'string' },
+      runs: { type: 'string', default: '1' },
+      floor: { type: 'boolean', default: false },
+      slowdown: { type: 'string', default: String(cpuSlowdown) },
+    },
+  })
+  const slowdown = Math.max(1, Number(values.slowdown) || cpuSlowdown)
+  let dist = path.resolve(values.dist)
+  let floorDir: string | undefined
+  if (values.floor) {
+    floorDir = mkdtempSync(path.join(tmpdir(), 'vip-profile-floor-'))
+    writeFloorDist(dist, floorDir)
+    dist = floorDir
+  }
+  const server = await startServer({ DIST_DIR: dist })
   const browser = await launchBrowser()
+  const blocking: number[] = []
   try {
     for (let run = 1; run <= Number(values.runs); run++) {
-      const profile = await profileLoad(browser, `${server.url}/`, values.trace)
-      console.log(`\n== Load, run ${run} ==\n${formatProfile(profile)}`)
+      const trace = values.trace && Number(values.runs) > 1 ? values.trace.replace(/(\.json)?$/, `-${run}.json`) : values.trace
+      // The floor runs no script and opens no dialog: nothing to mark, and quiet a moment after its load event.
+      const profile = await profileLoad(browser, `${server.url}/`, { trace, slowdown, ...(values.floor ? { marks: false, settleMs: 1500 } : {}) })
+      blocking.push(profile.lanternBlockingMs)
+      console.log(`\n== ${values.floor ? 'Floor' : 'Page'} load, run ${run} ==\n${formatProfile(profile)}`)
+      if (values.floor) continue
       const interactions = await measureInteractions(browser, `${server.url}/`)
       console.log(`\nLongest interaction: ${interactions.longestMs} ms, ${interactions.longest}`)
       const worstByStep = new Map<string, InteractionFigures['entries'][number]>()
       for (const e of interactions.entries) if ((worstByStep.get(e.step)?.duration ?? -1) < e.duration) worstByStep.set(e.step, e)
       for (const [step, e] of worstByStep) console.log(`  ${String(e.duration).padStart(4)} ms  ${step}: longest ${e.name} on ${e.target || 'the page'}`)
     }
+    const sorted = [...blocking].sort((a, b) => a - b)
+    console.log(`\nBlocking as Lighthouse's simulation would count it, from CPU time: median ${Math.round(sorted[Math.floor(sorted.length / 2)] ?? 0)} ms (${blocking.map(Math.round).join(', ')}); load average ${loadavg().map((v) => v.toFixed(2)).join(', ')}`)
   } finally {
+    if (floorDir) rmSync(floorDir, { recursive: true, force: true })
     await browser.close()
     await server.stop()
   }
