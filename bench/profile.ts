@@ -1,15 +1,22 @@
-import { writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import type { Browser, Page } from 'playwright-core'
 import { launchBrowser, startServer } from '../tests/e2e/harness.ts'
+import { writeFloorDist } from './floor.ts'
+import { analyseTrace, cpuSlowdown, type LoadProfile, type TraceEvent } from './trace-tasks.ts'
 
 /*
  * Where a phone's main thread goes while the page loads, hydrates and opens its dialog, and how long the
  * visitor waits on each interaction. Chromium at 4× CPU slowdown (CDP Emulation.setCPUThrottlingRate, as
  * Lighthouse's mobile preset assumes), a 412 px phone viewport, the built site served on 127.0.0.1.
  *
- *   npx tsx bench/profile.ts [--dist dist] [--trace profiles/trace.json]
+ *   npx tsx bench/profile.ts [--dist dist] [--trace profiles/trace.json] [--runs 1] [--floor] [--slowdown 4]
+ *
+ * `--floor` profiles the build's script-less copy (bench/floor.ts) instead of the page, load only. `--slowdown 1`
+ * records at this machine's own speed, as Lighthouse does before it multiplies each task by 4 (its simulated
+ * throttling). Each load also gives the blocking Lighthouse's simulation would count, from the tasks' CPU time.
  *
  * `profileLoad` records a performance trace and sums the renderer main thread's tasks by what started them
  * (the script evaluated or called, a timer, an event, parsing, style and layout); `measureInteractions` reads
@@ -17,47 +24,15 @@ import { launchBrowser, startServer } from '../tests/e2e/harness.ts'
  * registration and submits it.
  */
 
-/** CPU slowdown of a mid-range phone against this machine, as Lighthouse's mobile preset assumes. */
-export const cpuSlowdown = 4
-
-/** One top-level main-thread task: when it started (ms after navigation), how long it took, what ran it. */
-export type TaskFigure = { start: number; duration: number; cpu: number; label: string; detail: Record<string, number> }
-
-/** The load profile: every task of 5 ms or more, the blocking time (beyond 50 ms each), grouped by label. */
-export type LoadProfile = {
-  tasks: TaskFigure[]
-  totalTaskMs: number
-  /** The same tasks' CPU time: steadier than wall time on a shared machine. */
-  totalCpuMs: number
-  blockingMs: number
-  byLabel: Array<{ label: string; tasks: number; ms: number; cpuMs: number; blockingMs: number; longestMs: number }>
-  marks: Record<string, number>
-  /** Script time by file over the whole recording, from the CPU profiler's samples (ms). */
-  scriptByFile: Record<string, number>
-  /** The main thread's CPU time by kind of work (`breakdownTrace`). */
-  breakdown: WorkBreakdown
-}
-
-type TraceEvent = {
-  name: string
-  cat: string
-  ph: string
-  ts: number
-  dur?: number
-  /** Thread (CPU) time: unlike dur, it leaves out the time other processes had the core. */
-  tdur?: number
-  pid: number
-  tid: number
-  args?: { name?: string; data?: Record<string, unknown> } & Record<string, unknown>
-}
-
 const viewport = { width: 412, height: 823 }
 
-async function throttledPage(browser: Browser): Promise<Page> {
+async function throttledPage(browser: Browser, slowdown = cpuSlowdown, marks = true): Promise<Page> {
   const context = await browser.newContext({ viewport, deviceScaleFactor: 1.75, isMobile: true, hasTouch: true })
   const page = await context.newPage()
   const cdp = await context.newCDPSession(page)
-  await cdp.send('Emulation.setCPUThrottlingRate', { rate: cpuSlowdown })
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: slowdown })
+  // A script run in every new document costs the navigation's commit a few ms of its own: none where nothing is marked.
+  if (!marks) return page
   // Marks in the trace: when the dialog first shows (a MutationObserver in the page, not app code).
   await page.addInitScript(() => {
     addEventListener('load', () => performance.mark('profile:load'))
@@ -72,245 +47,17 @@ async function throttledPage(browser: Browser): Promise<Page> {
   return page
 }
 
-function shortUrl(url: unknown): string {
-  if (typeof url !== 'string' || !url) return ''
-  return path.basename(new URL(url, 'http://x').pathname).replace(/-[\w-]{8}(?=\.js$)/, '') || url
-}
-
-/** What a task ran, named by the first telling event inside it. */
-function labelOf(children: TraceEvent[]): string {
-  for (const event of children) {
-    const data = event.args?.data ?? {}
-    switch (event.name) {
-      case 'EvaluateScript':
-      case 'v8.evaluateModule':
-        return `evaluate ${shortUrl(data.url ?? event.args?.['fileName']) || 'module'}`
-      case 'v8.compileModule':
-        return `compile ${shortUrl(event.args?.['fileName']) || 'module'}`
-      case 'TimerFire':
-        return `timer → ${labelOf(children.slice(children.indexOf(event) + 1)).replace(/^timer → /, '')}`
-      case 'EventDispatch':
-        return `event ${String(data.type)}`
-      case 'FunctionCall':
-        return `call ${shortUrl(data.url)}${data.functionName ? ` ${String(data.functionName)}` : ''}`.trim()
-      case 'ParseHTML':
-        return 'parse HTML'
-      case 'ParseAuthorStyleSheet':
-        return 'parse CSS'
-      default:
-    }
-  }
-  if (children.some((e) => e.name === 'UpdateLayoutTree' || e.name === 'Layout')) return 'style and layout'
-  if (children.some((e) => e.name === 'Paint' || e.name === 'PrePaint' || e.name === 'Layerize')) return 'paint'
-  if (children.some((e) => e.name.includes('Decode'))) return 'image decode'
-  return 'other'
-}
-
-const detailKinds: Array<[string, RegExp]> = [
-  ['script', /^(FunctionCall|EvaluateScript|v8\.evaluateModule|v8\.compile|V8\.|RunMicrotasks|TimerFire)/],
-  ['style', /^(UpdateLayoutTree|ParseAuthorStyleSheet|RecalculateStyles)$/],
-  ['layout', /^Layout$/],
-  ['paint', /^(Paint|PrePaint|Layerize|Commit|UpdateLayer)/],
-  ['parse', /^ParseHTML$/],
-  ['gc', /^(MajorGC|MinorGC|V8\.GC|BlinkGC)/],
-]
-
-type ProfileNode = { id: number; parent?: number; callFrame: { url?: string; functionName?: string } }
+/** How `profileLoad` records: `slowdown` (default 4), `settleMs` after the load event (default 4,000), `trace` a file for the raw trace, `marks` false for no marks script. */
+export type ProfileOptions = { slowdown?: number; settleMs?: number; trace?: string; marks?: boolean }
 
 /**
- * The V8 CPU profiler's samples of one thread: when each was taken, how long it stands for, and the script file of
- * the function on top (V8's own work, such as compiling or collecting garbage, by its name in brackets).
- */
-function scriptSamples(events: TraceEvent[], pid: number, tid: number): Array<{ ts: number; us: number; file: string }> {
-  const nodes = new Map<number, ProfileNode>()
-  const out: Array<{ ts: number; us: number; file: string }> = []
-  const byId = new Map<string, { ts: number }>()
-  for (const e of events) {
-    if (e.pid !== pid) continue
-    if (e.name === 'Profile' && e.tid === tid) byId.set(String((e as { id?: string }).id), { ts: Number(e.args?.data?.startTime ?? e.ts) })
-  }
-  for (const e of events) {
-    if (e.pid !== pid || e.name !== 'ProfileChunk') continue
-    const profile = byId.get(String((e as { id?: string }).id))
-    if (!profile) continue
-    const data = e.args?.data as { cpuProfile?: { nodes?: ProfileNode[]; samples?: number[] }; timeDeltas?: number[] } | undefined
-    for (const node of data?.cpuProfile?.nodes ?? []) nodes.set(node.id, node)
-    const ids = data?.cpuProfile?.samples ?? []
-    const deltas = data?.timeDeltas ?? []
-    for (let i = 0; i < ids.length; i++) {
-      const delta = deltas[i] ?? 0
-      profile.ts += delta
-      const frame = nodes.get(ids[i] as number)?.callFrame
-      const file = frame?.url ? shortUrl(frame.url) : `(${frame?.functionName || 'program'})`
-      out.push({ ts: profile.ts, us: 0, file })
-    }
-  }
-  out.sort((a, b) => a.ts - b.ts)
-  for (let i = 0; i < out.length; i++) (out[i] as { us: number }).us = Math.min(((out[i + 1]?.ts ?? out[i]!.ts) - out[i]!.ts), 5000)
-  return out.filter((s) => s.file !== '(idle)' && s.file !== '(program)' && s.file !== '(root)')
-}
-
-/** Reads a Chromium trace: the main thread of the page's renderer, its top-level tasks, the page's marks. */
-export function analyseTrace(events: TraceEvent[], url: string): LoadProfile {
-  const breakdown = breakdownTrace(events, url)
-  // The page's renderer: the process whose main frame started loading `url` (not about:blank, not browser UI).
-  // (Now and then navigationStart names no URL: then the renderer that parsed the page's HTML.)
-  const parsed = events.find((e) => e.name === 'ParseHTML' && (e.args?.['beginData'] as { url?: string } | undefined)?.url === url)
-  const navigation =
-    events.find((e) => e.name === 'navigationStart' && e.args?.data?.documentLoaderURL === url) ??
-    events.filter((e) => e.name === 'navigationStart' && e.pid === parsed?.pid && e.ts <= (parsed?.ts ?? 0)).at(-1) ??
-    // No navigationStart in that renderer at all (seen now and then): count from the start of parsing the page.
-    parsed
-  // HTML is parsed on the renderer's main thread: its thread when the trace names no CrRendererMain for that process.
-  const main =
-    events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain' && e.pid === navigation?.pid) ??
-    (parsed && parsed.pid === navigation?.pid ? parsed : undefined)
-  if (!navigation || !main) throw new Error(`The trace has no renderer that loaded ${url}.`)
-  const busiest = { pid: main.pid, tid: main.tid }
-  const onMain = events.filter((e) => e.pid === busiest.pid && e.tid === busiest.tid && e.ph === 'X').sort((a, b) => a.ts - b.ts)
-  const navStart = navigation.ts
-  const samples = scriptSamples(events, busiest.pid, busiest.tid)
-  const marks: Record<string, number> = {}
-  for (const e of events) {
-    if (e.pid === busiest.pid && e.name.startsWith('profile:') && marks[e.name] === undefined) marks[e.name] = (e.ts - navStart) / 1000
-  }
-  const tasks: TaskFigure[] = []
-  for (let i = 0; i < onMain.length; i++) {
-    const task = onMain[i] as TraceEvent
-    if (task.name !== 'RunTask' || (task.dur ?? 0) < 5000 || task.ts < navStart) continue
-    const end = task.ts + (task.dur ?? 0)
-    const children: TraceEvent[] = []
-    for (let j = i + 1; j < onMain.length && (onMain[j] as TraceEvent).ts < end; j++) children.push(onMain[j] as TraceEvent)
-    const detail: Record<string, number> = {}
-    // Self-ish time per kind: the outermost event of each kind inside the task (nested ones are inside it).
-    for (const [kind, pattern] of detailKinds) {
-      let covered = 0
-      let until = 0
-      for (const child of children) {
-        if (!pattern.test(child.name) || child.ts < until) continue
-        covered += child.dur ?? 0
-        until = child.ts + (child.dur ?? 0)
-      }
-      if (covered >= 1000) detail[kind] = Math.round(covered / 1000)
-    }
-    // Script time by file, from the CPU profiler's samples inside the task.
-    const byFile: Record<string, number> = {}
-    for (const sample of samples) {
-      if (sample.ts < task.ts || sample.ts >= end) continue
-      byFile[sample.file] = (byFile[sample.file] ?? 0) + sample.us
-    }
-    for (const [file, us] of Object.entries(byFile)) if (us >= 1000) detail[`js ${file}`] = Math.round(us / 1000)
-    tasks.push({
-      start: Math.round((task.ts - navStart) / 1000),
-      duration: Math.round((task.dur ?? 0) / 1000),
-      cpu: Math.round((task.tdur ?? task.dur ?? 0) / 1000),
-      label: labelOf(children),
-      detail,
-    })
-  }
-  const groups = new Map<string, LoadProfile['byLabel'][number]>()
-  for (const task of tasks) {
-    const group = groups.get(task.label) ?? { label: task.label, tasks: 0, ms: 0, cpuMs: 0, blockingMs: 0, longestMs: 0 }
-    group.tasks++
-    group.ms += task.duration
-    group.cpuMs += task.cpu
-    group.blockingMs += Math.max(0, task.duration - 50)
-    group.longestMs = Math.max(group.longestMs, task.duration)
-    groups.set(task.label, group)
-  }
-  return {
-    tasks,
-    totalTaskMs: tasks.reduce((sum, t) => sum + t.duration, 0),
-    totalCpuMs: tasks.reduce((sum, t) => sum + t.cpu, 0),
-    blockingMs: tasks.reduce((sum, t) => sum + Math.max(0, t.duration - 50), 0),
-    byLabel: [...groups.values()].sort((a, b) => b.ms - a.ms),
-    marks,
-    breakdown,
-    scriptByFile: Object.fromEntries(
-      Object.entries(
-        samples.filter((s) => s.ts >= navStart).reduce<Record<string, number>>((sum, s) => ({ ...sum, [s.file]: (sum[s.file] ?? 0) + s.us }), {}),
-      )
-        .map(([file, us]) => [file, Math.round(us / 1000)] as const)
-        .filter(([, ms]) => ms >= 2)
-        .sort((a, b) => b[1] - a[1]),
-    ),
-  }
-}
-
-/** CPU time (ms, at this machine's speed) of the page's main thread by kind of work, from load start to the trace's end. */
-export type WorkBreakdown = Record<string, number>
-
-// Event names by kind of work; an event's self time (less its children's) goes to its kind.
-const workKinds: Array<[string, RegExp]> = [
-  ['parse HTML', /^ParseHTML$/],
-  ['parse SVG', /^DecodedDataDocumentParser/],
-  ['parse CSS', /^ParseAuthorStyleSheet$/],
-  ['style', /^(UpdateLayoutTree|RecalculateStyles)$/],
-  ['layout', /^(Layout|UpdateLayerTree)$/],
-  ['paint', /^(PrePaint|Paint|PaintImage|Layerize|Commit|UpdateLayer|CompositeLayers)$/],
-  ['image decode', /Decode/],
-  ['script', /^(FunctionCall|EvaluateScript|v8\.|V8\.|RunMicrotasks|TimerFire|EventDispatch|CompileScript|CompileCode)/],
-  ['garbage collection', /^(MajorGC|MinorGC|BlinkGC|V8\.GC)/],
-]
-
-/**
- * Where the page's main thread spent its CPU time while it loaded: each trace event's self time by kind (parsing,
- * style, layout, paint, image decoding, script, the rest as "other"), with the work done inside SVG images'
- * own documents (each `<img>` of an SVG is a document with its own frame: its parse, style and layout) apart.
- */
-export function breakdownTrace(events: TraceEvent[], url: string): WorkBreakdown {
-  const parsed = events.find((e) => e.name === 'ParseHTML' && (e.args?.['beginData'] as { url?: string } | undefined)?.url === url)
-  const navigation =
-    events.find((e) => e.name === 'navigationStart' && e.args?.data?.documentLoaderURL === url) ??
-    events.filter((e) => e.name === 'navigationStart' && e.pid === parsed?.pid && e.ts <= (parsed?.ts ?? 0)).at(-1) ??
-    // No navigationStart in that renderer at all (seen now and then): count from the start of parsing the page.
-    parsed
-  // HTML is parsed on the renderer's main thread: its thread when the trace names no CrRendererMain for that process.
-  const main =
-    events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain' && e.pid === navigation?.pid) ??
-    (parsed && parsed.pid === navigation?.pid ? parsed : undefined)
-  if (!navigation || !main) throw new Error(`The trace has no renderer that loaded ${url}.`)
-  const pageFrame = (parsed?.args?.['beginData'] as { frame?: string } | undefined)?.frame
-  const frameOf = (e: TraceEvent) => {
-    const data = (e.args?.['beginData'] ?? e.args?.data) as { frame?: string } | undefined
-    return data?.frame
-  }
-  const onMain = events
-    .filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.ts >= navigation.ts)
-    .sort((a, b) => a.ts - b.ts || (b.dur ?? 0) - (a.dur ?? 0))
-  const out: WorkBreakdown = {}
-  const add = (key: string, us: number) => (out[key] = (out[key] ?? 0) + us)
-  const stack: Array<{ event: TraceEvent; key: string }> = []
-  for (const event of onMain) {
-    while (stack.length && stack.at(-1)!.event.ts + (stack.at(-1)!.event.dur ?? 0) <= event.ts) stack.pop()
-    const kind = workKinds.find(([, pattern]) => pattern.test(event.name))?.[0]
-    const parent = stack.at(-1)
-    const frame = frameOf(event)
-    // An SVG image's document: a frame other than the page's, or parsing SVG bytes (DecodedDataDocumentParser).
-    const inImage =
-      (frame !== undefined && pageFrame !== undefined && frame !== pageFrame) ||
-      event.name === 'DecodedDataDocumentParser::AppendBytes' ||
-      (parent?.key.startsWith('SVG image') ?? false)
-    const key = inImage ? `SVG image documents: ${kind === undefined || kind.startsWith('parse') ? 'parse' : kind}` : (kind ?? parent?.key ?? 'other')
-    const cpu = event.tdur ?? event.dur ?? 0
-    if (parent) add(parent.key, -cpu)
-    add(key, cpu)
-    stack.push({ event, key })
-  }
-  return Object.fromEntries(
-    Object.entries(out)
-      .map(([key, us]) => [key, Math.round(us / 100) / 10] as const)
-      .filter(([, value]) => value >= 0.5)
-      .sort((a, b) => b[1] - a[1]),
-  )
-}
-
-/**
- * Loads `url` at 4× CPU slowdown with tracing on, waits until the dialog has opened by itself and settled,
+ * Loads `url` at the CPU slowdown with tracing on, waits after the load event (the dialog opens by itself and
+ * settles within the default 4 s; a script-less page is quiet sooner),
  * and returns the main thread's tasks (optionally writing the raw trace for chrome://tracing or DevTools).
  */
-export async function profileLoad(browser: Browser, url: string, traceFile?: string): Promise<LoadProfile> {
-  const page = await throttledPage(browser)
+export async function profileLoad(browser: Browser, url: string, options: ProfileOptions = {}): Promise<LoadProfile> {
+  const { slowdown = cpuSlowdown, settleMs = 4000, trace: traceFile, marks = true } = options
+  const page = await throttledPage(browser, slowdown, marks)
   try {
     await browser.startTracing(page, {
       categories: [
@@ -325,11 +72,11 @@ export async function profileLoad(browser: Browser, url: string, traceFile?: str
     })
     await page.goto(url, { waitUntil: 'load' })
     // A fixed wait, not a locator: Playwright's polling for an element would run in the page and show in the trace.
-    await page.waitForTimeout(4000)
+    await page.waitForTimeout(settleMs)
     const buffer = await browser.stopTracing()
     if (traceFile) writeFileSync(traceFile, buffer)
     const trace = JSON.parse(buffer.toString('utf8')) as { traceEvents: TraceEvent[] }
-    return analyseTrace(trace.traceEvents, url)
+    return analyseTrace(trace.traceEvents, url, slowdown)
   } finally {
     await page.context().close()
   }
@@ -407,8 +154,10 @@ export async function measureInteractions(browser: Browser, url: string): Promis
 
 /** The profile as a table for people. */
 export function formatProfile(profile: LoadProfile): string {
+  const scale = cpuSlowdown / profile.slowdown
   const lines = [
-    `Main thread at ${cpuSlowdown}× CPU: ${profile.totalTaskMs} ms in tasks of 5 ms or more (${profile.totalCpuMs} ms of CPU), ${profile.blockingMs} ms beyond 50 ms each`,
+    `Main thread at ${profile.slowdown}× CPU: ${profile.totalTaskMs} ms in tasks of 5 ms or more (${profile.totalCpuMs} ms of CPU), ${profile.blockingMs} ms beyond 50 ms each`,
+    `Blocking as Lighthouse's simulation would count it (each task's CPU time × ${cpuSlowdown}, beyond 50 ms, but the first parse, layout and paint): ${Math.round(profile.lanternBlockingMs)} ms`,
     `Marks: ${Object.entries(profile.marks).map(([name, at]) => `${name.replace('profile:', '')} ${Math.round(at)} ms`).join(', ')}`,
     `Script by file (profiler samples, ms): ${Object.entries(profile.scriptByFile).map(([file, ms]) => `${file} ${ms}`).join(', ')}`,
     `CPU by kind of work (ms, ${Math.round(Object.values(profile.breakdown).reduce((sum, v) => sum + v, 0))} in all): ${Object.entries(profile.breakdown).map(([kind, ms]) => `${kind} ${ms}`).join(', ')}`,
@@ -418,29 +167,56 @@ export function formatProfile(profile: LoadProfile): string {
       (g) => `  ${String(g.ms).padStart(5)} ${String(g.cpuMs).padStart(5)} ${String(g.blockingMs).padStart(5)} ${String(g.longestMs).padStart(5)} ${String(g.tasks).padStart(3)}  ${g.label}`,
     ),
     '',
-    'Tasks of 20 ms or more (start, duration, what ran, where the time went):',
+    `Tasks of ${40 / scale} ms or more, or of ${10} ms of CPU (start, duration, CPU, * for what the first paint needs, what ran, where the time went):`,
     ...profile.tasks
-      .filter((t) => t.duration >= 20)
-      .map((t) => `  ${String(t.start).padStart(5)} ms ${String(t.duration).padStart(5)} ms (CPU ${String(t.cpu).padStart(4)})  ${t.label}  ${Object.entries(t.detail).map(([k, v]) => `${k} ${v}`).join(', ')}`),
+      .filter((t) => t.duration * scale >= 40 || t.cpu >= 10)
+      .map(
+        (t) =>
+          `  ${String(t.start).padStart(5)} ms ${String(t.duration).padStart(5)} ms (CPU ${String(t.cpu).padStart(4)})${t.firstPaintNeeds ? '*' : ' '} ${t.label}  ${Object.entries(t.detail).map(([k, v]) => `${k} ${v}`).join(', ')}`,
+      ),
   ]
   return lines.join('\n')
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { values } = parseArgs({ options: { dist: { type: 'string', default: 'dist' }, trace: { type: 'string' }, runs: { type: 'string', default: '1' } } })
-  const server = await startServer({ DIST_DIR: path.resolve(values.dist) })
+  const { values } = parseArgs({
+    options: {
+      dist: { type: 'string', default: 'dist' },
+      trace: { type: 'string' },
+      runs: { type: 'string', default: '1' },
+      floor: { type: 'boolean', default: false },
+      slowdown: { type: 'string', default: String(cpuSlowdown) },
+    },
+  })
+  const slowdown = Math.max(1, Number(values.slowdown) || cpuSlowdown)
+  let dist = path.resolve(values.dist)
+  let floorDir: string | undefined
+  if (values.floor) {
+    floorDir = mkdtempSync(path.join(tmpdir(), 'vip-profile-floor-'))
+    writeFloorDist(dist, floorDir)
+    dist = floorDir
+  }
+  const server = await startServer({ DIST_DIR: dist })
   const browser = await launchBrowser()
+  const blocking: number[] = []
   try {
     for (let run = 1; run <= Number(values.runs); run++) {
-      const profile = await profileLoad(browser, `${server.url}/`, values.trace)
-      console.log(`\n== Load, run ${run} ==\n${formatProfile(profile)}`)
+      const trace = values.trace && Number(values.runs) > 1 ? values.trace.replace(/(\.json)?$/, `-${run}.json`) : values.trace
+      // The floor runs no script and opens no dialog: nothing to mark, and quiet a moment after its load event.
+      const profile = await profileLoad(browser, `${server.url}/`, { trace, slowdown, ...(values.floor ? { marks: false, settleMs: 1500 } : {}) })
+      blocking.push(profile.lanternBlockingMs)
+      console.log(`\n== ${values.floor ? 'Floor' : 'Page'} load, run ${run} ==\n${formatProfile(profile)}`)
+      if (values.floor) continue
       const interactions = await measureInteractions(browser, `${server.url}/`)
       console.log(`\nLongest interaction: ${interactions.longestMs} ms, ${interactions.longest}`)
       const worstByStep = new Map<string, InteractionFigures['entries'][number]>()
       for (const e of interactions.entries) if ((worstByStep.get(e.step)?.duration ?? -1) < e.duration) worstByStep.set(e.step, e)
       for (const [step, e] of worstByStep) console.log(`  ${String(e.duration).padStart(4)} ms  ${step}: longest ${e.name} on ${e.target || 'the page'}`)
     }
+    const sorted = [...blocking].sort((a, b) => a - b)
+    console.log(`\nBlocking as Lighthouse's simulation would count it, from CPU time: median ${Math.round(sorted[Math.floor(sorted.length / 2)] ?? 0)} ms (${blocking.map(Math.round).join(', ')}); load average ${loadavg().map((v) => v.toFixed(2)).join(', ')}`)
   } finally {
+    if (floorDir) rmSync(floorDir, { recursive: true, force: true })
     await browser.close()
     await server.stop()
   }

@@ -11,7 +11,8 @@ import { runStudioBench, type StudioFigures } from './studio.ts'
 import { measureBundle, type AssetSize, type BundleFigures } from './bundle.ts'
 import { writeFloorDist } from './floor.ts'
 import { medianRun, runInTurns, runLighthouse, type FormFactor, type LighthouseRun, type Medians } from './lighthouse.ts'
-import { cpuSlowdown, measureInteractions, type InteractionFigures } from './profile.ts'
+import { measureInteractions, type InteractionFigures } from './profile.ts'
+import { cpuSlowdown } from './trace-tasks.ts'
 
 /*
  * `npm run bench [-- --runs 5] [-- --extra-runs 5] [-- --dist DIR]`: builds every launch into a temporary directory
