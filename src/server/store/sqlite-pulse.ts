@@ -1,0 +1,102 @@
+// The SQLite store's dashboard part (store.ts: PulseStore): the leads page's counts, each one GROUP BY over the
+// window's leads (the leads_newest index bounds them by date), and the visit counts of schema version 9.
+import type Database from 'better-sqlite3'
+import { clickIdNetworks, emailMedia, pulseOf, type PulseQuery, type PulseStore, type VisitCount } from './store.ts'
+
+/** The host of a URL column (after ://, up to the first /), lower case, '' when it has none. */
+function hostOf(column: string): string {
+  return `lower(CASE WHEN instr(${column}, '://') > 0 THEN substr(substr(${column}, instr(${column}, '://') + 3), 1, instr(substr(${column}, instr(${column}, '://') + 3) || '/', '/') - 1) ELSE '' END)`
+}
+
+const realtor = `lower(coalesce(json_extract(fields, '$.isRealtor'), '')) IN ('yes', 'true', '1')`
+const fromEmail = `lower(coalesce(json_extract(utm, '$.utm_medium'), '')) IN (${emailMedia.map((m) => `'${m}'`).join(', ')})`
+const network = `CASE ${clickIdNetworks
+  .map(([name, ids]) => `WHEN ${ids.map((id) => `json_extract(click_ids, '$.${id}') IS NOT NULL`).join(' OR ')} THEN '${name}'`)
+  .join(' ')} END`
+// hosts.ref_host and hosts.page_host come from the window's CTE below.
+const source = `coalesce(nullif(lower(trim(coalesce(json_extract(utm, '$.utm_source'), ''))), ''), ${network},
+  CASE WHEN ref_host = '' OR ref_host = page_host THEN '' WHEN ref_host LIKE 'www.%' THEN substr(ref_host, 5) ELSE ref_host END)`
+
+/** The pulse methods on an open SQLite lead database (version 9); statements are prepared on first use. */
+export function createSqlitePulse(db: Database.Database, defaultLaunch: string): PulseStore {
+  const cache = new Map<string, Database.Statement<unknown[], unknown>>()
+  function query<T>(sql: string): Database.Statement<unknown[], T> {
+    let statement = cache.get(sql)
+    if (!statement) {
+      statement = db.prepare<unknown[], unknown>(sql)
+      cache.set(sql, statement)
+    }
+    return statement as Database.Statement<unknown[], T>
+  }
+
+  /** The scope's WHERE clause on `column` (a launch, or a list of them); a null launch is the default launch's. */
+  function scopeOf(q: PulseQuery, column: string, nullIsDefault: boolean): { sql: string; params: unknown[] } {
+    const parts: string[] = []
+    const params: unknown[] = []
+    const orNull = (launches: readonly string[]) => (nullIsDefault && launches.includes(defaultLaunch) ? ` OR ${column} IS NULL` : '')
+    if (q.launch !== undefined) {
+      parts.push(`(${column} = ?${orNull([q.launch])})`)
+      params.push(q.launch)
+    }
+    if (q.launches !== undefined) {
+      parts.push(`(${column} IN (SELECT value FROM json_each(?))${orNull(q.launches)})`)
+      params.push(JSON.stringify(q.launches))
+    }
+    return { sql: parts.length ? parts.join(' AND ') : '1 = 1', params }
+  }
+
+  const addVisits = db.transaction((counts: readonly VisitCount[]) => {
+    const upsert = query(
+      `INSERT INTO visit_counts (launch, day, source, visits, visitors) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (launch, day, source) DO UPDATE SET visits = visits + excluded.visits, visitors = visitors + excluded.visitors`,
+    )
+    for (const c of counts) upsert.run(c.launch, c.day, c.source, c.visits, c.visitors)
+  })
+
+  return {
+    async addVisits(counts) {
+      if (counts.length > 0) addVisits.immediate(counts)
+    },
+    async countPulse(q) {
+      const first = q.days[0]
+      const last = q.days.at(-1)
+      if (!first || !last) return { days: [], sources: [], realtors: 0, buyers: 0, statuses: [], emailCampaigns: [] }
+      const scope = scopeOf(q, 'leads.launch', true)
+      // The window's leads with what the counts read of them; a CTE each query inlines (SQLite flattens it).
+      const window = `WITH hosts AS (
+          SELECT leads.id, leads.created_at, fields, utm, click_ids, ${hostOf('referrer')} AS ref_host, ${hostOf('page_url')} AS page_host
+          FROM leads WHERE leads.created_at >= ? AND leads.created_at < ? AND suspected_spam = 0 AND ${scope.sql}
+        )`
+      const params = [first.start, last.end, ...scope.params]
+      const dayList = JSON.stringify(q.days.map((d) => [d.start, d.end]))
+      const perDay = query<{ i: number; registrations: number; from_email: number }>(
+        `${window} SELECT d.key AS i, count(hosts.id) AS registrations, coalesce(sum(hosts.id IS NOT NULL AND ${fromEmail}), 0) AS from_email
+         FROM json_each(?) AS d LEFT JOIN hosts ON hosts.created_at >= d.value ->> 0 AND hosts.created_at < d.value ->> 1
+         GROUP BY d.key`,
+      ).all(...params, dayList)
+      const bySource = query<{ source: string; registrations: number }>(`${window} SELECT ${source} AS source, count(*) AS registrations FROM hosts GROUP BY 1`).all(...params)
+      const kinds = query<{ realtors: number | null; buyers: number | null }>(
+        `${window} SELECT sum(${realtor}) AS realtors, sum(NOT (${realtor})) AS buyers FROM hosts`,
+      ).get(...params)!
+      const statuses = query<{ status: string | null; registrations: number }>(
+        `${window} SELECT f.status, count(*) AS registrations FROM hosts LEFT JOIN lead_follow_ups AS f ON f.lead_id = hosts.id GROUP BY f.status`,
+      ).all(...params)
+      const campaigns = query<{ campaign: string; registrations: number; first: string; last: string }>(
+        `${window} SELECT coalesce(json_extract(utm, '$.utm_campaign'), '') AS campaign, count(*) AS registrations, min(created_at) AS first, max(created_at) AS last
+         FROM hosts WHERE ${fromEmail} GROUP BY 1 ORDER BY registrations DESC, campaign`,
+      ).all(...params)
+      const visitScope = scopeOf(q, 'launch', false)
+      const visitDays = `day IN (SELECT value FROM json_each(?)) AND ${visitScope.sql}`
+      const visitParams = [JSON.stringify(q.days.map((d) => d.day)), ...visitScope.params]
+      const visitsByDay = new Map(
+        query<{ day: string; visits: number; visitors: number }>(`SELECT day, sum(visits) AS visits, sum(visitors) AS visitors FROM visit_counts WHERE ${visitDays} GROUP BY day`)
+          .all(...visitParams)
+          .map((row) => [row.day, row]),
+      )
+      const visitorsBySource = query<{ source: string; visitors: number }>(`SELECT source, sum(visitors) AS visitors FROM visit_counts WHERE ${visitDays} GROUP BY source`).all(
+        ...visitParams,
+      )
+      return pulseOf(q, perDay, bySource, visitsByDay, visitorsBySource, kinds, statuses, campaigns)
+    },
+  }
+}
