@@ -16,6 +16,8 @@ import { launchOf, listView, signInView, type LaunchChoice, type LeadsPageLaunch
 import { addLeadRoutes } from './lead-routes.ts'
 import { statusesOf, unassignedFilter, type AssigneeChoice } from './filter-view.ts'
 import { createPhoneReader, searchedPhone } from './phone-numbers.ts'
+import { dayStart, nextDay } from './days.ts'
+import { addDashboardRoutes } from './dashboard.ts'
 
 /**
  * The leads page for the sales team, at /leads on the Node server: every registration newest first, searchable, a
@@ -76,6 +78,7 @@ export type LeadsPageStore = Pick<
   | 'countOtherRegistrations'
   | 'listAssignees'
   | 'fillPhoneNumbers'
+  | 'countPulse'
 >
 
 const cookieName = 'leads_session'
@@ -88,30 +91,6 @@ const cookiePath = '/leads'
 /** What the leads page needs of a launch's config. */
 export function leadsPageLaunchOf(config: Pick<PageConfig, 'launch' | 'site' | 'form'>): LeadsPageLaunch {
   return { slug: config.launch.slug, siteName: config.site.name, form: config.form, statuses: config.launch.leadStatuses ?? defaultLeadStatuses }
-}
-
-/** The first instant of a day (YYYY-MM-DD) in a time zone, as ISO 8601 UTC; undefined when it is not a day. */
-export function dayStart(day: string, timeZone: string): string | undefined {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day)
-  if (!match) return undefined
-  const utc = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]))
-  if (Number.isNaN(utc) || new Date(utc).toISOString().slice(0, 10) !== day) return undefined
-  // The zone's offset at that moment, read back through Intl; twice, for a day that starts near a clock change.
-  const offsetAt = (ms: number) => {
-    const parts = Object.fromEntries(
-      new Intl.DateTimeFormat('en-CA', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' })
-        .formatToParts(new Date(ms))
-        .map((part) => [part.type, part.value]),
-    )
-    return Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second)) - ms
-  }
-  const first = utc - offsetAt(utc)
-  return new Date(utc - offsetAt(first)).toISOString()
-}
-
-/** The day after a day (YYYY-MM-DD). */
-function nextDay(day: string): string {
-  return new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10)
 }
 
 /** A page position as it travels in a link: base-36 milliseconds and id, nothing about the person. */
@@ -339,6 +318,7 @@ export function createLeadsPage(deps: LeadsPageDeps): Hono {
     studioLink,
     readPhones,
   })
+  addDashboardRoutes(app, { store: deps.store, audit: deps.audit, view, clock, viewerOf, launchChoice, scopeOf, studioLink })
   app.get(`${cookiePath}/`, (c) => c.redirect(cookiePath, 301))
 
   app.post(`${cookiePath}/sign-in`, async (c) => {

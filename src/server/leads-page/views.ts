@@ -110,6 +110,12 @@ ${studio ? html`<a class="lp-button lp-button-quiet" href="/studio/">Studio</a>`
 </header>`
 }
 
+/** The leads page's two views, the current one marked: the list of registrations and the dashboard. */
+export function tabs(current: 'list' | 'dashboard'): Html {
+  const tab = (href: string, words: string, here: boolean) => html`<a href="${href}" class="lp-tab"${here ? html` aria-current="page"` : ''}>${words}</a>`
+  return html`<nav class="lp-tabs" aria-label="Views">${tab('/leads', 'Registrations', current === 'list')}${tab('/leads/dashboard', 'Dashboard', current === 'dashboard')}</nav>`
+}
+
 /** A page that says one thing (a lead not there, or not this account's), with the way back to the list. */
 export function noticeView(view: ViewContext, heading: string, text: string, studio: boolean): Html {
   const title = titleOf(view)
@@ -284,6 +290,7 @@ export function listView(view: ViewContext, page: LeadSearchPage, filter: LeadsF
     `Leads · ${title}`,
     html`${bar(title, studio)}
 <main class="lp-main">
+${tabs('list')}
 <h1>Registrations</h1>
 <form method="post" action="/leads/search" class="lp-search" role="search" aria-label="Registrations" data-apply>
 ${filterFields(choice, filter, extras.assignees)}
