@@ -116,7 +116,8 @@ describe('the dashboard', () => {
     expect(tiles).toEqual([
       'Today 3 registrations 33 visitors · 9.1% registered',
       'Yesterday 1 registration No visits counted',
-      'Last 30 days 5 registrations 33 visitors · 15% registered',
+      // Only the days with counted visits set registrations against visitors.
+      'Last 30 days 5 registrations 33 visitors · 9.1% registered',
     ])
     const days = tableRows(page, 'Registrations per day')
     expect(days).toHaveLength(30)
@@ -143,7 +144,7 @@ describe('the dashboard', () => {
       ['Realtors', '2'],
     ])
     expect(tableRows(page, 'Registrations by status')[0]).toEqual(['New', '5'])
-    expect(tableRows(page, 'Registrations from e-mail links, by campaign')).toEqual([['march-open-house', '1', 'Mon, Mar 2', 'Mon, Mar 2']])
+    expect(tableRows(page, 'Registrations from e-mail links, by campaign')).toEqual([['march-open-house', '1', 'Mar 2', 'Mar 2']])
     expect(h.audit.at(-1)).toMatchObject({ action: 'viewed the dashboard', detail: 'all launches' })
   })
 

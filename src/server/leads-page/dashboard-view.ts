@@ -28,20 +28,22 @@ const sourceWords = (source: string) => source || 'Direct (no source)'
 
 // "Mar 2" and "Monday, March 2, 2026" for a day (YYYY-MM-DD), read at noon UTC so no zone moves it.
 const shortDay = new Intl.DateTimeFormat('en-CA', { month: 'short', day: 'numeric', timeZone: 'UTC' })
-const longDay = new Intl.DateTimeFormat('en-CA', { weekday: 'short', month: 'short', day: 'numeric', timeZone: 'UTC' })
+const weekday = new Intl.DateTimeFormat('en-CA', { weekday: 'short', timeZone: 'UTC' })
+const dayFormats = new Map<string, Intl.DateTimeFormat>()
 const atNoon = (day: string) => new Date(`${day}T12:00:00Z`)
 
-function tile(heading: string, registrations: number, visitors: number): Html {
+function tile(heading: string, registrations: number, visitors: number, counted = registrations): Html {
   return html`<div class="lp-tile">
 <h2 class="lp-tile-heading">${heading}</h2>
 <p class="lp-tile-number">${number(registrations)} <span>registration${registrations === 1 ? '' : 's'}</span></p>
-<p class="lp-tile-more">${visitors > 0 ? `${number(visitors)} visitor${visitors === 1 ? '' : 's'} · ${conversion(registrations, visitors)} registered` : 'No visits counted'}</p>
+<p class="lp-tile-more">${visitors > 0 ? `${number(visitors)} visitor${visitors === 1 ? '' : 's'} · ${conversion(counted, visitors)} registered` : 'No visits counted'}</p>
 </div>`
 }
 
 /** A table of a chart's numbers: visible, or for screen readers only where the chart prints them all. */
-function numbers(caption: string, heads: string[], rows: Array<Array<string | number>>, hidden: boolean): Html {
-  return html`<div class="${hidden ? 'lp-visually-hidden' : 'lp-numbers'}">
+function numbers(caption: string, heads: string[], rows: Array<Array<string | number | Html>>, hidden: boolean): Html {
+  // A wide table scrolls sideways on a phone: the region can take the keyboard's focus to scroll it.
+  return html`<div ${hidden ? html`class="lp-visually-hidden"` : html`class="lp-numbers" role="region" aria-label="${caption}" tabindex="0"`}>
 <table class="lp-numbers-table">
 <caption>${caption}</caption>
 <thead><tr>${heads.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead>
@@ -72,12 +74,15 @@ export function dashboardView(view: ViewContext, pulse: LeadPulse, choice: Launc
   const yesterday = days.at(-2)
   const total = days.reduce((sum, d) => sum + d.registrations, 0)
   const visitors = days.reduce((sum, d) => sum + d.visitors, 0)
+  // Visits are counted only where this server serves the page, and only since it counts them: the window's conversion
+  // sets the registrations of the days with counted visits against those visits.
+  const counted = days.reduce((sum, d) => sum + (d.visitors > 0 ? d.registrations : 0), 0)
   const fromEmail = days.reduce((sum, d) => sum + d.fromEmail, 0)
   const perDayTitle = `Registrations per day for the last ${days.length} days, ${days[0] ? shortDay.format(atNoon(days[0].day)) : ''} to ${today ? shortDay.format(atNoon(today.day)) : ''}: ${number(total)} in all`
   const sources = pulse.sources.map((s) => ({
     label: sourceWords(s.source),
     value: s.registrations,
-    detail: s.visitors > 0 ? `${number(s.visitors)} visitors, ${conversion(s.registrations, s.visitors)}` : undefined,
+    detail: s.visitors > 0 ? `${number(s.visitors)} visitors, ${conversion(s.registrations, s.visitors)} registered` : undefined,
   }))
   const statuses = funnel(pulse, choice)
   return layout(
@@ -104,21 +109,16 @@ ${choice.present.map((l) => html`<option value="${l.slug}"${l.slug === choice.se
 <div class="lp-tiles">
 ${today ? tile('Today', today.registrations, today.visitors) : ''}
 ${yesterday ? tile('Yesterday', yesterday.registrations, yesterday.visitors) : ''}
-${tile(`Last ${days.length} days`, total, visitors)}
+${tile(`Last ${days.length} days`, total, visitors, counted)}
 </div>
 
 <section class="lp-section" aria-labelledby="per-day-heading">
 <h2 id="per-day-heading">Registrations per day</h2>
 <figure class="lp-figure">
 ${dayChart('per-day', perDayTitle, days.map((d) => ({ label: shortDay.format(atNoon(d.day)), value: d.registrations, hatched: d.fromEmail })))}
-<figcaption><ul class="lp-legend"><li>${swatch('per-day', false)} Registrations</li><li>${swatch('per-day', true)} From a link in an e-mail</li></ul></figcaption>
+<figcaption><ul class="lp-legend"><li>${swatch('per-day', false)} Registrations</li><li>${swatch('per-day', true)} From a link in an e-mail</li></ul>
+<p class="lp-note">Each day's numbers are in the table <a href="#day-by-day-heading">Day by day</a>, at the end.</p></figcaption>
 </figure>
-${numbers(
-  'Registrations per day',
-  ['Day', 'Registrations', 'From e-mail', 'Visitors', 'Registered'],
-  [...days].reverse().map((d) => [longDay.format(atNoon(d.day)), d.registrations, d.fromEmail, d.visitors, conversion(d.registrations, d.visitors)]),
-  false,
-)}
 </section>
 
 <section class="lp-section" aria-labelledby="sources-heading">
@@ -127,7 +127,7 @@ ${
   sources.length === 0
     ? html`<p>No registrations or visits in these ${days.length} days.</p>`
     : html`${barChart('sources', `Registrations by source, last ${days.length} days`, sources)}
-${numbers('Registrations by source', ['Source', 'Registrations', 'Visitors', 'Registered'], pulse.sources.map((s) => [sourceWords(s.source), s.registrations, s.visitors, conversion(s.registrations, s.visitors)]), true)}
+${numbers('Registrations by source', ['Source', 'Registrations', 'Visitors', 'Conversion'], pulse.sources.map((s) => [sourceWords(s.source), s.registrations, s.visitors, conversion(s.registrations, s.visitors)]), true)}
 <p class="lp-note">A source is the campaign's utm_source, else the ad network of a click, else the site that linked here; Direct when there was none.</p>`
 }
 </section>
@@ -161,10 +161,24 @@ ${numbers(
 )}`
 }
 </section>
+
+<section class="lp-section" aria-labelledby="day-by-day-heading">
+<h2 id="day-by-day-heading">Day by day</h2>
+${numbers(
+  'Registrations per day',
+  ['Day', 'Registered', 'From e-mail', 'Visitors', 'Rate'],
+  [...days].reverse().map((d) => [html`<span class="lp-weekday">${weekday.format(atNoon(d.day))}, </span>${shortDay.format(atNoon(d.day))}`, d.registrations, d.fromEmail, d.visitors, conversion(d.registrations, d.visitors)]),
+  false,
+)}
+<p class="lp-note">Rate: registrations per unique visitor that day.</p>
+</section>
 </main>`,
   )
 }
 
+/** The day of an instant in the team's time zone, e.g. "Mar 2". */
 function localDay(iso: string, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-CA', { weekday: 'short', month: 'short', day: 'numeric', timeZone }).format(new Date(iso))
+  let format = dayFormats.get(timeZone)
+  if (!format) dayFormats.set(timeZone, (format = new Intl.DateTimeFormat('en-CA', { month: 'short', day: 'numeric', timeZone })))
+  return format.format(new Date(iso))
 }

@@ -150,12 +150,15 @@ textarea { display: block; resize: vertical; min-height: 5.5rem; }
 .lp-chart { display: block; overflow: visible; }
 .lp-legend { list-style: none; margin: 0.75rem 0 0; padding: 0; display: flex; flex-wrap: wrap; gap: 0.5rem 1.25rem; font-size: 0.9375rem; }
 .lp-legend li { display: inline-flex; align-items: center; gap: 0.5rem; }
-.lp-numbers { overflow-x: auto; border: 1px solid var(--cream-200); border-radius: 0.75rem; background: #fff; max-height: 22rem; overflow-y: auto; }
-.lp-numbers-table { width: 100%; border-collapse: collapse; font-size: 0.9375rem; }
+.lp-numbers { overflow-x: auto; border: 1px solid var(--cream-200); border-radius: 0.75rem; background: #fff; }
+.lp-numbers-table { width: 100%; border-collapse: collapse; font-size: 0.875rem; }
+.lp-numbers-table th:first-child, .lp-numbers-table td:first-child { padding-left: 0.75rem; }
+.lp-numbers-table th:last-child, .lp-numbers-table td:last-child { padding-right: 0.75rem; }
 .lp-numbers-table caption { text-align: left; font-weight: 600; padding: 0.625rem 0.75rem; }
-.lp-numbers-table th, .lp-numbers-table td { padding: 0.375rem 0.75rem; text-align: right; border-top: 1px solid var(--cream-200); white-space: nowrap; }
+.lp-numbers-table th, .lp-numbers-table td { padding: 0.375rem 0.3rem; text-align: right; border-top: 1px solid var(--cream-200); white-space: nowrap; }
 .lp-numbers-table th[scope="row"], .lp-numbers-table thead th:first-child { text-align: left; font-weight: 400; }
-.lp-numbers-table thead th { position: sticky; top: 0; background: var(--forest-100); color: var(--forest-900); }
+.lp-numbers-table thead th { background: var(--forest-100); color: var(--forest-900); white-space: normal; vertical-align: bottom; }
+@media (max-width: 29.99rem) { .lp-weekday { display: none; } }
 .lp-note { color: var(--ink-muted); font-size: 0.9375rem; margin: 0.5rem 0 0; }
 
 @media (min-width: 60rem) {
@@ -165,6 +168,8 @@ textarea { display: block; resize: vertical; min-height: 5.5rem; }
   .lp-cards { display: none; }
   .lp-table-wrap { display: block; border: 1px solid var(--cream-200); border-radius: 0.75rem; overflow: clip; }
   .lp-search-row input { flex: 0 1 28rem; }
+  .lp-numbers-table { font-size: 0.9375rem; }
+  .lp-numbers-table th, .lp-numbers-table td { padding-left: 0.75rem; padding-right: 0.75rem; }
 }
 `
 
