@@ -9,6 +9,7 @@ import { createPasswordCheck, openSessionStore, type SessionStore } from '../../
 import { openSqliteStore } from '../../src/server/store/sqlite-store.ts'
 import type { LeadStore, NewLead } from '../../src/server/store/store.ts'
 import { secondLaunchConfig } from '../fixtures/second-launch.ts'
+import { parseCsv } from './support/csv.ts'
 import { defaultLaunch, mailFor, newLead, readPageConfig } from './support/fixtures.ts'
 
 // The leads page's dashboard as a Hono app against a real SQLite store: the counts a sales manager asks for each
@@ -163,5 +164,50 @@ describe('the dashboard', () => {
     // A launch that is not there means all of them.
     await send(h, '/leads/dashboard', { cookie, form: { launch: 'nowhere' } })
     expect(tableRows(await (await send(h, '/leads/dashboard', { cookie })).text(), 'Registrations per day')[0]![1]).toBe('3')
+  })
+
+  it('downloads a CSV for people: plain headings, local times, formatted phones, status and assignee, source, launch by name', async () => {
+    const cookie = await signIn(h)
+    const tricky = newLead({
+      createdAt: '2026-03-01T03:30:00.000Z',
+      fields: { name: '=Zoë "Zed", Jr.', email: 'zoe@example.org', phone: '6475550111', isRealtor: 'yes' },
+      utm: {},
+      clickIds: { fbclid: 'x' },
+    })
+    const saved = await store.saveLead(tricky, mailFor(tricky))
+    await store.recordFollowUp({ leadId: saved.lead.id, kind: 'status', value: 'Contacted', author: 'sam@example.com', at: '2026-03-02T15:00:00.000Z' })
+    await store.recordFollowUp({ leadId: saved.lead.id, kind: 'assignee', value: 'sam@example.com', author: 'sam@example.com', at: '2026-03-02T15:00:00.000Z' })
+    const list = await (await send(h, '/leads', { cookie })).text()
+    expect(list).toContain('<a class="lp-button lp-button-quiet" href="/leads/people.csv" download>Download all as CSV</a>')
+    expect(list).toContain('href="/leads/leads.csv" download>All columns (CSV)</a>')
+
+    const response = await send(h, '/leads/people.csv', { cookie })
+    expect(response.headers.get('content-disposition')).toBe('attachment; filename="all-launches-leads-2026-03-02.csv"')
+    // Read with its byte-order mark kept (Response#text drops it), as Excel reads the file.
+    const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(await response.arrayBuffer())
+    expect(text.startsWith('\uFEFF')).toBe(true)
+    const [header, ...rows] = parseCsv(text.slice(1))
+    expect(header).toEqual(['Name', 'E-mail', 'Phone', 'Realtor', 'Status', 'Assigned to', 'Registered at (America/Toronto time)', 'Source', 'Launch'])
+    expect(rows).toHaveLength(7)
+    // Newest first, as the list; the leading = is neutralised as a text cell.
+    expect(rows.find((row) => row[1] === 'zoe@example.org')).toEqual([
+      `'=Zoë "Zed", Jr.`, 'zoe@example.org', '(647) 555-0111', 'Yes', 'Contacted', 'sam@example.com', '2026-02-28 22:30', 'Meta ads', config.site.name,
+    ])
+    expect(rows[0]![0]).toBe('Grace Hopper')
+    expect(rows.find((row) => row[0] === 'Ada Lovelace')).toEqual(['Ada Lovelace', 'adalovelace@example.com', '(416) 555-0100', 'No', 'New', '', '2026-03-02 01:00', 'google', config.site.name])
+    expect(rows.find((row) => row[0] === 'Alan Turing')!.slice(6)).toEqual(['2026-03-01 23:00', 'facebook.com', config.site.name])
+    expect(rows.find((row) => row[0] === 'Omar Haddad')!.at(-1)).toBe(second.site.name)
+    expect(h.audit.at(-1)).toMatchObject({ action: 'downloaded leads as CSV (for people)', detail: 'all launches, no search; 7 leads' })
+
+    // One launch chosen: its name in the file's, no launch column; the full CSV keeps every technical column.
+    await send(h, '/leads/search', { cookie, form: { text: '', launch: second.launch.slug } })
+    const one = await send(h, '/leads/people.csv', { cookie })
+    expect(one.headers.get('content-disposition')).toBe(`attachment; filename="${second.launch.slug}-leads-2026-03-02.csv"`)
+    expect(parseCsv(await one.text())).toEqual([
+      ['Name', 'E-mail', 'Phone', 'Realtor', 'Status', 'Assigned to', 'Registered at (America/Toronto time)', 'Source'],
+      ['Omar Haddad', 'omarhaddad@example.com', '(416) 555-0100', 'Yes', 'New', '', '2026-03-02 08:00', 'google'],
+    ])
+    const full = parseCsv(await (await send(h, '/leads/leads.csv', { cookie })).text())
+    expect(full[0]).toEqual(expect.arrayContaining(['id', 'created_at', 'submission_id', 'consent_sha256', 'utm_source', 'gclid', 'user_agent']))
   })
 })

@@ -72,6 +72,7 @@ textarea { display: block; resize: vertical; min-height: 5.5rem; }
 .lp-filters .lp-filter:first-child:nth-last-child(6) { grid-column: 1 / -1; }
 .lp-toolbar { display: flex; flex-wrap: wrap; align-items: center; justify-content: space-between; gap: 0.75rem; margin: 0 0 1rem; }
 .lp-summary { margin: 0; color: var(--ink-muted); }
+.lp-downloads { display: flex; flex-wrap: wrap; gap: 0.5rem; }
 .lp-summary strong { color: var(--ink); }
 .lp-empty { padding: 2rem 1rem; text-align: center; background: var(--cream-100); border-radius: 0.75rem; }
 

@@ -303,7 +303,12 @@ ${narrowed ? html`<button type="submit" name="clear" value="1" class="lp-button 
 </form>
 <div class="lp-toolbar">
 <p class="lp-summary">${summary(page, text, selected)}${shown > 0 && shown < page.total ? html` Showing ${shown}, newest first.` : ''}</p>
-${page.total > 0 ? html`<a class="lp-button lp-button-quiet" href="/leads/leads.csv" download>Download ${narrowed ? 'these' : 'all'} as CSV</a>` : ''}
+${
+  page.total > 0
+    ? html`<div class="lp-downloads"><a class="lp-button lp-button-quiet" href="/leads/people.csv" download>Download ${narrowed ? 'these' : 'all'} as CSV</a>
+<a class="lp-button lp-button-quiet" href="/leads/leads.csv" download>All columns (CSV)</a></div>`
+    : ''
+}
 </div>
 ${
   shown === 0

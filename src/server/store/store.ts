@@ -369,6 +369,17 @@ export const clickIdNetworks: ReadonlyArray<readonly [string, readonly string[]]
   ['Microsoft Ads', ['msclkid']],
 ]
 
+/** A registration's source as the dashboard counts it in SQL (LeadPulse), read in code: '' is direct. */
+export function sourceOfLead(lead: Pick<StoredLead, 'utm' | 'clickIds' | 'referrer' | 'pageUrl'>): string {
+  const utm = (lead.utm.utm_source ?? '').trim().toLowerCase()
+  if (utm) return utm
+  for (const [network, ids] of clickIdNetworks) if (ids.some((id) => lead.clickIds[id] !== undefined)) return network
+  const hostOf = (url: string | null) => (url && url.includes('://') ? url.slice(url.indexOf('://') + 3).split('/')[0]!.toLowerCase() : '')
+  const from = hostOf(lead.referrer)
+  if (from === '' || from === hostOf(lead.pageUrl)) return ''
+  return from.startsWith('www.') ? from.slice(4) : from
+}
+
 /** The utm_medium values (lower case) of a link in an e-mail: the blast's registrations. */
 export const emailMedia = ['email', 'e-mail', 'newsletter'] as const
 
