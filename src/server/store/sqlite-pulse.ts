@@ -68,23 +68,36 @@ export function createSqlitePulse(db: Database.Database, defaultLaunch: string):
           FROM leads WHERE leads.created_at >= ? AND leads.created_at < ? AND suspected_spam = 0 AND ${scope.sql}
         )`
       const params = [first.start, last.end, ...scope.params]
-      const dayList = JSON.stringify(q.days.map((d) => [d.start, d.end]))
-      const perDay = query<{ i: number; registrations: number; from_email: number }>(
-        `${window} SELECT d.key AS i, count(hosts.id) AS registrations, coalesce(sum(hosts.id IS NOT NULL AND ${fromEmail}), 0) AS from_email
-         FROM json_each(?) AS d LEFT JOIN hosts ON hosts.created_at >= d.value ->> 0 AND hosts.created_at < d.value ->> 1
-         GROUP BY d.key`,
-      ).all(...params, dayList)
-      const bySource = query<{ source: string; registrations: number }>(`${window} SELECT ${source} AS source, count(*) AS registrations FROM hosts GROUP BY 1`).all(...params)
-      const kinds = query<{ realtors: number | null; buyers: number | null }>(
-        `${window} SELECT sum(${realtor}) AS realtors, sum(NOT (${realtor})) AS buyers FROM hosts`,
-      ).get(...params)!
-      const statuses = query<{ status: string | null; registrations: number }>(
-        `${window} SELECT f.status, count(*) AS registrations FROM hosts LEFT JOIN lead_follow_ups AS f ON f.lead_id = hosts.id GROUP BY f.status`,
-      ).all(...params)
-      const campaigns = query<{ campaign: string; registrations: number; first: string; last: string }>(
-        `${window} SELECT coalesce(json_extract(utm, '$.utm_campaign'), '') AS campaign, count(*) AS registrations, min(created_at) AS first, max(created_at) AS last
-         FROM hosts WHERE ${fromEmail} GROUP BY 1 ORDER BY registrations DESC, campaign`,
-      ).all(...params)
+      // Each lead's day by its place among the days' ends (ISO text sorts as time). One pass over the window, grouped
+      // by everything the dashboard counts; the few groups are then summed each way.
+      const dayOf = `CASE ${q.days.map((_, i) => `WHEN created_at < ? THEN ${i}`).join(' ')} END`
+      type Fact = { i: number; source: string; realtor: number; status: string | null; email: number; campaign: string; first: string; last: string; n: number }
+      const facts = query<Fact>(
+        `${window} SELECT ${dayOf} AS i, ${source} AS source, ${realtor} AS realtor, f.status AS status, ${fromEmail} AS email,
+           CASE WHEN ${fromEmail} THEN coalesce(json_extract(utm, '$.utm_campaign'), '') ELSE '' END AS campaign,
+           min(created_at) AS first, max(created_at) AS last, count(*) AS n
+         FROM hosts LEFT JOIN lead_follow_ups AS f ON f.lead_id = hosts.id GROUP BY 1, 2, 3, 4, 5, 6`,
+      ).all(...params, ...q.days.map((d) => d.end))
+      const sum = <K>(key: (fact: Fact) => K, only: (fact: Fact) => boolean = () => true) => {
+        const out = new Map<K, { n: number; email: number; first: string; last: string }>()
+        for (const fact of facts) {
+          if (!only(fact)) continue
+          const row = out.get(key(fact)) ?? { n: 0, email: 0, first: fact.first, last: fact.last }
+          row.n += fact.n
+          row.email += fact.email ? fact.n : 0
+          if (fact.first < row.first) row.first = fact.first
+          if (fact.last > row.last) row.last = fact.last
+          out.set(key(fact), row)
+        }
+        return [...out]
+      }
+      const perDay = sum((f) => f.i).map(([i, row]) => ({ i, registrations: row.n, from_email: row.email }))
+      const bySource = sum((f) => f.source).map(([source, row]) => ({ source, registrations: row.n }))
+      const kinds = { realtors: facts.reduce((n, f) => n + (f.realtor ? f.n : 0), 0), buyers: facts.reduce((n, f) => n + (f.realtor ? 0 : f.n), 0) }
+      const statuses = sum((f) => f.status).map(([status, row]) => ({ status, registrations: row.n }))
+      const campaigns = sum((f) => f.campaign, (f) => f.email === 1)
+        .map(([campaign, row]) => ({ campaign, registrations: row.n, first: row.first, last: row.last }))
+        .sort((x, y) => y.registrations - x.registrations || (x.campaign < y.campaign ? -1 : x.campaign > y.campaign ? 1 : 0))
       const visitScope = scopeOf(q, 'launch', false)
       const visitDays = `day IN (SELECT value FROM json_each(?)) AND ${visitScope.sql}`
       const visitParams = [JSON.stringify(q.days.map((d) => d.day)), ...visitScope.params]
