@@ -8,6 +8,7 @@ import { launchBrowser, startServer, type RunningServer } from '../tests/e2e/har
 import { findChromium } from '../tests/find-chromium.ts'
 import { runBuildBench, type BuildFigures } from './builds.ts'
 import { runStudioBench, type StudioFigures } from './studio.ts'
+import { runDashboardBench, type DashboardFigures } from './dashboard.ts'
 import { measureBundle, type AssetSize, type BundleFigures } from './bundle.ts'
 import { writeFloorDist } from './floor.ts'
 import { medianRun, runInTurns, runLighthouse, type FormFactor, type LighthouseRun, type Medians } from './lighthouse.ts'
@@ -21,7 +22,8 @@ import { cpuSlowdown } from './trace-tasks.ts'
  * what the browser's own parsing, style, layout and paint cost, taken in turns with the page's runs), 5× on mobile on each further launch (3 runs proved too few: one run's render delay alone swings 300–570 ms on 2 shared cores) (at <slug>.localhost),
  * measures a visitor's longest interaction at 4× CPU (bench/profile.ts), sizes the default launch's bundle, runs the
  * backend's load bench (one launch; three and twenty side by side; with a webhook; the server's memory after each), times builds of 1, 5 and 20 launches and a publish
- * (bench/builds.ts), measures the studio's first load (bench/studio.ts), prints one table beside the previous commit's figures
+ * (bench/builds.ts), measures the studio's first load (bench/studio.ts) and the leads page's dashboard on 20,000 leads
+ * (bench/dashboard.ts), prints one table beside the previous commit's figures
  * and writes bench/results/latest.json and a line of bench/results/history.jsonl. Figures, not a pass/fail test: a
  * missed target is marked, not fatal.
  */
@@ -49,6 +51,7 @@ type HistoryRecord = {
   builds?: Partial<BuildFigures>
   studio?: Partial<StudioFigures>
   backend?: Record<string, number | string>
+  dashboard?: Partial<DashboardFigures>
 }
 
 function previousRecord(head: string): HistoryRecord | undefined {
@@ -227,6 +230,8 @@ async function main(): Promise<void> {
     server = undefined
     console.log('Studio first load …')
     const studio = await runStudioBench(distDir).catch((error: unknown) => ({ note: `failed: ${(error as Error).message}` }))
+    console.log('Dashboard on 20,000 leads …')
+    const dashboard = await runDashboardBench().catch((error: unknown) => ({ note: `failed: ${(error as Error).message}` }))
     const backend = await backendFigures()
     console.log('Build and publish bench …')
     const builds = await runBuildBench().catch((error: unknown) => ({ note: `failed: ${(error as Error).message}` }))
@@ -255,6 +260,12 @@ async function main(): Promise<void> {
         : Object.entries(studio).map(([key, value]): Row => {
             const before = previous?.studio?.[key as keyof StudioFigures]
             return [key, String(value), '', undefined, before === undefined ? '' : String(before)]
+          })),
+      ...('note' in dashboard
+        ? [['Dashboard figures', String(dashboard.note), '', undefined] as Row]
+        : Object.entries(dashboard).map(([key, value]): Row => {
+            const before = previous?.dashboard?.[key as keyof DashboardFigures]
+            return [key, String(value), '< 100 ms', value < 100, before === undefined ? '' : String(before)]
           })),
       ...('note' in builds
         ? [['Build and publish figures', String(builds.note), '', undefined] as Row]
@@ -307,6 +318,7 @@ async function main(): Promise<void> {
       backend: backend.figures ?? { note: backend.note },
       builds,
       studio,
+      dashboard,
     }
     mkdirSync(resultsDir, { recursive: true })
     writeFileSync(

@@ -33,6 +33,7 @@ import { defaultConnectionLimits, type NodeServerOptions, type RunningServer, ty
 import { unpublishedAnswer } from './site/unpublished-page.ts'
 import { brokenAlertKey, brokenLine } from './site/broken-launch.ts'
 import { createForwardedHeaderGuard } from './site/forwarded-headers.ts'
+import { createVisitCounter } from './site/visit-counter.ts'
 
 // The function's own 404 (a path under its paths that it does not answer): the site's 404 page answers instead.
 const notFunction = 'x-not-the-function'
@@ -362,10 +363,13 @@ export async function startNodeServer(
     trustProxy: settings.trustProxy,
     clientIp: (c) => clientAddress(c) ?? 'unknown',
   })
+  // Visits to each launch's pages, counted without cookies and stored as daily counts only (site/visit-counter.ts).
+  const visits = createVisitCounter({ store, timeZone: settings.timeZone, onError: (error) => console.error('Could not store the visit counts', error) })
   site.all('*', async (c) => {
     const { launch } = await pick(c)
     if (!launch.version) return unpublishedAnswer(launch.siteName, c.req.method)
     const response = await launch.version.files(c)
+    visits.count(c.req.raw, response, launch.slug, clientAddress(c) ?? '')
     // A page loaded just before a publish may still ask for its own hashed assets: the replaced version has them.
     if (response.status === 404 && launch.previous && new URL(c.req.url).pathname.startsWith('/assets/')) {
       const old = await launch.previous.files(c)
@@ -392,6 +396,7 @@ export async function startNodeServer(
     await alerts.stop()
     leadsPage?.close()
     studio?.close()
+    await visits.close()
     await store.close()
     lock.release()
     const code = (error as { code?: string }).code
@@ -434,6 +439,7 @@ export async function startNodeServer(
         await mailer.close?.()
         leadsPage?.close()
         studio?.close()
+        await visits.close()
         await store.close()
         lock.release()
       })()

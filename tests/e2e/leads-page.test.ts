@@ -134,7 +134,7 @@ describe('the leads page', () => {
     await expect(table.locator('tbody tr').count()).resolves.toBe(1)
     await expect(page.getByLabel('Find by name, e-mail or phone').inputValue()).resolves.toBe('okonkwo')
 
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download these as CSV' }).click()])
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'All columns (CSV)' }).click()])
     const csv = readFileSync((await download.path())!, 'utf8')
     expect(csv.startsWith('\uFEFF')).toBe(true)
     const [header, ...rows] = parseCsv(csv.slice(1))

@@ -72,6 +72,7 @@ textarea { display: block; resize: vertical; min-height: 5.5rem; }
 .lp-filters .lp-filter:first-child:nth-last-child(6) { grid-column: 1 / -1; }
 .lp-toolbar { display: flex; flex-wrap: wrap; align-items: center; justify-content: space-between; gap: 0.75rem; margin: 0 0 1rem; }
 .lp-summary { margin: 0; color: var(--ink-muted); }
+.lp-downloads { display: flex; flex-wrap: wrap; gap: 0.5rem; }
 .lp-summary strong { color: var(--ink); }
 .lp-empty { padding: 2rem 1rem; text-align: center; background: var(--cream-100); border-radius: 0.75rem; }
 
@@ -129,6 +130,38 @@ textarea { display: block; resize: vertical; min-height: 5.5rem; }
 }
 .lp-paging a:hover { background: var(--forest-100); }
 
+.lp-tabs { display: flex; gap: 0.25rem; margin: 0 0 1.25rem; border-bottom: 2px solid var(--cream-200); }
+.lp-tab {
+  display: inline-flex; align-items: center; min-height: 2.75rem; padding: 0.5rem 1rem; margin-bottom: -2px;
+  font-weight: 600; text-decoration: none; color: var(--ink-muted); border-bottom: 4px solid transparent;
+}
+.lp-tab[aria-current="page"] { color: var(--forest-900); border-bottom-color: var(--forest-900); }
+.lp-tab:hover { color: var(--forest-900); background: var(--forest-100); }
+.lp-dashboard { max-width: 60rem; }
+.lp-dashboard-launch select { flex: 0 1 20rem; width: auto; min-width: 0; }
+.lp-dashboard .lp-summary { margin: 0 0 1.25rem; }
+.lp-tiles { display: grid; grid-template-columns: repeat(auto-fit, minmax(10rem, 1fr)); gap: 0.75rem; margin: 0 0 2rem; }
+.lp-tile { background: #fff; border: 1px solid var(--cream-200); border-radius: 0.75rem; padding: 0.875rem 1rem; }
+.lp-tile p { margin: 0; }
+.lp-tile-heading { margin: 0 0 0.25rem; font: inherit; font-weight: 600; color: var(--ink-muted); font-size: 0.9375rem; }
+.lp-tile-number { font-size: 1.75rem; font-weight: 700; color: var(--forest-900); line-height: 1.2; }
+.lp-tile-number span { font-size: 1rem; font-weight: 600; }
+.lp-tile-more { color: var(--ink-muted); font-size: 0.9375rem; }
+.lp-figure { margin: 0 0 0.75rem; background: #fff; border: 1px solid var(--cream-200); border-radius: 0.75rem; padding: 1rem; }
+.lp-chart { display: block; overflow: visible; }
+.lp-legend { list-style: none; margin: 0.75rem 0 0; padding: 0; display: flex; flex-wrap: wrap; gap: 0.5rem 1.25rem; font-size: 0.9375rem; }
+.lp-legend li { display: inline-flex; align-items: center; gap: 0.5rem; }
+.lp-numbers { overflow-x: auto; border: 1px solid var(--cream-200); border-radius: 0.75rem; background: #fff; }
+.lp-numbers-table { width: 100%; border-collapse: collapse; font-size: 0.875rem; }
+.lp-numbers-table th:first-child, .lp-numbers-table td:first-child { padding-left: 0.75rem; }
+.lp-numbers-table th:last-child, .lp-numbers-table td:last-child { padding-right: 0.75rem; }
+.lp-numbers-table caption { text-align: left; font-weight: 600; padding: 0.625rem 0.75rem; }
+.lp-numbers-table th, .lp-numbers-table td { padding: 0.375rem 0.3rem; text-align: right; border-top: 1px solid var(--cream-200); white-space: nowrap; }
+.lp-numbers-table th[scope="row"], .lp-numbers-table thead th:first-child { text-align: left; font-weight: 400; }
+.lp-numbers-table thead th { background: var(--forest-100); color: var(--forest-900); white-space: normal; vertical-align: bottom; }
+@media (max-width: 29.99rem) { .lp-weekday { display: none; } }
+.lp-note { color: var(--ink-muted); font-size: 0.9375rem; margin: 0.5rem 0 0; }
+
 @media (min-width: 60rem) {
   h1 { font-size: 2rem; }
   .lp-signin { padding-top: 4rem; }
@@ -136,6 +169,8 @@ textarea { display: block; resize: vertical; min-height: 5.5rem; }
   .lp-cards { display: none; }
   .lp-table-wrap { display: block; border: 1px solid var(--cream-200); border-radius: 0.75rem; overflow: clip; }
   .lp-search-row input { flex: 0 1 28rem; }
+  .lp-numbers-table { font-size: 0.9375rem; }
+  .lp-numbers-table th, .lp-numbers-table td { padding-left: 0.75rem; padding-right: 0.75rem; }
 }
 `
 

@@ -8,7 +8,7 @@ import { defaultLeadStatuses, type PageConfig } from '../../../schema/page-confi
 import { fieldsOfForms, writeLeadsCsv } from './leads-csv.ts'
 import { createSignInLimiter } from '../registration/sign-in-limits.ts'
 import type { SignInCounts } from '../store/sign-in-counts.ts'
-import type { LeadPosition, LeadSearch, LeadStore, StoredLead } from '../store/store.ts'
+import type { LeadPosition, LeadSearch, LeadStore, ListedLead } from '../store/store.ts'
 import { leadsCss, leadsScript } from './leads-css.ts'
 import { emptyFilter, type LeadsFilter, type SessionStore } from './sessions.ts'
 import type { LeadsAudit, StudioSignIn, Viewer } from './viewers.ts'
@@ -16,6 +16,9 @@ import { launchOf, listView, signInView, type LaunchChoice, type LeadsPageLaunch
 import { addLeadRoutes } from './lead-routes.ts'
 import { statusesOf, unassignedFilter, type AssigneeChoice } from './filter-view.ts'
 import { createPhoneReader, searchedPhone } from './phone-numbers.ts'
+import { dayStart, nextDay } from './days.ts'
+import { addDashboardRoutes } from './dashboard.ts'
+import { peopleCsvHeader, peopleCsvRecord } from './people-csv.ts'
 
 /**
  * The leads page for the sales team, at /leads on the Node server: every registration newest first, searchable, a
@@ -76,6 +79,7 @@ export type LeadsPageStore = Pick<
   | 'countOtherRegistrations'
   | 'listAssignees'
   | 'fillPhoneNumbers'
+  | 'countPulse'
 >
 
 const cookieName = 'leads_session'
@@ -88,30 +92,6 @@ const cookiePath = '/leads'
 /** What the leads page needs of a launch's config. */
 export function leadsPageLaunchOf(config: Pick<PageConfig, 'launch' | 'site' | 'form'>): LeadsPageLaunch {
   return { slug: config.launch.slug, siteName: config.site.name, form: config.form, statuses: config.launch.leadStatuses ?? defaultLeadStatuses }
-}
-
-/** The first instant of a day (YYYY-MM-DD) in a time zone, as ISO 8601 UTC; undefined when it is not a day. */
-export function dayStart(day: string, timeZone: string): string | undefined {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day)
-  if (!match) return undefined
-  const utc = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]))
-  if (Number.isNaN(utc) || new Date(utc).toISOString().slice(0, 10) !== day) return undefined
-  // The zone's offset at that moment, read back through Intl; twice, for a day that starts near a clock change.
-  const offsetAt = (ms: number) => {
-    const parts = Object.fromEntries(
-      new Intl.DateTimeFormat('en-CA', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' })
-        .formatToParts(new Date(ms))
-        .map((part) => [part.type, part.value]),
-    )
-    return Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second)) - ms
-  }
-  const first = utc - offsetAt(utc)
-  return new Date(utc - offsetAt(first)).toISOString()
-}
-
-/** The day after a day (YYYY-MM-DD). */
-function nextDay(day: string): string {
-  return new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10)
 }
 
 /** A page position as it travels in a link: base-36 milliseconds and id, nothing about the person. */
@@ -339,6 +319,7 @@ export function createLeadsPage(deps: LeadsPageDeps): Hono {
     studioLink,
     readPhones,
   })
+  addDashboardRoutes(app, { store: deps.store, audit: deps.audit, view, clock, viewerOf, launchChoice, scopeOf, studioLink })
   app.get(`${cookiePath}/`, (c) => c.redirect(cookiePath, 301))
 
   app.post(`${cookiePath}/sign-in`, async (c) => {
@@ -399,13 +380,10 @@ export function createLeadsPage(deps: LeadsPageDeps): Hono {
     return c.redirect(cookiePath, 303)
   })
 
-  app.get(`${cookiePath}/leads.csv`, async (c) => {
-    const viewer = await viewerOf(c)
-    if (!viewer) return c.redirect(cookiePath, 303)
-    const choice = await launchChoice(viewer, viewer.filter)
-    await readPhones()
+  /** The leads a download gives: the viewer's list as filtered, newest first, 500 a query (memory stays flat). */
+  function matchingLeads(viewer: Viewer, choice: LaunchChoice): () => AsyncGenerator<ListedLead> {
     const narrowed = { ...searchOf(viewer.filter, choice), ...scopeOf(viewer, choice) }
-    async function* matching(): AsyncGenerator<StoredLead> {
+    return async function* () {
       let from: LeadSearch['from']
       for (;;) {
         const page = await deps.store.searchLeads({ ...narrowed, limit: 500, ...(from ? { from } : {}) })
@@ -415,19 +393,37 @@ export function createLeadsPage(deps: LeadsPageDeps): Hono {
         from = { older: { createdAt: last.createdAt, id: last.id } }
       }
     }
-    // A byte-order mark, so Excel reads accents correctly; the team opens this in a spreadsheet.
-    const chunks: string[] = ['\uFEFF']
+  }
+
+  /** A CSV download's answer: a byte-order mark first, so Excel reads accents correctly. */
+  async function csvAnswer(c: Context, viewer: Viewer, choice: LaunchChoice, what: string, name: string, chunks: string[], written: number) {
+    await deps.audit({ who: viewer.who, action: `downloaded leads as CSV${what}`, launch: choice.selected || undefined, detail: `${filterWords(viewer, choice, viewer.filter)}; ${written} leads` })
+    const day = new Intl.DateTimeFormat('en-CA', { timeZone: deps.timeZone }).format(clock())
+    return c.body(['\uFEFF', ...chunks].join(''), 200, { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${name}-${day}.csv"` })
+  }
+
+  // Every column, for integrations (the same writer as npm run leads:export).
+  app.get(`${cookiePath}/leads.csv`, async (c) => {
+    const viewer = await viewerOf(c)
+    if (!viewer) return c.redirect(cookiePath, 303)
+    const choice = await launchChoice(viewer, viewer.filter)
+    await readPhones()
+    const chunks: string[] = []
     // The chosen launch's form fields, or every launch's (the default launch's first).
     const forms = (choice.selected ? [launchOf(choice.present, choice.selected)] : choice.present).map((l) => l.form)
-    const written = await writeLeadsCsv(matching, fieldsOfForms(forms), (chunk) => {
-      chunks.push(chunk)
-    })
-    await deps.audit({ who: viewer.who, action: 'downloaded leads as CSV', launch: choice.selected || undefined, detail: `${filterWords(viewer, choice, viewer.filter)}; ${written} leads` })
-    const day = new Intl.DateTimeFormat('en-CA', { timeZone: deps.timeZone }).format(clock())
-    return c.body(chunks.join(''), 200, {
-      'content-type': 'text/csv; charset=utf-8',
-      'content-disposition': `attachment; filename="leads-${day}.csv"`,
-    })
+    const written = await writeLeadsCsv(matchingLeads(viewer, choice), fieldsOfForms(forms), (chunk) => void chunks.push(chunk))
+    return csvAnswer(c, viewer, choice, '', 'leads', chunks, written)
+  })
+
+  // The columns a salesperson reads (people-csv.ts).
+  app.get(`${cookiePath}/people.csv`, async (c) => {
+    const viewer = await viewerOf(c)
+    if (!viewer) return c.redirect(cookiePath, 303)
+    const choice = await launchChoice(viewer, viewer.filter)
+    const withLaunch = !choice.selected && choice.present.length > 1
+    const chunks = [peopleCsvHeader(deps.timeZone, withLaunch)]
+    for await (const lead of matchingLeads(viewer, choice)()) chunks.push(peopleCsvRecord(lead, choice.present, deps.timeZone, withLaunch))
+    return csvAnswer(c, viewer, choice, ' (for people)', `${choice.selected || 'all-launches'}-leads`, chunks, chunks.length - 1)
   })
 
   app.get(`${cookiePath}/leads.css`, (c) => c.body(leadsCss, 200, { 'content-type': 'text/css; charset=utf-8' }))

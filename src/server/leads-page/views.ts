@@ -110,6 +110,12 @@ ${studio ? html`<a class="lp-button lp-button-quiet" href="/studio/">Studio</a>`
 </header>`
 }
 
+/** The leads page's two views, the current one marked: the list of registrations and the dashboard. */
+export function tabs(current: 'list' | 'dashboard'): Html {
+  const tab = (href: string, words: string, here: boolean) => html`<a href="${href}" class="lp-tab"${here ? html` aria-current="page"` : ''}>${words}</a>`
+  return html`<nav class="lp-tabs" aria-label="Views">${tab('/leads', 'Registrations', current === 'list')}${tab('/leads/dashboard', 'Dashboard', current === 'dashboard')}</nav>`
+}
+
 /** A page that says one thing (a lead not there, or not this account's), with the way back to the list. */
 export function noticeView(view: ViewContext, heading: string, text: string, studio: boolean): Html {
   const title = titleOf(view)
@@ -288,6 +294,7 @@ export function listView(view: ViewContext, page: LeadSearchPage, filter: LeadsF
     `Leads · ${title}`,
     html`${bar(title, studio)}
 <main class="lp-main">
+${tabs('list')}
 <h1>Registrations</h1>
 <form method="post" action="/leads/search" class="lp-search" role="search" aria-label="Registrations" data-apply>
 ${filterFields(choice, filter, extras.assignees)}
@@ -300,7 +307,12 @@ ${narrowed ? html`<button type="submit" name="clear" value="1" class="lp-button 
 </form>
 <div class="lp-toolbar">
 <p class="lp-summary">${summary(page, text, selected)}${shown > 0 && shown < page.total ? html` Showing ${shown}, newest first.` : ''}</p>
-${page.total > 0 ? html`<a class="lp-button lp-button-quiet" href="/leads/leads.csv" download>Download ${narrowed ? 'these' : 'all'} as CSV</a>` : ''}
+${
+  page.total > 0
+    ? html`<div class="lp-downloads"><a class="lp-button lp-button-quiet" href="/leads/people.csv" download>Download ${narrowed ? 'these' : 'all'} as CSV</a>
+<a class="lp-button lp-button-quiet" href="/leads/leads.csv" download>All columns (CSV)</a></div>`
+    : ''
+}
 </div>
 ${
   shown === 0

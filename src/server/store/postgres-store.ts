@@ -24,6 +24,7 @@ import {
 } from './store.ts'
 import { createPostgresSignInCounts } from './postgres-sign-in-counts.ts'
 import { createPostgresFollowUps, followUpCondition } from './postgres-follow-up.ts'
+import { createPostgresPulse } from './postgres-pulse.ts'
 
 /**
  * The one thing the store needs from a Postgres client: `query(text, params)` resolving to `{ rows }`. A `pg.Pool`
@@ -188,6 +189,7 @@ export function createPostgresStore(db: SqlQueryable, options: PostgresStoreOpti
   return {
     ...createPostgresSignInCounts(db),
     ...createPostgresFollowUps(db, defaultLaunch),
+    ...createPostgresPulse(db, defaultLaunch),
     async saveLead(lead: NewLead, mail: OutgoingMail | null, more: NewMessage[] = []) {
       // One statement: the lead and its messages (if any) are committed together, or nothing is.
       const messages = [

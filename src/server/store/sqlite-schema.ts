@@ -116,6 +116,20 @@ DROP INDEX IF EXISTS outbox_lead_kind;
 CREATE UNIQUE INDEX outbox_lead_kind ON outbox (lead_id, kind) WHERE recipient <> 'webhook:lead.updated';
 `
 
+// Version 10, as supabase/migrations/20251231000000_visit_counts.sql: each launch's page views and unique visitors a day
+// (in the team's time zone) by source, counted by the Node server without cookies; no address or hash is kept.
+const visitSchema = `
+CREATE TABLE IF NOT EXISTS visit_counts (
+  launch   TEXT    NOT NULL,
+  day      TEXT    NOT NULL,
+  source   TEXT    NOT NULL DEFAULT '',
+  visits   INTEGER NOT NULL DEFAULT 0,
+  visitors INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (launch, day, source)
+);
+CREATE INDEX IF NOT EXISTS visit_counts_day ON visit_counts (day);
+`
+
 /** The column names of a table. */
 export function columnsOf(db: Database.Database, table: string): string[] {
   return (db.pragma(`table_info(${table})`) as { name: string }[]).map((c) => c.name)
@@ -144,6 +158,8 @@ export const upgrades: Array<(db: Database.Database) => void> = [
   (db) => {
     if (!columnsOf(db, 'leads').includes('phase')) db.exec('ALTER TABLE leads ADD COLUMN phase TEXT')
   },
+  // Version 10: the visit counts (visitSchema above).
+  (db) => db.exec(visitSchema),
 ]
 
 /** Schema version 5; each part guarded, so a file that already has one of them is upgraded all the same. */

@@ -24,6 +24,7 @@ import {
 } from './store.ts'
 import { columnsOf, schemaV1, upgrades } from './sqlite-schema.ts'
 import { createSqliteFollowUps, followUpCondition } from './sqlite-follow-up.ts'
+import { createSqlitePulse } from './sqlite-pulse.ts'
 import { openSqliteWriter } from './sqlite-writer.ts'
 import { emailKey, leadsListIndex, saveStatements, searchCondition, toJob, toLead, toMessageState, whereOf, type JobRow, type LeadRow, type ListedRow, type MessageRow } from './sqlite-rows.ts'
 
@@ -305,6 +306,7 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions): Sqli
   return {
     ...createSqliteSignInCounts(db),
     ...createSqliteFollowUps(db, defaultLaunch),
+    ...createSqlitePulse(db, defaultLaunch),
     // better-sqlite3 is synchronous; the commit (with its fsync) has happened when these promises resolve.
     // IMMEDIATE takes the write lock up front, so a read-then-insert cannot interleave with another writer.
     saveLead(lead, mail, more) {

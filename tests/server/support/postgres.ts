@@ -87,7 +87,7 @@ async function fromPool(kind: 'server' | 'external', url: string, stop: () => Pr
         client.release()
       }
     },
-    reset: () => exec('TRUNCATE public.outbox, public.leads, public.suppressions, public.sign_in_failures, public.sign_in_devices RESTART IDENTITY CASCADE'),
+    reset: () => exec('TRUNCATE public.outbox, public.leads, public.suppressions, public.sign_in_failures, public.sign_in_devices, public.visit_counts RESTART IDENTITY CASCADE'),
     async stop() {
       await pool.end()
       await stop()
@@ -163,7 +163,7 @@ export async function startTestPostgres(): Promise<TestPostgres> {
     exec,
     // PGlite is a single session already.
     session: (fn) => fn(lite),
-    reset: () => exec('TRUNCATE public.outbox, public.leads, public.suppressions, public.sign_in_failures, public.sign_in_devices RESTART IDENTITY CASCADE'),
+    reset: () => exec('TRUNCATE public.outbox, public.leads, public.suppressions, public.sign_in_failures, public.sign_in_devices, public.visit_counts RESTART IDENTITY CASCADE'),
     async stop() {
       await lite.close()
     },

@@ -1,0 +1,131 @@
+import { createHash, randomBytes } from 'node:crypto'
+import { clickIdNetworks, type PulseStore, type VisitCount } from '../store/store.ts'
+
+/**
+ * Counts visits to each launch's pages as the Node server serves them, without cookies and without storing who
+ * visited, as privacy-first analytics do (Plausible, Ackee): a visitor is SHA-256 of a random salt, the launch, the
+ * address and the User-Agent. The salt is made for each day (in the team's time zone), kept in memory only and
+ * dropped with that day's hashes when the day ends, so no one (not the server's owner, not a backup) can link two
+ * days' visits or turn a hash back into an address. Only daily counts are stored: page views and first-seen visitors
+ * per launch, day and source. Nothing is written to the visitor's browser and no script is added to the page.
+ *
+ * Counted: a GET of a page (HTML, 200 or 304) by a browser. Not counted: bots and link previews (by User-Agent),
+ * prefetches and prerenders (Sec-Purpose, Purpose), a request that is not a navigation (Sec-Fetch-Dest), HEAD.
+ * A restart makes a new salt, so a visitor seen before it and after it on one day counts twice.
+ */
+
+/** The counter the Node server calls for each answer it gives on a launch's site. */
+export type VisitCounter = {
+  /** Counts the request if it is a person's view of a page (see above); never throws, never changes the answer. */
+  count(request: Request, response: Response, launch: string, address: string): void
+  /** Writes the counts gathered since the last write. */
+  flush(): Promise<void>
+  /** Writes what is left and stops the timer. */
+  close(): Promise<void>
+}
+
+export type VisitCounterOptions = {
+  store: Pick<PulseStore, 'addVisits'>
+  /** The team's time zone (NOTIFY_TIME_ZONE): what a day is. */
+  timeZone: string
+  clock?: () => Date
+  /** How often the counts are written. Default 10 s. */
+  flushMs?: number
+  /** Where a failed write is reported. */
+  onError?: (error: unknown) => void
+}
+
+// Crawlers, link previews, uptime checks and command-line clients: none is a person looking at the page.
+const bots =
+  /bot\b|bot\/|crawl|spider|slurp|archiver|facebookexternalhit|meta-externalagent|embedly|preview|headless|lighthouse|pagespeed|pingdom|uptime|monitor|curl\/|wget\/|python|httpclient|http-client|go-http|java\/|okhttp|node-fetch|undici|axios|postman|insomnia|scrapy|feedfetcher|whatsapp|telegram|discord|skype|bingpreview|yandex|baidu|duckduckgo|petal|semrush|ahrefs|mj12|dotbot|bytespider|gptbot|claude|perplexity|ccbot/i
+
+/** Whether a request is a person's browser opening a page (not a bot, a prefetch or a sub-request). */
+export function isPageView(request: Request): boolean {
+  if (request.method !== 'GET') return false
+  const agent = request.headers.get('user-agent') ?? ''
+  if (agent === '' || !/^Mozilla\//.test(agent) || bots.test(agent)) return false
+  const purpose = `${request.headers.get('sec-purpose') ?? ''} ${request.headers.get('purpose') ?? ''} ${request.headers.get('x-purpose') ?? ''} ${request.headers.get('x-moz') ?? ''}`
+  if (/prefetch|prerender|preview/i.test(purpose)) return false
+  const dest = request.headers.get('sec-fetch-dest')
+  return dest === null || dest === 'document'
+}
+
+/** A host without its port and a leading www., lower case. */
+const bareHost = (host: string) => host.toLowerCase().replace(/:\d+$/, '').replace(/^www\./, '')
+
+/**
+ * Where a visit came from, read as the store reads a registration's source: utm_source (lower case), else the
+ * network of an ad click id, else the referring site's host (not this site's), else '' (direct).
+ */
+export function visitSourceOf(request: Request): string {
+  const url = new URL(request.url)
+  const utm = url.searchParams.get('utm_source')?.trim().toLowerCase()
+  if (utm) return utm.slice(0, 100)
+  for (const [network, ids] of clickIdNetworks) if (ids.some((id) => url.searchParams.has(id))) return network
+  const referer = request.headers.get('referer')
+  if (!referer || !URL.canParse(referer)) return ''
+  const from = bareHost(new URL(referer).host)
+  return from === bareHost(request.headers.get('host') ?? url.host) ? '' : from.slice(0, 100)
+}
+
+// Past this many visitors in one day (a flood of made-up addresses), a further visit counts as a new visitor
+// rather than growing the memory.
+const maxRemembered = 200_000
+
+/** Starts a visit counter; its timer does not keep the process alive. */
+export function createVisitCounter(options: VisitCounterOptions): VisitCounter {
+  const clock = options.clock ?? (() => new Date())
+  const dayFormat = new Intl.DateTimeFormat('en-CA', { timeZone: options.timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })
+  let day = ''
+  let salt: Buffer = Buffer.alloc(0)
+  let seen = new Set<string>()
+  let pending = new Map<string, VisitCount>()
+
+  /** Today's salt and hashes; a new day gets a new salt, and the last day's salt and hashes are dropped. */
+  function today(): string {
+    const now = dayFormat.format(clock())
+    if (now !== day) {
+      day = now
+      salt = randomBytes(32)
+      seen = new Set()
+    }
+    return day
+  }
+
+  async function flush(): Promise<void> {
+    if (pending.size === 0) return
+    const counts = [...pending.values()]
+    pending = new Map()
+    await options.store.addVisits(counts)
+  }
+  const timer = setInterval(() => flush().catch((error: unknown) => options.onError?.(error)), options.flushMs ?? 10_000)
+  timer.unref()
+
+  return {
+    count(request, response, launch, address) {
+      try {
+        if (response.status !== 200 && response.status !== 304) return
+        const type = response.headers.get('content-type')
+        if (type ? !type.startsWith('text/html') : !(request.headers.get('accept') ?? '').includes('text/html')) return
+        if (!isPageView(request)) return
+        const on = today()
+        const visitor = createHash('sha256').update(salt).update(`\0${launch}\0${address}\0${request.headers.get('user-agent')}`).digest('base64')
+        const first = !seen.has(visitor)
+        if (first && seen.size < maxRemembered) seen.add(visitor)
+        const source = visitSourceOf(request)
+        const key = `${launch}\0${on}\0${source}`
+        const count = pending.get(key) ?? { launch, day: on, source, visits: 0, visitors: 0 }
+        count.visits += 1
+        if (first) count.visitors += 1
+        pending.set(key, count)
+      } catch (error) {
+        options.onError?.(error)
+      }
+    },
+    flush,
+    async close() {
+      clearInterval(timer)
+      await flush()
+    },
+  }
+}
