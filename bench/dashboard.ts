@@ -6,7 +6,7 @@ import type { PageConfig } from '../schema/page-config.ts'
 import { createLeadsPage, leadsPageLaunchOf } from '../src/server/leads-page/leads-page.ts'
 import { createPasswordCheck, openSessionStore } from '../src/server/leads-page/sessions.ts'
 import { lastDays } from '../src/server/leads-page/days.ts'
-import { openSqliteStore } from '../src/server/store/sqlite-store.ts'
+import { openSqliteStore } from '../src/server/store/sqlite/sqlite-store.ts'
 import type { NewLead } from '../src/server/store/store.ts'
 import { defaultLaunch, newLead, readPageConfig } from '../tests/server/support/fixtures.ts'
 

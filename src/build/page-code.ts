@@ -34,7 +34,7 @@ export type PageCode = {
 }
 
 /** This program's folder (src/, index.html, node_modules/): the page code is the program's, whichever project it builds. */
-export const programRoot = fileURLToPath(new URL('../../', import.meta.url))
+export const programRoot = fileURLToPath(new URL('../..', import.meta.url))
 
 /** Where builds keep what they share: the page code, image variants (node_modules/.cache, which git and npm ignore). */
 export const buildCacheDir = path.join(programRoot, 'node_modules', '.cache')

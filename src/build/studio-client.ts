@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url'
 import path from 'node:path'
 import type { InlineConfig, Plugin } from 'vite'
 
-const clientDir = fileURLToPath(new URL('../studio/client/', import.meta.url))
+const clientDir = fileURLToPath(new URL('../studio/client', import.meta.url))
 
 /** The folder of a build's output that holds the studio's browser part: <DIST_DIR>/_studio/ (no launch is named so). */
 export const studioDistName = '_studio'

@@ -5,8 +5,8 @@ import Database from 'better-sqlite3'
 import pg from 'pg'
 import { defaultLaunchSlug } from './launch-catalog.ts'
 import { readErasureSettings, SettingsError } from '../server/env.ts'
-import { createPostgresStore } from '../server/store/postgres-store.ts'
-import { openSqliteStore } from '../server/store/sqlite-store.ts'
+import { createPostgresStore } from '../server/store/postgres/postgres-store.ts'
+import { openSqliteStore } from '../server/store/sqlite/sqlite-store.ts'
 import type { LeadStore, MessageState, StoredLead } from '../server/store/store.ts'
 
 /**

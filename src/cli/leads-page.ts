@@ -9,7 +9,7 @@ import { formatEnvProblems, parseNodeEnv, type NodeServerConfig } from '../serve
 import { createForwardedAddress } from '../server/registration/forwarded-address.ts'
 import { createLeadsPage, leadsPageLaunchOf } from '../server/leads-page/leads-page.ts'
 import { createPasswordCheck, openSessionStore } from '../server/leads-page/sessions.ts'
-import { createPostgresStore } from '../server/store/postgres-store.ts'
+import { createPostgresStore } from '../server/store/postgres/postgres-store.ts'
 import { createForwardedHeaderGuard } from '../server/site/forwarded-headers.ts'
 import { secureHeadersMiddleware } from '../server/site/security-headers.ts'
 import type { LeadStore } from '../server/store/store.ts'

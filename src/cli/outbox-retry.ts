@@ -4,8 +4,8 @@ import { pathToFileURL } from 'node:url'
 import pg from 'pg'
 import { readExportSettings, SettingsError } from '../server/env.ts'
 import { defaultLaunchSlug } from './launch-catalog.ts'
-import { createPostgresStore } from '../server/store/postgres-store.ts'
-import { openSqliteStore } from '../server/store/sqlite-store.ts'
+import { createPostgresStore } from '../server/store/postgres/postgres-store.ts'
+import { openSqliteStore } from '../server/store/sqlite/sqlite-store.ts'
 import type { LeadStore, MessageState } from '../server/store/store.ts'
 
 /**

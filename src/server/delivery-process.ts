@@ -6,7 +6,7 @@ import { createOutboxWorker } from './delivery/outbox.ts'
 import { createSmtpMailer } from './delivery/smtp-mailer.ts'
 import { createWebhookSender } from './delivery/webhook.ts'
 import { lockDelivery } from './store/data-dir-lock.ts'
-import { openSqliteStore } from './store/sqlite-store.ts'
+import { openSqliteStore } from './store/sqlite/sqlite-store.ts'
 import type { DeliveryStart, FromDelivery, ToDelivery } from './delivery-supervisor.ts'
 
 // The delivery process (started and supervised by delivery-supervisor.ts, never run by hand): the outbox worker of

@@ -1,6 +1,6 @@
 -- Phases (issue 24): each lead records the launch's phase it registered in (page.config.json "phases": coming-soon,
 -- vip, public, sold-out …), as the function decided it at that moment. A new file: shipped migrations are never
--- edited. The SQLite store (src/server/store/sqlite-schema.ts, schema version 9) makes the same change.
+-- edited. The SQLite store (src/server/store/sqlite/sqlite-schema.ts, schema version 9) makes the same change.
 --
 -- leads.phase: the phase's name. Null for a launch without phases, and on leads stored before this migration.
 --

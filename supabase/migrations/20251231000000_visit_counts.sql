@@ -2,7 +2,7 @@
 -- dashboard shows visits and the conversion (registrations / unique visitors). The Node server counts a visit when it
 -- serves a launch's page, without cookies: a visitor is a hash of a salt that changes every day (kept in memory only,
 -- never stored), the site, the address and the browser's User-Agent, held in memory for that day alone. Only these
--- daily counts are stored: no address, no hash, no User-Agent. The SQLite store (src/server/store/sqlite-schema.ts,
+-- daily counts are stored: no address, no hash, no User-Agent. The SQLite store (src/server/store/sqlite/sqlite-schema.ts,
 -- schema version 9) makes the same table.
 --
 -- day: the date in the team's time zone (NOTIFY_TIME_ZONE). source: utm_source (lower case), else the network of an ad

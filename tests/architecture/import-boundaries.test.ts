@@ -51,7 +51,7 @@ export function roomOf(file: string): string {
 const browserRooms = ['src/page/', 'src/sections/', 'src/ui/', 'src/form/', 'src/studio/client/']
 const nodeOnly = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)])
 /** The store's drivers: only the entries (and the CLI, the build and the tests) choose one; every other room goes through store/store.ts. */
-const isStoreDriver = (file: string) => /^src\/server\/store\/(sqlite|postgres)-/.test(file)
+const isStoreDriver = (file: string) => /^src\/server\/store\/(sqlite|postgres)\//.test(file)
 const mayChooseDriver = new Set(['src/server/store/', 'src/server/', 'supabase/', 'src/cli/', 'src/build/', 'tests/'])
 
 /** The import specifiers of a TypeScript source: static imports (type-only too), re-exports, dynamic import(). */
@@ -212,11 +212,11 @@ describe('import boundaries', () => {
   it('keeps the server rooms apart: stores know no delivery, delivery no registration, no room but the entries picks a driver', () => {
     expect(boundaryViolations('src/server/store/bad.ts', "import type { Mailer } from '../delivery/mailer.ts'\n")).toHaveLength(1)
     expect(boundaryViolations('src/server/delivery/bad.ts', "import { refusal } from '../registration/refusal.ts'\n")).toHaveLength(1)
-    expect(boundaryViolations('src/server/leads-page/bad.ts', "import { openSqliteStore } from '../store/sqlite-store.ts'\n")).toHaveLength(1)
-    expect(boundaryViolations('src/server/delivery/bad.ts', "import { createPostgresStore } from '../store/postgres-store.ts'\n")).toHaveLength(1)
+    expect(boundaryViolations('src/server/leads-page/bad.ts', "import { openSqliteStore } from '../store/sqlite/sqlite-store.ts'\n")).toHaveLength(1)
+    expect(boundaryViolations('src/server/delivery/bad.ts', "import { createPostgresStore } from '../store/postgres/postgres-store.ts'\n")).toHaveLength(1)
     expect(boundaryViolations('src/server/registration/bad.ts', "import { createApp } from '../app.ts'\n")).toHaveLength(1)
     expect(boundaryViolations('src/server/leads-page/good.ts', "import type { LeadStore } from '../store/store.ts'\n")).toEqual([])
-    expect(boundaryViolations('src/server/node.ts', "import { openSqliteStore } from './store/sqlite-store.ts'\n")).toEqual([])
+    expect(boundaryViolations('src/server/node.ts', "import { openSqliteStore } from './store/sqlite/sqlite-store.ts'\n")).toEqual([])
     expect(boundaryViolations('src/server/lost/file.ts', "import { createApp } from '../app.ts'\n")).toHaveLength(1)
   })
 

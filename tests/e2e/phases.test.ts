@@ -8,7 +8,7 @@ import type { PageConfig } from '../../schema/page-config.ts'
 import { applyPhase } from '../../schema/phase-apply.ts'
 import { buildSite } from '../../src/cli/build.ts'
 import { readBuildSettings } from '../../src/server/env.ts'
-import { openSqliteStore } from '../../src/server/store/sqlite-store.ts'
+import { openSqliteStore } from '../../src/server/store/sqlite/sqlite-store.ts'
 import { readPageConfig } from '../server/support/fixtures.ts'
 import { fill, inlineForm, launchBrowser, scaled, startServer, waitForHydration, waitForToast, type RunningServer } from './harness.ts'
 

@@ -6,7 +6,7 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest'
 import { createRegistrationValidator } from '../../schema/registration-ajv.ts'
 import { createApp, type AppDeps } from '../../src/server/app.ts'
 import { localAnonKey } from '../../schema/local-defaults.ts'
-import { openSqliteStore, type SqliteLeadStore } from '../../src/server/store/sqlite-store.ts'
+import { openSqliteStore, type SqliteLeadStore } from '../../src/server/store/sqlite/sqlite-store.ts'
 import type { LeadStore } from '../../src/server/store/store.ts'
 import { defaultLaunch, launchSite, readPageConfig, registration } from './support/fixtures.ts'
 

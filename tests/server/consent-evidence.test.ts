@@ -8,7 +8,7 @@ import { localAnonKey } from '../../schema/local-defaults.ts'
 import { createApp, type AppDeps } from '../../src/server/app.ts'
 import { createOutboxWorker } from '../../src/server/delivery/outbox.ts'
 import { createSmtpMailer } from '../../src/server/delivery/smtp-mailer.ts'
-import { openSqliteStore, type SqliteLeadStore } from '../../src/server/store/sqlite-store.ts'
+import { openSqliteStore, type SqliteLeadStore } from '../../src/server/store/sqlite/sqlite-store.ts'
 import { defaultLaunch, launchSite, readPageConfig, registration } from './support/fixtures.ts'
 import { startTestSmtp, type ReceivedMail } from './support/smtp.ts'
 

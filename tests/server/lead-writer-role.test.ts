@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createPostgresStore, type SqlQueryable } from '../../src/server/store/postgres-store.ts'
+import { createPostgresStore, type SqlQueryable } from '../../src/server/store/postgres/postgres-store.ts'
 import { addressKeyOf } from '../../src/server/store/suppression.ts'
 import { defaultLaunch, mailFor, newLead } from './support/fixtures.ts'
 import { plannedPostgresKind, startTestPostgres, type TestPostgres } from './support/postgres.ts'

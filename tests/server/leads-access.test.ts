@@ -4,7 +4,7 @@ import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { runLeadsAccess, type AccessReport } from '../../src/cli/leads-access.ts'
 import { emptyFilter, openSessionStore } from '../../src/server/leads-page/sessions.ts'
-import { openSqliteStore } from '../../src/server/store/sqlite-store.ts'
+import { openSqliteStore } from '../../src/server/store/sqlite/sqlite-store.ts'
 import { defaultLaunch, mailFor, newLead } from './support/fixtures.ts'
 
 // Issue 21, item 12: `npm run leads:access -- --email ADDRESS` gives one person everything held about them, from the

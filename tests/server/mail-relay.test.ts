@@ -6,7 +6,7 @@ import { localAnonKey } from '../../schema/local-defaults.ts'
 import { createApp } from '../../src/server/app.ts'
 import { createOutboxWorker } from '../../src/server/delivery/outbox.ts'
 import { createSmtpMailer } from '../../src/server/delivery/smtp-mailer.ts'
-import { openSqliteStore } from '../../src/server/store/sqlite-store.ts'
+import { openSqliteStore } from '../../src/server/store/sqlite/sqlite-store.ts'
 import { defaultLaunch, launchSite, readPageConfig, registration } from './support/fixtures.ts'
 import { startTestSmtp, type ReceivedMail } from './support/smtp.ts'
 

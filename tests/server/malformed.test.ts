@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { localAnonKey } from '../../schema/local-defaults.ts'
-import { openSqliteStore } from '../../src/server/store/sqlite-store.ts'
+import { openSqliteStore } from '../../src/server/store/sqlite/sqlite-store.ts'
 import { defaultLaunch, registration } from './support/fixtures.ts'
 import { startServerProcess, writeDist, type ServerProcess } from './support/node-server.ts'
 

@@ -6,7 +6,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { localAnonKey } from '../../schema/local-defaults.ts'
 import { createEmlMailer, emlFileName } from '../../src/server/delivery/eml-mailer.ts'
-import { openSqliteStore } from '../../src/server/store/sqlite-store.ts'
+import { openSqliteStore } from '../../src/server/store/sqlite/sqlite-store.ts'
 import { defaultLaunch, mailFor, newLead, readPageConfig, registration } from './support/fixtures.ts'
 import { runServerExpectingExit, startServerProcess, writeDist, type ServerProcess } from './support/node-server.ts'
 

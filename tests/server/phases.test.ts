@@ -11,7 +11,7 @@ import { createApp } from '../../src/server/app.ts'
 import { parseNodeEnv, readBuildSettings } from '../../src/server/env.ts'
 import { startNodeServer } from '../../src/server/node.ts'
 import type { RunningServer } from '../../src/server/node-options.ts'
-import { openSqliteStore } from '../../src/server/store/sqlite-store.ts'
+import { openSqliteStore } from '../../src/server/store/sqlite/sqlite-store.ts'
 import { launchSite, readPageConfig, registration } from './support/fixtures.ts'
 
 // A launch in its VIP phase whose public phase starts at T (10:00 on 18 April 2026 in Toronto, the launch's time

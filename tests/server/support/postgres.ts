@@ -3,7 +3,7 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync }
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
-import type { SqlQueryable } from '../../../src/server/store/postgres-store.ts'
+import type { SqlQueryable } from '../../../src/server/store/postgres/postgres-store.ts'
 import { freePort } from './ports.ts'
 
 /** A Postgres to test against, with the Supabase roles and the real migrations applied. */

@@ -1,4 +1,4 @@
-import { openSqliteStore } from '../../../src/server/store/sqlite-store.ts'
+import { openSqliteStore } from '../../../src/server/store/sqlite/sqlite-store.ts'
 import { defaultLaunch, mailFor, newLead } from './fixtures.ts'
 
 // Run by tests/server/sqlite-writer.test.ts: saves registrations through the worker-thread writer, 20 at a time, for

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module'
 import { Worker } from 'node:worker_threads'
-import { leadColumnValues, type NewLead, type NewMessage, type OutgoingMail } from './store.ts'
+import { leadColumnValues, type NewLead, type NewMessage, type OutgoingMail } from '../store.ts'
 import { saveStatements, type LeadRow } from './sqlite-rows.ts'
 
 /**

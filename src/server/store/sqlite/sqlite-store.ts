@@ -1,6 +1,6 @@
 import { chmodSync, existsSync } from 'node:fs'
 import Database from 'better-sqlite3'
-import { ensurePrivateFile, privateFileMode } from './private-files.ts'
+import { ensurePrivateFile, privateFileMode } from '../private-files.ts'
 import { createSqliteSignInCounts } from './sqlite-sign-in-counts.ts'
 import {
   countsByLaunch,
@@ -21,7 +21,7 @@ import {
   type OutboxCounts,
   type OutgoingMail,
   type SaveLeadResult,
-} from './store.ts'
+} from '../store.ts'
 import { columnsOf, schemaV1, upgrades } from './sqlite-schema.ts'
 import { createSqliteFollowUps, followUpCondition } from './sqlite-follow-up.ts'
 import { createSqlitePulse } from './sqlite-pulse.ts'

@@ -10,7 +10,7 @@ import {
   type OutgoingMail,
   type StoredLead,
   type WebhookMessage,
-} from './store.ts'
+} from '../store.ts'
 
 /** The WHERE clause and parameter for a selector (leads table). */
 export function whereOf(selector: LeadSelector): [string, string] {

@@ -1,8 +1,8 @@
 // The SQLite store's follow-up part (follow-up.ts): status, assignee, notes and history; the same person's other
 // registrations; phones in E.164; and the follow-up filters of the leads list. Schema version 8 (sqlite-schema.ts).
 import type Database from 'better-sqlite3'
-import { leadUpdatedRecipient, type FollowUpStore, type HistoryEntry } from './follow-up.ts'
-import type { LeadSearch } from './store.ts'
+import { leadUpdatedRecipient, type FollowUpStore, type HistoryEntry } from '../follow-up.ts'
+import type { LeadSearch } from '../store.ts'
 import { emailKey } from './sqlite-rows.ts'
 
 type HistoryRow = { id: number; lead_id: number; created_at: string; author: string; kind: HistoryEntry['kind']; value: string }

@@ -1,7 +1,7 @@
 // The SQLite store's dashboard part (store.ts: PulseStore): the leads page's counts, each one GROUP BY over the
 // window's leads (the leads_newest index bounds them by date), and the visit counts of schema version 9.
 import type Database from 'better-sqlite3'
-import { clickIdNetworks, emailMedia, pulseOf, type PulseQuery, type PulseStore, type VisitCount } from './store.ts'
+import { clickIdNetworks, emailMedia, pulseOf, type PulseQuery, type PulseStore, type VisitCount } from '../store.ts'
 
 /** The host of a URL column (after ://, up to the first /), lower case, '' when it has none. */
 function hostOf(column: string): string {

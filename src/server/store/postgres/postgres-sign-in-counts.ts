@@ -1,4 +1,4 @@
-import type { SignInCounts } from './sign-in-counts.ts'
+import type { SignInCounts } from '../sign-in-counts.ts'
 
 /** What the counts need of a Postgres client (postgres-store.ts's SqlQueryable: a pg.Pool, PGlite). */
 type Queryable = { query(text: string, params?: unknown[]): Promise<{ rows: unknown[] }> }

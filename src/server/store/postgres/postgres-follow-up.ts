@@ -1,7 +1,7 @@
 // The PostgreSQL store's follow-up part (follow-up.ts), on the tables of
 // supabase/migrations/20251228000000_lead_follow_up.sql. Each write is one statement, so one transaction.
-import { leadUpdatedRecipient, type FollowUpStore, type HistoryEntry } from './follow-up.ts'
-import type { LeadSearch } from './store.ts'
+import { leadUpdatedRecipient, type FollowUpStore, type HistoryEntry } from '../follow-up.ts'
+import type { LeadSearch } from '../store.ts'
 
 /** The one thing needed of a Postgres client (postgres-store.ts: SqlQueryable). */
 type Queryable = { query(text: string, params?: unknown[]): Promise<{ rows: unknown[] }> }

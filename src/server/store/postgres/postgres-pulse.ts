@@ -1,6 +1,6 @@
 // The PostgreSQL store's dashboard part (store.ts: PulseStore), on the tables of supabase/migrations (visit_counts:
 // 20251231000000_visit_counts.sql). The same counts as sqlite-pulse.ts, each one GROUP BY over the window's leads.
-import { clickIdNetworks, emailMedia, pulseOf, type PulseQuery, type PulseStore } from './store.ts'
+import { clickIdNetworks, emailMedia, pulseOf, type PulseQuery, type PulseStore } from '../store.ts'
 
 /** The one thing needed of a Postgres client (postgres-store.ts: SqlQueryable). */
 type Queryable = { query(text: string, params?: unknown[]): Promise<{ rows: unknown[] }> }

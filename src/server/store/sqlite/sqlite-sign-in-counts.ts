@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3'
-import type { SignInCounts } from './sign-in-counts.ts'
+import type { SignInCounts } from '../sign-in-counts.ts'
 
 /**
  * The sign-in counts' tables in SQLite (schema version 7 of sqlite-store.ts), as

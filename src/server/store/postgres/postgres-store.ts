@@ -21,7 +21,7 @@ import {
   type OutgoingMail,
   type StoredLead,
   type WebhookMessage,
-} from './store.ts'
+} from '../store.ts'
 import { createPostgresSignInCounts } from './postgres-sign-in-counts.ts'
 import { createPostgresFollowUps, followUpCondition } from './postgres-follow-up.ts'
 import { createPostgresPulse } from './postgres-pulse.ts'
