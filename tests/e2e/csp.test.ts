@@ -68,7 +68,7 @@ describe('the Content-Security-Policy', () => {
     await form.getByLabel('Phone').fill('555-555-0100')
     await form.getByRole('radio', { name: 'Yes' }).check()
     await form.getByRole('button', { name: config.form.submitLabel }).click()
-    await page.getByText(config.form.toasts.error.title).waitFor()
+    await waitForToast(page, config.form.toasts.error.title)
 
     expect(violations).toEqual([])
     await page.context().close()

@@ -18,8 +18,9 @@ const rootHidden = (page: Page) => page.evaluate(() => document.getElementById('
 async function expectPageReachable(page: Page): Promise<void> {
   await page.getByRole('dialog').waitFor({ state: 'detached', timeout: scaled(20_000) })
   await expect.poll(() => rootHidden(page), { timeout: scaled(20_000) }).toBe(null)
-  // Settled: nothing left to hide it again (a closing animation, a pending open).
-  await page.waitForTimeout(500)
+  // Settled: nothing left to hide it again (a closing animation, a pending open). A check that nothing happens: it
+  // can only wait, longer when the CPU is slowed.
+  await page.waitForTimeout(scaled(500))
   expect(await rootHidden(page)).toBe(null)
   await expect.poll(() => inlineForm(page).getByRole('textbox', { name: 'Full Name' }).count()).toBe(1)
 }
@@ -51,7 +52,8 @@ describe('the registration dialog leaves the page reachable once it closes (CPU 
     // Open again, not the one still closing (react-modal marks that one before-close): the tap was not lost.
     await page.locator('[role="dialog"]:not(.ReactModal__Content--before-close)').waitFor({ timeout: scaled(15_000) })
     const dialog = await waitForDialog(page)
-    await page.waitForTimeout(1000)
+    // The first one's closing has ended (react-modal removes it then): only the reopened dialog is left to close.
+    await page.locator('.ReactModal__Content--before-close').waitFor({ state: 'detached', timeout: scaled(15_000) })
     await dialog.press('Escape')
     await expectPageReachable(page)
     await page.close()

@@ -5,7 +5,7 @@ import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { makeLaunchesProject } from '../fixtures/launches-project.ts'
 import { replaceOnce } from '../fixtures/second-launch.ts'
-import { freePort, launchBrowser } from './harness.ts'
+import { freePort, launchBrowser, scaled } from './harness.ts'
 
 // `npm run edit` without --launch, run in a throwaway project as a person runs it there.
 const editScript = path.resolve('src/cli/edit.ts')
@@ -58,7 +58,7 @@ describe('npm run edit without --launch', () => {
     try {
       expect(editor.output()).toContain('choose one in the browser')
       const page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
-      page.setDefaultTimeout(20_000)
+      page.setDefaultTimeout(scaled(20_000))
       await page.goto(editor.url)
       const list = page.getByRole('list', { name: 'Launches' })
       await list.getByRole('link').first().waitFor()
@@ -78,7 +78,7 @@ describe('npm run edit without --launch', () => {
     } finally {
       await editor.stop()
     }
-  }, 120_000)
+  }, scaled(120_000))
 
   it('opens the only launch of a project at once', async () => {
     const editor = await startEdit(makeLaunchesProject({}, renamed('Cedar Hollow')))
@@ -94,5 +94,5 @@ describe('npm run edit without --launch', () => {
     } finally {
       await editor.stop()
     }
-  }, 120_000)
+  }, scaled(120_000))
 })

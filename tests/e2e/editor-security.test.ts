@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { request } from 'node:http'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { copyProject, freePort } from './harness.ts'
+import { copyProject, freePort, scaled } from './harness.ts'
 
 // The real `npm run edit`, run in a throwaway copy of the project that holds what a working checkout holds beside the
 // code: registrations in .data/ (the database's WAL, an e-mail in the outbox) and secrets in .env.
@@ -35,7 +35,7 @@ beforeAll(async () => {
   }
   const page = await send('GET', '/studio/')
   token = /name="editor-token" content="([^"]+)"/.exec(page.body)?.[1] ?? ''
-}, 180_000)
+}, scaled(180_000))
 
 afterAll(async () => {
   if (editor?.pid && editor.exitCode === null) {

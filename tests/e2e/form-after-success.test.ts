@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import type { Locator, Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import type { PageConfig } from '../../schema/page-config.ts'
-import { fill, inlineForm, useServerAndBrowser, waitForToast } from './harness.ts'
+import { fill, inlineForm, scaled, useServerAndBrowser, waitForHydration, waitForToast } from './harness.ts'
 
 const config = JSON.parse(readFileSync('page.config.json', 'utf8')) as PageConfig
 const { messages, toasts, submitLabel } = config.form
@@ -18,8 +18,9 @@ async function visit(width = 1280): Promise<Page> {
   const context = await e2e.browser.newContext({ viewport: { width, height: 900 } })
   await context.addInitScript(() => localStorage.setItem('registration-dialog', JSON.stringify({ closedAt: Date.now() })))
   const page = await context.newPage()
-  page.setDefaultTimeout(10_000)
+  page.setDefaultTimeout(scaled(10_000))
   await page.goto(e2e.server.url + '/', { waitUntil: 'networkidle' })
+  await waitForHydration(page)
   await inlineForm(page).getByRole('button', { name: submitLabel }).and(page.locator(':enabled')).waitFor()
   return page
 }
@@ -60,7 +61,8 @@ describe('the registration forms after a successful registration', () => {
     await fill(form, { email: 'morgan@example.com' })
     await form.getByRole('button', { name: submitLabel }).click()
     await page.getByText(toasts.success.title).waitFor()
-    await page.waitForTimeout(300) // any late re-validation would have shown by now
+    // A check that nothing happens: any late re-validation would have shown by now (longer when the CPU is slowed).
+    await page.waitForTimeout(scaled(300))
     await expectCleanAndEmpty(form)
     await expectCleanAndEmpty(await openDialog(page))
 
@@ -81,7 +83,7 @@ describe('the registration forms after a successful registration', () => {
     await dialog.getByRole('button', { name: submitLabel }).click()
     await page.getByText(toasts.success.title).waitFor()
     await page.getByRole('dialog').waitFor({ state: 'detached' })
-    await page.waitForTimeout(300)
+    await page.waitForTimeout(scaled(300)) // nothing happens: as above
     await expectCleanAndEmpty(inlineForm(page))
     await expectCleanAndEmpty(await openDialog(page))
 

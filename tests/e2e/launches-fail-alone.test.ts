@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { localAnonKey } from '../../schema/local-defaults.ts'
 import type { PageConfig } from '../../schema/page-config.ts'
 import { startTestSmtp, type TestSmtp } from '../server/support/smtp.ts'
-import { copyProject, startServer, type RunningServer } from './harness.ts'
+import { copyProject, scaled, startServer, type RunningServer } from './harness.ts'
 
 // Issue 22 (launches fail alone) and issue 23's publish, in a fresh copy of the project with three launches: the
 // default one, maple-ridge (built once, then its config broken on disk) and cedar-park (broken before it was ever
@@ -116,7 +116,7 @@ beforeAll(async () => {
     { cwd: project.root, script: 'src/cli/start.ts', timeoutMs: 300_000 },
   )
   port = Number(new URL(server.url).port)
-}, 900_000)
+}, scaled(900_000))
 
 afterAll(async () => {
   agent.destroy()
@@ -190,7 +190,7 @@ describe('a launch that was never built', () => {
 })
 
 describe('publishing a launch while both are under load', () => {
-  it('swaps the new version in with no error and no mixed page, and the next registration takes the new field', { timeout: 900_000 }, async () => {
+  it('swaps the new version in with no error and no mixed page, and the next registration takes the new field', { timeout: scaled(900_000) }, async () => {
     await server!.stop()
     server = await startServer({}, { cwd: project.root, script: 'tests/e2e/publishing-server.ts', timeoutMs: 300_000, stdin: true })
     port = Number(new URL(server.url).port)

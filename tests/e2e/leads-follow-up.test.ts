@@ -55,7 +55,7 @@ describe('follow-up on the leads page in Chromium at 390 px, JavaScript off', ()
       WEBHOOK_SECRET: secret,
     })
     browser = await launchBrowser()
-  }, 90_000)
+  }, scaled(90_000))
 
   afterAll(async () => {
     await browser?.close()

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { localAnonKey } from '../../schema/local-defaults.ts'
 import { openSqliteStudioStore } from '../../src/studio/server/sqlite-store.ts'
-import { inviteAndSetPassword, useServerAndBrowser } from './harness.ts'
+import { inviteAndSetPassword, scaled, useServerAndBrowser } from './harness.ts'
 import path from 'node:path'
 
 // The leads page under the studio's sign-in, in Chromium against the real Node server (no LEADS_PASSWORD): a
@@ -61,5 +61,5 @@ describe('the leads page for a studio account', () => {
       ['sol.sales@example.com', 'viewed the leads list'],
     ])
     for (const value of Object.values(registrant)) expect(JSON.stringify(log)).not.toContain(value)
-  }, 120_000)
+  }, scaled(120_000))
 })

@@ -4,7 +4,7 @@ import path from 'node:path'
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import type { PageConfig } from '../../schema/page-config.ts'
-import { fill, inlineForm, installPausedClock, scaled, snoozeDialog, useServerAndBrowser, waitForHydration } from './harness.ts'
+import { fill, inlineForm, installPausedClock, scaled, snoozeDialog, useServerAndBrowser, waitForHydration, waitForToast } from './harness.ts'
 
 // Issue 12: a registration that cannot fail. Without JavaScript, with the form's code blocked, after a lost answer.
 const config = JSON.parse(readFileSync('page.config.json', 'utf8')) as PageConfig
@@ -147,10 +147,10 @@ describe('a lost answer', () => {
     await form.getByRole('button', { name: submitLabel }).and(page.locator(':enabled')).waitFor()
     await fill(form, { name: 'Lost Answer', email: 'lost@example.com', phone: '555-555-0150', realtor: 'No' })
     await form.getByRole('button', { name: submitLabel }).click()
-    await page.getByText(toasts.error.title).waitFor()
+    await waitForToast(page, toasts.error.title)
     await fill(form, { phone: '555-555-0151' })
     await form.getByRole('button', { name: submitLabel }).click()
-    await page.getByText(toasts.success.title).waitFor()
+    await waitForToast(page, toasts.success.title)
 
     expect(bodies).toHaveLength(2)
     expect(bodies[1]?.submissionId).not.toBe(bodies[0]?.submissionId)
@@ -182,11 +182,14 @@ describe('the dialog knows the visitor', () => {
     await dialog.waitFor()
     await fill(dialog, { name: 'Dialog Memory', email: 'memory@example.com', phone: '555-555-0160', realtor: 'No' })
     await dialog.getByRole('button', { name: submitLabel }).click()
-    await page.getByText(toasts.success.title).waitFor()
+    await waitForToast(page, toasts.success.title)
     await page.close()
     page = await registering.newPage()
     await load(page)
-    await page.waitForTimeout(300)
+    // The page hydrated and its clock moved past the delay: an open would have begun. A check that nothing happens
+    // can only wait (longer when the CPU is slowed).
+    await waitForHydration(page)
+    await page.waitForTimeout(scaled(300))
     await expect(dialogs(page).count()).resolves.toBe(0)
     // A Register button still opens it.
     await page.getByRole('link', { name: 'Register for VIP Access' }).click()
@@ -200,8 +203,9 @@ describe('the dialog knows the visitor', () => {
     await dialogs(page).waitFor()
     await dialogs(page).getByRole('button', { name: config.modal.closeLabel }).click()
     await page.reload({ waitUntil: 'networkidle' })
+    await waitForHydration(page)
     await page.clock.runFor(config.modal.openDelayMs + 10)
-    await page.waitForTimeout(300)
+    await page.waitForTimeout(scaled(300)) // nothing happens: as above
     await expect(dialogs(page).count()).resolves.toBe(0)
     // Eight days on, it opens by itself again.
     await page.clock.setSystemTime(new Date('2026-01-09T00:00:00Z'))

@@ -46,7 +46,7 @@ async function openDialogByTimer(page: Page) {
 async function settledScroll(page: Page, selector: string): Promise<{ top: number; padding: number; atEnd: boolean }> {
   let last = Number.NaN
   for (let still = 0, tries = 0; still < 4 && tries < 100; tries++) {
-    await page.waitForTimeout(100)
+    await page.waitForTimeout(scaled(100)) // the scroll is still once it has not moved for four of these
     const y = await page.evaluate(() => window.scrollY)
     still = y === last ? still + 1 : 0
     last = y

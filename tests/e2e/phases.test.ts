@@ -30,7 +30,7 @@ beforeAll(async () => {
   await buildSite(configFile, path.join(root, 'dist', config.launch.slug), readBuildSettings({}), config)
   server = await startServer({ PAGE_CONFIG: configFile, DIST_DIR: path.join(root, 'dist') })
   browser = await launchBrowser()
-}, 300_000)
+}, scaled(300_000))
 
 afterAll(async () => {
   await browser?.close()
@@ -72,5 +72,5 @@ describe('the sold-out phase in Chromium', () => {
       await store.close()
     }
     await context.close()
-  }, 120_000)
+  }, scaled(120_000))
 })

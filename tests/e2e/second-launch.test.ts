@@ -6,7 +6,7 @@ import path from 'node:path'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { PageConfig } from '../../schema/page-config.ts'
-import { copyProject, launchBrowser, scaled, snoozeDialog, startServer, waitForHydration, type RunningServer } from './harness.ts'
+import { copyProject, launchBrowser, scaled, snoozeDialog, startServer, waitForHydration, waitForToast, type RunningServer } from './harness.ts'
 
 // A second development, built and served from the same code with nothing but PAGE_CONFIG changed (in a copy of the
 // project, so the build's function bundle is not this checkout's).
@@ -124,7 +124,7 @@ describe('a second launch from the same code', () => {
     const request = page.waitForRequest((r) => r.url().endsWith('/functions/v1/send-contact-email') && r.method() === 'POST')
     await form.getByRole('button', { name: second.form.submitLabel }).click()
     expect((await request).postDataJSON()).toMatchObject({ postalCode: 'N0B 2K0', isRealtor: 'no' })
-    await page.getByText(second.form.toasts.success.title).waitFor()
+    await waitForToast(page, second.form.toasts.success.title)
 
     const db = new Database(path.join(server.dataDir, 'leads.sqlite'), { readonly: true })
     const stored = db.prepare('SELECT fields FROM leads').all() as Array<{ fields: string }>

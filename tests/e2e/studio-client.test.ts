@@ -3,7 +3,7 @@ import { AxeBuilder } from '@axe-core/playwright'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startStubStudio, stubSessionCookie, type StubStudio } from '../studio/support/stub-studio-server.ts'
-import { launchBrowser, waitForPublished } from './harness.ts'
+import { launchBrowser, scaled, waitForPublished } from './harness.ts'
 
 // The studio's browser part as built (dist/_studio), in Chromium, against a stand-in of its server that speaks the
 // protocol from memory (tests/studio/support): the editor's round trips, the accessibility gate at 390 and 1440 px,
@@ -21,7 +21,7 @@ const violations: string[] = []
 beforeAll(async () => {
   stub = await startStubStudio({ [slug]: 'page.config.json' })
   browser = await launchBrowser()
-}, 60_000)
+}, scaled(60_000))
 
 afterAll(async () => {
   await browser?.close()
@@ -33,7 +33,7 @@ async function open(path: string, width: number): Promise<{ page: Page; context:
   const context = await browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true })
   await context.addCookies([{ ...stubSessionCookie, domain: '127.0.0.1' }])
   const page = await context.newPage()
-  page.setDefaultTimeout(20_000)
+  page.setDefaultTimeout(scaled(20_000))
   page.on('console', (message) => {
     if (/Content Security Policy/.test(message.text())) violations.push(message.text())
   })
@@ -85,7 +85,7 @@ describe('the studio in Chromium', () => {
     await waitForPublished(page, 3)
     expect(stub.published.get(slug)!.at(-1)).toBe(configText)
     await context.close()
-  }, 90_000)
+  }, scaled(90_000))
 
   it('shows a preview link to copy', async () => {
     const { page, context } = await open(`/studio/launches/${slug}`, 1440)
@@ -111,7 +111,7 @@ describe('the studio in Chromium', () => {
       }
       expect(found).toEqual([])
       await context.close()
-    }, 120_000)
+    }, scaled(120_000))
   }
 
   it('breaks no rule of the strict CSP (no inline script or style, no eval)', () => {

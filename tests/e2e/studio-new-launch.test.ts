@@ -3,7 +3,7 @@ import { request } from 'node:http'
 import path from 'node:path'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { copyProject, inviteAndSetPassword, launchBrowser, type RunningServer, startServer, waitForPublished } from './harness.ts'
+import { copyProject, inviteAndSetPassword, launchBrowser, type RunningServer, scaled, startServer, waitForPublished } from './harness.ts'
 
 // New launch end to end, in Chromium against the real Node server (src/cli/serve.ts) run in a COPY of the project
 // (so launches/ is made there) with the built studio (dist/_studio): an owner starts a launch from the form, it opens
@@ -19,7 +19,7 @@ let browser: Browser
 beforeAll(async () => {
   server = await startServer({ DIST_DIR: path.resolve(process.env.DIST_DIR || 'dist') }, { cwd: project.root })
   browser = await launchBrowser()
-}, 120_000)
+}, scaled(120_000))
 
 afterAll(async () => {
   await browser?.close()
@@ -100,5 +100,5 @@ describe('New launch in the studio, end to end', () => {
     // The launch it was copied from serves as before.
     expect((await getWithHost(`localhost:${port}`)).body).toContain(original.site.name)
     await context.close()
-  }, 480_000)
+  }, scaled(480_000))
 })

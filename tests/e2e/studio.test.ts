@@ -4,7 +4,7 @@ import path from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { localAnonKey } from '../../schema/local-defaults.ts'
-import { inviteAndSetPassword, launchBrowser, type RunningServer, startServer, waitForPublished } from './harness.ts'
+import { inviteAndSetPassword, launchBrowser, type RunningServer, scaled, startServer, waitForPublished } from './harness.ts'
 
 // The studio end to end, in Chromium against the real Node server (src/cli/serve.ts) and the built studio
 // (dist/_studio): from `npm run studio:invite` to a published and a restored version, on a COPY of the config.
@@ -25,7 +25,7 @@ beforeAll(async () => {
   writeFileSync(configFile, original)
   server = await startServer({ PAGE_CONFIG: configFile, DIST_DIR: path.resolve(process.env.DIST_DIR || 'dist') })
   browser = await launchBrowser()
-}, 60_000)
+}, scaled(60_000))
 
 afterAll(async () => {
   await browser?.close()
@@ -111,11 +111,11 @@ describe('the studio, end to end', () => {
     await page.getByRole('link', { name: config.site.name, exact: true }).click()
     await page.getByRole('textbox', { name: 'page.config.json' }).waitFor()
     const desktop = page.frameLocator('iframe[title="Desktop preview"]')
-    await expect.poll(() => desktop.getByRole('heading', { level: 1 }).textContent(), { timeout: 30_000 }).toBe(oldHeading)
+    await expect.poll(() => desktop.getByRole('heading', { level: 1 }).textContent(), { timeout: scaled(30_000) }).toBe(oldHeading)
 
     await selectInEditor(page, `"heading": "${oldHeading}"`)
     await page.keyboard.type(`"heading": "${newHeading}"`)
-    await expect.poll(() => desktop.getByRole('heading', { level: 1 }).textContent(), { timeout: 30_000 }).toBe(newHeading)
+    await expect.poll(() => desktop.getByRole('heading', { level: 1 }).textContent(), { timeout: scaled(30_000) }).toBe(newHeading)
     await expect.poll(() => page.frameLocator('iframe[title="Phone preview"]').getByRole('heading', { level: 1 }).textContent()).toBe(newHeading)
     expect(readFileSync(configFile, 'utf8'), 'a draft never touches the file').toBe(original)
 
@@ -131,7 +131,7 @@ describe('the studio, end to end', () => {
     expect(visits.pages.old + visits.pages.new).toBeGreaterThan(0)
     const edited = original.replace(`"heading": "${oldHeading}"`, `"heading": "${newHeading}"`)
     expect(readFileSync(configFile, 'utf8')).toBe(edited)
-    await expect.poll(homePage, { timeout: 10_000 }).toContain(newHeading)
+    await expect.poll(homePage, { timeout: scaled(10_000) }).toContain(newHeading)
 
     const history = page.getByRole('list', { name: 'History' })
     await history.getByText('Version 2', { exact: true }).waitFor()
@@ -139,7 +139,7 @@ describe('the studio, end to end', () => {
     await history.getByRole('listitem').filter({ hasText: 'Version 1' }).getByRole('button', { name: /^Restore/ }).click()
     await waitForPublished(page, 3)
     expect(readFileSync(configFile, 'utf8')).toBe(original)
-    await expect.poll(async () => (await homePage()).includes(newHeading), { timeout: 10_000 }).toBe(false)
+    await expect.poll(async () => (await homePage()).includes(newHeading), { timeout: scaled(10_000) }).toBe(false)
     expect(await homePage()).toContain(oldHeading)
 
     // A picture added with the file picker: stored in the launch's images under a clean name, written at the cursor.
@@ -149,5 +149,5 @@ describe('the studio, end to end', () => {
     expect(readFileSync(path.join(dir, 'public/images/front-porch.png'))).toEqual(readFileSync('public/favicon.png'))
     await expect.poll(() => page.getByRole('textbox', { name: 'page.config.json' }).textContent()).toContain('{ "src": "/images/front-porch.png", "alt": "", "width": 32, "height": 32 }')
     await context.close()
-  }, 480_000)
+  }, scaled(480_000))
 })

@@ -28,7 +28,7 @@ describe('SQLite writer thread', () => {
     const file = path.join(root, 'concurrent.sqlite')
     const store = openSqliteStore(file, { defaultLaunch, writerThread: true })
     try {
-      const leads = Array.from({ length: 200 }, () => newLead({ submissionId: crypto.randomUUID() }))
+      const leads = Array.from({ length: 200 }, () => newLead({ submissionId: crypto.randomUUID(), phase: 'vip' }))
       const saved = await Promise.all(
         leads.map(async (lead) => {
           const result = await store.saveLead(lead, mailFor(lead), [{ kind: 'reply', mail: { ...mailFor(lead), to: 'jane@example.com' } }])
@@ -40,6 +40,7 @@ describe('SQLite writer thread', () => {
       expect(saved.every((result) => result.created)).toBe(true)
       expect(saved.map((result) => result.lead.submissionId)).toEqual(leads.map((lead) => lead.submissionId))
       expect(saved[0]!.lead.fields).toEqual(leads[0]!.fields)
+      expect(saved[0]!.lead.phase).toBe('vip')
       expect(count(file, 'SELECT count(*) AS n FROM outbox')).toBe(400)
       const again = await store.saveLead(leads[7]!, mailFor(leads[7]!))
       expect(again.created).toBe(false)
