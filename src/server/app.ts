@@ -102,6 +102,7 @@ import { createLaunchChooser } from './registration/launch-choice.ts'
 import { launchPhasesOf, type LaunchPhases } from './registration/launch-phase.ts'
 import type { LaunchSite } from './site/launch-site.ts'
 import { composeReply } from './delivery/reply.ts'
+import { notificationRecipient, replyForLead } from './delivery/realtor.ts'
 import type { AddressKey, LeadStore, NewLead, NewMessage } from './store/store.ts'
 import { createUnsubscribeRoutes, type UnsubscribePageTexts } from './delivery/unsubscribe.ts'
 import { composeWebhook } from './delivery/webhook.ts'
@@ -352,7 +353,8 @@ export function createApp(deps: AppDeps): Hono {
     }
     let saved
     try {
-      saved = await deps.store.saveLead(lead, suspectedSpam ? null : composeLeadMail(lead, launch.notification), suspectedSpam ? [] : await followUps(lead, launch))
+      const notification = { ...launch.notification, recipient: notificationRecipient(lead.fields, launch.site) }
+      saved = await deps.store.saveLead(lead, suspectedSpam ? null : composeLeadMail(lead, notification), suspectedSpam ? [] : await followUps(lead, launch))
     } catch (error) {
       log.error(`send-contact-email: could not store submission ${lead.submissionId}`, error)
       throw refusal(500, 'Your registration could not be saved. Please try again in a moment.')
@@ -401,7 +403,7 @@ export function createApp(deps: AppDeps): Hono {
     const { site, form } = launch
     const reply =
       launch.reply &&
-      (await composeReply(lead, { config: served.phases ? served.phases.reply(launch.reply.config, lead.phase) : launch.reply.config, links: launch.reply.links, siteName: site.name, brokerage: site.brokerage, siteEmail: site.email, privacy: launch.privacy, form }))
+      (await composeReply(lead, { config: replyForLead(served.phases ? served.phases.reply(launch.reply.config, lead.phase) : launch.reply.config, lead.fields), links: launch.reply.links, siteName: site.name, brokerage: site.brokerage, siteEmail: site.email, privacy: launch.privacy, form }))
     if (reply) more.push({ kind: 'reply', mail: reply })
     if (deps.webhook) more.push({ kind: 'webhook', webhook: composeWebhook(lead, { siteName: site.name }) })
     return more

@@ -1,4 +1,5 @@
 import { stringify } from 'csv-stringify/sync'
+import { isRealtorLead } from '../delivery/realtor.ts'
 import { clickIdParams } from '../../../schema/registration-contract.ts'
 import { orderedFields, type NotificationForm } from '../delivery/notification.ts'
 import type { StoredLead } from '../store/store.ts'
@@ -56,7 +57,7 @@ export async function writeLeadsCsv(
   }
   await write(
     csvRecord([
-      'id', 'created_at', 'submission_id', 'launch', 'phase', 'suspected_spam', ...fields, 'consent_text', 'consent_sha256', 'consent_reported', 'page_url', 'referrer', 'landing_page',
+      'id', 'created_at', 'submission_id', 'launch', 'phase', 'realtor', 'first_registered_at', 'suspected_spam', ...fields, 'consent_text', 'consent_sha256', 'consent_reported', 'page_url', 'referrer', 'landing_page',
       ...utm, ...clickIdParams, 'user_agent', 'withdrawn_at',
     ]),
   )
@@ -70,6 +71,9 @@ export async function writeLeadsCsv(
         lead.submissionId,
         lead.launch,
         cell(lead.phase),
+        // A realtor's registration (isRealtor yes), and when this person first registered for the launch (co-operation).
+        isRealtorLead(lead.fields) ? 'yes' : '',
+        cell(lead.firstRegisteredAt),
         // Caught by the honeypot: kept apart from real leads by this column, so one caught by mistake can be recovered.
         lead.suspectedSpam ? 'yes' : '',
         ...fields.map((f) => cell(lead.fields[f])),
