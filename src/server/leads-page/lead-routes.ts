@@ -15,7 +15,7 @@ import { launchOf, noticeView, type ViewContext } from './views.ts'
 
 /** What the lead's routes use of the leads page. */
 export type LeadRoutesContext = {
-  store: Pick<LeadStore, 'listLeads' | 'listMessages' | 'recordFollowUp' | 'followUpOf' | 'otherRegistrationsOf'>
+  store: Pick<LeadStore, 'listLeads' | 'listMessages' | 'recordFollowUp' | 'followUpOf' | 'otherRegistrationsOf' | 'agentRegistrationOf'>
   audit: LeadsAudit
   studio?: StudioSignIn | undefined
   view: ViewContext

@@ -73,6 +73,7 @@ export type LeadsPageStore = Pick<
   | 'recordFollowUp'
   | 'followUpOf'
   | 'otherRegistrationsOf'
+  | 'agentRegistrationOf'
   | 'countOtherRegistrations'
   | 'listAssignees'
   | 'fillPhoneNumbers'
