@@ -23,11 +23,15 @@ export function csvRecord(values: string[]): string {
 
 /**
  * The form fields of several launches' forms as one list of columns: each form's in its own order, the first form's
- * (the default launch's) first, a field two forms share once.
+ * (the default launch's) first, a field two forms share once. Fields asked only under a condition (a realtor's
+ * brokerage) are left to the data: they become columns, after these, only when some lead holds them.
  */
 export function fieldsOfForms(forms: NotificationForm[]): string[] {
   const fields: string[] = []
-  for (const form of forms) for (const field of orderedFields(form)) if (!fields.includes(field)) fields.push(field)
+  for (const form of forms) {
+    const always = Object.keys((form.schema as { properties?: object }).properties ?? {})
+    for (const field of orderedFields(form)) if (always.includes(field) && !fields.includes(field)) fields.push(field)
+  }
   return fields
 }
 

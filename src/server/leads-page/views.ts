@@ -185,10 +185,9 @@ export function fieldValue(form: NotificationForm, field: string, value: unknown
 
 /** The forms' fields in form order, then any other field the listed leads hold (an older form's). */
 export function columnsOf(forms: NotificationForm[], leads: ListedLead[]): string[] {
-  // A field asked only under a condition (a realtor's brokerage) is a column only when a lead shown has it: a page of
-  // buyers gets no empty realtor columns.
-  const always = new Set(forms.flatMap((form) => Object.keys((form.schema as { properties?: object }).properties ?? {})))
-  const fields = fieldsOfForms(forms).filter((field) => always.has(field) || leads.some((lead) => field in lead.fields))
+  // A field asked only under a condition (a realtor's brokerage) is a column only when a lead shown has it
+  // (fieldsOfForms leaves it to the data): a page of buyers gets no empty realtor columns.
+  const fields = fieldsOfForms(forms)
   for (const lead of leads) for (const key of Object.keys(lead.fields)) if (!fields.includes(key)) fields.push(key)
   return fields
 }
