@@ -14,6 +14,8 @@ export type FunctionLaunch = {
   site: { name: string; email: string; brokerage: string; lang: string }
   /** Who is told of each lead: launch.notifyEmail, else site.email (NOTIFY_EMAIL overrides it on the server). */
   notifyEmail: string
+  /** launch.realtorEmail: who is told of a realtor's registration (the co-op desk); absent: notifyEmail. */
+  realtorEmail?: string
   /** Where this launch's pages are (scheme://host[:port]): the canonical address's origin, then launch.origins. */
   origins: string[]
   /** The registration form: what the function validates with, and how the notification labels the fields. */
@@ -44,6 +46,7 @@ export function functionLaunchOf(config: PageConfig): FunctionLaunch {
     slug: config.launch.slug,
     site: { name: config.site.name, email: config.site.email, brokerage: config.site.brokerage, lang: config.site.lang },
     notifyEmail: config.launch.notifyEmail ?? config.site.email,
+    ...(config.launch.realtorEmail ? { realtorEmail: config.launch.realtorEmail } : {}),
     origins: [...new Set(origins)],
     form: { schema: config.form.schema, uiSchema: config.form.uiSchema, messages: config.form.messages, consent: config.form.consent },
     ...(config.reply ? { reply: config.reply } : {}),

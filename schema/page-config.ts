@@ -392,6 +392,49 @@ export const replySchema = {
         additionalProperties: false,
       },
     },
+    realtor: {
+      type: 'object',
+      title: 'Reply to realtors',
+      description:
+        'Optional: what a realtor (who answered Yes to "Are you a realtor?") receives instead of the buyers\' words: the broker package and the co-operation terms. The rest (sender, signature, brokerage contact, unsubscribe) is the reply\'s.',
+      properties: {
+        subject: { type: 'string', minLength: 1, maxLength: 200, title: 'Subject', description: 'The realtor\'s subject line. {site} is the development name.', examples: ['Your broker package for {site}'] },
+        greeting: { type: 'string', minLength: 1, title: 'Greeting', description: 'Optional: the first line; without it, the reply\'s greeting. {name} greets by name.' },
+        paragraphs: {
+          type: 'array',
+          title: 'Paragraphs',
+          description: 'The body for realtors, one paragraph per item.',
+          items: { type: 'string', minLength: 1, description: 'One paragraph.' },
+          minItems: 1,
+        },
+        cooperation: {
+          type: 'string',
+          minLength: 1,
+          title: 'Co-operation terms',
+          description: 'The commission offered to co-operating brokerages and its conditions, exactly as the builder words them. Printed after the paragraphs.',
+          examples: ['Co-operation: 2.5% of the base purchase price on the first $500,000 and 1% on the balance, paid to the brokerage that registered the buyer first.'],
+        },
+        documentsHeading: { type: 'string', minLength: 1, title: 'Documents heading', description: 'Optional: the line above the broker package links.' },
+        documents: {
+          type: 'array',
+          title: 'Broker package',
+          description: 'Links for realtors: the broker package, the co-operation agreement, the price list. Without it, the reply\'s documents.',
+          items: {
+            type: 'object',
+            title: 'Document',
+            description: 'One link.',
+            properties: {
+              label: { type: 'string', minLength: 1, title: 'Label', description: 'What the link is, e.g. "Broker package (PDF)".' },
+              url: { type: 'string', format: 'uri', pattern: '^https://', title: 'Address', description: 'The full https:// address of the document.' },
+            },
+            required: ['label', 'url'],
+            additionalProperties: false,
+          },
+        },
+      },
+      required: ['subject', 'paragraphs', 'cooperation'],
+      additionalProperties: false,
+    },
     signature: {
       type: 'array',
       title: 'Signature',
@@ -500,6 +543,14 @@ export const launchSchema = {
       title: 'Notification e-mail',
       description: "Who is told of each new registration for this launch. Without it, the site's contact e-mail is used. NOTIFY_EMAIL on the server overrides both.",
       examples: ['leads@example.com'],
+    },
+    realtorEmail: {
+      type: 'string',
+      format: 'email',
+      title: 'Co-op desk e-mail',
+      description:
+        'Who is told of each registration by a realtor (who answered Yes to "Are you a realtor?"): the co-op desk. Without it, realtors\' registrations go where the others do.',
+      examples: ['coop@example.com'],
     },
     origins: {
       type: 'array',

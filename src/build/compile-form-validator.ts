@@ -45,6 +45,9 @@ export function compileFormValidatorModule(form: Pick<FormConfig, 'schema'> & Fo
     extenderFn: (ajv) => {
       addPlainTextKeyword(ajv)
       for (const [hash, condition] of conditions) ajv.addSchema({ ...condition, $id: `condition_${hash}` })
+      // The parser's resolved branches are added under their hashes, and one that starts with a digit is no export
+      // name (Ajv's standalone code refuses the whole module). The browser looks up only the form and the conditions.
+      for (const id of Object.keys((ajv as unknown as { schemas: Record<string, unknown> }).schemas)) if (/^[0-9]/.test(id)) ajv.removeSchema(id)
       return ajv
     },
   })

@@ -7,6 +7,7 @@ import { listConfigImages } from './config-images.ts'
 import { checkReplyPlaceholders } from './reply-placeholders-check.ts'
 import { checkPrivacy } from './legal-checks.ts'
 import { checkPhases } from './phase-checks.ts'
+import { checkRealtorPath } from './realtor-checks.ts'
 import { closest, describePath, describeValue, listWords, type Finding } from './describe.ts'
 import { explainAjvErrors } from './explain-ajv-errors.ts'
 import type { Segment } from './json-source.ts'
@@ -31,6 +32,7 @@ export function checkConfigSemantics(data: unknown, publicDir: string): Finding[
     ...checkReplyPlaceholders(data),
     ...checkPrivacy(data),
     ...checkPhases(data),
+    ...checkRealtorPath(data),
   ]
 }
 

@@ -1,4 +1,5 @@
 import { isReplyPlaceholder } from '../../schema/reply-placeholders.ts'
+import { formFieldSchemas } from '../../schema/registration-rules.ts'
 import { closest, describePath, listWords, type Finding } from './describe.ts'
 import type { Segment } from './json-source.ts'
 
@@ -10,9 +11,10 @@ const isObject = (value: unknown): value is Json => typeof value === 'object' &&
 export function replyPlaceholderFields(data: Json): { fields: string[]; allowed: string[] } {
   const form = isObject(data.form) ? data.form : {}
   const schema = isObject(form.schema) ? form.schema : {}
-  const properties = isObject(schema.properties) ? schema.properties : {}
-  const fields = Object.keys(properties)
-  return { fields, allowed: fields.filter((field) => isReplyPlaceholder(field, properties[field])) }
+  // Conditional fields (if/then, e.g. a realtor's brokerage) count as the form's too: the reply is held to the same rule.
+  const properties = formFieldSchemas(schema)
+  const fields = [...properties.keys()]
+  return { fields, allowed: fields.filter((field) => isReplyPlaceholder(field, properties.get(field))) }
 }
 
 /** The reply's texts that may hold {placeholders}, each with where it is. */
@@ -22,8 +24,22 @@ export function replyTexts(reply: Json): [Segment[], unknown][] {
     [['reply', 'subject'], reply.subject],
     [['reply', 'greeting'], reply.greeting],
     ...(Array.isArray(reply.paragraphs) ? reply.paragraphs.map((p, i): [Segment[], unknown] => [['reply', 'paragraphs', i], p]) : []),
+    ...realtorReplyTexts(reply),
     [['reply', 'unsubscribe', 'notice'], unsubscribe.notice],
     [['reply', 'unsubscribe', 'heading'], unsubscribe.heading],
+  ]
+}
+
+/** The realtors' reply texts (reply.realtor: subject, greeting, paragraphs, co-operation terms), each with where it is. */
+function realtorReplyTexts(reply: Json): [Segment[], unknown][] {
+  const realtor = isObject(reply.realtor) ? reply.realtor : undefined
+  if (!realtor) return []
+  const at: Segment[] = ['reply', 'realtor']
+  return [
+    [[...at, 'subject'], realtor.subject],
+    [[...at, 'greeting'], realtor.greeting],
+    ...(Array.isArray(realtor.paragraphs) ? realtor.paragraphs.map((p, i): [Segment[], unknown] => [[...at, 'paragraphs', i], p]) : []),
+    [[...at, 'cooperation'], realtor.cooperation],
   ]
 }
 

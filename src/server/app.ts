@@ -79,7 +79,6 @@ import { fillFormPage } from './registration/form-page.ts'
 import { derivedSubmissionId, formPostAttribution, formPostOrigin, formPostPage, isFormPost, parseFormBody, plainAnswerPage } from './registration/form-post.ts'
 import { healthHandler } from './site/health.ts'
 import { consentEvidence, ownPageAddress } from './store/lead-evidence.ts'
-import { singleAddress } from './delivery/mailer.ts'
 import { deliverySettings } from './delivery/settings.ts'
 import { composeLeadMail, fieldLabel, type NotificationSettings } from './delivery/notification.ts'
 import { createRateLimiter, type RateLimiter } from './registration/rate-limit.ts'
@@ -98,10 +97,10 @@ import {
 import { createLaunchChooser } from './registration/launch-choice.ts'
 import { launchPhasesOf, type LaunchPhases } from './registration/launch-phase.ts'
 import type { LaunchSite } from './site/launch-site.ts'
-import { composeReply } from './delivery/reply.ts'
-import type { AddressKey, LeadStore, NewLead, NewMessage } from './store/store.ts'
+import { notificationRecipient } from './delivery/realtor.ts'
+import { followUpMessages } from './delivery/follow-ups.ts'
+import type { AddressKey, LeadStore, NewLead } from './store/store.ts'
 import { createUnsubscribeRoutes, type UnsubscribePageTexts } from './delivery/unsubscribe.ts'
-import { composeWebhook } from './delivery/webhook.ts'
 
 /** Where the app reports what happened; console by default. Never given visitors' personal data. */
 export type AppLog = {
@@ -286,7 +285,8 @@ export function createApp(deps: AppDeps): Hono {
     }
     let saved
     try {
-      saved = await deps.store.saveLead(lead, suspectedSpam ? null : composeLeadMail(lead, launch.notification), suspectedSpam ? [] : await followUps(lead, launch))
+      const notification = { ...launch.notification, recipient: notificationRecipient(lead.fields, launch.site) }
+      saved = await deps.store.saveLead(lead, suspectedSpam ? null : composeLeadMail(lead, notification), suspectedSpam ? [] : await followUpMessages({ ...deps, log }, lead, launch.site, (config) => launch.phases?.reply(config, lead.phase) ?? config))
     } catch (error) {
       log.error(`send-contact-email: could not store submission ${lead.submissionId}`, error)
       throw refusal(500, 'Your registration could not be saved. Please try again in a moment.')
@@ -317,28 +317,6 @@ export function createApp(deps: AppDeps): Hono {
     }
     const back = site && status !== 403 ? `${site}/` : undefined
     return new Response(plainAnswerPage(message, back), { status, headers: { ...headers, 'content-type': 'text/html; charset=utf-8' } })
-  }
-
-  /** The reply and the webhook call queued with a new lead: none for an address that withdrew (CASL). */
-  async function followUps(lead: NewLead, served: ServedLaunch): Promise<NewMessage[]> {
-    const launch = served.site
-    if (!launch.reply && !deps.webhook) return []
-    const email = typeof lead.fields.email === 'string' ? singleAddress(lead.fields.email) : undefined
-    const withdrawn =
-      email !== undefined &&
-      ((await deps.store.isAddressWithdrawn(email)) || (deps.suppressionKeyOf !== undefined && (await deps.store.isSuppressed(await deps.suppressionKeyOf(email)))))
-    if (withdrawn) {
-      log.info('send-contact-email: this address withdrew earlier: no reply or webhook call')
-      return []
-    }
-    const more: NewMessage[] = []
-    const { site, form } = launch
-    const reply =
-      launch.reply &&
-      (await composeReply(lead, { config: served.phases ? served.phases.reply(launch.reply.config, lead.phase) : launch.reply.config, links: launch.reply.links, siteName: site.name, brokerage: site.brokerage, siteEmail: site.email, privacy: launch.privacy, form }))
-    if (reply) more.push({ kind: 'reply', mail: reply })
-    if (deps.webhook) more.push({ kind: 'webhook', webhook: composeWebhook(lead, { siteName: site.name }) })
-    return more
   }
 
   const app = new Hono()

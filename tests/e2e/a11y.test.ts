@@ -205,6 +205,9 @@ describe('keyboard-only registration', () => {
     await expect(yes.isChecked()).resolves.toBe(true)
     await page.keyboard.press('ArrowRight')
     await expect(no.isChecked()).resolves.toBe(true)
+    // A buyer (No) may name their agent: the optional field shown under the question is the next stop.
+    await page.keyboard.press('Tab')
+    await expect(form.getByLabel(/agent's name or e-mail/).evaluate((element) => element === document.activeElement)).resolves.toBe(true)
     // The honeypot is out of the Tab order: the next stop is the submit button.
     await page.keyboard.press('Tab')
     await expect(focused(page)).resolves.toMatchObject({ tag: 'button', text: config.form.submitLabel })

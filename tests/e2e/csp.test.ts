@@ -66,7 +66,7 @@ describe('the Content-Security-Policy', () => {
     await form.getByLabel('Full Name').fill('Policy Pat')
     await form.getByLabel('Email').fill('pat@example.com')
     await form.getByLabel('Phone').fill('555-555-0100')
-    await form.getByRole('radio', { name: 'Yes' }).check()
+    await form.getByRole('radio', { name: 'No' }).check()
     await form.getByRole('button', { name: config.form.submitLabel }).click()
     await waitForToast(page, config.form.toasts.error.title)
 

@@ -83,7 +83,7 @@ describe('the registration form', () => {
     const form = inlineForm(page)
     await expect(form.getByLabel('Email').inputValue()).resolves.toBe('jordan@example.com')
     await expect(form.getByLabel('Phone').inputValue()).resolves.toBe('555 555 0199')
-    await expect(form.getByRole('radio', { name: 'Yes' }).isChecked()).resolves.toBe(true)
+    await expect(form.getByRole('group', { name: /Are You A Realtor/ }).getByRole('radio', { name: 'Yes' }).isChecked()).resolves.toBe(true)
     await page.context().close()
   })
 
@@ -226,7 +226,7 @@ describe('the registration form', () => {
     const form = inlineForm(page)
     await expect.poll(() => form.getByLabel('Full Name').inputValue()).toBe('Dana Whitfield')
     await expect(form.getByLabel('Email').inputValue()).resolves.toBe('dana@example.com')
-    await expect(form.getByRole('radio', { name: 'Yes' }).isChecked()).resolves.toBe(true)
+    await expect(form.getByRole('group', { name: /Are You A Realtor/ }).getByRole('radio', { name: 'Yes' }).isChecked()).resolves.toBe(true)
     await fill(form, { phone: '555-555-0190' })
     await form.getByRole('button', { name: submitLabel }).click()
     await waitForToast(page, toasts.success.title)

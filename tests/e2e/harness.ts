@@ -146,12 +146,26 @@ export function inlineForm(page: Page): Locator {
   return page.locator('#register form')
 }
 
-/** Fills the given fields of a registration form by their labels; the realtor choice by its radio. */
-export async function fill(form: Locator, values: { name?: string; email?: string; phone?: string; realtor?: 'Yes' | 'No' }): Promise<void> {
+/** A realtor's answers in the default config's form (shown once "Are You A Realtor?" is Yes). */
+export const realtorAnswers = { brokerage: 'Example Realty Inc., Brokerage', reco: '5550123', forClient: 'No' } as const
+
+/**
+ * Fills the given fields of a registration form by their labels; the realtor choice by its radio in the "Are You A
+ * Realtor?" group. A realtor (Yes) also gets the brokerage's answers the form then asks for, unless `realtorFields` is false.
+ */
+export async function fill(
+  form: Locator,
+  values: { name?: string; email?: string; phone?: string; realtor?: 'Yes' | 'No'; realtorFields?: boolean },
+): Promise<void> {
   if (values.name !== undefined) await form.getByLabel('Full Name').fill(values.name)
   if (values.email !== undefined) await form.getByLabel('Email').fill(values.email)
   if (values.phone !== undefined) await form.getByLabel('Phone').fill(values.phone)
-  if (values.realtor) await form.getByRole('radio', { name: values.realtor }).check()
+  if (values.realtor) await form.getByRole('group', { name: /Are You A Realtor\?/ }).getByRole('radio', { name: values.realtor }).check()
+  if (values.realtor === 'Yes' && values.realtorFields !== false) {
+    await form.getByLabel('Brokerage').fill(realtorAnswers.brokerage)
+    await form.getByLabel('RECO registration number').fill(realtorAnswers.reco)
+    await form.getByRole('group', { name: /on behalf of a client/ }).getByRole('radio', { name: realtorAnswers.forClient }).check()
+  }
 }
 
 // Deciding the registration dialog's state. It opens by itself about a second after the page loads, and while it is

@@ -100,7 +100,7 @@ describe('the site with a hosted function (VITE_SUPABASE_URL)', () => {
     await form.getByLabel('Full Name').fill('Hosted Noscript')
     await form.getByLabel('Email').fill('hosted-nojs@example.com')
     await form.getByLabel('Phone').fill('555-555-0112')
-    await form.getByRole('radio', { name: 'Yes' }).check()
+    await form.getByRole('radio', { name: 'No' }).check()
     const before = leadsIn(functionHost.dataDir)
     await Promise.all([page.waitForURL(`${site.url}/registered.html`), form.getByRole('button', { name: config.form.submitLabel }).click()])
     await expect(page.getByRole('heading', { level: 1, name: config.form.toasts.success.title }).isVisible()).resolves.toBe(true)

@@ -61,7 +61,7 @@ async function registerThroughFunction(url: string, name = 'Tobias Lindqvist', e
   const response = await fetch(`${url}/functions/v1/send-contact-email`, {
     method: 'POST',
     headers: { apikey: localAnonKey, 'content-type': 'application/json' },
-    body: JSON.stringify({ name, email, phone: '905-555-0188', isRealtor: 'yes', utm: { utm_source: 'google' } }),
+    body: JSON.stringify({ name, email, phone: '905-555-0188', isRealtor: 'yes', brokerage: 'Lindqvist Realty Inc., Brokerage', recoNumber: '5550188', forClient: 'no', utm: { utm_source: 'google' } }),
   })
   expect(response.status).toBe(200)
 }

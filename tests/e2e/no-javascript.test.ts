@@ -77,12 +77,12 @@ describe('registering without JavaScript', () => {
     // The first field to correct has focus, so the visitor lands on it.
     await expect(page.evaluate(() => document.activeElement?.getAttribute('name'))).resolves.toBe('name')
 
-    await fill(form, { name: 'Noscript Visitor', email: 'nojs@example', phone: '555-555-0142', realtor: 'Yes' })
+    await fill(form, { name: 'Noscript Visitor', email: 'nojs@example', phone: '555-555-0142', realtor: 'No' })
     await Promise.all([page.waitForNavigation(), form.getByRole('button', { name: submitLabel }).click()])
     form = inlineForm(page)
     await expect(form.getByText(messages.email?.format ?? '-').isVisible()).resolves.toBe(true)
     await expect(form.getByLabel('Full Name').inputValue()).resolves.toBe('Noscript Visitor')
-    await expect(form.getByRole('radio', { name: 'Yes' }).isChecked()).resolves.toBe(true)
+    await expect(form.getByRole('radio', { name: 'No' }).isChecked()).resolves.toBe(true)
     await expect(form.getByText(messages.name?.required ?? '-').count()).resolves.toBe(0)
 
     await form.getByLabel('Email').fill('nojs@example.com')
@@ -97,7 +97,7 @@ describe('registering without JavaScript', () => {
     expect(await page.locator('style').count()).toBeGreaterThan(0)
 
     const lead = exportedLeads().find((row) => row.name === 'Noscript Visitor')
-    expect(lead).toMatchObject({ email: 'nojs@example.com', phone: '555-555-0142', isRealtor: 'yes', utm_source: 'flyer', gclid: 'GCLID-nojs', landing_page: '/', suspected_spam: '' })
+    expect(lead).toMatchObject({ email: 'nojs@example.com', phone: '555-555-0142', isRealtor: 'no', utm_source: 'flyer', gclid: 'GCLID-nojs', landing_page: '/', suspected_spam: '' })
     await expect.poll(() => notifications().some((mail) => mail.includes('Noscript Visitor')), { timeout: scaled(10_000) }).toBe(true)
     await context.close()
   })

@@ -68,6 +68,8 @@ describe('send-contact-email: a valid registration', () => {
       // The default launch is in its "current" phase (page.config.json phases): each lead records it.
       phase: 'vip',
       createdAt: '2025-06-01T14:30:00.000Z',
+      // Her first registration for the launch: set by the store, never changed (realtors' co-operation).
+      firstRegisteredAt: '2025-06-01T14:30:00.000Z',
       fields: { name: 'Jane Doe', email: 'jane@example.com', phone: '555-555-0100', isRealtor: 'no' },
       consentText: 'By submitting, you agree to be contacted with VIP updates.',
       consentSha256: '6ac42fa0ae3a14bbbe41fd46fb467154203be57a24ffff181293241be1837a8c',
@@ -106,11 +108,12 @@ describe('send-contact-email: a valid registration', () => {
   })
 
   it('composes the notification with labels, the realtor answer and the time, escaping HTML', async () => {
-    await post(makeApp(), registration({ name: 'Bob <b>Builder</b> & "Co"', isRealtor: 'yes' }))
+    await post(makeApp(), registration({ name: 'Bob <b>Builder</b> & "Co"', isRealtor: 'yes', brokerage: 'Builder Realty Inc., Brokerage', recoNumber: '5550123', forClient: 'no' }))
     const [job] = await store.claimDueMail(new Date('2025-06-01T15:00:00Z'), 10, 1000)
     if (job?.kind !== 'notification') throw new Error('expected the notification first')
     const mail = job.mail
-    expect(mail.to).toBe('sales@example.com')
+    // A realtor's registration goes to the launch's co-op desk (launch.realtorEmail), NOTIFY_EMAIL or not.
+    expect(mail.to).toBe('coop@example.com')
     expect(mail.replyTo).toBe('jane@example.com')
     expect(mail.subject).toBe('New registration for Bramblewood Crossing: Bob <b>Builder</b> & "Co"')
     expect(mail.text).toContain('Full Name: Bob <b>Builder</b> & "Co"')

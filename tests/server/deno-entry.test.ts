@@ -252,12 +252,12 @@ describe.skipIf(plannedPostgresKind() === 'pglite')('Supabase Edge Function unde
         headers: { 'content-type': 'application/x-www-form-urlencoded', origin: site, referer: `${site}/`, ...headers },
         body: new URLSearchParams(fields).toString(),
       })
-    const fields = { name: 'Form Poster', email: 'form@example.com', phone: '555-555-0177', isRealtor: 'yes', hp_leave_empty: '' }
+    const fields = { name: 'Form Poster', email: 'form@example.com', phone: '555-555-0177', isRealtor: 'no', hp_leave_empty: '' }
     const res = await form(fields)
     expect(res.status).toBe(303)
     expect(res.headers.get('location')).toBe(`${site}/registered.html`)
     const { rows } = await pg.db.query(`SELECT submission_id, fields, suspected_spam FROM public.leads WHERE fields->>'name' = 'Form Poster'`)
-    expect(rows).toEqual([{ submission_id: expect.any(String), fields: { name: 'Form Poster', email: 'form@example.com', phone: '555-555-0177', isRealtor: 'yes' }, suspected_spam: false }])
+    expect(rows).toEqual([{ submission_id: expect.any(String), fields: { name: 'Form Poster', email: 'form@example.com', phone: '555-555-0177', isRealtor: 'no' }, suspected_spam: false }])
     await until(async () => (await outboxOf((rows[0] as { submission_id: string }).submission_id))?.status === 'sent')
 
     const wrong = await form({ ...fields, email: 'not-an-email' })

@@ -35,7 +35,7 @@ async function seed(store: LeadStore): Promise<void> {
 }
 
 const header = [
-  'id', 'created_at', 'submission_id', 'launch', 'phase', 'suspected_spam', 'name', 'email', 'phone', 'isRealtor', 'consent_text', 'consent_sha256',
+  'id', 'created_at', 'submission_id', 'launch', 'phase', 'realtor', 'first_registered_at', 'suspected_spam', 'name', 'email', 'phone', 'isRealtor', 'consent_text', 'consent_sha256',
   'consent_reported', 'page_url', 'referrer', 'landing_page', 'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content',
   'utm_custom', 'gclid', 'gbraid', 'wbraid', 'fbclid', 'msclkid', 'user_agent', 'withdrawn_at',
 ]
@@ -75,6 +75,9 @@ function checkRows(rows: string[][]): void {
   expect(col(multiline, 'consent_text')).toBe('Line one\nline two')
   expect(col(multiline, 'user_agent')).toBe('')
   expect(rows.slice(1).map((row) => col(row, 'phase'))).toEqual(['', '', 'sold-out'])
+  // Realtors are marked, and every lead carries when its person first registered for the launch.
+  expect(rows.slice(1).map((row) => col(row, 'realtor'))).toEqual(['', 'yes', ''])
+  expect(col(first, 'first_registered_at')).toBe(col(first, 'created_at'))
 }
 
 describe('CSV helpers', () => {

@@ -211,6 +211,24 @@ describe('the leads page (SQLite)', () => {
     expect(await (await send(h, `/leads/lead/${saved.id}`, { cookie })).text()).toContain('<div><dt>Phase</dt><dd>sold-out</dd></div>')
   })
 
+  it('marks a realtor\'s registration, shows when a person first registered, and links a buyer to the agent they named', async () => {
+    const realtor = newLead({ createdAt: '2026-03-01T15:00:00.000Z', fields: { name: 'Rita Agent', email: 'rita@agents.example.com', phone: '416-555-0150', isRealtor: 'yes', brokerage: 'Example Realty Inc., Brokerage', recoNumber: '5550123', forClient: 'yes' } })
+    const { lead: agent } = await store.saveLead(realtor, mailFor(realtor))
+    const first = newLead({ createdAt: '2026-03-02T15:00:00.000Z', fields: { name: 'Ben Buyer', email: 'ben@example.com', phone: '416-555-0151', isRealtor: 'no' } })
+    await store.saveLead(first, mailFor(first))
+    const again = newLead({ createdAt: '2026-03-05T15:00:00.000Z', fields: { name: 'Ben Buyer', email: 'ben@example.com', phone: '416-555-0151', isRealtor: 'no', agent: 'rita@agents.example.com' } })
+    const { lead: buyer } = await store.saveLead(again, mailFor(again))
+    const cookie = await signIn(h)
+    const listed = await (await send(h, '/leads', { cookie })).text()
+    expect(listed.match(/<span class="lp-badge lp-badge-realtor">Realtor<\/span>/g)).toHaveLength(1)
+    expect(await (await send(h, `/leads/lead/${agent.id}`, { cookie })).text()).toContain('<span class="lp-badge lp-badge-realtor">Realtor</span>')
+    const page = await (await send(h, `/leads/lead/${buyer.id}`, { cookie })).text()
+    expect(page).not.toContain('lp-badge-realtor')
+    expect(page).toContain('<div><dt>First registered</dt><dd><time datetime="2026-03-02T15:00:00.000Z">')
+    expect(page).toContain('<h2 id="agent">Their agent</h2>')
+    expect(page).toContain(`<a href="/leads/lead/${agent.id}">Rita Agent</a> · Example Realty Inc., Brokerage · registered <time datetime="2026-03-01T15:00:00.000Z">`)
+  })
+
   it('marks a lead the honeypot caught as suspected spam', async () => {
     const lead = newLead({ suspectedSpam: true, fields: { name: 'Bot McBotface', email: 'bot@example.com', phone: '416-555-0000', isRealtor: 'no' } })
     await store.saveLead(lead, mailFor(lead))

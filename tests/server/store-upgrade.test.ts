@@ -114,7 +114,7 @@ describe('a leads database made by the store before launches, opened by this one
     const store = openSqliteStore(file, { defaultLaunch })
     try {
       expect(userVersion(file)).toBe(upgrades.length + 1)
-      expect(await store.listLeads(0, 10)).toEqual(before.map((lead) => ({ ...lead, launch: defaultLaunch })))
+      expect(await store.listLeads(0, 10)).toEqual(before.map((lead) => ({ ...lead, launch: defaultLaunch, firstRegisteredAt: lead.createdAt })))
       expect(await store.countMessages()).toEqual({ pending: 2, sent: 1, failed: 0, cancelled: 0 })
       const fresh = person('Katherine Johnson', '2025-06-03T10:00:00.000Z')
       const other = { ...person('Hedy Lamarr', '2025-06-04T10:00:00.000Z'), launch: 'willowmere-commons' }
@@ -167,6 +167,9 @@ describe.skipIf(plannedPostgresKind() === 'pglite')(`a PostgreSQL database fille
       const migration = migrationFiles().find((file) => file.endsWith('_leads_launch.sql'))!
       expect(path.basename(migration)).toBe('20251220000000_leads_launch.sql')
       await pg.exec('ALTER TABLE public.leads DROP COLUMN launch')
+      // …and before the later first-registered time (20251231000500), which reads the launch: applied again below.
+      const firstRegistered = migrationFiles().find((file) => file.endsWith('_lead_first_registered.sql'))!
+      await pg.exec('DROP TRIGGER leads_first_registered ON public.leads; ALTER TABLE public.leads DROP COLUMN first_registered_at')
       const { createPostgresStore: createOldStore } = await loadOldModule<{ createPostgresStore(db: SqlQueryable): OldStore }>('src/server/postgres-store.ts')
       const old = createOldStore(pg.db)
       const people = [person('Ada Lovelace', '2025-05-01T10:00:00.000Z'), person('Grace Hopper', '2025-05-02T10:00:00.000Z')]
@@ -178,8 +181,9 @@ describe.skipIf(plannedPostgresKind() === 'pglite')(`a PostgreSQL database fille
       await pg.exec(readFileSync(migration, 'utf8'))
       // Applied again (a second `supabase db push` of the same file): nothing changes.
       await pg.exec(readFileSync(migration, 'utf8'))
+      await pg.exec(readFileSync(firstRegistered, 'utf8'))
       const store = createPostgresStore(pg.db, { defaultLaunch })
-      expect(await store.listLeads(0, 10)).toEqual(before.map((lead) => ({ ...lead, launch: defaultLaunch })))
+      expect(await store.listLeads(0, 10)).toEqual(before.map((lead) => ({ ...lead, launch: defaultLaunch, firstRegisteredAt: lead.createdAt })))
       expect(await store.countMessages()).toEqual({ pending: 2, sent: 0, failed: 0, cancelled: 0 })
       const other = { ...person('Hedy Lamarr', '2025-06-04T10:00:00.000Z'), launch: 'willowmere-commons' }
       await pg.session(async (db) => {

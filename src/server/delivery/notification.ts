@@ -1,4 +1,5 @@
 import { formFieldNames, formFieldSchemas } from '../../../schema/registration-rules.ts'
+import { isRealtorLead } from './realtor.ts'
 import { escapeHtml } from './escape-html.ts'
 import { pageForMail, referrerForMail } from '../store/lead-evidence.ts'
 import { headerSafe, singleAddress } from './mailer.ts'
@@ -128,7 +129,7 @@ export function composeLeadMail(lead: NewLead, settings: NotificationSettings): 
 
   const name = typeof lead.fields.name === 'string' ? lead.fields.name : rows[0]?.[1]
   const subject = headerSafe(`New registration for ${settings.siteName}${name ? `: ${defangForMail(name)}` : ''}`).slice(0, 200)
-  const heading = `New registration for ${settings.siteName}`
+  const heading = `New ${isRealtorLead(lead.fields) ? 'realtor ' : ''}registration for ${settings.siteName}`
   const sender = `Sent by the registration page of ${settings.siteName}, ${settings.brokerage}.`
 
   const text = [heading, '', ...rows.map(([k, v]) => `${k}: ${v}`), '', ...context.map(([k, v]) => `${k}: ${v}`), '', '--', sender, ''].join('\n')

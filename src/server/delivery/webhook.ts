@@ -13,6 +13,7 @@
  * Header names and retry schedule as Standard Webhooks; the signature as Stripe's (t=…,v1=…, over timestamp.body).
  * Only a 2xx answer counts as delivered; 408, 429, 5xx and network errors are retried, other answers end it failed.
  */
+import { isRealtorLead } from './realtor.ts'
 import { timingSafeEqual } from 'hono/utils/buffer'
 import { DeliveryError, isPermanentHttpStatus } from './delivery-error.ts'
 import type { WebhookSender } from './outbox.ts'
@@ -33,6 +34,8 @@ export function composeWebhook(lead: NewLead, context: WebhookContext): WebhookM
       // The launch's phase it was registered in (page.config.json "phases"); null for a launch without phases.
       phase: lead.phase ?? null,
       site: context.siteName,
+      // Whether a realtor registered (the form's isRealtor is yes): the CRM routes it to the co-op desk.
+      realtor: isRealtorLead(lead.fields),
       fields: lead.fields,
       consentText: lead.consentText,
       pageUrl: lead.pageUrl,

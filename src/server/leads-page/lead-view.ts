@@ -1,10 +1,10 @@
 import { html } from 'hono/html'
 import type { HtmlEscapedString } from 'hono/utils/html'
 import { displayValue, fieldLabel } from '../delivery/notification.ts'
-import type { FollowUp, HistoryEntry, OtherRegistration } from '../store/follow-up.ts'
+import type { AgentRegistration, FollowUp, HistoryEntry, OtherRegistration } from '../store/follow-up.ts'
 import type { ListedLead } from '../store/store.ts'
 import type { AssigneeChoice } from './filter-view.ts'
-import { bar, columnsOf, fieldValue, followUpWords, launchOf, layout, localTime, notificationBadge, titleOf, withdrawal, type ViewContext } from './views.ts'
+import { bar, columnsOf, fieldValue, followUpWords, launchOf, layout, localTime, notificationBadge, realtorMark, titleOf, withdrawal, type ViewContext } from './views.ts'
 
 /**
  * A lead on a page of its own: its follow-up (Status, Assigned to, Note: each a plain form that saves with one POST
@@ -24,6 +24,8 @@ export type LeadPageExtras = {
   /** How many other launches the person registered for that the viewer may not see (shown as a number only). */
   hiddenLaunches: number
   assign: AssignWays
+  /** The realtor's registration this buyer named as their agent, when there is one in the launch (store.agentRegistrationOf). */
+  agent?: AgentRegistration | undefined
   /** A change that was refused, in words that say what to do. */
   problem?: string | undefined
 }
@@ -70,6 +72,18 @@ ${hiddenLaunches ? html`<p>Also registered for ${hiddenLaunches} other launch${h
 </section>`
 }
 
+/**
+ * The realtor this buyer named as their agent, linked to that realtor's registration: co-operation is paid to the agent
+ * who registered the buyer first, so both times are shown.
+ */
+function agentSection(view: ViewContext, agent: AgentRegistration | undefined): Html | string {
+  if (!agent) return ''
+  return html`<section class="lp-section" aria-labelledby="agent">
+<h2 id="agent">Their agent</h2>
+<p><a href="/leads/lead/${agent.id}">${agent.name || `Registration ${agent.id}`}</a>${agent.brokerage ? ` · ${agent.brokerage}` : ''} · registered <time datetime="${agent.createdAt}">${localTime(agent.createdAt, view.timeZone)}</time></p>
+</section>`
+}
+
 /** One lead on a page of its own. */
 export function leadView(view: ViewContext, lead: ListedLead, studio: boolean, extras: LeadPageExtras): Html {
   const title = titleOf(view)
@@ -87,7 +101,7 @@ export function leadView(view: ViewContext, lead: ListedLead, studio: boolean, e
 <main class="lp-main lp-lead-page">
 <p><a href="/leads">Back to the registrations</a></p>
 <h1>${heading}</h1>
-${lead.withdrawnAt || lead.suspectedSpam ? html`<p class="lp-card-note">${withdrawal(view, lead)}${lead.withdrawnAt ? ' Do not contact.' : ''}</p>` : ''}
+${lead.withdrawnAt || lead.suspectedSpam || realtorMark(lead) ? html`<p class="lp-card-note">${realtorMark(lead)}${withdrawal(view, lead)}${lead.withdrawnAt ? ' Do not contact.' : ''}</p>` : ''}
 ${problem ? html`<p id="lead-problem" class="lp-notice lp-notice-error" role="alert">${problem}</p>` : ''}
 <section class="lp-section lp-follow" aria-labelledby="follow-up">
 <h2 id="follow-up">Follow-up</h2>
@@ -124,11 +138,13 @@ ${followUp.history.map((entry) => historyLine(view, entry))}
 }
 </section>
 ${samePerson(view, extras)}
+${agentSection(view, extras.agent)}
 <section class="lp-section" aria-labelledby="details">
 <h2 id="details">Registration</h2>
 <dl class="lp-pairs">
 <div><dt>Received</dt><dd><time datetime="${lead.createdAt}">${localTime(lead.createdAt, view.timeZone)}</time></dd></div>
 <div><dt>Launch</dt><dd>${launch.siteName}</dd></div>
+${lead.firstRegisteredAt && lead.firstRegisteredAt !== lead.createdAt ? html`<div><dt>First registered</dt><dd><time datetime="${lead.firstRegisteredAt}">${localTime(lead.firstRegisteredAt, view.timeZone)}</time></dd></div>` : ''}
 ${lead.phase ? html`<div><dt>Phase</dt><dd>${lead.phase}</dd></div>` : ''}
 ${[first, ...rest].flatMap((field) => (field === undefined ? [] : [html`<div><dt>${fieldLabel(launch.form, field)}</dt><dd>${fieldValue(launch.form, field, lead.fields[field])}</dd></div>`]))}
 ${utm.length ? utm.map(([key, value]) => html`<div><dt>${key}</dt><dd>${value}</dd></div>`) : html`<div><dt>UTM source</dt><dd>—</dd></div>`}

@@ -96,6 +96,7 @@ textarea { display: block; resize: vertical; min-height: 5.5rem; }
 .lp-pairs a { display: inline-block; min-height: 1.5rem; }
 
 .lp-badge-repeat { background: #e8eef8; color: #1d3a6b; white-space: normal; }
+.lp-badge-realtor { background: #fdf0d5; color: #5c3d00; }
 
 .lp-lead-page { max-width: 44rem; }
 .lp-lead-page h1 { overflow-wrap: anywhere; }

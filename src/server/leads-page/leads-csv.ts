@@ -1,4 +1,5 @@
 import { stringify } from 'csv-stringify/sync'
+import { isRealtorLead } from '../delivery/realtor.ts'
 import { clickIdParams } from '../../../schema/registration-contract.ts'
 import { orderedFields, type NotificationForm } from '../delivery/notification.ts'
 import type { StoredLead } from '../store/store.ts'
@@ -22,11 +23,15 @@ export function csvRecord(values: string[]): string {
 
 /**
  * The form fields of several launches' forms as one list of columns: each form's in its own order, the first form's
- * (the default launch's) first, a field two forms share once.
+ * (the default launch's) first, a field two forms share once. Fields asked only under a condition (a realtor's
+ * brokerage) are left to the data: they become columns, after these, only when some lead holds them.
  */
 export function fieldsOfForms(forms: NotificationForm[]): string[] {
   const fields: string[] = []
-  for (const form of forms) for (const field of orderedFields(form)) if (!fields.includes(field)) fields.push(field)
+  for (const form of forms) {
+    const always = Object.keys((form.schema as { properties?: object }).properties ?? {})
+    for (const field of orderedFields(form)) if (always.includes(field) && !fields.includes(field)) fields.push(field)
+  }
   return fields
 }
 
@@ -56,7 +61,7 @@ export async function writeLeadsCsv(
   }
   await write(
     csvRecord([
-      'id', 'created_at', 'submission_id', 'launch', 'phase', 'suspected_spam', ...fields, 'consent_text', 'consent_sha256', 'consent_reported', 'page_url', 'referrer', 'landing_page',
+      'id', 'created_at', 'submission_id', 'launch', 'phase', 'realtor', 'first_registered_at', 'suspected_spam', ...fields, 'consent_text', 'consent_sha256', 'consent_reported', 'page_url', 'referrer', 'landing_page',
       ...utm, ...clickIdParams, 'user_agent', 'withdrawn_at',
     ]),
   )
@@ -70,6 +75,9 @@ export async function writeLeadsCsv(
         lead.submissionId,
         lead.launch,
         cell(lead.phase),
+        // A realtor's registration (isRealtor yes), and when this person first registered for the launch (co-operation).
+        isRealtorLead(lead.fields) ? 'yes' : '',
+        cell(lead.firstRegisteredAt),
         // Caught by the honeypot: kept apart from real leads by this column, so one caught by mistake can be recovered.
         lead.suspectedSpam ? 'yes' : '',
         ...fields.map((f) => cell(lead.fields[f])),

@@ -76,6 +76,7 @@ export type LeadsPageStore = Pick<
   | 'recordFollowUp'
   | 'followUpOf'
   | 'otherRegistrationsOf'
+  | 'agentRegistrationOf'
   | 'countOtherRegistrations'
   | 'listAssignees'
   | 'fillPhoneNumbers'

@@ -1,4 +1,5 @@
 import { html } from 'hono/html'
+import { isRealtorLead } from '../delivery/realtor.ts'
 import type { HtmlEscapedString } from 'hono/utils/html'
 import { fieldsOfForms } from './leads-csv.ts'
 import { displayValue, fieldLabel, orderedFields, type NotificationForm } from '../delivery/notification.ts'
@@ -190,6 +191,8 @@ export function fieldValue(form: NotificationForm, field: string, value: unknown
 
 /** The forms' fields in form order, then any other field the listed leads hold (an older form's). */
 export function columnsOf(forms: NotificationForm[], leads: ListedLead[]): string[] {
+  // A field asked only under a condition (a realtor's brokerage) is a column only when a lead shown has it
+  // (fieldsOfForms leaves it to the data): a page of buyers gets no empty realtor columns.
   const fields = fieldsOfForms(forms)
   for (const lead of leads) for (const key of Object.keys(lead.fields)) if (!fields.includes(key)) fields.push(key)
   return fields
@@ -228,6 +231,11 @@ function repeatMark(others: number | undefined): Html | string {
   return html` <span class="lp-badge lp-badge-repeat">Repeat: ${others} other registration${others === 1 ? '' : 's'}</span>`
 }
 
+/** The mark of a realtor's registration (the form's isRealtor is yes): the co-op desk's, not a buyer. */
+export function realtorMark(lead: { fields: Record<string, unknown> }): Html | string {
+  return isRealtorLead(lead.fields) ? html`<span class="lp-badge lp-badge-realtor">Realtor</span> ` : ''
+}
+
 /** A lead as a card: its own launch's fields, labels and option names. */
 function card(view: ViewContext, showLaunch: boolean, lead: ListedLead, others: number | undefined): Html {
   const launch = launchOf(view.launches, lead.launch)
@@ -236,7 +244,7 @@ function card(view: ViewContext, showLaunch: boolean, lead: ListedLead, others: 
   const follow = followUpWords(launch, lead)
   return html`<li class="lp-card">
 <h2 class="lp-card-title"><a href="/leads/lead/${lead.id}">${title}</a></h2>
-${lead.withdrawnAt || lead.suspectedSpam || others ? html`<p class="lp-card-note">${withdrawal(view, lead)}${lead.withdrawnAt ? ' Do not contact.' : ''}${repeatMark(others)}</p>` : ''}
+${lead.withdrawnAt || lead.suspectedSpam || others || isRealtorLead(lead.fields) ? html`<p class="lp-card-note">${realtorMark(lead)}${withdrawal(view, lead)}${lead.withdrawnAt ? ' Do not contact.' : ''}${repeatMark(others)}</p>` : ''}
 <dl class="lp-pairs">
 <div><dt>Received</dt><dd><time datetime="${lead.createdAt}">${localTime(lead.createdAt, view.timeZone)}</time></dd></div>
 <div><dt>Status</dt><dd>${follow.status}</dd></div>

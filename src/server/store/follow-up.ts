@@ -30,6 +30,9 @@ export type FollowUp = FollowUpState & { history: HistoryEntry[] }
 /** Another registration of the same person (same e-mail, or same phone in E.164): no personal data. */
 export type OtherRegistration = { id: number; launch: string; createdAt: string }
 
+/** The realtor's registration a buyer named as their agent: its id, when it was made, the realtor's name and brokerage. */
+export type AgentRegistration = { id: number; createdAt: string; name: string; brokerage: string }
+
 /** The outbox recipient of lead.updated webhook calls: a lead may have any number of them. */
 export const leadUpdatedRecipient = 'webhook:lead.updated'
 
@@ -49,6 +52,11 @@ export interface FollowUpStore {
   otherRegistrationsOf(leadId: number): Promise<OtherRegistration[]>
   /** How many other registrations each of these leads' person has (leads without any are left out). */
   countOtherRegistrations(leadIds: readonly number[]): Promise<Array<{ leadId: number; others: number }>>
+  /**
+   * The realtor's registration (isRealtor yes, same launch) whose name or e-mail is what this lead typed as its agent
+   * (field `agent`; trimmed, any case), the earliest when several match; undefined when it named none or none matches.
+   */
+  agentRegistrationOf(leadId: number): Promise<AgentRegistration | undefined>
   /** Every assignee some lead has now, sorted. */
   listAssignees(): Promise<string[]>
   /**

@@ -120,7 +120,16 @@ export type LaunchCount = { launch: string; leads: number }
  * A registration as stored. Leads stored before the consent hash was kept have none. `withdrawnAt` is present once
  * the registrant unsubscribed.
  */
-export type StoredLead = Omit<NewLead, 'consentSha256'> & { id: number; consentSha256: string | null; withdrawnAt?: string }
+export type StoredLead = Omit<NewLead, 'consentSha256'> & {
+  id: number
+  consentSha256: string | null
+  withdrawnAt?: string
+  /**
+   * When this person (same address, same launch) first registered: set by the database on insert, never changed
+   * (realtors' co-operation goes to whoever registered the buyer first). Absent only in a file not yet upgraded.
+   */
+  firstRegisteredAt?: string
+}
 
 /** A composed notification, stored with its lead so it can be sent (again) later. `from` is the mailer's. */
 export type OutgoingMail = {

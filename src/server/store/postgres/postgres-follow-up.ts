@@ -121,6 +121,19 @@ export function createPostgresFollowUps(db: Queryable, defaultLaunch: string): F
       )
       return (rows as Array<{ lead_id: string | number; others: number }>).filter((row) => row.others > 0).map((row) => ({ leadId: Number(row.lead_id), others: row.others }))
     },
+    async agentRegistrationOf(leadId) {
+      const { rows } = await db.query(
+        `SELECT o.id, o.created_at, (o.fields->>'name') AS name, (o.fields->>'brokerage') AS brokerage
+         FROM public.leads AS l JOIN public.leads AS o ON coalesce(o.launch, '') = coalesce(l.launch, '') AND o.id <> l.id
+         WHERE l.id = $1 AND lower(coalesce((o.fields->>'isRealtor'), '')) = 'yes' AND (l.fields->>'agent') IS NOT NULL
+           AND lower(trim((l.fields->>'agent'))) <> ''
+           AND lower(trim((l.fields->>'agent'))) IN (lower(trim(coalesce((o.fields->>'name'), ''))), lower(trim(coalesce((o.fields->>'email'), ''))))
+         ORDER BY o.created_at, o.id LIMIT 1`,
+        [leadId],
+      )
+      const row = rows[0] as { id: string | number; created_at: Date | string; name: string | null; brokerage: string | null } | undefined
+      return row && { id: Number(row.id), createdAt: toIso(row.created_at), name: row.name ?? '', brokerage: row.brokerage ?? '' }
+    },
     async listAssignees() {
       const { rows } = await db.query(`SELECT DISTINCT assignee FROM public.lead_follow_ups WHERE assignee <> '' ORDER BY assignee`)
       return (rows as Array<{ assignee: string }>).map((row) => row.assignee)

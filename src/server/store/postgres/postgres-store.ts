@@ -53,6 +53,7 @@ type LeadRow = {
   withdrawn_at: Date | string | null
   launch: string | null
   phase: string | null
+  first_registered_at: Date | string | null
 }
 
 type JobRow = {
@@ -78,7 +79,7 @@ type MessageRow = {
 }
 
 const leadColumns =
-  'id, submission_id, created_at, fields, consent_text, page_url, referrer, utm, user_agent, click_ids, landing_page, suspected_spam, consent_sha256, consent_reported, withdrawn_at, launch, phase'
+  'id, submission_id, created_at, fields, consent_text, page_url, referrer, utm, user_agent, click_ids, landing_page, suspected_spam, consent_sha256, consent_reported, withdrawn_at, launch, phase, first_registered_at'
 const messageColumns = 'id, lead_id, kind, status, attempts, last_error, created_at, next_attempt_at, sent_at, failed_at'
 // A lead's address as compared for withdrawal: trimmed, lower case (the partial index leads_withdrawn_email).
 const emailKey = (alias: string) => `lower(btrim(${alias}.fields->>'email'))`
@@ -143,6 +144,7 @@ function toLead(row: LeadRow, defaultLaunch: string): StoredLead {
     landingPage: row.landing_page,
     suspectedSpam: row.suspected_spam === true,
     ...(row.phase ? { phase: row.phase } : {}),
+    ...(row.first_registered_at ? { firstRegisteredAt: toIso(row.first_registered_at) } : {}),
     ...(row.withdrawn_at ? { withdrawnAt: toIso(row.withdrawn_at) } : {}),
   }
 }

@@ -116,6 +116,17 @@ export function createSqliteFollowUps(db: Database.Database, defaultLaunch: stri
         .filter((row) => row.others > 0)
         .map((row) => ({ leadId: row.lead_id, others: row.others }))
     },
+    async agentRegistrationOf(leadId) {
+      const row = query<{ id: number; created_at: string; name: unknown; brokerage: unknown }>(
+        `SELECT o.id, o.created_at, json_extract(o.fields, '$.name') AS name, json_extract(o.fields, '$.brokerage') AS brokerage
+         FROM leads AS l JOIN leads AS o ON coalesce(o.launch, '') = coalesce(l.launch, '') AND o.id <> l.id
+         WHERE l.id = ? AND lower(coalesce(json_extract(o.fields, '$.isRealtor'), '')) = 'yes' AND json_extract(l.fields, '$.agent') IS NOT NULL
+           AND lower(trim(json_extract(l.fields, '$.agent'))) <> ''
+           AND lower(trim(json_extract(l.fields, '$.agent'))) IN (lower(trim(coalesce(json_extract(o.fields, '$.name'), ''))), lower(trim(coalesce(json_extract(o.fields, '$.email'), ''))))
+         ORDER BY o.created_at, o.id LIMIT 1`,
+      ).get(leadId)
+      return row && { id: row.id, createdAt: row.created_at, name: String(row.name ?? ''), brokerage: String(row.brokerage ?? '') }
+    },
     async listAssignees() {
       return query<{ assignee: string }>(`SELECT DISTINCT assignee FROM lead_follow_ups WHERE assignee <> '' ORDER BY assignee`)
         .all()

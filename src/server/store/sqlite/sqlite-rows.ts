@@ -43,6 +43,7 @@ export type LeadRow = {
   consent_reported: string | null
   launch?: string | null
   phase?: string | null
+  first_registered_at?: string | null
 }
 
 /** An outbox row claimed for sending, with whether its lead has withdrawn. */
@@ -139,6 +140,7 @@ export function toLead(row: LeadRow, defaultLaunch: string): StoredLead {
     landingPage: row.landing_page,
     suspectedSpam: row.suspected_spam === 1,
     ...(row.phase ? { phase: row.phase } : {}),
+    ...(row.first_registered_at ? { firstRegisteredAt: row.first_registered_at } : {}),
     ...(row.withdrawn_at ? { withdrawnAt: row.withdrawn_at } : {}),
   }
 }

@@ -160,7 +160,38 @@ export const upgrades: Array<(db: Database.Database) => void> = [
   },
   // Version 10: the visit counts (visitSchema above).
   (db) => db.exec(visitSchema),
+  // Version 11, as supabase/migrations/20251231000500_lead_first_registered.sql: when each person first registered
+  // for a launch (realtors' co-operation goes to the agent who registered the buyer first). Guarded like version 5.
+  (db) => {
+    if (!columnsOf(db, 'leads').includes('first_registered_at')) db.exec('ALTER TABLE leads ADD COLUMN first_registered_at TEXT')
+    db.exec(firstRegisteredSchema)
+  },
 ]
+
+// The same person is the same address (trimmed, lower case) within one launch (null launches are the default's).
+const samePerson = (other: string, lead: string) => `coalesce(${other}.launch, '') = coalesce(${lead}.launch, '') AND ${emailKey(`${other}.fields`)} = ${emailKey(`${lead}.fields`)}`
+
+/**
+ * Each lead's first-registered time, set by the database on insert (the first time this person registered for the
+ * launch, or its own time), never changed after: no store path names the column, and a trigger refuses any update
+ * that would (an erasure deletes the row; nothing rewrites it).
+ */
+const firstRegisteredSchema = `
+UPDATE leads SET first_registered_at = (SELECT min(o.created_at) FROM leads o WHERE o.id = leads.id OR (${samePerson('o', 'leads')}))
+  WHERE first_registered_at IS NULL;
+CREATE TRIGGER IF NOT EXISTS leads_first_registered_set AFTER INSERT ON leads
+BEGIN
+  UPDATE leads SET first_registered_at = coalesce(
+    (SELECT min(o.first_registered_at) FROM leads o WHERE o.id <> NEW.id AND o.first_registered_at IS NOT NULL AND ${samePerson('o', 'NEW')}),
+    NEW.created_at)
+  WHERE id = NEW.id;
+END;
+CREATE TRIGGER IF NOT EXISTS leads_first_registered_kept BEFORE UPDATE OF first_registered_at ON leads
+  WHEN OLD.first_registered_at IS NOT NULL AND NEW.first_registered_at IS NOT OLD.first_registered_at
+BEGIN
+  SELECT RAISE(ABORT, 'leads.first_registered_at never changes');
+END;
+`
 
 /** Schema version 5; each part guarded, so a file that already has one of them is upgraded all the same. */
 function upgradeForMessages(db: Database.Database): void {
