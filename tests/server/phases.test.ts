@@ -11,6 +11,7 @@ import { createApp } from '../../src/server/app.ts'
 import { parseNodeEnv, readBuildSettings } from '../../src/server/env.ts'
 import { startNodeServer } from '../../src/server/node.ts'
 import type { RunningServer } from '../../src/server/node-options.ts'
+import { cspHashesOf } from '../../src/server/site/security-headers.ts'
 import { openSqliteStore } from '../../src/server/store/sqlite/sqlite-store.ts'
 import { launchSite, readPageConfig, registration } from './support/fixtures.ts'
 
@@ -80,14 +81,18 @@ describe('a launch whose public phase starts at T, on the Node server', () => {
   it('switches at T exactly, with no rebuild and no restart, and no request failing under continuous GETs', async () => {
     now = T - 1
     expect((await page()).html).toContain(vipCta)
-    const seen: Array<{ status: number; phase: string; at: number }> = []
+    const seen: Array<{ status: number; phase: string; at: number; policyFits: boolean }> = []
     let running = true
     const loop = async () => {
       while (running) {
         const at = now
         const res = await fetch(`${server.url}/`, { headers: { 'accept-encoding': 'br, gzip' } })
         const html = await res.text()
-        seen.push({ status: res.status, phase: html.includes(publicCta) ? 'public' : html.includes(vipCta) ? 'vip' : 'neither', at })
+        // The policy is the served phase's own: it allows exactly this page's inline scripts by hash.
+        const scriptSrc = /script-src ([^;]*)/.exec(res.headers.get('content-security-policy') ?? '')?.[1] ?? ''
+        const allowed = scriptSrc.split(' ').filter((source) => source.startsWith("'sha256-")).map((source) => source.slice(1, -1))
+        const policyFits = JSON.stringify([...allowed].sort()) === JSON.stringify([...(await cspHashesOf(html))].sort())
+        seen.push({ status: res.status, phase: html.includes(publicCta) ? 'public' : html.includes(vipCta) ? 'vip' : 'neither', at, policyFits })
       }
     }
     const loops = [loop(), loop(), loop(), loop()]
@@ -97,7 +102,7 @@ describe('a launch whose public phase starts at T, on the Node server', () => {
     while (seen.length < switchedAt + 40) await new Promise((resolve) => setTimeout(resolve, 10))
     running = false
     await Promise.all(loops)
-    expect(seen.filter((answer) => answer.status !== 200 || answer.phase === 'neither')).toEqual([])
+    expect(seen.filter((answer) => answer.status !== 200 || answer.phase === 'neither' || !answer.policyFits)).toEqual([])
     // Every page asked for once the clock read T is the public one; every one before, the VIP one.
     expect(seen.filter((answer) => answer.at >= T).every((answer) => answer.phase === 'public')).toBe(true)
     expect(seen.filter((answer) => answer.phase === 'vip').every((answer) => answer.at < T)).toBe(true)

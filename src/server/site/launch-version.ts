@@ -74,23 +74,37 @@ export async function readLaunchVersion(
   const phaseDir = (name: string) => path.join(distDir, phasePagesDir, name)
   const phased = phases !== undefined && phases.list.every((phase) => existsSync(path.join(phaseDir(phase.name), 'index.html')))
   const dirs = [distDir, ...(phased ? phases.list.map((phase) => phaseDir(phase.name)) : [])]
-  const pages = dirs.flatMap((dir) => ['index.html', '404.html'].map((f) => path.join(dir, f))).filter((f) => existsSync(f)).map((f) => readFileSync(f, 'utf8'))
+  const pagesIn = (dir: string) => ['index.html', '404.html'].map((f) => path.join(dir, f)).filter((f) => existsSync(f)).map((f) => readFileSync(f, 'utf8'))
+  const pages = dirs.flatMap(pagesIn)
   const home = pages[0]!
   const clock = settings.clock ?? (() => new Date())
   const schedule = phased ? phaseScheduleOf(phases, phases.timeZone ?? settings.timeZone ?? deliverySettings.NOTIFY_TIME_ZONE.default) : undefined
+  // Each request is answered wholly in one phase: its pages and its policy (the hashes of that phase's own inline
+  // scripts and styles) come from one reading of the clock, taken when the headers are set.
+  const phaseOf = new WeakMap<Request, string>()
+  const phaseFor = (c: Context): string => {
+    let phase = phaseOf.get(c.req.raw)
+    if (phase === undefined) phaseOf.set(c.req.raw, (phase = phaseAt(schedule!, clock().getTime())))
+    return phase
+  }
+  const headersFor = async (dirPages: string[]) =>
+    secureHeadersMiddleware({
+      jsonLdHashes: [...new Set((await Promise.all(dirPages.map(cspHashesOf))).flat())],
+      styleHashes: [...new Set((await Promise.all(dirPages.map(styleHashesOf))).flat())],
+      https: settings.https,
+      ...(settings.supabaseUrl ? { supabaseUrl: settings.supabaseUrl } : {}),
+      tagManager: manifest.tagManager,
+    })
+  const ownHeaders = await headersFor(pagesIn(distDir))
+  const phaseHeaders = phased ? new Map(await Promise.all(phases.list.map(async (phase) => [phase.name, await headersFor(pagesIn(phaseDir(phase.name)))] as const))) : undefined
+  const headers: MiddlewareHandler = phaseHeaders ? (c, next) => (phaseHeaders.get(phaseFor(c)) ?? ownHeaders)(c, next) : ownHeaders
   return {
     distDir,
     contract: manifest.contract,
     home,
     ...(phased ? { phaseHomes: Object.fromEntries(phases.list.map((phase) => [phase.name, readFileSync(path.join(phaseDir(phase.name), 'index.html'), 'utf8')])) } : {}),
     pageCss: pages.map((html) => /<style>([\s\S]*?)<\/style>/.exec(html)?.[1]).find((css) => css !== undefined),
-    headers: secureHeadersMiddleware({
-      jsonLdHashes: [...new Set((await Promise.all(pages.map(cspHashesOf))).flat())],
-      styleHashes: [...new Set((await Promise.all(pages.map(styleHashesOf))).flat())],
-      https: settings.https,
-      ...(settings.supabaseUrl ? { supabaseUrl: settings.supabaseUrl } : {}),
-      tagManager: manifest.tagManager,
-    }),
-    files: createStaticSite({ distDir, ...(schedule ? { pagesDir: () => phaseDir(phaseAt(schedule, clock().getTime())) } : {}) }),
+    headers,
+    files: createStaticSite({ distDir, ...(schedule ? { pagesDir: (c) => phaseDir(phaseFor(c)) } : {}) }),
   }
 }

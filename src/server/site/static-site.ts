@@ -60,7 +60,7 @@ export type StaticSiteOptions = {
    * Where the pages (.html files) are read from for a request, asked once when it arrives: the folder of the launch's
    * phase in force (inside distDir). Absent: distDir's own pages.
    */
-  pagesDir?: () => string
+  pagesDir?: (c: Context) => string
 }
 
 /**
@@ -131,7 +131,7 @@ export function createStaticSite(options: StaticSiteOptions) {
       return c.json({ error: 'Only GET and HEAD are supported here.' }, 405, { allow: 'GET, HEAD' })
     }
     // The phase's pages, chosen once: a request is answered wholly in one phase.
-    const pages = options.pagesDir?.() ?? root
+    const pages = options.pagesDir?.(c) ?? root
     let pathname: string
     try {
       pathname = decodeURIComponent(new URL(c.req.url).pathname)
