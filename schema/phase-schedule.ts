@@ -93,3 +93,14 @@ export function phaseOfConfig(
   if (!config.phases) return undefined
   return phaseAt(phaseScheduleOf(config.phases, config.launch.timeZone ?? defaultTimeZone), now)
 }
+
+const defaultPhaseWords: Record<string, string> = { 'coming-soon': 'Coming soon', vip: 'VIP', public: 'Public release', 'sold-out': 'Sold out' }
+
+/**
+ * A phase's name as the sales team reads it (leads page, notification): the four default phases in their usual
+ * words, any other name with its hyphens as spaces and a capital first letter. Exports and webhooks keep the name.
+ */
+export function phaseWords(name: string): string {
+  const words = defaultPhaseWords[name] ?? name.replace(/[-_]+/g, ' ')
+  return words.charAt(0).toUpperCase() + words.slice(1)
+}

@@ -102,18 +102,25 @@ describe('the leads page', () => {
     await row.waitFor()
     await expect(table.getByRole('row').filter({ hasText: 'Tobias Lindqvist' }).count()).resolves.toBe(1)
     // Newest first: the function's registration came after the page's.
-    const names = await table.locator('tbody tr td:nth-child(2)').allTextContents()
+    const nameColumn = (await table.getByRole('columnheader').allTextContents()).indexOf('Full Name') + 1
+    const names = await table.locator(`tbody tr td:nth-child(${nameColumn})`).allTextContents()
     expect(names.map((n) => n.trim())).toEqual(['Tobias Lindqvist', person.name])
     const cells = (await row.getByRole('cell').allTextContents()).map((t) => t.trim())
     // The phone in one national format (as typed it is kept too); a new lead's follow-up: the first status, nobody yet.
-    expect(cells.slice(1)).toEqual([person.name, person.email, '(416) 555-0123', 'No', 'New', 'Nobody', 'newsletter', expect.stringMatching(/^(Sent|Waiting to send)$/)])
+    // The default launch has phases: each lead shows the one it registered in.
+    // A realtor's fields are columns once a lead on the page has them (Tobias registered as a realtor); a buyer's are empty.
+    expect(cells.slice(1)).toEqual(['VIP', person.name, person.email, '(416) 555-0123', 'No', '—', '—', '—', 'New', 'Nobody', 'newsletter', expect.stringMatching(/^(Sent|Waiting to send)$/)])
     expect(cells[0]).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s[ap]\.m\.$/)
     await expect(page.getByRole('columnheader').allTextContents()).resolves.toEqual([
       'Received',
+      'Phase',
       'Full Name',
       'Email',
       'Phone',
       'Are You A Realtor?',
+      'Brokerage',
+      'RECO registration number',
+      'Are you registering on behalf of a client?',
       'Status',
       'Assigned to',
       'UTM source',

@@ -205,10 +205,10 @@ describe('the leads page (SQLite)', () => {
     await store.saveLead(older, mailFor(older))
     const cookie = await signIn(h)
     const listed = await (await send(h, '/leads', { cookie })).text()
-    expect(listed).toContain('<div><dt>Phase</dt><dd>sold-out</dd></div>')
+    expect(listed).toContain('<div><dt>Phase</dt><dd>Sold out</dd></div>')
     expect(listed).toContain('<th scope="col">Phase</th>')
-    expect(listed.match(/<td>(sold-out|—)<\/td>/g)).toEqual(['<td>sold-out</td>', '<td>—</td>'])
-    expect(await (await send(h, `/leads/lead/${saved.id}`, { cookie })).text()).toContain('<div><dt>Phase</dt><dd>sold-out</dd></div>')
+    expect(listed.match(/<td>(Sold out|—)<\/td>/g)).toEqual(['<td>Sold out</td>', '<td>—</td>'])
+    expect(await (await send(h, `/leads/lead/${saved.id}`, { cookie })).text()).toContain('<div><dt>Phase</dt><dd>Sold out</dd></div>')
   })
 
   it('marks a realtor\'s registration, shows when a person first registered, and links a buyer to the agent they named', async () => {

@@ -174,7 +174,7 @@ describe('the function in a phase', () => {
     const phases = jobs.flatMap((job) => (job.kind === 'webhook' ? [(JSON.parse(job.webhook.body) as { data: { phase: string } }).data.phase] : []))
     expect(phases).toEqual(['public', 'vip'])
     const notifications = jobs.flatMap((job) => (job.kind === 'notification' ? [job.mail.text] : []))
-    expect(notifications[0]).toMatch(/Phase:?\s+public/)
+    expect(notifications[0]).toMatch(/Phase:?\s+Public release/)
     await store.close()
   })
 })

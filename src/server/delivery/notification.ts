@@ -1,4 +1,5 @@
 import { formFieldNames, formFieldSchemas } from '../../../schema/registration-rules.ts'
+import { phaseWords } from '../../../schema/phase-schedule.ts'
 import { isRealtorLead } from './realtor.ts'
 import { escapeHtml } from './escape-html.ts'
 import { pageForMail, referrerForMail } from '../store/lead-evidence.ts'
@@ -117,7 +118,7 @@ export function composeLeadMail(lead: NewLead, settings: NotificationSettings): 
     .join(', ')
   const context: [string, string][] = [
     ['Received', formatTime(lead.createdAt, settings.timeZone)],
-    ...(lead.phase ? ([['Phase', lead.phase]] as [string, string][]) : []),
+    ...(lead.phase ? ([['Phase', phaseWords(lead.phase)]] as [string, string][]) : []),
     // The mail comes from a trusted sender: nothing the visitor wrote may read as a link in it.
     ['Page', pageForMail(lead.pageUrl)],
     ['Referrer', referrerForMail(lead.referrer)],

@@ -1,4 +1,5 @@
 import { html } from 'hono/html'
+import { phaseWords } from '../../../schema/phase-schedule.ts'
 import type { HtmlEscapedString } from 'hono/utils/html'
 import { displayValue, fieldLabel } from '../delivery/notification.ts'
 import type { AgentRegistration, FollowUp, HistoryEntry, OtherRegistration } from '../store/follow-up.ts'
@@ -145,7 +146,7 @@ ${agentSection(view, extras.agent)}
 <div><dt>Received</dt><dd><time datetime="${lead.createdAt}">${localTime(lead.createdAt, view.timeZone)}</time></dd></div>
 <div><dt>Launch</dt><dd>${launch.siteName}</dd></div>
 ${lead.firstRegisteredAt && lead.firstRegisteredAt !== lead.createdAt ? html`<div><dt>First registered</dt><dd><time datetime="${lead.firstRegisteredAt}">${localTime(lead.firstRegisteredAt, view.timeZone)}</time></dd></div>` : ''}
-${lead.phase ? html`<div><dt>Phase</dt><dd>${lead.phase}</dd></div>` : ''}
+${lead.phase ? html`<div><dt>Phase</dt><dd>${phaseWords(lead.phase)}</dd></div>` : ''}
 ${[first, ...rest].flatMap((field) => (field === undefined ? [] : [html`<div><dt>${fieldLabel(launch.form, field)}</dt><dd>${fieldValue(launch.form, field, lead.fields[field])}</dd></div>`]))}
 ${utm.length ? utm.map(([key, value]) => html`<div><dt>${key}</dt><dd>${value}</dd></div>`) : html`<div><dt>UTM source</dt><dd>—</dd></div>`}
 <div><dt>Page</dt><dd>${lead.landingPage ?? lead.pageUrl ?? '—'}</dd></div>

@@ -1,4 +1,5 @@
 import { html } from 'hono/html'
+import { phaseWords } from '../../../schema/phase-schedule.ts'
 import { isRealtorLead } from '../delivery/realtor.ts'
 import type { HtmlEscapedString } from 'hono/utils/html'
 import { fieldsOfForms } from './leads-csv.ts'
@@ -250,7 +251,7 @@ ${lead.withdrawnAt || lead.suspectedSpam || others || isRealtorLead(lead.fields)
 <div><dt>Status</dt><dd>${follow.status}</dd></div>
 <div><dt>Assigned to</dt><dd>${follow.assignee}</dd></div>
 ${showLaunch ? html`<div><dt>Launch</dt><dd>${launch.siteName}</dd></div>` : ''}
-${lead.phase ? html`<div><dt>Phase</dt><dd>${lead.phase}</dd></div>` : ''}
+${lead.phase ? html`<div><dt>Phase</dt><dd>${phaseWords(lead.phase)}</dd></div>` : ''}
 ${rest.map((field) => html`<div><dt>${fieldLabel(launch.form, field)}</dt><dd>${fieldValue(launch.form, field, lead.fields[field])}</dd></div>`)}
 <div><dt>UTM source</dt><dd>${utmSource(lead)}</dd></div>
 <div><dt>Notification</dt><dd>${notificationBadge(lead.notification)}</dd></div>
@@ -265,7 +266,7 @@ function row(view: ViewContext, fields: string[], showLaunch: boolean, showPhase
   return html`<tr>
 <td class="lp-nowrap"><a href="/leads/lead/${lead.id}"><time datetime="${lead.createdAt}">${localTime(lead.createdAt, view.timeZone)}</time></a></td>
 ${showLaunch ? html`<td>${launch.siteName}</td>` : ''}
-${showPhase ? html`<td>${lead.phase ?? '—'}</td>` : ''}
+${showPhase ? html`<td>${lead.phase ? phaseWords(lead.phase) : '—'}</td>` : ''}
 ${fields.map((field, i) => html`<td>${i === 0 && !linkKind(launch.form, field) && lead.fields[field] !== undefined ? html`<a href="/leads/lead/${lead.id}">${displayValue(launch.form, field, lead.fields[field])}</a>` : fieldValue(launch.form, field, lead.fields[field])}${i === 0 ? html`${withdrawal(view, lead)}${repeatMark(others)}` : ''}</td>`)}
 <td>${follow.status}</td>
 <td>${follow.assignee}</td>
