@@ -23,7 +23,7 @@ export type LaunchDetails = {
 type SourceData = {
   site?: { name?: unknown; phone?: { display?: unknown; dial?: unknown }; email?: unknown; location?: unknown }
   seo?: { canonicalUrl?: unknown; jsonLd?: { telephone?: unknown; email?: unknown; address?: unknown } }
-  launch?: { notifyEmail?: unknown; origins?: unknown }
+  launch?: { notifyEmail?: unknown; realtorEmail?: unknown; origins?: unknown }
   reply?: { sender?: { email?: unknown } }
 }
 
@@ -69,6 +69,8 @@ export function withLaunchDetails(configText: string, source: SourceData, detail
   const emails = new Map<string, string>()
   for (const old of [source.site?.email, source.seo?.jsonLd?.email]) if (text(old)) emails.set((old as string).toLowerCase(), details.email)
   if (text(source.launch?.notifyEmail) && !emails.has((source.launch!.notifyEmail as string).toLowerCase())) emails.set((source.launch!.notifyEmail as string).toLowerCase(), details.notifyEmail)
+  // The co-op desk's address for realtors' registrations: the new launch's team address until someone names its own.
+  if (text(source.launch?.realtorEmail) && !emails.has((source.launch!.realtorEmail as string).toLowerCase())) emails.set((source.launch!.realtorEmail as string).toLowerCase(), details.notifyEmail)
   if (text(source.reply?.sender?.email) && !emails.has((source.reply!.sender!.email as string).toLowerCase())) emails.set((source.reply!.sender!.email as string).toLowerCase(), details.replyFrom)
   const oldLocation = text(source.site?.location)
   const newHost = new URL(details.origin).host

@@ -208,6 +208,7 @@ export function launchChecklist(text: string): ChecklistItem[] {
     add('Phone and e-mail (the same number and address everywhere)', at)
   }
   add('Who is told of each registration (without it, site.email)', ['launch', 'notifyEmail'])
+  add("Who is told of each realtor's registration (the co-op desk)", ['launch', 'realtorEmail'])
   for (const at of [['site', 'location'], ...leaves(['seo', 'jsonLd', 'address']), ['seo', 'jsonLd', 'areaServed']]) add('Location', at)
   for (const at of [['seo', 'canonicalUrl'], ['seo', 'jsonLd', 'url'], ['seo', 'jsonLd', 'image'], ['seo', 'title'], ['seo', 'description'], ['site', 'analytics', 'gtmId'], ['site', 'themeColor']]) {
     add('Web address, search and sharing', at)

@@ -29,6 +29,8 @@ describe("the function's bundle (supabase/functions/_shared/launches.json)", () 
       slug: 'bramblewood-crossing',
       site: { name: first.site.name, email: first.site.email, brokerage: first.site.brokerage, lang: first.site.lang },
       notifyEmail: first.site.email,
+      // Realtors' registrations are told to the co-op desk.
+      realtorEmail: first.launch.realtorEmail,
       origins: ['https://bramblewood.example.com'],
       form: { schema: first.form.schema, uiSchema: first.form.uiSchema, messages: first.form.messages, consent: first.form.consent },
       reply: first.reply,

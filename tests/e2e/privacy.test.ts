@@ -43,7 +43,17 @@ describe('the privacy page', () => {
     const headings = await page.getByRole('heading', { level: 2 }).allTextContents()
     expect(headings).toEqual(['Who collects your information', 'What we collect', 'Why we collect it', 'How long we keep it', 'Withdraw your consent, see or erase your information'])
     const what = page.getByRole('region', { name: 'What we collect' })
-    await expect(what.getByRole('listitem').allTextContents()).resolves.toEqual(['Full Name', 'Email', 'Phone', 'Are You A Realtor?'])
+    await expect(what.getByRole('listitem').allTextContents()).resolves.toEqual([
+      'Full Name',
+      'Email',
+      'Phone',
+      'Are You A Realtor?',
+      // What a realtor is asked, and a buyer may add (the form's if/then fields).
+      'Brokerage',
+      'RECO registration number',
+      'Are you registering on behalf of a client?',
+      "Your agent's name or e-mail (optional)",
+    ])
     const who = page.getByRole('region', { name: 'Who collects your information' })
     await expect(who.textContent()).resolves.toContain(config.site.brokerage)
     const email = config.reply?.brokerage.email ?? '-'

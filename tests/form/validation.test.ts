@@ -75,7 +75,13 @@ const rows: Array<[string, Record<string, unknown>, Record<string, string>]> = [
   ['a missing phone', { ...valid, phone: undefined }, { phone: 'Enter a valid phone' }],
   ['no realtor answer', { ...valid, isRealtor: undefined }, { isRealtor: 'Please select an option' }],
   ['a realtor answer outside yes/no', { ...valid, isRealtor: 'maybe' }, { isRealtor: 'Please select an option' }],
-  ['a realtor answer of yes', { ...valid, isRealtor: 'yes' }, {}],
+  // A realtor answers what a brokerage needs (the config's if/then): with it, valid; without it, each field says so.
+  ['a realtor answer of yes', { ...valid, isRealtor: 'yes', brokerage: 'Example Realty Inc., Brokerage', recoNumber: '5550123', forClient: 'no' }, {}],
+  [
+    "a realtor answer of yes without the realtor's details",
+    { ...valid, isRealtor: 'yes' },
+    { brokerage: "Enter your brokerage's name", recoNumber: 'Enter your RECO registration number', forClient: 'Please select an option' },
+  ],
   [
     'an empty form',
     {},
