@@ -157,7 +157,8 @@ function body(submissionId: string, launch?: string): string {
     name: `Bench Visitor ${counter}`,
     email: `visitor${counter}@example.com`,
     phone: '555-555-0100',
-    isRealtor: counter % 2 ? 'yes' : 'no',
+    // Half realtors, with what a realtor is asked (an older checkout drops the fields its form does not have).
+    ...(counter % 2 ? { isRealtor: 'yes', brokerage: 'Example Realty Inc., Brokerage', recoNumber: '5550100', forClient: 'no' } : { isRealtor: 'no' }),
     submissionId,
     pageUrl: 'https://bramblewood.example.com/',
     referrer: '',
