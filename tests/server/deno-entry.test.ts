@@ -37,7 +37,9 @@ function runDeno(env: Record<string, string>): ChildProcess {
   return runDenoFunction(copy.root, env)
 }
 
-describe.skipIf(plannedPostgresKind() === 'pglite')('Supabase Edge Function under Deno (PostgreSQL server)', () => {
+// Each test may wait up to 30 s for delivery (until) and then check more: its own limit is longer, so a wait that ends
+// says what Deno printed rather than vitest's bare time-out.
+describe.skipIf(plannedPostgresKind() === 'pglite')('Supabase Edge Function under Deno (PostgreSQL server)', { timeout: 90_000 }, () => {
   let pg: TestPostgres
   let resend: Server
   let resendUrl = ''

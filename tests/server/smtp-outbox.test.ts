@@ -253,6 +253,29 @@ describe('outbox worker', () => {
     expect(server.received).toHaveLength(30)
     expect(new Set(server.received.map((m) => m.headers.get('message-id')?.[0])).size).toBe(30)
   })
+
+  it('delivers a message stored just as a run ends, with no poll to catch it (as on the edge function)', async () => {
+    const server = await smtp()
+    const store = sqlite()
+    const lead = newLead({ createdAt: new Date().toISOString() })
+    await store.saveLead(lead, notification({ submissionId: lead.submissionId }))
+    // The run's last look finds nothing (the message is hidden from it, as if stored a moment later); the wake-up for
+    // the message comes after that look but before the run has closed: a microtask after the run's own continuation.
+    let looks = 0
+    const claimDueMail: typeof store.claimDueMail = (...args) => {
+      looks += 1
+      if (looks > 1) return store.claimDueMail(...args)
+      const none = Promise.resolve([])
+      void none.then(() => Promise.resolve().then(() => void worker.deliverDue()))
+      return none
+    }
+    const worker = createOutboxWorker({ store: { ...store, claimDueMail }, mailer: smtpMailer(server.port), log: { info() {}, error() {} } })
+    cleanups.push(() => worker.stop())
+    expect(await worker.deliverDue()).toEqual({ sent: 0, failed: 0 })
+    await until(async () => (await store.countMail()).sent === 1, 5_000)
+    expect(server.received).toHaveLength(1)
+    expect(looks).toBeGreaterThan(1)
+  })
 })
 
 describe('.eml outbox mailer', () => {

@@ -152,6 +152,9 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
     }
     running = drain().finally(() => {
       running = undefined
+      // A wake-up that came after the run's last look but before this line (a lead stored as the run ended) would
+      // otherwise wait for the next poll, and the edge function has none: run again for it.
+      if (again && !stopped) runLogged()
     })
     return running
   }
