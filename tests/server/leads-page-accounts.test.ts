@@ -28,7 +28,7 @@ const personalData = people.flatMap((p) => [p.name, p.email, p.phone, p.name.spl
 
 type Project = { root: string; dataDir: string; configFile: string; ids: Map<string, number> }
 
-/** A project with the default launch built and three leads stored (two of it, one of a launch only the leads name). */
+/** A project with the default launch built and three leads stored in the last days (two of it, one of a launch only the leads name). */
 async function project(): Promise<Project> {
   const root = mkdtempSync(path.join(tmpdir(), 'vip-leads-accounts-'))
   cpSync('public', path.join(root, 'public'), { recursive: true })
@@ -40,7 +40,9 @@ async function project(): Promise<Project> {
   const store = openSqliteStore(path.join(dataDir, 'leads.sqlite'), { defaultLaunch })
   const ids = new Map<string, number>()
   for (const [i, person] of people.entries()) {
-    const lead = newLead({ launch: person.launch, createdAt: `2026-03-0${i + 1}T15:00:00.000Z`, fields: { name: person.name, email: person.email, phone: person.phone, isRealtor: 'no' } })
+    // Within the last few days, so the dashboard (the last 30 days by the server's own clock) counts them.
+    const createdAt = new Date(Date.now() - (i + 1) * 86_400_000).toISOString()
+    const lead = newLead({ launch: person.launch, createdAt, fields: { name: person.name, email: person.email, phone: person.phone, isRealtor: 'no' } })
     ids.set(person.name, (await store.saveLead(lead, mailFor(lead))).lead.id)
   }
   await store.close()
@@ -230,6 +232,27 @@ describe('the leads page with LEADS_PASSWORD and studio accounts (real server)',
     expectNoPersonalData(await audit(p))
   })
 
+  it("keeps an account limited to one launch off another launch's dashboard and people CSV, even by a forged choice", async () => {
+    const { who: limited } = await signedIn(p, server, 'dash.limited@example.com', 'sales', [defaultLaunch])
+    const perDay = (page: string) => /Registrations per day for the last \d+ days[^:]*: (\d+) in all/.exec(page)?.[1]
+    // Its own launches: the two leads of the default launch (the third lead is another launch's).
+    const own = await (await limited.send('/leads/dashboard')).text()
+    expect(perDay(own)).toBe('2')
+    expect(own).not.toContain(`value="${otherLaunch}"`)
+    // Choosing the other launch by a forged form falls back to the account's launches.
+    const forged = await limited.send('/leads/dashboard', { form: { launch: otherLaunch } })
+    expect(forged.status).toBe(303)
+    const after = await (await limited.send('/leads/dashboard')).text()
+    expect(perDay(after)).toBe('2')
+    expect(after).not.toContain(`value="${otherLaunch}"`)
+    const people = parseCsv(await (await limited.send('/leads/people.csv')).text())
+    expect(people.length).toBe(3)
+    expect(JSON.stringify(people)).not.toContain('Hedy')
+    // An account with every launch sees the three leads: the probe above can tell the difference.
+    const { who: everyone } = await signedIn(p, server, 'dash.all@example.com', 'sales')
+    expect(perDay(await (await everyone.send('/leads/dashboard')).text())).toBe('3')
+  })
+
   it('refuses a request with no session, from another origin, or with a session that ended, was voided or whose account was removed', async () => {
     const nobody = client(server)
     for (const target of ['/leads/leads.csv', `/leads/lead/${p.ids.get('Ada Lovelace')}`]) {
@@ -286,7 +309,7 @@ describe('the leads page with LEADS_PASSWORD and studio accounts (real server)',
     const log = (await (await fetch(`${server.url}/studio/api/audit?limit=1000`, { headers: json })).json()) as StoredAudit[]
     const looks = log.filter((e) => /leads|lead/.test(e.action))
     expect(new Set(looks.map((e) => e.who))).toEqual(
-      new Set(['shared leads password from 127.0.0.1', 'sally.sales@example.com', 'lim.ited@example.com', 'olivia.owner@example.com', 'eddie.editor@example.com', 'remy.removed@example.com', 'dana.demoted@example.com']),
+      new Set(['shared leads password from 127.0.0.1', 'sally.sales@example.com', 'lim.ited@example.com', 'olivia.owner@example.com', 'eddie.editor@example.com', 'remy.removed@example.com', 'dana.demoted@example.com', 'dash.limited@example.com']),
     )
     expectNoPersonalData(log)
   })
