@@ -76,6 +76,10 @@ export type StudioHost = {
   signInCounts: SignInCounts
   /** Sends a plain-text message through the configured SMTP server; absent without SMTP_URL. */
   sendMail?: ((mail: { to: string; subject: string; text: string }) => Promise<void>) | undefined
+  /** NOTIFY_TIME_ZONE: where a launch's phase start times are read when its config names no time zone. */
+  timeZone: string
+  /** The server's clock (the phase in force, links' and sessions' times). */
+  clock: () => Date
 }
 
 /**

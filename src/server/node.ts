@@ -309,6 +309,7 @@ export async function startNodeServer(
         dataDir,
         publisher,
         signInCounts: store,
+        timeZone: settings.timeZone, clock: options.clock ?? (() => new Date()),
         secureCookies: settings.trustProxy > 0,
         clientAddress: (c) => clientAddress(c) ?? 'unknown',
         sendMail:

@@ -17,7 +17,20 @@ export type StudioProblem = { line: number; column: number; where: string; messa
  * it has no problems, else the live text; null when neither is without problems), the draft's problems, and the
  * address of its form's compiled validator.
  */
-export type PreviewResponse = { config: ClientPageConfig | null; problems: StudioProblem[]; validatorUrl: string }
+export type PreviewResponse = { config: ClientPageConfig | null; problems: StudioProblem[]; validatorUrl: string; phases?: PreviewPhases | undefined }
+
+/**
+ * A launch's phases as the preview shows them: which one it renders (`shown`: the one asked for, else the one in force
+ * now), the one in force now (`live`), and each phase in order with its name in the team's words and when it starts.
+ * Absent for a config without phases.
+ */
+export type PreviewPhases = {
+  shown: string
+  live: string
+  /** The time zone the start times are read in (launch.timeZone, else the server's NOTIFY_TIME_ZONE). */
+  timeZone: string
+  list: Array<{ name: string; words: string; starts?: string | undefined }>
+}
 
 /**
  * GET /studio/api/me: the signed-in person. `launches` absent: every launch. `local`: the studio of `npm run edit`,
@@ -68,8 +81,10 @@ export type VersionDetail = VersionSummary & { text: string; diff: string }
 /** POST /studio/api/launches/:slug/versions/:version/restore: publishes that text again as a new version. */
 export type RestoreResponse = PublishResponse
 
-/** POST /studio/api/launches/:slug/preview-link: a signed, read-only, expiring link to the draft. */
-export type PreviewLinkResponse = { url: string; expiresAt: string }
+/** POST /studio/api/launches/:slug/preview-link: a signed, read-only, expiring link to the draft (in one phase, if asked). */
+export type PreviewLinkResponse = { url: string; expiresAt: string; phase?: string | undefined }
+/** The body of POST …/preview-link: the phase the link shows (absent: whichever is in force when it is opened). */
+export type PreviewLinkRequest = { phase?: string | undefined }
 
 /**
  * POST /studio/api/launches (editor, owner): a new launch copied from another one (`from`), with the things that

@@ -102,6 +102,8 @@ describe('the studio in Chromium', () => {
       await page.goto(`${stub.url}/studio/launches/${slug}`)
       await page.getByRole('textbox', { name: 'page.config.json' }).waitFor()
       await page.getByRole('list', { name: 'History' }).getByRole('listitem').first().waitFor()
+      // The phase picker above the previews (the launch has phases).
+      await page.getByRole('combobox', { name: 'Phase shown' }).waitFor()
       found.push(...(await axe(page)).map((v) => `editor: ${v}`))
       for (const view of ['new-launch', 'people', 'audit']) {
         await page.goto(`${stub.url}/studio/?view=${view}`)

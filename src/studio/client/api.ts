@@ -82,13 +82,13 @@ export const studioApi = {
   saveDraft: (slug: string, text: string) => call<SaveDraftResponse>(`${launchPath(slug)}/draft`, send('PUT', { text })),
   discardDraft: (slug: string) => call<unknown>(`${launchPath(slug)}/draft`, { method: 'DELETE' }),
   check: (slug: string, text: string) => call<CheckResponse>(`${launchPath(slug)}/check`, send('POST', { text })),
-  preview: (slug: string) => call<PreviewResponse>(`${launchPath(slug)}/preview`),
+  preview: (slug: string, phase?: string) => call<PreviewResponse>(`${launchPath(slug)}/preview${phase ? `?phase=${encodeURIComponent(phase)}` : ''}`),
   previewByToken: (token: string) => call<PreviewResponse>(`/preview/${encodeURIComponent(token)}`),
   publish: (slug: string, request: PublishRequest) => call<PublishResponse>(`${launchPath(slug)}/publish`, send('POST', request)),
   versions: (slug: string) => call<VersionSummary[]>(`${launchPath(slug)}/versions`),
   version: (slug: string, version: number) => call<VersionDetail>(`${launchPath(slug)}/versions/${version}`),
   restore: (slug: string, version: number) => call<RestoreResponse>(`${launchPath(slug)}/versions/${version}/restore`, send('POST', {})),
-  previewLink: (slug: string) => call<PreviewLinkResponse>(`${launchPath(slug)}/preview-link`, send('POST', {})),
+  previewLink: (slug: string, phase?: string) => call<PreviewLinkResponse>(`${launchPath(slug)}/preview-link`, send('POST', phase ? { phase } : {})),
   newLaunch: (request: NewLaunchRequest) => call<NewLaunchResponse>('/launches', send('POST', request)),
   uploadImage: (slug: string, file: File) =>
     call<{ src: string; width: number; height: number }>(`${launchPath(slug)}/images?name=${encodeURIComponent(file.name)}`, {

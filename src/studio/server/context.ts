@@ -26,6 +26,8 @@ export type StudioDeps = {
   /** The client's address (a trusted proxy's view, else the socket's), for the sign-in limits. */
   clientAddress: (c: Context) => string
   clock?: () => Date
+  /** NOTIFY_TIME_ZONE: the time zone of a launch's phase start times when its config names none. Default America/Toronto. */
+  timeZone?: string | undefined
   /** Sends a message; absent when no mail is configured (links are then only shown to copy). */
   sendMail?: ((mail: StudioMail) => Promise<void>) | undefined
   /** The origin the browser sees (for the Origin check). Default: the request's, https when secureCookies. */
@@ -53,7 +55,7 @@ export type StudioDeps = {
 export type StudioEnv = { Variables: { account: Account; sessionHash: string } }
 
 /** What the studio's parts share. */
-export type StudioContext = Required<Pick<StudioDeps, 'clock' | 'log' | 'sessionMs' | 'previewMs'>> &
+export type StudioContext = Required<Pick<StudioDeps, 'clock' | 'log' | 'sessionMs' | 'previewMs' | 'timeZone'>> &
   StudioDeps & {
     limiter: SignInLimiter
     originOf(c: Context): string
@@ -100,6 +102,7 @@ export function studioContextOf(deps: StudioDeps, limiter: SignInLimiter): Studi
     clock,
     log,
     limiter,
+    timeZone: deps.timeZone ?? 'America/Toronto',
     sessionMs: deps.sessionMs ?? 12 * 60 * 60 * 1000,
     previewMs: deps.previewMs ?? 7 * 24 * 60 * 60 * 1000,
     originOf,

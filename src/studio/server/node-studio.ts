@@ -33,6 +33,8 @@ export function nodeStudioOf(options: NodeStudioOptions): (host: StudioHost) => 
       clientAddress: host.clientAddress,
       sendMail: host.sendMail,
       publicUrl: options.publicUrl,
+      timeZone: host.timeZone,
+      clock: host.clock,
     })
     await studio.recordDiskVersions()
     return { app: studio.app, close: () => store.close(), leads: studio.leads }

@@ -5,10 +5,11 @@ import type { Context, Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import type { PageConfig } from '../../../schema/page-config.ts'
 import { applyPhase, type PhasedConfig } from '../../../schema/phase-apply.ts'
+import { phaseOfConfig, phaseWords } from '../../../schema/phase-schedule.ts'
 import { toClientConfig } from '../../build/client-config.ts'
 import { publicDirFor } from '../../config/check-page-config.ts'
 import type { ServedLaunch } from '../../server/site/launch-publisher.ts'
-import type { PreviewLinkResponse, PreviewResponse, StudioProblem } from '../protocol.ts'
+import type { PreviewLinkRequest, PreviewLinkResponse, PreviewPhases, PreviewResponse, StudioProblem } from '../protocol.ts'
 import { refuse } from './api.ts'
 import type { StudioContext, StudioEnv } from './context.ts'
 import { fileText, mayEdit, problemsOf, servedLaunch, studioProblems } from './launches.ts'
@@ -33,17 +34,37 @@ const imageTypes: Record<string, string> = {
   svg: 'image/svg+xml',
 }
 
-/** The config a preview shows: the draft's when it has no problems, else the live text's, as its "current" phase shows it. */
-async function previewOf(ctx: StudioContext, launch: ServedLaunch): Promise<{ config?: PhasedConfig; problems: StudioProblem[] }> {
+/**
+ * The config a preview shows: the draft's when it has no problems, else the live text's, in the phase asked for (one
+ * of its phases), else the one in force now: its "current" phase, or a later one whose start time has come.
+ */
+async function previewOf(ctx: StudioContext, launch: ServedLaunch, asked?: string): Promise<{ config?: PhasedConfig; phases?: PreviewPhases; problems: StudioProblem[] }> {
   const draft = await ctx.store.getDraft(launch.slug)
   const live = (await ctx.store.latestVersion(launch.slug))?.text ?? fileText(launch)
   const draftProblems = draft ? problemsOf(launch, draft.text) : []
   for (const text of [draft && !draftProblems.length ? draft.text : undefined, live]) {
     if (text === undefined || problemsOf(launch, text).length > 0) continue
     const config = JSON.parse(text.replace(/^\uFEFF/, '')) as PageConfig
-    return { config: applyPhase(config, config.phases?.current), problems: studioProblems(draftProblems) }
+    const phases = phasesOf(ctx, config, asked)
+    return { config: applyPhase(config, phases?.shown), phases, problems: studioProblems(draftProblems) }
   }
   return { problems: studioProblems(draftProblems) }
+}
+
+/** The phases of a config as the preview lists them, the one shown being `asked` when the config has it. */
+function phasesOf(ctx: StudioContext, config: PageConfig, asked: string | undefined): PreviewPhases | undefined {
+  if (!config.phases) return undefined
+  const timeZone = config.launch.timeZone ?? ctx.timeZone
+  const live = phaseOfConfig(config, ctx.timeZone, ctx.clock().getTime()) ?? config.phases.current
+  const list = config.phases.list.map((phase) => ({ name: phase.name, words: phaseWords(phase.name), starts: phase.starts }))
+  const shown = asked !== undefined && list.some((phase) => phase.name === asked) ? asked : live
+  return { shown, live, timeZone, list }
+}
+
+/** The phase a request asks the preview for (?phase=), if it is a phase's name at all. */
+function askedPhase(c: Context): string | undefined {
+  const phase = c.req.query('phase')
+  return phase && /^[a-z][a-z0-9-]{0,39}$/.test(phase) ? phase : undefined
 }
 
 const compiled = new Map<string, Promise<string>>()
@@ -77,10 +98,11 @@ function imageFileName(name: string): string | undefined {
 /** Adds the preview routes: the signed-in ones under /api/launches/:slug, and the link's under /api/preview/:token. */
 export function addPreview(app: Hono<StudioEnv>, ctx: StudioContext): void {
   /** The launch a preview link is for, if the link is genuine, unexpired and the launch still exists. */
-  function launchOfToken(token: string): ServedLaunch | undefined {
-    const payload = readSignedToken<{ l: string; exp: number }>(ctx.secret, 'preview', token)
+  function launchOfToken(token: string): { launch: ServedLaunch; phase?: string | undefined } | undefined {
+    const payload = readSignedToken<{ l: string; exp: number; p?: string }>(ctx.secret, 'preview', token)
     if (!payload || typeof payload.exp !== 'number' || payload.exp <= ctx.clock().getTime()) return undefined
-    return servedLaunch(ctx, payload.l)
+    const launch = servedLaunch(ctx, payload.l)
+    return launch && { launch, phase: typeof payload.p === 'string' ? payload.p : undefined }
   }
   function signedInLaunch(c: Context<StudioEnv>): ServedLaunch | Response {
     const account = c.get('account')
@@ -91,14 +113,15 @@ export function addPreview(app: Hono<StudioEnv>, ctx: StudioContext): void {
     return launch
   }
 
-  async function previewData(c: Context, launch: ServedLaunch, base: string) {
-    const preview = await previewOf(ctx, launch)
+  async function previewData(c: Context, launch: ServedLaunch, base: string, phase: string | undefined) {
+    const preview = await previewOf(ctx, launch, phase)
     if (!preview.config) return c.json<PreviewResponse>({ config: null, problems: preview.problems, validatorUrl: `${base}/validator.js` })
     const { key } = validatorModule(preview.config.form)
-    return c.json<PreviewResponse>({ config: toClientConfig(preview.config), problems: preview.problems, validatorUrl: `${base}/validator.js?v=${key}` })
+    const shown = preview.phases ? `&phase=${preview.phases.shown}` : ''
+    return c.json<PreviewResponse>({ config: toClientConfig(preview.config), problems: preview.problems, validatorUrl: `${base}/validator.js?v=${key}${shown}`, phases: preview.phases })
   }
-  async function validatorOf(c: Context, launch: ServedLaunch) {
-    const preview = await previewOf(ctx, launch)
+  async function validatorOf(c: Context, launch: ServedLaunch, phase: string | undefined) {
+    const preview = await previewOf(ctx, launch, phase)
     if (!preview.config) return refuse(c, 404, `Launch "${launch.slug}" has no version without problems to preview yet.`)
     const { code } = validatorModule(preview.config.form)
     return c.body(await code(), 200, { 'content-type': 'text/javascript; charset=utf-8' })
@@ -125,19 +148,23 @@ export function addPreview(app: Hono<StudioEnv>, ctx: StudioContext): void {
     const launch = signedInLaunch(c)
     if (launch instanceof Response) return launch
     if (c.get('account').role === 'sales') return refuse(c, 403, 'A sales account cannot make preview links.')
+    const body = (await c.req.json<PreviewLinkRequest>().catch(() => ({}))) as PreviewLinkRequest
+    const asked = typeof body.phase === 'string' ? body.phase : undefined
+    const phase = asked && (await previewOf(ctx, launch, asked)).phases?.shown === asked ? asked : undefined
+    if (asked !== undefined && phase === undefined) return refuse(c, 400, `Launch "${launch.slug}" has no phase "${asked.slice(0, 40)}" to preview.`)
     const expiresAt = new Date(ctx.clock().getTime() + ctx.previewMs)
-    const token = signToken(ctx.secret, 'preview', { l: launch.slug, exp: expiresAt.getTime() })
-    await ctx.audit(c.get('account').email, 'preview link', launch.slug, `until ${expiresAt.toISOString()}`)
-    return c.json<PreviewLinkResponse>({ url: `${ctx.linkBase(c)}/studio/preview/${token}`, expiresAt: expiresAt.toISOString() })
+    const token = signToken(ctx.secret, 'preview', { l: launch.slug, exp: expiresAt.getTime(), ...(phase ? { p: phase } : {}) })
+    await ctx.audit(c.get('account').email, 'preview link', launch.slug, `until ${expiresAt.toISOString()}${phase ? `, phase ${phase}` : ''}`)
+    return c.json<PreviewLinkResponse>({ url: `${ctx.linkBase(c)}/studio/preview/${token}`, expiresAt: expiresAt.toISOString(), phase })
   })
 
   app.get('/api/launches/:slug/preview', async (c) => {
     const launch = signedInLaunch(c)
-    return launch instanceof Response ? launch : previewData(c, launch, `/studio/api/launches/${encodeURIComponent(launch.slug)}`)
+    return launch instanceof Response ? launch : previewData(c, launch, `/studio/api/launches/${encodeURIComponent(launch.slug)}`, askedPhase(c))
   })
   app.get('/api/launches/:slug/validator.js', async (c) => {
     const launch = signedInLaunch(c)
-    return launch instanceof Response ? launch : validatorOf(c, launch)
+    return launch instanceof Response ? launch : validatorOf(c, launch, askedPhase(c))
   })
   app.get('/api/launches/:slug/images/:file{.+}', (c) => {
     const launch = signedInLaunch(c)
@@ -168,17 +195,18 @@ export function addPreview(app: Hono<StudioEnv>, ctx: StudioContext): void {
   )
 
   const linkRefused = (c: Context) => refuse(c, 404, 'This preview link does not work: it has expired or is not a real link. Ask for a new one.')
+  // A link shows the phase it was made for, whatever the query asks.
   app.get('/api/preview/:token', async (c) => {
-    const launch = launchOfToken(c.req.param('token'))
-    return launch ? previewData(c, launch, `/studio/api/preview/${c.req.param('token')}`) : linkRefused(c)
+    const link = launchOfToken(c.req.param('token'))
+    return link ? previewData(c, link.launch, `/studio/api/preview/${c.req.param('token')}`, link.phase) : linkRefused(c)
   })
   app.get('/api/preview/:token/validator.js', async (c) => {
-    const launch = launchOfToken(c.req.param('token'))
-    return launch ? validatorOf(c, launch) : linkRefused(c)
+    const link = launchOfToken(c.req.param('token'))
+    return link ? validatorOf(c, link.launch, link.phase) : linkRefused(c)
   })
   app.get('/api/preview/:token/images/:file{.+}', (c) => {
-    const launch = launchOfToken(c.req.param('token'))
-    return launch ? imageOf(c, launch) : linkRefused(c)
+    const link = launchOfToken(c.req.param('token'))
+    return link ? imageOf(c, link.launch) : linkRefused(c)
   })
 }
 

@@ -3,6 +3,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import path from 'node:path'
 import { build } from 'esbuild'
 import type { PageConfig } from '../../../schema/page-config.ts'
+import { applyPhase } from '../../../schema/phase-apply.ts'
+import { phaseWords } from '../../../schema/phase-schedule.ts'
 import { toClientConfig } from '../../../src/build/client-config.ts'
 import { compileFormValidatorModule } from '../../../src/build/compile-form-validator.ts'
 import type { LaunchDetail, StudioProblem, VersionSummary } from '../../../src/studio/protocol.ts'
@@ -112,10 +114,15 @@ export async function startStubStudio(launches: Record<string, string>): Promise
         const text = drafts.get(slug) ?? live(slug)
         const problems = problemsOf(text)
         if (problems.length) return json(res, 200, { config: null, problems, validatorUrl: '' })
-        const config = JSON.parse(text) as PageConfig
+        const whole = JSON.parse(text) as PageConfig
+        // The phases as the real server lists them, with no schedule: the one shown is the one asked for, else "current".
+        const asked = new URL(req.url ?? '/', 'http://stub').searchParams.get('phase') ?? ''
+        const list = whole.phases?.list.map((phase) => ({ name: phase.name, words: phaseWords(phase.name), starts: phase.starts })) ?? []
+        const phases = whole.phases && { shown: list.some((p) => p.name === asked) ? asked : whole.phases.current, live: whole.phases.current, timeZone: 'America/Toronto', list }
+        const config = applyPhase(whole, phases?.shown)
         const key = `${slug}-${JSON.stringify(config.form).length}`
         if (!validators.has(key)) validators.set(key, await validatorModule(config))
-        return json(res, 200, { config: toClientConfig(config), problems, validatorUrl: `/studio/api/validators/${key}.js` })
+        return json(res, 200, { config: toClientConfig(config), problems, validatorUrl: `/studio/api/validators/${key}.js`, phases })
       }
       if (rest === '/publish' && method === 'POST') {
         const body = JSON.parse(await readBody(req)) as { text?: string }

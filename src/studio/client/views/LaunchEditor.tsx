@@ -1,13 +1,15 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
-import type { LaunchDetail, PreviewLinkResponse, PreviewResponse, StudioProblem } from '../../protocol.ts'
+import type { LaunchDetail, PreviewLinkResponse, PreviewPhases, PreviewResponse, StudioProblem } from '../../protocol.ts'
 import { launchImagesBase, StudioRequestError, studioApi } from '../api.ts'
 import { createCodeEditor, type CodeEditor } from '../editing/code-editor.ts'
 import { applyPartEdit, partAt, partValue } from '../editing/form-parts.ts'
+import { replaceValue } from '../../../config/json-edit.ts'
 import { FormView } from '../editing/FormView.tsx'
 import type { FromPreview, PagePart, ToPreview } from '../editing/preview-messages.ts'
 import { countProblems, formatMoment } from '../format.ts'
 import { withStudioImages } from '../preview-config.ts'
 import { History } from './History.tsx'
+import { PhasePicker } from './PhasePicker.tsx'
 import { CopyField } from './People.tsx'
 import { PreviewFrames } from './PreviewFrames.tsx'
 import { ProblemList } from './ProblemList.tsx'
@@ -62,6 +64,9 @@ function Workspace({ detail, canEdit, local }: { detail: LaunchDetail; canEdit: 
   const [published, setPublished] = useState<Published>()
   const [blocking, setBlocking] = useState<StudioProblem[]>([])
   const [link, setLink] = useState<PreviewLinkResponse>()
+  // The phase the previews show: the one chosen above them (a ref, so the callbacks stay the same), else the live one.
+  const askedPhase = useRef<string | undefined>(undefined)
+  const [phases, setPhases] = useState<PreviewPhases>()
   const [historyKey, setHistoryKey] = useState(0)
   const publishDialog = useRef<HTMLDialogElement>(null)
   const pictureInput = useRef<HTMLInputElement>(null)
@@ -95,6 +100,7 @@ function Workspace({ detail, canEdit, local }: { detail: LaunchDetail; canEdit: 
     (answer: PreviewResponse) => {
       // Neither the draft nor the live text is without problems: the frames keep what they show.
       if (!answer.config) return
+      setPhases(answer.phases)
       const message: ToPreview = { type: 'config', config: withStudioImages(answer.config, launchImagesBase(slug)), validatorUrl: answer.validatorUrl }
       preview.current = { message, validatorUrl: answer.validatorUrl }
       post(message)
@@ -102,7 +108,7 @@ function Workspace({ detail, canEdit, local }: { detail: LaunchDetail; canEdit: 
     [post, slug],
   )
 
-  const refreshPreview = useCallback(() => studioApi.preview(slug).then(showPreview, () => {}), [slug, showPreview])
+  const refreshPreview = useCallback(() => studioApi.preview(slug, askedPhase.current).then(showPreview, () => {}), [slug, showPreview])
 
   /** Saves the text as this launch's draft (when it changed), then shows its problems and its page. */
   const saveDraft = useCallback(
@@ -227,9 +233,24 @@ function Workspace({ detail, canEdit, local }: { detail: LaunchDetail; canEdit: 
   const makeLink = async () => {
     try {
       await saveDraft('typing')
-      setLink(await studioApi.previewLink(slug))
+      setLink(await studioApi.previewLink(slug, askedPhase.current))
     } catch (e) {
       setStatus(`No preview link: ${(e as Error).message}`)
+    }
+  }
+  const showPhase = (name: string) => {
+    askedPhase.current = name
+    setLink(undefined)
+    void refreshPreview()
+  }
+  const makeCurrent = (name: string) => {
+    const code = editor.current
+    if (!code) return
+    try {
+      code.updateText(replaceValue(code.text(), ['phases', 'current'], JSON.stringify(name)))
+      setStatus(`"current" is now "${name}" in the text: publish to put that phase live.`)
+    } catch (e) {
+      setStatus(`The phase could not be changed in the text: ${(e as Error).message}`)
     }
   }
   const onRestored = async (version: number) => {
@@ -319,7 +340,10 @@ function Workspace({ detail, canEdit, local }: { detail: LaunchDetail; canEdit: 
       {link && (
         <div className="banner" role="status">
           <CopyField label="Preview link (read-only, no account needed)" value={link.url} />
-          <p>Works until {formatMoment(link.expiresAt)}. It shows the draft as saved now.</p>
+          <p>
+            Works until {formatMoment(link.expiresAt)}. It shows the draft as saved now
+            {link.phase ? `, in the ${phases?.list.find((p) => p.name === link.phase)?.words ?? link.phase} phase` : ''}.
+          </p>
         </div>
       )}
       <div className="workspace">
@@ -333,7 +357,10 @@ function Workspace({ detail, canEdit, local }: { detail: LaunchDetail; canEdit: 
           {config !== undefined && !part && <p className="muted">Put the cursor in a section, a form field or the SEO block to change it here without touching brackets.</p>}
           {config !== undefined && part && <FormView key={part.path.join('/')} part={part} value={partValue(config, part)} onChange={onFormChange} idPrefix="part" />}
         </section>
-        <PreviewFrames frames={frames} />
+        <div className="preview-pane">
+          {phases && <PhasePicker phases={phases} canEdit={canEdit} onShow={showPhase} onMakeCurrent={makeCurrent} />}
+          <PreviewFrames frames={frames} />
+        </div>
       </div>
       <History key={historyKey} slug={slug} canEdit={canEdit} local={local} onRestored={(v) => void onRestored(v)} />
       <dialog ref={publishDialog} className="confirm" aria-labelledby="publish-heading">
