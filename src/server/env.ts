@@ -56,6 +56,8 @@ export type NodeServerConfig = CommonConfig & {
   exposedWarning: string | undefined
   pageConfig: string
   dataDir: string
+  /** DATABASE_URL: everything in this PostgreSQL instead of DATA_DIR's SQLite (several servers may share it). */
+  databaseUrl: string | undefined
   distDir: string
   /** VITE_SUPABASE_URL, when the page posts to a hosted project: the CSP allows it. */
   supabaseUrl: string | undefined
@@ -113,7 +115,7 @@ const commonNames = [
 ] as const satisfies readonly Name[]
 
 const nodeReading: Reading<Name> = {
-  names: ['PORT', 'HOST', 'TRUSTED_PROXIES', 'PAGE_CONFIG', 'DATA_DIR', 'RETENTION_DAYS', 'DIST_DIR', 'VITE_SUPABASE_URL', 'VITE_SUPABASE_ANON_KEY', 'ANON_KEY', 'SMTP_URL', 'MAIL_FROM', 'LEADS_PASSWORD', 'ALERT_EMAIL', ...commonNames],
+  names: ['PORT', 'HOST', 'TRUSTED_PROXIES', 'PAGE_CONFIG', 'DATA_DIR', 'DATABASE_URL', 'RETENTION_DAYS', 'DIST_DIR', 'VITE_SUPABASE_URL', 'VITE_SUPABASE_ANON_KEY', 'ANON_KEY', 'SMTP_URL', 'MAIL_FROM', 'LEADS_PASSWORD', 'ALERT_EMAIL', ...commonNames],
   dependencies: { SMTP_URL: ['MAIL_FROM'], ...webhookDependencies },
 }
 
@@ -180,6 +182,7 @@ export function parseNodeEnv(env: Env): EnvResult<NodeServerConfig> {
           : undefined,
       pageConfig: values.PAGE_CONFIG!,
       dataDir: values.DATA_DIR!,
+      databaseUrl: values.DATABASE_URL,
       distDir: values.DIST_DIR!,
       supabaseUrl: values.VITE_SUPABASE_URL,
       mail: values.SMTP_URL ? { kind: 'smtp', url: values.SMTP_URL, from: from ?? '' } : { kind: 'eml', from },
