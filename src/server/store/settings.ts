@@ -26,7 +26,7 @@ export const storeSettings = {
     format: 'postgres-url',
     secret: true,
     description:
-      "The Edge Function's Postgres as the least-privileged lead_writer role; wins over SUPABASE_DB_URL (the owner). npm run leads:erase reads from it when set.",
+      "The PostgreSQL to keep everything in. Node server (npm start): leads, outbox, suppression list, sign-in, visit and rate-limit counts go there instead of DATA_DIR's SQLite, as the tables' owner; several servers may share it (run npm run db:migrate first). Edge Function: connect as the least-privileged lead_writer role; wins over SUPABASE_DB_URL (the owner). npm run db:migrate, leads:erase and outbox:retry use it when set.",
     expected: 'a valid address',
     fix: 'write postgresql://lead_writer:password@host:5432/postgres',
   },
