@@ -35,7 +35,7 @@ export async function postgresServersPhase(work: string, log: (line: string) => 
       const migrated = await migrateDatabase(databaseUrl, path.resolve('supabase/migrations'), { log: () => {}, fail: log })
       if (migrated !== 0) throw new Error('the migrations could not be applied')
       const servers = await Promise.all(
-        Array.from({ length: count }, (_, i) => deps.startServer({ DATABASE_URL: databaseUrl, DATA_DIR: path.join(work, `${label}-${i}`), DIST_DIR: deps.distDir })),
+        Array.from({ length: count }, (_, i) => deps.startServer({ DATABASE_URL: databaseUrl, SUPPRESSION_SECRET: 'bench-suppression-secret-0123456789', DATA_DIR: path.join(work, `${label}-${i}`), DIST_DIR: deps.distDir })),
       )
       try {
         log(`${label}: 50 connections for ${seconds} s on ${count} Node server(s) on one PostgreSQL …`)

@@ -14,7 +14,7 @@ import type { LeadStore } from './store/store.ts'
 /**
  * Where the Node server (node.ts) keeps what it stores: SQLite in DATA_DIR (the default, one server alone, DATA_DIR
  * locked to it) or, with DATABASE_URL, PostgreSQL, which several servers may share: then the rate limit's counts,
- * the keys, the visit counter's day and the once-a-day jobs are shared through it too, and DATA_DIR (the .eml files,
+ * the unsubscribe links' key, the visit counter's day and the once-a-day jobs are shared through it too, and DATA_DIR (the .eml files,
  * alerts) is not locked, so each server may have its own or share one.
  */
 
@@ -31,6 +31,8 @@ export type NodeStoreOptions = {
   /** supabase/migrations: the ones the database must have recorded. */
   migrationsDir: string
   rateLimitPerMinute: number
+  /** SUPPRESSION_SECRET: required with databaseUrl (env.ts checks it), unused on SQLite. */
+  suppressionSecret: string | undefined
 }
 
 /** A job run once a day in all (every server tries; one runs it), and at start. */
@@ -44,7 +46,10 @@ export type NodeStore = {
   where: string
   /** Counts registrations a minute per address: in memory on SQLite, in the database on PostgreSQL (all servers together). */
   rateLimiter: RateLimiter
-  /** The unsubscribe links' and the suppression list's keys: DATA_DIR's files, or one for all servers in the database. */
+  /**
+   * The unsubscribe links' and the suppression list's keys: DATA_DIR's files; on PostgreSQL one unsubscribe key for all
+   * servers in the database, and SUPPRESSION_SECRET (kept outside it).
+   */
   secrets: { unsubscribe(): string; suppression(): string }
   /** The visit counter's shared day (PostgreSQL only). */
   visitors: SharedVisitors | undefined
@@ -140,7 +145,12 @@ async function openPostgres(options: NodeStoreOptions & { databaseUrl: string })
     return sharedSecret(pool, file, existsSync(own) ? readOrCreateSecret(own) : undefined)
   }
   const unsubscribe = await secretOf('unsubscribe.key')
-  const suppression = await secretOf('suppression.key')
+  // Never in the database: with the database alone, the suppression list's hashes could be tested against addresses.
+  const suppression = options.suppressionSecret
+  if (!suppression) {
+    await pool.end()
+    throw new StartupError('SUPPRESSION_SECRET is missing: with DATABASE_URL set it to the same value on every server (and for npm run leads:erase).')
+  }
   const runs = createDailyRuns(pool)
   const today = () => new Date().toISOString().slice(0, 10)
   return {

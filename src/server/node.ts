@@ -110,6 +110,7 @@ export async function startNodeServer(
     defaultLaunch: defaultLaunch.slug,
     migrationsDir: path.resolve(cwd, 'supabase/migrations'),
     rateLimitPerMinute: settings.rateLimitPerMinute,
+    suppressionSecret: settings.suppressionSecret,
   })
   const store = opened.store
   // Versions published by an earlier run: this one serves the builds it was started with.

@@ -4,8 +4,8 @@
 --
 -- rate_limit_counts: registrations a minute per client address (RATE_LIMIT_PER_MINUTE), one row per address and
 --                    minute, counted by every server; rows of past minutes are deleted as new ones come.
--- server_secrets:    the keys every server must agree on (unsubscribe links, the suppression list), made once by the
---                    first server that needs one.
+-- server_secrets:    the keys every server must agree on (the unsubscribe links'), made once by the first server that
+--                    needs one. Never the suppression list's key (SUPPRESSION_SECRET), which stays outside the database.
 -- visit_salts:       the visit counter's salt of each day (site/visit-counter.ts), so one visitor seen by two servers
 --                    is one visitor; deleted once its day is over, with that day's visitor hashes.
 -- visit_visitors:    the hashes of the visitors seen today (salted, so no address or User-Agent can be read back).
@@ -56,7 +56,7 @@ revoke all on table public.rate_limit_counts, public.server_secrets, public.visi
   from anon, authenticated, service_role, lead_writer;
 
 comment on table public.rate_limit_counts is 'Registrations a minute per client address, counted by every Node server on this database.';
-comment on table public.server_secrets is 'Keys the Node servers share (unsubscribe links, suppression list), made once.';
+comment on table public.server_secrets is 'Keys the Node servers share (the unsubscribe links''), made once.';
 comment on table public.visit_salts is 'The visit counter''s salt of today, shared by the Node servers; past days are deleted.';
 comment on table public.visit_visitors is 'Salted hashes of today''s visitors, so a visitor seen by two servers counts once; past days are deleted.';
 comment on table public.daily_runs is 'Which day a once-a-day job (retention) was claimed by one of the Node servers.';

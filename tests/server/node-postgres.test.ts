@@ -42,6 +42,7 @@ function start(name: string): Promise<ServerProcess> {
     RETENTION_DAYS: '365',
     LEADS_PASSWORD: password,
     TRUST_PROXY: '1',
+    SUPPRESSION_SECRET: 'test-suppression-secret-0123456789',
   })
 }
 
@@ -85,11 +86,15 @@ afterAll(async () => {
 })
 
 describe('two Node servers on one PostgreSQL', () => {
-  it('refuses to start on a database without the migrations, saying to run npm run db:migrate', async () => {
+  it('refuses to start without SUPPRESSION_SECRET, and on a database without the migrations, saying to run npm run db:migrate', async () => {
     const bare = new URL(pg.url!)
     bare.pathname = '/bare'
     await pg.exec('CREATE DATABASE bare')
-    const run = await runServerExpectingExit({ DATABASE_URL: bare.toString(), DATA_DIR: path.join(root, 'bare'), DIST_DIR: distDir })
+    // The suppression list's key is never kept in the database: without it, the server says what to set.
+    const keyless = await runServerExpectingExit({ DATABASE_URL: pg.url!, DATA_DIR: path.join(root, 'bare'), DIST_DIR: distDir })
+    expect(keyless.code).toBe(1)
+    expect(keyless.stderr).toContain('SUPPRESSION_SECRET is missing: DATABASE_URL is set, so with PostgreSQL the suppression list needs a key kept outside the database')
+    const run = await runServerExpectingExit({ DATABASE_URL: bare.toString(), DATA_DIR: path.join(root, 'bare'), DIST_DIR: distDir, SUPPRESSION_SECRET: 'a-suppression-secret-0123456789' })
     expect(run.code).toBe(1)
     expect(run.stderr).toContain('lacks')
     expect(run.stderr).toContain('Run npm run db:migrate (with the same DATABASE_URL), then start again.')

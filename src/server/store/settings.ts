@@ -43,7 +43,7 @@ export const storeSettings = {
     minLength: 16,
     secret: true,
     description:
-      'The key of the suppression list (keyed hashes of addresses that withdrew consent and were then erased). Node server: a key made once in DATA_DIR/suppression.key. With PostgreSQL: the same value for npm run leads:erase and the Edge Function, which then never replies to such an address.',
+      "The key of the suppression list (keyed hashes of addresses that withdrew consent and were then erased), kept outside the database. Node server on SQLite: a key made once in DATA_DIR/suppression.key. With PostgreSQL (required with the Node server's DATABASE_URL): the same value on every Node server, for npm run leads:erase and the Edge Function, which then never replies to such an address.",
     expected: 'a usable secret',
     fix: 'use at least 16 random characters, the same every time, e.g. from `openssl rand -hex 32`',
   },
