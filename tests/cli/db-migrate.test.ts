@@ -103,6 +103,11 @@ describe('npm run db:migrate', () => {
     expect(rows.map((r) => [r.version, r.name])).toEqual(migrations.map((m) => [m.version, m.name]))
     expect(rows[0]!.statements.length).toBeGreaterThan(3)
     expect(rows[0]!.statements).toEqual(splitStatements(readFileSync(migrations[0]!.path, 'utf8')))
+    // A DO block's inner semicolons, quotes and comments stay inside its statement.
+    const roleFile = migrations.find((m) => m.name === 'lead_writer_role')!
+    const doBlock = rows.find((r) => r.version === roleFile.version)!.statements.find((s: string) => /^do \$\$/im.test(s))
+    expect(doBlock).toMatch(/^do \$\$\nbegin[\s\S]*create role lead_writer nologin noinherit;[\s\S]*\$\$$/m)
+    expect(splitStatements("select 'a;b'; -- c;\nselect $x$ ; $x$; /* ; */ select \"d;\"")).toEqual(["select 'a;b'", "-- c;\nselect $x$ ; $x$", '/* ; */ select "d;"'])
     expect((await history(urls.previous!)).map((r) => [r.version, r.name])).toEqual(migrations.map((m) => [m.version, m.name]))
   }, 120_000)
 

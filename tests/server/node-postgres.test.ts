@@ -158,6 +158,16 @@ describe('two Node servers on one PostgreSQL', () => {
     expect(statuses).toEqual([...Array<number>(perMinute).fill(200), 429, 429])
   }, 30_000)
 
+  it('start a third server on the DATA_DIR of another: on PostgreSQL, DATA_DIR is not locked to one server', async () => {
+    const third = await start('a')
+    try {
+      expect(third.output()).toContain('Leads: PostgreSQL')
+      expect((await register(third.url, '10.7.0.1', registration())).status).toBe(200)
+    } finally {
+      expect((await third.stop('SIGTERM')).code).toBe(0)
+    }
+  }, 60_000)
+
   it('count one visitor seen by both servers once, and run the retention once a day in all', async () => {
     const [a, b] = servers as [ServerProcess, ServerProcess]
     const view = (url: string) =>
