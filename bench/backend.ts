@@ -16,6 +16,7 @@ import { openSqliteStore } from '../src/server/store/sqlite/sqlite-store.ts'
 import { copyProject } from '../tests/e2e/harness.ts'
 import { startTestReceiver } from '../tests/server/support/webhook-receiver.ts'
 import { insertFsyncRate } from './backend-floors.ts'
+import { postgresServersPhase, type PostgresPhaseDeps } from './postgres-servers.ts'
 
 /**
  * The backend's load and durability bench (`npm run bench:backend`, and part of `npm run bench`):
@@ -599,8 +600,17 @@ async function webhookPhase(work: string, log: (line: string) => void) {
   }
 }
 
+/** What the PostgreSQL phase (postgres-servers.ts) borrows from this file. */
+function postgresDeps(work: string): PostgresPhaseDeps {
+  return {
+    startServer: (env) => startServer(env),
+    load: (url, connections, seconds, acked) => autocannon({ url, connections, duration: seconds, timeout: 10, requests: [registrations(acked)] }),
+    distDir: path.join(work, 'dist'),
+  }
+}
+
 /** Runs the phases and returns the figures (flat keys, numbers or short text), `backend.verdict` first. */
-export async function runBackendBench(options: { log?: (line: string) => void; old?: string[]; loadOnly?: boolean; rounds?: number } = {}): Promise<Record<string, number | string>> {
+export async function runBackendBench(options: { log?: (line: string) => void; old?: string[]; loadOnly?: boolean; rounds?: number; postgresSeconds?: number } = {}): Promise<Record<string, number | string>> {
   const log = options.log ?? ((line: string) => console.error(line))
   const work = mkdtempSync(path.join(tmpdir(), 'vip-bench-'))
   writeDist(path.join(work, 'dist'), [defaultSlugOf(root)])
@@ -629,6 +639,8 @@ export async function runBackendBench(options: { log?: (line: string) => void; o
         await launchesPhase(work, log).catch((error: unknown) => ({ 'launches.error': (error as Error).message.split('\n')[0] ?? 'failed' })),
         await launchesPhase(work, log, 20).catch((error: unknown) => ({ 'launches20.error': (error as Error).message.split('\n')[0] ?? 'failed' })),
         await webhookPhase(work, log),
+        // The same load on PostgreSQL (DATABASE_URL), one server and then two on one database, beside SQLite's `load.`.
+        await postgresServersPhase(work, log, postgresDeps(work), options.postgresSeconds).catch((error: unknown) => ({ 'postgres.error': (error as Error).message.split('\n')[0] ?? 'failed' })),
         await outagePhase(work, log),
         await sigkillPhase(work, log),
         await deliveryKillPhase(work, log),
@@ -636,6 +648,10 @@ export async function runBackendBench(options: { log?: (line: string) => void; o
     }
     figures['load.vsInsertFsyncLoop'] = `${Math.round((Number(figures['load.requestsPerSecond']) / insertRate) * 100)} %`
     figures['load.vsEmptyHandler'] = `${Math.round((Number(figures['load.requestsPerSecond']) / Number(figures['floor.emptyHandlerPerSecond'])) * 100)} %`
+    for (const prefix of ['postgres1', 'postgres2']) {
+      if (typeof figures[`${prefix}.requestsPerSecond`] !== 'number') continue
+      figures[`${prefix}.throughputVsSqlite`] = `${Math.round((Number(figures[`${prefix}.requestsPerSecond`]) / Number(figures['load.requestsPerSecond'])) * 100)} %`
+    }
     for (const prefix of ['launches', 'launches20', 'webhook']) {
       if (typeof figures[`${prefix}.requestsPerSecond`] !== 'number') continue
       figures[`${prefix}.throughputVsOneLaunch`] = `${Math.round((Number(figures[`${prefix}.requestsPerSecond`]) / Number(figures['load.requestsPerSecond'])) * 100)} %`
@@ -665,6 +681,16 @@ export async function runBackendBench(options: { log?: (line: string) => void; o
               ]
             : []),
           figures['webhook.acknowledgedButMissing'] !== 0 && 'acknowledged leads missing with the webhook on',
+          figures['postgres.error'] !== undefined && `the PostgreSQL phase failed (${figures['postgres.error']})`,
+          ...(['postgres1', 'postgres2'] as const).flatMap((prefix) =>
+            figures['postgres.error'] !== undefined
+              ? []
+              : [
+                  figures[`${prefix}.acknowledgedButMissing`] !== 0 && `acknowledged leads missing on PostgreSQL (${prefix.slice(-1)} server(s))`,
+                  figures[`${prefix}.storedTwice`] !== 0 && `a lead stored twice on PostgreSQL (${prefix.slice(-1)} server(s))`,
+                  figures[`${prefix}.non2xx`] !== 0 && `registrations refused on PostgreSQL (${prefix.slice(-1)} server(s))`,
+                ],
+          ),
           figures['webhook.non2xx'] !== 0 && 'registrations refused with the webhook on',
           typeof figures['webhook.deliveryDoneSecondsAfterLoad'] !== 'number' && 'messages not all delivered with the webhook on',
           figures['webhook.callsBadlySigned'] !== 0 && 'a webhook call badly signed',
@@ -691,9 +717,25 @@ export async function runBackendBench(options: { log?: (line: string) => void; o
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
-  // --old DIR (repeatable): another checkout's load first; --load-only: the floors and the loads, no other phase.
-  const { values } = parseArgs({ options: { old: { type: 'string', multiple: true }, 'load-only': { type: 'boolean' }, rounds: { type: 'string' } } })
-  const figures = await runBackendBench({ old: values.old, loadOnly: values['load-only'], rounds: Number(values.rounds ?? 0) })
+  // --old DIR (repeatable): another checkout's load first; --load-only: the floors and the loads, no other phase;
+  // --postgres-only [--seconds N]: the PostgreSQL phase alone (one and two servers), N seconds each.
+  const { values } = parseArgs({
+    options: { old: { type: 'string', multiple: true }, 'load-only': { type: 'boolean' }, rounds: { type: 'string' }, 'postgres-only': { type: 'boolean' }, seconds: { type: 'string' } },
+  })
+  let figures: Record<string, number | string>
+  if (values['postgres-only']) {
+    const work = mkdtempSync(path.join(tmpdir(), 'vip-bench-'))
+    writeDist(path.join(work, 'dist'), [defaultSlugOf(root)])
+    try {
+      const found = await postgresServersPhase(work, (line) => console.error(line), postgresDeps(work), Number(values.seconds ?? 15))
+      const bad = Object.entries(found).filter(([key, value]) => /acknowledgedButMissing|storedTwice|non2xx$/.test(key) && value !== 0)
+      figures = { 'backend.verdict': bad.length === 0 ? 'pass' : `FAIL: ${bad.map(([key]) => key).join(', ')}`, ...found }
+    } finally {
+      rmSync(work, { recursive: true, force: true })
+    }
+  } else {
+    figures = await runBackendBench({ old: values.old, loadOnly: values['load-only'], rounds: Number(values.rounds ?? 0) })
+  }
   const width = Math.max(...Object.keys(figures).map((k) => k.length))
   for (const [key, value] of Object.entries(figures)) console.log(`${key.padEnd(width)}  ${value}`)
   process.exitCode = figures['backend.verdict'] === 'pass' ? 0 : 1

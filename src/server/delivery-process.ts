@@ -1,5 +1,6 @@
 import { setPriority } from 'node:os'
 import path from 'node:path'
+import pg from 'pg'
 import { createEmlMailer } from './delivery/eml-mailer.ts'
 import type { Mailer } from './delivery/mailer.ts'
 import { createOutboxWorker } from './delivery/outbox.ts'
@@ -7,10 +8,12 @@ import { createSmtpMailer } from './delivery/smtp-mailer.ts'
 import { createWebhookSender } from './delivery/webhook.ts'
 import { lockDelivery } from './store/data-dir-lock.ts'
 import { openSqliteStore } from './store/sqlite/sqlite-store.ts'
+import { createPostgresStore } from './store/postgres/postgres-store.ts'
+import type { LeadStore } from './store/store.ts'
 import type { DeliveryStart, FromDelivery, ToDelivery } from './delivery-supervisor.ts'
 
 // The delivery process (started and supervised by delivery-supervisor.ts, never run by hand): the outbox worker of
-// the server that forked it, on the same SQLite database. It ends when told to, and when its server is gone (the IPC
+// the server that forked it, on the same SQLite database (or the same PostgreSQL). It ends when told to, and when its server is gone (the IPC
 // pipe closes, even on a SIGKILL of the server) once the batch in hand is sent and marked.
 
 const tell = (message: FromDelivery) => process.send?.(message)
@@ -21,10 +24,21 @@ async function run(start: DeliveryStart): Promise<void> {
   // The lowest CPU priority: on a busy machine the server's answers go first, and delivery catches up when it is
   // quieter (what the outbox is for). Allowed to any process for itself.
   setPriority(19)
-  const lock = await lockDelivery(start.dataDir)
-  const store = openSqliteStore(path.join(start.dataDir, 'leads.sqlite'), { defaultLaunch: start.defaultLaunch })
-  // The only delivery process of DATA_DIR now: claims left by a killed predecessor are free to take at once.
-  await store.releaseAllClaims()
+  let lock = { release() {} }
+  let store: LeadStore
+  if (start.databaseUrl) {
+    // Several servers' delivery processes share the outbox: each claim is leased (SKIP LOCKED), and a claim left by a
+    // killed process is taken again once its lease ends, never before; so no DATA_DIR lock and no releasing of claims.
+    const pool = new pg.Pool({ connectionString: start.databaseUrl, max: 2 })
+    pool.on('error', (error) => console.error(`Delivery: a PostgreSQL connection was lost (${error.message}); the next query opens a new one.`))
+    store = createPostgresStore(pool, { defaultLaunch: start.defaultLaunch, close: () => pool.end() })
+  } else {
+    lock = await lockDelivery(start.dataDir)
+    const sqlite = openSqliteStore(path.join(start.dataDir, 'leads.sqlite'), { defaultLaunch: start.defaultLaunch })
+    // The only delivery process of DATA_DIR now: claims left by a killed predecessor are free to take at once.
+    await sqlite.releaseAllClaims()
+    store = sqlite
+  }
   const mailer: Mailer =
     start.mail.kind === 'smtp'
       ? createSmtpMailer({ url: start.mail.url, from: start.mail.from })

@@ -9,11 +9,14 @@ import type { OutboxJob } from './store/store.ts'
  * sending, claiming and marking never delay an answer on the request thread. The server starts it, kicks it when a
  * lead is stored, restarts it when it dies, and stops it last on close. Both share DATA_DIR's SQLite database (WAL,
  * a busy timeout); the child holds DATA_DIR/delivery.lock, so a successor never sends beside one still finishing.
+ * On PostgreSQL (DATABASE_URL) every server's delivery process claims from the one outbox with leases instead.
  */
 
 /** What the delivery process needs to know, sent to it on start (secrets travel over the IPC pipe, not in env). */
 export type DeliveryStart = {
   dataDir: string
+  /** PostgreSQL instead of DATA_DIR's SQLite: claims are leased (SKIP LOCKED), so other servers' processes deliver beside it. */
+  databaseUrl?: string | undefined
   defaultLaunch: string
   mail: { kind: 'smtp'; url: string; from: string } | { kind: 'eml'; from: string }
   webhook: { url: string; secret: string } | undefined

@@ -56,6 +56,10 @@ export type NodeServerConfig = CommonConfig & {
   exposedWarning: string | undefined
   pageConfig: string
   dataDir: string
+  /** DATABASE_URL: everything in this PostgreSQL instead of DATA_DIR's SQLite (several servers may share it). */
+  databaseUrl: string | undefined
+  /** SUPPRESSION_SECRET: the suppression list's key with DATABASE_URL (SQLite keeps DATA_DIR/suppression.key). */
+  suppressionSecret: string | undefined
   distDir: string
   /** VITE_SUPABASE_URL, when the page posts to a hosted project: the CSP allows it. */
   supabaseUrl: string | undefined
@@ -113,8 +117,14 @@ const commonNames = [
 ] as const satisfies readonly Name[]
 
 const nodeReading: Reading<Name> = {
-  names: ['PORT', 'HOST', 'TRUSTED_PROXIES', 'PAGE_CONFIG', 'DATA_DIR', 'RETENTION_DAYS', 'DIST_DIR', 'VITE_SUPABASE_URL', 'VITE_SUPABASE_ANON_KEY', 'ANON_KEY', 'SMTP_URL', 'MAIL_FROM', 'LEADS_PASSWORD', 'ALERT_EMAIL', ...commonNames],
-  dependencies: { SMTP_URL: ['MAIL_FROM'], ...webhookDependencies },
+  names: ['PORT', 'HOST', 'TRUSTED_PROXIES', 'PAGE_CONFIG', 'DATA_DIR', 'DATABASE_URL', 'SUPPRESSION_SECRET', 'RETENTION_DAYS', 'DIST_DIR', 'VITE_SUPABASE_URL', 'VITE_SUPABASE_ANON_KEY', 'ANON_KEY', 'SMTP_URL', 'MAIL_FROM', 'LEADS_PASSWORD', 'ALERT_EMAIL', ...commonNames],
+  // On PostgreSQL the suppression list's key stays outside the database, the same on every server and for leads:erase.
+  dependencies: { SMTP_URL: ['MAIL_FROM'], DATABASE_URL: ['SUPPRESSION_SECRET'], ...webhookDependencies },
+  changes: {
+    SUPPRESSION_SECRET: {
+      fix: 'with PostgreSQL the suppression list needs a key kept outside the database: set SUPPRESSION_SECRET to the same value on every server (and for npm run leads:erase), at least 16 random characters, e.g. from `openssl rand -hex 32`',
+    },
+  },
 }
 
 const edgeReading: Reading<Name> = {
@@ -180,6 +190,8 @@ export function parseNodeEnv(env: Env): EnvResult<NodeServerConfig> {
           : undefined,
       pageConfig: values.PAGE_CONFIG!,
       dataDir: values.DATA_DIR!,
+      databaseUrl: values.DATABASE_URL,
+      suppressionSecret: values.SUPPRESSION_SECRET,
       distDir: values.DIST_DIR!,
       supabaseUrl: values.VITE_SUPABASE_URL,
       mail: values.SMTP_URL ? { kind: 'smtp', url: values.SMTP_URL, from: from ?? '' } : { kind: 'eml', from },

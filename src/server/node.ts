@@ -8,7 +8,6 @@ import { defaultLeadStatuses } from '../../schema/page-config.ts'
 import { contactFunctionPath } from '../../schema/function-path.ts'
 import { contactFunctionPaths, createApp } from './app.ts'
 import { healthHandler, type LaunchHealth } from './site/health.ts'
-import { DataDirBusyError, lockDataDir } from './store/data-dir-lock.ts'
 import { createEmlMailer, removeEmlCopies } from './delivery/eml-mailer.ts'
 import { eraseOlderThan } from './store/retention.ts'
 import { mountLeadsPage } from './leads-page/mount-leads-page.ts'
@@ -18,12 +17,10 @@ import { createForwardedAddress } from './registration/forwarded-address.ts'
 import { requestHost } from './registration/caller.ts'
 import { launchSiteOf } from './site/launch-site.ts'
 import { superviseDelivery } from './delivery-supervisor.ts'
-import { ensurePrivateDir, hmacSha256, readOrCreateSecret, tightenPrivateTree } from './store/private-files.ts'
+import { hmacSha256 } from './store/private-files.ts'
 import { createSmtpMailer } from './delivery/smtp-mailer.ts'
-import { openSqliteStore } from './store/sqlite/sqlite-store.ts'
 import { addressKeyOf } from './store/suppression.ts'
 import { createWebhookSender } from './delivery/webhook.ts'
-import { createRateLimiter } from './registration/rate-limit.ts'
 import { createAlerts, messageFailedAlert } from './delivery/alerts.ts'
 import { readLaunchVersion, type VersionSettings, type VersionManifest } from './site/launch-version.ts'
 import { createLiveLaunches, localSlugOf, type FunctionMaker, type LaunchesSnapshot, type LiveLaunch } from './site/live-launches.ts'
@@ -34,6 +31,7 @@ import { unpublishedAnswer } from './site/unpublished-page.ts'
 import { brokenAlertKey, brokenLine } from './site/broken-launch.ts'
 import { createForwardedHeaderGuard } from './site/forwarded-headers.ts'
 import { createVisitCounter } from './site/visit-counter.ts'
+import { openNodeStore, StartupError } from './node-store.ts'
 
 // The function's own 404 (a path under its paths that it does not answer): the site's 404 page answers instead.
 const notFunction = 'x-not-the-function'
@@ -41,14 +39,12 @@ const notFunction = 'x-not-the-function'
 /**
  * The Node server (run by src/cli/serve.ts). Serves every launch's built site (DIST_DIR/<slug>/, chosen by the
  * request's host: launch-hosts.ts) and the send-contact-email function for all of them, stores every launch's leads
- * in one SQLite database under DATA_DIR and delivers notifications from the outbox (SMTP_URL, or .eml files in
- * DATA_DIR/outbox). Prints `Listening on http://HOST:PORT` when ready; stops cleanly on SIGTERM/SIGINT.
+ * in one SQLite database under DATA_DIR, or in PostgreSQL with DATABASE_URL (node-store.ts; several servers may share
+ * it), and delivers notifications from the outbox (SMTP_URL, or .eml files in DATA_DIR/outbox). Prints
+ * `Listening on http://HOST:PORT` when ready; stops cleanly on SIGTERM/SIGINT.
  */
 
-/** A start-up failure with a message meant for the person starting the server. */
-export class StartupError extends Error {
-  override name = 'StartupError'
-}
+export { StartupError }
 
 function displayHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host
@@ -108,30 +104,17 @@ export async function startNodeServer(
   const served = () => live.current().launches.filter((launch) => launch.version !== undefined)
 
   const dataDir = path.resolve(cwd, settings.dataDir)
-  try {
-    ensurePrivateDir(dataDir)
-  } catch (error) {
-    throw new StartupError(`DATA_DIR ${dataDir} cannot be created: ${(error as Error).message}`)
-  }
-  let lock
-  try {
-    lock = lockDataDir(dataDir)
-  } catch (error) {
-    if (error instanceof DataDirBusyError) throw new StartupError(error.message)
-    throw new StartupError(`DATA_DIR ${dataDir} cannot be used: ${(error as Error).message}`)
-  }
-
-  try {
-    // Files written by an older version, or copied in from a backup, become owner-only too.
-    tightenPrivateTree(dataDir)
-  } catch (error) {
-    lock.release()
-    throw new StartupError(`DATA_DIR ${dataDir} cannot be made private to this user: ${(error as Error).message}`)
-  }
+  const opened = await openNodeStore({
+    dataDir,
+    databaseUrl: settings.databaseUrl,
+    defaultLaunch: defaultLaunch.slug,
+    migrationsDir: path.resolve(cwd, 'supabase/migrations'),
+    rateLimitPerMinute: settings.rateLimitPerMinute,
+    suppressionSecret: settings.suppressionSecret,
+  })
+  const store = opened.store
   // Versions published by an earlier run: this one serves the builds it was started with.
   rmSync(versionsDir, { recursive: true, force: true })
-  // One database for every launch; leads stored before launches existed are the default launch's.
-  const store = openSqliteStore(path.join(dataDir, 'leads.sqlite'), { defaultLaunch: defaultLaunch.slug, writerThread: true })
   const defaultContract = (defaultLaunch.version ?? served()[0]?.version ?? initial.find((launch) => launch.version)!.version)!.contract
   const siteName = defaultContract.site.name
   const emlDir = path.join(dataDir, 'outbox')
@@ -149,6 +132,7 @@ export async function startNodeServer(
   const delivery = superviseDelivery({
     start: {
       dataDir,
+      databaseUrl: settings.databaseUrl,
       defaultLaunch: defaultLaunch.slug,
       mail: settings.mail.kind === 'smtp' ? settings.mail : { kind: 'eml', from: settings.mail.from ?? defaultFrom },
       webhook: settings.webhook,
@@ -159,13 +143,14 @@ export async function startNodeServer(
     },
     onFailed: (job, reason) => alerts.raise(messageFailedAlert(job, reason)),
   })
-  const unsubscribeSecret = () => settings.unsubscribeSecret ?? readOrCreateSecret(path.join(dataDir, 'unsubscribe.key'))
+  const unsubscribeSecret = () => settings.unsubscribeSecret ?? opened.secrets.unsubscribe()
   // Unsubscribe links point at the function on each launch's own address, unless PUBLIC_FUNCTION_URL names one.
   const linkBaseOf = (contract: FunctionLaunch) => settings.publicFunctionUrl ?? `${contract.origins[0]}${contactFunctionPath}`
   const smtpHost = settings.mail.kind === 'smtp' ? new URL(settings.mail.url) : undefined
   const initialServed = initial.filter((launch) => launch.version)
   const withReply = initialServed.filter((launch) => launch.version!.contract.reply)
   const summary = [
+    `Leads: ${opened.where}`,
     smtpHost
       ? `Mail: SMTP ${smtpHost.hostname}:${smtpHost.port || (smtpHost.protocol === 'smtps:' ? 465 : 587)}, from ${settings.mail.from}`
       : `Mail: written as .eml files to ${emlDir} (set SMTP_URL to send it)`,
@@ -180,29 +165,19 @@ export async function startNodeServer(
 
   const visitorAddress = createForwardedAddress(settings.proxies)
   // Retention: leads older than RETENTION_DAYS go, with their notifications and .eml copies, at start and daily.
-  const suppressionSecret = readOrCreateSecret(path.join(dataDir, 'suppression.key'))
+  const suppressionSecret = opened.secrets.suppression()
   const erasure = {
     store,
     keyOf: (email: string) => addressKeyOf(suppressionSecret, email, hmacSha256),
     removeCopies: (messageIds: string[], address: string | undefined) => removeEmlCopies(emlDir, messageIds, address),
   }
   const retentionDays = settings.retentionDays
-  const applyRetention = () => eraseOlderThan(erasure, retentionDays)
-  try {
-    await applyRetention()
-  } catch (error) {
-    await store.close()
-    lock.release()
-    throw new StartupError(`The retention period could not be applied: ${(error as Error).message}`)
-  }
-  const retentionTimer = retentionDays === undefined ? undefined : setInterval(() => {
-    applyRetention().catch((error: unknown) => console.error('Retention: erasing old registrations failed', error))
-  }, 86_400_000)
-  retentionTimer?.unref()
+  // On PostgreSQL one server a day runs it, for all of them.
+  const retention = retentionDays === undefined ? undefined : await opened.daily('retention', () => eraseOlderThan(erasure, retentionDays), 'Retention (erasing old registrations)')
 
   const clientAddress = (c: Context) => visitorAddress((c.env as HttpBindings).incoming)
   // Shared by every function the server makes: a publish must not reset anyone's count.
-  const rateLimiter = createRateLimiter(settings.rateLimitPerMinute)
+  const rateLimiter = opened.rateLimiter
   // The function for the launches served now: made anew with each snapshot, so a published form is the one checked.
   const makeFunction: FunctionMaker = (launchesServed, defaultSlug, launchOfHost) => {
     const fn = new Hono()
@@ -365,7 +340,7 @@ export async function startNodeServer(
     clientIp: (c) => clientAddress(c) ?? 'unknown',
   })
   // Visits to each launch's pages, counted without cookies and stored as daily counts only (site/visit-counter.ts).
-  const visits = createVisitCounter({ store, timeZone: settings.timeZone, onError: (error) => console.error('Could not store the visit counts', error) })
+  const visits = createVisitCounter({ store, shared: opened.visitors, timeZone: settings.timeZone, onError: (error) => console.error('Could not store the visit counts', error) })
   site.all('*', async (c) => {
     const { launch } = await pick(c)
     if (!launch.version) return unpublishedAnswer(launch.siteName, c.req.method)
@@ -393,13 +368,12 @@ export async function startNodeServer(
   try {
     server = await listen((request, env) => site.fetch(guardForwarded(request, env.incoming.socket.remoteAddress), env), settings.port, settings.host, limits)
   } catch (error) {
-    clearInterval(retentionTimer)
+    retention?.stop()
     await alerts.stop()
     leadsPage?.close()
     studio?.close()
     await visits.close()
-    await store.close()
-    lock.release()
+    await opened.close()
     const code = (error as { code?: string }).code
     throw new StartupError(
       code === 'EADDRINUSE'
@@ -430,7 +404,7 @@ export async function startNodeServer(
     close() {
       closing ??= (async () => {
         // Requests in flight finish; idle keep-alive connections are closed; stragglers are cut after 10 s.
-        clearInterval(retentionTimer)
+        retention?.stop()
         const cut = setTimeout(() => server.closeAllConnections(), 10_000)
         await new Promise<void>((resolve) => server.close(() => resolve()))
         clearTimeout(cut)
@@ -441,8 +415,7 @@ export async function startNodeServer(
         leadsPage?.close()
         studio?.close()
         await visits.close()
-        await store.close()
-        lock.release()
+        await opened.close()
       })()
       return closing
     },

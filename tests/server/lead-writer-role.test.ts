@@ -43,6 +43,26 @@ describe(`the lead_writer role (migrations on PostgreSQL, ${plannedPostgresKind(
     expect(rows).toEqual([{ rolcanlogin: false, rolsuper: false, rolbypassrls: false, owned: 0 }])
   })
 
+  // What several Node servers share (20260104000000_node_servers.sql): the owner's alone, like the sign-in counts.
+  const shared = ['rate_limit_counts', 'server_secrets', 'visit_salts', 'visit_visitors', 'daily_runs', 'sign_in_failures', 'sign_in_devices', 'visit_counts']
+
+  it("keeps the Node servers' shared tables behind row level security", async () => {
+    const { rows } = await pg.db.query(
+      `SELECT relname, relrowsecurity FROM pg_class WHERE relnamespace = 'public'::regnamespace AND relname = ANY($1) ORDER BY relname`,
+      [shared],
+    )
+    expect(rows).toEqual([...shared].sort().map((relname) => ({ relname, relrowsecurity: true })))
+  })
+
+  it.each(['anon', 'authenticated', 'lead_writer'])("gives %s no privilege on the Node servers' shared tables", async (role) => {
+    for (const table of shared) {
+      for (const privilege of ['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'TRUNCATE', 'REFERENCES', 'TRIGGER']) {
+        const { rows } = await pg.db.query('SELECT has_table_privilege($1, $2, $3) AS granted', [role, `public.${table}`, privilege])
+        expect((rows[0] as { granted: boolean }).granted, `${role} ${privilege} ${table}`).toBe(false)
+      }
+    }
+  })
+
   it("does the function's work: stores a lead with its notification, claims it, marks it failed and sent, records a withdrawal", async () => {
     await pg.reset()
     const lead = newLead()

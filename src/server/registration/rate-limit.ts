@@ -1,15 +1,16 @@
 /** The verdict for one request. */
 export type RateVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number }
 
-/** Counts requests per key (client IP) in fixed one-minute windows. */
-export type RateLimiter = { hit(key: string, nowMs: number): RateVerdict }
+/** Counts requests per key (client IP) in fixed one-minute windows: in memory, or in the database several servers share. */
+export type RateLimiter = { hit(key: string, nowMs: number): RateVerdict | Promise<RateVerdict> }
 
 /**
  * A per-key limit of `perMinute` requests a minute, in memory (one process or one function instance; each
- * Supabase instance counts on its own). 0 turns it off. At most `maxKeys` keys are remembered: beyond that,
+ * Supabase instance counts on its own; Node servers on PostgreSQL count together: store/postgres/postgres-shared.ts).
+ * 0 turns it off. At most `maxKeys` keys are remembered: beyond that,
  * expired windows are dropped first and then the oldest, so rotating addresses cannot exhaust memory.
  */
-export function createRateLimiter(perMinute: number, maxKeys = 20_000): RateLimiter {
+export function createRateLimiter(perMinute: number, maxKeys = 20_000): { hit(key: string, nowMs: number): RateVerdict } {
   const windowMs = 60_000
   const windows = new Map<string, { start: number; count: number }>()
   return {

@@ -61,7 +61,7 @@ export function createRequestGuards({ originPolicy, formPostSite, limiter, clock
     c.res.headers.append('vary', 'Origin')
   })
   const rateLimited = createMiddleware(async (c, next) => {
-    const verdict = limiter.hit(rateLimitKey(clientAddressOf(c)), clock().getTime())
+    const verdict = await limiter.hit(rateLimitKey(clientAddressOf(c)), clock().getTime())
     if (!verdict.allowed) {
       throw refusal(429, 'Too many registrations from this address. Please wait a minute and try again.', {
         headers: { 'retry-after': String(verdict.retryAfterSeconds) },

@@ -12,7 +12,19 @@ import { clickIdNetworks, type PulseStore, type VisitCount } from '../store/stor
  * Counted: a GET of a page (HTML, 200 or 304) by a browser. Not counted: bots and link previews (by User-Agent),
  * prefetches and prerenders (Sec-Purpose, Purpose), a request that is not a navigation (Sec-Fetch-Dest), HEAD.
  * A restart makes a new salt, so a visitor seen before it and after it on one day counts twice.
+ *
+ * Several servers on one PostgreSQL (`shared`): the day's salt and the day's visitor hashes are kept in the database
+ * for that day only (deleted when the next day's salt is made, as Plausible does), so a visitor whose views reach two
+ * servers counts once, and a restart does not count anyone twice.
  */
+
+/** The day's salt and visitors shared by several servers (store/postgres/postgres-shared.ts makes one). */
+export type SharedVisitors = {
+  /** The salt of `day` (YYYY-MM-DD in the team's time zone), the same on every server. */
+  saltOf(day: string): Promise<Buffer>
+  /** Records the visitors (hashes) of `day`; returns those no server had seen that day. */
+  firstSeen(day: string, visitors: string[]): Promise<Set<string>>
+}
 
 /** The counter the Node server calls for each answer it gives on a launch's site. */
 export type VisitCounter = {
@@ -33,6 +45,8 @@ export type VisitCounterOptions = {
   flushMs?: number
   /** Where a failed write is reported. */
   onError?: (error: unknown) => void
+  /** Several servers count together: the salt and who was seen come from here, at each write. */
+  shared?: SharedVisitors
 }
 
 // Crawlers, link previews, uptime checks and command-line clients: none is a person looking at the page.
@@ -92,11 +106,45 @@ export function createVisitCounter(options: VisitCounterOptions): VisitCounter {
     return day
   }
 
+  // Shared: each view waits for the next write, where it is hashed with the shared salt and checked against the
+  // visitors every server saw; past `maxRemembered` views between two writes, a view counts as a new visitor.
+  let views: Array<{ key: string; visitor: string }> = []
+  let sharedDay = ''
+  let sharedSalt: Buffer = Buffer.alloc(0)
+
+  /** Adds to `counts` the visitors among `batch` that no server had seen today. */
+  async function countShared(counts: Map<string, VisitCount>, batch: Array<{ key: string; visitor: string }>): Promise<void> {
+    if (!options.shared) return
+    const byDay = new Map<string, Array<{ key: string; visitor: string }>>()
+    for (const view of batch) {
+      const on = counts.get(view.key)!.day
+      const list = byDay.get(on) ?? []
+      list.push(view)
+      byDay.set(on, list)
+    }
+    for (const [on, dayViews] of byDay) {
+      if (on !== sharedDay) {
+        sharedSalt = await options.shared.saltOf(on)
+        sharedDay = on
+      }
+      const hashed = dayViews.map((view) => ({ key: view.key, hash: createHash('sha256').update(sharedSalt).update(view.visitor).digest('base64') }))
+      const fresh = await options.shared.firstSeen(on, [...new Set(hashed.map((view) => view.hash))])
+      for (const view of hashed) {
+        if (!fresh.delete(view.hash)) continue
+        counts.get(view.key)!.visitors += 1
+      }
+    }
+  }
+
   async function flush(): Promise<void> {
     if (pending.size === 0) return
-    const counts = [...pending.values()]
+    // Taken at once: views counted while this write waits belong to the next one.
+    const counts = pending
+    const batch = views
     pending = new Map()
-    await options.store.addVisits(counts)
+    views = []
+    await countShared(counts, batch)
+    await options.store.addVisits([...counts.values()])
   }
   const timer = setInterval(() => flush().catch((error: unknown) => options.onError?.(error)), options.flushMs ?? 10_000)
   timer.unref()
@@ -109,15 +157,21 @@ export function createVisitCounter(options: VisitCounterOptions): VisitCounter {
         if (type ? !type.startsWith('text/html') : !(request.headers.get('accept') ?? '').includes('text/html')) return
         if (!isPageView(request)) return
         const on = today()
-        const visitor = createHash('sha256').update(salt).update(`\0${launch}\0${address}\0${request.headers.get('user-agent')}`).digest('base64')
-        const first = !seen.has(visitor)
-        if (first && seen.size < maxRemembered) seen.add(visitor)
+        const identity = `\0${launch}\0${address}\0${request.headers.get('user-agent')}`
         const source = visitSourceOf(request)
         const key = `${launch}\0${on}\0${source}`
         const count = pending.get(key) ?? { launch, day: on, source, visits: 0, visitors: 0 }
         count.visits += 1
-        if (first) count.visitors += 1
         pending.set(key, count)
+        if (options.shared) {
+          if (views.length < maxRemembered) views.push({ key, visitor: identity })
+          else count.visitors += 1
+          return
+        }
+        const visitor = createHash('sha256').update(salt).update(identity).digest('base64')
+        const first = !seen.has(visitor)
+        if (first && seen.size < maxRemembered) seen.add(visitor)
+        if (first) count.visitors += 1
       } catch (error) {
         options.onError?.(error)
       }

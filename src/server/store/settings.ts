@@ -26,7 +26,7 @@ export const storeSettings = {
     format: 'postgres-url',
     secret: true,
     description:
-      "The Edge Function's Postgres as the least-privileged lead_writer role; wins over SUPABASE_DB_URL (the owner). npm run leads:erase reads from it when set.",
+      "The PostgreSQL to keep everything in. Node server (npm start): leads, outbox, suppression list, sign-in, visit and rate-limit counts go there instead of DATA_DIR's SQLite, as the tables' owner; several servers may share it (run npm run db:migrate first). Edge Function: connect as the least-privileged lead_writer role; wins over SUPABASE_DB_URL (the owner). npm run db:migrate, leads:erase and outbox:retry use it when set.",
     expected: 'a valid address',
     fix: 'write postgresql://lead_writer:password@host:5432/postgres',
   },
@@ -43,7 +43,7 @@ export const storeSettings = {
     minLength: 16,
     secret: true,
     description:
-      'The key of the suppression list (keyed hashes of addresses that withdrew consent and were then erased). Node server: a key made once in DATA_DIR/suppression.key. With PostgreSQL: the same value for npm run leads:erase and the Edge Function, which then never replies to such an address.',
+      "The key of the suppression list (keyed hashes of addresses that withdrew consent and were then erased), kept outside the database. Node server on SQLite: a key made once in DATA_DIR/suppression.key. With PostgreSQL (required with the Node server's DATABASE_URL): the same value on every Node server, for npm run leads:erase and the Edge Function, which then never replies to such an address.",
     expected: 'a usable secret',
     fix: 'use at least 16 random characters, the same every time, e.g. from `openssl rand -hex 32`',
   },

@@ -66,14 +66,14 @@ function asPostgresUser(command: string, args: string[]): void {
   execFileSync(cmd, argv, { stdio: 'pipe' })
 }
 
-async function fromPool(kind: 'server' | 'external', url: string, stop: () => Promise<void>): Promise<TestPostgres> {
+async function fromPool(kind: 'server' | 'external', url: string, stop: () => Promise<void>, empty = false): Promise<TestPostgres> {
   const pool = new pg.Pool({ connectionString: url, max: 10 })
   // An idle connection cut by the server stopping is not a test failure.
   pool.on('error', () => {})
   const exec = async (sql: string) => {
     await pool.query(sql)
   }
-  await prepare(exec)
+  if (!empty) await prepare(exec)
   return {
     kind,
     url,
@@ -102,11 +102,13 @@ export function plannedPostgresKind(): TestPostgres['kind'] {
 }
 
 /**
+ * With `empty`, a plain PostgreSQL (DATABASE_URL's server or a throwaway cluster, never PGlite) with neither the
+ * Supabase roles nor the migrations: what `npm run db:migrate` meets on a database of one's own.
  * A real PostgreSQL: DATABASE_URL (a fresh database is made in it), else a throwaway cluster from the Debian
  * server binaries, else PGlite so the suite still runs on a machine without PostgreSQL (TEST_POSTGRES=pglite forces it).
  */
-export async function startTestPostgres(): Promise<TestPostgres> {
-  const planned = plannedPostgresKind()
+export async function startTestPostgres(options: { empty?: boolean } = {}): Promise<TestPostgres> {
+  const planned = options.empty ? (process.env.DATABASE_URL ? 'external' : 'server') : plannedPostgresKind()
   const external = process.env.DATABASE_URL
   if (planned === 'external' && external) {
     const name = `vip_test_${process.pid}_${Date.now()}`
@@ -121,7 +123,7 @@ export async function startTestPostgres(): Promise<TestPostgres> {
       await drop.connect()
       await drop.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
       await drop.end()
-    })
+    }, options.empty)
   }
 
   const bin = postgresBinDir()
@@ -147,8 +149,9 @@ export async function startTestPostgres(): Promise<TestPostgres> {
       } finally {
         rmSync(dir, { recursive: true, force: true })
       }
-    })
+    }, options.empty)
   }
+  if (options.empty) throw new Error('An empty PostgreSQL needs the PostgreSQL server binaries (apt-get install postgresql) or DATABASE_URL.')
 
   const { PGlite } = await import('@electric-sql/pglite')
   const lite = new PGlite()
