@@ -60,6 +60,9 @@ export function createLaunchBuilder(root = process.cwd(), env: Env = process.env
         },
       }
     },
+    fileFor(slug) {
+      return env.PAGE_CONFIG || !/^[a-z0-9][a-z0-9-]{0,62}$/.test(slug) ? undefined : path.join(launchesDirOf(root), slug, 'page.config.json')
+    },
     find(slug): LaunchFolder | undefined {
       if (env.PAGE_CONFIG || !/^[a-z0-9][a-z0-9-]{0,62}$/.test(slug)) return undefined
       const configFile = path.join(launchesDirOf(root), slug, 'page.config.json')

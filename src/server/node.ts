@@ -25,6 +25,8 @@ import { createAlerts, messageFailedAlert } from './delivery/alerts.ts'
 import { readLaunchVersion, type VersionSettings, type VersionManifest } from './site/launch-version.ts'
 import { createLiveLaunches, localSlugOf, type FunctionMaker, type LaunchesSnapshot, type LiveLaunch } from './site/live-launches.ts'
 import { createLaunchPublisher, statusOf } from './site/publisher.ts'
+import { createBuildSharing } from './site/shared-builds.ts'
+import { createPostgresBuildShelf } from './store/postgres/postgres-builds.ts'
 import { listen } from './node-listen.ts'
 import { defaultConnectionLimits, type NodeServerOptions, type RunningServer, type ServedLaunch } from './node-options.ts'
 import { unpublishedAnswer } from './site/unpublished-page.ts'
@@ -232,7 +234,11 @@ export async function startNodeServer(
   }
   let port = settings.port
   const localUrlOf = (launch: Pick<LiveLaunch, 'slug' | 'isDefault'>) => (launch.isDefault ? `http://localhost:${port}/` : `http://${launch.slug}.localhost:${port}/`)
+  // Several servers on one PostgreSQL: a publish on one is served by all, with no shared disk (shared-builds.ts).
+  const log = { info: (m: string) => console.log(m), error: (m: string, e?: unknown) => console.error(`${m}: ${e instanceof Error ? e.message : String(e ?? '')}`) }
+  const sharing = opened.database && createBuildSharing({ shelf: createPostgresBuildShelf(opened.database), live, stateFile: path.join(dataDir, 'shared-builds.json'), log })
   const publisher = createLaunchPublisher({
+    share: sharing ? sharing.share : undefined,
     live,
     builder: options.builder ?? {
       check: () => ({ ok: false, problems: [{ file: '', line: 1, column: 1, where: 'the server', message: 'This server was started without a builder: it cannot publish.', fix: 'Start it with npm start.', excerpt: '' }] }),
@@ -244,6 +250,7 @@ export async function startNodeServer(
     onPublished: (slug) => alerts.forget(`launch-broken:${slug}:`),
     retireAfterMs: options.retireAfterMs,
   })
+  await sharing?.start(publisher)
 
   /** The snapshot and launch a request is answered from, read once when it arrives. */
   const picked = new WeakMap<Request, { snapshot: LaunchesSnapshot; launch: LiveLaunch }>()
@@ -369,6 +376,7 @@ export async function startNodeServer(
     server = await listen((request, env) => site.fetch(guardForwarded(request, env.incoming.socket.remoteAddress), env), settings.port, settings.host, limits)
   } catch (error) {
     retention?.stop()
+    sharing?.stop()
     await alerts.stop()
     leadsPage?.close()
     studio?.close()
@@ -405,6 +413,7 @@ export async function startNodeServer(
       closing ??= (async () => {
         // Requests in flight finish; idle keep-alive connections are closed; stragglers are cut after 10 s.
         retention?.stop()
+        sharing?.stop()
         const cut = setTimeout(() => server.closeAllConnections(), 10_000)
         await new Promise<void>((resolve) => server.close(() => resolve()))
         clearTimeout(cut)

@@ -43,8 +43,9 @@ describe(`the lead_writer role (migrations on PostgreSQL, ${plannedPostgresKind(
     expect(rows).toEqual([{ rolcanlogin: false, rolsuper: false, rolbypassrls: false, owned: 0 }])
   })
 
-  // What several Node servers share (20260104000000_node_servers.sql): the owner's alone, like the sign-in counts.
-  const shared = ['rate_limit_counts', 'server_secrets', 'visit_salts', 'visit_visitors', 'daily_runs', 'sign_in_failures', 'sign_in_devices', 'visit_counts']
+  // What several Node servers share (20260104000000_node_servers.sql, 20260105000000_published_builds.sql): the
+  // owner's alone, like the sign-in counts.
+  const shared = ['rate_limit_counts', 'server_secrets', 'visit_salts', 'visit_visitors', 'daily_runs', 'sign_in_failures', 'sign_in_devices', 'visit_counts', 'published_builds', 'published_build_files']
 
   it("keeps the Node servers' shared tables behind row level security", async () => {
     const { rows } = await pg.db.query(

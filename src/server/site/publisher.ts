@@ -28,6 +28,8 @@ export type LaunchBuilder = {
   check(slug: string, configFile: string, text: string): { ok: true; config: CheckedConfig } | { ok: false; problems: Problem[] }
   /** The launch folder of a slug no running launch has (launches/<slug>/ with its page.config.json), if it exists. */
   find(slug: string): LaunchFolder | undefined
+  /** Where a launch of that slug keeps its config (launches/<slug>/page.config.json); undefined where launches are not folders. */
+  fileFor?(slug: string): string | undefined
 }
 
 /** What the publisher works on. */
@@ -44,6 +46,21 @@ export type PublisherOptions = {
   onPublished?: (slug: string) => void
   /** How long a replaced version stays on disk for requests still reading it. Default 60 s. */
   retireAfterMs?: number
+  /**
+   * Keeps a build for the other servers on the same database before it is served here (shared-builds.ts); a failure
+   * fails the publish, so no server serves a version the others cannot get.
+   */
+  share?: (slug: string, configText: string, distDir: string, manifest: VersionManifest) => Promise<void>
+}
+
+/** A build another server published, to serve here (shared-builds.ts). */
+export type AdoptedBuild = {
+  configText: string
+  siteName: string
+  /** Writes the build's files into `outDir` and returns its manifest. */
+  fill(outDir: string): Promise<VersionManifest>
+  /** Checked when its turn in the queue comes: false when this server has since served it or a newer one. */
+  stillNew(): boolean
 }
 
 /** The status a launch is shown with. */
@@ -71,7 +88,7 @@ function nextVersionDir(versionsDir: string, slug: string): string {
 }
 
 /** The publisher, with `close` to remove replaced versions at once when the server stops. */
-export function createLaunchPublisher(options: PublisherOptions): LaunchPublisher & { close(): void } {
+export function createLaunchPublisher(options: PublisherOptions): LaunchPublisher & { close(): void; adopt(slug: string, build: AdoptedBuild): Promise<boolean> } {
   const retireAfterMs = options.retireAfterMs ?? 60_000
   const retiring = new Map<ReturnType<typeof setTimeout>, string>()
   // One build at a time: two Vite builds at once on a small machine take longer than one after the other.
@@ -116,11 +133,11 @@ export function createLaunchPublisher(options: PublisherOptions): LaunchPublishe
     if (!checked.ok) return checked
     const outDir = nextVersionDir(options.versionsDir, slug)
     let version: LaunchVersion | undefined
+    let manifest: VersionManifest
     try {
-      const manifest = await checked.config.build(outDir)
+      manifest = await checked.config.build(outDir)
       version = await options.readVersion(outDir, manifest)
       if (!version) throw new Error(`the build wrote no index.html into ${outDir}`)
-      writeFileAtomically(folder.configFile, configText)
     } catch (error) {
       rmSync(outDir, { recursive: true, force: true })
       const message = (error as Error).message?.split('\n')[0] ?? String(error)
@@ -129,6 +146,17 @@ export function createLaunchPublisher(options: PublisherOptions): LaunchPublishe
         problems: [problemOf(folder.configFile, 'the build', `The launch could not be built: ${message}`, 'Nothing was changed: the live version keeps serving. Fix what the message names (an image, usually) and publish again.')],
       }
     }
+    try {
+      await options.share?.(slug, configText, outDir, manifest)
+    } catch (error) {
+      rmSync(outDir, { recursive: true, force: true })
+      const message = (error as Error).message?.split('\n')[0] ?? String(error)
+      return {
+        ok: false,
+        problems: [problemOf(folder.configFile, 'the database', `The version could not be kept for the other servers: ${message}`, 'Nothing was changed on any server. Check that the database (DATABASE_URL) is reachable, then publish again.')],
+      }
+    }
+    writeFileAtomically(folder.configFile, configText)
     const previous = options.live.swap(slug, version, { slug, isDefault: folder.isDefault, configFile: folder.configFile, siteName: checked.config.siteName })
     retire(previous)
     try {
@@ -141,7 +169,41 @@ export function createLaunchPublisher(options: PublisherOptions): LaunchPublishe
     return { ok: true, ms: Date.now() - started }
   }
 
+  async function adoptNow(slug: string, build: AdoptedBuild): Promise<boolean> {
+    if (!build.stillNew()) return false
+    let folder = options.live.current().get(slug) ?? options.builder.find(slug)
+    if (!folder) {
+      // A launch made on another server (New launch there): its folder here, then the launch, unpublished until the swap.
+      const file = options.builder.fileFor?.(slug)
+      if (!file) return false
+      mkdirSync(path.join(path.dirname(file), 'public'), { recursive: true })
+      writeFileAtomically(file, build.configText)
+      folder = options.builder.find(slug)
+      if (!folder) return false
+      options.live.add({ ...folder, version: undefined })
+    }
+    const outDir = nextVersionDir(options.versionsDir, slug)
+    let version: LaunchVersion | undefined
+    try {
+      version = await options.readVersion(outDir, await build.fill(outDir))
+      if (!version) throw new Error(`the version has no index.html`)
+    } catch (error) {
+      rmSync(outDir, { recursive: true, force: true })
+      throw error
+    }
+    writeFileAtomically(folder.configFile, build.configText)
+    retire(options.live.swap(slug, version, { slug, isDefault: folder.isDefault, configFile: folder.configFile, siteName: build.siteName }))
+    options.onPublished?.(slug)
+    return true
+  }
+
   return {
+    /** Serves a build another server published, in turn with this server's own publishes; false when not needed. */
+    adopt(slug: string, build: AdoptedBuild): Promise<boolean> {
+      const result = queue.then(() => adoptNow(slug, build))
+      queue = result.catch(() => {})
+      return result
+    },
     publish(slug, configText) {
       const started = Date.now()
       const result = queue.then(() => publishNow(slug, configText, started))
