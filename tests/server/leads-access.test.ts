@@ -25,7 +25,7 @@ describe('npm run leads:access', () => {
     writeFileSync(path.join(dataDir, 'outbox', 'one.eml'), 'To: sales@example.com\r\n\r\nEmail: ada@example.com\r\n')
     writeFileSync(path.join(dataDir, 'outbox', 'two.eml'), 'To: sales@example.com\r\n\r\nEmail: kim@example.com\r\n')
     const sessions = openSessionStore(path.join(dataDir, 'leads-page.sqlite'), 'a team password')
-    sessions.saveFilter(sessions.create(new Date(), 60_000), { ...emptyFilter, text: 'Ada@Example.com' })
+    await sessions.saveFilter(await sessions.create(new Date(), 60_000), { ...emptyFilter, text: 'Ada@Example.com' })
     sessions.close()
 
     const out: string[] = []

@@ -4,7 +4,7 @@ import pg from 'pg'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createOneTimeLink } from '../../src/studio/server/links.ts'
 import { defaultScryptCost, hashPassword, verifyPassword } from '../../src/studio/server/passwords.ts'
-import { createPostgresStudioStore } from '../../src/studio/server/postgres-store.ts'
+import { createPostgresStudioStore, readOrCreatePostgresStudioKey } from '../../src/studio/server/postgres-store.ts'
 import { openSqliteStudioStore } from '../../src/studio/server/sqlite-store.ts'
 import { AccountExistsError, type StudioStore } from '../../src/studio/server/store.ts'
 import { newToken, tokenHash } from '../../src/studio/server/tokens.ts'
@@ -256,6 +256,14 @@ describe.skipIf(plannedPostgresKind() === 'pglite')('the PostgreSQL studio store
     expect(stored.map((v) => v.number)).toEqual(Array.from({ length: 40 }, (_, i) => 40 - i))
     // Each number holds the text of the publish it was given to.
     for (const [i, number] of numbers.entries()) expect(stored.find((v) => v.number === number)!.text).toBe(`{"n":${i}}`)
+  })
+
+  it('gives every server the same studio key, made by whichever asks first', async () => {
+    await postgres!.postgres().exec('DELETE FROM public.studio_settings')
+    const keys = await Promise.all([...pools, ...pools].map((pool) => readOrCreatePostgresStudioKey(pool)))
+    expect(keys[0]).toMatch(/^[0-9a-f]{64}$/)
+    expect(new Set(keys).size).toBe(1)
+    expect(await readOrCreatePostgresStudioKey(pools[1]!)).toBe(keys[0])
   })
 
   it('lets exactly one of two servers use a link', async () => {
