@@ -1,7 +1,17 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { Hono } from 'hono'
+import pg from 'pg'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { leadsPageLaunchOf } from '../../src/server/leads-page/leads-page.ts'
+import { mountLeadsPage } from '../../src/server/leads-page/mount-leads-page.ts'
 import { createPostgresSessionStore, erasePostgresSearchesFor } from '../../src/server/leads-page/postgres-sessions.ts'
 import { emptyFilter, eraseSearchesFor, openSessionStore, type LeadsFilter, type SessionStore } from '../../src/server/leads-page/sessions.ts'
+import { createPostgresStore } from '../../src/server/store/postgres/postgres-store.ts'
 import { backendsOf } from './support/backends.ts'
+import { defaultLaunch, mailFor, newLead, readPageConfig } from './support/fixtures.ts'
+import { plannedPostgresKind, startTestPostgres, type TestPostgres } from './support/postgres.ts'
 
 const password = 'correct horse battery staple'
 const now = new Date('2026-03-02T15:00:00.000Z')
@@ -112,5 +122,64 @@ describe.each(backends)("the leads page's sessions", (backend) => {
       expect(await storedTexts(backend)).toEqual(['', '', 'Ada Access', 'kim@example.com'])
       expect(await erase('ada@example.com')).toBe(0)
     })
+  })
+})
+
+// Two Node servers on one PostgreSQL, each with its own pool, as openLeadsPageSessions gives them (the pool of DATABASE_URL).
+describe.skipIf(plannedPostgresKind() === 'pglite')('the leads page mounted on two servers over one PostgreSQL', () => {
+  let database: TestPostgres
+  let pools: pg.Pool[] = []
+  let dataDir: string
+  beforeAll(async () => {
+    database = await startTestPostgres()
+    pools = [0, 1].map(() => new pg.Pool({ connectionString: database.url!, max: 3 }))
+    dataDir = mkdtempSync(path.join(tmpdir(), 'vip-leads-two-'))
+  }, 60_000)
+  afterAll(async () => {
+    await Promise.all(pools.map((pool) => pool.end()))
+    await database?.stop()
+    rmSync(dataDir, { recursive: true, force: true })
+  })
+
+  function site(pool: pg.Pool): Hono {
+    const app = new Hono()
+    mountLeadsPage(app, {
+      dataDir,
+      pool,
+      password,
+      studio: undefined,
+      store: createPostgresStore(pool, { defaultLaunch }),
+      launches: [leadsPageLaunchOf(readPageConfig())],
+      timeZone: 'America/Toronto',
+      trustProxy: 0,
+      clientIp: () => '203.0.113.7',
+    })
+    return app
+  }
+
+  it('keeps a session made on one valid on the other, with its search, and ends it on both at sign-out; nothing in DATA_DIR', async () => {
+    const lead = newLead({ fields: { name: 'Priya Patel', email: 'priya@example.com', phone: '416-555-0142', isRealtor: 'no' } })
+    await createPostgresStore(database.db, { defaultLaunch }).saveLead(lead, mailFor(lead))
+    const [a, b] = pools.map(site) as [Hono, Hono]
+    const post = (app: Hono, target: string, form: Record<string, string>, cookie = '') =>
+      app.request(`http://leads.example${target}`, {
+        method: 'POST',
+        headers: { host: 'leads.example', origin: 'http://leads.example', 'content-type': 'application/x-www-form-urlencoded', ...(cookie ? { cookie } : {}) },
+        body: new URLSearchParams(form).toString(),
+      })
+    const get = (app: Hono, cookie: string) => app.request('http://leads.example/leads', { headers: { host: 'leads.example', cookie } })
+
+    const signedIn = await post(a, '/leads/sign-in', { password })
+    expect(signedIn.status).toBe(303)
+    const cookie = signedIn.headers.getSetCookie().find((c) => c.startsWith('leads_session='))!.split(';')[0]!
+    expect(await (await get(b, cookie)).text()).toContain('Priya Patel')
+    expect((await post(b, '/leads/search', { text: 'nobody by this name' }, cookie)).status).toBe(303)
+    const onA = await (await get(a, cookie)).text()
+    expect(onA).toContain('value="nobody by this name"')
+    expect(onA).not.toContain('Priya Patel')
+    await post(a, '/leads/sign-out', {}, cookie)
+    expect(await (await get(b, cookie)).text()).not.toContain('nobody by this name')
+    expect((await database.db.query('SELECT count(*)::int AS n FROM public.leads_page_sessions')).rows).toEqual([{ n: 0 }])
+    expect(existsSync(path.join(dataDir, 'leads-page.sqlite'))).toBe(false)
   })
 })

@@ -1,8 +1,12 @@
-import { readFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import Database from 'better-sqlite3'
 import pg from 'pg'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { runStudioInvite } from '../../src/cli/studio-invite.ts'
 import { createOneTimeLink } from '../../src/studio/server/links.ts'
+import { openStudioStore } from '../../src/studio/server/node-studio.ts'
 import { defaultScryptCost, hashPassword, verifyPassword } from '../../src/studio/server/passwords.ts'
 import { createPostgresStudioStore, readOrCreatePostgresStudioKey } from '../../src/studio/server/postgres-store.ts'
 import { openSqliteStudioStore } from '../../src/studio/server/sqlite-store.ts'
@@ -264,6 +268,31 @@ describe.skipIf(plannedPostgresKind() === 'pglite')('the PostgreSQL studio store
     expect(keys[0]).toMatch(/^[0-9a-f]{64}$/)
     expect(new Set(keys).size).toBe(1)
     expect(await readOrCreatePostgresStudioKey(pools[1]!)).toBe(keys[0])
+  })
+
+  it('is what openStudioStore and npm run studio:invite use when given the database, with nothing written to DATA_DIR', async () => {
+    await postgres!.fresh()
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'vip-studio-pg-'))
+    try {
+      const out: string[] = []
+      const err: string[] = []
+      const code = await runStudioInvite(['--email', 'Owner@Example.com', '--role', 'owner'], { DATA_DIR: dataDir, DATABASE_URL: postgres!.postgres().url! }, process.cwd(), (l) => out.push(l), (l) => err.push(l))
+      expect({ code, err }).toEqual({ code: 0, err: [] })
+      const token = /\/studio\/invite\/(\S+)$/m.exec(out.join('\n'))![1]!
+      const onAnotherServer = openStudioStore({ dataDir, pool: pools[1]! })
+      const owner = await onAnotherServer.findAccountByEmail('owner@example.com')
+      expect(owner).toMatchObject({ role: 'owner', passwordHash: undefined })
+      expect(await onAnotherServer.findLink(tokenHash(token), new Date())).toMatchObject({ accountId: owner!.id, purpose: 'invite' })
+      expect((await onAnotherServer.listAudit(10)).map((entry) => entry.who)).toEqual(['npm run studio:invite'])
+      expect(existsSync(path.join(dataDir, 'studio.sqlite'))).toBe(false)
+      // Without a pool: the SQLite file, as before.
+      const local = openStudioStore({ dataDir })
+      expect(await local.countAccounts()).toBe(0)
+      local.close()
+      expect(existsSync(path.join(dataDir, 'studio.sqlite'))).toBe(true)
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true })
+    }
   })
 
   it('lets exactly one of two servers use a link', async () => {

@@ -1,6 +1,6 @@
 import path from 'node:path'
 import type { Context, Hono } from 'hono'
-import type { SqlQueryable } from '../store/postgres/postgres-store.ts'
+import type { SqlQueryable } from '../store/sql-queryable.ts'
 import type { SignInCounts } from '../store/sign-in-counts.ts'
 import { createLeadsPage, type LeadsPageStore } from './leads-page.ts'
 import { createPostgresSessionStore } from './postgres-sessions.ts'

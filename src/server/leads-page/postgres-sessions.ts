@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import type { SqlQueryable } from '../store/postgres/postgres-store.ts'
+import type { SqlQueryable } from '../store/sql-queryable.ts'
 import { accountRowOf, accountTag, emptyFilter, filterOf, hashOf, passwordTagOf, type LeadsFilter, type SessionStore } from './sessions.ts'
 
 /**
@@ -98,4 +98,12 @@ export async function erasePostgresSearchesFor(db: SqlQueryable, address: string
   )
   if (rows.length > 0) await db.query('VACUUM FULL public.leads_page_sessions')
   return rows.length
+}
+
+/** How many searches of the leads page's sessions in PostgreSQL hold `address` (any letter case), for `npm run leads:access`. */
+export async function countPostgresSearchesFor(db: SqlQueryable, address: string): Promise<number> {
+  const present = await db.query("SELECT to_regclass('public.leads_page_sessions') IS NOT NULL AS present")
+  if (!(present.rows[0] as { present: boolean }).present) return 0
+  const { rows } = await db.query("SELECT count(*)::int AS n FROM public.leads_page_sessions WHERE strpos(lower(filter->>'text'), lower($1)) > 0", [address.trim()])
+  return (rows[0] as { n: number }).n
 }

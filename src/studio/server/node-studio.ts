@@ -1,7 +1,7 @@
 import path from 'node:path'
 import { readOrCreateSecret } from '../../server/store/private-files.ts'
 import type { StudioHost, StudioMount } from '../../server/node-options.ts'
-import type { SqlQueryable } from '../../server/store/postgres/postgres-store.ts'
+import type { SqlQueryable } from '../../server/store/sql-queryable.ts'
 import { createPostgresStudioStore, readOrCreatePostgresStudioKey } from './postgres-store.ts'
 import { openSqliteStudioStore } from './sqlite-store.ts'
 import type { StudioStore } from './store.ts'

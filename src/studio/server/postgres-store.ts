@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import type { SqlQueryable } from '../../server/store/postgres/postgres-store.ts'
+import type { SqlQueryable } from '../../server/store/sql-queryable.ts'
 import type { Role } from '../protocol.ts'
 import { AccountExistsError, normalizeEmail, type Account, type LinkPurpose, type StoredVersion, type StudioStore } from './store.ts'
 
