@@ -181,6 +181,22 @@ describe.each(backends)('the StudioStore contract', (backend) => {
       expect(await store.listVersions('c')).toEqual([])
     })
 
+    it('records a file from disk as a version only when the latest version has other text', async () => {
+      const disk = (text: string, i: number) => ({ launch: 'maple-ridge', text, by: 'disk', at: later(i).toISOString(), fromDisk: true })
+      expect(await store.addDiskVersion(disk('{"a":1}', 0))).toBe(1)
+      expect(await store.addDiskVersion(disk('{"a":1}', 1))).toBeUndefined()
+      expect(await store.addVersion({ launch: 'maple-ridge', text: '{"a":2}', by: 'jane@example.com', at: later(2).toISOString(), fromDisk: false })).toBe(2)
+      // The file as it was two versions ago is a change from the latest: recorded again.
+      expect(await store.addDiskVersion(disk('{"a":1}', 3))).toBe(3)
+      expect(await store.addDiskVersion(disk('{"a":1}', 4))).toBeUndefined()
+      expect(await store.addDiskVersion({ ...disk('{}', 5), launch: 'willowmere-commons' })).toBe(1)
+      expect((await store.listVersions('maple-ridge')).map((v) => [v.number, v.fromDisk, v.at])).toEqual([
+        [3, true, later(3).toISOString()],
+        [2, false, later(2).toISOString()],
+        [1, true, now.toISOString()],
+      ])
+    })
+
     it('lists the audit log newest first, up to the limit', async () => {
       await store.addAudit({ at: now.toISOString(), who: 'jane@example.com', action: 'published', launch: 'maple-ridge', detail: 'version 2' })
       await store.addAudit({ at: later(1).toISOString(), who: 'alex@example.com', action: 'signed in' })
@@ -260,6 +276,16 @@ describe.skipIf(plannedPostgresKind() === 'pglite')('the PostgreSQL studio store
     expect(stored.map((v) => v.number)).toEqual(Array.from({ length: 40 }, (_, i) => 40 - i))
     // Each number holds the text of the publish it was given to.
     for (const [i, number] of numbers.entries()) expect(stored.find((v) => v.number === number)!.text).toBe(`{"n":${i}}`)
+  })
+
+  it('records a file changed on disk once when two servers start at once', async () => {
+    await postgres!.fresh()
+    for (let round = 0; round < 10; round++) {
+      const text = `{"round":${round}}`
+      const numbers = await Promise.all(stores.map((store) => store.addDiskVersion({ launch: 'maple-ridge', text, by: 'disk', at: later(round).toISOString(), fromDisk: true })))
+      expect(numbers.filter((n) => n !== undefined)).toEqual([round + 1])
+    }
+    expect((await stores[1]!.listVersions('maple-ridge')).map((v) => v.text)).toEqual(Array.from({ length: 10 }, (_, i) => `{"round":${9 - i}}`))
   })
 
   it('gives every server the same studio key, made by whichever asks first', async () => {

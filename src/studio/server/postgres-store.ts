@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import type { SqlQueryable } from '../../server/store/sql-queryable.ts'
 import type { Role } from '../protocol.ts'
-import { AccountExistsError, normalizeEmail, type Account, type LinkPurpose, type StoredVersion, type StudioStore } from './store.ts'
+import { AccountExistsError, normalizeEmail, type Account, type LinkPurpose, type NewVersion, type StoredVersion, type StudioStore } from './store.ts'
 
 /**
  * The studio's storage on PostgreSQL, in the tables of supabase/migrations/20251225000000_studio.sql (apply them
@@ -88,6 +88,28 @@ export function createPostgresStudioStore(db: SqlQueryable, options: { close?: (
   const accountWhere = async (condition: string, params: unknown[]) => {
     const row = await one<AccountRow>(`SELECT ${accountColumns} FROM public.studio_accounts a WHERE ${condition}`, params)
     return row ? accountOf(row) : undefined
+  }
+
+  /**
+   * Two servers publishing one launch at once read the same max: the primary key (launch, number) refuses the second
+   * insert, which then reads the new max and tries again, so numbers have neither gaps nor duplicates. `unlessLatest`:
+   * nothing is inserted (undefined) when the latest version, read again on each try, already has this text.
+   */
+  const insertVersion = async (version: NewVersion, unlessLatest: boolean): Promise<number | undefined> => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const row = await one<{ number: number }>(
+          `INSERT INTO public.studio_versions (launch, number, text, by_email, at, message, from_disk, restored_from)
+           SELECT $1, coalesce(max(v.number), 0) + 1, $2, $3, $4, $5, $6, $7 FROM public.studio_versions v WHERE v.launch = $1
+           HAVING NOT $8 OR (SELECT l.text FROM public.studio_versions l WHERE l.launch = $1 ORDER BY l.number DESC LIMIT 1) IS DISTINCT FROM $2
+           RETURNING number`,
+          [version.launch, version.text, version.by, version.at, version.message ?? null, version.fromDisk, version.restoredFrom ?? null, unlessLatest],
+        )
+        return row ? Number(row.number) : undefined
+      } catch (error) {
+        if (!isUniqueViolation(error) || attempt === versionAttempts) throw error
+      }
+    }
   }
 
   return {
@@ -218,22 +240,9 @@ export function createPostgresStudioStore(db: SqlQueryable, options: { close?: (
     },
 
     async addVersion(version) {
-      // Two servers publishing one launch at once read the same max: the primary key (launch, number) refuses the
-      // second insert, which then reads the new max and tries again, so numbers have neither gaps nor duplicates.
-      for (let attempt = 1; ; attempt++) {
-        try {
-          const row = await one<{ number: number }>(
-            `INSERT INTO public.studio_versions (launch, number, text, by_email, at, message, from_disk, restored_from)
-             SELECT $1, coalesce(max(number), 0) + 1, $2, $3, $4, $5, $6, $7 FROM public.studio_versions WHERE launch = $1
-             RETURNING number`,
-            [version.launch, version.text, version.by, version.at, version.message ?? null, version.fromDisk, version.restoredFrom ?? null],
-          )
-          return Number(row!.number)
-        } catch (error) {
-          if (!isUniqueViolation(error) || attempt === versionAttempts) throw error
-        }
-      }
+      return (await insertVersion(version, false))!
     },
+    addDiskVersion: (version) => insertVersion(version, true),
     async listVersions(launch) {
       return (await all<VersionRow>('SELECT * FROM public.studio_versions WHERE launch = $1 ORDER BY number DESC', [launch])).map(versionOf)
     },
