@@ -5,6 +5,7 @@ import Database from 'better-sqlite3'
 import pg from 'pg'
 import { defaultLaunchSlug } from './launch-catalog.ts'
 import { readErasureSettings, SettingsError } from '../server/env.ts'
+import { countPostgresSearchesFor } from '../server/leads-page/postgres-sessions.ts'
 import { createPostgresStore } from '../server/store/postgres/postgres-store.ts'
 import { openSqliteStore } from '../server/store/sqlite/sqlite-store.ts'
 import type { LeadStore, MessageState, StoredLead } from '../server/store/store.ts'
@@ -104,9 +105,11 @@ export async function runLeadsAccess(argv: string[], io: Io): Promise<number> {
   const dataDir = path.resolve(settings.dataDir)
   const defaultLaunch = defaultLaunchSlug(process.cwd(), io.env) ?? 'default'
   let store: LeadStore
+  let pool: pg.Pool | undefined
   if (databaseUrl) {
-    const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 })
-    store = createPostgresStore(pool, { defaultLaunch, close: () => pool.end() })
+    const own = new pg.Pool({ connectionString: databaseUrl, max: 1 })
+    pool = own
+    store = createPostgresStore(own, { defaultLaunch, close: () => own.end() })
   } else {
     const file = path.join(dataDir, 'leads.sqlite')
     if (!existsSync(file)) {
@@ -125,7 +128,8 @@ export async function runLeadsAccess(argv: string[], io: Io): Promise<number> {
       email,
       registrations,
       emlCopies: databaseUrl ? [] : emlCopiesOf(path.join(dataDir, 'outbox'), email),
-      savedSearches: savedSearchesOf(path.join(dataDir, 'leads-page.sqlite'), email),
+      // The leads page's sessions: DATA_DIR's file, and PostgreSQL's table when the server keeps them there.
+      savedSearches: savedSearchesOf(path.join(dataDir, 'leads-page.sqlite'), email) + (pool ? await countPostgresSearchesFor(pool, email) : 0),
     }
     io.out(JSON.stringify(report, null, 2))
     return 0

@@ -11,6 +11,7 @@ import { readOrCreateSecret } from '../server/store/private-files.ts'
 import { openSqliteStore } from '../server/store/sqlite/sqlite-store.ts'
 import type { LeadSelector, LeadStore } from '../server/store/store.ts'
 import { addressKeyOf } from '../server/store/suppression.ts'
+import { erasePostgresSearchesFor } from '../server/leads-page/postgres-sessions.ts'
 import { eraseSearchesFor } from '../server/leads-page/sessions.ts'
 import { readErasureSettings, SettingsError } from '../server/env.ts'
 
@@ -105,7 +106,8 @@ export async function runLeadsErase(argv: string[], io: Io): Promise<number> {
   let secret: () => string
   let emlDir: string | undefined
   let where: string
-  // The leads page keeps its sessions (and the searches typed in them) in DATA_DIR, whichever database holds the leads.
+  // The leads page keeps its sessions (and the searches typed in them) in DATA_DIR, or with DATABASE_URL in PostgreSQL:
+  // both are cleaned, as a file from before the move to PostgreSQL may still hold searches.
   const sessionsFile = path.join(path.resolve(settings.dataDir), 'leads-page.sqlite')
   if (databaseUrl) {
     const own = new pg.Pool({ connectionString: databaseUrl, max: 1 })
@@ -140,7 +142,8 @@ export async function runLeadsErase(argv: string[], io: Io): Promise<number> {
     const whom = 'email' in selector ? 'this e-mail address' : 'this submission id'
     // A search for the address on the leads page is a copy of it too, whether or not any lead is left.
     const eraseSearches = async () => {
-      const searches = 'email' in selector ? await eraseSearchesFor(sessionsFile, selector.email) : 0
+      if (!('email' in selector)) return
+      const searches = (await eraseSearchesFor(sessionsFile, selector.email)) + (pool ? await erasePostgresSearchesFor(pool, selector.email) : 0)
       if (searches > 0) io.out(`Removed the address from ${plural(searches, 'search', 'searches')} of the leads page.`)
     }
     if (found.leads === 0) {

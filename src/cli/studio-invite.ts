@@ -1,19 +1,21 @@
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
+import pg from 'pg'
 import { declaredSlug, findLaunches } from '../config/launches.ts'
 import { singleAddress } from '../server/delivery/mailer.ts'
 import { ensurePrivateDir } from '../server/store/private-files.ts'
 import type { Role } from '../studio/protocol.ts'
 import { createOneTimeLink, linkLifetimeMs } from '../studio/server/links.ts'
-import { openSqliteStudioStore } from '../studio/server/sqlite-store.ts'
+import { openStudioStore } from '../studio/server/node-studio.ts'
 import { AccountExistsError, normalizeEmail } from '../studio/server/store.ts'
 
 /**
  * `npm run studio:invite -- --email <address> --role owner [--launch <slug> ...]`: adds a person to the studio and
  * prints a one-time link (24 hours) where they choose a password; for a person who already has an account, a new
- * link (their password stays until they choose a new one). Works while the server runs. The link's address is
- * PUBLIC_URL, else http://localhost:PORT.
+ * link (their password stays until they choose a new one). Works while the server runs. Writes where `npm start` keeps
+ * the studio: PostgreSQL with DATABASE_URL, else DATA_DIR/studio.sqlite. The link's address is PUBLIC_URL, else
+ * http://localhost:PORT.
  */
 
 const usage = `Usage: npm run studio:invite -- --email <address> --role owner|editor|sales [--launch <slug> ...]
@@ -22,7 +24,7 @@ Prints a one-time sign-in link (valid 24 hours) where that person chooses their 
   --email ADDRESS   who (their sign-in name)
   --role ROLE       owner (everything, people included), editor (edit, publish, restore) or sales (the leads page)
   --launch SLUG     an editor or sales account limited to this launch (repeat for several); none: every launch
-Reads DATA_DIR (default ./.data); links start with PUBLIC_URL (e.g. https://studio.example.com), else http://localhost:PORT.`
+Writes to PostgreSQL when DATABASE_URL is set (as npm start does), else to DATA_DIR (default ./.data); links start with PUBLIC_URL (e.g. https://studio.example.com), else http://localhost:PORT.`
 
 /** Runs the command; returns the exit code. */
 export async function runStudioInvite(args: string[], env: Record<string, string | undefined>, cwd: string, out = console.log, err = console.error): Promise<number> {
@@ -73,8 +75,10 @@ export async function runStudioInvite(args: string[], env: Record<string, string
   const base = publicUrl ? new URL(publicUrl).origin : `http://localhost:${port}`
 
   const dataDir = path.resolve(cwd, env.DATA_DIR?.trim() || '.data')
-  ensurePrivateDir(dataDir)
-  const store = openSqliteStudioStore(path.join(dataDir, 'studio.sqlite'))
+  const databaseUrl = env.DATABASE_URL?.trim()
+  const pool = databaseUrl ? new pg.Pool({ connectionString: databaseUrl, max: 1 }) : undefined
+  if (!pool) ensurePrivateDir(dataDir)
+  const store = openStudioStore({ dataDir, pool })
   try {
     const now = new Date()
     let account
@@ -96,8 +100,13 @@ export async function runStudioInvite(args: string[], env: Record<string, string
     out(`Send them this link; it works once, until ${expiresAt} (${linkLifetimeMs / 3_600_000} hours):`)
     out(link)
     return 0
+  } catch (error) {
+    if (!pool) throw error
+    err(`The studio's database (DATABASE_URL) could not be used: ${(error as Error).message}`)
+    return 1
   } finally {
     store.close()
+    await pool?.end()
   }
 }
 

@@ -7,6 +7,7 @@ import type { PageConfig } from '../../schema/page-config.ts'
 import type { StudioLeadsAccess } from './leads-page/viewers.ts'
 import type { LaunchPublisher } from './site/launch-publisher.ts'
 import type { SignInCounts } from './store/sign-in-counts.ts'
+import type { SqlQueryable } from './store/sql-queryable.ts'
 import type { VersionManifest } from './site/launch-version.ts'
 import type { LaunchProblem } from './site/live-launches.ts'
 import type { LaunchBuilder, statusOf } from './site/publisher.ts'
@@ -66,6 +67,8 @@ export const defaultConnectionLimits: ConnectionLimits = {
 export type StudioHost = {
   /** DATA_DIR, locked by this server. */
   dataDir: string
+  /** The PostgreSQL pool when DATABASE_URL is set: the studio keeps its data there instead of DATA_DIR/studio.sqlite. */
+  pool?: SqlQueryable | undefined
   /** Behind an HTTPS proxy (TRUST_PROXY): cookies are Secure. */
   secureCookies: boolean
   /** The client's address as the rate limits count it. */

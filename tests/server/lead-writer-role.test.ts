@@ -140,4 +140,26 @@ describe(`the lead_writer role (migrations on PostgreSQL, ${plannedPostgresKind(
     )
     expect(rows).toEqual([{ insert: true, select: true, update: false }])
   })
+
+  it("gives the function's role and Supabase's API roles nothing on the leads page's sessions and the studio's settings, with row level security on", async () => {
+    const tables = ['leads_page_sessions', 'leads_page_settings', 'studio_settings']
+    const { rows } = await pg.db.query(
+      `SELECT relname, relrowsecurity FROM pg_class WHERE relnamespace = 'public'::regnamespace AND relname = ANY($1) ORDER BY relname`,
+      [tables],
+    )
+    expect(rows).toEqual([...tables].sort().map((relname) => ({ relname, relrowsecurity: true })))
+    for (const role of ['anon', 'authenticated', 'lead_writer']) {
+      for (const table of tables) {
+        for (const privilege of ['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'TRUNCATE', 'REFERENCES', 'TRIGGER']) {
+          const granted = await pg.db.query('SELECT has_table_privilege($1, $2, $3) AS granted', [role, `public.${table}`, privilege])
+          expect((granted.rows[0] as { granted: boolean }).granted, `${role} ${privilege} ${table}`).toBe(false)
+        }
+      }
+    }
+    await asLeadWriter(async (db) => {
+      expect(await refusal(db, 'SELECT filter FROM public.leads_page_sessions')).toMatch(/permission denied/)
+      expect(await refusal(db, "SELECT value FROM public.leads_page_settings WHERE name = 'password_key'")).toMatch(/permission denied/)
+      expect(await refusal(db, "SELECT value FROM public.studio_settings WHERE name = 'key'")).toMatch(/permission denied/)
+    })
+  })
 })

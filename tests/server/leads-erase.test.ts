@@ -6,6 +6,8 @@ import { promisify } from 'node:util'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createEmlMailer } from '../../src/server/delivery/eml-mailer.ts'
 import { composeLeadMail } from '../../src/server/delivery/notification.ts'
+import { createPostgresSessionStore } from '../../src/server/leads-page/postgres-sessions.ts'
+import { emptyFilter } from '../../src/server/leads-page/sessions.ts'
 import { createPostgresStore } from '../../src/server/store/postgres/postgres-store.ts'
 import { openSqliteStore } from '../../src/server/store/sqlite/sqlite-store.ts'
 import type { LeadStore, NewLead } from '../../src/server/store/store.ts'
@@ -165,10 +167,16 @@ describe('npm run leads:erase on SQLite (DATA_DIR)', () => {
 })
 
 describe('npm run leads:erase on PostgreSQL', () => {
-  it.skipIf(plannedPostgresKind() === 'pglite')('erases the person and, after VACUUM FULL, leaves no byte of them in the database files', async () => {
+  it.skipIf(plannedPostgresKind() === 'pglite')('erases the person and their searches on the leads page and, after VACUUM FULL, leaves no byte of them in the database files', async () => {
     const pg = await startTestPostgres()
     try {
       const { keep } = await seed(createPostgresStore(pg.db, { defaultLaunch }))
+      // The team looked the person up on the leads page, with the shared password and as a studio account.
+      const sessions = createPostgresSessionStore(pg.db, 'a team password')
+      const now = new Date()
+      await sessions.saveFilter(await sessions.create(now, 3_600_000), { ...emptyFilter, text: 'Erin.Erasable@Example.com', launch: defaultLaunch })
+      await sessions.saveAccountFilter('studio-session', { ...emptyFilter, text: address }, now, 3_600_000)
+      await sessions.saveFilter(await sessions.create(now, 3_600_000), { ...emptyFilter, text: 'Kim Kept' })
       const dataDirectory = ((await pg.db.query('SHOW data_directory')).rows[0] as { data_directory: string }).data_directory
       const dbOid = ((await pg.db.query('SELECT oid FROM pg_database WHERE datname = current_database()')).rows[0] as { oid: number }).oid
       const databaseFiles = path.join(dataDirectory, 'base', String(dbOid))
@@ -181,6 +189,9 @@ describe('npm run leads:erase on PostgreSQL', () => {
       const done = await eraseCli(['--email', address, '--yes'], { DATABASE_URL: pg.url! })
       expect(done).toMatchObject({ stderr: '' })
       expect(done.stdout).toContain('Erased 2 registrations, 2 messages.')
+      expect(done.stdout).toContain('Removed the address from 2 searches of the leads page.')
+      const searches = (await pg.db.query("SELECT filter->>'text' AS text, filter->>'launch' AS launch FROM public.leads_page_sessions ORDER BY 1, 2")).rows
+      expect(searches).toEqual([{ text: '', launch: '' }, { text: '', launch: defaultLaunch }, { text: 'Kim Kept', launch: '' }])
       const left = (await pg.db.query('SELECT submission_id FROM public.leads')).rows as Array<{ submission_id: string }>
       expect(left.map((r) => r.submission_id)).toEqual([keep.submissionId])
       expect((await pg.db.query('SELECT count(*)::int AS n FROM public.outbox')).rows).toEqual([{ n: 1 }])

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { plannedPostgresKind, startTestPostgres, type TestPostgres } from '../server/support/postgres.ts'
 
-const tables = ['studio_accounts', 'studio_links', 'studio_sessions', 'studio_drafts', 'studio_versions', 'studio_audit']
+const tables = ['studio_accounts', 'studio_links', 'studio_sessions', 'studio_drafts', 'studio_versions', 'studio_audit', 'studio_settings']
 let pg: TestPostgres
 
 beforeAll(async () => {

@@ -46,7 +46,7 @@ export function addDashboardRoutes(app: Hono, ctx: DashboardContext): void {
     const asked = typeof body.launch === 'string' ? body.launch.trim().slice(0, 200) : ''
     // Only a launch there is and the viewer may see; anything else means all of theirs.
     const choice = await ctx.launchChoice(viewer, { ...viewer.filter, launch: asked })
-    viewer.saveFilter({ ...viewer.filter, launch: choice.selected })
+    await viewer.saveFilter({ ...viewer.filter, launch: choice.selected })
     return c.redirect('/leads/dashboard', 303)
   })
 }

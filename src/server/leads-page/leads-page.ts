@@ -192,10 +192,10 @@ export function createLeadsPage(deps: LeadsPageDeps): Hono {
     return url.host === host && url.protocol === (isHttps(c) ? 'https:' : 'http:')
   }
 
-  function sessionOf(c: Context): { token: string; filter: LeadsFilter } | undefined {
+  async function sessionOf(c: Context): Promise<{ token: string; filter: LeadsFilter } | undefined> {
     const token = getCookie(c, cookieName)
     if (!token || !deps.checkPassword) return undefined
-    const session = deps.sessions.find(token, clock())
+    const session = await deps.sessions.find(token, clock())
     return session ? { token, filter: session.filter } : undefined
   }
 
@@ -210,11 +210,11 @@ export function createLeadsPage(deps: LeadsPageDeps): Hono {
         who: account.email,
         launches: account.launches,
         account,
-        filter: deps.sessions.accountFilter(account.sessionKey, clock()),
+        filter: await deps.sessions.accountFilter(account.sessionKey, clock()),
         saveFilter: (filter) => deps.sessions.saveAccountFilter(account.sessionKey, filter, clock(), sessionMs),
       }
     }
-    const session = sessionOf(c)
+    const session = await sessionOf(c)
     if (!session) return undefined
     return { who: `shared leads password from ${deps.clientIp(c)}`, filter: session.filter, saveFilter: (filter) => deps.sessions.saveFilter(session.token, filter) }
   }
@@ -339,7 +339,7 @@ export function createLeadsPage(deps: LeadsPageDeps): Hono {
     }
     const device = await limiter.recordSuccess(attempt)
     setCookie(c, deviceCookieName, device.token, { path: cookiePath, httpOnly: true, sameSite: 'Strict', secure: isHttps(c), maxAge: device.maxAgeSeconds })
-    const token = deps.sessions.create(clock(), sessionMs)
+    const token = await deps.sessions.create(clock(), sessionMs)
     setCookie(c, cookieName, token, {
       path: cookiePath,
       httpOnly: true,
@@ -354,12 +354,12 @@ export function createLeadsPage(deps: LeadsPageDeps): Hono {
   // Ends whichever sessions the browser holds here: the shared password's and the studio account's.
   app.post(`${cookiePath}/sign-out`, async (c) => {
     const token = getCookie(c, cookieName)
-    if (token) deps.sessions.end(token)
+    if (token) await deps.sessions.end(token)
     deleteCookie(c, cookieName, { path: cookiePath, httpOnly: true, sameSite: 'Strict', secure: isHttps(c) })
     const viewer = deps.studio ? await viewerOf(c) : undefined
     if (viewer?.account) {
       // The search typed (perhaps a name) goes with the session.
-      viewer.saveFilter({ ...emptyFilter })
+      await viewer.saveFilter({ ...emptyFilter })
       await deps.studio!.signOut(c)
     }
     return c.html(signInView(view, await signInWays(), { kind: 'info', text: 'You are signed out.' }))
@@ -377,7 +377,7 @@ export function createLeadsPage(deps: LeadsPageDeps): Hono {
     const status = statusesOf(choice).includes(field('status')) ? field('status') : ''
     const realtor = field('realtor') === 'yes' || field('realtor') === 'no' ? (field('realtor') as 'yes' | 'no') : ''
     const day = (name: string) => (dayStart(field(name), deps.timeZone) ? field(name) : '')
-    viewer.saveFilter({ text, launch: choice.selected, status, assignee: field('assignee'), realtor, from: day('from'), to: day('to') })
+    await viewer.saveFilter({ text, launch: choice.selected, status, assignee: field('assignee'), realtor, from: day('from'), to: day('to') })
     return c.redirect(cookiePath, 303)
   })
 

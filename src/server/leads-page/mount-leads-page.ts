@@ -1,15 +1,19 @@
 import path from 'node:path'
 import type { Context, Hono } from 'hono'
+import type { SqlQueryable } from '../store/sql-queryable.ts'
 import type { SignInCounts } from '../store/sign-in-counts.ts'
 import { createLeadsPage, type LeadsPageStore } from './leads-page.ts'
-import { createPasswordCheck, openSessionStore } from './sessions.ts'
+import { createPostgresSessionStore } from './postgres-sessions.ts'
+import { createPasswordCheck, openSessionStore, type SessionStore } from './sessions.ts'
 import type { LeadsAudit, StudioLeadsAccess } from './viewers.ts'
 import type { LeadsPageLaunch } from './views.ts'
 
 /** What the Node server gives the leads page. */
 export type LeadsPageMountOptions = {
-  /** DATA_DIR, locked by the server: the sessions live in leads-page.sqlite there. */
+  /** DATA_DIR, locked by the server: the sessions live in leads-page.sqlite there, unless `pool` is given. */
   dataDir: string
+  /** The PostgreSQL pool when DATABASE_URL is set: the sessions live there instead, shared by every server on it. */
+  pool?: SqlQueryable | undefined
   /** LEADS_PASSWORD, when set. */
   password: string | undefined
   /** The studio's sign-in and audit log; absent when the server runs without the studio. */
@@ -33,6 +37,14 @@ export type MountedLeadsPage = {
 }
 
 /**
+ * The leads page's sessions where the server keeps its data: PostgreSQL when a pool is given (DATABASE_URL; the pool
+ * stays its owner's to end), else DATA_DIR/leads-page.sqlite. Bound to `password` (LEADS_PASSWORD, '' without one).
+ */
+export function openLeadsPageSessions(where: { dataDir: string; pool?: SqlQueryable | undefined }, password: string): SessionStore {
+  return where.pool ? createPostgresSessionStore(where.pool, password) : openSessionStore(path.join(where.dataDir, 'leads-page.sqlite'), password)
+}
+
+/**
  * Mounts the leads page at /leads on the Node server's site: on when LEADS_PASSWORD is set or the studio has an
  * account (checked on each request, so the first `npm run studio:invite` turns it on without a restart); while off,
  * /leads is the site's (its 404 page), as when the page did not exist. Without the studio, each look at the leads is
@@ -42,7 +54,7 @@ export function mountLeadsPage(site: Hono, options: LeadsPageMountOptions): Moun
   const { password, studio } = options
   if (password === undefined && studio === undefined) return undefined
   // Without LEADS_PASSWORD every shared-password session is void (the store is bound to '' then).
-  const sessions = openSessionStore(path.join(options.dataDir, 'leads-page.sqlite'), password ?? '')
+  const sessions = openLeadsPageSessions(options, password ?? '')
   const audit: LeadsAudit =
     studio?.audit ??
     (async (entry) => console.log(`Leads page: ${entry.who} ${entry.action}${entry.launch ? ` (${entry.launch})` : ''}${entry.detail ? `: ${entry.detail}` : ''}`))

@@ -4,9 +4,9 @@ import Database from 'better-sqlite3'
 import { ensurePrivateFile } from '../store/private-files.ts'
 
 /**
- * The leads page's sign-in: the password check and the sessions, kept server-side in their own SQLite file
- * (DATA_DIR/leads-page.sqlite), so signing out ends a session for good and the search text never travels in a
- * URL. Node only: the leads page runs on the Node server.
+ * The leads page's sign-in: the password check and the sessions, kept server-side (in their own SQLite file,
+ * DATA_DIR/leads-page.sqlite, or with DATABASE_URL in PostgreSQL: postgres-sessions.ts), so signing out ends a session
+ * for good and the search text never travels in a URL. Node only: the leads page runs on the Node server.
  */
 
 /**
@@ -22,24 +22,28 @@ export const emptyFilter: LeadsFilter = { text: '', launch: '', status: '', assi
 /** A signed-in session. */
 export type LeadsSession = { expiresAt: Date; filter: LeadsFilter }
 
-/** The sessions of the leads page. The cookie holds a random token; only its SHA-256 is stored. */
+/**
+ * The sessions of the leads page. The cookie holds a random token; only its SHA-256 is stored. Two implementations:
+ * SQLite (openSessionStore, DATA_DIR/leads-page.sqlite) and PostgreSQL (postgres-sessions.ts, with DATABASE_URL);
+ * mount-leads-page.ts's openLeadsPageSessions picks one.
+ */
 export type SessionStore = {
   /** Starts a session lasting `ttlMs` and returns its token (for the cookie). Forgets expired sessions. */
-  create(now: Date, ttlMs: number): string
-  /** The session of a token, unless it is unknown or expired. */
-  find(token: string, now: Date): LeadsSession | undefined
+  create(now: Date, ttlMs: number): Promise<string>
+  /** The session of a token, unless it is unknown, expired or made under another password. */
+  find(token: string, now: Date): Promise<LeadsSession | undefined>
   /** Replaces the session's filter. */
-  saveFilter(token: string, filter: LeadsFilter): void
+  saveFilter(token: string, filter: LeadsFilter): Promise<void>
   /** Ends the session (sign-out). */
-  end(token: string): void
+  end(token: string): Promise<void>
   /**
    * The filter kept for a studio account's session (`key`: the studio's hash of its session), or an empty one. Kept in
    * the same table as the password sessions' (so erasure and `leads:access` find its search), but never a session:
    * no leads cookie finds it.
    */
-  accountFilter(key: string, now: Date): LeadsFilter
+  accountFilter(key: string, now: Date): Promise<LeadsFilter>
   /** Keeps the filter of a studio account's session for `ttlMs` (its session's length). */
-  saveAccountFilter(key: string, filter: LeadsFilter, now: Date, ttlMs: number): void
+  saveAccountFilter(key: string, filter: LeadsFilter, now: Date, ttlMs: number): Promise<void>
   close(): void
 }
 
@@ -57,10 +61,11 @@ CREATE TABLE IF NOT EXISTS session_settings (
 `
 
 /** The tag of a studio account's filter row: not hex, so never a password's tag. */
-const accountTag = 'studio-account'
+export const accountTag = 'studio-account'
 
-function filterOf(text: string): LeadsFilter {
-  const filter = JSON.parse(text) as Partial<Record<keyof LeadsFilter, unknown>>
+/** A stored filter (JSON text, or the object PostgreSQL's jsonb gives) as a whole LeadsFilter: what is missing is ''. */
+export function filterOf(stored: string | object): LeadsFilter {
+  const filter = (typeof stored === 'string' ? JSON.parse(stored) : stored) as Partial<Record<keyof LeadsFilter, unknown>>
   const read = (key: keyof LeadsFilter) => (typeof filter[key] === 'string' ? (filter[key] as string) : '')
   const realtor = read('realtor')
   return {
@@ -74,8 +79,19 @@ function filterOf(text: string): LeadsFilter {
   }
 }
 
-function hashOf(token: string): string {
+/** What is stored of a token: its SHA-256, hex. */
+export function hashOf(token: string): string {
   return createHash('sha256').update(token).digest('hex')
+}
+
+/** The row a studio account's filter is kept under (never a password session's token hash). */
+export function accountRowOf(key: string): string {
+  return `account:${hashOf(key)}`
+}
+
+/** The tag binding sessions to a password: an HMAC of it under the store's random key (hex). */
+export function passwordTagOf(keyHex: string, password: string): string {
+  return createHmac('sha256', Buffer.from(keyHex, 'hex')).update(password, 'utf8').digest('hex')
 }
 
 /**
@@ -96,7 +112,7 @@ export function openSessionStore(file: string, password: string): SessionStore {
   }
   db.prepare("INSERT INTO session_settings (name, value) VALUES ('password_key', ?) ON CONFLICT DO NOTHING").run(randomBytes(32).toString('hex'))
   const key = db.prepare<[], { value: string }>("SELECT value FROM session_settings WHERE name = 'password_key'").get()!.value
-  const passwordTag = createHmac('sha256', Buffer.from(key, 'hex')).update(password, 'utf8').digest('hex')
+  const passwordTag = passwordTagOf(key, password)
   // Studio accounts' filters are not bound to the password (their rows' tag is `accountTag`, never an HMAC).
   db.prepare('DELETE FROM sessions WHERE password_tag <> ? AND password_tag <> ?').run(passwordTag, accountTag)
   const insert = db.prepare<[string, number, string]>('INSERT INTO sessions (token_hash, expires_at, password_tag) VALUES (?, ?, ?)')
@@ -106,36 +122,35 @@ export function openSessionStore(file: string, password: string): SessionStore {
   )
   const update = db.prepare<[string, string]>('UPDATE sessions SET filter = ? WHERE token_hash = ?')
   const remove = db.prepare<[string]>('DELETE FROM sessions WHERE token_hash = ?')
-  const accountRow = (key: string) => `account:${hashOf(key)}`
   const selectAccount = db.prepare<[string, number, string], { filter: string }>('SELECT filter FROM sessions WHERE token_hash = ? AND expires_at > ? AND password_tag = ?')
   const upsertAccount = db.prepare<[string, number, string, string]>(
     'INSERT INTO sessions (token_hash, expires_at, filter, password_tag) VALUES (?, ?, ?, ?) ON CONFLICT (token_hash) DO UPDATE SET expires_at = excluded.expires_at, filter = excluded.filter',
   )
   return {
-    create(now, ttlMs) {
+    async create(now, ttlMs) {
       purge.run(now.getTime())
       const token = randomBytes(32).toString('base64url')
       insert.run(hashOf(token), now.getTime() + ttlMs, passwordTag)
       return token
     },
-    find(token, now) {
+    async find(token, now) {
       const row = select.get(hashOf(token), now.getTime(), passwordTag)
       if (!row) return undefined
       return { expiresAt: new Date(row.expires_at), filter: filterOf(row.filter) }
     },
-    saveFilter(token, filter) {
+    async saveFilter(token, filter) {
       update.run(JSON.stringify(filter), hashOf(token))
     },
-    end(token) {
+    async end(token) {
       remove.run(hashOf(token))
     },
-    accountFilter(key, now) {
-      const row = selectAccount.get(accountRow(key), now.getTime(), accountTag)
+    async accountFilter(key, now) {
+      const row = selectAccount.get(accountRowOf(key), now.getTime(), accountTag)
       return row ? filterOf(row.filter) : { ...emptyFilter }
     },
-    saveAccountFilter(key, filter, now, ttlMs) {
+    async saveAccountFilter(key, filter, now, ttlMs) {
       purge.run(now.getTime())
-      upsertAccount.run(accountRow(key), now.getTime() + ttlMs, JSON.stringify(filter), accountTag)
+      upsertAccount.run(accountRowOf(key), now.getTime() + ttlMs, JSON.stringify(filter), accountTag)
     },
     close() {
       if (db.open) db.close()

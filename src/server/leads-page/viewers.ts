@@ -40,7 +40,7 @@ export type Viewer = {
   launches?: readonly string[] | undefined
   account?: StudioViewer
   filter: LeadsFilter
-  saveFilter(filter: LeadsFilter): void
+  saveFilter(filter: LeadsFilter): Promise<void>
 }
 
 /**

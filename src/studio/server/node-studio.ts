@@ -1,7 +1,10 @@
 import path from 'node:path'
 import { readOrCreateSecret } from '../../server/store/private-files.ts'
 import type { StudioHost, StudioMount } from '../../server/node-options.ts'
+import type { SqlQueryable } from '../../server/store/sql-queryable.ts'
+import { createPostgresStudioStore, readOrCreatePostgresStudioKey } from './postgres-store.ts'
 import { openSqliteStudioStore } from './sqlite-store.ts'
+import type { StudioStore } from './store.ts'
 import { createStudio } from './studio.ts'
 
 /** What the entry knows that the studio needs besides what the server gives it. */
@@ -15,19 +18,28 @@ export type NodeStudioOptions = {
 }
 
 /**
- * The studio for the Node server (startNodeServer's `studio` option): its database DATA_DIR/studio.sqlite, its key
- * DATA_DIR/studio.key (preview links, device cookies), and the launches' files recorded as versions at start.
+ * The studio's store where the server keeps its data: PostgreSQL when a pool is given (DATABASE_URL; the pool stays
+ * its owner's to end), else DATA_DIR/studio.sqlite.
+ */
+export function openStudioStore(where: { dataDir: string; pool?: SqlQueryable | undefined }): StudioStore {
+  return where.pool ? createPostgresStudioStore(where.pool) : openSqliteStudioStore(path.join(where.dataDir, 'studio.sqlite'))
+}
+
+/**
+ * The studio for the Node server (startNodeServer's `studio` option): its data in the host's PostgreSQL pool when it
+ * has one, else DATA_DIR/studio.sqlite; its key (preview links, device cookies) beside them, shared by every server on
+ * the database (else DATA_DIR/studio.key); and the launches' files recorded as versions at start.
  */
 export function nodeStudioOf(options: NodeStudioOptions): (host: StudioHost) => Promise<StudioMount> {
   return async (host) => {
-    const store = openSqliteStudioStore(path.join(host.dataDir, 'studio.sqlite'))
+    const store = openStudioStore(host)
     const publisher = host.publisher
     const studio = createStudio({
       store,
       publisher,
       signInCounts: host.signInCounts,
       root: options.root,
-      secret: readOrCreateSecret(path.join(host.dataDir, 'studio.key')),
+      secret: host.pool ? await readOrCreatePostgresStudioKey(host.pool) : readOrCreateSecret(path.join(host.dataDir, 'studio.key')),
       clientDir: options.clientDir,
       secureCookies: host.secureCookies || options.publicUrl?.startsWith('https:') === true,
       clientAddress: host.clientAddress,

@@ -300,6 +300,14 @@ export function openSqliteStudioStore(file: string): StudioStore {
       ) as { number: number }
       return row.number
     },
+    async addDiskVersion(version) {
+      return db.transaction(() => {
+        const latest = db.prepare<[string], { text: string }>('SELECT text FROM studio_versions WHERE launch = ? ORDER BY number DESC LIMIT 1').get(version.launch)
+        if (latest?.text === version.text) return undefined
+        const row = insertVersion.get(version.launch, version.launch, version.text, version.by, version.at, version.message ?? null, version.fromDisk ? 1 : 0, version.restoredFrom ?? null)
+        return (row as { number: number }).number
+      }).immediate()
+    },
     async listVersions(launch) {
       return db.prepare<[string], VersionRow>('SELECT * FROM studio_versions WHERE launch = ? ORDER BY number DESC').all(launch).map(versionOf)
     },

@@ -84,6 +84,11 @@ export type StudioStore = {
 
   /** Records a version under the launch's next number and returns that number. */
   addVersion(version: NewVersion): Promise<number>
+  /**
+   * Records the file on disk as the launch's next version unless its latest version already has this exact text:
+   * undefined then. Servers starting at once on one database record a changed file once between them.
+   */
+  addDiskVersion(version: NewVersion): Promise<number | undefined>
   /** Newest first, without their texts being needed (they are included all the same). */
   listVersions(launch: string): Promise<StoredVersion[]>
   getVersion(launch: string, number: number): Promise<StoredVersion | undefined>

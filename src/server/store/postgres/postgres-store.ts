@@ -14,6 +14,7 @@ import {
   type OutboxCounts,
   type OutgoingMail,
 } from '../store.ts'
+import type { SqlQueryable } from '../sql-queryable.ts'
 import { createPostgresSignInCounts } from './postgres-sign-in-counts.ts'
 import { createPostgresFollowUps, followUpCondition } from './postgres-follow-up.ts'
 import { createPostgresPulse } from './postgres-pulse.ts'
@@ -36,14 +37,8 @@ import {
   whereOf,
 } from './postgres-rows.ts'
 
-/**
- * The one thing the store needs from a Postgres client: `query(text, params)` resolving to `{ rows }`. A `pg.Pool`
- * (Node, Deno through npm:pg) fits as it is, and so does PGlite. Each call runs as one statement, so every write
- * below is a single statement: atomic without holding a connection across awaits.
- */
-export type SqlQueryable = {
-  query(text: string, params?: unknown[]): Promise<{ rows: unknown[] }>
-}
+/** What the store needs from a Postgres client (sql-queryable.ts); named here too for the entries and tests that import it from here. */
+export type { SqlQueryable } from '../sql-queryable.ts'
 
 /** Options for the Postgres store. */
 export type PostgresStoreOptions = LaunchOptions & {
