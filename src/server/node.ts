@@ -289,6 +289,7 @@ export async function startNodeServer(
   const studio = options.studio
     ? await options.studio({
         dataDir,
+        pool: opened.database,
         publisher,
         signInCounts: store,
         timeZone: settings.timeZone, clock: options.clock ?? (() => new Date()),
@@ -333,6 +334,7 @@ export async function startNodeServer(
   // The leads page: studio accounts (their sign-in and audit log come from the studio) and LEADS_PASSWORD.
   const leadsPage = mountLeadsPage(site, {
     dataDir,
+    pool: opened.database,
     password: settings.leadsPassword,
     studio: studio?.leads,
     store,

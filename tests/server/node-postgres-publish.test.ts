@@ -10,7 +10,8 @@ import { startTestPostgres, type TestPostgres } from './support/postgres.ts'
 
 // Two Node servers on one real PostgreSQL with NO shared folder (each its own project copy, dist and DATA_DIR), as
 // on two machines behind a load balancer: a publish through the studio of one is served by the other within 10
-// seconds (shared-builds.ts), with every request to it answered meanwhile, and its page.config.json rewritten to match.
+// seconds (shared-builds.ts), with every request to it answered meanwhile, and its page.config.json rewritten to match;
+// a studio session made on one is good on the other.
 
 const run = promisify(execFile)
 const original = readFileSync('page.config.json', 'utf8')
@@ -53,7 +54,7 @@ afterAll(async () => {
 })
 
 describe('a publish on one of two Node servers on PostgreSQL', () => {
-  it('is served by the other within 10 seconds, with no shared folder and no request failing', async () => {
+  it('is served by the other within 10 seconds, with no shared folder and no request failing; a session on one works on the other', async () => {
     const [a, b] = [machine('a'), machine('b')]
     a.server = await startServerProcess(env(a), 60_000)
     b.server = await startServerProcess(env(b), 60_000)
@@ -73,6 +74,13 @@ describe('a publish on one of two Node servers on PostgreSQL', () => {
     })
     expect(set.status).toBe(303)
     const cookie = set.headers.getSetCookie().find((line) => line.startsWith('studio_session='))!.split(';')[0]!
+    // The session made on A is good on B: the studio's and the leads page's (same sign-in) are kept in the database.
+    const me = await fetch(`${b.server.url}/studio/api/me`, { headers: { cookie } })
+    expect(me.status).toBe(200)
+    expect(((await me.json()) as { email: string }).email).toBe('owner@example.com')
+    const leads = await fetch(`${b.server.url}/leads`, { headers: { cookie } })
+    expect(leads.status).toBe(200)
+    expect(await leads.text()).toContain('Sign out')
 
     // Visitors on B all along: every answer 200.
     const statuses: number[] = []
