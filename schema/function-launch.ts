@@ -26,6 +26,8 @@ export type FunctionLaunch = {
   leadStatuses?: string[]
   /** The launch's privacy page: its full address (every reply links it) and the link's name. */
   privacy: { url: string; label: string }
+  /** launch.countVisits false: the server counts no visits to this launch's pages (absent: it does). */
+  countVisits?: false
   /**
    * The launch's phases, when the config has them: what the function needs to know which one is in force (the names,
    * start times, launch.timeZone) and to answer in it (each phase's reply).
@@ -52,6 +54,7 @@ export function functionLaunchOf(config: PageConfig): FunctionLaunch {
     ...(config.reply ? { reply: config.reply } : {}),
     ...(config.launch.leadStatuses ? { leadStatuses: [...config.launch.leadStatuses] } : {}),
     privacy: { url: new URL(privacyPagePath, config.seo.canonicalUrl).href, label: privacyPageOf(config).linkLabel },
+    ...(config.launch.countVisits === false ? { countVisits: false as const } : {}),
     ...(config.phases
       ? {
           phases: {

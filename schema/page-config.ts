@@ -571,6 +571,13 @@ export const launchSchema = {
       uniqueItems: true,
       examples: [['New', 'Contacted', 'Appointment booked', 'Purchased', 'Not interested']],
     },
+    countVisits: {
+      type: 'boolean',
+      title: 'Count visits',
+      description:
+        "Whether the server counts visits to this launch's pages for the leads page's dashboard (registrations per visitor). It sets no cookie, adds no script and keeps only each day's totals. On unless false; while it is on, the privacy page says so in a paragraph of its own.",
+      default: true,
+    },
     timeZone: {
       type: 'string',
       minLength: 1,

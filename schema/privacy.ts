@@ -65,7 +65,7 @@ export const privacySchema = {
 export type PrivacyConfig = FromConfigSchema<typeof privacySchema>
 
 /** One part of the privacy page: a heading, paragraphs, and (for "what") the form's fields by their labels. */
-export type PrivacySection = { id: 'who' | 'what' | 'why' | 'how-long' | 'choices'; heading: string; paragraphs: string[]; items?: string[]; after?: string[] }
+export type PrivacySection = { id: 'who' | 'what' | 'why' | 'how-long' | 'visits' | 'choices'; heading: string; paragraphs: string[]; items?: string[]; after?: string[] }
 
 /** The privacy page with every text decided: the config's words, or defaults made from the config's own data. */
 export type PrivacyPage = {
@@ -80,6 +80,7 @@ export type PrivacyPage = {
 
 /** What privacyPageOf reads of a config (a PageConfig has all of it). */
 export type PrivacySource = {
+  launch?: { countVisits?: boolean | undefined } | undefined
   site: { name: string; brokerage: string; email: string; phone: { display: string; dial: string } }
   form: { schema: unknown; uiSchema?: Record<string, unknown> }
   reply?: { brokerage: { mailingAddress: string; email: string } } | undefined
@@ -146,6 +147,18 @@ export function privacyPageOf(config: PrivacySource): PrivacyPage {
         paragraphs: [own.why ?? `To answer your registration: to send you the information you asked for about ${site.name}, and to contact you about it.`],
       },
       { id: 'how-long', heading: headings.howLong ?? 'How long we keep it', paragraphs: [howLong] },
+      // Generated, not config text: it says what the server does while launch.countVisits is on, and goes with it.
+      ...(config.launch?.countVisits === false
+        ? []
+        : [
+            {
+              id: 'visits' as const,
+              heading: 'Counting visits',
+              paragraphs: [
+                'We count visits to this page to know how many people it reaches. No cookie is set and nothing is added to your browser. Each day, your internet address and browser description are turned into a code that cannot be turned back, used only to count that day\'s visitors once, and forgotten when the day ends. We keep only the day\'s totals, never who visited.',
+              ],
+            },
+          ]),
       {
         id: 'choices',
         heading: headings.choices ?? 'Withdraw your consent, see or erase your information',

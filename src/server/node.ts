@@ -354,7 +354,7 @@ export async function startNodeServer(
     const { launch } = await pick(c)
     if (!launch.version) return unpublishedAnswer(launch.siteName, c.req.method)
     const response = await launch.version.files(c)
-    visits.count(c.req.raw, response, launch.slug, clientAddress(c) ?? '')
+    if (launch.version.contract.countVisits !== false) visits.count(c.req.raw, response, launch.slug, clientAddress(c) ?? '')
     // A page loaded just before a publish may still ask for its own hashed assets: the replaced version has them.
     if (response.status === 404 && launch.previous && new URL(c.req.url).pathname.startsWith('/assets/')) {
       const old = await launch.previous.files(c)

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { PageConfig } from '../../schema/page-config.ts'
+import { privacyPageOf } from '../../schema/privacy.ts'
 import { buildSite } from '../../src/cli/build.ts'
 import { escapeHtml } from '../../src/server/delivery/escape-html.ts'
 import { readBuildSettings } from '../../src/server/env.ts'
@@ -76,6 +77,16 @@ describe('the privacy page', () => {
     expect(html).toContain('We keep your registration for 730 days (about 2 years) after you send it.')
     expect(html).toContain('href="mailto:privacy@example.org"')
     expect(html).toContain('with the unsubscribe link in each of our e-mails')
+  })
+
+  it('says that visits are counted, and how, while the launch counts them; not when launch.countVisits is false', () => {
+    const html = pagesOf('second').get('privacy.html')!
+    expect(html).toContain('>Counting visits</h2>')
+    expect(html).toContain('No cookie is set and nothing is added to your browser.')
+    const off = config(second.file)
+    off.launch.countVisits = false
+    expect(privacyPageOf(off).sections.map((section) => section.id)).toEqual(['who', 'what', 'why', 'how-long', 'choices'])
+    expect(privacyPageOf(config(second.file)).sections.map((section) => section.id)).toEqual(['who', 'what', 'why', 'how-long', 'visits', 'choices'])
   })
 
   it("keeps the config's own words where it gives them", () => {

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -112,5 +112,29 @@ describe('the visit counter', () => {
     expect(pulse.days[0]).toMatchObject({ visits: 3, visitors: 2 })
     expect(pulse.sources).toEqual([{ source: 'flyer', registrations: 0, visitors: 2 }])
     expect(bytesOf(path.join(dir, '.data'))).not.toContain('VisitTest')
+  }, 60_000)
+
+  it('counts nothing for a launch whose config turns counting off (launch.countVisits false)', async () => {
+    const dir = path.join(root, 'off')
+    mkdirSync(path.join(dir, '.data'), { recursive: true, mode: 0o700 })
+    writeDist(path.join(dir, 'dist'))
+    const config = JSON.parse(readFileSync('page.config.json', 'utf8')) as { launch: Record<string, unknown> }
+    config.launch.countVisits = false
+    const configFile = path.join(dir, 'page.config.json')
+    writeFileSync(configFile, JSON.stringify(config, null, 2))
+    cpSync('public', path.join(dir, 'public'), { recursive: true })
+    const server = await startServerProcess({ DATA_DIR: path.join(dir, '.data'), DIST_DIR: path.join(dir, 'dist'), PAGE_CONFIG: configFile })
+    try {
+      for (const agent of [chrome, safari]) {
+        expect((await fetch(`${server.url}/?utm_source=flyer`, { headers: { 'user-agent': agent, 'sec-fetch-dest': 'document' } })).status).toBe(200)
+      }
+    } finally {
+      await server.stop()
+    }
+    const store = openSqliteStore(path.join(dir, '.data', 'leads.sqlite'), { defaultLaunch })
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Toronto' }).format(new Date())
+    const pulse = await store.countPulse({ launch: defaultLaunch, days: [{ day: today, start: new Date(Date.now() - 86_400_000).toISOString(), end: new Date(Date.now() + 86_400_000).toISOString() }] })
+    await store.close()
+    expect(pulse.days[0]).toMatchObject({ visits: 0, visitors: 0 })
   }, 60_000)
 })
