@@ -41,7 +41,7 @@ describe('the privacy page', () => {
     await page.getByRole('heading', { level: 1, name: title }).waitFor()
     await expect(page.title()).resolves.toBe(`${title} | ${config.site.name}`)
     const headings = await page.getByRole('heading', { level: 2 }).allTextContents()
-    expect(headings).toEqual(['Who collects your information', 'What we collect', 'Why we collect it', 'How long we keep it', 'Withdraw your consent, see or erase your information'])
+    expect(headings).toEqual(['Who collects your information', 'What we collect', 'Why we collect it', 'How long we keep it', 'Counting visits', 'Withdraw your consent, see or erase your information'])
     const what = page.getByRole('region', { name: 'What we collect' })
     await expect(what.getByRole('listitem').allTextContents()).resolves.toEqual([
       'Full Name',
