@@ -84,6 +84,8 @@ export type EdgeConfig = CommonConfig & {
   outboxSecret: string
   /** Keys the suppression list (SUPPRESSION_SECRET); unset: only the leads' own withdrawals are checked. */
   suppressionSecret: string | undefined
+  /** PUBLISHED_REFRESH_SECONDS in milliseconds: how long a reading of the published launches is trusted. */
+  publishedRefreshMs: number
   /** Only for running the function outside Supabase (tests, `deno run`): where Deno.serve listens. */
   listen: { port: number; host: string } | undefined
 }
@@ -128,7 +130,7 @@ const nodeReading: Reading<Name> = {
 }
 
 const edgeReading: Reading<Name> = {
-  names: ['DATABASE_URL', 'SUPABASE_DB_URL', 'SUPABASE_URL', 'RESEND_API_KEY', 'RESEND_API_URL', 'MAIL_FROM', 'OUTBOX_SECRET', 'ANON_KEY', 'SUPABASE_ANON_KEY', 'SUPABASE_PUBLISHABLE_KEYS', 'CLIENT_IP_HEADER', 'SUPPRESSION_SECRET', ...commonNames, 'PORT', 'HOST'],
+  names: ['DATABASE_URL', 'SUPABASE_DB_URL', 'SUPABASE_URL', 'RESEND_API_KEY', 'RESEND_API_URL', 'MAIL_FROM', 'OUTBOX_SECRET', 'ANON_KEY', 'SUPABASE_ANON_KEY', 'SUPABASE_PUBLISHABLE_KEYS', 'CLIENT_IP_HEADER', 'SUPPRESSION_SECRET', 'PUBLISHED_REFRESH_SECONDS', ...commonNames, 'PORT', 'HOST'],
   required: ['SUPABASE_DB_URL', 'RESEND_API_KEY', 'MAIL_FROM', 'OUTBOX_SECRET'],
   dependencies: webhookDependencies,
   changes: {
@@ -227,6 +229,7 @@ export function parseEdgeEnv(env: Env, options: { needsLinks?: boolean } = {}): 
       resend: { apiKey: values.RESEND_API_KEY ?? '', from: values.MAIL_FROM ?? '', baseUrl: values.RESEND_API_URL! },
       outboxSecret: values.OUTBOX_SECRET ?? '',
       suppressionSecret: values.SUPPRESSION_SECRET,
+      publishedRefreshMs: values.PUBLISHED_REFRESH_SECONDS! * 1000,
       listen: values.PORT === undefined ? undefined : { port: values.PORT, host: values.HOST! },
     },
     problems,

@@ -64,6 +64,49 @@ describe(`the lead_writer role (migrations on PostgreSQL, ${plannedPostgresKind(
     }
   })
 
+  it("reads each launch's newest published contract through published_contracts(), and nothing else of the published builds", async () => {
+    await pg.reset()
+    await pg.db.query('DELETE FROM public.published_builds')
+    const put = (launch: string, number: number, label: string) =>
+      pg.db.query(
+        `INSERT INTO public.published_builds (launch, number, config_text, manifest) VALUES ($1, $2, 'config text', $3::jsonb)`,
+        [launch, number, JSON.stringify({ contract: { slug: launch, label }, tagManager: false })],
+      )
+    await put('bramblewood-crossing', 1, 'first')
+    await put('bramblewood-crossing', 2, 'second')
+    await put('willowmere-commons', 1, 'only')
+    await pg.db.query(`INSERT INTO public.published_build_files (launch, number, path, bytes) VALUES ('willowmere-commons', 1, 'index.html', '\\x3c68746d6c3e')`)
+    await asLeadWriter(async (db) => {
+      const { rows } = await db.query('SELECT launch, number, contract FROM public.published_contracts() ORDER BY launch')
+      expect(rows).toEqual([
+        { launch: 'bramblewood-crossing', number: 2, contract: { slug: 'bramblewood-crossing', label: 'second' } },
+        { launch: 'willowmere-commons', number: 1, contract: { slug: 'willowmere-commons', label: 'only' } },
+      ])
+      expect(await refusal(db, 'SELECT config_text FROM public.published_builds')).toMatch(/permission denied/)
+      expect(await refusal(db, 'SELECT bytes FROM public.published_build_files')).toMatch(/permission denied/)
+    })
+    const { rows } = await pg.db.query(
+      `SELECT p.prosecdef, p.proconfig, pg_get_userbyid(p.proowner) = current_user AS owned_by_owner
+       FROM pg_proc p WHERE p.oid = 'public.published_contracts()'::regprocedure`,
+    )
+    expect(rows).toEqual([{ prosecdef: true, proconfig: ['search_path=""'], owned_by_owner: true }])
+    await pg.db.query('DELETE FROM public.published_builds')
+  })
+
+  it.each(['anon', 'authenticated', 'service_role'])('lets %s not call published_contracts()', async (role) => {
+    const { rows } = await pg.db.query(`SELECT has_function_privilege($1, 'public.published_contracts()', 'EXECUTE') AS granted`, [role])
+    expect(rows).toEqual([{ granted: false }])
+    const refused = await pg.session(async (db) => {
+      await db.query(`SET ROLE ${role}`)
+      try {
+        return await refusal(db, 'SELECT * FROM public.published_contracts()')
+      } finally {
+        await db.query('RESET ROLE')
+      }
+    })
+    expect(refused).toMatch(/permission denied/)
+  })
+
   it("does the function's work: stores a lead with its notification, claims it, marks it failed and sent, records a withdrawal", async () => {
     await pg.reset()
     const lead = newLead()

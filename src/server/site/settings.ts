@@ -48,4 +48,13 @@ export const siteSettings = {
       'The address the Node server listens on: every interface, or 127.0.0.1 when TRUST_PROXY is set (only the proxy on this machine should reach it). Outside Supabase the Edge Function listens on 127.0.0.1 by default.',
     fix: 'write an address such as 127.0.0.1 or 0.0.0.0',
   },
+  PUBLISHED_REFRESH_SECONDS: {
+    type: 'integer',
+    minimum: 1,
+    maximum: 3600,
+    default: 10,
+    description:
+      "Supabase only: how often, in seconds, the Edge Function looks in the database for a launch's newer published version (a publish from the studio reaches it within this time, with no redeploy).",
+    fix: 'use a whole number of seconds from 1 to 3600',
+  },
 } as const satisfies Record<string, Variable>

@@ -3,8 +3,10 @@
 // Resend. Env is read once here; see .env.example and docs/deploy.md. Run outside Supabase with PORT set:
 //   deno run --config supabase/functions/send-contact-email/deno.json --allow-net --allow-env --allow-read \
 //     supabase/functions/send-contact-email/index.ts
-// The launches come from ../_shared/launches.json, which `npm run build` writes from every launch's page.config.json
-// (Supabase deploys only what the function imports). Deno saying `Module not found ".../_shared/launches.json"`
+// The launches are what the studio published: each launch's newest contract in the database, looked up again every
+// PUBLISHED_REFRESH_SECONDS (src/server/site/published-contracts.ts), so a field added and published is accepted with
+// no redeploy. ../_shared/launches.json, which `npm run build` writes from every launch's page.config.json (Supabase
+// deploys only what the function imports), is the first version: served for a launch the database has none of. Deno saying `Module not found ".../_shared/launches.json"`
 // means no build has run in this checkout: run `npm run build`, then start or deploy the function again.
 import { getConnInfo } from 'hono/deno'
 import pg from 'pg'
@@ -19,6 +21,9 @@ import { createResendMailer } from '../../../src/server/delivery/resend-mailer.t
 import { addressKeyOf } from '../../../src/server/store/suppression.ts'
 import { createWebhookSender } from '../../../src/server/delivery/webhook.ts'
 import { launchSiteOf } from '../../../src/server/site/launch-site.ts'
+import { createPublishedLaunches, readPublishedContracts } from '../../../src/server/site/published-contracts.ts'
+import { createRateLimiter } from '../../../src/server/registration/rate-limit.ts'
+import type { FunctionLaunch } from '../../../schema/function-launch.ts'
 
 type EdgeRuntimeGlobal = { EdgeRuntime?: { waitUntil(promise: Promise<unknown>): void } }
 
@@ -49,24 +54,38 @@ function deliverInBackground(): void {
 }
 
 const links = settings.unsubscribeSecret && settings.publicFunctionUrl ? { secret: settings.unsubscribeSecret, baseUrl: settings.publicFunctionUrl } : undefined
-const app = createApp({
-  // NOTIFY_EMAIL, when set, is every launch's recipient; each launch replies when the settings allow its links.
-  launches: launches.map((launch) => launchSiteOf(launch, { notifyEmail: settings.notifyEmail, links })),
-  defaultLaunch,
-  ...requestHandlingOf(settings),
-  store,
-  // Supabase's hosted platform runs behind Cloudflare, which overwrites CF-Connecting-IP with the address it saw; the
-  // header is read only there (or where CLIENT_IP_HEADER names one), never where any caller could write it.
-  clientAddress: (c) => (settings.clientIpHeader && platformClientAddress(c.req.raw.headers, settings.clientIpHeader)) || getConnInfo(c).remote.address,
-  onLeadStored: deliverInBackground,
-  outboxTrigger: { secret: settings.outboxSecret, run: () => worker.deliverDue() },
-  webhook: webhook !== undefined,
-  // With SUPPRESSION_SECRET (the one npm run leads:erase uses), an address that withdrew and was then erased is
-  // still never replied to nor sent to the CRM.
-  ...(settings.suppressionSecret ? { suppressionKeyOf: (email: string) => addressKeyOf(settings.suppressionSecret!, email) } : {}),
-})
+// One limiter for every app made: a new version of the launches does not give callers a fresh minute.
+const rateLimiter = createRateLimiter(settings.rateLimitPerMinute)
 
-const handler = (request: Request, info: Deno.ServeHandlerInfo) => app.fetch(request, info)
+/** The app for these launches; a new one is made for each new set of published versions. */
+function makeApp(served: FunctionLaunch[]) {
+  for (const launch of served) {
+    if (launch.reply && !links) console.error(`send-contact-email: launch ${launch.slug} has a reply, but UNSUBSCRIBE_SECRET or its address is not set: no reply is sent.`)
+  }
+  return createApp({
+    // NOTIFY_EMAIL, when set, is every launch's recipient; each launch replies when the settings allow its links.
+    launches: served.map((launch) => launchSiteOf(launch, { notifyEmail: settings.notifyEmail, links })),
+    defaultLaunch,
+    ...requestHandlingOf(settings),
+    rateLimiter,
+    store,
+    // Supabase's hosted platform runs behind Cloudflare, which overwrites CF-Connecting-IP with the address it saw; the
+    // header is read only there (or where CLIENT_IP_HEADER names one), never where any caller could write it.
+    clientAddress: (c) => (settings.clientIpHeader && platformClientAddress(c.req.raw.headers, settings.clientIpHeader)) || getConnInfo(c).remote.address,
+    onLeadStored: deliverInBackground,
+    outboxTrigger: { secret: settings.outboxSecret, run: () => worker.deliverDue() },
+    webhook: webhook !== undefined,
+    // With SUPPRESSION_SECRET (the one npm run leads:erase uses), an address that withdrew and was then erased is
+    // still never replied to nor sent to the CRM.
+    ...(settings.suppressionSecret ? { suppressionKeyOf: (email: string) => addressKeyOf(settings.suppressionSecret!, email) } : {}),
+  })
+}
+
+// Each request is answered wholly by the app current when it arrives; a new version swaps in a new app for the next.
+const published = createPublishedLaunches({ bundle: launches, read: () => readPublishedContracts(pool), make: makeApp, refreshMs: settings.publishedRefreshMs })
+await published.current()
+
+const handler = async (request: Request, info: Deno.ServeHandlerInfo) => (await published.current()).fetch(request, info)
 
 if (settings.listen) {
   const server = Deno.serve(

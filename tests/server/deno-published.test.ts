@@ -1,0 +1,153 @@
+import type { ChildProcess } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { functionLaunchOf } from '../../schema/function-launch.ts'
+import type { PageConfig } from '../../schema/page-config.ts'
+import { secondLaunchConfig } from '../fixtures/second-launch.ts'
+import { copyFunction, functionUrlOf, runDenoFunction, stopDeno, type FunctionCopy } from './support/deno-function.ts'
+import { readPageConfig, registration } from './support/fixtures.ts'
+import { plannedPostgresKind, startTestPostgres, type TestPostgres } from './support/postgres.ts'
+
+// Issue 26: the Edge Function serves what the studio published. Real Deno runs the function against a real
+// PostgreSQL with the real migrations, connecting as lead_writer (as docs/deploy.md tells). Its bundle has the default
+// launch without a postalCode field; a publish (a published_builds row, as the Node server writes it) adds one, and
+// the same Deno process accepts and stores it within PUBLISHED_REFRESH_SECONDS, with no redeploy and no restart.
+
+const publishableKey = 'sb_publishable_test_key'
+const site = 'https://www.example.com'
+const first = readPageConfig()
+const second = JSON.parse(readFileSync(secondLaunchConfig, 'utf8')) as PageConfig
+const postalPattern = '^[A-Za-z][0-9][A-Za-z] ?[0-9][A-Za-z][0-9]$'
+const postalMessage = 'Write the postal code as A1A 1A1'
+
+/** The default launch's config as published from the studio: the same, plus an optional postal code and its message. */
+function publishedConfig(): PageConfig {
+  const config = structuredClone(first) as PageConfig & { form: { schema: { properties: Record<string, unknown> }; messages: Record<string, unknown> } }
+  config.form.schema.properties.postalCode = { type: 'string', pattern: postalPattern }
+  config.form.messages.postalCode = { pattern: postalMessage }
+  // The contract's own recipient: NOTIFY_EMAIL, which the function has, must still win over it.
+  config.launch.notifyEmail = 'published-desk@example.com'
+  return config
+}
+
+describe.skipIf(plannedPostgresKind() === 'pglite')('Supabase Edge Function under Deno serves the published launches (PostgreSQL server)', { timeout: 120_000 }, () => {
+  let pg: TestPostgres
+  let copy: FunctionCopy
+  let resend: Server
+  const recipients = new Map<string, unknown>()
+  let deno: ChildProcess
+  let url = ''
+  let output = () => ''
+
+  beforeAll(async () => {
+    pg = await startTestPostgres()
+    // The function connects as the least-privileged role, which may call published_contracts() and nothing more there.
+    await pg.db.query(`ALTER ROLE lead_writer WITH LOGIN PASSWORD 'test-lead-writer'`)
+    const writerUrl = new URL(pg.url!)
+    writerUrl.username = 'lead_writer'
+    writerUrl.password = 'test-lead-writer'
+    copy = copyFunction({ launches: [{ slug: first.launch.slug, config: first }, { slug: second.launch.slug, config: second }], defaultLaunch: first.launch.slug })
+    resend = createServer((req, res) => {
+      let data = ''
+      req.on('data', (c: Buffer) => (data += c.toString()))
+      req.on('end', () => {
+        recipients.set(String(req.headers['idempotency-key']), (JSON.parse(data || '{}') as { to?: unknown }).to)
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":"e_1"}')
+      })
+    })
+    await new Promise<void>((resolve) => resend.listen(0, '127.0.0.1', resolve))
+    const address = resend.address()
+    deno = runDenoFunction(copy.root, {
+      DATABASE_URL: writerUrl.toString(),
+      SUPABASE_DB_URL: pg.url!,
+      SUPABASE_PUBLISHABLE_KEYS: JSON.stringify({ default: publishableKey }),
+      RESEND_API_KEY: 're_test_key',
+      RESEND_API_URL: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`,
+      MAIL_FROM: 'Bramblewood Crossing <no-reply@example.com>',
+      NOTIFY_EMAIL: 'sales@example.com',
+      OUTBOX_SECRET: 'test-outbox-secret-0123456789',
+      ALLOWED_ORIGINS: site,
+      RATE_LIMIT_PER_MINUTE: '30',
+      UNSUBSCRIBE_SECRET: 'test-unsubscribe-secret-0123456789',
+      SUPABASE_URL: 'https://project-ref.supabase.co',
+      PUBLISHED_REFRESH_SECONDS: '1',
+      PORT: '0',
+      HOST: '127.0.0.1',
+    })
+    ;({ url, output } = await functionUrlOf(deno))
+  }, 150_000)
+
+  afterAll(async () => {
+    await stopDeno(deno)
+    await new Promise<void>((resolve) => (resend ? resend.close(() => resolve()) : resolve()))
+    await pg?.db.query('ALTER ROLE lead_writer WITH NOLOGIN PASSWORD NULL').catch(() => {})
+    await pg?.stop()
+    copy?.remove()
+  })
+
+  const post = (body: unknown) =>
+    fetch(`${url}/functions/v1/send-contact-email`, {
+      method: 'POST',
+      headers: { apikey: publishableKey, authorization: `Bearer ${publishableKey}`, 'content-type': 'application/json', origin: site },
+      body: JSON.stringify(body),
+    })
+  const fieldsOf = async (id: unknown) =>
+    ((await pg.db.query('SELECT fields FROM public.leads WHERE submission_id = $1', [id])).rows[0] as { fields: Record<string, unknown> } | undefined)?.fields
+  /** Waits until `check` holds, up to 15 s (the refresh is every second). */
+  async function until(check: () => Promise<boolean>): Promise<void> {
+    const deadline = Date.now() + 15_000
+    while (!(await check())) {
+      if (Date.now() > deadline) throw new Error(`gave up waiting; the function said:\n${output()}`)
+      await new Promise((resolve) => setTimeout(resolve, 200))
+    }
+  }
+
+  it('refuses a field the published version lacks, then accepts and stores it after a publish that adds it, in the same process', async () => {
+    const pid = deno.pid
+    expect(output()).toContain(`send-contact-email: serving ${first.launch.slug} (bundle), ${second.launch.slug} (bundle)`)
+
+    // Before: the bundle's form has no postalCode. Unknown fields are dropped, not stored, whatever they hold.
+    const before = registration({ postalCode: 'N0N 0B0', email: 'before@example.com' })
+    expect((await post(before)).status).toBe(200)
+    expect(await fieldsOf(before.submissionId)).not.toHaveProperty('postalCode')
+    const badBefore = registration({ postalCode: 'not a code', email: 'bad-before@example.com' })
+    expect((await post(badBefore)).status).toBe(200)
+    expect(await fieldsOf(badBefore.submissionId)).not.toHaveProperty('postalCode')
+
+    // The publish, as the Node server on this database keeps it (src/server/store/postgres/postgres-builds.ts).
+    const config = publishedConfig()
+    await pg.db.query(`INSERT INTO public.published_builds (launch, number, config_text, manifest) VALUES ($1, 1, $2, $3::jsonb)`, [
+      first.launch.slug,
+      JSON.stringify(config, null, 2),
+      JSON.stringify({ contract: functionLaunchOf(config), tagManager: false }),
+    ])
+
+    // After: within the refresh, the same process checks the field with the published schema and message, and stores it.
+    await until(async () => {
+      const bad = await post(registration({ postalCode: 'not a code', email: 'bad-after@example.com' }))
+      return bad.status === 400
+    })
+    const bad = await post(registration({ postalCode: 'not a code', email: 'bad-after@example.com' }))
+    expect(bad.status).toBe(400)
+    expect((await bad.json()).errors).toEqual({ postalCode: postalMessage })
+    const after = registration({ postalCode: 'N0N 0B0', email: 'after@example.com' })
+    expect((await post(after)).status).toBe(200)
+    expect(await fieldsOf(after.submissionId)).toMatchObject({ postalCode: 'N0N 0B0', email: 'after@example.com' })
+    expect(output()).toContain(`send-contact-email: serving ${first.launch.slug} 1, ${second.launch.slug} (bundle)`)
+
+    // The launch only in the bundle is still served, with its own form (which has postalCode).
+    const other = registration({ launch: second.launch.slug, postalCode: 'A1A 1A1', email: 'other@example.com' })
+    expect((await post(other)).status).toBe(200)
+    expect(await fieldsOf(other.submissionId)).toMatchObject({ postalCode: 'A1A 1A1' })
+
+    // NOTIFY_EMAIL still wins over the published contract's recipient.
+    await until(async () => recipients.has(`${String(after.submissionId)}.notification`))
+    expect(recipients.get(`${String(after.submissionId)}.notification`)).toEqual(['sales@example.com'])
+
+    // No restart in between: the same Deno process answered every request.
+    expect(deno.pid).toBe(pid)
+    expect(deno.exitCode).toBeNull()
+    expect(output()).not.toMatch(/could not read the published launches/)
+  })
+})
