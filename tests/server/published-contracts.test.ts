@@ -126,21 +126,26 @@ describe(`the published launches the function serves (${plannedPostgresKind()})`
     await down.end()
   })
 
-  it('keeps the last launches when a published version cannot be served, and skips one without a contract', async () => {
+  it("keeps a launch on its last version when its newest cannot be served, while another launch's newest goes live; skips one without a contract", async () => {
     const { served, made, logged, advance } = harness()
     expect(await served.current()).toBe(1)
     await publish(bundled.slug, 1, contractNamed('Breaks'))
+    await publish(bundledOther.slug, 1, { ...bundledOther, site: { ...bundledOther.site, name: 'Willowmere, published' } })
     advance(10_000)
-    expect(await served.current()).toBe(1)
-    expect(logged).toEqual([expect.stringMatching(/the published launches \(bramblewood-crossing:1\) cannot be served \(schema is invalid\); still serving the last ones\.$/)])
-    // Told once, not at every reading.
+    await served.current()
+    // One launch's problem is its own: the other launch's new version is served, the broken one keeps the bundle's.
+    expect(made.at(-1)).toEqual([`${bundled.slug}:${bundled.site.name}`, `${bundledOther.slug}:Willowmere, published`])
+    expect(logged).toEqual(['send-contact-email: version 1 of launch bramblewood-crossing cannot be served (schema is invalid); serving the one before.'])
+    // Told once, not at every reading; nothing made again while nothing changed.
+    const makes = made.length
     advance(10_000)
-    expect(await served.current()).toBe(1)
+    await served.current()
+    expect(made).toHaveLength(makes)
     expect(logged).toHaveLength(1)
 
     await publish(bundled.slug, 2, null)
     advance(10_000)
-    expect(await served.current()).toBe(3)
+    await served.current()
     expect(made.at(-1)![0]).toBe(`${bundled.slug}:${bundled.site.name}`)
     expect(logged[1]).toBe('send-contact-email: version 2 of launch bramblewood-crossing has no usable contract; serving the one before.')
   })

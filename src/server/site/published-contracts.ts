@@ -91,20 +91,46 @@ export function createPublishedLaunches<T>(options: PublishedLaunchesOptions<T>)
     const key = published.map((row) => `${row.launch}:${row.number}`).sort().join(',')
     if (served?.key === key) return served.value
     // A version without a usable contract: the launch keeps what it served before (the bundle's, if nothing yet).
-    const good = published.flatMap((row): PublishedContract[] => {
+    let good = published.flatMap((row): PublishedContract[] => {
       if (usable(row)) return [row]
       log(`send-contact-email: version ${row.number} of launch ${row.launch} has no usable contract; serving the one before.`)
       const before = servedLaunches.find((launch) => launch.slug === row.launch)
       return before ? [{ launch: row.launch, number: servedNumbers.get(row.launch) ?? 0, contract: before }] : []
     })
-    const launches = launchesToServe(options.bundle, good)
+    let launches = launchesToServe(options.bundle, good)
     try {
       served = { key, value: options.make(launches) }
     } catch (error) {
       if (!served) throw error
-      log(`send-contact-email: the published launches (${key}) cannot be served (${(error as Error).message}); still serving the last ones.`)
-      served = { key, value: served.value }
-      return served.value
+      // One launch's version that cannot be served is that launch's problem alone: it keeps what it served before
+      // (or waits, if new), and every other launch's new version goes live.
+      const bad = new Set(
+        good
+          .filter((row) => servedNumbers.get(row.launch) !== row.number)
+          .filter((row) => {
+            try {
+              options.make(launchesToServe(servedLaunches, [row]))
+              return false
+            } catch (reason) {
+              log(`send-contact-email: version ${row.number} of launch ${row.launch} cannot be served (${(reason as Error).message}); serving the one before.`)
+              return true
+            }
+          })
+          .map((row) => row.launch),
+      )
+      good = good.flatMap((row): PublishedContract[] => {
+        if (!bad.has(row.launch)) return [row]
+        const before = servedLaunches.find((launch) => launch.slug === row.launch)
+        return before ? [{ launch: row.launch, number: servedNumbers.get(row.launch) ?? 0, contract: before }] : []
+      })
+      launches = launchesToServe(options.bundle, good)
+      try {
+        served = { key, value: options.make(launches) }
+      } catch (again) {
+        log(`send-contact-email: the published launches (${key}) cannot be served (${(again as Error).message}); still serving the last ones.`)
+        served = { key, value: served.value }
+        return served.value
+      }
     }
     servedLaunches = launches
     servedNumbers = new Map(good.map((row) => [row.launch, row.number]))
