@@ -89,6 +89,10 @@ describe('PUBLISH_COMMAND after a studio publish (npm start, real HTTP)', () => 
     expect(body.warning).toBe("Published here; the static host's command failed: Deploy refused: the site has reached its quota (it ended with code 3)")
     expect(await (await fetch(`${server.url}/`)).text()).toContain('Live here only')
     expect(readFileSync(path.join(target, slug, 'index.html'), 'utf8')).not.toContain('Live here only')
+    const audit = (await (await fetch(`${server.url}/studio/api/audit`, { headers: { cookie } })).json()) as Array<{ action: string; detail?: string }>
+    expect(audit.filter((entry) => entry.action === 'publish').map((entry) => entry.detail)).toEqual(
+      expect.arrayContaining(["version 3 (the static host's command failed)", 'version 2']),
+    )
     rmSync(path.join(target, 'fail'))
   }, 120_000)
 })
@@ -121,6 +125,49 @@ describe('PUBLISH_COMMAND receives the slug and the folder as environment values
       expect(readdirSync(process.cwd()).filter((name) => name.startsWith('injected'))).toEqual([])
     } finally {
       await host.stop()
+      rmSync(root, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('PUBLISH_COMMAND at start-up, for a phase that started while the server was stopped', () => {
+  it('runs once for a start later than the last run, and not again at the next start-up', async () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'vip-static-catchup-'))
+    const built = path.join(root, 'built')
+    for (const [dir, words] of [[built, 'vip'], [path.join(built, '.phases', 'vip'), 'vip'], [path.join(built, '.phases', 'public'), 'public']] as const) {
+      mkdirSync(dir, { recursive: true })
+      writeFileSync(path.join(dir, 'index.html'), `<!doctype html><title>${words}</title>`)
+    }
+    const phases = { current: 'vip', timeZone: 'America/Toronto', list: [{ name: 'vip' }, { name: 'public', starts: '2026-01-10T10:00' }] }
+    const version = { distDir: built, contract: { slug: 'maple-ridge', phases } } as unknown as LaunchVersion
+    const live = { current: () => ({ launches: [{ slug: 'maple-ridge', version }], get: () => ({ slug: 'maple-ridge', version }) }) } as unknown as LiveLaunches
+    const stateFile = path.join(root, 'state.json')
+    const startOnce = async (lastRun?: number) => {
+      if (lastRun !== undefined) writeFileSync(stateFile, JSON.stringify({ 'maple-ridge': lastRun }))
+      const host = createStaticHost({
+        command: 'cat "$PUBLISH_DIR/index.html" >> runs.txt; echo >> runs.txt',
+        cwd: root,
+        live,
+        dir: path.join(root, 'static'),
+        stateFile,
+        clock: () => new Date('2026-02-01T12:00:00Z'),
+        timeZone: 'UTC',
+        supabaseUrl: undefined,
+        log: { info: () => {}, error: () => {} },
+      })
+      host.start()
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      await host.stop()
+      return existsSync(path.join(root, 'runs.txt')) ? readFileSync(path.join(root, 'runs.txt'), 'utf8').trim().split('\n') : []
+    }
+    try {
+      // Last run the day before the start (10:00 in Toronto on 10 January): run once, with the public pages.
+      expect(await startOnce(Date.parse('2026-01-09T12:00:00Z'))).toEqual(['<!doctype html><title>public</title>'])
+      expect(readdirSync(path.join(root, 'static', 'maple-ridge'))).toEqual(['index.html'])
+      expect(await startOnce()).toHaveLength(1)
+      // A last run after the start: nothing to do.
+      expect(await startOnce(Date.parse('2026-01-20T12:00:00Z'))).toHaveLength(1)
+    } finally {
       rmSync(root, { recursive: true, force: true })
     }
   })
