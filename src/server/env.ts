@@ -61,6 +61,8 @@ export type NodeServerConfig = CommonConfig & {
   /** SUPPRESSION_SECRET: the suppression list's key with DATABASE_URL (SQLite keeps DATA_DIR/suppression.key). */
   suppressionSecret: string | undefined
   distDir: string
+  /** PUBLISH_COMMAND: run after each publish with PUBLISH_SLUG and PUBLISH_DIR (site/static-host.ts). */
+  publishCommand: string | undefined
   /** VITE_SUPABASE_URL, when the page posts to a hosted project: the CSP allows it. */
   supabaseUrl: string | undefined
   /** SMTP when SMTP_URL is set; otherwise .eml files in DATA_DIR/outbox (`from` undefined: the entry picks one). */
@@ -119,7 +121,7 @@ const commonNames = [
 ] as const satisfies readonly Name[]
 
 const nodeReading: Reading<Name> = {
-  names: ['PORT', 'HOST', 'TRUSTED_PROXIES', 'PAGE_CONFIG', 'DATA_DIR', 'DATABASE_URL', 'SUPPRESSION_SECRET', 'RETENTION_DAYS', 'DIST_DIR', 'VITE_SUPABASE_URL', 'VITE_SUPABASE_ANON_KEY', 'ANON_KEY', 'SMTP_URL', 'MAIL_FROM', 'LEADS_PASSWORD', 'ALERT_EMAIL', ...commonNames],
+  names: ['PORT', 'HOST', 'TRUSTED_PROXIES', 'PAGE_CONFIG', 'DATA_DIR', 'DATABASE_URL', 'SUPPRESSION_SECRET', 'RETENTION_DAYS', 'DIST_DIR', 'PUBLISH_COMMAND', 'VITE_SUPABASE_URL', 'VITE_SUPABASE_ANON_KEY', 'ANON_KEY', 'SMTP_URL', 'MAIL_FROM', 'LEADS_PASSWORD', 'ALERT_EMAIL', ...commonNames],
   // On PostgreSQL the suppression list's key stays outside the database, the same on every server and for leads:erase.
   dependencies: { SMTP_URL: ['MAIL_FROM'], DATABASE_URL: ['SUPPRESSION_SECRET'], ...webhookDependencies },
   changes: {
@@ -195,6 +197,7 @@ export function parseNodeEnv(env: Env): EnvResult<NodeServerConfig> {
       databaseUrl: values.DATABASE_URL,
       suppressionSecret: values.SUPPRESSION_SECRET,
       distDir: values.DIST_DIR!,
+      publishCommand: values.PUBLISH_COMMAND?.trim() || undefined,
       supabaseUrl: values.VITE_SUPABASE_URL,
       mail: values.SMTP_URL ? { kind: 'smtp', url: values.SMTP_URL, from: from ?? '' } : { kind: 'eml', from },
       retentionDays: values.RETENTION_DAYS,

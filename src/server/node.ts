@@ -26,6 +26,7 @@ import { readLaunchVersion, type VersionSettings, type VersionManifest } from '.
 import { createLiveLaunches, localSlugOf, type FunctionMaker, type LaunchesSnapshot, type LiveLaunch } from './site/live-launches.ts'
 import { createLaunchPublisher, statusOf } from './site/publisher.ts'
 import { createBuildSharing } from './site/shared-builds.ts'
+import { createStaticHost } from './site/static-host.ts'
 import { createPostgresBuildShelf } from './store/postgres/postgres-builds.ts'
 import { listen } from './node-listen.ts'
 import { defaultConnectionLimits, type NodeServerOptions, type RunningServer, type ServedLaunch } from './node-options.ts'
@@ -160,6 +161,7 @@ export async function startNodeServer(
     withReply.length === 0
       ? 'Replies to registrants: off (no launch\'s page.config.json has a "reply")'
       : `Replies to registrants: on for ${withReply.map((launch) => `${launch.slug} (sender "${launch.version!.contract.reply!.sender.name}", unsubscribe links at ${linkBaseOf(launch.version!.contract)}/unsubscribe)`).join(', ')}`,
+    ...(settings.publishCommand ? ["Static host: PUBLISH_COMMAND runs after each publish and at each phase's start"] : []),
     settings.webhook ? `CRM webhook: on, to ${new URL(settings.webhook.url).host} (signed)` : 'CRM webhook: off (WEBHOOK_URL not set)',
     `Failed messages: retried up to ${settings.retry.maxAttempts} times, then kept as failed (npm run outbox:retry); health at /healthz`,
     settings.alertEmail ? `Alerts (a launch broken, a message failed): to ${settings.alertEmail}${webhook ? ' and the webhook' : ''}` : `Alerts (a launch broken, a message failed): ${webhook ? 'to the webhook; ' : ''}set ALERT_EMAIL to be told by e-mail`,
@@ -251,6 +253,9 @@ export async function startNodeServer(
     retireAfterMs: options.retireAfterMs,
   })
   await sharing?.start(publisher)
+  // PUBLISH_COMMAND: each publish (and each phase's start) also put on a static host (site/static-host.ts).
+  const staticHost = settings.publishCommand === undefined ? undefined : createStaticHost({ command: settings.publishCommand, cwd, live, dir: path.join(distRoot, '.static'), stateFile: path.join(dataDir, 'static-host.json'), clock: options.clock, timeZone: settings.timeZone, supabaseUrl: settings.supabaseUrl })
+  const publishing = staticHost?.wrap(publisher) ?? publisher
 
   /** The snapshot and launch a request is answered from, read once when it arrives. */
   const picked = new WeakMap<Request, { snapshot: LaunchesSnapshot; launch: LiveLaunch }>()
@@ -290,7 +295,7 @@ export async function startNodeServer(
     ? await options.studio({
         dataDir,
         pool: opened.database,
-        publisher,
+        publisher: publishing,
         signInCounts: store,
         timeZone: settings.timeZone, clock: options.clock ?? (() => new Date()),
         secureCookies: settings.trustProxy > 0,
@@ -393,6 +398,7 @@ export async function startNodeServer(
   }
   delivery.start()
   alerts.start(Math.min(30_000, settings.retry.minDelayMs))
+  staticHost?.start()
   const address = server.address()
   port = typeof address === 'object' && address ? address.port : settings.port
 
@@ -410,7 +416,7 @@ export async function startNodeServer(
       status: statusOf(launch),
       ...(launch.problem ? { broken: `${brokenLine(launch)}\n${launch.problem.message}` } : {}),
     })),
-    publisher,
+    publisher: publishing,
     close() {
       closing ??= (async () => {
         // Requests in flight finish; idle keep-alive connections are closed; stragglers are cut after 10 s.
@@ -420,6 +426,7 @@ export async function startNodeServer(
         await new Promise<void>((resolve) => server.close(() => resolve()))
         clearTimeout(cut)
         publisher.close()
+        await staticHost?.stop()
         await alerts.stop()
         await delivery.stop()
         await mailer.close?.()

@@ -71,8 +71,11 @@ export type CheckResponse = { problems: StudioProblem[] }
 
 /** POST /studio/api/launches/:slug/publish, body: the text to publish (default the draft) and an optional message. */
 export type PublishRequest = { text?: string | undefined; message?: string | undefined }
-/** 200: published and served. 422: { problems } and nothing changed. */
-export type PublishResponse = { version: number; ms: number }
+/**
+ * 200: published and served (`warning`: served here, but PUBLISH_COMMAND could not put it on the static host).
+ * 422: { problems } and nothing changed.
+ */
+export type PublishResponse = { version: number; ms: number; warning?: string | undefined }
 
 /** One published version (GET /studio/api/launches/:slug/versions, newest first). */
 export type VersionSummary = { version: number; at: string; by: string; message?: string | undefined; fromDisk: boolean; restoredFrom?: number | undefined }

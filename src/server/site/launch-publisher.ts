@@ -7,8 +7,11 @@ import type { Problem } from '../../../schema/config-problem.ts'
 /** A problem of a config text in the checker's words. */
 export type PublishProblem = Problem
 
-/** What a publish did: served within `ms`, or refused with the checker's problems (nothing changed then). */
-export type PublishResult = { ok: true; ms: number } | { ok: false; problems: PublishProblem[] }
+/**
+ * What a publish did: served within `ms` (with `warning` when it is served here but PUBLISH_COMMAND failed to put it
+ * on the static host), or refused with the checker's problems (nothing changed then).
+ */
+export type PublishResult = { ok: true; ms: number; warning?: string } | { ok: false; problems: PublishProblem[] }
 
 /** How a launch is served right now. */
 export type ServedLaunch = {

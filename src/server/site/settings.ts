@@ -20,6 +20,12 @@ export const siteSettings = {
     description: "Where the build writes each launch's site (DIST_DIR/<slug>/) and the Node server serves them from.",
     fix: 'name a folder',
   },
+  PUBLISH_COMMAND: {
+    type: 'string',
+    description:
+      "A shell command run after each publish of a launch (studio Publish and Restore, and each phase's start), to put its built folder live on a static host: it gets PUBLISH_SLUG (the launch) and PUBLISH_DIR (the folder, its pages those of the phase in force) as environment variables. Unset: nothing is sent anywhere.",
+    fix: 'write a command, e.g. netlify deploy --dir "$PUBLISH_DIR" --prod',
+  },
   VITE_SUPABASE_URL: {
     type: 'string',
     format: 'http-url',

@@ -101,8 +101,8 @@ export function addApi(app: Hono<StudioEnv>, ctx: StudioContext): void {
     const version = await ctx.store.addVersion({ launch: launch.slug, text, by: account.email, at: ctx.clock().toISOString(), message, fromDisk: false, restoredFrom })
     const draft = await ctx.store.getDraft(launch.slug)
     if (draft?.text === text) await ctx.store.deleteDraft(launch.slug)
-    await ctx.audit(account.email, restoredFrom === undefined ? 'publish' : 'restore', launch.slug, `version ${version}${restoredFrom === undefined ? '' : ` (from version ${restoredFrom})`}${message ? `: ${message}` : ''}`)
-    return c.json<PublishResponse>({ version, ms: result.ms })
+    await ctx.audit(account.email, restoredFrom === undefined ? 'publish' : 'restore', launch.slug, `version ${version}${restoredFrom === undefined ? '' : ` (from version ${restoredFrom})`}${message ? `: ${message}` : ''}${result.warning ? " (the static host's command failed)" : ''}`)
+    return c.json<PublishResponse>({ version, ms: result.ms, ...(result.warning ? { warning: result.warning } : {}) })
   }
 
   app.get('/api/me', async (c) => {

@@ -28,7 +28,7 @@ function Diff({ detail }: { detail: VersionDetail }) {
 }
 
 /** `History`: the published versions, newest first, each with what changed and a `Restore` button. */
-export function History({ slug, canEdit, local = false, onRestored }: { slug: string; canEdit: boolean; local?: boolean; onRestored: (version: number) => void }) {
+export function History({ slug, canEdit, local = false, onRestored }: { slug: string; canEdit: boolean; local?: boolean; onRestored: (version: number, warning?: string) => void }) {
   const [versions, setVersions] = useState<VersionSummary[]>()
   const [open, setOpen] = useState<Record<number, VersionDetail | 'loading'>>({})
   const [error, setError] = useState('')
@@ -55,7 +55,7 @@ export function History({ slug, canEdit, local = false, onRestored }: { slug: st
     setError('')
     try {
       const result = await studioApi.restore(slug, version)
-      onRestored(result.version)
+      onRestored(result.version, result.warning)
     } catch (e) {
       setError((e as Error).message)
     }

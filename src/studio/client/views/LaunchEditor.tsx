@@ -17,7 +17,7 @@ import { ProblemList } from './ProblemList.tsx'
 /** How long typing pauses before the draft is saved and the previews follow. */
 export const draftDelayMs = 600
 
-type Published = { version: number; ms: number; url: string }
+type Published = { version: number; ms: number; url: string; warning?: string | undefined }
 
 function parseOrUndefined(text: string): unknown {
   try {
@@ -253,13 +253,13 @@ function Workspace({ detail, canEdit, local }: { detail: LaunchDetail; canEdit: 
       setStatus(`The phase could not be changed in the text: ${(e as Error).message}`)
     }
   }
-  const onRestored = async (version: number) => {
+  const onRestored = async (version: number, warning?: string) => {
     const fresh = await studioApi.launch(slug)
     const restored = fresh.draftText ?? fresh.liveText
     savedText.current = restored
     editor.current?.replaceText(restored)
     setProblems(fresh.problems)
-    setPublished({ version, ms: 0, url: detail.localUrl })
+    setPublished({ version, ms: 0, url: detail.localUrl, warning })
     setStatus(local ? `Restored: saved to the file again as version ${version}.` : `Restored: published again as version ${version}.`)
     void refreshPreview()
     setHistoryKey((k) => k + 1)
@@ -330,6 +330,11 @@ function Workspace({ detail, canEdit, local }: { detail: LaunchDetail; canEdit: 
           )}
         </div>
       )}
+      {published?.warning && (
+        <p className="banner warn" role="alert">
+          {published.warning}
+        </p>
+      )}
       {blocking.length > 0 && (
         <div className="banner warn" role="alert">
           <p>
@@ -362,7 +367,7 @@ function Workspace({ detail, canEdit, local }: { detail: LaunchDetail; canEdit: 
           <PreviewFrames frames={frames} />
         </div>
       </div>
-      <History key={historyKey} slug={slug} canEdit={canEdit} local={local} onRestored={(v) => void onRestored(v)} />
+      <History key={historyKey} slug={slug} canEdit={canEdit} local={local} onRestored={(v, warning) => void onRestored(v, warning)} />
       <dialog ref={publishDialog} className="confirm" aria-labelledby="publish-heading">
         <form
           method="dialog"
