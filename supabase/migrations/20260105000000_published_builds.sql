@@ -1,7 +1,7 @@
 -- Several Node servers on one PostgreSQL (issue 26): a publish on one server is served by all, with no shared disk.
 -- The server that publishes checks and builds the launch, then keeps the result here, in one transaction: the config
--- text exactly as published and every file of the built folder. Every other server polls (and listens on the channel
--- 'published_builds') for a launch's number that it has not served yet, writes those files into a new version folder
+-- text exactly as published and every file of the built folder. Every other server looks every 2 seconds for a
+-- launch's number that it has not served yet, writes those files into a new version folder
 -- of its own, rewrites its page.config.json to the same bytes, and swaps, as after a publish of its own
 -- (src/server/site/shared-builds.ts). Numbers count per launch from 1; two servers publishing one launch at once get
 -- two numbers (the primary key refuses the second, which takes the next).
