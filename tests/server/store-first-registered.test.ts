@@ -1,74 +1,12 @@
-import Database from 'better-sqlite3'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { createPostgresStore } from '../../src/server/store/postgres/postgres-store.ts'
-import { openSqliteStore } from '../../src/server/store/sqlite/sqlite-store.ts'
 import type { LeadStore } from '../../src/server/store/store.ts'
 import { addressKeyOf } from '../../src/server/store/suppression.ts'
-import { defaultLaunch, newLead } from './support/fixtures.ts'
-import { plannedPostgresKind, startTestPostgres, type TestPostgres } from './support/postgres.ts'
-
-/** A backend under test: a fresh store, and a way to run SQL on its database as an operator would. */
-type Backend = {
-  name: string
-  setup(): Promise<void>
-  fresh(): Promise<LeadStore>
-  /** Runs an UPDATE outside the store (any tool with the database's password); resolves or rejects as the database does. */
-  exec(sql: string): Promise<void>
-  teardown(): Promise<void>
-}
-
-function sqliteBackend(): Backend {
-  let dir = ''
-  let file = ''
-  return {
-    name: 'SQLite on disk',
-    async setup() {
-      dir = mkdtempSync(path.join(tmpdir(), 'vip-first-'))
-    },
-    async fresh() {
-      file = path.join(dir, `${crypto.randomUUID()}.sqlite`)
-      return openSqliteStore(file, { defaultLaunch })
-    },
-    async exec(sql) {
-      const db = new Database(file)
-      try {
-        db.exec(sql)
-      } finally {
-        db.close()
-      }
-    },
-    async teardown() {
-      rmSync(dir, { recursive: true, force: true })
-    },
-  }
-}
-
-function postgresBackend(): Backend {
-  let pg: TestPostgres | undefined
-  return {
-    name: `PostgreSQL (${plannedPostgresKind()})`,
-    async setup() {
-      pg = await startTestPostgres()
-    },
-    async fresh() {
-      await pg!.reset()
-      return createPostgresStore(pg!.db, { defaultLaunch })
-    },
-    async exec(sql) {
-      await pg!.db.query(sql.replace(/\bleads\b/g, 'public.leads'))
-    },
-    async teardown() {
-      await pg?.stop()
-    },
-  }
-}
+import { leadStoreBackends, runSql } from './support/backends.ts'
+import { newLead } from './support/fixtures.ts'
 
 const realtor = { name: 'Rita Agent', email: 'rita@agents.example.com', phone: '416-555-0150', isRealtor: 'yes', brokerage: 'Example Realty Inc., Brokerage', recoNumber: '5550123' }
 
-describe.each([sqliteBackend(), postgresBackend()])('first-registered time', (backend) => {
+describe.each(leadStoreBackends())('first-registered time', (backend) => {
   let store: LeadStore
   beforeAll(() => backend.setup(), 60_000)
   afterAll(() => backend.teardown())
@@ -104,10 +42,10 @@ describe.each([sqliteBackend(), postgresBackend()])('first-registered time', (ba
       await store.eraseLeads({ email: 'other@example.com' }, (email) => addressKeyOf('secret-secret-secret-secret-1234', email))
       expect((await store.findLead(lead.submissionId))?.firstRegisteredAt).toBe(first)
 
-      await expect(backend.exec(`UPDATE leads SET first_registered_at = '2026-03-05T00:00:00.000Z'`)).rejects.toThrow(/first_registered_at never changes/)
-      await expect(backend.exec(`UPDATE leads SET first_registered_at = NULL`)).rejects.toThrow(/first_registered_at never changes/)
+      await expect(runSql(backend, `UPDATE leads SET first_registered_at = '2026-03-05T00:00:00.000Z'`)).rejects.toThrow(/first_registered_at never changes/)
+      await expect(runSql(backend, `UPDATE leads SET first_registered_at = NULL`)).rejects.toThrow(/first_registered_at never changes/)
       // Other columns stay writable where they were.
-      await backend.exec(`UPDATE leads SET withdrawn_at = NULL`)
+      await runSql(backend, `UPDATE leads SET withdrawn_at = NULL`)
       const after = await store.findLead(lead.submissionId)
       expect(after?.firstRegisteredAt).toBe(first)
       expect(after?.withdrawnAt).toBeUndefined()

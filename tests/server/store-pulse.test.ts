@@ -1,61 +1,10 @@
-import Database from 'better-sqlite3'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { createPostgresStore } from '../../src/server/store/postgres/postgres-store.ts'
-import { openSqliteStore } from '../../src/server/store/sqlite/sqlite-store.ts'
 import type { LeadStore, NewLead, PulseDay } from '../../src/server/store/store.ts'
+import { leadStoreBackends, runSql } from './support/backends.ts'
 import { defaultLaunch, mailFor, newLead } from './support/fixtures.ts'
-import { plannedPostgresKind, startTestPostgres, type TestPostgres } from './support/postgres.ts'
 
 // The dashboard's counts (PulseStore) on both stores: per day in the team's time zone, by source, realtors and
 // buyers, by status, the e-mail campaigns, and the visits, for one launch, a list of launches or all of them.
-
-type Backend = { name: string; setup(): Promise<void>; fresh(): Promise<LeadStore>; forgetLaunch(id: number): Promise<void>; teardown(): Promise<void> }
-
-function sqliteBackend(): Backend {
-  let dir = ''
-  let file = ''
-  return {
-    name: 'SQLite on disk',
-    async setup() {
-      dir = mkdtempSync(path.join(tmpdir(), 'vip-pulse-'))
-    },
-    async fresh() {
-      file = path.join(dir, `${crypto.randomUUID()}.sqlite`)
-      return openSqliteStore(file, { defaultLaunch })
-    },
-    async forgetLaunch(id) {
-      const db = new Database(file)
-      db.prepare('UPDATE leads SET launch = NULL WHERE id = ?').run(id)
-      db.close()
-    },
-    async teardown() {
-      rmSync(dir, { recursive: true, force: true })
-    },
-  }
-}
-
-function postgresBackend(): Backend {
-  let pg: TestPostgres | undefined
-  return {
-    name: `PostgreSQL (${plannedPostgresKind()})`,
-    async setup() {
-      pg = await startTestPostgres()
-    },
-    async fresh() {
-      await pg!.reset()
-      return createPostgresStore(pg!.db, { defaultLaunch })
-    },
-    async forgetLaunch(id) {
-      await pg!.db.query('UPDATE public.leads SET launch = NULL WHERE id = $1', [id])
-    },
-    async teardown() {
-      await pg?.stop()
-    },
-  }
-}
 
 // Three days in Toronto (UTC-5 in early March): each starts at 05:00 UTC.
 const days: PulseDay[] = [
@@ -82,7 +31,7 @@ const leads: Array<{ key: string; lead: NewLead }> = [
   { key: 'old', lead: newLead({ createdAt: '2026-03-03T20:00:00.000Z', fields: person('Jo', 'no'), utm: { utm_source: 'google' } }) },
 ]
 
-describe.each([sqliteBackend(), postgresBackend()])('the dashboard counts (PulseStore)', (backend) => {
+describe.each(leadStoreBackends())('the dashboard counts (PulseStore)', (backend) => {
   let store: LeadStore
   const ids = new Map<string, number>()
 
@@ -91,7 +40,7 @@ describe.each([sqliteBackend(), postgresBackend()])('the dashboard counts (Pulse
   beforeEach(async () => {
     store = await backend.fresh()
     for (const { key, lead } of leads) ids.set(key, (await store.saveLead(lead, lead.suspectedSpam ? null : mailFor(lead))).lead.id)
-    await backend.forgetLaunch(ids.get('old')!)
+    await runSql(backend, 'UPDATE leads SET launch = NULL WHERE id = ?', [ids.get('old')!])
     await store.recordFollowUp({ leadId: ids.get('own')!, kind: 'status', value: 'Contacted', author: 'sam@example.com', at: '2026-03-03T16:00:00.000Z' })
     await store.addVisits([
       { launch: defaultLaunch, day: '2026-03-01', source: 'google', visits: 5, visitors: 3 },

@@ -1,7 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import type { SqlQueryable } from '../../../src/server/store/postgres/postgres-store.ts'
+import Database from 'better-sqlite3'
+import { createPostgresStore, type SqlQueryable } from '../../../src/server/store/postgres/postgres-store.ts'
+import { openSqliteStore } from '../../../src/server/store/sqlite/sqlite-store.ts'
+import type { LeadStore } from '../../../src/server/store/store.ts'
+import { defaultLaunch } from './fixtures.ts'
 import { plannedPostgresKind, startTestPostgres, type TestPostgres } from './postgres.ts'
 
 /**
@@ -73,4 +77,31 @@ export function backendsOf<A extends unknown[], T>(open: {
     },
   }
   return [sqlite, postgres]
+}
+
+/** The LeadStore on both backends (the default launch as the tests' fixtures name it), emptied for each fresh store. */
+export function leadStoreBackends(): Array<Backend<[], LeadStore>> {
+  return backendsOf<[], LeadStore>({
+    sqlite: (file) => openSqliteStore(file, { defaultLaunch }),
+    postgres: (db) => createPostgresStore(db, { defaultLaunch }),
+    tables: ['outbox', 'leads', 'suppressions', 'sign_in_failures', 'sign_in_devices', 'visit_counts'],
+  })
+}
+
+/**
+ * Runs one statement on the backend's database outside the store, as an operator's tool would (`?` placeholders;
+ * table names without a schema, PostgreSQL's search path finds them in public). Resolves or rejects as the database does.
+ */
+export async function runSql(backend: Backend<unknown[], unknown>, sql: string, params: unknown[] = []): Promise<void> {
+  if (backend.kind === 'postgres') {
+    let n = 0
+    await backend.postgres().db.query(sql.replace(/\?/g, () => `$${++n}`), params)
+    return
+  }
+  const db = new Database(backend.file())
+  try {
+    db.prepare(sql).run(...params)
+  } finally {
+    db.close()
+  }
 }
