@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
-import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs'
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -33,6 +33,29 @@ export type ServerOptions = {
   timeoutMs?: number
   /** Keep the process's stdin open as a pipe (process.stdin), for a server driven by commands. */
   stdin?: boolean
+}
+
+/** A server on a COPY of the root page.config.json and public/ (what a publish writes goes there, not to this checkout). */
+export type ServerOnCopy = { server: RunningServer; dir: string; configFile: string; original: string; stop(): Promise<void> }
+
+/** Copies the root config and its pictures into a temp folder and serves them with what is built (DIST_DIR). */
+export async function startServerOnCopy(prefix: string): Promise<ServerOnCopy> {
+  const original = readFileSync('page.config.json', 'utf8')
+  const dir = mkdtempSync(path.join(tmpdir(), prefix))
+  cpSync('public', path.join(dir, 'public'), { recursive: true })
+  const configFile = path.join(dir, 'page.config.json')
+  writeFileSync(configFile, original)
+  const server = await startServer({ PAGE_CONFIG: configFile, DIST_DIR: path.resolve(process.env.DIST_DIR || 'dist') })
+  return {
+    server,
+    dir,
+    configFile,
+    original,
+    async stop() {
+      await server.stop()
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
 }
 
 /**

@@ -1,38 +1,31 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
+import { readFileSync } from 'node:fs'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { inviteAndSetPassword, launchBrowser, type RunningServer, scaled, startServer, waitForPublished } from './harness.ts'
+import { inviteAndSetPassword, launchBrowser, scaled, startServerOnCopy, type ServerOnCopy, waitForPublished } from './harness.ts'
 
 // The studio's phase picker in Chromium against the real Node server and the built studio, on a COPY of the config:
 // the previews show the phase chosen, a preview link shows it to someone without an account, and "Make … the
 // current phase" writes "current" into the text, which a publish puts live.
 
-const original = readFileSync('page.config.json', 'utf8')
 const password = 'correct horse battery staple'
 const publicEyebrow = 'Now Open to Everyone'
-const dir = mkdtempSync(path.join(tmpdir(), 'vip-studio-phases-'))
-const configFile = path.join(dir, 'page.config.json')
 
-let server: RunningServer
+let copy: ServerOnCopy
 let browser: Browser
 
 beforeAll(async () => {
-  cpSync('public', path.join(dir, 'public'), { recursive: true })
-  writeFileSync(configFile, original)
-  server = await startServer({ PAGE_CONFIG: configFile, DIST_DIR: path.resolve(process.env.DIST_DIR || 'dist') })
+  copy = await startServerOnCopy('vip-studio-phases-')
   browser = await launchBrowser()
 }, scaled(60_000))
 
 afterAll(async () => {
   await browser?.close()
-  await server?.stop()
-  rmSync(dir, { recursive: true, force: true })
+  await copy?.stop()
 })
 
 describe('the studio: phases', () => {
   it('previews another phase, links it for approval, and makes it current with one button and a publish', async () => {
+    const { server, configFile, original } = copy
     expect(original).toContain('"current": "vip"')
     const { context, page } = await inviteAndSetPassword(browser, server, { email: 'owner@example.com', password, env: { PAGE_CONFIG: configFile } })
     const name = (JSON.parse(original) as { site: { name: string } }).site.name

@@ -1,10 +1,9 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { localAnonKey } from '../../schema/local-defaults.ts'
-import { inviteAndSetPassword, launchBrowser, type RunningServer, scaled, startServer, waitForPublished } from './harness.ts'
+import { inviteAndSetPassword, launchBrowser, type RunningServer, scaled, type ServerOnCopy, startServerOnCopy, waitForPublished } from './harness.ts'
 
 // The studio end to end, in Chromium against the real Node server (src/cli/serve.ts) and the built studio
 // (dist/_studio): from `npm run studio:invite` to a published and a restored version, on a COPY of the config.
@@ -14,23 +13,20 @@ const config = JSON.parse(original) as { site: { name: string }; sections: { hea
 const oldHeading = config.sections[0]!.heading
 const newHeading = `${oldHeading}, Phase Two`
 const password = 'correct horse battery staple'
-const dir = mkdtempSync(path.join(tmpdir(), 'vip-studio-e2e-'))
-const configFile = path.join(dir, 'page.config.json')
 
+let copy: ServerOnCopy
 let server: RunningServer
 let browser: Browser
 
 beforeAll(async () => {
-  cpSync('public', path.join(dir, 'public'), { recursive: true })
-  writeFileSync(configFile, original)
-  server = await startServer({ PAGE_CONFIG: configFile, DIST_DIR: path.resolve(process.env.DIST_DIR || 'dist') })
+  copy = await startServerOnCopy('vip-studio-e2e-')
+  server = copy.server
   browser = await launchBrowser()
 }, scaled(60_000))
 
 afterAll(async () => {
   await browser?.close()
-  await server?.stop()
-  rmSync(dir, { recursive: true, force: true })
+  await copy?.stop()
 })
 
 /** The launch's home page as a plain HTTP client gets it (no browser, no studio session). */
@@ -99,7 +95,7 @@ async function selectInEditor(page: Page, text: string): Promise<void> {
 
 describe('the studio, end to end', () => {
   it('invites, sets a password, signs in, changes the hero heading, publishes, and restores the version before byte for byte', async () => {
-    const { context, page } = await inviteAndSetPassword(browser, server, { email: 'owner@example.com', password, env: { PAGE_CONFIG: configFile } })
+    const { context, page } = await inviteAndSetPassword(browser, server, { email: 'owner@example.com', password, env: { PAGE_CONFIG: copy.configFile } })
     await page.getByRole('list', { name: 'Launches' }).waitFor()
 
     // Out, and in again with the password just chosen.
@@ -117,7 +113,7 @@ describe('the studio, end to end', () => {
     await page.keyboard.type(`"heading": "${newHeading}"`)
     await expect.poll(() => desktop.getByRole('heading', { level: 1 }).textContent(), { timeout: scaled(30_000) }).toBe(newHeading)
     await expect.poll(() => page.frameLocator('iframe[title="Phone preview"]').getByRole('heading', { level: 1 }).textContent()).toBe(newHeading)
-    expect(readFileSync(configFile, 'utf8'), 'a draft never touches the file').toBe(original)
+    expect(readFileSync(copy.configFile, 'utf8'), 'a draft never touches the file').toBe(original)
 
     // Visitors keep coming while it publishes: pages and registrations, each answered, each page wholly one version.
     const load = startVisitors()
@@ -130,7 +126,7 @@ describe('the studio, end to end', () => {
     expect(visits.registered).toBeGreaterThan(0)
     expect(visits.pages.old + visits.pages.new).toBeGreaterThan(0)
     const edited = original.replace(`"heading": "${oldHeading}"`, `"heading": "${newHeading}"`)
-    expect(readFileSync(configFile, 'utf8')).toBe(edited)
+    expect(readFileSync(copy.configFile, 'utf8')).toBe(edited)
     await expect.poll(homePage, { timeout: scaled(10_000) }).toContain(newHeading)
 
     const history = page.getByRole('list', { name: 'History' })
@@ -138,7 +134,7 @@ describe('the studio, end to end', () => {
     page.once('dialog', (dialog) => void dialog.accept())
     await history.getByRole('listitem').filter({ hasText: 'Version 1' }).getByRole('button', { name: /^Restore/ }).click()
     await waitForPublished(page, 3)
-    expect(readFileSync(configFile, 'utf8')).toBe(original)
+    expect(readFileSync(copy.configFile, 'utf8')).toBe(original)
     await expect.poll(async () => (await homePage()).includes(newHeading), { timeout: scaled(10_000) }).toBe(false)
     expect(await homePage()).toContain(oldHeading)
 
@@ -146,7 +142,7 @@ describe('the studio, end to end', () => {
     await page.getByRole('textbox', { name: 'page.config.json' }).click()
     await page.getByLabel('Picture files to add').setInputFiles({ name: 'Front Porch.PNG', mimeType: 'image/png', buffer: readFileSync('public/favicon.png') })
     await page.getByText('Added /images/front-porch.png (32 × 32 pixels)').waitFor()
-    expect(readFileSync(path.join(dir, 'public/images/front-porch.png'))).toEqual(readFileSync('public/favicon.png'))
+    expect(readFileSync(path.join(copy.dir, 'public/images/front-porch.png'))).toEqual(readFileSync('public/favicon.png'))
     await expect.poll(() => page.getByRole('textbox', { name: 'page.config.json' }).textContent()).toContain('{ "src": "/images/front-porch.png", "alt": "", "width": 32, "height": 32 }')
     await context.close()
   }, scaled(480_000))
