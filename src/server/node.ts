@@ -359,6 +359,17 @@ export async function startNodeServer(
     }),
     webhook: webhook !== undefined,
     onQueued: () => delivery.kick(),
+    // Announcements speak with each launch's reply (sender, contact, unsubscribe words) and sign its links the same way.
+    announcements: {
+      mailOf(slug) {
+        const contract = initial.find((launch) => launch.slug === slug)?.version?.contract
+        if (!contract?.reply) return undefined
+        const links = { secret: unsubscribeSecret(), baseUrl: linkBaseOf(contract), hmac: hmacSha256 }
+        return { reply: contract.reply, links, siteName: contract.site.name, brokerage: contract.site.brokerage, siteEmail: contract.site.email, privacy: contract.privacy }
+      },
+      sendTest: (mail) => mailer.send(mail),
+      suppressionKeyOf: erasure.keyOf,
+    },
     timeZone: settings.timeZone,
     trustProxy: settings.trustProxy,
     clientIp: (c) => clientAddress(c) ?? 'unknown',

@@ -113,6 +113,7 @@ textarea { display: block; resize: vertical; min-height: 5.5rem; }
 .lp-history-entry { border-left: 4px solid var(--forest-100); padding: 0.25rem 0 0.25rem 0.75rem; }
 .lp-history-entry p { margin: 0; }
 .lp-history-note { white-space: pre-line; overflow-wrap: anywhere; margin-top: 0.25rem !important; }
+.lp-mail-preview { white-space: pre-wrap; overflow-wrap: anywhere; font: inherit; padding: 1rem; border: 1px solid #ddd; border-radius: 0.5rem; background: #fff; }
 .lp-history-meta { color: var(--ink-muted); font-size: 0.875rem; margin-top: 0.25rem !important; overflow-wrap: anywhere; }
 
 .lp-table-wrap { display: none; }
