@@ -90,7 +90,7 @@ beforeEach(async () => {
       suppressionKeyOf: (email) => addressKeyOf(suppressionSecret, email),
     },
   })
-  const send: Harness['send'] = (account, target, form, headers = {}) =>
+  const send: Harness['send'] = async (account, target, form, headers = {}) =>
     page.request(`${origin}${target}`, {
       method: form ? 'POST' : 'GET',
       headers: { host: 'leads.example', ...(form ? { origin, 'content-type': 'application/x-www-form-urlencoded' } : {}), ...(account ? { 'x-test-account': account } : {}), ...headers },

@@ -22,6 +22,15 @@ export type AnnouncementMailSettings = {
   privacy: { url: string; label: string }
 }
 
+/** A launch's announcement settings from its function contract (site, privacy, reply), or undefined without a reply. */
+export function announcementMailOf<C extends { reply?: ReplyConfig | undefined; site: { name: string; brokerage: string; email: string }; privacy: { url: string; label: string } }>(
+  contract: C | undefined,
+  links: (contract: C) => LinkSettings,
+): AnnouncementMailSettings | undefined {
+  if (!contract?.reply) return undefined
+  return { reply: contract.reply, links: links(contract), siteName: contract.site.name, brokerage: contract.site.brokerage, siteEmail: contract.site.email, privacy: contract.privacy }
+}
+
 /** What the team wrote. */
 export type AnnouncementDraft = { subject: string; text: string }
 

@@ -1,6 +1,6 @@
 import type { Context, Hono } from 'hono'
 import { composeAnnouncement, type AnnouncementMailSettings } from '../delivery/announcement.ts'
-import { onePerAddress, type AnnouncementStore } from '../store/announcements.ts'
+import { onePerAddress } from '../store/announcements.ts'
 import type { AddressKey, LeadStore, OutgoingMail } from '../store/store.ts'
 import { announcementLimits, announcementsView, type AnnouncementForm, type AnnouncementPage } from './announcement-view.ts'
 import type { LeadsAudit, Viewer } from './viewers.ts'
@@ -27,7 +27,7 @@ export type AnnouncementDeps = {
 
 /** What the announcements' routes use of the leads page. */
 export type AnnouncementsContext = {
-  store: AnnouncementStore & Pick<LeadStore, 'isSuppressed'>
+  store: Pick<LeadStore, 'isSuppressed' | 'listMarketableLeads' | 'saveAnnouncement' | 'listAnnouncements'>
   deps: AnnouncementDeps | undefined
   audit: LeadsAudit
   view: ViewContext

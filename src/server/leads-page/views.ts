@@ -224,9 +224,15 @@ export function withdrawal(view: ViewContext, lead: ListedLead): Html {
 /** A lead's consent to marketing (CASL), as the team reads it: "Express", or "Implied until 26 May 2027" (the team's day). */
 export function consentWords(lead: Pick<ListedLead, 'consentKind' | 'impliedConsentUntil'>, timeZone: string): string {
   if (lead.consentKind === 'express') return 'Express'
-  const day = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone }).format(new Date(lead.impliedConsentUntil))
-  return `Implied until ${day}`
+  let format = dayFormats.get(timeZone)
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone })
+    dayFormats.set(timeZone, format)
+  }
+  return `Implied until ${format.format(new Date(lead.impliedConsentUntil))}`
 }
+// Made once per time zone: a formatter costs far more than a formatting, and a page shows 50 leads.
+const dayFormats = new Map<string, Intl.DateTimeFormat>()
 
 /** Where a lead's follow-up stands: its status (the launch's first when never set) and who has it. */
 export function followUpWords(launch: LeadsPageLaunch, lead: Pick<ListedLead, 'followUp'>): { status: string; assignee: string } {

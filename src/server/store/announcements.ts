@@ -5,7 +5,6 @@
  * announcements: id, key (a UUID, part of each message's Message-ID), launch, subject, body, author, created_at
  * outbox.announcement_id: the announcement a message belongs to (null for every other kind); one per lead and announcement
  */
-import type { MessageStatus, OutgoingMail, StoredLead } from './store.ts'
 
 /** An announcement as the leads page hands it to the store. */
 export type NewAnnouncement = {
@@ -25,18 +24,21 @@ export type NewAnnouncement = {
 export type Announcement = NewAnnouncement & { id: number; recipients: number; sent: number }
 
 /** An announcement in a lead's history: what it was and how its message to this lead went. */
-export type LeadAnnouncement = { id: number; subject: string; createdAt: string; author: string; status: MessageStatus }
+export type LeadAnnouncement = { id: number; subject: string; createdAt: string; author: string; status: 'pending' | 'sent' | 'failed' | 'cancelled' }
 
-/** The announcements' part of the store. */
-export interface AnnouncementStore {
+/**
+ * The announcements' part of the store, over the store's lead and mail (store.ts: StoredLead, OutgoingMail; generic so
+ * this file needs nothing of store.ts, which extends it).
+ */
+export interface AnnouncementStore<Lead, Mail> {
   /**
    * The leads of `launch` who may receive marketing at `now`: express consent, or implied consent not yet ended;
    * never suspected spam, never a lead whose address withdrew (this lead or another of the same address). Newest
    * first; several leads of one address all come (onePerAddress keeps one). The suppression list is the caller's.
    */
-  listMarketableLeads(launch: string, now: Date): Promise<StoredLead[]>
+  listMarketableLeads(launch: string, now: Date): Promise<Lead[]>
   /** Stores the announcement and queues its messages (one per lead), all in one transaction. */
-  saveAnnouncement(announcement: NewAnnouncement, messages: Array<{ leadId: number; mail: OutgoingMail }>): Promise<Announcement>
+  saveAnnouncement(announcement: NewAnnouncement, messages: Array<{ leadId: number; mail: Mail }>): Promise<Announcement>
   /** Announcements newest first, of these launches (undefined: every launch). */
   listAnnouncements(launches: readonly string[] | undefined): Promise<Announcement[]>
   /** The announcements sent to one lead, newest first. */
@@ -44,7 +46,7 @@ export interface AnnouncementStore {
 }
 
 /** One lead per address (trimmed, lower case), the first of each in the given order. */
-export function onePerAddress(leads: StoredLead[]): StoredLead[] {
+export function onePerAddress<Lead extends { fields: Record<string, unknown> }>(leads: Lead[]): Lead[] {
   const seen = new Set<string>()
   return leads.filter((lead) => {
     const email = typeof lead.fields.email === 'string' ? lead.fields.email.trim().toLowerCase() : ''

@@ -297,7 +297,7 @@ export type ErasureResult = {
  * Where leads and their pending notifications live, and the sign-in limiter's counts (store/sign-in-counts.ts). Every
  * method may be called concurrently.
  */
-export interface LeadStore extends SignInCounts, FollowUpStore, PulseStore, AnnouncementStore {
+export interface LeadStore extends SignInCounts, FollowUpStore, PulseStore, AnnouncementStore<StoredLead, OutgoingMail> {
   /**
    * Stores the lead and its notification in ONE transaction, or nothing at all; `mail` null stores the lead alone
    * (suspected spam is never notified). A submission id that is already stored changes nothing and returns the

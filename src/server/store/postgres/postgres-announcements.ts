@@ -1,7 +1,7 @@
 // The PostgreSQL store's announcements (announcements.ts), as sqlite/sqlite-announcements.ts: who may receive
 // marketing, and the announcements with their outbox messages (supabase/migrations/20260101000000_consent_kind.sql).
 import type { Announcement, AnnouncementStore, LeadAnnouncement } from '../announcements.ts'
-import type { MessageStatus } from '../store.ts'
+import type { MessageStatus, OutgoingMail, StoredLead } from '../store.ts'
 import { emailKey, launchCondition, leadColumns, toIso, toLead, toNumber, type LeadRow } from './postgres-rows.ts'
 
 /** The one thing needed of a Postgres client (postgres-store.ts: SqlQueryable). */
@@ -36,7 +36,7 @@ const withCounts = `SELECT a.id, a.key::text AS key, a.launch, a.subject, a.body
   (SELECT count(*) FROM public.outbox o WHERE o.announcement_id = a.id AND o.status = 'sent') AS sent FROM public.announcements a`
 
 /** The announcements' part of the Postgres store (`defaultLaunch`: what a null launch is). */
-export function createPostgresAnnouncements(db: SqlQueryable, defaultLaunch: string): AnnouncementStore {
+export function createPostgresAnnouncements(db: SqlQueryable, defaultLaunch: string): AnnouncementStore<StoredLead, OutgoingMail> {
   return {
     async listMarketableLeads(launch, now) {
       const only = launchCondition(launch, defaultLaunch, 2)

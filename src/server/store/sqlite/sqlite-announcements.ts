@@ -2,7 +2,7 @@
 // outbox messages. Schema version 12 (sqlite-schema.ts).
 import type Database from 'better-sqlite3'
 import type { Announcement, AnnouncementStore, LeadAnnouncement } from '../announcements.ts'
-import type { MessageStatus } from '../store.ts'
+import type { MessageStatus, OutgoingMail, StoredLead } from '../store.ts'
 import { emailKey, toLead, type LeadRow } from './sqlite-rows.ts'
 
 type AnnouncementRow = { id: number; key: string; launch: string; subject: string; body: string; author: string; created_at: string; recipients: number; sent: number }
@@ -23,9 +23,9 @@ const withCounts = `SELECT a.*, (SELECT count(*) FROM outbox o WHERE o.announcem
   (SELECT count(*) FROM outbox o WHERE o.announcement_id = a.id AND o.status = 'sent') AS sent FROM announcements a`
 
 /** The announcements' part of the SQLite store, on its connection (`defaultLaunch`: what a null launch is). */
-export function createSqliteAnnouncements(db: Database.Database, defaultLaunch: string, readonly: boolean): AnnouncementStore {
+export function createSqliteAnnouncements(db: Database.Database, defaultLaunch: string, readonly: boolean): AnnouncementStore<StoredLead, OutgoingMail> {
   const query = (sql: string) => db.prepare(sql)
-  const save = db.transaction((announcement: Parameters<AnnouncementStore['saveAnnouncement']>[0], messages: Parameters<AnnouncementStore['saveAnnouncement']>[1]) => {
+  const save = db.transaction((announcement: Parameters<AnnouncementStore<StoredLead, OutgoingMail>['saveAnnouncement']>[0], messages: Array<{ leadId: number; mail: OutgoingMail }>) => {
     const { id } = query('INSERT INTO announcements (key, launch, subject, body, author, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id').get(
       announcement.key,
       announcement.launch,
