@@ -152,7 +152,7 @@ ${[
   .sort((a, b) => b.at.localeCompare(a.at))
   .map((entry) => entry.line)}
 </ol>`
-    : html`<p>No changes, notes or announcements yet.</p>`
+    : html`<p>No changes or notes yet.</p>`
 }
 </section>
 ${samePerson(view, extras)}
