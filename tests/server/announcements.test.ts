@@ -167,7 +167,8 @@ describe('announcements to a launch\'s list', () => {
     // The page lists it with how many it went to; each lead's history shows it.
     const listed = await (await h.send('editor', '/leads/announcements?queued=2')).text()
     expect(listed).toContain('The announcement is on its way to 2 registrants.')
-    expect(listed).toMatch(/VIP access opens Saturday at 10<\/td><td>editor@example\.com<\/td><td>2 registrants<\/td>/)
+    expect(listed).toContain('<strong>VIP access opens Saturday at 10</strong> · Bramblewood Crossing</p>\n<p class="lp-announcement-count">Went to 2 registrants</p>')
+    expect(listed).toMatch(/<\/time> · editor@example\.com<\/p>/)
     const history = await (await h.send('editor', `/leads/lead/${express.id}`)).text()
     expect(history).toContain('Announcement (sent):</strong> VIP access opens Saturday at 10')
     expect(history).toContain('<dt>Consent</dt><dd>Express</dd>')

@@ -30,18 +30,19 @@ export type AnnouncementPage = {
 /** The longest subject and text an announcement may have: a short message, not a newsletter. */
 export const announcementLimits = { subject: 150, text: 2000 }
 
-function pastTable(view: ViewContext, past: Announcement[]): Html {
+function pastList(view: ViewContext, past: Announcement[]): Html {
   if (past.length === 0) return html`<p>No announcements sent yet.</p>`
   const siteName = (slug: string) => view.launches.find((launch) => launch.slug === slug)?.siteName ?? slug
-  return html`<div class="lp-table-wrap"><table class="lp-table">
-<caption class="lp-visually-hidden">Announcements sent, newest first</caption>
-<thead><tr><th scope="col">Sent</th><th scope="col">Launch</th><th scope="col">Subject</th><th scope="col">By</th><th scope="col">Went to</th></tr></thead>
-<tbody>
+  // A list, not a table: it reads the same on a phone.
+  return html`<ol class="lp-history">
 ${past.map(
-  (a) => html`<tr><td class="lp-nowrap"><time datetime="${a.createdAt}">${localTime(a.createdAt, view.timeZone)}</time></td><td>${siteName(a.launch)}</td><td>${a.subject}</td><td>${a.author}</td><td>${a.recipients} registrant${a.recipients === 1 ? '' : 's'}${a.sent < a.recipients ? ` (${a.sent} sent so far)` : ''}</td></tr>`,
+  (a) => html`<li class="lp-history-entry">
+<p class="lp-history-what"><strong>${a.subject}</strong> · ${siteName(a.launch)}</p>
+<p class="lp-announcement-count">Went to ${a.recipients} registrant${a.recipients === 1 ? '' : 's'}${a.sent < a.recipients ? ` (${a.sent} sent so far)` : ''}</p>
+<p class="lp-history-meta"><time datetime="${a.createdAt}">${localTime(a.createdAt, view.timeZone)}</time> · ${a.author}</p>
+</li>`,
 )}
-</tbody>
-</table></div>`
+</ol>`
 }
 
 function previewSection(page: AnnouncementPage): Html | string {
@@ -83,7 +84,7 @@ ${page.launches.map((launch) => html`<option value="${launch.slug}"${launch.slug
 <input id="announcement-subject" name="subject" type="text" value="${form.subject}" maxlength="${announcementLimits.subject}" required${problem ? html` aria-describedby="announcement-notice"` : ''}>
 <label for="announcement-text">Message (plain text; a blank line starts a new paragraph)</label>
 <textarea id="announcement-text" name="text" rows="6" maxlength="${announcementLimits.text}" required>${form.text}</textarea>
-<div class="lp-follow-row">
+<div class="lp-actions">
 <button type="submit" name="action" value="preview" class="lp-button">Preview</button>
 <button type="submit" name="action" value="test" class="lp-button">Send a test to me</button>
 <button type="submit" name="action" value="send" class="lp-button">Send to the list</button>
@@ -93,7 +94,7 @@ ${page.launches.map((launch) => html`<option value="${launch.slug}"${launch.slug
 ${previewSection(page)}
 <section class="lp-section" aria-labelledby="past">
 <h2 id="past">Sent announcements</h2>
-${pastTable(view, page.past)}
+${pastList(view, page.past)}
 </section>
 </main>`,
   )
