@@ -30,6 +30,15 @@ function FieldTemplate({ id, label, children, rawErrors, schema, hidden, uiSchem
       {message}
     </p>
   )
+  // A yes/no box (the updates box): the checkbox widget labels itself, beside the box.
+  if (schema.type === 'boolean') {
+    return (
+      <div className="text-base text-ink [&_input]:size-5 [&_input]:shrink-0 [&_input]:accent-forest-900 [&_label]:flex [&_label]:cursor-pointer [&_label]:items-center [&_label]:gap-2.5">
+        {children}
+        {error}
+      </div>
+    )
+  }
   if (uiSchema?.['ui:widget'] === 'radio') {
     return (
       <fieldset>
@@ -119,6 +128,11 @@ function readTypedValues(formElement: HTMLFormElement, schema: RJSFSchema): Regi
     const name = field
     const checked = formElement.querySelector<HTMLInputElement>(`input[type="radio"][name="${name}"]:checked`)
     const input = formElement.querySelector<HTMLInputElement>(`input:not([type="radio"])[name="${name}"]`)
+    // A checkbox's value is "on" whether or not it is ticked: what counts is that it is (a yes/no field, e.g. updates).
+    if (input?.type === 'checkbox') {
+      if (input.checked) typed[field] = true
+      continue
+    }
     const value = checked?.value ?? input?.value
     if (value) typed[field] = value
   }
