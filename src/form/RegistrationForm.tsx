@@ -33,7 +33,7 @@ function FieldTemplate({ id, label, children, rawErrors, schema, hidden, uiSchem
   // A yes/no box (the updates box): the checkbox widget labels itself, beside the box.
   if (schema.type === 'boolean') {
     return (
-      <div className="text-base text-ink [&_input]:size-5 [&_input]:shrink-0 [&_input]:accent-forest-900 [&_label]:flex [&_label]:cursor-pointer [&_label]:items-center [&_label]:gap-2.5">
+      <div>
         {children}
         {error}
       </div>
@@ -85,6 +85,28 @@ function BaseInputTemplate(props: WidgetProps & { type?: string }) {
       onBlur={(event) => onBlur(id, event.target.value)}
       onFocus={(event) => onFocus(id, event.target.value)}
     />
+  )
+}
+
+/** A yes/no box (e.g. the updates box, express consent): unticked until the visitor ticks it, labelled beside it. */
+function CheckboxWidget({ id, htmlName, label, value, disabled, readonly, onChange, onBlur, onFocus, rawErrors }: WidgetProps) {
+  return (
+    <label className="flex min-h-11 cursor-pointer items-center gap-2.5 text-base text-ink">
+      <input
+        type="checkbox"
+        id={id}
+        name={htmlName || id}
+        checked={value === true}
+        disabled={disabled || readonly}
+        aria-invalid={Boolean(rawErrors?.length) || undefined}
+        aria-describedby={errorId(id)}
+        className="size-5 shrink-0 accent-forest-900"
+        onChange={(event) => onChange(event.target.checked)}
+        onBlur={() => onBlur(id, value)}
+        onFocus={() => onFocus(id, value)}
+      />
+      <span>{label}</span>
+    </label>
   )
 }
 
@@ -210,7 +232,7 @@ export function RegistrationForm({ idPrefix, schema, ui, validators }: Registrat
       transformErrors={transformErrors}
       extraErrors={extraErrors}
       templates={{ FieldTemplate, ObjectFieldTemplate, BaseInputTemplate }}
-      widgets={{ RadioWidget }}
+      widgets={{ RadioWidget, CheckboxWidget }}
       className="space-y-5"
       onChange={(event) => setFormData((event.formData ?? {}) as RegistrationData)}
       onError={() => setAttempted(true)}
