@@ -11,7 +11,7 @@ import { createSmtpMailer } from '../../src/server/delivery/smtp-mailer.ts'
 import { createUnsubscribeRoutes } from '../../src/server/delivery/unsubscribe.ts'
 import type { Mailer } from '../../src/server/delivery/mailer.ts'
 import { createLeadsPage, leadsPageLaunchOf } from '../../src/server/leads-page/leads-page.ts'
-import { openSessionStore } from '../../src/server/leads-page/sessions.ts'
+import { createPasswordCheck, openSessionStore } from '../../src/server/leads-page/sessions.ts'
 import type { LeadsAuditEntry, StudioViewer } from '../../src/server/leads-page/viewers.ts'
 import { impliedConsentEnd } from '../../src/server/store/consent.ts'
 import { openSqliteStore, type SqliteLeadStore } from '../../src/server/store/sqlite/sqlite-store.ts'
@@ -210,6 +210,35 @@ describe('announcements to a launch\'s list', () => {
     expect(noOrigin).toBe(403)
     expect(await h.store.listAnnouncements(undefined)).toEqual([])
     expect(h.audit.map((entry) => entry.action)).toContain('refused an announcement to a launch the account is not given')
+  })
+})
+
+describe('announcements and the shared team password', () => {
+  it('are refused to whoever signed in with LEADS_PASSWORD (no person to name)', async () => {
+    const sessions = openSessionStore(path.join(root, `${crypto.randomUUID()}.sqlite`), 'a shared team password')
+    cleanups.push(() => sessions.close())
+    const page = createLeadsPage({
+      checkPassword: createPasswordCheck('a shared team password'),
+      audit: async () => {},
+      store: h.store,
+      sessions,
+      launches: [leadsPageLaunchOf(config)],
+      timeZone: 'America/Toronto',
+      clientIp: () => '203.0.113.7',
+      signInCounts: h.store,
+      trustProxy: 0,
+      log: quiet,
+      announcements: { mailOf: () => mailOf(config), sendTest: async () => {}, suppressionKeyOf: (email) => addressKeyOf(suppressionSecret, email) },
+    })
+    const post = (target: string, form: Record<string, string>, cookie = '') =>
+      page.request(`${origin}${target}`, { method: 'POST', headers: { host: 'leads.example', origin, cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() })
+    const signedIn = await post('/leads/sign-in', { password: 'a shared team password' })
+    const cookie = signedIn.headers.getSetCookie().find((c) => c.startsWith('leads_session='))!.split(';')[0]!
+    await lead('ada@example.com', '2026-10-01T10:00:00.000Z', 'express')
+    const refused = await post('/leads/announcements', { ...announcement, action: 'send' }, cookie)
+    expect(refused.status).toBe(403)
+    expect(await refused.text()).toContain('not with the shared team password')
+    expect(await h.store.listAnnouncements(undefined)).toEqual([])
   })
 })
 
