@@ -19,7 +19,7 @@ export type FunctionLaunch = {
   /** Where this launch's pages are (scheme://host[:port]): the canonical address's origin, then launch.origins. */
   origins: string[]
   /** The registration form: what the function validates with, and how the notification labels the fields. */
-  form: Pick<FormConfig, 'schema' | 'uiSchema' | 'messages' | 'consent'>
+  form: Pick<FormConfig, 'schema' | 'uiSchema' | 'messages' | 'consent' | 'expressConsentField'>
   /** The reply to registrants, when the config has one. */
   reply?: ReplyConfig
   /** launch.leadStatuses, when the config names them: the leads page's follow-up steps (defaultLeadStatuses else). */
@@ -50,7 +50,7 @@ export function functionLaunchOf(config: PageConfig): FunctionLaunch {
     notifyEmail: config.launch.notifyEmail ?? config.site.email,
     ...(config.launch.realtorEmail ? { realtorEmail: config.launch.realtorEmail } : {}),
     origins: [...new Set(origins)],
-    form: { schema: config.form.schema, uiSchema: config.form.uiSchema, messages: config.form.messages, consent: config.form.consent },
+    form: { schema: config.form.schema, uiSchema: config.form.uiSchema, messages: config.form.messages, consent: config.form.consent, ...(config.form.expressConsentField ? { expressConsentField: config.form.expressConsentField } : {}) },
     ...(config.reply ? { reply: config.reply } : {}),
     ...(config.launch.leadStatuses ? { leadStatuses: [...config.launch.leadStatuses] } : {}),
     privacy: { url: new URL(privacyPagePath, config.seo.canonicalUrl).href, label: privacyPageOf(config).linkLabel },

@@ -315,6 +315,14 @@ export const formSchema = {
     submitLabel: { type: 'string', minLength: 1, title: 'Button label', description: 'The submit button text.', examples: ['Register Now'] },
     submittingLabel: { type: 'string', minLength: 1, title: 'Button label while sending', description: 'Shown while the form is being sent.', examples: ['Submitting…'] },
     consent: { type: 'string', minLength: 1, title: 'Consent note', description: 'Shown under the form, and stored with each registration.' },
+    expressConsentField: {
+      type: 'string',
+      minLength: 1,
+      title: 'Express consent checkbox',
+      description:
+        'The name of an optional yes/no field in form.schema ({ "type": "boolean", "title": "Send me updates about …" }, never "default": true): the unticked box a visitor ticks to give express consent to marketing (CASL). Without it, or left unticked, a registration is implied consent, which lasts six months.',
+      examples: ['updates'],
+    },
     toasts: {
       type: 'object',
       title: 'Notices',

@@ -5,7 +5,7 @@ import { formFieldSchemas, formRequiredFields } from '../../schema/registration-
 import { reservedFieldNames } from '../../schema/registration-contract.ts'
 import { listConfigImages } from './config-images.ts'
 import { checkReplyPlaceholders } from './reply-placeholders-check.ts'
-import { checkPrivacy } from './legal-checks.ts'
+import { checkExpressConsent, checkPrivacy } from './legal-checks.ts'
 import { checkPhases } from './phase-checks.ts'
 import { checkRealtorPath } from './realtor-checks.ts'
 import { closest, describePath, describeValue, listWords, type Finding } from './describe.ts'
@@ -31,6 +31,7 @@ export function checkConfigSemantics(data: unknown, publicDir: string): Finding[
     ...checkForm(data),
     ...checkReplyPlaceholders(data),
     ...checkPrivacy(data),
+    ...checkExpressConsent(data),
     ...checkPhases(data),
     ...checkRealtorPath(data),
   ]

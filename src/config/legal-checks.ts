@@ -63,3 +63,45 @@ export function checkPrivacy(data: Json): Finding[] {
     },
   ]
 }
+
+/**
+ * form.expressConsentField names the checkbox that records express consent (CASL): it must be an optional boolean
+ * field of the form, unticked until the visitor ticks it (a box ticked in advance is not consent).
+ */
+export function checkExpressConsent(data: Json): Finding[] {
+  const form = isObject(data.form) ? data.form : {}
+  const name = form.expressConsentField
+  if (typeof name !== 'string' || name === '') return []
+  const schema = isObject(form.schema) ? form.schema : {}
+  const field = isObject(schema.properties) ? schema.properties[name] : undefined
+  const at: Segment[] = ['form', 'expressConsentField']
+  if (!isObject(field)) {
+    return [
+      {
+        at,
+        message: `${describePath(at)} names ${describeValue(name)}, but form.schema.properties has no such field, so no visitor could ever give express consent.`,
+        fix: `Add the checkbox to form.schema.properties: "${name}": { "type": "boolean", "title": "Send me updates about the development" }, or correct the name.`,
+      },
+    ]
+  }
+  const required = Array.isArray(schema.required) && schema.required.includes(name)
+  if (field.type !== 'boolean' || required) {
+    return [
+      {
+        at,
+        message: `${describePath(at)} names ${describeValue(name)}, which is ${required ? 'a required field' : 'not a yes/no field'}: express consent is an optional box the visitor ticks.`,
+        fix: `Make form.schema.properties.${name} { "type": "boolean", "title": "…" }${required ? ` and take "${name}" out of form.schema.required` : ''}.`,
+      },
+    ]
+  }
+  if (field.default === true) {
+    return [
+      {
+        at: ['form', 'schema', 'properties', name, 'default'],
+        message: `form.schema.properties.${name} is ticked in advance ("default": true): under CASL a box ticked for the visitor is not express consent.`,
+        fix: 'Delete "default": true (or write false): the box starts unticked and only the visitor ticks it.',
+      },
+    ]
+  }
+  return []
+}

@@ -30,6 +30,15 @@ function FieldTemplate({ id, label, children, rawErrors, schema, hidden, uiSchem
       {message}
     </p>
   )
+  // A yes/no box (the updates box): the checkbox widget labels itself, beside the box.
+  if (schema.type === 'boolean') {
+    return (
+      <div>
+        {children}
+        {error}
+      </div>
+    )
+  }
   if (uiSchema?.['ui:widget'] === 'radio') {
     return (
       <fieldset>
@@ -79,6 +88,28 @@ function BaseInputTemplate(props: WidgetProps & { type?: string }) {
   )
 }
 
+/** A yes/no box (e.g. the updates box, express consent): unticked until the visitor ticks it, labelled beside it. */
+function CheckboxWidget({ id, htmlName, label, value, disabled, readonly, onChange, onBlur, onFocus, rawErrors }: WidgetProps) {
+  return (
+    <label className="flex min-h-11 cursor-pointer items-center gap-2.5 text-base text-ink">
+      <input
+        type="checkbox"
+        id={id}
+        name={htmlName || id}
+        checked={value === true}
+        disabled={disabled || readonly}
+        aria-invalid={Boolean(rawErrors?.length) || undefined}
+        aria-describedby={errorId(id)}
+        className="size-5 shrink-0 accent-forest-900"
+        onChange={(event) => onChange(event.target.checked)}
+        onBlur={() => onBlur(id, value)}
+        onFocus={() => onFocus(id, value)}
+      />
+      <span>{label}</span>
+    </label>
+  )
+}
+
 function RadioWidget({ id, htmlName, options, value, disabled, readonly, onChange, onBlur, onFocus, rawErrors }: WidgetProps) {
   const invalid = Boolean(rawErrors?.length)
   return (
@@ -119,6 +150,11 @@ function readTypedValues(formElement: HTMLFormElement, schema: RJSFSchema): Regi
     const name = field
     const checked = formElement.querySelector<HTMLInputElement>(`input[type="radio"][name="${name}"]:checked`)
     const input = formElement.querySelector<HTMLInputElement>(`input:not([type="radio"])[name="${name}"]`)
+    // A checkbox's value is "on" whether or not it is ticked: what counts is that it is (a yes/no field, e.g. updates).
+    if (input?.type === 'checkbox') {
+      if (input.checked) typed[field] = true
+      continue
+    }
     const value = checked?.value ?? input?.value
     if (value) typed[field] = value
   }
@@ -196,7 +232,7 @@ export function RegistrationForm({ idPrefix, schema, ui, validators }: Registrat
       transformErrors={transformErrors}
       extraErrors={extraErrors}
       templates={{ FieldTemplate, ObjectFieldTemplate, BaseInputTemplate }}
-      widgets={{ RadioWidget }}
+      widgets={{ RadioWidget, CheckboxWidget }}
       className="space-y-5"
       onChange={(event) => setFormData((event.formData ?? {}) as RegistrationData)}
       onError={() => setAttempted(true)}

@@ -66,6 +66,7 @@
  * POST …/send-contact-email/deliver-pending with `authorization: Bearer <OUTBOX_SECRET>` delivers due
  * notifications now (the scheduled retry on Supabase) and answers { ok, sent, failed }.
  */
+import { consentOf } from './store/consent.ts'
 import { Hono, type Context } from 'hono'
 import { bearerAuth } from 'hono/bearer-auth'
 import { HTTPException } from 'hono/http-exception'
@@ -280,6 +281,8 @@ export function createApp(deps: AppDeps): Hono {
       createdAt: now.toISOString(),
       ...(phase !== undefined ? { phase } : {}),
       fields: checked.value,
+      // Express only when the config's unticked box was ticked; else implied by this inquiry, for six months (CASL).
+      ...consentOf(checked.value, form.expressConsentField, now.toISOString()),
       userAgent: userAgentOf(c.req.header('user-agent')),
       suspectedSpam,
     }

@@ -19,6 +19,7 @@ import { launchSiteOf } from './site/launch-site.ts'
 import { superviseDelivery } from './delivery-supervisor.ts'
 import { hmacSha256 } from './store/private-files.ts'
 import { createSmtpMailer } from './delivery/smtp-mailer.ts'
+import { announcementMailOf } from './delivery/announcement.ts'
 import { addressKeyOf } from './store/suppression.ts'
 import { createWebhookSender } from './delivery/webhook.ts'
 import { createAlerts, messageFailedAlert } from './delivery/alerts.ts'
@@ -343,12 +344,11 @@ export async function startNodeServer(
     password: settings.leadsPassword,
     studio: studio?.leads,
     store,
-    launches: initial.flatMap((launch) => {
-      const contract = launch.version?.contract
-      return contract ? [{ slug: launch.slug, siteName: contract.site.name, form: contract.form, statuses: contract.leadStatuses ?? defaultLeadStatuses }] : []
-    }),
+    launches: initial.flatMap(({ slug, version: v }) => (v ? [{ slug, siteName: v.contract.site.name, form: v.contract.form, statuses: v.contract.leadStatuses ?? defaultLeadStatuses }] : [])),
     webhook: webhook !== undefined,
     onQueued: () => delivery.kick(),
+    // Announcements speak with each launch's reply (sender, contact, unsubscribe words) and sign its links the same way.
+    announcements: { mailOf: (slug) => announcementMailOf(live.current().get(slug)?.version?.contract, (contract) => ({ secret: unsubscribeSecret(), baseUrl: linkBaseOf(contract), hmac: hmacSha256 })), sendTest: (mail) => mailer.send(mail), suppressionKeyOf: erasure.keyOf },
     timeZone: settings.timeZone,
     trustProxy: settings.trustProxy,
     clientIp: (c) => clientAddress(c) ?? 'unknown',

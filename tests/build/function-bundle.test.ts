@@ -32,7 +32,8 @@ describe("the function's bundle (supabase/functions/_shared/launches.json)", () 
       // Realtors' registrations are told to the co-op desk.
       realtorEmail: first.launch.realtorEmail,
       origins: ['https://bramblewood.example.com'],
-      form: { schema: first.form.schema, uiSchema: first.form.uiSchema, messages: first.form.messages, consent: first.form.consent },
+      // The updates box the function reads express consent from (CASL).
+      form: { schema: first.form.schema, uiSchema: first.form.uiSchema, messages: first.form.messages, consent: first.form.consent, expressConsentField: 'updates' },
       reply: first.reply,
       privacy: { url: 'https://bramblewood.example.com/privacy', label: first.privacy?.linkLabel ?? '-' },
       // The phases' names, start times and replies: which phase is in force, and its reply (never the page's words).

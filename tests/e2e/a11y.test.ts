@@ -208,7 +208,13 @@ describe('keyboard-only registration', () => {
     // A buyer (No) may name their agent: the optional field shown under the question is the next stop.
     await page.keyboard.press('Tab')
     await expect(form.getByLabel(/agent's name or e-mail/).evaluate((element) => element === document.activeElement)).resolves.toBe(true)
-    // The honeypot is out of the Tab order: the next stop is the submit button.
+    // The updates box (express consent) is next, and Space ticks it; the honeypot is out of the Tab order, so the
+    // stop after the box is the submit button.
+    await page.keyboard.press('Tab')
+    const updates = form.getByRole('checkbox', { name: /^Send me news and VIP updates/ })
+    await expect(updates.evaluate((element) => element === document.activeElement)).resolves.toBe(true)
+    await page.keyboard.press('Space')
+    await expect(updates.isChecked()).resolves.toBe(true)
     await page.keyboard.press('Tab')
     await expect(focused(page)).resolves.toMatchObject({ tag: 'button', text: config.form.submitLabel })
     await page.keyboard.press('Enter')

@@ -367,7 +367,7 @@ export async function waitForPublished(page: Page, version: number, timeout = sc
 export async function inviteAndSetPassword(
   browser: Browser,
   server: Pick<RunningServer, 'url' | 'dataDir'>,
-  options: { email: string; role?: 'owner' | 'editor' | 'sales'; password: string; env?: Record<string, string>; cwd?: string; viewport?: { width: number; height: number } },
+  options: { email: string; role?: 'owner' | 'editor' | 'sales'; password: string; env?: Record<string, string>; cwd?: string; viewport?: { width: number; height: number }; bypassCSP?: boolean },
 ): Promise<{ context: BrowserContext; page: Page }> {
   const { stdout } = await new Promise<{ stdout: string }>((resolve, reject) =>
     execFile(
@@ -379,7 +379,8 @@ export async function inviteAndSetPassword(
   )
   const link = /(http:\/\/\S+\/studio\/invite\/\S+)/.exec(stdout)?.[1]
   if (!link) throw new Error(`npm run studio:invite printed no link:\n${stdout}`)
-  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1440, height: 900 } })
+  // bypassCSP: for a test that injects axe-core into the pages (a strict CSP blocks Playwright's addScriptTag).
+  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1440, height: 900 }, bypassCSP: options.bypassCSP ?? false })
   const page = await context.newPage()
   page.setDefaultTimeout(scaled(30_000))
   await page.goto(server.url + new URL(link).pathname)

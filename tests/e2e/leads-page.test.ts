@@ -109,7 +109,8 @@ describe('the leads page', () => {
     // The phone in one national format (as typed it is kept too); a new lead's follow-up: the first status, nobody yet.
     // The default launch has phases: each lead shows the one it registered in.
     // A realtor's fields are columns once a lead on the page has them (Tobias registered as a realtor); a buyer's are empty.
-    expect(cells.slice(1)).toEqual(['VIP', person.name, person.email, '(416) 555-0123', 'No', '—', '—', '—', 'New', 'Nobody', 'newsletter', expect.stringMatching(/^(Sent|Waiting to send)$/)])
+    // The updates box left unticked (the first —): consent implied by the registration, for six months (CASL).
+    expect(cells.slice(1)).toEqual(['VIP', person.name, person.email, '(416) 555-0123', 'No', '—', '—', '—', '—', 'New', 'Nobody', expect.stringMatching(/^Implied until \d{1,2} [A-Z][a-z]+ \d{4}$/), 'newsletter', expect.stringMatching(/^(Sent|Waiting to send)$/)])
     expect(cells[0]).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s[ap]\.m\.$/)
     await expect(page.getByRole('columnheader').allTextContents()).resolves.toEqual([
       'Received',
@@ -118,11 +119,13 @@ describe('the leads page', () => {
       'Email',
       'Phone',
       'Are You A Realtor?',
+      'Send me news and VIP updates about Bramblewood Crossing (optional)',
       'Brokerage',
       'RECO registration number',
       'Are you registering on behalf of a client?',
       'Status',
       'Assigned to',
+      'Consent',
       'UTM source',
       'Notification',
     ])

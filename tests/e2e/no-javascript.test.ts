@@ -255,8 +255,11 @@ describe('the honeypot', () => {
     expect(honeypot!.name).not.toMatch(autofillProne)
     expect(honeypot!.id).not.toMatch(autofillProne)
     expect(honeypot!.label).not.toMatch(autofillProne)
-    const visible = Object.fromEntries(audit.filter((input) => !input.hidden && input.type !== 'radio' && input.type !== 'hidden').map((input) => [input.name, input.autocomplete]))
+    const visible = Object.fromEntries(audit.filter((input) => !input.hidden && !['radio', 'hidden', 'checkbox'].includes(input.type)).map((input) => [input.name, input.autocomplete]))
     expect(visible).toEqual({ name: 'name', email: 'email', phone: 'tel' })
+    // The updates box (express consent, CASL) is there, unticked, labelled by the config's words.
+    const updates = form.getByRole('checkbox', { name: 'Send me news and VIP updates about Bramblewood Crossing (optional)' })
+    await expect(updates.isChecked()).resolves.toBe(false)
     // The one hidden input says which launch the post is for.
     expect(audit.filter((input) => input.type === 'hidden').map((input) => input.name)).toEqual(['launch'])
     expect(await form.locator('input[type="hidden"][name="launch"]').getAttribute('value')).toBe('bramblewood-crossing')

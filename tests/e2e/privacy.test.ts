@@ -48,6 +48,8 @@ describe('the privacy page', () => {
       'Email',
       'Phone',
       'Are You A Realtor?',
+      // Whether they want updates (express consent, CASL).
+      'Send me news and VIP updates about Bramblewood Crossing (optional)',
       // What a realtor is asked, and a buyer may add (the form's if/then fields).
       'Brokerage',
       'RECO registration number',

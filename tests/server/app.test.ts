@@ -74,6 +74,9 @@ describe('send-contact-email: a valid registration', () => {
       consentText: 'By submitting, you agree to be contacted with VIP updates.',
       consentSha256: '6ac42fa0ae3a14bbbe41fd46fb467154203be57a24ffff181293241be1837a8c',
       consentReported: null,
+      // The updates box was not ticked: consent implied by the inquiry, for six months (CASL).
+      consentKind: 'implied',
+      impliedConsentUntil: '2025-12-01T14:30:00.000Z',
       pageUrl: 'https://www.example.com/',
       referrer: 'https://www.google.com/',
       utm: { utm_source: 'google', utm_campaign: 'launch' },

@@ -35,8 +35,8 @@ async function seed(store: LeadStore): Promise<void> {
 }
 
 const header = [
-  'id', 'created_at', 'submission_id', 'launch', 'phase', 'realtor', 'first_registered_at', 'suspected_spam', 'name', 'email', 'phone', 'isRealtor', 'consent_text', 'consent_sha256',
-  'consent_reported', 'page_url', 'referrer', 'landing_page', 'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content',
+  'id', 'created_at', 'submission_id', 'launch', 'phase', 'realtor', 'first_registered_at', 'suspected_spam', 'name', 'email', 'phone', 'isRealtor', 'updates', 'consent_text', 'consent_sha256',
+  'consent_reported', 'consent_kind', 'implied_consent_until', 'page_url', 'referrer', 'landing_page', 'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content',
   'utm_custom', 'gclid', 'gbraid', 'wbraid', 'fbclid', 'msclkid', 'user_agent', 'withdrawn_at',
 ]
 
@@ -58,6 +58,7 @@ function checkRows(rows: string[][]): void {
   expect(col(first, 'created_at')).toBe('2025-06-01T14:30:00.000Z')
   expect(col(first, 'consent_sha256')).toBe('6ac42fa0ae3a14bbbe41fd46fb467154203be57a24ffff181293241be1837a8c')
   expect(col(first, 'consent_reported')).toBe('')
+  expect([col(first, 'consent_kind'), col(first, 'implied_consent_until')]).toEqual(['implied', '2025-12-01T14:30:00.000Z'])
   expect(col(hostile, 'consent_reported')).toBe("'=cmd|calc")
   expect(col(hostile, 'name')).toBe(`'=HYPERLINK("http://evil.example","Click")`)
   expect(col(hostile, 'email')).toBe('a,b@example.com')
@@ -197,7 +198,7 @@ describe('npm run leads:export with several launches', () => {
       ['Lucía Fernández', 'maple-ridge'],
       ['Omar Haddad', 'cedar-row'],
     ])
-    expect(fields.slice(0, 5)).toEqual(['name', 'email', 'phone', 'isRealtor', 'postalCode'])
+    expect(fields.slice(0, 6)).toEqual(['name', 'email', 'phone', 'isRealtor', 'updates', 'postalCode'])
     expect(fields.slice(-2)).toEqual(['unitType', 'lotSize'])
     expect(records[1]!.postalCode).toBe('M4C 1A1')
     expect(stderr).toMatch(/^Note: (\/.*\/)?launches\/cedar-row\/page\.config\.json:1:1: The file is not valid JSON\..* Its leads are exported with the fields they hold\.$/m)
@@ -221,7 +222,7 @@ describe('npm run leads:export with several launches', () => {
       ['Jane Doe', defaultLaunch],
       ['Old Timer', defaultLaunch],
     ])
-    expect(fields).toEqual(['name', 'email', 'phone', 'isRealtor'])
+    expect(fields).toEqual(['name', 'email', 'phone', 'isRealtor', 'updates'])
   })
 
   it("exports a launch only the data still names, in the data's own fields", async () => {
@@ -247,7 +248,7 @@ describe('npm run leads:export with several launches', () => {
       })
       const all = readExport((await exportCli([], { DATABASE_URL: pg.url! }, project)).stdout)
       expect(all.records.map((r) => r.launch)).toEqual([defaultLaunch, 'willowmere-commons', defaultLaunch, 'maple-ridge', 'cedar-row'])
-      expect(all.fields.slice(0, 5)).toEqual(['name', 'email', 'phone', 'isRealtor', 'postalCode'])
+      expect(all.fields.slice(0, 6)).toEqual(['name', 'email', 'phone', 'isRealtor', 'updates', 'postalCode'])
       const one = readExport((await exportCli(['--launch', defaultLaunch], { DATABASE_URL: pg.url! }, project)).stdout)
       expect(one.records.map((r) => r.name)).toEqual(['Jane Doe', 'Old Timer'])
       const error = await exportCli(['--launch', 'nowhere'], { DATABASE_URL: pg.url! }, project).catch((e: { code: number; stderr: string }) => e)

@@ -207,7 +207,8 @@ describe('the leads page (SQLite)', () => {
     const listed = await (await send(h, '/leads', { cookie })).text()
     expect(listed).toContain('<div><dt>Phase</dt><dd>Sold out</dd></div>')
     expect(listed).toContain('<th scope="col">Phase</th>')
-    expect(listed.match(/<td>(Sold out|—)<\/td>/g)).toEqual(['<td>Sold out</td>', '<td>—</td>'])
+    // Each row: its phase, then its updates box (none ticked: —).
+    expect(listed.match(/<td>(Sold out|—)<\/td>/g)).toEqual(['<td>Sold out</td>', '<td>—</td>', '<td>—</td>', '<td>—</td>'])
     expect(await (await send(h, `/leads/lead/${saved.id}`, { cookie })).text()).toContain('<div><dt>Phase</dt><dd>Sold out</dd></div>')
   })
 
@@ -318,7 +319,7 @@ describe('the leads page with several launches (SQLite)', () => {
     const body = await (await send(h, '/leads', { cookie })).text()
     expect(body).toContain('4</strong> registrations in all.')
     expect(cards(body)).toEqual(['Lucía Fernández', 'Old Timer', 'Wen Zhao', 'Jane Doe'])
-    expect(headings(body).slice(0, 7)).toEqual(['Received', 'Launch', 'Full Name', 'Email', 'Phone', 'Are You A Realtor?', 'Postal code (optional)'])
+    expect(headings(body).slice(0, 8)).toEqual(['Received', 'Launch', 'Full Name', 'Email', 'Phone', 'Are You A Realtor?', 'Send me news and VIP updates about Bramblewood Crossing (optional)', 'Postal code (optional)'])
     expect(headings(body)).toContain('unitType')
     expect(cardOf(body, 'Wen Zhao')).toMatchObject({
       Launch: 'Willowmere Commons',
@@ -384,7 +385,7 @@ describe('the leads page with several launches (SQLite)', () => {
     const body = await (await send(single, '/leads', { cookie })).text()
     expect(body).toContain('2</strong> registrations in all.')
     expect(body).not.toContain('search-launch')
-    expect(headings(body)).toEqual(['Received', 'Full Name', 'Email', 'Phone', 'Are You A Realtor?', 'Status', 'Assigned to', 'UTM source', 'Notification'])
+    expect(headings(body)).toEqual(['Received', 'Full Name', 'Email', 'Phone', 'Are You A Realtor?', 'Send me news and VIP updates about Bramblewood Crossing (optional)', 'Status', 'Assigned to', 'Consent', 'UTM source', 'Notification'])
     expect(body).not.toContain('<dt>Launch</dt>')
     single.sessions.close()
   })

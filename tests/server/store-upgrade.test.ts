@@ -11,6 +11,10 @@ import { upgrades } from '../../src/server/store/sqlite/sqlite-schema.ts'
 import type { NewLead, StoredLead } from '../../src/server/store/store.ts'
 import { defaultLaunch, mailFor, newLead } from './support/fixtures.ts'
 import { migrationFiles, plannedPostgresKind, startTestPostgres } from './support/postgres.ts'
+import { impliedConsentEnd } from '../../src/server/store/consent.ts'
+
+/** What a lead stored before consent kinds were kept reads as: implied, six months from its inquiry. */
+const impliedOf = (lead: { createdAt: string }) => ({ consentKind: 'implied', impliedConsentUntil: impliedConsentEnd(lead.createdAt) })
 
 // Databases from before launches keep every lead: each is made by the OLD store's own code, taken from git as it was
 // shipped (the last commit before the launch column), and then opened by today's store (SQLite: it migrates the file
@@ -99,7 +103,7 @@ describe('a leads database made by the store before launches, opened by this one
   it('is read as it is, read-only (an export while the old server still runs on it): every lead the default launch\'s', async () => {
     const store = openSqliteStore(file, { readonly: true, defaultLaunch })
     try {
-      expect(await store.listLeads(0, 10)).toEqual(before.map((lead) => ({ ...lead, launch: defaultLaunch })))
+      expect(await store.listLeads(0, 10)).toEqual(before.map((lead) => ({ ...lead, launch: defaultLaunch, ...impliedOf(lead) })))
       expect((await store.listLeads(0, 10, defaultLaunch)).length).toBe(3)
       expect(await store.listLeads(0, 10, 'willowmere-commons')).toEqual([])
       expect((await store.searchLeads({ launch: 'willowmere-commons', limit: 10 })).total).toBe(0)
@@ -114,7 +118,7 @@ describe('a leads database made by the store before launches, opened by this one
     const store = openSqliteStore(file, { defaultLaunch })
     try {
       expect(userVersion(file)).toBe(upgrades.length + 1)
-      expect(await store.listLeads(0, 10)).toEqual(before.map((lead) => ({ ...lead, launch: defaultLaunch, firstRegisteredAt: lead.createdAt })))
+      expect(await store.listLeads(0, 10)).toEqual(before.map((lead) => ({ ...lead, launch: defaultLaunch, firstRegisteredAt: lead.createdAt, ...impliedOf(lead) })))
       expect(await store.countMessages()).toEqual({ pending: 2, sent: 1, failed: 0, cancelled: 0 })
       const fresh = person('Katherine Johnson', '2025-06-03T10:00:00.000Z')
       const other = { ...person('Hedy Lamarr', '2025-06-04T10:00:00.000Z'), launch: 'willowmere-commons' }
@@ -183,7 +187,7 @@ describe.skipIf(plannedPostgresKind() === 'pglite')(`a PostgreSQL database fille
       await pg.exec(readFileSync(migration, 'utf8'))
       await pg.exec(readFileSync(firstRegistered, 'utf8'))
       const store = createPostgresStore(pg.db, { defaultLaunch })
-      expect(await store.listLeads(0, 10)).toEqual(before.map((lead) => ({ ...lead, launch: defaultLaunch, firstRegisteredAt: lead.createdAt })))
+      expect(await store.listLeads(0, 10)).toEqual(before.map((lead) => ({ ...lead, launch: defaultLaunch, firstRegisteredAt: lead.createdAt, ...impliedOf(lead) })))
       expect(await store.countMessages()).toEqual({ pending: 2, sent: 0, failed: 0, cancelled: 0 })
       const other = { ...person('Hedy Lamarr', '2025-06-04T10:00:00.000Z'), launch: 'willowmere-commons' }
       await pg.session(async (db) => {

@@ -18,6 +18,7 @@ import { timingSafeEqual } from 'hono/utils/buffer'
 import { DeliveryError, isPermanentHttpStatus } from './delivery-error.ts'
 import type { WebhookSender } from './outbox.ts'
 import type { NewLead, WebhookMessage } from '../store/store.ts'
+import { impliedConsentEnd } from '../store/consent.ts'
 
 /** What the webhook payload names besides the lead. */
 export type WebhookContext = { siteName: string }
@@ -38,6 +39,9 @@ export function composeWebhook(lead: NewLead, context: WebhookContext): WebhookM
       realtor: isRealtorLead(lead.fields),
       fields: lead.fields,
       consentText: lead.consentText,
+      // CASL: 'express' (the updates box ticked) or 'implied' by the inquiry, which ends at impliedConsentUntil.
+      consentKind: lead.consentKind ?? 'implied',
+      impliedConsentUntil: lead.consentKind === 'express' ? null : (lead.impliedConsentUntil ?? impliedConsentEnd(lead.createdAt)),
       pageUrl: lead.pageUrl,
       referrer: lead.referrer,
       utm: lead.utm,

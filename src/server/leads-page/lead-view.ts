@@ -4,8 +4,9 @@ import type { HtmlEscapedString } from 'hono/utils/html'
 import { displayValue, fieldLabel } from '../delivery/notification.ts'
 import type { AgentRegistration, FollowUp, HistoryEntry, OtherRegistration } from '../store/follow-up.ts'
 import type { ListedLead } from '../store/store.ts'
+import type { LeadAnnouncement } from '../store/announcements.ts'
 import type { AssigneeChoice } from './filter-view.ts'
-import { bar, columnsOf, fieldValue, followUpWords, launchOf, layout, localTime, notificationBadge, realtorMark, titleOf, withdrawal, type ViewContext } from './views.ts'
+import { bar, columnsOf, consentWords, fieldValue, followUpWords, launchOf, layout, localTime, notificationBadge, realtorMark, titleOf, withdrawal, type ViewContext } from './views.ts'
 
 /**
  * A lead on a page of its own: its follow-up (Status, Assigned to, Note: each a plain form that saves with one POST
@@ -29,6 +30,17 @@ export type LeadPageExtras = {
   agent?: AgentRegistration | undefined
   /** A change that was refused, in words that say what to do. */
   problem?: string | undefined
+  /** The announcements sent to this lead (announcements.ts), newest first. */
+  announcements?: LeadAnnouncement[] | undefined
+}
+
+const announcementStates: Record<LeadAnnouncement['status'], string> = { pending: 'queued', sent: 'sent', failed: 'failed', cancelled: 'not sent: unsubscribed' }
+
+function announcementLine(view: ViewContext, entry: LeadAnnouncement): Html {
+  return html`<li class="lp-history-entry">
+<p class="lp-history-what"><strong>Announcement (${announcementStates[entry.status]}):</strong> ${entry.subject}</p>
+<p class="lp-history-meta"><time datetime="${entry.createdAt}">${localTime(entry.createdAt, view.timeZone)}</time> · ${entry.author}</p>
+</li>`
 }
 
 const historyWords: Record<HistoryEntry['kind'], string> = { status: 'Status', assignee: 'Assigned to', note: 'Note' }
@@ -131,9 +143,14 @@ ${assigneeControl(extras.assign, followUp.assignee, problem !== undefined)}
 <section class="lp-section" aria-labelledby="history">
 <h2 id="history">History</h2>
 ${
-  followUp.history.length
+  followUp.history.length || extras.announcements?.length
     ? html`<ol class="lp-history">
-${followUp.history.map((entry) => historyLine(view, entry))}
+${[
+  ...followUp.history.map((entry) => ({ at: entry.createdAt, line: historyLine(view, entry) })),
+  ...(extras.announcements ?? []).map((entry) => ({ at: entry.createdAt, line: announcementLine(view, entry) })),
+]
+  .sort((a, b) => b.at.localeCompare(a.at))
+  .map((entry) => entry.line)}
 </ol>`
     : html`<p>No changes or notes yet.</p>`
 }
@@ -147,6 +164,7 @@ ${agentSection(view, extras.agent)}
 <div><dt>Launch</dt><dd>${launch.siteName}</dd></div>
 ${lead.firstRegisteredAt && lead.firstRegisteredAt !== lead.createdAt ? html`<div><dt>First registered</dt><dd><time datetime="${lead.firstRegisteredAt}">${localTime(lead.firstRegisteredAt, view.timeZone)}</time></dd></div>` : ''}
 ${lead.phase ? html`<div><dt>Phase</dt><dd>${phaseWords(lead.phase)}</dd></div>` : ''}
+<div><dt>Consent</dt><dd>${consentWords(lead, view.timeZone)}</dd></div>
 ${[first, ...rest].flatMap((field) => (field === undefined ? [] : [html`<div><dt>${fieldLabel(launch.form, field)}</dt><dd>${fieldValue(launch.form, field, lead.fields[field])}</dd></div>`]))}
 ${utm.length ? utm.map(([key, value]) => html`<div><dt>${key}</dt><dd>${value}</dd></div>`) : html`<div><dt>UTM source</dt><dd>—</dd></div>`}
 <div><dt>Page</dt><dd>${lead.landingPage ?? lead.pageUrl ?? '—'}</dd></div>

@@ -106,6 +106,7 @@ textarea { display: block; resize: vertical; min-height: 5.5rem; }
 .lp-follow h2 { margin: 0; }
 .lp-follow-form { display: grid; gap: 0.375rem; }
 .lp-follow-row { display: flex; gap: 0.5rem; }
+.lp-actions { display: flex; flex-wrap: wrap; gap: 0.5rem; }
 .lp-follow-row select, .lp-follow-row input { flex: 1 1 auto; min-width: 0; }
 .lp-button-wide { justify-self: start; margin-top: 0.25rem; }
 .lp-others { margin: 0; padding-left: 1.25rem; display: grid; gap: 0.375rem; }
@@ -113,6 +114,7 @@ textarea { display: block; resize: vertical; min-height: 5.5rem; }
 .lp-history-entry { border-left: 4px solid var(--forest-100); padding: 0.25rem 0 0.25rem 0.75rem; }
 .lp-history-entry p { margin: 0; }
 .lp-history-note { white-space: pre-line; overflow-wrap: anywhere; margin-top: 0.25rem !important; }
+.lp-mail-preview { white-space: pre-wrap; overflow-wrap: anywhere; font: inherit; padding: 1rem; border: 1px solid #ddd; border-radius: 0.5rem; background: #fff; }
 .lp-history-meta { color: var(--ink-muted); font-size: 0.875rem; margin-top: 0.25rem !important; overflow-wrap: anywhere; }
 
 .lp-table-wrap { display: none; }
@@ -131,7 +133,7 @@ textarea { display: block; resize: vertical; min-height: 5.5rem; }
 }
 .lp-paging a:hover { background: var(--forest-100); }
 
-.lp-tabs { display: flex; gap: 0.25rem; margin: 0 0 1.25rem; border-bottom: 2px solid var(--cream-200); }
+.lp-tabs { display: flex; flex-wrap: wrap; gap: 0.25rem; margin: 0 0 1.25rem; border-bottom: 2px solid var(--cream-200); }
 .lp-tab {
   display: inline-flex; align-items: center; min-height: 2.75rem; padding: 0.5rem 1rem; margin-bottom: -2px;
   font-weight: 600; text-decoration: none; color: var(--ink-muted); border-bottom: 4px solid transparent;

@@ -61,7 +61,7 @@ export async function writeLeadsCsv(
   }
   await write(
     csvRecord([
-      'id', 'created_at', 'submission_id', 'launch', 'phase', 'realtor', 'first_registered_at', 'suspected_spam', ...fields, 'consent_text', 'consent_sha256', 'consent_reported', 'page_url', 'referrer', 'landing_page',
+      'id', 'created_at', 'submission_id', 'launch', 'phase', 'realtor', 'first_registered_at', 'suspected_spam', ...fields, 'consent_text', 'consent_sha256', 'consent_reported', 'consent_kind', 'implied_consent_until', 'page_url', 'referrer', 'landing_page',
       ...utm, ...clickIdParams, 'user_agent', 'withdrawn_at',
     ]),
   )
@@ -84,6 +84,9 @@ export async function writeLeadsCsv(
         cell(lead.consentText),
         cell(lead.consentSha256),
         cell(lead.consentReported),
+        // CASL: express (the updates box ticked) or implied, and when implied consent ends (it stops marketing then).
+        lead.consentKind,
+        lead.consentKind === 'implied' ? lead.impliedConsentUntil : '',
         cell(lead.pageUrl),
         cell(lead.referrer),
         cell(lead.landingPage),

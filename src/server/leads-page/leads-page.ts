@@ -18,6 +18,7 @@ import { statusesOf, unassignedFilter, type AssigneeChoice } from './filter-view
 import { createPhoneReader, searchedPhone } from './phone-numbers.ts'
 import { dayStart, nextDay } from './days.ts'
 import { addDashboardRoutes } from './dashboard.ts'
+import { addAnnouncementRoutes, type AnnouncementDeps } from './announcements.ts'
 import { peopleCsvHeader, peopleCsvRecord } from './people-csv.ts'
 
 /**
@@ -62,8 +63,10 @@ export type LeadsPageDeps = {
   sessionMs?: number
   /** Queue a signed lead.updated webhook call with each change of a lead's follow-up (WEBHOOK_URL is set). */
   webhook?: boolean
-  /** Called after a webhook call was queued (the outbox worker's kick). */
+  /** Called after a webhook call or an announcement was queued (the outbox worker's kick). */
   onQueued?: () => void
+  /** What announcements need (announcements.ts); absent: the page says no launch can send one. */
+  announcements?: AnnouncementDeps | undefined
 }
 
 /** What the leads page reads and writes of the lead store. */
@@ -81,6 +84,11 @@ export type LeadsPageStore = Pick<
   | 'listAssignees'
   | 'fillPhoneNumbers'
   | 'countPulse'
+  | 'listLeadAnnouncements'
+  | 'listAnnouncements'
+  | 'listMarketableLeads'
+  | 'saveAnnouncement'
+  | 'isSuppressed'
 >
 
 const cookieName = 'leads_session'
@@ -269,7 +277,8 @@ export function createLeadsPage(deps: LeadsPageDeps): Hono {
   // A note may be 1,000 characters of any script: up to 12 bytes each once form-encoded.
   const smallForm = bodyLimit({ maxSize: 4096, onError: (c) => c.text('That form is too large.', 413) })
   const noteForm = bodyLimit({ maxSize: 16_384, onError: (c) => c.text('That note is too long: keep it under 1,000 characters.', 413) })
-  app.post(`${cookiePath}/*`, (c, next) => (c.req.path.endsWith('/note') ? noteForm : smallForm)(c, next))
+  const announcementForm = bodyLimit({ maxSize: 65_536, onError: (c) => c.text('That announcement is too long: keep it under 2,000 characters.', 413) })
+  app.post(`${cookiePath}/*`, (c, next) => (c.req.path.endsWith('/note') ? noteForm : c.req.path === '/leads/announcements' ? announcementForm : smallForm)(c, next))
 
   app.get(cookiePath, async (c) => {
     const viewer = await viewerOf(c)
@@ -320,6 +329,7 @@ export function createLeadsPage(deps: LeadsPageDeps): Hono {
     studioLink,
     readPhones,
   })
+  addAnnouncementRoutes(app, { store: deps.store, deps: deps.announcements, audit: deps.audit, view, clock, onQueued: deps.onQueued, viewerOf, mayView, studioLink })
   addDashboardRoutes(app, { store: deps.store, audit: deps.audit, view, clock, viewerOf, launchChoice, scopeOf, studioLink })
   app.get(`${cookiePath}/`, (c) => c.redirect(cookiePath, 301))
 

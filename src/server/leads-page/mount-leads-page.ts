@@ -7,6 +7,7 @@ import { createPostgresSessionStore } from './postgres-sessions.ts'
 import { createPasswordCheck, openSessionStore, type SessionStore } from './sessions.ts'
 import type { LeadsAudit, StudioLeadsAccess } from './viewers.ts'
 import type { LeadsPageLaunch } from './views.ts'
+import type { AnnouncementDeps } from './announcements.ts'
 
 /** What the Node server gives the leads page. */
 export type LeadsPageMountOptions = {
@@ -25,8 +26,10 @@ export type LeadsPageMountOptions = {
   clientIp: (c: Context) => string
   /** Queue a signed lead.updated webhook call with each follow-up change (WEBHOOK_URL is set). */
   webhook?: boolean
-  /** Called after a webhook call was queued: the outbox worker's kick. */
+  /** Called after a webhook call or an announcement was queued: the outbox worker's kick. */
   onQueued?: () => void
+  /** What sending announcements needs (announcements.ts). */
+  announcements?: AnnouncementDeps
 }
 
 /** The leads page as mounted: how it is reached now, and what to close at stop. */
@@ -71,6 +74,7 @@ export function mountLeadsPage(site: Hono, options: LeadsPageMountOptions): Moun
     clientIp: options.clientIp,
     webhook: options.webhook ?? false,
     ...(options.onQueued ? { onQueued: options.onQueued } : {}),
+    announcements: options.announcements,
   })
   const state = async () => (password !== undefined ? 'password' : (await studio!.signIn.hasAccounts()) ? 'accounts' : 'off')
   const toLeadsPage = async (c: Context, next: () => Promise<void>) => {

@@ -112,10 +112,10 @@ ${studio ? html`<a class="lp-button lp-button-quiet" href="/studio/">Studio</a>`
 </header>`
 }
 
-/** The leads page's two views, the current one marked: the list of registrations and the dashboard. */
-export function tabs(current: 'list' | 'dashboard'): Html {
+/** The leads page's views, the current one marked: the registrations, the dashboard and the announcements. */
+export function tabs(current: 'list' | 'dashboard' | 'announcements'): Html {
   const tab = (href: string, words: string, here: boolean) => html`<a href="${href}" class="lp-tab"${here ? html` aria-current="page"` : ''}>${words}</a>`
-  return html`<nav class="lp-tabs" aria-label="Views">${tab('/leads', 'Registrations', current === 'list')}${tab('/leads/dashboard', 'Dashboard', current === 'dashboard')}</nav>`
+  return html`<nav class="lp-tabs" aria-label="Views">${tab('/leads', 'Registrations', current === 'list')}${tab('/leads/dashboard', 'Dashboard', current === 'dashboard')}${tab('/leads/announcements', 'Announcements', current === 'announcements')}</nav>`
 }
 
 /** A page that says one thing (a lead not there, or not this account's), with the way back to the list. */
@@ -221,6 +221,19 @@ export function withdrawal(view: ViewContext, lead: ListedLead): Html {
   }`
 }
 
+/** A lead's consent to marketing (CASL), as the team reads it: "Express", or "Implied until 26 May 2027" (the team's day). */
+export function consentWords(lead: Pick<ListedLead, 'consentKind' | 'impliedConsentUntil'>, timeZone: string): string {
+  if (lead.consentKind === 'express') return 'Express'
+  let format = dayFormats.get(timeZone)
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone })
+    dayFormats.set(timeZone, format)
+  }
+  return `Implied until ${format.format(new Date(lead.impliedConsentUntil))}`
+}
+// Made once per time zone: a formatter costs far more than a formatting, and a page shows 50 leads.
+const dayFormats = new Map<string, Intl.DateTimeFormat>()
+
 /** Where a lead's follow-up stands: its status (the launch's first when never set) and who has it. */
 export function followUpWords(launch: LeadsPageLaunch, lead: Pick<ListedLead, 'followUp'>): { status: string; assignee: string } {
   return { status: lead.followUp?.status ?? launch.statuses[0] ?? 'New', assignee: lead.followUp?.assignee || 'Nobody' }
@@ -253,6 +266,7 @@ ${lead.withdrawnAt || lead.suspectedSpam || others || isRealtorLead(lead.fields)
 ${showLaunch ? html`<div><dt>Launch</dt><dd>${launch.siteName}</dd></div>` : ''}
 ${lead.phase ? html`<div><dt>Phase</dt><dd>${phaseWords(lead.phase)}</dd></div>` : ''}
 ${rest.map((field) => html`<div><dt>${fieldLabel(launch.form, field)}</dt><dd>${fieldValue(launch.form, field, lead.fields[field])}</dd></div>`)}
+<div><dt>Consent</dt><dd>${consentWords(lead, view.timeZone)}</dd></div>
 <div><dt>UTM source</dt><dd>${utmSource(lead)}</dd></div>
 <div><dt>Notification</dt><dd>${notificationBadge(lead.notification)}</dd></div>
 </dl>
@@ -270,6 +284,7 @@ ${showPhase ? html`<td>${lead.phase ? phaseWords(lead.phase) : '—'}</td>` : ''
 ${fields.map((field, i) => html`<td>${i === 0 && !linkKind(launch.form, field) && lead.fields[field] !== undefined ? html`<a href="/leads/lead/${lead.id}">${displayValue(launch.form, field, lead.fields[field])}</a>` : fieldValue(launch.form, field, lead.fields[field])}${i === 0 ? html`${withdrawal(view, lead)}${repeatMark(others)}` : ''}</td>`)}
 <td>${follow.status}</td>
 <td>${follow.assignee}</td>
+<td>${consentWords(lead, view.timeZone)}</td>
 <td>${utmSource(lead)}</td>
 <td>${notificationBadge(lead.notification)}</td>
 </tr>`
@@ -340,7 +355,7 @@ ${page.leads.map((lead) => card(view, showLaunch, lead, extras.repeats.get(lead.
 <div class="lp-table-wrap">
 <table class="lp-table">
 <caption class="lp-visually-hidden">Registrations, newest first</caption>
-<thead><tr><th scope="col">Received</th>${showLaunch ? html`<th scope="col">Launch</th>` : ''}${showPhase ? html`<th scope="col">Phase</th>` : ''}${fields.map((f) => html`<th scope="col">${columnLabel(forms, f)}</th>`)}<th scope="col">Status</th><th scope="col">Assigned to</th><th scope="col">UTM source</th><th scope="col">Notification</th></tr></thead>
+<thead><tr><th scope="col">Received</th>${showLaunch ? html`<th scope="col">Launch</th>` : ''}${showPhase ? html`<th scope="col">Phase</th>` : ''}${fields.map((f) => html`<th scope="col">${columnLabel(forms, f)}</th>`)}<th scope="col">Status</th><th scope="col">Assigned to</th><th scope="col">Consent</th><th scope="col">UTM source</th><th scope="col">Notification</th></tr></thead>
 <tbody>
 ${page.leads.map((lead) => row(view, fields, showLaunch, showPhase, lead, extras.repeats.get(lead.id)))}
 </tbody>

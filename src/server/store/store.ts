@@ -24,6 +24,8 @@
  *   phone_e164     the phone read as E.164 by the leads page; null until read, '' when none (follow-up.ts)
  *   phase          the launch's phase when it was registered (page.config.json "phases"); null for a launch without
  *                  phases, and on leads stored before phases were kept
+ *   consent_kind   'express' (the form's updates box ticked) | 'implied' (the inquiry; CASL: six months) (consent.ts)
+ *   implied_until  when implied consent ends: the inquiry + 6 months, computed once at registration
  *
  * consent_text is the launch's note as the server knows it (never the browser's copy), consent_sha256 its version
  * (null on leads stored before it was kept), consent_reported what the browser claimed it showed when that differs.
@@ -42,6 +44,8 @@
  */
 import type { SignInCounts } from './sign-in-counts.ts'
 import type { FollowUpState, FollowUpStore } from './follow-up.ts'
+import type { AnnouncementStore } from './announcements.ts'
+import { impliedConsentEnd, type ConsentKind } from './consent.ts'
 
 /** A registration as the app hands it to the store: already validated and trimmed. */
 export type NewLead = {
@@ -69,12 +73,16 @@ export type NewLead = {
   suspectedSpam: boolean
   /** The launch's phase in force when it was registered (schema/phase-schedule.ts); absent for a launch without phases. */
   phase?: string | undefined
+  /** Express or implied consent to marketing (consent.ts); absent: implied. */
+  consentKind?: ConsentKind | undefined
+  /** When implied consent ends (ISO 8601); absent: createdAt + 6 months. */
+  impliedConsentUntil?: string | undefined
 }
 
 /**
  * A new lead's values in the column order both stores insert them (submission_id, created_at, fields,
  * consent_text, page_url, referrer, utm, user_agent, click_ids, landing_page, suspected_spam, consent_sha256,
- * consent_reported, launch, phase), JSON columns serialised, the flag as 1/0, no launch ('') as null: the default
+ * consent_reported, launch, phase, consent_kind, implied_until), JSON columns serialised, the flag as 1/0, no launch ('') as null: the default
  * launch's; no phase as null.
  */
 export function leadColumnValues(lead: NewLead): Array<string | number | null> {
@@ -94,6 +102,8 @@ export function leadColumnValues(lead: NewLead): Array<string | number | null> {
     lead.consentReported,
     lead.launch || null,
     lead.phase ?? null,
+    lead.consentKind ?? 'implied',
+    lead.impliedConsentUntil ?? impliedConsentEnd(lead.createdAt),
   ]
 }
 
@@ -116,13 +126,12 @@ export function countsByLaunch(rows: Array<{ launch: string | null; leads: numbe
 /** A launch that has leads, and how many. */
 export type LaunchCount = { launch: string; leads: number }
 
-/**
- * A registration as stored. Leads stored before the consent hash was kept have none. `withdrawnAt` is present once
- * the registrant unsubscribed.
- */
-export type StoredLead = Omit<NewLead, 'consentSha256'> & {
+/** A registration as stored. Leads stored before the consent hash was kept have none; `withdrawnAt` once it unsubscribed. */
+export type StoredLead = Omit<NewLead, 'consentSha256' | 'consentKind' | 'impliedConsentUntil'> & {
   id: number
   consentSha256: string | null
+  consentKind: ConsentKind
+  impliedConsentUntil: string
   withdrawnAt?: string
   /**
    * When this person (same address, same launch) first registered: set by the database on insert, never changed
@@ -148,8 +157,8 @@ export type OutgoingMail = {
   headers?: Record<string, string> | undefined
 }
 
-/** What an outbox message is for: the team's notification, the registrant's reply, the CRM webhook call. */
-export type MessageKind = 'notification' | 'reply' | 'webhook'
+/** What an outbox message is for: the team's notification, the registrant's reply, the CRM webhook call, an announcement. */
+export type MessageKind = 'notification' | 'reply' | 'webhook' | 'announcement'
 
 /**
  * Where a message stands: `pending` (queued, or waiting for its next attempt), `sent`, `failed` (refused for good
@@ -171,7 +180,7 @@ export type OutboxJob = {
   attempts: number
   /** The registrant's address has withdrawn (this lead or another of the same address): send no reply or webhook. */
   withdrawn: boolean
-} & ({ kind: 'notification' | 'reply'; mail: OutgoingMail } | { kind: 'webhook'; webhook: WebhookMessage })
+} & ({ kind: 'notification' | 'reply' | 'announcement'; mail: OutgoingMail } | { kind: 'webhook'; webhook: WebhookMessage })
 
 /** One message's state, for the leads page and the retry command: no message content. */
 export type MessageState = {
@@ -232,10 +241,7 @@ export type LeadSearch = {
   limit: number
 }
 
-/**
- * Where a lead's notification stands, read from the outbox: 'retrying' is pending after a failed attempt,
- * 'none' a lead without one.
- */
+/** Where a lead's notification stands, read from the outbox: 'retrying' is pending after a failed attempt, 'none' none. */
 export type NotificationState = { status: 'pending' | 'retrying' | 'sent' | 'failed' | 'cancelled' | 'none'; attempts: number }
 
 /** A lead as the leads page lists it: with its notification's state and, once it withdrew its consent, when. */
@@ -269,10 +275,7 @@ export function searchPatterns(text: string): { like: string; digits: string | n
 /** Counts of the outbox by state, for health checks, tests and the bench. */
 export type OutboxCounts = { pending: number; sent: number }
 
-/**
- * Which leads to erase: every lead with this e-mail address (case-insensitive), one submission, or every lead
- * stored before a time (the retention period).
- */
+/** Which leads to erase: every lead of an e-mail address (case-insensitive), one submission, or all stored before a time. */
 export type LeadSelector = { email: string } | { submissionId: string } | { createdBefore: Date }
 
 /**
@@ -294,7 +297,7 @@ export type ErasureResult = {
  * Where leads and their pending notifications live, and the sign-in limiter's counts (store/sign-in-counts.ts). Every
  * method may be called concurrently.
  */
-export interface LeadStore extends SignInCounts, FollowUpStore, PulseStore {
+export interface LeadStore extends SignInCounts, FollowUpStore, PulseStore, AnnouncementStore<StoredLead, OutgoingMail> {
   /**
    * Stores the lead and its notification in ONE transaction, or nothing at all; `mail` null stores the lead alone
    * (suspected spam is never notified). A submission id that is already stored changes nothing and returns the

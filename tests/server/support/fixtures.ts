@@ -4,6 +4,7 @@ import { functionLaunchOf } from '../../../schema/function-launch.ts'
 import type { PageConfig } from '../../../schema/page-config.ts'
 import { launchSiteOf, type LaunchSite, type LaunchSiteOptions } from '../../../src/server/site/launch-site.ts'
 import type { NewLead, OutgoingMail } from '../../../src/server/store/store.ts'
+import { impliedConsentEnd } from '../../../src/server/store/consent.ts'
 
 /**
  * The repository's page.config.json, parsed as JSON only. The server tests need its form and site; the image and
@@ -42,7 +43,11 @@ export function registration(overrides: Record<string, unknown> = {}): Record<st
 
 /** A lead as the app hands it to a store. */
 export function newLead(overrides: Partial<NewLead> = {}): NewLead {
+  const createdAt = overrides.createdAt ?? new Date('2025-06-01T14:30:00.000Z').toISOString()
   return {
+    // What the store reads a lead as: implied consent unless told, for six months from its inquiry.
+    consentKind: 'implied',
+    impliedConsentUntil: impliedConsentEnd(createdAt),
     submissionId: crypto.randomUUID(),
     launch: defaultLaunch,
     createdAt: new Date('2025-06-01T14:30:00.000Z').toISOString(),

@@ -15,6 +15,7 @@ import {
   type StoredLead,
   type WebhookMessage,
 } from '../store.ts'
+import { impliedConsentEnd, type ConsentKind } from '../consent.ts'
 
 export type LeadRow = {
   id: string | number | bigint
@@ -35,6 +36,8 @@ export type LeadRow = {
   launch: string | null
   phase: string | null
   first_registered_at: Date | string | null
+  consent_kind: ConsentKind | null
+  implied_until: Date | string | null
 }
 
 export type JobRow = {
@@ -60,7 +63,7 @@ export type MessageRow = {
 }
 
 export const leadColumns =
-  'id, submission_id, created_at, fields, consent_text, page_url, referrer, utm, user_agent, click_ids, landing_page, suspected_spam, consent_sha256, consent_reported, withdrawn_at, launch, phase, first_registered_at'
+  'id, submission_id, created_at, fields, consent_text, page_url, referrer, utm, user_agent, click_ids, landing_page, suspected_spam, consent_sha256, consent_reported, withdrawn_at, launch, phase, first_registered_at, consent_kind, implied_until'
 export const messageColumns = 'id, lead_id, kind, status, attempts, last_error, created_at, next_attempt_at, sent_at, failed_at'
 // A lead's address as compared for withdrawal: trimmed, lower case (the partial index leads_withdrawn_email).
 export const emailKey = (alias: string) => `lower(btrim(${alias}.fields->>'email'))`
@@ -124,6 +127,8 @@ export function toLead(row: LeadRow, defaultLaunch: string): StoredLead {
     clickIds: fromJson(row.click_ids),
     landingPage: row.landing_page,
     suspectedSpam: row.suspected_spam === true,
+    consentKind: row.consent_kind ?? 'implied',
+    impliedConsentUntil: row.implied_until ? toIso(row.implied_until) : impliedConsentEnd(toIso(row.created_at)),
     ...(row.phase ? { phase: row.phase } : {}),
     ...(row.first_registered_at ? { firstRegisteredAt: toIso(row.first_registered_at) } : {}),
     ...(row.withdrawn_at ? { withdrawnAt: toIso(row.withdrawn_at) } : {}),

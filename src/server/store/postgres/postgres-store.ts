@@ -18,6 +18,7 @@ import type { SqlQueryable } from '../sql-queryable.ts'
 import { createPostgresSignInCounts } from './postgres-sign-in-counts.ts'
 import { createPostgresFollowUps, followUpCondition } from './postgres-follow-up.ts'
 import { createPostgresPulse } from './postgres-pulse.ts'
+import { createPostgresAnnouncements } from './postgres-announcements.ts'
 import {
   type LeadRow,
   type JobRow,
@@ -54,6 +55,7 @@ export function createPostgresStore(db: SqlQueryable, options: PostgresStoreOpti
     ...createPostgresSignInCounts(db),
     ...createPostgresFollowUps(db, defaultLaunch),
     ...createPostgresPulse(db, defaultLaunch),
+    ...createPostgresAnnouncements(db, defaultLaunch),
     async saveLead(lead: NewLead, mail: OutgoingMail | null, more: NewMessage[] = []) {
       // One statement: the lead and its messages (if any) are committed together, or nothing is.
       const messages = [
@@ -62,14 +64,14 @@ export function createPostgresStore(db: SqlQueryable, options: PostgresStoreOpti
       ]
       const { rows } = await db.query(
         `WITH new_lead AS (
-           INSERT INTO public.leads (submission_id, created_at, fields, consent_text, page_url, referrer, utm, user_agent, click_ids, landing_page, suspected_spam, consent_sha256, consent_reported, launch, phase)
-           VALUES ($1, $2, $3::jsonb, $4, $5, $6, $7::jsonb, $8, $9::jsonb, $10, $11::int = 1, $12, $13, $14, $15)
+           INSERT INTO public.leads (submission_id, created_at, fields, consent_text, page_url, referrer, utm, user_agent, click_ids, landing_page, suspected_spam, consent_sha256, consent_reported, launch, phase, consent_kind, implied_until)
+           VALUES ($1, $2, $3::jsonb, $4, $5, $6, $7::jsonb, $8, $9::jsonb, $10, $11::int = 1, $12, $13, $14, $15, $16, $17)
            ON CONFLICT (submission_id) DO NOTHING
            RETURNING ${leadColumns}
          ), new_mail AS (
            INSERT INTO public.outbox (lead_id, kind, recipient, mail, next_attempt_at, created_at)
            SELECT new_lead.id, m.kind, m.recipient, m.content, $2, $2
-           FROM new_lead, jsonb_to_recordset($16::jsonb) AS m (kind text, recipient text, content jsonb)
+           FROM new_lead, jsonb_to_recordset($18::jsonb) AS m (kind text, recipient text, content jsonb)
          )
          SELECT ${leadColumns} FROM new_lead`,
         [...leadColumnValues(lead), JSON.stringify(messages)],

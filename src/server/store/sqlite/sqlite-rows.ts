@@ -11,6 +11,7 @@ import {
   type StoredLead,
   type WebhookMessage,
 } from '../store.ts'
+import { impliedConsentEnd, type ConsentKind } from '../consent.ts'
 
 /** The WHERE clause and parameter for a selector (leads table). */
 export function whereOf(selector: LeadSelector): [string, string] {
@@ -44,6 +45,8 @@ export type LeadRow = {
   launch?: string | null
   phase?: string | null
   first_registered_at?: string | null
+  consent_kind?: ConsentKind | null
+  implied_until?: string | null
 }
 
 /** An outbox row claimed for sending, with whether its lead has withdrawn. */
@@ -97,8 +100,8 @@ export type ListedRow = LeadRow & { withdrawn_at: string | null; mail_status: st
  */
 export const saveStatements = {
   insertLead:
-    'INSERT INTO leads (submission_id, created_at, fields, consent_text, page_url, referrer, utm, user_agent, click_ids, landing_page, suspected_spam, consent_sha256, consent_reported, launch, phase) ' +
-    'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (submission_id) DO NOTHING RETURNING id',
+    'INSERT INTO leads (submission_id, created_at, fields, consent_text, page_url, referrer, utm, user_agent, click_ids, landing_page, suspected_spam, consent_sha256, consent_reported, launch, phase, consent_kind, implied_until) ' +
+    'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (submission_id) DO NOTHING RETURNING id',
   insertMail: 'INSERT INTO outbox (lead_id, recipient, mail, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?)',
   insertMessage: 'INSERT INTO outbox (lead_id, kind, recipient, mail, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?, ?)',
 }
@@ -139,6 +142,9 @@ export function toLead(row: LeadRow, defaultLaunch: string): StoredLead {
     clickIds: JSON.parse(row.click_ids) as Record<string, string>,
     landingPage: row.landing_page,
     suspectedSpam: row.suspected_spam === 1,
+    // A read-only file not yet upgraded has neither: its leads were all implied.
+    consentKind: row.consent_kind ?? 'implied',
+    impliedConsentUntil: row.implied_until ?? impliedConsentEnd(row.created_at),
     ...(row.phase ? { phase: row.phase } : {}),
     ...(row.first_registered_at ? { firstRegisteredAt: row.first_registered_at } : {}),
     ...(row.withdrawn_at ? { withdrawnAt: row.withdrawn_at } : {}),

@@ -2,6 +2,7 @@
 import { sqliteSignInSchema } from './sqlite-sign-in-counts.ts'
 import type Database from 'better-sqlite3'
 import { emailKey } from './sqlite-rows.ts'
+import { impliedConsentEnd } from '../consent.ts'
 
 // The same tables as supabase/migrations/*_leads_and_outbox.sql, in SQLite's types: timestamps are ISO 8601
 // UTC text (they sort as text), JSON columns are text.
@@ -166,7 +167,64 @@ export const upgrades: Array<(db: Database.Database) => void> = [
     if (!columnsOf(db, 'leads').includes('first_registered_at')) db.exec('ALTER TABLE leads ADD COLUMN first_registered_at TEXT')
     db.exec(firstRegisteredSchema)
   },
+  // Version 12, as supabase/migrations/20260101000000_consent_kind.sql: each lead's consent kind and when implied consent
+  // ends, announcements and the outbox's 'announcement' kind (consent.ts, announcements.ts).
+  (db) => upgradeForAnnouncements(db),
 ]
+
+// The outbox again (SQLite cannot change a CHECK constraint): the 'announcement' kind and its announcement, rows and
+// ids kept; a lead has one of each other kind, and one message per announcement.
+const outboxV12 = `
+CREATE TABLE IF NOT EXISTS announcements (
+  id         INTEGER PRIMARY KEY,
+  key        TEXT NOT NULL UNIQUE,
+  launch     TEXT NOT NULL,
+  subject    TEXT NOT NULL,
+  body       TEXT NOT NULL,
+  author     TEXT NOT NULL,
+  created_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS announcements_launch ON announcements (launch, created_at);
+CREATE TABLE outbox_v12 (
+  id              INTEGER PRIMARY KEY,
+  lead_id         INTEGER NOT NULL REFERENCES leads(id),
+  kind            TEXT    NOT NULL DEFAULT 'notification' CHECK (kind IN ('notification', 'reply', 'webhook', 'announcement')),
+  recipient       TEXT    NOT NULL,
+  mail            TEXT    NOT NULL,
+  status          TEXT    NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'sent', 'failed', 'cancelled')),
+  attempts        INTEGER NOT NULL DEFAULT 0,
+  next_attempt_at TEXT    NOT NULL,
+  locked_until    TEXT,
+  last_error      TEXT,
+  created_at      TEXT    NOT NULL,
+  sent_at         TEXT,
+  failed_at       TEXT,
+  announcement_id INTEGER REFERENCES announcements(id)
+);
+INSERT INTO outbox_v12 (id, lead_id, kind, recipient, mail, status, attempts, next_attempt_at, locked_until, last_error, created_at, sent_at, failed_at)
+  SELECT id, lead_id, kind, recipient, mail, status, attempts, next_attempt_at, locked_until, last_error, created_at, sent_at, failed_at FROM outbox;
+DROP TABLE outbox;
+ALTER TABLE outbox_v12 RENAME TO outbox;
+CREATE INDEX outbox_due ON outbox (next_attempt_at) WHERE status = 'pending';
+CREATE INDEX outbox_lead ON outbox (lead_id);
+CREATE UNIQUE INDEX outbox_lead_kind ON outbox (lead_id, kind) WHERE recipient <> 'webhook:lead.updated' AND kind <> 'announcement';
+CREATE UNIQUE INDEX outbox_announcement ON outbox (announcement_id, lead_id) WHERE announcement_id IS NOT NULL;
+`
+
+/**
+ * Schema version 12. The leads stored before were made without the box: implied consent, ending six months after each
+ * inquiry (computed here, not in SQL: SQLite's '+6 months' spills 31 August into March).
+ */
+function upgradeForAnnouncements(db: Database.Database): void {
+  const leads = columnsOf(db, 'leads')
+  if (!leads.includes('consent_kind')) db.exec("ALTER TABLE leads ADD COLUMN consent_kind TEXT NOT NULL DEFAULT 'implied' CHECK (consent_kind IN ('express', 'implied'))")
+  if (!leads.includes('implied_until')) db.exec('ALTER TABLE leads ADD COLUMN implied_until TEXT')
+  const fill = db.prepare('UPDATE leads SET implied_until = ? WHERE id = ?')
+  for (const row of db.prepare<[], { id: number; created_at: string }>('SELECT id, created_at FROM leads WHERE implied_until IS NULL').all()) {
+    fill.run(impliedConsentEnd(row.created_at), row.id)
+  }
+  if (!columnsOf(db, 'outbox').includes('announcement_id')) db.exec(outboxV12)
+}
 
 // The same person is the same address (trimmed, lower case) within one launch (null launches are the default's).
 const samePerson = (other: string, lead: string) => `coalesce(${other}.launch, '') = coalesce(${lead}.launch, '') AND ${emailKey(`${other}.fields`)} = ${emailKey(`${lead}.fields`)}`

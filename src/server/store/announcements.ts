@@ -1,0 +1,57 @@
+/**
+ * Announcements to a launch's list (the leads page): a short message the team writes once, queued in the outbox as one
+ * 'announcement' message per lead who may receive marketing (consent.ts), each with its own unsubscribe link.
+ *
+ * announcements: id, key (a UUID, part of each message's Message-ID), launch, subject, body, author, created_at
+ * outbox.announcement_id: the announcement a message belongs to (null for every other kind); one per lead and announcement
+ */
+
+/** An announcement as the leads page hands it to the store. */
+export type NewAnnouncement = {
+  /** A fresh UUID: each message's Message-ID and idempotency key carry it, so a re-sent copy is the same message. */
+  key: string
+  launch: string
+  subject: string
+  /** The plain text the author wrote (never markup). */
+  text: string
+  /** Who sent it: the studio account's e-mail, or "Team password". */
+  author: string
+  /** ISO 8601, UTC. */
+  createdAt: string
+}
+
+/** An announcement as the leads page lists it: how many messages it queued, and how many have gone. */
+export type Announcement = NewAnnouncement & { id: number; recipients: number; sent: number }
+
+/** An announcement in a lead's history: what it was and how its message to this lead went. */
+export type LeadAnnouncement = { id: number; subject: string; createdAt: string; author: string; status: 'pending' | 'sent' | 'failed' | 'cancelled' }
+
+/**
+ * The announcements' part of the store, over the store's lead and mail (store.ts: StoredLead, OutgoingMail; generic so
+ * this file needs nothing of store.ts, which extends it).
+ */
+export interface AnnouncementStore<Lead, Mail> {
+  /**
+   * The leads of `launch` who may receive marketing at `now`: express consent, or implied consent not yet ended;
+   * never suspected spam, never a lead whose address withdrew (this lead or another of the same address). Newest
+   * first; several leads of one address all come (onePerAddress keeps one). The suppression list is the caller's.
+   */
+  listMarketableLeads(launch: string, now: Date): Promise<Lead[]>
+  /** Stores the announcement and queues its messages (one per lead), all in one transaction. */
+  saveAnnouncement(announcement: NewAnnouncement, messages: Array<{ leadId: number; mail: Mail }>): Promise<Announcement>
+  /** Announcements newest first, of these launches (undefined: every launch). */
+  listAnnouncements(launches: readonly string[] | undefined): Promise<Announcement[]>
+  /** The announcements sent to one lead, newest first. */
+  listLeadAnnouncements(leadId: number): Promise<LeadAnnouncement[]>
+}
+
+/** One lead per address (trimmed, lower case), the first of each in the given order. */
+export function onePerAddress<Lead extends { fields: Record<string, unknown> }>(leads: Lead[]): Lead[] {
+  const seen = new Set<string>()
+  return leads.filter((lead) => {
+    const email = typeof lead.fields.email === 'string' ? lead.fields.email.trim().toLowerCase() : ''
+    if (email === '' || seen.has(email)) return false
+    seen.add(email)
+    return true
+  })
+}
