@@ -18,7 +18,7 @@ const current = readFileSync(path.join(root, 'page.config.json'), 'utf8')
 const edits = (text: string) =>
   [
     (t: string) => replaceOnce(t, '"name": { "type": "string", "maxLength": 100 },', '"name": { "type": "string", "maxLength": 100 },\n        "fullName": { "type": "string", "maxLength": 100 },\n        "mobile": { "type": "string", "maxLength": 20 },'),
-    (t: string) => replaceOnce(t, '"ui:order": ["name", "email", "phone", "isRealtor", "*"]', '"ui:order": ["name", "email", "phone", "isRealtor", "fullName", "mobile", "*"]'),
+    (t: string) => replaceOnce(t, '"ui:order": ["name", "email", "phone", "isRealtor", "*", "updates"]', '"ui:order": ["name", "email", "phone", "isRealtor", "fullName", "mobile", "*", "updates"]'),
     (t: string) => replaceOnce(t, '"greeting": "Hi {name},"', '"greeting": "Hi {fullName},"'),
     (t: string) => replaceOnce(t, 'public. A member of our sales team will call you at {phone} within', 'public. A member of our sales team will call you at {mobile} within'),
     (t: string) => replaceOnce(t, "VIP access to Bramblewood Crossing, Larkspur Homes' new community at Heritage Road & Concession 6 in Kestrel Falls.\"", "VIP access to Bramblewood Crossing, Larkspur Homes' new community at Heritage Road & Concession 6 in Kestrel Falls. We will write to {email} with news.\""),

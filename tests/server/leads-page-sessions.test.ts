@@ -133,6 +133,8 @@ describe.skipIf(plannedPostgresKind() === 'pglite')('the leads page mounted on t
   beforeAll(async () => {
     database = await startTestPostgres()
     pools = [0, 1].map(() => new pg.Pool({ connectionString: database.url!, max: 3 }))
+    // A server's pool hears of its connections closing when the test's PostgreSQL stops; the server logs it (node-store.ts).
+    for (const pool of pools) pool.on('error', () => {})
     dataDir = mkdtempSync(path.join(tmpdir(), 'vip-leads-two-'))
   }, 60_000)
   afterAll(async () => {
