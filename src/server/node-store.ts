@@ -53,6 +53,8 @@ export type NodeStore = {
   secrets: { unsubscribe(): string; suppression(): string }
   /** The visit counter's shared day (PostgreSQL only). */
   visitors: SharedVisitors | undefined
+  /** On PostgreSQL: claims a one-off job (a phase start's static publish) for this server; false when another has it. */
+  claim: ((job: string, day: string) => Promise<boolean>) | undefined
   /** Runs `job` now and then daily: on PostgreSQL once a day among all servers. A failure at start throws StartupError. */
   daily(name: string, job: () => Promise<void>, what: string): Promise<DailyJob>
   /** Closes the store and frees DATA_DIR. */
@@ -90,6 +92,7 @@ export async function openNodeStore(options: NodeStoreOptions): Promise<NodeStor
     return {
       store,
       database: undefined,
+      claim: undefined,
       where: `SQLite, ${path.join(dataDir, 'leads.sqlite')}`,
       rateLimiter: createRateLimiter(options.rateLimitPerMinute),
       secrets: {
@@ -160,6 +163,7 @@ async function openPostgres(options: NodeStoreOptions & { databaseUrl: string })
     rateLimiter: createPostgresRateLimiter(pool, options.rateLimitPerMinute),
     secrets: { unsubscribe: () => unsubscribe, suppression: () => suppression },
     visitors: createPostgresVisitors(pool),
+    claim: (job, day) => runs.claim(job, day),
     async daily(name, job, what) {
       // Every server tries each hour; the first to claim the day (UTC) runs it, the others skip it.
       const attempt = async () => {

@@ -255,7 +255,7 @@ export async function startNodeServer(
   })
   await sharing?.start(publisher)
   // PUBLISH_COMMAND: each publish (and each phase's start) also put on a static host (site/static-host.ts).
-  const staticHost = settings.publishCommand === undefined ? undefined : createStaticHost({ command: settings.publishCommand, cwd, live, dir: path.join(distRoot, '.static'), stateFile: path.join(dataDir, 'static-host.json'), clock: options.clock, timeZone: settings.timeZone, supabaseUrl: settings.supabaseUrl })
+  const staticHost = settings.publishCommand === undefined ? undefined : createStaticHost({ command: settings.publishCommand, cwd, live, dir: path.join(distRoot, '.static'), stateFile: path.join(dataDir, 'static-host.json'), clock: options.clock, timeZone: settings.timeZone, supabaseUrl: settings.supabaseUrl, claim: opened.claim })
   const publishing = staticHost?.wrap(publisher) ?? publisher
 
   /** The snapshot and launch a request is answered from, read once when it arrives. */

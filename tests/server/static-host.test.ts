@@ -13,6 +13,8 @@ import type { RunningServer } from '../../src/server/node-options.ts'
 import type { LaunchVersion } from '../../src/server/site/launch-version.ts'
 import type { LiveLaunches } from '../../src/server/site/live-launches.ts'
 import { createStaticHost } from '../../src/server/site/static-host.ts'
+import { createDailyRuns } from '../../src/server/store/postgres/postgres-shared.ts'
+import { startTestPostgres } from './support/postgres.ts'
 import { readPageConfig } from './support/fixtures.ts'
 import { startServerProcess, writeDist, type ServerProcess } from './support/node-server.ts'
 
@@ -171,6 +173,53 @@ describe('PUBLISH_COMMAND at start-up, for a phase that started while the server
       rmSync(root, { recursive: true, force: true })
     }
   })
+})
+
+describe('several servers on one PostgreSQL and a phase start', () => {
+  it('send the folder once: the server that claims the start runs the command, the others only note it', async () => {
+    const pg = await startTestPostgres()
+    const root = mkdtempSync(path.join(tmpdir(), 'vip-static-claim-'))
+    try {
+      const built = path.join(root, 'built')
+      for (const [dir, words] of [[built, 'vip'], [path.join(built, '.phases', 'vip'), 'vip'], [path.join(built, '.phases', 'public'), 'public']] as const) {
+        mkdirSync(dir, { recursive: true })
+        writeFileSync(path.join(dir, 'index.html'), `<!doctype html><title>${words}</title>`)
+      }
+      const phases = { current: 'vip', timeZone: 'America/Toronto', list: [{ name: 'vip' }, { name: 'public', starts: '2026-01-10T10:00' }] }
+      const version = { distDir: built, contract: { slug: 'maple-ridge', phases } } as unknown as LaunchVersion
+      const live = { current: () => ({ launches: [{ slug: 'maple-ridge', version }], get: () => ({ slug: 'maple-ridge', version }) }) } as unknown as LiveLaunches
+      const runs = createDailyRuns(pg.db)
+      /** Three servers at once, each with its own folder and state, all sending to one host (runs.txt). */
+      const serversAtOnce = async (claim: ((job: string, day: string) => Promise<boolean>) | undefined) => {
+        const hosts = [0, 1, 2].map((i) =>
+          createStaticHost({
+            command: 'echo "$PUBLISH_SLUG" >> ../runs.txt',
+            cwd: path.join(root, `server-${i}`),
+            live,
+            dir: path.join(root, `server-${i}`, 'static'),
+            stateFile: path.join(root, `server-${i}`, `state-${claim ? 'claim' : 'alone'}.json`),
+            clock: () => new Date('2026-02-01T12:00:00Z'),
+            timeZone: 'UTC',
+            supabaseUrl: undefined,
+            claim,
+            log: { info: () => {}, error: () => {} },
+          }),
+        )
+        for (const i of [0, 1, 2]) mkdirSync(path.join(root, `server-${i}`), { recursive: true })
+        writeFileSync(path.join(root, 'runs.txt'), '')
+        for (const host of hosts) host.start()
+        await new Promise((resolve) => setTimeout(resolve, 1_000))
+        for (const host of hosts) await host.stop()
+        return readFileSync(path.join(root, 'runs.txt'), 'utf8').trim().split('\n').filter(Boolean)
+      }
+      // Without a claim each server sends it (what one server alone does); with the database's, exactly one.
+      expect(await serversAtOnce(undefined)).toEqual(['maple-ridge', 'maple-ridge', 'maple-ridge'])
+      expect(await serversAtOnce((job, day) => runs.claim(job, day))).toEqual(['maple-ridge'])
+    } finally {
+      rmSync(root, { recursive: true, force: true })
+      await pg.stop()
+    }
+  }, 60_000)
 })
 
 // A launch in its VIP phase whose public phase starts at T, a whole minute in the future of the real clock, so the

@@ -12,7 +12,7 @@ import { cspHashesOf, staticHostHeaders, styleHashesOf } from './security-header
  * the launch's pages as a static host serves them are put in DIST_DIR/.static/<slug>/ and the command is run with
  * PUBLISH_SLUG and PUBLISH_DIR in its environment (never in its text: a slug cannot inject anything). A failure
  * leaves the publish here as it is and is told to the person who published. Several servers on one database each
- * run the command for their own publishes and for every phase start (the host then receives the same folder twice).
+ * run the command for their own publishes; a phase start is sent by the one server that claims it (`claim`).
  */
 
 /** What the static host is given to work with. */
@@ -35,6 +35,11 @@ export type StaticHostOptions = {
   /** How often the clock is read again while waiting for a start (a clock set forward). Default 60 s. */
   recheckMs?: number
   log?: { info(line: string): void; error(line: string): void }
+  /**
+   * Several servers on one database: claims a phase start's run for this server (true) or learns that another server
+   * has it (false), so the host receives each phase's folder once. Absent: this server alone runs it.
+   */
+  claim?: ((job: string, day: string) => Promise<boolean>) | undefined
 }
 
 // A timer longer than this fires at once (Node clamps it to 1 ms).
@@ -167,6 +172,18 @@ export function createStaticHost(options: StaticHostOptions) {
     return result
   }
 
+  /** Sends a launch at a phase's start, unless another server on the database has claimed that start. */
+  async function sendPhaseStart(slug: string, started: number): Promise<unknown> {
+    if (options.claim && !(await options.claim(`static-host:${slug}:${started}`, new Date(started).toISOString().slice(0, 10)))) {
+      const state = readState()
+      state[slug] = clock().getTime()
+      writeFileSync(options.stateFile, `${JSON.stringify(state)}\n`)
+      log.info(`Static host (${slug}, a phase started): another server sends it.`)
+      return undefined
+    }
+    return send(slug, 'a phase started')
+  }
+
   /** Runs the command for each launch a phase has started for since its last run, then waits for the next start. */
   function check(): void {
     if (stopped) return
@@ -178,7 +195,7 @@ export function createStaticHost(options: StaticHostOptions) {
       if (!launch.version || running.has(launch.slug)) continue
       const schedule = scheduleOf(launch.version)
       const started = Math.max(...startsOf(schedule, now, true))
-      if (started > (state[launch.slug] ?? Number.NEGATIVE_INFINITY)) due.push(send(launch.slug, 'a phase started'))
+      if (started > (state[launch.slug] ?? Number.NEGATIVE_INFINITY)) due.push(sendPhaseStart(launch.slug, started))
       next = Math.min(next, ...startsOf(schedule, now, false))
     }
     if (timer) clearTimeout(timer)
