@@ -180,6 +180,24 @@ describe('announcements to a launch\'s list', () => {
     expect(h.smtp.received.flatMap((m) => m.rcptTo)).toEqual(['ada@example.com'])
   })
 
+  it('sends a form once however often it is posted (a double click, two at once, a reload), the key being the form\'s', async () => {
+    await lead('ada@example.com', '2026-10-01T10:00:00.000Z', 'express')
+    const page = await (await h.send('editor', '/leads/announcements')).text()
+    const key = /<input type="hidden" name="key" value="([0-9a-f-]{36})">/.exec(page)?.[1]
+    expect(key).toBeDefined()
+    const form = { ...announcement, key, action: 'send' }
+    const answers = await Promise.all([h.send('editor', '/leads/announcements', form), h.send('editor', '/leads/announcements', form)])
+    const again = await h.send('editor', '/leads/announcements', form)
+    for (const answer of [...answers, again]) expect(answer.headers.get('location')).toBe('/leads/announcements?queued=1')
+    expect((await h.store.listAnnouncements(undefined)).map((a) => a.key)).toEqual([key])
+    h.smtp.received.length = 0
+    await h.deliver()
+    expect(h.smtp.received.filter((m) => m.headers.get('subject')?.[0] === announcement.subject).flatMap((m) => m.rcptTo)).toEqual(['ada@example.com'])
+    // Another form (another key) is another announcement.
+    const second = await (await h.send('editor', '/leads/announcements')).text()
+    expect(/name="key" value="([0-9a-f-]{36})"/.exec(second)?.[1]).not.toBe(key)
+  })
+
   it('sends no marketing to a lead whose implied consent ended, by the clock, and none to a suppressed address', async () => {
     const recent = await lead('grace@example.org', '2026-09-01T10:00:00.000Z', 'implied')
     await h.store.suppressAddress(await addressKeyOf(suppressionSecret, 'ada@example.com'))

@@ -13,7 +13,8 @@ import { bar, layout, localTime, tabs, titleOf, type LeadsPageLaunch, type ViewC
 type Html = HtmlEscapedString | Promise<HtmlEscapedString>
 
 /** What the form holds (kept when the page comes back with a preview or a problem). */
-export type AnnouncementForm = { launch: string; subject: string; text: string }
+/** `key`: made when the form is first shown and sent with it, so a double click or a reload sends it once. */
+export type AnnouncementForm = { launch: string; subject: string; text: string; key: string }
 
 /** What the page shows besides the form. */
 export type AnnouncementPage = {
@@ -76,6 +77,7 @@ ${
   page.launches.length === 0
     ? html`<p>No launch you may send to has a reply in its page.config.json: an announcement needs the reply's sender and unsubscribe words.</p>`
     : html`<form method="post" action="/leads/announcements" class="lp-follow-form">
+<input type="hidden" name="key" value="${form.key}">
 <label for="announcement-launch">Launch</label>
 <select id="announcement-launch" name="launch">
 ${page.launches.map((launch) => html`<option value="${launch.slug}"${launch.slug === form.launch ? ' selected' : ''}>${launch.siteName}</option>`)}

@@ -91,7 +91,7 @@ export function addAnnouncementRoutes(app: Hono, ctx: AnnouncementsContext): voi
     const queued = Number(c.req.query('queued'))
     await ctx.audit({ who: viewer.who, action: 'viewed the announcements' })
     const notice = Number.isInteger(queued) && queued >= 0 && c.req.query('queued') !== undefined ? { kind: 'info' as const, text: `The announcement is on its way to ${queued} registrant${queued === 1 ? '' : 's'}.` } : undefined
-    return page(c, viewer, { launch: '', subject: '', text: '' }, { notice })
+    return page(c, viewer, { launch: '', subject: '', text: '', key: crypto.randomUUID() }, { notice })
   })
 
   app.post(path, async (c) => {
@@ -99,7 +99,9 @@ export function addAnnouncementRoutes(app: Hono, ctx: AnnouncementsContext): voi
     if (viewer instanceof Response) return viewer
     const body = await c.req.parseBody()
     const read = (name: string) => (typeof body[name] === 'string' ? (body[name] as string) : '')
-    const form: AnnouncementForm = { launch: read('launch').trim(), subject: read('subject').trim(), text: read('text').replace(/\r\n?/g, '\n').trim() }
+    const givenKey = read('key')
+    const key = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(givenKey) ? givenKey : crypto.randomUUID()
+    const form: AnnouncementForm = { launch: read('launch').trim(), subject: read('subject').trim(), text: read('text').replace(/\r\n?/g, '\n').trim(), key }
     const action = read('action')
     const problem = (text: string, status: 400 | 403 = 400) => page(c, viewer, form, { notice: { kind: 'error', text } }, status)
     if (!ctx.mayView(viewer, form.launch)) {
@@ -127,16 +129,27 @@ export function addAnnouncementRoutes(app: Hono, ctx: AnnouncementsContext): voi
       return page(c, viewer, form, { notice: { kind: 'info', text: `A test copy went to ${to}.` } })
     }
     if (action === 'send') {
+      // The same form sent again (a double click, a reload of the answer): it went once already.
+      const sentBefore = async () => (await store.listAnnouncements(viewer.launches)).find((announcement) => announcement.key === key)
+      const already = await sentBefore()
+      if (already) return c.redirect(`${path}?queued=${already.recipients}`, 303)
       const recipients = await recipientsOf(form.launch, now)
       if (recipients.length === 0) return problem('No registrant of this launch may receive marketing now: nothing was sent.')
-      const key = crypto.randomUUID()
       const messages = []
       for (const lead of recipients) {
         const mail = await composeAnnouncement(form, key, { email: String(lead.fields.email), submissionId: lead.submissionId }, settings)
         if (mail) messages.push({ leadId: lead.id, mail })
       }
       const author = viewer.account!.email
-      const saved = await store.saveAnnouncement({ key, launch: form.launch, subject: form.subject, text: form.text, author, createdAt: now.toISOString() }, messages)
+      let saved: { id: number; recipients: number }
+      try {
+        saved = await store.saveAnnouncement({ key, launch: form.launch, subject: form.subject, text: form.text, author, createdAt: now.toISOString() }, messages)
+      } catch (error) {
+        // Two clicks at once: the key is unique, so the second insert is refused and nothing of it is kept.
+        const first = await sentBefore()
+        if (first) return c.redirect(`${path}?queued=${first.recipients}`, 303)
+        throw error
+      }
       await ctx.audit({ who: viewer.who, action: 'sent an announcement', launch: form.launch, detail: `announcement ${saved.id} to ${saved.recipients} registrants` })
       ctx.onQueued?.()
       return c.redirect(`${path}?queued=${saved.recipients}`, 303)
