@@ -185,7 +185,7 @@ describe('announcements to a launch\'s list', () => {
     const page = await (await h.send('editor', '/leads/announcements')).text()
     const key = /<input type="hidden" name="key" value="([0-9a-f-]{36})">/.exec(page)?.[1]
     expect(key).toBeDefined()
-    const form = { ...announcement, key, action: 'send' }
+    const form = { ...announcement, key: key!, action: 'send' }
     const answers = await Promise.all([h.send('editor', '/leads/announcements', form), h.send('editor', '/leads/announcements', form)])
     const again = await h.send('editor', '/leads/announcements', form)
     for (const answer of [...answers, again]) expect(answer.headers.get('location')).toBe('/leads/announcements?queued=1')
