@@ -44,11 +44,18 @@ describe('the registration dialog leaves the page reachable once it closes (CPU 
     // The dialog ready and every island hydrated: the Register button's tap is the app's, not yet a plain link to #register.
     await waitForDialog(page)
     await waitForHydration(page)
-    // Escape, and a tap on a Register button during the dialog's closing animation (150 ms).
-    await page.evaluate(() => {
-      document.querySelector('[role="dialog"]')?.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', keyCode: 27, bubbles: true }))
-      document.querySelector<HTMLElement>('a[aria-haspopup="dialog"]')?.click()
-    })
+    // Escape, and a tap on a Register button during the dialog's closing animation (150 ms): in a task of its own
+    // 30 ms later, as a person's tap comes (never in the same task as the key; that once lost the tap under load in CI).
+    await page.evaluate(
+      () =>
+        new Promise<void>((resolve) => {
+          document.querySelector('[role="dialog"]')?.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', keyCode: 27, bubbles: true }))
+          setTimeout(() => {
+            document.querySelector<HTMLElement>('a[aria-haspopup="dialog"]')?.click()
+            resolve()
+          }, 30)
+        }),
+    )
     // Open again, not the one still closing (react-modal marks that one before-close): the tap was not lost.
     await page.locator('[role="dialog"]:not(.ReactModal__Content--before-close)').waitFor({ timeout: scaled(15_000) })
     const dialog = await waitForDialog(page)
