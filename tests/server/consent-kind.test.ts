@@ -6,55 +6,19 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { localAnonKey } from '../../schema/local-defaults.ts'
 import { createApp } from '../../src/server/app.ts'
 import { addMonthsUtc, impliedConsentEnd, mayMarket } from '../../src/server/store/consent.ts'
-import { createPostgresStore } from '../../src/server/store/postgres/postgres-store.ts'
 import { openSqliteStore } from '../../src/server/store/sqlite/sqlite-store.ts'
 import type { LeadStore } from '../../src/server/store/store.ts'
+import { leadStoreBackends } from './support/backends.ts'
 import { defaultLaunch, launchSite, mailFor, newLead, readPageConfig, registration } from './support/fixtures.ts'
-import { plannedPostgresKind, startTestPostgres, type TestPostgres } from './support/postgres.ts'
 
 // CASL: each lead records the consent it gave (express: the config's unticked updates box ticked; else implied by the
 // inquiry, for six months) and who may receive marketing follows from it, on both stores.
-
-type Backend = { name: string; setup(): Promise<void>; fresh(): Promise<LeadStore>; teardown(): Promise<void> }
-
-function sqliteBackend(): Backend {
-  let dir = ''
-  return {
-    name: 'SQLite on disk',
-    async setup() {
-      dir = mkdtempSync(path.join(tmpdir(), 'vip-consent-kind-'))
-    },
-    async fresh() {
-      return openSqliteStore(path.join(dir, `${crypto.randomUUID()}.sqlite`), { defaultLaunch })
-    },
-    async teardown() {
-      rmSync(dir, { recursive: true, force: true })
-    },
-  }
-}
-
-function postgresBackend(): Backend {
-  let pg: TestPostgres | undefined
-  return {
-    name: `PostgreSQL (${plannedPostgresKind()})`,
-    async setup() {
-      pg = await startTestPostgres()
-    },
-    async fresh() {
-      await pg!.reset()
-      return createPostgresStore(pg!.db, { defaultLaunch })
-    },
-    async teardown() {
-      await pg?.stop()
-    },
-  }
-}
 
 const page = readPageConfig()
 const quiet = { info() {}, error() {} }
 const now = new Date('2026-11-26T15:00:00.000Z')
 
-describe.each([sqliteBackend(), postgresBackend()])('consent kind', (backend) => {
+describe.each(leadStoreBackends())('consent kind', (backend) => {
   let store: LeadStore
   beforeAll(() => backend.setup(), 60_000)
   afterAll(() => backend.teardown())
