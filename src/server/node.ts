@@ -1,4 +1,4 @@
-import { existsSync, rmSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import type { Server } from 'node:http'
 import path from 'node:path'
 import type { HttpBindings } from '@hono/node-server'
@@ -25,7 +25,7 @@ import { createWebhookSender } from './delivery/webhook.ts'
 import { createAlerts, messageFailedAlert } from './delivery/alerts.ts'
 import { readLaunchVersion, type VersionSettings, type VersionManifest } from './site/launch-version.ts'
 import { createLiveLaunches, localSlugOf, type FunctionMaker, type LaunchesSnapshot, type LiveLaunch } from './site/live-launches.ts'
-import { createLaunchPublisher, statusOf } from './site/publisher.ts'
+import { createLaunchPublisher, ownVersionsDir, statusOf } from './site/publisher.ts'
 import { createBuildSharing } from './site/shared-builds.ts'
 import { createStaticHost } from './site/static-host.ts'
 import { createPostgresBuildShelf } from './store/postgres/postgres-builds.ts'
@@ -70,7 +70,6 @@ export async function startNodeServer(
   const all = [...launches, ...broken].sort((a, b) => Number(b.isDefault) - Number(a.isDefault))
   if (all.length === 0) throw new StartupError('There is no launch to serve: page.config.json is missing.')
   const distRoot = path.resolve(cwd, settings.distDir)
-  const versionsDir = path.join(distRoot, '.versions')
   const headerSettings: VersionSettings = {
     // Behind a proxy the visitor's connection is normally HTTPS; browsers ignore HSTS over plain HTTP anyway.
     https: settings.trustProxy > 0,
@@ -117,8 +116,8 @@ export async function startNodeServer(
     suppressionSecret: settings.suppressionSecret,
   })
   const store = opened.store
-  // Versions published by an earlier run: this one serves the builds it was started with.
-  rmSync(versionsDir, { recursive: true, force: true })
+  // This run's own folder of published versions; what earlier runs published is removed (publisher.ts).
+  const versionsDir = ownVersionsDir(distRoot)
   const defaultContract = (defaultLaunch.version ?? served()[0]?.version ?? initial.find((launch) => launch.version)!.version)!.contract
   const siteName = defaultContract.site.name
   const emlDir = path.join(dataDir, 'outbox')
@@ -384,6 +383,7 @@ export async function startNodeServer(
   } catch (error) {
     retention?.stop()
     sharing?.stop()
+    publisher.close()
     await alerts.stop()
     leadsPage?.close()
     studio?.close()

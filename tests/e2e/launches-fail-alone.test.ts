@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { Agent, request } from 'node:http'
 import path from 'node:path'
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
@@ -241,7 +241,10 @@ describe('publishing a launch while both are under load', () => {
     await Promise.all(loaders)
 
     expect(result.ok, server!.output()).toBe(true)
-    const newMaple = readFileSync(path.join(project.root, 'dist', '.versions', 'maple-ridge', '1', 'index.html'), 'utf8')
+    // The server's own versions folder (dist/.versions/<host>-<pid>-<random>/) holds the publish.
+    const versions = path.join(project.root, 'dist', '.versions')
+    expect(readdirSync(versions)).toHaveLength(1)
+    const newMaple = readFileSync(path.join(versions, readdirSync(versions)[0]!, 'maple-ridge', '1', 'index.html'), 'utf8')
     expect(newMaple).toContain('Maple Ridge, now selling')
     expect(errors).toEqual([])
     expect(maplePages.filter((page) => page.text !== oldMaple && page.text !== newMaple)).toHaveLength(0)

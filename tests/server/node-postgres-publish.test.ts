@@ -124,5 +124,17 @@ describe('a publish on one of two Node servers on PostgreSQL', () => {
     c.server = await startServerProcess(env(c), 60_000)
     expect((await (await fetch(`${c.server.url}/`)).text()).includes(heading)).toBe(true)
     expect(readFileSync(c.configFile, 'utf8')).toBe(edited)
+
+    // A restart that overlaps the old process (the new one starts on the same DIST_DIR and DATA_DIR first): the new
+    // one's start and stop leave the version the old one serves alone.
+    const overlapping = await startServerProcess(env(b), 60_000)
+    expect((await fetch(`${overlapping.url}/`)).status).toBe(200)
+    const servedByB = await fetch(`${b.server.url}/`)
+    expect(servedByB.status).toBe(200)
+    expect((await servedByB.text()).includes(heading)).toBe(true)
+    expect((await overlapping.stop('SIGTERM')).code).toBe(0)
+    const stillServedByB = await fetch(`${b.server.url}/`)
+    expect(stillServedByB.status).toBe(200)
+    expect((await stillServedByB.text()).includes(heading)).toBe(true)
   }, 240_000)
 })

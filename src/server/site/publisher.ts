@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { hostname } from 'node:os'
 import path from 'node:path'
 import type { Problem } from '../../../schema/config-problem.ts'
 import type { LaunchPublisher, PublishResult, ServedLaunch } from './launch-publisher.ts'
@@ -7,7 +9,7 @@ import type { LiveLaunch, LiveLaunches } from './live-launches.ts'
 
 /**
  * The Node server's LaunchPublisher: checks a config text with the real checker, builds that launch alone into a
- * new version folder (DIST_DIR/.versions/<slug>/<n>/), writes its page.config.json atomically with exactly the
+ * new version folder (DIST_DIR/.versions/<this process>/<slug>/<n>/), writes its page.config.json atomically with exactly the
  * given bytes, then swaps the launch's pages and function contract in one step. The version it replaces is removed
  * once requests that may still read it are long done (`retireAfterMs`). The checker and the build are the entry's
  * (src/build/launch-builder.ts): the server imports neither.
@@ -36,7 +38,7 @@ export type LaunchBuilder = {
 export type PublisherOptions = {
   live: LiveLaunches
   builder: LaunchBuilder
-  /** DIST_DIR/.versions: one folder per launch, one numbered folder per version inside. */
+  /** This process's folder under DIST_DIR/.versions (ownVersionsDir): one folder per launch, one numbered folder per version inside. */
   versionsDir: string
   /** Reads a built folder into a version (launch-version.ts: readLaunchVersion with the server's header settings). */
   readVersion(distDir: string, manifest: VersionManifest): Promise<LaunchVersion | undefined>
@@ -79,6 +81,36 @@ function writeFileAtomically(file: string, text: string): void {
   renameSync(temporary, file)
 }
 
+/** A process alive on this machine (signal 0 only asks; EPERM means it runs as another user). */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/**
+ * This process's own folder for the versions it publishes or adopts, DIST_DIR/.versions/<host>-<pid>-<random>/, made
+ * empty. Servers that share a DIST_DIR (a restart that overlaps the old process, two servers on one machine) never
+ * number into, nor remove, each other's versions. What earlier runs left (processes of this machine that no longer
+ * run, and folders of an older layout) is removed: a run serves the builds it was started with.
+ */
+export function ownVersionsDir(distRoot: string): string {
+  const root = path.join(distRoot, '.versions')
+  const host = hostname()
+  const entries = existsSync(root) ? readdirSync(root, { withFileTypes: true }) : []
+  for (const entry of entries) {
+    const owner = /^(.+)-(\d+)-[0-9a-f]{8}$/.exec(entry.name)
+    const abandoned = !owner || (owner[1] === host && !isRunning(Number(owner[2])))
+    if (abandoned) rmSync(path.join(root, entry.name), { recursive: true, force: true })
+  }
+  const own = path.join(root, `${host}-${process.pid}-${randomBytes(4).toString('hex')}`)
+  mkdirSync(own, { recursive: true })
+  return own
+}
+
 /** The next free version number of a launch (folders are numbered 1, 2, …). */
 function nextVersionDir(versionsDir: string, slug: string): string {
   const dir = path.join(versionsDir, slug)
@@ -87,10 +119,10 @@ function nextVersionDir(versionsDir: string, slug: string): string {
   return path.join(dir, String(Math.max(0, ...numbers) + 1))
 }
 
-/** The publisher, with `close` to remove replaced versions at once when the server stops. */
+/** The publisher, with `close` to remove its versions folder when the server has stopped answering. */
 export function createLaunchPublisher(options: PublisherOptions): LaunchPublisher & { close(): void; adopt(slug: string, build: AdoptedBuild): Promise<boolean> } {
   const retireAfterMs = options.retireAfterMs ?? 60_000
-  const retiring = new Map<ReturnType<typeof setTimeout>, string>()
+  const retiring = new Set<ReturnType<typeof setTimeout>>()
   // One build at a time: two Vite builds at once on a small machine take longer than one after the other.
   let queue: Promise<unknown> = Promise.resolve()
 
@@ -102,7 +134,7 @@ export function createLaunchPublisher(options: PublisherOptions): LaunchPublishe
       rmSync(version.distDir, { recursive: true, force: true })
     }, retireAfterMs)
     timer.unref()
-    retiring.set(timer, version.distDir)
+    retiring.add(timer)
   }
 
   const servedOf = (launch: LiveLaunch): ServedLaunch => ({
@@ -223,11 +255,9 @@ export function createLaunchPublisher(options: PublisherOptions): LaunchPublishe
       return added && servedOf(added)
     },
     close() {
-      for (const [timer, dir] of retiring) {
-        clearTimeout(timer)
-        if (existsSync(dir)) rmSync(dir, { recursive: true, force: true })
-      }
+      for (const timer of retiring) clearTimeout(timer)
       retiring.clear()
+      rmSync(options.versionsDir, { recursive: true, force: true })
     },
   }
 }
