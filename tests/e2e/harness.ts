@@ -173,6 +173,16 @@ export function inlineForm(page: Page): Locator {
 export const realtorAnswers = { brokerage: 'Example Realty Inc., Brokerage', reco: '5550123', forClient: 'No' } as const
 
 /**
+ * Taps a radio button as a person does and waits until it shows as chosen. Not Playwright's `check()`, which reads
+ * the state the instant after the tap: under a loaded CI run it once read it unchanged ("did not change its state"),
+ * which nine 4×-slowed reruns did not reproduce; the cause was not pinned down. A tap that is really lost still fails.
+ */
+export async function choose(radio: Locator): Promise<void> {
+  await radio.click()
+  await expect.poll(() => radio.isChecked(), { timeout: scaled(5_000) }).toBe(true)
+}
+
+/**
  * Fills the given fields of a registration form by their labels; the realtor choice by its radio in the "Are You A
  * Realtor?" group. A realtor (Yes) also gets the brokerage's answers the form then asks for, unless `realtorFields` is false.
  */
@@ -183,11 +193,11 @@ export async function fill(
   if (values.name !== undefined) await form.getByLabel('Full Name').fill(values.name)
   if (values.email !== undefined) await form.getByLabel('Email').fill(values.email)
   if (values.phone !== undefined) await form.getByLabel('Phone').fill(values.phone)
-  if (values.realtor) await form.getByRole('group', { name: /Are You A Realtor\?/ }).getByRole('radio', { name: values.realtor }).check()
+  if (values.realtor) await choose(form.getByRole('group', { name: /Are You A Realtor\?/ }).getByRole('radio', { name: values.realtor }))
   if (values.realtor === 'Yes' && values.realtorFields !== false) {
     await form.getByLabel('Brokerage').fill(realtorAnswers.brokerage)
     await form.getByLabel('RECO registration number').fill(realtorAnswers.reco)
-    await form.getByRole('group', { name: /on behalf of a client/ }).getByRole('radio', { name: realtorAnswers.forClient }).check()
+    await choose(form.getByRole('group', { name: /on behalf of a client/ }).getByRole('radio', { name: realtorAnswers.forClient }))
   }
 }
 
