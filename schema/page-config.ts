@@ -661,8 +661,11 @@ export type ClientPageConfig = Omit<PageConfig, 'seo' | 'form' | 'launch' | 'pri
   banner?: string
   /** The privacy page, every text decided (schema/privacy.ts). */
   privacy: PrivacyPage
-  /** Only the slug: the page names its launch to the function; the notification address stays on the server. */
-  launch: Pick<PageConfig['launch'], 'slug'>
+  /**
+   * Only the slug (the page names its launch to the function) and whether its visits are counted (a page built for a
+   * hosted function asks it for a visit image); the notification address stays on the server.
+   */
+  launch: Pick<PageConfig['launch'], 'slug' | 'countVisits'>
   form: ClientFormConfig
   /** The responsive variants the build made of raster images, by src (see src/build/image-variants.ts). */
   imageVariants?: ImageManifest

@@ -13,7 +13,7 @@ export function toClientConfig(config: PageConfig & { banner?: string }, imageVa
   const privacy = privacyPageOf(config)
   return {
     ...rest,
-    launch: { slug: launch.slug },
+    launch: { slug: launch.slug, ...(launch.countVisits === false ? { countVisits: false } : {}) },
     form: {
       consent: form.consent,
       toasts: form.toasts,

@@ -1,4 +1,5 @@
 import { useMemo, type ComponentType } from 'react'
+import { contactFunctionPath } from '../../schema/function-path.ts'
 import type { ClientPageConfig } from '../../schema/page-config.ts'
 import type { Section } from '../../schema/sections.ts'
 import { createRegistrationStore, RegistrationProvider, type RegistrationStore } from '../form/registration-state.tsx'
@@ -13,6 +14,19 @@ function renderSection(section: Section, index: number, shared: SharedProps) {
   // Validation guarantees section.type has a component; the registry's type ties each to its props.
   const Component = sectionRegistry[section.type] as ComponentType<Section & SharedProps>
   return <Component key={section.anchor ?? `${section.type}-${index}`} {...section} {...shared} />
+}
+
+/**
+ * A page built for a hosted function (a static host serves it, no server of ours sees it opened) asks the function for
+ * a 1×1 image, which counts the visit as the Node server counts the pages it serves (src/server/site/visit-counter.ts):
+ * no script, no cookie, no referrer. Nothing where the Node server serves the page and counts it itself, or where the
+ * launch's visits are not counted (launch.countVisits false).
+ */
+function VisitImage({ launch }: { launch: ClientPageConfig['launch'] }) {
+  const hosted = import.meta.env.VITE_SUPABASE_URL
+  if (!hosted || launch.countVisits === false) return null
+  const src = `${hosted.replace(/\/+$/, '')}${contactFunctionPath}/visit/${encodeURIComponent(launch.slug)}`
+  return <img src={src} alt="" width={1} height={1} referrerPolicy="no-referrer" decoding="async" className="pointer-events-none absolute h-px w-px opacity-0" />
 }
 
 type Props = {
@@ -42,6 +56,7 @@ export function Page({ config, registration }: Props) {
         {config.sections.map((section, index) => renderSection(section, index, shared))}
       </main>
       <Footer {...footerPropsOf(config)} />
+      <VisitImage launch={config.launch} />
       <Island kind="registration-dialog" props={{ modal: config.modal, tagManagerId: config.site.analytics?.gtmId }} />
     </RegistrationProvider>
   )

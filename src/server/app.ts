@@ -98,6 +98,7 @@ import {
 import { createLaunchChooser } from './registration/launch-choice.ts'
 import { launchPhasesOf, type LaunchPhases } from './registration/launch-phase.ts'
 import type { LaunchSite } from './site/launch-site.ts'
+import type { VisitCounter } from './site/visit-counter.ts'
 import { notificationRecipient } from './delivery/realtor.ts'
 import { followUpMessages } from './delivery/follow-ups.ts'
 import type { AddressKey, LeadStore, NewLead } from './store/store.ts'
@@ -162,7 +163,14 @@ export type AppDeps = {
    * was then erased is found there, no longer among the leads. Absent: only the leads' withdrawn_at is checked.
    */
   suppressionKeyOf?: (email: string) => Promise<AddressKey>
+  /** Counts the pages' visit images, GET …/visit/<launch> (site/visit-counter.ts); absent: answered, nothing counted. */
+  visits?: Pick<VisitCounter, 'countBeacon' | 'flush'> | undefined
+  /** Writes each visit image's count before answering: the Edge Function's instance may end once it has answered. */
+  flushVisits?: boolean
 }
+
+// A transparent 1×1 GIF: the visit image's answer.
+const visitImage = Uint8Array.from(atob('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7'), (c) => c.charCodeAt(0))
 
 /** One launch as the app answers for it: its site, and what is made of it once at creation. */
 type ServedLaunch = {
@@ -377,6 +385,19 @@ export function createApp(deps: AppDeps): Hono {
     )
     app.all(`${path}/deliver-pending`, () => {
       throw refusal(405, 'Use POST.', { headers: { allow: 'POST' } })
+    })
+
+    // A page on a static host asks for this image (no script): a visit, counted as the Node server counts page views.
+    app.get(`${path}/visit/:launch`, async (c) => {
+      const slug = c.req.param('launch')
+      const site = launches.get(slug)?.site
+      if (deps.visits && site && site.countVisits !== false) {
+        deps.visits.countBeacon(c.req.raw, slug, deps.clientAddress?.(c) ?? '')
+        if (deps.flushVisits) await deps.visits.flush().catch((error: unknown) => log.error('visit: could not store the count', error))
+      }
+      return new Response(visitImage, {
+        headers: { 'content-type': 'image/gif', 'cache-control': 'no-store', 'cross-origin-resource-policy': 'cross-origin', 'x-content-type-options': 'nosniff' },
+      })
     })
   }
   return app

@@ -180,6 +180,9 @@ export async function startNodeServer(
   const retention = retentionDays === undefined ? undefined : await opened.daily('retention', () => eraseOlderThan(erasure, retentionDays), 'Retention (erasing old registrations)')
 
   const clientAddress = (c: Context) => visitorAddress((c.env as HttpBindings).incoming)
+  // Visits to each launch's pages, counted without cookies and stored as daily counts only (site/visit-counter.ts):
+  // here as the pages are served, or, for pages built for a hosted function (SUPABASE_URL), by their visit image there.
+  const visits = createVisitCounter({ store, shared: opened.visitors, timeZone: settings.timeZone, onError: (error) => console.error('Could not store the visit counts', error) })
   // Shared by every function the server makes: a publish must not reset anyone's count.
   const rateLimiter = opened.rateLimiter
   // The function for the launches served now: made anew with each snapshot, so a published form is the one checked.
@@ -213,6 +216,7 @@ export async function startNodeServer(
           onLeadStored: () => delivery.kick(),
           webhook: webhook !== undefined,
           suppressionKeyOf: erasure.keyOf,
+          visits,
         }),
       )
     }
@@ -352,13 +356,11 @@ export async function startNodeServer(
     trustProxy: settings.trustProxy,
     clientIp: (c) => clientAddress(c) ?? 'unknown',
   })
-  // Visits to each launch's pages, counted without cookies and stored as daily counts only (site/visit-counter.ts).
-  const visits = createVisitCounter({ store, shared: opened.visitors, timeZone: settings.timeZone, onError: (error) => console.error('Could not store the visit counts', error) })
   site.all('*', async (c) => {
     const { launch } = await pick(c)
     if (!launch.version) return unpublishedAnswer(launch.siteName, c.req.method)
     const response = await launch.version.files(c)
-    if (launch.version.contract.countVisits !== false) visits.count(c.req.raw, response, launch.slug, clientAddress(c) ?? '')
+    if (launch.version.contract.countVisits !== false && settings.supabaseUrl === undefined) visits.count(c.req.raw, response, launch.slug, clientAddress(c) ?? '')
     // A page loaded just before a publish may still ask for its own hashed assets: the replaced version has them.
     if (response.status === 404 && launch.previous && new URL(c.req.url).pathname.startsWith('/assets/')) {
       const old = await launch.previous.files(c)

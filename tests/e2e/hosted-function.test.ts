@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import Database from 'better-sqlite3'
-import type { Browser, Request } from 'playwright-core'
+import type { Browser, Request, Response } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { PageConfig } from '../../schema/page-config.ts'
 import { freePort, launchBrowser, openPage, scaled, startServer, waitForToast, type RunningServer } from './harness.ts'
@@ -107,5 +107,41 @@ describe('the site with a hosted function (VITE_SUPABASE_URL)', () => {
     expect(leadsIn(functionHost.dataDir)).toBe(before + 1)
     expect(violations).toEqual([])
     await page.context().close()
+  })
+
+  it("counts the visit by the page's image at the hosted function, with JavaScript off and no referrer; the site's own server counts none", async () => {
+    const images: Response[] = []
+    const page = await openPage(browser, site.url + '/', {
+      dialog: 'snoozed',
+      // A phone's browser: a headless one is not counted (visit-counter.ts takes it for a robot).
+      context: { javaScriptEnabled: false, userAgent: 'Mozilla/5.0 (Linux; Android 14) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Mobile Safari/537.36' },
+      stepTimeoutMs: 15_000,
+      before: (page) => {
+        page.on('response', (response) => {
+          if (response.url().includes('/send-contact-email/visit/')) images.push(response)
+        })
+      },
+    })
+    await expect.poll(() => images.length, { timeout: scaled(10_000) }).toBe(1)
+    const image = images[0]!
+    expect(image.url()).toBe(`${functionHost.url}/functions/v1/send-contact-email/visit/${config.launch.slug}`)
+    expect(image.status()).toBe(200)
+    expect(await image.request().headerValue('referer')).toBeNull()
+    await page.context().close()
+
+    // Each server writes its counts when it stops: the function's has this visit, the site's (which served the page) none.
+    const counts = async (server: RunningServer) => {
+      const exited = new Promise((resolve) => server.process.once('exit', resolve))
+      server.process.kill('SIGTERM')
+      await exited
+      const db = new Database(path.join(server.dataDir, 'leads.sqlite'), { readonly: true })
+      try {
+        return db.prepare('SELECT launch, sum(visits) AS visits, sum(visitors) AS visitors FROM visit_counts GROUP BY launch').all()
+      } finally {
+        db.close()
+      }
+    }
+    expect(await counts(functionHost)).toEqual([{ launch: config.launch.slug, visits: 1, visitors: 1 }])
+    expect(await counts(site)).toEqual([])
   })
 })

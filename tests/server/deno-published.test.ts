@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process'
+import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -149,5 +150,37 @@ describe.skipIf(plannedPostgresKind() === 'pglite')('Supabase Edge Function unde
     expect(deno.pid).toBe(pid)
     expect(deno.exitCode).toBeNull()
     expect(output()).not.toMatch(/could not read the published launches/)
+  })
+
+  it("counts a page's visit image (a page on a static host) as the Node servers count a page: once a visitor a day, hashed with the same salt", async () => {
+    const firefox = 'Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0'
+    const chrome = 'Mozilla/5.0 (Linux; Android 14) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Mobile Safari/537.36'
+    const image = (slug: string, agent: string, dest = 'image') =>
+      fetch(`${url}/functions/v1/send-contact-email/visit/${slug}`, { headers: { 'user-agent': agent, 'sec-fetch-dest': dest } })
+    const countsOf = async (slug: string) =>
+      (await pg.db.query('SELECT source, visits, visitors FROM public.visit_counts WHERE launch = $1', [slug])).rows as Array<{ source: string; visits: number; visitors: number }>
+
+    const answer = await image(first.launch.slug, firefox)
+    expect(answer.status).toBe(200)
+    expect(answer.headers.get('content-type')).toBe('image/gif')
+    expect(answer.headers.get('cache-control')).toBe('no-store')
+    expect(new Uint8Array(await answer.arrayBuffer()).slice(0, 6)).toEqual(new TextEncoder().encode('GIF89a'))
+    await image(first.launch.slug, firefox)
+    await image(first.launch.slug, chrome)
+    // Not a person's visit: a crawler, and a page (the Node server counts those it serves).
+    await image(first.launch.slug, 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)')
+    await image(first.launch.slug, chrome, 'document')
+    // A launch the function does not serve: the same image, nothing counted.
+    expect((await image('no-such-launch', firefox)).status).toBe(200)
+
+    expect(await countsOf(first.launch.slug)).toEqual([{ source: '', visits: 3, visitors: 2 }])
+    expect(await countsOf('no-such-launch')).toEqual([])
+    // The hash kept is the Node servers' (site/visit-counter.ts): SHA-256 of the day's salt, then launch, address and agent.
+    const { rows } = await pg.db.query('SELECT day::text AS day, salt FROM public.visit_salts')
+    expect(rows).toHaveLength(1)
+    const { day, salt } = rows[0] as { day: string; salt: Buffer }
+    const hashOf = (agent: string) => createHash('sha256').update(salt).update(`\0${first.launch.slug}\u0000127.0.0.1\u0000${agent}`).digest('base64')
+    const visitors = (await pg.db.query('SELECT visitor FROM public.visit_visitors WHERE day = $1::date', [day])).rows.map((row) => (row as { visitor: string }).visitor)
+    expect(visitors.sort()).toEqual([hashOf(firefox), hashOf(chrome)].sort())
   })
 })

@@ -93,6 +93,24 @@ describe(`the lead_writer role (migrations on PostgreSQL, ${plannedPostgresKind(
     await pg.db.query('DELETE FROM public.published_builds')
   })
 
+  it("lets the function's role count a visit image through count_visit() and read nothing of the visit tables", async () => {
+    await asLeadWriter(async (db) => {
+      await db.query(`SELECT public.count_visit('role-test', current_date, '\\x00ff'::bytea)`)
+      expect(await refusal(db, 'SELECT salt FROM public.visit_salts')).toMatch(/permission denied/)
+      expect(await refusal(db, 'SELECT visitor FROM public.visit_visitors')).toMatch(/permission denied/)
+      expect(await refusal(db, 'SELECT visits FROM public.visit_counts')).toMatch(/permission denied/)
+      // A day far from today is refused: a caller cannot delete today's salt by naming a later day.
+      await db.query(`SELECT public.count_visit('role-test', current_date + 30, '\\x00ff'::bytea)`)
+    })
+    const { rows } = await pg.db.query(`SELECT day = current_date AS today, visits, visitors FROM public.visit_counts WHERE launch = 'role-test'`)
+    expect(rows).toEqual([{ today: true, visits: 1, visitors: 1 }])
+    for (const role of ['anon', 'authenticated', 'service_role']) {
+      const granted = await pg.db.query(`SELECT has_function_privilege($1, 'public.count_visit(text, date, bytea)', 'EXECUTE') AS granted`, [role])
+      expect(granted.rows).toEqual([{ granted: false }])
+    }
+    await pg.db.query(`DELETE FROM public.visit_counts WHERE launch = 'role-test'`)
+  })
+
   it.each(['anon', 'authenticated', 'service_role'])('lets %s not call published_contracts()', async (role) => {
     const { rows } = await pg.db.query(`SELECT has_function_privilege($1, 'public.published_contracts()', 'EXECUTE') AS granted`, [role])
     expect(rows).toEqual([{ granted: false }])

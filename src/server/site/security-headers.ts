@@ -30,9 +30,12 @@ export function contentSecurityPolicy({ jsonLdHashes, styleHashes = [], supabase
   const connect = ["'self'"]
   // Without JavaScript the form itself posts to the hosted function, which redirects back to this site.
   const formAction = ["'self'"]
+  // The page's visit image (src/page/Page.tsx) is the hosted function's.
+  const images = ["'self'", 'data:']
   if (supabaseUrl) {
     connect.push(new URL(supabaseUrl).origin)
     formAction.push(new URL(supabaseUrl).origin)
+    images.push(new URL(supabaseUrl).origin)
   }
   const tracking = tagManager ? tagManagerOrigins : []
   connect.push(...tracking)
@@ -46,7 +49,7 @@ export function contentSecurityPolicy({ jsonLdHashes, styleHashes = [], supabase
     // which style-src does not restrict; the prerendered HTML has no style attributes, and its one <style> (the
     // inlined stylesheet) is allowed by hash.
     ['style-src', "'self'", ...styleHashes.map((hash) => `'${hash}'`)].join(' '),
-    ['img-src', "'self'", 'data:', ...tracking].join(' '),
+    ['img-src', ...images, ...tracking].join(' '),
     "font-src 'self'",
     `connect-src ${connect.join(' ')}`,
     "object-src 'none'",

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
+import { Buffer } from 'node:buffer'
 import { clickIdNetworks, type PulseStore, type VisitCount } from '../store/store.ts'
 
 /**
@@ -26,10 +27,15 @@ export type SharedVisitors = {
   firstSeen(day: string, visitors: string[]): Promise<Set<string>>
 }
 
-/** The counter the Node server calls for each answer it gives on a launch's site. */
+/** The counter the Node server calls for each answer it gives on a launch's site, and the function for each visit image. */
 export type VisitCounter = {
   /** Counts the request if it is a person's view of a page (see above); never throws, never changes the answer. */
   count(request: Request, response: Response, launch: string, address: string): void
+  /**
+   * Counts a page's visit image (isBeaconView) as a view of that launch's page. Its source is unknown (''): the image
+   * is asked for with no referrer, and the page's own address (its utm_source) is not in the image's.
+   */
+  countBeacon(request: Request, launch: string, address: string): void
   /** Writes the counts gathered since the last write. */
   flush(): Promise<void>
   /** Writes what is left and stops the timer. */
@@ -53,15 +59,30 @@ export type VisitCounterOptions = {
 const bots =
   /bot\b|bot\/|crawl|spider|slurp|archiver|facebookexternalhit|meta-externalagent|embedly|preview|headless|lighthouse|pagespeed|pingdom|uptime|monitor|curl\/|wget\/|python|httpclient|http-client|go-http|java\/|okhttp|node-fetch|undici|axios|postman|insomnia|scrapy|feedfetcher|whatsapp|telegram|discord|skype|bingpreview|yandex|baidu|duckduckgo|petal|semrush|ahrefs|mj12|dotbot|bytespider|gptbot|claude|perplexity|ccbot/i
 
-/** Whether a request is a person's browser opening a page (not a bot, a prefetch or a sub-request). */
-export function isPageView(request: Request): boolean {
+/** Whether a GET comes from a person's browser: not a bot, a link preview, a prefetch or a prerender. */
+function isPersonsBrowser(request: Request): boolean {
   if (request.method !== 'GET') return false
   const agent = request.headers.get('user-agent') ?? ''
   if (agent === '' || !/^Mozilla\//.test(agent) || bots.test(agent)) return false
   const purpose = `${request.headers.get('sec-purpose') ?? ''} ${request.headers.get('purpose') ?? ''} ${request.headers.get('x-purpose') ?? ''} ${request.headers.get('x-moz') ?? ''}`
-  if (/prefetch|prerender|preview/i.test(purpose)) return false
+  return !/prefetch|prerender|preview/i.test(purpose)
+}
+
+/** Whether a request is a person's browser opening a page (not a bot, a prefetch or a sub-request). */
+export function isPageView(request: Request): boolean {
+  if (!isPersonsBrowser(request)) return false
   const dest = request.headers.get('sec-fetch-dest')
   return dest === null || dest === 'document'
+}
+
+/**
+ * Whether a request is a page's visit image (VisitBeacon in src/page/Page.tsx) loaded by a person's browser: how a
+ * page on a static host, which no server of ours serves, is counted. No script: the prerendered HTML asks for it.
+ */
+export function isBeaconView(request: Request): boolean {
+  if (!isPersonsBrowser(request)) return false
+  const dest = request.headers.get('sec-fetch-dest')
+  return dest === null || dest === 'image'
 }
 
 /** A host without its port and a leading www., lower case. */
@@ -149,6 +170,24 @@ export function createVisitCounter(options: VisitCounterOptions): VisitCounter {
   const timer = setInterval(() => flush().catch((error: unknown) => options.onError?.(error)), options.flushMs ?? 10_000)
   timer.unref()
 
+  /** Adds one view of `launch` from `source` by the visitor `identity` (launch, address and User-Agent). */
+  function tally(launch: string, source: string, identity: string): void {
+    const on = today()
+    const key = `${launch}\0${on}\0${source}`
+    const count = pending.get(key) ?? { launch, day: on, source, visits: 0, visitors: 0 }
+    count.visits += 1
+    pending.set(key, count)
+    if (options.shared) {
+      if (views.length < maxRemembered) views.push({ key, visitor: identity })
+      else count.visitors += 1
+      return
+    }
+    const visitor = createHash('sha256').update(salt).update(identity).digest('base64')
+    const first = !seen.has(visitor)
+    if (first && seen.size < maxRemembered) seen.add(visitor)
+    if (first) count.visitors += 1
+  }
+
   return {
     count(request, response, launch, address) {
       try {
@@ -156,22 +195,16 @@ export function createVisitCounter(options: VisitCounterOptions): VisitCounter {
         const type = response.headers.get('content-type')
         if (type ? !type.startsWith('text/html') : !(request.headers.get('accept') ?? '').includes('text/html')) return
         if (!isPageView(request)) return
-        const on = today()
-        const identity = `\0${launch}\0${address}\0${request.headers.get('user-agent')}`
-        const source = visitSourceOf(request)
-        const key = `${launch}\0${on}\0${source}`
-        const count = pending.get(key) ?? { launch, day: on, source, visits: 0, visitors: 0 }
-        count.visits += 1
-        pending.set(key, count)
-        if (options.shared) {
-          if (views.length < maxRemembered) views.push({ key, visitor: identity })
-          else count.visitors += 1
-          return
-        }
-        const visitor = createHash('sha256').update(salt).update(identity).digest('base64')
-        const first = !seen.has(visitor)
-        if (first && seen.size < maxRemembered) seen.add(visitor)
-        if (first) count.visitors += 1
+        tally(launch, visitSourceOf(request), `\0${launch}\0${address}\0${request.headers.get('user-agent')}`)
+      } catch (error) {
+        options.onError?.(error)
+      }
+    },
+    countBeacon(request, launch, address) {
+      try {
+        // The same identity as a page view's: a visitor whose page views reach a server and whose images reach the
+        // function on one day (several servers on one database) counts once.
+        if (isBeaconView(request)) tally(launch, '', `\0${launch}\0${address}\0${request.headers.get('user-agent')}`)
       } catch (error) {
         options.onError?.(error)
       }
@@ -180,6 +213,38 @@ export function createVisitCounter(options: VisitCounterOptions): VisitCounter {
     async close() {
       clearInterval(timer)
       await flush()
+    },
+  }
+}
+
+/** What counting visit images in the database needs (the Edge Function: nothing is kept in memory between requests). */
+export type VisitImageCounterOptions = {
+  /** Counts one view of `launch` on `day` by the visitor `identity` (store/postgres/postgres-shared.ts: countVisitIn). */
+  record(launch: string, day: string, identity: Uint8Array): Promise<void>
+  /** The team's time zone (NOTIFY_TIME_ZONE): what a day is. */
+  timeZone: string
+  clock?: () => Date
+}
+
+/**
+ * Counts each visit image at once in the database, which hashes the visitor with the day's shared salt (never read
+ * here) exactly as createVisitCounter does with `shared`, so a visitor seen by a Node server and by the function on
+ * one day counts once. `flush` waits for the counts under way.
+ */
+export function createVisitImageCounter(options: VisitImageCounterOptions): Pick<VisitCounter, 'countBeacon' | 'flush'> {
+  const clock = options.clock ?? (() => new Date())
+  const dayFormat = new Intl.DateTimeFormat('en-CA', { timeZone: options.timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })
+  let underWay: Array<Promise<void>> = []
+  return {
+    countBeacon(request, launch, address) {
+      if (!isBeaconView(request)) return
+      const identity = new TextEncoder().encode(`\0${launch}\0${address}\0${request.headers.get('user-agent')}`)
+      underWay.push(options.record(launch, dayFormat.format(clock()), identity))
+    },
+    async flush() {
+      const counts = underWay
+      underWay = []
+      await Promise.all(counts)
     },
   }
 }

@@ -17,6 +17,8 @@ import { platformClientAddress } from '../../../src/server/registration/client-a
 import { formatEnvProblems, parseEdgeEnv, requestHandlingOf } from '../../../src/server/env.ts'
 import { createOutboxWorker } from '../../../src/server/delivery/outbox.ts'
 import { createPostgresStore } from '../../../src/server/store/postgres/postgres-store.ts'
+import { countVisitIn } from '../../../src/server/store/postgres/postgres-shared.ts'
+import { createVisitImageCounter } from '../../../src/server/site/visit-counter.ts'
 import { createResendMailer } from '../../../src/server/delivery/resend-mailer.ts'
 import { addressKeyOf } from '../../../src/server/store/suppression.ts'
 import { createWebhookSender } from '../../../src/server/delivery/webhook.ts'
@@ -53,6 +55,10 @@ function deliverInBackground(): void {
   ;(globalThis as EdgeRuntimeGlobal).EdgeRuntime?.waitUntil(run)
 }
 
+// The visit images of pages on a static host (no server of ours serves them): each counted in the database at once,
+// hashed there with the day's salt the Node servers use too, so a visitor counts once a day.
+const visits = createVisitImageCounter({ record: countVisitIn(pool), timeZone: settings.timeZone })
+
 const links = settings.unsubscribeSecret && settings.publicFunctionUrl ? { secret: settings.unsubscribeSecret, baseUrl: settings.publicFunctionUrl } : undefined
 // One limiter for every app made: a new version of the launches does not give callers a fresh minute.
 const rateLimiter = createRateLimiter(settings.rateLimitPerMinute)
@@ -75,6 +81,8 @@ function makeApp(served: FunctionLaunch[]) {
     onLeadStored: deliverInBackground,
     outboxTrigger: { secret: settings.outboxSecret, run: () => worker.deliverDue() },
     webhook: webhook !== undefined,
+    visits,
+    flushVisits: true,
     // With SUPPRESSION_SECRET (the one npm run leads:erase uses), an address that withdrew and was then erased is
     // still never replied to nor sent to the CRM.
     ...(settings.suppressionSecret ? { suppressionKeyOf: (email: string) => addressKeyOf(settings.suppressionSecret!, email) } : {}),

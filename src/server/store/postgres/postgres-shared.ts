@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import { Buffer } from 'node:buffer'
 import type { SqlQueryable } from './postgres-store.ts'
 
 /**
@@ -91,5 +92,15 @@ export function createPostgresVisitors(db: SqlQueryable): SharedVisitors {
       )
       return new Set((rows as Array<{ visitor: string }>).map((row) => row.visitor))
     },
+  }
+}
+
+/**
+ * Counts one visit image in the database (public.count_visit, migration 20260109000000): the function's role may call
+ * it and read nothing of the visit tables; the day's salt is made and applied there, never handed out.
+ */
+export function countVisitIn(db: SqlQueryable): (launch: string, day: string, identity: Uint8Array) => Promise<void> {
+  return async (launch, day, identity) => {
+    await db.query('SELECT public.count_visit($1, $2::date, $3)', [launch, day, Buffer.from(identity)])
   }
 }
