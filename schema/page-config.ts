@@ -595,7 +595,7 @@ export const launchSchema = {
         type: 'object',
         title: 'Salesperson',
         properties: {
-          name: { type: 'string', minLength: 1, maxLength: 80, pattern: '\\S', title: 'Name', description: 'How the salesperson is named in the e-mail they get.', examples: ['Alex Martin'] },
+          name: { type: 'string', minLength: 1, maxLength: 80, pattern: '\\S', title: 'Name', description: 'The salesperson\'s name, as the e-mail they get greets them: not empty.', examples: ['Alex Martin'] },
           email: {
             type: 'string',
             format: 'email',
