@@ -36,6 +36,7 @@ import { brokenAlertKey, brokenLine } from './site/broken-launch.ts'
 import { createForwardedHeaderGuard } from './site/forwarded-headers.ts'
 import { createVisitCounter } from './site/visit-counter.ts'
 import { openNodeStore, StartupError } from './node-store.ts'
+import { createMorningSummaries } from './delivery/morning-summary.ts'
 
 // The function's own 404 (a path under its paths that it does not answer): the site's 404 page answers instead.
 const notFunction = 'x-not-the-function'
@@ -352,6 +353,8 @@ export async function startNodeServer(
     trustProxy: settings.trustProxy,
     clientIp: (c) => clientAddress(c) ?? 'unknown',
   })
+  // The morning summaries (launch.morningSummary), once a day among all servers (delivery/morning-summary.ts).
+  const summaries = createMorningSummaries({ store, clock: options.clock, timeZone: settings.timeZone, onQueued: () => delivery.kick(), launches: () => served().map(({ version: v }) => ({ ...v!.contract, notifyEmail: settings.notifyEmail ?? v!.contract.notifyEmail })) })
   // Visits to each launch's pages, counted without cookies and stored as daily counts only (site/visit-counter.ts).
   const visits = createVisitCounter({ store, shared: opened.visitors, timeZone: settings.timeZone, onError: (error) => console.error('Could not store the visit counts', error) })
   site.all('*', async (c) => {
@@ -397,6 +400,7 @@ export async function startNodeServer(
     )
   }
   delivery.start()
+  summaries.start(60_000)
   alerts.start(Math.min(30_000, settings.retry.minDelayMs))
   staticHost?.start()
   const address = server.address()
@@ -421,6 +425,7 @@ export async function startNodeServer(
       closing ??= (async () => {
         // Requests in flight finish; idle keep-alive connections are closed; stragglers are cut after 10 s.
         retention?.stop()
+        summaries.stop()
         sharing?.stop()
         const cut = setTimeout(() => server.closeAllConnections(), 10_000)
         await new Promise<void>((resolve) => server.close(() => resolve()))
