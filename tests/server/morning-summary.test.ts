@@ -4,7 +4,7 @@ import { createOutboxWorker } from '../../src/server/delivery/outbox.ts'
 import { createSmtpMailer } from '../../src/server/delivery/smtp-mailer.ts'
 import { createPostgresStore } from '../../src/server/store/postgres/postgres-store.ts'
 import { openSqliteStore } from '../../src/server/store/sqlite/sqlite-store.ts'
-import type { LeadStore, StoredLead } from '../../src/server/store/store.ts'
+import type { LeadStore, NewLead, StoredLead } from '../../src/server/store/store.ts'
 import { backendsOf } from './support/backends.ts'
 import { defaultLaunch, mailFor, newLead } from './support/fixtures.ts'
 import { startTestSmtp, type TestSmtp } from './support/smtp.ts'
@@ -29,7 +29,7 @@ const at = (iso: string) => new Date(iso)
 
 /** Leads over ten days around the summary, of several sources and kinds, a spam one and another launch's among them. */
 function seedLeads(): Array<Parameters<typeof newLead>[0]> {
-  const sources = [
+  const sources: Array<Partial<NewLead>> = [
     { utm: { utm_source: 'Google' } },
     { utm: {}, referrer: 'https://www.facebook.com/some/post' },
     { utm: {}, clickIds: { fbclid: 'IwAR-1' } },
