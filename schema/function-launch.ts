@@ -26,6 +26,10 @@ export type FunctionLaunch = {
   leadStatuses?: string[]
   /** The launch's privacy page: its full address (every reply links it) and the link's name. */
   privacy: { url: string; label: string }
+  /** launch.roster: the salespeople who take the buyers' registrations in turn (absent or empty: they stay unassigned). */
+  roster?: Array<{ name: string; email: string }>
+  /** launch.morningSummary, on: who gets it (absent: notifyEmail), from what time (HH:MM) and in which time zone (absent: the server's). */
+  morningSummary?: { to?: string; at: string; timeZone?: string }
   /** launch.countVisits false: the server counts no visits to this launch's pages (absent: it does). */
   countVisits?: false
   /**
@@ -54,6 +58,16 @@ export function functionLaunchOf(config: PageConfig): FunctionLaunch {
     ...(config.reply ? { reply: config.reply } : {}),
     ...(config.launch.leadStatuses ? { leadStatuses: [...config.launch.leadStatuses] } : {}),
     privacy: { url: new URL(privacyPagePath, config.seo.canonicalUrl).href, label: privacyPageOf(config).linkLabel },
+    ...(config.launch.roster?.length ? { roster: config.launch.roster.map(({ name, email }) => ({ name: name.trim(), email })) } : {}),
+    ...(config.launch.morningSummary
+      ? {
+          morningSummary: {
+            ...(config.launch.morningSummary.to ? { to: config.launch.morningSummary.to } : {}),
+            at: config.launch.morningSummary.at ?? '07:30',
+            ...(config.launch.timeZone ? { timeZone: config.launch.timeZone } : {}),
+          },
+        }
+      : {}),
     ...(config.launch.countVisits === false ? { countVisits: false as const } : {}),
     ...(config.phases
       ? {

@@ -586,12 +586,61 @@ export const launchSchema = {
         "Whether the server counts visits to this launch's pages for the leads page's dashboard (registrations per visitor). It sets no cookie, adds no script and keeps only each day's totals. On unless false; while it is on, the privacy page says so in a paragraph of its own.",
       default: true,
     },
+    roster: {
+      type: 'array',
+      title: 'Salespeople in turn',
+      description:
+        "The salespeople who take this launch's buyers in turn: each new registration of a buyer is assigned to the next one (round robin, counted by the database, so two servers never give one turn twice), shows as assigned to them on the leads page (by their e-mail) and is sent to them by e-mail with a link to it on the leads page. A realtor's registration goes to the co-op desk (launch.realtorEmail) instead. Without a roster (or with an empty one) new registrations stay unassigned and the notification says so.",
+      items: {
+        type: 'object',
+        title: 'Salesperson',
+        properties: {
+          name: { type: 'string', minLength: 1, maxLength: 80, pattern: '\\S', title: 'Name', description: 'The salesperson\'s name, as the e-mail they get greets them: not empty.', examples: ['Alex Martin'] },
+          email: {
+            type: 'string',
+            format: 'email',
+            title: 'E-mail',
+            description: "Where their new registrations are sent; also what the leads page shows as the assignee (a studio account with the same e-mail is the same person).",
+            examples: ['alex@example.com'],
+          },
+        },
+        required: ['name', 'email'],
+        additionalProperties: false,
+      },
+      maxItems: 50,
+      examples: [[{ name: 'Alex Martin', email: 'alex@example.com' }, { name: 'Sam Chen', email: 'sam@example.com' }]],
+    },
+    morningSummary: {
+      type: 'object',
+      title: 'Morning summary',
+      description:
+        "A summary e-mailed to the sales manager once a day: the day before's registrations (buyers and realtors), where they came from (the dashboard's sources) and the last seven days, day by day. Days are this launch's (launch.timeZone, else the server's NOTIFY_TIME_ZONE). Sent by the Node server once a day, whatever the number of servers or restarts. Off without this setting.",
+      properties: {
+        to: {
+          type: 'string',
+          format: 'email',
+          title: 'Send to',
+          description: "Who gets the summary. Without it, the launch's notification address (launch.notifyEmail, else the site's contact e-mail; NOTIFY_EMAIL overrides both).",
+          examples: ['manager@example.com'],
+        },
+        at: {
+          type: 'string',
+          pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$',
+          title: 'Time',
+          description: "From what time of the morning it goes (HH:MM, 24-hour clock, in the launch's time zone). Without it, 07:30. A server started later that day sends it at start.",
+          default: '07:30',
+          examples: ['07:30'],
+        },
+      },
+      additionalProperties: false,
+      examples: [{ to: 'manager@example.com', at: '07:30' }],
+    },
     timeZone: {
       type: 'string',
       minLength: 1,
       title: 'Time zone',
       description:
-        'Where the launch is, as a time zone name: the phases\' start times are read as clocks there. Without it, the server\'s NOTIFY_TIME_ZONE (America/Toronto unless set).',
+        'Where the launch is, as a time zone name: the phases\' start times are read as clocks there, and the morning summary\'s days and time. Without it, the server\'s NOTIFY_TIME_ZONE (America/Toronto unless set).',
       examples: ['America/Toronto', 'America/Vancouver'],
     },
   },

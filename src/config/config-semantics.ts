@@ -7,7 +7,7 @@ import { listConfigImages } from './config-images.ts'
 import { checkReplyPlaceholders } from './reply-placeholders-check.ts'
 import { checkExpressConsent, checkPrivacy } from './legal-checks.ts'
 import { checkPhases } from './phase-checks.ts'
-import { checkRealtorPath } from './realtor-checks.ts'
+import { checkRealtorPath, checkRoster } from './realtor-checks.ts'
 import { closest, describePath, describeValue, listWords, type Finding } from './describe.ts'
 import { explainAjvErrors } from './explain-ajv-errors.ts'
 import type { Segment } from './json-source.ts'
@@ -34,6 +34,7 @@ export function checkConfigSemantics(data: unknown, publicDir: string): Finding[
     ...checkExpressConsent(data),
     ...checkPhases(data),
     ...checkRealtorPath(data),
+    ...checkRoster(data),
   ]
 }
 

@@ -28,3 +28,25 @@ export function checkRealtorPath(data: Json): Finding[] {
     fix: 'Keep the form\'s "isRealtor" question (enum ["yes", "no"]) in form.schema.properties, or delete this setting.',
   }))
 }
+
+/** A roster (launch.roster) that names one address twice would give that salesperson two turns in each round. */
+export function checkRoster(data: Json): Finding[] {
+  const launch = isObject(data.launch) ? data.launch : {}
+  if (!Array.isArray(launch.roster)) return []
+  const seen = new Map<string, number>()
+  const findings: Finding[] = []
+  launch.roster.forEach((person, i) => {
+    const email = isObject(person) && typeof person.email === 'string' ? person.email.trim().toLowerCase() : undefined
+    if (!email) return
+    const first = seen.get(email)
+    if (first === undefined) seen.set(email, i)
+    else {
+      findings.push({
+        at: ['launch', 'roster', i, 'email'],
+        message: `launch.roster names ${email} twice (salespeople ${first + 1} and ${i + 1}): that person would take two turns in each round.`,
+        fix: 'Keep one entry for each salesperson.',
+      })
+    }
+  })
+  return findings
+}

@@ -101,6 +101,7 @@ import type { LaunchSite } from './site/launch-site.ts'
 import type { VisitCounter } from './site/visit-counter.ts'
 import { notificationRecipient } from './delivery/realtor.ts'
 import { followUpMessages } from './delivery/follow-ups.ts'
+import { assignLead } from './delivery/assignment.ts'
 import type { AddressKey, LeadStore, NewLead } from './store/store.ts'
 import { createUnsubscribeRoutes, type UnsubscribePageTexts } from './delivery/unsubscribe.ts'
 
@@ -296,8 +297,11 @@ export function createApp(deps: AppDeps): Hono {
     }
     let saved
     try {
-      const notification = { ...launch.notification, recipient: notificationRecipient(lead.fields, launch.site) }
-      saved = await deps.store.saveLead(lead, suspectedSpam ? null : composeLeadMail(lead, notification), suspectedSpam ? [] : await followUpMessages({ ...deps, log }, lead, launch.site, (config) => launch.phases?.reply(config, lead.phase) ?? config))
+      // A new lead reaches a person at once: the roster's next salesperson, or the co-op desk (assignment.ts).
+      const assigned = suspectedSpam ? undefined : assignLead(lead, launch.site, timeZone)
+      const notification = { ...launch.notification, recipient: notificationRecipient(lead.fields, launch.site), assignedTo: assigned?.assignedTo }
+      const more = suspectedSpam ? [] : await followUpMessages({ ...deps, log }, lead, launch.site, (config) => launch.phases?.reply(config, lead.phase) ?? config)
+      saved = await deps.store.saveLead(lead, suspectedSpam ? null : composeLeadMail(lead, notification), more, assigned?.assignment)
     } catch (error) {
       log.error(`send-contact-email: could not store submission ${lead.submissionId}`, error)
       throw refusal(500, 'Your registration could not be saved. Please try again in a moment.')

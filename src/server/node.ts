@@ -36,6 +36,7 @@ import { brokenAlertKey, brokenLine } from './site/broken-launch.ts'
 import { createForwardedHeaderGuard } from './site/forwarded-headers.ts'
 import { createVisitCounter } from './site/visit-counter.ts'
 import { openNodeStore, StartupError } from './node-store.ts'
+import { createMorningSummaries } from './delivery/morning-summary.ts'
 
 // The function's own 404 (a path under its paths that it does not answer): the site's 404 page answers instead.
 const notFunction = 'x-not-the-function'
@@ -356,6 +357,8 @@ export async function startNodeServer(
     trustProxy: settings.trustProxy,
     clientIp: (c) => clientAddress(c) ?? 'unknown',
   })
+  // The morning summaries (launch.morningSummary), once a day among all servers (delivery/morning-summary.ts).
+  const summaries = createMorningSummaries({ store, clock: options.clock, timeZone: settings.timeZone, onQueued: () => delivery.kick(), launches: () => served().map(({ version: v }) => ({ ...v!.contract, notifyEmail: settings.notifyEmail ?? v!.contract.notifyEmail })) })
   site.all('*', async (c) => {
     const { launch } = await pick(c)
     if (!launch.version) return unpublishedAnswer(launch.siteName, c.req.method)
@@ -399,6 +402,7 @@ export async function startNodeServer(
     )
   }
   delivery.start()
+  summaries.start(60_000)
   alerts.start(Math.min(30_000, settings.retry.minDelayMs))
   staticHost?.start()
   const address = server.address()
@@ -423,6 +427,7 @@ export async function startNodeServer(
       closing ??= (async () => {
         // Requests in flight finish; idle keep-alive connections are closed; stragglers are cut after 10 s.
         retention?.stop()
+        summaries.stop()
         sharing?.stop()
         const cut = setTimeout(() => server.closeAllConnections(), 10_000)
         await new Promise<void>((resolve) => server.close(() => resolve()))

@@ -37,3 +37,40 @@ describe('the checker on the realtors\' path', () => {
     expect(problems.map((p) => [p.line, p.where])).toEqual([[positionOf(text, '"the co-op desk"').line, 'launch.realtorEmail']])
   })
 })
+
+describe('the checker on a launch\'s roster of salespeople and its morning summary', () => {
+  const roster = (people: string) => replaceOnce(original, '"realtorEmail": "coop@example.com"', `"realtorEmail": "coop@example.com",\n    "roster": [\n${people}\n    ]`)
+
+  it('accepts a roster of named salespeople with their addresses, and a morning summary', () => {
+    const text = roster('      { "name": "Alex Martin", "email": "alex@example.com" },\n      { "name": "Sam Chen", "email": "sam@example.com" }').replace(
+      '"roster": [',
+      '"morningSummary": { "to": "manager@example.com", "at": "07:30" },\n    "roster": [',
+    )
+    expect(check(text)).toEqual([])
+  })
+
+  it('refuses a salesperson without a name, an address that is not one and one named twice, each with file and line', () => {
+    const text = roster(
+      [
+        '      { "name": "Alex Martin", "email": "alex@example.com" },',
+        '      { "name": "  ", "email": "nameless@example.com" },',
+        '      { "name": "Sam Chen", "email": "sam at example" },',
+        '      { "name": "Alex again", "email": "Alex@example.com" }',
+      ].join('\n'),
+    )
+    const problems = check(text)
+    expect(problems.map((p) => [p.file, p.line, p.where])).toEqual([
+      [file, positionOf(text, '"  "').line, 'launch.roster[1].name'],
+      [file, positionOf(text, '"sam at example"').line, 'launch.roster[2].email'],
+      [file, positionOf(text, '"Alex@example.com"').line, 'launch.roster[3].email'],
+    ])
+    expect(problems[0]!.fix).toContain('not empty')
+    expect(problems[1]!.message).toContain('is not a valid e-mail address')
+    expect(problems[2]!.message).toContain('alex@example.com twice')
+  })
+
+  it('refuses a morning summary time that is not HH:MM, with its line', () => {
+    const text = replaceOnce(original, '"realtorEmail": "coop@example.com"', '"realtorEmail": "coop@example.com", "morningSummary": { "at": "7:30am" }')
+    expect(check(text).map((p) => [p.line, p.where])).toEqual([[positionOf(text, '"7:30am"').line, 'launch.morningSummary.at']])
+  })
+})

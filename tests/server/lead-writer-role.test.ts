@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createPostgresStore, type SqlQueryable } from '../../src/server/store/postgres/postgres-store.ts'
 import { addressKeyOf } from '../../src/server/store/suppression.ts'
+import { leadIdMark } from '../../src/server/store/follow-up.ts'
 import { defaultLaunch, mailFor, newLead } from './support/fixtures.ts'
 import { plannedPostgresKind, startTestPostgres, type TestPostgres } from './support/postgres.ts'
 
@@ -144,6 +145,26 @@ describe(`the lead_writer role (migrations on PostgreSQL, ${plannedPostgresKind(
       await store.suppressAddress(key)
       expect(await store.isSuppressed(key)).toBe(true)
     })
+  })
+
+  it("assigns a new lead as the function does (20260108000000_roster.sql): takes the roster's turn, records the assignee, queues their mail", async () => {
+    await pg.reset()
+    const leads = [newLead(), newLead()]
+    const mail = (to: string) => ({ ...mailFor(leads[0]!), to, text: `/leads/lead/${leadIdMark}` })
+    const assignment = { turns: 'roster-test', author: 'Roster (in turn)', candidates: [{ assignee: 'alex@example.com', mail: mail('alex@example.com') }, { assignee: 'sam@example.com', mail: mail('sam@example.com') }] }
+    const ids = await asLeadWriter(async (db) => {
+      const store = createPostgresStore(db, { defaultLaunch })
+      const saved = [await store.saveLead(leads[0]!, null, [], assignment), await store.saveLead(leads[1]!, null, [], assignment)]
+      // It may write a new lead's assignment, and never change a follow-up or read the history.
+      expect(await refusal(db, "UPDATE public.lead_follow_ups SET status = 'Purchased'")).toMatch(/permission denied/)
+      expect(await refusal(db, 'SELECT * FROM public.lead_history')).toMatch(/permission denied/)
+      expect(await refusal(db, 'DELETE FROM public.roster_turns')).toMatch(/permission denied/)
+      return saved.map((s) => s.lead.id)
+    })
+    const owner = createPostgresStore(pg.db, { defaultLaunch })
+    expect(await Promise.all(ids.map(async (id) => (await owner.followUpOf(id)).assignee))).toEqual(['alex@example.com', 'sam@example.com'])
+    const { rows } = await pg.db.query("SELECT lead_id, recipient, mail->>'text' AS text FROM public.outbox WHERE kind = 'assignment' ORDER BY lead_id")
+    expect(rows).toEqual(ids.map((id, i) => ({ lead_id: String(id), recipient: i ? 'sam@example.com' : 'alex@example.com', text: `/leads/lead/${id}` })))
   })
 
   it('cannot delete or empty leads, change what was stored, or change the tables', async () => {

@@ -180,13 +180,13 @@ export function createAlerts(options: AlertOptions): Alerts {
 }
 
 /** The owners' alert for an outbox message that failed for good (no one's address in it). */
-export function messageFailedAlert(job: { id: number; kind: string; leadId: number; attempts: number }, reason: string): Alert {
+export function messageFailedAlert(job: { id: number; kind: string; leadId: number | null; attempts: number }, reason: string): Alert {
   return {
     key: `message-failed:${job.id}`,
     kind: 'message-failed',
     subject: `A ${job.kind} could not be delivered (outbox message ${job.id})`,
     text: [
-      `Outbox message ${job.id} (the ${job.kind} of registration ${job.leadId}) failed for good after ${job.attempts + 1} attempt(s).`,
+      `Outbox message ${job.id} (the ${job.kind}${job.leadId === null ? '' : ` of registration ${job.leadId}`}) failed for good after ${job.attempts + 1} attempt(s).`,
       // An SMTP refusal may quote the recipient: the owners get the reason without anyone's address.
       `Reason: ${reason.replace(/[^\s@<>()]+@[^\s@<>()]+/g, '<address>')}`,
       'It stays in the outbox as failed. Fix the cause (see the server log), then run npm run outbox:retry to send it again.',

@@ -22,6 +22,8 @@ export type NotificationSettings = {
   /** An IANA time zone for the "Received" line, e.g. America/Toronto. */
   timeZone: string
   form: NotificationForm
+  /** Who the lead is assigned to, in words (assignment.ts); absent: no line. */
+  assignedTo?: string | undefined
 }
 
 type UiField = { 'ui:title'?: unknown; 'ui:enumNames'?: unknown }
@@ -117,6 +119,7 @@ export function composeLeadMail(lead: NewLead, settings: NotificationSettings): 
     .map(([k, v]) => defangForMail(`${k}=${v}`))
     .join(', ')
   const context: [string, string][] = [
+    ...(settings.assignedTo ? ([['Assigned to', settings.assignedTo]] as [string, string][]) : []),
     ['Received', formatTime(lead.createdAt, settings.timeZone)],
     ...(lead.phase ? ([['Phase', phaseWords(lead.phase)]] as [string, string][]) : []),
     // The mail comes from a trusted sender: nothing the visitor wrote may read as a link in it.

@@ -1,6 +1,7 @@
 import { html } from 'hono/html'
 import type { HtmlEscapedString } from 'hono/utils/html'
 import type { LeadPulse } from '../store/store.ts'
+import { sourceWords } from '../delivery/morning-summary.ts'
 import { barChart, dayChart, swatch, type BarRow } from './charts.ts'
 import { statusesOf } from './filter-view.ts'
 import { bar, launchOf, layout, tabs, titleOf, type LaunchChoice, type ViewContext } from './views.ts'
@@ -23,8 +24,6 @@ export function conversion(registrations: number, visitors: number): string {
   return `${percent >= 10 || percent === 0 ? Math.round(percent) : percent.toFixed(1)}%`
 }
 
-/** A source as the team reads it: '' is a visit or registration that came with none. */
-const sourceWords = (source: string) => source || 'Direct (no source)'
 
 // "Mar 2" and "Monday, March 2, 2026" for a day (YYYY-MM-DD), read at noon UTC so no zone moves it.
 const shortDay = new Intl.DateTimeFormat('en-CA', { month: 'short', day: 'numeric', timeZone: 'UTC' })

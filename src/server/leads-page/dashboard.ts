@@ -1,7 +1,7 @@
 import type { Context, Hono } from 'hono'
 import type { LeadSearch, PulseStore } from '../store/store.ts'
 import { dashboardView } from './dashboard-view.ts'
-import { lastDays } from './days.ts'
+import { lastDays } from '../store/days.ts'
 import type { LeadsFilter } from './sessions.ts'
 import type { LeadsAudit, Viewer } from './viewers.ts'
 import type { LaunchChoice, ViewContext } from './views.ts'

@@ -108,7 +108,9 @@ export function addLeadRoutes(app: Hono, ctx: LeadRoutesContext): void {
     }
     const ways = await assignWays(lead.launch)
     if (ways.kind === 'accounts') {
-      return sent === '' || ways.people.some((p) => p.value === sent) ? { value: sent } : { problem: 'Choose a salesperson from the list (or Nobody).' }
+      // The one it has now stays a choice (a salesperson of the launch's roster, assigned in turn, may have no account).
+      const current = sent !== '' && (await store.followUpOf(lead.id, 0)).assignee === sent
+      return sent === '' || current || ways.people.some((p) => p.value === sent) ? { value: sent } : { problem: 'Choose a salesperson from the list (or Nobody).' }
     }
     if (sent.length > assigneeLength || /\p{Cc}/u.test(sent)) return { problem: `Type a name of at most ${assigneeLength} characters (or leave it empty for nobody).` }
     return { value: sent }

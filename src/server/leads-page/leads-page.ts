@@ -16,7 +16,7 @@ import { launchOf, listView, signInView, type LaunchChoice, type LeadsPageLaunch
 import { addLeadRoutes } from './lead-routes.ts'
 import { statusesOf, unassignedFilter, type AssigneeChoice } from './filter-view.ts'
 import { createPhoneReader, searchedPhone } from './phone-numbers.ts'
-import { dayStart, nextDay } from './days.ts'
+import { dayStart, nextDay } from '../store/days.ts'
 import { addDashboardRoutes } from './dashboard.ts'
 import { addAnnouncementRoutes, type AnnouncementDeps } from './announcements.ts'
 import { peopleCsvHeader, peopleCsvRecord } from './people-csv.ts'

@@ -65,3 +65,35 @@ export interface FollowUpStore {
    */
   fillPhoneNumbers(read: PhoneReader, batch?: number): Promise<number>
 }
+
+/**
+ * Who a new lead is assigned to, decided inside saveLead's transaction (so concurrent registrations, on one server or
+ * several, never take one turn twice): the next of `candidates` in turn when `turns` names a counter (the launch's
+ * roster: the store's counter for it goes up by one with each new lead), else the first (the co-op desk). The chosen
+ * one becomes the lead's assignee, with a history line by `author`, and their `mail` is queued (kind 'assignment') with
+ * every `leadIdMark` in it replaced by the new lead's id. A repeated submission assigns nothing and takes no turn.
+ */
+export type NewAssignment = {
+  turns: string | null
+  candidates: Array<{ assignee: string; mail: OutgoingMailLike }>
+  author: string
+}
+
+/** The composed mail of store.ts (OutgoingMail), as far as this part needs it: JSON to store. */
+type OutgoingMailLike = { to: string } & Record<string, unknown>
+
+/**
+ * What an assignment's mail says where the new lead's id goes (its leads page link), replaced by the store: made anew by
+ * each process, so no visitor can type it.
+ */
+export const leadIdMark = `[lead-id:${crypto.randomUUID()}]`
+
+/** The index of the candidate a turn gives (turns counted from 1), or the first without turns. */
+export function candidateOf(turn: number | undefined, count: number): number {
+  return turn === undefined || count === 0 ? 0 : (turn - 1) % count
+}
+
+/** An assignment's mail as stored: its JSON with the lead's id in place of the mark. */
+export function assignmentMailJson(mail: OutgoingMailLike, leadId: number): string {
+  return JSON.stringify(mail).split(leadIdMark).join(String(leadId))
+}

@@ -15,7 +15,8 @@
  *   utm            utm_* parameters         locked_until     claimed by a worker until this
  *   user_agent     the browser's UA         last_error       why the last attempt failed (no personal data)
  *   withdrawn_at   consent withdrawn (CASL) created_at, sent_at, failed_at
- *   click_ids      gclid, fbclid … (JSON)   kind             'notification' | 'reply' | 'webhook' (one each a lead)
+ *   click_ids      gclid, fbclid … (JSON)   kind             'notification' | 'reply' | 'webhook' | 'assignment' (one each a
+ *                                                            lead), 'announcement', 'summary' (no lead: lead_id null)
  *   landing_page   the landing path
  *   suspected_spam the honeypot was filled: stored, never notified, replied to or sent to the webhook
  *   consent_sha256 SHA-256 of consent_text
@@ -40,10 +41,12 @@
  * suppressions: address_key (HMAC of an address that withdrew consent, never the address), created_at
  * sign_in_failures, sign_in_devices: the sign-in limiter's counts (store/sign-in-counts.ts)
  * lead_follow_ups (status, assignee), lead_history (status, assignee, note; when, who): the follow-up (follow-up.ts)
+ * roster_turns (roster, turns): each launch's round robin (follow-up.ts: NewAssignment); daily_runs (job, day) (daily-runs.ts)
  * visit_counts (launch, day, source; visits, visitors): the launch pages' visits a day, counted without cookies (PulseStore)
  */
 import type { SignInCounts } from './sign-in-counts.ts'
-import type { FollowUpState, FollowUpStore } from './follow-up.ts'
+import type { FollowUpState, FollowUpStore, NewAssignment } from './follow-up.ts'
+import type { DailyMailStore } from './daily-runs.ts'
 import type { AnnouncementStore } from './announcements.ts'
 import { impliedConsentEnd, type ConsentKind } from './consent.ts'
 
@@ -157,8 +160,8 @@ export type OutgoingMail = {
   headers?: Record<string, string> | undefined
 }
 
-/** What an outbox message is for: the team's notification, the registrant's reply, the CRM webhook call, an announcement. */
-export type MessageKind = 'notification' | 'reply' | 'webhook' | 'announcement'
+/** What a message is for: notification, reply, CRM webhook, announcement, the assignee's mail (follow-up.ts), a daily summary. */
+export type MessageKind = 'notification' | 'reply' | 'webhook' | 'announcement' | 'assignment' | 'summary'
 
 /**
  * Where a message stands: `pending` (queued, or waiting for its next attempt), `sent`, `failed` (refused for good
@@ -175,17 +178,17 @@ export type NewMessage = { kind: 'reply'; mail: OutgoingMail } | { kind: 'webhoo
 /** One message claimed for delivery. */
 export type OutboxJob = {
   id: number
-  leadId: number
+  leadId: number | null // null: a message of no lead (a summary)
   /** Attempts made before this one. */
   attempts: number
   /** The registrant's address has withdrawn (this lead or another of the same address): send no reply or webhook. */
   withdrawn: boolean
-} & ({ kind: 'notification' | 'reply' | 'announcement'; mail: OutgoingMail } | { kind: 'webhook'; webhook: WebhookMessage })
+} & ({ kind: Exclude<MessageKind, 'webhook'>; mail: OutgoingMail } | { kind: 'webhook'; webhook: WebhookMessage })
 
 /** One message's state, for the leads page and the retry command: no message content. */
 export type MessageState = {
   id: number
-  leadId: number
+  leadId: number | null // null: a summary
   kind: MessageKind
   status: MessageStatus
   attempts: number
@@ -272,7 +275,7 @@ export function searchPatterns(text: string): { like: string; digits: string | n
   return { like, digits }
 }
 
-/** Counts of the outbox by state, for health checks, tests and the bench. */
+/** Counts of the outbox by state (health checks, tests, bench). */
 export type OutboxCounts = { pending: number; sent: number }
 
 /** Which leads to erase: every lead of an e-mail address (case-insensitive), one submission, or all stored before a time. */
@@ -297,13 +300,14 @@ export type ErasureResult = {
  * Where leads and their pending notifications live, and the sign-in limiter's counts (store/sign-in-counts.ts). Every
  * method may be called concurrently.
  */
-export interface LeadStore extends SignInCounts, FollowUpStore, PulseStore, AnnouncementStore<StoredLead, OutgoingMail> {
+export interface LeadStore extends SignInCounts, FollowUpStore, PulseStore, AnnouncementStore<StoredLead, OutgoingMail>, DailyMailStore<OutgoingMail> {
   /**
    * Stores the lead and its notification in ONE transaction, or nothing at all; `mail` null stores the lead alone
    * (suspected spam is never notified). A submission id that is already stored changes nothing and returns the
-   * stored lead with `created: false`. `more` (the reply, the webhook call) is queued in the same transaction.
+   * stored lead with `created: false`. `more` (the reply, the webhook call) is queued in the same transaction, and so is
+   * the `assignment` (its turn taken, the assignee recorded, their mail queued: follow-up.ts).
    */
-  saveLead(lead: NewLead, mail: OutgoingMail | null, more?: NewMessage[]): Promise<SaveLeadResult>
+  saveLead(lead: NewLead, mail: OutgoingMail | null, more?: NewMessage[], assignment?: NewAssignment): Promise<SaveLeadResult>
   /**
    * Claims up to `limit` pending notifications that are due at `now` and not claimed by someone else, and marks
    * them claimed until `now + leaseMs` (a worker that dies mid-send releases them that way).

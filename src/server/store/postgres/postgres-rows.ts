@@ -42,7 +42,7 @@ export type LeadRow = {
 
 export type JobRow = {
   id: string | number | bigint
-  lead_id: string | number | bigint
+  lead_id: string | number | bigint | null
   attempts: number
   kind: MessageKind
   mail: OutgoingMail | WebhookMessage | string
@@ -51,7 +51,7 @@ export type JobRow = {
 
 export type MessageRow = {
   id: string | number | bigint
-  lead_id: string | number | bigint
+  lead_id: string | number | bigint | null
   kind: MessageKind
   status: MessageStatus
   attempts: number
@@ -136,7 +136,7 @@ export function toLead(row: LeadRow, defaultLaunch: string): StoredLead {
 }
 
 export function toJob(row: JobRow): OutboxJob {
-  const base = { id: toNumber(row.id), leadId: toNumber(row.lead_id), attempts: row.attempts, withdrawn: row.withdrawn }
+  const base = { id: toNumber(row.id), leadId: row.lead_id === null ? null : toNumber(row.lead_id), attempts: row.attempts, withdrawn: row.withdrawn }
   return row.kind === 'webhook'
     ? { ...base, kind: 'webhook', webhook: fromJson(row.mail as WebhookMessage | string) }
     : { ...base, kind: row.kind, mail: fromJson(row.mail as OutgoingMail | string) }
@@ -145,7 +145,7 @@ export function toJob(row: JobRow): OutboxJob {
 export function toMessageState(row: MessageRow): MessageState {
   return {
     id: toNumber(row.id),
-    leadId: toNumber(row.lead_id),
+    leadId: row.lead_id === null ? null : toNumber(row.lead_id),
     kind: row.kind,
     status: row.status,
     attempts: row.attempts,

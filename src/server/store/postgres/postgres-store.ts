@@ -15,6 +15,7 @@ import {
   type OutgoingMail,
 } from '../store.ts'
 import type { SqlQueryable } from '../sql-queryable.ts'
+import { leadIdMark, type NewAssignment } from '../follow-up.ts'
 import { createPostgresSignInCounts } from './postgres-sign-in-counts.ts'
 import { createPostgresFollowUps, followUpCondition } from './postgres-follow-up.ts'
 import { createPostgresPulse } from './postgres-pulse.ts'
@@ -56,7 +57,7 @@ export function createPostgresStore(db: SqlQueryable, options: PostgresStoreOpti
     ...createPostgresFollowUps(db, defaultLaunch),
     ...createPostgresPulse(db, defaultLaunch),
     ...createPostgresAnnouncements(db, defaultLaunch),
-    async saveLead(lead: NewLead, mail: OutgoingMail | null, more: NewMessage[] = []) {
+    async saveLead(lead: NewLead, mail: OutgoingMail | null, more: NewMessage[] = [], assignment?: NewAssignment) {
       // One statement: the lead and its messages (if any) are committed together, or nothing is.
       const messages = [
         ...(mail ? [{ kind: 'notification', recipient: mail.to, content: mail }] : []),
@@ -72,9 +73,9 @@ export function createPostgresStore(db: SqlQueryable, options: PostgresStoreOpti
            INSERT INTO public.outbox (lead_id, kind, recipient, mail, next_attempt_at, created_at)
            SELECT new_lead.id, m.kind, m.recipient, m.content, $2, $2
            FROM new_lead, jsonb_to_recordset($18::jsonb) AS m (kind text, recipient text, content jsonb)
-         )
+         ), ${assignmentSql}
          SELECT ${leadColumns} FROM new_lead`,
-        [...leadColumnValues(lead), JSON.stringify(messages)],
+        [...leadColumnValues(lead), JSON.stringify(messages), ...assignmentParams(assignment)],
       )
       const created = rows[0] as LeadRow | undefined
       if (created) return { created: true, lead: toStored(created) }
@@ -308,8 +309,56 @@ export function createPostgresStore(db: SqlQueryable, options: PostgresStoreOpti
       return rows.length > 0
     },
 
+    async queueDailyMail(job, day, mail, now) {
+      // One statement: the day's claim (daily_runs, as the retention's) and the summary are committed together.
+      const { rows } = await db.query(
+        `WITH claimed AS (
+           INSERT INTO public.daily_runs (job, day, started_at) VALUES ($1, $2::date, $4) ON CONFLICT DO NOTHING RETURNING 1
+         ), queued AS (
+           INSERT INTO public.outbox (lead_id, kind, recipient, mail, next_attempt_at, created_at)
+           SELECT NULL, 'summary', $3::jsonb->>'to', $3::jsonb, $4, $4 FROM claimed
+         )
+         SELECT count(*)::int AS claimed FROM claimed`,
+        [job, day, JSON.stringify(mail), now.toISOString()],
+      )
+      return (rows[0] as { claimed: number }).claimed === 1
+    },
+
+    async hasDailyRun(job, day) {
+      const { rows } = await db.query('SELECT 1 FROM public.daily_runs WHERE job = $1 AND day = $2::date', [job, day])
+      return rows.length > 0
+    },
+
     async close() {
       await options.close?.()
     },
   }
+}
+
+/**
+ * The part of saveLead's statement that assigns a new lead (follow-up.ts: NewAssignment), parameters $19 to $22: takes the
+ * roster's next turn (the row lock of ON CONFLICT DO UPDATE orders concurrent registrations), records the chosen
+ * candidate as the assignee with its history line, and queues their mail with the lead's id in it. Nothing without an
+ * assignment ($19 an empty list) or for a repeated submission (no new_lead row).
+ */
+const assignmentSql = `turn AS (
+           INSERT INTO public.roster_turns (roster, turns) SELECT $20::text, 1 FROM new_lead WHERE $20::text IS NOT NULL
+           ON CONFLICT (roster) DO UPDATE SET turns = roster_turns.turns + 1 RETURNING turns
+         ), chosen AS (
+           SELECT new_lead.id AS lead_id, c.assignee, c.recipient, c.content
+           FROM new_lead, jsonb_to_recordset($19::jsonb) AS c (i int, assignee text, recipient text, content jsonb)
+           WHERE c.i = coalesce(((SELECT turns FROM turn) - 1) % nullif(jsonb_array_length($19::jsonb), 0), 0)
+         ), assigned AS (
+           INSERT INTO public.lead_follow_ups (lead_id, status, assignee, updated_at) SELECT lead_id, NULL, assignee, $2 FROM chosen
+         ), noted AS (
+           INSERT INTO public.lead_history (lead_id, created_at, author, kind, value) SELECT lead_id, $2, $21, 'assignee', assignee FROM chosen
+         ), told AS (
+           INSERT INTO public.outbox (lead_id, kind, recipient, mail, next_attempt_at, created_at)
+           SELECT lead_id, 'assignment', recipient, replace(content::text, $22, lead_id::text)::jsonb, $2, $2 FROM chosen
+         )`
+
+/** The parameters $19 to $22 of assignmentSql. */
+function assignmentParams(assignment: NewAssignment | undefined): unknown[] {
+  const candidates = (assignment?.candidates ?? []).map((c, i) => ({ i, assignee: c.assignee, recipient: c.mail.to, content: c.mail }))
+  return [JSON.stringify(candidates), assignment?.turns ?? null, assignment?.author ?? '', leadIdMark]
 }

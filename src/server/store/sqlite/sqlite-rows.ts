@@ -12,6 +12,7 @@ import {
   type WebhookMessage,
 } from '../store.ts'
 import { impliedConsentEnd, type ConsentKind } from '../consent.ts'
+import { assignmentMailJson, candidateOf, type NewAssignment } from '../follow-up.ts'
 
 /** The WHERE clause and parameter for a selector (leads table). */
 export function whereOf(selector: LeadSelector): [string, string] {
@@ -50,12 +51,12 @@ export type LeadRow = {
 }
 
 /** An outbox row claimed for sending, with whether its lead has withdrawn. */
-export type JobRow = { id: number; lead_id: number; attempts: number; kind: MessageKind; mail: string; withdrawn: number }
+export type JobRow = { id: number; lead_id: number | null; attempts: number; kind: MessageKind; mail: string; withdrawn: number }
 
 /** The outbox columns that say how a lead's messages went. */
 export type MessageRow = {
   id: number
-  lead_id: number
+  lead_id: number | null
   kind: MessageKind
   status: MessageStatus
   attempts: number
@@ -104,6 +105,31 @@ export const saveStatements = {
     'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (submission_id) DO NOTHING RETURNING id',
   insertMail: 'INSERT INTO outbox (lead_id, recipient, mail, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?)',
   insertMessage: 'INSERT INTO outbox (lead_id, kind, recipient, mail, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+  // A new lead's assignment (follow-up.ts: NewAssignment): the roster's next turn, the assignee and its history line.
+  takeTurn: 'INSERT INTO roster_turns (roster, turns) VALUES (?, 1) ON CONFLICT (roster) DO UPDATE SET turns = turns + 1 RETURNING turns',
+  assignLead: 'INSERT INTO lead_follow_ups (lead_id, status, assignee, updated_at) VALUES (?, NULL, ?, ?)',
+  assignmentHistory: "INSERT INTO lead_history (lead_id, created_at, author, kind, value) VALUES (?, ?, ?, 'assignee', ?)",
+}
+
+/** A statement as assignNewLead runs it (better-sqlite3's). */
+type Runnable = { run(...params: unknown[]): unknown }
+
+/**
+ * Assigns a lead just inserted, in the caller's transaction (saveStatements' assignment statements, prepared): takes the
+ * roster's next turn, records the assignee and its history line, and queues the chosen one's mail.
+ */
+export function assignNewLead(
+  s: { takeTurn: { get(...params: unknown[]): unknown }; assignLead: Runnable; assignmentHistory: Runnable; insertMessage: Runnable },
+  assignment: NewAssignment,
+  leadId: number,
+  at: string,
+): void {
+  const turn = assignment.turns === null ? undefined : (s.takeTurn.get(assignment.turns) as { turns: number }).turns
+  const chosen = assignment.candidates[candidateOf(turn, assignment.candidates.length)]
+  if (!chosen) return
+  s.assignLead.run(leadId, chosen.assignee, at)
+  s.assignmentHistory.run(leadId, at, assignment.author, chosen.assignee)
+  s.insertMessage.run(leadId, 'assignment', chosen.mail.to, assignmentMailJson(chosen.mail, leadId), at, at)
 }
 
 export const leadsListIndex = 'CREATE INDEX IF NOT EXISTS leads_newest ON leads (created_at, id)'

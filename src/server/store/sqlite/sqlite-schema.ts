@@ -170,7 +170,53 @@ export const upgrades: Array<(db: Database.Database) => void> = [
   // Version 12, as supabase/migrations/20260101000000_consent_kind.sql: each lead's consent kind and when implied consent
   // ends, announcements and the outbox's 'announcement' kind (consent.ts, announcements.ts).
   (db) => upgradeForAnnouncements(db),
+  // Version 13 belongs to a change made beside this one (its own step replaces this empty one when both are merged).
+  () => {},
+  // Version 14, as supabase/migrations/20260108000000_roster.sql: the rosters' turns, the once-a-day runs, and an outbox
+  // that takes the assignee's mail and the daily summary (which has no lead). Self-contained: it reads the outbox it
+  // finds, so a step before it that changed the outbox otherwise is kept.
+  (db) => upgradeForRoster(db),
 ]
+
+// Each launch's round robin (follow-up.ts: NewAssignment): how many turns its roster has given. And which day a
+// once-a-day job (the morning summary) ran, as PostgreSQL's daily_runs (20260104000000_node_servers.sql).
+const rosterSchema = `
+CREATE TABLE IF NOT EXISTS roster_turns (
+  roster TEXT    NOT NULL PRIMARY KEY,
+  turns  INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS daily_runs (
+  job        TEXT NOT NULL,
+  day        TEXT NOT NULL,
+  started_at TEXT NOT NULL,
+  PRIMARY KEY (job, day)
+);
+`
+
+/**
+ * Schema version 14. SQLite cannot drop a NOT NULL or change a CHECK in place: the outbox is rebuilt from its own
+ * CREATE statement (lead_id may be null; the kinds 'assignment' and 'summary' added), rows, ids and indexes kept.
+ */
+function upgradeForRoster(db: Database.Database): void {
+  db.exec(rosterSchema)
+  const table = db.prepare<[], { sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'outbox'").get()!.sql
+  if (table.includes("'summary'")) return
+  const indexes = db.prepare<[], { sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'outbox' AND sql IS NOT NULL").all()
+  const steps: Array<[RegExp, string]> = [
+    [/^CREATE TABLE\s+"?outbox"?/i, 'CREATE TABLE outbox_v14'],
+    [/\blead_id(\s+)INTEGER\s+NOT NULL/i, 'lead_id$1INTEGER'],
+    [/(CHECK\s*\(\s*kind\s+IN\s*\([^)]*)\)/i, "$1, 'assignment', 'summary')"],
+  ]
+  let rebuilt = table
+  for (const [pattern, replacement] of steps) {
+    if (!pattern.test(rebuilt)) throw new Error(`The outbox table cannot be upgraded: its definition is not the expected one (${pattern.source}).`)
+    rebuilt = rebuilt.replace(pattern, replacement)
+  }
+  const columns = columnsOf(db, 'outbox').join(', ')
+  db.exec(rebuilt)
+  db.exec(`INSERT INTO outbox_v14 (${columns}) SELECT ${columns} FROM outbox; DROP TABLE outbox; ALTER TABLE outbox_v14 RENAME TO outbox;`)
+  for (const index of indexes) db.exec(index.sql)
+}
 
 // The outbox again (SQLite cannot change a CHECK constraint): the 'announcement' kind and its announcement, rows and
 // ids kept; a lead has one of each other kind, and one message per announcement.

@@ -27,7 +27,9 @@ import { createSqliteFollowUps, followUpCondition } from './sqlite-follow-up.ts'
 import { createSqlitePulse } from './sqlite-pulse.ts'
 import { createSqliteAnnouncements } from './sqlite-announcements.ts'
 import { openSqliteWriter } from './sqlite-writer.ts'
-import { emailKey, leadsListIndex, saveStatements, searchCondition, toJob, toLead, toMessageState, whereOf, type JobRow, type LeadRow, type ListedRow, type MessageRow } from './sqlite-rows.ts'
+import { createSqliteDailyRuns } from './sqlite-daily-runs.ts'
+import type { NewAssignment } from '../follow-up.ts'
+import { assignNewLead, emailKey, leadsListIndex, saveStatements, searchCondition, toJob, toLead, toMessageState, whereOf, type JobRow, type LeadRow, type ListedRow, type MessageRow } from './sqlite-rows.ts'
 
 /** Options for opening the SQLite store. */
 export type SqliteStoreOptions = LaunchOptions & {
@@ -82,6 +84,9 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions): Sqli
         insertLead: db.prepare<unknown[], { id: number }>(saveStatements.insertLead),
         insertMail: db.prepare(saveStatements.insertMail),
         insertMessage: db.prepare(saveStatements.insertMessage),
+        takeTurn: db.prepare(saveStatements.takeTurn),
+        assignLead: db.prepare(saveStatements.assignLead),
+        assignmentHistory: db.prepare(saveStatements.assignmentHistory),
         claim: db.prepare<unknown[], JobRow>(
           `UPDATE outbox SET locked_until = ?
            WHERE id IN (SELECT id FROM outbox
@@ -236,7 +241,7 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions): Sqli
     return statements
   }
 
-  const save = db.transaction((lead: NewLead, mail: OutgoingMail | null, more: NewMessage[] = []): SaveLeadResult => {
+  const save = db.transaction((lead: NewLead, mail: OutgoingMail | null, more: NewMessage[] = [], assignment?: NewAssignment): SaveLeadResult => {
     const s = writable()
     const inserted = s.insertLead.get(...leadColumnValues(lead))
     if (!inserted) {
@@ -249,6 +254,7 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions): Sqli
       const [recipient, content] = message.kind === 'webhook' ? ['webhook', message.webhook] : [message.mail.to, message.mail]
       s.insertMessage.run(inserted.id, message.kind, recipient, JSON.stringify(content), lead.createdAt, lead.createdAt)
     }
+    if (assignment) assignNewLead(s, assignment, inserted.id, lead.createdAt)
     const stored = byId.get(inserted.id)
     if (!stored) throw new Error(`Lead ${inserted.id} cannot be read back.`)
     return { created: true, lead: toStored(stored) }
@@ -257,12 +263,12 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions): Sqli
   // Group commit: the saves that arrive in one turn of the event loop share one transaction and one fsync. Each
   // save runs in its own savepoint (a nested better-sqlite3 transaction), so one failing save fails alone; and
   // each caller hears back only once the shared commit is on disk.
-  type PendingSave = { lead: NewLead; mail: OutgoingMail | null; more: NewMessage[] | undefined; resolve(result: SaveLeadResult): void; reject(error: unknown): void }
+  type PendingSave = { lead: NewLead; mail: OutgoingMail | null; more: NewMessage[] | undefined; assignment?: NewAssignment | undefined; resolve(result: SaveLeadResult): void; reject(error: unknown): void }
   let queue: PendingSave[] = []
   const saveBatch = db.transaction((items: PendingSave[]) =>
     items.map((item): { result: SaveLeadResult } | { error: unknown } => {
       try {
-        return { result: save(item.lead, item.mail, item.more) }
+        return { result: save(item.lead, item.mail, item.more, item.assignment) }
       } catch (error) {
         return { error }
       }
@@ -309,13 +315,14 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions): Sqli
     ...createSqliteFollowUps(db, defaultLaunch),
     ...createSqlitePulse(db, defaultLaunch),
     ...createSqliteAnnouncements(db, defaultLaunch, options.readonly ?? false),
+    ...createSqliteDailyRuns(db),
     // better-sqlite3 is synchronous; the commit (with its fsync) has happened when these promises resolve.
     // IMMEDIATE takes the write lock up front, so a read-then-insert cannot interleave with another writer.
-    saveLead(lead, mail, more) {
+    saveLead(lead, mail, more, assignment) {
       if (!statements) return Promise.reject(new Error('This lead store was opened read-only.'))
-      if (writer) return writer.save(lead, mail, more).then(({ created, row }) => ({ created, lead: toStored(row) }))
+      if (writer) return writer.save(lead, mail, more, assignment).then(({ created, row }) => ({ created, lead: toStored(row) }))
       return new Promise((resolve, reject) => {
-        queue.push({ lead, mail, more, resolve, reject })
+        queue.push({ lead, mail, more, assignment, resolve, reject })
         if (queue.length === 1) setImmediate(flush)
       })
     },

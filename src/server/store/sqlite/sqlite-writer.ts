@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module'
 import { Worker } from 'node:worker_threads'
 import { leadColumnValues, type NewLead, type NewMessage, type OutgoingMail } from '../store.ts'
+import { leadIdMark, type NewAssignment } from '../follow-up.ts'
 import { saveStatements, type LeadRow } from './sqlite-rows.ts'
 
 /**
@@ -18,12 +19,20 @@ export type WrittenLead = { created: boolean; row: LeadRow }
 
 /** A connection on a worker thread that saves leads with their messages. */
 export type SqliteWriter = {
-  save(lead: NewLead, mail: OutgoingMail | null, more?: NewMessage[]): Promise<WrittenLead>
+  save(lead: NewLead, mail: OutgoingMail | null, more?: NewMessage[], assignment?: NewAssignment): Promise<WrittenLead>
   /** Waits for the saves handed over, then ends the worker. */
   close(): Promise<void>
 }
 
-type Item = { values: Array<string | number | null>; submissionId: string; at: string; messages: Array<[kind: string | null, recipient: string, content: string]> }
+/** A new lead's assignment as the worker runs it (sqlite-rows.ts: assignNewLead does the same on the store's connection). */
+type WorkerAssignment = { turns: string | null; author: string; mark: string; candidates: Array<[assignee: string, recipient: string, content: string]> }
+type Item = {
+  values: Array<string | number | null>
+  submissionId: string
+  at: string
+  messages: Array<[kind: string | null, recipient: string, content: string]>
+  assignment: WorkerAssignment | null
+}
 type Outcome = { created: boolean; row: LeadRow } | { error: { message: string; code?: string } }
 type Pending = { item: Item; resolve(result: WrittenLead): void; reject(error: unknown): void }
 
@@ -40,6 +49,9 @@ db.pragma('secure_delete = ON')
 const insertLead = db.prepare(workerData.statements.insertLead)
 const insertMail = db.prepare(workerData.statements.insertMail)
 const insertMessage = db.prepare(workerData.statements.insertMessage)
+const takeTurn = db.prepare(workerData.statements.takeTurn)
+const assignLead = db.prepare(workerData.statements.assignLead)
+const assignmentHistory = db.prepare(workerData.statements.assignmentHistory)
 const byId = db.prepare('SELECT * FROM leads WHERE id = ?')
 const bySubmission = db.prepare('SELECT * FROM leads WHERE submission_id = ?')
 const save = db.transaction((item) => {
@@ -52,6 +64,14 @@ const save = db.transaction((item) => {
   for (const [kind, recipient, content] of item.messages) {
     if (kind === null) insertMail.run(inserted.id, recipient, content, item.at, item.at)
     else insertMessage.run(inserted.id, kind, recipient, content, item.at, item.at)
+  }
+  const a = item.assignment
+  if (a && a.candidates.length > 0) {
+    const turn = a.turns === null ? undefined : takeTurn.get(a.turns).turns
+    const [assignee, recipient, content] = a.candidates[turn === undefined ? 0 : (turn - 1) % a.candidates.length]
+    assignLead.run(inserted.id, assignee, item.at)
+    assignmentHistory.run(inserted.id, item.at, a.author, assignee)
+    insertMessage.run(inserted.id, 'assignment', recipient, content.split(a.mark).join(String(inserted.id)), item.at, item.at)
   }
   const row = byId.get(inserted.id)
   if (!row) throw new Error('Lead ' + inserted.id + ' cannot be read back.')
@@ -127,7 +147,7 @@ export function openSqliteWriter(file: string): SqliteWriter {
   worker.unref()
 
   return {
-    save(lead, mail, more = []) {
+    save(lead, mail, more = [], assignment) {
       if (failure) return Promise.reject(failure)
       if (closed) return Promise.reject(new Error('This lead store is closed.'))
       const messages: Item['messages'] = []
@@ -135,7 +155,10 @@ export function openSqliteWriter(file: string): SqliteWriter {
       for (const message of more) {
         messages.push(message.kind === 'webhook' ? ['webhook', 'webhook', JSON.stringify(message.webhook)] : [message.kind, message.mail.to, JSON.stringify(message.mail)])
       }
-      const item: Item = { values: leadColumnValues(lead), submissionId: lead.submissionId, at: lead.createdAt, messages }
+      const assigned: Item['assignment'] = assignment
+        ? { turns: assignment.turns, author: assignment.author, mark: leadIdMark, candidates: assignment.candidates.map((c) => [c.assignee, c.mail.to, JSON.stringify(c.mail)]) }
+        : null
+      const item: Item = { values: leadColumnValues(lead), submissionId: lead.submissionId, at: lead.createdAt, messages, assignment: assigned }
       return new Promise((resolve, reject) => {
         queue.push({ item, resolve, reject })
         // The saves of this turn of the event loop go together, or with those still arriving while one commits.

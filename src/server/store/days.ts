@@ -1,5 +1,5 @@
 // Days as the team reads them: a date (YYYY-MM-DD) in the team's time zone (NOTIFY_TIME_ZONE), and its bounds in UTC.
-import type { PulseDay } from '../store/store.ts'
+import type { PulseDay } from './store.ts'
 
 // One format per time zone: making a DateTimeFormat costs far more than using one (a dashboard reads 60 days' bounds).
 const clockFormats = new Map<string, Intl.DateTimeFormat>()
