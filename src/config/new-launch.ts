@@ -1,6 +1,6 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { listConfigImages } from './config-images.ts'
+import { listConfigImages } from './config-files.ts'
 import { valueAt } from './describe.ts'
 import { migrateConfigText } from './config-migrations.ts'
 import { launchSlugPattern } from './config-version.ts'
