@@ -41,10 +41,12 @@
  * sign_in_failures, sign_in_devices: the sign-in limiter's counts (store/sign-in-counts.ts)
  * lead_follow_ups (status, assignee), lead_history (status, assignee, note; when, who): the follow-up (follow-up.ts)
  * visit_counts (launch, day, source; visits, visitors): the launch pages' visits a day, counted without cookies (PulseStore)
+ * document_downloads (lead, document, title, when): each opening of a document link (document-downloads.ts)
  */
 import type { SignInCounts } from './sign-in-counts.ts'
 import type { FollowUpState, FollowUpStore } from './follow-up.ts'
 import type { AnnouncementStore } from './announcements.ts'
+import type { DocumentStore } from './document-downloads.ts'
 import { impliedConsentEnd, type ConsentKind } from './consent.ts'
 
 /** A registration as the app hands it to the store: already validated and trimmed. */
@@ -297,7 +299,7 @@ export type ErasureResult = {
  * Where leads and their pending notifications live, and the sign-in limiter's counts (store/sign-in-counts.ts). Every
  * method may be called concurrently.
  */
-export interface LeadStore extends SignInCounts, FollowUpStore, PulseStore, AnnouncementStore<StoredLead, OutgoingMail> {
+export interface LeadStore extends SignInCounts, FollowUpStore, PulseStore, AnnouncementStore<StoredLead, OutgoingMail>, DocumentStore<WebhookMessage, OutgoingMail> {
   /**
    * Stores the lead and its notification in ONE transaction, or nothing at all; `mail` null stores the lead alone
    * (suspected spam is never notified). A submission id that is already stored changes nothing and returns the

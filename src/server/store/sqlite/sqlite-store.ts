@@ -26,6 +26,7 @@ import { columnsOf, schemaV1, upgrades } from './sqlite-schema.ts'
 import { createSqliteFollowUps, followUpCondition } from './sqlite-follow-up.ts'
 import { createSqlitePulse } from './sqlite-pulse.ts'
 import { createSqliteAnnouncements } from './sqlite-announcements.ts'
+import { createSqliteDocuments } from './sqlite-documents.ts'
 import { openSqliteWriter } from './sqlite-writer.ts'
 import { emailKey, leadsListIndex, saveStatements, searchCondition, toJob, toLead, toMessageState, whereOf, type JobRow, type LeadRow, type ListedRow, type MessageRow } from './sqlite-rows.ts'
 
@@ -309,6 +310,7 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions): Sqli
     ...createSqliteFollowUps(db, defaultLaunch),
     ...createSqlitePulse(db, defaultLaunch),
     ...createSqliteAnnouncements(db, defaultLaunch, options.readonly ?? false),
+    ...createSqliteDocuments(db, options.readonly ?? false),
     // better-sqlite3 is synchronous; the commit (with its fsync) has happened when these promises resolve.
     // IMMEDIATE takes the write lock up front, so a read-then-insert cannot interleave with another writer.
     saveLead(lead, mail, more) {
