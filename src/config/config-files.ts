@@ -1,4 +1,4 @@
-import { closeSync, openSync, readSync, realpathSync, statSync } from 'node:fs'
+import { closeSync, openSync, readSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { documentIdOf } from '../../schema/documents.ts'
 import { describePath, describeValue, listWords, type Finding } from './describe.ts'
@@ -98,7 +98,7 @@ export function checkDocuments(data: Json, launchDir: string): Finding[] {
       })
       return
     }
-    if (!isFile(full) || !insideFolder(full, root)) {
+    if (!isFile(full)) {
       findings.push({
         at,
         message: `${describePath(at)} names ${describeValue(file)}, but there is no such file in this launch's folder (${displayFolder(root)}).`,
@@ -128,15 +128,6 @@ export function checkDocuments(data: Json, launchDir: string): Finding[] {
 function isFile(file: string): boolean {
   try {
     return statSync(file).isFile()
-  } catch {
-    return false
-  }
-}
-
-/** Whether `file` (followed through links) is inside `folder`. */
-function insideFolder(file: string, folder: string): boolean {
-  try {
-    return realpathSync(file).startsWith(realpathSync(folder) + path.sep)
   } catch {
     return false
   }

@@ -35,6 +35,7 @@ import { unpublishedAnswer } from './site/unpublished-page.ts'
 import { brokenAlertKey, brokenLine } from './site/broken-launch.ts'
 import { createForwardedHeaderGuard } from './site/forwarded-headers.ts'
 import { createVisitCounter } from './site/visit-counter.ts'
+import { createDocumentFiles } from './site/document-files.ts'
 import { openNodeStore, StartupError } from './node-store.ts'
 
 // The function's own 404 (a path under its paths that it does not answer): the site's 404 page answers instead.
@@ -213,6 +214,10 @@ export async function startNodeServer(
           onLeadStored: () => delivery.kick(),
           webhook: webhook !== undefined,
           suppressionKeyOf: erasure.keyOf,
+          documentFiles: createDocumentFiles((slug) => {
+            const configFile = launchesServed.find((launch) => launch.slug === slug)?.configFile
+            return configFile ? path.dirname(configFile) : undefined
+          }),
         }),
       )
     }
