@@ -1,6 +1,7 @@
 import type { FormConfig, PageConfig, ReplyConfig } from './page-config.ts'
 import type { Phase } from './phases.ts'
 import { privacyPageOf, privacyPagePath } from './privacy.ts'
+import { functionDocumentsOf, type FunctionDocuments } from './documents.ts'
 
 /**
  * What the send-contact-email function knows of one launch: everything it needs to accept, store and answer a
@@ -37,6 +38,11 @@ export type FunctionLaunch = {
    * start times, launch.timeZone) and to answer in it (each phase's reply).
    */
   phases?: FunctionPhases
+  /**
+   * The launch's documents (page.config.json `documents`), every text decided: what the reply links and the function
+   * serves. The files themselves are read from the launch's folder (Node) or the function's copy of them (Deno).
+   */
+  documents?: FunctionDocuments
 }
 
 /** The function's copy of page.config.json `phases` (schema/phase-schedule.ts decides with it). */
@@ -78,5 +84,6 @@ export function functionLaunchOf(config: PageConfig): FunctionLaunch {
           },
         }
       : {}),
+    ...(config.documents ? { documents: functionDocumentsOf(config.documents) } : {}),
   }
 }

@@ -2,6 +2,7 @@ import type { JSONSchema } from 'json-schema-to-ts'
 import { imageSchema, type FromConfigSchema } from './parts.ts'
 import { phasesSchema, type PhasesConfig } from './phases.ts'
 import { privacySchema, type PrivacyConfig, type PrivacyPage } from './privacy.ts'
+import { documentsSchema, type DocumentsConfig } from './documents.ts'
 import { footerSchema, headerSchema, sectionsSchema, type Section } from './sections.ts'
 
 /**
@@ -383,11 +384,12 @@ export const replySchema = {
       items: { type: 'string', minLength: 1, description: 'One paragraph.' },
       minItems: 1,
     },
-    documentsHeading: { type: 'string', minLength: 1, title: 'Documents heading', description: 'The line above the list of documents.', examples: ['Your documents:'] },
+    documentsHeading: { type: 'string', minLength: 1, title: 'Documents heading', description: 'The line above the list of documents (the launch\'s "documents", then these links).', examples: ['Your documents:'] },
     documents: {
       type: 'array',
-      title: 'Documents',
-      description: 'Links to send along: a price list, floor plans, a brochure. Optional.',
+      title: 'Links',
+      description:
+        'Plain links to send along, to pages elsewhere (a builder\'s brochure on its own site). Optional. The launch\'s own PDFs belong in "documents" at the top of the file: each registrant then gets a personal link, and the leads page shows who opened it. npm run migrate moves a link to this launch\'s own files there.',
       items: {
         type: 'object',
         title: 'Document',
@@ -426,7 +428,7 @@ export const replySchema = {
         documents: {
           type: 'array',
           title: 'Broker package',
-          description: 'Links for realtors: the broker package, the co-operation agreement, the price list. Without it, the reply\'s documents.',
+          description: 'Plain links for realtors, to pages elsewhere. Without it, the reply\'s links. The launch\'s own PDFs (the broker package) belong in "documents", with "audience": "realtors".',
           items: {
             type: 'object',
             title: 'Document',
@@ -676,6 +678,7 @@ export const pageConfigSchema = {
     reply: replySchema,
     privacy: privacySchema,
     phases: phasesSchema,
+    documents: documentsSchema,
   },
   required: ['configVersion', 'launch', 'site', 'seo', 'header', 'sections', 'footer', 'modal', 'form', 'notFound'],
   additionalProperties: false,
@@ -696,6 +699,7 @@ export type PageConfig = {
   reply?: ReplyConfig
   privacy?: PrivacyConfig
   phases?: PhasesConfig
+  documents?: DocumentsConfig
 }
 
 /** The part of the form config the page itself needs (the form's own code brings the rest), and the link beside the consent note. */
@@ -705,7 +709,7 @@ export type ClientFormConfig = Pick<FormConfig, 'consent' | 'toasts' | 'noScript
 export type FormUi = Pick<FormConfig, 'uiSchema' | 'messages' | 'submitLabel' | 'submittingLabel'>
 
 /** The config as the page's bundle gets it: no head tags (prerendered), and only the page's part of the form. */
-export type ClientPageConfig = Omit<PageConfig, 'seo' | 'form' | 'launch' | 'privacy' | 'phases'> & {
+export type ClientPageConfig = Omit<PageConfig, 'seo' | 'form' | 'launch' | 'privacy' | 'phases' | 'documents'> & {
   /** The current phase's banner, when it has one (the page is built once per phase: it never decides the phase). */
   banner?: string
   /** The privacy page, every text decided (schema/privacy.ts). */

@@ -9,7 +9,8 @@ import { configScriptId, type IslandsConfig } from '../page/client-config.ts'
  */
 export function toClientConfig(config: PageConfig & { banner?: string }, imageVariants: ImageManifest = {}): ClientPageConfig {
   // Never the phases: a page is built for one phase (schema/phase-apply.ts), and the others' words are not for it.
-  const { seo: _seo, form, launch, privacy: _privacy, phases: _phases, ...rest } = config
+  // Never the documents: a document has no public address, and the page has no business naming its file.
+  const { seo: _seo, form, launch, privacy: _privacy, phases: _phases, documents: _documents, ...rest } = config
   const privacy = privacyPageOf(config)
   return {
     ...rest,

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { functionLaunchOf, type FunctionBundle, type FunctionLaunch } from '../../schema/function-launch.ts'
 import type { PageConfig } from '../../schema/page-config.ts'
@@ -68,4 +68,21 @@ export function readBundleEntries(root: string): { entries: Map<string, Function
     // No bundle yet, or not one: nothing to keep.
   }
   return { entries: new Map(), defaultLaunch: undefined }
+}
+
+/**
+ * Where the Supabase function finds each launch's documents: <this>/<slug>/<file as the config names it>. Supabase
+ * deploys them with the function (supabase/config.toml: static_files), which reads them with Deno.readFile; the
+ * folder is generated and git-ignored, and is never part of a site: a document has no public address.
+ */
+export const functionDocumentsDir = 'supabase/functions/send-contact-email/documents'
+
+/** Copies a launch's documents (page.config.json `documents`, from its folder) to the function's copy, replacing the last. */
+export function copyFunctionDocuments(launch: { slug: string; configFile: string; config: PageConfig }, root = process.cwd()): void {
+  const dir = path.resolve(root, functionDocumentsDir, launch.slug)
+  rmSync(dir, { recursive: true, force: true })
+  for (const document of launch.config.documents?.list ?? []) {
+    mkdirSync(path.dirname(path.join(dir, document.file)), { recursive: true })
+    cpSync(path.join(path.dirname(launch.configFile), document.file), path.join(dir, document.file))
+  }
 }

@@ -3,7 +3,7 @@ import { mkdir, readFile, rename, stat } from 'node:fs/promises'
 import path from 'node:path'
 import sharp from 'sharp'
 import type { ImageManifest, ImageVariants, PageConfig } from '../../schema/page-config.ts'
-import { isRasterImage, isSvgImage, listConfigImages } from '../config/config-images.ts'
+import { isRasterImage, isSvgImage, listConfigImages } from '../config/config-files.ts'
 import { linkOrCopyFile } from './page-code.ts'
 
 /** The widths made for each image; never wider than the original, whose own width is added when smaller than the largest. */

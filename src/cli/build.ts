@@ -8,7 +8,7 @@ import { toClientConfig } from '../build/client-config.ts'
 import { bootAfterLoad } from '../build/boot.ts'
 import { fillTemplate, type PageKind } from '../build/head.ts'
 import { buildImageVariants } from '../build/image-variants.ts'
-import { functionBundleFile, readBundleEntries, writeFunctionBundleEntries } from '../build/function-bundle.ts'
+import { copyFunctionDocuments, functionBundleFile, readBundleEntries, writeFunctionBundleEntries } from '../build/function-bundle.ts'
 import { buildCacheDir, linkOrCopyFile, listFiles, loadPageCode, precompressFiles, type PageCode } from '../build/page-code.ts'
 import { functionLaunchOf, type FunctionBundle, type FunctionLaunch } from '../../schema/function-launch.ts'
 import { checkDetailsPagePath, registeredPagePath } from '../../schema/registration-contract.ts'
@@ -356,6 +356,7 @@ function writeWholeBundle(root: string, launches: Launch[], broken: BrokenBuild[
   // Nothing built (one launch, broken): the bundle stays as the last build wrote it.
   if (launches.length === 0) return path.resolve(root, functionBundleFile)
   const kept = readBundleEntries(root)
+  for (const launch of launches) copyFunctionDocuments(launch, root)
   const entries = launches.map((launch) => functionLaunchOf(launch.config))
   for (const launch of broken) {
     const last = launch.slug === undefined ? undefined : kept.entries.get(launch.slug)
@@ -386,6 +387,7 @@ function updateFunctionBundle(root: string, sources: LaunchSource[], built: Laun
     if (slug === undefined) continue
     if (source.configFile === built.configFile) {
       entries.set(slug, functionLaunchOf(built.config))
+      copyFunctionDocuments(built, root)
       continue
     }
     const kept = existing?.launches.find((entry) => entry.slug === slug)

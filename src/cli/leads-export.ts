@@ -48,7 +48,7 @@ export function exportLeads(
   write: (chunk: string) => void | Promise<void>,
   launch?: string,
 ): Promise<number> {
-  return writeLeadsCsv(() => eachLead(store, launch), formFields, write)
+  return writeLeadsCsv(() => eachLead(store, launch), formFields, write, (ids) => store.documentOpeningsOf(ids))
 }
 
 /** The form fields of these launches' configs, in order; a config that cannot be used is noted and left out. */

@@ -10,11 +10,15 @@ import { LaunchesError } from '../config/launches.ts'
 import { rewriteReplyPlaceholders } from '../config/reply-placeholders-fix.ts'
 import { writeFileAtomically } from '../config/config-file.ts'
 import { launchesFromArgs, shownFile } from './launch-args.ts'
+import { moveDocumentFiles, moveReplyDocuments } from './db/reply-documents.ts'
+import path from 'node:path'
 
 const usage = `Usage: npm run migrate [-- --launch <name> | <path of a page.config.json>] [--check]
 
 Brings page configs written for an older version of the config format to version ${currentConfigVersion}, keeping
-your text, order and layout, and takes out of the reply what a visitor typed (a placeholder such as {message}).
+your text, order and layout, takes out of the reply what a visitor typed (a placeholder such as {message}), and
+makes the reply's links to the launch's own PDFs (files in its public/ folder) tracked documents, moved to documents/
+(links to other sites stay plain links).
 A site.brokerage without the word "Brokerage" it cannot fix: it says where to write the registered name, and exits 1.
 Without --launch or a path: every launch (page.config.json and launches/*/).
   --launch <name>   only that launch
@@ -70,18 +74,21 @@ function migrateFile(configFile: string, folder: string | undefined, check: bool
     case 'migrated': {
       const reply = rewriteReplyPlaceholders(result.kind === 'migrated' ? result.text : text)
       const lines = reply.changes.map((change) => `    ${shown}:${change.line}: ${change.description}`)
-      if (result.kind === 'current' && lines.length === 0) {
+      const documents = moveReplyDocuments(reply.text, path.dirname(path.resolve(configFile)))
+      if (result.kind === 'current' && lines.length === 0 && !documents) {
         return { text: `✓ ${shown} is current (config format version ${result.version})`, failed: false }
       }
       if (check) {
         const needs = [
           ...(result.kind === 'migrated' ? [`is written for version ${result.from} of the config format`] : []),
           ...(lines.length > 0 ? [`has a reply that copies what a visitor typed (${reply.changes.map((c) => `line ${c.line}`).join(', ')})`] : []),
+          ...(documents ? [`has a reply that links ${documents.moves.length === 1 ? 'a PDF' : `${documents.moves.length} PDFs`} of its public/ folder (anyone can download them), not tracked documents`] : []),
         ]
         const to = result.kind === 'migrated' ? ` updates it to version ${result.to}` : ' rewrites it'
         return { text: `✖ ${shown} ${needs.join(' and ')}; ${migrateCommandFor(configFile)}${to}.`, failed: true }
       }
-      writeFileAtomically(configFile, reply.text)
+      writeFileAtomically(configFile, documents?.text ?? reply.text)
+      if (documents) moveDocumentFiles(path.dirname(path.resolve(configFile)), documents.moves)
       const head =
         result.kind === 'migrated'
           ? [`✓ ${shown}: updated from version ${result.from} to ${result.to} of the config format`, ...result.changes.map((change) => `    ${change}`)]
@@ -90,7 +97,8 @@ function migrateFile(configFile: string, folder: string | undefined, check: bool
         lines.length > 0
           ? [`✓ ${shown}: the reply no longer copies what a visitor typed (anyone could have made the site send their text to any address); reread these:`, ...lines]
           : []
-      return { text: [...head, ...replyHead].join('\n'), failed: false, changed: true }
+      const documentsHead = documents ? [`✓ ${shown}: the reply's own PDFs are tracked documents now (each registrant gets a personal link; the leads page shows who opened it):`, ...documents.changes.map((change) => `    ${change}`)] : []
+      return { text: [...head, ...replyHead, ...documentsHead].join('\n'), failed: false, changed: true }
     }
     case 'newer':
       return {

@@ -3,7 +3,7 @@ import path from 'node:path'
 import { createRegistrationAjv, isEmailAddress, withPlainTextRule, type RegistrationRules } from '../../schema/registration-ajv.ts'
 import { formFieldSchemas, formRequiredFields } from '../../schema/registration-rules.ts'
 import { reservedFieldNames } from '../../schema/registration-contract.ts'
-import { listConfigImages } from './config-images.ts'
+import { checkDocuments, listConfigImages } from './config-files.ts'
 import { checkReplyPlaceholders } from './reply-placeholders-check.ts'
 import { checkExpressConsent, checkPrivacy } from './legal-checks.ts'
 import { checkPhases } from './phase-checks.ts'
@@ -35,6 +35,8 @@ export function checkConfigSemantics(data: unknown, publicDir: string): Finding[
     ...checkPhases(data),
     ...checkRealtorPath(data),
     ...checkRoster(data),
+    // The launch's folder is where page.config.json and its public/ are.
+    ...checkDocuments(data, path.dirname(publicDir)),
   ]
 }
 

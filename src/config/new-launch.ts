@@ -1,6 +1,6 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { listConfigImages } from './config-images.ts'
+import { listConfigImages } from './config-files.ts'
 import { valueAt } from './describe.ts'
 import { migrateConfigText } from './config-migrations.ts'
 import { launchSlugPattern } from './config-version.ts'
@@ -100,6 +100,13 @@ export function createLaunch(name: string, root: string, sourceConfig: string, o
     const sourcePublic = publicDirFor(sourceConfig)
     if (existsSync(sourcePublic)) cpSync(sourcePublic, path.join(temporary, 'public'), { recursive: true, errorOnExist: true, force: false })
     else mkdirSync(path.join(temporary, 'public', 'images'), { recursive: true })
+    // The documents (price list, floor plans) go with the config that lists them: the next development replaces them.
+    for (const file of documentFilesOf(newText)) {
+      const from = path.join(path.dirname(sourceConfig), file)
+      if (!existsSync(from)) continue
+      mkdirSync(path.dirname(path.join(temporary, file)), { recursive: true })
+      cpSync(from, path.join(temporary, file), { errorOnExist: true, force: false })
+    }
     const problems = options.check?.(newText, path.join(temporary, 'page.config.json'), path.join(temporary, 'public')) ?? []
     if (problems.length > 0) {
       throw new LaunchError(`The copy has ${problems.length === 1 ? 'a problem' : `${problems.length} problems`}, so no launch was made: ${problems[0]!.message}`, 'problems', problems)
@@ -216,6 +223,10 @@ export function launchChecklist(text: string): ChecklistItem[] {
   for (const image of listConfigImages(data)) {
     add('Images (put the new files in public/images, then update the name, alt text, width and height)', [...image.path, 'src'])
   }
+  const documents = valueAt(data, ['documents', 'list'])
+  if (Array.isArray(documents)) {
+    documents.forEach((_, i) => add('Documents (put the new development\'s PDFs in documents/, then update each title and file)', ['documents', 'list', i, 'file']))
+  }
   const sections = valueAt(data, ['sections'])
   if (Array.isArray(sections)) {
     sections.forEach((_, i) => add("Copy: each section's heading and all its text, lists and buttons", ['sections', i, 'heading']))
@@ -236,3 +247,12 @@ export function launchChecklist(text: string): ChecklistItem[] {
   return items
 }
 
+/** The document files a config's text lists (documents.list[].file), as written: paths from the launch's folder. */
+function documentFilesOf(text: string): string[] {
+  try {
+    const list = (JSON.parse(text) as { documents?: { list?: Array<{ file?: unknown }> } }).documents?.list
+    return Array.isArray(list) ? list.flatMap((d) => (typeof d?.file === 'string' && !d.file.split('/').includes('..') ? [d.file] : [])) : []
+  } catch {
+    return []
+  }
+}

@@ -100,8 +100,10 @@ import { launchPhasesOf, type LaunchPhases } from './registration/launch-phase.t
 import type { LaunchSite } from './site/launch-site.ts'
 import type { VisitCounter } from './site/visit-counter.ts'
 import { notificationRecipient } from './delivery/realtor.ts'
-import { followUpMessages } from './delivery/follow-ups.ts'
 import { assignLead } from './delivery/assignment.ts'
+import { composeDocumentsReply, followUpMessages } from './delivery/follow-ups.ts'
+import { createDocumentRoutes, type DocumentLaunch } from './delivery/document-routes.ts'
+import { rateLimitKey } from './registration/client-address.ts'
 import type { AddressKey, LeadStore, NewLead } from './store/store.ts'
 import { createUnsubscribeRoutes, type UnsubscribePageTexts } from './delivery/unsubscribe.ts'
 
@@ -168,6 +170,11 @@ export type AppDeps = {
   visits?: Pick<VisitCounter, 'countBeacon' | 'flush'> | undefined
   /** Writes each visit image's count before answering: the Edge Function's instance may end once it has answered. */
   flushVisits?: boolean
+  /**
+   * The bytes of a launch's document (page.config.json `documents`, its path from the launch's folder): the Node
+   * server reads the launch's folder, the Deno function its own copy. Absent: every document link answers 404.
+   */
+  documentFiles?: (launch: string, file: string) => Promise<Uint8Array | undefined>
 }
 
 // A transparent 1×1 GIF: the visit image's answer.
@@ -365,6 +372,36 @@ export function createApp(deps: AppDeps): Hono {
     }
     const secrets = [...new Set(replying.map((site) => site.reply!.links.secret))]
     app.route('/', createUnsubscribeRoutes(functionPaths, { store: deps.store, secrets, textsFor, clock, log }))
+
+    // Each reply links the launch's documents; their links are signed with the same secrets (delivery/document-links.ts).
+    const documented = new Map(replying.filter((site) => site.documents !== undefined).map((site) => [site.slug, site]))
+    if (documented.size > 0) {
+      const documentLaunchOf = (site: LaunchSite): DocumentLaunch => ({ slug: site.slug, siteName: site.site.name, lang: site.site.lang, pageCss: site.reply!.pageCss, documents: site.documents! })
+      const first = documented.get(deps.defaultLaunch) ?? [...documented.values()][0]!
+      app.route(
+        '/',
+        createDocumentRoutes(functionPaths, {
+          store: deps.store,
+          secrets,
+          launchOf: (slug) => {
+            const site = documented.get(slug)
+            return site && documentLaunchOf(site)
+          },
+          fallback: documentLaunchOf(first),
+          readFile: deps.documentFiles ?? (async () => undefined),
+          freshReply: async (lead, now) => {
+            const site = documented.get(lead.launch)
+            return site && composeDocumentsReply(lead, site, (config) => launches.get(lead.launch)?.phases?.reply(config, lead.phase) ?? config, now)
+          },
+          webhook: deps.webhook === true,
+          overLimit: async (c) => !(await limiter.hit(rateLimitKey(clientAddressOf(c)), clock().getTime())).allowed,
+          onQueued: deps.onLeadStored,
+          clock,
+          newId,
+          log,
+        }),
+      )
+    }
   }
 
   for (const path of functionPaths) {

@@ -35,6 +35,7 @@ import { unpublishedAnswer } from './site/unpublished-page.ts'
 import { brokenAlertKey, brokenLine } from './site/broken-launch.ts'
 import { createForwardedHeaderGuard } from './site/forwarded-headers.ts'
 import { createVisitCounter } from './site/visit-counter.ts'
+import { createDocumentFiles } from './site/document-files.ts'
 import { openNodeStore, StartupError } from './node-store.ts'
 import { createMorningSummaries } from './delivery/morning-summary.ts'
 
@@ -218,6 +219,7 @@ export async function startNodeServer(
           webhook: webhook !== undefined,
           suppressionKeyOf: erasure.keyOf,
           visits,
+          documentFiles: createDocumentFiles((slug) => launchesServed.find((launch) => launch.slug === slug)?.configFile),
         }),
       )
     }

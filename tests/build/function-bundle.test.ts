@@ -38,6 +38,15 @@ describe("the function's bundle (supabase/functions/_shared/launches.json)", () 
       privacy: { url: 'https://bramblewood.example.com/privacy', label: first.privacy?.linkLabel ?? '-' },
       // The phases' names, start times and replies: which phase is in force, and its reply (never the page's words).
       phases: { current: 'vip', list: first.phases!.list.map(({ name, starts, reply }) => ({ name, ...(starts ? { starts } : {}), ...(reply ? { reply } : {}) })) },
+      // The documents the reply links and the function serves (their files are copied beside the function, not here).
+      documents: {
+        linkDays: 30,
+        list: [
+          { id: 'price-list', title: 'Price list', file: 'documents/price-list.pdf', phases: ['vip', 'public'] },
+          { id: 'floor-plans', title: 'Floor plans', file: 'documents/floor-plans.pdf' },
+        ],
+        texts: expect.objectContaining({ heading: 'This link no longer works', button: 'Send me a fresh link' }),
+      },
     })
     expect(JSON.stringify(a?.phases)).not.toContain('Join the Phase 2 Waitlist')
     expect(b).toMatchObject({ notifyEmail: 'leads@example.org', origins: ['https://willowmere.example.org', 'https://www.willowmere.example.org'] })

@@ -45,6 +45,7 @@ describe('npm run migrate: reply placeholders that copy what a visitor typed', (
   beforeEach(() => {
     project = mkdtempSync(path.join(tmpdir(), 'migrate-reply-'))
     cpSync(path.join(root, 'public'), path.join(project, 'public'), { recursive: true })
+    cpSync(path.join(root, 'documents'), path.join(project, 'documents'), { recursive: true })
     writeFileSync(path.join(project, 'page.config.json'), before)
   })
   const read = () => readFileSync(path.join(project, 'page.config.json'), 'utf8')

@@ -92,7 +92,7 @@ describe('npm run new-launch', () => {
 
   it("lists the reply e-mail's sender, text, documents and signature, which belong to the development too", () => {
     const items = launchChecklist(readFileSync('page.config.json', 'utf8')).map((item) => item.path.join('.'))
-    for (const field of ['reply.sender.name', 'reply.sender.email', 'reply.subject', 'reply.paragraphs.0', 'reply.documents.0.url', 'reply.signature.0', 'reply.brokerage.phone', 'reply.unsubscribe.pageTitle']) {
+    for (const field of ['reply.sender.name', 'reply.sender.email', 'reply.subject', 'reply.paragraphs.0', 'documents.list.0.file', 'reply.signature.0', 'reply.brokerage.phone', 'reply.unsubscribe.pageTitle']) {
       expect(items, field).toContain(field)
     }
   })

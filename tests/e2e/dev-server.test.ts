@@ -20,6 +20,7 @@ let browser: Browser
 
 beforeAll(async () => {
   symlinkSync(path.resolve('public'), path.join(dir, 'public'))
+  symlinkSync(path.resolve('documents'), path.join(dir, 'documents'))
   writeFileSync(configFile, original.replace('"type": "hero"', '"type": "hero2"'))
   const port = await freePort()
   url = `http://127.0.0.1:${port}/`

@@ -18,6 +18,7 @@ const config = JSON.parse(original) as { site: { name: string }; sections: { hea
 const dir = mkdtempSync(path.join(tmpdir(), 'vip-docs-shots-'))
 const configFile = path.join(dir, 'page.config.json')
 cpSync('public', path.join(dir, 'public'), { recursive: true })
+cpSync('documents', path.join(dir, 'documents'), { recursive: true })
 writeFileSync(configFile, original)
 
 const server = await startServer({ PAGE_CONFIG: configFile, DIST_DIR: path.resolve(process.env.DIST_DIR || 'dist') })

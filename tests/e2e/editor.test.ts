@@ -23,6 +23,7 @@ let browser: Browser
 
 beforeAll(async () => {
   cpSync('public', path.join(dir, 'public'), { recursive: true })
+  cpSync('documents', path.join(dir, 'documents'), { recursive: true })
   writeFileSync(configFile, original)
   port = await freePort()
   editor = spawn(process.execPath, ['--import', 'tsx', 'src/cli/edit.ts', configFile], {

@@ -43,6 +43,7 @@ export async function startServerOnCopy(prefix: string): Promise<ServerOnCopy> {
   const original = readFileSync('page.config.json', 'utf8')
   const dir = mkdtempSync(path.join(tmpdir(), prefix))
   cpSync('public', path.join(dir, 'public'), { recursive: true })
+  cpSync('documents', path.join(dir, 'documents'), { recursive: true })
   const configFile = path.join(dir, 'page.config.json')
   writeFileSync(configFile, original)
   const server = await startServer({ PAGE_CONFIG: configFile, DIST_DIR: path.resolve(process.env.DIST_DIR || 'dist') })

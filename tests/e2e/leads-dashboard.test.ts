@@ -25,6 +25,7 @@ describe('the dashboard in Chromium', () => {
   beforeAll(async () => {
     root = mkdtempSync(path.join(tmpdir(), 'vip-e2e-dashboard-'))
     cpSync('public', path.join(root, 'public'), { recursive: true })
+    cpSync('documents', path.join(root, 'documents'), { recursive: true })
     writeFileSync(path.join(root, 'page.config.json'), readFileSync('page.config.json', 'utf8'))
     writeDist(path.join(root, 'dist'))
     const dataDir = path.join(root, '.data')

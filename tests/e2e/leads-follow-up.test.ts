@@ -30,6 +30,7 @@ describe('follow-up on the leads page in Chromium at 390 px, JavaScript off', ()
   beforeAll(async () => {
     root = mkdtempSync(path.join(tmpdir(), 'vip-e2e-follow-up-'))
     cpSync('public', path.join(root, 'public'), { recursive: true })
+    cpSync('documents', path.join(root, 'documents'), { recursive: true })
     writeFileSync(path.join(root, 'page.config.json'), readFileSync('page.config.json', 'utf8'))
     writeDist(path.join(root, 'dist'))
     const dataDir = path.join(root, '.data')

@@ -26,6 +26,7 @@ let browser: Browser
 beforeAll(async () => {
   writeFileSync(configFile, JSON.stringify(config, null, 2))
   symlinkSync(path.resolve('public'), path.join(root, 'public'))
+  symlinkSync(path.resolve('documents'), path.join(root, 'documents'))
   mkdirSync(path.join(root, 'dist'))
   await buildSite(configFile, path.join(root, 'dist', config.launch.slug), readBuildSettings({}), config)
   server = await startServer({ PAGE_CONFIG: configFile, DIST_DIR: path.join(root, 'dist') })

@@ -27,6 +27,7 @@ let browser: Browser
 beforeAll(async () => {
   writeFileSync(configFile, JSON.stringify(config, null, 2))
   symlinkSync(path.resolve('public'), path.join(root, 'public'))
+  symlinkSync(path.resolve('documents'), path.join(root, 'documents'))
   mkdirSync(path.join(root, 'dist'))
   await buildSite(configFile, path.join(root, 'dist', config.launch.slug), readBuildSettings({}), config)
   smtp = await startTestSmtp()

@@ -37,7 +37,7 @@ async function seed(store: LeadStore): Promise<void> {
 const header = [
   'id', 'created_at', 'submission_id', 'launch', 'phase', 'realtor', 'first_registered_at', 'suspected_spam', 'name', 'email', 'phone', 'isRealtor', 'updates', 'consent_text', 'consent_sha256',
   'consent_reported', 'consent_kind', 'implied_consent_until', 'page_url', 'referrer', 'landing_page', 'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content',
-  'utm_custom', 'gclid', 'gbraid', 'wbraid', 'fbclid', 'msclkid', 'user_agent', 'withdrawn_at',
+  'utm_custom', 'gclid', 'gbraid', 'wbraid', 'fbclid', 'msclkid', 'user_agent', 'withdrawn_at', 'documents_opened',
 ]
 
 function exportCli(args: string[], env: Record<string, string>, cwd = process.cwd()) {
@@ -144,6 +144,7 @@ function projectWithLaunches(): string {
   mkdirSync(path.join(dir, 'launches'), { recursive: true })
   cpSync('page.config.json', path.join(dir, 'page.config.json'))
   symlinkSync(path.resolve('public'), path.join(dir, 'public'), 'dir')
+  symlinkSync(path.resolve('documents'), path.join(dir, 'documents'), 'dir')
   cpSync(secondLaunchDir, path.join(dir, 'launches', 'willowmere-commons'), { recursive: true })
   mkdirSync(path.join(dir, 'launches', 'cedar-row'))
   writeFileSync(path.join(dir, 'launches', 'cedar-row', 'page.config.json'), '{ "configVersion": 2, "launch": ')

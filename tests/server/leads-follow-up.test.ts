@@ -59,6 +59,7 @@ describe('follow-up on the leads page (SQLite, Node server, webhook receiver)', 
   beforeAll(async () => {
     root = mkdtempSync(path.join(tmpdir(), 'vip-follow-up-'))
     cpSync('public', path.join(root, 'public'), { recursive: true })
+    cpSync('documents', path.join(root, 'documents'), { recursive: true })
     configFile = path.join(root, 'page.config.json')
     writeFileSync(configFile, readFileSync('page.config.json', 'utf8'))
     writeDist(path.join(root, 'dist'))

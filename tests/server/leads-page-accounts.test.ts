@@ -32,6 +32,7 @@ type Project = { root: string; dataDir: string; configFile: string; ids: Map<str
 async function project(): Promise<Project> {
   const root = mkdtempSync(path.join(tmpdir(), 'vip-leads-accounts-'))
   cpSync('public', path.join(root, 'public'), { recursive: true })
+  cpSync('documents', path.join(root, 'documents'), { recursive: true })
   const configFile = path.join(root, 'page.config.json')
   writeFileSync(configFile, readFileSync('page.config.json', 'utf8'))
   writeDist(path.join(root, 'dist'))

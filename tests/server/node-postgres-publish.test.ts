@@ -28,6 +28,7 @@ let pg: TestPostgres
 function machine(name: string): Machine {
   const dir = path.join(root, name)
   cpSync('public', path.join(dir, 'public'), { recursive: true })
+  cpSync('documents', path.join(dir, 'documents'), { recursive: true })
   const configFile = path.join(dir, 'page.config.json')
   writeFileSync(configFile, original)
   writeDist(path.join(dir, 'dist'))

@@ -114,7 +114,8 @@ describe('outbox of the Node server (child process, SMTP and webhook receiver on
     expect(reply.decoded).not.toContain('Doe')
     expect(reply.decoded).toContain('Harbourline Realty Inc., Brokerage')
     expect(reply.decoded).toContain('100 Example Street, Suite 200, Kestrel Falls, ON K0K 0A0')
-    expect(reply.decoded).toContain('https://bramblewood.example.com/documents/price-list.pdf')
+    // The launch's documents, each a personal link of this registrant's (never a public address).
+    expect(reply.decoded).toMatch(/- Price list: https:\/\/\S+\/send-contact-email\/documents\/price-list\?id=[0-9a-f-]+&exp=\d+&sig=[\w-]+/)
     expect(reply.headers.get('list-unsubscribe-post')).toEqual(['List-Unsubscribe=One-Click'])
     const link = /^<(https:\/\/bramblewood\.example\.com\/functions\/v1\/send-contact-email\/unsubscribe\?id=[0-9a-f-]+&sig=[\w-]+)>$/.exec(
       reply.headers.get('list-unsubscribe')?.[0] ?? '',

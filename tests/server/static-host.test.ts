@@ -38,6 +38,7 @@ describe('PUBLISH_COMMAND after a studio publish (npm start, real HTTP)', () => 
 
   beforeAll(async () => {
     cpSync('public', path.join(root, 'public'), { recursive: true })
+    cpSync('documents', path.join(root, 'documents'), { recursive: true })
     writeFileSync(configFile, original)
     mkdirSync(target)
     writeDist(distDir)

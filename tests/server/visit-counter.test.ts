@@ -123,6 +123,7 @@ describe('the visit counter', () => {
     const configFile = path.join(dir, 'page.config.json')
     writeFileSync(configFile, JSON.stringify(config, null, 2))
     cpSync('public', path.join(dir, 'public'), { recursive: true })
+    cpSync('documents', path.join(dir, 'documents'), { recursive: true })
     const server = await startServerProcess({ DATA_DIR: path.join(dir, '.data'), DIST_DIR: path.join(dir, 'dist'), PAGE_CONFIG: configFile })
     try {
       for (const agent of [chrome, safari]) {

@@ -26,6 +26,7 @@ let studio: Studio
 beforeEach(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'vip-local-studio-'))
   cpSync('public', path.join(dir, 'public'), { recursive: true })
+  cpSync('documents', path.join(dir, 'documents'), { recursive: true })
   configFile = path.join(dir, 'page.config.json')
   writeFileSync(configFile, original)
   store = openSqliteStudioStore(path.join(dir, 'studio.sqlite'))

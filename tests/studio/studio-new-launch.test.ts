@@ -64,7 +64,9 @@ describe('New launch (POST /studio/api/launches)', () => {
     expect(config.reply.sender.email).toBe('hello@example.org')
     expect(config.seo.title).toContain('Maple Ridge')
     // Copies keep their path on the new address.
-    expect(config.reply.documents[0].url).toBe('https://mapleridge.example.org/documents/price-list.pdf')
+    expect(config.reply.realtor.documents[0].url).toBe('https://mapleridge.example.org/documents/broker-package.pdf')
+    // The documents the copy lists come with it (the next development replaces them).
+    expect(readdirSync(path.join(launchDir('maple-ridge'), 'documents')).sort()).toEqual(['floor-plans.pdf', 'price-list.pdf'])
     // The real checker finds nothing to fix, with the images copied beside it.
     expect(checkPageConfigText(text, path.join(launchDir('maple-ridge'), 'page.config.json'), path.join(launchDir('maple-ridge'), 'public'))).toEqual([])
     expect(readdirSync(path.join(launchDir('maple-ridge'), 'public', 'images')).sort()).toEqual(readdirSync(path.join(h.dir, 'public', 'images')).sort())

@@ -17,6 +17,7 @@ let server: ServerProcess
 
 beforeAll(async () => {
   cpSync('public', path.join(root, 'public'), { recursive: true })
+  cpSync('documents', path.join(root, 'documents'), { recursive: true })
   writeFileSync(configFile, original)
   writeDist(distDir)
   mkdirSync(path.join(distDir, '_studio', 'assets'), { recursive: true })

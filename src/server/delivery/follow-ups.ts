@@ -4,13 +4,15 @@
  * only on the suppression list. Web-standard only: the Deno function runs it too.
  */
 import type { ReplyConfig } from '../../../schema/page-config.ts'
+import { documentsOffered, type FunctionDocuments } from '../../../schema/documents.ts'
 import { singleAddress } from './mailer.ts'
-import { replyForLead } from './realtor.ts'
-import { composeReply } from './reply.ts'
+import { isRealtorLead, replyForLead } from './realtor.ts'
+import { composeReply, type ReplySettings } from './reply.ts'
+import { documentLinksFor } from './document-links.ts'
 import { composeWebhook } from './webhook.ts'
 import type { NotificationForm } from './notification.ts'
 import type { LinkSettings } from './unsubscribe.ts'
-import type { AddressKey, LeadStore, NewLead, NewMessage } from '../store/store.ts'
+import type { AddressKey, LeadStore, NewLead, NewMessage, OutgoingMail } from '../store/store.ts'
 
 /** What deciding a lead's follow-ups needs from the app. */
 export type FollowUpDeps = {
@@ -26,6 +28,43 @@ export type FollowUpLaunch = {
   site: { name: string; email: string; brokerage: string }
   privacy: { url: string; label: string }
   form: NotificationForm
+  /** The launch's documents: each reply links those offered in the lead's phase, to its kind (buyer or realtor). */
+  documents?: FunctionDocuments | undefined
+}
+
+/** The reply's settings for a lead of `launch` (which has a reply), its document links made at `now`. */
+async function replySettingsFor(lead: Pick<NewLead, 'fields' | 'submissionId' | 'phase'>, launch: FollowUpLaunch & { reply: NonNullable<FollowUpLaunch['reply']> }, config: ReplyConfig, now: Date): Promise<ReplySettings> {
+  const { site, documents } = launch
+  const offered = documents ? documentsOffered(documents.list, lead.phase, isRealtorLead(lead.fields)) : []
+  return {
+    config: replyForLead(config, lead.fields),
+    links: launch.reply.links,
+    siteName: site.name,
+    brokerage: site.brokerage,
+    siteEmail: site.email,
+    privacy: launch.privacy,
+    form: launch.form,
+    documentLinks: documents && offered.length > 0 ? await documentLinksFor(launch.reply.links, lead.submissionId, offered, now, documents.linkDays) : [],
+  }
+}
+
+/**
+ * The e-mail with fresh links to a lead's documents (asked for from an expired or wrong link): the reply's sender,
+ * signature, brokerage contact and unsubscribe, the documents' own subject and first line, and the links made at
+ * `now`. Undefined when the launch has no reply or documents, none is offered to the lead, or its address is not one.
+ */
+export async function composeDocumentsReply(lead: Pick<NewLead, 'fields' | 'submissionId' | 'phase'>, launch: FollowUpLaunch, phaseReply: (config: ReplyConfig) => ReplyConfig, now: Date): Promise<OutgoingMail | undefined> {
+  const { reply, documents } = launch
+  if (!reply || !documents) return undefined
+  const settings = await replySettingsFor(lead, { ...launch, reply }, phaseReply(reply.config), now)
+  if (!settings.documentLinks?.length) return undefined
+  const { documents: _links, documentsHeading: _heading, realtor: _realtor, ...words } = settings.config
+  const config: ReplyConfig = { ...words, subject: documents.texts.subject, paragraphs: [documents.texts.intro] }
+  const mail = await composeReply(lead, { ...settings, config })
+  if (!mail) return undefined
+  // Each fresh-link e-mail is a message of its own: the same lead may ask again another day.
+  const stamp = now.getTime().toString(36)
+  return { ...mail, messageId: mail.messageId.replace('.reply@', `.documents-${stamp}@`), idempotencyKey: `${lead.submissionId}.documents.${stamp}` }
 }
 
 /** The reply and the webhook call to queue with `lead`; `phaseReply` gives the reply in the lead's phase. */
@@ -40,18 +79,8 @@ export async function followUpMessages(deps: FollowUpDeps, lead: NewLead, launch
     return []
   }
   const more: NewMessage[] = []
-  const { site, form } = launch
-  const reply =
-    launch.reply &&
-    (await composeReply(lead, {
-      config: replyForLead(phaseReply(launch.reply.config), lead.fields),
-      links: launch.reply.links,
-      siteName: site.name,
-      brokerage: site.brokerage,
-      siteEmail: site.email,
-      privacy: launch.privacy,
-      form,
-    }))
+  const { site } = launch
+  const reply = launch.reply && (await composeReply(lead, await replySettingsFor(lead, { ...launch, reply: launch.reply }, phaseReply(launch.reply.config), new Date(lead.createdAt))))
   if (reply) more.push({ kind: 'reply', mail: reply })
   if (deps.webhook) more.push({ kind: 'webhook', webhook: composeWebhook(lead, { siteName: site.name }) })
   return more

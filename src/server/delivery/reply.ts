@@ -12,6 +12,7 @@ import { escapeHtml } from './escape-html.ts'
 import { displayValue, type NotificationForm } from './notification.ts'
 import type { NewLead, OutgoingMail } from '../store/store.ts'
 import { unsubscribeUrl, type LinkSettings } from './unsubscribe.ts'
+import type { DocumentLink } from './document-links.ts'
 
 /** What the reply needs besides the lead. */
 export type ReplySettings = {
@@ -25,6 +26,8 @@ export type ReplySettings = {
   privacy: { url: string; label: string }
   form: NotificationForm
   links: LinkSettings
+  /** The registrant's own links to the launch's documents offered to them (document-links.ts), listed before the plain links. */
+  documentLinks?: DocumentLink[] | undefined
 }
 
 /**
@@ -33,7 +36,7 @@ export type ReplySettings = {
  * the reply: such a placeholder (which the checker refuses) and one without a value go, with the space before them,
  * so "Hi {name}," greets "Hi," when the name is not one.
  */
-export function fillPlaceholders(text: string, lead: NewLead, settings: Pick<ReplySettings, 'siteName' | 'form'>): string {
+export function fillPlaceholders(text: string, lead: Pick<NewLead, 'fields'>, settings: Pick<ReplySettings, 'siteName' | 'form'>): string {
   const fields = formFieldSchemas(settings.form.schema)
   return text.replace(/(\s*)\{([^{}]*)\}/g, (whole, space: string, name: string) => {
     if (name === 'site') return `${space}${settings.siteName}`
@@ -55,7 +58,7 @@ export function fillPlaceholders(text: string, lead: NewLead, settings: Pick<Rep
  * Composes the reply to a new lead, or undefined when its e-mail field is not exactly one plain address (nothing
  * could be delivered). Message-ID `<submissionId.reply@sender's domain>`, idempotency key `submissionId.reply`.
  */
-export async function composeReply(lead: NewLead, settings: ReplySettings): Promise<OutgoingMail | undefined> {
+export async function composeReply(lead: Pick<NewLead, 'fields' | 'submissionId'>, settings: ReplySettings): Promise<OutgoingMail | undefined> {
   const to = typeof lead.fields.email === 'string' ? singleAddress(lead.fields.email) : undefined
   if (!to) return undefined
   const { config } = settings
@@ -63,7 +66,8 @@ export async function composeReply(lead: NewLead, settings: ReplySettings): Prom
   const link = await unsubscribeUrl(settings.links, lead.submissionId)
   const contact = config.brokerage
   const contactLine = [contact.phone, contact.email, contact.website].filter((v): v is string => !!v)
-  const documents = config.documents ?? []
+  // The launch's documents (each a personal, signed link), then the plain links the config names.
+  const documents = [...(settings.documentLinks ?? []).map((d) => ({ label: d.title, url: d.url })), ...(config.documents ?? [])]
 
   const text = [
     fill(config.greeting),

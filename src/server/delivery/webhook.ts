@@ -1,6 +1,6 @@
 /**
- * The CRM webhook: every new lead (lead.created), and every change of its follow-up on the leads page (lead.updated),
- * POSTed as JSON to WEBHOOK_URL through the outbox. Web-standard only (fetch,
+ * The CRM webhook: every new lead (lead.created), every change of its follow-up on the leads page (lead.updated) and
+ * every opening of one of its document links (document.opened), POSTed as JSON to WEBHOOK_URL through the outbox. Web-standard only (fetch,
  * crypto.subtle), so the Node server and the Deno function send the same bytes. The wire format (docs/webhook.md):
  *
  *   POST <WEBHOOK_URL>
@@ -86,6 +86,37 @@ export function composeLeadUpdate(update: LeadUpdate): WebhookMessage {
     },
   })
   return { id: update.eventId, body }
+}
+
+/** One opening of a document link (document-routes.ts). */
+export type DocumentOpened = {
+  /** A fresh id for this event: its idempotency key (webhook-id), the same on every retry of it. */
+  eventId: string
+  lead: { submissionId: string; launch: string }
+  siteName: string
+  document: { id: string; title: string }
+  /** ISO 8601, UTC. */
+  openedAt: string
+}
+
+/**
+ * The queued webhook call for an opening of a document link (`document.opened`), signed and sent like lead.created:
+ * the event id as idempotency key, the lead by its submission id, no other personal data.
+ */
+export function composeDocumentOpened(opened: DocumentOpened): WebhookMessage {
+  const body = JSON.stringify({
+    type: 'document.opened',
+    timestamp: opened.openedAt,
+    data: {
+      submissionId: opened.lead.submissionId,
+      launch: opened.lead.launch,
+      site: opened.siteName,
+      document: opened.document.id,
+      title: opened.document.title,
+      openedAt: opened.openedAt,
+    },
+  })
+  return { id: opened.eventId, body }
 }
 
 const encoder = new TextEncoder()

@@ -15,7 +15,7 @@ import { launchOf, noticeView, type ViewContext } from './views.ts'
 
 /** What the lead's routes use of the leads page. */
 export type LeadRoutesContext = {
-  store: Pick<LeadStore, 'listLeads' | 'listMessages' | 'recordFollowUp' | 'followUpOf' | 'otherRegistrationsOf' | 'agentRegistrationOf' | 'listLeadAnnouncements'>
+  store: Pick<LeadStore, 'listLeads' | 'listMessages' | 'recordFollowUp' | 'followUpOf' | 'otherRegistrationsOf' | 'agentRegistrationOf' | 'listLeadAnnouncements' | 'documentOpeningsOf'>
   audit: LeadsAudit
   studio?: StudioSignIn | undefined
   view: ViewContext
@@ -69,20 +69,21 @@ export function addLeadRoutes(app: Hono, ctx: LeadRoutesContext): void {
 
   async function leadPage(c: Context, viewer: Viewer, stored: StoredLead, problem?: string): Promise<Response> {
     await ctx.readPhones()
-    const [messages, followUp, others, assign, agent, announcements] = await Promise.all([
+    const [messages, followUp, others, assign, agent, announcements, documents] = await Promise.all([
       store.listMessages({ leadId: stored.id, limit: 20 }),
       store.followUpOf(stored.id),
       store.otherRegistrationsOf(stored.id),
       assignWays(stored.launch),
       store.agentRegistrationOf(stored.id),
       store.listLeadAnnouncements(stored.id),
+      store.documentOpeningsOf([stored.id]),
     ])
     const notification = messages.find((message) => message.kind === 'notification')
     const lead = { ...stored, notification: notification ? notificationStateOf(notification.status, notification.attempts) : notificationStateOf(null, null) }
     // Registrations of launches this viewer is not given are counted by launch, never shown.
     const visible = others.filter((other) => ctx.mayView(viewer, other.launch))
     const hiddenLaunches = new Set(others.filter((other) => !ctx.mayView(viewer, other.launch)).map((other) => other.launch)).size
-    return c.html(leadView(view, lead, ctx.studioLink(viewer), { followUp, others: visible, hiddenLaunches, assign, agent, problem, announcements }), problem ? 400 : 200)
+    return c.html(leadView(view, lead, ctx.studioLink(viewer), { followUp, others: visible, hiddenLaunches, assign, agent, problem, announcements, documents }), problem ? 400 : 200)
   }
 
   // A lead by its number (never anything personal in the address); another launch's lead is refused to an account

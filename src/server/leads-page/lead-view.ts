@@ -5,6 +5,7 @@ import { displayValue, fieldLabel } from '../delivery/notification.ts'
 import type { AgentRegistration, FollowUp, HistoryEntry, OtherRegistration } from '../store/follow-up.ts'
 import type { ListedLead } from '../store/store.ts'
 import type { LeadAnnouncement } from '../store/announcements.ts'
+import type { DocumentOpenings } from '../store/document-downloads.ts'
 import type { AssigneeChoice } from './filter-view.ts'
 import { bar, columnsOf, consentWords, fieldValue, followUpWords, launchOf, layout, localTime, notificationBadge, realtorMark, titleOf, withdrawal, type ViewContext } from './views.ts'
 
@@ -32,6 +33,24 @@ export type LeadPageExtras = {
   problem?: string | undefined
   /** The announcements sent to this lead (announcements.ts), newest first. */
   announcements?: LeadAnnouncement[] | undefined
+  /** Which of its documents the lead opened, how often and when last (document-downloads.ts). */
+  documents?: DocumentOpenings[] | undefined
+}
+
+/** "Price list: opened 3 times, last Tue, Mar 3, 10:04": how a lead read its documents, the best sign of a hot lead. */
+function documentsSection(view: ViewContext, openings: readonly DocumentOpenings[]): Html {
+  return html`<section class="lp-section" aria-labelledby="documents">
+<h2 id="documents">Documents</h2>
+${
+  openings.length
+    ? html`<ul aria-labelledby="documents">
+${openings.map(
+  (o) => html`<li>${o.title}: opened ${o.count === 1 ? 'once' : `${o.count} times`}, last <time datetime="${o.last}">${localTime(o.last, view.timeZone)}</time></li>`,
+)}
+</ul>`
+    : html`<p>No document opened yet.</p>`
+}
+</section>`
 }
 
 const announcementStates: Record<LeadAnnouncement['status'], string> = { pending: 'queued', sent: 'sent', failed: 'failed', cancelled: 'not sent: unsubscribed' }
@@ -155,6 +174,7 @@ ${[
     : html`<p>No changes or notes yet.</p>`
 }
 </section>
+${documentsSection(view, extras.documents ?? [])}
 ${samePerson(view, extras)}
 ${agentSection(view, extras.agent)}
 <section class="lp-section" aria-labelledby="details">

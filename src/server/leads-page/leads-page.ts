@@ -85,6 +85,7 @@ export type LeadsPageStore = Pick<
   | 'fillPhoneNumbers'
   | 'countPulse'
   | 'listLeadAnnouncements'
+  | 'documentOpeningsOf'
   | 'listAnnouncements'
   | 'listMarketableLeads'
   | 'saveAnnouncement'
@@ -422,7 +423,7 @@ export function createLeadsPage(deps: LeadsPageDeps): Hono {
     const chunks: string[] = []
     // The chosen launch's form fields, or every launch's (the default launch's first).
     const forms = (choice.selected ? [launchOf(choice.present, choice.selected)] : choice.present).map((l) => l.form)
-    const written = await writeLeadsCsv(matchingLeads(viewer, choice), fieldsOfForms(forms), (chunk) => void chunks.push(chunk))
+    const written = await writeLeadsCsv(matchingLeads(viewer, choice), fieldsOfForms(forms), (chunk) => void chunks.push(chunk), (ids) => deps.store.documentOpeningsOf(ids))
     return csvAnswer(c, viewer, choice, '', 'leads', chunks, written)
   })
 

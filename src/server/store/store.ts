@@ -43,11 +43,13 @@
  * lead_follow_ups (status, assignee), lead_history (status, assignee, note; when, who): the follow-up (follow-up.ts)
  * roster_turns (roster, turns): each launch's round robin (follow-up.ts: NewAssignment); daily_runs (job, day) (daily-runs.ts)
  * visit_counts (launch, day, source; visits, visitors): the launch pages' visits a day, counted without cookies (PulseStore)
+ * document_downloads (lead, document, title, when): each opening of a document link (document-downloads.ts)
  */
 import type { SignInCounts } from './sign-in-counts.ts'
 import type { FollowUpState, FollowUpStore, NewAssignment } from './follow-up.ts'
 import type { DailyMailStore } from './daily-runs.ts'
 import type { AnnouncementStore } from './announcements.ts'
+import type { DocumentStore } from './document-downloads.ts'
 import { impliedConsentEnd, type ConsentKind } from './consent.ts'
 
 /** A registration as the app hands it to the store: already validated and trimmed. */
@@ -296,11 +298,8 @@ export type ErasureResult = {
   messageIds: string[]
 }
 
-/**
- * Where leads and their pending notifications live, and the sign-in limiter's counts (store/sign-in-counts.ts). Every
- * method may be called concurrently.
- */
-export interface LeadStore extends SignInCounts, FollowUpStore, PulseStore, AnnouncementStore<StoredLead, OutgoingMail>, DailyMailStore<OutgoingMail> {
+/** Where leads and their pending messages live, and the sign-in limiter's counts (sign-in-counts.ts); all callable at once. */
+export interface LeadStore extends SignInCounts, FollowUpStore, PulseStore, AnnouncementStore<StoredLead, OutgoingMail>, DailyMailStore<OutgoingMail>, DocumentStore<WebhookMessage, OutgoingMail> {
   /**
    * Stores the lead and its notification in ONE transaction, or nothing at all; `mail` null stores the lead alone
    * (suspected spam is never notified). A submission id that is already stored changes nothing and returns the

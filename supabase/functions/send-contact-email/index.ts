@@ -86,6 +86,14 @@ function makeApp(served: FunctionLaunch[]) {
     // With SUPPRESSION_SECRET (the one npm run leads:erase uses), an address that withdrew and was then erased is
     // still never replied to nor sent to the CRM.
     ...(settings.suppressionSecret ? { suppressionKeyOf: (email: string) => addressKeyOf(settings.suppressionSecret!, email) } : {}),
+    // The launches' documents, as `npm run build` copied them beside this file (deployed through static_files).
+    documentFiles: async (slug: string, file: string) => {
+      try {
+        return await Deno.readFile(new URL(`./documents/${slug}/${file}`, import.meta.url))
+      } catch {
+        return undefined
+      }
+    },
   })
 }
 

@@ -48,6 +48,7 @@ export type StudioClient = {
 export async function startStudioHarness(options: { mail?: boolean } = {}): Promise<StudioHarness> {
   const dir = mkdtempSync(path.join(tmpdir(), 'vip-studio-'))
   cpSync('public', path.join(dir, 'public'), { recursive: true })
+  cpSync('documents', path.join(dir, 'documents'), { recursive: true })
   mkdirSync(path.join(dir, 'schema'))
   cpSync('schema/page-config.schema.json', path.join(dir, 'schema/page-config.schema.json'))
   const configFile = path.join(dir, 'page.config.json')

@@ -20,6 +20,7 @@ import { createPostgresSignInCounts } from './postgres-sign-in-counts.ts'
 import { createPostgresFollowUps, followUpCondition } from './postgres-follow-up.ts'
 import { createPostgresPulse } from './postgres-pulse.ts'
 import { createPostgresAnnouncements } from './postgres-announcements.ts'
+import { createPostgresDocuments } from './postgres-documents.ts'
 import {
   type LeadRow,
   type JobRow,
@@ -57,6 +58,7 @@ export function createPostgresStore(db: SqlQueryable, options: PostgresStoreOpti
     ...createPostgresFollowUps(db, defaultLaunch),
     ...createPostgresPulse(db, defaultLaunch),
     ...createPostgresAnnouncements(db, defaultLaunch),
+    ...createPostgresDocuments(db),
     async saveLead(lead: NewLead, mail: OutgoingMail | null, more: NewMessage[] = [], assignment?: NewAssignment) {
       // One statement: the lead and its messages (if any) are committed together, or nothing is.
       const messages = [

@@ -170,13 +170,31 @@ export const upgrades: Array<(db: Database.Database) => void> = [
   // Version 12, as supabase/migrations/20260101000000_consent_kind.sql: each lead's consent kind and when implied consent
   // ends, announcements and the outbox's 'announcement' kind (consent.ts, announcements.ts).
   (db) => upgradeForAnnouncements(db),
-  // Version 13 belongs to a change made beside this one (its own step replaces this empty one when both are merged).
-  () => {},
+  // Version 13, as supabase/migrations/20260107000000_document_downloads.sql: each opening of a document link, and any
+  // number of document.opened webhook calls and fresh-link replies a lead (document-downloads.ts).
+  (db) => db.exec(documentsSchema),
   // Version 14, as supabase/migrations/20260108000000_roster.sql: the rosters' turns, the once-a-day runs, and an outbox
   // that takes the assignee's mail and the daily summary (which has no lead). Self-contained: it reads the outbox it
   // finds, so a step before it that changed the outbox otherwise is kept.
   (db) => upgradeForRoster(db),
 ]
+
+// The outbox keeps one notification, reply and lead.created call a lead; lead.updated and document.opened calls and
+// fresh-link replies (their recipients) may be many. A lead's erasure takes its openings with it.
+const documentsSchema = `
+CREATE TABLE IF NOT EXISTS document_downloads (
+  id        INTEGER PRIMARY KEY,
+  lead_id   INTEGER NOT NULL REFERENCES leads(id) ON DELETE CASCADE,
+  document  TEXT    NOT NULL,
+  title     TEXT    NOT NULL,
+  opened_at TEXT    NOT NULL
+);
+CREATE INDEX IF NOT EXISTS document_downloads_lead ON document_downloads (lead_id, document);
+DROP INDEX IF EXISTS outbox_lead_kind;
+CREATE UNIQUE INDEX outbox_lead_kind ON outbox (lead_id, kind)
+  WHERE recipient NOT IN ('webhook:lead.updated', 'webhook:document.opened', 'reply:documents') AND kind <> 'announcement';
+CREATE INDEX IF NOT EXISTS outbox_documents_reply ON outbox (lead_id, created_at) WHERE recipient = 'reply:documents';
+`
 
 // Each launch's round robin (follow-up.ts: NewAssignment): how many turns its roster has given. And which day a
 // once-a-day job (the morning summary) ran, as PostgreSQL's daily_runs (20260104000000_node_servers.sql).

@@ -26,6 +26,7 @@ import { columnsOf, schemaV1, upgrades } from './sqlite-schema.ts'
 import { createSqliteFollowUps, followUpCondition } from './sqlite-follow-up.ts'
 import { createSqlitePulse } from './sqlite-pulse.ts'
 import { createSqliteAnnouncements } from './sqlite-announcements.ts'
+import { createSqliteDocuments } from './sqlite-documents.ts'
 import { openSqliteWriter } from './sqlite-writer.ts'
 import { createSqliteDailyRuns } from './sqlite-daily-runs.ts'
 import type { NewAssignment } from '../follow-up.ts'
@@ -316,6 +317,7 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions): Sqli
     ...createSqlitePulse(db, defaultLaunch),
     ...createSqliteAnnouncements(db, defaultLaunch, options.readonly ?? false),
     ...createSqliteDailyRuns(db),
+    ...createSqliteDocuments(db, options.readonly ?? false),
     // better-sqlite3 is synchronous; the commit (with its fsync) has happened when these promises resolve.
     // IMMEDIATE takes the write lock up front, so a read-then-insert cannot interleave with another writer.
     saveLead(lead, mail, more, assignment) {

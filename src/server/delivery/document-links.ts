@@ -1,0 +1,71 @@
+/**
+ * A registrant's personal document links (schema/documents.ts): `<base>/documents/<document>?id=<submission id>&exp=<unix
+ * seconds>&sig=<HMAC>`. The signature is an HMAC-SHA256 of "document:<id>:<document>:<exp>" with the secret that signs
+ * the unsubscribe links (unsubscribe.ts), so a link names one lead and one document until one moment, and no one can
+ * make another. It carries no personal data: the submission id is an opaque reference to the lead. Web-standard only.
+ */
+import { timingSafeEqual } from 'hono/utils/buffer'
+import type { FunctionDocument } from '../../../schema/documents.ts'
+import type { HmacSha256 } from '../store/suppression.ts'
+import type { LinkSettings } from './unsubscribe.ts'
+
+const encoder = new TextEncoder()
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+
+function base64Url(bytes: Uint8Array): string {
+  let binary = ''
+  for (const byte of bytes) binary += String.fromCharCode(byte)
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+}
+
+// Imported once per secret, as unsubscribe.ts does: every reply signs a link per document.
+const signingKeys = new Map<string, Promise<CryptoKey>>()
+
+/** The signature of one document link. */
+export async function documentSignature(secret: string, submissionId: string, document: string, expires: number, hmac?: HmacSha256): Promise<string> {
+  const payload = `document:${submissionId.toLowerCase()}:${document}:${expires}`
+  if (hmac) return base64Url(hmac(secret, payload))
+  let key = signingKeys.get(secret)
+  if (!key) {
+    key = crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])
+    signingKeys.set(secret, key)
+  }
+  return base64Url(new Uint8Array(await crypto.subtle.sign('HMAC', await key, encoder.encode(payload))))
+}
+
+/** The link to `document` for a submission, working until `expires`. */
+export async function documentUrl(links: LinkSettings, submissionId: string, document: string, expires: Date): Promise<string> {
+  const id = submissionId.toLowerCase()
+  const exp = Math.floor(expires.getTime() / 1000)
+  return `${links.baseUrl}/documents/${encodeURIComponent(document)}?id=${id}&exp=${exp}&sig=${await documentSignature(links.secret, id, document, exp, links.hmac)}`
+}
+
+/** A document as a reply lists it: its title and the registrant's own link. */
+export type DocumentLink = { title: string; url: string }
+
+/** The links to `documents` for a submission, each working `days` days from `now`. */
+export async function documentLinksFor(links: LinkSettings, submissionId: string, documents: readonly FunctionDocument[], now: Date, days: number): Promise<DocumentLink[]> {
+  const expires = new Date(now.getTime() + days * 86_400_000)
+  return Promise.all(documents.map(async (d) => ({ title: d.title, url: await documentUrl(links, submissionId, d.id, expires) })))
+}
+
+/** What a document link's address says, read and checked. */
+export type CheckedLink =
+  /** Not a link of ours at all (no id, no signature, a number that is not one): nothing to offer. */
+  | { kind: 'malformed' }
+  /** Well formed, but no secret signed it (a character changed): the lead it names may still ask for fresh links. */
+  | { kind: 'forged'; submissionId: string }
+  | { kind: 'expired'; submissionId: string; document: string }
+  | { kind: 'valid'; submissionId: string; document: string }
+
+/** Reads a document link's parts and checks its signature with each secret, then its time (`now`). */
+export async function checkDocumentLink(secrets: readonly string[], document: string, query: { id?: string | undefined; exp?: string | undefined; sig?: string | undefined }, now: Date): Promise<CheckedLink> {
+  const id = (query.id ?? '').toLowerCase()
+  const exp = query.exp ?? ''
+  const sig = query.sig ?? ''
+  if (!uuidPattern.test(id) || !/^\d{1,12}$/.test(exp) || !sig) return { kind: 'malformed' }
+  let signed = false
+  for (const secret of secrets) if (await timingSafeEqual(await documentSignature(secret, id, document, Number(exp)), sig)) signed = true
+  if (!signed) return { kind: 'forged', submissionId: id }
+  return Number(exp) * 1000 <= now.getTime() ? { kind: 'expired', submissionId: id, document } : { kind: 'valid', submissionId: id, document }
+}

@@ -1,0 +1,50 @@
+// The PostgreSQL store's documents (document-downloads.ts), as sqlite/sqlite-documents.ts, on the table of
+// supabase/migrations/20260107000000_document_downloads.sql.
+import { documentOpenedRecipient, documentsReplyRecipient, type DocumentStore } from '../document-downloads.ts'
+import type { SqlQueryable } from '../sql-queryable.ts'
+import { toIso, toNumber } from './postgres-rows.ts'
+
+type OpeningsRow = { lead_id: string | number; document: string; title: string; count: string | number; first: Date | string; last: Date | string }
+
+/** The documents' part of the Postgres store. Each write is one statement: it commits whole or not at all. */
+export function createPostgresDocuments(db: SqlQueryable): DocumentStore<{ id: string; body: string }, object> {
+  return {
+    async recordDocumentOpened(opening, webhook) {
+      // No RETURNING: the function's role may add rows to document_downloads but read none.
+      await db.query(
+        `WITH opened AS (INSERT INTO public.document_downloads (lead_id, document, title, opened_at) VALUES ($1, $2, $3, $4))
+         INSERT INTO public.outbox (lead_id, kind, recipient, mail, next_attempt_at, created_at)
+         SELECT $1, 'webhook', $5, $6::jsonb, $4, $4 WHERE $6::jsonb IS NOT NULL`,
+        [opening.leadId, opening.document, opening.title, opening.openedAt, documentOpenedRecipient, webhook ? JSON.stringify(webhook) : null],
+      )
+    },
+    async documentOpeningsOf(leadIds) {
+      if (leadIds.length === 0) return []
+      const { rows } = await db.query(
+        `SELECT lead_id, document, (array_agg(title ORDER BY opened_at DESC, id DESC))[1] AS title, count(*) AS count, min(opened_at) AS first, max(opened_at) AS last
+         FROM public.document_downloads WHERE lead_id = ANY($1::bigint[])
+         GROUP BY lead_id, document ORDER BY lead_id, last DESC, document`,
+        [leadIds.map(String)],
+      )
+      return (rows as OpeningsRow[]).map((row) => ({
+        leadId: toNumber(row.lead_id),
+        document: row.document,
+        title: row.title,
+        count: Number(row.count),
+        first: toIso(row.first),
+        last: toIso(row.last),
+      }))
+    },
+    async queueDocumentsReply(leadId, mail, now, notBefore) {
+      // One statement: queued only when none was queued for the lead since notBefore.
+      const { rows } = await db.query(
+        `INSERT INTO public.outbox (lead_id, kind, recipient, mail, next_attempt_at, created_at)
+         SELECT $1, 'reply', $2, $3::jsonb, $4, $4
+         WHERE NOT EXISTS (SELECT 1 FROM public.outbox WHERE lead_id = $1 AND recipient = $2 AND created_at > $5)
+         RETURNING id`,
+        [leadId, documentsReplyRecipient, JSON.stringify(mail), now.toISOString(), notBefore.toISOString()],
+      )
+      return rows.length > 0
+    },
+  }
+}
