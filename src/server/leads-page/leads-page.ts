@@ -88,6 +88,7 @@ export type LeadsPageStore = Pick<
   | 'listAnnouncements'
   | 'listMarketableLeads'
   | 'saveAnnouncement'
+  | 'queueTestAnnouncement'
   | 'isSuppressed'
 >
 
