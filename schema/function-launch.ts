@@ -35,7 +35,8 @@ export type FunctionLaunch = {
   countVisits?: false
   /**
    * The launch's phases, when the config has them: what the function needs to know which one is in force (the names,
-   * start times, launch.timeZone) and to answer in it (each phase's reply).
+   * start times, launch.timeZone) and to answer in it (each phase's reply); the Node server sends each phase's
+   * announcement when it starts.
    */
   phases?: FunctionPhases
   /**
@@ -46,7 +47,7 @@ export type FunctionLaunch = {
 }
 
 /** The function's copy of page.config.json `phases` (schema/phase-schedule.ts decides with it). */
-export type FunctionPhases = { current: string; timeZone?: string; list: Array<Pick<Phase, 'name' | 'starts' | 'reply'>> }
+export type FunctionPhases = { current: string; timeZone?: string; list: Array<Pick<Phase, 'name' | 'starts' | 'reply' | 'announcement'>> }
 
 /** The function's bundle file: every launch it serves, and the one a caller that names none gets. */
 export type FunctionBundle = { $comment: string; defaultLaunch: string; launches: FunctionLaunch[] }
@@ -80,7 +81,7 @@ export function functionLaunchOf(config: PageConfig): FunctionLaunch {
           phases: {
             current: config.phases.current,
             ...(config.launch.timeZone ? { timeZone: config.launch.timeZone } : {}),
-            list: config.phases.list.map(({ name, starts, reply }) => ({ name, ...(starts ? { starts } : {}), ...(reply ? { reply } : {}) })),
+            list: config.phases.list.map(({ name, starts, reply, announcement }) => ({ name, ...(starts ? { starts } : {}), ...(reply ? { reply } : {}), ...(announcement ? { announcement } : {}) })),
           },
         }
       : {}),

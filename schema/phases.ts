@@ -7,6 +7,9 @@ import { eyebrowSchema, headingSchema, hrefSchema, introSchema, stringListSchema
  * config is schema/phase-apply.ts, finding the phase of a moment schema/phase-schedule.ts.
  */
 
+/** The most an announcement's subject and text may hold: a phase's announcement and the leads page's form alike. */
+export const announcementLimits = { subject: 150, text: 2000 } as const
+
 const text = (title: string, description: string) => ({ type: 'string', minLength: 1, title, description }) as const
 
 /** A button of a phase: only its label, its link or whether it opens the dialog, whichever changes. */
@@ -140,6 +143,28 @@ export const phaseSchema = {
       },
       additionalProperties: false,
     },
+    announcement: {
+      type: 'object',
+      title: 'Announcement to the list',
+      description:
+        'Optional: a short e-mail the server sends once, when this phase starts by itself ("starts"), to the launch\'s registrants who may receive marketing (express consent, or implied consent under six months old; never those who unsubscribed). It goes with the reply\'s sender, the brokerage\'s contact and each registrant\'s unsubscribe link, so the file needs a "reply". Not sent when the start was more than 24 hours ago by the time the server reads the phase.',
+      properties: {
+        subject: {
+          type: 'string',
+          title: 'Subject',
+          description: `The subject line, at most ${announcementLimits.subject} characters.`,
+          examples: ['Public release: the sales centre opens Saturday at 10'],
+        },
+        text: {
+          type: 'string',
+          title: 'Message',
+          description: `The message as plain text (no markup, no links of your own), at most ${announcementLimits.text} characters; an empty line starts a new paragraph.`,
+          examples: ['Pricing and floor plans are public from today. The sales centre is open Saturday and Sunday, 10 to 5.'],
+        },
+      },
+      required: ['subject', 'text'],
+      additionalProperties: false,
+    },
   },
   required: ['name'],
   additionalProperties: false,
@@ -184,6 +209,8 @@ export type Phase = {
   modal?: { opensByItself?: boolean; title?: string; intro?: string }
   form?: { submitLabel?: string; submittingLabel?: string; toasts?: { success?: { title?: string; text?: string } } }
   reply?: { subject?: string; greeting?: string; paragraphs?: string[] }
+  /** Sent once to the list when the phase starts by itself (delivery/phase-announcements.ts). */
+  announcement?: { subject: string; text: string }
 }
 
 /** page.config.json `phases`. */

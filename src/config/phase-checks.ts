@@ -1,4 +1,5 @@
 import { isTimeZone, wallClockInstant } from '../../schema/phase-schedule.ts'
+import { announcementLimits } from '../../schema/phases.ts'
 import { closest, describePath, describeValue, listWords, type Finding } from './describe.ts'
 import type { Segment } from './json-source.ts'
 
@@ -30,8 +31,9 @@ const changeTargets: Array<{ key: string; has: (data: Json) => boolean; what: st
 
 /**
  * The phases' checks JSON Schema cannot make: "current" names a phase, names are unique, each change lands on a part
- * the page has (a hero, a registration section, a reply), start times are real times that follow each other, and
- * launch.timeZone is a time zone. Works on unvalidated data (a wrong shape is the schema's to explain).
+ * the page has (a hero, a registration section, a reply), start times are real times that follow each other,
+ * launch.timeZone is a time zone, and a phase's announcement fits the leads page's limits and can be sent (a reply, a
+ * start time). Works on unvalidated data (a wrong shape is the schema's to explain).
  */
 export function checkPhases(data: Json): Finding[] {
   const findings: Finding[] = []
@@ -72,6 +74,7 @@ export function checkPhases(data: Json): Finding[] {
         fix: target.fix,
       })
     }
+    findings.push(...checkAnnouncement(phase, at, isObject(data.reply)))
     if (typeof phase.starts !== 'string' || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/.test(phase.starts)) return
     const instant = wallClockInstant(phase.starts, timeZone)
     if (instant === undefined) {
@@ -87,5 +90,53 @@ export function checkPhases(data: Json): Finding[] {
     }
     previous = { at: [...at, 'starts'], starts: phase.starts, instant }
   })
+  return findings
+}
+
+/**
+ * A phase's announcement: a subject and a text that are not empty, within the leads page's limits, with no invisible
+ * or control characters (as the leads page's form refuses them), on a phase that starts by itself in a file with a reply.
+ */
+function checkAnnouncement(phase: Json, at: Segment[], hasReply: boolean): Finding[] {
+  if (!isObject(phase.announcement)) return []
+  const findings: Finding[] = []
+  const here: Segment[] = [...at, 'announcement']
+  const parts = [
+    { key: 'subject', words: 'subject', limit: announcementLimits.subject, control: /[\p{Cc}\p{Cf}]/u },
+    { key: 'text', words: 'message', limit: announcementLimits.text, control: /[\p{Cf}]|[^\P{Cc}\n\t]/u },
+  ]
+  for (const part of parts) {
+    const value = phase.announcement[part.key]
+    if (typeof value !== 'string') continue
+    const where = describePath([...here, part.key])
+    const trimmed = value.replace(/\r\n?/g, '\n').trim()
+    if (trimmed === '') {
+      findings.push({ at: [...here, part.key], message: `${where} is empty: the announcement would go out without a ${part.words}.`, fix: `Write the ${part.words}, or delete "announcement" from this phase.` })
+    } else if (trimmed.length > part.limit) {
+      findings.push({
+        at: [...here, part.key],
+        message: `${where} has ${trimmed.length} characters, and an announcement's ${part.words} can have at most ${part.limit} (as on the leads page).`,
+        fix: `Shorten it to ${part.limit} characters or fewer.`,
+      })
+    } else if (part.control.test(trimmed)) {
+      findings.push({ at: [...here, part.key], message: `${where} has invisible or control characters.`, fix: 'Remove them: write the words as plain text.' })
+    }
+  }
+  if (!hasReply) {
+    findings.push({
+      at: here,
+      onKey: true,
+      message: `${describePath(at)} has an announcement, but the file has no "reply": an announcement is sent with the reply's sender, contact and unsubscribe words.`,
+      fix: 'Add a "reply" to the file (the e-mail registrants receive), or delete "announcement" from this phase.',
+    })
+  }
+  if (phase.starts === undefined) {
+    findings.push({
+      at: here,
+      onKey: true,
+      message: `${describePath(at)} has an announcement but no "starts": an announcement is sent when its phase starts by itself, so this one would never go.`,
+      fix: 'Give the phase a start time ("starts"), or delete "announcement" and send it from the leads page\'s Announcements when you change "current".',
+    })
+  }
   return findings
 }

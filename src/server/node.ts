@@ -37,7 +37,7 @@ import { createForwardedHeaderGuard } from './site/forwarded-headers.ts'
 import { createVisitCounter } from './site/visit-counter.ts'
 import { createDocumentFiles } from './site/document-files.ts'
 import { openNodeStore, StartupError } from './node-store.ts'
-import { createMorningSummaries } from './delivery/morning-summary.ts'
+import { createScheduledMail } from './delivery/scheduled/phase-announcements.ts'
 
 // The function's own 404 (a path under its paths that it does not answer): the site's 404 page answers instead.
 const notFunction = 'x-not-the-function'
@@ -321,8 +321,7 @@ export async function startNodeServer(
   }
   site.use('*', async (c, next) => {
     const { launch } = await pick(c)
-    // Each launch's pages: their inline JSON-LD and stylesheet allowed by hash in its CSP (the form may post to a
-    // hosted Supabase project).
+    // Each launch's pages: their inline JSON-LD and stylesheet allowed by hash in its CSP (and a hosted function's origin).
     if (launch.version) return launch.version.headers(c, next)
     await next()
   })
@@ -343,6 +342,8 @@ export async function startNodeServer(
     return response
   }
   for (const functionPath of contactFunctionPaths) site.all(functionPath, toFunction).all(`${functionPath}/*`, toFunction)
+  // Announcements (the leads page's, a phase's) speak with each launch's reply (sender, contact, unsubscribe words) and sign its links the same way.
+  const announcements = { mailOf: (slug: string) => announcementMailOf(live.current().get(slug)?.version?.contract, (contract) => ({ secret: unsubscribeSecret(), baseUrl: linkBaseOf(contract), hmac: hmacSha256 })), suppressionKeyOf: erasure.keyOf }
   // The leads page: studio accounts (their sign-in and audit log come from the studio) and LEADS_PASSWORD.
   const leadsPage = mountLeadsPage(site, {
     dataDir,
@@ -353,14 +354,13 @@ export async function startNodeServer(
     launches: initial.flatMap(({ slug, version: v }) => (v ? [{ slug, siteName: v.contract.site.name, form: v.contract.form, statuses: v.contract.leadStatuses ?? defaultLeadStatuses }] : [])),
     webhook: webhook !== undefined,
     onQueued: () => delivery.kick(),
-    // Announcements speak with each launch's reply (sender, contact, unsubscribe words) and sign its links the same way.
-    announcements: { mailOf: (slug) => announcementMailOf(live.current().get(slug)?.version?.contract, (contract) => ({ secret: unsubscribeSecret(), baseUrl: linkBaseOf(contract), hmac: hmacSha256 })), sendTest: (mail) => mailer.send(mail), suppressionKeyOf: erasure.keyOf },
+    announcements,
     timeZone: settings.timeZone,
     trustProxy: settings.trustProxy,
     clientIp: (c) => clientAddress(c) ?? 'unknown',
   })
-  // The morning summaries (launch.morningSummary), once a day among all servers (delivery/morning-summary.ts).
-  const summaries = createMorningSummaries({ store, clock: options.clock, timeZone: settings.timeZone, onQueued: () => delivery.kick(), launches: () => served().map(({ version: v }) => ({ ...v!.contract, notifyEmail: settings.notifyEmail ?? v!.contract.notifyEmail })) })
+  // The morning summaries (launch.morningSummary), once a day among all servers, and each phase's announcement once at its start (delivery/scheduled/phase-announcements.ts).
+  const summaries = createScheduledMail({ store, clock: options.clock, timeZone: settings.timeZone, onQueued: () => delivery.kick(), launches: () => served().map(({ version: v }) => ({ ...v!.contract, notifyEmail: settings.notifyEmail ?? v!.contract.notifyEmail })), ...announcements })
   site.all('*', async (c) => {
     const { launch } = await pick(c)
     if (!launch.version) return unpublishedAnswer(launch.siteName, c.req.method)

@@ -79,6 +79,60 @@ describe('the checker on phases', () => {
   })
 })
 
+describe('the checker on a phase\'s announcement', () => {
+  const reply = JSON.stringify(loadPageConfig('page.config.json').reply)
+  const withReply = (t: string) => replaceOnce(t, '  "phases": {', `  "reply": ${reply},\n  "phases": {`)
+
+  it('accepts an announcement on a phase that starts by itself, in a file with a reply', () => {
+    const { problems } = withPhases(
+      `{
+    "current": "vip",
+    "list": [
+      { "name": "vip" },
+      { "name": "public", "starts": "2026-05-02T10:00", "announcement": { "subject": "Public release today", "text": "Pricing is public.\\n\\nSee you at 10." } }
+    ]
+  }`,
+      withReply,
+    )
+    expect(problems).toEqual([])
+  })
+
+  it('refuses an empty subject and a message over the leads page\'s limit, with file and line', () => {
+    const { problems, text, file } = withPhases(
+      `{
+    "current": "vip",
+    "list": [
+      { "name": "vip" },
+      { "name": "public", "starts": "2026-05-02T10:00", "announcement": {
+        "subject": "  ",
+        "text": "${'x'.repeat(2001)}" } }
+    ]
+  }`,
+      withReply,
+    )
+    expect(problems.every((problem) => problem.file === file)).toBe(true)
+    expect(messages(problems)).toEqual([
+      `${positionOf(text, '"subject": "  "').line}: phases.list[1].announcement.subject is empty: the announcement would go out without a subject.`,
+      `${positionOf(text, '"text": "xxx').line}: phases.list[1].announcement.text has 2001 characters, and an announcement's message can have at most 2000 (as on the leads page).`,
+    ])
+  })
+
+  it('refuses an announcement that could never go: no start time, no reply', () => {
+    const { problems, text } = withPhases(`{
+    "current": "vip",
+    "list": [
+      { "name": "vip" },
+      { "name": "public", "announcement": { "subject": "Public release today", "text": "Pricing is public." } }
+    ]
+  }`)
+    const line = positionOf(text, '"announcement"').line
+    expect(messages(problems)).toEqual([
+      `${line}: phases.list[1] has an announcement, but the file has no "reply": an announcement is sent with the reply's sender, contact and unsubscribe words.`,
+      `${line}: phases.list[1] has an announcement but no "starts": an announcement is sent when its phase starts by itself, so this one would never go.`,
+    ])
+  })
+})
+
 describe('a phase applied to a config', () => {
   const config = loadPageConfig('page.config.json')
 

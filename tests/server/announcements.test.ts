@@ -86,7 +86,6 @@ beforeEach(async () => {
     log: quiet,
     announcements: {
       mailOf: (slug) => (slug === defaultLaunch ? mailOf(config) : slug === 'willowmere-commons' ? mailOf(second) : undefined),
-      sendTest: (mail) => mailer.send(mail),
       suppressionKeyOf: (email) => addressKeyOf(suppressionSecret, email),
     },
   })
@@ -127,7 +126,8 @@ describe('announcements to a launch\'s list', () => {
 
     const test = await h.send('editor', '/leads/announcements', { ...announcement, action: 'test' })
     expect(test.status).toBe(200)
-    expect(await test.text()).toContain('A test copy went to editor@example.com.')
+    expect(await test.text()).toContain('A test copy is on its way to editor@example.com')
+    await h.deliver()
     expect(h.smtp.received.map((m) => m.rcptTo)).toEqual([['editor@example.com']])
     expect(h.smtp.received[0]!.headers.get('subject')).toEqual(['[Test] VIP access opens Saturday at 10'])
     h.smtp.received.length = 0
@@ -246,7 +246,7 @@ describe('announcements and the shared team password', () => {
       signInCounts: h.store,
       trustProxy: 0,
       log: quiet,
-      announcements: { mailOf: () => mailOf(config), sendTest: async () => {}, suppressionKeyOf: (email) => addressKeyOf(suppressionSecret, email) },
+      announcements: { mailOf: () => mailOf(config), suppressionKeyOf: (email) => addressKeyOf(suppressionSecret, email) },
     })
     const post = (target: string, form: Record<string, string>, cookie = '') =>
       page.request(`${origin}${target}`, { method: 'POST', headers: { host: 'leads.example', origin, cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() })

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { createMorningSummaries, type SummaryLaunch } from '../../src/server/delivery/morning-summary.ts'
+import { createMorningSummaries, type SummaryLaunch } from '../../src/server/delivery/scheduled/morning-summary.ts'
 import { createOutboxWorker } from '../../src/server/delivery/outbox.ts'
 import { createSmtpMailer } from '../../src/server/delivery/smtp-mailer.ts'
 import { createPostgresStore } from '../../src/server/store/postgres/postgres-store.ts'

@@ -1,5 +1,6 @@
 import { html } from 'hono/html'
 import type { HtmlEscapedString } from 'hono/utils/html'
+import { announcementLimits } from '../../../schema/phases.ts'
 import type { Announcement } from '../store/announcements.ts'
 import type { OutgoingMail } from '../store/store.ts'
 import { bar, layout, localTime, tabs, titleOf, type LeadsPageLaunch, type ViewContext } from './views.ts'
@@ -29,8 +30,6 @@ export type AnnouncementPage = {
 }
 
 /** The longest subject and text an announcement may have: a short message, not a newsletter. */
-export const announcementLimits = { subject: 150, text: 2000 }
-
 function pastList(view: ViewContext, past: Announcement[]): Html {
   if (past.length === 0) return html`<p>No announcements sent yet.</p>`
   const siteName = (slug: string) => view.launches.find((launch) => launch.slug === slug)?.siteName ?? slug

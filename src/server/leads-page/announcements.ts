@@ -1,8 +1,9 @@
 import type { Context, Hono } from 'hono'
 import { composeAnnouncement, type AnnouncementMailSettings } from '../delivery/announcement.ts'
-import { onePerAddress } from '../store/announcements.ts'
-import type { AddressKey, LeadStore, OutgoingMail } from '../store/store.ts'
-import { announcementLimits, announcementsView, type AnnouncementForm, type AnnouncementPage } from './announcement-view.ts'
+import { listRecipients } from '../store/announcements.ts'
+import type { AddressKey, LeadStore } from '../store/store.ts'
+import { announcementLimits } from '../../../schema/phases.ts'
+import { announcementsView, type AnnouncementForm, type AnnouncementPage } from './announcement-view.ts'
 import type { LeadsAudit, Viewer } from './viewers.ts'
 import { noticeView, type ViewContext } from './views.ts'
 
@@ -12,22 +13,21 @@ import { noticeView, type ViewContext } from './views.ts'
  * a sales account limited to some launches, and the shared LEADS_PASSWORD, may not (a message to the list is sent by a
  * person the audit log names). A send queues one 'announcement' message per registrant who may receive marketing now
  * (AnnouncementStore.listMarketableLeads, one per address, never an address on the suppression list) in one
- * transaction, and the outbox sends them. The test copy goes straight to the signed-in account's own address.
+ * transaction, and the outbox sends them. The test copy goes to the signed-in account's own address through the outbox
+ * too (a message of no lead), so a mail server that is down delays it rather than losing it.
  */
 
 /** What sending announcements needs from the entry; absent: the page says announcements are off. */
 export type AnnouncementDeps = {
   /** The launch's mail settings (its reply's sender and unsubscribe words, its link secret), or undefined without a reply. */
   mailOf(launch: string): AnnouncementMailSettings | undefined
-  /** Sends the author's test copy now (the mailer). */
-  sendTest(mail: OutgoingMail): Promise<void>
   /** The suppression list's key of an address (suppression.ts). */
   suppressionKeyOf(email: string): Promise<AddressKey>
 }
 
 /** What the announcements' routes use of the leads page. */
 export type AnnouncementsContext = {
-  store: Pick<LeadStore, 'isSuppressed' | 'listMarketableLeads' | 'saveAnnouncement' | 'listAnnouncements'>
+  store: Pick<LeadStore, 'isSuppressed' | 'listMarketableLeads' | 'saveAnnouncement' | 'queueTestAnnouncement' | 'listAnnouncements'>
   deps: AnnouncementDeps | undefined
   audit: LeadsAudit
   view: ViewContext
@@ -75,15 +75,8 @@ export function addAnnouncementRoutes(app: Hono, ctx: AnnouncementsContext): voi
     return c.html(announcementsView(view, shown, ctx.studioLink(viewer)), status)
   }
 
-  /** The registrants of a launch who may receive marketing now: one per address, none on the suppression list. */
-  async function recipientsOf(launch: string, now: Date) {
-    const leads = onePerAddress(await store.listMarketableLeads(launch, now))
-    const kept = []
-    for (const lead of leads) {
-      if (ctx.deps && !(await store.isSuppressed(await ctx.deps.suppressionKeyOf(String(lead.fields.email))))) kept.push(lead)
-    }
-    return kept
-  }
+  /** The registrants of a launch who may receive marketing now (store/announcements.ts, as at a phase's start). */
+  const recipientsOf = (launch: string, now: Date) => listRecipients(store, launch, now, ctx.deps!.suppressionKeyOf)
 
   app.get(path, async (c) => {
     const viewer = await senderOf(c)
@@ -120,13 +113,10 @@ export function addAnnouncementRoutes(app: Hono, ctx: AnnouncementsContext): voi
       const to = viewer.account!.email
       const mail = await composeAnnouncement(form, 'test', { testTo: to }, settings)
       if (!mail) return problem('Your account\'s address cannot receive mail: ask an owner to check it.')
-      try {
-        await ctx.deps!.sendTest(mail)
-      } catch {
-        return problem('The test could not be sent just now. Try again in a minute; if it keeps failing, the server\'s mail settings need a look.')
-      }
+      await store.queueTestAnnouncement(mail, now)
+      ctx.onQueued?.()
       await ctx.audit({ who: viewer.who, action: 'sent a test announcement to themselves', launch: form.launch })
-      return page(c, viewer, form, { notice: { kind: 'info', text: `A test copy went to ${to}.` } })
+      return page(c, viewer, form, { notice: { kind: 'info', text: `A test copy is on its way to ${to}: it should arrive within a few minutes.` } })
     }
     if (action === 'send') {
       // The same form sent again (a double click, a reload of the answer): it went once already.

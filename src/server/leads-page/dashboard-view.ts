@@ -1,7 +1,7 @@
 import { html } from 'hono/html'
 import type { HtmlEscapedString } from 'hono/utils/html'
 import type { LeadPulse } from '../store/store.ts'
-import { sourceWords } from '../delivery/morning-summary.ts'
+import { sourceWords } from '../delivery/scheduled/morning-summary.ts'
 import { barChart, dayChart, swatch, type BarRow } from './charts.ts'
 import { statusesOf } from './filter-view.ts'
 import { bar, launchOf, layout, tabs, titleOf, type LaunchChoice, type ViewContext } from './views.ts'

@@ -89,6 +89,7 @@ export type LeadsPageStore = Pick<
   | 'listAnnouncements'
   | 'listMarketableLeads'
   | 'saveAnnouncement'
+  | 'queueTestAnnouncement'
   | 'isSuppressed'
 >
 

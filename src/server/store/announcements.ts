@@ -3,7 +3,8 @@
  * 'announcement' message per lead who may receive marketing (consent.ts), each with its own unsubscribe link.
  *
  * announcements: id, key (a UUID, part of each message's Message-ID), launch, subject, body, author, created_at
- * outbox.announcement_id: the announcement a message belongs to (null for every other kind); one per lead and announcement
+ * outbox.announcement_id: the announcement a message belongs to (null for every other kind); one per lead and announcement.
+ * An author's test copy is an 'announcement' message of no lead and no announcement (lead_id and announcement_id null).
  */
 
 /** An announcement as the leads page hands it to the store. */
@@ -39,6 +40,8 @@ export interface AnnouncementStore<Lead, Mail> {
   listMarketableLeads(launch: string, now: Date): Promise<Lead[]>
   /** Stores the announcement and queues its messages (one per lead), all in one transaction. */
   saveAnnouncement(announcement: NewAnnouncement, messages: Array<{ leadId: number; mail: Mail }>): Promise<Announcement>
+  /** Queues the author's test copy of an announcement: a message of no lead (lead_id null), sent and retried by the outbox. */
+  queueTestAnnouncement(mail: Mail, now: Date): Promise<void>
   /** Announcements newest first, of these launches (undefined: every launch). */
   listAnnouncements(launches: readonly string[] | undefined): Promise<Announcement[]>
   /** The announcements sent to one lead, newest first. */
@@ -54,4 +57,21 @@ export function onePerAddress<Lead extends { fields: Record<string, unknown> }>(
     seen.add(email)
     return true
   })
+}
+
+/**
+ * Who an announcement of `launch` goes to at `now`, from the leads page or at a phase's start: the leads who may
+ * receive marketing (listMarketableLeads), one per address, none whose address is on the suppression list.
+ */
+export async function listRecipients<Lead extends { fields: Record<string, unknown> }, Key>(
+  store: Pick<AnnouncementStore<Lead, unknown>, 'listMarketableLeads'> & { isSuppressed(key: Key): Promise<boolean> },
+  launch: string,
+  now: Date,
+  suppressionKeyOf: (email: string) => Promise<Key>,
+): Promise<Lead[]> {
+  const kept: Lead[] = []
+  for (const lead of onePerAddress(await store.listMarketableLeads(launch, now))) {
+    if (!(await store.isSuppressed(await suppressionKeyOf(String(lead.fields.email))))) kept.push(lead)
+  }
+  return kept
 }

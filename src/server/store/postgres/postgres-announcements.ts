@@ -74,6 +74,12 @@ export function createPostgresAnnouncements(db: SqlQueryable, defaultLaunch: str
       const saved = await db.query(`${withCounts} WHERE a.id = $1`, [id])
       return toAnnouncement(saved.rows[0] as AnnouncementRow)
     },
+    async queueTestAnnouncement(mail, now) {
+      await db.query(
+        `INSERT INTO public.outbox (lead_id, kind, recipient, mail, next_attempt_at, created_at) VALUES (NULL, 'announcement', $1, $2::jsonb, $3, $3)`,
+        [mail.to, JSON.stringify(mail), now.toISOString()],
+      )
+    },
     async listAnnouncements(launches) {
       const { rows } =
         launches === undefined

@@ -55,6 +55,11 @@ export function createSqliteAnnouncements(db: Database.Database, defaultLaunch: 
       const id = save.immediate(announcement, messages)
       return toAnnouncement(query(`${withCounts} WHERE a.id = ?`).get(id) as AnnouncementRow)
     },
+    async queueTestAnnouncement(mail, now) {
+      if (readonly) throw new Error('This lead store was opened read-only.')
+      const at = now.toISOString()
+      query("INSERT INTO outbox (lead_id, kind, recipient, mail, next_attempt_at, created_at) VALUES (NULL, 'announcement', ?, ?, ?, ?)").run(mail.to, JSON.stringify(mail), at, at)
+    },
     async listAnnouncements(launches) {
       const rows =
         launches === undefined

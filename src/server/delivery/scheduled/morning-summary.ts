@@ -5,10 +5,10 @@
  * outbox with the day's claim (store/daily-runs.ts) in one transaction: one summary a day, whatever the number of
  * servers on one database or of restarts. Suspected spam is not counted, as on the dashboard.
  */
-import { lastDays } from '../store/days.ts'
-import type { LeadPulse, LeadStore, OutgoingMail, PulseDay } from '../store/store.ts'
-import { escapeHtml } from './escape-html.ts'
-import { headerSafe } from './mailer.ts'
+import { lastDays } from '../../store/days.ts'
+import type { LeadPulse, LeadStore, OutgoingMail, PulseDay } from '../../store/store.ts'
+import { escapeHtml } from '../escape-html.ts'
+import { headerSafe } from '../mailer.ts'
 
 /** A source as the team reads it (the dashboard's words too): '' is a visit or registration that came with none. */
 export const sourceWords = (source: string) => source || 'Direct (no source)'
