@@ -596,6 +596,7 @@ export const launchSchema = {
       items: {
         type: 'object',
         title: 'Salesperson',
+        description: 'One salesperson of the roster: their name and the e-mail address their new buyers are sent to.',
         properties: {
           name: { type: 'string', minLength: 1, maxLength: 80, pattern: '\\S', title: 'Name', description: 'The salesperson\'s name, as the e-mail they get greets them: not empty.', examples: ['Alex Martin'] },
           email: {
