@@ -55,7 +55,9 @@ function register(url: string, body = registration()) {
   })
 }
 
-async function until(check: () => boolean | Promise<boolean>, timeoutMs = 15_000, what = 'condition'): Promise<void> {
+// The waits are long for what they wait on (under a second on a quiet machine): the delivery child process starts its own
+// Node and TypeScript loader, which on a loaded CI machine has taken over 10 s before its first attempt.
+async function until(check: () => boolean | Promise<boolean>, timeoutMs = 30_000, what = 'condition'): Promise<void> {
   const end = Date.now() + timeoutMs
   while (!(await check())) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
@@ -100,7 +102,7 @@ describe('outbox of the Node server (child process, SMTP and webhook receiver on
     const body = registration({ name: 'Jane <Doe>' })
     const id = String(body.submissionId)
     expect((await register(s.url, body)).status).toBe(200)
-    await until(() => mail.received.length >= 2 && crm.calls.length >= 1, 15_000, 'three messages')
+    await until(() => mail.received.length >= 2 && crm.calls.length >= 1, 30_000, 'three messages')
     await new Promise((r) => setTimeout(r, 500))
 
     expect(mail.received.map((m) => m.headers.get('message-id')?.[0]).sort()).toEqual([`<${id}.notification@example.com>`, `<${id}.reply@example.com>`])
@@ -153,7 +155,7 @@ describe('outbox of the Node server (child process, SMTP and webhook receiver on
     const store = openSqliteStore(path.join(dataDir, 'leads.sqlite'), { readonly: true, defaultLaunch })
     expect((await store.listLeads(0, 10))[0]?.withdrawnAt).toBeUndefined()
     await store.close()
-  }, 60_000)
+  }, 90_000)
 
   it('keeps the webhook call while the receiver is down and delivers it once when it is back', async () => {
     const mail = await smtp()
@@ -170,20 +172,20 @@ describe('outbox of the Node server (child process, SMTP and webhook receiver on
     const body = registration()
     expect((await register(s.url, body)).status).toBe(200)
     // Refused connections meanwhile: the call waits, retried, counted.
-    await until(async () => ((await messages(dataDir)).find((m) => m.kind === 'webhook')?.attempts ?? 0) >= 2, 10_000, 'two failed attempts')
+    await until(async () => ((await messages(dataDir)).find((m) => m.kind === 'webhook')?.attempts ?? 0) >= 2, 30_000, 'two failed attempts')
     const waiting = (await messages(dataDir)).find((m) => m.kind === 'webhook')!
     expect(waiting.status).toBe('pending')
     expect(waiting.lastError).toContain(`The webhook at 127.0.0.1:${port} could not be reached: ECONNREFUSED`)
     expect((await health(s.url)).body.outbox).toEqual({ pending: 1, failed: 0 })
 
     const crm = await receiver(port)
-    await until(() => crm.calls.length >= 1, 10_000, 'the webhook call')
+    await until(() => crm.calls.length >= 1, 30_000, 'the webhook call')
     await new Promise((r) => setTimeout(r, 1_000))
     expect(crm.calls).toHaveLength(1)
     expect(crm.calls[0]!.signed).toBe(true)
     expect(crm.calls[0]!.headers['webhook-id']).toBe(String(body.submissionId))
     expect((await messages(dataDir)).find((m) => m.kind === 'webhook')).toMatchObject({ status: 'sent', lastError: null })
-  }, 60_000)
+  }, 90_000)
 
   it('marks mail refused with 550 failed at once, shows it on /healthz, and npm run outbox:retry sends it', async () => {
     const mail = await smtp()
@@ -192,7 +194,7 @@ describe('outbox of the Node server (child process, SMTP and webhook receiver on
     const s = await server({ DATA_DIR: dataDir, SMTP_URL: `smtp://127.0.0.1:${mail.port}`, MAIL_FROM: 'no-reply@example.com', MAIL_RETRY_MIN_SECONDS: '0.2' })
     const body = registration({ email: 'refused.person@example.com' })
     expect((await register(s.url, body)).status).toBe(200)
-    await until(async () => (await health(s.url)).body.outbox?.failed === 2, 10_000, 'two failed messages')
+    await until(async () => (await health(s.url)).body.outbox?.failed === 2, 30_000, 'two failed messages')
     expect(await health(s.url)).toEqual({ status: 200, body: { ok: true, database: 'ok', outbox: { pending: 0, failed: 2 }, launches: oneLaunch } })
     const failed = await messages(dataDir)
     expect(failed.map((m) => [m.kind, m.status, m.attempts])).toEqual([
@@ -216,11 +218,11 @@ describe('outbox of the Node server (child process, SMTP and webhook receiver on
     expect(retry.status).toBe(0)
     expect(retry.stdout).toContain('Put 2 failed messages back in the queue')
     expect(retry.stdout).toMatch(/1 × notification: .*550/)
-    await until(() => mail.received.length >= 2, 10_000, 'the retried mail')
+    await until(() => mail.received.length >= 2, 30_000, 'the retried mail')
     await new Promise((r) => setTimeout(r, 500))
     expect(mail.received.map((m) => m.rcptTo[0]).sort()).toEqual(['refused.person@example.com', 'sales@example.com'])
     expect(await health(s.url)).toEqual({ status: 200, body: { ok: true, database: 'ok', outbox: { pending: 0, failed: 0 }, launches: oneLaunch } })
-  }, 60_000)
+  }, 90_000)
 
   it('after a SIGKILL mid-delivery, delivers every message, repeating at most the one in flight with the same id', async () => {
     const mail = await smtp()
@@ -232,13 +234,13 @@ describe('outbox of the Node server (child process, SMTP and webhook receiver on
     const bodies = Array.from({ length: 15 }, (_, i) => registration({ email: `buyer${i}@example.com` }))
     for (const body of bodies) expect((await register(first.url, body)).status).toBe(200)
     // Kill it part-way through the 45 messages, while one is being sent.
-    await until(() => mail.received.length >= 12, 20_000, 'a dozen messages')
+    await until(() => mail.received.length >= 12, 40_000, 'a dozen messages')
     await first.stop('SIGKILL')
     const beforeRestart = mail.received.length + crm.calls.length
     expect(beforeRestart).toBeLessThan(45)
 
     const second = await server(env)
-    await until(() => new Set(mail.received.map((m) => m.headers.get('message-id')?.[0])).size === 30 && new Set(crm.calls.map((c) => c.headers['webhook-id'])).size === 15, 30_000, 'every message')
+    await until(() => new Set(mail.received.map((m) => m.headers.get('message-id')?.[0])).size === 30 && new Set(crm.calls.map((c) => c.headers['webhook-id'])).size === 15, 45_000, 'every message')
     await new Promise((r) => setTimeout(r, 500))
 
     const mailIds = count(mail.received.map((m) => m.headers.get('message-id')?.[0]))
@@ -251,5 +253,5 @@ describe('outbox of the Node server (child process, SMTP and webhook receiver on
     expect(crm.calls.every((c) => c.signed)).toBe(true)
     expect(await health(second.url)).toEqual({ status: 200, body: { ok: true, database: 'ok', outbox: { pending: 0, failed: 0 }, launches: oneLaunch } })
     console.log(`SIGKILL after ${beforeRestart} of 45 deliveries; repeated after restart: ${repeats}`)
-  }, 90_000)
+  }, 120_000)
 })
