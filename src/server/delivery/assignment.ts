@@ -41,10 +41,10 @@ export function assignLead(lead: NewLead, launch: AssigningLaunch, timeZone: str
     if (!launch.realtorEmail) {
       return { assignment: undefined, assignedTo: "No one: a realtor's registration goes to the co-op desk, and this launch names none (launch.realtorEmail in page.config.json). Assign it on the leads page." }
     }
-    const desk = { name: 'Co-op desk', email: launch.realtorEmail }
+    // The co-op desk is told by the notification itself (realtor.ts: notificationRecipient): no second e-mail.
     return {
-      assignment: { turns: null, author: coopDeskAuthor, candidates: [{ assignee: assigneeOf(desk.email), mail: composeAssignmentMail(lead, launch, desk, timeZone) }] },
-      assignedTo: `The co-op desk (${launch.realtorEmail}), told by e-mail`,
+      assignment: { turns: null, author: coopDeskAuthor, candidates: [{ assignee: assigneeOf(launch.realtorEmail) }] },
+      assignedTo: `The co-op desk (${launch.realtorEmail}), which this notification is sent to`,
     }
   }
   const roster = launch.roster ?? []

@@ -75,7 +75,8 @@ export interface FollowUpStore {
  */
 export type NewAssignment = {
   turns: string | null
-  candidates: Array<{ assignee: string; mail: OutgoingMailLike }>
+  /** Each possible assignee and the mail that tells them; no mail where another message tells them already. */
+  candidates: Array<{ assignee: string; mail?: OutgoingMailLike | undefined }>
   author: string
 }
 

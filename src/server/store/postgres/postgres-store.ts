@@ -356,11 +356,11 @@ const assignmentSql = `turn AS (
            INSERT INTO public.lead_history (lead_id, created_at, author, kind, value) SELECT lead_id, $2, $21, 'assignee', assignee FROM chosen
          ), told AS (
            INSERT INTO public.outbox (lead_id, kind, recipient, mail, next_attempt_at, created_at)
-           SELECT lead_id, 'assignment', recipient, replace(content::text, $22, lead_id::text)::jsonb, $2, $2 FROM chosen
+           SELECT lead_id, 'assignment', recipient, replace(content::text, $22, lead_id::text)::jsonb, $2, $2 FROM chosen WHERE content IS NOT NULL
          )`
 
 /** The parameters $19 to $22 of assignmentSql. */
 function assignmentParams(assignment: NewAssignment | undefined): unknown[] {
-  const candidates = (assignment?.candidates ?? []).map((c, i) => ({ i, assignee: c.assignee, recipient: c.mail.to, content: c.mail }))
+  const candidates = (assignment?.candidates ?? []).map((c, i) => ({ i, assignee: c.assignee, recipient: c.mail?.to ?? null, content: c.mail ?? null }))
   return [JSON.stringify(candidates), assignment?.turns ?? null, assignment?.author ?? '', leadIdMark]
 }

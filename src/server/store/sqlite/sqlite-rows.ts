@@ -129,7 +129,7 @@ export function assignNewLead(
   if (!chosen) return
   s.assignLead.run(leadId, chosen.assignee, at)
   s.assignmentHistory.run(leadId, at, assignment.author, chosen.assignee)
-  s.insertMessage.run(leadId, 'assignment', chosen.mail.to, assignmentMailJson(chosen.mail, leadId), at, at)
+  if (chosen.mail) s.insertMessage.run(leadId, 'assignment', chosen.mail.to, assignmentMailJson(chosen.mail, leadId), at, at)
 }
 
 export const leadsListIndex = 'CREATE INDEX IF NOT EXISTS leads_newest ON leads (created_at, id)'

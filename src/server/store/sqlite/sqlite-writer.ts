@@ -71,7 +71,7 @@ const save = db.transaction((item) => {
     const [assignee, recipient, content] = a.candidates[turn === undefined ? 0 : (turn - 1) % a.candidates.length]
     assignLead.run(inserted.id, assignee, item.at)
     assignmentHistory.run(inserted.id, item.at, a.author, assignee)
-    insertMessage.run(inserted.id, 'assignment', recipient, content.split(a.mark).join(String(inserted.id)), item.at, item.at)
+    if (content !== '') insertMessage.run(inserted.id, 'assignment', recipient, content.split(a.mark).join(String(inserted.id)), item.at, item.at)
   }
   const row = byId.get(inserted.id)
   if (!row) throw new Error('Lead ' + inserted.id + ' cannot be read back.')
@@ -156,7 +156,7 @@ export function openSqliteWriter(file: string): SqliteWriter {
         messages.push(message.kind === 'webhook' ? ['webhook', 'webhook', JSON.stringify(message.webhook)] : [message.kind, message.mail.to, JSON.stringify(message.mail)])
       }
       const assigned: Item['assignment'] = assignment
-        ? { turns: assignment.turns, author: assignment.author, mark: leadIdMark, candidates: assignment.candidates.map((c) => [c.assignee, c.mail.to, JSON.stringify(c.mail)]) }
+        ? { turns: assignment.turns, author: assignment.author, mark: leadIdMark, candidates: assignment.candidates.map((c) => [c.assignee, c.mail?.to ?? '', c.mail ? JSON.stringify(c.mail) : '']) }
         : null
       const item: Item = { values: leadColumnValues(lead), submissionId: lead.submissionId, at: lead.createdAt, messages, assignment: assigned }
       return new Promise((resolve, reject) => {
