@@ -104,7 +104,7 @@ export async function startServer(env: Record<string, string> = {}, options: Ser
  */
 export function copyProject(): { root: string; remove(): void } {
   const root = mkdtempSync(path.join(tmpdir(), 'vip-project-'))
-  for (const entry of ['src', 'schema', 'public', 'index.html', 'page.config.json', 'package.json', 'package-lock.json', 'tsconfig.json', 'vite.config.ts']) {
+  for (const entry of ['src', 'schema', 'public', 'documents', 'index.html', 'page.config.json', 'package.json', 'package-lock.json', 'tsconfig.json', 'vite.config.ts']) {
     cpSync(path.resolve(entry), path.join(root, entry), { recursive: true })
   }
   symlinkSync(path.resolve('node_modules'), path.join(root, 'node_modules'))
