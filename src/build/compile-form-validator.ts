@@ -28,13 +28,37 @@ function conditionSchemas(node: unknown, found: RJSFSchema[] = []): RJSFSchema[]
   return found
 }
 
+/** Most distinct forms a process keeps compiled (a build of twenty launches has a handful; the studio's drafts more). */
+const keptForms = 50
+
+/** `map`'s entry for `key`, made by `make` when missing; the oldest entry goes once there are more than `keptForms`. */
+function remembered<T>(map: Map<string, T>, key: string, make: () => T): T {
+  let value = map.get(key)
+  if (value === undefined) {
+    value = make()
+    if (map.size >= keptForms) map.delete(map.keys().next().value!)
+    map.set(key, value)
+  }
+  return value
+}
+
+// Ajv's standalone code of each distinct browser schema (tens of milliseconds each): every phase of a launch, and
+// every launch with the same form, shares one compile; only the form's texts (formUi) differ between them.
+const compiledSchemas = new Map<string, string>()
+
 /**
  * Compiles the config's form schema into an ES module: Ajv standalone code (no `new Function` at run time,
  * so no CSP 'unsafe-eval'), exporting `validators` (the schema's validate function by its $id, and one for each
- * if/then condition by the hash RJSF looks it up by), `formSchema` and `formUi`.
+ * if/then condition by the hash RJSF looks it up by), `formSchema` and `formUi`. The same schema is compiled once a process.
  */
 export function compileFormValidatorModule(form: Pick<FormConfig, 'schema'> & FormUi): string {
   const schema = browserFormSchema(form)
+  const compiled = remembered(compiledSchemas, JSON.stringify(schema), () => compileSchemaModule(schema))
+  return [compiled, `export const formUi = ${JSON.stringify({ uiSchema: form.uiSchema, messages: form.messages, submitLabel: form.submitLabel, submittingLabel: form.submittingLabel })};`].join('\n')
+}
+
+/** The module's part made from the schema alone: Ajv's code, `formSchema` and `validators`. */
+function compileSchemaModule(schema: RJSFSchema): string {
   // RJSF looks a condition's validator up by the condition's hash, which may start with a digit: not an export name.
   const conditions = new Map(conditionSchemas(schema).map((condition) => [hashForSchema(condition), condition]))
   const code = compileSchemaValidatorsCode(schema, {
@@ -64,7 +88,6 @@ export function compileFormValidatorModule(form: Pick<FormConfig, 'schema'> & Fo
     'function __cjs(ns) { return ns && ns.default && typeof ns.default === "object" && "default" in ns.default ? ns.default : ns }'
   return [imports.join('\n'), body.replace(/^"use strict";/, ''), interop, `export const formSchema = ${JSON.stringify(schema)};`,
     `export const validators = { ${[`${JSON.stringify(formSchemaId)}: ${formSchemaId}`, ...[...conditions.keys()].map((hash) => `${JSON.stringify(hash)}: condition_${hash}`)].join(', ')} };`,
-    `export const formUi = ${JSON.stringify({ uiSchema: form.uiSchema, messages: form.messages, submitLabel: form.submitLabel, submittingLabel: form.submittingLabel })};`,
   ].join('\n')
 }
 
@@ -72,10 +95,20 @@ export function compileFormValidatorModule(form: Pick<FormConfig, 'schema'> & Fo
  * The form's validator module as one self-contained, minified ES module (Ajv's runtime helpers bundled in): what a
  * launch's page loads as its own file (the page code is shared) and the studio's preview loads for a draft.
  */
-export async function bundleFormValidatorModule(form: Pick<FormConfig, 'schema'> & FormUi): Promise<string> {
+export function bundleFormValidatorModule(form: Pick<FormConfig, 'schema'> & FormUi): Promise<string> {
+  const code = compileFormValidatorModule(form)
+  const bundled = remembered(bundledModules, code, () => bundleModule(code))
+  bundled.catch(() => bundledModules.delete(code))
+  return bundled
+}
+
+// The bundled module of each distinct module text: phases and launches with the same form and texts share one file.
+const bundledModules = new Map<string, Promise<string>>()
+
+async function bundleModule(code: string): Promise<string> {
   const { build } = await import('esbuild')
   const result = await build({
-    stdin: { contents: compileFormValidatorModule(form), resolveDir: path.dirname(fileURLToPath(import.meta.url)), loader: 'js', sourcefile: 'form-validator.js' },
+    stdin: { contents: code, resolveDir: path.dirname(fileURLToPath(import.meta.url)), loader: 'js', sourcefile: 'form-validator.js' },
     bundle: true,
     format: 'esm',
     platform: 'browser',

@@ -28,18 +28,28 @@ export const svgRasterMinBytes = 10 * 1024
  * SVG of `svgRasterMinBytes` or more (drawn at each width), into
  * `outDir`/images/_v/, named by content hash so they can be cached forever, and returns the manifest
  * <picture> is rendered from. Files already written for the same content are reused: in `outDir`, and in `cacheDir`
- * when given (shared by every launch and build: encoding is most of an image's cost), linked from there. Throws an Error in
- * plain words when an image is missing or unreadable (a checked config never has either).
+ * when given (shared by every launch and build: encoding is most of an image's cost), linked from there; `counts` says how
+ * many variants were found made and how many were encoded. Throws an Error in plain words when an image is missing or
+ * unreadable (a checked config never has either).
  */
-export async function buildImageVariants(config: PageConfig, publicDir: string, outDir: string, cacheDir?: string): Promise<ImageManifest> {
+export async function buildImageVariants(
+  config: PageConfig,
+  publicDir: string,
+  outDir: string,
+  cacheDir?: string,
+  counts: VariantCounts = { reused: 0, made: 0 },
+): Promise<ImageManifest> {
   const manifest: ImageManifest = {}
   const sources = [...new Set(listConfigImages(config).map((image) => image.src))].filter((src) => isRasterImage(src) || isSvgImage(src))
   for (const src of sources) {
-    const variants = await buildOne(src, publicDir, outDir, cacheDir)
+    const variants = await buildOne(src, publicDir, outDir, cacheDir, counts)
     if (variants) manifest[src] = variants
   }
   return manifest
 }
+
+/** How many picture variants a build found already made (by content, in the cache) and how many it encoded. */
+export type VariantCounts = { reused: number; made: number }
 
 /** The widths to make for an image `width` pixels wide. */
 export function widthsFor(width: number): number[] {
@@ -48,7 +58,7 @@ export function widthsFor(width: number): number[] {
   return width <= largest ? [...smaller, width] : [...smaller]
 }
 
-async function buildOne(src: string, publicDir: string, outDir: string, cacheDir: string | undefined): Promise<ImageVariants | undefined> {
+async function buildOne(src: string, publicDir: string, outDir: string, cacheDir: string | undefined, counts: VariantCounts): Promise<ImageVariants | undefined> {
   const file = path.join(publicDir, ...src.split('/').filter(Boolean))
   let input: Buffer
   try {
@@ -58,15 +68,17 @@ async function buildOne(src: string, publicDir: string, outDir: string, cacheDir
   }
   const svg = isSvgImage(src)
   if (svg && input.length < svgRasterMinBytes) return undefined
-  let width: number
-  let height: number
-  try {
-    const meta = await sharp(input).metadata()
-    ;({ width, height } = meta.autoOrient)
-  } catch (error) {
-    throw new Error(`The image ${src} cannot be read as an image (${(error as Error).message}).`)
-  }
   const hash = createHash('sha256').update(input).digest('hex').slice(0, 10)
+  let size = sizes.get(hash)
+  if (!size) {
+    try {
+      size = (await sharp(input).metadata()).autoOrient
+    } catch (error) {
+      throw new Error(`The image ${src} cannot be read as an image (${(error as Error).message}).`)
+    }
+    sizes.set(hash, size)
+  }
+  const { width, height } = size
   // "/images/homes/semi.jpg" → "homes/semi": keeps names readable and apart from other folders' files.
   const stem = src.replace(/^\/(images\/)?/, '').replace(/\.[^./]+$/, '')
   const widths = widthsFor(width)
@@ -77,7 +89,9 @@ async function buildOne(src: string, publicDir: string, outDir: string, cacheDir
           const name = `${stem}.${hash}-${w}.${format.extension}`
           const target = path.join(outDir, 'images', '_v', ...name.split('/'))
           const encoded = cacheDir ? path.join(cacheDir, ...name.split('/')) : target
-          if (!(await exists(encoded))) {
+          if (await exists(encoded)) counts.reused++
+          else {
+            counts.made++
             await mkdir(path.dirname(encoded), { recursive: true })
             // Write aside, then rename: an interrupted build never leaves a half-written file under the final name.
             // Named for this write alone: two launches built side by side may encode the same picture at once.
@@ -101,6 +115,8 @@ async function buildOne(src: string, publicDir: string, outDir: string, cacheDir
 }
 
 let partialCount = 0
+// Each picture's size by its content's hash: the same picture in twenty launches is read by sharp once a process.
+const sizes = new Map<string, { width: number; height: number }>()
 
 async function exists(file: string): Promise<boolean> {
   try {

@@ -3,8 +3,8 @@ import { spawn } from 'node:child_process'
 import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib'
 import type { BuildSettings } from '../server/env.ts'
+import { precompressFiles } from './precompress.ts'
 import { buildStudioClient } from './studio-client.ts'
 import { createPageCodeViteConfig } from './vite-config.ts'
 
@@ -65,57 +65,12 @@ export function pageCodeFingerprint(root: string, settings: Pick<BuildSettings, 
   return hash.digest('hex').slice(0, 20)
 }
 
-// Text files a host can send compressed; the Node server serves these .br/.gz siblings as they are.
-export const compressible = /\.(html|js|css|svg|json|xml|txt|webmanifest)$/
-
 /** A hard link (no bytes copied: the cached or built file is never written again), or a copy where links cannot be made. */
 export function linkOrCopyFile(from: string, to: string): void {
   try {
     linkSync(from, to)
   } catch {
     copyFileSync(from, to)
-  }
-}
-
-/**
- * Brotli's quality for a file: its best (11) for what every visitor loads (the home page, the code, pictures), 10 for a
- * launch's other pages (not found, registered, privacy): 2–3 % larger for a quarter of the time, which twenty launches'
- * builds and every publish pay.
- */
-function brotliQualityOf(file: string): number {
-  return file.endsWith('.html') && path.basename(file) !== 'index.html' ? 10 : 11
-}
-
-/**
- * Writes .gz and .br copies of each compressible file of `files` (brotli at its best for what every visitor loads).
- * With `cacheDir`, each compressed copy is kept there by the content's hash and linked from there the next time the
- * same bytes are compressed (the same picture or validator in twenty launches, a launch published again).
- */
-export function precompressFiles(files: readonly string[], cacheDir?: string): void {
-  if (cacheDir) mkdirSync(cacheDir, { recursive: true })
-  for (const file of files) {
-    if (!compressible.test(file)) continue
-    const content = readFileSync(file)
-    const hash = cacheDir ? createHash('sha256').update(`${brotliQualityOf(file)}\0`).update(content).digest('hex') : ''
-    for (const [extension, compress] of [
-      ['gz', () => gzipSync(content, { level: 9 })],
-      ['br', () => brotliCompressSync(content, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: brotliQualityOf(file) } })],
-    ] as const) {
-      const target = `${file}.${extension}`
-      if (!cacheDir) {
-        writeFileSync(target, compress())
-        continue
-      }
-      const cached = path.join(cacheDir, `${hash}.${extension}`)
-      if (!existsSync(cached)) {
-        // Written aside, then renamed: a build stopped half-way never leaves a truncated copy under the final name.
-        const partial = `${cached}.${process.pid}.part`
-        writeFileSync(partial, compress())
-        renameSync(partial, cached)
-      }
-      rmSync(target, { force: true })
-      linkOrCopyFile(cached, target)
-    }
   }
 }
 
@@ -156,7 +111,7 @@ async function buildHere(dir: string, root: string): Promise<void> {
   const htmlFile = path.join(clientDir, 'index.html')
   writeFileSync(path.join(dir, 'template.html'), inlineStylesheets(readFileSync(htmlFile, 'utf8'), clientDir))
   rmSync(htmlFile)
-  precompressFiles(listFiles(clientDir))
+  await precompressFiles(listFiles(clientDir))
   await buildStudioClient(path.join(dir, 'studio'))
   writeFileSync(path.join(dir, completeMarker), new Date().toISOString())
 }
@@ -212,33 +167,33 @@ export function loadPageCode(settings: Pick<BuildSettings, 'supabaseUrl' | 'anon
   const cacheRoot = path.join(buildCacheDir, 'page-code')
   const dir = path.join(cacheRoot, fingerprint)
   if (existsSync(path.join(dir, completeMarker))) return Promise.resolve(readBuilt(dir, fingerprint, true))
-  let pending = building.get(fingerprint)
-  if (!pending) {
-    pending = (async () => {
-      mkdirSync(cacheRoot, { recursive: true })
-      const fresh = `${dir}.building-${process.pid}`
-      rmSync(fresh, { recursive: true, force: true })
-      try {
-        await buildInto(fresh, root)
-        if (existsSync(path.join(dir, completeMarker))) rmSync(fresh, { recursive: true, force: true })
-        else {
-          rmSync(dir, { recursive: true, force: true })
-          renameSync(fresh, dir)
-        }
-      } catch (error) {
-        rmSync(fresh, { recursive: true, force: true })
-        throw error
+  const pending = building.get(fingerprint)
+  // A launch built beside the one that started the build (two at a time) reuses that build.
+  if (pending) return pending.then((code) => ({ ...code, reused: true }))
+  const made = (async () => {
+    mkdirSync(cacheRoot, { recursive: true })
+    const fresh = `${dir}.building-${process.pid}`
+    rmSync(fresh, { recursive: true, force: true })
+    try {
+      await buildInto(fresh, root)
+      if (existsSync(path.join(dir, completeMarker))) rmSync(fresh, { recursive: true, force: true })
+      else {
+        rmSync(dir, { recursive: true, force: true })
+        renameSync(fresh, dir)
       }
-      pruneOldBuilds(cacheRoot, fingerprint)
-      return readBuilt(dir, fingerprint, false)
-    })()
-    building.set(fingerprint, pending)
-    pending.then(
-      () => building.delete(fingerprint),
-      () => building.delete(fingerprint),
-    )
-  }
-  return pending
+    } catch (error) {
+      rmSync(fresh, { recursive: true, force: true })
+      throw error
+    }
+    pruneOldBuilds(cacheRoot, fingerprint)
+    return readBuilt(dir, fingerprint, false)
+  })()
+  building.set(fingerprint, made)
+  made.then(
+    () => building.delete(fingerprint),
+    () => building.delete(fingerprint),
+  )
+  return made
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url) && process.argv[2]) {

@@ -7,9 +7,10 @@ import { parseArgs } from 'node:util'
 import { toClientConfig } from '../build/client-config.ts'
 import { bootAfterLoad } from '../build/boot.ts'
 import { fillTemplate, type PageKind } from '../build/head.ts'
-import { buildImageVariants } from '../build/image-variants.ts'
+import { buildImageVariants, type VariantCounts } from '../build/image-variants.ts'
 import { copyFunctionDocuments, functionBundleFile, readBundleEntries, writeFunctionBundleEntries } from '../build/function-bundle.ts'
-import { buildCacheDir, linkOrCopyFile, listFiles, loadPageCode, precompressFiles, type PageCode } from '../build/page-code.ts'
+import { buildCacheDir, linkOrCopyFile, listFiles, loadPageCode, type PageCode } from '../build/page-code.ts'
+import { precompressFiles } from '../build/precompress.ts'
 import { functionLaunchOf, type FunctionBundle, type FunctionLaunch } from '../../schema/function-launch.ts'
 import { checkDetailsPagePath, registeredPagePath } from '../../schema/registration-contract.ts'
 import { privacyPagePath } from '../../schema/privacy.ts'
@@ -107,8 +108,8 @@ function prerendererOf(code: PageCode): Promise<PrerenderModule> {
   return loaded
 }
 
-/** What one launch's build reused and made, for the log and the tests. */
-export type SiteBuild = VersionManifest & { reusedCode: boolean; codeFingerprint: string }
+/** What one launch's build reused and made, for the log and the tests: the page code, its pictures' variants. */
+export type SiteBuild = VersionManifest & { reusedCode: boolean; codeFingerprint: string; pictureVariants: VariantCounts }
 
 /**
  * Builds one launch's site into distDir from the page code every launch shares (src/build/page-code.ts: built once
@@ -139,7 +140,8 @@ export async function buildSite(
   }
   // Loaded here, after NODE_ENV: the compiler loads React (RJSF's utilities).
   const { bundleFormValidatorModule } = await import('../build/compile-form-validator.ts')
-  const imageVariants = await buildImageVariants(config, publicDir, distDir, path.join(buildCacheDir, 'image-variants'))
+  const pictureVariants: VariantCounts = { reused: 0, made: 0 }
+  const imageVariants = await buildImageVariants(config, publicDir, distDir, path.join(buildCacheDir, 'image-variants'), pictureVariants)
   // Every phase's pages; a phase whose form texts differ gets its own validator file (the submit label travels in it).
   const phases = phasesToBuild(config, settings.timeZone, Date.now())
   const phaseValidators = await writePhaseValidators(phases, distDir, bundleFormValidatorModule)
@@ -200,12 +202,12 @@ export async function buildSite(
   }
   writeFileSync(path.join(distDir, 'sitemap.xml'), sitemapXml(config.seo.canonicalUrl))
   own.push(path.join(distDir, 'sitemap.xml'))
-  precompressFiles(own, path.join(buildCacheDir, 'compressed'))
+  await precompressFiles(own, path.join(buildCacheDir, 'compressed'))
   // What the Node server serves this folder with: the function's contract of this very build.
   const manifest: VersionManifest = { contract: functionLaunchOf(config), tagManager: config.site.analytics !== undefined }
   writeFileSync(path.join(distDir, versionManifestFile), `${JSON.stringify(manifest)}\n`)
   writeFileSync(path.join(distDir, stampFile), fingerprint)
-  return { ...manifest, reusedCode: code.reused, codeFingerprint: code.fingerprint }
+  return { ...manifest, reusedCode: code.reused, codeFingerprint: code.fingerprint, pictureVariants }
 }
 
 /**
@@ -305,7 +307,8 @@ export async function buildLaunches(options: BuildLaunchesOptions = {}): Promise
       try {
         const built = await buildSiteInPlace(launch.configFile, distDir, settings, launch.config)
         outcomes[index] = { built: true }
-        log(`${launch.slug}: built ${shown} in ${((Date.now() - started) / 1000).toFixed(1)} s (page code ${built.codeFingerprint} ${built.reusedCode ? 'reused' : 'built'})`)
+        const { reused, made } = built.pictureVariants
+        log(`${launch.slug}: built ${shown} in ${((Date.now() - started) / 1000).toFixed(1)} s (page code ${built.codeFingerprint} ${built.reusedCode ? 'reused' : 'built'}; picture variants: ${reused} reused, ${made} made)`)
       } catch (error) {
         const message = `The build of launch "${launch.slug}" failed: ${(error as Error).message}`
         const place = placeOfBuildError(launch.configFile, (error as Error).message)

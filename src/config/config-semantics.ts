@@ -319,8 +319,21 @@ function uiSchemaOf(value: unknown): RegistrationRules['uiSchema'] | undefined {
 // One Ajv for every form checked in this process: making one compiles Ajv's meta-schemas (~0.1 s), which twenty
 // launches at start, or a studio checking as a person types, would pay each time.
 let formCheckAjv: ReturnType<typeof createRegistrationAjv> | undefined
+// The forms (schema and uiSchema) found sound in this process: twenty launches with one form compile it once.
+const soundForms = new Set<string>()
 
 function checkFormSchemaCompiles(schema: Json, uiSchema: unknown): Finding[] {
+  const key = JSON.stringify([schema, uiSchema])
+  if (soundForms.has(key)) return []
+  const findings = findFormSchemaProblems(schema, uiSchema)
+  if (findings.length === 0) {
+    if (soundForms.size >= 50) soundForms.delete(soundForms.values().next().value!)
+    soundForms.add(key)
+  }
+  return findings
+}
+
+function findFormSchemaProblems(schema: Json, uiSchema: unknown): Finding[] {
   const ajv = (formCheckAjv ??= createRegistrationAjv({ logger: false }))
   if (!ajv.validateSchema(schema)) {
     return explainAjvErrors(ajv.errors ?? [], schema, ['form', 'schema']).map((finding) => ({
