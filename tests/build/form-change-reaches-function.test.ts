@@ -26,7 +26,7 @@ const dataDir = mkdtempSync(path.join(tmpdir(), 'vip-form-change-data-'))
 function makeProject(): void {
   // The code is copied (an entry compares its own path with the one it was started by, which a link would not
   // match); what is only read stays a link.
-  for (const part of ['src', 'schema', 'index.html', 'vite.config.ts', 'package.json', 'tsconfig.json']) cpSync(path.resolve(part), path.join(project, part), { recursive: true })
+  for (const part of ['src', 'schema', 'documents', 'index.html', 'vite.config.ts', 'package.json', 'tsconfig.json']) cpSync(path.resolve(part), path.join(project, part), { recursive: true })
   for (const part of ['public', 'package-lock.json', 'node_modules']) symlinkSync(path.resolve(part), path.join(project, part))
   mkdirSync(path.join(project, 'supabase/functions'), { recursive: true })
   cpSync(path.resolve('supabase/functions/send-contact-email'), path.join(project, 'supabase/functions/send-contact-email'), { recursive: true })

@@ -42,6 +42,7 @@ function writeLaunch(slug: string, text: string): string {
   const dir = path.join(launchesDir, slug)
   mkdirSync(dir, { recursive: true })
   cpSync(path.join(project.root, 'public'), path.join(dir, 'public'), { recursive: true })
+  cpSync(path.join(project.root, 'documents'), path.join(dir, 'documents'), { recursive: true })
   writeFileSync(path.join(dir, 'page.config.json'), text)
   return path.join(dir, 'page.config.json')
 }
