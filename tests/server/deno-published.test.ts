@@ -1,11 +1,13 @@
 import type { ChildProcess } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
+import path from 'node:path'
 import { createServer, type Server } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { functionLaunchOf } from '../../schema/function-launch.ts'
 import type { PageConfig } from '../../schema/page-config.ts'
 import { secondLaunchConfig } from '../fixtures/second-launch.ts'
+import { copyFunctionDocuments } from '../../src/build/function-bundle.ts'
 import { copyFunction, functionUrlOf, runDenoFunction, stopDeno, type FunctionCopy } from './support/deno-function.ts'
 import { readPageConfig, registration } from './support/fixtures.ts'
 import { plannedPostgresKind, startTestPostgres, type TestPostgres } from './support/postgres.ts'
@@ -37,6 +39,8 @@ describe.skipIf(plannedPostgresKind() === 'pglite')('Supabase Edge Function unde
   let copy: FunctionCopy
   let resend: Server
   const recipients = new Map<string, unknown>()
+  // Each message the function sent through the (fake) Resend API, by its idempotency key.
+  const sent = new Map<string, { text?: string; html?: string }>()
   let deno: ChildProcess
   let url = ''
   let output = () => ''
@@ -49,11 +53,14 @@ describe.skipIf(plannedPostgresKind() === 'pglite')('Supabase Edge Function unde
     writerUrl.username = 'lead_writer'
     writerUrl.password = 'test-lead-writer'
     copy = copyFunction({ launches: [{ slug: first.launch.slug, config: first }, { slug: second.launch.slug, config: second }], defaultLaunch: first.launch.slug })
+    // The launch's documents beside the function, as npm run build puts them (deployed with it through static_files).
+    copyFunctionDocuments({ slug: first.launch.slug, configFile: path.resolve('page.config.json'), config: first }, copy.root)
     resend = createServer((req, res) => {
       let data = ''
       req.on('data', (c: Buffer) => (data += c.toString()))
       req.on('end', () => {
         recipients.set(String(req.headers['idempotency-key']), (JSON.parse(data || '{}') as { to?: unknown }).to)
+        sent.set(String(req.headers['idempotency-key']), JSON.parse(data || '{}') as { text?: string; html?: string })
         res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":"e_1"}')
       })
     })
@@ -182,5 +189,32 @@ describe.skipIf(plannedPostgresKind() === 'pglite')('Supabase Edge Function unde
     const hashOf = (agent: string) => createHash('sha256').update(salt).update(`\0${first.launch.slug}\u0000127.0.0.1\u0000${agent}`).digest('base64')
     const visitors = (await pg.db.query('SELECT visitor FROM public.visit_visitors WHERE day = $1::date', [day])).rows.map((row) => (row as { visitor: string }).visitor)
     expect(visitors.sort()).toEqual([hashOf(firefox), hashOf(chrome)].sort())
+  })
+
+  it("answers a reply's document link with the PDF from its own copy of the launch's documents, and logs the opening", async () => {
+    const body = registration({ email: 'documents@example.com' })
+    expect((await post(body)).status).toBe(200)
+    await until(async () => sent.has(`${String(body.submissionId)}.reply`))
+    const reply = sent.get(`${String(body.submissionId)}.reply`)!
+    const links = [...`${reply.text ?? ''}`.matchAll(/https?:\/\/\S+?\/documents\/[^\s"<>)]+/g)].map((match) => match[0])
+    const priceList = links.find((link) => link.includes('/documents/price-list?'))
+    expect(priceList, reply.text).toBeDefined()
+    const local = new URL(priceList!)
+    const answer = await fetch(`${url}${local.pathname}${local.search}`)
+    expect(answer.status).toBe(200)
+    expect(answer.headers.get('content-type')).toBe('application/pdf')
+    expect(answer.headers.get('cache-control')).toContain('no-store')
+    expect(Buffer.from(await answer.arrayBuffer()).equals(readFileSync('documents/price-list.pdf'))).toBe(true)
+    const { rows } = await pg.db.query(
+      'SELECT d.document FROM public.document_downloads AS d JOIN public.leads AS l ON l.id = d.lead_id WHERE l.submission_id = $1',
+      [body.submissionId],
+    )
+    expect(rows).toEqual([{ document: 'price-list' }])
+    // One character of the signature changed: refused, and nothing logged.
+    const forged = new URL(local)
+    const sig = forged.searchParams.get('sig')!
+    forged.searchParams.set('sig', `${sig.slice(0, -1)}${sig.endsWith('A') ? 'B' : 'A'}`)
+    expect([403, 404]).toContain((await fetch(`${url}${forged.pathname}${forged.search}`)).status)
+    expect((await pg.db.query('SELECT count(*)::int AS n FROM public.document_downloads')).rows).toEqual([{ n: 1 }])
   })
 })
