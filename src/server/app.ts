@@ -98,7 +98,7 @@ import {
 import { createLaunchChooser } from './registration/launch-choice.ts'
 import { launchPhasesOf, type LaunchPhases } from './registration/launch-phase.ts'
 import type { LaunchSite } from './site/launch-site.ts'
-import type { VisitCounter } from './site/visit-counter.ts'
+import type { VisitImageCounter } from './site/visit-requests.ts'
 import { notificationRecipient } from './delivery/realtor.ts'
 import { assignLead } from './delivery/assignment.ts'
 import { composeDocumentsReply, followUpMessages } from './delivery/follow-ups.ts'
@@ -167,7 +167,7 @@ export type AppDeps = {
    */
   suppressionKeyOf?: (email: string) => Promise<AddressKey>
   /** Counts the pages' visit images, GET …/visit/<launch> (site/visit-counter.ts); absent: answered, nothing counted. */
-  visits?: Pick<VisitCounter, 'countBeacon' | 'flush'> | undefined
+  visits?: VisitImageCounter | undefined
   /** Writes each visit image's count before answering: the Edge Function's instance may end once it has answered. */
   flushVisits?: boolean
   /**

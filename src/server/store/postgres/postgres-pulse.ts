@@ -96,3 +96,13 @@ export function createPostgresPulse(db: Queryable, defaultLaunch: string): Pulse
     },
   }
 }
+
+/**
+ * Counts one visit image in the database (public.count_visit, migration 20260109000000): the function's role may call
+ * it and read nothing of the visit tables; the day's salt is made and applied there, never handed out.
+ */
+export function countVisitIn(db: Queryable): (launch: string, day: string, identity: Uint8Array) => Promise<void> {
+  return async (launch, day, identity) => {
+    await db.query('SELECT public.count_visit($1, $2::date, $3)', [launch, day, identity])
+  }
+}

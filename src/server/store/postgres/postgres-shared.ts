@@ -95,12 +95,3 @@ export function createPostgresVisitors(db: SqlQueryable): SharedVisitors {
   }
 }
 
-/**
- * Counts one visit image in the database (public.count_visit, migration 20260109000000): the function's role may call
- * it and read nothing of the visit tables; the day's salt is made and applied there, never handed out.
- */
-export function countVisitIn(db: SqlQueryable): (launch: string, day: string, identity: Uint8Array) => Promise<void> {
-  return async (launch, day, identity) => {
-    await db.query('SELECT public.count_visit($1, $2::date, $3)', [launch, day, Buffer.from(identity)])
-  }
-}
