@@ -7,30 +7,11 @@
 import { timingSafeEqual } from 'hono/utils/buffer'
 import type { FunctionDocument } from '../../../schema/documents.ts'
 import type { HmacSha256 } from '../store/suppression.ts'
-import type { LinkSettings } from './unsubscribe.ts'
-
-const encoder = new TextEncoder()
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
-
-function base64Url(bytes: Uint8Array): string {
-  let binary = ''
-  for (const byte of bytes) binary += String.fromCharCode(byte)
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
-}
-
-// Imported once per secret, as unsubscribe.ts does: every reply signs a link per document.
-const signingKeys = new Map<string, Promise<CryptoKey>>()
+import { signLink, uuidPattern, type LinkSettings } from './unsubscribe.ts'
 
 /** The signature of one document link. */
 export async function documentSignature(secret: string, submissionId: string, document: string, expires: number, hmac?: HmacSha256): Promise<string> {
-  const payload = `document:${submissionId.toLowerCase()}:${document}:${expires}`
-  if (hmac) return base64Url(hmac(secret, payload))
-  let key = signingKeys.get(secret)
-  if (!key) {
-    key = crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])
-    signingKeys.set(secret, key)
-  }
-  return base64Url(new Uint8Array(await crypto.subtle.sign('HMAC', await key, encoder.encode(payload))))
+  return signLink(secret, `document:${submissionId.toLowerCase()}:${document}:${expires}`, hmac)
 }
 
 /** The link to `document` for a submission, working until `expires`. */

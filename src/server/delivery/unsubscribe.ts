@@ -24,7 +24,8 @@ export type LinkSettings = {
 }
 
 const encoder = new TextEncoder()
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+/** A submission id as a link carries it (lower case). */
+export const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 function base64Url(bytes: Uint8Array): string {
   let binary = ''
@@ -35,15 +36,20 @@ function base64Url(bytes: Uint8Array): string {
 // Imported once per secret: importKey costs as much as the signature, and every reply's link is signed.
 const signingKeys = new Map<string, Promise<CryptoKey>>()
 
-/** The signature of a submission's unsubscribe link: base64url HMAC-SHA256 of "unsubscribe:<id>". */
-export async function unsubscribeSignature(secret: string, submissionId: string, hmac?: HmacSha256): Promise<string> {
-  if (hmac) return base64Url(hmac(secret, `unsubscribe:${submissionId.toLowerCase()}`))
+/** A link's signature: base64url HMAC-SHA256 of `payload` with `secret` (Web Crypto, or `hmac` where the entry gives one). */
+export async function signLink(secret: string, payload: string, hmac?: HmacSha256): Promise<string> {
+  if (hmac) return base64Url(hmac(secret, payload))
   let key = signingKeys.get(secret)
   if (!key) {
     key = crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])
     signingKeys.set(secret, key)
   }
-  return base64Url(new Uint8Array(await crypto.subtle.sign('HMAC', await key, encoder.encode(`unsubscribe:${submissionId.toLowerCase()}`))))
+  return base64Url(new Uint8Array(await crypto.subtle.sign('HMAC', await key, encoder.encode(payload))))
+}
+
+/** The signature of a submission's unsubscribe link: base64url HMAC-SHA256 of "unsubscribe:<id>". */
+export function unsubscribeSignature(secret: string, submissionId: string, hmac?: HmacSha256): Promise<string> {
+  return signLink(secret, `unsubscribe:${submissionId.toLowerCase()}`, hmac)
 }
 
 /** The unsubscribe address for a submission. */
