@@ -32,6 +32,18 @@ export function formFieldSchemas(schema: unknown): Map<string, Record<string, un
   return out
 }
 
+const servedFields = new WeakMap<object, ReadonlyMap<string, Record<string, unknown>>>()
+
+/**
+ * formFieldSchemas worked out once per schema object, for a schema that no longer changes (a served launch's: a new
+ * config is a new object). Every registration reads its form's fields several times; the walk is not free.
+ */
+export function servedFieldSchemas(schema: object): ReadonlyMap<string, Record<string, unknown>> {
+  let fields = servedFields.get(schema)
+  if (!fields) servedFields.set(schema, (fields = formFieldSchemas(schema)))
+  return fields
+}
+
 /** The fields the form requires always (root `required`) or under a condition (`then`/`else`, `allOf`, `dependencies`). */
 export function formRequiredFields(schema: unknown): string[] {
   const out = new Set<string>()

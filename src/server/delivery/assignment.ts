@@ -61,6 +61,15 @@ export function assignLead(lead: NewLead, launch: AssigningLaunch, timeZone: str
   }
 }
 
+// A DateTimeFormat costs far more to build than to use, and each registration tells one mail per roster member.
+const timeFormats = new Map<string, Intl.DateTimeFormat>()
+
+function receivedTime(iso: string, timeZone: string): string {
+  let format = timeFormats.get(timeZone)
+  if (!format) timeFormats.set(timeZone, (format = new Intl.DateTimeFormat('en-CA', { dateStyle: 'full', timeStyle: 'short', timeZone })))
+  return format.format(new Date(iso))
+}
+
 /**
  * The mail that tells `person` a lead is theirs: who registered (name and phone, defanged: nothing the visitor typed
  * reads as a link), when, and one link, to the lead on the leads page (its number, never anything personal, in the
@@ -73,7 +82,7 @@ export function composeAssignmentMail(lead: NewLead, launch: AssigningLaunch, pe
   const rows: Array<[string, string]> = [
     ...(value('name') ? ([['Name', value('name')!]] as Array<[string, string]>) : []),
     ...(value('phone') ? ([['Phone', value('phone')!]] as Array<[string, string]>) : []),
-    ['Received', new Intl.DateTimeFormat('en-CA', { dateStyle: 'full', timeStyle: 'short', timeZone }).format(new Date(lead.createdAt))],
+    ['Received', receivedTime(lead.createdAt, timeZone)],
   ]
   const greeting = `Hello ${person.name},`
   const what = realtor

@@ -7,7 +7,7 @@
  */
 import type { FormConfig } from '../../../schema/page-config.ts'
 import { clickIdParams, honeypotField, legacyHoneypotField } from '../../../schema/registration-contract.ts'
-import { formFieldNames, type FieldMessages } from '../../../schema/registration-rules.ts'
+import { servedFieldSchemas, type FieldMessages } from '../../../schema/registration-rules.ts'
 import { refusal } from './refusal.ts'
 
 /** A registration body: a JSON object, checked for hostile keys and depth. */
@@ -155,7 +155,7 @@ export function readSubmissionContext(body: RegistrationBody, defaults: { newId:
 /** Single-line fields may not carry line breaks or control characters; textarea fields may carry line breaks. */
 export function controlCharacterErrors(body: RegistrationBody, form: Pick<FormConfig, 'schema' | 'uiSchema'>): FieldMessages {
   const errors: FieldMessages = {}
-  for (const field of formFieldNames(form.schema)) {
+  for (const field of servedFieldSchemas(form.schema).keys()) {
     const value = body[field]
     if (typeof value !== 'string') continue
     const ui = (form.uiSchema as Record<string, { 'ui:widget'?: unknown } | undefined>)[field]

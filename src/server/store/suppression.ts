@@ -24,6 +24,10 @@ export async function addressKeyOf(secret: string, email: string, hmac?: HmacSha
   return hex(new Uint8Array(await crypto.subtle.sign('HMAC', await key, encoder.encode(email.trim().toLowerCase()))))
 }
 
+const hexDigits = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'))
+
 function hex(mac: Uint8Array): AddressKey {
-  return Array.from(mac, (b) => b.toString(16).padStart(2, '0')).join('') as AddressKey
+  let out = ''
+  for (const b of mac) out += hexDigits[b]
+  return out as AddressKey
 }

@@ -65,6 +65,8 @@ export function createPostgresStore(db: SqlQueryable, options: PostgresStoreOpti
         ...(mail ? [{ kind: 'notification', recipient: mail.to, content: mail }] : []),
         ...more.map((m) => (m.kind === 'webhook' ? { kind: m.kind, recipient: 'webhook', content: m.webhook } : { kind: m.kind, recipient: m.mail.to, content: m.mail })),
       ]
+      // Most leads of a launch without a roster have no assignment: their statement leaves its part out.
+      const assigning = assignment !== undefined && assignment.candidates.length > 0
       const { rows } = await db.query(
         `WITH new_lead AS (
            INSERT INTO public.leads (submission_id, created_at, fields, consent_text, page_url, referrer, utm, user_agent, click_ids, landing_page, suspected_spam, consent_sha256, consent_reported, launch, phase, consent_kind, implied_until)
@@ -75,9 +77,9 @@ export function createPostgresStore(db: SqlQueryable, options: PostgresStoreOpti
            INSERT INTO public.outbox (lead_id, kind, recipient, mail, next_attempt_at, created_at)
            SELECT new_lead.id, m.kind, m.recipient, m.content, $2, $2
            FROM new_lead, jsonb_to_recordset($18::jsonb) AS m (kind text, recipient text, content jsonb)
-         ), ${assignmentSql}
+         )${assigning ? `, ${assignmentSql}` : ''}
          SELECT ${leadColumns} FROM new_lead`,
-        [...leadColumnValues(lead), JSON.stringify(messages), ...assignmentParams(assignment)],
+        [...leadColumnValues(lead), JSON.stringify(messages), ...(assigning ? assignmentParams(assignment) : [])],
       )
       const created = rows[0] as LeadRow | undefined
       if (created) return { created: true, lead: toStored(created) }
