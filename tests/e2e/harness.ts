@@ -273,7 +273,11 @@ export async function snoozeDialog(page: Page, memory: 'snoozed' | 'registered-b
   )
 }
 
-/** Waits until every island of the page is hydrated, and each form in them (the lazily loaded registration form). */
+/**
+ * Waits until every island of the page is hydrated: its root made, and each form (the lazily loaded registration
+ * form) and each link or button in it holding its React props. A root is made before its hydration has ended (it
+ * yields): until a link's props are there, a tap on it is the browser's plain link (to #register), not the app's.
+ */
 export async function waitForHydration(page: Page): Promise<void> {
   await expect
     .poll(
@@ -281,7 +285,9 @@ export async function waitForHydration(page: Page): Promise<void> {
         page.evaluate(() => {
           const reactKey = (element: Element, prefix: string) => Object.keys(element).some((key) => key.startsWith(prefix))
           const islands = [...document.querySelectorAll('[data-island]')]
-          return islands.every((island) => reactKey(island, '__reactContainer') && [...island.querySelectorAll('form')].every((form) => reactKey(form, '__reactProps')))
+          return islands.every(
+            (island) => reactKey(island, '__reactContainer') && [...island.querySelectorAll('form, a, button')].every((element) => reactKey(element, '__reactProps')),
+          )
         }),
       { timeout: scaled(15_000) },
     )
