@@ -125,7 +125,8 @@ export function checkDocuments(data: Json, launchDir: string): Finding[] {
   return findings
 }
 
-function isFile(file: string): boolean {
+/** Whether `file` is a file (not a folder, not missing). */
+export function isFile(file: string): boolean {
   try {
     return statSync(file).isFile()
   } catch {

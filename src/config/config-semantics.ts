@@ -1,9 +1,9 @@
-import { readdirSync, statSync } from 'node:fs'
+import { readdirSync } from 'node:fs'
 import path from 'node:path'
 import { createRegistrationAjv, isEmailAddress, withPlainTextRule, type RegistrationRules } from '../../schema/registration-ajv.ts'
 import { formFieldSchemas, formRequiredFields } from '../../schema/registration-rules.ts'
 import { reservedFieldNames } from '../../schema/registration-contract.ts'
-import { checkDocuments, listConfigImages } from './config-files.ts'
+import { checkDocuments, isFile, listConfigImages } from './config-files.ts'
 import { checkReplyPlaceholders } from './reply-placeholders-check.ts'
 import { checkExpressConsent, checkPrivacy } from './legal-checks.ts'
 import { checkPhases } from './phase-checks.ts'
@@ -62,14 +62,6 @@ function checkImages(data: Json, publicDir: string): Finding[] {
     })
   }
   return findings
-}
-
-function isFile(file: string): boolean {
-  try {
-    return statSync(file).isFile()
-  } catch {
-    return false
-  }
 }
 
 /** Files under `dir` as site paths ("/images/hero.jpg"); [] when the folder is missing. */

@@ -14,8 +14,8 @@
  */
 import { Hono, type Context } from 'hono'
 import type { FunctionDocuments } from '../../../schema/documents.ts'
-import { escapeHtml } from './escape-html.ts'
 import { checkDocumentLink } from './document-links.ts'
+import { noticePage } from './unsubscribe.ts'
 import { composeDocumentOpened } from './webhook.ts'
 import type { LeadStore, OutgoingMail, StoredLead } from '../store/store.ts'
 
@@ -57,34 +57,9 @@ export function createDocumentRoutes(paths: string[], deps: DocumentRouteDeps): 
   function page(c: Context, launch: DocumentLaunch, status: Status, heading: string, text: string, button = false): Response {
     const t = launch.documents.texts
     const fill = (line: string) => line.replaceAll('{site}', launch.siteName)
-    const css = launch.pageCss === undefined ? '' : `<style>${launch.pageCss}</style>`
-    // The form posts back to this very address (path and query), so the link's parts travel with it.
-    const url = new URL(c.req.url)
-    const html = `<!doctype html>
-<html lang="${escapeHtml(launch.lang)}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${escapeHtml(fill(t.pageTitle))}</title>
-${css}
-</head>
-<body>
-<main class="flex min-h-screen items-center justify-center bg-cream-100 px-5">
-<div class="mx-auto max-w-2xl text-center">
-<h1 class="section-heading">${escapeHtml(fill(heading))}</h1>
-<p class="mt-4 text-xl text-ink-muted">${escapeHtml(fill(text))}</p>
-${button ? `<form method="post" action="${escapeHtml(url.pathname + url.search)}"><button type="submit" class="btn-primary mt-8">${escapeHtml(fill(t.button))}</button></form>` : ''}
-</div>
-</main>
-</body>
-</html>
-`
-    return new Response(c.req.method === 'HEAD' ? null : html, {
-      status,
-      headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', 'x-robots-tag': 'noindex' },
-    })
+    return noticePage(c, { lang: launch.lang, pageCss: launch.pageCss, title: fill(t.pageTitle), heading: fill(heading), text: fill(text), button: button ? fill(t.button) : undefined, status })
   }
+
 
   /** The lead a submission id names, or undefined (none, or the store could not say). */
   async function leadOf(submissionId: string): Promise<StoredLead | undefined> {

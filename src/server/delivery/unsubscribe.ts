@@ -83,45 +83,68 @@ export type UnsubscribeDeps = {
   log: { info(message: string): void; error(message: string, error?: unknown): void }
 }
 
-/** Hono routes for `<path>/unsubscribe`, for each of the function's paths. */
-export function createUnsubscribeRoutes(paths: string[], deps: UnsubscribeDeps): Hono {
-  function page(c: Context, words: UnsubscribePageTexts, status: 200 | 400 | 403 | 405 | 500, heading: string, text: string, button?: string): Response {
-    const fill = (line: string) => line.replaceAll('{site}', words.siteName)
-    const css = words.pageCss === undefined ? '' : `<style>${words.pageCss}</style>`
-    // The form posts back to this very address (path and query), so the signature travels with it.
-    const action = `${new URL(c.req.url).pathname}${new URL(c.req.url).search}`
-    const html = `<!doctype html>
-<html lang="${escapeHtml(words.lang)}">
+/** What a notice page shows (noticePage): every text final, the button's label if it has one. */
+export type NoticePage = {
+  lang: string
+  pageCss?: string | undefined
+  title: string
+  heading: string
+  text: string
+  button?: string | undefined
+  status: number
+  headers?: Record<string, string>
+}
+
+/**
+ * A small page of the function's own, in the launch's styles: a heading, a line, and optionally one button that posts
+ * back to this very address (path and query), so a signed link's parts travel with it. Never indexed, never cached,
+ * and no referrer: the address carries a signature. The unsubscribe and document-link pages.
+ */
+export function noticePage(c: Context, page: NoticePage): Response {
+  const url = new URL(c.req.url)
+  const css = page.pageCss === undefined ? '' : `<style>${page.pageCss}</style>`
+  const html = `<!doctype html>
+<html lang="${escapeHtml(page.lang)}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
-<title>${escapeHtml(fill(words.texts.pageTitle))}</title>
+<title>${escapeHtml(page.title)}</title>
 ${css}
 </head>
 <body>
 <main class="flex min-h-screen items-center justify-center bg-cream-100 px-5">
 <div class="mx-auto max-w-2xl text-center">
-<h1 class="section-heading">${escapeHtml(fill(heading))}</h1>
-<p class="mt-4 text-xl text-ink-muted">${escapeHtml(fill(text))}</p>
-${button ? `<form method="post" action="${escapeHtml(action)}"><button type="submit" class="btn-primary mt-8">${escapeHtml(button)}</button></form>` : ''}
+<h1 class="section-heading">${escapeHtml(page.heading)}</h1>
+<p class="mt-4 text-xl text-ink-muted">${escapeHtml(page.text)}</p>
+${page.button ? `<form method="post" action="${escapeHtml(url.pathname + url.search)}"><button type="submit" class="btn-primary mt-8">${escapeHtml(page.button)}</button></form>` : ''}
 </div>
 </main>
 </body>
 </html>
 `
-    return new Response(html, {
+  return new Response(c.req.method === 'HEAD' ? null : html, {
+    status: page.status,
+    headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', 'x-robots-tag': 'noindex', ...page.headers },
+  })
+}
+
+/** Hono routes for `<path>/unsubscribe`, for each of the function's paths. */
+export function createUnsubscribeRoutes(paths: string[], deps: UnsubscribeDeps): Hono {
+  function page(c: Context, words: UnsubscribePageTexts, status: 200 | 400 | 403 | 405 | 500, heading: string, text: string, button?: string): Response {
+    const fill = (line: string) => line.replaceAll('{site}', words.siteName)
+    return noticePage(c, {
+      lang: words.lang,
+      pageCss: words.pageCss,
+      title: fill(words.texts.pageTitle),
+      heading: fill(heading),
+      text: fill(text),
+      button,
       status,
-      headers: {
-        'content-type': 'text/html; charset=utf-8',
-        'cache-control': 'no-store',
-        // The address carries the signature: never hand it to another site.
-        'referrer-policy': 'no-referrer',
-        'x-robots-tag': 'noindex',
-        ...(status === 405 ? { allow: 'GET, POST' } : {}),
-      },
+      headers: status === 405 ? { allow: 'GET, POST' } : {},
     })
   }
+
 
   async function refused(c: Context, status: 400 | 403 | 405): Promise<Response> {
     const words = await deps.textsFor(undefined)
