@@ -5,7 +5,7 @@
  * in the List-Unsubscribe / List-Unsubscribe-Post headers (RFC 8058). Web-standard only.
  */
 import type { ReplyConfig } from '../../../schema/page-config.ts'
-import { headerSafe, singleAddress } from './mailer.ts'
+import { headerSafe, messageDomain, singleAddress } from './mailer.ts'
 import { escapeHtml } from './escape-html.ts'
 import type { OutgoingMail } from '../store/store.ts'
 import { unsubscribeUrl, type LinkSettings } from './unsubscribe.ts'
@@ -83,7 +83,7 @@ export async function composeAnnouncement(draft: AnnouncementDraft, key: string,
     p(`${escapeHtml(notice)} ${link ? a(link, reply.unsubscribe.linkLabel) : escapeHtml(sampleUnsubscribeLink)}`, small),
     '</body></html>',
   ].join('\n')
-  const domain = reply.sender.email.split('@')[1]?.replace(/[^A-Za-z0-9.-]/g, '') || 'localhost'
+  const domain = messageDomain(reply.sender.email)
   const id = 'testTo' in recipient ? `test-${crypto.randomUUID()}` : recipient.submissionId.toLowerCase()
   const subject = headerSafe(draft.subject).slice(0, 200)
   return {

@@ -8,8 +8,8 @@
 import { leadIdMark, type NewAssignment } from '../store/follow-up.ts'
 import type { NewLead, OutgoingMail } from '../store/store.ts'
 import { escapeHtml } from './escape-html.ts'
-import { headerSafe } from './mailer.ts'
-import { defangForMail } from './notification.ts'
+import { headerSafe, messageDomain } from './mailer.ts'
+import { defangForMail, teamMailHtml, teamMailSender } from './notification.ts'
 import { isRealtorLead } from './realtor.ts'
 
 /** A salesperson of a launch's roster. */
@@ -89,21 +89,20 @@ export function composeAssignmentMail(lead: NewLead, launch: AssigningLaunch, pe
     ? `A realtor registered for ${launch.site.name}: the registration is the co-op desk's to follow up.`
     : `A new buyer registered for ${launch.site.name}, and it is yours to follow up: you are next in turn.`
   const open = 'Open it on the leads page to call them, set its status or add a note:'
-  const sender = `Sent by the registration page of ${launch.site.name}, ${launch.site.brokerage}.`
+  const sender = teamMailSender(launch.site.name, launch.site.brokerage)
   const text = [greeting, '', what, '', ...rows.map(([k, v]) => `${k}: ${v}`), '', open, link, '', '--', sender, ''].join('\n')
-  const html = [
-    '<!doctype html>',
-    '<html><body style="font-family:system-ui,sans-serif;font-size:15px;color:#111">',
-    `<p>${escapeHtml(greeting)}</p>`,
-    `<p>${escapeHtml(what)}</p>`,
-    `<table role="presentation" cellspacing="0" cellpadding="0">${rows
-      .map(([k, v]) => `<tr><th align="left" valign="top" style="padding:4px 12px 4px 0">${escapeHtml(k)}</th><td style="padding:4px 0">${escapeHtml(v)}</td></tr>`)
-      .join('')}</table>`,
-    `<p>${escapeHtml(open)}<br><a href="${escapeHtml(link)}">Open the registration on the leads page</a></p>`,
-    `<p style="margin-top:16px;color:#555;font-size:13px">${escapeHtml(sender)}</p>`,
-    '</body></html>',
-  ].join('\n')
-  const domain = person.email.split('@')[1]?.replace(/[^A-Za-z0-9.-]/g, '') || 'localhost'
+  const html = teamMailHtml(
+    [
+      `<p>${escapeHtml(greeting)}</p>`,
+      `<p>${escapeHtml(what)}</p>`,
+      `<table role="presentation" cellspacing="0" cellpadding="0">${rows
+        .map(([k, v]) => `<tr><th align="left" valign="top" style="padding:4px 12px 4px 0">${escapeHtml(k)}</th><td style="padding:4px 0">${escapeHtml(v)}</td></tr>`)
+        .join('')}</table>`,
+      `<p>${escapeHtml(open)}<br><a href="${escapeHtml(link)}">Open the registration on the leads page</a></p>`,
+    ],
+    sender,
+  )
+  const domain = messageDomain(person.email)
   return {
     to: headerSafe(person.email),
     subject: headerSafe(`${realtor ? 'A realtor' : 'A new buyer'} for you: ${launch.site.name}`).slice(0, 200),

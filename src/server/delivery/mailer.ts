@@ -28,6 +28,11 @@ export function singleAddress(value: string | undefined): string | undefined {
   return trimmed && singleAddressPattern.test(trimmed) ? trimmed : undefined
 }
 
+/** The domain a Message-ID is made under: the address's, reduced to what a Message-ID may hold, else localhost. */
+export function messageDomain(address: string): string {
+  return address.split('@')[1]?.replace(/[^A-Za-z0-9.-]/g, '') || 'localhost'
+}
+
 /** The recipient, or a permanent DeliveryError: a message never goes to anything but one plain address. */
 export function recipientOf(to: string): string {
   const address = singleAddress(to)

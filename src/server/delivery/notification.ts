@@ -3,7 +3,7 @@ import { phaseWords } from '../../../schema/phase-schedule.ts'
 import { isRealtorLead } from './realtor.ts'
 import { escapeHtml } from './escape-html.ts'
 import { pageForMail, referrerForMail } from '../store/lead-evidence.ts'
-import { headerSafe, singleAddress } from './mailer.ts'
+import { headerSafe, messageDomain, singleAddress } from './mailer.ts'
 import type { NewLead, OutgoingMail } from '../store/store.ts'
 
 /** The parts of the form config the notification reads: field order, labels and option names. */
@@ -110,6 +110,22 @@ function formatTime(iso: string, timeZone: string): string {
   return `${lastFormatted.text} (${iso})`
 }
 
+/** The line at the foot of every mail to the team: which page sent it, and the brokerage's registered name (TRESA/RECO). */
+export function teamMailSender(siteName: string, brokerage: string): string {
+  return `Sent by the registration page of ${siteName}, ${brokerage}.`
+}
+
+/** A mail to the team as HTML: `body` (HTML, each part escaped by the caller), then `sender` in small grey type. */
+export function teamMailHtml(body: string[], sender: string): string {
+  return [
+    '<!doctype html>',
+    '<html><body style="font-family:system-ui,sans-serif;font-size:15px;color:#111">',
+    ...body,
+    `<p style="margin-top:16px;color:#555;font-size:13px">${escapeHtml(sender)}</p>`,
+    '</body></html>',
+  ].join('\n')
+}
+
 /**
  * Composes the sales team's notification for a lead: every field with its label, the time, where it came
  * from, and the brokerage's registered name at its foot; plain text and HTML with every value escaped. Header values are stripped of line breaks, so no field
@@ -139,25 +155,24 @@ export function composeLeadMail(lead: NewLead, settings: NotificationSettings): 
   const name = typeof lead.fields.name === 'string' ? lead.fields.name : rows[0]?.[1]
   const subject = headerSafe(`New registration for ${settings.siteName}${name ? `: ${defangForMail(name)}` : ''}`).slice(0, 200)
   const heading = `New ${isRealtorLead(lead.fields) ? 'realtor ' : ''}registration for ${settings.siteName}`
-  const sender = `Sent by the registration page of ${settings.siteName}, ${settings.brokerage}.`
+  const sender = teamMailSender(settings.siteName, settings.brokerage)
 
   const text = [heading, '', ...rows.map(([k, v]) => `${k}: ${v}`), '', ...context.map(([k, v]) => `${k}: ${v}`), '', '--', sender, ''].join('\n')
 
   const tr = ([k, v]: [string, string]) =>
     `<tr><th align="left" valign="top" style="padding:4px 12px 4px 0">${escapeHtml(k)}</th><td style="padding:4px 0;white-space:pre-wrap">${escapeHtml(v)}</td></tr>`
-  const html = [
-    '<!doctype html>',
-    '<html><body style="font-family:system-ui,sans-serif;font-size:15px;color:#111">',
-    `<h1 style="font-size:18px">${escapeHtml(heading)}</h1>`,
-    `<table role="presentation" cellspacing="0" cellpadding="0">${rows.map(tr).join('')}</table>`,
-    `<table role="presentation" cellspacing="0" cellpadding="0" style="margin-top:16px;color:#555;font-size:13px">${context.map(tr).join('')}</table>`,
-    `<p style="margin-top:16px;color:#555;font-size:13px">${escapeHtml(sender)}</p>`,
-    '</body></html>',
-  ].join('\n')
+  const html = teamMailHtml(
+    [
+      `<h1 style="font-size:18px">${escapeHtml(heading)}</h1>`,
+      `<table role="presentation" cellspacing="0" cellpadding="0">${rows.map(tr).join('')}</table>`,
+      `<table role="presentation" cellspacing="0" cellpadding="0" style="margin-top:16px;color:#555;font-size:13px">${context.map(tr).join('')}</table>`,
+    ],
+    sender,
+  )
 
   // Reply-To points at the visitor only when the field is exactly one plain address.
   const email = typeof lead.fields.email === 'string' ? singleAddress(lead.fields.email) : undefined
-  const domain = settings.recipient.split('@')[1]?.replace(/[^A-Za-z0-9.-]/g, '') || 'localhost'
+  const domain = messageDomain(settings.recipient)
   return {
     to: headerSafe(settings.recipient),
     replyTo: email === lead.fields.email ? email : undefined,

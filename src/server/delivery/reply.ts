@@ -6,7 +6,7 @@
  */
 import type { ReplyConfig } from '../../../schema/page-config.ts'
 import { isReplyPlaceholder, replyName, replyPhone } from '../../../schema/reply-placeholders.ts'
-import { headerSafe, singleAddress } from './mailer.ts'
+import { headerSafe, messageDomain, singleAddress } from './mailer.ts'
 import { escapeHtml } from './escape-html.ts'
 import { displayValue, fieldSchemasOf, type NotificationForm } from './notification.ts'
 import type { NewLead, OutgoingMail } from '../store/store.ts'
@@ -108,7 +108,7 @@ export async function composeReply(lead: Pick<NewLead, 'fields' | 'submissionId'
   ].join('\n')
 
   const sender = config.sender
-  const domain = sender.email.split('@')[1]?.replace(/[^A-Za-z0-9.-]/g, '') || 'localhost'
+  const domain = messageDomain(sender.email)
   return {
     to,
     replyTo: singleAddress(sender.replyTo ?? settings.siteEmail),

@@ -8,7 +8,8 @@
 import { lastDays } from '../../store/days.ts'
 import type { LeadPulse, LeadStore, OutgoingMail, PulseDay } from '../../store/store.ts'
 import { escapeHtml } from '../escape-html.ts'
-import { headerSafe } from '../mailer.ts'
+import { headerSafe, messageDomain } from '../mailer.ts'
+import { teamMailHtml, teamMailSender } from '../notification.ts'
 
 /** A source as the team reads it (the dashboard's words too): '' is a visit or registration that came with none. */
 export const sourceWords = (source: string) => source || 'Direct (no source)'
@@ -127,7 +128,7 @@ export function composeMorningSummary(content: SummaryContent): OutgoingMail {
   const sources: Array<[string, number]> = yesterday.sources.filter((s) => s.registrations > 0).map((s) => [sourceWords(s.source), s.registrations])
   const trend: Array<[string, number]> = week.days.map((d) => [`${shortWeekday.format(atNoon(d.day))} ${d.day}`, d.registrations])
   const weekTotal = week.days.reduce((sum, d) => sum + d.registrations, 0)
-  const sender = `Sent by the registration page of ${siteName}, ${content.brokerage}. The leads page's dashboard has the last 30 days.`
+  const sender = `${teamMailSender(siteName, content.brokerage)} The leads page's dashboard has the last 30 days.`
   const text = [
     title,
     '',
@@ -148,17 +149,16 @@ export function composeMorningSummary(content: SummaryContent): OutgoingMail {
     `<tr><th scope="col" align="left" style="padding:2px 16px 2px 0">${escapeHtml(head)}</th><th scope="col" align="right">Registrations</th></tr>` +
     rows.map(([k, n]) => `<tr><td style="padding:2px 16px 2px 0">${escapeHtml(k)}</td><td align="right">${n}</td></tr>`).join('') +
     '</table>'
-  const html = [
-    '<!doctype html>',
-    '<html><body style="font-family:system-ui,sans-serif;font-size:15px;color:#111">',
-    `<h1 style="font-size:18px">${escapeHtml(title)}</h1>`,
-    `<p>Registrations: <strong>${total}</strong> (${escapeHtml(kinds)})</p>`,
-    sources.length ? table('Where they came from', 'Source', sources) : '<p>Where they came from: none.</p>',
-    table(`The last 7 days (${weekTotal} in all)`, 'Day', trend),
-    `<p style="margin-top:16px;color:#555;font-size:13px">${escapeHtml(sender)}</p>`,
-    '</body></html>',
-  ].join('\n')
-  const domain = content.to.split('@')[1]?.replace(/[^A-Za-z0-9.-]/g, '') || 'localhost'
+  const html = teamMailHtml(
+    [
+      `<h1 style="font-size:18px">${escapeHtml(title)}</h1>`,
+      `<p>Registrations: <strong>${total}</strong> (${escapeHtml(kinds)})</p>`,
+      sources.length ? table('Where they came from', 'Source', sources) : '<p>Where they came from: none.</p>',
+      table(`The last 7 days (${weekTotal} in all)`, 'Day', trend),
+    ],
+    sender,
+  )
+  const domain = messageDomain(content.to)
   return {
     to: headerSafe(content.to),
     subject: headerSafe(title).slice(0, 200),
