@@ -6,7 +6,7 @@ import path from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { AxeBuilder } from '@axe-core/playwright'
 import sharp from 'sharp'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { freePort, launchBrowser, scaled } from './harness.ts'
 
 // `npm run edit` (the studio's editor in local mode) on a COPY of the config (and of its pictures) in a temp folder,
@@ -56,10 +56,14 @@ afterAll(async () => {
 
 const lineOf = (text: string, needle: string) => text.slice(0, text.indexOf(needle)).split('\n').length
 
+// The editor pages a test opened and has not reset: a test that fails midway leaves its draft, reset after it.
+const opened = new Set<Page>()
+
 async function openEditor(): Promise<Page> {
   // A context of its own (axe needs one); closed with the page.
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } })
   const page = await context.newPage()
+  opened.add(page)
   page.once('close', () => void context.close())
   page.setDefaultTimeout(scaled(20_000))
   await page.goto(url)
@@ -88,6 +92,7 @@ async function cursorLine(page: Page): Promise<number> {
 
 /** Puts the file back and drops the studio's draft, so the next test opens the file as it was. */
 async function resetFile(page?: Page): Promise<void> {
+  if (page) opened.delete(page)
   await page?.evaluate(async () => {
     const token = document.querySelector<HTMLMetaElement>('meta[name="editor-token"]')!.content
     await fetch(`/studio/api/launches/${location.pathname.split('/').pop()}/draft`, { method: 'DELETE', headers: { 'x-editor-token': token } })
@@ -95,6 +100,12 @@ async function resetFile(page?: Page): Promise<void> {
   await page?.close()
   writeFileSync(configFile, original)
 }
+
+// Whatever a test left (it failed before its own reset), the next one starts from the file as it was and no draft.
+afterEach(async () => {
+  for (const page of [...opened]) await resetFile(page).catch(() => page.close())
+  if (readFileSync(configFile, 'utf8') !== original) writeFileSync(configFile, original)
+}, scaled(60_000))
 
 describe('npm run edit', () => {
   it('names its launch in the tab title and the header, with Save to file and no sign-in', async () => {

@@ -160,8 +160,9 @@ describe('the leads page', () => {
     expect(cookies.find((c) => c.name === 'leads_device')).toMatchObject({ path: '/leads', httpOnly: true, sameSite: 'Strict' })
     expect(cookie!.expires * 1000 - Date.now()).toBeGreaterThan(11.9 * 3600_000)
 
+    // The button loads the list again (a GET of the page): the rows are counted once it has come.
     await page.getByRole('button', { name: 'Show all' }).click()
-    await expect(table.locator('tbody tr').count()).resolves.toBe(2)
+    await expect.poll(() => table.locator('tbody tr').count()).toBe(2)
 
     await page.getByRole('button', { name: 'Sign out' }).click()
     await page.getByText('You are signed out.').waitFor()

@@ -1,6 +1,6 @@
 import { startCompletion } from '@codemirror/autocomplete'
 import { json, jsonLanguage } from '@codemirror/lang-json'
-import { syntaxTree } from '@codemirror/language'
+import { ensureSyntaxTree, syntaxTree } from '@codemirror/language'
 import { lintGutter, setDiagnostics, type Diagnostic } from '@codemirror/lint'
 import { EditorState, Prec, type Text } from '@codemirror/state'
 import { EditorView, hoverTooltip, keymap } from '@codemirror/view'
@@ -84,7 +84,10 @@ function completeFieldName(view: EditorView): boolean {
   const { state } = view
   const range = state.selection.main
   if (!range.empty) return false
-  const node = syntaxTree(state).resolveInner(range.head, -1)
+  // The parser works in slices of time and may not have reached the cursor yet (a slow phone or laptop, a long
+  // file): it is asked to get there now, as far as a keypress may wait, before the place is judged.
+  const tree = ensureSyntaxTree(state, range.head, 500) ?? syntaxTree(state)
+  const node = tree.resolveInner(range.head, -1)
   const line = state.doc.lineAt(range.head)
   const before = state.sliceDoc(line.from, range.head)
   const after = state.sliceDoc(range.head, line.to)
