@@ -1,4 +1,4 @@
-import { useDeferredValue, useLayoutEffect } from 'react'
+import { useDeferredValue, useLayoutEffect, useState } from 'react'
 import Modal from 'react-modal'
 import type { ModalProps } from '../../schema/page-config.ts'
 import { FormPlaceholder, LazyRegistrationForm } from '../form/LazyRegistrationForm.tsx'
@@ -12,8 +12,10 @@ type Props = { modal: ModalProps; isOpen: boolean; onClose: () => void }
  */
 export default function RegistrationDialog({ modal, isOpen, onClose }: Props) {
   useHidePageWhileOpen(isOpen)
+  const opening = useOpening(isOpen)
   return (
     <Modal
+      key={opening}
       isOpen={isOpen}
       onRequestClose={onClose}
       ariaHideApp={false}
@@ -39,6 +41,23 @@ export default function RegistrationDialog({ modal, isOpen, onClose }: Props) {
       </div>
     </Modal>
   )
+}
+
+/**
+ * Which opening of the dialog this is: one more each time it opens. Each opening is a react-modal of its own (its
+ * key), so none inherits the state of one still closing. Reopened during its closing animation (closeTimeoutMS), the
+ * same react-modal could let its close timer run on: on a loaded phone its state ended closed while it was told to be
+ * open, leaving no dialog and the page hidden. The one closing is unmounted (its animation cut short) as the new one opens.
+ */
+function useOpening(isOpen: boolean): number {
+  const [opening, setOpening] = useState(0)
+  const [wasOpen, setWasOpen] = useState(isOpen)
+  // React's way to adjust state to a prop as it renders (no effect, no second commit).
+  if (isOpen !== wasOpen) {
+    setWasOpen(isOpen)
+    if (isOpen) setOpening(opening + 1)
+  }
+  return opening
 }
 
 /**
