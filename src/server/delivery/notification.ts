@@ -34,19 +34,14 @@ function uiFor(form: NotificationForm, field: string): UiField {
   return typeof entry === 'object' && entry !== null ? (entry as UiField) : {}
 }
 
-/** The form's fields with their schemas, worked out once per served schema (registration-rules.ts). */
-export function fieldSchemasOf(form: NotificationForm): ReadonlyMap<string, Record<string, unknown>> {
-  return servedFieldSchemas(form.schema)
-}
-
 function schemaFor(form: NotificationForm, field: string): SchemaField {
-  const entry = fieldSchemasOf(form).get(field)
+  const entry = servedFieldSchemas(form.schema).get(field)
   return typeof entry === 'object' && entry !== null ? (entry as SchemaField) : {}
 }
 
 /** A field's fields in display order: uiSchema "ui:order" first, then the schema's order. */
 export function orderedFields(form: NotificationForm): string[] {
-  const fields = [...fieldSchemasOf(form).keys()]
+  const fields = [...servedFieldSchemas(form.schema).keys()]
   const order = form.uiSchema?.['ui:order']
   const first = Array.isArray(order) ? order.filter((f): f is string => typeof f === 'string' && fields.includes(f)) : []
   return [...first, ...fields.filter((f) => !first.includes(f))]

@@ -8,7 +8,8 @@ import type { ReplyConfig } from '../../../schema/page-config.ts'
 import { isReplyPlaceholder, replyName, replyPhone } from '../../../schema/reply-placeholders.ts'
 import { headerSafe, messageDomain, singleAddress } from './mailer.ts'
 import { escapeHtml } from './escape-html.ts'
-import { displayValue, fieldSchemasOf, type NotificationForm } from './notification.ts'
+import { servedFieldSchemas } from '../../../schema/registration-rules.ts'
+import { displayValue, type NotificationForm } from './notification.ts'
 import type { NewLead, OutgoingMail } from '../store/store.ts'
 import { unsubscribeUrl, type LinkSettings } from './unsubscribe.ts'
 import type { DocumentLink } from './document-links.ts'
@@ -36,7 +37,7 @@ export type ReplySettings = {
  * so "Hi {name}," greets "Hi," when the name is not one.
  */
 export function fillPlaceholders(text: string, lead: Pick<NewLead, 'fields'>, settings: Pick<ReplySettings, 'siteName' | 'form'>): string {
-  const fields = fieldSchemasOf(settings.form)
+  const fields = servedFieldSchemas(settings.form.schema)
   return text.replace(/(\s*)\{([^{}]*)\}/g, (whole, space: string, name: string) => {
     if (name === 'site') return `${space}${settings.siteName}`
     if (!fields.has(name)) return whole
