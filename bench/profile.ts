@@ -12,7 +12,7 @@ import { analyseTrace, cpuSlowdown, type LoadProfile, type TraceEvent } from './
  * visitor waits on each interaction. Chromium at 4× CPU slowdown (CDP Emulation.setCPUThrottlingRate, as
  * Lighthouse's mobile preset assumes), a 412 px phone viewport, the built site served on 127.0.0.1.
  *
- *   npx tsx bench/profile.ts [--dist dist] [--trace profiles/trace.json] [--runs 1] [--floor] [--slowdown 4]
+ *   npx tsx bench/profile.ts [--dist dist] [--trace profiles/trace.json] [--runs 1] [--floor] [--unmarked] [--slowdown 4]
  *
  * `--floor` profiles the build's script-less copy (bench/floor.ts) instead of the page, load only. `--slowdown 1`
  * records at this machine's own speed, as Lighthouse does before it multiplies each task by 4 (its simulated
@@ -185,6 +185,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       trace: { type: 'string' },
       runs: { type: 'string', default: '1' },
       floor: { type: 'boolean', default: false },
+      // No marks script in the page (as Lighthouse loads it): its MutationObserver runs on every change while parsing.
+      unmarked: { type: 'boolean', default: false },
       slowdown: { type: 'string', default: String(cpuSlowdown) },
     },
   })
@@ -203,7 +205,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     for (let run = 1; run <= Number(values.runs); run++) {
       const trace = values.trace && Number(values.runs) > 1 ? values.trace.replace(/(\.json)?$/, `-${run}.json`) : values.trace
       // The floor runs no script and opens no dialog: nothing to mark, and quiet a moment after its load event.
-      const profile = await profileLoad(browser, `${server.url}/`, { trace, slowdown, ...(values.floor ? { marks: false, settleMs: 1500 } : {}) })
+      const profile = await profileLoad(browser, `${server.url}/`, {
+        trace,
+        slowdown,
+        ...(values.floor ? { marks: false, settleMs: 1500 } : values.unmarked ? { marks: false } : {}),
+      })
       blocking.push(profile.lanternBlockingMs)
       console.log(`\n== ${values.floor ? 'Floor' : 'Page'} load, run ${run} ==\n${formatProfile(profile)}`)
       if (values.floor) continue
