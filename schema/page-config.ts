@@ -592,7 +592,7 @@ export const launchSchema = {
       type: 'array',
       title: 'Salespeople in turn',
       description:
-        "The salespeople who take this launch's buyers in turn: each new registration of a buyer is assigned to the next one (round robin, counted by the database, so two servers never give one turn twice), shows as assigned to them on the leads page (by their e-mail) and is sent to them by e-mail with a link to it on the leads page. A realtor's registration goes to the co-op desk (launch.realtorEmail) instead. Without a roster (or with an empty one) new registrations stay unassigned and the notification says so.",
+        "The salespeople who take this launch's buyers in turn: each new registration of a buyer is assigned to the next one (round robin, counted by the database, so two servers never give one turn twice), shows as assigned to them on the leads page (by their name, with their e-mail where one is chosen) and is sent to them by e-mail with a link to it on the leads page. A realtor's registration goes to the co-op desk (launch.realtorEmail) instead. Without a roster (or with an empty one) new registrations stay unassigned and the notification says so.",
       items: {
         type: 'object',
         title: 'Salesperson',
@@ -603,7 +603,7 @@ export const launchSchema = {
             type: 'string',
             format: 'email',
             title: 'E-mail',
-            description: "Where their new registrations are sent; also what the leads page shows as the assignee (a studio account with the same e-mail is the same person).",
+            description: "Where their new registrations are sent; also how the leads page knows them (a studio account with the same e-mail is the same person, shown by this name).",
             examples: ['alex@example.com'],
           },
         },

@@ -4,13 +4,13 @@ import path from 'node:path'
 import type { HttpBindings } from '@hono/node-server'
 import { Hono, type Context, type MiddlewareHandler } from 'hono'
 import { functionLaunchOf, type FunctionLaunch } from '../../schema/function-launch.ts'
-import { defaultLeadStatuses } from '../../schema/page-config.ts'
 import { contactFunctionPath } from '../../schema/function-path.ts'
 import { contactFunctionPaths, createApp } from './app.ts'
 import { healthHandler, type LaunchHealth } from './site/health.ts'
 import { createEmlMailer, removeEmlCopies } from './delivery/eml-mailer.ts'
 import { eraseOlderThan } from './store/retention.ts'
 import { mountLeadsPage } from './leads-page/mount-leads-page.ts'
+import { leadsPageLaunchOfContract } from './leads-page/views.ts'
 import { requestHandlingOf, type NodeServerConfig } from './env.ts'
 import type { Mailer } from './delivery/mailer.ts'
 import { createForwardedAddress } from './registration/forwarded-address.ts'
@@ -351,7 +351,7 @@ export async function startNodeServer(
     password: settings.leadsPassword,
     studio: studio?.leads,
     store,
-    launches: initial.flatMap(({ slug, version: v }) => (v ? [{ slug, siteName: v.contract.site.name, form: v.contract.form, statuses: v.contract.leadStatuses ?? defaultLeadStatuses }] : [])),
+    launches: initial.flatMap(({ slug, version: v }) => (v ? [leadsPageLaunchOfContract(slug, v.contract)] : [])),
     webhook: webhook !== undefined,
     onQueued: () => delivery.kick(),
     announcements,

@@ -61,7 +61,10 @@ describe('follow-up on the leads page (SQLite, Node server, webhook receiver)', 
     cpSync('public', path.join(root, 'public'), { recursive: true })
     cpSync('documents', path.join(root, 'documents'), { recursive: true })
     configFile = path.join(root, 'page.config.json')
-    writeFileSync(configFile, readFileSync('page.config.json', 'utf8'))
+    // Sam is the launch's roster: the leads page shows the people it names by name.
+    const config = JSON.parse(readFileSync('page.config.json', 'utf8')) as { launch: Record<string, unknown> }
+    config.launch.roster = [{ name: 'Sam Chen', email: 'sam@example.com' }]
+    writeFileSync(configFile, JSON.stringify(config, null, 2))
     writeDist(path.join(root, 'dist'))
     dataDir = path.join(root, '.data')
     mkdirSync(dataDir, { mode: 0o700 })
@@ -179,7 +182,7 @@ describe('follow-up on the leads page (SQLite, Node server, webhook receiver)', 
     expect(other).toContain(`href="/leads/lead/${ids.get('ada')!}"`)
   })
 
-  it('offers the studio\'s sales accounts to assign, and tells an account limited to one launch only how many others there are', async () => {
+  it('offers the studio\'s sales accounts to assign (by the roster\'s name where it has one), and tells an account limited to one launch only how many others there are', async () => {
     const out: string[] = []
     const code = await runStudioInvite(['--email', 'sam@example.com', '--role', 'sales', '--launch', defaultLaunch], { DATA_DIR: dataDir, PORT: '3000', PAGE_CONFIG: configFile }, root, (l) => out.push(l), (l) => out.push(l))
     expect(code, out.join('\n')).toBe(0)
@@ -187,12 +190,17 @@ describe('follow-up on the leads page (SQLite, Node server, webhook receiver)', 
     const link = new URL(out.find((line) => line.startsWith('http'))!).pathname
     expect((await sam.send(link, { password: accountPassword, confirm: accountPassword })).status).toBe(303)
     const page = await (await sam.send(`/leads/lead/${ids.get('ada')!}`)).text()
-    expect(page).toMatch(/<select id="lead-assignee" name="assignee">[\s\S]*<option value="sam@example.com">sam@example.com<\/option>/)
+    expect(page).toMatch(/<select id="lead-assignee" name="assignee">[\s\S]*<option value="sam@example.com">Sam Chen \(sam@example.com\)<\/option>/)
     expect(page).toContain('Also registered for 1 other launch.')
     expect(page).not.toContain(`href="/leads/lead/${ids.get('ada-again')!}"`)
     expect((await sam.send(`/leads/lead/${ids.get('ada')!}/assignee`, { assignee: 'sam@example.com' })).status).toBe(303)
     expect((await sam.send(`/leads/lead/${ids.get('ada')!}/assignee`, { assignee: 'Someone Else' })).status).toBe(400)
     expect((await sam.send(`/leads/lead/${ids.get('ada-again')!}/status`, { status: 'Contacted' })).status).toBe(403)
-    expect(await (await sam.send(`/leads/lead/${ids.get('ada')!}`)).text()).toContain('sam@example.com</p>')
+    // Stored as the e-mail, shown by the roster's name: in the lead's history, the list and the filter's choices.
+    const assigned = await (await sam.send(`/leads/lead/${ids.get('ada')!}`)).text()
+    expect(assigned.slice(assigned.indexOf('id="history"'))).toContain('<strong>Assigned to:</strong> Sam Chen</p>')
+    const list = await (await sam.send('/leads')).text()
+    expect(list).toContain('<div><dt>Assigned to</dt><dd>Sam Chen</dd></div>')
+    expect(list).toContain('<option value="sam@example.com">Sam Chen (sam@example.com)</option>')
   })
 })

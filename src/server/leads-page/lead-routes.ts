@@ -5,7 +5,7 @@ import { notificationStateOf, type LeadStore, type StoredLead } from '../store/s
 import type { AssigneeChoice } from './filter-view.ts'
 import { leadView, type AssignWays } from './lead-view.ts'
 import type { LeadsAudit, StudioSignIn, Viewer } from './viewers.ts'
-import { launchOf, noticeView, type ViewContext } from './views.ts'
+import { assigneeLabel, launchOf, noticeView, type ViewContext } from './views.ts'
 
 /**
  * A lead's own page (GET /leads/lead/<id>) and its follow-up (POST …/status, …/assignee, …/note): each change is one
@@ -47,7 +47,7 @@ export function addLeadRoutes(app: Hono, ctx: LeadRoutesContext): void {
     const accounts = await ctx.studio.assignable()
     const people: AssigneeChoice[] = accounts
       .filter((account) => account.launches === undefined || account.launches.includes(launch))
-      .map((account) => ({ value: account.email, label: account.email }))
+      .map((account) => ({ value: account.email, label: assigneeLabel(view, account.email) }))
     return { kind: 'accounts', people }
   }
 

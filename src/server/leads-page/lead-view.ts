@@ -7,7 +7,7 @@ import type { ListedLead } from '../store/store.ts'
 import type { LeadAnnouncement } from '../store/announcements.ts'
 import type { DocumentOpenings } from '../store/document-downloads.ts'
 import type { AssigneeChoice } from './filter-view.ts'
-import { bar, columnsOf, consentWords, fieldValue, followUpWords, launchOf, layout, localTime, notificationBadge, realtorMark, titleOf, withdrawal, type ViewContext } from './views.ts'
+import { assigneeLabel, assigneeName, bar, columnsOf, consentWords, fieldValue, followUpWords, launchOf, layout, localTime, notificationBadge, realtorMark, titleOf, withdrawal, type ViewContext } from './views.ts'
 
 /**
  * A lead on a page of its own: its follow-up (Status, Assigned to, Note: each a plain form that saves with one POST
@@ -65,7 +65,7 @@ function announcementLine(view: ViewContext, entry: LeadAnnouncement): Html {
 const historyWords: Record<HistoryEntry['kind'], string> = { status: 'Status', assignee: 'Assigned to', note: 'Note' }
 
 function historyLine(view: ViewContext, entry: HistoryEntry): Html {
-  const value = entry.kind === 'assignee' && entry.value === '' ? 'Nobody' : entry.value
+  const value = entry.kind === 'assignee' ? assigneeName(view, entry.value) : entry.value
   return html`<li class="lp-history-entry">
 <p class="lp-history-what"><strong>${historyWords[entry.kind]}${entry.kind === 'note' ? '' : ':'}</strong>${entry.kind === 'note' ? '' : html` ${value}`}</p>
 ${entry.kind === 'note' ? html`<p class="lp-history-note">${value}</p>` : ''}
@@ -73,12 +73,12 @@ ${entry.kind === 'note' ? html`<p class="lp-history-note">${value}</p>` : ''}
 </li>`
 }
 
-function assigneeControl(assign: AssignWays, current: string, problem: boolean): Html {
+function assigneeControl(view: ViewContext, assign: AssignWays, current: string, problem: boolean): Html {
   const invalid = problem ? html` aria-invalid="true" aria-describedby="lead-problem"` : ''
   if (assign.kind === 'text') {
     return html`<input id="lead-assignee" name="assignee" type="text" value="${current}" maxlength="80" autocomplete="off" placeholder="Nobody yet"${invalid}>`
   }
-  const people = current && !assign.people.some((p) => p.value === current) ? [...assign.people, { value: current, label: current }] : assign.people
+  const people = current && !assign.people.some((p) => p.value === current) ? [...assign.people, { value: current, label: assigneeLabel(view, current) }] : assign.people
   return html`<select id="lead-assignee" name="assignee"${invalid}>
 <option value=""${current === '' ? html` selected` : ''}>Nobody</option>
 ${people.map((p) => html`<option value="${p.value}"${p.value === current ? html` selected` : ''}>${p.label}</option>`)}
@@ -149,7 +149,7 @@ ${statuses.map((s) => html`<option value="${s}"${s === status ? html` selected` 
 <form method="post" action="${action}/assignee" class="lp-follow-form" data-apply>
 <label for="lead-assignee">Assigned to</label>
 <div class="lp-follow-row">
-${assigneeControl(extras.assign, followUp.assignee, problem !== undefined)}
+${assigneeControl(view, extras.assign, followUp.assignee, problem !== undefined)}
 <button type="submit" class="lp-button">Save assignee</button>
 </div>
 </form>

@@ -4,7 +4,6 @@ import { Hono, type Context } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 import type { AppLog } from '../app.ts'
-import { defaultLeadStatuses, type PageConfig } from '../../../schema/page-config.ts'
 import { fieldsOfForms, writeLeadsCsv } from './leads-csv.ts'
 import { createSignInLimiter } from '../registration/sign-in-limits.ts'
 import type { SignInCounts } from '../store/sign-in-counts.ts'
@@ -12,7 +11,7 @@ import type { LeadPosition, LeadSearch, LeadStore, ListedLead } from '../store/s
 import { leadsCss, leadsScript } from './leads-css.ts'
 import { emptyFilter, type LeadsFilter, type SessionStore } from './sessions.ts'
 import type { LeadsAudit, StudioSignIn, Viewer } from './viewers.ts'
-import { launchOf, listView, signInView, type LaunchChoice, type LeadsPageLaunch, type SignInWays, type ViewContext } from './views.ts'
+import { assigneeLabel, launchOf, listView, signInView, type LaunchChoice, type LeadsPageLaunch, type SignInWays, type ViewContext } from './views.ts'
 import { addLeadRoutes } from './lead-routes.ts'
 import { statusesOf, unassignedFilter, type AssigneeChoice } from './filter-view.ts'
 import { createPhoneReader, searchedPhone } from './phone-numbers.ts'
@@ -100,11 +99,6 @@ const deviceCookieName = 'leads_device'
 const account = 'leads-page'
 const cookiePath = '/leads'
 
-/** What the leads page needs of a launch's config. */
-export function leadsPageLaunchOf(config: Pick<PageConfig, 'launch' | 'site' | 'form'>): LeadsPageLaunch {
-  return { slug: config.launch.slug, siteName: config.site.name, form: config.form, statuses: config.launch.leadStatuses ?? defaultLeadStatuses }
-}
-
 /** A page position as it travels in a link: base-36 milliseconds and id, nothing about the person. */
 export function encodePosition(position: LeadPosition): string {
   return `${Date.parse(position.createdAt).toString(36)}-${position.id.toString(36)}`
@@ -184,7 +178,7 @@ export function createLeadsPage(deps: LeadsPageDeps): Hono {
   async function assigneeChoices(): Promise<AssigneeChoice[]> {
     const accounts = deps.studio?.assignable ? (await deps.studio.assignable()).map((account) => account.email) : []
     const all = [...new Set([...accounts, ...(await deps.store.listAssignees())])].sort((a, b) => a.localeCompare(b))
-    return all.map((value) => ({ value, label: value }))
+    return all.map((value) => ({ value, label: assigneeLabel(view, value) }))
   }
 
   /** Whether the visitor's connection is HTTPS: the request itself, or the trusted proxy's X-Forwarded-Proto. */

@@ -5,7 +5,8 @@ import type { HtmlEscapedString } from 'hono/utils/html'
 import { fieldsOfForms } from './leads-csv.ts'
 import { displayValue, fieldLabel, orderedFields, type NotificationForm } from '../delivery/notification.ts'
 import type { LeadSearchPage, ListedLead, NotificationState } from '../store/store.ts'
-import { defaultLeadStatuses } from '../../../schema/page-config.ts'
+import { defaultLeadStatuses, type PageConfig } from '../../../schema/page-config.ts'
+import type { FunctionLaunch } from '../../../schema/function-launch.ts'
 import { filterFields, isNarrowed, type AssigneeChoice } from './filter-view.ts'
 import type { LeadsFilter } from './sessions.ts'
 import { phoneDisplay, phoneE164 } from './phone-numbers.ts'
@@ -18,8 +19,22 @@ import { phoneDisplay, phoneE164 } from './phone-numbers.ts'
 
 type Html = HtmlEscapedString | Promise<HtmlEscapedString>
 
-/** A launch as the leads page shows it: its slug, its development's name, its form (fields, labels, option names). */
-export type LeadsPageLaunch = { slug: string; siteName: string; form: NotificationForm; statuses: readonly string[] }
+/**
+ * A launch as the leads page shows it: its slug, its development's name, its form (fields, labels, option names), its
+ * statuses, and the names of its roster's salespeople by e-mail (lower case), for showing who has a lead.
+ */
+export type LeadsPageLaunch = { slug: string; siteName: string; form: NotificationForm; statuses: readonly string[]; people?: ReadonlyMap<string, string> }
+
+/** What the leads page needs of a launch's config. */
+export function leadsPageLaunchOf(config: Pick<PageConfig, 'launch' | 'site' | 'form'>): LeadsPageLaunch {
+  return leadsPageLaunchOfContract(config.launch.slug, { site: config.site, form: config.form, leadStatuses: config.launch.leadStatuses, roster: config.launch.roster })
+}
+
+/** The same of a published launch's contract (schema/function-launch.ts), as the Node server holds it. */
+export function leadsPageLaunchOfContract(slug: string, contract: Pick<FunctionLaunch, 'form' | 'leadStatuses' | 'roster'> & { site: { name: string } }): LeadsPageLaunch {
+  const people = new Map((contract.roster ?? []).map((person) => [person.email.toLowerCase(), person.name.trim()] as const))
+  return { slug, siteName: contract.site.name, form: contract.form, statuses: contract.leadStatuses ?? defaultLeadStatuses, people }
+}
 
 /** What every view needs to know about the site: its launches, default first, and the team's time zone. */
 export type ViewContext = { launches: LeadsPageLaunch[]; timeZone: string }
@@ -38,6 +53,26 @@ export function titleOf(view: ViewContext): string {
 /** A launch by slug; one no config describes any more is shown by its slug, its fields by their names. */
 export function launchOf(launches: LeadsPageLaunch[], slug: string): LeadsPageLaunch {
   return launches.find((launch) => launch.slug === slug) ?? { slug, siteName: slug, form: { schema: {} }, statuses: defaultLeadStatuses }
+}
+
+/**
+ * Who has a lead, as the team reads it: an assignee is stored as the e-mail the roster or an account gave (or the
+ * name typed where there are no accounts), shown by the name a launch's roster gives that e-mail, if any.
+ */
+export function assigneeName(view: ViewContext, value: string): string {
+  if (value === '') return 'Nobody'
+  const key = value.toLowerCase()
+  for (const launch of view.launches) {
+    const name = launch.people?.get(key)
+    if (name) return name
+  }
+  return value
+}
+
+/** An assignee where one is chosen: the roster's name with the e-mail beside it, "Alex Martin (alex@example.com)". */
+export function assigneeLabel(view: ViewContext, value: string): string {
+  const name = assigneeName(view, value)
+  return value === '' || name === value ? name : `${name} (${value})`
 }
 
 /** What the list shows besides the leads: the people one may filter by, and how often each lead's person registered. */
@@ -262,7 +297,7 @@ ${lead.withdrawnAt || lead.suspectedSpam || others || isRealtorLead(lead.fields)
 <dl class="lp-pairs">
 <div><dt>Received</dt><dd><time datetime="${lead.createdAt}">${localTime(lead.createdAt, view.timeZone)}</time></dd></div>
 <div><dt>Status</dt><dd>${follow.status}</dd></div>
-<div><dt>Assigned to</dt><dd>${follow.assignee}</dd></div>
+<div><dt>Assigned to</dt><dd>${assigneeName(view, lead.followUp?.assignee ?? '')}</dd></div>
 ${showLaunch ? html`<div><dt>Launch</dt><dd>${launch.siteName}</dd></div>` : ''}
 ${lead.phase ? html`<div><dt>Phase</dt><dd>${phaseWords(lead.phase)}</dd></div>` : ''}
 ${rest.map((field) => html`<div><dt>${fieldLabel(launch.form, field)}</dt><dd>${fieldValue(launch.form, field, lead.fields[field])}</dd></div>`)}
@@ -283,7 +318,7 @@ ${showLaunch ? html`<td>${launch.siteName}</td>` : ''}
 ${showPhase ? html`<td>${lead.phase ? phaseWords(lead.phase) : '—'}</td>` : ''}
 ${fields.map((field, i) => html`<td>${i === 0 && !linkKind(launch.form, field) && lead.fields[field] !== undefined ? html`<a href="/leads/lead/${lead.id}">${displayValue(launch.form, field, lead.fields[field])}</a>` : fieldValue(launch.form, field, lead.fields[field])}${i === 0 ? html`${withdrawal(view, lead)}${repeatMark(others)}` : ''}</td>`)}
 <td>${follow.status}</td>
-<td>${follow.assignee}</td>
+<td>${assigneeName(view, lead.followUp?.assignee ?? '')}</td>
 <td>${consentWords(lead, view.timeZone)}</td>
 <td>${utmSource(lead)}</td>
 <td>${notificationBadge(lead.notification)}</td>
