@@ -132,7 +132,7 @@ describe('delivery process of the Node server (SMTP and webhook receiver on 127.
     expect(crm.calls.every((c) => c.signed)).toBe(true)
     const health = (await (await fetch(`${s.url}/healthz`)).json()) as { outbox: { pending: number; failed: number } }
     expect(health.outbox).toEqual({ pending: 0, failed: 0 })
-    console.log(`delivery process SIGKILLed after ${beforeRestart} of 120 deliveries; copies sent again: ${repeats}`)
+    console.log(`delivery process SIGKILLed after ${beforeRestart} of 120 deliveries; copies sent again: ${repeats}; SMTP connections it broke: ${mail.connectionErrors.length}`)
   }, 120_000)
 
   it('ends with its server: a server killed outright leaves no delivery process behind, and the next one delivers', async () => {

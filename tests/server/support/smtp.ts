@@ -15,6 +15,8 @@ export type ReceivedMail = {
 export type TestSmtp = {
   port: number
   received: ReceivedMail[]
+  /** Errors of clients' connections (ECONNRESET when a client is killed), in order. */
+  connectionErrors: Error[]
   /** Makes the next `count` RCPT commands fail temporarily (451), like a greylisting or overloaded server. */
   refuseNext(count: number): void
   /** Answers every message's DATA with this code (e.g. 550: refused for good, 451: try later); undefined accepts. */
@@ -84,12 +86,20 @@ export async function startTestSmtp(port = 0): Promise<TestSmtp> {
   })
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
-    server.listen(port, '127.0.0.1', () => resolve())
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject)
+      resolve()
+    })
   })
+  // A client's connection that breaks (a delivery process killed mid-message resets it) is that client's problem, as
+  // for a real SMTP server: kept here, not thrown (smtp-server emits it on the server, and unheard it would be uncaught).
+  const connectionErrors: Error[] = []
+  server.on('error', (error: Error) => connectionErrors.push(error))
   const address = server.server.address()
   return {
     port: typeof address === 'object' && address ? address.port : port,
     received,
+    connectionErrors,
     refuseNext(count) {
       refusals = count
     },
