@@ -176,7 +176,8 @@ export const realtorAnswers = { brokerage: 'Example Realty Inc., Brokerage', rec
 /**
  * Taps a radio button as a person does and waits until it shows as chosen. Not Playwright's `check()`, which reads
  * the state the instant after the tap: under a loaded CI run it once read it unchanged ("did not change its state"),
- * which nine 4×-slowed reruns did not reproduce; the cause was not pinned down. A tap that is really lost still fails.
+ * which nine 4×-slowed reruns did not reproduce. A likely cause, found later: the form's section moving as the page's
+ * skipped parts rendered (see waitForWholePage). A tap that is really lost still fails.
  */
 export async function choose(radio: Locator): Promise<void> {
   await radio.click()
@@ -250,6 +251,7 @@ export async function openPage(browser: Browser, url: string, options: OpenPageO
   await page.goto(url, { waitUntil: 'load' })
   if (options.context?.javaScriptEnabled === false) return page
   await waitForHydration(page)
+  await waitForWholePage(page)
   if (options.dialog === 'wait-and-close') await closeDialogByEscape(page, await waitForDialog(page))
   if (options.dialog === 'expect-open') await waitForDialog(page)
   return page
@@ -292,6 +294,23 @@ export async function waitForHydration(page: Page): Promise<void> {
       { timeout: scaled(15_000) },
     )
     .toBe(true)
+}
+
+/**
+ * Waits until the page is whole: every part its first render skipped (`content-visibility: auto`: the sections after
+ * the first, the footer) rendered by the app, which does one per idle slot after hydration
+ * (src/page/render-skipped-sections.ts). Until then each such part that renders swaps its guessed height for its
+ * real one and what lies below it moves: measured at 4× slowdown, the footer's Privacy link, scrolled into view just
+ * after hydration, moved 185 px within 0.1–1.2 s, and once the page was whole it did not move. A tap in that window
+ * can go down on one element and up on another, so the click lands on neither and nothing happens (the privacy
+ * test's footer link once waited 40 s for a navigation that never started).
+ */
+export async function waitForWholePage(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () => [...document.querySelectorAll('#main > *, #root > *')].every((element) => getComputedStyle(element).contentVisibility !== 'auto'),
+    undefined,
+    { timeout: scaled(15_000) },
+  )
 }
 
 /**
