@@ -10,7 +10,7 @@ import { healthHandler, type LaunchHealth } from './site/health.ts'
 import { createEmlMailer, removeEmlCopies } from './delivery/eml-mailer.ts'
 import { eraseOlderThan } from './store/retention.ts'
 import { mountLeadsPage } from './leads-page/mount-leads-page.ts'
-import { leadsPageLaunchOfContract } from './leads-page/views.ts'
+import { leadsPageLaunchesOfLive } from './leads-page/views.ts'
 import { requestHandlingOf, type NodeServerConfig } from './env.ts'
 import type { Mailer } from './delivery/mailer.ts'
 import { createForwardedAddress } from './registration/forwarded-address.ts'
@@ -351,7 +351,7 @@ export async function startNodeServer(
     password: settings.leadsPassword,
     studio: studio?.leads,
     store,
-    launches: initial.flatMap(({ slug, version: v }) => (v ? [leadsPageLaunchOfContract(slug, v.contract)] : [])),
+    launches: leadsPageLaunchesOfLive(live.current),
     webhook: webhook !== undefined,
     onQueued: () => delivery.kick(),
     announcements,

@@ -44,8 +44,11 @@ export type LeadsPageDeps = {
   audit: LeadsAudit
   store: LeadsPageStore
   sessions: SessionStore
-  /** The launches, default first: each one's name and form (field order, labels, option names). leadsPageLaunchOf. */
-  launches: LeadsPageLaunch[]
+  /**
+   * The launches, default first: each one's name and form (field order, labels, option names). leadsPageLaunchOf.
+   * A function is read at every request: a server whose launches are published while it runs (leadsPageLaunchesOfLive).
+   */
+  launches: LeadsPageLaunch[] | (() => LeadsPageLaunch[])
   /** IANA time zone the team reads times in. */
   timeZone: string
   /** The caller's address as the entry trusts it (never a header the client wrote), for the sign-in limits. */
@@ -121,8 +124,15 @@ export function createLeadsPage(deps: LeadsPageDeps): Hono {
   const pageSize = deps.pageSize ?? 50
   const sessionMs = deps.sessionMs ?? 12 * 60 * 60 * 1000
   const limiter = createSignInLimiter({ counts: deps.signInCounts, clock, log: { info: (m) => log.info(`leads page: ${m}`) } })
-  const view: ViewContext = { launches: deps.launches, timeZone: deps.timeZone }
-  const readPhone = createPhoneReader((slug) => launchOf(deps.launches, slug).form)
+  const { launches } = deps
+  const launchesNow = typeof launches === 'function' ? launches : () => launches
+  const view: ViewContext = {
+    get launches() {
+      return launchesNow()
+    },
+    timeZone: deps.timeZone,
+  }
+  const readPhone = createPhoneReader((slug) => launchOf(launchesNow(), slug).form)
   let reading: Promise<void> | undefined
   /** Reads the phones of leads stored since the last look (E.164), once at a time: searches and repeats need them. */
   function readPhones(): Promise<void> {
@@ -142,9 +152,9 @@ export function createLeadsPage(deps: LeadsPageDeps): Hono {
    * choice, dropped when no such launch is left.
    */
   async function launchChoice(viewer: Viewer, filter: LeadsFilter): Promise<LaunchChoice> {
-    const present = [...deps.launches]
+    const present = [...launchesNow()]
     for (const { launch } of await deps.store.countLeadsByLaunch()) {
-      if (!present.some((known) => known.slug === launch)) present.push(launchOf(deps.launches, launch))
+      if (!present.some((known) => known.slug === launch)) present.push(launchOf(present, launch))
     }
     const allowed = present.filter((launch) => mayView(viewer, launch.slug))
     return { present: allowed, selected: allowed.some((launch) => launch.slug === filter.launch) ? filter.launch : '' }

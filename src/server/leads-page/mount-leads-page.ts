@@ -2,11 +2,10 @@ import path from 'node:path'
 import type { Context, Hono } from 'hono'
 import type { SqlQueryable } from '../store/sql-queryable.ts'
 import type { SignInCounts } from '../store/sign-in-counts.ts'
-import { createLeadsPage, type LeadsPageStore } from './leads-page.ts'
+import { createLeadsPage, type LeadsPageDeps, type LeadsPageStore } from './leads-page.ts'
 import { createPostgresSessionStore } from './postgres-sessions.ts'
 import { createPasswordCheck, openSessionStore, type SessionStore } from './sessions.ts'
 import type { LeadsAudit, StudioLeadsAccess } from './viewers.ts'
-import type { LeadsPageLaunch } from './views.ts'
 import type { AnnouncementDeps } from './announcements.ts'
 
 /** What the Node server gives the leads page. */
@@ -20,7 +19,7 @@ export type LeadsPageMountOptions = {
   /** The studio's sign-in and audit log; absent when the server runs without the studio. */
   studio: StudioLeadsAccess | undefined
   store: LeadsPageStore & SignInCounts
-  launches: LeadsPageLaunch[]
+  launches: LeadsPageDeps['launches']
   timeZone: string
   trustProxy: number
   clientIp: (c: Context) => string

@@ -36,6 +36,23 @@ export function leadsPageLaunchOfContract(slug: string, contract: Pick<FunctionL
   return { slug, siteName: contract.site.name, form: contract.form, statuses: contract.leadStatuses ?? defaultLeadStatuses, people }
 }
 
+/**
+ * The leads page's launches as a live set serves them now (src/server/site/live-launches.ts): read at each request,
+ * worked out once per set, so a publish (a new status, a roster's names) shows at once, without a restart.
+ */
+export function leadsPageLaunchesOfLive(current: () => { launches: ReadonlyArray<{ slug: string; version?: { contract: Parameters<typeof leadsPageLaunchOfContract>[1] } | undefined }> }): () => LeadsPageLaunch[] {
+  let seen: { launches: unknown } | undefined
+  let made: LeadsPageLaunch[] = []
+  return () => {
+    const snapshot = current()
+    if (snapshot.launches !== seen?.launches) {
+      made = snapshot.launches.flatMap(({ slug, version }) => (version ? [leadsPageLaunchOfContract(slug, version.contract)] : []))
+      seen = snapshot
+    }
+    return made
+  }
+}
+
 /** What every view needs to know about the site: its launches, default first, and the team's time zone. */
 export type ViewContext = { launches: LeadsPageLaunch[]; timeZone: string }
 
