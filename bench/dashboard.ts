@@ -16,13 +16,25 @@ import { startTestPostgres } from '../tests/server/support/postgres.ts'
 /**
  * The leads page's dashboard on 20,000 leads (part of `npm run bench`, or alone: `npx tsx bench/dashboard.ts`): leads
  * of 3 launches over 90 days and 90 days of visit counts in a real SQLite store on disk, then GET /leads/dashboard for
- * every launch, signed in, timed from the request to the last byte (median of 7 after one warm-up); then the same on
- * PostgreSQL (a throwaway cluster with the real migrations). The page's 30-day total is checked
+ * every launch, signed in, timed from the request to the last byte (median of 7 after one warm-up); the list paged 50
+ * at a time from the newest lead to the oldest (each page timed; the last ten beside all of them show keyset paging's
+ * flat cost), and a search by a phone number typed in another format; then the same on PostgreSQL (a throwaway
+ * cluster with the real migrations). The page's 30-day total is checked
  * against counts made independently, over the store's complete export (listLeads, what npm run leads:export writes), so
  * a fast wrong answer fails the bench.
  */
 
-export type DashboardFigures = { 'dashboard on 20,000 leads, SQLite (ms)': number; 'dashboard on 20,000 leads, PostgreSQL (ms)'?: number }
+export type DashboardFigures = Record<string, number>
+
+/** One store's figures: the dashboard, a page of the list (median over all 400, newest to oldest), a search by phone. */
+type StoreFigures = { dashboard: number; page: number; lastPages: number; search: number }
+
+const figuresOf = (name: string, f: StoreFigures): DashboardFigures => ({
+  [`dashboard on 20,000 leads, ${name} (ms)`]: f.dashboard,
+  [`leads list, a page of 50 among 20,000, ${name} (ms, median)`]: f.page,
+  [`leads list, the last 10 pages, ${name} (ms, median)`]: f.lastPages,
+  [`leads list, a search by phone among 20,000, ${name} (ms)`]: f.search,
+})
 
 const sources: Array<Partial<NewLead>> = [
   { utm: { utm_source: 'google' } },
@@ -34,7 +46,7 @@ const sources: Array<Partial<NewLead>> = [
 
 export async function runDashboardBench(leads = 20_000, runs = 7): Promise<DashboardFigures> {
   const dir = mkdtempSync(path.join(tmpdir(), 'vip-bench-dashboard-'))
-  let sqlite: number
+  let sqlite: StoreFigures
   try {
     sqlite = await timeDashboard(openSqliteStore(path.join(dir, 'leads.sqlite'), { defaultLaunch }), dir, leads, runs)
   } finally {
@@ -44,7 +56,7 @@ export async function runDashboardBench(leads = 20_000, runs = 7): Promise<Dashb
   const pgDir = mkdtempSync(path.join(tmpdir(), 'vip-bench-dashboard-pg-'))
   try {
     const postgres = await timeDashboard(createPostgresStore(pg.db, { defaultLaunch }), pgDir, leads, runs)
-    return { 'dashboard on 20,000 leads, SQLite (ms)': sqlite, 'dashboard on 20,000 leads, PostgreSQL (ms)': postgres }
+    return { ...figuresOf('SQLite', sqlite), ...figuresOf('PostgreSQL', postgres) }
   } finally {
     await pg.stop()
     rmSync(pgDir, { recursive: true, force: true })
@@ -52,7 +64,7 @@ export async function runDashboardBench(leads = 20_000, runs = 7): Promise<Dashb
 }
 
 /** Fills `store`, then times the dashboard on it (the leads page's sessions in `dir`); closes the store. */
-async function timeDashboard(store: LeadStore, dir: string, leads: number, runs: number): Promise<number> {
+async function timeDashboard(store: LeadStore, dir: string, leads: number, runs: number): Promise<StoreFigures> {
   const sessions = openSessionStore(path.join(dir, 'leads-page.sqlite'), 'bench password for the dashboard')
   try {
     const config = readPageConfig()
@@ -113,12 +125,34 @@ async function timeDashboard(store: LeadStore, dir: string, leads: number, runs:
     // Leads made within a minute of the window's edge may fall on either side of it (the page's clock moved on).
     const shown = Number(/Last 30 days<\/h2>\s*<p class="lp-tile-number">([\d,]+)/.exec(body)?.[1]?.replace(/,/g, ''))
     if (!(Math.abs(shown - recent.length) <= 2)) throw new Error(`the dashboard shows ${shown} registrations in 30 days, the export has ${recent.length}`)
-    const median = [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)]!
-    return Math.round(median * 10) / 10
+    const get = async (target: string) => (await page.request(`http://leads.example${target}`, { headers: { host: 'leads.example', cookie } })).text()
+    // The list, 50 at a time from the newest to the oldest: keyset paging, so the last pages cost what the first do.
+    const pageTimes: number[] = []
+    for (let target: string | undefined = '/leads'; target; ) {
+      const started = performance.now()
+      const listed = await get(target)
+      pageTimes.push(performance.now() - started)
+      const older = /href="\/leads\?older=([^"]+)"/.exec(listed)?.[1]
+      target = older ? `/leads?older=${older}` : undefined
+    }
+    if (pageTimes.length !== Math.ceil(leads / 50)) throw new Error(`the list took ${pageTimes.length} pages of 50 for ${leads} leads`)
+    // A phone typed in another format than the leads' (416-555-4321): found by its E.164 reading.
+    await page.request('http://leads.example/leads/search', { method: 'POST', headers: { ...headers, cookie }, body: new URLSearchParams({ text: '(416) 555 4321' }).toString() })
+    const searchStarted = performance.now()
+    const found = await get('/leads')
+    const search = performance.now() - searchStarted
+    const expected = Array.from({ length: leads }, (_, i) => i).filter((i) => i % 10_000 === 4321).length
+    if ([...found.matchAll(/<h2 class="lp-card-title">/g)].length !== expected) throw new Error(`the search by phone did not find the ${expected} leads with 416-555-4321`)
+    const tenth = (value: number) => Math.round(value * 10) / 10
+    return { dashboard: tenth(medianOf(times)), page: tenth(medianOf(pageTimes)), lastPages: tenth(medianOf(pageTimes.slice(-10))), search: tenth(search) }
   } finally {
     sessions.close()
     await store.close()
   }
+}
+
+function medianOf(values: number[]): number {
+  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
