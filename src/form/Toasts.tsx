@@ -11,9 +11,9 @@ function useHeaderHeight(): number {
   useEffect(() => {
     const header = document.querySelector('header')
     if (!header) return
-    const measure = () => setHeight(Math.ceil(header.getBoundingClientRect().height))
-    measure()
-    const observer = new ResizeObserver(measure)
+    // Read in the observer's callbacks only (the first comes after the next layout), where the layout is fresh:
+    // measured at mount, it forced a layout of the whole page in the task that mounted it.
+    const observer = new ResizeObserver(() => setHeight(Math.ceil(header.getBoundingClientRect().height)))
     observer.observe(header)
     return () => observer.disconnect()
   }, [])
