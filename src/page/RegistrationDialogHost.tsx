@@ -36,22 +36,22 @@ type Props = { modal: ModalProps; tagManagerId?: string | undefined }
  */
 export function RegistrationDialogHost({ modal, tagManagerId }: Props) {
   const open = useDialogOpen()
+  // Whether the page has loaded, after which the dialog's and the toasts' code loads; a visitor opening the dialog
+  // before then (a tap before the load event) needs it at once.
+  const [pageLoaded, setPageLoaded] = useState(false)
   const [parts, setParts] = useState<Parts>()
+  const partsNeeded = pageLoaded || open
 
   useEffect(() => {
     let stopped = false
     let timer: number | undefined
-    const mount = (loaded: Parts) => {
-      if (!stopped) startTransition(() => setParts(loaded))
-    }
-    // The form, dialog and toast code load once the page has loaded (its main image first), not alongside it,
-    // one per task: each import adds its preload links and evaluates what has already arrived.
+    // The form's code loads once the page has loaded (its main image first), not alongside it; the dialog's and the
+    // toasts' in the next task: each import adds its preload links and evaluates what has already arrived.
     const preload = () => {
       void (async () => {
         void loadRegistrationForm()
         await yieldToMain()
-        if (stopped) return
-        loadParts().then(mount, (error: unknown) => console.error('The registration dialog could not be loaded.', error))
+        if (!stopped) setPageLoaded(true)
       })()
     }
     // Each step in a task of its own: the first reads of this browser's storage can wait on the browser.
@@ -77,18 +77,19 @@ export function RegistrationDialogHost({ modal, tagManagerId }: Props) {
     }
   }, [modal.openDelayMs, modal.snoozeDays, modal.opensByItself, tagManagerId])
 
-  // Opened before its code was here (a tap before the page's load event): load it now.
   useEffect(() => {
-    if (!open || parts) return
+    if (!partsNeeded || parts) return
     let stopped = false
     loadParts().then(
-      (loaded) => !stopped && setParts(loaded),
+      (loaded) => {
+        if (!stopped) startTransition(() => setParts(loaded))
+      },
       (error: unknown) => console.error('The registration dialog could not be loaded.', error),
     )
     return () => {
       stopped = true
     }
-  }, [open, parts])
+  }, [partsNeeded, parts])
 
   if (!parts) return null
   const { Dialog, Toasts } = parts
