@@ -81,7 +81,8 @@ import { derivedSubmissionId, formPostAttribution, formPostOrigin, formPostPage,
 import { healthHandler } from './site/health.ts'
 import { consentEvidence, ownPageAddress } from './store/lead-evidence.ts'
 import { deliverySettings } from './delivery/settings.ts'
-import { composeLeadMail, fieldLabel, type NotificationSettings } from './delivery/notification.ts'
+import { fieldLabel, type NotificationSettings } from './delivery/notification.ts'
+import { composingLaunchOf, notificationToQueue } from './compose-later.ts'
 import { createRateLimiter, type RateLimiter } from './registration/rate-limit.ts'
 import { allowMethods, createRequestGuards } from './registration/request-guards.ts'
 import { registrationSettings } from './registration/settings.ts'
@@ -96,7 +97,7 @@ import {
   userAgentOf,
 } from './registration/registration-body.ts'
 import { createLaunchChooser } from './registration/launch-choice.ts'
-import { launchPhasesOf, type LaunchPhases } from './registration/launch-phase.ts'
+import type { LaunchPhases } from './registration/launch-phase.ts'
 import type { LaunchSite } from './site/launch-site.ts'
 import type { VisitImageCounter } from './site/visit-requests.ts'
 import { notificationRecipient } from './delivery/realtor.ts'
@@ -154,6 +155,8 @@ export type AppDeps = {
   clientAddress?: (c: Context) => string | undefined
   /** Called after a lead and its notification are committed: wake the outbox worker. Must not throw. */
   onLeadStored?: () => void
+  /** Queue a new lead's notification and reply to be composed when sent (compose-later.ts): the Node server's. */
+  composeAtDelivery?: boolean
   /** Enables POST …/deliver-pending. */
   outboxTrigger?: OutboxTrigger
   log?: AppLog
@@ -212,13 +215,11 @@ export function createApp(deps: AppDeps): Hono {
   for (const site of deps.launches) {
     if (launches.has(site.slug)) throw new Error(`createApp was given two launches named "${site.slug}".`)
     launches.set(site.slug, {
-      site,
+      ...composingLaunchOf(site, timeZone),
       validate: createRegistrationValidator(site.form),
-      notification: { siteName: site.site.name, brokerage: site.site.brokerage, recipient: site.notifyEmail, timeZone, form: site.form },
       // A page is the launch's when it is on this host, one of its origins or an origin named outright: '*' lets any
       // page call, but makes none its own.
       ownPages: createOriginPolicy([...allowedOrigins.filter((origin) => origin !== '*'), ...site.origins], trustProxy),
-      phases: launchPhasesOf(site.phases, site.phases?.timeZone ?? timeZone),
     })
   }
   const chooseLaunch = createLaunchChooser({ launches: deps.launches, defaultLaunch: deps.defaultLaunch, allowedOrigins, launchOfHost: deps.launchOfHost })
@@ -307,8 +308,9 @@ export function createApp(deps: AppDeps): Hono {
       // A new lead reaches a person at once: the roster's next salesperson, or the co-op desk (assignment.ts).
       const assigned = suspectedSpam ? undefined : assignLead(lead, launch.site, timeZone)
       const notification = { ...launch.notification, recipient: notificationRecipient(lead.fields, launch.site), assignedTo: assigned?.assignedTo }
-      const more = suspectedSpam ? [] : await followUpMessages({ ...deps, log }, lead, launch.site, (config) => launch.phases?.reply(config, lead.phase) ?? config)
-      saved = await deps.store.saveLead(lead, suspectedSpam ? null : composeLeadMail(lead, notification), more, assigned?.assignment)
+      const later = deps.composeAtDelivery === true
+      const more = suspectedSpam ? [] : await followUpMessages({ ...deps, log }, lead, launch.site, (config) => launch.phases?.reply(config, lead.phase) ?? config, later)
+      saved = await deps.store.saveLead(lead, suspectedSpam ? null : notificationToQueue(lead, notification, later), more, assigned?.assignment)
     } catch (error) {
       log.error(`send-contact-email: could not store submission ${lead.submissionId}`, error)
       throw refusal(500, 'Your registration could not be saved. Please try again in a moment.')

@@ -10,7 +10,10 @@ import { lockDelivery } from './store/data-dir-lock.ts'
 import { openSqliteStore } from './store/sqlite/sqlite-store.ts'
 import { createPostgresStore } from './store/postgres/postgres-store.ts'
 import type { LeadStore } from './store/store.ts'
-import type { DeliveryStart, FromDelivery, ToDelivery } from './delivery-supervisor.ts'
+import type { DeliveryComposing, DeliveryLaunches, DeliveryStart, FromDelivery, ToDelivery } from './delivery-supervisor.ts'
+import { composingLaunchOf, createLaterComposer, type ComposingLaunch } from './compose-later.ts'
+import { launchSiteOf } from './site/launch-site.ts'
+import { hmacSha256 } from './store/private-files.ts'
 
 // The delivery process (started and supervised by delivery-supervisor.ts, never run by hand): the outbox worker of
 // the server that forked it, on the same SQLite database (or the same PostgreSQL). It ends when told to, and when its server is gone (the IPC
@@ -19,8 +22,25 @@ import type { DeliveryStart, FromDelivery, ToDelivery } from './delivery-supervi
 const tell = (message: FromDelivery) => process.send?.(message)
 // Set once the worker runs; until then a stop has nothing in hand and ends the process at once.
 let running: { kick(): void; stop(): Promise<void> } | undefined
+// The launches the queued notifications and replies are composed from, as the server last sent them.
+let composing: DeliveryComposing | undefined
+let launches = new Map<string, ComposingLaunch>()
+
+/** The server's launches as its function composes their e-mails (node.ts makeFunction): the same links and settings. */
+function useLaunches(list: DeliveryLaunches): void {
+  if (!composing) return
+  const { timeZone, notifyEmail, unsubscribeSecret } = composing
+  launches = new Map(
+    list.map(({ contract, linkBase }) => {
+      const links = contract.reply ? { secret: unsubscribeSecret, baseUrl: linkBase, hmac: hmacSha256 } : undefined
+      return [contract.slug, composingLaunchOf(launchSiteOf(contract, { notifyEmail, links }), timeZone)]
+    }),
+  )
+}
 
 async function run(start: DeliveryStart): Promise<void> {
+  composing = start.compose
+  useLaunches(start.compose.launches)
   // A low CPU priority: on a busy machine the server's answers go first, and delivery catches up when it is quieter
   // (what the outbox is for). Not the lowest (19): beside other busy processes that one got about 1 % of a core and
   // sent nothing for minutes; at 10 it gets about a tenth and keeps sending. Allowed to any process for itself.
@@ -50,6 +70,7 @@ async function run(start: DeliveryStart): Promise<void> {
     webhook: start.webhook ? createWebhookSender(start.webhook) : undefined,
     retry: start.retry,
     webhookDelaysMs: start.webhookDelaysMs,
+    compose: createLaterComposer({ store, launchOf: (slug) => launches.get(slug) }),
     onFailed: (job, reason) => tell({ type: 'failed', job: { id: job.id, kind: job.kind, leadId: job.leadId, attempts: job.attempts }, reason }),
   })
   let stopping: Promise<void> | undefined
@@ -74,6 +95,7 @@ process.on('SIGINT', () => {})
 process.on('disconnect', () => process.exit(0))
 process.on('message', (message: ToDelivery) => {
   if (message.type === 'kick') running?.kick()
+  else if (message.type === 'launches') useLaunches(message.launches)
   else if (message.type === 'stop') void (running ? running.stop() : process.exit(0))
   else if (message.type === 'start' && !running) {
     run(message.start).catch((error: unknown) => {

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { RetryPolicy } from './delivery/outbox.ts'
 import type { OutboxJob } from './store/store.ts'
+import type { FunctionLaunch } from '../../schema/function-launch.ts'
 
 /**
  * The delivery process of the Node server: its outbox worker runs in a child process (delivery-process.ts), so
@@ -24,13 +25,21 @@ export type DeliveryStart = {
   webhookDelaysMs: number[]
   /** How often it looks for retries that came due, besides the kicks. */
   pollMs: number
+  /** What it composes the queued notifications and replies from (compose-later.ts); the launches follow each publish. */
+  compose: DeliveryComposing
 }
+
+/** The launches served now, each with where its unsubscribe and document links point. */
+export type DeliveryLaunches = Array<{ contract: FunctionLaunch; linkBase: string }>
+
+/** How the delivery process composes a lead's e-mails: like the function that stored it (the server's settings). */
+export type DeliveryComposing = { launches: DeliveryLaunches; timeZone: string; notifyEmail: string | undefined; unsubscribeSecret: string }
 
 /** A message that reached the failed state, as the delivery process tells the server (for the owners' alert). */
 export type FailedMessage = Pick<OutboxJob, 'id' | 'kind' | 'leadId' | 'attempts'>
 
 /** Server → delivery process. */
-export type ToDelivery = { type: 'start'; start: DeliveryStart } | { type: 'kick' } | { type: 'stop' }
+export type ToDelivery = { type: 'start'; start: DeliveryStart } | { type: 'launches'; launches: DeliveryLaunches } | { type: 'kick' } | { type: 'stop' }
 /** Delivery process → server. */
 export type FromDelivery = { type: 'listening' } | { type: 'ready' } | { type: 'failed'; job: FailedMessage; reason: string }
 
@@ -40,6 +49,8 @@ export type DeliverySupervisor = {
   start(): void
   /** A lead was stored: deliver soon. Kicks within one turn of the event loop are sent as one. */
   kick(): void
+  /** The launches served now (after a publish): sent before any later kick, and to every process started from now on. */
+  setLaunches(launches: DeliveryLaunches): void
   /** The current process id, if one runs. */
   pid(): number | undefined
   /** Resolves when a delivery process has started and reported ready. */
@@ -66,6 +77,7 @@ function loaderArgs(): string[] {
 
 /** Starts and supervises the delivery process. */
 export function superviseDelivery(options: SuperviseOptions): DeliverySupervisor {
+  let start = options.start
   const log = options.log ?? { info: (m: string) => console.log(m), error: (m: string) => console.error(m) }
   const firstDelay = options.restartMs ?? 1_000
   let child: ChildProcess | undefined
@@ -75,15 +87,21 @@ export function superviseDelivery(options: SuperviseOptions): DeliverySupervisor
   let kickQueued = false
   let readyWaiters: Array<() => void> = []
   let isReady = false
+  // Whether the process running now was sent its start (launches changed later are sent to it on their own).
+  let startSent = false
 
   function spawnChild(): void {
     const startedAt = Date.now()
     const proc = fork(childFile, [], { execArgv: loaderArgs(), stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'json' })
     child = proc
     isReady = false
+    startSent = false
     proc.on('message', (message: FromDelivery) => {
       // Sent once the child listens: a message sent before could reach it before its listener and be lost.
-      if (message.type === 'listening') proc.send({ type: 'start', start: options.start } satisfies ToDelivery)
+      if (message.type === 'listening') {
+        proc.send({ type: 'start', start } satisfies ToDelivery)
+        startSent = true
+      }
       else if (message.type === 'ready') {
         isReady = true
         for (const resolve of readyWaiters.splice(0)) resolve()
@@ -115,6 +133,11 @@ export function superviseDelivery(options: SuperviseOptions): DeliverySupervisor
         kickQueued = false
         if (child?.connected && isReady) child.send({ type: 'kick' } satisfies ToDelivery)
       })
+    },
+    setLaunches(launches) {
+      start = { ...start, compose: { ...start.compose, launches } }
+      // One that has not been sent its start yet gets them with it.
+      if (child?.connected && startSent) child.send({ type: 'launches', launches } satisfies ToDelivery)
     },
     pid: () => child?.pid,
     ready: () => (isReady ? Promise.resolve() : new Promise<void>((resolve) => readyWaiters.push(resolve))),

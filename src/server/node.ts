@@ -133,6 +133,8 @@ export async function startNodeServer(
       : createEmlMailer({ dir: emlDir, from: settings.mail.from ?? defaultFrom })
   const webhook = settings.webhook ? createWebhookSender(settings.webhook) : undefined
   const alerts = createAlerts({ dir: path.join(dataDir, 'alerts'), alertEmail: settings.alertEmail, mailer, webhook, retryMs: settings.retry.minDelayMs })
+  const unsubscribeSecret = () => settings.unsubscribeSecret ?? opened.secrets.unsubscribe()
+  const linkBaseOf = (contract: FunctionLaunch) => settings.publicFunctionUrl ?? `${contract.origins[0]}${contactFunctionPath}` // unless PUBLIC_FUNCTION_URL, each launch's own
   // The outbox is delivered by a child process (delivery-supervisor.ts), started once the server listens.
   const delivery = superviseDelivery({
     start: {
@@ -145,12 +147,10 @@ export async function startNodeServer(
       webhookDelaysMs: settings.webhookDelaysMs,
       // Poll at least as often as the shortest retry delay, so a retry is not later than configured.
       pollMs: Math.min(5_000, settings.retry.minDelayMs, ...settings.webhookDelaysMs),
+      compose: { launches: [], timeZone: settings.timeZone, notifyEmail: settings.notifyEmail, unsubscribeSecret: unsubscribeSecret() }, // launches: makeFunction's
     },
     onFailed: (job, reason) => alerts.raise(messageFailedAlert(job, reason)),
   })
-  const unsubscribeSecret = () => settings.unsubscribeSecret ?? opened.secrets.unsubscribe()
-  // Unsubscribe links point at the function on each launch's own address, unless PUBLIC_FUNCTION_URL names one.
-  const linkBaseOf = (contract: FunctionLaunch) => settings.publicFunctionUrl ?? `${contract.origins[0]}${contactFunctionPath}`
   const smtpHost = settings.mail.kind === 'smtp' ? new URL(settings.mail.url) : undefined
   const initialServed = initial.filter((launch) => launch.version)
   const withReply = initialServed.filter((launch) => launch.version!.contract.reply)
@@ -182,14 +182,14 @@ export async function startNodeServer(
   const retention = retentionDays === undefined ? undefined : await opened.daily('retention', () => eraseOlderThan(erasure, retentionDays), 'Retention (erasing old registrations)')
 
   const clientAddress = (c: Context) => visitorAddress((c.env as HttpBindings).incoming)
-  // Visits to each launch's pages, counted without cookies and stored as daily counts only (site/visit-counter.ts):
-  // here as the pages are served, or, for pages built for a hosted function (SUPABASE_URL), by their visit image there.
+  // Visits, counted without cookies as daily counts (site/visit-counter.ts): as pages are served, or by a hosted function's image.
   const visits = createVisitCounter({ store, shared: opened.visitors, timeZone: settings.timeZone, onError: (error) => console.error('Could not store the visit counts', error) })
   // Shared by every function the server makes: a publish must not reset anyone's count.
   const rateLimiter = opened.rateLimiter
   // The function for the launches served now: made anew with each snapshot, so a published form is the one checked.
   const makeFunction: FunctionMaker = (launchesServed, defaultSlug, launchOfHost) => {
     const fn = new Hono()
+    delivery.setLaunches(launchesServed.map(({ version }) => ({ contract: version.contract, linkBase: linkBaseOf(version.contract) })))
     if (launchesServed.length > 0) {
       const slugs = new Set(launchesServed.map((launch) => launch.slug))
       fn.route(
@@ -216,6 +216,7 @@ export async function startNodeServer(
           clock: options.clock,
           clientAddress,
           onLeadStored: () => delivery.kick(),
+          composeAtDelivery: true,
           webhook: webhook !== undefined,
           suppressionKeyOf: erasure.keyOf,
           visits,
@@ -327,8 +328,7 @@ export async function startNodeServer(
   })
   site.use('*', async (c, next) => {
     await next()
-    // The rest of a refused body is never read: tell the client this connection is done, or its next request
-    // on it (keep-alive) meets a closed socket.
+    // A refused body is never read: tell the client this connection is done, or its next request meets a closed socket.
     if (c.res.status === 413) c.res.headers.set('connection', 'close')
   })
   site.get('/healthz', healthHandler(store, undefined, launchHealth))

@@ -10,7 +10,7 @@ import type { LaunchSiteOptions } from '../../src/server/site/launch-site.ts'
 import { openSqliteStore, type SqliteLeadStore } from '../../src/server/store/sqlite/sqlite-store.ts'
 import type { OutboxJob } from '../../src/server/store/store.ts'
 import { secondLaunchConfig } from '../fixtures/second-launch.ts'
-import { launchSite, readPageConfig, registration } from './support/fixtures.ts'
+import { finished, launchSite, readPageConfig, registration } from './support/fixtures.ts'
 
 // Two launches served by one app: the repository's (bramblewood-crossing, https://bramblewood.example.com, e-mail
 // vip@example.com) and the second launch's fixture (willowmere-commons, https://willowmere.example.org, e-mail
@@ -248,7 +248,7 @@ describe('send-contact-email with two launches: unsubscribe pages', () => {
     const b = registration({ email: 'b@example.com' })
     expect((await post(app, a, { host: 'fn.test', origin: firstOrigin })).status).toBe(200)
     expect((await post(app, b, { host: 'fn.test', origin: secondOrigin })).status).toBe(200)
-    const replies = (await queued()).flatMap((job) => (job.kind === 'reply' ? [job.mail] : []))
+    const replies = (await queued()).flatMap((job) => (job.kind === 'reply' ? [finished(job.mail)] : []))
     const linkOf = (to: string) => /<(http[^>]+)>/.exec(replies.find((mail) => mail.to === to)!.headers!['List-Unsubscribe']!)![1]!
     const page = async (link: string, method = 'GET') => (await app.request(link, { method })).text()
     expect(await page(linkOf('b@example.com'))).toContain('Leave the Willowmere Commons list?')

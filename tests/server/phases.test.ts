@@ -13,7 +13,7 @@ import { startNodeServer } from '../../src/server/node.ts'
 import type { RunningServer } from '../../src/server/node-options.ts'
 import { cspHashesOf } from '../../src/server/site/security-headers.ts'
 import { openSqliteStore } from '../../src/server/store/sqlite/sqlite-store.ts'
-import { launchSite, readPageConfig, registration } from './support/fixtures.ts'
+import { finished, launchSite, readPageConfig, registration } from './support/fixtures.ts'
 
 // A launch in its VIP phase whose public phase starts at T (10:00 on 18 April 2026 in Toronto, the launch's time
 // zone): the server's clock is the test's, and nothing is rebuilt or restarted across T.
@@ -169,11 +169,11 @@ describe('the function in a phase', () => {
     now = new Date(T - 1)
     expect((await post()).status).toBe(200)
     const jobs = await store.claimDueMail(new Date(T + 60_000), 100, 60_000)
-    const replies = jobs.flatMap((job) => (job.kind === 'reply' ? [job.mail.subject] : []))
+    const replies = jobs.flatMap((job) => (job.kind === 'reply' ? [finished(job.mail).subject] : []))
     expect(replies).toEqual(['Your tour request for Bramblewood Crossing', "You're on the VIP list for Bramblewood Crossing"])
     const phases = jobs.flatMap((job) => (job.kind === 'webhook' ? [(JSON.parse(job.webhook.body) as { data: { phase: string } }).data.phase] : []))
     expect(phases).toEqual(['public', 'vip'])
-    const notifications = jobs.flatMap((job) => (job.kind === 'notification' ? [job.mail.text] : []))
+    const notifications = jobs.flatMap((job) => (job.kind === 'notification' ? [finished(job.mail).text] : []))
     expect(notifications[0]).toMatch(/Phase:?\s+Public release/)
     await store.close()
   })

@@ -391,6 +391,28 @@ describe.each([sqliteBackend(), postgresBackend()])('LeadStore contract', (backe
       expect(await store.countMessages()).toEqual({ pending: 3, sent: 0, failed: 0, cancelled: 0 })
     })
 
+    it('queues a notification and a reply to compose when sent, hands them out as queued, reads their leads by id, and erases them by their Message-ID', async () => {
+      const lead = person('jane@example.com')
+      const other = person('john@example.com')
+      const notification = { compose: 'notification' as const, to: 'sales@example.com', messageId: `<${lead.submissionId}.notification@example.com>`, assignedTo: 'Sam Seller' }
+      const reply = { compose: 'reply' as const, to: 'jane@example.com', messageId: `<${lead.submissionId}.reply@example.com>` }
+      const saved = await store.saveLead(lead, notification, [{ kind: 'reply', mail: reply }])
+      const kept = await store.saveLead(other, mailFor(other))
+      const jobs = await store.claimDueMail(at('2025-06-01T15:00:00.000Z'), 10, 60_000)
+      expect(jobs.map((j) => [j.kind, j.leadId, j.kind === 'webhook' ? undefined : j.mail])).toEqual([
+        ['notification', saved.lead.id, notification],
+        ['reply', saved.lead.id, reply],
+        ['notification', kept.lead.id, mailFor(other)],
+      ])
+      const read = await store.leadsById([kept.lead.id, saved.lead.id, saved.lead.id, 987_654])
+      expect(read.map((l) => l.submissionId).sort()).toEqual([lead.submissionId, other.submissionId].sort())
+      expect(read.find((l) => l.id === saved.lead.id)).toEqual(saved.lead)
+      expect(await store.leadsById([])).toEqual([])
+      const erased = await store.eraseLeads({ submissionId: lead.submissionId }, keyOf)
+      expect(erased).toMatchObject({ leads: 1, messages: 2, messageIds: expect.arrayContaining([notification.messageId, reply.messageId]) })
+      expect(await store.leadsById([saved.lead.id])).toEqual([])
+    })
+
     it('keeps a message failed with its last error until it is retried, and lists its state', async () => {
       const lead = newLead()
       const { lead: stored } = await store.saveLead(lead, mailFor(lead))

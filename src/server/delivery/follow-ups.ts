@@ -7,7 +7,7 @@ import type { ReplyConfig } from '../../../schema/page-config.ts'
 import { documentsOffered, type FunctionDocuments } from '../../../schema/documents.ts'
 import { singleAddress } from './mailer.ts'
 import { isRealtorLead, replyForLead } from './realtor.ts'
-import { composeReply, type ReplySettings } from './reply.ts'
+import { composeReply, replyMessageId, type ReplySettings } from './reply.ts'
 import { documentLinksFor } from './document-links.ts'
 import { composeWebhook } from './webhook.ts'
 import type { NotificationForm } from './notification.ts'
@@ -67,8 +67,21 @@ export async function composeDocumentsReply(lead: Pick<NewLead, 'fields' | 'subm
   return { ...mail, messageId: mail.messageId.replace('.reply@', `.documents-${stamp}@`), idempotencyKey: `${lead.submissionId}.documents.${stamp}` }
 }
 
-/** The reply and the webhook call to queue with `lead`; `phaseReply` gives the reply in the lead's phase. */
-export async function followUpMessages(deps: FollowUpDeps, lead: NewLead, launch: FollowUpLaunch, phaseReply: (config: ReplyConfig) => ReplyConfig): Promise<NewMessage[]> {
+/**
+ * The reply to `lead` in its phase (`phaseReply`), with its document links made for the time it registered (so a copy
+ * composed again after a crash is the same), or undefined when the launch has no reply or the lead's e-mail is not one
+ * plain address.
+ */
+export async function composeLeadReply(lead: Pick<NewLead, 'fields' | 'submissionId' | 'phase' | 'createdAt'>, launch: FollowUpLaunch, phaseReply: (config: ReplyConfig) => ReplyConfig): Promise<OutgoingMail | undefined> {
+  if (!launch.reply) return undefined
+  return composeReply(lead, await replySettingsFor(lead, { ...launch, reply: launch.reply }, phaseReply(launch.reply.config), new Date(lead.createdAt)))
+}
+
+/**
+ * The reply and the webhook call to queue with `lead`; `phaseReply` gives the reply in the lead's phase. With `later`,
+ * the reply is queued as what to send (store.ts LaterMail), composed by the delivery process when it goes.
+ */
+export async function followUpMessages(deps: FollowUpDeps, lead: NewLead, launch: FollowUpLaunch, phaseReply: (config: ReplyConfig) => ReplyConfig, later = false): Promise<NewMessage[]> {
   if (!launch.reply && !deps.webhook) return []
   const email = typeof lead.fields.email === 'string' ? singleAddress(lead.fields.email) : undefined
   const withdrawn =
@@ -80,8 +93,13 @@ export async function followUpMessages(deps: FollowUpDeps, lead: NewLead, launch
   }
   const more: NewMessage[] = []
   const { site } = launch
-  const reply = launch.reply && (await composeReply(lead, await replySettingsFor(lead, { ...launch, reply: launch.reply }, phaseReply(launch.reply.config), new Date(lead.createdAt))))
-  if (reply) more.push({ kind: 'reply', mail: reply })
+  if (launch.reply && later) {
+    // Queued only when composing it could give an e-mail: the launch has a reply and the address is one plain address.
+    if (email !== undefined) more.push({ kind: 'reply', mail: { compose: 'reply', to: email, messageId: replyMessageId(lead.submissionId, replyForLead(phaseReply(launch.reply.config), lead.fields)) } })
+  } else {
+    const reply = await composeLeadReply(lead, launch, phaseReply)
+    if (reply) more.push({ kind: 'reply', mail: reply })
+  }
   if (deps.webhook) more.push({ kind: 'webhook', webhook: composeWebhook(lead, { siteName: site.name }) })
   return more
 }

@@ -121,12 +121,20 @@ export function teamMailHtml(body: string[], sender: string): string {
   ].join('\n')
 }
 
+/** The Message-ID of a submission's notification to `recipient`. */
+export function notificationMessageId(submissionId: string, recipient: string): string {
+  return `<${submissionId}.notification@${messageDomain(recipient)}>`
+}
+
+/** What the notification reads of a lead: a new one, or a stored one (composed when sent: src/server/compose-later.ts). */
+export type NotifiedLead = Pick<NewLead, 'submissionId' | 'createdAt' | 'fields' | 'utm' | 'phase' | 'pageUrl' | 'referrer' | 'consentText' | 'userAgent'>
+
 /**
  * Composes the sales team's notification for a lead: every field with its label, the time, where it came
  * from, and the brokerage's registered name at its foot; plain text and HTML with every value escaped. Header values are stripped of line breaks, so no field
  * can add a header.
  */
-export function composeLeadMail(lead: NewLead, settings: NotificationSettings): OutgoingMail {
+export function composeLeadMail(lead: NotifiedLead, settings: NotificationSettings): OutgoingMail {
   const { form } = settings
   const rows: [string, string][] = orderedFields(form)
     .filter((field) => field in lead.fields)
@@ -167,14 +175,13 @@ export function composeLeadMail(lead: NewLead, settings: NotificationSettings): 
 
   // Reply-To points at the visitor only when the field is exactly one plain address.
   const email = typeof lead.fields.email === 'string' ? singleAddress(lead.fields.email) : undefined
-  const domain = messageDomain(settings.recipient)
   return {
     to: headerSafe(settings.recipient),
     replyTo: email === lead.fields.email ? email : undefined,
     subject,
     text,
     html,
-    messageId: `<${lead.submissionId}.notification@${domain}>`,
+    messageId: notificationMessageId(lead.submissionId, settings.recipient),
     idempotencyKey: `${lead.submissionId}.notification`,
   }
 }

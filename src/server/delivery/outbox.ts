@@ -2,7 +2,8 @@
 // mailers (.eml, SMTP, Resend), the notification, the reply, the CRM webhook and the unsubscribe links.
 import { describeDeliveryError, DeliveryError, isPermanentFailure } from './delivery-error.ts'
 import type { Mailer } from './mailer.ts'
-import type { LeadStore, OutboxJob, WebhookMessage } from '../store/store.ts'
+import { isLaterMail } from '../store/messages.ts'
+import type { LaterMail, LeadStore, OutboxJob, OutgoingMail, WebhookMessage } from '../store/store.ts'
 
 /**
  * How the outbox retries mail: exponential backoff from `minDelayMs`, doubling per attempt, capped at `maxDelayMs`;
@@ -44,7 +45,22 @@ export type OutboxWorkerOptions = {
   onFailed?: (job: OutboxJob, reason: string) => void
   /** Messages claimed (and marked sent) together, in one transaction each; sent side by side. Default 32. */
   batchSize?: number
+  /**
+   * Composes the notifications and replies queued as what to send (src/server/compose-later.ts), a batch at a time.
+   * Absent, such a message waits (a temporary failure) for a worker that has it.
+   */
+  compose?: LaterComposer | undefined
 }
+
+/**
+ * A queued notification or reply composed (src/server/compose-later.ts): the e-mail; `cancel`, nothing to send any
+ * more (the lead was erased, or its launch no longer replies), with why; or `retry`, not now (its launch is not one
+ * this process knows yet), with why.
+ */
+export type Composed = { mail: OutgoingMail } | { cancel: string } | { retry: string }
+
+/** Composes a batch of queued e-mails (one read of their leads), in order. */
+export type LaterComposer = (jobs: ReadonlyArray<{ leadId: number | null; mail: LaterMail }>) => Promise<Composed[]>
 
 /** The result of one delivery run: messages sent, and attempts that failed (retried later or given up). */
 export type DeliveryReport = { sent: number; failed: number }
@@ -89,21 +105,39 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   let timer: ReturnType<typeof setInterval> | undefined
   let stopped = false
 
-  function send(job: OutboxJob): Promise<void> {
-    if (job.kind !== 'webhook') return mailer.send(job.mail)
+  function send(job: OutboxJob, composed: Composed | undefined): Promise<void> {
+    if (job.kind !== 'webhook') {
+      if (!isLaterMail(job.mail)) return mailer.send(job.mail)
+      if (composed && 'mail' in composed) return mailer.send(composed.mail)
+      return Promise.reject(new DeliveryError(composed && 'retry' in composed ? `Not composed: ${composed.retry}.` : 'Not composed: this delivery has no launches to compose it from.', false))
+    }
     if (!webhook) return Promise.reject(new DeliveryError('No webhook address is configured (WEBHOOK_URL).', true))
     return webhook.send(job.webhook)
   }
 
+  /** The batch's messages queued as what to send, composed (one read of their leads); a failure to read is each one's. */
+  async function composeBatch(jobs: OutboxJob[]): Promise<Map<number, Composed>> {
+    const later = jobs.flatMap((job) => (job.kind !== 'webhook' && isLaterMail(job.mail) ? [{ id: job.id, leadId: job.leadId, mail: job.mail }] : []))
+    if (later.length === 0 || !options.compose) return new Map()
+    try {
+      const composed = await options.compose(later)
+      return new Map(later.map((job, i) => [job.id, composed[i]!]))
+    } catch (error) {
+      const retry = `its lead could not be read (${describeDeliveryError(error)})`
+      return new Map(later.map((job) => [job.id, { retry }]))
+    }
+  }
+
   /** Sends one claimed message; true when it went (marked sent with its batch), else its failure is recorded here. */
-  async function deliver(job: OutboxJob, report: DeliveryReport): Promise<boolean> {
-    if (job.withdrawn && job.kind !== 'notification') {
+  async function deliver(job: OutboxJob, report: DeliveryReport, composed: Composed | undefined): Promise<boolean> {
+    const cancelled = job.withdrawn && job.kind !== 'notification' ? 'the registrant withdrew' : composed && 'cancel' in composed ? composed.cancel : undefined
+    if (cancelled !== undefined) {
       await store.markMessageCancelled(job.id, clock())
-      log.info(`outbox: ${job.kind} ${job.id} not sent: the registrant withdrew`)
+      log.info(`outbox: ${job.kind} ${job.id} not sent: ${cancelled}`)
       return false
     }
     try {
-      await send(job)
+      await send(job, composed)
     } catch (error) {
       report.failed += 1
       const reason = describeDeliveryError(error)
@@ -135,7 +169,8 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
       while (!stopped) {
         const jobs = await store.claimDueMail(clock(), batchSize, leaseMs)
         if (jobs.length === 0) break
-        const went = await Promise.all(jobs.map((job) => deliver(job, report)))
+        const composed = await composeBatch(jobs)
+        const went = await Promise.all(jobs.map((job) => deliver(job, report, composed.get(job.id))))
         // Marked together once the batch is sent: a crash before this line repeats this batch, and no other message.
         const sent = jobs.filter((_, i) => went[i]).map((job) => job.id)
         await store.markMailSent(sent, clock())

@@ -54,6 +54,11 @@ export function fillPlaceholders(text: string, lead: Pick<NewLead, 'fields'>, se
   })
 }
 
+/** The Message-ID of the reply to a submission, by the sender of its words (`config`, the lead's own: realtor.ts). */
+export function replyMessageId(submissionId: string, config: Pick<ReplyConfig, 'sender'>): string {
+  return `<${submissionId}.reply@${messageDomain(config.sender.email)}>`
+}
+
 /**
  * Composes the reply to a new lead, or undefined when its e-mail field is not exactly one plain address (nothing
  * could be delivered). Message-ID `<submissionId.reply@sender's domain>`, idempotency key `submissionId.reply`.
@@ -109,7 +114,6 @@ export async function composeReply(lead: Pick<NewLead, 'fields' | 'submissionId'
   ].join('\n')
 
   const sender = config.sender
-  const domain = messageDomain(sender.email)
   return {
     to,
     replyTo: singleAddress(sender.replyTo ?? settings.siteEmail),
@@ -117,7 +121,7 @@ export async function composeReply(lead: Pick<NewLead, 'fields' | 'submissionId'
     subject: headerSafe(fill(config.subject)).slice(0, 200),
     text,
     html,
-    messageId: `<${lead.submissionId}.reply@${domain}>`,
+    messageId: replyMessageId(lead.submissionId, config),
     idempotencyKey: `${lead.submissionId}.reply`,
     headers: { 'List-Unsubscribe': `<${link}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
   }

@@ -8,7 +8,7 @@
  *   id             integer, primary key     id               integer, primary key
  *   submission_id  unique (idempotency)     lead_id          → leads.id
  *   created_at     when it was stored       recipient        where the notification goes
- *   fields         every validated field    mail             the composed message (subject, text, html…)
+ *   fields         every validated field    mail             the composed message (subject, text, html…), or what to compose when sent (messages.ts LaterMail)
  *   consent_text   the consent shown        status           'pending' | 'sent'
  *   page_url       where it was sent from   attempts         delivery attempts so far
  *   referrer       document.referrer        next_attempt_at  not tried again before this
@@ -51,6 +51,7 @@ import type { DailyMailStore } from './daily-runs.ts'
 import type { AnnouncementStore } from './announcements.ts'
 import type { DocumentStore } from './document-downloads.ts'
 import { impliedConsentEnd, type ConsentKind } from './consent.ts'
+import type { MessageCounts, MessageQuery, MessageState, NewMessage, OutboxJob, OutgoingMail, QueuedMail, WebhookMessage } from './messages.ts'
 
 /** A registration as the app hands it to the store: already validated and trimmed. */
 export type NewLead = {
@@ -145,68 +146,7 @@ export type StoredLead = Omit<NewLead, 'consentSha256' | 'consentKind' | 'implie
   firstRegisteredAt?: string
 }
 
-/** A composed notification, stored with its lead so it can be sent (again) later. `from` is the mailer's. */
-export type OutgoingMail = {
-  to: string
-  replyTo?: string | undefined
-  subject: string
-  text: string
-  html: string
-  /** A stable id for this message (`<…@…>`): a re-sent copy carries the same one. */
-  messageId: string
-  /** A stable key for HTTP mail APIs that de-duplicate retried sends (Resend's Idempotency-Key). */
-  idempotencyKey: string
-  /** The sender's display name; the address stays the mailer's (MAIL_FROM). Absent: the mailer's From as it is. */
-  fromName?: string | undefined
-  /** Extra headers, e.g. List-Unsubscribe (RFC 8058). Names and values are made header-safe by the mailer. */
-  headers?: Record<string, string> | undefined
-}
-
-/** What a message is for: notification, reply, CRM webhook, announcement, the assignee's mail (follow-up.ts), a daily summary. */
-export type MessageKind = 'notification' | 'reply' | 'webhook' | 'announcement' | 'assignment' | 'summary'
-
-/**
- * Where a message stands: `pending` (queued, or waiting for its next attempt), `sent`, `failed` (refused for good
- * or out of attempts; see its last error), `cancelled` (the registrant withdrew before it went).
- */
-export type MessageStatus = 'pending' | 'sent' | 'failed' | 'cancelled'
-
-/** A CRM webhook call as queued: the exact JSON body (sent byte for byte on every attempt) and its idempotency key. */
-export type WebhookMessage = { id: string; body: string }
-
-/** A message queued with a lead besides its notification, in the same transaction. */
-export type NewMessage = { kind: 'reply'; mail: OutgoingMail } | { kind: 'webhook'; webhook: WebhookMessage }
-
-/** One message claimed for delivery. */
-export type OutboxJob = {
-  id: number
-  leadId: number | null // null: a message of no lead (a summary)
-  /** Attempts made before this one. */
-  attempts: number
-  /** The registrant's address has withdrawn (this lead or another of the same address): send no reply or webhook. */
-  withdrawn: boolean
-} & ({ kind: Exclude<MessageKind, 'webhook'>; mail: OutgoingMail } | { kind: 'webhook'; webhook: WebhookMessage })
-
-/** One message's state, for the leads page and the retry command: no message content. */
-export type MessageState = {
-  id: number
-  leadId: number | null // null: a summary
-  kind: MessageKind
-  status: MessageStatus
-  attempts: number
-  /** Why the last attempt failed (addresses and numbers removed), or null. */
-  lastError: string | null
-  createdAt: string
-  nextAttemptAt: string
-  sentAt: string | null
-  failedAt: string | null
-}
-
-/** Which messages listMessages returns, in id order. */
-export type MessageQuery = { leadId?: number; status?: MessageStatus; afterId?: number; limit: number }
-
-/** Counts of the outbox by state. */
-export type MessageCounts = Record<MessageStatus, number>
+export type { OutgoingMail, MessageKind, MessageStatus, WebhookMessage, LaterMail, QueuedMail, NewMessage, OutboxJob, MessageState, MessageQuery, MessageCounts } from './messages.ts'
 
 /** The outcome of a withdrawal: the lead, and when it withdrew (the first time, if it already had). */
 export type Withdrawal = { leadId: number; withdrawnAt: string; already: boolean }
@@ -306,7 +246,7 @@ export interface LeadStore extends SignInCounts, FollowUpStore, PulseStore, Anno
    * stored lead with `created: false`. `more` (the reply, the webhook call) is queued in the same transaction, and so is
    * the `assignment` (its turn taken, the assignee recorded, their mail queued: follow-up.ts).
    */
-  saveLead(lead: NewLead, mail: OutgoingMail | null, more?: NewMessage[], assignment?: NewAssignment): Promise<SaveLeadResult>
+  saveLead(lead: NewLead, mail: QueuedMail | null, more?: NewMessage[], assignment?: NewAssignment): Promise<SaveLeadResult>
   /**
    * Claims up to `limit` pending notifications that are due at `now` and not claimed by someone else, and marks
    * them claimed until `now + leaseMs` (a worker that dies mid-send releases them that way).
@@ -339,6 +279,8 @@ export interface LeadStore extends SignInCounts, FollowUpStore, PulseStore, Anno
   countLeadsByLaunch(): Promise<LaunchCount[]>
   /** The lead of a submission id (case-insensitive), or undefined: e.g. whose launch an unsubscribe link is for. */
   findLead(submissionId: string): Promise<StoredLead | undefined>
+  /** The stored leads of these ids (those still stored), in no set order: what the delivery process composes from. */
+  leadsById(ids: readonly number[]): Promise<StoredLead[]>
   /** A page of the leads list, newest first (created_at, then id), with each lead's notification state. */
   searchLeads(search: LeadSearch): Promise<LeadSearchPage>
   /** How many notifications are pending and sent. */

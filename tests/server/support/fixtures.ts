@@ -3,7 +3,7 @@ import path from 'node:path'
 import { functionLaunchOf } from '../../../schema/function-launch.ts'
 import type { PageConfig } from '../../../schema/page-config.ts'
 import { launchSiteOf, type LaunchSite, type LaunchSiteOptions } from '../../../src/server/site/launch-site.ts'
-import type { NewLead, OutgoingMail } from '../../../src/server/store/store.ts'
+import type { NewLead, OutgoingMail, QueuedMail } from '../../../src/server/store/store.ts'
 import { impliedConsentEnd } from '../../../src/server/store/consent.ts'
 
 /**
@@ -76,4 +76,10 @@ export function mailFor(lead: NewLead): OutgoingMail {
     messageId: `<lead.${lead.submissionId}@example.com>`,
     idempotencyKey: `lead-notification/${lead.submissionId}`,
   }
+}
+
+/** A queued notification or reply that an app composed with its lead (the default), as the e-mail it is. */
+export function finished(mail: QueuedMail): OutgoingMail {
+  if ('compose' in mail) throw new Error(`expected a composed e-mail, found one queued to compose when sent (${mail.compose})`)
+  return mail
 }

@@ -12,6 +12,7 @@ import {
   type MessageStatus,
   type OutboxJob,
   type OutgoingMail,
+  type QueuedMail,
   type StoredLead,
   type WebhookMessage,
 } from '../store.ts'
@@ -45,7 +46,7 @@ export type JobRow = {
   lead_id: string | number | bigint | null
   attempts: number
   kind: MessageKind
-  mail: OutgoingMail | WebhookMessage | string
+  mail: QueuedMail | WebhookMessage | string
   withdrawn: boolean
 }
 

@@ -12,7 +12,7 @@ import {
   type NewLead,
   type NewMessage,
   type OutboxCounts,
-  type OutgoingMail,
+  type QueuedMail,
 } from '../store.ts'
 import type { SqlQueryable } from '../sql-queryable.ts'
 import { leadIdMark, type NewAssignment } from '../follow-up.ts'
@@ -59,7 +59,7 @@ export function createPostgresStore(db: SqlQueryable, options: PostgresStoreOpti
     ...createPostgresPulse(db, defaultLaunch),
     ...createPostgresAnnouncements(db, defaultLaunch),
     ...createPostgresDocuments(db),
-    async saveLead(lead: NewLead, mail: OutgoingMail | null, more: NewMessage[] = [], assignment?: NewAssignment) {
+    async saveLead(lead: NewLead, mail: QueuedMail | null, more: NewMessage[] = [], assignment?: NewAssignment) {
       // One statement: the lead and its messages (if any) are committed together, or nothing is.
       const messages = [
         ...(mail ? [{ kind: 'notification', recipient: mail.to, content: mail }] : []),
@@ -187,6 +187,12 @@ export function createPostgresStore(db: SqlQueryable, options: PostgresStoreOpti
       const { rows } = await db.query(`SELECT ${leadColumns} FROM public.leads WHERE submission_id::text = $1`, [submissionId.toLowerCase()])
       const row = rows[0] as LeadRow | undefined
       return row ? toStored(row) : undefined
+    },
+
+    async leadsById(ids) {
+      if (ids.length === 0) return []
+      const { rows } = await db.query(`SELECT ${leadColumns} FROM public.leads WHERE id = ANY($1::bigint[])`, [ids])
+      return (rows as LeadRow[]).map(toStored)
     },
 
     async listLeads(afterId, limit, launch) {

@@ -19,7 +19,7 @@ import {
   type NewLead,
   type NewMessage,
   type OutboxCounts,
-  type OutgoingMail,
+  type QueuedMail,
   type SaveLeadResult,
 } from '../store.ts'
 import { columnsOf, schemaV1, upgrades } from './sqlite-schema.ts'
@@ -242,7 +242,7 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions): Sqli
     return statements
   }
 
-  const save = db.transaction((lead: NewLead, mail: OutgoingMail | null, more: NewMessage[] = [], assignment?: NewAssignment): SaveLeadResult => {
+  const save = db.transaction((lead: NewLead, mail: QueuedMail | null, more: NewMessage[] = [], assignment?: NewAssignment): SaveLeadResult => {
     const s = writable()
     const inserted = s.insertLead.get(...leadColumnValues(lead))
     if (!inserted) {
@@ -264,7 +264,7 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions): Sqli
   // Group commit: the saves that arrive in one turn of the event loop share one transaction and one fsync. Each
   // save runs in its own savepoint (a nested better-sqlite3 transaction), so one failing save fails alone; and
   // each caller hears back only once the shared commit is on disk.
-  type PendingSave = { lead: NewLead; mail: OutgoingMail | null; more: NewMessage[] | undefined; assignment?: NewAssignment | undefined; resolve(result: SaveLeadResult): void; reject(error: unknown): void }
+  type PendingSave = { lead: NewLead; mail: QueuedMail | null; more: NewMessage[] | undefined; assignment?: NewAssignment | undefined; resolve(result: SaveLeadResult): void; reject(error: unknown): void }
   let queue: PendingSave[] = []
   const saveBatch = db.transaction((items: PendingSave[]) =>
     items.map((item): { result: SaveLeadResult } | { error: unknown } => {
@@ -383,6 +383,9 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions): Sqli
     async findLead(submissionId) {
       const row = bySubmission.get(submissionId.toLowerCase())
       return row ? toStored(row) : undefined
+    },
+    async leadsById(ids) {
+      return ids.length === 0 ? [] : query<LeadRow>('SELECT * FROM leads WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ids)).map(toStored)
     },
     async listLeads(afterId, limit, launch) {
       const only = launchCondition(launch)

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module'
 import { Worker } from 'node:worker_threads'
-import { leadColumnValues, type NewLead, type NewMessage, type OutgoingMail } from '../store.ts'
+import { leadColumnValues, type NewLead, type NewMessage, type QueuedMail } from '../store.ts'
 import { leadIdMark, type NewAssignment } from '../follow-up.ts'
 import { saveStatements, type LeadRow } from './sqlite-rows.ts'
 
@@ -19,7 +19,7 @@ export type WrittenLead = { created: boolean; row: LeadRow }
 
 /** A connection on a worker thread that saves leads with their messages. */
 export type SqliteWriter = {
-  save(lead: NewLead, mail: OutgoingMail | null, more?: NewMessage[], assignment?: NewAssignment): Promise<WrittenLead>
+  save(lead: NewLead, mail: QueuedMail | null, more?: NewMessage[], assignment?: NewAssignment): Promise<WrittenLead>
   /** Waits for the saves handed over, then ends the worker. */
   close(): Promise<void>
 }
