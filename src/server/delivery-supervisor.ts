@@ -101,8 +101,7 @@ export function superviseDelivery(options: SuperviseOptions): DeliverySupervisor
       if (message.type === 'listening') {
         proc.send({ type: 'start', start } satisfies ToDelivery)
         startSent = true
-      }
-      else if (message.type === 'ready') {
+      } else if (message.type === 'ready') {
         isReady = true
         for (const resolve of readyWaiters.splice(0)) resolve()
       } else if (message.type === 'failed') {

@@ -147,7 +147,7 @@ export async function startNodeServer(
       webhookDelaysMs: settings.webhookDelaysMs,
       // Poll at least as often as the shortest retry delay, so a retry is not later than configured.
       pollMs: Math.min(5_000, settings.retry.minDelayMs, ...settings.webhookDelaysMs),
-      compose: { launches: [], timeZone: settings.timeZone, notifyEmail: settings.notifyEmail, unsubscribeSecret: unsubscribeSecret() }, // launches: makeFunction's
+      compose: { launches: [], timeZone: settings.timeZone, notifyEmail: settings.notifyEmail, unsubscribeSecret: unsubscribeSecret() }, // launches: from makeFunction
     },
     onFailed: (job, reason) => alerts.raise(messageFailedAlert(job, reason)),
   })
