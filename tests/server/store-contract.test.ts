@@ -374,6 +374,27 @@ describe.each([sqliteBackend(), postgresBackend()])('LeadStore contract', (backe
       expect((await store.searchLeads({ text: 'example.com', limit: 1 })).total).toBe(2)
     })
 
+    it('finds text that JSON writes escaped (a quote, a backslash), letters beyond ASCII, and never a field\'s name', async () => {
+      const people = [
+        { name: 'Seán O"Neil \\ Jr', email: 'sean@example.org', phone: '647-555-0177', isRealtor: 'no' },
+        { name: 'Zoë Ng', email: 'zoe@example.org', phone: '+1 (647) 555-0178', isRealtor: 'no' },
+      ]
+      for (const [i, fields] of people.entries()) {
+        const lead = newLead({ createdAt: `2025-06-0${i + 1}T14:30:00.000Z`, fields })
+        await store.saveLead(lead, mailFor(lead))
+      }
+      const names = async (text: string) => (await store.searchLeads({ text, limit: 10 })).leads.map((l) => l.fields.name)
+      expect(await names('O"Neil')).toEqual(['Seán O"Neil \\ Jr'])
+      expect(await names('Neil \\ Jr')).toEqual(['Seán O"Neil \\ Jr'])
+      expect(await names('Seán')).toEqual(['Seán O"Neil \\ Jr'])
+      expect(await names('Zoë')).toEqual(['Zoë Ng'])
+      expect(await names('6475550178')).toEqual(['Zoë Ng'])
+      expect(await names('647 555')).toEqual(['Zoë Ng', 'Seán O"Neil \\ Jr'])
+      expect(await names('5550177')).toEqual(['Seán O"Neil \\ Jr'])
+      expect(await names('isRealtor')).toEqual([])
+      expect(await names('"name"')).toEqual([])
+    })
+
     it('queues the reply and the webhook call with the lead, once each, and hands them out by kind', async () => {
       const lead = newLead()
       const reply = { ...mailFor(lead), to: 'jane@example.com', messageId: `<${lead.submissionId}.reply@example.com>` }

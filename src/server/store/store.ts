@@ -209,12 +209,22 @@ export function notificationStateOf(status: string | null, attempts: number | nu
   return { status: 'none', attempts: tries }
 }
 
-/** A search text as a LIKE pattern (\\ escapes), and its digits alone when it reads as a phone number. */
-export function searchPatterns(text: string): { like: string; digits: string | null } {
+/**
+ * A search text as a LIKE pattern (\\ escapes), and its digits alone when it reads as a phone number. `rough` is what
+ * every match's whole `fields` JSON text must contain, cheap to test before each field is looked at: the text as it
+ * is (JSON writes a value verbatim unless it holds `"`, `\\` or a control character, and then there is none), and for
+ * a phone number its digits in order with anything between. Only a filter: the fields decide.
+ */
+export function searchPatterns(text: string): { like: string; digits: string | null; rough: { like: string; digits: string | null } | null } {
   const trimmed = text.trim()
   const like = `%${trimmed.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`
-  const digits = /^[\d\s().+-]+$/.test(trimmed) && (trimmed.match(/\d/g) ?? []).length >= 3 ? `%${trimmed.replace(/\D/g, '')}%` : null
-  return { like, digits }
+  const digitsOnly = /^[\d\s().+-]+$/.test(trimmed) && (trimmed.match(/\d/g) ?? []).length >= 3 ? trimmed.replace(/\D/g, '') : null
+  const verbatim = !/["\\\u0000-\u001f\ud800-\udfff]/.test(trimmed)
+  return {
+    like,
+    digits: digitsOnly === null ? null : `%${digitsOnly}%`,
+    rough: verbatim ? { like, digits: digitsOnly === null ? null : `%${digitsOnly.split('').join('%')}%` } : null,
+  }
 }
 
 /** Counts of the outbox by state (health checks, tests, bench). */

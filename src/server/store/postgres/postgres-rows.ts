@@ -74,11 +74,17 @@ export type ListedRow = LeadRow & { withdrawn_at: Date | string | null; mail_sta
 /** The WHERE clause of a search's text, its parameters numbered from $1 (see sqlite-store.ts for the rule). */
 export function searchCondition(search: LeadSearch): { sql: string; params: unknown[] } {
   if (!search.text?.trim()) return { sql: 'true', params: [] }
-  const { like, digits } = searchPatterns(search.text)
+  const { like, digits, rough } = searchPatterns(search.text)
   const phone = digits === null ? '' : ` OR regexp_replace(f.value, '[-\\s.()+]', '', 'g') LIKE $2`
+  const exact = `EXISTS (SELECT 1 FROM jsonb_each_text(leads.fields) AS f WHERE jsonb_typeof(leads.fields -> f.key) = 'string' AND (f.value ILIKE $1${phone}))`
+  const params = digits === null ? [like] : [like, digits]
+  if (!rough) return { sql: exact, params }
+  // The whole JSON text first (one ILIKE a lead), so only the leads that may match have their fields read one by one.
+  const at = params.length + 1
+  const roughPhone = rough.digits === null ? '' : ` OR leads.fields::text LIKE $${at + 1}`
   return {
-    sql: `EXISTS (SELECT 1 FROM jsonb_each_text(leads.fields) AS f WHERE jsonb_typeof(leads.fields -> f.key) = 'string' AND (f.value ILIKE $1${phone}))`,
-    params: digits === null ? [like] : [like, digits],
+    sql: `(leads.fields::text ILIKE $${at}${roughPhone}) AND ${exact}`,
+    params: [...params, ...(rough.digits === null ? [rough.like] : [rough.like, rough.digits])],
   }
 }
 

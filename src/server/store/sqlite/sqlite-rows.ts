@@ -140,11 +140,18 @@ const phoneDigits = ['-', ' ', '.', '(', ')', '+'].reduce((sql, ch) => `replace(
 /** The WHERE clause and parameters of a search's text (without the paging position). */
 export function searchCondition(search: LeadSearch): { sql: string; params: unknown[] } {
   if (!search.text?.trim()) return { sql: '1 = 1', params: [] }
-  const { like, digits } = searchPatterns(search.text)
+  const { like, digits, rough } = searchPatterns(search.text)
   const phone = digits === null ? '' : ` OR ${phoneDigits} LIKE ?`
-  return {
+  const exact = {
     sql: `EXISTS (SELECT 1 FROM json_each(leads.fields) AS f WHERE f.type = 'text' AND (f.value LIKE ? ESCAPE '\\'${phone}))`,
     params: digits === null ? [like] : [like, digits],
+  }
+  if (!rough) return exact
+  // The whole JSON text first (one LIKE a lead), so only the leads that may match have their fields read one by one.
+  const roughPhone = rough.digits === null ? '' : ' OR leads.fields LIKE ?'
+  return {
+    sql: `(leads.fields LIKE ? ESCAPE '\\'${roughPhone}) AND ${exact.sql}`,
+    params: [...(rough.digits === null ? [rough.like] : [rough.like, rough.digits]), ...exact.params],
   }
 }
 
