@@ -349,17 +349,22 @@ describe.each([sqliteBackend(), postgresBackend()])('LeadStore contract', (backe
       expect(back.leads.map((l) => l.fields.name)).toEqual(['Lead 3', 'Lead 2', 'Lead 1'])
     })
 
+    /** Stores a lead for each of `people` (a day apart, the first oldest) and returns a search by text, newest first. */
+    async function searchable(people: Array<Record<string, unknown>>): Promise<(text: string) => Promise<unknown[]>> {
+      for (const [i, fields] of people.entries()) {
+        const lead = newLead({ createdAt: `2025-06-0${i + 1}T14:30:00.000Z`, fields })
+        await store.saveLead(lead, mailFor(lead))
+      }
+      return async (text) => (await store.searchLeads({ text, limit: 10 })).leads.map((l) => l.fields.name)
+    }
+
     it('finds leads by text in any form field, whatever the case, and phone numbers whatever their separators', async () => {
       const people = [
         { name: 'Ada Lovelace', email: 'ada@example.com', phone: '(416) 555-0101', isRealtor: 'no' },
         { name: 'Grace Hopper', email: 'grace@navy.example', phone: '905.555.0199', isRealtor: 'yes', brokerage: 'Hopper Realty 100%' },
         { name: 'Alan Turing', email: 'alan@example.com', phone: '+1 613 555 0142', isRealtor: 'no' },
       ]
-      for (const [i, fields] of people.entries()) {
-        const lead = newLead({ createdAt: `2025-06-0${i + 1}T14:30:00.000Z`, fields })
-        await store.saveLead(lead, mailFor(lead))
-      }
-      const names = async (text: string) => (await store.searchLeads({ text, limit: 10 })).leads.map((l) => l.fields.name)
+      const names = await searchable(people)
       expect(await names('ADA')).toEqual(['Ada Lovelace'])
       expect(await names('navy.example')).toEqual(['Grace Hopper'])
       expect(await names('416 555 0101')).toEqual(['Ada Lovelace'])
@@ -375,24 +380,14 @@ describe.each([sqliteBackend(), postgresBackend()])('LeadStore contract', (backe
     })
 
     it('finds text that JSON writes escaped (a quote, a backslash), letters beyond ASCII, and never a field\'s name', async () => {
-      const people = [
+      const names = await searchable([
         { name: 'Seán O"Neil \\ Jr', email: 'sean@example.org', phone: '647-555-0177', isRealtor: 'no' },
         { name: 'Zoë Ng', email: 'zoe@example.org', phone: '+1 (647) 555-0178', isRealtor: 'no' },
-      ]
-      for (const [i, fields] of people.entries()) {
-        const lead = newLead({ createdAt: `2025-06-0${i + 1}T14:30:00.000Z`, fields })
-        await store.saveLead(lead, mailFor(lead))
-      }
-      const names = async (text: string) => (await store.searchLeads({ text, limit: 10 })).leads.map((l) => l.fields.name)
-      expect(await names('O"Neil')).toEqual(['Seán O"Neil \\ Jr'])
-      expect(await names('Neil \\ Jr')).toEqual(['Seán O"Neil \\ Jr'])
-      expect(await names('Seán')).toEqual(['Seán O"Neil \\ Jr'])
-      expect(await names('Zoë')).toEqual(['Zoë Ng'])
-      expect(await names('6475550178')).toEqual(['Zoë Ng'])
-      expect(await names('647 555')).toEqual(['Zoë Ng', 'Seán O"Neil \\ Jr'])
-      expect(await names('5550177')).toEqual(['Seán O"Neil \\ Jr'])
-      expect(await names('isRealtor')).toEqual([])
-      expect(await names('"name"')).toEqual([])
+      ])
+      const sean = 'Seán O"Neil \\ Jr'
+      // Each search and whom it finds, newest first.
+      const found = await Promise.all(['O"Neil', 'Neil \\ Jr', 'Seán', 'Zoë', '6475550178', '647 555', '5550177', 'isRealtor', '"name"'].map(names))
+      expect(found).toEqual([[sean], [sean], [sean], ['Zoë Ng'], ['Zoë Ng'], ['Zoë Ng', sean], [sean], [], []])
     })
 
     it('queues the reply and the webhook call with the lead, once each, and hands them out by kind', async () => {
