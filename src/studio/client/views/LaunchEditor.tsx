@@ -56,7 +56,7 @@ function Workspace({ detail, canEdit, local }: { detail: LaunchDetail; canEdit: 
   const cursorPart = useRef<PagePart | null>(null)
   const selectingFrom = useRef<MessageEventSource | null>(null)
   const savedText = useRef(detail.draftText ?? detail.liveText)
-  const saving = useRef<Promise<void> | null>(null)
+  const saving = useRef<Promise<boolean> | null>(null)
   const [text, setText] = useState(savedText.current)
   const [pointer, setPointer] = useState('')
   const [problems, setProblems] = useState<StudioProblem[]>(detail.problems)
@@ -110,14 +110,14 @@ function Workspace({ detail, canEdit, local }: { detail: LaunchDetail; canEdit: 
 
   const refreshPreview = useCallback(() => studioApi.preview(slug, askedPhase.current).then(showPreview, () => {}), [slug, showPreview])
 
-  /** Saves the text as this launch's draft (when it changed), then shows its problems and its page. */
+  /** Saves the text as this launch's draft (when it changed), then shows its problems and its page; false when it could not. */
   const saveDraft = useCallback(
-    async (reason: 'typing' | 'button') => {
+    async (reason: 'typing' | 'button'): Promise<boolean> => {
       const code = editor.current
-      if (!code || !canEdit) return
+      if (!code || !canEdit) return false
       await saving.current
       const text = code.text()
-      if (text === savedText.current && reason === 'typing') return
+      if (text === savedText.current && reason === 'typing') return true
       const run = (async () => {
         try {
           const doc = code.view.state.doc
@@ -131,12 +131,14 @@ function Workspace({ detail, canEdit, local }: { detail: LaunchDetail; canEdit: 
               : `Draft saved ${formatMoment(result.savedAt)}.`,
           )
           await refreshPreview()
+          return true
         } catch (e) {
           setStatus(`The draft was not saved: ${(e as Error).message} Your text is still here.`)
+          return false
         }
       })()
       saving.current = run
-      await run
+      return run
     },
     [canEdit, refreshPreview, slug],
   )
@@ -243,15 +245,17 @@ function Workspace({ detail, canEdit, local }: { detail: LaunchDetail; canEdit: 
     setLink(undefined)
     void refreshPreview()
   }
-  const makeCurrent = (name: string) => {
+  const makeCurrent = async (name: string) => {
     const code = editor.current
     if (!code) return
     try {
       code.updateText(replaceValue(code.text(), ['phases', 'current'], JSON.stringify(name)))
-      setStatus(`"current" is now "${name}" in the text: publish to put that phase live.`)
     } catch (e) {
       setStatus(`The phase could not be changed in the text: ${(e as Error).message}`)
+      return
     }
+    // Saved now rather than by the typing timer, whose "Draft saved" would replace the words below a moment later.
+    if (await saveDraft('button')) setStatus(`"current" is now "${name}" in the text: publish to put that phase live.`)
   }
   const onRestored = async (version: number, warning?: string) => {
     const fresh = await studioApi.launch(slug)
@@ -363,7 +367,7 @@ function Workspace({ detail, canEdit, local }: { detail: LaunchDetail; canEdit: 
           {config !== undefined && part && <FormView key={part.path.join('/')} part={part} value={partValue(config, part)} onChange={onFormChange} idPrefix="part" />}
         </section>
         <div className="preview-pane">
-          {phases && <PhasePicker phases={phases} canEdit={canEdit} onShow={showPhase} onMakeCurrent={makeCurrent} />}
+          {phases && <PhasePicker phases={phases} canEdit={canEdit} onShow={showPhase} onMakeCurrent={(name) => void makeCurrent(name)} />}
           <PreviewFrames frames={frames} />
         </div>
       </div>
