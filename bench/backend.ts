@@ -58,10 +58,39 @@ type AutocannonRequest = {
   onResponse?: (status: number, body: string, context: Record<string, unknown>) => void
 }
 type AutocannonOptions = { url: string; connections: number; duration?: number; amount?: number; timeout?: number; requests: AutocannonRequest[] }
-type Autocannon = ((options: AutocannonOptions) => Promise<AutocannonResult>) & { track?: unknown }
+/** The little of autocannon's client (lib/httpClient.js) that honouring `Connection: close` needs. */
+type AutocannonClient = {
+  on(event: 'headers', listener: (info: { shouldKeepAlive: boolean }) => void): void
+  _doRequest(): void
+  _destroyConnection(): void
+  _connect(): void
+}
+type Autocannon = ((options: AutocannonOptions & { setupClient?: (client: AutocannonClient) => void }) => Promise<AutocannonResult>) & { track?: unknown }
 
 // autocannon ships no types; take it through require with the little of its API used here.
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon
+const rawAutocannon = createRequire(import.meta.url)('autocannon') as Autocannon
+
+/**
+ * A client that honours `Connection: close` as a browser or a proxy does: its next request goes on a new connection.
+ * autocannon does not: after the server's last answer on a connection (maxRequestsPerSocket, 1,000 requests) it kept
+ * sending on it, and Node answered every further request 503 (50,000 registrations into a fast run, 50 × 1,000).
+ */
+function honourConnectionClose(client: AutocannonClient): void {
+  let closing = false
+  client.on('headers', (info) => {
+    closing = !info.shouldKeepAlive
+  })
+  const next = client._doRequest.bind(client)
+  client._doRequest = () => {
+    if (!closing) return next()
+    closing = false
+    // _connect sends the first request on the new connection itself.
+    client._destroyConnection()
+    client._connect()
+  }
+}
+
+const autocannon = (options: AutocannonOptions) => rawAutocannon({ ...options, setupClient: honourConnectionClose })
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 
