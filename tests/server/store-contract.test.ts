@@ -349,6 +349,33 @@ describe.each([sqliteBackend(), postgresBackend()])('LeadStore contract', (backe
       expect(back.leads.map((l) => l.fields.name)).toEqual(['Lead 3', 'Lead 2', 'Lead 1'])
     })
 
+    it('pages through the matches of a text search in both directions, with their count', async () => {
+      // Seven leads a day apart, the odd ones at example.org; Lead 6 in the same millisecond as Lead 4 (the id breaks
+      // the tie), so Lead 5 is the newest.
+      for (let i = 0; i < 7; i++) {
+        const lead = newLead({ createdAt: `2025-06-0${i === 6 ? 5 : i + 1}T14:30:00.000Z`, fields: { name: `Lead ${i}`, email: `l${i}@example.${i % 2 ? 'org' : 'com'}`, phone: '555-555-0100', isRealtor: 'no' } })
+        await store.saveLead(lead, mailFor(lead))
+      }
+      const names = (page: { leads: Array<{ fields: Record<string, unknown> }> }) => page.leads.map((l) => l.fields.name)
+      const position = (lead: { createdAt: string; id: number }) => ({ createdAt: lead.createdAt, id: lead.id })
+      const first = await store.searchLeads({ text: 'example.com', limit: 2 })
+      expect(names(first)).toEqual(['Lead 6', 'Lead 4'])
+      expect(first).toMatchObject({ total: 4, hasNewer: false, hasOlder: true })
+      expect(first.leads[1]!.notification).toEqual({ status: 'pending', attempts: 0 })
+      const second = await store.searchLeads({ text: 'example.com', limit: 2, from: { older: position(first.leads[1]!) } })
+      expect(names(second)).toEqual(['Lead 2', 'Lead 0'])
+      expect(second).toMatchObject({ total: 4, hasNewer: true, hasOlder: false })
+      const back = await store.searchLeads({ text: 'example.com', limit: 2, from: { newer: position(second.leads[0]!) } })
+      expect(names(back)).toEqual(['Lead 6', 'Lead 4'])
+      expect(back).toMatchObject({ hasNewer: false, hasOlder: true })
+      const middle = await store.searchLeads({ text: 'example.org', limit: 1, from: { older: position(first.leads[0]!) } })
+      expect(names(middle)).toEqual(['Lead 3'])
+      expect(middle).toMatchObject({ total: 3, hasNewer: true, hasOlder: true })
+      const past = await store.searchLeads({ text: 'example.com', limit: 2, from: { older: position(second.leads[1]!) } })
+      expect(past).toMatchObject({ leads: [], total: 4, hasNewer: true, hasOlder: false })
+      expect(await store.searchLeads({ text: 'nobody', limit: 2 })).toMatchObject({ leads: [], total: 0, hasNewer: false, hasOlder: false })
+    })
+
     /** Stores a lead for each of `people` (a day apart, the first oldest) and returns a search by text, newest first. */
     async function searchable(people: Array<Record<string, unknown>>): Promise<(text: string) => Promise<unknown[]>> {
       for (const [i, fields] of people.entries()) {

@@ -7,6 +7,8 @@ import {
   type ErasureResult,
   type LaunchOptions,
   type LeadStore,
+  type LeadSearchPage,
+  type StoredLead,
   type MessageCounts,
   type MessageStatus,
   type NewLead,
@@ -225,25 +227,46 @@ export function createPostgresStore(db: SqlQueryable, options: PostgresStoreOpti
       const from = search.from
       const newer = from !== undefined && 'newer' in from
       const position = from === undefined ? undefined : 'newer' in from ? from.newer : from.older
-      const keyset = position ? ` AND (leads.created_at, leads.id) ${newer ? '>' : '<'} ($${n + 1}::timestamptz, $${n + 2})` : ''
+      const keysetOn = (alias: string) => (position ? ` AND (${alias}.created_at, ${alias}.id) ${newer ? '>' : '<'} ($${n + 1}::timestamptz, $${n + 2})` : '')
       const order = newer ? 'ASC' : 'DESC'
+      const pageParams = [...match.params, ...(position ? [position.createdAt, position.id] : []), search.limit]
+      const limit = `$${n + (position ? 3 : 1)}`
       // The lead's first outbox row is its notification; (lead_id, id) is indexed, so this stays one index probe a
       // lead whatever the planner's statistics say (min(id) made it walk the primary key on a fresh table).
-      const { rows } = await db.query(
-        `SELECT ${leadColumns.split(', ').map((c) => `leads.${c}`).join(', ')}, leads.withdrawn_at, o.status AS mail_status, o.attempts AS mail_attempts,
-           fu.status AS fu_status, fu.assignee AS fu_assignee
-         FROM public.leads LEFT JOIN LATERAL (
+      const listedColumns = `${leadColumns.split(', ').map((c) => `leads.${c}`).join(', ')}, leads.withdrawn_at, o.status AS mail_status, o.attempts AS mail_attempts,
+           fu.status AS fu_status, fu.assignee AS fu_assignee`
+      const details = `LEFT JOIN LATERAL (
            SELECT status, attempts FROM public.outbox WHERE outbox.lead_id = leads.id ORDER BY outbox.id LIMIT 1
-         ) AS o ON true LEFT JOIN public.lead_follow_ups AS fu ON fu.lead_id = leads.id
-         WHERE ${match.sql}${keyset}
-         ORDER BY leads.created_at ${order}, leads.id ${order} LIMIT $${n + (position ? 3 : 1)}`,
-        [...match.params, ...(position ? [position.createdAt, position.id] : []), search.limit],
+         ) AS o ON true LEFT JOIN public.lead_follow_ups AS fu ON fu.lead_id = leads.id`
+      if (search.text?.trim()) {
+        // A text search reads every lead's fields: the matches are found once, and the page, the count and whether
+        // there is more on either side are all taken from them (otherwise each is its own pass over the leads).
+        const { rows } = await db.query(
+          `WITH m AS MATERIALIZED (SELECT id, created_at FROM public.leads WHERE ${match.sql}),
+           p AS (SELECT id, created_at FROM m WHERE true${keysetOn('m')} ORDER BY created_at ${order}, id ${order} LIMIT ${limit}),
+           meta AS (SELECT (SELECT count(*)::int FROM m) AS total,
+             EXISTS (SELECT 1 FROM m WHERE (m.created_at, m.id) > (SELECT created_at, id FROM p ORDER BY created_at DESC, id DESC LIMIT 1)) AS newer,
+             EXISTS (SELECT 1 FROM m WHERE (m.created_at, m.id) < (SELECT created_at, id FROM p ORDER BY created_at, id LIMIT 1)) AS older)
+           SELECT meta.total, meta.newer AS has_newer, meta.older AS has_older, ${listedColumns}
+           FROM meta LEFT JOIN (p JOIN public.leads ON leads.id = p.id ${details}) ON true
+           ORDER BY p.created_at ${order}, p.id ${order}`,
+          pageParams,
+        )
+        const found = rows as Array<ListedRow & { total: number; has_newer: boolean; has_older: boolean }>
+        const { total, has_newer: hasNewer, has_older: hasOlder } = found[0]!
+        return listedPage(found.filter((row) => row.id !== null), toStored, newer, position !== undefined, { total, hasNewer, hasOlder })
+      }
+      const { rows } = await db.query(
+        `SELECT ${listedColumns}
+         FROM public.leads ${details}
+         WHERE ${match.sql}${keysetOn('leads')}
+         ORDER BY leads.created_at ${order}, leads.id ${order} LIMIT ${limit}`,
+        pageParams,
       )
       const listed = rows as ListedRow[]
-      if (newer) listed.reverse()
       // The count and whether there is more on either side, in one round trip.
-      const first = listed[0]
-      const last = listed.at(-1)
+      const first = newer ? listed.at(-1) : listed[0]
+      const last = newer ? listed[0] : listed.at(-1)
       const beyond = (side: '<' | '>', at: number) =>
         `EXISTS (SELECT 1 FROM public.leads WHERE ${match.sql} AND (created_at, id) ${side} ($${at}::timestamptz, $${at + 1}))`
       const { rows: meta } = await db.query(
@@ -253,17 +276,7 @@ export function createPostgresStore(db: SqlQueryable, options: PostgresStoreOpti
         first && last ? [...match.params, toIso(first.created_at), toNumber(first.id), toIso(last.created_at), toNumber(last.id)] : match.params,
       )
       const { total, newer: hasNewer, older: hasOlder } = meta[0] as { total: number; newer: boolean; older: boolean }
-      return {
-        leads: listed.map((row) => ({
-          ...toStored(row),
-          notification: notificationStateOf(row.mail_status, row.mail_attempts),
-          ...withdrawalOf(row.withdrawn_at === null ? null : toIso(row.withdrawn_at)),
-          followUp: { status: row.fu_status, assignee: row.fu_assignee ?? '' },
-        })),
-        total,
-        hasNewer: listed.length === 0 ? total > 0 && position !== undefined : hasNewer,
-        hasOlder,
-      }
+      return listedPage(listed, toStored, newer, position !== undefined, { total, hasNewer, hasOlder })
     },
 
     async countMail() {
@@ -371,4 +384,29 @@ const assignmentSql = `turn AS (
 function assignmentParams(assignment: NewAssignment | undefined): unknown[] {
   const candidates = (assignment?.candidates ?? []).map((c, i) => ({ i, assignee: c.assignee, recipient: c.mail?.to ?? null, content: c.mail ?? null }))
   return [JSON.stringify(candidates), assignment?.turns ?? null, assignment?.author ?? '', leadIdMark]
+}
+
+/**
+ * A search's page of rows as the leads page lists it, newest first (`fetchedOldestFirst` for a page read towards
+ * newer leads); a page past the end of the matches still says there are newer ones when there are any.
+ */
+function listedPage(
+  rows: ListedRow[],
+  toStored: (row: LeadRow) => StoredLead,
+  fetchedOldestFirst: boolean,
+  fromPosition: boolean,
+  meta: Omit<LeadSearchPage, 'leads'>,
+): LeadSearchPage {
+  if (fetchedOldestFirst) rows.reverse()
+  return {
+    leads: rows.map((row) => ({
+      ...toStored(row),
+      notification: notificationStateOf(row.mail_status, row.mail_attempts),
+      ...withdrawalOf(row.withdrawn_at === null ? null : toIso(row.withdrawn_at)),
+      followUp: { status: row.fu_status, assignee: row.fu_assignee ?? '' },
+    })),
+    total: meta.total,
+    hasNewer: rows.length === 0 ? meta.total > 0 && fromPosition : meta.hasNewer,
+    hasOlder: meta.hasOlder,
+  }
 }
