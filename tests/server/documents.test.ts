@@ -201,5 +201,42 @@ describe.each(leadStoreBackends())('document links', (backend) => {
       expect(res.status).toBe(200)
       expect(Buffer.from(await res.arrayBuffer()).equals(priceList)).toBe(true)
     })
+
+    it('queues one fresh-link e-mail when the button is pressed many times at once, on one server or two', async () => {
+      const { id, links } = await register('dee@example.com')
+      now = new Date(now.getTime() + 31 * 86_400_000)
+      const lead = (await store.findLead(id))!
+      const ask = () => app.request(links.get('Price list')!, { method: 'POST' })
+      // A second server on the same database (on SQLite, another connection to the same file).
+      const other = await backend.reopen()
+      try {
+        const mail = { to: 'dee@example.com', subject: 'Your fresh links', text: 'The links.', html: '<p>The links.</p>', messageId: '<fresh-links@example.com>', idempotencyKey: 'fresh-links' }
+        const notBefore = new Date(now.getTime() - 60_000)
+        const all = () =>
+          Promise.all([...Array.from({ length: 12 }, ask), ...Array.from({ length: 12 }, () => other.queueDocumentsReply(lead.id, mail, now, notBefore))])
+        // On PostgreSQL the requests are made to meet: the outbox is locked against writes until all of them wait on
+        // it, then released, so they check at the same moment (SQLite's one write lock lets one writer at a time).
+        const answers =
+          backend.kind === 'postgres'
+            ? await backend.postgres().session(async (db) => {
+                await db.query('BEGIN')
+                await db.query('LOCK TABLE public.outbox IN SHARE ROW EXCLUSIVE MODE')
+                const asked = all()
+                // Asked on this session's own connection: the others are the pool's, each holding a waiting request.
+                const waiting = async () => Number(((await db.query(`SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock'`)).rows[0] as { n: string }).n)
+                for (let tries = 0; tries < 100 && (await waiting()) < 8; tries++) await new Promise((r) => setTimeout(r, 20))
+                await db.query('COMMIT')
+                return asked
+              })
+            : await all()
+        const statuses = answers.filter((a): a is Response => a instanceof Response).map((a) => a.status)
+        expect(statuses).toEqual(Array.from({ length: 12 }, () => 200))
+      } finally {
+        await other.close()
+      }
+      const replies = (await store.listMessages({ leadId: lead.id, limit: 50 })).filter((m) => m.kind === 'reply')
+      // The registration's reply, and one fresh-link reply.
+      expect(replies).toHaveLength(2)
+    })
   })
 })

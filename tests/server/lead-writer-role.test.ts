@@ -141,6 +141,11 @@ describe(`the lead_writer role (migrations on PostgreSQL, ${plannedPostgresKind(
       expect(await store.countMail()).toEqual({ pending: 0, sent: 1 })
       expect((await store.listLeads(0, 10)).map((l) => l.submissionId)).toEqual([lead.submissionId])
       expect(await refusal(db, 'UPDATE public.leads SET withdrawn_at = now() WHERE submission_id = $1', [lead.submissionId])).toBeUndefined()
+      // A fresh document link: the lead's row is its gate (20260110000000_documents_reply_gate.sql), once a window.
+      const id = ((await db.query('SELECT id FROM public.leads WHERE submission_id = $1', [lead.submissionId])).rows as Array<{ id: string }>)[0]!.id
+      const fresh = { to: 'jane@example.com', subject: 'Fresh links', text: 'Links.', html: '<p>Links.</p>', messageId: '<fresh@example.com>', idempotencyKey: 'fresh' }
+      expect(await store.queueDocumentsReply(Number(id), fresh, new Date('2025-06-02T15:00:00Z'), new Date('2025-06-02T14:50:00Z'))).toBe(true)
+      expect(await store.queueDocumentsReply(Number(id), fresh, new Date('2025-06-02T15:01:00Z'), new Date('2025-06-02T14:51:00Z'))).toBe(false)
       const key = await addressKeyOf('test-secret-test-secret', 'jane@example.com')
       await store.suppressAddress(key)
       expect(await store.isSuppressed(key)).toBe(true)

@@ -36,11 +36,19 @@ export function createPostgresDocuments(db: SqlQueryable): DocumentStore<{ id: s
       }))
     },
     async queueDocumentsReply(leadId, mail, now, notBefore) {
-      // One statement: queued only when none was queued for the lead since notBefore.
+      // One statement: queued only when none was queued for the lead since notBefore. The lead's row is the gate
+      // (supabase/migrations/20260110000000_documents_reply_gate.sql): a request at the same moment waits for this
+      // one's row lock, then sees documents_reply_at moved and queues nothing; NOT EXISTS on the outbox alone let both
+      // through. The outbox check stays for replies queued before the column was there.
       const { rows } = await db.query(
-        `INSERT INTO public.outbox (lead_id, kind, recipient, mail, next_attempt_at, created_at)
-         SELECT $1, 'reply', $2, $3::jsonb, $4, $4
-         WHERE NOT EXISTS (SELECT 1 FROM public.outbox WHERE lead_id = $1 AND recipient = $2 AND created_at > $5)
+        `WITH gate AS (
+           UPDATE public.leads SET documents_reply_at = $4
+           WHERE id = $1 AND (documents_reply_at IS NULL OR documents_reply_at <= $5)
+             AND NOT EXISTS (SELECT 1 FROM public.outbox WHERE lead_id = $1 AND recipient = $2 AND created_at > $5)
+           RETURNING id
+         )
+         INSERT INTO public.outbox (lead_id, kind, recipient, mail, next_attempt_at, created_at)
+         SELECT gate.id, 'reply', $2, $3::jsonb, $4, $4 FROM gate
          RETURNING id`,
         [leadId, documentsReplyRecipient, JSON.stringify(mail), now.toISOString(), notBefore.toISOString()],
       )
