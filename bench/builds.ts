@@ -1,10 +1,11 @@
 import { spawn, spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import net from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { createInterface } from 'node:readline'
 import { pathToFileURL } from 'node:url'
+import { parseArgs } from 'node:util'
 import { createLaunch } from '../src/config/new-launch.ts'
 import { buildCacheDir, pageCodeFingerprint } from '../src/build/page-code.ts'
 import { readBuildSettings } from '../src/server/env.ts'
@@ -137,6 +138,51 @@ export async function runBuildBench(log: (line: string) => void = console.log): 
   }
 }
 
+/** Entries of a checkout a build reads, as copyProject copies them (those an older checkout has). */
+const checkoutEntries = ['src', 'schema', 'public', 'documents', 'index.html', 'page.config.json', 'package.json', 'package-lock.json', 'tsconfig.json', 'vite.config.ts']
+
+/**
+ * `npm run build` of 1, 5 and 20 launches of another checkout (`--old DIR`, e.g. a `git worktree` of an older commit
+ * with node_modules linked), in a temporary copy, the extra launches made by its own `new-launch`: an older commit's
+ * build beside this one's in one run. The first build (not counted) makes what that checkout caches.
+ */
+export function oldBuildFigures(dir: string, log: (line: string) => void = console.log): Record<string, number> {
+  const root = mkdtempSync(path.join(tmpdir(), 'vip-bench-old-'))
+  const dists: string[] = []
+  const dist = () => {
+    const made = mkdtempSync(path.join(tmpdir(), 'vip-bench-build-'))
+    dists.push(made)
+    return made
+  }
+  try {
+    for (const entry of checkoutEntries) if (existsSync(path.join(dir, entry))) cpSync(path.join(dir, entry), path.join(root, entry), { recursive: true })
+    symlinkSync(path.join(dir, 'node_modules'), path.join(root, 'node_modules'))
+    const newLaunch = (name: string) => {
+      const result = spawnSync(tsx, ['src/cli/new-launch.ts', name], { cwd: root, encoding: 'utf8' })
+      if (result.status !== 0) throw new Error(`new-launch ${name} failed in ${dir}:\n${result.stdout}\n${result.stderr}`)
+    }
+    const old = path.basename(dir)
+    log(`${old}: build 1 launch (first, not counted): ${timedBuild(root, dist())} s`)
+    const one = timedBuild(root, dist())
+    log(`${old}: build 1 launch: ${one} s`)
+    const names = Array.from({ length: 19 }, (_, i) => `bench-launch-${String(i + 1).padStart(2, '0')}`)
+    for (const name of names.slice(0, 4)) newLaunch(name)
+    const five = timedBuild(root, dist())
+    log(`${old}: build 5 launches: ${five} s`)
+    for (const name of names.slice(4)) newLaunch(name)
+    const twenty = timedBuild(root, dist())
+    log(`${old}: build 20 launches: ${twenty} s`)
+    return { 'build 1 launch (s)': one, 'build 5 launches (s)': five, 'build 20 launches (s)': twenty, '20 launches / 1 launch': Math.round((twenty / one) * 10) / 10 }
+  } finally {
+    for (const made of dists) rmSync(made, { recursive: true, force: true })
+    rmSync(root, { recursive: true, force: true })
+  }
+}
+
+// `npx tsx bench/builds.ts [--old DIR]`: with --old, that checkout's builds first, then this one's, in one run.
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  console.log(JSON.stringify(await runBuildBench(), null, 2))
+  const { values } = parseArgs({ options: { old: { type: 'string' } } })
+  const old = values.old ? oldBuildFigures(path.resolve(values.old)) : undefined
+  const figures = await runBuildBench()
+  console.log(JSON.stringify(old ? { [path.basename(values.old!)]: old, this: figures } : figures, null, 2))
 }
