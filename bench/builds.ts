@@ -95,15 +95,21 @@ async function timedPublishes(root: string, distDir: string, slug: string): Prom
   }
 }
 
-/** Runs the build and publish bench; every temporary folder is removed. */
-export async function runBuildBench(log: (line: string) => void = console.log): Promise<BuildFigures> {
-  const project = copyProject()
+/** A new temporary folder for each build's output (`dist()`), all listed in `dists` for removal. */
+function distFolders(): { dist: () => string; dists: string[] } {
   const dists: string[] = []
   const dist = () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'vip-bench-build-'))
     dists.push(dir)
     return dir
   }
+  return { dist, dists }
+}
+
+/** Runs the build and publish bench; every temporary folder is removed. */
+export async function runBuildBench(log: (line: string) => void = console.log): Promise<BuildFigures> {
+  const project = copyProject()
+  const { dist, dists } = distFolders()
   try {
     // Cold: this code version's page code removed from the cache (the next build makes it again).
     const fingerprint = pageCodeFingerprint(path.resolve('.'), readBuildSettings(process.env))
@@ -148,12 +154,7 @@ const checkoutEntries = ['src', 'schema', 'public', 'documents', 'index.html', '
  */
 export function oldBuildFigures(dir: string, log: (line: string) => void = console.log): Record<string, number> {
   const root = mkdtempSync(path.join(tmpdir(), 'vip-bench-old-'))
-  const dists: string[] = []
-  const dist = () => {
-    const made = mkdtempSync(path.join(tmpdir(), 'vip-bench-build-'))
-    dists.push(made)
-    return made
-  }
+  const { dist, dists } = distFolders()
   try {
     for (const entry of checkoutEntries) if (existsSync(path.join(dir, entry))) cpSync(path.join(dir, entry), path.join(root, entry), { recursive: true })
     symlinkSync(path.join(dir, 'node_modules'), path.join(root, 'node_modules'))
@@ -174,7 +175,7 @@ export function oldBuildFigures(dir: string, log: (line: string) => void = conso
     log(`${old}: build 20 launches: ${twenty} s`)
     return { 'build 1 launch (s)': one, 'build 5 launches (s)': five, 'build 20 launches (s)': twenty, '20 launches / 1 launch': Math.round((twenty / one) * 10) / 10 }
   } finally {
-    for (const made of dists) rmSync(made, { recursive: true, force: true })
+    for (const dir of dists) rmSync(dir, { recursive: true, force: true })
     rmSync(root, { recursive: true, force: true })
   }
 }
