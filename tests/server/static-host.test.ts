@@ -262,8 +262,10 @@ describe("a phase's start runs PUBLISH_COMMAND (Node server, the test's clock)",
     expect(dist).toContain(vipCta)
     expect(existsSync(path.join(target, config.launch.slug))).toBe(false)
     const hosted = path.join(target, config.launch.slug, 'index.html')
+    // The command's last step writes calls.log: until then its copy may be half made (index.html there, the log not).
+    const calls = path.join(target, 'calls.log')
     const deadline = Date.now() + 20_000
-    while (!existsSync(hosted) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100))
+    while (!existsSync(calls) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100))
     expect(Date.now() + offset).toBeGreaterThanOrEqual(T)
     const html = readFileSync(hosted, 'utf8')
     expect(html).toContain(publicCta)
@@ -271,6 +273,6 @@ describe("a phase's start runs PUBLISH_COMMAND (Node server, the test's clock)",
     expect(existsSync(path.join(target, config.launch.slug, '.phases'))).toBe(false)
     // The Node server itself serves the public phase too, from the same clock.
     expect(await (await fetch(`${server.url}/`)).text()).toContain(publicCta)
-    expect(readFileSync(path.join(target, 'calls.log'), 'utf8').trim().split('\n')).toHaveLength(1)
+    expect(readFileSync(calls, 'utf8').trim().split('\n')).toHaveLength(1)
   }, 60_000)
 })
