@@ -22,7 +22,9 @@ import { postgresServersPhase, type PostgresPhaseDeps } from './postgres-servers
  * The backend's load and durability bench (`npm run bench:backend`, and part of `npm run bench`):
  *   1. load      autocannon, 50 connections, 15 s, every request a new registration (1 in 20 a retry of one
  *                already acknowledged): requests/s, p50, p99, and whether every acknowledged registration is
- *                stored exactly once; then how long the outbox takes to write every notification.
+ *                stored exactly once; then how long the outbox takes to write every notification (to .eml files: no
+ *                SMTP_URL, the server's default).
+ *   1b. smtp     the load of 1. with SMTP up (SMTP_URL: a real SMTP server on 127.0.0.1): every message received.
  *   2. outage    SMTP down: every registration still succeeds; SMTP back: every notification arrives, once.
  *   3. sigkill   SIGKILL mid-load, restart on the same DATA_DIR: every acknowledged lead is there.
  *   4. launches  the load of 1. on one server serving three launches (a copy of the project with two more in
@@ -33,12 +35,12 @@ import { postgresServersPhase, type PostgresPhaseDeps } from './postgres-servers
  *   6. webhook   the load of 1. with a CRM webhook on (WEBHOOK_URL, a real HTTP receiver on 127.0.0.1 that checks each
  *                call's signature): a third message queued with each lead, every call received and signed.
  *   7. launches20 the load of 4. over twenty launches.
- * After each load (1., 4., 6., 7.) the server's resident memory (RSS), so one launch and twenty can be compared.
+ * After each load (1., 1b., 4., 6., 7.) the server's resident memory (RSS), so one launch and twenty can be compared.
  * Beside 1., in the same run: the floors (bench/backend-floors.ts) — a plain INSERT+fsync loop's rate and an empty
  * handler's rate under the same load — and, with `--old DIR` (another checkout, e.g. `git archive <commit>` unpacked
  * with node_modules linked; repeatable), the load of 1. on that checkout's server, just before this one's;
  * `--rounds N` takes the checkouts' loads (10 s each, not waiting for delivery) in turns N times first;
- * `--load-only` runs the floors and the loads alone.
+ * `--load-only` runs the floors and the loads (1. and 1b.) alone.
  * Everything runs on 127.0.0.1 in a temporary directory; every process started here is stopped by its pid.
  */
 
@@ -619,6 +621,42 @@ async function deliveryKillPhase(work: string, log: (line: string) => void) {
 }
 
 /** The load of 1. with the CRM webhook on, to a receiver on 127.0.0.1 that checks every call's signature. */
+/**
+ * The load of 1. with SMTP up: SMTP_URL names a real SMTP server on 127.0.0.1 (smtp-server, in this process) instead
+ * of the .eml files a server without SMTP_URL writes. Every message must arrive: distinct Message-IDs received.
+ */
+async function smtpLoadPhase(work: string, log: (line: string) => void) {
+  const ids = new Set<string>()
+  let received = 0
+  const smtp = new SMTPServer({
+    authOptional: true,
+    hideSTARTTLS: true,
+    disableReverseLookup: true,
+    logger: false,
+    closeTimeout: 100,
+    onData(stream, _session, callback) {
+      let head = ''
+      stream.on('data', (c: Buffer) => {
+        if (head.length < 4000) head += c.toString('latin1')
+      })
+      stream.on('end', () => {
+        received += 1
+        ids.add(/^Message-ID: (\S+)/im.exec(head)?.[1] ?? '')
+        callback()
+      })
+    },
+  })
+  smtp.on('error', () => undefined)
+  const port = await freePort()
+  await new Promise<void>((resolve) => smtp.listen(port, '127.0.0.1', resolve))
+  try {
+    const figures = await loadPhase(work, log, root, 'smtp', { env: { SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'Bench <no-reply@example.com>' } })
+    return { ...figures, 'smtp.messagesReceived': received, 'smtp.messagesReceivedDistinct': ids.size }
+  } finally {
+    await new Promise<void>((resolve) => smtp.close(() => resolve()))
+  }
+}
+
 async function webhookPhase(work: string, log: (line: string) => void) {
   const secret = 'bench-webhook-secret-0123456789'
   const receiver = await startTestReceiver(secret)
@@ -667,6 +705,7 @@ export async function runBackendBench(options: { log?: (line: string) => void; o
       ...(await emptyHandlerPhase(log)),
       ...old,
       ...(await loadPhase(work, log)),
+      ...(await smtpLoadPhase(work, log)),
     }
     if (!options.loadOnly) {
       Object.assign(
@@ -744,6 +783,10 @@ export async function runBackendBench(options: { log?: (line: string) => void; o
       figures['load.non2xx'] !== 0 && 'registrations refused under load',
       typeof figures['load.deliveryDoneSecondsAfterLoad'] !== 'number' && 'messages not all delivered after load',
       figures['load.messagesNotSent'] !== 0 && 'messages left pending or failed after load',
+      figures['smtp.acknowledgedButMissing'] !== 0 && 'acknowledged leads missing under load with SMTP',
+      figures['smtp.non2xx'] !== 0 && 'registrations refused under load with SMTP',
+      typeof figures['smtp.deliveryDoneSecondsAfterLoad'] !== 'number' && 'messages not all delivered over SMTP after load',
+      figures['smtp.messagesReceivedDistinct'] !== figures['smtp.messagesSent'] && 'messages sent over SMTP and not received',
       ...others,
     ].filter(Boolean)
     return { 'backend.verdict': failures.length === 0 ? 'pass' : `FAIL: ${failures.join('; ')}`, ...figures }
