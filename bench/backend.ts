@@ -432,6 +432,34 @@ async function loadPhase(work: string, log: (line: string) => void, checkout = r
   }
 }
 
+/**
+ * A real SMTP server on 127.0.0.1:`port` that accepts every message and hands `onMessage` its first 4,000 characters
+ * (the headers), keeping nothing: a load's hundred thousand messages cost it no memory.
+ */
+async function startSmtpSink(port: number, onMessage: (head: string) => void, onError: () => void = () => undefined): Promise<SMTPServer> {
+  const smtp = new SMTPServer({
+    authOptional: true,
+    hideSTARTTLS: true,
+    disableReverseLookup: true,
+    logger: false,
+    closeTimeout: 100,
+    onData(stream, _session, callback) {
+      let head = ''
+      stream.on('data', (c: Buffer) => {
+        if (head.length < 4000) head += c.toString('latin1')
+      })
+      stream.on('end', () => {
+        onMessage(head)
+        callback()
+      })
+    },
+  })
+  // A connection dropped mid-message is emitted as an error: never thrown (a phase may count them).
+  smtp.on('error', onError)
+  await new Promise<void>((resolve) => smtp.listen(port, '127.0.0.1', resolve))
+  return smtp
+}
+
 async function outagePhase(work: string, log: (line: string) => void) {
   const dataDir = path.join(work, 'outage')
   const smtpPort = await freePort()
@@ -457,30 +485,13 @@ async function outagePhase(work: string, log: (line: string) => void) {
     const deliveredWhileDown = received.size
 
     log('outage: SMTP back …')
-    smtp = new SMTPServer({
-      authOptional: true,
-      hideSTARTTLS: true,
-      disableReverseLookup: true,
-      logger: false,
-      closeTimeout: 100,
-      onData(stream, _session, callback) {
-        let head = ''
-        stream.on('data', (c: Buffer) => {
-          if (head.length < 4000) head += c.toString('latin1')
-        })
-        stream.on('end', () => {
-          // The team's notification only (the registrant's reply is another kind): `<submissionId>.notification`.
-          const key = /X-Idempotency-Key: (\S+)/i.exec(head)?.[1] ?? ''
-          if (!key.endsWith('.notification')) return callback()
-          const id = key.slice(0, -'.notification'.length)
-          received.set(id, (received.get(id) ?? 0) + 1)
-          callback()
-        })
-      },
+    smtp = await startSmtpSink(smtpPort, (head) => {
+      // The team's notification only (the registrant's reply is another kind): `<submissionId>.notification`.
+      const key = /X-Idempotency-Key: (\S+)/i.exec(head)?.[1] ?? ''
+      if (!key.endsWith('.notification')) return
+      const id = key.slice(0, -'.notification'.length)
+      received.set(id, (received.get(id) ?? 0) + 1)
     })
-    // A connection the server drops mid-message is emitted as an error: not this phase's figure, and never thrown.
-    smtp.on('error', () => undefined)
-    await new Promise<void>((resolve) => smtp!.listen(smtpPort, '127.0.0.1', resolve))
     const backAt = Date.now()
     const allArrived = await until(() => stored.every((id) => received.has(id)), 60_000)
     const recoverySeconds = (Date.now() - backAt) / 1000
@@ -563,28 +574,14 @@ async function deliveryKillPhase(work: string, log: (line: string) => void) {
   const dataDir = path.join(work, 'delivery-kill')
   const smtpPort = await freePort()
   const received: string[] = []
-  const smtp = new SMTPServer({
-    authOptional: true,
-    hideSTARTTLS: true,
-    disableReverseLookup: true,
-    logger: false,
-    closeTimeout: 100,
-    onData(stream, _session, callback) {
-      let head = ''
-      stream.on('data', (c: Buffer) => {
-        if (head.length < 4000) head += c.toString('latin1')
-      })
-      stream.on('end', () => {
-        received.push(/^Message-ID: (\S+)/im.exec(head)?.[1] ?? '')
-        callback()
-      })
-    },
-  })
   // The killed delivery process breaks its SMTP connection, which the SMTP server emits as an error: counted, not
   // thrown (unheard, it ended a bench run at 5fbd455's successor).
   let broken = 0
-  smtp.on('error', () => broken++)
-  await new Promise<void>((resolve) => smtp.listen(smtpPort, '127.0.0.1', resolve))
+  const smtp = await startSmtpSink(
+    smtpPort,
+    (head) => received.push(/^Message-ID: (\S+)/im.exec(head)?.[1] ?? ''),
+    () => broken++,
+  )
   const server = await startServer({ DATA_DIR: dataDir, DIST_DIR: path.join(work, 'dist'), SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, MAIL_FROM: 'Bench <no-reply@example.com>' })
   try {
     log('delivery kill: 2,000 registrations, SIGKILL of the delivery process mid-delivery …')
@@ -628,27 +625,11 @@ async function deliveryKillPhase(work: string, log: (line: string) => void) {
 async function smtpLoadPhase(work: string, log: (line: string) => void) {
   const ids = new Set<string>()
   let received = 0
-  const smtp = new SMTPServer({
-    authOptional: true,
-    hideSTARTTLS: true,
-    disableReverseLookup: true,
-    logger: false,
-    closeTimeout: 100,
-    onData(stream, _session, callback) {
-      let head = ''
-      stream.on('data', (c: Buffer) => {
-        if (head.length < 4000) head += c.toString('latin1')
-      })
-      stream.on('end', () => {
-        received += 1
-        ids.add(/^Message-ID: (\S+)/im.exec(head)?.[1] ?? '')
-        callback()
-      })
-    },
-  })
-  smtp.on('error', () => undefined)
   const port = await freePort()
-  await new Promise<void>((resolve) => smtp.listen(port, '127.0.0.1', resolve))
+  const smtp = await startSmtpSink(port, (head) => {
+    received += 1
+    ids.add(/^Message-ID: (\S+)/im.exec(head)?.[1] ?? '')
+  })
   try {
     const figures = await loadPhase(work, log, root, 'smtp', { env: { SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'Bench <no-reply@example.com>' } })
     return { ...figures, 'smtp.messagesReceived': received, 'smtp.messagesReceivedDistinct': ids.size }
