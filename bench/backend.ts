@@ -617,7 +617,6 @@ async function deliveryKillPhase(work: string, log: (line: string) => void) {
   }
 }
 
-/** The load of 1. with the CRM webhook on, to a receiver on 127.0.0.1 that checks every call's signature. */
 /**
  * The load of 1. with SMTP up: SMTP_URL names a real SMTP server on 127.0.0.1 (smtp-server, in this process) instead
  * of the .eml files a server without SMTP_URL writes. Every message must arrive: distinct Message-IDs received.
@@ -638,6 +637,7 @@ async function smtpLoadPhase(work: string, log: (line: string) => void) {
   }
 }
 
+/** The load of 1. with the CRM webhook on, to a receiver on 127.0.0.1 that checks every call's signature. */
 async function webhookPhase(work: string, log: (line: string) => void) {
   const secret = 'bench-webhook-secret-0123456789'
   const receiver = await startTestReceiver(secret)

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process'
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import net from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -95,45 +95,51 @@ async function timedPublishes(root: string, distDir: string, slug: string): Prom
   }
 }
 
-/** A new temporary folder for each build's output (`dist()`), all listed in `dists` for removal. */
-function distFolders(): { dist: () => string; dists: string[] } {
-  const dists: string[] = []
+/** Builds of one launch (twice: the first makes what the checkout caches), then five and twenty, timed. */
+type BuildSeries = { first: number; one: number; five: number; twenty: number; twentyDist: string; launches: string[] }
+
+/**
+ * `npm run build` of the project copy at `root` with 1, 5 and 20 launches, `addLaunch` making each extra one, each
+ * build into a new folder (`dists`, for the caller to remove); `label` names the checkout in the log.
+ */
+function timedBuildSeries(root: string, dists: string[], addLaunch: (name: string) => void, log: (line: string) => void, label = ''): BuildSeries {
   const dist = () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'vip-bench-build-'))
     dists.push(dir)
     return dir
   }
-  return { dist, dists }
+  const first = timedBuild(root, dist())
+  log(`${label}build 1 launch, first (makes what is cached): ${first} s`)
+  const one = timedBuild(root, dist())
+  log(`${label}build 1 launch: ${one} s`)
+  const launches = Array.from({ length: 19 }, (_, i) => `bench-launch-${String(i + 1).padStart(2, '0')}`)
+  launches.slice(0, 4).forEach(addLaunch)
+  const five = timedBuild(root, dist())
+  log(`${label}build 5 launches: ${five} s`)
+  launches.slice(4).forEach(addLaunch)
+  const twentyDist = dist()
+  const twenty = timedBuild(root, twentyDist)
+  log(`${label}build 20 launches: ${twenty} s`)
+  return { first, one, five, twenty, twentyDist, launches }
 }
 
 /** Runs the build and publish bench; every temporary folder is removed. */
 export async function runBuildBench(log: (line: string) => void = console.log): Promise<BuildFigures> {
   const project = copyProject()
-  const { dist, dists } = distFolders()
+  const dists: string[] = []
   try {
-    // Cold: this code version's page code removed from the cache (the next build makes it again).
+    // Cold: this code version's page code removed from the cache (the first build makes it again).
     const fingerprint = pageCodeFingerprint(path.resolve('.'), readBuildSettings(process.env))
     rmSync(path.join(buildCacheDir, 'page-code', fingerprint), { recursive: true, force: true })
-    const cold = timedBuild(project.root, dist())
-    log(`build 1 launch, cold: ${cold} s`)
-    const one = timedBuild(project.root, dist())
-    log(`build 1 launch: ${one} s`)
-    const names = Array.from({ length: 19 }, (_, i) => `bench-launch-${String(i + 1).padStart(2, '0')}`)
-    for (const name of names.slice(0, 4)) createLaunch(name, project.root, path.join(project.root, 'page.config.json'))
-    const five = timedBuild(project.root, dist())
-    log(`build 5 launches: ${five} s`)
-    for (const name of names.slice(4)) createLaunch(name, project.root, path.join(project.root, 'page.config.json'))
-    const twentyDist = dist()
-    const twenty = timedBuild(project.root, twentyDist)
-    log(`build 20 launches: ${twenty} s`)
-    const [start, publish, again] = await timedPublishes(project.root, twentyDist, names[9]!)
+    const series = timedBuildSeries(project.root, dists, (name) => createLaunch(name, project.root, path.join(project.root, 'page.config.json')), log)
+    const [start, publish, again] = await timedPublishes(project.root, series.twentyDist, series.launches[9]!)
     log(`server start with 20 launches: ${start} s; publish 1 of 20: ${publish} s, again ${again} s`)
     return {
-      'build 1 launch, cold (s)': cold,
-      'build 1 launch (s)': one,
-      'build 5 launches (s)': five,
-      'build 20 launches (s)': twenty,
-      '20 launches / 1 launch': Math.round((twenty / one) * 10) / 10,
+      'build 1 launch, cold (s)': series.first,
+      'build 1 launch (s)': series.one,
+      'build 5 launches (s)': series.five,
+      'build 20 launches (s)': series.twenty,
+      '20 launches / 1 launch': Math.round((series.twenty / series.one) * 10) / 10,
       'publish 1 of 20 launches (s)': publish!,
       'publish 1 of 20 again (s)': again!,
       'server start, 20 launches built (s)': start!,
@@ -144,39 +150,24 @@ export async function runBuildBench(log: (line: string) => void = console.log): 
   }
 }
 
-/** Entries of a checkout a build reads, as copyProject copies them (those an older checkout has). */
-const checkoutEntries = ['src', 'schema', 'public', 'documents', 'index.html', 'page.config.json', 'package.json', 'package-lock.json', 'tsconfig.json', 'vite.config.ts']
-
 /**
  * `npm run build` of 1, 5 and 20 launches of another checkout (`--old DIR`, e.g. a `git worktree` of an older commit
  * with node_modules linked), in a temporary copy, the extra launches made by its own `new-launch`: an older commit's
- * build beside this one's in one run. The first build (not counted) makes what that checkout caches.
+ * build beside this one's in one run.
  */
 export function oldBuildFigures(dir: string, log: (line: string) => void = console.log): Record<string, number> {
-  const root = mkdtempSync(path.join(tmpdir(), 'vip-bench-old-'))
-  const { dist, dists } = distFolders()
+  const project = copyProject(dir)
+  const dists: string[] = []
+  const newLaunch = (name: string) => {
+    const result = spawnSync(tsx, ['src/cli/new-launch.ts', name], { cwd: project.root, encoding: 'utf8' })
+    if (result.status !== 0) throw new Error(`new-launch ${name} failed in ${dir}:\n${result.stdout}\n${result.stderr}`)
+  }
   try {
-    for (const entry of checkoutEntries) if (existsSync(path.join(dir, entry))) cpSync(path.join(dir, entry), path.join(root, entry), { recursive: true })
-    symlinkSync(path.join(dir, 'node_modules'), path.join(root, 'node_modules'))
-    const newLaunch = (name: string) => {
-      const result = spawnSync(tsx, ['src/cli/new-launch.ts', name], { cwd: root, encoding: 'utf8' })
-      if (result.status !== 0) throw new Error(`new-launch ${name} failed in ${dir}:\n${result.stdout}\n${result.stderr}`)
-    }
-    const old = path.basename(dir)
-    log(`${old}: build 1 launch (first, not counted): ${timedBuild(root, dist())} s`)
-    const one = timedBuild(root, dist())
-    log(`${old}: build 1 launch: ${one} s`)
-    const names = Array.from({ length: 19 }, (_, i) => `bench-launch-${String(i + 1).padStart(2, '0')}`)
-    for (const name of names.slice(0, 4)) newLaunch(name)
-    const five = timedBuild(root, dist())
-    log(`${old}: build 5 launches: ${five} s`)
-    for (const name of names.slice(4)) newLaunch(name)
-    const twenty = timedBuild(root, dist())
-    log(`${old}: build 20 launches: ${twenty} s`)
+    const { one, five, twenty } = timedBuildSeries(project.root, dists, newLaunch, log, `${path.basename(dir)}: `)
     return { 'build 1 launch (s)': one, 'build 5 launches (s)': five, 'build 20 launches (s)': twenty, '20 launches / 1 launch': Math.round((twenty / one) * 10) / 10 }
   } finally {
-    for (const dir of dists) rmSync(dir, { recursive: true, force: true })
-    rmSync(root, { recursive: true, force: true })
+    for (const made of dists) rmSync(made, { recursive: true, force: true })
+    project.remove()
   }
 }
 

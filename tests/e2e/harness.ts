@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -99,15 +99,17 @@ export async function startServer(env: Record<string, string> = {}, options: Ser
 }
 
 /**
- * A throwaway copy of this project as a fresh clone has it (code, configs, images; node_modules linked), to add
- * launches to, build and run in without touching the checkout (its launches/, dist/ or function bundle).
+ * A throwaway copy of this project (or of the checkout at `from`) as a fresh clone has it (code, configs, images;
+ * node_modules linked), to add launches to, build and run in without touching the checkout (its launches/, dist/ or
+ * function bundle).
  */
-export function copyProject(): { root: string; remove(): void } {
+export function copyProject(from = path.resolve('.')): { root: string; remove(): void } {
   const root = mkdtempSync(path.join(tmpdir(), 'vip-project-'))
   for (const entry of ['src', 'schema', 'public', 'documents', 'index.html', 'page.config.json', 'package.json', 'package-lock.json', 'tsconfig.json', 'vite.config.ts']) {
-    cpSync(path.resolve(entry), path.join(root, entry), { recursive: true })
+    // An older checkout (bench/builds.ts --old) may not have every entry yet.
+    if (existsSync(path.join(from, entry))) cpSync(path.join(from, entry), path.join(root, entry), { recursive: true })
   }
-  symlinkSync(path.resolve('node_modules'), path.join(root, 'node_modules'))
+  symlinkSync(path.join(from, 'node_modules'), path.join(root, 'node_modules'))
   return { root, remove: () => rmSync(root, { recursive: true, force: true }) }
 }
 
