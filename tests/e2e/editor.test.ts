@@ -82,6 +82,8 @@ async function findInEditor(page: Page, text: string): Promise<void> {
   // The search panel takes its query on a key press, as when typed.
   await field.press('End')
   await field.press('Enter')
+  // The match is the selection (the search highlights it as selected) before the panel closes and the caller types.
+  await page.locator('.cm-searchMatch-selected').first().waitFor()
   await field.press('Escape')
 }
 
