@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util'
 import { startServer, type RunningServer } from '../tests/e2e/harness.ts'
 import { findChromium } from '../tests/find-chromium.ts'
 import { writeFloorDist } from './floor.ts'
-import { runInTurns, type Medians, type Target } from './lighthouse.ts'
+import { calibrateSlowdown, median, runInTurns, type Medians, type Target } from './lighthouse.ts'
 
 /*
  * `npx tsx bench/compare.ts --old DIR [--new DIR] [--runs 5] [--old-dist D] [--new-dist D]`: two checkouts of this project (an older commit in a
@@ -15,7 +15,10 @@ import { runInTurns, type Medians, type Target } from './lighthouse.ts'
  * floor of each (its pages with every script removed, bench/floor.ts) is served beside it. `--old-dist`/`--new-dist`
  * measure a checkout's existing build instead (a build takes minutes on a loaded machine). Lighthouse mobile runs
  * the four in turns, `runs` times each, and the table gives each one's medians, what the scripts add, and the load
- * average before and after.
+ * average before and after. `--slowdown calibrated` runs them on the phone Lighthouse means whatever this machine's
+ * speed (the multiplier from its benchmarkIndex, `calibratedSlowdown` in bench/lighthouse.ts); `--slowdown N` on N×;
+ * without it Lighthouse's own 4×. `--method devtools` throttles the loads in Chromium instead of simulating
+ * (see `ThrottlingMethod` in bench/lighthouse.ts: on a shared 2-core machine the simulation multiplies the waits).
  */
 
 const { values: options } = parseArgs({
@@ -25,14 +28,25 @@ const { values: options } = parseArgs({
     runs: { type: 'string', default: '5' },
     'old-dist': { type: 'string' },
     'new-dist': { type: 'string' },
+    slowdown: { type: 'string' },
+    method: { type: 'string', default: 'simulate' },
   },
 })
 if (!options.old) {
   console.error('Name the older checkout to compare with: --old DIR (for example a `git worktree add /tmp/old COMMIT`).')
   process.exit(1)
 }
+if (options.method !== 'simulate' && options.method !== 'devtools') {
+  console.error(`--method takes "simulate" (Lighthouse's default) or "devtools", not "${options.method}".`)
+  process.exit(1)
+}
+const method = options.method
 const runs = Math.max(1, Number(options.runs) || 5)
 const checkouts = { old: path.resolve(options.old), new: path.resolve(options.new) }
+if (options.slowdown !== undefined && options.slowdown !== 'calibrated' && !(Number(options.slowdown) >= 1)) {
+  console.error(`--slowdown takes "calibrated" or a CPU multiplier of 1 or more, not "${options.slowdown}".`)
+  process.exit(1)
+}
 
 function commitOf(dir: string): string {
   const result = spawnSync('git', ['-C', dir, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' })
@@ -66,10 +80,20 @@ async function main(): Promise<void> {
       servers.push(page, bare)
       targets.push({ name: `${name} page`, url: `${page.url}/` }, { name: `${name} floor`, url: `${bare.url}/` })
     }
+    let cpuSlowdown = options.slowdown === undefined || options.slowdown === 'calibrated' ? undefined : Number(options.slowdown)
+    let calibration = ''
+    if (options.slowdown === 'calibrated') {
+      console.log('Calibrating the CPU multiplier (3 Lighthouse runs of the new floor) …')
+      const found = await calibrateSlowdown(targets.find((target) => target.name === 'new floor')!.url, chromePath)
+      cpuSlowdown = found.cpuSlowdown
+      calibration = `; calibrated: benchmarkIndex ${Math.round(found.benchmarkIndex)} → ${cpuSlowdown}× CPU`
+      console.log(`benchmarkIndex ${Math.round(found.benchmarkIndex)}: ${cpuSlowdown}× CPU`)
+    }
     const loadBefore = load()
     console.log(`Load average before: ${loadBefore}`)
-    const results: Record<string, Medians> = await runInTurns(targets, 'mobile', chromePath, runs)
+    const results: Record<string, Medians> = await runInTurns(targets, 'mobile', chromePath, runs, undefined, { cpuSlowdown, method })
     const loadAfter = load()
+    const indexes = Object.values(results).flatMap(({ runs: all }) => all.map((run) => run.benchmarkIndex))
     const rows = targets.map(({ name }) => {
       const { median, runs: all } = results[name]!
       const tbts = all.map((run) => Math.round(run.tbt)).join(', ')
@@ -79,7 +103,7 @@ async function main(): Promise<void> {
     console.log(
       [
         '',
-        `Lighthouse mobile, ${runs} runs each in turns; load average ${loadBefore} before, ${loadAfter} after.`,
+        `Lighthouse mobile at ${cpuSlowdown ?? 4}× CPU${calibration}, ${method === 'devtools' ? 'throttled in Chromium' : 'simulated'}, ${runs} runs each in turns; benchmarkIndex ${Math.round(Math.min(...indexes))}–${Math.round(Math.max(...indexes))} (median ${Math.round(median(indexes))}); load average ${loadBefore} before, ${loadAfter} after.`,
         '',
         '| Page | TBT median | TBT each run | LCP | FCP | performance |',
         '|---|---|---|---|---|---|',
@@ -90,6 +114,14 @@ async function main(): Promise<void> {
         `New floor's TBT against the old floor's: ${ms(tbt('new floor'))} / ${ms(tbt('old floor'))} (target ≤ half) ${tbt('new floor') <= tbt('old floor') / 2 ? '✓' : '✗'}`,
       ].join('\n'),
     )
+    // What makes each TBT: every run's tasks of 50 ms or more as Lighthouse simulated them, and its FCP (TBT counts
+    // what blocks after it).
+    for (const { name } of targets) {
+      console.log(`\n${name}: long tasks as Lighthouse simulated them`)
+      for (const [i, run] of results[name]!.runs.entries()) {
+        console.log(`  run ${i + 1} (TBT ${ms(run.tbt)}, FCP ${ms(run.fcp)}): ${run.longTasks.length ? run.longTasks.join('; ') : 'none'}`)
+      }
+    }
   } finally {
     for (const server of servers) await server.stop()
     rmSync(work, { recursive: true, force: true })

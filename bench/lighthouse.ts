@@ -7,6 +7,18 @@ import { chromiumArgs } from '../tests/find-chromium.ts'
 /** Lighthouse's form factors: `mobile` is its default (Moto G Power, slow 4G, simulated), `desktop` its preset. */
 export type FormFactor = 'mobile' | 'desktop'
 
+/**
+ * Lighthouse's throttling methods. `simulate`, its default, loads the page at the machine's own speed and multiplies
+ * each main-thread task's wall time by the CPU multiplier: on a shared 2-core machine a task's wall time is mostly
+ * waiting for a core (a 22 ms task of 7 ms CPU), and the wait is multiplied too. `devtools` throttles the load itself
+ * (Chromium pauses the page's main thread, as profile.ts does): a task takes its CPU time times the multiplier, plus
+ * the wait once. The same network in both (slow 4G; devtools adds its packet-level latency factor).
+ */
+export type ThrottlingMethod = 'simulate' | 'devtools'
+
+/** How a run throttles: the CPU multiplier (default: the form factor's) and the method (default `simulate`). */
+export type Throttling = { cpuSlowdown?: number; method?: ThrottlingMethod }
+
 /** The figures kept from one Lighthouse run. Scores 0–100; times in ms; bytes as transferred. */
 export type LighthouseRun = {
   performance: number
@@ -28,12 +40,42 @@ export type LighthouseRun = {
   /** What the largest contentful paint was (the element's label, or its selector), and its phases in ms. */
   lcpElement: string
   lcpPhases: string
+  /** Lighthouse's measure of this machine's CPU at the run (its `benchmarkIndex`: higher is faster). */
+  benchmarkIndex: number
+  /** The CPU multiplier the run simulated or applied (Lighthouse's mobile default is 4). */
+  cpuSlowdown: number
+  /** How: `simulate` (Lighthouse's default: an unthrottled load, each task's duration multiplied) or `devtools` (the load throttled in Chromium). */
+  throttlingMethod: ThrottlingMethod
+  /**
+   * The load's tasks of 50 ms or more as Lighthouse simulated them (its long-tasks audit): start, duration and
+   * where the time went, for example "at 912 ms, 143 ms: styleLayout 96, other 31, paintCompositeRender 16". Those
+   * after the first contentful paint make the TBT.
+   */
+  longTasks: string[]
+}
+
+/**
+ * The CPU multiplier that makes this machine the phone Lighthouse's mobile run means (a mid-tier phone, Moto G
+ * Power class), from the machine's `benchmarkIndex`. Lighthouse's default of 4× assumes a high-end desktop of about
+ * 1,500: on a faster machine 4× is a faster phone, and a task that blocks on the phone passes under 50 ms; on a
+ * slower one the page is judged on a slower phone. The mapping is the Lighthouse team's calculator's
+ * (github.com/patrickhulce/lighthouse-cpu-throttling-calculator, linked from Lighthouse's docs/throttling.md,
+ * "Calibrating the CPU slowdown"): 150 → 1×, 800 → 2×, 1,300 → 3×, then 1× more each 233 (1,533 → 4×, 2,000 → 6×).
+ * Below 150 the machine cannot play the phone: `undefined`.
+ */
+export function calibratedSlowdown(benchmarkIndex: number): number | undefined {
+  if (!Number.isFinite(benchmarkIndex) || benchmarkIndex < 150) return undefined
+  const multiplier =
+    benchmarkIndex >= 1300 ? 3 + (benchmarkIndex - 1300) / 233 : benchmarkIndex >= 800 ? 2 + (benchmarkIndex - 800) / 500 : 1 + (benchmarkIndex - 150) / 650
+  return Math.round(multiplier * 10) / 10
 }
 
 const categories = ['performance', 'accessibility', 'best-practices', 'seo'] as const
 
 type Lhr = {
   runtimeError?: { code: string; message: string }
+  environment?: { benchmarkIndex?: number }
+  configSettings?: { throttlingMethod?: ThrottlingMethod; throttling?: { cpuSlowdownMultiplier?: number } }
   categories: Record<string, { score: number | null; auditRefs: { id: string; weight: number }[] }>
   audits: Record<
     string,
@@ -42,7 +84,7 @@ type Lhr = {
       numericValue?: number
       scoreDisplayMode: string
       metricSavings?: Record<string, number>
-      details?: { overallSavingsBytes?: number; items?: Array<LhrItem> }
+      details?: { overallSavingsBytes?: number; items?: Array<LhrItem>; debugData?: { tasks?: Array<Record<string, number>>; urls?: string[] } }
     }
   >
 }
@@ -70,6 +112,22 @@ function lcpOf(lhr: Lhr): { lcpElement: string; lcpPhases: string } {
     .map((row) => `${row.phase} ${Math.round(row.timing!)} ms`)
     .join(', ')
   return { lcpElement, lcpPhases: lcpPhases || 'unknown' }
+}
+
+function longTasksOf(lhr: Lhr): string[] {
+  const debug = lhr.audits['long-tasks']?.details?.debugData
+  return (debug?.tasks ?? [])
+    .map((task) => {
+      const { startTime = 0, duration = 0, urlIndex, ...groups } = task
+      const parts = Object.entries(groups)
+        .filter(([, time]) => time >= 1)
+        .sort((a, b) => b[1] - a[1])
+        .map(([group, time]) => `${group} ${Math.round(time)}`)
+      const url = urlIndex === undefined ? undefined : debug?.urls?.[urlIndex]
+      return { startTime, line: `at ${Math.round(startTime)} ms, ${Math.round(duration)} ms: ${parts.join(', ')}${url && url !== 'Unattributable' ? ` (${url})` : ''}` }
+    })
+    .sort((a, b) => a.startTime - b.startTime)
+    .map((task) => task.line)
 }
 
 function savingsOf(lhr: Lhr): string[] {
@@ -112,6 +170,10 @@ function readRun(lhr: Lhr): LighthouseRun {
     failing: [...failing].sort(),
     savings: savingsOf(lhr),
     ...lcpOf(lhr),
+    benchmarkIndex: lhr.environment?.benchmarkIndex ?? Number.NaN,
+    cpuSlowdown: lhr.configSettings?.throttling?.cpuSlowdownMultiplier ?? Number.NaN,
+    throttlingMethod: lhr.configSettings?.throttlingMethod ?? 'simulate',
+    longTasks: longTasksOf(lhr),
   }
 }
 
@@ -189,8 +251,9 @@ async function startChromium(chromePath: string, profile: string): Promise<{ por
 /**
  * One Lighthouse run of `url` through its command line, in a Chromium started here with the project's flags and
  * a fresh profile (a reused one carries cache between runs); both are stopped by pid, also after `timeoutMs`.
+ * `throttling` replaces the form factor's CPU multiplier (see `calibratedSlowdown`) or Lighthouse's method.
  */
-export async function runLighthouse(url: string, formFactor: FormFactor, chromePath: string, timeoutMs = 120_000): Promise<LighthouseRun> {
+export async function runLighthouse(url: string, formFactor: FormFactor, chromePath: string, timeoutMs = 120_000, throttling: Throttling = {}): Promise<LighthouseRun> {
   const work = mkdtempSync(path.join(tmpdir(), 'vip-lighthouse-'))
   const report = path.join(work, 'report.json')
   const chromium = await startChromium(chromePath, path.join(work, 'profile'))
@@ -202,6 +265,8 @@ export async function runLighthouse(url: string, formFactor: FormFactor, chromeP
     `--only-categories=${categories.join(',')}`,
     `--port=${chromium.port}`,
     ...(formFactor === 'desktop' ? ['--preset=desktop'] : []),
+    ...(throttling.cpuSlowdown === undefined ? [] : [`--throttling.cpuSlowdownMultiplier=${throttling.cpuSlowdown}`]),
+    ...(throttling.method === undefined ? [] : [`--throttling-method=${throttling.method}`]),
   ]
   try {
     const child = spawn(path.resolve('node_modules/.bin/lighthouse'), args, { stdio: ['ignore', 'ignore', 'pipe'] })
@@ -230,7 +295,7 @@ export function median(values: number[]): number {
 
 /** Each figure's median over the runs (figure by figure), with every audit that cost points in any run. */
 export function medianRun(runs: LighthouseRun[]): LighthouseRun {
-  const figure = (key: Exclude<keyof LighthouseRun, 'failing' | 'savings' | 'lcpElement' | 'lcpPhases'>) => median(runs.map((run) => run[key]))
+  const figure = (key: Exclude<keyof LighthouseRun, 'failing' | 'savings' | 'lcpElement' | 'lcpPhases' | 'longTasks' | 'throttlingMethod'>) => median(runs.map((run) => run[key]))
   // The run whose LCP is the median's: its element and phases explain the figure reported.
   const lcpRun = [...runs].sort((a, b) => a.lcp - b.lcp)[Math.floor(runs.length / 2)]
   return {
@@ -250,6 +315,11 @@ export function medianRun(runs: LighthouseRun[]): LighthouseRun {
     savings: [...runs].sort((a, b) => a.performance - b.performance)[Math.floor(runs.length / 2)]?.savings ?? [],
     lcpElement: lcpRun?.lcpElement ?? 'unknown',
     lcpPhases: lcpRun?.lcpPhases ?? 'unknown',
+    benchmarkIndex: figure('benchmarkIndex'),
+    cpuSlowdown: figure('cpuSlowdown'),
+    throttlingMethod: runs[0]?.throttlingMethod ?? 'simulate',
+    // The long tasks of the run whose TBT is the median's: they make the figure reported.
+    longTasks: [...runs].sort((a, b) => a.tbt - b.tbt)[Math.floor(runs.length / 2)]?.longTasks ?? [],
   }
 }
 
@@ -263,6 +333,7 @@ export type Medians = { median: LighthouseRun; runs: LighthouseRun[] }
  * `count` Lighthouse runs of each target, taken in turns (run 1 of each, then run 2 of each, …) so a burst of load
  * on a shared machine falls on every target alike; each target's median figure by figure, and its runs. A run that
  * fails to record a trace (NO_NAVSTART, NO_FCP, which happens now and then) is repeated, twice at most.
+ * `throttling` replaces the form factor's CPU multiplier or Lighthouse's method in every run.
  */
 export async function runInTurns(
   targets: Target[],
@@ -270,6 +341,7 @@ export async function runInTurns(
   chromePath: string,
   count: number,
   log: (line: string) => void = (line) => process.stdout.write(line),
+  throttling: Throttling = {},
 ): Promise<Record<string, Medians>> {
   const done: Record<string, LighthouseRun[]> = Object.fromEntries(targets.map((target) => [target.name, []]))
   for (let i = 1; i <= count; i++) {
@@ -279,7 +351,7 @@ export async function runInTurns(
       for (let attempt = 1; ; attempt++) {
         try {
           // Up to 5 minutes a run: on 2 shared cores under heavy load a run has taken more than the default 2.
-          done[target.name]!.push(await runLighthouse(target.url, formFactor, chromePath, 300_000))
+          done[target.name]!.push(await runLighthouse(target.url, formFactor, chromePath, 300_000, throttling))
           break
         } catch (error) {
           if (attempt === 3) throw error
@@ -287,8 +359,21 @@ export async function runInTurns(
         }
       }
       const run = done[target.name]!.at(-1)!
-      log(`${((Date.now() - started) / 1000).toFixed(0)} s, performance ${run.performance}, TBT ${Math.round(run.tbt)} ms\n`)
+      log(`${((Date.now() - started) / 1000).toFixed(0)} s, performance ${run.performance}, TBT ${Math.round(run.tbt)} ms, benchmarkIndex ${Math.round(run.benchmarkIndex)}\n`)
     }
   }
   return Object.fromEntries(Object.entries(done).map(([name, runs]) => [name, { median: medianRun(runs), runs }]))
+}
+
+/**
+ * The calibrated CPU multiplier for this machine now: the median `benchmarkIndex` of `count` Lighthouse runs of
+ * `url` (Lighthouse measures it before each load; the loads themselves are not kept), through `calibratedSlowdown`.
+ */
+export async function calibrateSlowdown(url: string, chromePath: string, count = 3): Promise<{ benchmarkIndex: number; cpuSlowdown: number }> {
+  const indexes: number[] = []
+  for (let i = 0; i < count; i++) indexes.push((await runLighthouse(url, 'mobile', chromePath, 300_000)).benchmarkIndex)
+  const benchmarkIndex = median(indexes)
+  const cpuSlowdown = calibratedSlowdown(benchmarkIndex)
+  if (cpuSlowdown === undefined) throw new Error(`This machine's Lighthouse benchmarkIndex is ${Math.round(benchmarkIndex)}: too slow to play the phone Lighthouse means (150 or more).`)
+  return { benchmarkIndex, cpuSlowdown }
 }
