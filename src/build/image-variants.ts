@@ -17,15 +17,14 @@ const formats = [
 ] as const
 
 /**
- * SVGs of at least this many bytes also get raster variants. Each `<img>` of an SVG is a document of its own that
- * the browser parses, styles and lays out on the main thread, element by element (the sample hero: 300 elements,
- * 25 KB); a raster image is decoded off it. Small SVGs (a logo, a simple map) cost less than a picture's request.
+ * Every SVG also gets raster variants. Each `<img>` of an SVG is a document of its own that the browser parses,
+ * styles, lays out and paints on the main thread, element by element; a raster image is decoded off it. Even the
+ * sample's 7 KB logo cost 4–5 ms of main thread at this machine's speed, 57–80 ms at the CPU multiplier that makes it
+ * Lighthouse's phone (bench/profile.ts --floor): a long task of its own on a phone, for a picture of 2 KB.
  */
-export const svgRasterMinBytes = 10 * 1024
-
 /**
  * Writes AVIF and WebP variants of every raster image the config names (png, jpg, webp, avif), and of every
- * SVG of `svgRasterMinBytes` or more (drawn at each width), into
+ * SVG (drawn at each width, `svgWidthsFor`), into
  * `outDir`/images/_v/, named by content hash so they can be cached forever, and returns the manifest
  * <picture> is rendered from. Files already written for the same content are reused: in `outDir`, and in `cacheDir`
  * when given (shared by every launch and build: encoding is most of an image's cost), linked from there; `counts` says how
@@ -58,6 +57,17 @@ export function widthsFor(width: number): number[] {
   return width <= largest ? [...smaller, width] : [...smaller]
 }
 
+/**
+ * The widths to draw an SVG `width` pixels wide at: as a picture that wide (`widthsFor`), and for a small one (a
+ * logo) also twice and three times its width, as a sharp phone screen shows it: an SVG has no pixels of its own to
+ * run out of.
+ */
+export function svgWidthsFor(width: number): number[] {
+  const largest = variantWidths[variantWidths.length - 1]!
+  const dense = [width, 2 * width, 3 * width].filter((w) => w <= largest)
+  return [...new Set([...widthsFor(width), ...dense])].sort((a, b) => a - b)
+}
+
 async function buildOne(src: string, publicDir: string, outDir: string, cacheDir: string | undefined, counts: VariantCounts): Promise<ImageVariants | undefined> {
   const file = path.join(publicDir, ...src.split('/').filter(Boolean))
   let input: Buffer
@@ -67,7 +77,6 @@ async function buildOne(src: string, publicDir: string, outDir: string, cacheDir
     throw new Error(`The image ${src} named in the config is not in ${publicDir}.`)
   }
   const svg = isSvgImage(src)
-  if (svg && input.length < svgRasterMinBytes) return undefined
   const hash = createHash('sha256').update(input).digest('hex').slice(0, 10)
   let size = sizes.get(hash)
   if (!size) {
@@ -81,7 +90,7 @@ async function buildOne(src: string, publicDir: string, outDir: string, cacheDir
   const { width, height } = size
   // "/images/homes/semi.jpg" → "homes/semi": keeps names readable and apart from other folders' files.
   const stem = src.replace(/^\/(images\/)?/, '').replace(/\.[^./]+$/, '')
-  const widths = widthsFor(width)
+  const widths = svg ? svgWidthsFor(width) : widthsFor(width)
   const sources = await Promise.all(
     formats.map(async (format) => {
       const entries = await Promise.all(

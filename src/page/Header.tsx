@@ -2,6 +2,8 @@ import type { HeaderProps, } from '../../schema/sections.ts'
 import type { Site } from '../../schema/page-config.ts'
 import { Cta } from '../ui/Cta.tsx'
 import { PhoneIcon } from '../ui/icons.tsx'
+import { sizesByHeight } from '../ui/image.ts'
+import { Picture } from '../ui/Picture.tsx'
 
 /** The sticky header: logo, section links, phone link and the Register button. */
 export function Header({ logo, navLabel, links, phoneLabel, cta, site }: HeaderProps & { site: Site }) {
@@ -9,7 +11,13 @@ export function Header({ logo, navLabel, links, phoneLabel, cta, site }: HeaderP
     <header className="sticky top-0 z-40 border-b border-cream-200 bg-cream-50/95 backdrop-blur supports-[backdrop-filter]:bg-cream-50/85">
       <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-3 gap-y-1 sm:gap-x-6 px-4 pt-2.5 pb-1 sm:px-8 lg:flex-nowrap lg:py-3">
         <a href="/" className="shrink-0 rounded">
-          <img src={logo.src} alt={logo.alt} width={logo.width} height={logo.height} className="h-7 w-auto min-[400px]:h-8 sm:h-11" />
+          <Picture
+            image={logo}
+            eager
+            fill={false}
+            sizes={sizesByHeight(logo, [[640, 44], [400, 32], [0, 28]])}
+            className="h-7 w-auto min-[400px]:h-8 sm:h-11"
+          />
         </a>
         <nav aria-label={navLabel} className="order-last -mx-2 w-full overflow-x-auto lg:order-none lg:mx-0 lg:w-auto">
           <ul className="flex gap-1 whitespace-nowrap lg:gap-2">

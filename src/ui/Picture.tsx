@@ -9,13 +9,17 @@ type PictureProps = {
   priority?: boolean
   /** How wide the image shows, for the browser to pick a variant (CSS `sizes`). */
   sizes?: string
+  /** Loaded with the page, not when it comes near the viewport (a logo at the top; `priority` implies it). */
+  eager?: boolean
+  /** Fills its container's width (the default); false leaves its size to `className` (a logo sized by its height). */
+  fill?: boolean
 }
 
 /**
  * An image from public/ with its intrinsic size, so the layout never shifts while it loads; where the build
  * made AVIF/WebP variants of it, a <picture> lets each browser take the smallest that fits.
  */
-export function Picture({ image, className = '', priority = false, sizes = '(min-width: 1024px) 50vw, 100vw' }: PictureProps) {
+export function Picture({ image, className = '', priority = false, sizes = '(min-width: 1024px) 50vw, 100vw', eager = priority, fill = true }: PictureProps) {
   const variants = useContext(ImageVariantsContext)[image.src]
   const img = (
     <img
@@ -23,10 +27,10 @@ export function Picture({ image, className = '', priority = false, sizes = '(min
       alt={image.alt}
       width={image.width}
       height={image.height}
-      loading={priority ? 'eager' : 'lazy'}
+      loading={eager ? 'eager' : 'lazy'}
       decoding={priority ? 'sync' : 'async'}
       fetchPriority={priority ? 'high' : 'auto'}
-      className={`h-auto w-full ${className}`}
+      className={fill ? `h-auto w-full ${className}` : className}
     />
   )
   if (!variants) return img

@@ -5,7 +5,7 @@ import sharp from 'sharp'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { PageConfig } from '../../schema/page-config.ts'
 import type { ImageManifest } from '../../schema/page-config.ts'
-import { buildImageVariants, svgRasterMinBytes, widthsFor } from '../../src/build/image-variants.ts'
+import { buildImageVariants, svgWidthsFor, widthsFor } from '../../src/build/image-variants.ts'
 import { loadPageConfig } from '../../src/config/load-page-config.ts'
 import { secondLaunchConfig, secondLaunchDir } from '../fixtures/second-launch.ts'
 
@@ -53,8 +53,8 @@ describe('buildImageVariants', () => {
     )
   })
 
-  it('lists each raster image once and leaves SVGs out', () => {
-    expect(Object.keys(manifest).sort()).toEqual(['/images/homes/small.png', '/images/large.jpg', '/images/sideways.jpg'])
+  it('lists each image once, SVGs too', () => {
+    expect(Object.keys(manifest).sort()).toEqual(['/images/homes/small.png', '/images/large.jpg', '/images/logo.svg', '/images/sideways.jpg'])
   })
 
   it('gives the intrinsic size and AVIF then WebP sources at 480, 960 and 1600 px, never upscaled', async () => {
@@ -98,21 +98,26 @@ describe('buildImageVariants', () => {
     expect(readdirSync(path.join(outDir, 'images', '_v')).some((name) => name.endsWith('.part'))).toBe(false)
   })
 
-  it('makes variants of every raster image of the second development, and none of its SVGs', async () => {
+  it('makes variants of every image of the second development, its SVGs and its small logo too', async () => {
     const config = loadPageConfig(secondLaunchConfig)
     const fixtureManifest = await buildImageVariants(config, path.join(secondLaunchDir, 'public'), mkdtempSync(path.join(tmpdir(), 'variants-')))
-    expect(Object.keys(fixtureManifest).sort()).toEqual(['/images/hero.jpg', '/images/og-image.jpg', '/images/trail.png'])
+    expect(Object.keys(fixtureManifest).sort()).toEqual(['/images/detached.svg', '/images/hero.jpg', '/images/logo.svg', '/images/map.svg', '/images/og-image.jpg', '/images/townhome.svg', '/images/trail.png'])
     expect(srcsetWidths(fixtureManifest['/images/trail.png']!.sources[0]!.srcset)).toEqual([480, 960, 1200])
-  })
+    // The logo, 240 px wide: as wide as it is, and twice and three times that for sharp phone screens.
+    expect(srcsetWidths(fixtureManifest['/images/logo.svg']!.sources[0]!.srcset)).toEqual([240, 480, 720])
+  }, 120_000)
 
-  it('makes variants of an SVG of 10 KiB or more at each width, and none of a smaller SVG', async () => {
+  it('makes variants of every SVG: a large one at each width, a small one at once, twice and three times its own', async () => {
     // 300 trees: an illustration's weight (about 15 KB), 1200 × 600.
     const trees = Array.from({ length: 300 }, (_, i) => `<circle cx="${(i * 37) % 1200}" cy="${300 + ((i * 53) % 250)}" r="${20 + (i % 15)}" fill="#${(0x2f5d3a + i * 0x010203).toString(16).slice(-6)}"/>`)
     const illustration = `<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="600" viewBox="0 0 1200 600"><rect width="1200" height="600" fill="#e2d9b6"/>${trees.join('')}<rect x="0" y="599" width="1200" height="1" fill="#000"/></svg>`
-    expect(illustration.length).toBeGreaterThanOrEqual(svgRasterMinBytes)
     writeFileSync(path.join(publicDir, 'images', 'street.svg'), illustration)
     const svgs = await buildImageVariants(configNaming({ src: '/images/street.svg', width: 1200, height: 600 }, { src: '/images/logo.svg', width: 10, height: 10 }), publicDir, outDir)
-    expect(Object.keys(svgs)).toEqual(['/images/street.svg'])
+    expect(Object.keys(svgs)).toEqual(['/images/street.svg', '/images/logo.svg'])
+    const logo = svgs['/images/logo.svg']!.sources[0]!.srcset
+    expect(srcsetWidths(logo)).toEqual([10, 20, 30])
+    // Drawn at three times its size, not scaled up from a 10-pixel raster (which sharp would refuse to enlarge).
+    await expect(sharp(fileOf(outDir, logo.split(', ').at(-1)!)).metadata().then((m) => [m.width, m.height])).resolves.toEqual([30, 30])
     const street = svgs['/images/street.svg']!
     expect([street.width, street.height]).toEqual([1200, 600])
     expect(street.sources.map((s) => s.type)).toEqual(['image/avif', 'image/webp'])
@@ -140,5 +145,14 @@ describe('widthsFor', () => {
     expect(widthsFor(1200)).toEqual([480, 960, 1200])
     expect(widthsFor(480)).toEqual([480])
     expect(widthsFor(200)).toEqual([200])
+  })
+})
+
+describe('svgWidthsFor', () => {
+  it("draws a small SVG at once, twice and three times its width, within the largest width, and a large one as any picture's", () => {
+    expect(svgWidthsFor(220)).toEqual([220, 440, 660])
+    expect(svgWidthsFor(600)).toEqual([480, 600, 1200])
+    expect(svgWidthsFor(1000)).toEqual([480, 960, 1000])
+    expect(svgWidthsFor(3000)).toEqual([480, 960, 1600])
   })
 })
