@@ -11,7 +11,7 @@ import { runStudioBench, type StudioFigures } from './studio.ts'
 import { runDashboardBench, type DashboardFigures } from './dashboard.ts'
 import { measureBundle, type AssetSize, type BundleFigures } from './bundle.ts'
 import { writeFloorDist } from './floor.ts'
-import { medianRun, runInTurns, runLighthouse, type FormFactor, type LighthouseRun, type Medians } from './lighthouse.ts'
+import { calibratedSlowdown, median, medianRun, runInTurns, runLighthouse, type FormFactor, type LighthouseRun, type Medians } from './lighthouse.ts'
 import { measureInteractions, type InteractionFigures } from './profile.ts'
 import { cpuSlowdown } from './trace-tasks.ts'
 
@@ -19,7 +19,9 @@ import { cpuSlowdown } from './trace-tasks.ts'
  * `npm run bench [-- --runs 5] [-- --extra-runs 5] [-- --dist DIR]`: builds every launch into a temporary directory
  * (or measures DIR, a built dist/, as it is), serves them all with one Node server on 127.0.0.1, runs Lighthouse 5×
  * on mobile and on desktop on the default launch, 5× on mobile on the same pages with every script removed (the floor:
- * what the browser's own parsing, style, layout and paint cost, taken in turns with the page's runs), 5× on mobile on each further launch (3 runs proved too few: one run's render delay alone swings 300–570 ms on 2 shared cores) (at <slug>.localhost),
+ * what the browser's own parsing, style, layout and paint cost, taken in turns with the page's runs), the page and
+ * its floor again at the CPU multiplier that makes this machine Lighthouse's phone (from the runs' benchmarkIndex,
+ * `calibratedSlowdown`), throttled in Chromium, 5× on mobile on each further launch (3 runs proved too few: one run's render delay alone swings 300–570 ms on 2 shared cores) (at <slug>.localhost),
  * measures a visitor's longest interaction at 4× CPU (bench/profile.ts), sizes the default launch's bundle, runs the
  * backend's load bench (one launch; three and twenty side by side; with a webhook; the server's memory after each), times builds of 1, 5 and 20 launches and a publish
  * (bench/builds.ts), measures the studio's first load (bench/studio.ts) and the leads page's dashboard on 20,000 leads
@@ -46,6 +48,7 @@ type HistoryRecord = {
     mobile?: Partial<LighthouseRun> & { worstTbt?: number }
     floor?: Partial<LighthouseRun> & { worstTbt?: number }
     launches?: Record<string, Partial<LighthouseRun> & { worstTbt?: number }>
+    calibrated?: { cpuSlowdown?: number; page?: Partial<LighthouseRun>; floor?: Partial<LighthouseRun> }
   }
   interaction?: { longestMs?: number }
   builds?: Partial<BuildFigures>
@@ -161,6 +164,37 @@ function floorRows(page: LighthouseRun, floor: LighthouseRun, worstFloorTbt: num
   ]
 }
 
+/**
+ * The page and its floor as on Lighthouse's phone: the machine's benchmarkIndex, the multiplier it gives, and each
+ * one's TBT and LCP at it (throttled in Chromium), with what the scripts add. `pair` is [page, floor].
+ */
+function calibratedRows(
+  benchmarkIndex: number,
+  slowdown: number | undefined,
+  pair: Medians[] | undefined,
+  before?: { cpuSlowdown?: number; page?: Partial<LighthouseRun>; floor?: Partial<LighthouseRun> },
+): Row[] {
+  const machine: Row = [
+    "This machine's Lighthouse benchmarkIndex (median of the mobile runs)",
+    `${Math.round(benchmarkIndex)}${slowdown ? `: Lighthouse's phone at ${slowdown}× CPU (its default assumes 4× on about 1,500)` : ': too slow to play the phone'}`,
+    '',
+    undefined,
+    before?.cpuSlowdown === undefined ? '' : `${before.cpuSlowdown}×`,
+  ]
+  const [page, floor] = pair ?? []
+  if (!slowdown || !page || !floor) return [machine]
+  const at = `at ${slowdown}× CPU, throttled in Chromium`
+  const was = (value: number | undefined) => (value === undefined || Number.isNaN(value) ? '' : ms(value))
+  const added = page.median.tbt - floor.median.tbt
+  return [
+    machine,
+    [`Page ${at}: TBT (median) / each run`, `${ms(page.median.tbt)} / ${page.runs.map((run) => Math.round(run.tbt)).join(', ')}`, '', undefined, was(before?.page?.tbt)],
+    [`Floor ${at}: TBT (median) / each run`, `${ms(floor.median.tbt)} / ${floor.runs.map((run) => Math.round(run.tbt)).join(', ')}`, '', undefined, was(before?.floor?.tbt)],
+    [`What the scripts add ${at}: TBT`, `${added >= 0 ? '+' : ''}${ms(added)}`, '', undefined],
+    [`Page / floor ${at}: LCP`, `${ms(page.median.lcp)} / ${ms(floor.median.lcp)}`, '', undefined, before?.page?.lcp === undefined ? '' : `${ms(before.page.lcp)} / ${ms(before.floor?.lcp ?? Number.NaN)}`],
+  ]
+}
+
 function bundleRows(bundle: BundleFigures): Row[] {
   return [
     ['Initial JS, gzip', `${kib(bundle.totals.initialJsGzip)} (${list(bundle.initialJs)})`, '≤ 75 KiB', bundle.totals.initialJsGzip <= 75 * KiB],
@@ -206,6 +240,22 @@ async function main(): Promise<void> {
       chromePath,
       runs,
     )
+    // This machine as the phone Lighthouse means, whatever its speed: on a fast one 4× leaves every task short.
+    const benchmarkIndex = median(Object.values(mobile).flatMap((m) => m.runs.map((run) => run.benchmarkIndex)))
+    const phoneSlowdown = calibratedSlowdown(benchmarkIndex)
+    const calibrated = phoneSlowdown
+      ? await runInTurns(
+          [
+            { name: `${pageName} at ${phoneSlowdown}×`, url: `${server.url}/` },
+            { name: `floor at ${phoneSlowdown}×`, url: `${floorServer.url}/` },
+          ],
+          'mobile',
+          chromePath,
+          runs,
+          undefined,
+          { cpuSlowdown: phoneSlowdown, method: 'devtools' },
+        )
+      : undefined
     const { desktop } = await lighthouseMedians(`${server.url}/`, chromePath, ['desktop'], runs, further.length ? `${defaultLaunch.slug} ` : '')
     const lighthouse = { mobile: mobile[pageName]!, desktop }
     const floor = mobile.floor!
@@ -243,6 +293,7 @@ async function main(): Promise<void> {
     const rows: Row[] = [
       ...lighthouseRows('mobile', lighthouse.mobile.median, worstTbt('mobile'), previous?.lighthouse?.mobile, further.length ? `${defaultLaunch.slug}, ${runs} runs` : ''),
       ...floorRows(lighthouse.mobile.median, floor.median, worstOf(floor), previous?.lighthouse?.floor),
+      ...calibratedRows(benchmarkIndex, phoneSlowdown, calibrated && Object.values(calibrated), previous?.lighthouse?.calibrated),
       ...perLaunch.flatMap(({ slug, mobile }) =>
         lighthouseRows('mobile', mobile.median, worstOf(mobile), previous?.lighthouse?.launches?.[slug], `${slug}, ${mobile.runs.length} runs`),
       ),
@@ -305,6 +356,8 @@ async function main(): Promise<void> {
         desktop: { ...lighthouse.desktop.median, worstTbt: worstTbt('desktop') },
         defaultLaunch: defaultLaunch.slug,
         launches: Object.fromEntries(perLaunch.map(({ slug, mobile }) => [slug, { ...mobile.median, worstTbt: worstOf(mobile), runs: mobile.runs.length }])),
+        // The page and its floor at this machine's calibrated multiplier, throttled in Chromium.
+        calibrated: { benchmarkIndex, cpuSlowdown: phoneSlowdown, ...(calibrated && { page: Object.values(calibrated)[0]!.median, floor: Object.values(calibrated)[1]!.median }) },
       },
       interaction: { longestMs: interaction.longestMs, longest: interaction.longest },
       bundle: {
@@ -323,7 +376,7 @@ async function main(): Promise<void> {
     mkdirSync(resultsDir, { recursive: true })
     writeFileSync(
       path.join(resultsDir, 'latest.json'),
-      `${JSON.stringify({ ...record, detail: { lighthouseRuns: { mobile: lighthouse.mobile.runs, floor: floor.runs, desktop: lighthouse.desktop.runs, ...Object.fromEntries(perLaunch.map(({ slug, mobile }) => [`mobile ${slug}`, mobile.runs])) }, interactions: interaction.entries, bundle } }, null, 2)}\n`,
+      `${JSON.stringify({ ...record, detail: { lighthouseRuns: { mobile: lighthouse.mobile.runs, floor: floor.runs, ...(calibrated && Object.fromEntries(Object.entries(calibrated).map(([name, m]) => [name, m.runs]))), desktop: lighthouse.desktop.runs, ...Object.fromEntries(perLaunch.map(({ slug, mobile }) => [`mobile ${slug}`, mobile.runs])) }, interactions: interaction.entries, bundle } }, null, 2)}\n`,
     )
     appendFileSync(path.join(resultsDir, 'history.jsonl'), `${JSON.stringify(record)}\n`)
     console.log(`\nWrote ${path.relative(process.cwd(), path.join(resultsDir, 'latest.json'))} and appended to history.jsonl (${record.commit ? record.commit.slice(0, 7) : "not a git checkout"}${record.dirty ? ", uncommitted changes" : ""}).`)
