@@ -9,7 +9,7 @@ import { findChromium } from './find-chromium.ts'
 /** The closing line and the exit code; a run that failed never says 0 failed. */
 function finish(passed: number, failed: number, skipped = 0, exitCode = failed > 0 ? 1 : 0): never {
   const failedCount = exitCode !== 0 ? Math.max(failed, 1) : failed
-  console.log(`\nTests: ${passed} passed, ${failedCount} failed${skipped ? `, ${skipped} skipped` : ''}`)
+  console.log(`\n${passed} passed, ${failedCount} failed${skipped ? `, ${skipped} skipped` : ''}`)
   process.exit(failedCount > 0 ? exitCode || 1 : 0)
 }
 
