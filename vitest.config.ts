@@ -13,5 +13,7 @@ export default defineConfig({
     // expect.poll waits for a state (hydration, a dialog gone); 1 s, its default, is too short for a loaded machine.
     expect: { poll: { timeout: 5_000 * slowdown } },
     maxWorkers: 2,
+    // One temporary folder per run, removed at its end (tests/temp-root.ts).
+    globalSetup: ['tests/temp-root.ts'],
   },
 })
