@@ -17,15 +17,11 @@ const formats = [
 ] as const
 
 /**
- * Every SVG also gets raster variants. Each `<img>` of an SVG is a document of its own that the browser parses,
- * styles, lays out and paints on the main thread, element by element; a raster image is decoded off it. Even the
- * sample's 7 KB logo cost 4–5 ms of main thread at this machine's speed, 57–80 ms at the CPU multiplier that makes it
- * Lighthouse's phone (bench/profile.ts --floor): a long task of its own on a phone, for a picture of 2 KB.
- */
-/**
  * Writes AVIF and WebP variants of every raster image the config names (png, jpg, webp, avif), and of every
- * SVG (drawn at each width, `svgWidthsFor`), into
- * `outDir`/images/_v/, named by content hash so they can be cached forever, and returns the manifest
+ * SVG (drawn at each width, `svgWidthsFor`), into `outDir`/images/_v/. SVGs too, however small: each `<img>` of an
+ * SVG is a document of its own that the browser parses, styles, lays out and paints on the main thread; a raster
+ * image is decoded off it (the sample's 7 KB logo cost 57–80 ms of main thread on Lighthouse's phone, for a 2 KB
+ * AVIF). The files are named by content hash so they can be cached forever; it returns the manifest
  * <picture> is rendered from. Files already written for the same content are reused: in `outDir`, and in `cacheDir`
  * when given (shared by every launch and build: encoding is most of an image's cost), linked from there; `counts` says how
  * many variants were found made and how many were encoded. Throws an Error in plain words when an image is missing or
@@ -40,10 +36,7 @@ export async function buildImageVariants(
 ): Promise<ImageManifest> {
   const manifest: ImageManifest = {}
   const sources = [...new Set(listConfigImages(config).map((image) => image.src))].filter((src) => isRasterImage(src) || isSvgImage(src))
-  for (const src of sources) {
-    const variants = await buildOne(src, publicDir, outDir, cacheDir, counts)
-    if (variants) manifest[src] = variants
-  }
+  for (const src of sources) manifest[src] = await buildOne(src, publicDir, outDir, cacheDir, counts)
   return manifest
 }
 
@@ -68,7 +61,7 @@ export function svgWidthsFor(width: number): number[] {
   return [...new Set([...widthsFor(width), ...dense])].sort((a, b) => a - b)
 }
 
-async function buildOne(src: string, publicDir: string, outDir: string, cacheDir: string | undefined, counts: VariantCounts): Promise<ImageVariants | undefined> {
+async function buildOne(src: string, publicDir: string, outDir: string, cacheDir: string | undefined, counts: VariantCounts): Promise<ImageVariants> {
   const file = path.join(publicDir, ...src.split('/').filter(Boolean))
   let input: Buffer
   try {
