@@ -296,8 +296,10 @@ export function median(values: number[]): number {
 /** Each figure's median over the runs (figure by figure), with every audit that cost points in any run. */
 export function medianRun(runs: LighthouseRun[]): LighthouseRun {
   const figure = (key: Exclude<keyof LighthouseRun, 'failing' | 'savings' | 'lcpElement' | 'lcpPhases' | 'longTasks' | 'throttlingMethod'>) => median(runs.map((run) => run[key]))
+  // The middle run by one figure: its details explain that figure (details from different runs do not add up).
+  const middleBy = (key: 'lcp' | 'performance' | 'tbt') => [...runs].sort((a, b) => a[key] - b[key])[Math.floor(runs.length / 2)]
   // The run whose LCP is the median's: its element and phases explain the figure reported.
-  const lcpRun = [...runs].sort((a, b) => a.lcp - b.lcp)[Math.floor(runs.length / 2)]
+  const lcpRun = middleBy('lcp')
   return {
     performance: figure('performance'),
     accessibility: figure('accessibility'),
@@ -312,14 +314,14 @@ export function medianRun(runs: LighthouseRun[]): LighthouseRun {
     scriptBytes: figure('scriptBytes'),
     failing: [...new Set(runs.flatMap((run) => run.failing))].sort(),
     // The middle run's estimates (by performance score): estimates from different runs do not add up.
-    savings: [...runs].sort((a, b) => a.performance - b.performance)[Math.floor(runs.length / 2)]?.savings ?? [],
+    savings: middleBy('performance')?.savings ?? [],
     lcpElement: lcpRun?.lcpElement ?? 'unknown',
     lcpPhases: lcpRun?.lcpPhases ?? 'unknown',
     benchmarkIndex: figure('benchmarkIndex'),
     cpuSlowdown: figure('cpuSlowdown'),
     throttlingMethod: runs[0]?.throttlingMethod ?? 'simulate',
     // The long tasks of the run whose TBT is the median's: they make the figure reported.
-    longTasks: [...runs].sort((a, b) => a.tbt - b.tbt)[Math.floor(runs.length / 2)]?.longTasks ?? [],
+    longTasks: middleBy('tbt')?.longTasks ?? [],
   }
 }
 

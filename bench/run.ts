@@ -256,6 +256,8 @@ async function main(): Promise<void> {
           { cpuSlowdown: phoneSlowdown, method: 'devtools' },
         )
       : undefined
+    // [page, floor], in the order they were given.
+    const calibratedPair = calibrated && Object.values(calibrated)
     const { desktop } = await lighthouseMedians(`${server.url}/`, chromePath, ['desktop'], runs, further.length ? `${defaultLaunch.slug} ` : '')
     const lighthouse = { mobile: mobile[pageName]!, desktop }
     const floor = mobile.floor!
@@ -293,7 +295,7 @@ async function main(): Promise<void> {
     const rows: Row[] = [
       ...lighthouseRows('mobile', lighthouse.mobile.median, worstTbt('mobile'), previous?.lighthouse?.mobile, further.length ? `${defaultLaunch.slug}, ${runs} runs` : ''),
       ...floorRows(lighthouse.mobile.median, floor.median, worstOf(floor), previous?.lighthouse?.floor),
-      ...calibratedRows(benchmarkIndex, phoneSlowdown, calibrated && Object.values(calibrated), previous?.lighthouse?.calibrated),
+      ...calibratedRows(benchmarkIndex, phoneSlowdown, calibratedPair, previous?.lighthouse?.calibrated),
       ...perLaunch.flatMap(({ slug, mobile }) =>
         lighthouseRows('mobile', mobile.median, worstOf(mobile), previous?.lighthouse?.launches?.[slug], `${slug}, ${mobile.runs.length} runs`),
       ),
@@ -357,7 +359,7 @@ async function main(): Promise<void> {
         defaultLaunch: defaultLaunch.slug,
         launches: Object.fromEntries(perLaunch.map(({ slug, mobile }) => [slug, { ...mobile.median, worstTbt: worstOf(mobile), runs: mobile.runs.length }])),
         // The page and its floor at this machine's calibrated multiplier, throttled in Chromium.
-        calibrated: { benchmarkIndex, cpuSlowdown: phoneSlowdown, ...(calibrated && { page: Object.values(calibrated)[0]!.median, floor: Object.values(calibrated)[1]!.median }) },
+        calibrated: { benchmarkIndex, cpuSlowdown: phoneSlowdown, ...(calibratedPair && { page: calibratedPair[0]!.median, floor: calibratedPair[1]!.median }) },
       },
       interaction: { longestMs: interaction.longestMs, longest: interaction.longest },
       bundle: {
