@@ -8,12 +8,12 @@ export function Highlights({ body, items, ...frame }: SectionComponentProps<'hig
     <Shell
       {...frame}
       footer={
-        <ol className="grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
-          {items.map((item, index) => (
-            <li key={item.title} className={`rounded-2xl p-6 ${dark ? 'bg-forest-800' : 'bg-white shadow-sm ring-1 ring-cream-200'}`}>
-              <span aria-hidden="true" className={`font-serif text-3xl font-semibold ${dark ? 'text-brass-300' : 'text-brass-700'}`}>
-                {String(index + 1).padStart(2, '0')}
-              </span>
+        <ol className="grid gap-6 [counter-reset:card-number] sm:grid-cols-2 lg:grid-cols-4">
+          {items.map((item) => (
+            <li
+              key={item.title}
+              className={`card-number rounded-2xl p-6 ${dark ? 'bg-forest-800' : 'bg-white shadow-sm ring-1 ring-cream-200'}`}
+            >
               <h3 className="mt-3 text-lg font-semibold">{item.title}</h3>
               <p className={`mt-2 text-base leading-relaxed ${dark ? 'text-cream-100' : 'text-ink-muted'}`}>{item.text}</p>
             </li>
