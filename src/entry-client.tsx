@@ -3,7 +3,6 @@ import { createRegistrationStore } from './form/registration-state.tsx'
 import { readClientConfig, readWholePageConfig } from './page/client-config.ts'
 import { closeDialogAfterRegistration } from './page/dialog-state.ts'
 import { hydrateIslands } from './page/hydrate-islands.tsx'
-import { renderSkippedSections } from './page/render-skipped-sections.ts'
 
 const root = document.getElementById('root')
 if (!root) throw new Error('index.html has no #root element')
@@ -13,7 +12,7 @@ const registration = createRegistrationStore({ form: config.form, launch: config
 // Built pages arrive prerendered: only their islands hydrate, and the static sections ship no code. The dev
 // server sends an empty root, so there the whole page renders in the browser (this branch is not in a build).
 if (root.firstElementChild) {
-  void hydrateIslands(root, registration).then(() => renderSkippedSections(root.ownerDocument))
+  void hydrateIslands(root, registration)
 } else if (import.meta.env.DEV) void renderWholePage(root)
 
 async function renderWholePage(element: HTMLElement): Promise<void> {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import type { Locator, Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import type { PageConfig } from '../../schema/page-config.ts'
-import { fill, inlineForm, scaled, useServerAndBrowser, waitForHydration, waitForWholePage, waitForToast } from './harness.ts'
+import { fill, inlineForm, scaled, scrollThroughPage, useServerAndBrowser, waitForHydration, waitForToast } from './harness.ts'
 
 const config = JSON.parse(readFileSync('page.config.json', 'utf8')) as PageConfig
 const { messages, toasts, submitLabel } = config.form
@@ -21,7 +21,7 @@ async function visit(width = 1280): Promise<Page> {
   page.setDefaultTimeout(scaled(10_000))
   await page.goto(e2e.server.url + '/', { waitUntil: 'networkidle' })
   await waitForHydration(page)
-  await waitForWholePage(page)
+  await scrollThroughPage(page)
   await inlineForm(page).getByRole('button', { name: submitLabel }).and(page.locator(':enabled')).waitFor()
   return page
 }

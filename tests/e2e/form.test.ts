@@ -4,7 +4,7 @@ import Database from 'better-sqlite3'
 import type { Locator, Page, Request } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import type { PageConfig } from '../../schema/page-config.ts'
-import { fill, inlineForm, openPage, snoozeDialog, useServerAndBrowser, waitForDialog, waitForHydration, waitForWholePage, waitForToast } from './harness.ts'
+import { fill, inlineForm, openPage, scrollThroughPage, snoozeDialog, useServerAndBrowser, waitForDialog, waitForHydration, waitForToast } from './harness.ts'
 
 const config = JSON.parse(readFileSync('page.config.json', 'utf8')) as PageConfig
 const { messages, toasts, submitLabel, submittingLabel, consent } = config.form
@@ -223,7 +223,7 @@ describe('the registration form', () => {
     await fill(inlineForm(page), { name: 'Dana Whitfield', email: 'dana@example.com', realtor: 'Yes' })
     await page.reload({ waitUntil: 'load' })
     await waitForHydration(page)
-    await waitForWholePage(page)
+    await scrollThroughPage(page)
     const form = inlineForm(page)
     await expect.poll(() => form.getByLabel('Full Name').inputValue()).toBe('Dana Whitfield')
     await expect(form.getByLabel('Email').inputValue()).resolves.toBe('dana@example.com')
@@ -254,7 +254,7 @@ describe('the registration form', () => {
     await form.locator('#inline_phone').fill('555-555-0100')
     release()
     await waitForHydration(page)
-    await waitForWholePage(page)
+    await scrollThroughPage(page)
     await fill(form, { email: 'early@example.com', realtor: 'No' })
     await form.getByRole('button', { name: submitLabel }).click()
     await waitForToast(page, toasts.success.title)

@@ -179,7 +179,7 @@ export const realtorAnswers = { brokerage: 'Example Realty Inc., Brokerage', rec
  * Taps a radio button as a person does and waits until it shows as chosen. Not Playwright's `check()`, which reads
  * the state the instant after the tap: under a loaded CI run it once read it unchanged ("did not change its state"),
  * which nine 4×-slowed reruns did not reproduce. A likely cause, found later: the form's section moving as the page's
- * skipped parts rendered (see waitForWholePage). A tap that is really lost still fails.
+ * skipped parts rendered (see scrollThroughPage). A tap that is really lost still fails.
  */
 export async function choose(radio: Locator): Promise<void> {
   await radio.click()
@@ -253,9 +253,10 @@ export async function openPage(browser: Browser, url: string, options: OpenPageO
   await page.goto(url, { waitUntil: 'load' })
   if (options.context?.javaScriptEnabled === false) return page
   await waitForHydration(page)
-  await waitForWholePage(page)
   if (options.dialog === 'wait-and-close') await closeDialogByEscape(page, await waitForDialog(page))
+  // The open dialog holds the page still (its body does not scroll): a test that keeps it open works inside it.
   if (options.dialog === 'expect-open') await waitForDialog(page)
+  else await scrollThroughPage(page)
   return page
 }
 
@@ -299,20 +300,36 @@ export async function waitForHydration(page: Page): Promise<void> {
 }
 
 /**
- * Waits until the page is whole: every part its first render skipped (`content-visibility: auto`: the sections after
- * the first, the footer) rendered by the app, which does one per idle slot after hydration
- * (src/page/render-skipped-sections.ts). Until then each such part that renders swaps its guessed height for its
- * real one and what lies below it moves: measured at 4× slowdown, the footer's Privacy link, scrolled into view just
- * after hydration, moved 185 px within 0.1–1.2 s, and once the page was whole it did not move. A tap in that window
- * can go down on one element and up on another, so the click lands on neither and nothing happens (the privacy
- * test's footer link once waited 40 s for a navigation that never started).
+ * Scrolls down the whole page a viewport at a time and back to the top, as a visitor reading it does, so that every
+ * part its first render skipped (`content-visibility: auto`: the sections after the first, the footer) has been
+ * rendered once and keeps its real height from then on (`contain-intrinsic-size: auto`). Until a part is seen its
+ * height is a guess, and seeing it moves what lies below it: a tap on a link further down, scrolled to while the
+ * parts between render, could go down on one element and up on another (the privacy test's footer link once waited
+ * 40 s for a navigation that never started). Each step waits two frames, the time the browser takes to render what
+ * came near the viewport.
  */
-export async function waitForWholePage(page: Page): Promise<void> {
-  await page.waitForFunction(
-    () => [...document.querySelectorAll('#main > *, #root > *')].every((element) => getComputedStyle(element).contentVisibility !== 'auto'),
-    undefined,
-    { timeout: scaled(15_000) },
-  )
+export async function scrollThroughPage(page: Page): Promise<void> {
+  // No function declared inside: tsx (bench scripts) would wrap it in a helper the page does not have.
+  const scrolled = page.evaluate(async () => {
+    for (let top = 0; ; top += window.innerHeight) {
+      window.scrollTo({ top, behavior: 'instant' })
+      await new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve())))
+      if (top + window.innerHeight >= document.documentElement.scrollHeight) break
+    }
+    window.scrollTo({ top: 0, behavior: 'instant' })
+    await new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve())))
+  })
+  // An evaluation has no time limit of its own: a page that stops rendering frames fails here, by name.
+  let timer: NodeJS.Timeout | undefined
+  const limit = scaled(15_000)
+  const stalled = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`scrollThroughPage: the page rendered no frames for ${limit} ms while scrolled through`)), limit)
+  })
+  try {
+    await Promise.race([scrolled, stalled])
+  } finally {
+    clearTimeout(timer)
+  }
 }
 
 /**

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { PageConfig } from '../../schema/page-config.ts'
 import { cspHashesOf } from '../../src/server/site/security-headers.ts'
 import { parseCsv } from '../server/support/csv.ts'
-import { copyProject, freePort, launchBrowser, scaled, snoozeDialog, startServer, waitForHydration, waitForWholePage, type RunningServer } from './harness.ts'
+import { copyProject, freePort, launchBrowser, type RunningServer, scaled, scrollThroughPage, snoozeDialog, startServer, waitForHydration } from './harness.ts'
 
 // Issue 10's walk-through, in a fresh copy of the project: a second launch beside the default one, renamed,
 // `npm run build`, `npm start` (one server for both), each page in Chromium on its own host name, each lead in the
@@ -104,7 +104,7 @@ async function visit(url: string): Promise<Page> {
   await snoozeDialog(page, 'registered-before')
   await page.goto(url, { waitUntil: 'load' })
   await waitForHydration(page)
-  await waitForWholePage(page)
+  await scrollThroughPage(page)
   return page
 }
 

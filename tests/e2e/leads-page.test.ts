@@ -13,7 +13,7 @@ import { openSqliteStore } from '../../src/server/store/sqlite/sqlite-store.ts'
 import { secondLaunchConfig } from '../fixtures/second-launch.ts'
 import { parseCsv } from '../server/support/csv.ts'
 import { mailFor, newLead } from '../server/support/fixtures.ts'
-import { launchBrowser, scaled, snoozeDialog, startServer, useServerAndBrowser, waitForHydration, waitForWholePage, waitForToast } from './harness.ts'
+import { launchBrowser, scaled, scrollThroughPage, snoozeDialog, startServer, useServerAndBrowser, waitForHydration, waitForToast } from './harness.ts'
 
 // The leads page in Chromium, against the real Node server: a registration made on the public page shows up in
 // the list, the search narrows it, the CSV holds it; nothing personal ever travels in a URL or reaches the log.
@@ -45,7 +45,7 @@ async function registerOnPublicPage(context: BrowserContext): Promise<void> {
   await snoozeDialog(page)
   await page.goto(`${e2e.server.url}/?utm_source=newsletter&utm_campaign=spring`, { waitUntil: 'load' })
   await waitForHydration(page)
-  await waitForWholePage(page)
+  await scrollThroughPage(page)
   const form = page.locator('#register form')
   await form.getByRole('button', { name: config.form.submitLabel }).and(page.locator(':enabled')).waitFor()
   await form.getByLabel('Full Name').fill(person.name)

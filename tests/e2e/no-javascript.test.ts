@@ -4,7 +4,7 @@ import path from 'node:path'
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import type { PageConfig } from '../../schema/page-config.ts'
-import { fill, inlineForm, installPausedClock, scaled, snoozeDialog, useServerAndBrowser, waitForHydration, waitForWholePage, waitForToast } from './harness.ts'
+import { fill, inlineForm, installPausedClock, scaled, scrollThroughPage, snoozeDialog, useServerAndBrowser, waitForHydration, waitForToast } from './harness.ts'
 
 // Issue 12: a registration that cannot fail. Without JavaScript, with the form's code blocked, after a lost answer.
 const config = JSON.parse(readFileSync('page.config.json', 'utf8')) as PageConfig
@@ -131,7 +131,7 @@ describe('a lost answer', () => {
     await snoozeDialog(page) // the dialog stays shut
     await page.goto(`${e2e.server.url}/`, { waitUntil: 'load' })
     await waitForHydration(page)
-    await waitForWholePage(page)
+    await scrollThroughPage(page)
     const bodies: Array<Record<string, unknown>> = []
     let first = true
     await page.route(`**${functionPath}`, async (route) => {

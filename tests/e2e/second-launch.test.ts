@@ -6,7 +6,7 @@ import path from 'node:path'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { PageConfig } from '../../schema/page-config.ts'
-import { copyProject, launchBrowser, scaled, snoozeDialog, startServer, waitForHydration, waitForWholePage, waitForToast, type RunningServer } from './harness.ts'
+import { copyProject, launchBrowser, type RunningServer, scaled, scrollThroughPage, snoozeDialog, startServer, waitForHydration, waitForToast } from './harness.ts'
 
 // A second development, built and served from the same code with nothing but PAGE_CONFIG changed (in a copy of the
 // project, so the build's function bundle is not this checkout's).
@@ -109,7 +109,7 @@ describe('a second launch from the same code', () => {
     await snoozeDialog(page, 'registered-before')
     await page.goto(server.url + '/', { waitUntil: 'load' })
     await waitForHydration(page)
-    await waitForWholePage(page)
+    await scrollThroughPage(page)
     const ui = second.form.uiSchema as Record<string, Record<string, string>>
     const form = page.locator(`#${second.sections.find((s) => s.type === 'registration')?.anchor} form`)
     const postalLabel = ui.postalCode?.['ui:title'] ?? ''
@@ -148,7 +148,7 @@ describe('a second launch from the same code', () => {
     await snoozeDialog(page, 'registered-before') // the dialog stays shut (this launch's snoozeDays is 0)
     await page.goto(server.url + '/', { waitUntil: 'load' })
     await waitForHydration(page)
-    await waitForWholePage(page)
+    await scrollThroughPage(page)
     const ui = second.form.uiSchema as Record<string, Record<string, string>>
     const brokerageLabel = ui.brokerage?.['ui:title'] ?? '-'
     const form = page.locator(`#${second.sections.find((s) => s.type === 'registration')?.anchor} form`)
