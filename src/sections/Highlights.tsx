@@ -8,7 +8,7 @@ export function Highlights({ body, items, ...frame }: SectionComponentProps<'hig
     <Shell
       {...frame}
       footer={
-        <ol className="grid gap-6 [counter-reset:card-number] sm:grid-cols-2 lg:grid-cols-4">
+        <ol className="grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
           {items.map((item) => (
             <li
               key={item.title}
