@@ -120,11 +120,7 @@ describe('accessibility (axe-core, WCAG 2.1 A/AA)', () => {
   it("gives the Highlights cards' generated numbers at least 3:1 against their card, which axe does not measure", async () => {
     // The numbers are CSS generated text (src/styles.css, card-number): axe's contrast rule passes them by. Measured
     // here with axe's own colour code, on the page laid out whole (opened at an anchor). 3:1: they are 30 px text.
-    const context = await e2e.browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true })
-    const page = await context.newPage()
-    page.setDefaultTimeout(scaled(10_000))
-    await snoozeDialog(page, 'registered-before')
-    await page.goto(e2e.server.url + '/#main', { waitUntil: 'load' })
+    const page = await openPageWith(e2e.browser, e2e.server.url + '/#main', { dialog: 'registered-before', viewport: { width: 1280, height: 900 }, context: { bypassCSP: true } })
     await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') })
     const numbers = await page.evaluate(() => {
       type AxeColor = { parseString: (text: string) => AxeColor }
@@ -143,7 +139,7 @@ describe('accessibility (axe-core, WCAG 2.1 A/AA)', () => {
       expect(number.shown).toBe(true)
       expect(number.contrast).toBeGreaterThanOrEqual(3)
     }
-    await context.close()
+    await page.context().close()
   })
 
   it('finds no violations with the registration dialog open', async () => {

@@ -309,27 +309,21 @@ export async function waitForHydration(page: Page): Promise<void> {
  * came near the viewport.
  */
 export async function scrollThroughPage(page: Page): Promise<void> {
-  // No function declared inside: tsx (bench scripts) would wrap it in a helper the page does not have.
-  const scrolled = page.evaluate(async () => {
-    for (let top = 0; ; top += window.innerHeight) {
-      window.scrollTo({ top, behavior: 'instant' })
-      await new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve())))
-      if (top + window.innerHeight >= document.documentElement.scrollHeight) break
-    }
-    window.scrollTo({ top: 0, behavior: 'instant' })
-    await new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve())))
-  })
-  // An evaluation has no time limit of its own: a page that stops rendering frames fails here, by name.
-  let timer: NodeJS.Timeout | undefined
-  const limit = scaled(15_000)
-  const stalled = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`scrollThroughPage: the page rendered no frames for ${limit} ms while scrolled through`)), limit)
-  })
-  try {
-    await Promise.race([scrolled, stalled])
-  } finally {
-    clearTimeout(timer)
-  }
+  // waitForFunction rather than evaluate, for its time limit: a page that stops rendering frames fails here. No
+  // function declared inside: tsx (bench scripts) would wrap it in a helper the page does not have.
+  await page.waitForFunction(
+    async () => {
+      for (let top = 0, through = false; ; ) {
+        window.scrollTo({ top, behavior: 'instant' })
+        await new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve())))
+        if (through) return true
+        through = top + window.innerHeight >= document.documentElement.scrollHeight
+        top = through ? 0 : top + window.innerHeight
+      }
+    },
+    undefined,
+    { timeout: scaled(15_000) },
+  )
 }
 
 /**
