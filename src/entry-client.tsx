@@ -1,4 +1,6 @@
 import './styles.css'
+// First: it evaluates React DOM in a task of its own and ends that task before the modules below run.
+import './page/react-dom-first.ts'
 import { createRegistrationStore } from './form/registration-state.tsx'
 import { readClientConfig, readWholePageConfig } from './page/client-config.ts'
 import { closeDialogAfterRegistration } from './page/dialog-state.ts'

@@ -33,6 +33,17 @@ describe('the built bundle', () => {
     expect(indexHtml).not.toMatch(/rel="modulepreload"/)
   })
 
+  it("evaluates React DOM in a task of its own: the entry awaits a new task right after it, before the app's modules run", () => {
+    const code = readFileSync(path.join(distDir, 'assets', entry), 'utf8')
+    // React DOM's client module, the last of React's modules to be evaluated; the app's island code comes later.
+    const reactDom = code.lastIndexOf('__REACT_DEVTOOLS_GLOBAL_HOOK__')
+    const app = code.indexOf('data-island')
+    expect(reactDom).toBeGreaterThan(0)
+    expect(app).toBeGreaterThan(reactDom)
+    // src/page/react-dom-first.ts: a top-level await of a new task, a statement of its own between the two.
+    expect(code.slice(reactDom, app)).toMatch(/;await [\w$]+\(\);/)
+  })
+
   it('carries none of the editor: no CodeMirror, no schema completion, no editor page code', () => {
     const files = readdirSync(distDir, { recursive: true, encoding: 'utf8' }).filter((name) => /\.(js|css|html)$/.test(name))
     expect(files.length).toBeGreaterThan(0)
