@@ -1,8 +1,9 @@
-import { useDeferredValue, useLayoutEffect, useState } from 'react'
-import Modal from 'react-modal'
+import { useDeferredValue, useEffect, useLayoutEffect, useRef, useState } from 'react'
+import Modal, { type OnAfterOpenCallbackOptions } from 'react-modal'
 import type { ModalProps } from '../../schema/page-config.ts'
 import { FormPlaceholder, LazyRegistrationForm } from '../form/LazyRegistrationForm.tsx'
 import { CloseIcon } from '../ui/icons.tsx'
+import { yieldToMain } from './yield-to-main.ts'
 
 type Props = { modal: ModalProps; isOpen: boolean; onClose: () => void }
 
@@ -11,14 +12,19 @@ type Props = { modal: ModalProps; isOpen: boolean; onClose: () => void }
  * close it, focus returns to where it was. Holds the same form, sharing its state with the inline one.
  */
 export default function RegistrationDialog({ modal, isOpen, onClose }: Props) {
-  useHidePageWhileOpen(isOpen)
-  const opening = useOpening(isOpen)
+  const open = useOpenAfterMountingClosed(isOpen)
+  useHidePageWhileOpen(open)
+  const modalKey = useModalPerReopening(open)
+  const focus = useFocusAfterFirstFrame()
   return (
     <Modal
-      key={opening}
-      isOpen={isOpen}
+      key={modalKey}
+      isOpen={open}
       onRequestClose={onClose}
       ariaHideApp={false}
+      shouldFocusAfterRender={false}
+      onAfterOpen={focus.moveIn}
+      onAfterClose={focus.giveBack}
       aria={{ labelledby: 'registration-dialog-title' }}
       closeTimeoutMS={150}
       overlayClassName="fixed inset-0 z-50 flex items-end justify-center bg-forest-950/70 p-0 sm:items-center sm:p-6"
@@ -44,20 +50,60 @@ export default function RegistrationDialog({ modal, isOpen, onClose }: Props) {
 }
 
 /**
- * Which opening of the dialog this is: one more each time it opens. Each opening is a react-modal of its own (its
- * key), so none inherits the state of one still closing. Reopened during its closing animation (closeTimeoutMS), the
- * same react-modal could let its close timer run on: on a loaded phone its state ended closed while it was told to be
- * open, leaving no dialog and the page hidden. The one closing is unmounted (its animation cut short) as the new one opens.
+ * Whether the dialog is open, once its react-modal has first been mounted closed. Mounting the react-modal and opening
+ * it are then two tasks: opened as it mounts, react-modal renders its content and moves the focus at once (its
+ * componentDidMount sets its state, which React renders in the same commit), and on a phone the dialog opening by
+ * itself, or at a tap before its code had arrived, was one task of 90-135 ms.
  */
-function useOpening(isOpen: boolean): number {
-  const [opening, setOpening] = useState(0)
+function useOpenAfterMountingClosed(isOpen: boolean): boolean {
+  const [mounted, setMounted] = useState(false)
+  useEffect(() => setMounted(true), [])
+  return isOpen && mounted
+}
+
+/**
+ * The react-modal an opening uses (its key): the first opening uses the one mounted closed, and each later opening a
+ * react-modal of its own, so none inherits the state of one still closing. Reopened during its closing animation
+ * (closeTimeoutMS), the same react-modal could let its close timer run on: on a loaded phone its state ended closed
+ * while it was told to be open, leaving no dialog and the page hidden. The one closing is unmounted (its animation cut
+ * short) as the new one opens.
+ */
+function useModalPerReopening(isOpen: boolean): number {
+  const [openings, setOpenings] = useState(isOpen ? 1 : 0)
   const [wasOpen, setWasOpen] = useState(isOpen)
   // React's way to adjust state to a prop as it renders (no effect, no second commit).
   if (isOpen !== wasOpen) {
     setWasOpen(isOpen)
-    if (isOpen) setOpening(opening + 1)
+    if (isOpen) setOpenings(openings + 1)
   }
-  return opening
+  return Math.max(openings - 1, 0)
+}
+
+/**
+ * Moves the focus into the dialog just after its first frame is drawn, and back to what had it once the dialog has
+ * closed. react-modal's own focusing (shouldFocusAfterRender) runs in the task that renders the dialog, where the focus
+ * makes the browser compute the page's style and layout at once and dispatch the focus events: with the rendering,
+ * one task of 90-135 ms on a phone. Its first frame (react-modal's onAfterOpen runs in it) computes style and layout
+ * anyway, and the focus then finds them done. Tab stays inside the dialog either way (react-modal's key handling).
+ */
+function useFocusAfterFirstFrame(): { moveIn: (options?: OnAfterOpenCallbackOptions) => void; giveBack: () => void } {
+  const hadFocus = useRef<HTMLElement | null>(null)
+  return {
+    moveIn(options) {
+      const content = options?.contentEl
+      if (!content) return
+      hadFocus.current = document.activeElement instanceof HTMLElement ? document.activeElement : null
+      // After the frame is drawn: focus in the frame itself still makes the browser compute style and layout then.
+      void yieldToMain().then(() => {
+        if (content.isConnected && !content.contains(document.activeElement)) content.focus({ preventScroll: true })
+      })
+    },
+    giveBack() {
+      const element = hadFocus.current
+      hadFocus.current = null
+      if (element?.isConnected) element.focus({ preventScroll: true })
+    },
+  }
 }
 
 /**

@@ -1,4 +1,4 @@
-import { startTransition, useEffect, useState } from 'react'
+import { startTransition, useDeferredValue, useEffect, useState, type ReactNode } from 'react'
 import type { ModalProps } from '../../schema/page-config.ts'
 import { captureAttribution } from '../form/attribution.ts'
 import { loadRegistrationForm } from '../form/LazyRegistrationForm.tsx'
@@ -96,7 +96,15 @@ export function RegistrationDialogHost({ modal, tagManagerId }: Props) {
   return (
     <>
       <Dialog modal={modal} isOpen={open} onClose={closeDialogByVisitor} />
-      <Toasts />
+      <AfterTheDialog>
+        <Toasts />
+      </AfterTheDialog>
     </>
   )
+}
+
+/** What mounts in a commit after the dialog's (deferred): each then a task of its own on a phone, not one long one. */
+function AfterTheDialog({ children }: { children: ReactNode }) {
+  const ready = useDeferredValue(true, false)
+  return ready ? children : null
 }

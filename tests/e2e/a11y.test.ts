@@ -68,7 +68,10 @@ async function openPageOnPausedClock(path = '/', width = 1280): Promise<Page> {
 async function openDialogByTimer(page: Page): Promise<Locator> {
   await expect(page.getByRole('dialog').count()).resolves.toBe(0)
   await page.clock.runFor(config.modal.openDelayMs + 10)
-  // Ready for a visitor: its form hydrated and the focus inside it (before that, Escape would not reach it).
+  // Ready for a visitor: its form hydrated and the focus inside it (before that, Escape would not reach it). The focus
+  // moves in after the dialog's first animation frame, which the paused clock holds back until time moves on.
+  const focusInside = () => page.evaluate(() => Boolean(document.activeElement?.closest('[role="dialog"]')))
+  await advanceUntil(page, focusInside, 1000)
   await waitForDialog(page)
   await expect.poll(() => isHydrated(page, 'dialog_name'), { timeout: scaled(15_000) }).toBe(true)
   return page.getByRole('dialog', { name: config.modal.title })

@@ -224,6 +224,32 @@ describe('the landing page', () => {
     await page.context().close()
   })
 
+  it('opens the dialog mounted closed beforehand, and moves the focus in after its first frame, not as it renders', async () => {
+    const page = await openPage()
+    // Its code arrives after the load event; its react-modal is then mounted closed, ready for the first opening.
+    await page.locator('.ReactModalPortal').waitFor({ state: 'attached', timeout: scaled(10_000) })
+    type Seen = { portalBefore?: Element | null; focusInsideAsShown?: boolean }
+    // A mutation observer's callback runs in the task that added the dialog, after React's commit and its effects.
+    await page.evaluate(() => {
+      const seen = window as unknown as Seen
+      seen.portalBefore = document.querySelector('.ReactModalPortal')
+      new MutationObserver((_records, observer) => {
+        const dialog = document.querySelector('[role="dialog"]')
+        if (!dialog) return
+        seen.focusInsideAsShown = dialog.contains(document.activeElement)
+        observer.disconnect()
+      }).observe(document.body, { childList: true, subtree: true })
+    })
+    await page.getByRole('link', { name: 'Register for VIP Access' }).click()
+    await waitForDialog(page)
+    const seen = await page.evaluate(() => {
+      const { portalBefore, focusInsideAsShown } = window as unknown as Seen
+      return { samePortal: portalBefore === document.querySelector('[role="dialog"]')?.closest('.ReactModalPortal'), focusInsideAsShown }
+    })
+    expect(seen).toEqual({ samePortal: true, focusInsideAsShown: false })
+    await page.context().close()
+  })
+
   it('hydrates its islands without a mismatch or an error, through the dialog opening by itself', async () => {
     const context = await e2e.browser.newContext()
     const page = await context.newPage()
