@@ -44,6 +44,15 @@ describe('the built bundle', () => {
     expect(code.slice(reactDom, app)).toMatch(/;await [\w$]+\(\);/)
   })
 
+  it("restyles nothing of the page when the toasts' stylesheet arrives: every rule of it is on the toasts' container", () => {
+    const sheets = readdirSync(path.join(distDir, 'assets')).filter((name) => name.endsWith('.css'))
+    const toastSheet = sheets.map((name) => readFileSync(path.join(distDir, 'assets', name), 'utf8')).find((css) => css.includes('.Toastify__toast'))
+    expect(toastSheet, 'no stylesheet with the toasts in dist/assets').toBeTruthy()
+    // A rule for :root, html or body arriving after the page makes the browser restyle every element of it.
+    expect(toastSheet).not.toMatch(/(^|[},\s]):root\b|(^|[},])\s*(html|body)\b/)
+    expect(toastSheet).toContain(':where(.Toastify){--toastify-')
+  })
+
   it('carries none of the editor: no CodeMirror, no schema completion, no editor page code', () => {
     const files = readdirSync(distDir, { recursive: true, encoding: 'utf8' }).filter((name) => /\.(js|css|html)$/.test(name))
     expect(files.length).toBeGreaterThan(0)
