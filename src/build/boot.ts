@@ -5,9 +5,10 @@ import { pageLoadedAtGlobal } from '../page/page-loaded-at.ts'
  * `cspHashesOf`): the prerendered page is complete without the app (links, and typing into the form, work before),
  * and nothing but the page and its pictures is fetched before the first paint. Vite's entry script and its
  * modulepreload links are replaced by that module, which preloads the same files and imports the entry at the
- * window's load event, in a task of its own (a message to its own channel, as yield-to-main.ts does): the load event
- * often fires in the task that parsed the page's end and laid it out, and its requests (about 8 ms of CPU at full
- * speed, 30 on a phone) would make that long task longer still. An external boot file or early preloads would be requests of their own on a phone's slow
+ * window's load event, in tasks of their own (a message to its own channel, as yield-to-main.ts does): the load event
+ * often fires in the task that parsed the page's end and laid it out, and its requests would make that long task
+ * longer still. Each request starts in a task of its own too: a modulepreload link costs the browser a few ms of CPU
+ * on a phone (Blink starts the fetch as the link is added), and all of them in one task made a task of 50-80 ms. An external boot file or early preloads would be requests of their own on a phone's slow
  * first connections, ahead of the first paint. `extraPreloads` are preloaded with them (a launch's own form
  * validator). It also notes when the page loaded (`readPageLoadedAt`): the dialog's
  * timer counts from then, not from when the app's code got to run.
@@ -23,8 +24,11 @@ export function bootAfterLoad(html: string, extraPreloads: readonly string[] = [
   const booted = withoutPreloads.replace(/<script type="module" crossorigin src="(\/assets\/[^"]+\.js)"><\/script>/, (_tag, src: string) => {
     entry = src
     const code = [
-      `const start=()=>{for(const href of ${JSON.stringify(preloads)})document.head.append(Object.assign(document.createElement("link"),{rel:"modulepreload",href}));import(${JSON.stringify(src)})};`,
-      `const loaded=()=>{globalThis.${pageLoadedAtGlobal}=performance.now();const c=new MessageChannel();c.port1.onmessage=()=>{c.port1.close();start()};c.port2.postMessage(0)};`,
+      `const later=(f)=>{const c=new MessageChannel();c.port1.onmessage=()=>{c.port1.close();f()};c.port2.postMessage(0)};`,
+      `const preloads=${JSON.stringify(preloads)};`,
+      `const start=(i)=>{if(i===preloads.length)return void import(${JSON.stringify(src)});`,
+      `document.head.append(Object.assign(document.createElement("link"),{rel:"modulepreload",href:preloads[i]}));later(()=>start(i+1))};`,
+      `const loaded=()=>{globalThis.${pageLoadedAtGlobal}=performance.now();later(()=>start(0))};`,
       `document.readyState==="complete"?loaded():addEventListener("load",loaded,{once:true});`,
     ].join('')
     return `<script type="module">${code}</script>`
