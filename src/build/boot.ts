@@ -8,10 +8,10 @@ import { pageLoadedAtGlobal } from '../page/page-loaded-at.ts'
  * window's load event, in tasks of their own (a message to its own channel, as yield-to-main.ts does): the load event
  * often fires in the task that parsed the page's end and laid it out, and its requests would make that long task
  * longer still. Each request starts in a task of its own too: a modulepreload link costs the browser a few ms of CPU
- * on a phone (Blink starts the fetch as the link is added), and all of them in one task made a task of 50-80 ms. An external boot file or early preloads would be requests of their own on a phone's slow
- * first connections, ahead of the first paint. `extraPreloads` are preloaded with them (a launch's own form
- * validator). It also notes when the page loaded (`readPageLoadedAt`): the dialog's
- * timer counts from then, not from when the app's code got to run.
+ * on a phone (Blink starts the fetch as the link is added), and all of them in one task made a task of 50-80 ms.
+ * An external boot file or early preloads would be requests of their own on a phone's slow first connections, ahead
+ * of the first paint. `extraPreloads` are preloaded with them (a launch's own form validator). It also notes when the
+ * page loaded (`readPageLoadedAt`): the dialog's timer counts from then, not from when the app's code got to run.
  */
 export function bootAfterLoad(html: string, extraPreloads: readonly string[] = []): string {
   const preloads: string[] = []

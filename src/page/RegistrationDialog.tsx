@@ -1,8 +1,9 @@
-import { useDeferredValue, useEffect, useLayoutEffect, useRef, useState } from 'react'
+import { useEffect, useLayoutEffect, useRef, useState } from 'react'
 import Modal, { type OnAfterOpenCallbackOptions } from 'react-modal'
 import type { ModalProps } from '../../schema/page-config.ts'
 import { FormPlaceholder, LazyRegistrationForm } from '../form/LazyRegistrationForm.tsx'
 import { CloseIcon } from '../ui/icons.tsx'
+import { RenderedLater } from '../ui/RenderedLater.tsx'
 import { yieldToMain } from './yield-to-main.ts'
 
 type Props = { modal: ModalProps; isOpen: boolean; onClose: () => void }
@@ -43,7 +44,10 @@ export default function RegistrationDialog({ modal, isOpen, onClose }: Props) {
       </h2>
       {modal.intro && <p className="mt-2 text-base text-ink-muted">{modal.intro}</p>}
       <div className="mt-6">
-        <FormAfterDialog />
+        {/* After the dialog around it: react-modal renders its content at once, and the form is most of that work. */}
+        <RenderedLater fallback={<FormPlaceholder />}>
+          <LazyRegistrationForm idPrefix="dialog" />
+        </RenderedLater>
       </div>
     </Modal>
   )
@@ -121,15 +125,4 @@ function useHidePageWhileOpen(isOpen: boolean): void {
     page.setAttribute('aria-hidden', 'true')
     return () => page.removeAttribute('aria-hidden')
   }, [isOpen])
-}
-
-/**
- * The dialog's form, rendered just after the dialog around it. react-modal renders its content at once, in one
- * task with moving the focus in; the form is most of that work. Deferred (useDeferredValue), it renders in slices
- * that yield to the main thread, so that neither the dialog opening by itself nor a tap on a button that opens it
- * blocks the phone for long. Until then its place is held at its height.
- */
-function FormAfterDialog() {
-  const ready = useDeferredValue(true, false)
-  return ready ? <LazyRegistrationForm idPrefix="dialog" /> : <FormPlaceholder />
 }

@@ -1,7 +1,8 @@
-import { startTransition, useDeferredValue, useEffect, useState, type ReactNode } from 'react'
+import { startTransition, useEffect, useState } from 'react'
 import type { ModalProps } from '../../schema/page-config.ts'
 import { captureAttribution } from '../form/attribution.ts'
 import { loadRegistrationForm } from '../form/LazyRegistrationForm.tsx'
+import { RenderedLater } from '../ui/RenderedLater.tsx'
 import { loadTagManager } from './analytics.ts'
 import { shouldOpenDialogByItself } from './dialog-memory.ts'
 import { closeDialogByVisitor, openDialog, useDialogOpen } from './dialog-state.ts'
@@ -96,15 +97,11 @@ export function RegistrationDialogHost({ modal, tagManagerId }: Props) {
   return (
     <>
       <Dialog modal={modal} isOpen={open} onClose={closeDialogByVisitor} />
-      <AfterTheDialog>
+      {/* In a commit after the dialog's: each mount a task of its own on a phone, not one long one. */}
+      <RenderedLater>
         <Toasts />
-      </AfterTheDialog>
+      </RenderedLater>
     </>
   )
 }
 
-/** What mounts in a commit after the dialog's (deferred): each then a task of its own on a phone, not one long one. */
-function AfterTheDialog({ children }: { children: ReactNode }) {
-  const ready = useDeferredValue(true, false)
-  return ready ? children : null
-}
