@@ -28,8 +28,11 @@ export default function RegistrationDialog({ modal, isOpen, onClose }: Props) {
       onAfterClose={focus.giveBack}
       aria={{ labelledby: 'registration-dialog-title' }}
       closeTimeoutMS={150}
-      overlayClassName="fixed inset-0 z-50 flex items-end justify-center bg-forest-950/70 p-0 sm:items-center sm:p-6"
-      className="relative max-h-[100dvh] w-full overflow-y-auto rounded-t-2xl bg-cream-50 p-6 shadow-2xl outline-none sm:max-w-lg sm:rounded-2xl sm:p-8"
+      // Its top stays where it first shows whatever the height of its content: on a phone a sheet of a fixed height
+      // from the bottom, wider up a box hung from the top. Centred or sized to its content, it moved up as the form
+      // took its placeholder's place, a frame or more after it opened on a slow phone (a layout shift of 0.18).
+      overlayClassName="fixed inset-0 z-50 flex items-end justify-center bg-forest-950/70 p-0 sm:items-start sm:px-6 sm:py-[5dvh]"
+      className="relative h-[calc(100dvh-3rem)] w-full overflow-y-auto rounded-t-2xl bg-cream-50 p-6 shadow-2xl outline-none sm:h-auto sm:max-h-[90dvh] sm:max-w-lg sm:rounded-2xl sm:p-8"
     >
       <button
         type="button"
