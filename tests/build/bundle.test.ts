@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { PageConfig } from '../../schema/page-config.ts'
+import { compileHint } from '../../src/build/vite-config.ts'
 
 // The default launch's site, which npm test built into dist/<slug>/ (tests/run.ts builds before the tests run).
 const distDir = path.resolve(process.env.DIST_DIR || 'dist', (JSON.parse(readFileSync('page.config.json', 'utf8')) as { launch: { slug: string } }).launch.slug)
@@ -42,6 +43,19 @@ describe('the built bundle', () => {
     expect(app).toBeGreaterThan(reactDom)
     // src/page/react-dom-first.ts: a top-level await of a new task, a statement of its own between the two.
     expect(code.slice(reactDom, app)).toMatch(/;await [\w$]+\(\);/)
+  })
+
+  it('asks V8 to compile the code the load runs as it streams in: the hint tops every chunk but the ones loaded on demand', () => {
+    const code = (name: string) => readFileSync(path.join(distDir, 'assets', name), 'utf8')
+    const hinted = (name: string) => code(name).startsWith(`${compileHint}\n`)
+    // What runs as the page loads: the entry (React DOM), the form's chunk (RJSF), the dialog's (react-modal).
+    const atLoad = [entry, ...assets.filter((name) => name.startsWith('RegistrationForm-') || name.startsWith('RegistrationDialog-'))]
+    expect(atLoad).toHaveLength(3)
+    for (const name of atLoad) expect(hinted(name), name).toBe(true)
+    // Loaded on demand: supabase-js at the first submit, the Markdown parser for a field that asks for it.
+    const onDemand = assets.filter((name) => code(name).includes('supabase-js') || code(name).includes('forceBlock'))
+    expect(onDemand).toHaveLength(2)
+    for (const name of onDemand) expect(hinted(name), name).toBe(false)
   })
 
   it("restyles nothing of the page when the toasts' stylesheet arrives: every rule of it is on the toasts' container", () => {
