@@ -104,4 +104,3 @@ export function RegistrationDialogHost({ modal, tagManagerId }: Props) {
     </>
   )
 }
-
