@@ -73,9 +73,21 @@ describe('New launch in the studio, end to end', () => {
     expect(made).not.toContain(original.site.name)
     expect(made).not.toContain(original.site.email)
 
-    // The same name again is refused at the short name made from it.
+    // The same name again is refused at the short name made from it. Until the launches to copy have
+    // arrived the form cannot be sent (an empty "Copy of" would be refused first).
+    let releaseList = () => {}
+    const listHeld = new Promise<void>((resolve) => (releaseList = resolve))
+    await page.route('**/studio/api/launches', async (route) => {
+      if (route.request().method() === 'GET') await listHeld
+      await route.continue()
+    })
     await page.goto(`${server.url}/studio/?view=new-launch`)
     await page.getByLabel('Development name', { exact: true }).fill('Willow Bend')
+    const send = page.getByRole('button', { name: 'New launch' })
+    expect(await send.isDisabled(), 'the form cannot be sent before the launches to copy have arrived').toBe(true)
+    releaseList()
+    await page.getByLabel('Copy of').getByRole('option', { name: original.site.name }).waitFor({ state: 'attached' })
+    await page.unroute('**/studio/api/launches')
     await page.getByRole('button', { name: 'New launch' }).click()
     const slugField = page.getByLabel('Short name (slug)', { exact: true })
     await expect.poll(() => slugField.getAttribute('aria-invalid')).toBe('true')

@@ -18,7 +18,8 @@ const fields: { name: FieldName; label: string; type: string; hint: string; auto
 
 /** `New launch`: a copy of a chosen launch with the things that must change, so nothing of the old one survives by mistake. */
 export function NewLaunch() {
-  const [launches, setLaunches] = useState<LaunchSummary[]>([])
+  // Until the launches arrive there is nothing to copy: the form is not sent with an empty "Copy of".
+  const [launches, setLaunches] = useState<LaunchSummary[] | undefined>(undefined)
   const [error, setError] = useState('')
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({})
   const [busy, setBusy] = useState(false)
@@ -65,7 +66,8 @@ export function NewLaunch() {
         <div className="field">
           <label htmlFor="new-launch-from">Copy of</label>
           <select id="new-launch-from" name="from" required aria-describedby={describedBy('from')} aria-invalid={fieldErrors.from ? true : undefined}>
-            {launches.map((launch) => (
+            {launches === undefined && <option value="">Loading the launches…</option>}
+            {launches?.map((launch) => (
               <option key={launch.slug} value={launch.slug}>
                 {launch.siteName}
               </option>
@@ -104,7 +106,7 @@ export function NewLaunch() {
             {error}
           </p>
         )}
-        <button type="submit" className="primary" disabled={busy}>
+        <button type="submit" className="primary" disabled={busy || launches === undefined}>
           {busy ? 'Making the launch…' : 'New launch'}
         </button>
       </form>
