@@ -71,6 +71,9 @@ function compileHintsForLoadCode(): Plugin {
   }
 }
 
+/** The name of the page code's chunk with React DOM in it (`/assets/<name>-<hash>.js`). */
+export const reactDomChunkName = 'react-dom'
+
 /**
  * The registration form's `virtual:form-validator` in the page code every launch shares (src/build/page-code.ts):
  * in the browser a module that loads the launch's own validator file, named in the page's data block; in the
@@ -105,6 +108,13 @@ export function createPageCodeViteConfig(root: string): InlineConfig {
       emptyOutDir: true,
       // Every browser that runs this page's module scripts supports modulepreload natively.
       modulePreload: { polyfill: false },
+      rolldownOptions: {
+        output: {
+          // React DOM (and src/page/react-dom-first.ts, which runs its module) in a chunk of its own: the boot
+          // evaluates it in a task before the app's entry (see bootAfterLoad).
+          codeSplitting: { groups: [{ name: reactDomChunkName, test: /[\\/]node_modules[\\/](react-dom|scheduler)[\\/]|[\\/]src[\\/]page[\\/]react-dom-first\.ts$/ }] },
+        },
+      },
     },
   }
 }

@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import { toClientConfig } from '../build/client-config.ts'
 import { bootAfterLoad } from '../build/boot.ts'
+import { reactDomChunkName } from '../build/vite-config.ts'
 import { fillTemplate, type PageKind } from '../build/head.ts'
 import { buildImageVariants, type VariantCounts } from '../build/image-variants.ts'
 import { copyFunctionDocuments, functionBundleFile, readBundleEntries, writeFunctionBundleEntries } from '../build/function-bundle.ts'
@@ -161,7 +162,7 @@ export async function buildSite(
       const validator = phaseValidators[index]!
       await prerenderer.setFormValidator((await import(`data:text/javascript;base64,${Buffer.from(validator.code).toString('base64')}`)) as Parameters<PrerenderModule['setFormValidator']>[0])
       // The boot module preloads the phase's validator with the code's chunks: the form's code does not wait for it.
-      const template = bootAfterLoad(code.template, [validator.file])
+      const template = bootAfterLoad(code.template, [validator.file], (href) => href.startsWith(`/assets/${reactDomChunkName}-`))
       const clientConfig = toClientConfig(phase.config, imageVariants)
       const html: string[] = []
       for (const [, kind, pagePath] of pages) {

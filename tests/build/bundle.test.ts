@@ -11,7 +11,9 @@ const indexHtml = readFileSync(path.join(distDir, 'index.html'), 'utf8')
 const config = JSON.parse(readFileSync('page.config.json', 'utf8')) as PageConfig
 // The inline boot module (src/build/boot.ts) and the entry it imports.
 const bootCode = /<script type="module">([\s\S]*?)<\/script>/.exec(indexHtml)?.[1] ?? ''
-const entry = /import\("\/assets\/([^"]+)"\)/.exec(bootCode)?.[1] ?? ''
+const entry = /entry="\/assets\/([^"]+)"/.exec(bootCode)?.[1] ?? ''
+// The chunks it evaluates before the entry, each in a task of its own (React DOM's).
+const first = (JSON.parse(/first=(\[[^\]]*\])/.exec(bootCode)?.[1] ?? '[]') as string[]).map((href) => href.replace('/assets/', ''))
 
 describe('the built bundle', () => {
   it('compiles no code at run time: no Function constructor anywhere (CSP without unsafe-eval)', () => {
@@ -34,15 +36,20 @@ describe('the built bundle', () => {
     expect(indexHtml).not.toMatch(/rel="modulepreload"/)
   })
 
-  it("evaluates React DOM in a task of its own: the entry awaits a new task right after it, before the app's modules run", () => {
+  it("evaluates React DOM in a task of its own: its chunk is imported before the entry, and awaits a new task after it", () => {
+    expect(first).toHaveLength(1)
+    const reactDomChunk = readFileSync(path.join(distDir, 'assets', first[0]!), 'utf8')
     const code = readFileSync(path.join(distDir, 'assets', entry), 'utf8')
-    // React DOM's client module, the last of React's modules to be evaluated; the app's island code comes later.
-    const reactDom = code.lastIndexOf('__REACT_DEVTOOLS_GLOBAL_HOOK__')
-    const app = code.indexOf('data-island')
+    // React DOM's client module is in its own chunk, and none of the app's island code; the entry has the app, not React DOM.
+    const reactDom = reactDomChunk.lastIndexOf('__REACT_DEVTOOLS_GLOBAL_HOOK__')
     expect(reactDom).toBeGreaterThan(0)
-    expect(app).toBeGreaterThan(reactDom)
-    // src/page/react-dom-first.ts: a top-level await of a new task, a statement of its own between the two.
-    expect(code.slice(reactDom, app)).toMatch(/;await [\w$]+\(\);/)
+    expect(reactDomChunk).not.toContain('data-island')
+    expect(code).toContain('data-island')
+    expect(code).not.toContain('__REACT_DEVTOOLS_GLOBAL_HOOK__')
+    // src/page/react-dom-first.ts: a top-level await of a new task after React DOM's module, in the same chunk.
+    expect(reactDomChunk.slice(reactDom)).toMatch(/[;}]await [\w$]+\(\);/)
+    // The boot imports it first, then the entry, each after its file has arrived.
+    expect(bootCode).toMatch(/first\.reduce\(.*\)\.then\(\(\)=>run\(entry\)\)/)
   })
 
   it('asks V8 to compile the code the load runs as it streams in: the hint tops every chunk but the ones loaded on demand', () => {
