@@ -94,6 +94,13 @@ describe('New launch in the studio, end to end', () => {
     await expect.poll(() => page.locator('#error-slug').textContent()).toBe('There is a launch named "willow-bend" already: choose another short name.')
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('slug')
 
+    // When the list cannot be had, the form says why instead of waiting for it for ever.
+    await page.route('**/studio/api/launches', (route) => (route.request().method() === 'GET' ? route.abort('connectionrefused') : route.continue()))
+    await page.goto(`${server.url}/studio/?view=new-launch`)
+    await page.getByRole('alert').filter({ hasText: 'The studio cannot be reached: check the connection and try again.' }).first().waitFor()
+    await expect.poll(() => page.getByLabel('Copy of').getByRole('option').count()).toBe(0)
+    await page.unroute('**/studio/api/launches')
+
     // Listed, unpublished; then published from the editor.
     await page.goto(`${server.url}/studio/`)
     await page.getByRole('list', { name: 'Launches' }).getByRole('link', { name: 'Willow Bend', exact: true }).click()

@@ -27,7 +27,11 @@ export function NewLaunch() {
   const [slug, setSlug] = useState('')
   const form = useRef<HTMLFormElement>(null)
   useEffect(() => {
-    studioApi.launches().then(setLaunches, (e: unknown) => setError((e as Error).message))
+    studioApi.launches().then(setLaunches, (e: unknown) => {
+      // Nothing to wait for any more: the message says why the list is empty.
+      setLaunches([])
+      setError((e as Error).message)
+    })
   }, [])
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
