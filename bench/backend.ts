@@ -59,7 +59,14 @@ type AutocannonRequest = {
   setupRequest?: (req: Record<string, unknown>, context: Record<string, unknown>) => Record<string, unknown>
   onResponse?: (status: number, body: string, context: Record<string, unknown>) => void
 }
-type AutocannonOptions = { url: string; connections: number; duration?: number; amount?: number; timeout?: number; requests: AutocannonRequest[] }
+type AutocannonOptions = {
+  url: string
+  connections: number
+  duration?: number
+  amount?: number
+  timeout?: number
+  requests: AutocannonRequest[]
+}
 /** The little of autocannon's client (lib/httpClient.js) that honouring `Connection: close` needs. */
 type AutocannonClient = {
   on(event: 'headers', listener: (info: { shouldKeepAlive: boolean }) => void): void
@@ -67,7 +74,9 @@ type AutocannonClient = {
   _destroyConnection(): void
   _connect(): void
 }
-type Autocannon = ((options: AutocannonOptions & { setupClient?: (client: AutocannonClient) => void }) => Promise<AutocannonResult>) & { track?: unknown }
+type Autocannon = ((
+  options: AutocannonOptions & { setupClient?: (client: AutocannonClient) => void },
+) => Promise<AutocannonResult>) & { track?: unknown }
 
 // autocannon ships no types; take it through require with the little of its API used here.
 const rawAutocannon = createRequire(import.meta.url)('autocannon') as Autocannon
@@ -102,7 +111,9 @@ function freePort(): Promise<number> {
     server.once('error', reject)
     server.listen(0, '127.0.0.1', () => {
       const address = server.address()
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))))
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      )
     })
   })
 }
@@ -126,7 +137,15 @@ async function startServer(env: Record<string, string>, cwd = root, script = 'sr
   const proc = spawn(process.execPath, ['--import', 'tsx', script], {
     cwd,
     // PAGE_CONFIG: one launch (the default one), whatever launches/ holds, unless the phase serves several.
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', HOST: '127.0.0.1', PORT: '0', RATE_LIMIT_PER_MINUTE: '0', PAGE_CONFIG: 'page.config.json', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      RATE_LIMIT_PER_MINUTE: '0',
+      PAGE_CONFIG: 'page.config.json',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let tail = ''
@@ -174,7 +193,8 @@ function writeDist(distRoot: string, slugs: string[]): void {
 
 /** The slug of the project's default launch (page.config.json). */
 function defaultSlugOf(projectRoot: string): string {
-  return (JSON.parse(readFileSync(path.join(projectRoot, 'page.config.json'), 'utf8')) as { launch: { slug: string } }).launch.slug
+  return (JSON.parse(readFileSync(path.join(projectRoot, 'page.config.json'), 'utf8')) as { launch: { slug: string } })
+    .launch.slug
 }
 
 let counter = 0
@@ -190,7 +210,9 @@ function body(submissionId: string, launch?: string): string {
     email: `visitor${counter}@example.com`,
     phone: '555-555-0100',
     // Half realtors, with what a realtor is asked (an older checkout drops the fields its form does not have).
-    ...(counter % 2 ? { isRealtor: 'yes', brokerage: 'Example Realty Inc., Brokerage', recoNumber: '5550100', forClient: 'no' } : { isRealtor: 'no' }),
+    ...(counter % 2
+      ? { isRealtor: 'yes', brokerage: 'Example Realty Inc., Brokerage', recoNumber: '5550100', forClient: 'no' }
+      : { isRealtor: 'no' }),
     submissionId,
     pageUrl: 'https://bramblewood.example.com/',
     referrer: '',
@@ -221,10 +243,13 @@ function registrations(acked: string[], retryEvery = 0): AutocannonRequest {
 }
 
 async function storedIds(dataDir: string): Promise<string[]> {
-  const store = openSqliteStore(path.join(dataDir, 'leads.sqlite'), { readonly: true, defaultLaunch: defaultLaunchSlug() ?? 'default' })
+  const store = openSqliteStore(path.join(dataDir, 'leads.sqlite'), {
+    readonly: true,
+    defaultLaunch: defaultLaunchSlug() ?? 'default',
+  })
   try {
     const ids: string[] = []
-    for (let after = 0; ; ) {
+    for (let after = 0; ;) {
       const page = await store.listLeads(after, 5000)
       if (page.length === 0) return ids
       ids.push(...page.map((l) => l.submissionId))
@@ -255,7 +280,11 @@ function spreadRegistrations(slugs: string[], acked: Map<string, string>): Autoc
       const id = crypto.randomUUID()
       context.id = id
       context.launch = launch
-      return { ...req, headers: { ...(req.headers as Record<string, string>), host: `${launch}.localhost` }, body: body(id, launch) }
+      return {
+        ...req,
+        headers: { ...(req.headers as Record<string, string>), host: `${launch}.localhost` },
+        body: body(id, launch),
+      }
     },
     onResponse(status, _body, context) {
       if (status === 200) acked.set(String(context.id), String(context.launch))
@@ -267,7 +296,10 @@ function spreadRegistrations(slugs: string[], acked: Map<string, string>): Autoc
 function storedLaunches(dataDir: string, defaultLaunch: string): Map<string, string> {
   const db = new Database(path.join(dataDir, 'leads.sqlite'), { readonly: true })
   try {
-    const rows = db.prepare('SELECT submission_id AS id, launch FROM leads').all() as Array<{ id: string; launch: string | null }>
+    const rows = db.prepare('SELECT submission_id AS id, launch FROM leads').all() as Array<{
+      id: string
+      launch: string | null
+    }>
     return new Map(rows.map((row) => [row.id, row.launch ?? defaultLaunch]))
   } finally {
     db.close()
@@ -291,7 +323,12 @@ async function launchesPhase(work: string, log: (line: string) => void, count = 
   const dataDir = path.join(work, prefix)
   try {
     const defaultLaunch = defaultSlugOf(project.root)
-    const slugs = [defaultLaunch, ...Array.from({ length: count - 1 }, (_, i) => (i === 0 ? 'bench-second' : i === 1 ? 'bench-third' : `bench-${i + 1}`))]
+    const slugs = [
+      defaultLaunch,
+      ...Array.from({ length: count - 1 }, (_, i) =>
+        i === 0 ? 'bench-second' : i === 1 ? 'bench-third' : `bench-${i + 1}`,
+      ),
+    ]
     // As `npm run new-launch -- <slug>` makes them: a copy of the default launch at https://<slug>.example.com/.
     for (const slug of slugs.slice(1)) createLaunch(slug, project.root, path.join(project.root, 'page.config.json'))
     writeDist(path.join(project.root, 'dist'), slugs)
@@ -299,14 +336,23 @@ async function launchesPhase(work: string, log: (line: string) => void, count = 
     const acked = new Map<string, string>()
     try {
       log(`launches: 50 connections for 15 s, spread over ${slugs.length} launches …`)
-      const result = await autocannon({ url: server.url, connections: 50, duration: 15, timeout: 10, requests: [spreadRegistrations(slugs, acked)] })
+      const result = await autocannon({
+        url: server.url,
+        connections: 50,
+        duration: 15,
+        timeout: 10,
+        requests: [spreadRegistrations(slugs, acked)],
+      })
       const rssMiB = rssMiBOf(server.proc.pid)
       await sleep(1000)
       const stored = storedLaunches(dataDir, defaultLaunch)
       const missing = [...acked.keys()].filter((id) => !stored.has(id)).length
       const wrongLaunch = [...acked].filter(([id, launch]) => stored.has(id) && stored.get(id) !== launch).length
       const counts = slugs.map((slug) => [...stored.values()].filter((launch) => launch === slug).length)
-      const perLaunch = count > 3 ? `${Math.min(...counts)}–${Math.max(...counts)} each` : slugs.map((slug, i) => `${slug} ${counts[i]}`).join(', ')
+      const perLaunch =
+        count > 3
+          ? `${Math.min(...counts)}–${Math.max(...counts)} each`
+          : slugs.map((slug, i) => `${slug} ${counts[i]}`).join(', ')
       const figures = {
         'launches.count': slugs.length,
         'launches.requestsPerSecond': Math.round(result.requests.average),
@@ -320,7 +366,9 @@ async function launchesPhase(work: string, log: (line: string) => void, count = 
         'launches.errors': result.errors + result.timeouts,
         'launches.serverRssMiBAfterLoad': rssMiB,
       }
-      return Object.fromEntries(Object.entries(figures).map(([key, value]) => [key.replace(/^launches\./, `${prefix}.`), value]))
+      return Object.fromEntries(
+        Object.entries(figures).map(([key, value]) => [key.replace(/^launches\./, `${prefix}.`), value]),
+      )
     } finally {
       await server.stop('SIGTERM')
     }
@@ -331,7 +379,10 @@ async function launchesPhase(work: string, log: (line: string) => void, count = 
 
 /** The outbox's messages by state, read beside the server. */
 async function outboxCounts(dataDir: string) {
-  const store = openSqliteStore(path.join(dataDir, 'leads.sqlite'), { readonly: true, defaultLaunch: defaultLaunchSlug() ?? 'default' })
+  const store = openSqliteStore(path.join(dataDir, 'leads.sqlite'), {
+    readonly: true,
+    defaultLaunch: defaultLaunchSlug() ?? 'default',
+  })
   try {
     return await store.countMessages()
   } finally {
@@ -345,8 +396,17 @@ async function emptyHandlerPhase(log: (line: string) => void) {
   const acked: string[] = []
   try {
     log('floor: the empty handler, 50 connections for 5 s …')
-    const result = await autocannon({ url: server.url, connections: 50, duration: 5, timeout: 10, requests: [registrations(acked)] })
-    return { 'floor.emptyHandlerPerSecond': Math.round(result.requests.average), 'floor.emptyHandlerP99Ms': result.latency.p99 }
+    const result = await autocannon({
+      url: server.url,
+      connections: 50,
+      duration: 5,
+      timeout: 10,
+      requests: [registrations(acked)],
+    })
+    return {
+      'floor.emptyHandlerPerSecond': Math.round(result.requests.average),
+      'floor.emptyHandlerP99Ms': result.latency.p99,
+    }
   } finally {
     await server.stop('SIGTERM')
   }
@@ -376,7 +436,13 @@ function rssMiBOf(pid: number | undefined): number {
 /** How the load phase runs: its length, whether to wait for every message to be delivered after it, more settings. */
 type LoadOptions = { seconds?: number; waitForDelivery?: boolean; env?: Record<string, string> }
 
-async function loadPhase(work: string, log: (line: string) => void, checkout = root, label = 'load', options: LoadOptions = {}) {
+async function loadPhase(
+  work: string,
+  log: (line: string) => void,
+  checkout = root,
+  label = 'load',
+  options: LoadOptions = {},
+) {
   const seconds = options.seconds ?? 15
   const dataDir = path.join(work, label.replace(/[^\w-]/g, '-'))
   const server = await startServer({ DATA_DIR: dataDir, DIST_DIR: path.join(work, 'dist'), ...options.env }, checkout)
@@ -387,7 +453,13 @@ async function loadPhase(work: string, log: (line: string) => void, checkout = r
     // machine's other load than the rates are.
     const children = childrenOf(server.proc.pid!)
     const cpuBefore = [cpuMsOf(server.proc.pid), ...children.map(cpuMsOf)]
-    const result = await autocannon({ url: server.url, connections: 50, duration: seconds, timeout: 10, requests: [registrations(acked, 20)] })
+    const result = await autocannon({
+      url: server.url,
+      connections: 50,
+      duration: seconds,
+      timeout: 10,
+      requests: [registrations(acked, 20)],
+    })
     const cpuAfter = [cpuMsOf(server.proc.pid), ...children.map(cpuMsOf)]
     const rssMiB = rssMiBOf(server.proc.pid)
     // Requests still in flight when autocannon stops are answered (unheard) a moment later.
@@ -418,15 +490,21 @@ async function loadPhase(work: string, log: (line: string) => void, checkout = r
       'load.non2xx': result.non2xx,
       'load.errors': result.errors + result.timeouts,
       'load.serverCpuMsPerRequest': Number(((cpuAfter[0]! - cpuBefore[0]!) / result.requests.total).toFixed(2)),
-      'load.deliveryProcessCpuMsPerRequest': Number((cpuAfter.slice(1).reduce((a, b, i) => a + b - cpuBefore[i + 1]!, 0) / result.requests.total).toFixed(2)),
+      'load.deliveryProcessCpuMsPerRequest': Number(
+        (cpuAfter.slice(1).reduce((a, b, i) => a + b - cpuBefore[i + 1]!, 0) / result.requests.total).toFixed(2),
+      ),
       'load.messagesSentDuringLoad': sentDuringLoad,
       'load.messagesSent': counts.sent,
       'load.messagesNotSent': counts.pending + counts.failed + counts.cancelled,
       'load.messagesWritten': emlCount(dataDir),
-      'load.deliveryDoneSecondsAfterLoad': drained ? Number(drainSeconds.toFixed(1)) : `not done after ${drainSeconds.toFixed(0)} s`,
+      'load.deliveryDoneSecondsAfterLoad': drained
+        ? Number(drainSeconds.toFixed(1))
+        : `not done after ${drainSeconds.toFixed(0)} s`,
       'load.serverRssMiBAfterLoad': rssMiB,
     }
-    return Object.fromEntries(Object.entries(figures).map(([key, value]) => [key.replace(/^load\./, `${label}.`), value]))
+    return Object.fromEntries(
+      Object.entries(figures).map(([key, value]) => [key.replace(/^load\./, `${label}.`), value]),
+    )
   } finally {
     await server.stop('SIGTERM')
   }
@@ -436,7 +514,11 @@ async function loadPhase(work: string, log: (line: string) => void, checkout = r
  * A real SMTP server on 127.0.0.1:`port` that accepts every message and hands `onMessage` its first 4,000 characters
  * (the headers), keeping nothing: a load's hundred thousand messages cost it no memory.
  */
-async function startSmtpSink(port: number, onMessage: (head: string) => void, onError: () => void = () => undefined): Promise<SMTPServer> {
+async function startSmtpSink(
+  port: number,
+  onMessage: (head: string) => void,
+  onError: () => void = () => undefined,
+): Promise<SMTPServer> {
   const smtp = new SMTPServer({
     authOptional: true,
     hideSTARTTLS: true,
@@ -478,7 +560,13 @@ async function outagePhase(work: string, log: (line: string) => void) {
   try {
     log(`outage: 500 registrations with SMTP down (nothing on port ${smtpPort}) …`)
     const acked: string[] = []
-    const result = await autocannon({ url: server.url, connections: 10, amount: 500, timeout: 10, requests: [registrations(acked)] })
+    const result = await autocannon({
+      url: server.url,
+      connections: 10,
+      amount: 500,
+      timeout: 10,
+      requests: [registrations(acked)],
+    })
     const stored = await storedIds(dataDir)
     const check = compare(acked, stored)
     await sleep(2500)
@@ -504,7 +592,9 @@ async function outagePhase(work: string, log: (line: string) => void) {
       'outage.deliveredWhileDown': deliveredWhileDown,
       'outage.delivered': stored.filter((id) => received.has(id)).length,
       'outage.deliveredTwice': [...received.values()].filter((n) => n > 1).length,
-      'outage.secondsToDeliverAll': allArrived ? Number(recoverySeconds.toFixed(1)) : `not done after ${recoverySeconds.toFixed(0)} s`,
+      'outage.secondsToDeliverAll': allArrived
+        ? Number(recoverySeconds.toFixed(1))
+        : `not done after ${recoverySeconds.toFixed(0)} s`,
     }
   } finally {
     await server.stop('SIGTERM')
@@ -518,7 +608,13 @@ async function sigkillPhase(work: string, log: (line: string) => void) {
   const server = await startServer(env)
   const acked: string[] = []
   log('sigkill: 50 connections, SIGKILL after 3 s …')
-  const load = autocannon({ url: server.url, connections: 50, duration: 6, timeout: 2, requests: [registrations(acked)] })
+  const load = autocannon({
+    url: server.url,
+    connections: 50,
+    duration: 6,
+    timeout: 2,
+    requests: [registrations(acked)],
+  })
   await sleep(3000)
   const pid = server.proc.pid
   await server.stop('SIGKILL')
@@ -582,7 +678,12 @@ async function deliveryKillPhase(work: string, log: (line: string) => void) {
     (head) => received.push(/^Message-ID: (\S+)/im.exec(head)?.[1] ?? ''),
     () => broken++,
   )
-  const server = await startServer({ DATA_DIR: dataDir, DIST_DIR: path.join(work, 'dist'), SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, MAIL_FROM: 'Bench <no-reply@example.com>' })
+  const server = await startServer({
+    DATA_DIR: dataDir,
+    DIST_DIR: path.join(work, 'dist'),
+    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+    MAIL_FROM: 'Bench <no-reply@example.com>',
+  })
   try {
     log('delivery kill: 2,000 registrations, SIGKILL of the delivery process mid-delivery …')
     const acked: string[] = []
@@ -593,7 +694,11 @@ async function deliveryKillPhase(work: string, log: (line: string) => void) {
     if (child === undefined) return { 'deliveryKill.error': 'no delivery process found' }
     process.kill(child, 'SIGKILL')
     const db = new Database(path.join(dataDir, 'leads.sqlite'), { readonly: true })
-    const inFlight = (db.prepare("SELECT count(*) AS n FROM outbox WHERE status = 'pending' AND locked_until IS NOT NULL").get() as { n: number }).n
+    const inFlight = (
+      db.prepare("SELECT count(*) AS n FROM outbox WHERE status = 'pending' AND locked_until IS NOT NULL").get() as {
+        n: number
+      }
+    ).n
     db.close()
     const deliveredAtKill = received.length
     const distinct = () => new Set(received.filter((id) => expected.has(id.slice(0, id.indexOf('@') + 1)))).size
@@ -630,7 +735,9 @@ async function smtpLoadPhase(work: string, log: (line: string) => void) {
     ids.add(/^Message-ID: (\S+)/im.exec(head)?.[1] ?? '')
   })
   try {
-    const figures = await loadPhase(work, log, root, 'smtp', { env: { SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'Bench <no-reply@example.com>' } })
+    const figures = await loadPhase(work, log, root, 'smtp', {
+      env: { SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'Bench <no-reply@example.com>' },
+    })
     return { ...figures, 'smtp.messagesReceived': received, 'smtp.messagesReceivedDistinct': ids.size }
   } finally {
     await new Promise<void>((resolve) => smtp.close(() => resolve()))
@@ -642,7 +749,9 @@ async function webhookPhase(work: string, log: (line: string) => void) {
   const secret = 'bench-webhook-secret-0123456789'
   const receiver = await startTestReceiver(secret)
   try {
-    const figures = await loadPhase(work, log, root, 'webhook', { env: { WEBHOOK_URL: receiver.url, WEBHOOK_SECRET: secret } })
+    const figures = await loadPhase(work, log, root, 'webhook', {
+      env: { WEBHOOK_URL: receiver.url, WEBHOOK_SECRET: secret },
+    })
     const ids = new Set(receiver.calls.map((call) => String(call.headers['webhook-id'])))
     return {
       ...figures,
@@ -659,13 +768,22 @@ async function webhookPhase(work: string, log: (line: string) => void) {
 function postgresDeps(work: string): PostgresPhaseDeps {
   return {
     startServer: (env) => startServer(env),
-    load: (url, connections, seconds, acked) => autocannon({ url, connections, duration: seconds, timeout: 10, requests: [registrations(acked)] }),
+    load: (url, connections, seconds, acked) =>
+      autocannon({ url, connections, duration: seconds, timeout: 10, requests: [registrations(acked)] }),
     distDir: path.join(work, 'dist'),
   }
 }
 
 /** Runs the phases and returns the figures (flat keys, numbers or short text), `backend.verdict` first. */
-export async function runBackendBench(options: { log?: (line: string) => void; old?: string[]; loadOnly?: boolean; rounds?: number; postgresSeconds?: number } = {}): Promise<Record<string, number | string>> {
+export async function runBackendBench(
+  options: {
+    log?: (line: string) => void
+    old?: string[]
+    loadOnly?: boolean
+    rounds?: number
+    postgresSeconds?: number
+  } = {},
+): Promise<Record<string, number | string>> {
   const log = options.log ?? ((line: string) => console.error(line))
   const work = mkdtempSync(path.join(tmpdir(), 'vip-bench-'))
   writeDist(path.join(work, 'dist'), [defaultSlugOf(root)])
@@ -677,10 +795,18 @@ export async function runBackendBench(options: { log?: (line: string) => void; o
     for (let round = 1; round <= (options.rounds ?? 0); round++) {
       for (const dir of [...(options.old ?? []), root]) {
         const name = dir === root ? 'this' : path.basename(dir)
-        Object.assign(old, await loadPhase(work, log, path.resolve(dir), `round${round}:${name}`, { seconds: 10, waitForDelivery: false }))
+        Object.assign(
+          old,
+          await loadPhase(work, log, path.resolve(dir), `round${round}:${name}`, {
+            seconds: 10,
+            waitForDelivery: false,
+          }),
+        )
       }
     }
-    if (!options.rounds) for (const dir of options.old ?? []) Object.assign(old, await loadPhase(work, log, path.resolve(dir), `old:${path.basename(dir)}`))
+    if (!options.rounds)
+      for (const dir of options.old ?? [])
+        Object.assign(old, await loadPhase(work, log, path.resolve(dir), `old:${path.basename(dir)}`))
     const figures: Record<string, number | string> = {
       'floor.insertFsyncPerSecond': insertRate,
       ...(await emptyHandlerPhase(log)),
@@ -692,25 +818,35 @@ export async function runBackendBench(options: { log?: (line: string) => void; o
       Object.assign(
         figures,
         // A phase that cannot run is reported as such; the other phases' figures still count.
-        await launchesPhase(work, log).catch((error: unknown) => ({ 'launches.error': (error as Error).message.split('\n')[0] ?? 'failed' })),
-        await launchesPhase(work, log, 20).catch((error: unknown) => ({ 'launches20.error': (error as Error).message.split('\n')[0] ?? 'failed' })),
+        await launchesPhase(work, log).catch((error: unknown) => ({
+          'launches.error': (error as Error).message.split('\n')[0] ?? 'failed',
+        })),
+        await launchesPhase(work, log, 20).catch((error: unknown) => ({
+          'launches20.error': (error as Error).message.split('\n')[0] ?? 'failed',
+        })),
         await webhookPhase(work, log),
         // The same load on PostgreSQL (DATABASE_URL), one server and then two on one database, beside SQLite's `load.`.
-        await postgresServersPhase(work, log, postgresDeps(work), options.postgresSeconds).catch((error: unknown) => ({ 'postgres.error': (error as Error).message.split('\n')[0] ?? 'failed' })),
+        await postgresServersPhase(work, log, postgresDeps(work), options.postgresSeconds).catch((error: unknown) => ({
+          'postgres.error': (error as Error).message.split('\n')[0] ?? 'failed',
+        })),
         await outagePhase(work, log),
         await sigkillPhase(work, log),
         await deliveryKillPhase(work, log),
       )
     }
-    figures['load.vsInsertFsyncLoop'] = `${Math.round((Number(figures['load.requestsPerSecond']) / insertRate) * 100)} %`
-    figures['load.vsEmptyHandler'] = `${Math.round((Number(figures['load.requestsPerSecond']) / Number(figures['floor.emptyHandlerPerSecond'])) * 100)} %`
+    figures['load.vsInsertFsyncLoop'] =
+      `${Math.round((Number(figures['load.requestsPerSecond']) / insertRate) * 100)} %`
+    figures['load.vsEmptyHandler'] =
+      `${Math.round((Number(figures['load.requestsPerSecond']) / Number(figures['floor.emptyHandlerPerSecond'])) * 100)} %`
     for (const prefix of ['postgres1', 'postgres2']) {
       if (typeof figures[`${prefix}.requestsPerSecond`] !== 'number') continue
-      figures[`${prefix}.throughputVsSqlite`] = `${Math.round((Number(figures[`${prefix}.requestsPerSecond`]) / Number(figures['load.requestsPerSecond'])) * 100)} %`
+      figures[`${prefix}.throughputVsSqlite`] =
+        `${Math.round((Number(figures[`${prefix}.requestsPerSecond`]) / Number(figures['load.requestsPerSecond'])) * 100)} %`
     }
     for (const prefix of ['launches', 'launches20', 'webhook']) {
       if (typeof figures[`${prefix}.requestsPerSecond`] !== 'number') continue
-      figures[`${prefix}.throughputVsOneLaunch`] = `${Math.round((Number(figures[`${prefix}.requestsPerSecond`]) / Number(figures['load.requestsPerSecond'])) * 100)} %`
+      figures[`${prefix}.throughputVsOneLaunch`] =
+        `${Math.round((Number(figures[`${prefix}.requestsPerSecond`]) / Number(figures['load.requestsPerSecond'])) * 100)} %`
     }
     const others = options.loadOnly
       ? []
@@ -728,11 +864,13 @@ export async function runBackendBench(options: { log?: (line: string) => void; o
                 figures['launches.non2xx'] !== 0 && 'registrations refused with three launches',
               ]
             : []),
-          figures['launches20.error'] !== undefined && `the twenty-launch phase failed (${figures['launches20.error']})`,
+          figures['launches20.error'] !== undefined &&
+            `the twenty-launch phase failed (${figures['launches20.error']})`,
           ...(figures['launches20.error'] === undefined
             ? [
                 figures['launches20.acknowledgedButMissing'] !== 0 && 'acknowledged leads missing with twenty launches',
-                figures['launches20.storedUnderAnotherLaunch'] !== 0 && 'a lead stored under another launch (twenty launches)',
+                figures['launches20.storedUnderAnotherLaunch'] !== 0 &&
+                  'a lead stored under another launch (twenty launches)',
                 figures['launches20.non2xx'] !== 0 && 'registrations refused with twenty launches',
               ]
             : []),
@@ -742,32 +880,41 @@ export async function runBackendBench(options: { log?: (line: string) => void; o
             figures['postgres.error'] !== undefined
               ? []
               : [
-                  figures[`${prefix}.acknowledgedButMissing`] !== 0 && `acknowledged leads missing on PostgreSQL (${prefix.slice(-1)} server(s))`,
-                  figures[`${prefix}.storedTwice`] !== 0 && `a lead stored twice on PostgreSQL (${prefix.slice(-1)} server(s))`,
-                  figures[`${prefix}.non2xx`] !== 0 && `registrations refused on PostgreSQL (${prefix.slice(-1)} server(s))`,
+                  figures[`${prefix}.acknowledgedButMissing`] !== 0 &&
+                    `acknowledged leads missing on PostgreSQL (${prefix.slice(-1)} server(s))`,
+                  figures[`${prefix}.storedTwice`] !== 0 &&
+                    `a lead stored twice on PostgreSQL (${prefix.slice(-1)} server(s))`,
+                  figures[`${prefix}.non2xx`] !== 0 &&
+                    `registrations refused on PostgreSQL (${prefix.slice(-1)} server(s))`,
                 ],
           ),
           figures['webhook.non2xx'] !== 0 && 'registrations refused with the webhook on',
-          typeof figures['webhook.deliveryDoneSecondsAfterLoad'] !== 'number' && 'messages not all delivered with the webhook on',
+          typeof figures['webhook.deliveryDoneSecondsAfterLoad'] !== 'number' &&
+            'messages not all delivered with the webhook on',
           figures['webhook.callsBadlySigned'] !== 0 && 'a webhook call badly signed',
           Number(figures['webhook.callsDistinct']) < Number(figures['webhook.stored']) && 'webhook calls missing',
           figures['sigkill.allNotificationsWritten'] !== 'yes' && 'notifications missing after SIGKILL',
           figures['deliveryKill.notDelivered'] !== 0 && 'messages missing after SIGKILL of the delivery process',
-          Number(figures['deliveryKill.repeated']) > Number(figures['deliveryKill.inFlightAtMost']) && 'more messages repeated than were in flight',
-          figures['deliveryKill.restarted'] !== 'yes' && `the delivery process was not started again${figures['deliveryKill.error'] ? ` (${figures['deliveryKill.error']})` : ''}`,
+          Number(figures['deliveryKill.repeated']) > Number(figures['deliveryKill.inFlightAtMost']) &&
+            'more messages repeated than were in flight',
+          figures['deliveryKill.restarted'] !== 'yes' &&
+            `the delivery process was not started again${figures['deliveryKill.error'] ? ` (${figures['deliveryKill.error']})` : ''}`,
         ]
     const failures = [
       figures['load.acknowledgedButMissing'] !== 0 && 'acknowledged leads missing after load',
       figures['load.storedTwice'] !== 0 && 'a lead stored twice under load',
       // Stored but never acknowledged is allowed only for requests cut off when the run ended (≤ 1 per connection).
-      Number(figures['load.storedUnanswered']) > 50 && 'more leads stored than acknowledged, beyond those cut off at the end',
+      Number(figures['load.storedUnanswered']) > 50 &&
+        'more leads stored than acknowledged, beyond those cut off at the end',
       figures['load.non2xx'] !== 0 && 'registrations refused under load',
       typeof figures['load.deliveryDoneSecondsAfterLoad'] !== 'number' && 'messages not all delivered after load',
       figures['load.messagesNotSent'] !== 0 && 'messages left pending or failed after load',
       figures['smtp.acknowledgedButMissing'] !== 0 && 'acknowledged leads missing under load with SMTP',
       figures['smtp.non2xx'] !== 0 && 'registrations refused under load with SMTP',
-      typeof figures['smtp.deliveryDoneSecondsAfterLoad'] !== 'number' && 'messages not all delivered over SMTP after load',
-      figures['smtp.messagesReceivedDistinct'] !== figures['smtp.messagesSent'] && 'messages sent over SMTP and not received',
+      typeof figures['smtp.deliveryDoneSecondsAfterLoad'] !== 'number' &&
+        'messages not all delivered over SMTP after load',
+      figures['smtp.messagesReceivedDistinct'] !== figures['smtp.messagesSent'] &&
+        'messages sent over SMTP and not received',
       ...others,
     ].filter(Boolean)
     return { 'backend.verdict': failures.length === 0 ? 'pass' : `FAIL: ${failures.join('; ')}`, ...figures }
@@ -780,21 +927,41 @@ if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.ar
   // --old DIR (repeatable): another checkout's load first; --load-only: the floors and the loads, no other phase;
   // --postgres-only [--seconds N]: the PostgreSQL phase alone (one and two servers), N seconds each.
   const { values } = parseArgs({
-    options: { old: { type: 'string', multiple: true }, 'load-only': { type: 'boolean' }, rounds: { type: 'string' }, 'postgres-only': { type: 'boolean' }, seconds: { type: 'string' } },
+    options: {
+      old: { type: 'string', multiple: true },
+      'load-only': { type: 'boolean' },
+      rounds: { type: 'string' },
+      'postgres-only': { type: 'boolean' },
+      seconds: { type: 'string' },
+    },
   })
   let figures: Record<string, number | string>
   if (values['postgres-only']) {
     const work = mkdtempSync(path.join(tmpdir(), 'vip-bench-'))
     writeDist(path.join(work, 'dist'), [defaultSlugOf(root)])
     try {
-      const found = await postgresServersPhase(work, (line) => console.error(line), postgresDeps(work), Number(values.seconds ?? 15))
-      const bad = Object.entries(found).filter(([key, value]) => /acknowledgedButMissing|storedTwice|non2xx$/.test(key) && value !== 0)
-      figures = { 'backend.verdict': bad.length === 0 ? 'pass' : `FAIL: ${bad.map(([key]) => key).join(', ')}`, ...found }
+      const found = await postgresServersPhase(
+        work,
+        (line) => console.error(line),
+        postgresDeps(work),
+        Number(values.seconds ?? 15),
+      )
+      const bad = Object.entries(found).filter(
+        ([key, value]) => /acknowledgedButMissing|storedTwice|non2xx$/.test(key) && value !== 0,
+      )
+      figures = {
+        'backend.verdict': bad.length === 0 ? 'pass' : `FAIL: ${bad.map(([key]) => key).join(', ')}`,
+        ...found,
+      }
     } finally {
       rmSync(work, { recursive: true, force: true })
     }
   } else {
-    figures = await runBackendBench({ old: values.old, loadOnly: values['load-only'], rounds: Number(values.rounds ?? 0) })
+    figures = await runBackendBench({
+      old: values.old,
+      loadOnly: values['load-only'],
+      rounds: Number(values.rounds ?? 0),
+    })
   }
   const width = Math.max(...Object.keys(figures).map((k) => k.length))
   for (const [key, value] of Object.entries(figures)) console.log(`${key.padEnd(width)}  ${value}`)

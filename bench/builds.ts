@@ -35,7 +35,11 @@ const tsx = path.resolve('node_modules/.bin/tsx')
 
 function timedBuild(root: string, distDir: string): number {
   const started = performance.now()
-  const result = spawnSync(tsx, ['src/cli/build.ts'], { cwd: root, env: { ...process.env, DIST_DIR: distDir }, encoding: 'utf8' })
+  const result = spawnSync(tsx, ['src/cli/build.ts'], {
+    cwd: root,
+    env: { ...process.env, DIST_DIR: distDir },
+    encoding: 'utf8',
+  })
   const seconds = (performance.now() - started) / 1000
   if (result.status !== 0) throw new Error(`The build failed:\n${result.stdout}\n${result.stderr}`)
   return Math.round(seconds * 10) / 10
@@ -59,7 +63,13 @@ async function timedPublishes(root: string, distDir: string, slug: string): Prom
   const port = await freePort()
   const server = spawn(process.execPath, ['--import', 'tsx', path.resolve('tests/e2e/publishing-server.ts')], {
     cwd: root,
-    env: { ...process.env, DIST_DIR: distDir, DATA_DIR: path.join(root, '.data'), PORT: String(port), HOST: '127.0.0.1' },
+    env: {
+      ...process.env,
+      DIST_DIR: distDir,
+      DATA_DIR: path.join(root, '.data'),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+    },
     stdio: ['pipe', 'pipe', 'inherit'],
   })
   const lines = createInterface({ input: server.stdout! })
@@ -74,7 +84,10 @@ async function timedPublishes(root: string, distDir: string, slug: string): Prom
     if (waiting) waiting(line)
     else results.push(line)
   })
-  const next = () => new Promise<string>((resolve) => (results.length ? resolve(results.shift()!) : (waiting = (line) => ((waiting = undefined), resolve(line)))))
+  const next = () =>
+    new Promise<string>((resolve) =>
+      results.length ? resolve(results.shift()!) : (waiting = (line) => ((waiting = undefined), resolve(line))),
+    )
   try {
     await ready
     const seconds: number[] = [Math.round(((performance.now() - startedAt) / 1000) * 10) / 10]
@@ -102,7 +115,13 @@ type BuildSeries = { first: number; one: number; five: number; twenty: number; t
  * `npm run build` of the project copy at `root` with 1, 5 and 20 launches, `addLaunch` making each extra one, each
  * build into a new folder (`dists`, for the caller to remove); `label` names the checkout in the log.
  */
-function timedBuildSeries(root: string, dists: string[], addLaunch: (name: string) => void, log: (line: string) => void, label = ''): BuildSeries {
+function timedBuildSeries(
+  root: string,
+  dists: string[],
+  addLaunch: (name: string) => void,
+  log: (line: string) => void,
+  label = '',
+): BuildSeries {
   const dist = () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'vip-bench-build-'))
     dists.push(dir)
@@ -131,7 +150,12 @@ export async function runBuildBench(log: (line: string) => void = console.log): 
     // Cold: this code version's page code removed from the cache (the first build makes it again).
     const fingerprint = pageCodeFingerprint(path.resolve('.'), readBuildSettings(process.env))
     rmSync(path.join(buildCacheDir, 'page-code', fingerprint), { recursive: true, force: true })
-    const series = timedBuildSeries(project.root, dists, (name) => createLaunch(name, project.root, path.join(project.root, 'page.config.json')), log)
+    const series = timedBuildSeries(
+      project.root,
+      dists,
+      (name) => createLaunch(name, project.root, path.join(project.root, 'page.config.json')),
+      log,
+    )
     const [start, publish, again] = await timedPublishes(project.root, series.twentyDist, series.launches[9]!)
     log(`server start with 20 launches: ${start} s; publish 1 of 20: ${publish} s, again ${again} s`)
     return {
@@ -164,7 +188,12 @@ export function oldBuildFigures(dir: string, log: (line: string) => void = conso
   }
   try {
     const { one, five, twenty } = timedBuildSeries(project.root, dists, newLaunch, log, `${path.basename(dir)}: `)
-    return { 'build 1 launch (s)': one, 'build 5 launches (s)': five, 'build 20 launches (s)': twenty, '20 launches / 1 launch': Math.round((twenty / one) * 10) / 10 }
+    return {
+      'build 1 launch (s)': one,
+      'build 5 launches (s)': five,
+      'build 20 launches (s)': twenty,
+      '20 launches / 1 launch': Math.round((twenty / one) * 10) / 10,
+    }
   } finally {
     for (const made of dists) rmSync(made, { recursive: true, force: true })
     project.remove()

@@ -70,7 +70,8 @@ function bootedFiles(html: string): string[] {
   const files: string[] = []
   for (const [, attributes, code] of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)) {
     if (attribute(`<script ${attributes}>`, 'type') !== 'module' || attribute(`<script ${attributes}>`, 'src')) continue
-    for (const [url] of (code ?? '').matchAll(/\/assets\/[\w.-]+\.js/g)) if (!files.includes(url.slice(1))) files.push(url.slice(1))
+    for (const [url] of (code ?? '').matchAll(/\/assets\/[\w.-]+\.js/g))
+      if (!files.includes(url.slice(1))) files.push(url.slice(1))
   }
   return files
 }

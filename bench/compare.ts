@@ -33,7 +33,9 @@ const { values: options } = parseArgs({
   },
 })
 if (!options.old) {
-  console.error('Name the older checkout to compare with: --old DIR (for example a `git worktree add /tmp/old COMMIT`).')
+  console.error(
+    'Name the older checkout to compare with: --old DIR (for example a `git worktree add /tmp/old COMMIT`).',
+  )
   process.exit(1)
 }
 if (options.method !== 'simulate' && options.method !== 'devtools') {
@@ -55,12 +57,19 @@ function commitOf(dir: string): string {
 
 function build(dir: string, distDir: string): void {
   console.log(`Building ${dir} (${commitOf(dir)}) into ${distDir} …`)
-  const result = spawnSync(path.join(dir, 'node_modules/.bin/tsx'), ['src/cli/build.ts'], { cwd: dir, stdio: 'inherit', env: { ...process.env, DIST_DIR: distDir } })
+  const result = spawnSync(path.join(dir, 'node_modules/.bin/tsx'), ['src/cli/build.ts'], {
+    cwd: dir,
+    stdio: 'inherit',
+    env: { ...process.env, DIST_DIR: distDir },
+  })
   if (result.status !== 0) throw new Error(`The build of ${dir} failed (see above).`)
 }
 
 const ms = (value: number) => `${Math.round(value)} ms`
-const load = () => loadavg().map((v) => v.toFixed(2)).join(', ')
+const load = () =>
+  loadavg()
+    .map((v) => v.toFixed(2))
+    .join(', ')
 
 async function main(): Promise<void> {
   const chromePath = await findChromium()
@@ -80,7 +89,8 @@ async function main(): Promise<void> {
       servers.push(page, bare)
       targets.push({ name: `${name} page`, url: `${page.url}/` }, { name: `${name} floor`, url: `${bare.url}/` })
     }
-    let cpuSlowdown = options.slowdown === undefined || options.slowdown === 'calibrated' ? undefined : Number(options.slowdown)
+    let cpuSlowdown =
+      options.slowdown === undefined || options.slowdown === 'calibrated' ? undefined : Number(options.slowdown)
     let calibration = ''
     if (options.slowdown === 'calibrated') {
       console.log('Calibrating the CPU multiplier (3 Lighthouse runs of the new floor) …')
@@ -91,7 +101,10 @@ async function main(): Promise<void> {
     }
     const loadBefore = load()
     console.log(`Load average before: ${loadBefore}`)
-    const results: Record<string, Medians> = await runInTurns(targets, 'mobile', chromePath, runs, undefined, { cpuSlowdown, method })
+    const results: Record<string, Medians> = await runInTurns(targets, 'mobile', chromePath, runs, undefined, {
+      cpuSlowdown,
+      method,
+    })
     const loadAfter = load()
     const indexes = Object.values(results).flatMap(({ runs: all }) => all.map((run) => run.benchmarkIndex))
     const rows = targets.map(({ name }) => {
@@ -119,7 +132,9 @@ async function main(): Promise<void> {
     for (const { name } of targets) {
       console.log(`\n${name}: long tasks as Lighthouse simulated them`)
       for (const [i, run] of results[name]!.runs.entries()) {
-        console.log(`  run ${i + 1} (TBT ${ms(run.tbt)}, FCP ${ms(run.fcp)}): ${run.longTasks.length ? run.longTasks.join('; ') : 'none'}`)
+        console.log(
+          `  run ${i + 1} (TBT ${ms(run.tbt)}, FCP ${ms(run.fcp)}): ${run.longTasks.length ? run.longTasks.join('; ') : 'none'}`,
+        )
       }
     }
   } finally {

@@ -68,24 +68,45 @@ async function timeDashboard(store: LeadStore, dir: string, leads: number, runs:
   const sessions = openSessionStore(path.join(dir, 'leads-page.sqlite'), 'bench password for the dashboard')
   try {
     const config = readPageConfig()
-    const launches = [config, { ...config, launch: { ...config.launch, slug: 'maple-ridge' }, site: { ...config.site, name: 'Maple Ridge' } }, { ...config, launch: { ...config.launch, slug: 'willow-park' }, site: { ...config.site, name: 'Willow Park' } }] as PageConfig[]
+    const launches = [
+      config,
+      { ...config, launch: { ...config.launch, slug: 'maple-ridge' }, site: { ...config.site, name: 'Maple Ridge' } },
+      { ...config, launch: { ...config.launch, slug: 'willow-park' }, site: { ...config.site, name: 'Willow Park' } },
+    ] as PageConfig[]
     const now = Date.now()
     const windowStart = Date.parse(lastDays(new Date(now), 30, 'America/Toronto')[0]!.start)
     let inLastDays = 0
     for (let i = 0; i < leads; i++) {
-      const createdAt = now - Math.floor(((i * 7919) % leads) / leads * 90 * 86_400_000)
+      const createdAt = now - Math.floor((((i * 7919) % leads) / leads) * 90 * 86_400_000)
       if (createdAt >= windowStart) inLastDays++
       const lead = newLead({
         launch: launches[i % 3]!.launch.slug,
         createdAt: new Date(createdAt).toISOString(),
-        fields: { name: `Person ${i}`, email: `person${i}@example.com`, phone: `416-555-${String(i % 10_000).padStart(4, '0')}`, isRealtor: i % 5 === 0 ? 'yes' : 'no' },
+        fields: {
+          name: `Person ${i}`,
+          email: `person${i}@example.com`,
+          phone: `416-555-${String(i % 10_000).padStart(4, '0')}`,
+          isRealtor: i % 5 === 0 ? 'yes' : 'no',
+        },
         ...sources[i % sources.length],
       })
       await store.saveLead(lead, null)
     }
     for (let d = 0; d < 90; d++) {
-      const day = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Toronto' }).format(new Date(now - d * 86_400_000))
-      await store.addVisits(launches.flatMap((l) => ['google', '', 'newsletter'].map((source) => ({ launch: l.launch.slug, day, source, visits: 400, visitors: 300 }))))
+      const day = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Toronto' }).format(
+        new Date(now - d * 86_400_000),
+      )
+      await store.addVisits(
+        launches.flatMap((l) =>
+          ['google', '', 'newsletter'].map((source) => ({
+            launch: l.launch.slug,
+            day,
+            source,
+            visits: 400,
+            visitors: 300,
+          })),
+        ),
+      )
     }
     const page = createLeadsPage({
       checkPassword: createPasswordCheck('bench password for the dashboard'),
@@ -99,21 +120,34 @@ async function timeDashboard(store: LeadStore, dir: string, leads: number, runs:
       trustProxy: 0,
       log: { info: () => {}, error: () => {} },
     })
-    const headers = { host: 'leads.example', origin: 'http://leads.example', 'content-type': 'application/x-www-form-urlencoded' }
-    const signIn = await page.request('http://leads.example/leads/sign-in', { method: 'POST', headers, body: 'password=bench+password+for+the+dashboard' })
-    const cookie = signIn.headers.getSetCookie().find((c) => c.startsWith('leads_session='))!.split(';')[0]!
+    const headers = {
+      host: 'leads.example',
+      origin: 'http://leads.example',
+      'content-type': 'application/x-www-form-urlencoded',
+    }
+    const signIn = await page.request('http://leads.example/leads/sign-in', {
+      method: 'POST',
+      headers,
+      body: 'password=bench+password+for+the+dashboard',
+    })
+    const cookie = signIn.headers
+      .getSetCookie()
+      .find((c) => c.startsWith('leads_session='))!
+      .split(';')[0]!
     // The list waits for the page's first reading of the stored phones (E.164), which would otherwise run beside the timing.
     await (await page.request('http://leads.example/leads', { headers: { host: 'leads.example', cookie } })).text()
     const times: number[] = []
     let body = ''
     for (let i = 0; i <= runs; i++) {
       const started = performance.now()
-      body = await (await page.request('http://leads.example/leads/dashboard', { headers: { host: 'leads.example', cookie } })).text()
+      body = await (
+        await page.request('http://leads.example/leads/dashboard', { headers: { host: 'leads.example', cookie } })
+      ).text()
       if (i > 0) times.push(performance.now() - started)
     }
     // Counted independently, over the complete export: the last 30 days' registrations and, of those, the realtors.
     const exported = []
-    for (let after = 0; ; ) {
+    for (let after = 0; ;) {
       const batch = await store.listLeads(after, 5_000)
       if (batch.length === 0) break
       exported.push(...batch)
@@ -121,30 +155,44 @@ async function timeDashboard(store: LeadStore, dir: string, leads: number, runs:
     }
     if (exported.length !== leads) throw new Error(`the export has ${exported.length} leads, the bench made ${leads}`)
     const recent = exported.filter((lead) => Date.parse(lead.createdAt) >= windowStart)
-    if (Math.abs(recent.length - inLastDays) > 2) throw new Error(`the export has ${recent.length} leads in 30 days, the bench made ${inLastDays}`)
+    if (Math.abs(recent.length - inLastDays) > 2)
+      throw new Error(`the export has ${recent.length} leads in 30 days, the bench made ${inLastDays}`)
     // Leads made within a minute of the window's edge may fall on either side of it (the page's clock moved on).
     const shown = Number(/Last 30 days<\/h2>\s*<p class="lp-tile-number">([\d,]+)/.exec(body)?.[1]?.replace(/,/g, ''))
-    if (!(Math.abs(shown - recent.length) <= 2)) throw new Error(`the dashboard shows ${shown} registrations in 30 days, the export has ${recent.length}`)
-    const get = async (target: string) => (await page.request(`http://leads.example${target}`, { headers: { host: 'leads.example', cookie } })).text()
+    if (!(Math.abs(shown - recent.length) <= 2))
+      throw new Error(`the dashboard shows ${shown} registrations in 30 days, the export has ${recent.length}`)
+    const get = async (target: string) =>
+      (await page.request(`http://leads.example${target}`, { headers: { host: 'leads.example', cookie } })).text()
     // The list, 50 at a time from the newest to the oldest: keyset paging, so the last pages cost what the first do.
     const pageTimes: number[] = []
-    for (let target: string | undefined = '/leads'; target; ) {
+    for (let target: string | undefined = '/leads'; target;) {
       const started = performance.now()
       const listed = await get(target)
       pageTimes.push(performance.now() - started)
       const older = /href="\/leads\?older=([^"]+)"/.exec(listed)?.[1]
       target = older ? `/leads?older=${older}` : undefined
     }
-    if (pageTimes.length !== Math.ceil(leads / 50)) throw new Error(`the list took ${pageTimes.length} pages of 50 for ${leads} leads`)
+    if (pageTimes.length !== Math.ceil(leads / 50))
+      throw new Error(`the list took ${pageTimes.length} pages of 50 for ${leads} leads`)
     // A phone typed in another format than the leads' (416-555-4321): found by its E.164 reading.
-    await page.request('http://leads.example/leads/search', { method: 'POST', headers: { ...headers, cookie }, body: new URLSearchParams({ text: '(416) 555 4321' }).toString() })
+    await page.request('http://leads.example/leads/search', {
+      method: 'POST',
+      headers: { ...headers, cookie },
+      body: new URLSearchParams({ text: '(416) 555 4321' }).toString(),
+    })
     const searchStarted = performance.now()
     const found = await get('/leads')
     const search = performance.now() - searchStarted
     const expected = Array.from({ length: leads }, (_, i) => i).filter((i) => i % 10_000 === 4321).length
-    if ([...found.matchAll(/<h2 class="lp-card-title">/g)].length !== expected) throw new Error(`the search by phone did not find the ${expected} leads with 416-555-4321`)
+    if ([...found.matchAll(/<h2 class="lp-card-title">/g)].length !== expected)
+      throw new Error(`the search by phone did not find the ${expected} leads with 416-555-4321`)
     const tenth = (value: number) => Math.round(value * 10) / 10
-    return { dashboard: tenth(medianOf(times)), page: tenth(medianOf(pageTimes)), lastPages: tenth(medianOf(pageTimes.slice(-10))), search: tenth(search) }
+    return {
+      dashboard: tenth(medianOf(times)),
+      page: tenth(medianOf(pageTimes)),
+      lastPages: tenth(medianOf(pageTimes.slice(-10))),
+      search: tenth(search),
+    }
   } finally {
     sessions.close()
     await store.close()

@@ -8,5 +8,7 @@ app.all('*', async (c) => {
   await c.req.json().catch(() => undefined)
   return c.json({ ok: true })
 })
-const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => console.log(`Listening on http://127.0.0.1:${info.port}`))
+const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) =>
+  console.log(`Listening on http://127.0.0.1:${info.port}`),
+)
 process.on('SIGTERM', () => server.close(() => process.exit(0)))

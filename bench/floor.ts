@@ -8,7 +8,8 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
  */
 
 // Scripts a browser runs: no type, a JavaScript MIME type, or a module. Data blocks (JSON-LD, the islands' JSON) do not run.
-const runnable = /<script\b(?![^>]*\btype\s*=\s*["']?(?!module\b|text\/javascript\b|application\/javascript\b)[\w/+.-])[^>]*>[\s\S]*?<\/script\s*>/gi
+const runnable =
+  /<script\b(?![^>]*\btype\s*=\s*["']?(?!module\b|text\/javascript\b|application\/javascript\b)[\w/+.-])[^>]*>[\s\S]*?<\/script\s*>/gi
 const modulePreload = /<link\b[^>]*\brel\s*=\s*["']?modulepreload\b[^>]*>/gi
 
 /** `html` without the scripts a browser would run and without module preloads; everything else as it was. */

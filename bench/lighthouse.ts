@@ -66,7 +66,11 @@ export type LighthouseRun = {
 export function calibratedSlowdown(benchmarkIndex: number): number | undefined {
   if (!Number.isFinite(benchmarkIndex) || benchmarkIndex < 150) return undefined
   const multiplier =
-    benchmarkIndex >= 1300 ? 3 + (benchmarkIndex - 1300) / 233 : benchmarkIndex >= 800 ? 2 + (benchmarkIndex - 800) / 500 : 1 + (benchmarkIndex - 150) / 650
+    benchmarkIndex >= 1300
+      ? 3 + (benchmarkIndex - 1300) / 233
+      : benchmarkIndex >= 800
+        ? 2 + (benchmarkIndex - 800) / 500
+        : 1 + (benchmarkIndex - 150) / 650
   return Math.round(multiplier * 10) / 10
 }
 
@@ -84,7 +88,11 @@ type Lhr = {
       numericValue?: number
       scoreDisplayMode: string
       metricSavings?: Record<string, number>
-      details?: { overallSavingsBytes?: number; items?: Array<LhrItem>; debugData?: { tasks?: Array<Record<string, number>>; urls?: string[] } }
+      details?: {
+        overallSavingsBytes?: number
+        items?: Array<LhrItem>
+        debugData?: { tasks?: Array<Record<string, number>>; urls?: string[] }
+      }
     }
   >
 }
@@ -106,7 +114,9 @@ function lcpOf(lhr: Lhr): { lcpElement: string; lcpPhases: string } {
   const rows = tables.flatMap((table) => table.items ?? [])
   const node = rows.find((row) => row.node)?.node
   const label = node?.nodeLabel?.replace(/\s+/g, ' ').trim()
-  const lcpElement = node ? `${node.selector ?? '?'}${label ? ` "${label.length > 50 ? `${label.slice(0, 47)}…` : label}"` : ''}` : 'unknown'
+  const lcpElement = node
+    ? `${node.selector ?? '?'}${label ? ` "${label.length > 50 ? `${label.slice(0, 47)}…` : label}"` : ''}`
+    : 'unknown'
   const lcpPhases = rows
     .filter((row) => row.phase !== undefined && row.timing !== undefined)
     .map((row) => `${row.phase} ${Math.round(row.timing!)} ms`)
@@ -124,7 +134,10 @@ function longTasksOf(lhr: Lhr): string[] {
         .sort((a, b) => b[1] - a[1])
         .map(([group, time]) => `${group} ${Math.round(time)}`)
       const url = urlIndex === undefined ? undefined : debug?.urls?.[urlIndex]
-      return { startTime, line: `at ${Math.round(startTime)} ms, ${Math.round(duration)} ms: ${parts.join(', ')}${url && url !== 'Unattributable' ? ` (${url})` : ''}` }
+      return {
+        startTime,
+        line: `at ${Math.round(startTime)} ms, ${Math.round(duration)} ms: ${parts.join(', ')}${url && url !== 'Unattributable' ? ` (${url})` : ''}`,
+      }
     })
     .sort((a, b) => a.startTime - b.startTime)
     .map((task) => task.line)
@@ -138,14 +151,19 @@ function savingsOf(lhr: Lhr): string[] {
     const fcp = audit.metricSavings?.FCP ?? 0
     const bytes = audit.details?.overallSavingsBytes ?? 0
     if (lcp < 50 && fcp < 50 && bytes < 10_240) continue
-    const parts = [lcp >= 50 && `LCP −${Math.round(lcp)} ms`, fcp >= 50 && `FCP −${Math.round(fcp)} ms`, bytes >= 10_240 && `−${Math.round(bytes / 1024)} KiB`]
+    const parts = [
+      lcp >= 50 && `LCP −${Math.round(lcp)} ms`,
+      fcp >= 50 && `FCP −${Math.round(fcp)} ms`,
+      bytes >= 10_240 && `−${Math.round(bytes / 1024)} KiB`,
+    ]
     out.push(`${id} (${parts.filter(Boolean).join(', ')})`)
   }
   return out.sort()
 }
 
 function readRun(lhr: Lhr): LighthouseRun {
-  if (lhr.runtimeError) throw new Error(`Lighthouse could not measure the page: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`)
+  if (lhr.runtimeError)
+    throw new Error(`Lighthouse could not measure the page: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`)
   const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100)
   const value = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN
   const failing = new Set<string>()
@@ -166,7 +184,9 @@ function readRun(lhr: Lhr): LighthouseRun {
     cls: value('cumulative-layout-shift'),
     speedIndex: value('speed-index'),
     totalBytes: value('total-byte-weight'),
-    scriptBytes: lhr.audits['resource-summary']?.details?.items?.find((item) => item.resourceType === 'script')?.transferSize ?? Number.NaN,
+    scriptBytes:
+      lhr.audits['resource-summary']?.details?.items?.find((item) => item.resourceType === 'script')?.transferSize ??
+      Number.NaN,
     failing: [...failing].sort(),
     savings: savingsOf(lhr),
     ...lcpOf(lhr),
@@ -194,7 +214,9 @@ function groupAlive(pid: number): boolean {
     if (!/^\d+$/.test(entry)) continue
     try {
       // Fields after the parenthesised command: state, ppid, pgrp, …
-      const fields = readFileSync(`/proc/${entry}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')
+      const fields = readFileSync(`/proc/${entry}/stat`, 'utf8')
+        .replace(/^.*\) /s, '')
+        .split(' ')
       if (Number(fields[2]) === pid && fields[0] !== 'Z') return true
     } catch {
       // the process ended while we looked
@@ -218,18 +240,33 @@ const lighthouseChromiumArgs = ['--disable-features=WebUIOmniboxPopup,WebUIOmnib
  * process group, so stopping it also stops its renderer and helper processes, which otherwise keep writing to
  * the profile for a moment after the browser exits.
  */
-async function startChromium(chromePath: string, profile: string): Promise<{ port: number; stop: () => Promise<void> }> {
-  const child = spawn(chromePath, [...chromiumArgs, ...lighthouseChromiumArgs, `--user-data-dir=${profile}`, '--remote-debugging-port=0', 'about:blank'], {
-    stdio: 'ignore',
-    detached: true,
-  })
+async function startChromium(
+  chromePath: string,
+  profile: string,
+): Promise<{ port: number; stop: () => Promise<void> }> {
+  const child = spawn(
+    chromePath,
+    [
+      ...chromiumArgs,
+      ...lighthouseChromiumArgs,
+      `--user-data-dir=${profile}`,
+      '--remote-debugging-port=0',
+      'about:blank',
+    ],
+    {
+      stdio: 'ignore',
+      detached: true,
+    },
+  )
   const pid = child.pid
   const stop = async () => {
     if (!pid || !groupAlive(pid)) return
     process.kill(-pid, 'SIGTERM')
-    for (let waited = 0; groupAlive(pid) && waited < 5000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50))
+    for (let waited = 0; groupAlive(pid) && waited < 5000; waited += 50)
+      await new Promise((resolve) => setTimeout(resolve, 50))
     if (groupAlive(pid)) process.kill(-pid, 'SIGKILL')
-    for (let waited = 0; groupAlive(pid) && waited < 5000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50))
+    for (let waited = 0; groupAlive(pid) && waited < 5000; waited += 50)
+      await new Promise((resolve) => setTimeout(resolve, 50))
   }
   // Chromium writes the port it chose (line 1) to DevToolsActivePort in the profile once it listens.
   const deadline = Date.now() + 20_000
@@ -253,7 +290,13 @@ async function startChromium(chromePath: string, profile: string): Promise<{ por
  * a fresh profile (a reused one carries cache between runs); both are stopped by pid, also after `timeoutMs`.
  * `throttling` replaces the form factor's CPU multiplier (see `calibratedSlowdown`) or Lighthouse's method.
  */
-export async function runLighthouse(url: string, formFactor: FormFactor, chromePath: string, timeoutMs = 120_000, throttling: Throttling = {}): Promise<LighthouseRun> {
+export async function runLighthouse(
+  url: string,
+  formFactor: FormFactor,
+  chromePath: string,
+  timeoutMs = 120_000,
+  throttling: Throttling = {},
+): Promise<LighthouseRun> {
   const work = mkdtempSync(path.join(tmpdir(), 'vip-lighthouse-'))
   const report = path.join(work, 'report.json')
   const chromium = await startChromium(chromePath, path.join(work, 'profile'))
@@ -295,9 +338,15 @@ export function median(values: number[]): number {
 
 /** Each figure's median over the runs (figure by figure), with every audit that cost points in any run. */
 export function medianRun(runs: LighthouseRun[]): LighthouseRun {
-  const figure = (key: Exclude<keyof LighthouseRun, 'failing' | 'savings' | 'lcpElement' | 'lcpPhases' | 'longTasks' | 'throttlingMethod'>) => median(runs.map((run) => run[key]))
+  const figure = (
+    key: Exclude<
+      keyof LighthouseRun,
+      'failing' | 'savings' | 'lcpElement' | 'lcpPhases' | 'longTasks' | 'throttlingMethod'
+    >,
+  ) => median(runs.map((run) => run[key]))
   // The middle run by one figure: its details explain that figure (details from different runs do not add up).
-  const middleBy = (key: 'lcp' | 'performance' | 'tbt') => [...runs].sort((a, b) => a[key] - b[key])[Math.floor(runs.length / 2)]
+  const middleBy = (key: 'lcp' | 'performance' | 'tbt') =>
+    [...runs].sort((a, b) => a[key] - b[key])[Math.floor(runs.length / 2)]
   // The run whose LCP is the median's: its element and phases explain the figure reported.
   const lcpRun = middleBy('lcp')
   return {
@@ -361,7 +410,9 @@ export async function runInTurns(
         }
       }
       const run = done[target.name]!.at(-1)!
-      log(`${((Date.now() - started) / 1000).toFixed(0)} s, performance ${run.performance}, TBT ${Math.round(run.tbt)} ms, benchmarkIndex ${Math.round(run.benchmarkIndex)}\n`)
+      log(
+        `${((Date.now() - started) / 1000).toFixed(0)} s, performance ${run.performance}, TBT ${Math.round(run.tbt)} ms, benchmarkIndex ${Math.round(run.benchmarkIndex)}\n`,
+      )
     }
   }
   return Object.fromEntries(Object.entries(done).map(([name, runs]) => [name, { median: medianRun(runs), runs }]))
@@ -371,11 +422,18 @@ export async function runInTurns(
  * The calibrated CPU multiplier for this machine now: the median `benchmarkIndex` of `count` Lighthouse runs of
  * `url` (Lighthouse measures it before each load; the loads themselves are not kept), through `calibratedSlowdown`.
  */
-export async function calibrateSlowdown(url: string, chromePath: string, count = 3): Promise<{ benchmarkIndex: number; cpuSlowdown: number }> {
+export async function calibrateSlowdown(
+  url: string,
+  chromePath: string,
+  count = 3,
+): Promise<{ benchmarkIndex: number; cpuSlowdown: number }> {
   const indexes: number[] = []
   for (let i = 0; i < count; i++) indexes.push((await runLighthouse(url, 'mobile', chromePath, 300_000)).benchmarkIndex)
   const benchmarkIndex = median(indexes)
   const cpuSlowdown = calibratedSlowdown(benchmarkIndex)
-  if (cpuSlowdown === undefined) throw new Error(`This machine's Lighthouse benchmarkIndex is ${Math.round(benchmarkIndex)}: too slow to play the phone Lighthouse means (150 or more).`)
+  if (cpuSlowdown === undefined)
+    throw new Error(
+      `This machine's Lighthouse benchmarkIndex is ${Math.round(benchmarkIndex)}: too slow to play the phone Lighthouse means (150 or more).`,
+    )
   return { benchmarkIndex, cpuSlowdown }
 }

@@ -11,7 +11,13 @@ import { startTestPostgres } from '../tests/server/support/postgres.ts'
  * (a database made in it) or a throwaway cluster, as for the tests.
  */
 
-type Result = { requests: { average: number; total: number }; latency: { p99: number; p50: number }; non2xx: number; errors: number; timeouts: number }
+type Result = {
+  requests: { average: number; total: number }
+  latency: { p99: number; p50: number }
+  non2xx: number
+  errors: number
+  timeouts: number
+}
 type Server = { url: string; stop(signal: NodeJS.Signals): Promise<void> }
 
 /** What the phase borrows from bench/backend.ts (passed in, so neither file imports the other). */
@@ -22,7 +28,12 @@ export type PostgresPhaseDeps = {
   distDir: string
 }
 
-export async function postgresServersPhase(work: string, log: (line: string) => void, deps: PostgresPhaseDeps, seconds = 15): Promise<Record<string, number | string>> {
+export async function postgresServersPhase(
+  work: string,
+  log: (line: string) => void,
+  deps: PostgresPhaseDeps,
+  seconds = 15,
+): Promise<Record<string, number | string>> {
   const cluster = await startTestPostgres({ empty: true })
   const figures: Record<string, number | string> = {}
   try {
@@ -32,10 +43,20 @@ export async function postgresServersPhase(work: string, log: (line: string) => 
       const url = new URL(cluster.url!)
       url.pathname = `/bench_${count}`
       const databaseUrl = url.toString()
-      const migrated = await migrateDatabase(databaseUrl, path.resolve('supabase/migrations'), { log: () => {}, fail: log })
+      const migrated = await migrateDatabase(databaseUrl, path.resolve('supabase/migrations'), {
+        log: () => {},
+        fail: log,
+      })
       if (migrated !== 0) throw new Error('the migrations could not be applied')
       const servers = await Promise.all(
-        Array.from({ length: count }, (_, i) => deps.startServer({ DATABASE_URL: databaseUrl, SUPPRESSION_SECRET: 'bench-suppression-secret-0123456789', DATA_DIR: path.join(work, `${label}-${i}`), DIST_DIR: deps.distDir })),
+        Array.from({ length: count }, (_, i) =>
+          deps.startServer({
+            DATABASE_URL: databaseUrl,
+            SUPPRESSION_SECRET: 'bench-suppression-secret-0123456789',
+            DATA_DIR: path.join(work, `${label}-${i}`),
+            DIST_DIR: deps.distDir,
+          }),
+        ),
       )
       try {
         log(`${label}: 50 connections for ${seconds} s on ${count} Node server(s) on one PostgreSQL …`)
@@ -45,7 +66,9 @@ export async function postgresServersPhase(work: string, log: (line: string) => 
         await new Promise((resolve) => setTimeout(resolve, 1000))
         const db = new pg.Client({ connectionString: databaseUrl })
         await db.connect()
-        const stored = (await db.query<{ id: string }>('SELECT submission_id::text AS id FROM public.leads')).rows.map((row) => row.id)
+        const stored = (await db.query<{ id: string }>('SELECT submission_id::text AS id FROM public.leads')).rows.map(
+          (row) => row.id,
+        )
         await db.end()
         const storedSet = new Set(stored)
         const unique = new Set(acked)

@@ -42,7 +42,9 @@ async function throttledPage(browser: Browser, slowdown = cpuSlowdown, marks = t
         observer.disconnect()
       }
     })
-    document.addEventListener('DOMContentLoaded', () => observer.observe(document.body, { childList: true, subtree: true }))
+    document.addEventListener('DOMContentLoaded', () =>
+      observer.observe(document.body, { childList: true, subtree: true }),
+    )
   })
   return page
 }
@@ -83,7 +85,11 @@ export async function profileLoad(browser: Browser, url: string, options: Profil
 }
 
 /** The longest Event Timing entry of a scripted visit, and every entry of 16 ms or more. */
-export type InteractionFigures = { longestMs: number; longest: string; entries: Array<{ name: string; duration: number; target: string; step: string }> }
+export type InteractionFigures = {
+  longestMs: number
+  longest: string
+  entries: Array<{ name: string; duration: number; target: string; step: string }>
+}
 
 type EventEntry = { name: string; duration: number; target: string }
 
@@ -100,7 +106,11 @@ export async function measureInteractions(browser: Browser, url: string): Promis
     new PerformanceObserver((list) => {
       for (const entry of list.getEntries() as PerformanceEventTiming[]) {
         const target = entry.target as HTMLElement | null
-        store.push({ name: entry.name, duration: entry.duration, target: target ? `${target.tagName.toLowerCase()}${target.id ? `#${target.id}` : ''}` : '' })
+        store.push({
+          name: entry.name,
+          duration: entry.duration,
+          target: target ? `${target.tagName.toLowerCase()}${target.id ? `#${target.id}` : ''}` : '',
+        })
       }
     }).observe({ type: 'event', durationThreshold: 16, buffered: true } as PerformanceObserverInit)
   })
@@ -144,7 +154,10 @@ export async function measureInteractions(browser: Browser, url: string): Promis
   } finally {
     await page.context().close()
   }
-  const longest = entries.reduce<(typeof entries)[number] | undefined>((max, e) => (!max || e.duration > max.duration ? e : max), undefined)
+  const longest = entries.reduce<(typeof entries)[number] | undefined>(
+    (max, e) => (!max || e.duration > max.duration ? e : max),
+    undefined,
+  )
   return {
     longestMs: longest?.duration ?? 0,
     longest: longest ? `${longest.name} on ${longest.target || 'the page'} (${longest.step})` : 'none of 16 ms or more',
@@ -158,13 +171,22 @@ export function formatProfile(profile: LoadProfile): string {
   const lines = [
     `Main thread at ${profile.slowdown}× CPU: ${profile.totalTaskMs} ms in tasks of 5 ms or more (${profile.totalCpuMs} ms of CPU), ${profile.blockingMs} ms beyond 50 ms each`,
     `Blocking as Lighthouse's simulation would count it (each task's CPU time × ${cpuSlowdown}, beyond 50 ms, but the first parse, layout and paint): ${Math.round(profile.lanternBlockingMs)} ms`,
-    `Marks: ${Object.entries(profile.marks).map(([name, at]) => `${name.replace('profile:', '')} ${Math.round(at)} ms`).join(', ')}`,
-    `Script by file (profiler samples, ms): ${Object.entries(profile.scriptByFile).map(([file, ms]) => `${file} ${ms}`).join(', ')}`,
-    `CPU by kind of work (ms, ${Math.round(Object.values(profile.breakdown).reduce((sum, v) => sum + v, 0))} in all): ${Object.entries(profile.breakdown).map(([kind, ms]) => `${kind} ${ms}`).join(', ')}`,
+    `Marks: ${Object.entries(profile.marks)
+      .map(([name, at]) => `${name.replace('profile:', '')} ${Math.round(at)} ms`)
+      .join(', ')}`,
+    `Script by file (profiler samples, ms): ${Object.entries(profile.scriptByFile)
+      .map(([file, ms]) => `${file} ${ms}`)
+      .join(', ')}`,
+    `CPU by kind of work (ms, ${Math.round(Object.values(profile.breakdown).reduce((sum, v) => sum + v, 0))} in all): ${Object.entries(
+      profile.breakdown,
+    )
+      .map(([kind, ms]) => `${kind} ${ms}`)
+      .join(', ')}`,
     '',
     'By what ran (ms in tasks · CPU ms · blocking · longest · tasks):',
     ...profile.byLabel.map(
-      (g) => `  ${String(g.ms).padStart(5)} ${String(g.cpuMs).padStart(5)} ${String(g.blockingMs).padStart(5)} ${String(g.longestMs).padStart(5)} ${String(g.tasks).padStart(3)}  ${g.label}`,
+      (g) =>
+        `  ${String(g.ms).padStart(5)} ${String(g.cpuMs).padStart(5)} ${String(g.blockingMs).padStart(5)} ${String(g.longestMs).padStart(5)} ${String(g.tasks).padStart(3)}  ${g.label}`,
     ),
     '',
     `Tasks of ${40 / scale} ms or more, or of ${10} ms of CPU (start, duration, CPU, * for what the first paint needs, what ran, where the time went):`,
@@ -172,7 +194,11 @@ export function formatProfile(profile: LoadProfile): string {
       .filter((t) => t.duration * scale >= 40 || t.cpu >= 10)
       .map(
         (t) =>
-          `  ${String(t.start).padStart(5)} ms ${String(t.duration).padStart(5)} ms (CPU ${String(t.cpu).padStart(4)})${t.firstPaintNeeds ? '*' : ' '} ${t.label}  ${Object.entries(t.detail).map(([k, v]) => `${k} ${v}`).join(', ')}`,
+          `  ${String(t.start).padStart(5)} ms ${String(t.duration).padStart(5)} ms (CPU ${String(t.cpu).padStart(4)})${t.firstPaintNeeds ? '*' : ' '} ${t.label}  ${Object.entries(
+            t.detail,
+          )
+            .map(([k, v]) => `${k} ${v}`)
+            .join(', ')}`,
       ),
   ]
   return lines.join('\n')
@@ -203,7 +229,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const blocking: number[] = []
   try {
     for (let run = 1; run <= Number(values.runs); run++) {
-      const trace = values.trace && Number(values.runs) > 1 ? values.trace.replace(/(\.json)?$/, `-${run}.json`) : values.trace
+      const trace =
+        values.trace && Number(values.runs) > 1 ? values.trace.replace(/(\.json)?$/, `-${run}.json`) : values.trace
       // The floor runs no script and opens no dialog: nothing to mark, and quiet a moment after its load event.
       const profile = await profileLoad(browser, `${server.url}/`, {
         trace,
@@ -216,11 +243,17 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       const interactions = await measureInteractions(browser, `${server.url}/`)
       console.log(`\nLongest interaction: ${interactions.longestMs} ms, ${interactions.longest}`)
       const worstByStep = new Map<string, InteractionFigures['entries'][number]>()
-      for (const e of interactions.entries) if ((worstByStep.get(e.step)?.duration ?? -1) < e.duration) worstByStep.set(e.step, e)
-      for (const [step, e] of worstByStep) console.log(`  ${String(e.duration).padStart(4)} ms  ${step}: longest ${e.name} on ${e.target || 'the page'}`)
+      for (const e of interactions.entries)
+        if ((worstByStep.get(e.step)?.duration ?? -1) < e.duration) worstByStep.set(e.step, e)
+      for (const [step, e] of worstByStep)
+        console.log(`  ${String(e.duration).padStart(4)} ms  ${step}: longest ${e.name} on ${e.target || 'the page'}`)
     }
     const sorted = [...blocking].sort((a, b) => a - b)
-    console.log(`\nBlocking as Lighthouse's simulation would count it, from CPU time: median ${Math.round(sorted[Math.floor(sorted.length / 2)] ?? 0)} ms (${blocking.map(Math.round).join(', ')}); load average ${loadavg().map((v) => v.toFixed(2)).join(', ')}`)
+    console.log(
+      `\nBlocking as Lighthouse's simulation would count it, from CPU time: median ${Math.round(sorted[Math.floor(sorted.length / 2)] ?? 0)} ms (${blocking.map(Math.round).join(', ')}); load average ${loadavg()
+        .map((v) => v.toFixed(2))
+        .join(', ')}`,
+    )
   } finally {
     if (floorDir) rmSync(floorDir, { recursive: true, force: true })
     await browser.close()

@@ -11,7 +11,16 @@ import { runStudioBench, type StudioFigures } from './studio.ts'
 import { runDashboardBench, type DashboardFigures } from './dashboard.ts'
 import { measureBundle, type AssetSize, type BundleFigures } from './bundle.ts'
 import { writeFloorDist } from './floor.ts'
-import { calibratedSlowdown, median, medianRun, runInTurns, runLighthouse, type FormFactor, type LighthouseRun, type Medians } from './lighthouse.ts'
+import {
+  calibratedSlowdown,
+  median,
+  medianRun,
+  runInTurns,
+  runLighthouse,
+  type FormFactor,
+  type LighthouseRun,
+  type Medians,
+} from './lighthouse.ts'
 import { measureInteractions, type InteractionFigures } from './profile.ts'
 import { cpuSlowdown } from './trace-tasks.ts'
 
@@ -31,7 +40,11 @@ import { cpuSlowdown } from './trace-tasks.ts'
  */
 
 const { values: options } = parseArgs({
-  options: { runs: { type: 'string', default: '5' }, 'extra-runs': { type: 'string', default: '5' }, dist: { type: 'string' } },
+  options: {
+    runs: { type: 'string', default: '5' },
+    'extra-runs': { type: 'string', default: '5' },
+    dist: { type: 'string' },
+  },
 })
 const runs = Math.max(1, Number(options.runs) || 5)
 // Each further launch is the same code with another config: fewer runs keep the bench's time in bounds.
@@ -82,7 +95,13 @@ function build(distDir: string): void {
   if (result.status !== 0) throw new Error('The build failed (see above): nothing to measure.')
 }
 
-async function lighthouseMedians<F extends FormFactor>(url: string, chromePath: string, formFactors: readonly F[], count: number, label = ''): Promise<Record<F, Medians>> {
+async function lighthouseMedians<F extends FormFactor>(
+  url: string,
+  chromePath: string,
+  formFactors: readonly F[],
+  count: number,
+  label = '',
+): Promise<Record<F, Medians>> {
   const out = {} as Record<F, Medians>
   for (const formFactor of formFactors) {
     const done: LighthouseRun[] = []
@@ -96,7 +115,9 @@ async function lighthouseMedians<F extends FormFactor>(url: string, chromePath: 
           break
         } catch (error) {
           if (attempt === 3) throw error
-          process.stdout.write(`(${(error as Error).message.split('\n').find((line) => line.includes('(NO_')) ?? 'failed'}; again) `)
+          process.stdout.write(
+            `(${(error as Error).message.split('\n').find((line) => line.includes('(NO_')) ?? 'failed'}; again) `,
+          )
         }
       }
       console.log(`${((Date.now() - started) / 1000).toFixed(0)} s, performance ${done.at(-1)?.performance}`)
@@ -131,11 +152,24 @@ function lighthouseRows(
 ): Row[] {
   const lh = `Lighthouse ${formFactor}${launch ? ` (${launch})` : ''}`
   const strict = formFactor === 'mobile'
-  const was = (value: number | undefined, format: (v: number) => string) => (value === undefined || Number.isNaN(value) ? '' : format(value))
+  const was = (value: number | undefined, format: (v: number) => string) =>
+    value === undefined || Number.isNaN(value) ? '' : format(value)
   const rows: Row[] = [
     [`${lh} performance`, String(run.performance), '100', run.performance === 100, was(before?.performance, String)],
-    [`${lh} accessibility`, String(run.accessibility), '100', run.accessibility === 100, was(before?.accessibility, String)],
-    [`${lh} best practices`, String(run.bestPractices), '100', run.bestPractices === 100, was(before?.bestPractices, String)],
+    [
+      `${lh} accessibility`,
+      String(run.accessibility),
+      '100',
+      run.accessibility === 100,
+      was(before?.accessibility, String),
+    ],
+    [
+      `${lh} best practices`,
+      String(run.bestPractices),
+      '100',
+      run.bestPractices === 100,
+      was(before?.bestPractices, String),
+    ],
     [`${lh} SEO`, String(run.seo), '100', run.seo === 100, was(before?.seo, String)],
     [`${lh} LCP`, ms(run.lcp), strict ? '≤ 1.1 s' : '', strict ? run.lcp <= 1100 : undefined, was(before?.lcp, ms)],
     [`${lh} TBT (median)`, ms(run.tbt), '≤ 50 ms', run.tbt <= 50, was(before?.tbt, ms)],
@@ -143,23 +177,57 @@ function lighthouseRows(
     [`${lh} CLS`, run.cls.toFixed(3), '0', run.cls < 0.0005, was(before?.cls, (v) => v.toFixed(3))],
   ]
   if (strict) {
-    rows.push([`Page weight on a phone (total-byte-weight)`, `${kib(run.totalBytes)} (${Math.round(run.totalBytes)} B)`, '< 500 KB', run.totalBytes < 500_000, was(before?.totalBytes, kib)])
-    rows.push([`Scripts the load fetches, transferred`, kib(run.scriptBytes), '≤ 150 KiB', run.scriptBytes <= 150 * KiB, was(before?.scriptBytes, kib)])
+    rows.push([
+      `Page weight on a phone (total-byte-weight)`,
+      `${kib(run.totalBytes)} (${Math.round(run.totalBytes)} B)`,
+      '< 500 KB',
+      run.totalBytes < 500_000,
+      was(before?.totalBytes, kib),
+    ])
+    rows.push([
+      `Scripts the load fetches, transferred`,
+      kib(run.scriptBytes),
+      '≤ 150 KiB',
+      run.scriptBytes <= 150 * KiB,
+      was(before?.scriptBytes, kib),
+    ])
   }
   return rows
 }
 
 /** The floor's figures (the page without scripts) and what the scripts add to the page's, median against median. */
-function floorRows(page: LighthouseRun, floor: LighthouseRun, worstFloorTbt: number, before?: Partial<LighthouseRun> & { worstTbt?: number }): Row[] {
-  const was = (value: number | undefined, format: (v: number) => string) => (value === undefined || Number.isNaN(value) ? '' : format(value))
+function floorRows(
+  page: LighthouseRun,
+  floor: LighthouseRun,
+  worstFloorTbt: number,
+  before?: Partial<LighthouseRun> & { worstTbt?: number },
+): Row[] {
+  const was = (value: number | undefined, format: (v: number) => string) =>
+    value === undefined || Number.isNaN(value) ? '' : format(value)
   const added = page.tbt - floor.tbt
   return [
     ['Floor (the page, no scripts): TBT (median)', ms(floor.tbt), '', undefined, was(before?.tbt, ms)],
     ['Floor: TBT (worst run)', ms(worstFloorTbt), '', undefined, was(before?.worstTbt, ms)],
-    ['Floor: LCP / FCP', `${ms(floor.lcp)} / ${ms(floor.fcp)}`, '', undefined, before?.lcp === undefined ? '' : `${ms(before.lcp)} / ${ms(before.fcp ?? Number.NaN)}`],
+    [
+      'Floor: LCP / FCP',
+      `${ms(floor.lcp)} / ${ms(floor.fcp)}`,
+      '',
+      undefined,
+      before?.lcp === undefined ? '' : `${ms(before.lcp)} / ${ms(before.fcp ?? Number.NaN)}`,
+    ],
     ['Floor: performance', String(floor.performance), '', undefined, was(before?.performance, String)],
-    ['What the scripts add: TBT (page − floor, medians)', `${added >= 0 ? '+' : ''}${ms(added)}`, '≤ 50 ms', added <= 50],
-    ['What the scripts add: LCP (page − floor)', `${page.lcp - floor.lcp >= 0 ? '+' : ''}${ms(page.lcp - floor.lcp)}`, '', undefined],
+    [
+      'What the scripts add: TBT (page − floor, medians)',
+      `${added >= 0 ? '+' : ''}${ms(added)}`,
+      '≤ 50 ms',
+      added <= 50,
+    ],
+    [
+      'What the scripts add: LCP (page − floor)',
+      `${page.lcp - floor.lcp >= 0 ? '+' : ''}${ms(page.lcp - floor.lcp)}`,
+      '',
+      undefined,
+    ],
     ['What the scripts add: bytes (page − floor)', kib(page.totalBytes - floor.totalBytes), '', undefined],
   ]
 }
@@ -188,16 +256,39 @@ function calibratedRows(
   const added = page.median.tbt - floor.median.tbt
   return [
     machine,
-    [`Page ${at}: TBT (median) / each run`, `${ms(page.median.tbt)} / ${page.runs.map((run) => Math.round(run.tbt)).join(', ')}`, '', undefined, was(before?.page?.tbt)],
-    [`Floor ${at}: TBT (median) / each run`, `${ms(floor.median.tbt)} / ${floor.runs.map((run) => Math.round(run.tbt)).join(', ')}`, '', undefined, was(before?.floor?.tbt)],
+    [
+      `Page ${at}: TBT (median) / each run`,
+      `${ms(page.median.tbt)} / ${page.runs.map((run) => Math.round(run.tbt)).join(', ')}`,
+      '',
+      undefined,
+      was(before?.page?.tbt),
+    ],
+    [
+      `Floor ${at}: TBT (median) / each run`,
+      `${ms(floor.median.tbt)} / ${floor.runs.map((run) => Math.round(run.tbt)).join(', ')}`,
+      '',
+      undefined,
+      was(before?.floor?.tbt),
+    ],
     [`What the scripts add ${at}: TBT`, `${added >= 0 ? '+' : ''}${ms(added)}`, '', undefined],
-    [`Page / floor ${at}: LCP`, `${ms(page.median.lcp)} / ${ms(floor.median.lcp)}`, '', undefined, before?.page?.lcp === undefined ? '' : `${ms(before.page.lcp)} / ${ms(before.floor?.lcp ?? Number.NaN)}`],
+    [
+      `Page / floor ${at}: LCP`,
+      `${ms(page.median.lcp)} / ${ms(floor.median.lcp)}`,
+      '',
+      undefined,
+      before?.page?.lcp === undefined ? '' : `${ms(before.page.lcp)} / ${ms(before.floor?.lcp ?? Number.NaN)}`,
+    ],
   ]
 }
 
 function bundleRows(bundle: BundleFigures): Row[] {
   return [
-    ['Initial JS, gzip', `${kib(bundle.totals.initialJsGzip)} (${list(bundle.initialJs)})`, '≤ 75 KiB', bundle.totals.initialJsGzip <= 75 * KiB],
+    [
+      'Initial JS, gzip',
+      `${kib(bundle.totals.initialJsGzip)} (${list(bundle.initialJs)})`,
+      '≤ 75 KiB',
+      bundle.totals.initialJsGzip <= 75 * KiB,
+    ],
     ['Initial CSS, gzip', `${kib(bundle.totals.initialCssGzip)} (${list(bundle.initialCss)})`, '', undefined],
     ['HTML (index.html), gzip', kib(bundle.html.gzip), '', undefined],
     ...bundle.lazy.map((asset): Row => [`Lazy chunk ${asset.name}, gzip`, kib(asset.gzip), '', undefined]),
@@ -205,8 +296,20 @@ function bundleRows(bundle: BundleFigures): Row[] {
 }
 
 function printTable(rows: Row[], previousCommit = ''): void {
-  const cells = rows.map(([measure, figure, target, met, previous = '']) => [measure, figure, target, met === undefined ? '' : met ? '✓' : '✗', previous])
-  const header = ['Measure', 'Figure', 'Target', '', previousCommit ? `Before (${previousCommit.slice(0, 7)})` : 'Before']
+  const cells = rows.map(([measure, figure, target, met, previous = '']) => [
+    measure,
+    figure,
+    target,
+    met === undefined ? '' : met ? '✓' : '✗',
+    previous,
+  ])
+  const header = [
+    'Measure',
+    'Figure',
+    'Target',
+    '',
+    previousCommit ? `Before (${previousCommit.slice(0, 7)})` : 'Before',
+  ]
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((row) => row[i]?.length ?? 0)))
   const line = (row: string[]) => `| ${row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join(' | ')} |`
   console.log(['', line(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...cells.map(line)].join('\n'))
@@ -228,7 +331,9 @@ async function main(): Promise<void> {
     writeFloorDist(distDir, floorDir)
     server = await startServer({ DIST_DIR: distDir })
     floorServer = await startServer({ DIST_DIR: floorDir })
-    console.log(`Serving ${launches.map((launch) => launch.slug).join(', ')} from ${distDir} at ${server.url}, and without scripts at ${floorServer.url}`)
+    console.log(
+      `Serving ${launches.map((launch) => launch.slug).join(', ')} from ${distDir} at ${server.url}, and without scripts at ${floorServer.url}`,
+    )
     const pageName = further.length ? defaultLaunch.slug : 'page'
     // The page and its floor in turns, so the machine's load falls on both alike.
     const mobile = await runInTurns(
@@ -258,7 +363,13 @@ async function main(): Promise<void> {
       : undefined
     // [page, floor], in the order they were given.
     const calibratedPair = calibrated && Object.values(calibrated)
-    const { desktop } = await lighthouseMedians(`${server.url}/`, chromePath, ['desktop'], runs, further.length ? `${defaultLaunch.slug} ` : '')
+    const { desktop } = await lighthouseMedians(
+      `${server.url}/`,
+      chromePath,
+      ['desktop'],
+      runs,
+      further.length ? `${defaultLaunch.slug} ` : '',
+    )
     const lighthouse = { mobile: mobile[pageName]!, desktop }
     const floor = mobile.floor!
     await floorServer.stop()
@@ -267,7 +378,13 @@ async function main(): Promise<void> {
     const port = new URL(server.url).port
     const perLaunch: Array<{ slug: string; mobile: Medians }> = []
     for (const launch of further) {
-      const { mobile } = await lighthouseMedians(`http://${launch.slug}.localhost:${port}/`, chromePath, ['mobile'], extraRuns, `${launch.slug} `)
+      const { mobile } = await lighthouseMedians(
+        `http://${launch.slug}.localhost:${port}/`,
+        chromePath,
+        ['mobile'],
+        extraRuns,
+        `${launch.slug} `,
+      )
       perLaunch.push({ slug: launch.slug, mobile })
     }
     console.log(`Interactions at ${cpuSlowdown}× CPU …`)
@@ -281,9 +398,13 @@ async function main(): Promise<void> {
     await server.stop()
     server = undefined
     console.log('Studio first load …')
-    const studio = await runStudioBench(distDir).catch((error: unknown) => ({ note: `failed: ${(error as Error).message}` }))
+    const studio = await runStudioBench(distDir).catch((error: unknown) => ({
+      note: `failed: ${(error as Error).message}`,
+    }))
     console.log('Dashboard on 20,000 leads …')
-    const dashboard = await runDashboardBench().catch((error: unknown) => ({ note: `failed: ${(error as Error).message}` }))
+    const dashboard = await runDashboardBench().catch((error: unknown) => ({
+      note: `failed: ${(error as Error).message}`,
+    }))
     const backend = await backendFigures()
     console.log('Build and publish bench …')
     const builds = await runBuildBench().catch((error: unknown) => ({ note: `failed: ${(error as Error).message}` }))
@@ -293,11 +414,23 @@ async function main(): Promise<void> {
     const worstTbt = (formFactor: FormFactor) => Math.max(...lighthouse[formFactor].runs.map((run) => run.tbt))
     const worstOf = (medians: Medians) => Math.max(...medians.runs.map((run) => run.tbt))
     const rows: Row[] = [
-      ...lighthouseRows('mobile', lighthouse.mobile.median, worstTbt('mobile'), previous?.lighthouse?.mobile, further.length ? `${defaultLaunch.slug}, ${runs} runs` : ''),
+      ...lighthouseRows(
+        'mobile',
+        lighthouse.mobile.median,
+        worstTbt('mobile'),
+        previous?.lighthouse?.mobile,
+        further.length ? `${defaultLaunch.slug}, ${runs} runs` : '',
+      ),
       ...floorRows(lighthouse.mobile.median, floor.median, worstOf(floor), previous?.lighthouse?.floor),
       ...calibratedRows(benchmarkIndex, phoneSlowdown, calibratedPair, previous?.lighthouse?.calibrated),
       ...perLaunch.flatMap(({ slug, mobile }) =>
-        lighthouseRows('mobile', mobile.median, worstOf(mobile), previous?.lighthouse?.launches?.[slug], `${slug}, ${mobile.runs.length} runs`),
+        lighthouseRows(
+          'mobile',
+          mobile.median,
+          worstOf(mobile),
+          previous?.lighthouse?.launches?.[slug],
+          `${slug}, ${mobile.runs.length} runs`,
+        ),
       ),
       [
         `Longest interaction at ${cpuSlowdown}× CPU (Event Timing)`,
@@ -306,7 +439,13 @@ async function main(): Promise<void> {
         interaction.longestMs <= 100,
         previous?.interaction?.longestMs === undefined ? '' : `${previous.interaction.longestMs} ms`,
       ],
-      ...lighthouseRows('desktop', lighthouse.desktop.median, worstTbt('desktop'), undefined, further.length ? `${defaultLaunch.slug}, ${runs} runs` : ''),
+      ...lighthouseRows(
+        'desktop',
+        lighthouse.desktop.median,
+        worstTbt('desktop'),
+        undefined,
+        further.length ? `${defaultLaunch.slug}, ${runs} runs` : '',
+      ),
       ...bundleRows(bundle),
       ...('note' in studio
         ? [['Studio figures', String(studio.note), '', undefined] as Row]
@@ -325,13 +464,20 @@ async function main(): Promise<void> {
         : Object.entries(builds).map(([key, value]): Row => {
             const before = previous?.builds?.[key as keyof BuildFigures]
             const target = key === '20 launches / 1 launch' ? '≤ 3' : key.startsWith('publish') ? '≤ 5 s' : ''
-            const met = key === '20 launches / 1 launch' ? value <= 3 : key.startsWith('publish') ? value <= 5 : undefined
+            const met =
+              key === '20 launches / 1 launch' ? value <= 3 : key.startsWith('publish') ? value <= 5 : undefined
             return [key, String(value), target, met, before === undefined ? '' : String(before)]
           })),
       ...(backend.figures
         ? Object.entries(backend.figures).map(([key, value]): Row => {
             const before = previous?.backend?.[key]
-            return [`Backend ${key.replace(/^backend\./, '')}`, String(value), '', undefined, before === undefined ? '' : String(before)]
+            return [
+              `Backend ${key.replace(/^backend\./, '')}`,
+              String(value),
+              '',
+              undefined,
+              before === undefined ? '' : String(before),
+            ]
           })
         : [['Backend figures', backend.note ?? '', '', undefined] as Row]),
     ]
@@ -357,9 +503,18 @@ async function main(): Promise<void> {
         floor: { ...floor.median, worstTbt: worstOf(floor) },
         desktop: { ...lighthouse.desktop.median, worstTbt: worstTbt('desktop') },
         defaultLaunch: defaultLaunch.slug,
-        launches: Object.fromEntries(perLaunch.map(({ slug, mobile }) => [slug, { ...mobile.median, worstTbt: worstOf(mobile), runs: mobile.runs.length }])),
+        launches: Object.fromEntries(
+          perLaunch.map(({ slug, mobile }) => [
+            slug,
+            { ...mobile.median, worstTbt: worstOf(mobile), runs: mobile.runs.length },
+          ]),
+        ),
         // The page and its floor at this machine's calibrated multiplier, throttled in Chromium.
-        calibrated: { benchmarkIndex, cpuSlowdown: phoneSlowdown, ...(calibratedPair && { page: calibratedPair[0]!.median, floor: calibratedPair[1]!.median }) },
+        calibrated: {
+          benchmarkIndex,
+          cpuSlowdown: phoneSlowdown,
+          ...(calibratedPair && { page: calibratedPair[0]!.median, floor: calibratedPair[1]!.median }),
+        },
       },
       interaction: { longestMs: interaction.longestMs, longest: interaction.longest },
       bundle: {
@@ -381,7 +536,9 @@ async function main(): Promise<void> {
       `${JSON.stringify({ ...record, detail: { lighthouseRuns: { mobile: lighthouse.mobile.runs, floor: floor.runs, ...(calibrated && Object.fromEntries(Object.entries(calibrated).map(([name, m]) => [name, m.runs]))), desktop: lighthouse.desktop.runs, ...Object.fromEntries(perLaunch.map(({ slug, mobile }) => [`mobile ${slug}`, mobile.runs])) }, interactions: interaction.entries, bundle } }, null, 2)}\n`,
     )
     appendFileSync(path.join(resultsDir, 'history.jsonl'), `${JSON.stringify(record)}\n`)
-    console.log(`\nWrote ${path.relative(process.cwd(), path.join(resultsDir, 'latest.json'))} and appended to history.jsonl (${record.commit ? record.commit.slice(0, 7) : "not a git checkout"}${record.dirty ? ", uncommitted changes" : ""}).`)
+    console.log(
+      `\nWrote ${path.relative(process.cwd(), path.join(resultsDir, 'latest.json'))} and appended to history.jsonl (${record.commit ? record.commit.slice(0, 7) : 'not a git checkout'}${record.dirty ? ', uncommitted changes' : ''}).`,
+    )
   } catch (error) {
     if (server) console.error(`The server said:\n${server.output().trim().split('\n').slice(-20).join('\n')}`)
     throw error

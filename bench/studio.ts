@@ -10,15 +10,25 @@ import { inviteAndSetPassword, launchBrowser, startServer } from '../tests/e2e/h
  * shows the page (median of 3), and the studio's code as the browser downloads it (gzip).
  */
 
-export type StudioFigures = { 'studio first load, editor ready (ms)': number; 'studio first load, preview shown (ms)': number; 'studio code (KiB gzip)': number }
+export type StudioFigures = {
+  'studio first load, editor ready (ms)': number
+  'studio first load, preview shown (ms)': number
+  'studio code (KiB gzip)': number
+}
 
 export async function runStudioBench(distDir: string, runs = 3): Promise<StudioFigures> {
   const code = readdirSync(path.join(distDir, '_studio', 'assets')).filter((name) => /\.(js|css)$/.test(name))
-  const gzip = code.reduce((sum, name) => sum + gzipSync(readFileSync(path.join(distDir, '_studio', 'assets', name))).length, 0)
+  const gzip = code.reduce(
+    (sum, name) => sum + gzipSync(readFileSync(path.join(distDir, '_studio', 'assets', name))).length,
+    0,
+  )
   const server = await startServer({ DIST_DIR: distDir })
   const browser = await launchBrowser()
   try {
-    const { context: first, page } = await inviteAndSetPassword(browser, server, { email: 'bench@example.com', password: 'correct horse battery staple' })
+    const { context: first, page } = await inviteAndSetPassword(browser, server, {
+      email: 'bench@example.com',
+      password: 'correct horse battery staple',
+    })
     await page.getByRole('list', { name: 'Launches' }).waitFor()
     const editorUrl = await page.getByRole('list', { name: 'Launches' }).getByRole('link').first().getAttribute('href')
     const state = await first.storageState()
@@ -33,7 +43,10 @@ export async function runStudioBench(distDir: string, runs = 3): Promise<StudioF
       await tab.goto(new URL(editorUrl ?? '/studio/', server.url).href)
       await tab.getByRole('textbox', { name: 'page.config.json' }).waitFor({ timeout: 60_000 })
       ready.push(performance.now() - started)
-      await tab.frameLocator('iframe[title="Desktop preview"]').getByRole('heading', { level: 1 }).waitFor({ timeout: 60_000 })
+      await tab
+        .frameLocator('iframe[title="Desktop preview"]')
+        .getByRole('heading', { level: 1 })
+        .waitFor({ timeout: 60_000 })
       shown.push(performance.now() - started)
       await context.close()
     }

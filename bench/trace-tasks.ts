@@ -69,7 +69,10 @@ function shortUrl(url: unknown): string {
  * styled and laid out in a frame of its own.
  */
 function labelOf(children: TraceEvent[], pageFrame?: string): string {
-  const frames = children.map((e) => (e.args?.['beginData'] ?? e.args?.data) as { frame?: string } | undefined).map((d) => d?.frame).filter(Boolean)
+  const frames = children
+    .map((e) => (e.args?.['beginData'] ?? e.args?.data) as { frame?: string } | undefined)
+    .map((d) => d?.frame)
+    .filter(Boolean)
   if (pageFrame && frames.length && frames.every((frame) => frame !== pageFrame)) return 'SVG image document'
   if (children.some((e) => e.name === 'DocumentLoader::CommitNavigation')) return 'commit the navigation, start parsing'
   for (const event of children) {
@@ -116,19 +119,25 @@ type ProfileNode = { id: number; parent?: number; callFrame: { url?: string; fun
  * The V8 CPU profiler's samples of one thread: when each was taken, how long it stands for, and the script file of
  * the function on top (V8's own work, such as compiling or collecting garbage, by its name in brackets).
  */
-function scriptSamples(events: TraceEvent[], pid: number, tid: number): Array<{ ts: number; us: number; file: string }> {
+function scriptSamples(
+  events: TraceEvent[],
+  pid: number,
+  tid: number,
+): Array<{ ts: number; us: number; file: string }> {
   const nodes = new Map<number, ProfileNode>()
   const out: Array<{ ts: number; us: number; file: string }> = []
   const byId = new Map<string, { ts: number }>()
   for (const e of events) {
     if (e.pid !== pid) continue
-    if (e.name === 'Profile' && e.tid === tid) byId.set(String((e as { id?: string }).id), { ts: Number(e.args?.data?.startTime ?? e.ts) })
+    if (e.name === 'Profile' && e.tid === tid)
+      byId.set(String((e as { id?: string }).id), { ts: Number(e.args?.data?.startTime ?? e.ts) })
   }
   for (const e of events) {
     if (e.pid !== pid || e.name !== 'ProfileChunk') continue
     const profile = byId.get(String((e as { id?: string }).id))
     if (!profile) continue
-    const data = e.args?.data as { cpuProfile?: { nodes?: ProfileNode[]; samples?: number[] }; timeDeltas?: number[] } | undefined
+    const data = e.args?.data as
+      { cpuProfile?: { nodes?: ProfileNode[]; samples?: number[] }; timeDeltas?: number[] } | undefined
     for (const node of data?.cpuProfile?.nodes ?? []) nodes.set(node.id, node)
     const ids = data?.cpuProfile?.samples ?? []
     const deltas = data?.timeDeltas ?? []
@@ -141,7 +150,8 @@ function scriptSamples(events: TraceEvent[], pid: number, tid: number): Array<{ 
     }
   }
   out.sort((a, b) => a.ts - b.ts)
-  for (let i = 0; i < out.length; i++) (out[i] as { us: number }).us = Math.min(((out[i + 1]?.ts ?? out[i]!.ts) - out[i]!.ts), 5000)
+  for (let i = 0; i < out.length; i++)
+    (out[i] as { us: number }).us = Math.min((out[i + 1]?.ts ?? out[i]!.ts) - out[i]!.ts, 5000)
   return out.filter((s) => s.file !== '(idle)' && s.file !== '(program)' && s.file !== '(root)')
 }
 
@@ -150,7 +160,9 @@ export function analyseTrace(events: TraceEvent[], url: string, slowdown = cpuSl
   const breakdown = breakdownTrace(events, url)
   // The page's renderer: the process whose main frame started loading `url` (not about:blank, not browser UI).
   // (Now and then navigationStart names no URL: then the renderer that parsed the page's HTML.)
-  const parsed = events.find((e) => e.name === 'ParseHTML' && (e.args?.['beginData'] as { url?: string } | undefined)?.url === url)
+  const parsed = events.find(
+    (e) => e.name === 'ParseHTML' && (e.args?.['beginData'] as { url?: string } | undefined)?.url === url,
+  )
   const navigation =
     events.find((e) => e.name === 'navigationStart' && e.args?.data?.documentLoaderURL === url) ??
     events.filter((e) => e.name === 'navigationStart' && e.pid === parsed?.pid && e.ts <= (parsed?.ts ?? 0)).at(-1) ??
@@ -163,13 +175,21 @@ export function analyseTrace(events: TraceEvent[], url: string, slowdown = cpuSl
   if (!navigation || !main) throw new Error(`The trace has no renderer that loaded ${url}.`)
   const busiest = { pid: main.pid, tid: main.tid }
   const pageFrame = (parsed?.args?.['beginData'] as { frame?: string } | undefined)?.frame
-  const onMain = events.filter((e) => e.pid === busiest.pid && e.tid === busiest.tid && e.ph === 'X').sort((a, b) => a.ts - b.ts)
+  const onMain = events
+    .filter((e) => e.pid === busiest.pid && e.tid === busiest.tid && e.ph === 'X')
+    .sort((a, b) => a.ts - b.ts)
   const navStart = navigation.ts
   const samples = scriptSamples(events, busiest.pid, busiest.tid)
   const marks: Record<string, number> = {}
   for (const e of events) {
-    if (e.pid === busiest.pid && e.name.startsWith('profile:') && marks[e.name] === undefined) marks[e.name] = (e.ts - navStart) / 1000
-    if (e.pid === busiest.pid && e.name === 'firstContentfulPaint' && e.ts >= navStart && marks['first contentful paint'] === undefined) {
+    if (e.pid === busiest.pid && e.name.startsWith('profile:') && marks[e.name] === undefined)
+      marks[e.name] = (e.ts - navStart) / 1000
+    if (
+      e.pid === busiest.pid &&
+      e.name === 'firstContentfulPaint' &&
+      e.ts >= navStart &&
+      marks['first contentful paint'] === undefined
+    ) {
       marks['first contentful paint'] = (e.ts - navStart) / 1000
     }
   }
@@ -180,7 +200,8 @@ export function analyseTrace(events: TraceEvent[], url: string, slowdown = cpuSl
     if (task.name !== 'RunTask' || (task.dur ?? 0) < 5000 || task.ts < navStart) continue
     const end = task.ts + (task.dur ?? 0)
     const children: TraceEvent[] = []
-    for (let j = i + 1; j < onMain.length && (onMain[j] as TraceEvent).ts < end; j++) children.push(onMain[j] as TraceEvent)
+    for (let j = i + 1; j < onMain.length && (onMain[j] as TraceEvent).ts < end; j++)
+      children.push(onMain[j] as TraceEvent)
     const detail: Record<string, number> = {}
     // Self-ish time per kind: the outermost event of each kind inside the task (nested ones are inside it).
     for (const [kind, pattern] of detailKinds) {
@@ -217,7 +238,14 @@ export function analyseTrace(events: TraceEvent[], url: string, slowdown = cpuSl
   }
   const groups = new Map<string, LoadProfile['byLabel'][number]>()
   for (const task of tasks) {
-    const group = groups.get(task.label) ?? { label: task.label, tasks: 0, ms: 0, cpuMs: 0, blockingMs: 0, longestMs: 0 }
+    const group = groups.get(task.label) ?? {
+      label: task.label,
+      tasks: 0,
+      ms: 0,
+      cpuMs: 0,
+      blockingMs: 0,
+      longestMs: 0,
+    }
     group.tasks++
     group.ms += task.duration
     group.cpuMs += task.cpu
@@ -228,7 +256,9 @@ export function analyseTrace(events: TraceEvent[], url: string, slowdown = cpuSl
   return {
     slowdown,
     tasks,
-    lanternBlockingMs: tasks.filter((t) => !t.firstPaintNeeds).reduce((sum, t) => sum + Math.max(0, t.cpu * cpuSlowdown - 50), 0),
+    lanternBlockingMs: tasks
+      .filter((t) => !t.firstPaintNeeds)
+      .reduce((sum, t) => sum + Math.max(0, t.cpu * cpuSlowdown - 50), 0),
     totalTaskMs: tasks.reduce((sum, t) => sum + t.duration, 0),
     totalCpuMs: tasks.reduce((sum, t) => sum + t.cpu, 0),
     blockingMs: tasks.reduce((sum, t) => sum + Math.max(0, t.duration - 50), 0),
@@ -237,7 +267,9 @@ export function analyseTrace(events: TraceEvent[], url: string, slowdown = cpuSl
     breakdown,
     scriptByFile: Object.fromEntries(
       Object.entries(
-        samples.filter((s) => s.ts >= navStart).reduce<Record<string, number>>((sum, s) => ({ ...sum, [s.file]: (sum[s.file] ?? 0) + s.us }), {}),
+        samples
+          .filter((s) => s.ts >= navStart)
+          .reduce<Record<string, number>>((sum, s) => ({ ...sum, [s.file]: (sum[s.file] ?? 0) + s.us }), {}),
       )
         .map(([file, us]) => [file, Math.round(us / 1000)] as const)
         .filter(([, ms]) => ms >= 2)
@@ -258,7 +290,10 @@ const workKinds: Array<[string, RegExp]> = [
   ['layout', /^(Layout|UpdateLayerTree)$/],
   ['paint', /^(PrePaint|Paint|PaintImage|Layerize|Commit|UpdateLayer|CompositeLayers)$/],
   ['image decode', /Decode/],
-  ['script', /^(FunctionCall|EvaluateScript|v8\.|V8\.|RunMicrotasks|TimerFire|EventDispatch|CompileScript|CompileCode)/],
+  [
+    'script',
+    /^(FunctionCall|EvaluateScript|v8\.|V8\.|RunMicrotasks|TimerFire|EventDispatch|CompileScript|CompileCode)/,
+  ],
   ['garbage collection', /^(MajorGC|MinorGC|BlinkGC|V8\.GC)/],
 ]
 
@@ -268,7 +303,9 @@ const workKinds: Array<[string, RegExp]> = [
  * own documents (each `<img>` of an SVG is a document with its own frame: its parse, style and layout) apart.
  */
 export function breakdownTrace(events: TraceEvent[], url: string): WorkBreakdown {
-  const parsed = events.find((e) => e.name === 'ParseHTML' && (e.args?.['beginData'] as { url?: string } | undefined)?.url === url)
+  const parsed = events.find(
+    (e) => e.name === 'ParseHTML' && (e.args?.['beginData'] as { url?: string } | undefined)?.url === url,
+  )
   const navigation =
     events.find((e) => e.name === 'navigationStart' && e.args?.data?.documentLoaderURL === url) ??
     events.filter((e) => e.name === 'navigationStart' && e.pid === parsed?.pid && e.ts <= (parsed?.ts ?? 0)).at(-1) ??
@@ -298,7 +335,8 @@ export function breakdownTrace(events: TraceEvent[], url: string): WorkBreakdown
     // An SVG image's document: a frame other than the page's, or parsing SVG bytes (DecodedDataDocumentParser).
     const inImage =
       (frame !== undefined && pageFrame !== undefined && frame !== pageFrame) ||
-      (event.name === 'DecodedDataDocumentParser::AppendBytes' && !stack.some((open) => open.event.name === 'DocumentLoader::CommitData')) ||
+      (event.name === 'DecodedDataDocumentParser::AppendBytes' &&
+        !stack.some((open) => open.event.name === 'DocumentLoader::CommitData')) ||
       (parent?.key.startsWith('SVG image') ?? false)
     const key = inImage
       ? `SVG image documents: ${kind === undefined || kind.startsWith('parse') ? 'parse' : kind}`

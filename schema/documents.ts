@@ -17,16 +17,29 @@ export const defaultDocumentLinkDays = 30
 const documentTextsSchema = {
   type: 'object',
   title: 'Texts',
-  description: 'The words of the page an expired or wrong document link shows, and of the e-mail with fresh links. Every text is optional: a text left out is the default shown in its description.',
+  description:
+    'The words of the page an expired or wrong document link shows, and of the e-mail with fresh links. Every text is optional: a text left out is the default shown in its description.',
   properties: {
     pageTitle: text('Page title', 'The browser tab title of that page. Default: "Your documents".'),
     heading: text('Heading', 'Default: "This link no longer works".'),
-    text: text('Text', 'Default: "Document links work for a while only. We can send fresh links to the address you registered with."'),
+    text: text(
+      'Text',
+      'Default: "Document links work for a while only. We can send fresh links to the address you registered with."',
+    ),
     button: text('Button', 'Default: "Send me a fresh link".'),
     sentHeading: text('Heading once asked', 'Default: "Check your inbox".'),
-    sentText: text('Text once asked', 'Default: "If this link was sent to you, fresh links are on their way to the address you registered with."'),
-    unavailableText: text('Text for a document no longer offered', 'Default: "This document is not available any more. Reply to our e-mail and we will help."'),
-    subject: text('Subject of the fresh-link e-mail', '{site} is the development name. Default: "Your documents for {site}".'),
+    sentText: text(
+      'Text once asked',
+      'Default: "If this link was sent to you, fresh links are on their way to the address you registered with."',
+    ),
+    unavailableText: text(
+      'Text for a document no longer offered',
+      'Default: "This document is not available any more. Reply to our e-mail and we will help."',
+    ),
+    subject: text(
+      'Subject of the fresh-link e-mail',
+      '{site} is the development name. Default: "Your documents for {site}".',
+    ),
     intro: text('First line of the fresh-link e-mail', 'Default: "Here are fresh links to your documents:".'),
   },
   additionalProperties: false,
@@ -62,7 +75,8 @@ export const documentsSchema = {
             type: 'string',
             pattern: '^[A-Za-z0-9_-]+(/[A-Za-z0-9_-][A-Za-z0-9._-]*)*\\.pdf$',
             title: 'File',
-            description: 'The PDF\'s path from this launch\'s folder, e.g. "documents/price-list.pdf". Its name (price-list) names the document in links and logs, so each must be different.',
+            description:
+              'The PDF\'s path from this launch\'s folder, e.g. "documents/price-list.pdf". Its name (price-list) names the document in links and logs, so each must be different.',
             examples: ['documents/price-list.pdf'],
           },
           phases: {
@@ -71,13 +85,15 @@ export const documentsSchema = {
             minItems: 1,
             uniqueItems: true,
             title: 'Offered in phases',
-            description: 'The phases whose registrants receive it, e.g. ["vip", "public"]. Leave out to offer it in every phase.',
+            description:
+              'The phases whose registrants receive it, e.g. ["vip", "public"]. Leave out to offer it in every phase.',
           },
           audience: {
             type: 'string',
             enum: ['everyone', 'buyers', 'realtors'],
             title: 'For',
-            description: 'Who receives it: everyone (the default), only buyers, or only realtors (who answered Yes to "Are you a realtor?").',
+            description:
+              'Who receives it: everyone (the default), only buyers, or only realtors (who answered Yes to "Are you a realtor?").',
           },
         },
         required: ['title', 'file'],
@@ -108,7 +124,13 @@ const defaultTexts: DocumentTexts = {
 }
 
 /** One document as the function knows it: its id (the file's name without .pdf), title, file and who gets it. */
-export type FunctionDocument = { id: string; title: string; file: string; phases?: string[]; audience?: 'everyone' | 'buyers' | 'realtors' }
+export type FunctionDocument = {
+  id: string
+  title: string
+  file: string
+  phases?: string[]
+  audience?: 'everyone' | 'buyers' | 'realtors'
+}
 
 /** The function's copy of a launch's documents. */
 export type FunctionDocuments = { linkDays: number; list: FunctionDocument[]; texts: DocumentTexts }
@@ -137,7 +159,11 @@ export function functionDocumentsOf(config: DocumentsConfig): FunctionDocuments 
  * The documents a registrant is offered: those of their phase (a document naming no phases: every phase; a lead
  * without a phase: every document) and of their kind (buyer or realtor), in the config's order.
  */
-export function documentsOffered(list: readonly FunctionDocument[], phase: string | null | undefined, realtor: boolean): FunctionDocument[] {
+export function documentsOffered(
+  list: readonly FunctionDocument[],
+  phase: string | null | undefined,
+  realtor: boolean,
+): FunctionDocument[] {
   return list.filter(
     (d) =>
       (d.phases === undefined || phase === null || phase === undefined || d.phases.includes(phase)) &&

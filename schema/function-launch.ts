@@ -47,25 +47,45 @@ export type FunctionLaunch = {
 }
 
 /** The function's copy of page.config.json `phases` (schema/phase-schedule.ts decides with it). */
-export type FunctionPhases = { current: string; timeZone?: string; list: Array<Pick<Phase, 'name' | 'starts' | 'reply' | 'announcement'>> }
+export type FunctionPhases = {
+  current: string
+  timeZone?: string
+  list: Array<Pick<Phase, 'name' | 'starts' | 'reply' | 'announcement'>>
+}
 
 /** The function's bundle file: every launch it serves, and the one a caller that names none gets. */
 export type FunctionBundle = { $comment: string; defaultLaunch: string; launches: FunctionLaunch[] }
 
 /** The function's view of one checked page config. */
 export function functionLaunchOf(config: PageConfig): FunctionLaunch {
-  const origins = [new URL(config.seo.canonicalUrl).origin, ...(config.launch.origins ?? []).map((origin) => new URL(origin).origin)]
+  const origins = [
+    new URL(config.seo.canonicalUrl).origin,
+    ...(config.launch.origins ?? []).map((origin) => new URL(origin).origin),
+  ]
   return {
     slug: config.launch.slug,
-    site: { name: config.site.name, email: config.site.email, brokerage: config.site.brokerage, lang: config.site.lang },
+    site: {
+      name: config.site.name,
+      email: config.site.email,
+      brokerage: config.site.brokerage,
+      lang: config.site.lang,
+    },
     notifyEmail: config.launch.notifyEmail ?? config.site.email,
     ...(config.launch.realtorEmail ? { realtorEmail: config.launch.realtorEmail } : {}),
     origins: [...new Set(origins)],
-    form: { schema: config.form.schema, uiSchema: config.form.uiSchema, messages: config.form.messages, consent: config.form.consent, ...(config.form.expressConsentField ? { expressConsentField: config.form.expressConsentField } : {}) },
+    form: {
+      schema: config.form.schema,
+      uiSchema: config.form.uiSchema,
+      messages: config.form.messages,
+      consent: config.form.consent,
+      ...(config.form.expressConsentField ? { expressConsentField: config.form.expressConsentField } : {}),
+    },
     ...(config.reply ? { reply: config.reply } : {}),
     ...(config.launch.leadStatuses ? { leadStatuses: [...config.launch.leadStatuses] } : {}),
     privacy: { url: new URL(privacyPagePath, config.seo.canonicalUrl).href, label: privacyPageOf(config).linkLabel },
-    ...(config.launch.roster?.length ? { roster: config.launch.roster.map(({ name, email }) => ({ name: name.trim(), email })) } : {}),
+    ...(config.launch.roster?.length
+      ? { roster: config.launch.roster.map(({ name, email }) => ({ name: name.trim(), email })) }
+      : {}),
     ...(config.launch.morningSummary
       ? {
           morningSummary: {
@@ -81,7 +101,12 @@ export function functionLaunchOf(config: PageConfig): FunctionLaunch {
           phases: {
             current: config.phases.current,
             ...(config.launch.timeZone ? { timeZone: config.launch.timeZone } : {}),
-            list: config.phases.list.map(({ name, starts, reply, announcement }) => ({ name, ...(starts ? { starts } : {}), ...(reply ? { reply } : {}), ...(announcement ? { announcement } : {}) })),
+            list: config.phases.list.map(({ name, starts, reply, announcement }) => ({
+              name,
+              ...(starts ? { starts } : {}),
+              ...(reply ? { reply } : {}),
+              ...(announcement ? { announcement } : {}),
+            })),
           },
         }
       : {}),

@@ -133,10 +133,15 @@ export const seoSchema = {
       format: 'uri',
       pattern: '^https?://',
       title: 'Canonical address',
-      description: 'The full public address of the page, ending with "/". Used for the canonical link, the sitemap and previews.',
+      description:
+        'The full public address of the page, ending with "/". Used for the canonical link, the sitemap and previews.',
       examples: ['https://maplehollow.example.com/'],
     },
-    ogImage: { ...imageSchema, title: 'Preview image', description: 'The image shown when the page is shared (1200 × 630 is best).' },
+    ogImage: {
+      ...imageSchema,
+      title: 'Preview image',
+      description: 'The image shown when the page is shared (1200 × 630 is best).',
+    },
     jsonLd: {
       type: 'object',
       title: 'Structured data',
@@ -166,7 +171,13 @@ export const modalSchema = {
   title: 'Registration dialog',
   description: 'The dialog holding the registration form.',
   properties: {
-    title: { type: 'string', minLength: 1, title: 'Title', description: 'The dialog heading.', examples: ['Register for VIP Access'] },
+    title: {
+      type: 'string',
+      minLength: 1,
+      title: 'Title',
+      description: 'The dialog heading.',
+      examples: ['Register for VIP Access'],
+    },
     intro: { type: 'string', minLength: 1, title: 'Intro', description: 'A sentence under the title.' },
     openDelayMs: {
       type: 'integer',
@@ -186,11 +197,17 @@ export const modalSchema = {
       default: 0,
       examples: [7],
     },
-    closeLabel: { type: 'string', minLength: 1, title: 'Close button label', description: 'Read by screen readers, e.g. "Close".' },
+    closeLabel: {
+      type: 'string',
+      minLength: 1,
+      title: 'Close button label',
+      description: 'Read by screen readers, e.g. "Close".',
+    },
     opensByItself: {
       type: 'boolean',
       title: 'Opens by itself',
-      description: 'false: the dialog never opens by itself (the buttons still open it). Usually set in a phase, e.g. while the launch is sold out.',
+      description:
+        'false: the dialog never opens by itself (the buttons still open it). Usually set in a phase, e.g. while the launch is sold out.',
       default: true,
     },
   },
@@ -237,7 +254,8 @@ const noScriptPagesSchema = {
       type: 'string',
       minLength: 1,
       title: 'Heading (check your details)',
-      description: 'Where the form cannot be shown again with its messages (on Supabase), the heading of the page that asks to correct it.',
+      description:
+        'Where the form cannot be shown again with its messages (on Supabase), the heading of the page that asks to correct it.',
       default: noScriptPageDefaults.checkTitle,
     },
     checkText: {
@@ -307,15 +325,49 @@ export const formSchema = {
         description:
           'By rule name: "required", "minLength", "maxLength", "format", "pattern", "enum", "type", "const", "minimum", "maximum", ' +
           'and "plainText" (every text field refuses control and invisible characters; default message "Remove the invisible or control characters").',
-        additionalProperties: { type: 'string', minLength: 1, title: 'Message', description: 'What the visitor reads when this rule fails.' },
+        additionalProperties: {
+          type: 'string',
+          minLength: 1,
+          title: 'Message',
+          description: 'What the visitor reads when this rule fails.',
+        },
         propertyNames: {
-          enum: ['required', 'minLength', 'maxLength', 'format', 'pattern', 'enum', 'type', 'const', 'minimum', 'maximum', 'plainText'],
+          enum: [
+            'required',
+            'minLength',
+            'maxLength',
+            'format',
+            'pattern',
+            'enum',
+            'type',
+            'const',
+            'minimum',
+            'maximum',
+            'plainText',
+          ],
         },
       },
     },
-    submitLabel: { type: 'string', minLength: 1, title: 'Button label', description: 'The submit button text.', examples: ['Register Now'] },
-    submittingLabel: { type: 'string', minLength: 1, title: 'Button label while sending', description: 'Shown while the form is being sent.', examples: ['Submitting…'] },
-    consent: { type: 'string', minLength: 1, title: 'Consent note', description: 'Shown under the form, and stored with each registration.' },
+    submitLabel: {
+      type: 'string',
+      minLength: 1,
+      title: 'Button label',
+      description: 'The submit button text.',
+      examples: ['Register Now'],
+    },
+    submittingLabel: {
+      type: 'string',
+      minLength: 1,
+      title: 'Button label while sending',
+      description: 'Shown while the form is being sent.',
+      examples: ['Submitting…'],
+    },
+    consent: {
+      type: 'string',
+      minLength: 1,
+      title: 'Consent note',
+      description: 'Shown under the form, and stored with each registration.',
+    },
     expressConsentField: {
       type: 'string',
       minLength: 1,
@@ -342,21 +394,29 @@ export const formSchema = {
 } as const satisfies JSONSchema
 export type FormConfig = FromConfigSchema<typeof formSchema>
 
-const placeholderNote = 'Write {field} for what the registrant typed in a form field, e.g. {name}; {site} is the development name.'
+const placeholderNote =
+  'Write {field} for what the registrant typed in a form field, e.g. {name}; {site} is the development name.'
 
 /** The e-mail each registrant receives after registering (optional: no reply when absent). */
 export const replySchema = {
   type: 'object',
   title: 'Reply to the registrant',
   description:
-    'The e-mail every registrant receives once the registration is stored: plain text and HTML, with what Canada\'s anti-spam law (CASL) asks of it (who sends it, a mailing address, a way to reach them, a one-click way to say no). Leave out to send none.',
+    "The e-mail every registrant receives once the registration is stored: plain text and HTML, with what Canada's anti-spam law (CASL) asks of it (who sends it, a mailing address, a way to reach them, a one-click way to say no). Leave out to send none.",
   properties: {
     sender: {
       type: 'object',
       title: 'Sender',
       description: 'Who the e-mail comes from.',
       properties: {
-        name: { type: 'string', minLength: 1, maxLength: 80, title: 'Name', description: 'The sender name registrants see.', examples: ['Maple Hollow VIP Team'] },
+        name: {
+          type: 'string',
+          minLength: 1,
+          maxLength: 80,
+          title: 'Name',
+          description: 'The sender name registrants see.',
+          examples: ['Maple Hollow VIP Team'],
+        },
         email: {
           type: 'string',
           format: 'email',
@@ -369,14 +429,27 @@ export const replySchema = {
           type: 'string',
           format: 'email',
           title: 'Replies go to',
-          description: 'Where a registrant\'s answer to the e-mail goes. Default: the site\'s contact e-mail.',
+          description: "Where a registrant's answer to the e-mail goes. Default: the site's contact e-mail.",
         },
       },
       required: ['name', 'email'],
       additionalProperties: false,
     },
-    subject: { type: 'string', minLength: 1, maxLength: 150, title: 'Subject', description: `The subject line. ${placeholderNote}`, examples: ['Your VIP registration for {site}'] },
-    greeting: { type: 'string', minLength: 1, title: 'Greeting', description: `The first line. ${placeholderNote}`, examples: ['Hi {name},'] },
+    subject: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 150,
+      title: 'Subject',
+      description: `The subject line. ${placeholderNote}`,
+      examples: ['Your VIP registration for {site}'],
+    },
+    greeting: {
+      type: 'string',
+      minLength: 1,
+      title: 'Greeting',
+      description: `The first line. ${placeholderNote}`,
+      examples: ['Hi {name},'],
+    },
     paragraphs: {
       type: 'array',
       title: 'Paragraphs',
@@ -384,19 +457,36 @@ export const replySchema = {
       items: { type: 'string', minLength: 1, description: 'One paragraph.' },
       minItems: 1,
     },
-    documentsHeading: { type: 'string', minLength: 1, title: 'Documents heading', description: 'The line above the list of documents (the launch\'s "documents", then these links).', examples: ['Your documents:'] },
+    documentsHeading: {
+      type: 'string',
+      minLength: 1,
+      title: 'Documents heading',
+      description: 'The line above the list of documents (the launch\'s "documents", then these links).',
+      examples: ['Your documents:'],
+    },
     documents: {
       type: 'array',
       title: 'Links',
       description:
-        'Plain links to send along, to pages elsewhere (a builder\'s brochure on its own site). Optional. The launch\'s own PDFs belong in "documents" at the top of the file: each registrant then gets a personal link, and the leads page shows who opened it. npm run migrate moves a link to this launch\'s own files there.',
+        "Plain links to send along, to pages elsewhere (a builder's brochure on its own site). Optional. The launch's own PDFs belong in \"documents\" at the top of the file: each registrant then gets a personal link, and the leads page shows who opened it. npm run migrate moves a link to this launch's own files there.",
       items: {
         type: 'object',
         title: 'Document',
         description: 'One link.',
         properties: {
-          label: { type: 'string', minLength: 1, title: 'Label', description: 'What the link is, e.g. "Price list (PDF)".' },
-          url: { type: 'string', format: 'uri', pattern: '^https://', title: 'Address', description: 'The full https:// address of the document.' },
+          label: {
+            type: 'string',
+            minLength: 1,
+            title: 'Label',
+            description: 'What the link is, e.g. "Price list (PDF)".',
+          },
+          url: {
+            type: 'string',
+            format: 'uri',
+            pattern: '^https://',
+            title: 'Address',
+            description: 'The full https:// address of the document.',
+          },
         },
         required: ['label', 'url'],
         additionalProperties: false,
@@ -408,8 +498,20 @@ export const replySchema = {
       description:
         'Optional: what a realtor (who answered Yes to "Are you a realtor?") receives instead of the buyers\' words: the broker package and the co-operation terms. The rest (sender, signature, brokerage contact, unsubscribe) is the reply\'s.',
       properties: {
-        subject: { type: 'string', minLength: 1, maxLength: 200, title: 'Subject', description: 'The realtor\'s subject line. {site} is the development name.', examples: ['Your broker package for {site}'] },
-        greeting: { type: 'string', minLength: 1, title: 'Greeting', description: 'Optional: the first line; without it, the reply\'s greeting. {name} greets by name.' },
+        subject: {
+          type: 'string',
+          minLength: 1,
+          maxLength: 200,
+          title: 'Subject',
+          description: "The realtor's subject line. {site} is the development name.",
+          examples: ['Your broker package for {site}'],
+        },
+        greeting: {
+          type: 'string',
+          minLength: 1,
+          title: 'Greeting',
+          description: "Optional: the first line; without it, the reply's greeting. {name} greets by name.",
+        },
         paragraphs: {
           type: 'array',
           title: 'Paragraphs',
@@ -421,21 +523,41 @@ export const replySchema = {
           type: 'string',
           minLength: 1,
           title: 'Co-operation terms',
-          description: 'The commission offered to co-operating brokerages and its conditions, exactly as the builder words them. Printed after the paragraphs.',
-          examples: ['Co-operation: 2.5% of the base purchase price on the first $500,000 and 1% on the balance, paid to the brokerage that registered the buyer first.'],
+          description:
+            'The commission offered to co-operating brokerages and its conditions, exactly as the builder words them. Printed after the paragraphs.',
+          examples: [
+            'Co-operation: 2.5% of the base purchase price on the first $500,000 and 1% on the balance, paid to the brokerage that registered the buyer first.',
+          ],
         },
-        documentsHeading: { type: 'string', minLength: 1, title: 'Documents heading', description: 'Optional: the line above the broker package links.' },
+        documentsHeading: {
+          type: 'string',
+          minLength: 1,
+          title: 'Documents heading',
+          description: 'Optional: the line above the broker package links.',
+        },
         documents: {
           type: 'array',
           title: 'Broker package',
-          description: 'Plain links for realtors, to pages elsewhere. Without it, the reply\'s links. The launch\'s own PDFs (the broker package) belong in "documents", with "audience": "realtors".',
+          description:
+            'Plain links for realtors, to pages elsewhere. Without it, the reply\'s links. The launch\'s own PDFs (the broker package) belong in "documents", with "audience": "realtors".',
           items: {
             type: 'object',
             title: 'Document',
             description: 'One link.',
             properties: {
-              label: { type: 'string', minLength: 1, title: 'Label', description: 'What the link is, e.g. "Broker package (PDF)".' },
-              url: { type: 'string', format: 'uri', pattern: '^https://', title: 'Address', description: 'The full https:// address of the document.' },
+              label: {
+                type: 'string',
+                minLength: 1,
+                title: 'Label',
+                description: 'What the link is, e.g. "Broker package (PDF)".',
+              },
+              url: {
+                type: 'string',
+                format: 'uri',
+                pattern: '^https://',
+                title: 'Address',
+                description: 'The full https:// address of the document.',
+              },
             },
             required: ['label', 'url'],
             additionalProperties: false,
@@ -448,7 +570,7 @@ export const replySchema = {
     signature: {
       type: 'array',
       title: 'Signature',
-      description: 'The lines under the body, e.g. the team\'s name and the brokerage.',
+      description: "The lines under the body, e.g. the team's name and the brokerage.",
       items: { type: 'string', minLength: 1, description: 'One line.' },
       minItems: 1,
     },
@@ -458,10 +580,33 @@ export const replySchema = {
       description:
         'How to reach the brokerage named in site.brokerage, printed at the foot of every reply: CASL asks for a mailing address and a phone number, e-mail or web address.',
       properties: {
-        mailingAddress: { type: 'string', minLength: 10, title: 'Mailing address', description: 'Street, town, province, postal code, on one line.', examples: ['100 Example Street, Suite 200, Alderbrook, ON K0K 0A0'] },
-        phone: { type: 'string', minLength: 7, title: 'Phone', description: 'A phone number as people read it.', examples: ['(555) 555-0100'] },
-        email: { type: 'string', format: 'email', title: 'E-mail', description: 'An e-mail address that reaches the brokerage.' },
-        website: { type: 'string', format: 'uri', pattern: '^https?://', title: 'Website', description: 'Optional: the brokerage\'s web address.' },
+        mailingAddress: {
+          type: 'string',
+          minLength: 10,
+          title: 'Mailing address',
+          description: 'Street, town, province, postal code, on one line.',
+          examples: ['100 Example Street, Suite 200, Alderbrook, ON K0K 0A0'],
+        },
+        phone: {
+          type: 'string',
+          minLength: 7,
+          title: 'Phone',
+          description: 'A phone number as people read it.',
+          examples: ['(555) 555-0100'],
+        },
+        email: {
+          type: 'string',
+          format: 'email',
+          title: 'E-mail',
+          description: 'An e-mail address that reaches the brokerage.',
+        },
+        website: {
+          type: 'string',
+          format: 'uri',
+          pattern: '^https?://',
+          title: 'Website',
+          description: "Optional: the brokerage's web address.",
+        },
       },
       required: ['mailingAddress', 'phone', 'email'],
       additionalProperties: false,
@@ -476,15 +621,47 @@ export const replySchema = {
           type: 'string',
           minLength: 1,
           title: 'Footer sentence',
-          description: 'Why the registrant receives this, and how to stop it; the link follows it. {site} is the development name.',
-          examples: ['You receive this because you registered for VIP updates on {site}. To receive no more messages about {site}, use this link:'],
+          description:
+            'Why the registrant receives this, and how to stop it; the link follows it. {site} is the development name.',
+          examples: [
+            'You receive this because you registered for VIP updates on {site}. To receive no more messages about {site}, use this link:',
+          ],
         },
-        linkLabel: { type: 'string', minLength: 1, title: 'Link label', description: 'The link\'s text in the HTML e-mail.', examples: ['Unsubscribe'] },
-        pageTitle: { type: 'string', minLength: 1, title: 'Page title', description: 'The browser tab title of the unsubscribe page.' },
-        heading: { type: 'string', minLength: 1, title: 'Heading', description: 'The question the page asks.', examples: ['Stop messages about {site}?'] },
+        linkLabel: {
+          type: 'string',
+          minLength: 1,
+          title: 'Link label',
+          description: "The link's text in the HTML e-mail.",
+          examples: ['Unsubscribe'],
+        },
+        pageTitle: {
+          type: 'string',
+          minLength: 1,
+          title: 'Page title',
+          description: 'The browser tab title of the unsubscribe page.',
+        },
+        heading: {
+          type: 'string',
+          minLength: 1,
+          title: 'Heading',
+          description: 'The question the page asks.',
+          examples: ['Stop messages about {site}?'],
+        },
         text: { type: 'string', minLength: 1, title: 'Text', description: 'What the button does.' },
-        button: { type: 'string', minLength: 1, title: 'Button label', description: 'The one button that records the withdrawal.', examples: ['Unsubscribe'] },
-        doneHeading: { type: 'string', minLength: 1, title: 'Done heading', description: 'Shown once the withdrawal is recorded.', examples: ['You are unsubscribed'] },
+        button: {
+          type: 'string',
+          minLength: 1,
+          title: 'Button label',
+          description: 'The one button that records the withdrawal.',
+          examples: ['Unsubscribe'],
+        },
+        doneHeading: {
+          type: 'string',
+          minLength: 1,
+          title: 'Done heading',
+          description: 'Shown once the withdrawal is recorded.',
+          examples: ['You are unsubscribed'],
+        },
         doneText: { type: 'string', minLength: 1, title: 'Done text', description: 'The sentence under it.' },
         invalidText: {
           type: 'string',
@@ -499,7 +676,18 @@ export const replySchema = {
           description: 'Shown when the withdrawal could not be recorded just now (the database did not answer).',
         },
       },
-      required: ['notice', 'linkLabel', 'pageTitle', 'heading', 'text', 'button', 'doneHeading', 'doneText', 'invalidText', 'errorText'],
+      required: [
+        'notice',
+        'linkLabel',
+        'pageTitle',
+        'heading',
+        'text',
+        'button',
+        'doneHeading',
+        'doneText',
+        'invalidText',
+        'errorText',
+      ],
       additionalProperties: false,
     },
   },
@@ -551,7 +739,8 @@ export const launchSchema = {
       type: 'string',
       format: 'email',
       title: 'Notification e-mail',
-      description: "Who is told of each new registration for this launch. Without it, the site's contact e-mail is used. NOTIFY_EMAIL on the server overrides both.",
+      description:
+        "Who is told of each new registration for this launch. Without it, the site's contact e-mail is used. NOTIFY_EMAIL on the server overrides both.",
       examples: ['leads@example.com'],
     },
     realtorEmail: {
@@ -598,12 +787,21 @@ export const launchSchema = {
         title: 'Salesperson',
         description: 'One salesperson of the roster: their name and the e-mail address their new buyers are sent to.',
         properties: {
-          name: { type: 'string', minLength: 1, maxLength: 80, pattern: '\\S', title: 'Name', description: 'The salesperson\'s name, as the e-mail they get greets them: not empty.', examples: ['Alex Martin'] },
+          name: {
+            type: 'string',
+            minLength: 1,
+            maxLength: 80,
+            pattern: '\\S',
+            title: 'Name',
+            description: "The salesperson's name, as the e-mail they get greets them: not empty.",
+            examples: ['Alex Martin'],
+          },
           email: {
             type: 'string',
             format: 'email',
             title: 'E-mail',
-            description: "Where their new registrations are sent; also how the leads page knows them (a studio account with the same e-mail is the same person, shown by this name).",
+            description:
+              'Where their new registrations are sent; also how the leads page knows them (a studio account with the same e-mail is the same person, shown by this name).',
             examples: ['alex@example.com'],
           },
         },
@@ -611,7 +809,12 @@ export const launchSchema = {
         additionalProperties: false,
       },
       maxItems: 50,
-      examples: [[{ name: 'Alex Martin', email: 'alex@example.com' }, { name: 'Sam Chen', email: 'sam@example.com' }]],
+      examples: [
+        [
+          { name: 'Alex Martin', email: 'alex@example.com' },
+          { name: 'Sam Chen', email: 'sam@example.com' },
+        ],
+      ],
     },
     morningSummary: {
       type: 'object',
@@ -623,14 +826,16 @@ export const launchSchema = {
           type: 'string',
           format: 'email',
           title: 'Send to',
-          description: "Who gets the summary. Without it, the launch's notification address (launch.notifyEmail, else the site's contact e-mail; NOTIFY_EMAIL overrides both).",
+          description:
+            "Who gets the summary. Without it, the launch's notification address (launch.notifyEmail, else the site's contact e-mail; NOTIFY_EMAIL overrides both).",
           examples: ['manager@example.com'],
         },
         at: {
           type: 'string',
           pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$',
           title: 'Time',
-          description: "From what time of the morning it goes (HH:MM, 24-hour clock, in the launch's time zone). Without it, 07:30. A server started later that day sends it at start.",
+          description:
+            "From what time of the morning it goes (HH:MM, 24-hour clock, in the launch's time zone). Without it, 07:30. A server started later that day sends it at start.",
           default: '07:30',
           examples: ['07:30'],
         },
@@ -643,7 +848,7 @@ export const launchSchema = {
       minLength: 1,
       title: 'Time zone',
       description:
-        'Where the launch is, as a time zone name: the phases\' start times are read as clocks there, and the morning summary\'s days and time. Without it, the server\'s NOTIFY_TIME_ZONE (America/Toronto unless set).',
+        "Where the launch is, as a time zone name: the phases' start times are read as clocks there, and the morning summary's days and time. Without it, the server's NOTIFY_TIME_ZONE (America/Toronto unless set).",
       examples: ['America/Toronto', 'America/Vancouver'],
     },
   },
@@ -658,14 +863,16 @@ export const pageConfigSchema = {
   $id: 'https://example.com/schema/page-config.schema.json',
   type: 'object',
   title: 'Page configuration',
-  description: 'Everything that belongs to one development: texts, images, order of sections, search tags and the form.',
+  description:
+    'Everything that belongs to one development: texts, images, order of sections, search tags and the form.',
   properties: {
     $schema: { type: 'string', title: 'Schema', description: 'Lets the editor check this file. Keep it as it is.' },
     configVersion: {
       type: 'integer',
       const: currentConfigVersion,
       title: 'Config format version',
-      description: 'The version of the config format this file is written in. npm run migrate updates an older file; do not change it by hand.',
+      description:
+        'The version of the config format this file is written in. npm run migrate updates an older file; do not change it by hand.',
     },
     launch: launchSchema,
     site: siteSchema,
@@ -704,7 +911,9 @@ export type PageConfig = {
 }
 
 /** The part of the form config the page itself needs (the form's own code brings the rest), and the link beside the consent note. */
-export type ClientFormConfig = Pick<FormConfig, 'consent' | 'toasts' | 'noScript'> & { privacyLink: { label: string; href: string } }
+export type ClientFormConfig = Pick<FormConfig, 'consent' | 'toasts' | 'noScript'> & {
+  privacyLink: { label: string; href: string }
+}
 
 /** What only the form's own (lazily loaded) code needs; the page bundle gets the rest of `form`. */
 export type FormUi = Pick<FormConfig, 'uiSchema' | 'messages' | 'submitLabel' | 'submittingLabel'>

@@ -42,8 +42,7 @@ export const paragraphsSchema = {
 export const imageSchema = {
   type: 'object',
   title: 'Image',
-  description:
-    'An image from the public/ folder. Give its real pixel size so the page does not jump while it loads.',
+  description: 'An image from the public/ folder. Give its real pixel size so the page does not jump while it loads.',
   properties: {
     src: {
       type: 'string',
@@ -55,8 +54,7 @@ export const imageSchema = {
     alt: {
       type: 'string',
       title: 'Alternative text',
-      description:
-        'What the image shows, for people who cannot see it. Use "" only for purely decorative images.',
+      description: 'What the image shows, for people who cannot see it. Use "" only for purely decorative images.',
     },
     width: { type: 'integer', minimum: 1, title: 'Width', description: 'Intrinsic width in pixels.' },
     height: { type: 'integer', minimum: 1, title: 'Height', description: 'Intrinsic height in pixels.' },
@@ -91,7 +89,13 @@ export const ctaSchema = {
   description:
     'A call-to-action button. It links to "href"; with "opensModal" it opens the registration dialog instead when scripts run.',
   properties: {
-    label: { type: 'string', minLength: 1, title: 'Label', description: 'The button text.', examples: ['Register Now'] },
+    label: {
+      type: 'string',
+      minLength: 1,
+      title: 'Label',
+      description: 'The button text.',
+      examples: ['Register Now'],
+    },
     href: hrefSchema,
     opensModal: {
       type: 'boolean',
@@ -136,7 +140,12 @@ export function introSchema(description = 'A sentence under the heading.') {
 
 /** A list of short lines (points, facts, disclaimers), one string each. */
 export function stringListSchema(title: string, description: string, itemDescription: string) {
-  return { type: 'array', title, description, items: { type: 'string', minLength: 1, description: itemDescription } } as const satisfies JSONSchema
+  return {
+    type: 'array',
+    title,
+    description,
+    items: { type: 'string', minLength: 1, description: itemDescription },
+  } as const satisfies JSONSchema
 }
 
 /** A list of titled items (reasons, highlights), at least one. */
@@ -146,5 +155,10 @@ export function titledItemsSchema(title: string, description: string) {
 
 /** The fields every section starts with: its type, its anchor, an eyebrow and its heading. */
 export function sectionBaseProperties<T extends string>(type: T) {
-  return { type: sectionTypeSchema(type), anchor: anchorSchema, eyebrow: eyebrowSchema, heading: headingSchema } as const
+  return {
+    type: sectionTypeSchema(type),
+    anchor: anchorSchema,
+    eyebrow: eyebrowSchema,
+    heading: headingSchema,
+  } as const
 }

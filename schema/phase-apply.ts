@@ -6,7 +6,8 @@ import type { Phase } from './phases.ts'
  * such as paragraphs, is replaced whole). Used by the build (each phase's pages) and, for the reply, by the function.
  */
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /** `base` with `change` laid over it: objects merged field by field, anything else (text, lists) replaced. */
 export function withChanges<T>(base: T, change: unknown): T {
@@ -34,7 +35,8 @@ export function applyPhase(config: PageConfig, name: string | undefined): Phased
   if (!phase) return shared
   const changed = new Set<string>()
   const sections = shared.sections.map((section) => {
-    const change = section.type === 'hero' ? phase.hero : section.type === 'registration' ? phase.registration : undefined
+    const change =
+      section.type === 'hero' ? phase.hero : section.type === 'registration' ? phase.registration : undefined
     if (!change || changed.has(section.type)) return section
     changed.add(section.type)
     return withChanges(section, change)

@@ -43,7 +43,9 @@ export function wallClockInstant(local: string, timeZone: string): number | unde
   if (check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day || hour > 23 || minute > 59) return undefined
   try {
     // The offset an hour either side of the guess: whichever maps back to the wall-clock time is the one in force.
-    const candidates = [offsetAt(asUtc - 3_600_000, timeZone), offsetAt(asUtc + 3_600_000, timeZone)].map((offset) => asUtc - offset)
+    const candidates = [offsetAt(asUtc - 3_600_000, timeZone), offsetAt(asUtc + 3_600_000, timeZone)].map(
+      (offset) => asUtc - offset,
+    )
     const exact = candidates.filter((instant) => instant + offsetAt(instant, timeZone) === asUtc)
     return exact.length > 0 ? Math.min(...exact) : Math.max(...candidates)
   } catch {
@@ -66,7 +68,9 @@ export function phaseScheduleOf(phases: PhaseTimes, timeZone: string): PhaseSche
   const names = phases.list.map((phase) => phase.name)
   return {
     names,
-    startsAt: phases.list.map((phase) => (phase.starts === undefined ? undefined : wallClockInstant(phase.starts, timeZone))),
+    startsAt: phases.list.map((phase) =>
+      phase.starts === undefined ? undefined : wallClockInstant(phase.starts, timeZone),
+    ),
     currentIndex: Math.max(0, names.indexOf(phases.current)),
   }
 }
@@ -94,7 +98,12 @@ export function phaseOfConfig(
   return phaseAt(phaseScheduleOf(config.phases, config.launch.timeZone ?? defaultTimeZone), now)
 }
 
-const defaultPhaseWords: Record<string, string> = { 'coming-soon': 'Coming soon', vip: 'VIP', public: 'Public release', 'sold-out': 'Sold out' }
+const defaultPhaseWords: Record<string, string> = {
+  'coming-soon': 'Coming soon',
+  vip: 'VIP',
+  public: 'Public release',
+  'sold-out': 'Sold out',
+}
 
 /**
  * A phase's name as the sales team reads it (leads page, notification): the four default phases in their usual

@@ -16,11 +16,16 @@ const text = (title: string, description: string) => ({ type: 'string', minLengt
 const buttonChangeSchema = {
   type: 'object',
   title: 'Button',
-  description: 'What changes on this button: its label, where it links, or whether it opens the registration dialog. The rest stays as written above.',
+  description:
+    'What changes on this button: its label, where it links, or whether it opens the registration dialog. The rest stays as written above.',
   properties: {
     label: { ...text('Label', 'The button text in this phase.'), examples: ['Join the Waitlist'] },
     href: hrefSchema,
-    opensModal: { type: 'boolean', title: 'Opens the registration dialog', description: 'true: the button opens the registration dialog.' },
+    opensModal: {
+      type: 'boolean',
+      title: 'Opens the registration dialog',
+      description: 'true: the button opens the registration dialog.',
+    },
   },
   additionalProperties: false,
 } as const satisfies JSONSchema
@@ -36,7 +41,8 @@ export const phaseSchema = {
       type: 'string',
       pattern: '^[a-z][a-z0-9-]{0,39}$',
       title: 'Name',
-      description: 'A short name for the phase (lower-case letters, digits and dashes). It is stored with every registration made in this phase.',
+      description:
+        'A short name for the phase (lower-case letters, digits and dashes). It is stored with every registration made in this phase.',
       examples: ['coming-soon', 'vip', 'public', 'sold-out'],
     },
     starts: {
@@ -47,7 +53,10 @@ export const phaseSchema = {
         'Optional: the date and time this phase begins by itself, as a clock on the wall reads it where the launch is (launch.timeZone), written "2026-03-14T10:00". At that minute the server shows this phase without anyone publishing. Leave out to start it by hand (change "current").',
       examples: ['2026-03-14T10:00'],
     },
-    banner: { ...text('Banner', 'Optional: one line shown across the top of the page during this phase.'), examples: ['Sold out: join the waitlist for Phase 2'] },
+    banner: {
+      ...text('Banner', 'Optional: one line shown across the top of the page during this phase.'),
+      examples: ['Sold out: join the waitlist for Phase 2'],
+    },
     header: {
       type: 'object',
       title: 'Header',
@@ -129,7 +138,8 @@ export const phaseSchema = {
     reply: {
       type: 'object',
       title: 'Reply to the registrant',
-      description: 'What changes in the e-mail registrants receive during this phase. Write {field} for a form field, e.g. {name}; {site} is the development name.',
+      description:
+        'What changes in the e-mail registrants receive during this phase. Write {field} for a form field, e.g. {name}; {site} is the development name.',
       properties: {
         subject: text('Subject', 'The subject line.'),
         greeting: text('Greeting', 'The first line.'),
@@ -159,7 +169,9 @@ export const phaseSchema = {
           type: 'string',
           title: 'Message',
           description: `The message as plain text (no markup, no links of your own), at most ${announcementLimits.text} characters; an empty line starts a new paragraph.`,
-          examples: ['Pricing and floor plans are public from today. The sales centre is open Saturday and Sunday, 10 to 5.'],
+          examples: [
+            'Pricing and floor plans are public from today. The sales centre is open Saturday and Sunday, 10 to 5.',
+          ],
         },
       },
       required: ['subject', 'text'],
@@ -180,7 +192,8 @@ export const phasesSchema = {
     current: {
       type: 'string',
       title: 'Current phase',
-      description: 'The name of the phase the launch is in now (one of the list). A later phase whose start time has come takes over from it by itself.',
+      description:
+        'The name of the phase the launch is in now (one of the list). A later phase whose start time has come takes over from it by itself.',
       examples: ['vip'],
     },
     list: {

@@ -1,14 +1,21 @@
 import { _, Ajv, type ErrorObject, type KeywordCxt, type KeywordDefinition, type Options } from 'ajv'
 import addFormatsModule from 'ajv-formats'
 import type { FormConfig } from './page-config.ts'
-import { pickFieldMessages, trimRegistration, type FieldMessages, type RegistrationData, type RuleFailure } from './registration-rules.ts'
+import {
+  pickFieldMessages,
+  trimRegistration,
+  type FieldMessages,
+  type RegistrationData,
+  type RuleFailure,
+} from './registration-rules.ts'
 
 export type { FieldMessages, RegistrationData } from './registration-rules.ts'
 
 type AddFormats = (ajv: Ajv) => Ajv
 
 // ajv-formats is CommonJS; under Node ESM and Deno its default export arrives wrapped (and Deno types it so).
-const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).default ?? addFormatsModule) as unknown as AddFormats
+const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).default ??
+  addFormatsModule) as unknown as AddFormats
 
 /**
  * The Ajv options of @rjsf/validator-ajv8 (its AJV_CONFIG). The browser's precompiled validator and the
@@ -30,7 +37,8 @@ export type RegistrationRules = Pick<FormConfig, 'schema' | 'messages' | 'uiSche
 // bidirectional embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069) that reorder text on screen.
 // Several-line fields keep tab, line feed and carriage return.
 const refusedInLine = '[\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069]'
-const refusedInLines = '[\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069]'
+const refusedInLines =
+  '[\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069]'
 
 /** The message for a plainText failure when the config has none of its own. */
 export const defaultPlainTextMessage = 'Remove the invisible or control characters'
@@ -48,7 +56,11 @@ export const plainTextKeyword: KeywordDefinition = {
   error: { message: defaultPlainTextMessage },
   code(cxt: KeywordCxt) {
     const source = cxt.schema === 'lines' ? refusedInLines : refusedInLine
-    const pattern = cxt.gen.scopeValue('pattern', { key: `plainText:${source}`, ref: new RegExp(source, 'u'), code: _`new RegExp(${source}, "u")` })
+    const pattern = cxt.gen.scopeValue('pattern', {
+      key: `plainText:${source}`,
+      ref: new RegExp(source, 'u'),
+      code: _`new RegExp(${source}, "u")`,
+    })
     cxt.fail(_`${pattern}.test(${cxt.data})`)
   },
 }
@@ -85,7 +97,10 @@ function allowsString(type: unknown): boolean {
  * The form schema as browser, server and checker compile it: every string field gets `plainText: "line"`, or
  * `"lines"` when the uiSchema shows it as a textarea, unless the config already says which. Other fields as they are.
  */
-export function withPlainTextRule<S extends RegistrationRules['schema']>(schema: S, uiSchema: RegistrationRules['uiSchema'] | undefined): S {
+export function withPlainTextRule<S extends RegistrationRules['schema']>(
+  schema: S,
+  uiSchema: RegistrationRules['uiSchema'] | undefined,
+): S {
   const ui = uiSchema as Record<string, { 'ui:widget'?: unknown } | undefined> | undefined
   // Conditional fields (if/then/else, also inside allOf) get the rule too; the `if` itself only reads values.
   const rule = (node: unknown): unknown => {
@@ -120,9 +135,7 @@ export function ajvErrorToFailure(error: ErrorObject): RuleFailure {
 }
 
 /** The outcome of checking one registration. */
-export type RegistrationVerdict =
-  | { ok: true; value: RegistrationData }
-  | { ok: false; errors: FieldMessages }
+export type RegistrationVerdict = { ok: true; value: RegistrationData } | { ok: false; errors: FieldMessages }
 
 /**
  * Compiles the form schema once and returns a checker for submissions: trims, drops unknown fields, validates

@@ -42,7 +42,11 @@ export const checkDetailsPagePath = '/check-details.html'
 export const clickIdParams = ['gclid', 'gbraid', 'wbraid', 'fbclid', 'msclkid'] as const
 
 /** The utm_* and click-id parameters of a page address, and its path (no query, no fragment: no personal data). */
-export function attributionOfUrl(url: URL): { utm: Record<string, string>; clickIds: Record<string, string>; landingPage: string } {
+export function attributionOfUrl(url: URL): {
+  utm: Record<string, string>
+  clickIds: Record<string, string>
+  landingPage: string
+} {
   const utm: Record<string, string> = {}
   const clickIds: Record<string, string> = {}
   for (const [key, value] of url.searchParams) {

@@ -9,7 +9,8 @@ export type FieldMessages = Record<string, string>
 /** Any object schema: the config's form schema, or the browser's copy of it. */
 type ObjectSchema = { properties?: object | undefined }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /**
  * Every field the form can have, with its schema: the fields of `properties`, then those that only appear under a
@@ -90,7 +91,19 @@ export type RuleFailure = { field: string; keyword: string; message?: string | u
 // When a field breaks several rules, the visitor sees the most basic one first.
 // Invisible characters come before format and length: "Enter a valid email" would puzzle someone whose address
 // looks right on screen.
-const keywordPriority = ['required', 'type', 'plainText', 'enum', 'const', 'format', 'pattern', 'minLength', 'maxLength', 'minimum', 'maximum']
+const keywordPriority = [
+  'required',
+  'type',
+  'plainText',
+  'enum',
+  'const',
+  'format',
+  'pattern',
+  'minLength',
+  'maxLength',
+  'minimum',
+  'maximum',
+]
 
 function rank(keyword: string): number {
   const i = keywordPriority.indexOf(keyword)
@@ -98,7 +111,10 @@ function rank(keyword: string): number {
 }
 
 /** The one message per field for these failures, in the config's words (Ajv's own text where it has none). */
-export function pickFieldMessages(failures: RuleFailure[], messages: Record<string, Record<string, string> | undefined>): FieldMessages {
+export function pickFieldMessages(
+  failures: RuleFailure[],
+  messages: Record<string, Record<string, string> | undefined>,
+): FieldMessages {
   const best = new Map<string, RuleFailure>()
   for (const failure of failures) {
     // "must match the then schema": the failure inside the branch names the field and has its own message.
@@ -112,4 +128,3 @@ export function pickFieldMessages(failures: RuleFailure[], messages: Record<stri
   }
   return out
 }
-

@@ -33,6 +33,9 @@ export function replyPhone(value: unknown): string | undefined {
 /** The form fields a reply text may name besides {site}: the fields named name and phone, and fields with a list of values. */
 export function isReplyPlaceholder(field: string, fieldSchema: unknown): boolean {
   if (field === 'name' || field === 'phone') return true
-  const schema = typeof fieldSchema === 'object' && fieldSchema !== null ? (fieldSchema as { enum?: unknown; type?: unknown; const?: unknown }) : {}
+  const schema =
+    typeof fieldSchema === 'object' && fieldSchema !== null
+      ? (fieldSchema as { enum?: unknown; type?: unknown; const?: unknown })
+      : {}
   return Array.isArray(schema.enum) || schema.const !== undefined || schema.type === 'boolean'
 }

@@ -98,7 +98,13 @@ export const heroSchema = {
       title: 'Action bar',
       description: 'The bar under the hero with a call link, a hint and a register button.',
       properties: {
-        callLabel: { type: 'string', minLength: 1, title: 'Call label', description: 'Text of the phone link.', examples: ['Call Now'] },
+        callLabel: {
+          type: 'string',
+          minLength: 1,
+          title: 'Call label',
+          description: 'Text of the phone link.',
+          examples: ['Call Now'],
+        },
         hint: { type: 'string', minLength: 1, title: 'Hint', description: 'A sentence on what registering gets you.' },
         cta: ctaSchema,
       },
@@ -170,7 +176,12 @@ export const homeTypesSchema = {
         description: 'One card: the home type, a badge, a summary, details and an image.',
         properties: {
           name: { type: 'string', minLength: 1, title: 'Name', description: 'The home type, e.g. "40\' Detached".' },
-          badge: { type: 'string', minLength: 1, title: 'Badge', description: 'A short tag on the card, e.g. "3–4 Bedrooms".' },
+          badge: {
+            type: 'string',
+            minLength: 1,
+            title: 'Badge',
+            description: 'A short tag on the card, e.g. "3–4 Bedrooms".',
+          },
           summary: { type: 'string', minLength: 1, title: 'Summary', description: 'One or two sentences.' },
           details: stringListSchema('Details', 'Short facts, one per line.', 'One fact.'),
           image: imageSchema,
@@ -288,7 +299,12 @@ export const contactSchema = {
             description: '"phone" and "email" link to the site phone and e-mail; "location" shows "text".',
           },
           title: { type: 'string', minLength: 1, title: 'Title', description: 'The card title, e.g. "Call Us".' },
-          text: { type: 'string', minLength: 1, title: 'Text', description: 'Text under the title (the address, for a location card).' },
+          text: {
+            type: 'string',
+            minLength: 1,
+            title: 'Text',
+            description: 'Text under the title (the address, for a location card).',
+          },
         },
         required: ['kind', 'title'],
         additionalProperties: false,

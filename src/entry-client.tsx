@@ -9,7 +9,12 @@ import { hydrateIslands } from './page/hydrate-islands.tsx'
 const root = document.getElementById('root')
 if (!root) throw new Error('index.html has no #root element')
 const config = readClientConfig()
-const registration = createRegistrationStore({ form: config.form, launch: config.launch.slug, analytics: config.site.analytics, onSuccess: closeDialogAfterRegistration })
+const registration = createRegistrationStore({
+  form: config.form,
+  launch: config.launch.slug,
+  analytics: config.site.analytics,
+  onSuccess: closeDialogAfterRegistration,
+})
 
 // Built pages arrive prerendered: only their islands hydrate, and the static sections ship no code. The dev
 // server sends an empty root, so there the whole page renders in the browser (this branch is not in a build).
@@ -18,7 +23,11 @@ if (root.firstElementChild) {
 } else if (import.meta.env.DEV) void renderWholePage(root)
 
 async function renderWholePage(element: HTMLElement): Promise<void> {
-  const [{ StrictMode }, { createRoot }, { App }] = await Promise.all([import('react'), import('react-dom/client'), import('./page/App.tsx')])
+  const [{ StrictMode }, { createRoot }, { App }] = await Promise.all([
+    import('react'),
+    import('react-dom/client'),
+    import('./page/App.tsx'),
+  ])
   createRoot(element).render(
     <StrictMode>
       <App config={readWholePageConfig()} pathname={window.location.pathname} registration={registration} />

@@ -33,7 +33,10 @@ export async function findChromium(env: Record<string, string | undefined> = pro
   const installed = await playwrightChromium()
   if (installed) return installed
   try {
-    execFileSync(process.execPath, ['node_modules/playwright-core/cli.js', 'install', 'chromium'], { stdio: 'inherit', timeout: 300_000 })
+    execFileSync(process.execPath, ['node_modules/playwright-core/cli.js', 'install', 'chromium'], {
+      stdio: 'inherit',
+      timeout: 300_000,
+    })
   } catch {
     // Falls through to the explanation below: offline, or the download is blocked.
   }

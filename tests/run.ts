@@ -23,7 +23,13 @@ function run(step: string, command: string, args: string[]): void {
 }
 
 type FileResult = { status: string; name: string; message?: string; assertionResults: Array<{ status: string }> }
-type VitestReport = { numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number; testResults: FileResult[] }
+type VitestReport = {
+  numPassedTests: number
+  numFailedTests: number
+  numPendingTests: number
+  numTodoTests: number
+  testResults: FileResult[]
+}
 
 let chromePath = ''
 try {
@@ -50,6 +56,13 @@ if (!existsSync(results)) {
 }
 const report = JSON.parse(readFileSync(results, 'utf8')) as VitestReport
 // A file whose tests never ran (its import threw, or a beforeAll failed) counts once, as a failure.
-const brokenFiles = report.testResults.filter((file) => file.status === 'failed' && !file.assertionResults.some((a) => a.status === 'failed'))
+const brokenFiles = report.testResults.filter(
+  (file) => file.status === 'failed' && !file.assertionResults.some((a) => a.status === 'failed'),
+)
 for (const file of brokenFiles) console.error(`✖ ${file.name}: the file failed before its tests could run.`)
-finish(report.numPassedTests, report.numFailedTests + brokenFiles.length, report.numPendingTests + report.numTodoTests, vitestExit)
+finish(
+  report.numPassedTests,
+  report.numFailedTests + brokenFiles.length,
+  report.numPendingTests + report.numTodoTests,
+  vitestExit,
+)

@@ -18,30 +18,43 @@ import { pageLoadedAtGlobal } from '../page/page-loaded-at.ts'
  * the entry. A module graph is compiled and evaluated in the task its last file arrives in otherwise, and the
  * evaluation of React DOM's 214 KiB with the app's own modules made the longest task of the app's start.
  */
-export function bootAfterLoad(html: string, extraPreloads: readonly string[] = [], evaluateFirst: (href: string) => boolean = () => false): string {
+export function bootAfterLoad(
+  html: string,
+  extraPreloads: readonly string[] = [],
+  evaluateFirst: (href: string) => boolean = () => false,
+): string {
   const preloads: string[] = []
-  const withoutPreloads = html.replace(/[ \t]*<link rel="modulepreload"[^>]*href="(\/assets\/[^"]+\.js)"[^>]*>\n?/g, (_tag, href: string) => {
-    preloads.push(href)
-    return ''
-  })
+  const withoutPreloads = html.replace(
+    /[ \t]*<link rel="modulepreload"[^>]*href="(\/assets\/[^"]+\.js)"[^>]*>\n?/g,
+    (_tag, href: string) => {
+      preloads.push(href)
+      return ''
+    },
+  )
   preloads.push(...extraPreloads)
   const first = preloads.filter(evaluateFirst)
   let entry: string | undefined
-  const booted = withoutPreloads.replace(/<script type="module" crossorigin src="(\/assets\/[^"]+\.js)"><\/script>/, (_tag, src: string) => {
-    entry = src
-    const code = [
-      `const later=(f)=>{const c=new MessageChannel();c.port1.onmessage=()=>{c.port1.close();f()};c.port2.postMessage(0)};`,
-      `const preloads=${JSON.stringify([...preloads, src])},first=${JSON.stringify(first)},entry=${JSON.stringify(src)},loads={};`,
-      // A module is imported once its file is fetched and compiled (its link's load event), in a task of its own.
-      `const run=(href)=>loads[href].then(()=>new Promise(later)).then(()=>import(href));`,
-      `const start=(i)=>{if(i===preloads.length)return void first.reduce((done,href)=>done.then(()=>run(href)),Promise.resolve()).then(()=>run(entry));`,
-      `const link=document.head.appendChild(Object.assign(document.createElement("link"),{rel:"modulepreload",href:preloads[i]}));`,
-      `loads[preloads[i]]=new Promise((done)=>{link.onload=link.onerror=done});later(()=>start(i+1))};`,
-      `const loaded=()=>{globalThis.${pageLoadedAtGlobal}=performance.now();later(()=>start(0))};`,
-      `document.readyState==="complete"?loaded():addEventListener("load",loaded,{once:true});`,
-    ].join('')
-    return `<script type="module">${code}</script>`
-  })
-  if (!entry) throw new Error("The built index.html has no module script for the app's entry: Vite's output changed, so the boot step cannot start the app.")
+  const booted = withoutPreloads.replace(
+    /<script type="module" crossorigin src="(\/assets\/[^"]+\.js)"><\/script>/,
+    (_tag, src: string) => {
+      entry = src
+      const code = [
+        `const later=(f)=>{const c=new MessageChannel();c.port1.onmessage=()=>{c.port1.close();f()};c.port2.postMessage(0)};`,
+        `const preloads=${JSON.stringify([...preloads, src])},first=${JSON.stringify(first)},entry=${JSON.stringify(src)},loads={};`,
+        // A module is imported once its file is fetched and compiled (its link's load event), in a task of its own.
+        `const run=(href)=>loads[href].then(()=>new Promise(later)).then(()=>import(href));`,
+        `const start=(i)=>{if(i===preloads.length)return void first.reduce((done,href)=>done.then(()=>run(href)),Promise.resolve()).then(()=>run(entry));`,
+        `const link=document.head.appendChild(Object.assign(document.createElement("link"),{rel:"modulepreload",href:preloads[i]}));`,
+        `loads[preloads[i]]=new Promise((done)=>{link.onload=link.onerror=done});later(()=>start(i+1))};`,
+        `const loaded=()=>{globalThis.${pageLoadedAtGlobal}=performance.now();later(()=>start(0))};`,
+        `document.readyState==="complete"?loaded():addEventListener("load",loaded,{once:true});`,
+      ].join('')
+      return `<script type="module">${code}</script>`
+    },
+  )
+  if (!entry)
+    throw new Error(
+      "The built index.html has no module script for the app's entry: Vite's output changed, so the boot step cannot start the app.",
+    )
   return booted
 }

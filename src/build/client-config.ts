@@ -7,7 +7,10 @@ import { configScriptId, type IslandsConfig } from '../page/client-config.ts'
  * layout and messages (they travel with the form's lazily loaded code), and of the launch only its slug (never the
  * notification address or the other origins).
  */
-export function toClientConfig(config: PageConfig & { banner?: string }, imageVariants: ImageManifest = {}): ClientPageConfig {
+export function toClientConfig(
+  config: PageConfig & { banner?: string },
+  imageVariants: ImageManifest = {},
+): ClientPageConfig {
   // Never the phases: a page is built for one phase (schema/phase-apply.ts), and the others' words are not for it.
   // Never the documents: a document has no public address, and the page has no business naming its file.
   const { seo: _seo, form, launch, privacy: _privacy, phases: _phases, documents: _documents, ...rest } = config
@@ -33,7 +36,12 @@ export function toClientConfig(config: PageConfig & { banner?: string }, imageVa
  */
 export function toIslandsConfig(config: PageConfig, formValidator: string): IslandsConfig {
   const { form, launch, site } = toClientConfig(config)
-  return { form, launch: { slug: launch.slug }, site: site.analytics ? { analytics: site.analytics } : {}, formValidator }
+  return {
+    form,
+    launch: { slug: launch.slug },
+    site: site.analytics ? { analytics: site.analytics } : {},
+    formValidator,
+  }
 }
 
 function dataBlock(data: unknown): string {
@@ -45,7 +53,10 @@ function dataBlock(data: unknown): string {
  * The whole config as a JSON data block (never executed, so a Content-Security-Policy does not need to allow
  * it), for pages the browser renders whole: the dev server's and the editor's preview.
  */
-export function clientConfigScript(config: PageConfig & { banner?: string }, imageVariants: ImageManifest = {}): string {
+export function clientConfigScript(
+  config: PageConfig & { banner?: string },
+  imageVariants: ImageManifest = {},
+): string {
   return dataBlock(toClientConfig(config, imageVariants))
 }
 

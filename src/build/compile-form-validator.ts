@@ -54,7 +54,10 @@ const compiledSchemas = new Map<string, string>()
 export function compileFormValidatorModule(form: Pick<FormConfig, 'schema'> & FormUi): string {
   const schema = browserFormSchema(form)
   const compiled = remembered(compiledSchemas, JSON.stringify(schema), () => compileSchemaModule(schema))
-  return [compiled, `export const formUi = ${JSON.stringify({ uiSchema: form.uiSchema, messages: form.messages, submitLabel: form.submitLabel, submittingLabel: form.submittingLabel })};`].join('\n')
+  return [
+    compiled,
+    `export const formUi = ${JSON.stringify({ uiSchema: form.uiSchema, messages: form.messages, submitLabel: form.submitLabel, submittingLabel: form.submittingLabel })};`,
+  ].join('\n')
 }
 
 /** The module's part made from the schema alone: Ajv's code, `formSchema` and `validators`. */
@@ -71,7 +74,8 @@ function compileSchemaModule(schema: RJSFSchema): string {
       for (const [hash, condition] of conditions) ajv.addSchema({ ...condition, $id: `condition_${hash}` })
       // The parser's resolved branches are added under their hashes, and one that starts with a digit is no export
       // name (Ajv's standalone code refuses the whole module). The browser looks up only the form and the conditions.
-      for (const id of Object.keys((ajv as unknown as { schemas: Record<string, unknown> }).schemas)) if (/^[0-9]/.test(id)) ajv.removeSchema(id)
+      for (const id of Object.keys((ajv as unknown as { schemas: Record<string, unknown> }).schemas))
+        if (/^[0-9]/.test(id)) ajv.removeSchema(id)
       return ajv
     },
   })
@@ -86,7 +90,11 @@ function compileSchemaModule(schema: RJSFSchema): string {
   })
   const interop =
     'function __cjs(ns) { return ns && ns.default && typeof ns.default === "object" && "default" in ns.default ? ns.default : ns }'
-  return [imports.join('\n'), body.replace(/^"use strict";/, ''), interop, `export const formSchema = ${JSON.stringify(schema)};`,
+  return [
+    imports.join('\n'),
+    body.replace(/^"use strict";/, ''),
+    interop,
+    `export const formSchema = ${JSON.stringify(schema)};`,
     `export const validators = { ${[`${JSON.stringify(formSchemaId)}: ${formSchemaId}`, ...[...conditions.keys()].map((hash) => `${JSON.stringify(hash)}: condition_${hash}`)].join(', ')} };`,
   ].join('\n')
 }
@@ -108,7 +116,12 @@ const bundledModules = new Map<string, Promise<string>>()
 async function bundleModule(code: string): Promise<string> {
   const { build } = await import('esbuild')
   const result = await build({
-    stdin: { contents: code, resolveDir: path.dirname(fileURLToPath(import.meta.url)), loader: 'js', sourcefile: 'form-validator.js' },
+    stdin: {
+      contents: code,
+      resolveDir: path.dirname(fileURLToPath(import.meta.url)),
+      loader: 'js',
+      sourcefile: 'form-validator.js',
+    },
     bundle: true,
     format: 'esm',
     platform: 'browser',

@@ -30,7 +30,8 @@ export function renderHeadTags(config: PageConfig, kind: PageKind): string {
       privacy: privacyPageOf(config).title,
     }[kind]
     tags.push(`<title>${escapeHtml(`${title} | ${site.name}`)}</title>`)
-    if (kind === 'privacy') tags.push(`<link rel="canonical" href="${escapeHtml(absolute(privacyPagePath, seo.canonicalUrl))}" />`)
+    if (kind === 'privacy')
+      tags.push(`<link rel="canonical" href="${escapeHtml(absolute(privacyPagePath, seo.canonicalUrl))}" />`)
     else meta('name', 'robots', 'noindex')
   } else {
     tags.push(`<title>${escapeHtml(seo.title)}</title>`)
@@ -66,13 +67,26 @@ export type Prerendered = { appHtml: string; formValidator: string }
  * A prerendered page hydrates only its islands and gets their part of the config; without it (the dev server) the
  * browser renders the whole page and gets the whole config.
  */
-export function fillTemplate(template: string, config: PageConfig & { banner?: string }, kind: PageKind, prerendered?: Prerendered, imageVariants: ImageManifest = {}): string {
+export function fillTemplate(
+  template: string,
+  config: PageConfig & { banner?: string },
+  kind: PageKind,
+  prerendered?: Prerendered,
+  imageVariants: ImageManifest = {},
+): string {
   const appHtml = prerendered?.appHtml ?? ''
-  if (appHtml && !template.includes(prerenderedRoot)) throw new Error(`index.html must hold the app in ${prerenderedRoot}: the build fills it there.`)
-  return template
-    .replace('<!--app-lang-->', escapeHtml(config.site.lang))
-    .replace('<!--app-head-->', renderHeadTags(config, kind))
-    // The stylesheet defers the rendering of far sections only in prerendered pages (src/styles.css).
-    .replace(prerenderedRoot, () => (appHtml ? `<div id="root" data-prerendered>${appHtml}` : prerenderedRoot))
-    .replace('<!--app-data-->', () => (prerendered ? islandsConfigScript(config, prerendered.formValidator) : clientConfigScript(config, imageVariants)))
+  if (appHtml && !template.includes(prerenderedRoot))
+    throw new Error(`index.html must hold the app in ${prerenderedRoot}: the build fills it there.`)
+  return (
+    template
+      .replace('<!--app-lang-->', escapeHtml(config.site.lang))
+      .replace('<!--app-head-->', renderHeadTags(config, kind))
+      // The stylesheet defers the rendering of far sections only in prerendered pages (src/styles.css).
+      .replace(prerenderedRoot, () => (appHtml ? `<div id="root" data-prerendered>${appHtml}` : prerenderedRoot))
+      .replace('<!--app-data-->', () =>
+        prerendered
+          ? islandsConfigScript(config, prerendered.formValidator)
+          : clientConfigScript(config, imageVariants),
+      )
+  )
 }

@@ -35,7 +35,9 @@ export async function buildImageVariants(
   counts: VariantCounts = { reused: 0, made: 0 },
 ): Promise<ImageManifest> {
   const manifest: ImageManifest = {}
-  const sources = [...new Set(listConfigImages(config).map((image) => image.src))].filter((src) => isRasterImage(src) || isSvgImage(src))
+  const sources = [...new Set(listConfigImages(config).map((image) => image.src))].filter(
+    (src) => isRasterImage(src) || isSvgImage(src),
+  )
   for (const src of sources) manifest[src] = await buildOne(src, publicDir, outDir, cacheDir, counts)
   return manifest
 }
@@ -61,7 +63,13 @@ export function svgWidthsFor(width: number): number[] {
   return [...new Set([...widthsFor(width), ...dense])].sort((a, b) => a - b)
 }
 
-async function buildOne(src: string, publicDir: string, outDir: string, cacheDir: string | undefined, counts: VariantCounts): Promise<ImageVariants> {
+async function buildOne(
+  src: string,
+  publicDir: string,
+  outDir: string,
+  cacheDir: string | undefined,
+  counts: VariantCounts,
+): Promise<ImageVariants> {
   const file = path.join(publicDir, ...src.split('/').filter(Boolean))
   let input: Buffer
   try {

@@ -16,8 +16,20 @@ import { checkLaunchSet, findLaunches, launchesDirOf, loadLaunchesAlone } from '
  * validator, image variants, the function's contract), given to the server by its entry, since the server imports
  * neither.
  */
-export function createLaunchBuilder(root = process.cwd(), env: Env = process.env, settings: BuildSettings = readBuildSettings(env)): LaunchBuilder {
-  const problemAt = (file: string, line: number, where: string, message: string, fix: string): Problem => ({ file, line, column: 1, where, message, fix, excerpt: '' })
+export function createLaunchBuilder(
+  root = process.cwd(),
+  env: Env = process.env,
+  settings: BuildSettings = readBuildSettings(env),
+): LaunchBuilder {
+  const problemAt = (file: string, line: number, where: string, message: string, fix: string): Problem => ({
+    file,
+    line,
+    column: 1,
+    where,
+    message,
+    fix,
+    excerpt: '',
+  })
   return {
     check(slug, configFile, text) {
       const problems = checkPageConfigText(text, configFile, publicDirFor(configFile))
@@ -27,12 +39,20 @@ export function createLaunchBuilder(root = process.cwd(), env: Env = process.env
         return {
           ok: false,
           problems: [
-            problemAt(configFile, 1, 'launch.slug', `This config is launch "${config.launch.slug}", not "${slug}".`, `Publish it as "${config.launch.slug}", or write "${slug}" in launch.slug.`),
+            problemAt(
+              configFile,
+              1,
+              'launch.slug',
+              `This config is launch "${config.launch.slug}", not "${slug}".`,
+              `Publish it as "${config.launch.slug}", or write "${slug}" in launch.slug.`,
+            ),
           ],
         }
       }
       // Its name and addresses against every other launch that can be read now.
-      const others = loadLaunchesAlone(findLaunches(root, env).filter((source) => path.resolve(source.configFile) !== path.resolve(configFile))).launches
+      const others = loadLaunchesAlone(
+        findLaunches(root, env).filter((source) => path.resolve(source.configFile) !== path.resolve(configFile)),
+      ).launches
       const self = { configFile, publicDir: publicDirFor(configFile), isDefault: false, slug, config }
       const clashes = checkLaunchSet([...others, self]).filter((error) => error.file === configFile)
       if (clashes.length > 0) {
@@ -40,7 +60,13 @@ export function createLaunchBuilder(root = process.cwd(), env: Env = process.env
           ok: false,
           problems: clashes.map((error) => {
             const line = Number(/:(\d+)\n/.exec(error.problems[0] ?? '')?.[1] ?? 1)
-            return problemAt(configFile, line, 'launch', error.problems[0] ?? error.message, 'Give this launch its own name and web address.')
+            return problemAt(
+              configFile,
+              line,
+              'launch',
+              error.problems[0] ?? error.message,
+              'Give this launch its own name and web address.',
+            )
           }),
         }
       }
@@ -61,7 +87,9 @@ export function createLaunchBuilder(root = process.cwd(), env: Env = process.env
       }
     },
     fileFor(slug) {
-      return env.PAGE_CONFIG || !/^[a-z0-9][a-z0-9-]{0,62}$/.test(slug) ? undefined : path.join(launchesDirOf(root), slug, 'page.config.json')
+      return env.PAGE_CONFIG || !/^[a-z0-9][a-z0-9-]{0,62}$/.test(slug)
+        ? undefined
+        : path.join(launchesDirOf(root), slug, 'page.config.json')
     },
     find(slug): LaunchFolder | undefined {
       if (env.PAGE_CONFIG || !/^[a-z0-9][a-z0-9-]{0,62}$/.test(slug)) return undefined
@@ -72,7 +100,8 @@ export function createLaunchBuilder(root = process.cwd(), env: Env = process.env
       try {
         const stated = JSON.parse(readFileSync(configFile, 'utf8').replace(/^\uFEFF/, '')) as Partial<PageConfig>
         if (typeof stated.site?.name === 'string') siteName = stated.site.name
-        if (typeof stated.seo?.canonicalUrl === 'string' && URL.canParse(stated.seo.canonicalUrl)) addresses = [new URL(stated.seo.canonicalUrl).origin]
+        if (typeof stated.seo?.canonicalUrl === 'string' && URL.canParse(stated.seo.canonicalUrl))
+          addresses = [new URL(stated.seo.canonicalUrl).origin]
       } catch {
         // A config that cannot be read yet still has its folder's name.
       }

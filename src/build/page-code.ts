@@ -1,6 +1,17 @@
 import { createHash } from 'node:crypto'
 import { spawn } from 'node:child_process'
-import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import {
+  copyFileSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { BuildSettings } from '../server/env.ts'
@@ -55,7 +66,12 @@ export function listFiles(dir: string): string[] {
  * commit hits the same build), index.html, the lock file, and the settings baked into the client (VITE_SUPABASE_*).
  */
 export function pageCodeFingerprint(root: string, settings: Pick<BuildSettings, 'supabaseUrl' | 'anonKey'>): string {
-  const files = [...listFiles(path.join(root, 'src')), ...listFiles(path.join(root, 'schema')), path.join(root, 'index.html'), path.join(root, 'package-lock.json')].sort()
+  const files = [
+    ...listFiles(path.join(root, 'src')),
+    ...listFiles(path.join(root, 'schema')),
+    path.join(root, 'index.html'),
+    path.join(root, 'package-lock.json'),
+  ].sort()
   const hash = createHash('sha256').update(`page-code 1\n${settings.supabaseUrl ?? ''}\n${settings.anonKey}\n`)
   for (const file of files) {
     hash.update(`${path.relative(root, file)}\0`)
@@ -107,7 +123,16 @@ async function buildHere(dir: string, root: string): Promise<void> {
   const client = createPageCodeViteConfig(root)
   await build({ ...client, logLevel: 'warn', build: { ...client.build, outDir: clientDir } })
   const ssr = createPageCodeViteConfig(root)
-  await build({ ...ssr, logLevel: 'warn', build: { ssr: path.join(root, 'src/build/prerender.tsx'), outDir: path.join(dir, 'ssr'), emptyOutDir: true, copyPublicDir: false } })
+  await build({
+    ...ssr,
+    logLevel: 'warn',
+    build: {
+      ssr: path.join(root, 'src/build/prerender.tsx'),
+      outDir: path.join(dir, 'ssr'),
+      emptyOutDir: true,
+      copyPublicDir: false,
+    },
+  })
   const htmlFile = path.join(clientDir, 'index.html')
   writeFileSync(path.join(dir, 'template.html'), inlineStylesheets(readFileSync(htmlFile, 'utf8'), clientDir))
   rmSync(htmlFile)
@@ -143,8 +168,14 @@ function buildInto(dir: string, root: string): Promise<void> {
 
 function pruneOldBuilds(cacheRoot: string, keep: string): void {
   const builds = readdirSync(cacheRoot, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && entry.name !== keep && existsSync(path.join(cacheRoot, entry.name, completeMarker)))
-    .map((entry) => ({ dir: path.join(cacheRoot, entry.name), at: statSync(path.join(cacheRoot, entry.name, completeMarker)).mtimeMs }))
+    .filter(
+      (entry) =>
+        entry.isDirectory() && entry.name !== keep && existsSync(path.join(cacheRoot, entry.name, completeMarker)),
+    )
+    .map((entry) => ({
+      dir: path.join(cacheRoot, entry.name),
+      at: statSync(path.join(cacheRoot, entry.name, completeMarker)).mtimeMs,
+    }))
     .sort((a, b) => b.at - a.at)
   for (const old of builds.slice(keptBuilds - 1)) rmSync(old.dir, { recursive: true, force: true })
 }

@@ -16,7 +16,11 @@ export type PhaseBuild = { name: string | undefined; config: PhasedConfig; live:
 export function phasesToBuild(config: PageConfig, timeZone: string, now: number): PhaseBuild[] {
   if (!config.phases) return [{ name: undefined, config: applyPhase(config, undefined), live: true }]
   const live = phaseOfConfig(config, timeZone, now)
-  return config.phases.list.map((phase) => ({ name: phase.name, config: applyPhase(config, phase.name), live: phase.name === live }))
+  return config.phases.list.map((phase) => ({
+    name: phase.name,
+    config: applyPhase(config, phase.name),
+    live: phase.name === live,
+  }))
 }
 
 /**

@@ -23,7 +23,8 @@ function brotliQualityOf(file: string): number {
 
 const compressors = {
   gz: (content: Buffer) => promisify(gzip)(content, { level: 9 }),
-  br: (content: Buffer, quality: number) => promisify(brotliCompress)(content, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: quality } }),
+  br: (content: Buffer, quality: number) =>
+    promisify(brotliCompress)(content, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: quality } }),
 } as const
 
 let partialCount = 0

@@ -3,7 +3,9 @@ import type { ClientPageConfig } from '../../schema/page-config.ts'
 import { App } from '../page/App.tsx'
 
 /** Makes a launch's form validator module the one the form prerenders with (every launch shares this bundle). */
-export async function setFormValidator(compiled: Parameters<typeof import('./ssr-form-validator.ts').setFormValidator>[0]): Promise<void> {
+export async function setFormValidator(
+  compiled: Parameters<typeof import('./ssr-form-validator.ts').setFormValidator>[0],
+): Promise<void> {
   // Imported as the form imports it (dynamically), so the bundler keeps one module for both.
   ;(await import('./ssr-form-validator.ts')).setFormValidator(compiled)
 }

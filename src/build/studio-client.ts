@@ -47,7 +47,9 @@ export async function studioViteConfig(outDir: string): Promise<InlineConfig> {
       modulePreload: { polyfill: false },
       // An editor for people at work (CodeMirror, the schema, RJSF), not a visitor's page: one larger chunk is fine.
       chunkSizeWarningLimit: 1500,
-      rolldownOptions: { input: { index: path.join(clientDir, 'index.html'), preview: path.join(clientDir, 'preview.html') } },
+      rolldownOptions: {
+        input: { index: path.join(clientDir, 'index.html'), preview: path.join(clientDir, 'preview.html') },
+      },
     },
   }
 }

@@ -100,7 +100,14 @@ export function createPageCodeViteConfig(root: string): InlineConfig {
   return {
     configFile: false,
     root,
-    plugins: [markdownOnDemand(), launchFormValidator(), toastStylesOnTheirContainer(), compileHintsForLoadCode(), react(), tailwindcss()],
+    plugins: [
+      markdownOnDemand(),
+      launchFormValidator(),
+      toastStylesOnTheirContainer(),
+      compileHintsForLoadCode(),
+      react(),
+      tailwindcss(),
+    ],
     publicDir: false,
     mode: 'production',
     define: { 'process.env.NODE_ENV': JSON.stringify('production') },
@@ -112,7 +119,14 @@ export function createPageCodeViteConfig(root: string): InlineConfig {
         output: {
           // React DOM (and src/page/react-dom-first.ts, which runs its module) in a chunk of its own: the boot
           // evaluates it in a task before the app's entry (see bootAfterLoad).
-          codeSplitting: { groups: [{ name: reactDomChunkName, test: /[\\/]node_modules[\\/](react-dom|scheduler)[\\/]|[\\/]src[\\/]page[\\/]react-dom-first\.ts$/ }] },
+          codeSplitting: {
+            groups: [
+              {
+                name: reactDomChunkName,
+                test: /[\\/]node_modules[\\/](react-dom|scheduler)[\\/]|[\\/]src[\\/]page[\\/]react-dom-first\.ts$/,
+              },
+            ],
+          },
         },
       },
     },

@@ -9,7 +9,12 @@ import { bootAfterLoad } from '../build/boot.ts'
 import { reactDomChunkName } from '../build/vite-config.ts'
 import { fillTemplate, type PageKind } from '../build/head.ts'
 import { buildImageVariants, type VariantCounts } from '../build/image-variants.ts'
-import { copyFunctionDocuments, functionBundleFile, readBundleEntries, writeFunctionBundleEntries } from '../build/function-bundle.ts'
+import {
+  copyFunctionDocuments,
+  functionBundleFile,
+  readBundleEntries,
+  writeFunctionBundleEntries,
+} from '../build/function-bundle.ts'
 import { buildCacheDir, linkOrCopyFile, listFiles, loadPageCode, type PageCode } from '../build/page-code.ts'
 import { precompressFiles } from '../build/precompress.ts'
 import { functionLaunchOf, type FunctionBundle, type FunctionLaunch } from '../../schema/function-launch.ts'
@@ -60,7 +65,11 @@ export function buildFingerprint(configFile: string, settings: BuildSettings = r
 }
 
 /** True when distDir holds a build of exactly these inputs. */
-export function isBuildCurrent(configFile: string, distDir: string, settings: BuildSettings = readBuildSettings(process.env)): boolean {
+export function isBuildCurrent(
+  configFile: string,
+  distDir: string,
+  settings: BuildSettings = readBuildSettings(process.env),
+): boolean {
   const stamp = path.join(distDir, stampFile)
   return (
     existsSync(path.join(distDir, 'index.html')) &&
@@ -110,7 +119,11 @@ function prerendererOf(code: PageCode): Promise<PrerenderModule> {
 }
 
 /** What one launch's build reused and made, for the log and the tests: the page code, its pictures' variants. */
-export type SiteBuild = VersionManifest & { reusedCode: boolean; codeFingerprint: string; pictureVariants: VariantCounts }
+export type SiteBuild = VersionManifest & {
+  reusedCode: boolean
+  codeFingerprint: string
+  pictureVariants: VariantCounts
+}
 
 /**
  * Builds one launch's site into distDir from the page code every launch shares (src/build/page-code.ts: built once
@@ -142,7 +155,13 @@ export async function buildSite(
   // Loaded here, after NODE_ENV: the compiler loads React (RJSF's utilities).
   const { bundleFormValidatorModule } = await import('../build/compile-form-validator.ts')
   const pictureVariants: VariantCounts = { reused: 0, made: 0 }
-  const imageVariants = await buildImageVariants(config, publicDir, distDir, path.join(buildCacheDir, 'image-variants'), pictureVariants)
+  const imageVariants = await buildImageVariants(
+    config,
+    publicDir,
+    distDir,
+    path.join(buildCacheDir, 'image-variants'),
+    pictureVariants,
+  )
   // Every phase's pages; a phase whose form texts differ gets its own validator file (the submit label travels in it).
   const phases = phasesToBuild(config, settings.timeZone, Date.now())
   const phaseValidators = await writePhaseValidators(phases, distDir, bundleFormValidatorModule)
@@ -160,13 +179,27 @@ export async function buildSite(
     const byPhase: string[][] = []
     for (const [index, phase] of phases.entries()) {
       const validator = phaseValidators[index]!
-      await prerenderer.setFormValidator((await import(`data:text/javascript;base64,${Buffer.from(validator.code).toString('base64')}`)) as Parameters<PrerenderModule['setFormValidator']>[0])
+      await prerenderer.setFormValidator(
+        (await import(`data:text/javascript;base64,${Buffer.from(validator.code).toString('base64')}`)) as Parameters<
+          PrerenderModule['setFormValidator']
+        >[0],
+      )
       // The boot module preloads the phase's validator with the code's chunks: the form's code does not wait for it.
-      const template = bootAfterLoad(code.template, [validator.file], (href) => href.startsWith(`/assets/${reactDomChunkName}-`))
+      const template = bootAfterLoad(code.template, [validator.file], (href) =>
+        href.startsWith(`/assets/${reactDomChunkName}-`),
+      )
       const clientConfig = toClientConfig(phase.config, imageVariants)
       const html: string[] = []
       for (const [, kind, pagePath] of pages) {
-        html.push(fillTemplate(template, phase.config, kind, { appHtml: await prerenderer.renderPath(clientConfig, pagePath), formValidator: validator.file }, imageVariants))
+        html.push(
+          fillTemplate(
+            template,
+            phase.config,
+            kind,
+            { appHtml: await prerenderer.renderPath(clientConfig, pagePath), formValidator: validator.file },
+            imageVariants,
+          ),
+        )
       }
       byPhase.push(html)
     }
@@ -205,7 +238,10 @@ export async function buildSite(
   own.push(path.join(distDir, 'sitemap.xml'))
   await precompressFiles(own, path.join(buildCacheDir, 'compressed'))
   // What the Node server serves this folder with: the function's contract of this very build.
-  const manifest: VersionManifest = { contract: functionLaunchOf(config), tagManager: config.site.analytics !== undefined }
+  const manifest: VersionManifest = {
+    contract: functionLaunchOf(config),
+    tagManager: config.site.analytics !== undefined,
+  }
   writeFileSync(path.join(distDir, versionManifestFile), `${JSON.stringify(manifest)}\n`)
   writeFileSync(path.join(distDir, stampFile), fingerprint)
   return { ...manifest, reusedCode: code.reused, codeFingerprint: code.fingerprint, pictureVariants }
@@ -215,7 +251,12 @@ export async function buildSite(
  * buildSite into a fresh folder beside distDir, then put it in distDir's place: a build that fails half-way leaves
  * the last good build as it was (the server keeps serving it).
  */
-async function buildSiteInPlace(configFile: string, distDir: string, settings: BuildSettings, config: PageConfig): Promise<SiteBuild> {
+async function buildSiteInPlace(
+  configFile: string,
+  distDir: string,
+  settings: BuildSettings,
+  config: PageConfig,
+): Promise<SiteBuild> {
   const fresh = `${distDir}.building-${process.pid}`
   const old = `${distDir}.replaced-${process.pid}`
   rmSync(fresh, { recursive: true, force: true })
@@ -252,7 +293,12 @@ export type BuildLaunchesOptions = {
 export type BrokenBuild = BrokenLaunchSource & { message: string }
 
 /** The launches a build went through, each with where its site is, and those it could not build. */
-export type BuiltLaunches = { launches: Launch[]; broken: BrokenBuild[]; distDirs: Map<string, string>; bundleFile: string }
+export type BuiltLaunches = {
+  launches: Launch[]
+  broken: BrokenBuild[]
+  distDirs: Map<string, string>
+  bundleFile: string
+}
 
 /** Where a launch's site is built and served from: <DIST_DIR>/<slug>/. */
 export function launchDistDir(distRoot: string, slug: string): string {
@@ -309,12 +355,20 @@ export async function buildLaunches(options: BuildLaunchesOptions = {}): Promise
         const built = await buildSiteInPlace(launch.configFile, distDir, settings, launch.config)
         outcomes[index] = { built: true }
         const { reused, made } = built.pictureVariants
-        log(`${launch.slug}: built ${shown} in ${((Date.now() - started) / 1000).toFixed(1)} s (page code ${built.codeFingerprint} ${built.reusedCode ? 'reused' : 'built'}; picture variants: ${reused} reused, ${made} made)`)
+        log(
+          `${launch.slug}: built ${shown} in ${((Date.now() - started) / 1000).toFixed(1)} s (page code ${built.codeFingerprint} ${built.reusedCode ? 'reused' : 'built'}; picture variants: ${reused} reused, ${made} made)`,
+        )
       } catch (error) {
         const message = `The build of launch "${launch.slug}" failed: ${(error as Error).message}`
         const place = placeOfBuildError(launch.configFile, (error as Error).message)
         outcomes[index] = {
-          broken: { ...launch, siteName: launch.config.site.name, place, error: new PageConfigError(launch.configFile, [`${place}: ${message}`]), message: `${place}\n  ${message}` },
+          broken: {
+            ...launch,
+            siteName: launch.config.site.name,
+            place,
+            error: new PageConfigError(launch.configFile, [`${place}: ${message}`]),
+            message: `${place}\n  ${message}`,
+          },
         }
       }
     }
@@ -366,8 +420,13 @@ function writeWholeBundle(root: string, launches: Launch[], broken: BrokenBuild[
     const last = launch.slug === undefined ? undefined : kept.entries.get(launch.slug)
     if (last && !entries.some((entry) => entry.slug === last.slug)) entries.push(last)
   }
-  const defaultSlug = launches.find((launch) => launch.isDefault)?.slug ?? broken.find((launch) => launch.isDefault)?.slug
-  return writeFunctionBundleEntries(entries, entries.some((entry) => entry.slug === defaultSlug) ? defaultSlug! : entries[0]!.slug, root)
+  const defaultSlug =
+    launches.find((launch) => launch.isDefault)?.slug ?? broken.find((launch) => launch.isDefault)?.slug
+  return writeFunctionBundleEntries(
+    entries,
+    entries.some((entry) => entry.slug === defaultSlug) ? defaultSlug! : entries[0]!.slug,
+    root,
+  )
 }
 
 /**
@@ -385,7 +444,8 @@ function updateFunctionBundle(root: string, sources: LaunchSource[], built: Laun
     existing = undefined
   }
   const entries = new Map<string, FunctionLaunch>()
-  const slugOf = (source: LaunchSource) => (source.configFile === built.configFile ? built.slug : (source.folder ?? declaredSlug(source.configFile)))
+  const slugOf = (source: LaunchSource) =>
+    source.configFile === built.configFile ? built.slug : (source.folder ?? declaredSlug(source.configFile))
   for (const source of sources) {
     const slug = slugOf(source)
     if (slug === undefined) continue
@@ -409,19 +469,27 @@ function updateFunctionBundle(root: string, sources: LaunchSource[], built: Laun
   const defaultSource = sources.find((source) => source.isDefault)
   const defaultLaunch = (defaultSource && slugOf(defaultSource)) ?? existing?.defaultLaunch ?? built.slug
   const launches = [...entries.values()]
-  return writeFunctionBundleEntries(launches, launches.some((entry) => entry.slug === defaultLaunch) ? defaultLaunch : built.slug, root)
+  return writeFunctionBundleEntries(
+    launches,
+    launches.some((entry) => entry.slug === defaultLaunch) ? defaultLaunch : built.slug,
+    root,
+  )
 }
 
 /** The message for a build that could not start or finish: the config's problems, a setting, or what failed. */
 export function buildFailureMessage(error: unknown): string {
-  if (error instanceof PageConfigError || error instanceof LaunchesError || error instanceof SettingsError) return error.message
+  if (error instanceof PageConfigError || error instanceof LaunchesError || error instanceof SettingsError)
+    return error.message
   return `The build failed: ${(error as Error).message}`
 }
 
 /** What to print about launches that were not built: one line each with file and line, then each one's problems. */
 export function brokenBuildsMessage(broken: readonly BrokenBuild[]): string {
   return broken
-    .map((launch) => `${launch.slug ? `Launch ${launch.slug}` : 'The launch'} was not built: ${launch.place}. Its last good build (if any) is kept.\n${launch.message}`)
+    .map(
+      (launch) =>
+        `${launch.slug ? `Launch ${launch.slug}` : 'The launch'} was not built: ${launch.place}. Its last good build (if any) is kept.\n${launch.message}`,
+    )
     .join('\n\n')
 }
 
@@ -437,11 +505,17 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     }
     if (broken.length > 0) {
       // The others are written; the exit code still tells a script (CI, a deploy) that not everything was built.
-      console.error(`\n${broken.length === 1 ? 'One launch was' : `${broken.length} launches were`} not built:\n\n${brokenBuildsMessage(broken)}`)
+      console.error(
+        `\n${broken.length === 1 ? 'One launch was' : `${broken.length} launches were`} not built:\n\n${brokenBuildsMessage(broken)}`,
+      )
       process.exit(1)
     }
   } catch (error) {
-    console.error((error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? `${(error as Error).message}. Use: npm run build [-- --launch <slug>]` : buildFailureMessage(error))
+    console.error(
+      (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION'
+        ? `${(error as Error).message}. Use: npm run build [-- --launch <slug>]`
+        : buildFailureMessage(error),
+    )
     process.exit(1)
   }
 }

@@ -12,7 +12,9 @@ if (at !== -1) {
   const [flag] = args.splice(at, 1)
   const slug = flag!.includes('=') ? flag!.slice(flag!.indexOf('=') + 1) : args.splice(at, 1)[0]
   if (!slug || slug.startsWith('-')) {
-    console.error('Name the launch to preview: npm run dev -- --launch <slug> (a folder in launches/, or the default launch\'s slug).')
+    console.error(
+      "Name the launch to preview: npm run dev -- --launch <slug> (a folder in launches/, or the default launch's slug).",
+    )
     process.exit(1)
   }
   try {

@@ -44,7 +44,9 @@ function kindOf(node: Node): string {
     case 'boolean':
       return '`true` or `false`'
     case 'array':
-      return node.items?.type === 'object' ? `list of ${(node.items.title ?? 'groups').toLowerCase()}s` : 'list of texts'
+      return node.items?.type === 'object'
+        ? `list of ${(node.items.title ?? 'groups').toLowerCase()}s`
+        : 'list of texts'
     case 'object':
       return 'group'
     default:
@@ -112,21 +114,37 @@ export function configReferenceMarkdown(): string {
     ...top.flatMap(([name, node]) => [
       `- [\`${name}\`: ${node.title ?? name}](#${name.toLowerCase()})`,
       ...(name === 'sections'
-        ? Object.entries(sectionSchemas).map(([type, section]) => `  - [\`${type}\`: ${section.title}](#section-type-${type})`)
+        ? Object.entries(sectionSchemas).map(
+            ([type, section]) => `  - [\`${type}\`: ${section.title}](#section-type-${type})`,
+          )
         : []),
     ]),
     '',
   ]
   for (const [name, node] of top) {
-    out.push(`## ${name}`, '', `**${node.title ?? name}.** ${node.description ?? ''}${schema.required?.includes(name) ? ' Required.' : ''}`, '')
+    out.push(
+      `## ${name}`,
+      '',
+      `**${node.title ?? name}.** ${node.description ?? ''}${schema.required?.includes(name) ? ' Required.' : ''}`,
+      '',
+    )
     if (name === 'sections') {
       out.push(
         'A list of sections, shown in the order written. Each section is a group with a `"type"`; the type decides which',
-        `other fields it takes. The types are: ${Object.keys(sectionSchemas).map((t) => `\`${t}\``).join(', ')}.`,
+        `other fields it takes. The types are: ${Object.keys(sectionSchemas)
+          .map((t) => `\`${t}\``)
+          .join(', ')}.`,
         '',
       )
       for (const [type, section] of Object.entries(sectionSchemas) as [string, Node][]) {
-        out.push(`### Section type: ${type}`, '', `**${section.title}.** ${section.description ?? ''}`, '', table(section), '')
+        out.push(
+          `### Section type: ${type}`,
+          '',
+          `**${section.title}.** ${section.description ?? ''}`,
+          '',
+          table(section),
+          '',
+        )
       }
       continue
     }

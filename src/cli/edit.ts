@@ -13,7 +13,8 @@ import { launchesFromArgs, shownFile } from './launch-args.ts'
 /** The port the editor asks for first: EDIT_PORT, else 3030 (another free one is used when it is taken). */
 export function resolveEditPort(env: Record<string, string | undefined> = process.env): number {
   const port = Number(env.EDIT_PORT || 3030)
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`EDIT_PORT is ${env.EDIT_PORT}; write a port number such as 3030.`)
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`EDIT_PORT is ${env.EDIT_PORT}; write a port number such as 3030.`)
   return port
 }
 
@@ -21,14 +22,18 @@ export function resolveEditPort(env: Record<string, string | undefined> = proces
 function launchesToEdit(args: string[], env: Record<string, string | undefined>): LocalLaunch[] {
   const { values, positionals } = parseArgs({ args, options: { launch: { type: 'string' } }, allowPositionals: true })
   if (positionals.length > 1 || (positionals.length === 1 && values.launch !== undefined)) {
-    console.error('Give one launch or one file: npm run edit -- --launch <name>, or npm run edit -- launches/<name>/page.config.json')
+    console.error(
+      'Give one launch or one file: npm run edit -- --launch <name>, or npm run edit -- launches/<name>/page.config.json',
+    )
     process.exit(1)
   }
   let configFiles: string[]
   try {
     configFiles = positionals[0]
       ? [path.resolve(positionals[0])]
-      : launchesFromArgs(values.launch === undefined ? {} : { launch: values.launch }, process.cwd(), env).map((source) => source.configFile)
+      : launchesFromArgs(values.launch === undefined ? {} : { launch: values.launch }, process.cwd(), env).map(
+          (source) => source.configFile,
+        )
   } catch (error) {
     if (!(error instanceof LaunchesError)) throw error
     console.error(error.errors.map((e) => e.problems.join('\n')).join('\n'))
@@ -36,7 +41,9 @@ function launchesToEdit(args: string[], env: Record<string, string | undefined>)
   }
   const missing = configFiles.length === 1 ? configFiles.filter((file) => !existsSync(file)) : []
   if (missing.length) {
-    console.error(`There is no file at ${missing[0]}. Name a launch (npm run edit -- --launch <name>) or give the path of a page.config.json (npm run edit -- launches/<name>/page.config.json).`)
+    console.error(
+      `There is no file at ${missing[0]}. Name a launch (npm run edit -- --launch <name>) or give the path of a page.config.json (npm run edit -- launches/<name>/page.config.json).`,
+    )
     process.exit(1)
   }
   const slugs = new Set<string>()
@@ -62,7 +69,10 @@ export async function runEdit(args: string[], env: Record<string, string | undef
   const port = resolveEditPort(env)
   const settings = readBuildSettings(env)
   // A build that is there answers at once; a new one takes a while, once per version of the code.
-  const slow = setTimeout(() => console.log("Building the editor's page (about 15 seconds, once for this version of the code)…"), 300)
+  const slow = setTimeout(
+    () => console.log("Building the editor's page (about 15 seconds, once for this version of the code)…"),
+    300,
+  )
   const code = await loadPageCode(settings).finally(() => clearTimeout(slow))
   const editor = await startLocalStudio({ launches, port, clientDir: code.studioDir, root: process.cwd() })
   for (const launch of launches) console.log(`Editing ${launch.siteName} (${shownFile(launch.configFile)})`)
@@ -82,7 +92,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.ar
   try {
     await runEdit(process.argv.slice(2))
   } catch (error) {
-    console.error(error instanceof SettingsError ? error.message : `The editor could not start: ${(error as Error).message}`)
+    console.error(
+      error instanceof SettingsError ? error.message : `The editor could not start: ${(error as Error).message}`,
+    )
     process.exit(1)
   }
 }

@@ -15,7 +15,14 @@ export function launchesFromArgs(
   if (args.file !== undefined) {
     const configFile = path.resolve(root, args.file)
     const folder = launchFolderOf(configFile)
-    return [{ configFile, publicDir: publicDirFor(configFile), isDefault: folder === undefined, ...(folder === undefined ? {} : { folder }) }]
+    return [
+      {
+        configFile,
+        publicDir: publicDirFor(configFile),
+        isDefault: folder === undefined,
+        ...(folder === undefined ? {} : { folder }),
+      },
+    ]
   }
   const sources = findLaunches(root, env)
   return args.launch === undefined ? sources : [pickLaunchSource(sources, args.launch)]
@@ -24,5 +31,7 @@ export function launchesFromArgs(
 /** A file as a person reads it in the output: relative to the current folder when inside it. */
 export function shownFile(file: string): string {
   const relative = path.relative(process.cwd(), file)
-  return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative.split(path.sep).join('/') : file
+  return relative && !relative.startsWith('..') && !path.isAbsolute(relative)
+    ? relative.split(path.sep).join('/')
+    : file
 }

@@ -32,7 +32,10 @@ export function slugOfSource(source: LaunchSource): string | undefined {
 }
 
 /** The default launch's slug, read from its config without checking the rest of it (findLaunches: root or PAGE_CONFIG). */
-export function defaultLaunchSlug(root = process.cwd(), env: Record<string, string | undefined> = process.env): string | undefined {
+export function defaultLaunchSlug(
+  root = process.cwd(),
+  env: Record<string, string | undefined> = process.env,
+): string | undefined {
   const source = findLaunches(root, env)[0]
   return source && slugOfSource(source)
 }
@@ -60,7 +63,10 @@ export function readCatalogLaunch(source: LaunchSource): CatalogLaunch | { probl
 }
 
 /** Reads every launch under `root` (findLaunches), each on its own. */
-export function readLaunchCatalog(root = process.cwd(), env: Record<string, string | undefined> = process.env): LaunchCatalog {
+export function readLaunchCatalog(
+  root = process.cwd(),
+  env: Record<string, string | undefined> = process.env,
+): LaunchCatalog {
   const sources = findLaunches(root, env)
   const launches: CatalogLaunch[] = []
   const problems: string[] = []

@@ -37,10 +37,11 @@ export type AccessReport = {
 async function leadsOf(store: LeadStore, email: string): Promise<StoredLead[]> {
   const wanted = email.trim().toLowerCase()
   const found: StoredLead[] = []
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const page = await store.listLeads(after, 500)
     if (page.length === 0) return found
-    for (const lead of page) if (typeof lead.fields.email === 'string' && lead.fields.email.trim().toLowerCase() === wanted) found.push(lead)
+    for (const lead of page)
+      if (typeof lead.fields.email === 'string' && lead.fields.email.trim().toLowerCase() === wanted) found.push(lead)
     after = page.at(-1)!.id
   }
 }
@@ -50,7 +51,11 @@ function emlCopiesOf(dir: string, email: string): string[] {
   if (!existsSync(dir)) return []
   const needle = email.trim().toLowerCase()
   return readdirSync(dir)
-    .filter((name) => (name.endsWith('.eml') || name.endsWith('.tmp')) && readFileSync(path.join(dir, name), 'utf8').toLowerCase().includes(needle))
+    .filter(
+      (name) =>
+        (name.endsWith('.eml') || name.endsWith('.tmp')) &&
+        readFileSync(path.join(dir, name), 'utf8').toLowerCase().includes(needle),
+    )
     .sort()
 }
 
@@ -60,7 +65,9 @@ function savedSearchesOf(file: string, email: string): number {
   const db = new Database(file, { readonly: true, fileMustExist: true })
   try {
     const row = db
-      .prepare<[string], { n: number }>(`SELECT count(*) AS n FROM sessions WHERE instr(lower(json_extract(filter, '$.text')), lower(?)) > 0`)
+      .prepare<[string], { n: number }>(
+        `SELECT count(*) AS n FROM sessions WHERE instr(lower(json_extract(filter, '$.text')), lower(?)) > 0`,
+      )
       .get(email.trim())
     return row?.n ?? 0
   } finally {
@@ -121,7 +128,9 @@ export async function runLeadsAccess(argv: string[], io: Io): Promise<number> {
   try {
     const registrations = []
     for (const lead of await leadsOf(store, email)) {
-      const messages = (await store.listMessages({ leadId: lead.id, limit: 100 })).map(({ leadId: _lead, ...state }) => state)
+      const messages = (await store.listMessages({ leadId: lead.id, limit: 100 })).map(
+        ({ leadId: _lead, ...state }) => state,
+      )
       registrations.push({ ...lead, messages })
     }
     const report: AccessReport = {
@@ -129,7 +138,9 @@ export async function runLeadsAccess(argv: string[], io: Io): Promise<number> {
       registrations,
       emlCopies: databaseUrl ? [] : emlCopiesOf(path.join(dataDir, 'outbox'), email),
       // The leads page's sessions: DATA_DIR's file, and PostgreSQL's table when the server keeps them there.
-      savedSearches: savedSearchesOf(path.join(dataDir, 'leads-page.sqlite'), email) + (pool ? await countPostgresSearchesFor(pool, email) : 0),
+      savedSearches:
+        savedSearchesOf(path.join(dataDir, 'leads-page.sqlite'), email) +
+        (pool ? await countPostgresSearchesFor(pool, email) : 0),
     }
     io.out(JSON.stringify(report, null, 2))
     return 0

@@ -88,7 +88,9 @@ export async function runLeadsErase(argv: string[], io: Io): Promise<number> {
       selector = { email: value }
     } else {
       if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)) {
-        io.err('--id needs a submission id, e.g. 3f2b8c1e-9d4a-4f6b-8a2c-1e5d7b9f0a3c (the submission_id column of the export).')
+        io.err(
+          '--id needs a submission id, e.g. 3f2b8c1e-9d4a-4f6b-8a2c-1e5d7b9f0a3c (the submission_id column of the export).',
+        )
         return 2
       }
       selector = { submissionId: value }
@@ -143,7 +145,9 @@ export async function runLeadsErase(argv: string[], io: Io): Promise<number> {
     // A search for the address on the leads page is a copy of it too, whether or not any lead is left.
     const eraseSearches = async () => {
       if (!('email' in selector)) return
-      const searches = (await eraseSearchesFor(sessionsFile, selector.email)) + (pool ? await erasePostgresSearchesFor(pool, selector.email) : 0)
+      const searches =
+        (await eraseSearchesFor(sessionsFile, selector.email)) +
+        (pool ? await erasePostgresSearchesFor(pool, selector.email) : 0)
       if (searches > 0) io.out(`Removed the address from ${plural(searches, 'search', 'searches')} of the leads page.`)
     }
     if (found.leads === 0) {
@@ -156,21 +160,30 @@ export async function runLeadsErase(argv: string[], io: Io): Promise<number> {
       }
       return 0
     }
-    io.out(`Found ${plural(found.leads, 'registration')} and ${plural(found.messages, 'message')} for ${whom} in ${where}.`)
+    io.out(
+      `Found ${plural(found.leads, 'registration')} and ${plural(found.messages, 'message')} for ${whom} in ${where}.`,
+    )
     if (!yes) {
       if (!io.isTTY) {
         io.err('Not erasing: there is no terminal to confirm on. Run it again with --yes to erase without asking.')
         return 1
       }
-      const answer = (await io.ask('Erase them for good? This cannot be undone. Type yes to erase: ')).trim().toLowerCase()
+      const answer = (await io.ask('Erase them for good? This cannot be undone. Type yes to erase: '))
+        .trim()
+        .toLowerCase()
       if (answer !== 'yes' && answer !== 'y') {
         io.out('Nothing erased.')
         return 1
       }
     }
     const copiesDir = emlDir
-    const removeCopies = copiesDir ? (ids: string[], address: string | undefined) => removeEmlCopies(copiesDir, ids, address) : undefined
-    const report = await eraseEverywhere({ store, keyOf: async (email) => addressKeyOf(secret(), email), removeCopies }, selector)
+    const removeCopies = copiesDir
+      ? (ids: string[], address: string | undefined) => removeEmlCopies(copiesDir, ids, address)
+      : undefined
+    const report = await eraseEverywhere(
+      { store, keyOf: async (email) => addressKeyOf(secret(), email), removeCopies },
+      selector,
+    )
     await eraseSearches()
     // Deleted rows stay in a table's pages until they are rewritten: VACUUM FULL writes new files without them.
     if (pool) await pool.query('VACUUM FULL public.leads, public.outbox')
@@ -178,7 +191,9 @@ export async function runLeadsErase(argv: string[], io: Io): Promise<number> {
       `Erased ${plural(report.leads, 'registration')}, ${plural(report.messages, 'message')}` +
         (emlDir ? ` and ${plural(report.emlFiles, '.eml file')}` : '') +
         '.' +
-        (report.suppressed > 0 ? ` ${plural(report.suppressed, 'address', 'addresses')} that had withdrawn consent stay${report.suppressed === 1 ? 's' : ''} on the suppression list (as a keyed hash).` : ''),
+        (report.suppressed > 0
+          ? ` ${plural(report.suppressed, 'address', 'addresses')} that had withdrawn consent stay${report.suppressed === 1 ? 's' : ''} on the suppression list (as a keyed hash).`
+          : ''),
     )
     return 0
   } catch (error) {

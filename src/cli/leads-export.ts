@@ -30,7 +30,7 @@ PAGE_CONFIG alone).`
 
 /** Pages through every lead (of one launch, when given), in id order. */
 async function* eachLead(store: LeadStore, launch: string | undefined): AsyncGenerator<StoredLead> {
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const page = await store.listLeads(after, 1000, launch)
     yield* page
     if (page.length === 0) return
@@ -48,7 +48,12 @@ export function exportLeads(
   write: (chunk: string) => void | Promise<void>,
   launch?: string,
 ): Promise<number> {
-  return writeLeadsCsv(() => eachLead(store, launch), formFields, write, (ids) => store.documentOpeningsOf(ids))
+  return writeLeadsCsv(
+    () => eachLead(store, launch),
+    formFields,
+    write,
+    (ids) => store.documentOpeningsOf(ids),
+  )
 }
 
 /** The form fields of these launches' configs, in order; a config that cannot be used is noted and left out. */
@@ -58,7 +63,10 @@ function formFieldsOf(sources: LaunchSource[]): string[] {
     const read = readCatalogLaunch(source)
     if ('config' in read && read.config) forms.push(read.config.form)
     // The data matters more than the config: that launch's leads are exported in the data's own field order.
-    else console.error(`Note: ${read.problem ?? 'A launch config cannot be used.'} Its leads are exported with the fields they hold.`)
+    else
+      console.error(
+        `Note: ${read.problem ?? 'A launch config cannot be used.'} Its leads are exported with the fields they hold.`,
+      )
   }
   return fieldsOfForms(forms)
 }
@@ -68,7 +76,11 @@ function formFieldsOf(sources: LaunchSource[]): string[] {
  * other config; or a launch only the data still knows (its folder was removed), with the data's own fields. When
  * neither knows the name: the names there are.
  */
-async function chosenLaunch(sources: LaunchSource[], store: LeadStore, slug: string): Promise<{ fields: string[] } | { known: string[] }> {
+async function chosenLaunch(
+  sources: LaunchSource[],
+  store: LeadStore,
+  slug: string,
+): Promise<{ fields: string[] } | { known: string[] }> {
   try {
     return { fields: formFieldsOf([pickLaunchSource(sources, slug)]) }
   } catch (error) {
@@ -128,7 +140,9 @@ async function main(argv: string[]): Promise<number> {
     const dataDir = path.resolve(settings.dataDir)
     const file = path.join(dataDir, 'leads.sqlite')
     if (!existsSync(file)) {
-      console.error(`No leads database at ${file}: check DATA_DIR (nothing has been registered yet if the server never ran there).`)
+      console.error(
+        `No leads database at ${file}: check DATA_DIR (nothing has been registered yet if the server never ran there).`,
+      )
       return 1
     }
     store = openSqliteStore(file, { readonly: true, defaultLaunch })
@@ -157,7 +171,9 @@ async function main(argv: string[]): Promise<number> {
     const count = await exportLeads(store, fields, write, typeof launch === 'string' ? launch : undefined)
     if (stream !== process.stdout) await new Promise<void>((resolve) => stream.end(resolve))
     const of = typeof launch === 'string' ? ` of ${launch}` : ''
-    console.error(`Exported ${count} lead${count === 1 ? '' : 's'}${of}${typeof output === 'string' ? ` to ${output}` : ''}.`)
+    console.error(
+      `Exported ${count} lead${count === 1 ? '' : 's'}${of}${typeof output === 'string' ? ` to ${output}` : ''}.`,
+    )
     return 0
   } catch (error) {
     // `| head` closes the pipe early: that is not a failure of the export.

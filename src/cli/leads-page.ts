@@ -44,7 +44,8 @@ export async function startLeadsPageServer(
   store: LeadStore,
   cwd = process.cwd(),
 ): Promise<LeadsPageServer> {
-  if (settings.leadsPassword === undefined) throw new Error('LEADS_PASSWORD is missing: the leads page needs the team\'s password.')
+  if (settings.leadsPassword === undefined)
+    throw new Error("LEADS_PASSWORD is missing: the leads page needs the team's password.")
   const dataDir = path.resolve(cwd, settings.dataDir)
   mkdirSync(dataDir, { recursive: true })
   const sessions = openSessionStore(path.join(dataDir, 'leads-page.sqlite'), settings.leadsPassword)
@@ -70,7 +71,8 @@ export async function startLeadsPageServer(
   app.all('*', (c) => c.text('Not found: the leads page is at /leads.', 404))
   // X-Forwarded-Host/-Proto (its same-origin check, its Secure cookie): only from the proxies TRUST_PROXY counts.
   const guardForwarded = createForwardedHeaderGuard({ proxies: settings.proxies })
-  const answer = (request: Request, env: HttpBindings | Http2Bindings) => app.fetch(guardForwarded(request, env.incoming.socket.remoteAddress), env)
+  const answer = (request: Request, env: HttpBindings | Http2Bindings) =>
+    app.fetch(guardForwarded(request, env.incoming.socket.remoteAddress), env)
   const server = await new Promise<Server>((resolve, reject) => {
     const s = serve({ fetch: answer, port: settings.port, hostname: settings.host }) as Server
     s.once('listening', () => resolve(s))
@@ -101,7 +103,7 @@ async function main(argv: string[]): Promise<number> {
     return 1
   }
   if (parsed.config.leadsPassword === undefined) {
-    console.error('LEADS_PASSWORD is missing: set the sales team\'s password (at least 12 characters).')
+    console.error("LEADS_PASSWORD is missing: set the sales team's password (at least 12 characters).")
     return 1
   }
   const catalog = readLaunchCatalog(process.cwd(), process.env)
@@ -110,7 +112,8 @@ async function main(argv: string[]): Promise<number> {
     return 1
   }
   // A launch whose config cannot be used still has its leads listed, by its name and with their own fields.
-  for (const problem of catalog.problems) console.error(`Note: ${problem} Its leads are listed with the fields they hold; npm run validate says what to fix.`)
+  for (const problem of catalog.problems)
+    console.error(`Note: ${problem} Its leads are listed with the fields they hold; npm run validate says what to fix.`)
   const launches = catalog.launches.flatMap((launch) => (launch.config ? [leadsPageLaunchOf(launch.config)] : []))
   if (launches.length === 0) {
     console.error('No launch config can be used: run npm run validate and fix what it shows.')

@@ -40,7 +40,10 @@ function brokerageGuidance(text: string, shown: string): string | undefined {
   const at = value === undefined ? ['site'] : ['site', 'brokerage']
   const { span } = locate(parsed.source, at, value === undefined)
   const finding = brokerageNameFinding(['site', 'brokerage'], value ?? '')
-  const message = value === undefined ? 'site has no "brokerage": the registered name of the brokerage that runs the site.' : finding.message
+  const message =
+    value === undefined
+      ? 'site has no "brokerage": the registered name of the brokerage that runs the site.'
+      : finding.message
   return `✖ ${shown}:${span.start.line}:${span.start.column}\n${excerpt(parsed.source.lines, span).replace(/^/gm, '  ')}\n  ${message}\n  What to do: ${finding.fix} migrate cannot know the registered name: write it, then run npm run migrate again.`
 }
 
@@ -66,7 +69,10 @@ function migrateFile(configFile: string, folder: string | undefined, check: bool
     text = readFileSync(configFile, 'utf8')
   } catch (error) {
     const missing = (error as NodeJS.ErrnoException).code === 'ENOENT'
-    return { text: `✖ ${shown}: ${missing ? 'there is no file here.' : `the file cannot be read (${(error as NodeJS.ErrnoException).code}).`}`, failed: true }
+    return {
+      text: `✖ ${shown}: ${missing ? 'there is no file here.' : `the file cannot be read (${(error as NodeJS.ErrnoException).code}).`}`,
+      failed: true,
+    }
   }
   const result = migrateConfigText(text, folder === undefined ? {} : { folder })
   switch (result.kind) {
@@ -81,8 +87,16 @@ function migrateFile(configFile: string, folder: string | undefined, check: bool
       if (check) {
         const needs = [
           ...(result.kind === 'migrated' ? [`is written for version ${result.from} of the config format`] : []),
-          ...(lines.length > 0 ? [`has a reply that copies what a visitor typed (${reply.changes.map((c) => `line ${c.line}`).join(', ')})`] : []),
-          ...(documents ? [`has a reply that links ${documents.moves.length === 1 ? 'a PDF' : `${documents.moves.length} PDFs`} of its public/ folder (anyone can download them), not tracked documents`] : []),
+          ...(lines.length > 0
+            ? [
+                `has a reply that copies what a visitor typed (${reply.changes.map((c) => `line ${c.line}`).join(', ')})`,
+              ]
+            : []),
+          ...(documents
+            ? [
+                `has a reply that links ${documents.moves.length === 1 ? 'a PDF' : `${documents.moves.length} PDFs`} of its public/ folder (anyone can download them), not tracked documents`,
+              ]
+            : []),
         ]
         const to = result.kind === 'migrated' ? ` updates it to version ${result.to}` : ' rewrites it'
         return { text: `✖ ${shown} ${needs.join(' and ')}; ${migrateCommandFor(configFile)}${to}.`, failed: true }
@@ -91,13 +105,24 @@ function migrateFile(configFile: string, folder: string | undefined, check: bool
       if (documents) moveDocumentFiles(path.dirname(path.resolve(configFile)), documents.moves)
       const head =
         result.kind === 'migrated'
-          ? [`✓ ${shown}: updated from version ${result.from} to ${result.to} of the config format`, ...result.changes.map((change) => `    ${change}`)]
+          ? [
+              `✓ ${shown}: updated from version ${result.from} to ${result.to} of the config format`,
+              ...result.changes.map((change) => `    ${change}`),
+            ]
           : []
       const replyHead =
         lines.length > 0
-          ? [`✓ ${shown}: the reply no longer copies what a visitor typed (anyone could have made the site send their text to any address); reread these:`, ...lines]
+          ? [
+              `✓ ${shown}: the reply no longer copies what a visitor typed (anyone could have made the site send their text to any address); reread these:`,
+              ...lines,
+            ]
           : []
-      const documentsHead = documents ? [`✓ ${shown}: the reply's own PDFs are tracked documents now (each registrant gets a personal link; the leads page shows who opened it):`, ...documents.changes.map((change) => `    ${change}`)] : []
+      const documentsHead = documents
+        ? [
+            `✓ ${shown}: the reply's own PDFs are tracked documents now (each registrant gets a personal link; the leads page shows who opened it):`,
+            ...documents.changes.map((change) => `    ${change}`),
+          ]
+        : []
       return { text: [...head, ...replyHead, ...documentsHead].join('\n'), failed: false, changed: true }
     }
     case 'newer':

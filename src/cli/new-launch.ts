@@ -66,7 +66,11 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   let name: string | undefined
   let from: string | undefined
   try {
-    const { values, positionals } = parseArgs({ args: process.argv.slice(2), options: { from: { type: 'string' } }, allowPositionals: true })
+    const { values, positionals } = parseArgs({
+      args: process.argv.slice(2),
+      options: { from: { type: 'string' } },
+      allowPositionals: true,
+    })
     if (positionals.length !== 1) fail(usage)
     name = positionals[0]
     from = values.from

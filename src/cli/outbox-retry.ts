@@ -18,7 +18,7 @@ import type { LeadStore, MessageState } from '../server/store/store.ts'
 /** Lists the failed messages by kind and reason (no addresses: last errors have none), then retries them. */
 export async function retryFailed(store: LeadStore, now = new Date()): Promise<{ count: number; lines: string[] }> {
   const failed: MessageState[] = []
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const page = await store.listMessages({ status: 'failed', afterId: after, limit: 500 })
     failed.push(...page)
     if (page.length < 500) break

@@ -2,7 +2,13 @@ import './production-env.ts'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { createLaunchBuilder } from '../build/launch-builder.ts'
-import { findLaunches, LaunchesError, loadLaunchesAlone, type BrokenLaunchSource, type Launch } from '../config/launches.ts'
+import {
+  findLaunches,
+  LaunchesError,
+  loadLaunchesAlone,
+  type BrokenLaunchSource,
+  type Launch,
+} from '../config/launches.ts'
 import { PageConfigError } from '../config/load-page-config.ts'
 import { formatEnvProblems, parseNodeEnv } from '../server/env.ts'
 import { startNodeServer, StartupError } from '../server/node.ts'
@@ -52,7 +58,9 @@ export async function runNodeServer(checked?: LaunchesToServe): Promise<RunningS
   }
   const publicUrl = process.env.PUBLIC_URL?.trim() || undefined
   if (publicUrl && !(URL.canParse(publicUrl) && /^https?:$/.test(new URL(publicUrl).protocol))) {
-    console.error(`PUBLIC_URL must be the address people open the site at, such as https://www.example.com (it is "${publicUrl}"): the studio's links start with it.`)
+    console.error(
+      `PUBLIC_URL must be the address people open the site at, such as https://www.example.com (it is "${publicUrl}"): the studio's links start with it.`,
+    )
     process.exit(1)
   }
   const root = process.cwd()
@@ -60,17 +68,27 @@ export async function runNodeServer(checked?: LaunchesToServe): Promise<RunningS
   try {
     const { launches, broken } = checked ?? loadLaunchesAlone(findLaunches(root, process.env))
     running = await startNodeServer(
-      launches.map((launch) => ({ slug: launch.slug, config: launch.config, isDefault: launch.isDefault, configFile: launch.configFile })),
+      launches.map((launch) => ({
+        slug: launch.slug,
+        config: launch.config,
+        isDefault: launch.isDefault,
+        configFile: launch.configFile,
+      })),
       settings.config,
       root,
       {
         broken: brokenToServe(broken, root),
         builder: createLaunchBuilder(root, process.env),
-        studio: nodeStudioOf({ clientDir: path.resolve(settings.config.distDir, '_studio'), publicUrl: publicUrl && new URL(publicUrl).origin, root }),
+        studio: nodeStudioOf({
+          clientDir: path.resolve(settings.config.distDir, '_studio'),
+          publicUrl: publicUrl && new URL(publicUrl).origin,
+          root,
+        }),
       },
     )
   } catch (error) {
-    if (error instanceof PageConfigError || error instanceof LaunchesError) console.error(`The page config cannot be used.\n${error.message}`)
+    if (error instanceof PageConfigError || error instanceof LaunchesError)
+      console.error(`The page config cannot be used.\n${error.message}`)
     else console.error(error instanceof StartupError ? error.message : error)
     process.exit(1)
   }
@@ -82,7 +100,9 @@ export async function runNodeServer(checked?: LaunchesToServe): Promise<RunningS
     off: 'Leads page: off until the studio has an account (npm run studio:invite -- --email <address> --role sales) or LEADS_PASSWORD is set',
   }
   console.log(leadsLine[running.leadsPage])
-  console.log(`Studio: ${running.url}/studio (off until someone has an account: npm run studio:invite -- --email <address> --role owner)`)
+  console.log(
+    `Studio: ${running.url}/studio (off until someone has an account: npm run studio:invite -- --email <address> --role owner)`,
+  )
   for (const line of running.summary) console.log(line)
   for (const launch of running.launches) {
     const other = launch.isDefault ? ' and any other address' : ''
@@ -92,7 +112,9 @@ export async function runNodeServer(checked?: LaunchesToServe): Promise<RunningS
   }
   const broken = running.launches.filter((launch) => launch.broken)
   for (const launch of broken) console.error(`\n${launch.broken}\n`)
-  console.log(`Open in a browser: ${[running.browserUrl, ...running.launches.filter((launch) => !launch.isDefault).map((launch) => launch.localUrl)].join('  ')}`)
+  console.log(
+    `Open in a browser: ${[running.browserUrl, ...running.launches.filter((launch) => !launch.isDefault).map((launch) => launch.localUrl)].join('  ')}`,
+  )
   console.log(`Listening on ${running.url}`)
   const stop = (signal: string) => {
     console.log(`${signal} received: stopping…`)

@@ -27,10 +27,24 @@ Prints a one-time sign-in link (valid 24 hours) where that person chooses their 
 Writes to PostgreSQL when DATABASE_URL is set (as npm start does), else to DATA_DIR (default ./.data); links start with PUBLIC_URL (e.g. https://studio.example.com), else http://localhost:PORT.`
 
 /** Runs the command; returns the exit code. */
-export async function runStudioInvite(args: string[], env: Record<string, string | undefined>, cwd: string, out = console.log, err = console.error): Promise<number> {
+export async function runStudioInvite(
+  args: string[],
+  env: Record<string, string | undefined>,
+  cwd: string,
+  out = console.log,
+  err = console.error,
+): Promise<number> {
   let values: { email?: string; role?: string; launch?: string[]; help?: boolean }
   try {
-    values = parseArgs({ args, options: { email: { type: 'string' }, role: { type: 'string' }, launch: { type: 'string', multiple: true }, help: { type: 'boolean' } } }).values
+    values = parseArgs({
+      args,
+      options: {
+        email: { type: 'string' },
+        role: { type: 'string' },
+        launch: { type: 'string', multiple: true },
+        help: { type: 'boolean' },
+      },
+    }).values
   } catch (error) {
     err(`${(error as Error).message}\n\n${usage}`)
     return 1
@@ -58,13 +72,17 @@ export async function runStudioInvite(args: string[], env: Record<string, string
     const known = findLaunches(cwd, env).map((source) => source.folder ?? declaredSlug(source.configFile) ?? '')
     const unknown = launches.filter((slug) => !known.includes(slug))
     if (unknown.length) {
-      err(`There is no launch named ${unknown.map((s) => `"${s}"`).join(', ')}. The launches are: ${known.filter(Boolean).join(', ')}.`)
+      err(
+        `There is no launch named ${unknown.map((s) => `"${s}"`).join(', ')}. The launches are: ${known.filter(Boolean).join(', ')}.`,
+      )
       return 1
     }
   }
   const publicUrl = env.PUBLIC_URL?.trim()
   if (publicUrl && !(URL.canParse(publicUrl) && /^https?:$/.test(new URL(publicUrl).protocol))) {
-    err(`PUBLIC_URL must be the address people open the site at, such as https://www.example.com (it is "${publicUrl}").`)
+    err(
+      `PUBLIC_URL must be the address people open the site at, such as https://www.example.com (it is "${publicUrl}").`,
+    )
     return 1
   }
   const port = env.PORT?.trim() || '3000'
@@ -84,19 +102,31 @@ export async function runStudioInvite(args: string[], env: Record<string, string
     let account
     let purpose: 'invite' | 'reset' = 'invite'
     try {
-      account = await store.createAccount({ email, role, launches: launches?.length ? [...new Set(launches)] : undefined }, now)
+      account = await store.createAccount(
+        { email, role, launches: launches?.length ? [...new Set(launches)] : undefined },
+        now,
+      )
     } catch (error) {
       if (!(error instanceof AccountExistsError)) throw error
       account = (await store.findAccountByEmail(email))!
       if (account.role !== role) {
-        err(`${email} already has an account, as ${account.role}. Change their role in the studio (People), or give --role ${account.role} for a new link.`)
+        err(
+          `${email} already has an account, as ${account.role}. Change their role in the studio (People), or give --role ${account.role} for a new link.`,
+        )
         return 1
       }
       purpose = account.passwordHash ? 'reset' : 'invite'
     }
     const { link, expiresAt } = await createOneTimeLink(store, account.id, purpose, now, base)
-    await store.addAudit({ at: now.toISOString(), who: 'npm run studio:invite', action: purpose === 'invite' ? 'invite' : 'reset link', detail: `${email} as ${role}` })
-    out(`${purpose === 'invite' ? 'Invited' : 'New sign-in link for'} ${email} (${role}${account.launches ? `, launches ${account.launches.join(', ')}` : ''}).`)
+    await store.addAudit({
+      at: now.toISOString(),
+      who: 'npm run studio:invite',
+      action: purpose === 'invite' ? 'invite' : 'reset link',
+      detail: `${email} as ${role}`,
+    })
+    out(
+      `${purpose === 'invite' ? 'Invited' : 'New sign-in link for'} ${email} (${role}${account.launches ? `, launches ${account.launches.join(', ')}` : ''}).`,
+    )
     out(`Send them this link; it works once, until ${expiresAt} (${linkLifetimeMs / 3_600_000} hours):`)
     out(link)
     return 0

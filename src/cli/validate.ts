@@ -18,7 +18,10 @@ export function runValidate(args: string[], env: Record<string, string | undefin
   let launch: string | undefined
   let positionals: string[]
   try {
-    ;({ values: { launch }, positionals } = parseArgs({ args, options: { launch: { type: 'string' } }, allowPositionals: true }))
+    ;({
+      values: { launch },
+      positionals,
+    } = parseArgs({ args, options: { launch: { type: 'string' } }, allowPositionals: true }))
   } catch (error) {
     console.error(`${(error as Error).message}\n\n${usage}`)
     return 1
@@ -59,7 +62,13 @@ export function runValidate(args: string[], env: Record<string, string | undefin
   if (sources.length > 1) {
     const parts = [
       ...(broken ? [`${broken} of ${sources.length} launches ${broken === 1 ? 'has' : 'have'} problems`] : []),
-      ...(clashes.length ? [clashes.length === 1 ? 'two launches share a name or an address' : `${clashes.length} clashes between launches`] : []),
+      ...(clashes.length
+        ? [
+            clashes.length === 1
+              ? 'two launches share a name or an address'
+              : `${clashes.length} clashes between launches`,
+          ]
+        : []),
     ]
     if (parts.length === 0) console.log(`\n✓ All ${sources.length} launches are valid`)
     else console.error(`\n✖ ${parts.join('; ').replace(/^t/, 'T')}.`)

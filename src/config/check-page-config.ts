@@ -48,7 +48,9 @@ export function checkPageConfigFile(file: string): { config?: PageConfig; proble
           line: 1,
           column: 1,
           where: 'the file',
-          message: missing ? 'There is no file here.' : `The file cannot be read (${(error as NodeJS.ErrnoException).code ?? 'unknown error'}).`,
+          message: missing
+            ? 'There is no file here.'
+            : `The file cannot be read (${(error as NodeJS.ErrnoException).code ?? 'unknown error'}).`,
           fix: missing
             ? 'Check the path. PAGE_CONFIG (or the path you gave) must name a page.config.json file.'
             : 'Check that the file is readable and is not a folder.',
@@ -70,7 +72,15 @@ function inspect(rawText: string, file: string, publicDir: string): { data?: unk
     const lines = text.split(/\r?\n/)
     return {
       problems: [
-        { file, line: span.start.line, column: span.start.column, where: 'the file', message: `The file is not valid JSON. ${message}`, fix, excerpt: excerpt(lines, span) },
+        {
+          file,
+          line: span.start.line,
+          column: span.start.column,
+          where: 'the file',
+          message: `The file is not valid JSON. ${message}`,
+          fix,
+          excerpt: excerpt(lines, span),
+        },
       ],
     }
   }
@@ -85,7 +95,9 @@ function inspect(rawText: string, file: string, publicDir: string): { data?: unk
     at: [...at, key],
     span: again,
     message: `${describePath(at)} has "${key}" twice (${
-      first.start.line === again.start.line ? `both on line ${again.start.line}` : `lines ${first.start.line} and ${again.start.line}`
+      first.start.line === again.start.line
+        ? `both on line ${again.start.line}`
+        : `lines ${first.start.line} and ${again.start.line}`
     }); only the last one counts.`,
     fix: 'Delete the one you do not want.',
   }))

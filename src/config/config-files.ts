@@ -69,11 +69,15 @@ export function checkDocuments(data: Json, launchDir: string): Finding[] {
     findings.push({
       at: ['documents'],
       onKey: true,
-      message: 'This launch lists documents but has no "reply": their links travel in the reply e-mail, so no registrant would receive them.',
+      message:
+        'This launch lists documents but has no "reply": their links travel in the reply e-mail, so no registrant would receive them.',
       fix: 'Add a "reply" (the e-mail registrants receive), or delete "documents".',
     })
   }
-  const phases = isObject(data.phases) && Array.isArray(data.phases.list) ? data.phases.list.flatMap((p) => (isObject(p) && typeof p.name === 'string' ? [p.name] : [])) : undefined
+  const phases =
+    isObject(data.phases) && Array.isArray(data.phases.list)
+      ? data.phases.list.flatMap((p) => (isObject(p) && typeof p.name === 'string' ? [p.name] : []))
+      : undefined
   const seen = new Map<string, number>()
   const root = path.resolve(launchDir)
   documents.list.forEach((entry, i) => {
@@ -107,7 +111,11 @@ export function checkDocuments(data: Json, launchDir: string): Finding[] {
       return
     }
     if (!headOf(full, 5).startsWith('%PDF-')) {
-      findings.push({ at, message: `${describePath(at)} names ${describeValue(file)}, which is not a PDF file.`, fix: 'Save the document as a PDF and name that file here.' })
+      findings.push({
+        at,
+        message: `${describePath(at)} names ${describeValue(file)}, which is not a PDF file.`,
+        fix: 'Save the document as a PDF and name that file here.',
+      })
     }
   })
   documents.list.forEach((entry, i) => {
@@ -117,8 +125,14 @@ export function checkDocuments(data: Json, launchDir: string): Finding[] {
       const at = ['documents', 'list', i, 'phases', j]
       findings.push({
         at,
-        message: phases === undefined ? `${describePath(at)} names the phase "${name}", but this launch has no phases.` : `${describePath(at)} names the phase "${name}", which is not one of this launch's phases (${listWords(phases)}).`,
-        fix: phases === undefined ? 'Delete "phases" from this document: it is then offered to every registrant.' : 'Write one of the phase names of "phases", or delete it.',
+        message:
+          phases === undefined
+            ? `${describePath(at)} names the phase "${name}", but this launch has no phases.`
+            : `${describePath(at)} names the phase "${name}", which is not one of this launch's phases (${listWords(phases)}).`,
+        fix:
+          phases === undefined
+            ? 'Delete "phases" from this document: it is then offered to every registrant.'
+            : 'Write one of the phase names of "phases", or delete it.',
       })
     })
   })

@@ -40,10 +40,16 @@ export const configMigrations: ConfigMigration[] = [
       const slug = folder ?? slugFromName(typeof siteName === 'string' ? siteName : '')
       if (launch === undefined) {
         const value = `{ "slug": ${JSON.stringify(slug)} }`
-        return { text: insertMembers(text, [], [['launch', value]], 'configVersion'), changes: [`added "launch": ${value}`] }
+        return {
+          text: insertMembers(text, [], [['launch', value]], 'configVersion'),
+          changes: [`added "launch": ${value}`],
+        }
       }
       if (typeof launch === 'object' && launch !== null && !Array.isArray(launch) && !('slug' in launch)) {
-        return { text: insertMembers(text, ['launch'], [['slug', JSON.stringify(slug)]]), changes: [`added "slug": ${JSON.stringify(slug)} to "launch"`] }
+        return {
+          text: insertMembers(text, ['launch'], [['slug', JSON.stringify(slug)]]),
+          changes: [`added "slug": ${JSON.stringify(slug)} to "launch"`],
+        }
       }
       return { text, changes: [] }
     },
@@ -68,7 +74,8 @@ export function migrateConfigText(rawText: string, context: MigrationContext = {
   const bom = rawText.startsWith('\uFEFF') ? '\uFEFF' : ''
   let text = rawText.slice(bom.length)
   const parsed = parseJsonSource(text)
-  if ('syntax' in parsed) return { kind: 'unreadable', syntax: parsed.syntax, reason: `The file is not valid JSON. ${parsed.syntax.message}` }
+  if ('syntax' in parsed)
+    return { kind: 'unreadable', syntax: parsed.syntax, reason: `The file is not valid JSON. ${parsed.syntax.message}` }
   const data: unknown = JSON.parse(text)
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
     return { kind: 'unreadable', reason: 'The file is not a page config: it should be one { } group.' }
@@ -96,6 +103,8 @@ export function migrateConfigText(rawText: string, context: MigrationContext = {
     changes.push(...result.changes)
   }
   const stated = 'configVersion' in data
-  changes.unshift(stated ? `"configVersion": ${from} → ${currentConfigVersion}` : `added "configVersion": ${currentConfigVersion}`)
+  changes.unshift(
+    stated ? `"configVersion": ${from} → ${currentConfigVersion}` : `added "configVersion": ${currentConfigVersion}`,
+  )
   return { kind: 'migrated', from, to: currentConfigVersion, text: bom + text, changes }
 }

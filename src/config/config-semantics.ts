@@ -1,6 +1,11 @@
 import { readdirSync } from 'node:fs'
 import path from 'node:path'
-import { createRegistrationAjv, isEmailAddress, withPlainTextRule, type RegistrationRules } from '../../schema/registration-ajv.ts'
+import {
+  createRegistrationAjv,
+  isEmailAddress,
+  withPlainTextRule,
+  type RegistrationRules,
+} from '../../schema/registration-ajv.ts'
 import { formFieldSchemas, formRequiredFields } from '../../schema/registration-rules.ts'
 import { reservedFieldNames } from '../../schema/registration-contract.ts'
 import { checkDocuments, isFile, listConfigImages } from './config-files.ts'
@@ -119,7 +124,8 @@ function listAnchorLinks(data: unknown): { at: Segment[]; href: string }[] {
     else if (isObject(value)) {
       // The form's own schema and layout are not page links.
       if (at.length === 1 && at[0] === 'form') return
-      if (typeof value.href === 'string' && value.href.startsWith('#')) found.push({ at: [...at, 'href'], href: value.href })
+      if (typeof value.href === 'string' && value.href.startsWith('#'))
+        found.push({ at: [...at, 'href'], href: value.href })
       for (const [key, child] of Object.entries(value)) visit(child, [...at, key])
     }
   }
@@ -186,7 +192,12 @@ function checkContacts(data: Json): Finding[] {
   if ('telephone' in jsonLd) {
     const telephone = jsonLd.telephone
     const digits = typeof telephone === 'string' ? digitsOf(telephone) : ''
-    if (typeof telephone !== 'string' || !/^\+?[\d\s().-]+$/.test(telephone) || digits.length < 7 || digits.length > 15) {
+    if (
+      typeof telephone !== 'string' ||
+      !/^\+?[\d\s().-]+$/.test(telephone) ||
+      digits.length < 7 ||
+      digits.length > 15
+    ) {
       findings.push({
         at: ['seo', 'jsonLd', 'telephone'],
         message: `seo.jsonLd.telephone ${describeValue(telephone)} is not a well-formed phone number.`,
@@ -214,7 +225,11 @@ function checkContacts(data: Json): Finding[] {
         message: `seo.jsonLd.email ${describeValue(jsonLd.email)} is not a valid e-mail address.`,
         fix: 'Write a whole address, such as sales@example.com.',
       })
-    } else if (typeof site.email === 'string' && isEmailAddress(site.email) && String(jsonLd.email).toLowerCase() !== site.email.toLowerCase()) {
+    } else if (
+      typeof site.email === 'string' &&
+      isEmailAddress(site.email) &&
+      String(jsonLd.email).toLowerCase() !== site.email.toLowerCase()
+    ) {
       findings.push({
         at: ['seo', 'jsonLd', 'email'],
         message: `seo.jsonLd.email '${String(jsonLd.email)}' is not the site's e-mail (site.email is '${site.email}').`,
@@ -226,7 +241,19 @@ function checkContacts(data: Json): Finding[] {
 }
 
 // The rules a message can be written for, as in the schema's form.messages.
-const ruleKeywords = ['required', 'minLength', 'maxLength', 'format', 'pattern', 'enum', 'type', 'const', 'minimum', 'maximum', 'plainText']
+const ruleKeywords = [
+  'required',
+  'minLength',
+  'maxLength',
+  'format',
+  'pattern',
+  'enum',
+  'type',
+  'const',
+  'minimum',
+  'maximum',
+  'plainText',
+]
 
 function checkForm(data: Json): Finding[] {
   if (!isObject(data.form)) return []
@@ -237,7 +264,11 @@ function checkForm(data: Json): Finding[] {
   // Every field the form can show, those that only appear under a condition (if/then) included.
   const properties = Object.fromEntries(formFieldSchemas(schema))
   // The rules each field really has: the config's, plus the plainText rule the form adds to text fields.
-  const ruled = isObject(schema) ? (Object.fromEntries(formFieldSchemas(withPlainTextRule(schema as RegistrationRules['schema'], uiSchemaOf(form.uiSchema)))) as Json) : {}
+  const ruled = isObject(schema)
+    ? (Object.fromEntries(
+        formFieldSchemas(withPlainTextRule(schema as RegistrationRules['schema'], uiSchemaOf(form.uiSchema))),
+      ) as Json)
+    : {}
   const fields = Object.keys(properties)
   const topLevel = isObject(schema) && isObject(schema.properties) ? Object.keys(schema.properties) : []
   const conditional = fields.filter((field) => !topLevel.includes(field))

@@ -9,7 +9,9 @@ export const launchSlugPattern = /^[a-z0-9][a-z0-9-]{0,62}$/
 /** The folder name when `file` is launches/<folder>/page.config.json (the launch's name must be that folder's). */
 export function launchFolderOf(file: string): string | undefined {
   const dir = path.dirname(path.resolve(file))
-  return path.basename(file) === 'page.config.json' && path.basename(path.dirname(dir)) === 'launches' ? path.basename(dir) : undefined
+  return path.basename(file) === 'page.config.json' && path.basename(path.dirname(dir)) === 'launches'
+    ? path.basename(dir)
+    : undefined
 }
 
 /**
@@ -26,7 +28,8 @@ export function configVersionOf(data: unknown): number | undefined {
 /** A path as a person types it in a command: relative to the current folder when inside it, quoted when it has spaces. */
 function commandPath(file: string): string {
   const relative = path.relative(process.cwd(), file)
-  const shown = relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative.split(path.sep).join('/') : file
+  const shown =
+    relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative.split(path.sep).join('/') : file
   return /[\s"'$`\\]/.test(shown) ? JSON.stringify(shown) : shown
 }
 
@@ -49,7 +52,9 @@ export function configVersionFinding(data: unknown, source: JsonSource, file: st
   const stated = (data as { configVersion?: unknown }).configVersion !== undefined
   // Without "configVersion" the finding is about the whole file, at its first line.
   const start = source.ast.body.loc.start
-  const at = stated ? { at: ['configVersion'] } : { at: [], span: { start, end: { ...start, column: start.column + 1, offset: start.offset + 1 } } }
+  const at = stated
+    ? { at: ['configVersion'] }
+    : { at: [], span: { start, end: { ...start, column: start.column + 1, offset: start.offset + 1 } } }
   if (version > currentConfigVersion) {
     return {
       ...at,

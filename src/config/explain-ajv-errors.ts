@@ -16,7 +16,19 @@ type SchemaNode = {
 }
 
 // When one value breaks several rules, the most basic one explains it best.
-const valueKeywordOrder = ['type', 'const', 'enum', 'format', 'pattern', 'minLength', 'maxLength', 'minimum', 'maximum', 'minItems', 'maxItems']
+const valueKeywordOrder = [
+  'type',
+  'const',
+  'enum',
+  'format',
+  'pattern',
+  'minLength',
+  'maxLength',
+  'minimum',
+  'maximum',
+  'minItems',
+  'maxItems',
+]
 
 /**
  * Ajv errors (compiled with allErrors and verbose) as plain-word findings, one per spot: if/then bookkeeping
@@ -42,10 +54,14 @@ export function explainAjvErrors(errors: readonly ErrorObject[], data: unknown, 
     const parent = (first.parentSchema ?? {}) as SchemaNode
     const required = group.filter((e) => e.keyword === 'required')
     const missing = required.map((e) => String(e.params.missingProperty))
-    const extras = group.filter((e) => e.keyword === 'additionalProperties').map((e) => String(e.params.additionalProperty))
+    const extras = group
+      .filter((e) => e.keyword === 'additionalProperties')
+      .map((e) => String(e.params.additionalProperty))
     const paired = new Set<string>()
     for (const extra of extras) {
-      const allowed = Object.keys(((group.find((e) => e.keyword === 'additionalProperties')?.parentSchema ?? {}) as SchemaNode).properties ?? {})
+      const allowed = Object.keys(
+        ((group.find((e) => e.keyword === 'additionalProperties')?.parentSchema ?? {}) as SchemaNode).properties ?? {},
+      )
       const meant = closest(extra, missing) ?? closest(extra, allowed)
       if (meant && missing.includes(meant)) paired.add(meant)
       findings.push({
@@ -104,7 +120,9 @@ function explainMissing(name: string, at: Segment[], parent: SchemaNode): Findin
     fix: isSectionType
       ? `Add "type" with one of: ${listWords((allowed ?? []).map(String))}.`
       : `Add "${name}": ${placeholder} inside ${describePath(at)}.${field.description ? ` ${field.description}` : ''}${
-          allowed && !isSectionType && allowed.length > 1 ? ` One of: ${listWords(allowed.map((v) => JSON.stringify(v)))}.` : ''
+          allowed && !isSectionType && allowed.length > 1
+            ? ` One of: ${listWords(allowed.map((v) => JSON.stringify(v)))}.`
+            : ''
         }`,
   }
 }
@@ -148,7 +166,9 @@ function explainValue(error: ErrorObject, at: Segment[], value: unknown): Findin
   const where = describePath(at)
   const schema = (error.parentSchema ?? {}) as SchemaNode
   const about = schema.description ? ` ${schema.description}` : ''
-  const examples = schema.examples?.length ? ` For example: ${schema.examples.map((e) => JSON.stringify(e)).join(', ')}.` : ''
+  const examples = schema.examples?.length
+    ? ` For example: ${schema.examples.map((e) => JSON.stringify(e)).join(', ')}.`
+    : ''
   const params = error.params as Record<string, unknown>
   switch (error.keyword) {
     case 'enum': {
@@ -178,7 +198,11 @@ function explainValue(error: ErrorObject, at: Segment[], value: unknown): Findin
       const expected = String(params.type).split(',')
       const words = listWords(expected.map((t) => typeWords[t] ?? t))
       let fix = `Write ${words}.${about}`
-      if (typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value) && (expected.includes('integer') || expected.includes('number'))) {
+      if (
+        typeof value === 'string' &&
+        /^-?\d+(\.\d+)?$/.test(value) &&
+        (expected.includes('integer') || expected.includes('number'))
+      ) {
         fix = `Remove the quotes: write ${value}, not "${value}".`
       } else if (typeof value === 'string' && (value === 'true' || value === 'false') && expected.includes('boolean')) {
         fix = `Remove the quotes: write ${value}, not "${value}".`
@@ -204,7 +228,11 @@ function explainValue(error: ErrorObject, at: Segment[], value: unknown): Findin
           fix: `Write the whole address, starting with https://.${examples}`,
         }
       }
-      return { at, message: `${where} ${describeValue(value)} is not a valid ${String(params.format)}.`, fix: `Correct it.${about}${examples}` }
+      return {
+        at,
+        message: `${where} ${describeValue(value)} is not a valid ${String(params.format)}.`,
+        fix: `Correct it.${about}${examples}`,
+      }
     case 'pattern':
       if (params.pattern === brokerageNamePattern) return brokerageNameFinding(at, value)
       return {
@@ -217,7 +245,11 @@ function explainValue(error: ErrorObject, at: Segment[], value: unknown): Findin
       const length = typeof value === 'string' ? value.length : 0
       return length === 0
         ? { at, message: `${where} is empty.`, fix: `Write the text.${about}` }
-        : { at, message: `${where} is too short: ${length} characters, at least ${limit} needed.`, fix: `Write a longer text.${about}` }
+        : {
+            at,
+            message: `${where} is too short: ${length} characters, at least ${limit} needed.`,
+            fix: `Write a longer text.${about}`,
+          }
     }
     case 'maxLength': {
       const limit = Number(params.limit)

@@ -115,7 +115,8 @@ export function replaceStrings(text: string, change: (value: string, at: Segment
     else if (node.type === 'Array') node.elements.forEach((element, i) => visit(element.value, [...at, i]))
     else if (node.type === 'String') {
       const value = change(node.value, at)
-      if (value !== undefined && value !== node.value) edits.push({ start: node.loc.start.offset, end: node.loc.end.offset, value })
+      if (value !== undefined && value !== node.value)
+        edits.push({ start: node.loc.start.offset, end: node.loc.end.offset, value })
     }
   }
   visit(sourceOf(text).ast.body, [])

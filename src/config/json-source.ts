@@ -177,7 +177,11 @@ function explainSyntaxError(text: string, error: unknown): SyntaxProblem {
         fix: `Close it with "${expected}" instead, or add the missing "${ch === '}' ? '{' : '['}" earlier.`,
       }
     }
-    return { span: at, message: `A value is missing before "${ch}".`, fix: 'Write the value, or remove the ":" or "," before it.' }
+    return {
+      span: at,
+      message: `A value is missing before "${ch}".`,
+      fix: 'Write the value, or remove the ":" or "," before it.',
+    }
   }
   if (ch === "'") {
     return {
@@ -194,7 +198,11 @@ function explainSyntaxError(text: string, error: unknown): SyntaxProblem {
     }
   }
   if (ch === ',' && (prev === ',' || prev === '[' || prev === '{' || prev === ':')) {
-    return { span: at, message: 'There is a comma with nothing before it.', fix: 'Delete this comma, or write the missing value before it.' }
+    return {
+      span: at,
+      message: 'There is a comma with nothing before it.',
+      fix: 'Delete this comma, or write the missing value before it.',
+    }
   }
   const word = /^[A-Za-z_$][\w$-]*/.exec(text.slice(offset))?.[0]
   if (word && /^\s*:/.test(text.slice(offset + word.length))) {
@@ -218,11 +226,17 @@ function explainSyntaxError(text: string, error: unknown): SyntaxProblem {
     return {
       span: { start: end, end: { ...end, column: end.column + 1, offset: end.offset + 1 } },
       message: 'A comma is missing between two items.',
-      fix: atLineEnd ? `Add a comma at the end of line ${end.line}, where marked.` : 'Add a comma where marked, after the value before it.',
+      fix: atLineEnd
+        ? `Add a comma at the end of line ${end.line}, where marked.`
+        : 'Add a comma where marked, after the value before it.',
     }
   }
   if (ch === ':') {
-    return { span: at, message: 'This ":" is not after a name.', fix: 'Check the name before it is in double quotes, and that no comma is missing.' }
+    return {
+      span: at,
+      message: 'This ":" is not after a name.',
+      fix: 'Check the name before it is in double quotes, and that no comma is missing.',
+    }
   }
   return {
     span: at,

@@ -64,14 +64,20 @@ export function withLaunchDetails(configText: string, source: SourceData, detail
   const oldDial = text(source.site?.phone?.dial)
   const newDial = dialOf(details.phone, oldDial)
   const oldPhoneDigits = new Set(
-    [source.site?.phone?.display, oldDial, source.seo?.jsonLd?.telephone].flatMap((value) => (text(value) ? [digitsOf(value as string)] : [])).filter((d) => d.length >= 7),
+    [source.site?.phone?.display, oldDial, source.seo?.jsonLd?.telephone]
+      .flatMap((value) => (text(value) ? [digitsOf(value as string)] : []))
+      .filter((d) => d.length >= 7),
   )
   const emails = new Map<string, string>()
-  for (const old of [source.site?.email, source.seo?.jsonLd?.email]) if (text(old)) emails.set((old as string).toLowerCase(), details.email)
-  if (text(source.launch?.notifyEmail) && !emails.has((source.launch!.notifyEmail as string).toLowerCase())) emails.set((source.launch!.notifyEmail as string).toLowerCase(), details.notifyEmail)
+  for (const old of [source.site?.email, source.seo?.jsonLd?.email])
+    if (text(old)) emails.set((old as string).toLowerCase(), details.email)
+  if (text(source.launch?.notifyEmail) && !emails.has((source.launch!.notifyEmail as string).toLowerCase()))
+    emails.set((source.launch!.notifyEmail as string).toLowerCase(), details.notifyEmail)
   // The co-op desk's address for realtors' registrations: the new launch's team address until someone names its own.
-  if (text(source.launch?.realtorEmail) && !emails.has((source.launch!.realtorEmail as string).toLowerCase())) emails.set((source.launch!.realtorEmail as string).toLowerCase(), details.notifyEmail)
-  if (text(source.reply?.sender?.email) && !emails.has((source.reply!.sender!.email as string).toLowerCase())) emails.set((source.reply!.sender!.email as string).toLowerCase(), details.replyFrom)
+  if (text(source.launch?.realtorEmail) && !emails.has((source.launch!.realtorEmail as string).toLowerCase()))
+    emails.set((source.launch!.realtorEmail as string).toLowerCase(), details.notifyEmail)
+  if (text(source.reply?.sender?.email) && !emails.has((source.reply!.sender!.email as string).toLowerCase()))
+    emails.set((source.reply!.sender!.email as string).toLowerCase(), details.replyFrom)
   const oldLocation = text(source.site?.location)
   const newHost = new URL(details.origin).host
   const oldHosts = hostsOf(source)
@@ -91,7 +97,13 @@ export function withLaunchDetails(configText: string, source: SourceData, detail
     /\+?\(?\d[\d\s().-]{5,}\d/g,
     (match) => {
       const digits = digitsOf(match)
-      const same = digits.length >= 7 && [...oldPhoneDigits].some((old) => digits === old || (Math.abs(old.length - digits.length) <= 3 && (old.endsWith(digits) || digits.endsWith(old))))
+      const same =
+        digits.length >= 7 &&
+        [...oldPhoneDigits].some(
+          (old) =>
+            digits === old ||
+            (Math.abs(old.length - digits.length) <= 3 && (old.endsWith(digits) || digits.endsWith(old))),
+        )
       return same ? (match.startsWith('+') ? newDial : details.phone) : match
     },
   ])
@@ -107,7 +119,8 @@ export function withLaunchDetails(configText: string, source: SourceData, detail
     const parsed = parseJsonSource(out)
     if ('syntax' in parsed) return
     if (nodeAt(parsed.source, at)) out = replaceValue(out, at, json)
-    else if (at.length > 1 && nodeAt(parsed.source, at.slice(0, -1))) out = insertMembers(out, at.slice(0, -1), [[String(at[at.length - 1]), json]])
+    else if (at.length > 1 && nodeAt(parsed.source, at.slice(0, -1)))
+      out = insertMembers(out, at.slice(0, -1), [[String(at[at.length - 1]), json]])
   }
   set(['site', 'name'], details.siteName)
   set(['site', 'phone', 'display'], details.phone)
@@ -121,7 +134,11 @@ export function withLaunchDetails(configText: string, source: SourceData, detail
   if (source.seo?.jsonLd?.email !== undefined) set(['seo', 'jsonLd', 'email'], details.email)
   // One line of address: the old one's street, town and postal code are the old development's.
   if (typeof source.seo?.jsonLd?.address === 'object' && source.seo.jsonLd.address !== null) {
-    set(['seo', 'jsonLd', 'address'], details.address, `{ "@type": "PostalAddress", "streetAddress": ${JSON.stringify(details.address)} }`)
+    set(
+      ['seo', 'jsonLd', 'address'],
+      details.address,
+      `{ "@type": "PostalAddress", "streetAddress": ${JSON.stringify(details.address)} }`,
+    )
   }
   return out
 }

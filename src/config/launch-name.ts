@@ -7,7 +7,10 @@ import path from 'node:path'
  */
 export function readLaunchName(configFile: string): string {
   try {
-    const config = JSON.parse(readFileSync(configFile, 'utf8').replace(/^\uFEFF/, '')) as { site?: { name?: unknown }; launch?: { slug?: unknown } }
+    const config = JSON.parse(readFileSync(configFile, 'utf8').replace(/^\uFEFF/, '')) as {
+      site?: { name?: unknown }
+      launch?: { slug?: unknown }
+    }
     const name = config.site?.name
     if (typeof name === 'string' && name.trim()) return name.trim()
     const slug = config.launch?.slug

@@ -35,7 +35,10 @@ export function launchesDirOf(root: string): string {
  * as the default launch (one development, as before launches existed). A folder in launches/ without a
  * page.config.json is not a launch and is skipped.
  */
-export function findLaunches(root = process.cwd(), env: Record<string, string | undefined> = process.env): LaunchSource[] {
+export function findLaunches(
+  root = process.cwd(),
+  env: Record<string, string | undefined> = process.env,
+): LaunchSource[] {
   if (env.PAGE_CONFIG) {
     const configFile = path.resolve(root, env.PAGE_CONFIG)
     return [{ configFile, publicDir: publicDirFor(configFile), isDefault: true, ...folderOf(root, configFile) }]
@@ -58,7 +61,9 @@ export function findLaunches(root = process.cwd(), env: Record<string, string | 
 /** `{ folder }` when configFile is launches/<folder>/page.config.json under root. */
 function folderOf(root: string, configFile: string): { folder?: string } {
   const relative = path.relative(launchesDirOf(root), configFile).split(path.sep)
-  return relative.length === 2 && relative[1] === 'page.config.json' && !relative[0]!.startsWith('..') ? { folder: relative[0]! } : {}
+  return relative.length === 2 && relative[1] === 'page.config.json' && !relative[0]!.startsWith('..')
+    ? { folder: relative[0]! }
+    : {}
 }
 
 /** Several launches that cannot be used: every broken config's problems, each under its file. */
@@ -114,12 +119,20 @@ function placeOfError(error: PageConfigError): string {
 export function brokenSourceOf(source: LaunchSource, error: PageConfigError): BrokenLaunchSource {
   let siteName: string | undefined
   try {
-    const name = (JSON.parse(readFileSync(source.configFile, 'utf8').replace(/^\uFEFF/, '')) as { site?: { name?: unknown } }).site?.name
+    const name = (
+      JSON.parse(readFileSync(source.configFile, 'utf8').replace(/^\uFEFF/, '')) as { site?: { name?: unknown } }
+    ).site?.name
     if (typeof name === 'string') siteName = name
   } catch {
     // A file that is not JSON names nothing.
   }
-  return { ...source, slug: source.folder ?? declaredSlug(source.configFile), siteName, place: placeOfError(error), error }
+  return {
+    ...source,
+    slug: source.folder ?? declaredSlug(source.configFile),
+    siteName,
+    place: placeOfError(error),
+    error,
+  }
 }
 
 /**
@@ -241,7 +254,9 @@ export function pickLaunchSource(sources: LaunchSource[], slug: string): LaunchS
 /** The slug a config file states, when it can be read at all (the checker explains what is wrong otherwise). */
 export function declaredSlug(configFile: string): string | undefined {
   try {
-    const slug = (JSON.parse(readFileSync(configFile, 'utf8').replace(/^\uFEFF/, '')) as { launch?: { slug?: unknown } }).launch?.slug
+    const slug = (
+      JSON.parse(readFileSync(configFile, 'utf8').replace(/^\uFEFF/, '')) as { launch?: { slug?: unknown } }
+    ).launch?.slug
     return typeof slug === 'string' ? slug : undefined
   } catch {
     return undefined

@@ -28,7 +28,8 @@ export function brokerageNameFinding(at: Segment[], value: unknown): Finding {
 }
 
 // Autocomplete tokens and input kinds that say a field asks for a person's own details.
-const personalTokens = /^(name|given-name|additional-name|family-name|nickname|email|tel|tel-national|street-address|address-line\d|postal-code|bday)$/
+const personalTokens =
+  /^(name|given-name|additional-name|family-name|nickname|email|tel|tel-national|street-address|address-line\d|postal-code|bday)$/
 const personalNames = /name|e-?mail|phone|tel|address|postal/i
 
 /** The labels of the form's fields that ask for personal data (name, e-mail, phone, address …), in the form's order. */

@@ -23,7 +23,10 @@ export class PageConfigError extends Error {
 }
 
 /** The absolute path of the page config: PAGE_CONFIG if set, else ./page.config.json in `cwd`. */
-export function resolvePageConfigPath(env: Record<string, string | undefined> = process.env, cwd = process.cwd()): string {
+export function resolvePageConfigPath(
+  env: Record<string, string | undefined> = process.env,
+  cwd = process.cwd(),
+): string {
   return path.resolve(cwd, env.PAGE_CONFIG || 'page.config.json')
 }
 

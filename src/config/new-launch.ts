@@ -1,4 +1,14 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
 import path from 'node:path'
 import { listConfigImages } from './config-files.ts'
 import { valueAt } from './describe.ts'
@@ -20,7 +30,13 @@ import type { Problem } from '../../schema/config-problem.ts'
 export type ChecklistItem = { group: string; path: Segment[]; line: number; value: string }
 
 /** What createLaunch made. */
-export type Launch = { dir: string; configFile: string; publicDir: string; copiedFiles: number; checklist: ChecklistItem[] }
+export type Launch = {
+  dir: string
+  configFile: string
+  publicDir: string
+  copiedFiles: number
+  checklist: ChecklistItem[]
+}
 
 /** A launch name: lower-case letters, digits and dashes, as it becomes a folder, a host name and part of commands. */
 export const launchNamePattern = launchSlugPattern
@@ -79,26 +95,41 @@ export function launchNameProblem(name: string, root: string): string | undefine
  * LaunchError when the name is not usable, the launch exists (never overwritten), another launch already has that
  * name, the source is missing or not JSON, or `check` finds problems in the copy.
  */
-export function createLaunch(name: string, root: string, sourceConfig: string, options: CreateLaunchOptions = {}): Launch {
+export function createLaunch(
+  name: string,
+  root: string,
+  sourceConfig: string,
+  options: CreateLaunchOptions = {},
+): Launch {
   const problem = launchNameProblem(name, root)
   if (problem) throw new LaunchError(problem)
   let text: string
   try {
     text = readFileSync(sourceConfig, 'utf8')
   } catch {
-    throw new LaunchError(`There is no page config to copy at ${sourceConfig}. Set PAGE_CONFIG to the config to start from, or name a launch with --from <name>.`, 'source')
+    throw new LaunchError(
+      `There is no page config to copy at ${sourceConfig}. Set PAGE_CONFIG to the config to start from, or name a launch with --from <name>.`,
+      'source',
+    )
   }
   const dir = path.join(launchesDirOf(root), name)
   const configFile = path.join(dir, 'page.config.json')
   const publicDir = path.join(dir, 'public')
   const schemaFile = path.join(root, 'schema', 'page-config.schema.json')
-  const newText = asNewLaunch(text, sourceConfig, name, path.relative(dir, schemaFile).split(path.sep).join('/'), options.details)
+  const newText = asNewLaunch(
+    text,
+    sourceConfig,
+    name,
+    path.relative(dir, schemaFile).split(path.sep).join('/'),
+    options.details,
+  )
   // Beside launches/, not in it: a folder there holding a page.config.json would be taken for a launch.
   const temporary = mkdtempSync(path.join(root, '.new-launch-'))
   try {
     writeFileSync(path.join(temporary, 'page.config.json'), newText, { flag: 'wx' })
     const sourcePublic = publicDirFor(sourceConfig)
-    if (existsSync(sourcePublic)) cpSync(sourcePublic, path.join(temporary, 'public'), { recursive: true, errorOnExist: true, force: false })
+    if (existsSync(sourcePublic))
+      cpSync(sourcePublic, path.join(temporary, 'public'), { recursive: true, errorOnExist: true, force: false })
     else mkdirSync(path.join(temporary, 'public', 'images'), { recursive: true })
     // The documents (price list, floor plans) go with the config that lists them: the next development replaces them.
     for (const file of documentFilesOf(newText)) {
@@ -107,9 +138,14 @@ export function createLaunch(name: string, root: string, sourceConfig: string, o
       mkdirSync(path.dirname(path.join(temporary, file)), { recursive: true })
       cpSync(from, path.join(temporary, file), { errorOnExist: true, force: false })
     }
-    const problems = options.check?.(newText, path.join(temporary, 'page.config.json'), path.join(temporary, 'public')) ?? []
+    const problems =
+      options.check?.(newText, path.join(temporary, 'page.config.json'), path.join(temporary, 'public')) ?? []
     if (problems.length > 0) {
-      throw new LaunchError(`The copy has ${problems.length === 1 ? 'a problem' : `${problems.length} problems`}, so no launch was made: ${problems[0]!.message}`, 'problems', problems)
+      throw new LaunchError(
+        `The copy has ${problems.length === 1 ? 'a problem' : `${problems.length} problems`}, so no launch was made: ${problems[0]!.message}`,
+        'problems',
+        problems,
+      )
     }
     try {
       mkdirSync(launchesDirOf(root), { recursive: true })
@@ -117,7 +153,9 @@ export function createLaunch(name: string, root: string, sourceConfig: string, o
     } catch (error) {
       // Made meanwhile by someone else (rename never replaces a folder with files in it).
       if (['ENOTEMPTY', 'EEXIST'].includes((error as NodeJS.ErrnoException).code ?? '')) {
-        throw new LaunchError(`${path.relative(root, dir)} was made just now by someone else, and a launch is never overwritten. Pick another name.`)
+        throw new LaunchError(
+          `${path.relative(root, dir)} was made just now by someone else, and a launch is never overwritten. Pick another name.`,
+        )
       }
       throw error
     }
@@ -125,7 +163,13 @@ export function createLaunch(name: string, root: string, sourceConfig: string, o
     // Half a launch is worse than none: the next attempt would be refused as "already exists".
     rmSync(temporary, { recursive: true, force: true })
   }
-  return { dir, configFile, publicDir, copiedFiles: countFiles(publicDir), checklist: launchChecklist(readFileSync(configFile, 'utf8')) }
+  return {
+    dir,
+    configFile,
+    publicDir,
+    copiedFiles: countFiles(publicDir),
+    checklist: launchChecklist(readFileSync(configFile, 'utf8')),
+  }
 }
 
 /**
@@ -134,11 +178,20 @@ export function createLaunch(name: string, root: string, sourceConfig: string, o
  * that is an address on one of the source's hosts moved to the new address (`details.origin`, else placeholderOrigin(name)).
  * With `details`, the new development's values are written in (withLaunchDetails). Everything else as written.
  */
-function asNewLaunch(sourceText: string, sourceConfig: string, name: string, schemaPath: string, details?: LaunchDetails): string {
+function asNewLaunch(
+  sourceText: string,
+  sourceConfig: string,
+  name: string,
+  schemaPath: string,
+  details?: LaunchDetails,
+): string {
   const migrated = migrateConfigText(sourceText)
   if (migrated.kind === 'unreadable') {
     const where = migrated.syntax ? `${sourceConfig}:${migrated.syntax.span.start.line}` : sourceConfig
-    throw new LaunchError(`The config to copy cannot be read: ${where}: ${migrated.reason} Fix it first (npm run validate shows what to do).`, 'source')
+    throw new LaunchError(
+      `The config to copy cannot be read: ${where}: ${migrated.reason} Fix it first (npm run validate shows what to do).`,
+      'source',
+    )
   }
   if (migrated.kind === 'newer') {
     throw new LaunchError(
@@ -150,7 +203,8 @@ function asNewLaunch(sourceText: string, sourceConfig: string, name: string, sch
   let text = (migrated.kind === 'migrated' ? migrated.text : sourceText).slice(bom.length)
   text = withSchemaPath(text, schemaPath)
   const data = JSON.parse(text) as { launch?: { slug?: unknown; origins?: unknown }; seo?: { canonicalUrl?: unknown } }
-  if (data.launch === undefined) text = insertMembers(text, [], [['launch', `{ "slug": ${JSON.stringify(name)} }`]], 'configVersion')
+  if (data.launch === undefined)
+    text = insertMembers(text, [], [['launch', `{ "slug": ${JSON.stringify(name)} }`]], 'configVersion')
   else if (data.launch.slug === undefined) text = insertMembers(text, ['launch'], [['slug', JSON.stringify(name)]])
   else text = replaceValue(text, ['launch', 'slug'], JSON.stringify(name))
   text = removeMember(text, ['launch'], 'origins')
@@ -210,40 +264,91 @@ export function launchChecklist(text: string): ChecklistItem[] {
     return Object.keys(value).flatMap((key) => (key.startsWith('@') ? [] : leaves([...at, key])))
   }
 
-  for (const at of [['site', 'name'], ['site', 'brokerage'], ['seo', 'jsonLd', 'name']]) add('Names', at)
-  for (const at of [['site', 'phone', 'display'], ['site', 'phone', 'dial'], ['seo', 'jsonLd', 'telephone'], ['site', 'email'], ['seo', 'jsonLd', 'email']]) {
+  for (const at of [
+    ['site', 'name'],
+    ['site', 'brokerage'],
+    ['seo', 'jsonLd', 'name'],
+  ])
+    add('Names', at)
+  for (const at of [
+    ['site', 'phone', 'display'],
+    ['site', 'phone', 'dial'],
+    ['seo', 'jsonLd', 'telephone'],
+    ['site', 'email'],
+    ['seo', 'jsonLd', 'email'],
+  ]) {
     add('Phone and e-mail (the same number and address everywhere)', at)
   }
   add('Who is told of each registration (without it, site.email)', ['launch', 'notifyEmail'])
   add("Who is told of each realtor's registration (the co-op desk)", ['launch', 'realtorEmail'])
-  for (const at of [['site', 'location'], ...leaves(['seo', 'jsonLd', 'address']), ['seo', 'jsonLd', 'areaServed']]) add('Location', at)
-  for (const at of [['seo', 'canonicalUrl'], ['seo', 'jsonLd', 'url'], ['seo', 'jsonLd', 'image'], ['seo', 'title'], ['seo', 'description'], ['site', 'analytics', 'gtmId'], ['site', 'themeColor']]) {
+  for (const at of [['site', 'location'], ...leaves(['seo', 'jsonLd', 'address']), ['seo', 'jsonLd', 'areaServed']])
+    add('Location', at)
+  for (const at of [
+    ['seo', 'canonicalUrl'],
+    ['seo', 'jsonLd', 'url'],
+    ['seo', 'jsonLd', 'image'],
+    ['seo', 'title'],
+    ['seo', 'description'],
+    ['site', 'analytics', 'gtmId'],
+    ['site', 'themeColor'],
+  ]) {
     add('Web address, search and sharing', at)
   }
   for (const image of listConfigImages(data)) {
-    add('Images (put the new files in public/images, then update the name, alt text, width and height)', [...image.path, 'src'])
+    add('Images (put the new files in public/images, then update the name, alt text, width and height)', [
+      ...image.path,
+      'src',
+    ])
   }
   const documents = valueAt(data, ['documents', 'list'])
   if (Array.isArray(documents)) {
-    documents.forEach((_, i) => add('Documents (put the new development\'s PDFs in documents/, then update each title and file)', ['documents', 'list', i, 'file']))
+    documents.forEach((_, i) =>
+      add("Documents (put the new development's PDFs in documents/, then update each title and file)", [
+        'documents',
+        'list',
+        i,
+        'file',
+      ]),
+    )
   }
   const sections = valueAt(data, ['sections'])
   if (Array.isArray(sections)) {
-    sections.forEach((_, i) => add("Copy: each section's heading and all its text, lists and buttons", ['sections', i, 'heading']))
+    sections.forEach((_, i) =>
+      add("Copy: each section's heading and all its text, lists and buttons", ['sections', i, 'heading']),
+    )
   }
-  for (const at of [['header', 'logo', 'alt'], ['footer', 'copyright'], ['footer', 'disclaimers'], ['modal', 'title'], ['modal', 'intro'], ['form', 'consent']]) {
+  for (const at of [
+    ['header', 'logo', 'alt'],
+    ['footer', 'copyright'],
+    ['footer', 'disclaimers'],
+    ['modal', 'title'],
+    ['modal', 'intro'],
+    ['form', 'consent'],
+  ]) {
     add('Copy: header, footer, dialog and form', at)
   }
-  const reply = 'The reply e-mail to each registrant (sender, text, documents, signature, the brokerage\'s contacts)'
+  const reply = "The reply e-mail to each registrant (sender, text, documents, signature, the brokerage's contacts)"
   const listed = (at: Segment[]): Segment[][] => {
     const value = valueAt(data, at)
     return Array.isArray(value) ? value.map((_, i) => [...at, i]) : [at]
   }
-  for (const at of [['reply', 'sender', 'name'], ['reply', 'sender', 'email'], ['reply', 'subject'], ...listed(['reply', 'paragraphs'])]) add(reply, at)
+  for (const at of [
+    ['reply', 'sender', 'name'],
+    ['reply', 'sender', 'email'],
+    ['reply', 'subject'],
+    ...listed(['reply', 'paragraphs']),
+  ])
+    add(reply, at)
   for (const at of listed(['reply', 'documents'])) add(reply, [...at, 'url'])
-  for (const at of [...listed(['reply', 'signature']), ...leaves(['reply', 'brokerage']), ['reply', 'unsubscribe', 'pageTitle']]) add(reply, at)
+  for (const at of [
+    ...listed(['reply', 'signature']),
+    ...leaves(['reply', 'brokerage']),
+    ['reply', 'unsubscribe', 'pageTitle'],
+  ])
+    add(reply, at)
   // Only the texts the config gives: the others are written from the config (schema/privacy.ts); read the page at /privacy.
-  for (const at of leaves(['privacy']).filter((at) => at.length > 1)) add('The privacy page (/privacy): have the brokerage approve its words', at)
+  for (const at of leaves(['privacy']).filter((at) => at.length > 1))
+    add('The privacy page (/privacy): have the brokerage approve its words', at)
   return items
 }
 
@@ -251,7 +356,9 @@ export function launchChecklist(text: string): ChecklistItem[] {
 function documentFilesOf(text: string): string[] {
   try {
     const list = (JSON.parse(text) as { documents?: { list?: Array<{ file?: unknown }> } }).documents?.list
-    return Array.isArray(list) ? list.flatMap((d) => (typeof d?.file === 'string' && !d.file.split('/').includes('..') ? [d.file] : [])) : []
+    return Array.isArray(list)
+      ? list.flatMap((d) => (typeof d?.file === 'string' && !d.file.split('/').includes('..') ? [d.file] : []))
+      : []
   } catch {
     return []
   }

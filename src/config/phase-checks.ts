@@ -11,13 +11,16 @@ const isObject = (value: unknown): value is Json => typeof value === 'object' &&
 const changeTargets: Array<{ key: string; has: (data: Json) => boolean; what: string; fix: string }> = [
   {
     key: 'hero',
-    has: (data) => Array.isArray(data.sections) && data.sections.some((section) => isObject(section) && section.type === 'hero'),
+    has: (data) =>
+      Array.isArray(data.sections) && data.sections.some((section) => isObject(section) && section.type === 'hero'),
     what: 'hero section',
     fix: 'Add a section of type "hero" to "sections", or delete "hero" from this phase.',
   },
   {
     key: 'registration',
-    has: (data) => Array.isArray(data.sections) && data.sections.some((section) => isObject(section) && section.type === 'registration'),
+    has: (data) =>
+      Array.isArray(data.sections) &&
+      data.sections.some((section) => isObject(section) && section.type === 'registration'),
     what: 'registration section',
     fix: 'Add a section of type "registration" to "sections", or delete "registration" from this phase.',
   },
@@ -50,20 +53,28 @@ export function checkPhases(data: Json): Finding[] {
   const names = phases.map((phase) => (typeof phase.name === 'string' ? phase.name : undefined))
   const current = data.phases.current
   if (typeof current === 'string' && !names.includes(current)) {
-    const meant = closest(current, names.filter((name): name is string => name !== undefined))
+    const meant = closest(
+      current,
+      names.filter((name): name is string => name !== undefined),
+    )
     findings.push({
       at: ['phases', 'current'],
       message: `phases.current is ${describeValue(current)}, but no phase in phases.list has that name${meant ? `; did you mean '${meant}'?` : '.'}`,
       fix: `Write the name of one of the phases: ${listWords(names.filter((name): name is string => name !== undefined))}.`,
     })
   }
-  const timeZone = typeof launch.timeZone === 'string' && isTimeZone(launch.timeZone) ? launch.timeZone : 'America/Toronto'
+  const timeZone =
+    typeof launch.timeZone === 'string' && isTimeZone(launch.timeZone) ? launch.timeZone : 'America/Toronto'
   let previous: { at: Segment[]; starts: string; instant: number } | undefined
   phases.forEach((phase, index) => {
     const at: Segment[] = ['phases', 'list', index]
     const name = names[index]
     if (name !== undefined && names.indexOf(name) !== index) {
-      findings.push({ at: [...at, 'name'], message: `${describePath([...at, 'name'])} is ${describeValue(name)}, which an earlier phase is named already.`, fix: 'Give each phase its own name.' })
+      findings.push({
+        at: [...at, 'name'],
+        message: `${describePath([...at, 'name'])} is ${describeValue(name)}, which an earlier phase is named already.`,
+        fix: 'Give each phase its own name.',
+      })
     }
     for (const target of changeTargets) {
       if (phase[target.key] === undefined || target.has(data)) continue
@@ -78,7 +89,11 @@ export function checkPhases(data: Json): Finding[] {
     if (typeof phase.starts !== 'string' || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/.test(phase.starts)) return
     const instant = wallClockInstant(phase.starts, timeZone)
     if (instant === undefined) {
-      findings.push({ at: [...at, 'starts'], message: `${describePath([...at, 'starts'])} is ${describeValue(phase.starts)}, which is not a date and time on the calendar.`, fix: 'Write a real date and a time from 00:00 to 23:59, e.g. "2026-03-14T10:00".' })
+      findings.push({
+        at: [...at, 'starts'],
+        message: `${describePath([...at, 'starts'])} is ${describeValue(phase.starts)}, which is not a date and time on the calendar.`,
+        fix: 'Write a real date and a time from 00:00 to 23:59, e.g. "2026-03-14T10:00".',
+      })
       return
     }
     if (previous && instant <= previous.instant) {
@@ -111,7 +126,11 @@ function checkAnnouncement(phase: Json, at: Segment[], hasReply: boolean): Findi
     const where = describePath([...here, part.key])
     const trimmed = value.replace(/\r\n?/g, '\n').trim()
     if (trimmed === '') {
-      findings.push({ at: [...here, part.key], message: `${where} is empty: the announcement would go out without a ${part.words}.`, fix: `Write the ${part.words}, or delete "announcement" from this phase.` })
+      findings.push({
+        at: [...here, part.key],
+        message: `${where} is empty: the announcement would go out without a ${part.words}.`,
+        fix: `Write the ${part.words}, or delete "announcement" from this phase.`,
+      })
     } else if (trimmed.length > part.limit) {
       findings.push({
         at: [...here, part.key],
@@ -119,7 +138,11 @@ function checkAnnouncement(phase: Json, at: Segment[], hasReply: boolean): Findi
         fix: `Shorten it to ${part.limit} characters or fewer.`,
       })
     } else if (part.control.test(trimmed)) {
-      findings.push({ at: [...here, part.key], message: `${where} has invisible or control characters.`, fix: 'Remove them: write the words as plain text.' })
+      findings.push({
+        at: [...here, part.key],
+        message: `${where} has invisible or control characters.`,
+        fix: 'Remove them: write the words as plain text.',
+      })
     }
   }
   if (!hasReply) {

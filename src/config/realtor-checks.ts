@@ -13,13 +13,20 @@ export function checkRealtorPath(data: Json): Finding[] {
   const launch = isObject(data.launch) ? data.launch : {}
   const reply = isObject(data.reply) ? data.reply : {}
   const named: Array<{ at: string[]; what: string }> = [
-    ...(launch.realtorEmail !== undefined ? [{ at: ['launch', 'realtorEmail'], what: 'launch.realtorEmail (the co-op desk)' }] : []),
-    ...(reply.realtor !== undefined ? [{ at: ['reply', 'realtor'], what: 'reply.realtor (the realtors\' reply)' }] : []),
+    ...(launch.realtorEmail !== undefined
+      ? [{ at: ['launch', 'realtorEmail'], what: 'launch.realtorEmail (the co-op desk)' }]
+      : []),
+    ...(reply.realtor !== undefined ? [{ at: ['reply', 'realtor'], what: "reply.realtor (the realtors' reply)" }] : []),
   ]
   if (named.length === 0) return []
   const form = isObject(data.form) ? data.form : {}
   const isRealtor = formFieldSchemas(form.schema).get('isRealtor')
-  const answers = isRealtor && Array.isArray(isRealtor.enum) ? isRealtor.enum : isRealtor && 'const' in isRealtor ? [isRealtor.const] : []
+  const answers =
+    isRealtor && Array.isArray(isRealtor.enum)
+      ? isRealtor.enum
+      : isRealtor && 'const' in isRealtor
+        ? [isRealtor.const]
+        : []
   if (answers.includes('yes')) return []
   return named.map(({ at, what }) => ({
     at,

@@ -23,7 +23,9 @@ export function replyTexts(reply: Json): [Segment[], unknown][] {
   return [
     [['reply', 'subject'], reply.subject],
     [['reply', 'greeting'], reply.greeting],
-    ...(Array.isArray(reply.paragraphs) ? reply.paragraphs.map((p, i): [Segment[], unknown] => [['reply', 'paragraphs', i], p]) : []),
+    ...(Array.isArray(reply.paragraphs)
+      ? reply.paragraphs.map((p, i): [Segment[], unknown] => [['reply', 'paragraphs', i], p])
+      : []),
     ...realtorReplyTexts(reply),
     [['reply', 'unsubscribe', 'notice'], unsubscribe.notice],
     [['reply', 'unsubscribe', 'heading'], unsubscribe.heading],
@@ -38,7 +40,9 @@ function realtorReplyTexts(reply: Json): [Segment[], unknown][] {
   return [
     [[...at, 'subject'], realtor.subject],
     [[...at, 'greeting'], realtor.greeting],
-    ...(Array.isArray(realtor.paragraphs) ? realtor.paragraphs.map((p, i): [Segment[], unknown] => [[...at, 'paragraphs', i], p]) : []),
+    ...(Array.isArray(realtor.paragraphs)
+      ? realtor.paragraphs.map((p, i): [Segment[], unknown] => [[...at, 'paragraphs', i], p])
+      : []),
     [[...at, 'cooperation'], realtor.cooperation],
   ]
 }
@@ -53,7 +57,9 @@ function phaseReplyTexts(data: Json): [Segment[], unknown][] {
     return [
       [[...at, 'subject'], reply.subject],
       [[...at, 'greeting'], reply.greeting],
-      ...(Array.isArray(reply.paragraphs) ? reply.paragraphs.map((p, i): [Segment[], unknown] => [[...at, 'paragraphs', i], p]) : []),
+      ...(Array.isArray(reply.paragraphs)
+        ? reply.paragraphs.map((p, i): [Segment[], unknown] => [[...at, 'paragraphs', i], p])
+        : []),
     ] as [Segment[], unknown][]
   })
 }
@@ -102,7 +108,8 @@ export function checkReplyPlaceholders(data: Json): Finding[] {
   if (typeof unsubscribe.heading === 'string' && /\{(?!site\})[^{}]*\}/.test(unsubscribe.heading)) {
     findings.push({
       at: ['reply', 'unsubscribe', 'heading'],
-      message: 'reply.unsubscribe.heading may only use {site}: the unsubscribe page does not show what was typed in the form.',
+      message:
+        'reply.unsubscribe.heading may only use {site}: the unsubscribe page does not show what was typed in the form.',
       fix: 'Remove the other placeholders from it.',
     })
   }

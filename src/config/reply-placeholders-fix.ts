@@ -9,13 +9,26 @@ export type ReplyPlaceholderChange = { line: number; at: Segment[]; description:
 // Fields that hold the visitor's name or phone under another key: the reply may show the form's own {name} and
 // {phone} instead (only a name made of letters, only the number's digits), when the form has those fields.
 const nameLike = new Set(['firstname', 'fullname', 'givenname', 'yourname', 'contactname', 'prenom'])
-const phoneLike = new Set(['phonenumber', 'telephone', 'tel', 'mobile', 'mobilephone', 'mobilenumber', 'cell', 'cellphone'])
+const phoneLike = new Set([
+  'phonenumber',
+  'telephone',
+  'tel',
+  'mobile',
+  'mobilephone',
+  'mobilenumber',
+  'cell',
+  'cellphone',
+])
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /** The allowed placeholder a refused one becomes, or undefined when it goes. */
 function replacementOf(field: string, allowed: readonly string[]): string | undefined {
-  const key = field.normalize('NFKD').replace(/[^A-Za-z]/g, '').toLowerCase()
+  const key = field
+    .normalize('NFKD')
+    .replace(/[^A-Za-z]/g, '')
+    .toLowerCase()
   if (nameLike.has(key) && allowed.includes('name')) return 'name'
   if (phoneLike.has(key) && allowed.includes('phone')) return 'phone'
   return undefined

@@ -6,9 +6,19 @@ import { lazy, Suspense } from 'react'
  * the build-time `virtual:form-validator`; RegistrationForm itself takes all of it as props.
  */
 export const loadRegistrationForm = async () => {
-  const [{ RegistrationForm }, compiled] = await Promise.all([import('./RegistrationForm.tsx'), import('virtual:form-validator')])
+  const [{ RegistrationForm }, compiled] = await Promise.all([
+    import('./RegistrationForm.tsx'),
+    import('virtual:form-validator'),
+  ])
   function ConfiguredRegistrationForm({ idPrefix }: { idPrefix: string }) {
-    return <RegistrationForm idPrefix={idPrefix} schema={compiled.formSchema} ui={compiled.formUi} validators={compiled.validators} />
+    return (
+      <RegistrationForm
+        idPrefix={idPrefix}
+        schema={compiled.formSchema}
+        ui={compiled.formUi}
+        validators={compiled.validators}
+      />
+    )
   }
   return { default: ConfiguredRegistrationForm }
 }

@@ -65,7 +65,22 @@ function ObjectFieldTemplate({ properties }: ObjectFieldTemplateProps) {
 }
 
 function BaseInputTemplate(props: WidgetProps & { type?: string }) {
-  const { id, htmlName, value, disabled, readonly, autofocus, onBlur, onFocus, onChange, options, schema, rawErrors, type, placeholder } = props
+  const {
+    id,
+    htmlName,
+    value,
+    disabled,
+    readonly,
+    autofocus,
+    onBlur,
+    onFocus,
+    onChange,
+    options,
+    schema,
+    rawErrors,
+    type,
+    placeholder,
+  } = props
   const inputProps = getInputProps(schema, type, options)
   const invalid = Boolean(rawErrors?.length)
   return (
@@ -81,7 +96,9 @@ function BaseInputTemplate(props: WidgetProps & { type?: string }) {
       aria-invalid={invalid || undefined}
       aria-describedby={errorId(id)}
       className={`${inputClass} ${invalid ? 'border-red-700' : 'border-ink/35'}`}
-      onChange={(event: ChangeEvent<HTMLInputElement>) => onChange(event.target.value === '' ? options.emptyValue : event.target.value)}
+      onChange={(event: ChangeEvent<HTMLInputElement>) =>
+        onChange(event.target.value === '' ? options.emptyValue : event.target.value)
+      }
       onBlur={(event) => onBlur(id, event.target.value)}
       onFocus={(event) => onFocus(id, event.target.value)}
     />
@@ -89,7 +106,18 @@ function BaseInputTemplate(props: WidgetProps & { type?: string }) {
 }
 
 /** A yes/no box (e.g. the updates box, express consent): unticked until the visitor ticks it, labelled beside it. */
-function CheckboxWidget({ id, htmlName, label, value, disabled, readonly, onChange, onBlur, onFocus, rawErrors }: WidgetProps) {
+function CheckboxWidget({
+  id,
+  htmlName,
+  label,
+  value,
+  disabled,
+  readonly,
+  onChange,
+  onBlur,
+  onFocus,
+  rawErrors,
+}: WidgetProps) {
   return (
     <label className="flex min-h-11 cursor-pointer items-center gap-2.5 text-base text-ink">
       <input
@@ -110,7 +138,18 @@ function CheckboxWidget({ id, htmlName, label, value, disabled, readonly, onChan
   )
 }
 
-function RadioWidget({ id, htmlName, options, value, disabled, readonly, onChange, onBlur, onFocus, rawErrors }: WidgetProps) {
+function RadioWidget({
+  id,
+  htmlName,
+  options,
+  value,
+  disabled,
+  readonly,
+  onChange,
+  onBlur,
+  onFocus,
+  rawErrors,
+}: WidgetProps) {
   const invalid = Boolean(rawErrors?.length)
   return (
     <div className="flex flex-wrap gap-3">
@@ -182,8 +221,12 @@ export type RegistrationFormProps = {
  * show one message per field, in the config's words.
  */
 export function RegistrationForm({ idPrefix, schema, ui, validators }: RegistrationFormProps) {
-  const { validator, transformErrors } = useMemo(() => createBrowserValidator(validators, schema, ui.messages), [schema, ui.messages, validators])
-  const { form, launch, formData, setFormData, status, serverErrors, accepted, honeypot, submit } = useRegistrationState()
+  const { validator, transformErrors } = useMemo(
+    () => createBrowserValidator(validators, schema, ui.messages),
+    [schema, ui.messages, validators],
+  )
+  const { form, launch, formData, setFormData, status, serverErrors, accepted, honeypot, submit } =
+    useRegistrationState()
   const [attempted, setAttempted] = useState(false)
   // After a registration is accepted (from this form or the other) the form starts afresh: its live validation off
   // until the next submit, set in this same render so the emptied data is never validated. RJSF keeps the errors of
@@ -259,7 +302,11 @@ export function RegistrationForm({ idPrefix, schema, ui, validators }: Registrat
       </div>
       {/* Which launch a post without JavaScript is for (the JSON body says it too). */}
       <input type="hidden" name="launch" value={launch} />
-      <button type="submit" disabled={submitting} className="btn-primary w-full disabled:cursor-wait disabled:opacity-75">
+      <button
+        type="submit"
+        disabled={submitting}
+        className="btn-primary w-full disabled:cursor-wait disabled:opacity-75"
+      >
         {submitting ? ui.submittingLabel : ui.submitLabel}
       </button>
       <p className="text-center text-sm text-ink-muted">

@@ -4,7 +4,12 @@ import { attributionOfUrl } from '../../schema/registration-contract.ts'
  * Where the visit came from, kept for the browser session: the landing referrer, its utm_* parameters, the ad
  * click ids (gclid, gbraid, wbraid, fbclid, msclkid) and the landing page's path.
  */
-export type Attribution = { referrer: string; utm: Record<string, string>; clickIds: Record<string, string>; landingPage: string }
+export type Attribution = {
+  referrer: string
+  utm: Record<string, string>
+  clickIds: Record<string, string>
+  landingPage: string
+}
 
 const storageKey = 'registration-attribution'
 
@@ -27,7 +32,12 @@ export function captureAttribution(location: Location = window.location, referre
   const newClick = Object.keys(current.utm).length > 0 || Object.keys(current.clickIds).length > 0
   const attribution: Attribution =
     stored && !newClick
-      ? { referrer: stored.referrer ?? '', utm: stored.utm ?? {}, clickIds: stored.clickIds ?? {}, landingPage: stored.landingPage ?? current.landingPage }
+      ? {
+          referrer: stored.referrer ?? '',
+          utm: stored.utm ?? {},
+          clickIds: stored.clickIds ?? {},
+          landingPage: stored.landingPage ?? current.landingPage,
+        }
       : { referrer: stored?.referrer ?? referrer, ...current }
   try {
     sessionStorage.setItem(storageKey, JSON.stringify(attribution))

@@ -25,12 +25,23 @@ export function createBrowserValidator(
   const precompiled = createPrecompiledValidator(validateFns, formSchema)
   const validator: ValidatorType = {
     validateFormData: (data, schema, customValidate, transformErrors, uiSchema) =>
-      precompiled.validateFormData(trimRegistration(data, formSchema), schema, customValidate, transformErrors, uiSchema),
+      precompiled.validateFormData(
+        trimRegistration(data, formSchema),
+        schema,
+        customValidate,
+        transformErrors,
+        uiSchema,
+      ),
     isValid: (schema, data, rootSchema) => precompiled.isValid(schema, data, rootSchema),
-    rawValidation: (schema, data) => precompiled.rawValidation(schema, data === undefined ? data : trimRegistration(data, formSchema)),
+    rawValidation: (schema, data) =>
+      precompiled.rawValidation(schema, data === undefined ? data : trimRegistration(data, formSchema)),
   }
   const transformErrors = (errors: RJSFValidationError[]): RJSFValidationError[] => {
-    const failures = errors.map((error) => ({ field: fieldOf(error), keyword: error.name ?? '', message: error.message }))
+    const failures = errors.map((error) => ({
+      field: fieldOf(error),
+      keyword: error.name ?? '',
+      message: error.message,
+    }))
     return Object.entries(pickFieldMessages(failures, messages)).map(([field, message]) => ({
       name: 'rule',
       property: `.${field}`,

@@ -17,7 +17,8 @@ export function readDraft(): RegistrationData {
 /** Keeps what the visitor typed so far; an empty form removes the draft. */
 export function saveDraft(data: RegistrationData): void {
   try {
-    if (Object.values(data).some((value) => value !== undefined && value !== '')) sessionStorage.setItem(draftKey, JSON.stringify(data))
+    if (Object.values(data).some((value) => value !== undefined && value !== ''))
+      sessionStorage.setItem(draftKey, JSON.stringify(data))
     else sessionStorage.removeItem(draftKey)
   } catch {
     // storage blocked (private mode): the draft is a convenience, the form still works

@@ -40,7 +40,11 @@ export function useRegistrationState(): RegistrationState {
 
 /** The data as a key: the same trimmed values give the same key, whatever their order. */
 function dataKey(data: RegistrationData): string {
-  return JSON.stringify(Object.keys(data).sort().map((key) => [key, data[key]]))
+  return JSON.stringify(
+    Object.keys(data)
+      .sort()
+      .map((key) => [key, data[key]]),
+  )
 }
 
 type Snapshot = Pick<RegistrationState, 'formData' | 'status' | 'serverErrors' | 'accepted'>
@@ -144,7 +148,14 @@ export function createRegistrationStore({ form, launch, analytics, onSuccess }: 
 export function RegistrationProvider({ store, children }: { store: RegistrationStore; children: ReactNode }) {
   const snapshot = useSyncExternalStore(store.subscribe, store.getSnapshot, store.getSnapshot)
   const value = useMemo<RegistrationState>(
-    () => ({ form: store.form, launch: store.launch, setFormData: store.setFormData, honeypot: store.honeypot, submit: store.submit, ...snapshot }),
+    () => ({
+      form: store.form,
+      launch: store.launch,
+      setFormData: store.setFormData,
+      honeypot: store.honeypot,
+      submit: store.submit,
+      ...snapshot,
+    }),
     [store, snapshot],
   )
   return <RegistrationStateContext value={value}>{children}</RegistrationStateContext>

@@ -7,13 +7,16 @@ export type SendOutcome = { ok: true } | { ok: false; error: unknown; fieldError
 
 let client: Promise<SupabaseClient> | undefined
 
-
 // Created once, on first use: supabase-js is ~50 KiB that the page does not need to paint.
 function getClient(): Promise<SupabaseClient> {
   client ??= import('@supabase/supabase-js').then(({ createClient }) =>
-    createClient(import.meta.env.VITE_SUPABASE_URL || window.location.origin, import.meta.env.VITE_SUPABASE_ANON_KEY || localAnonKey, {
-      auth: { storage: window.localStorage, persistSession: true, autoRefreshToken: true },
-    }),
+    createClient(
+      import.meta.env.VITE_SUPABASE_URL || window.location.origin,
+      import.meta.env.VITE_SUPABASE_ANON_KEY || localAnonKey,
+      {
+        auth: { storage: window.localStorage, persistSession: true, autoRefreshToken: true },
+      },
+    ),
   )
   client.catch(() => {
     client = undefined // a failed chunk download is retried on the next submit

@@ -1,4 +1,4 @@
-import type { HeaderProps, } from '../../schema/sections.ts'
+import type { HeaderProps } from '../../schema/sections.ts'
 import type { Site } from '../../schema/page-config.ts'
 import { Cta } from '../ui/Cta.tsx'
 import { PhoneIcon } from '../ui/icons.tsx'
@@ -15,7 +15,11 @@ export function Header({ logo, navLabel, links, phoneLabel, cta, site }: HeaderP
             image={logo}
             eager
             fill={false}
-            sizes={sizesByHeight(logo, [[640, 44], [400, 32], [0, 28]])}
+            sizes={sizesByHeight(logo, [
+              [640, 44],
+              [400, 32],
+              [0, 28],
+            ])}
             className="h-7 w-auto min-[400px]:h-8 sm:h-11"
           />
         </a>
@@ -23,7 +27,10 @@ export function Header({ logo, navLabel, links, phoneLabel, cta, site }: HeaderP
           <ul className="flex gap-1 whitespace-nowrap lg:gap-2">
             {links.map((link) => (
               <li key={link.href}>
-                <a href={link.href} className="inline-block rounded px-2 py-2 text-sm font-medium text-ink hover:text-forest-700 hover:underline sm:text-base">
+                <a
+                  href={link.href}
+                  className="inline-block rounded px-2 py-2 text-sm font-medium text-ink hover:text-forest-700 hover:underline sm:text-base"
+                >
                   {link.label}
                 </a>
               </li>

@@ -15,7 +15,11 @@ export function Island<K extends IslandKind>({ kind, props }: { kind: K; props: 
   // Each kind's props type is checked at the call site; inside, one shape for all.
   const Component = islandRegistry[kind] as ComponentType<Record<string, unknown>>
   const own = props as Record<string, unknown>
-  const attributes = { className: 'contents', [islandKindAttribute]: kind, [islandPropsAttribute]: JSON.stringify(props) }
+  const attributes = {
+    className: 'contents',
+    [islandKindAttribute]: kind,
+    [islandPropsAttribute]: JSON.stringify(props),
+  }
   // A button's island sits where phrasing content may (span); the others hold whole blocks (div).
   return kind === 'cta' ? (
     <span {...attributes}>

@@ -26,7 +26,17 @@ function VisitImage({ launch }: { launch: ClientPageConfig['launch'] }) {
   const hosted = import.meta.env.VITE_SUPABASE_URL
   if (!hosted || launch.countVisits === false) return null
   const src = `${hosted.replace(/\/+$/, '')}${contactFunctionPath}/visit/${encodeURIComponent(launch.slug)}`
-  return <img src={src} alt="" width={1} height={1} referrerPolicy="no-referrer" decoding="async" className="pointer-events-none absolute h-px w-px opacity-0" />
+  return (
+    <img
+      src={src}
+      alt=""
+      width={1}
+      height={1}
+      referrerPolicy="no-referrer"
+      decoding="async"
+      className="pointer-events-none absolute h-px w-px opacity-0"
+    />
+  )
 }
 
 type Props = {
@@ -43,7 +53,14 @@ export function Page({ config, registration }: Props) {
   // A new store only when the form's texts or analytics change (the editor's preview re-renders with each edit).
   const formKey = JSON.stringify([config.form, config.site.analytics])
   const store = useMemo(
-    () => registration ?? createRegistrationStore({ form: config.form, launch: config.launch.slug, analytics: config.site.analytics, onSuccess: closeDialogAfterRegistration }),
+    () =>
+      registration ??
+      createRegistrationStore({
+        form: config.form,
+        launch: config.launch.slug,
+        analytics: config.site.analytics,
+        onSuccess: closeDialogAfterRegistration,
+      }),
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [registration, formKey],
   )
@@ -52,7 +69,11 @@ export function Page({ config, registration }: Props) {
     <RegistrationProvider store={store}>
       <Header {...config.header} site={config.site} />
       <main id="main">
-        {config.banner && <p className="bg-brass-300 px-5 py-2 text-center text-sm font-semibold text-forest-900 sm:text-base">{config.banner}</p>}
+        {config.banner && (
+          <p className="bg-brass-300 px-5 py-2 text-center text-sm font-semibold text-forest-900 sm:text-base">
+            {config.banner}
+          </p>
+        )}
         {config.sections.map((section, index) => renderSection(section, index, shared))}
       </main>
       <Footer {...footerPropsOf(config)} />

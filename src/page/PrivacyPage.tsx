@@ -31,9 +31,21 @@ export function PrivacyPage({ privacy, header }: Props) {
       <header className="border-b border-cream-200 bg-cream-50">
         <div className="mx-auto flex max-w-3xl flex-wrap items-center justify-between gap-x-6 gap-y-2 px-5 py-3 sm:px-8">
           <a href="/" className="shrink-0 rounded">
-            <Picture image={header.logo} eager fill={false} sizes={sizesByHeight(header.logo, [[640, 40], [0, 32]])} className="h-8 w-auto sm:h-10" />
+            <Picture
+              image={header.logo}
+              eager
+              fill={false}
+              sizes={sizesByHeight(header.logo, [
+                [640, 40],
+                [0, 32],
+              ])}
+              className="h-8 w-auto sm:h-10"
+            />
           </a>
-          <a href="/" className="inline-block py-2 font-medium text-forest-900 underline underline-offset-4 hover:text-forest-700">
+          <a
+            href="/"
+            className="inline-block py-2 font-medium text-forest-900 underline underline-offset-4 hover:text-forest-700"
+          >
             {privacy.backLabel}
           </a>
         </div>

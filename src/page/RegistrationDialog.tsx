@@ -42,7 +42,10 @@ export default function RegistrationDialog({ modal, isOpen, onClose }: Props) {
       >
         <CloseIcon className="size-6" />
       </button>
-      <h2 id="registration-dialog-title" className="pr-10 font-serif text-2xl font-semibold text-forest-900 sm:text-3xl">
+      <h2
+        id="registration-dialog-title"
+        className="pr-10 font-serif text-2xl font-semibold text-forest-900 sm:text-3xl"
+      >
         {modal.title}
       </h2>
       {modal.intro && <p className="mt-2 text-base text-ink-muted">{modal.intro}</p>}

@@ -9,7 +9,10 @@ import { closeDialogByVisitor, openDialog, useDialogOpen } from './dialog-state.
 import { computeDelayLeft } from './page-loaded-at.ts'
 import { yieldToMain } from './yield-to-main.ts'
 
-type Parts = { Dialog: typeof import('./RegistrationDialog.tsx').default; Toasts: typeof import('../form/Toasts.tsx').default }
+type Parts = {
+  Dialog: typeof import('./RegistrationDialog.tsx').default
+  Toasts: typeof import('../form/Toasts.tsx').default
+}
 
 let loadingParts: Promise<Parts> | undefined
 /** The dialog's and the toasts' code, loaded once (again after a failed attempt). */
@@ -62,7 +65,8 @@ export function RegistrationDialogHost({ modal, tagManagerId }: Props) {
       if (stopped) return
       // Not when the config (a phase) turns it off, after a registration in this browser, nor within modal.snoozeDays
       // of the visitor closing it. The delay counts from the page's load, not from this island's hydration.
-      if (modal.opensByItself !== false && shouldOpenDialogByItself(modal.snoozeDays ?? 0)) timer = window.setTimeout(openDialog, computeDelayLeft(modal.openDelayMs))
+      if (modal.opensByItself !== false && shouldOpenDialogByItself(modal.snoozeDays ?? 0))
+        timer = window.setTimeout(openDialog, computeDelayLeft(modal.openDelayMs))
       if (tagManagerId) {
         await yieldToMain()
         if (stopped) return

@@ -25,7 +25,13 @@ export function RegistrationNotice({ kind, form }: { kind: NoticeKind; form: Cli
   }
   const [title, text, link] =
     kind === 'registered'
-      ? [form.toasts.success.title, form.toasts.success.text, <a href="/" className="btn-primary mt-8">{texts.backLabel}</a>]
+      ? [
+          form.toasts.success.title,
+          form.toasts.success.text,
+          <a href="/" className="btn-primary mt-8">
+            {texts.backLabel}
+          </a>,
+        ]
       : [
           texts.checkTitle,
           texts.checkText,

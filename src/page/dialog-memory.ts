@@ -30,7 +30,13 @@ function write(memory: Memory): void {
 export function shouldOpenDialogByItself(snoozeDays: number, now = Date.now()): boolean {
   const memory = read()
   if (memory.registered) return false
-  if (snoozeDays > 0 && typeof memory.closedAt === 'number' && now - memory.closedAt < snoozeDays * dayMs && memory.closedAt <= now) return false
+  if (
+    snoozeDays > 0 &&
+    typeof memory.closedAt === 'number' &&
+    now - memory.closedAt < snoozeDays * dayMs &&
+    memory.closedAt <= now
+  )
+    return false
   return true
 }
 

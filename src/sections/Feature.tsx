@@ -24,7 +24,9 @@ export function Feature(props: SectionComponentProps<'feature'>) {
           {facts.map((fact) => (
             <div key={fact.label} className="flex flex-col-reverse justify-end">
               <dt className="mt-1 text-sm text-ink-muted">{fact.label}</dt>
-              <dd className="font-serif text-xl font-semibold whitespace-nowrap text-forest-900 min-[400px]:text-2xl sm:text-3xl">{fact.value}</dd>
+              <dd className="font-serif text-xl font-semibold whitespace-nowrap text-forest-900 min-[400px]:text-2xl sm:text-3xl">
+                {fact.value}
+              </dd>
             </div>
           ))}
         </dl>

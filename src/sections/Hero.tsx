@@ -4,13 +4,26 @@ import { Picture } from '../ui/Picture.tsx'
 import type { SectionComponentProps } from '../ui/section-props.ts'
 
 /** The opening banner with the page's only h1, and the bar with Call Now, the hint and Register. */
-export function Hero({ anchor, eyebrow, heading, tagline, intro, image, cta, bar, site }: SectionComponentProps<'hero'>) {
+export function Hero({
+  anchor,
+  eyebrow,
+  heading,
+  tagline,
+  intro,
+  image,
+  cta,
+  bar,
+  site,
+}: SectionComponentProps<'hero'>) {
   return (
     <section id={anchor} aria-labelledby="hero-heading" className="tone-dark bg-forest-900 text-cream-50">
       <div className="mx-auto grid max-w-6xl items-center gap-10 px-5 pt-10 pb-12 sm:px-8 lg:grid-cols-[1fr_1.1fr] lg:gap-14 lg:pt-16 lg:pb-20">
         <div>
           {eyebrow && <p className="eyebrow text-brass-300">{eyebrow}</p>}
-          <h1 id="hero-heading" className="mt-4 font-serif text-4xl leading-[1.08] font-semibold text-balance sm:text-6xl">
+          <h1
+            id="hero-heading"
+            className="mt-4 font-serif text-4xl leading-[1.08] font-semibold text-balance sm:text-6xl"
+          >
             {heading}
           </h1>
           <p className="mt-5 font-serif text-xl text-brass-300 italic sm:text-2xl">{tagline}</p>

@@ -15,7 +15,9 @@ export function Highlights({ body, items, ...frame }: SectionComponentProps<'hig
               className={`card-number rounded-2xl p-6 ${dark ? 'bg-forest-800' : 'bg-white shadow-sm ring-1 ring-cream-200'}`}
             >
               <h3 className="mt-3 text-lg font-semibold">{item.title}</h3>
-              <p className={`mt-2 text-base leading-relaxed ${dark ? 'text-cream-100' : 'text-ink-muted'}`}>{item.text}</p>
+              <p className={`mt-2 text-base leading-relaxed ${dark ? 'text-cream-100' : 'text-ink-muted'}`}>
+                {item.text}
+              </p>
             </li>
           ))}
         </ol>

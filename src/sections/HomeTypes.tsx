@@ -14,12 +14,17 @@ export function HomeTypes({ intro, cards, cta, ...frame }: SectionComponentProps
         <>
           <ul className="grid gap-8 md:grid-cols-3">
             {cards.map((card) => (
-              <li key={card.name} className="flex flex-col overflow-hidden rounded-2xl bg-white shadow-md ring-1 ring-cream-200">
+              <li
+                key={card.name}
+                className="flex flex-col overflow-hidden rounded-2xl bg-white shadow-md ring-1 ring-cream-200"
+              >
                 <Picture image={card.image} />
                 <div className="flex flex-1 flex-col p-6">
                   <h3 className="font-serif text-2xl font-semibold text-forest-900">{card.name}</h3>
                   {card.badge && (
-                    <p className="mt-2 w-fit rounded-full bg-forest-100 px-3 py-1 text-sm font-semibold text-forest-900">{card.badge}</p>
+                    <p className="mt-2 w-fit rounded-full bg-forest-100 px-3 py-1 text-sm font-semibold text-forest-900">
+                      {card.badge}
+                    </p>
                   )}
                   <p className="mt-4 text-base leading-relaxed text-ink-muted">{card.summary}</p>
                   <CheckList items={card.details} className="mt-4 space-y-2 text-sm" compact />

@@ -77,7 +77,15 @@ import { createOriginPolicy, requestHost, type OriginPolicy } from './registrati
 import { checkDetailsPagePath, registeredPagePath } from '../../schema/registration-contract.ts'
 import { formFieldNames } from '../../schema/registration-rules.ts'
 import { fillFormPage } from './registration/form-page.ts'
-import { derivedSubmissionId, formPostAttribution, formPostOrigin, formPostPage, isFormPost, parseFormBody, plainAnswerPage } from './registration/form-post.ts'
+import {
+  derivedSubmissionId,
+  formPostAttribution,
+  formPostOrigin,
+  formPostPage,
+  isFormPost,
+  parseFormBody,
+  plainAnswerPage,
+} from './registration/form-post.ts'
 import { healthHandler } from './site/health.ts'
 import { consentEvidence, ownPageAddress } from './store/lead-evidence.ts'
 import { deliverySettings } from './delivery/settings.ts'
@@ -181,7 +189,9 @@ export type AppDeps = {
 }
 
 // A transparent 1×1 GIF: the visit image's answer.
-const visitImage = Uint8Array.from(atob('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7'), (c) => c.charCodeAt(0))
+const visitImage = Uint8Array.from(atob('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7'), (c) =>
+  c.charCodeAt(0),
+)
 
 /** One launch as the app answers for it: its site, and what is made of it once at creation. */
 type ServedLaunch = {
@@ -208,7 +218,8 @@ export function createApp(deps: AppDeps): Hono {
   const log: AppLog = deps.log ?? { info: (m) => console.log(m), error: (m, e) => console.error(m, e ?? '') }
   const newId = deps.newId ?? (() => crypto.randomUUID())
   const trustProxy = deps.trustProxy ?? 0
-  const limiter = deps.rateLimiter ?? createRateLimiter(deps.rateLimitPerMinute ?? registrationSettings.RATE_LIMIT_PER_MINUTE.default)
+  const limiter =
+    deps.rateLimiter ?? createRateLimiter(deps.rateLimitPerMinute ?? registrationSettings.RATE_LIMIT_PER_MINUTE.default)
   const timeZone = deps.timeZone ?? deliverySettings.NOTIFY_TIME_ZONE.default
   const allowedOrigins = deps.allowedOrigins ?? []
   const launches = new Map<string, ServedLaunch>()
@@ -222,10 +233,18 @@ export function createApp(deps: AppDeps): Hono {
       ownPages: createOriginPolicy([...allowedOrigins.filter((origin) => origin !== '*'), ...site.origins], trustProxy),
     })
   }
-  const chooseLaunch = createLaunchChooser({ launches: deps.launches, defaultLaunch: deps.defaultLaunch, allowedOrigins, launchOfHost: deps.launchOfHost })
+  const chooseLaunch = createLaunchChooser({
+    launches: deps.launches,
+    defaultLaunch: deps.defaultLaunch,
+    allowedOrigins,
+    launchOfHost: deps.launchOfHost,
+  })
   // Every launch's pages may call, as may the operator's ALLOWED_ORIGINS; which launch they may file into is decided
   // once the body names it.
-  const originPolicy = createOriginPolicy([...allowedOrigins, ...deps.launches.flatMap((site) => site.origins)], trustProxy)
+  const originPolicy = createOriginPolicy(
+    [...allowedOrigins, ...deps.launches.flatMap((site) => site.origins)],
+    trustProxy,
+  )
   /** The launch each request being answered was found to be for (a refused plain post shows that launch's form). */
   const chosen = new WeakMap<Request, ServedLaunch>()
   const maxSize = deps.bodyLimitBytes ?? registrationSettings.MAX_BODY_BYTES.default
@@ -271,15 +290,28 @@ export function createApp(deps: AppDeps): Hono {
     const launch = launchOf(c, sent.launch, plain ? site : c.req.header('origin'))
     const form = launch.site.form
     const body = plain ? parseFormBody(bytes, form.schema) : sent
-    const { reportedConsent, ...read } = readSubmissionContext(plain ? { submissionId: body.submissionId || undefined } : body, { newId })
+    const { reportedConsent, ...read } = readSubmissionContext(
+      plain ? { submissionId: body.submissionId || undefined } : body,
+      { newId },
+    )
     // A plain form shows the config's consent note and sends none; its attribution is the page it was sent from (the
     // form shown again after a correction carries that page's address on, as pageUrl).
-    const context = plain ? { ...read, ...formPostAttribution(formPostPage(body.pageUrl, site!) ?? c.req.header('referer')) } : read
+    const context = plain
+      ? { ...read, ...formPostAttribution(formPostPage(body.pageUrl, site!) ?? c.req.header('referer')) }
+      : read
     const checked = launch.validate(body)
     const errors = { ...controlCharacterErrors(body, form), ...(checked.ok ? {} : checked.errors) }
     if (!checked.ok || Object.keys(errors).length > 0) {
-      const values = Object.fromEntries(formFieldNames(form.schema).filter((f) => f in body).map((f) => [f, body[f]]))
-      throw refusal(400, 'Some fields need attention.', { errors, values, carried: context.pageUrl ? { pageUrl: context.pageUrl } : {} })
+      const values = Object.fromEntries(
+        formFieldNames(form.schema)
+          .filter((f) => f in body)
+          .map((f) => [f, body[f]]),
+      )
+      throw refusal(400, 'Some fields need attention.', {
+        errors,
+        values,
+        carried: context.pageUrl ? { pageUrl: context.pageUrl } : {},
+      })
     }
     // Bots fill every input, the hidden one too. Kept, flagged and never notified, rather than dropped: a real
     // visitor caught by mistake can be found in the export. The answer is the same as anyone's.
@@ -287,7 +319,10 @@ export function createApp(deps: AppDeps): Hono {
     // Without an id from the page, a plain post's is derived from its values: the same registration posted twice (a
     // double click, the answer reloaded) is stored once, a corrected one is a new submission.
     const now = clock()
-    const submissionId = plain && !body.submissionId ? await derivedSubmissionId(canonical(checked.value), clientAddressOf(c), now) : context.submissionId
+    const submissionId =
+      plain && !body.submissionId
+        ? await derivedSubmissionId(canonical(checked.value), clientAddressOf(c), now)
+        : context.submissionId
     const phase = launch.phases?.at(now)
     const lead: NewLead = {
       ...context,
@@ -307,22 +342,48 @@ export function createApp(deps: AppDeps): Hono {
     try {
       // A new lead reaches a person at once: the roster's next salesperson, or the co-op desk (assignment.ts).
       const assigned = suspectedSpam ? undefined : assignLead(lead, launch.site, timeZone)
-      const notification = { ...launch.notification, recipient: notificationRecipient(lead.fields, launch.site), assignedTo: assigned?.assignedTo }
+      const notification = {
+        ...launch.notification,
+        recipient: notificationRecipient(lead.fields, launch.site),
+        assignedTo: assigned?.assignedTo,
+      }
       const later = deps.composeAtDelivery === true
-      const more = suspectedSpam ? [] : await followUpMessages({ ...deps, log }, lead, launch.site, (config) => launch.phases?.reply(config, lead.phase) ?? config, later)
-      saved = await deps.store.saveLead(lead, suspectedSpam ? null : notificationToQueue(lead, notification, later), more, assigned?.assignment)
+      const more = suspectedSpam
+        ? []
+        : await followUpMessages(
+            { ...deps, log },
+            lead,
+            launch.site,
+            (config) => launch.phases?.reply(config, lead.phase) ?? config,
+            later,
+          )
+      saved = await deps.store.saveLead(
+        lead,
+        suspectedSpam ? null : notificationToQueue(lead, notification, later),
+        more,
+        assigned?.assignment,
+      )
     } catch (error) {
       log.error(`send-contact-email: could not store submission ${lead.submissionId}`, error)
       throw refusal(500, 'Your registration could not be saved. Please try again in a moment.')
     }
     if (saved.created) {
-      log.info(`send-contact-email: stored lead ${saved.lead.id}${suspectedSpam ? ' as suspected spam (honeypot filled), not notified' : ''}`)
+      log.info(
+        `send-contact-email: stored lead ${saved.lead.id}${suspectedSpam ? ' as suspected spam (honeypot filled), not notified' : ''}`,
+      )
       if (!suspectedSpam) deps.onLeadStored?.()
     } else if (!sameFields(saved.lead.fields, lead.fields)) {
-      throw refusal(409, 'This submissionId was already used for a different registration: make a new one for each submission.')
+      throw refusal(
+        409,
+        'This submissionId was already used for a different registration: make a new one for each submission.',
+      )
     }
     // After a plain post the browser GETs the thanks, so a reload does not post again.
-    if (plain) return new Response(null, { status: 303, headers: { location: `${site}${registeredPagePath}`, 'cache-control': 'no-store' } })
+    if (plain)
+      return new Response(null, {
+        status: 303,
+        headers: { location: `${site}${registeredPagePath}`, 'cache-control': 'no-store' },
+      })
     return jsonAnswer(200, { ok: true })
   }
 
@@ -334,13 +395,17 @@ export function createApp(deps: AppDeps): Hono {
     if (details.errors && site && launch) {
       const phase = chosen.get(c.req.raw)?.phases?.at(clock()) // the page of the phase in force: its words, its submit label
       const formPageHtml = (phase !== undefined ? launch.phasePages?.[phase] : undefined) ?? launch.formPageHtml
-      if (!formPageHtml) return new Response(null, { status: 303, headers: { ...headers, location: `${site}${checkDetailsPagePath}` } })
+      if (!formPageHtml)
+        return new Response(null, { status: 303, headers: { ...headers, location: `${site}${checkDetailsPagePath}` } })
       const labelOf = (field: string) => fieldLabel(launch.form, field)
       const html = fillFormPage(formPageHtml, details.values ?? {}, details.errors, labelOf, details.carried)
       return new Response(html, { status, headers: { ...headers, 'content-type': 'text/html; charset=utf-8' } })
     }
     const back = site && status !== 403 ? `${site}/` : undefined
-    return new Response(plainAnswerPage(message, back), { status, headers: { ...headers, 'content-type': 'text/html; charset=utf-8' } })
+    return new Response(plainAnswerPage(message, back), {
+      status,
+      headers: { ...headers, 'content-type': 'text/html; charset=utf-8' },
+    })
   }
 
   const app = new Hono()
@@ -358,7 +423,12 @@ export function createApp(deps: AppDeps): Hono {
   for (const path of functionPaths) app.get(`${path}/healthz`, healthHandler(deps.store, log))
   const replying = deps.launches.filter((site) => site.reply !== undefined)
   if (replying.length > 0) {
-    const wordsOf = (site: LaunchSite): UnsubscribePageTexts => ({ texts: site.reply!.config.unsubscribe, siteName: site.site.name, lang: site.site.lang, pageCss: site.reply!.pageCss })
+    const wordsOf = (site: LaunchSite): UnsubscribePageTexts => ({
+      texts: site.reply!.config.unsubscribe,
+      siteName: site.site.name,
+      lang: site.site.lang,
+      pageCss: site.reply!.pageCss,
+    })
     // A link that is not well signed names no lead: the default launch's words, or the first launch that replies.
     const fallback = replying.find((site) => site.slug === deps.defaultLaunch) ?? replying[0]!
     const textsFor = async (submissionId: string | undefined): Promise<UnsubscribePageTexts> => {
@@ -378,7 +448,13 @@ export function createApp(deps: AppDeps): Hono {
     // Each reply links the launch's documents; their links are signed with the same secrets (delivery/document-links.ts).
     const documented = new Map(replying.filter((site) => site.documents !== undefined).map((site) => [site.slug, site]))
     if (documented.size > 0) {
-      const documentLaunchOf = (site: LaunchSite): DocumentLaunch => ({ slug: site.slug, siteName: site.site.name, lang: site.site.lang, pageCss: site.reply!.pageCss, documents: site.documents! })
+      const documentLaunchOf = (site: LaunchSite): DocumentLaunch => ({
+        slug: site.slug,
+        siteName: site.site.name,
+        lang: site.site.lang,
+        pageCss: site.reply!.pageCss,
+        documents: site.documents!,
+      })
       const first = documented.get(deps.defaultLaunch) ?? [...documented.values()][0]!
       app.route(
         '/',
@@ -393,7 +469,15 @@ export function createApp(deps: AppDeps): Hono {
           readFile: deps.documentFiles ?? (async () => undefined),
           freshReply: async (lead, now) => {
             const site = documented.get(lead.launch)
-            return site && composeDocumentsReply(lead, site, (config) => launches.get(lead.launch)?.phases?.reply(config, lead.phase) ?? config, now)
+            return (
+              site &&
+              composeDocumentsReply(
+                lead,
+                site,
+                (config) => launches.get(lead.launch)?.phases?.reply(config, lead.phase) ?? config,
+                now,
+              )
+            )
           },
           webhook: deps.webhook === true,
           overLimit: async (c) => !(await limiter.hit(rateLimitKey(clientAddressOf(c)), clock().getTime())).allowed,
@@ -436,10 +520,16 @@ export function createApp(deps: AppDeps): Hono {
       const site = launches.get(slug)?.site
       if (deps.visits && site && site.countVisits !== false) {
         deps.visits.countBeacon(c.req.raw, slug, deps.clientAddress?.(c) ?? '')
-        if (deps.flushVisits) await deps.visits.flush().catch((error: unknown) => log.error('visit: could not store the count', error))
+        if (deps.flushVisits)
+          await deps.visits.flush().catch((error: unknown) => log.error('visit: could not store the count', error))
       }
       return new Response(visitImage, {
-        headers: { 'content-type': 'image/gif', 'cache-control': 'no-store', 'cross-origin-resource-policy': 'cross-origin', 'x-content-type-options': 'nosniff' },
+        headers: {
+          'content-type': 'image/gif',
+          'cache-control': 'no-store',
+          'cross-origin-resource-policy': 'cross-origin',
+          'x-content-type-options': 'nosniff',
+        },
       })
     })
   }

@@ -6,7 +6,12 @@
  * crash is composed from the same lead, with the same Message-ID and the same document links (made for the time the
  * lead registered). Web-standard only.
  */
-import { composeLeadMail, notificationMessageId, type NotificationSettings, type NotifiedLead } from './delivery/notification.ts'
+import {
+  composeLeadMail,
+  notificationMessageId,
+  type NotificationSettings,
+  type NotifiedLead,
+} from './delivery/notification.ts'
 import { headerSafe } from './delivery/mailer.ts'
 import { composeLeadReply } from './delivery/follow-ups.ts'
 import type { Composed, LaterComposer } from './delivery/outbox.ts'
@@ -20,7 +25,12 @@ import type { LeadStore, QueuedMail } from './store/store.ts'
  */
 export function notificationToQueue(lead: NotifiedLead, settings: NotificationSettings, later: boolean): QueuedMail {
   if (!later) return composeLeadMail(lead, settings)
-  return { compose: 'notification', to: headerSafe(settings.recipient), messageId: notificationMessageId(lead.submissionId, settings.recipient), assignedTo: settings.assignedTo }
+  return {
+    compose: 'notification',
+    to: headerSafe(settings.recipient),
+    messageId: notificationMessageId(lead.submissionId, settings.recipient),
+    assignedTo: settings.assignedTo,
+  }
 }
 
 /** A launch as its leads' e-mails are composed from it: its site, its notification's settings and its phases. */
@@ -30,13 +40,22 @@ export type ComposingLaunch = { site: LaunchSite; notification: NotificationSett
 export function composingLaunchOf(site: LaunchSite, timeZone: string): ComposingLaunch {
   return {
     site,
-    notification: { siteName: site.site.name, brokerage: site.site.brokerage, recipient: site.notifyEmail, timeZone, form: site.form },
+    notification: {
+      siteName: site.site.name,
+      brokerage: site.site.brokerage,
+      recipient: site.notifyEmail,
+      timeZone,
+      form: site.form,
+    },
     phases: launchPhasesOf(site.phases, site.phases?.timeZone ?? timeZone),
   }
 }
 
 /** A composer reading leads from `store` and launches from `launchOf` (undefined: not known here now). */
-export function createLaterComposer(options: { store: Pick<LeadStore, 'leadsById'>; launchOf(slug: string): ComposingLaunch | undefined }): LaterComposer {
+export function createLaterComposer(options: {
+  store: Pick<LeadStore, 'leadsById'>
+  launchOf(slug: string): ComposingLaunch | undefined
+}): LaterComposer {
   return async (jobs) => {
     const ids = [...new Set(jobs.flatMap((job) => (job.leadId === null ? [] : [job.leadId])))]
     const leads = new Map((await options.store.leadsById(ids)).map((lead) => [lead.id, lead]))
@@ -47,9 +66,15 @@ export function createLaterComposer(options: { store: Pick<LeadStore, 'leadsById
         const launch = options.launchOf(lead.launch)
         if (!launch) return { retry: `its launch "${lead.launch}" is not one this server serves now` }
         if (mail.compose === 'notification') {
-          return { mail: composeLeadMail(lead, { ...launch.notification, recipient: mail.to, assignedTo: mail.assignedTo }) }
+          return {
+            mail: composeLeadMail(lead, { ...launch.notification, recipient: mail.to, assignedTo: mail.assignedTo }),
+          }
         }
-        const reply = await composeLeadReply(lead, launch.site, (config) => launch.phases?.reply(config, lead.phase) ?? config)
+        const reply = await composeLeadReply(
+          lead,
+          launch.site,
+          (config) => launch.phases?.reply(config, lead.phase) ?? config,
+        )
         return reply ? { mail: reply } : { cancel: `launch "${lead.launch}" sends no reply now` }
       }),
     )

@@ -10,7 +10,13 @@ import { lockDelivery } from './store/data-dir-lock.ts'
 import { openSqliteStore } from './store/sqlite/sqlite-store.ts'
 import { createPostgresStore } from './store/postgres/postgres-store.ts'
 import type { LeadStore } from './store/store.ts'
-import type { DeliveryComposing, DeliveryLaunches, DeliveryStart, FromDelivery, ToDelivery } from './delivery-supervisor.ts'
+import type {
+  DeliveryComposing,
+  DeliveryLaunches,
+  DeliveryStart,
+  FromDelivery,
+  ToDelivery,
+} from './delivery-supervisor.ts'
 import { composingLaunchOf, createLaterComposer, type ComposingLaunch } from './compose-later.ts'
 import { launchSiteOf } from './site/launch-site.ts'
 import { hmacSha256 } from './store/private-files.ts'
@@ -51,7 +57,9 @@ async function run(start: DeliveryStart): Promise<void> {
     // Several servers' delivery processes share the outbox: each claim is leased (SKIP LOCKED), and a claim left by a
     // killed process is taken again once its lease ends, never before; so no DATA_DIR lock and no releasing of claims.
     const pool = new pg.Pool({ connectionString: start.databaseUrl, max: 2 })
-    pool.on('error', (error) => console.error(`Delivery: a PostgreSQL connection was lost (${error.message}); the next query opens a new one.`))
+    pool.on('error', (error) =>
+      console.error(`Delivery: a PostgreSQL connection was lost (${error.message}); the next query opens a new one.`),
+    )
     store = createPostgresStore(pool, { defaultLaunch: start.defaultLaunch, close: () => pool.end() })
   } else {
     lock = await lockDelivery(start.dataDir)
@@ -71,7 +79,8 @@ async function run(start: DeliveryStart): Promise<void> {
     retry: start.retry,
     webhookDelaysMs: start.webhookDelaysMs,
     compose: createLaterComposer({ store, launchOf: (slug) => launches.get(slug) }),
-    onFailed: (job, reason) => tell({ type: 'failed', job: { id: job.id, kind: job.kind, leadId: job.leadId, attempts: job.attempts }, reason }),
+    onFailed: (job, reason) =>
+      tell({ type: 'failed', job: { id: job.id, kind: job.kind, leadId: job.leadId, attempts: job.attempts }, reason }),
   })
   let stopping: Promise<void> | undefined
   const stop = () =>

@@ -33,15 +33,25 @@ export type DeliveryStart = {
 export type DeliveryLaunches = Array<{ contract: FunctionLaunch; linkBase: string }>
 
 /** How the delivery process composes a lead's e-mails: like the function that stored it (the server's settings). */
-export type DeliveryComposing = { launches: DeliveryLaunches; timeZone: string; notifyEmail: string | undefined; unsubscribeSecret: string }
+export type DeliveryComposing = {
+  launches: DeliveryLaunches
+  timeZone: string
+  notifyEmail: string | undefined
+  unsubscribeSecret: string
+}
 
 /** A message that reached the failed state, as the delivery process tells the server (for the owners' alert). */
 export type FailedMessage = Pick<OutboxJob, 'id' | 'kind' | 'leadId' | 'attempts'>
 
 /** Server → delivery process. */
-export type ToDelivery = { type: 'start'; start: DeliveryStart } | { type: 'launches'; launches: DeliveryLaunches } | { type: 'kick' } | { type: 'stop' }
+export type ToDelivery =
+  | { type: 'start'; start: DeliveryStart }
+  | { type: 'launches'; launches: DeliveryLaunches }
+  | { type: 'kick' }
+  | { type: 'stop' }
 /** Delivery process → server. */
-export type FromDelivery = { type: 'listening' } | { type: 'ready' } | { type: 'failed'; job: FailedMessage; reason: string }
+export type FromDelivery =
+  { type: 'listening' } | { type: 'ready' } | { type: 'failed'; job: FailedMessage; reason: string }
 
 /** The running delivery process, as the server holds it. */
 export type DeliverySupervisor = {
@@ -92,7 +102,11 @@ export function superviseDelivery(options: SuperviseOptions): DeliverySupervisor
 
   function spawnChild(): void {
     const startedAt = Date.now()
-    const proc = fork(childFile, [], { execArgv: loaderArgs(), stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'json' })
+    const proc = fork(childFile, [], {
+      execArgv: loaderArgs(),
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      serialization: 'json',
+    })
     child = proc
     isReady = false
     startSent = false
@@ -115,7 +129,9 @@ export function superviseDelivery(options: SuperviseOptions): DeliverySupervisor
       isReady = false
       if (stopping) return
       if (Date.now() - startedAt > 60_000) delay = firstDelay
-      log.error(`Delivery: the delivery process ended (${signal ?? `exit code ${code}`}); starting it again in ${delay / 1000} s. Queued messages wait in the outbox.`)
+      log.error(
+        `Delivery: the delivery process ended (${signal ?? `exit code ${code}`}); starting it again in ${delay / 1000} s. Queued messages wait in the outbox.`,
+      )
       restartTimer = setTimeout(spawnChild, delay)
       delay = Math.min(30_000, delay * 2)
     })

@@ -15,7 +15,13 @@ import type { RetryPolicy } from './delivery/outbox.ts'
  */
 
 /** Every environment variable, from every room's block: the one place settings are described. */
-export const environmentVariables = { ...siteSettings, ...storeSettings, ...leadsPageSettings, ...registrationSettings, ...deliverySettings }
+export const environmentVariables = {
+  ...siteSettings,
+  ...storeSettings,
+  ...leadsPageSettings,
+  ...registrationSettings,
+  ...deliverySettings,
+}
 
 type Name = keyof typeof environmentVariables
 
@@ -121,7 +127,26 @@ const commonNames = [
 ] as const satisfies readonly Name[]
 
 const nodeReading: Reading<Name> = {
-  names: ['PORT', 'HOST', 'TRUSTED_PROXIES', 'PAGE_CONFIG', 'DATA_DIR', 'DATABASE_URL', 'SUPPRESSION_SECRET', 'RETENTION_DAYS', 'DIST_DIR', 'PUBLISH_COMMAND', 'VITE_SUPABASE_URL', 'VITE_SUPABASE_ANON_KEY', 'ANON_KEY', 'SMTP_URL', 'MAIL_FROM', 'LEADS_PASSWORD', 'ALERT_EMAIL', ...commonNames],
+  names: [
+    'PORT',
+    'HOST',
+    'TRUSTED_PROXIES',
+    'PAGE_CONFIG',
+    'DATA_DIR',
+    'DATABASE_URL',
+    'SUPPRESSION_SECRET',
+    'RETENTION_DAYS',
+    'DIST_DIR',
+    'PUBLISH_COMMAND',
+    'VITE_SUPABASE_URL',
+    'VITE_SUPABASE_ANON_KEY',
+    'ANON_KEY',
+    'SMTP_URL',
+    'MAIL_FROM',
+    'LEADS_PASSWORD',
+    'ALERT_EMAIL',
+    ...commonNames,
+  ],
   // On PostgreSQL the suppression list's key stays outside the database, the same on every server and for leads:erase.
   dependencies: { SMTP_URL: ['MAIL_FROM'], DATABASE_URL: ['SUPPRESSION_SECRET'], ...webhookDependencies },
   changes: {
@@ -132,25 +157,51 @@ const nodeReading: Reading<Name> = {
 }
 
 const edgeReading: Reading<Name> = {
-  names: ['DATABASE_URL', 'SUPABASE_DB_URL', 'SUPABASE_URL', 'RESEND_API_KEY', 'RESEND_API_URL', 'MAIL_FROM', 'OUTBOX_SECRET', 'ANON_KEY', 'SUPABASE_ANON_KEY', 'SUPABASE_PUBLISHABLE_KEYS', 'CLIENT_IP_HEADER', 'SUPPRESSION_SECRET', 'PUBLISHED_REFRESH_SECONDS', ...commonNames, 'PORT', 'HOST'],
+  names: [
+    'DATABASE_URL',
+    'SUPABASE_DB_URL',
+    'SUPABASE_URL',
+    'RESEND_API_KEY',
+    'RESEND_API_URL',
+    'MAIL_FROM',
+    'OUTBOX_SECRET',
+    'ANON_KEY',
+    'SUPABASE_ANON_KEY',
+    'SUPABASE_PUBLISHABLE_KEYS',
+    'CLIENT_IP_HEADER',
+    'SUPPRESSION_SECRET',
+    'PUBLISHED_REFRESH_SECONDS',
+    ...commonNames,
+    'PORT',
+    'HOST',
+  ],
   required: ['SUPABASE_DB_URL', 'RESEND_API_KEY', 'MAIL_FROM', 'OUTBOX_SECRET'],
   dependencies: webhookDependencies,
   changes: {
-    MAIL_FROM: { fix: 'the address notifications come from, on a domain verified in Resend, e.g. MAIL_FROM="Maple Hollow <no-reply@example.com>"' },
+    MAIL_FROM: {
+      fix: 'the address notifications come from, on a domain verified in Resend, e.g. MAIL_FROM="Maple Hollow <no-reply@example.com>"',
+    },
     // Deno.serve listens only outside Supabase, and only when PORT is set.
     PORT: { default: undefined },
     HOST: { default: '127.0.0.1' },
   },
 }
 
-const buildReading: Reading<Name> = { names: ['PAGE_CONFIG', 'DIST_DIR', 'VITE_SUPABASE_URL', 'VITE_SUPABASE_ANON_KEY', 'NOTIFY_TIME_ZONE'] }
+const buildReading: Reading<Name> = {
+  names: ['PAGE_CONFIG', 'DIST_DIR', 'VITE_SUPABASE_URL', 'VITE_SUPABASE_ANON_KEY', 'NOTIFY_TIME_ZONE'],
+}
 const exportReading: Reading<Name> = { names: ['PAGE_CONFIG', 'DATA_DIR'] }
 const erasureReading: Reading<Name> = { names: ['DATA_DIR', 'DATABASE_URL', 'SUPPRESSION_SECRET'] }
 
-function commonOf(values: Values<typeof environmentVariables, Name>, anonKeys: string[], problems: string[]): CommonConfig {
+function commonOf(
+  values: Values<typeof environmentVariables, Name>,
+  anonKeys: string[],
+  problems: string[],
+): CommonConfig {
   const retryMin = values.MAIL_RETRY_MIN_SECONDS!
   const retryMax = values.MAIL_RETRY_MAX_SECONDS!
-  if (retryMin > retryMax) problems.push(`MAIL_RETRY_MIN_SECONDS (${retryMin}) is larger than MAIL_RETRY_MAX_SECONDS (${retryMax}).`)
+  if (retryMin > retryMax)
+    problems.push(`MAIL_RETRY_MIN_SECONDS (${retryMin}) is larger than MAIL_RETRY_MAX_SECONDS (${retryMax}).`)
   return {
     notifyEmail: values.NOTIFY_EMAIL,
     anonKeys: [...new Set(anonKeys)],
@@ -160,7 +211,10 @@ function commonOf(values: Values<typeof environmentVariables, Name>, anonKeys: s
     bodyLimitBytes: values.MAX_BODY_BYTES!,
     retry: { minDelayMs: retryMin * 1000, maxDelayMs: retryMax * 1000, maxAttempts: values.MAIL_MAX_ATTEMPTS! },
     timeZone: values.NOTIFY_TIME_ZONE!,
-    webhook: values.WEBHOOK_URL && values.WEBHOOK_SECRET ? { url: values.WEBHOOK_URL, secret: values.WEBHOOK_SECRET } : undefined,
+    webhook:
+      values.WEBHOOK_URL && values.WEBHOOK_SECRET
+        ? { url: values.WEBHOOK_URL, secret: values.WEBHOOK_SECRET }
+        : undefined,
     webhookDelaysMs: values.WEBHOOK_RETRY_SECONDS!.map((s) => Math.round(Number(s) * 1000)),
     unsubscribeSecret: values.UNSUBSCRIBE_SECRET,
     publicFunctionUrl: values.PUBLIC_FUNCTION_URL?.replace(/\/+$/, ''),
@@ -214,15 +268,28 @@ export function parseNodeEnv(env: Env): EnvResult<NodeServerConfig> {
  */
 export function parseEdgeEnv(env: Env, options: { needsLinks?: boolean } = {}): EnvResult<EdgeConfig> {
   const { values, problems } = check(env, environmentVariables, edgeReading)
-  const anonKeys = [...(values.ANON_KEY ?? []), ...(values.SUPABASE_ANON_KEY ?? []), ...Object.values(values.SUPABASE_PUBLISHABLE_KEYS ?? {}).filter(Boolean)]
-  if (anonKeys.length === 0) problems.push('No anon key: set ANON_KEY (Supabase normally provides SUPABASE_ANON_KEY / SUPABASE_PUBLISHABLE_KEYS).')
+  const anonKeys = [
+    ...(values.ANON_KEY ?? []),
+    ...(values.SUPABASE_ANON_KEY ?? []),
+    ...Object.values(values.SUPABASE_PUBLISHABLE_KEYS ?? {}).filter(Boolean),
+  ]
+  if (anonKeys.length === 0)
+    problems.push(
+      'No anon key: set ANON_KEY (Supabase normally provides SUPABASE_ANON_KEY / SUPABASE_PUBLISHABLE_KEYS).',
+    )
   const common = commonOf(values, anonKeys, problems)
   if (options.needsLinks) {
     if (!common.unsubscribeSecret && !env.UNSUBSCRIBE_SECRET?.trim()) {
-      problems.push("UNSUBSCRIBE_SECRET is missing: a launch's page.config.json has a reply, whose unsubscribe links it signs; use at least 16 random characters.")
+      problems.push(
+        "UNSUBSCRIBE_SECRET is missing: a launch's page.config.json has a reply, whose unsubscribe links it signs; use at least 16 random characters.",
+      )
     }
-    if (!common.publicFunctionUrl && values.SUPABASE_URL) common.publicFunctionUrl = `${values.SUPABASE_URL.replace(/\/+$/, '')}/functions/v1/send-contact-email`
-    if (!common.publicFunctionUrl) problems.push("PUBLIC_FUNCTION_URL is missing: the unsubscribe links need the function's public address (Supabase sets SUPABASE_URL, from which it is made).")
+    if (!common.publicFunctionUrl && values.SUPABASE_URL)
+      common.publicFunctionUrl = `${values.SUPABASE_URL.replace(/\/+$/, '')}/functions/v1/send-contact-email`
+    if (!common.publicFunctionUrl)
+      problems.push(
+        "PUBLIC_FUNCTION_URL is missing: the unsubscribe links need the function's public address (Supabase sets SUPABASE_URL, from which it is made).",
+      )
   }
   return result(
     {
@@ -244,21 +311,35 @@ export function parseEdgeEnv(env: Env, options: { needsLinks?: boolean } = {}): 
  * platform sets SB_REGION (https://supabase.com/docs/guides/functions/secrets, "In a hosted environment") and runs
  * behind Cloudflare, which overwrites CF-Connecting-IP; anywhere else a caller could write that header itself.
  */
-function clientIpOf(header: string | undefined, region: string | undefined): { clientIpHeader: string | undefined; clientIpSource: string } {
+function clientIpOf(
+  header: string | undefined,
+  region: string | undefined,
+): { clientIpHeader: string | undefined; clientIpSource: string } {
   if (header !== undefined) {
     const name = header.toLowerCase()
     return name === 'none'
       ? { clientIpHeader: undefined, clientIpSource: "the connection's address (CLIENT_IP_HEADER=none)" }
       : { clientIpHeader: name, clientIpSource: `the ${name} header (CLIENT_IP_HEADER)` }
   }
-  if (region?.trim()) return { clientIpHeader: 'cf-connecting-ip', clientIpSource: `the cf-connecting-ip header (Supabase's hosted platform: SB_REGION=${region.trim()})` }
-  return { clientIpHeader: undefined, clientIpSource: "the connection's address (not Supabase's hosted platform: no SB_REGION; CF-Connecting-IP is not trusted)" }
+  if (region?.trim())
+    return {
+      clientIpHeader: 'cf-connecting-ip',
+      clientIpSource: `the cf-connecting-ip header (Supabase's hosted platform: SB_REGION=${region.trim()})`,
+    }
+  return {
+    clientIpHeader: undefined,
+    clientIpSource:
+      "the connection's address (not Supabase's hosted platform: no SB_REGION; CF-Connecting-IP is not trusted)",
+  }
 }
 
 /** Settings that cannot be used; the message lists every problem. */
 export class SettingsError extends Error {
   override name = 'SettingsError'
-  constructor(readonly problems: string[], who: string) {
+  constructor(
+    readonly problems: string[],
+    who: string,
+  ) {
     super(formatEnvProblems(problems, who))
   }
 }
@@ -267,7 +348,13 @@ export class SettingsError extends Error {
 export function readBuildSettings(env: Env): BuildSettings {
   const { values, problems } = check(env, environmentVariables, buildReading)
   if (problems.length > 0) throw new SettingsError(problems, 'The site cannot be built')
-  return { pageConfig: values.PAGE_CONFIG!, distDir: values.DIST_DIR!, supabaseUrl: values.VITE_SUPABASE_URL, anonKey: values.VITE_SUPABASE_ANON_KEY!, timeZone: values.NOTIFY_TIME_ZONE! }
+  return {
+    pageConfig: values.PAGE_CONFIG!,
+    distDir: values.DIST_DIR!,
+    supabaseUrl: values.VITE_SUPABASE_URL,
+    anonKey: values.VITE_SUPABASE_ANON_KEY!,
+    timeZone: values.NOTIFY_TIME_ZONE!,
+  }
 }
 
 /** What `npm run leads:export` reads: the data folder and the page config (for the column order). */
@@ -278,7 +365,11 @@ export function readExportSettings(env: Env): { pageConfig: string; dataDir: str
 }
 
 /** What `npm run leads:erase` reads: the data folder, or PostgreSQL and the suppression list's key. */
-export function readErasureSettings(env: Env): { dataDir: string; databaseUrl: string | undefined; suppressionSecret: string | undefined } {
+export function readErasureSettings(env: Env): {
+  dataDir: string
+  databaseUrl: string | undefined
+  suppressionSecret: string | undefined
+} {
   const { values, problems } = check(env, environmentVariables, erasureReading)
   if (problems.length > 0) throw new SettingsError(problems, 'The erasure cannot start')
   return { dataDir: values.DATA_DIR!, databaseUrl: values.DATABASE_URL, suppressionSecret: values.SUPPRESSION_SECRET }

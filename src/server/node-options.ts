@@ -25,7 +25,14 @@ export type RunningServer = {
   /** http://localhost:PORT/: the default launch, at an address a browser on this machine opens. */
   browserUrl: string
   /** Each launch at start, default first, with where to see it; `broken` is what to print about a broken one. */
-  launches: Array<{ slug: string; isDefault: boolean; localUrl: string; canonicalUrl: string | undefined; status: ServedLaunchStatus; broken?: string }>
+  launches: Array<{
+    slug: string
+    isDefault: boolean
+    localUrl: string
+    canonicalUrl: string | undefined
+    status: ServedLaunchStatus
+    broken?: string
+  }>
   /** Puts a launch's config live without a restart (the studio publishes through it). */
   publisher: LaunchPublisher
 }

@@ -5,7 +5,12 @@ import { createRateLimiter, type RateLimiter } from './registration/rate-limit.t
 import type { SharedVisitors } from './site/visit-counter.ts'
 import { DataDirBusyError, lockDataDir } from './store/data-dir-lock.ts'
 import { missingMigrations } from './store/postgres/postgres-migrations.ts'
-import { createDailyRuns, createPostgresRateLimiter, createPostgresVisitors, sharedSecret } from './store/postgres/postgres-shared.ts'
+import {
+  createDailyRuns,
+  createPostgresRateLimiter,
+  createPostgresVisitors,
+  sharedSecret,
+} from './store/postgres/postgres-shared.ts'
 import { createPostgresStore, type SqlQueryable } from './store/postgres/postgres-store.ts'
 import { ensurePrivateDir, readOrCreateSecret, tightenPrivateTree } from './store/private-files.ts'
 import { openSqliteStore } from './store/sqlite/sqlite-store.ts'
@@ -88,7 +93,10 @@ export async function openNodeStore(options: NodeStoreOptions): Promise<NodeStor
   }
   if (!options.databaseUrl) {
     // One database for every launch; leads stored before launches existed are the default launch's.
-    const store = openSqliteStore(path.join(dataDir, 'leads.sqlite'), { defaultLaunch: options.defaultLaunch, writerThread: true })
+    const store = openSqliteStore(path.join(dataDir, 'leads.sqlite'), {
+      defaultLaunch: options.defaultLaunch,
+      writerThread: true,
+    })
     return {
       store,
       database: undefined,
@@ -108,7 +116,10 @@ export async function openNodeStore(options: NodeStoreOptions): Promise<NodeStor
           lock.release()
           throw new StartupError(`${what} could not be done: ${(error as Error).message}`)
         }
-        const timer = setInterval(() => job().catch((error: unknown) => console.error(`${what} failed`, error)), 86_400_000)
+        const timer = setInterval(
+          () => job().catch((error: unknown) => console.error(`${what} failed`, error)),
+          86_400_000,
+        )
         timer.unref()
         return { stop: () => clearInterval(timer) }
       },
@@ -126,13 +137,17 @@ async function openPostgres(options: NodeStoreOptions & { databaseUrl: string })
   const where = `PostgreSQL, ${url.hostname}${url.port ? `:${url.port}` : ''}${url.pathname}`
   const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 })
   // A connection the server cuts (a restart, a failover) is replaced on the next query; say so once per cut.
-  pool.on('error', (error) => console.error(`PostgreSQL: a connection was lost (${error.message}); the next query opens a new one.`))
+  pool.on('error', (error) =>
+    console.error(`PostgreSQL: a connection was lost (${error.message}); the next query opens a new one.`),
+  )
   let missing
   try {
     missing = await missingMigrations(pool, options.migrationsDir)
   } catch (error) {
     await pool.end().catch(() => {})
-    throw new StartupError(`The database at DATABASE_URL (${where}) cannot be reached: ${(error as Error).message}. Check the address, the password and that PostgreSQL is running.`)
+    throw new StartupError(
+      `The database at DATABASE_URL (${where}) cannot be reached: ${(error as Error).message}. Check the address, the password and that PostgreSQL is running.`,
+    )
   }
   if (missing.length > 0) {
     await pool.end()
@@ -152,7 +167,9 @@ async function openPostgres(options: NodeStoreOptions & { databaseUrl: string })
   const suppression = options.suppressionSecret
   if (!suppression) {
     await pool.end()
-    throw new StartupError('SUPPRESSION_SECRET is missing: with DATABASE_URL set it to the same value on every server (and for npm run leads:erase).')
+    throw new StartupError(
+      'SUPPRESSION_SECRET is missing: with DATABASE_URL set it to the same value on every server (and for npm run leads:erase).',
+    )
   }
   const runs = createDailyRuns(pool)
   const today = () => new Date().toISOString().slice(0, 10)
@@ -182,7 +199,10 @@ async function openPostgres(options: NodeStoreOptions & { databaseUrl: string })
         await store.close()
         throw new StartupError(`${what} could not be done: ${(error as Error).message}`)
       }
-      const timer = setInterval(() => attempt().catch((error: unknown) => console.error(`${what} failed`, error)), 3_600_000)
+      const timer = setInterval(
+        () => attempt().catch((error: unknown) => console.error(`${what} failed`, error)),
+        3_600_000,
+      )
       timer.unref()
       return { stop: () => clearInterval(timer) }
     },

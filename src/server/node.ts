@@ -24,13 +24,24 @@ import { addressKeyOf } from './store/suppression.ts'
 import { createWebhookSender } from './delivery/webhook.ts'
 import { createAlerts, messageFailedAlert } from './delivery/alerts.ts'
 import { readLaunchVersion, type VersionSettings, type VersionManifest } from './site/launch-version.ts'
-import { createLiveLaunches, localSlugOf, type FunctionMaker, type LaunchesSnapshot, type LiveLaunch } from './site/live-launches.ts'
+import {
+  createLiveLaunches,
+  localSlugOf,
+  type FunctionMaker,
+  type LaunchesSnapshot,
+  type LiveLaunch,
+} from './site/live-launches.ts'
 import { createLaunchPublisher, ownVersionsDir, statusOf } from './site/publisher.ts'
 import { createBuildSharing } from './site/shared-builds.ts'
 import { createStaticHost } from './site/static-host.ts'
 import { createPostgresBuildShelf } from './store/postgres/postgres-builds.ts'
 import { listen } from './node-listen.ts'
-import { defaultConnectionLimits, type NodeServerOptions, type RunningServer, type ServedLaunch } from './node-options.ts'
+import {
+  defaultConnectionLimits,
+  type NodeServerOptions,
+  type RunningServer,
+  type ServedLaunch,
+} from './node-options.ts'
 import { unpublishedAnswer } from './site/unpublished-page.ts'
 import { brokenAlertKey, brokenLine } from './site/broken-launch.ts'
 import { createForwardedHeaderGuard } from './site/forwarded-headers.ts'
@@ -83,7 +94,10 @@ export async function startNodeServer(
   const initial: LiveLaunch[] = []
   for (const launch of launches) {
     const distDir = path.join(distRoot, launch.slug)
-    const manifest: VersionManifest = { contract: functionLaunchOf(launch.config), tagManager: launch.config.site.analytics !== undefined }
+    const manifest: VersionManifest = {
+      contract: functionLaunchOf(launch.config),
+      tagManager: launch.config.site.analytics !== undefined,
+    }
     initial.push({
       slug: launch.slug,
       isDefault: launch.isDefault,
@@ -95,7 +109,14 @@ export async function startNodeServer(
   }
   for (const launch of broken) {
     const version = await readLaunchVersion(path.join(distRoot, launch.slug), headerSettings, launch.lastGood)
-    initial.push({ slug: launch.slug, isDefault: launch.isDefault, configFile: launch.configFile, siteName: version?.contract.site.name ?? launch.siteName, problem: launch.problem, version })
+    initial.push({
+      slug: launch.slug,
+      isDefault: launch.isDefault,
+      configFile: launch.configFile,
+      siteName: version?.contract.site.name ?? launch.siteName,
+      problem: launch.problem,
+      version,
+    })
   }
   if (!initial.some((launch) => launch.version)) {
     const good = launches.find((launch) => !existsSync(path.join(distRoot, launch.slug, 'index.html')))
@@ -120,7 +141,9 @@ export async function startNodeServer(
   const store = opened.store
   // This run's own folder of published versions; what earlier runs published is removed (publisher.ts).
   const versionsDir = ownVersionsDir(distRoot)
-  const defaultContract = (defaultLaunch.version ?? served()[0]?.version ?? initial.find((launch) => launch.version)!.version)!.contract
+  const defaultContract = (defaultLaunch.version ??
+    served()[0]?.version ??
+    initial.find((launch) => launch.version)!.version)!.contract
   const siteName = defaultContract.site.name
   const emlDir = path.join(dataDir, 'outbox')
   // Without MAIL_FROM the default launch's reply sender is the From of every message, so a try-out works as it is.
@@ -132,9 +155,16 @@ export async function startNodeServer(
       ? createSmtpMailer({ url: settings.mail.url, from: settings.mail.from })
       : createEmlMailer({ dir: emlDir, from: settings.mail.from ?? defaultFrom })
   const webhook = settings.webhook ? createWebhookSender(settings.webhook) : undefined
-  const alerts = createAlerts({ dir: path.join(dataDir, 'alerts'), alertEmail: settings.alertEmail, mailer, webhook, retryMs: settings.retry.minDelayMs })
+  const alerts = createAlerts({
+    dir: path.join(dataDir, 'alerts'),
+    alertEmail: settings.alertEmail,
+    mailer,
+    webhook,
+    retryMs: settings.retry.minDelayMs,
+  })
   const unsubscribeSecret = () => settings.unsubscribeSecret ?? opened.secrets.unsubscribe()
-  const linkBaseOf = (contract: FunctionLaunch) => settings.publicFunctionUrl ?? `${contract.origins[0]}${contactFunctionPath}` // unless PUBLIC_FUNCTION_URL, each launch's own
+  const linkBaseOf = (contract: FunctionLaunch) =>
+    settings.publicFunctionUrl ?? `${contract.origins[0]}${contactFunctionPath}` // unless PUBLIC_FUNCTION_URL, each launch's own
   // The outbox is delivered by a child process (delivery-supervisor.ts), started once the server listens.
   const delivery = superviseDelivery({
     start: {
@@ -147,7 +177,12 @@ export async function startNodeServer(
       webhookDelaysMs: settings.webhookDelaysMs,
       // Poll at least as often as the shortest retry delay, so a retry is not later than configured.
       pollMs: Math.min(5_000, settings.retry.minDelayMs, ...settings.webhookDelaysMs),
-      compose: { launches: [], timeZone: settings.timeZone, notifyEmail: settings.notifyEmail, unsubscribeSecret: unsubscribeSecret() }, // launches: from makeFunction
+      compose: {
+        launches: [],
+        timeZone: settings.timeZone,
+        notifyEmail: settings.notifyEmail,
+        unsubscribeSecret: unsubscribeSecret(),
+      }, // launches: from makeFunction
     },
     onFailed: (job, reason) => alerts.raise(messageFailedAlert(job, reason)),
   })
@@ -159,14 +194,23 @@ export async function startNodeServer(
     smtpHost
       ? `Mail: SMTP ${smtpHost.hostname}:${smtpHost.port || (smtpHost.protocol === 'smtps:' ? 465 : 587)}, from ${settings.mail.from}`
       : `Mail: written as .eml files to ${emlDir} (set SMTP_URL to send it)`,
-    ...initialServed.map((launch) => `Notifications of ${launch.slug}: to ${settings.notifyEmail ?? launch.version!.contract.notifyEmail}${settings.notifyEmail ? ' (NOTIFY_EMAIL)' : ''}`),
+    ...initialServed.map(
+      (launch) =>
+        `Notifications of ${launch.slug}: to ${settings.notifyEmail ?? launch.version!.contract.notifyEmail}${settings.notifyEmail ? ' (NOTIFY_EMAIL)' : ''}`,
+    ),
     withReply.length === 0
       ? 'Replies to registrants: off (no launch\'s page.config.json has a "reply")'
       : `Replies to registrants: on for ${withReply.map((launch) => `${launch.slug} (sender "${launch.version!.contract.reply!.sender.name}", unsubscribe links at ${linkBaseOf(launch.version!.contract)}/unsubscribe)`).join(', ')}`,
-    ...(settings.publishCommand ? ["Static host: PUBLISH_COMMAND runs after each publish and at each phase's start"] : []),
-    settings.webhook ? `CRM webhook: on, to ${new URL(settings.webhook.url).host} (signed)` : 'CRM webhook: off (WEBHOOK_URL not set)',
+    ...(settings.publishCommand
+      ? ["Static host: PUBLISH_COMMAND runs after each publish and at each phase's start"]
+      : []),
+    settings.webhook
+      ? `CRM webhook: on, to ${new URL(settings.webhook.url).host} (signed)`
+      : 'CRM webhook: off (WEBHOOK_URL not set)',
     `Failed messages: retried up to ${settings.retry.maxAttempts} times, then kept as failed (npm run outbox:retry); health at /healthz`,
-    settings.alertEmail ? `Alerts (a launch broken, a message failed): to ${settings.alertEmail}${webhook ? ' and the webhook' : ''}` : `Alerts (a launch broken, a message failed): ${webhook ? 'to the webhook; ' : ''}set ALERT_EMAIL to be told by e-mail`,
+    settings.alertEmail
+      ? `Alerts (a launch broken, a message failed): to ${settings.alertEmail}${webhook ? ' and the webhook' : ''}`
+      : `Alerts (a launch broken, a message failed): ${webhook ? 'to the webhook; ' : ''}set ALERT_EMAIL to be told by e-mail`,
   ]
 
   const visitorAddress = createForwardedAddress(settings.proxies)
@@ -179,17 +223,31 @@ export async function startNodeServer(
   }
   const retentionDays = settings.retentionDays
   // On PostgreSQL one server a day runs it, for all of them.
-  const retention = retentionDays === undefined ? undefined : await opened.daily('retention', () => eraseOlderThan(erasure, retentionDays), 'Retention (erasing old registrations)')
+  const retention =
+    retentionDays === undefined
+      ? undefined
+      : await opened.daily(
+          'retention',
+          () => eraseOlderThan(erasure, retentionDays),
+          'Retention (erasing old registrations)',
+        )
 
   const clientAddress = (c: Context) => visitorAddress((c.env as HttpBindings).incoming)
   // Visits, counted without cookies as daily counts (site/visit-counter.ts): as pages are served, or by a hosted function's image.
-  const visits = createVisitCounter({ store, shared: opened.visitors, timeZone: settings.timeZone, onError: (error) => console.error('Could not store the visit counts', error) })
+  const visits = createVisitCounter({
+    store,
+    shared: opened.visitors,
+    timeZone: settings.timeZone,
+    onError: (error) => console.error('Could not store the visit counts', error),
+  })
   // Shared by every function the server makes: a publish must not reset anyone's count.
   const rateLimiter = opened.rateLimiter
   // The function for the launches served now: made anew with each snapshot, so a published form is the one checked.
   const makeFunction: FunctionMaker = (launchesServed, defaultSlug, launchOfHost) => {
     const fn = new Hono()
-    delivery.setLaunches(launchesServed.map(({ version }) => ({ contract: version.contract, linkBase: linkBaseOf(version.contract) })))
+    delivery.setLaunches(
+      launchesServed.map(({ version }) => ({ contract: version.contract, linkBase: linkBaseOf(version.contract) })),
+    )
     if (launchesServed.length > 0) {
       const slugs = new Set(launchesServed.map((launch) => launch.slug))
       fn.route(
@@ -198,7 +256,9 @@ export async function startNodeServer(
           launches: launchesServed.map(({ version }) =>
             launchSiteOf(version.contract, {
               notifyEmail: settings.notifyEmail,
-              links: version.contract.reply ? { secret: unsubscribeSecret(), baseUrl: linkBaseOf(version.contract), hmac: hmacSha256 } : undefined,
+              links: version.contract.reply
+                ? { secret: unsubscribeSecret(), baseUrl: linkBaseOf(version.contract), hmac: hmacSha256 }
+                : undefined,
               pageCss: version.pageCss,
               // A plain form post (no JavaScript) with fields to correct is answered with the launch's home page, filled in.
               formPageHtml: version.home,
@@ -220,7 +280,9 @@ export async function startNodeServer(
           webhook: webhook !== undefined,
           suppressionKeyOf: erasure.keyOf,
           visits,
-          documentFiles: createDocumentFiles((slug) => launchesServed.find((launch) => launch.slug === slug)?.configFile),
+          documentFiles: createDocumentFiles(
+            (slug) => launchesServed.find((launch) => launch.slug === slug)?.configFile,
+          ),
         }),
       )
     }
@@ -243,15 +305,39 @@ export async function startNodeServer(
     }
   }
   let port = settings.port
-  const localUrlOf = (launch: Pick<LiveLaunch, 'slug' | 'isDefault'>) => (launch.isDefault ? `http://localhost:${port}/` : `http://${launch.slug}.localhost:${port}/`)
+  const localUrlOf = (launch: Pick<LiveLaunch, 'slug' | 'isDefault'>) =>
+    launch.isDefault ? `http://localhost:${port}/` : `http://${launch.slug}.localhost:${port}/`
   // Several servers on one PostgreSQL: a publish on one is served by all, with no shared disk (shared-builds.ts).
-  const log = { info: (m: string) => console.log(m), error: (m: string, e?: unknown) => console.error(`${m}: ${e instanceof Error ? e.message : String(e ?? '')}`) }
-  const sharing = opened.database && createBuildSharing({ shelf: createPostgresBuildShelf(opened.database), live, stateFile: path.join(dataDir, 'shared-builds.json'), log })
+  const log = {
+    info: (m: string) => console.log(m),
+    error: (m: string, e?: unknown) => console.error(`${m}: ${e instanceof Error ? e.message : String(e ?? '')}`),
+  }
+  const sharing =
+    opened.database &&
+    createBuildSharing({
+      shelf: createPostgresBuildShelf(opened.database),
+      live,
+      stateFile: path.join(dataDir, 'shared-builds.json'),
+      log,
+    })
   const publisher = createLaunchPublisher({
     share: sharing ? sharing.share : undefined,
     live,
     builder: options.builder ?? {
-      check: () => ({ ok: false, problems: [{ file: '', line: 1, column: 1, where: 'the server', message: 'This server was started without a builder: it cannot publish.', fix: 'Start it with npm start.', excerpt: '' }] }),
+      check: () => ({
+        ok: false,
+        problems: [
+          {
+            file: '',
+            line: 1,
+            column: 1,
+            where: 'the server',
+            message: 'This server was started without a builder: it cannot publish.',
+            fix: 'Start it with npm start.',
+            excerpt: '',
+          },
+        ],
+      }),
       find: () => undefined,
     },
     versionsDir,
@@ -262,7 +348,20 @@ export async function startNodeServer(
   })
   await sharing?.start(publisher)
   // PUBLISH_COMMAND: each publish (and each phase's start) also put on a static host (site/static-host.ts).
-  const staticHost = settings.publishCommand === undefined ? undefined : createStaticHost({ command: settings.publishCommand, cwd, live, dir: path.join(distRoot, '.static'), stateFile: path.join(dataDir, 'static-host.json'), clock: options.clock, timeZone: settings.timeZone, supabaseUrl: settings.supabaseUrl, claim: opened.claim })
+  const staticHost =
+    settings.publishCommand === undefined
+      ? undefined
+      : createStaticHost({
+          command: settings.publishCommand,
+          cwd,
+          live,
+          dir: path.join(distRoot, '.static'),
+          stateFile: path.join(dataDir, 'static-host.json'),
+          clock: options.clock,
+          timeZone: settings.timeZone,
+          supabaseUrl: settings.supabaseUrl,
+          claim: opened.claim,
+        })
   const publishing = staticHost?.wrap(publisher) ?? publisher
 
   /** The snapshot and launch a request is answered from, read once when it arrives. */
@@ -305,12 +404,19 @@ export async function startNodeServer(
         pool: opened.database,
         publisher: publishing,
         signInCounts: store,
-        timeZone: settings.timeZone, clock: options.clock ?? (() => new Date()),
+        timeZone: settings.timeZone,
+        clock: options.clock ?? (() => new Date()),
         secureCookies: settings.trustProxy > 0,
         clientAddress: (c) => clientAddress(c) ?? 'unknown',
         sendMail:
           settings.mail.kind === 'smtp'
-            ? (mail) => mailer.send({ ...mail, html: '', messageId: `<studio-${Date.now()}-${Math.random().toString(36).slice(2)}@localhost>`, idempotencyKey: `studio-${Date.now()}-${Math.random().toString(36).slice(2)}` })
+            ? (mail) =>
+                mailer.send({
+                  ...mail,
+                  html: '',
+                  messageId: `<studio-${Date.now()}-${Math.random().toString(36).slice(2)}@localhost>`,
+                  idempotencyKey: `studio-${Date.now()}-${Math.random().toString(36).slice(2)}`,
+                })
             : undefined,
       })
     : undefined
@@ -335,15 +441,26 @@ export async function startNodeServer(
   const toFunction: MiddlewareHandler = async (c, next) => {
     const { snapshot, launch } = await pick(c)
     if (!launch.version) {
-      return c.json({ error: `${launch.siteName} is not published yet: registrations open once it is.` }, 503, { 'retry-after': '60' })
+      return c.json({ error: `${launch.siteName} is not published yet: registrations open once it is.` }, 503, {
+        'retry-after': '60',
+      })
     }
     const response = await snapshot.fn.fetch(c.req.raw, c.env)
     if (response.headers.get(notFunction)) return next()
     return response
   }
-  for (const functionPath of contactFunctionPaths) site.all(functionPath, toFunction).all(`${functionPath}/*`, toFunction)
+  for (const functionPath of contactFunctionPaths)
+    site.all(functionPath, toFunction).all(`${functionPath}/*`, toFunction)
   // Announcements (the leads page's, a phase's) speak with each launch's reply (sender, contact, unsubscribe words) and sign its links the same way.
-  const announcements = { mailOf: (slug: string) => announcementMailOf(live.current().get(slug)?.version?.contract, (contract) => ({ secret: unsubscribeSecret(), baseUrl: linkBaseOf(contract), hmac: hmacSha256 })), suppressionKeyOf: erasure.keyOf }
+  const announcements = {
+    mailOf: (slug: string) =>
+      announcementMailOf(live.current().get(slug)?.version?.contract, (contract) => ({
+        secret: unsubscribeSecret(),
+        baseUrl: linkBaseOf(contract),
+        hmac: hmacSha256,
+      })),
+    suppressionKeyOf: erasure.keyOf,
+  }
   // The leads page: studio accounts (their sign-in and audit log come from the studio) and LEADS_PASSWORD.
   const leadsPage = mountLeadsPage(site, {
     dataDir,
@@ -360,12 +477,24 @@ export async function startNodeServer(
     clientIp: (c) => clientAddress(c) ?? 'unknown',
   })
   // The morning summaries (launch.morningSummary), once a day among all servers, and each phase's announcement once at its start (delivery/scheduled/phase-announcements.ts).
-  const summaries = createScheduledMail({ store, clock: options.clock, timeZone: settings.timeZone, onQueued: () => delivery.kick(), launches: () => served().map(({ version: v }) => ({ ...v!.contract, notifyEmail: settings.notifyEmail ?? v!.contract.notifyEmail })), ...announcements })
+  const summaries = createScheduledMail({
+    store,
+    clock: options.clock,
+    timeZone: settings.timeZone,
+    onQueued: () => delivery.kick(),
+    launches: () =>
+      served().map(({ version: v }) => ({
+        ...v!.contract,
+        notifyEmail: settings.notifyEmail ?? v!.contract.notifyEmail,
+      })),
+    ...announcements,
+  })
   site.all('*', async (c) => {
     const { launch } = await pick(c)
     if (!launch.version) return unpublishedAnswer(launch.siteName, c.req.method)
     const response = await launch.version.files(c)
-    if (launch.version.contract.countVisits !== false && settings.supabaseUrl === undefined) visits.count(c.req.raw, response, launch.slug, clientAddress(c) ?? '')
+    if (launch.version.contract.countVisits !== false && settings.supabaseUrl === undefined)
+      visits.count(c.req.raw, response, launch.slug, clientAddress(c) ?? '')
     // A page loaded just before a publish may still ask for its own hashed assets: the replaced version has them.
     if (response.status === 404 && launch.previous && new URL(c.req.url).pathname.startsWith('/assets/')) {
       const old = await launch.previous.files(c)
@@ -381,12 +510,21 @@ export async function startNodeServer(
   // X-Forwarded-Host/-Proto: only from the proxies TRUST_PROXY counts, only naming a launch's host.
   const guardForwarded = createForwardedHeaderGuard({
     proxies: settings.proxies,
-    launches: launches.map((launch) => ({ slug: launch.slug, canonicalUrl: launch.config.seo.canonicalUrl, origins: launch.config.launch.origins })),
+    launches: launches.map((launch) => ({
+      slug: launch.slug,
+      canonicalUrl: launch.config.seo.canonicalUrl,
+      origins: launch.config.launch.origins,
+    })),
   })
   const limits = { ...defaultConnectionLimits, ...options.connections }
   let server: Server
   try {
-    server = await listen((request, env) => site.fetch(guardForwarded(request, env.incoming.socket.remoteAddress), env), settings.port, settings.host, limits)
+    server = await listen(
+      (request, env) => site.fetch(guardForwarded(request, env.incoming.socket.remoteAddress), env),
+      settings.port,
+      settings.host,
+      limits,
+    )
   } catch (error) {
     retention?.stop()
     sharing?.stop()

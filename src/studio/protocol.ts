@@ -17,7 +17,12 @@ export type StudioProblem = { line: number; column: number; where: string; messa
  * it has no problems, else the live text; null when neither is without problems), the draft's problems, and the
  * address of its form's compiled validator.
  */
-export type PreviewResponse = { config: ClientPageConfig | null; problems: StudioProblem[]; validatorUrl: string; phases?: PreviewPhases | undefined }
+export type PreviewResponse = {
+  config: ClientPageConfig | null
+  problems: StudioProblem[]
+  validatorUrl: string
+  phases?: PreviewPhases | undefined
+}
 
 /**
  * A launch's phases as the preview shows them: which one it renders (`shown`: the one asked for, else the one in force
@@ -36,7 +41,13 @@ export type PreviewPhases = {
  * GET /studio/api/me: the signed-in person. `launches` absent: every launch. `local`: the studio of `npm run edit`,
  * one person on this computer, where publishing saves the launch's file (and builds nothing).
  */
-export type MeResponse = { email: string; role: Role; launches?: string[] | undefined; totp: boolean; local?: boolean | undefined }
+export type MeResponse = {
+  email: string
+  role: Role
+  launches?: string[] | undefined
+  totp: boolean
+  local?: boolean | undefined
+}
 
 /** Local mode (`npm run edit`): the meta tag of the studio's page holding its token, and the header that sends it back. */
 export const localTokenMeta = 'editor-token'
@@ -59,7 +70,11 @@ export type LaunchSummary = {
 }
 
 /** GET /studio/api/launches/:slug: what the editor opens with (the draft's text when there is one). */
-export type LaunchDetail = LaunchSummary & { liveText: string; draftText?: string | undefined; problems: StudioProblem[] }
+export type LaunchDetail = LaunchSummary & {
+  liveText: string
+  draftText?: string | undefined
+  problems: StudioProblem[]
+}
 
 /** PUT /studio/api/launches/:slug/draft, body. */
 export type SaveDraftRequest = { text: string }
@@ -78,7 +93,14 @@ export type PublishRequest = { text?: string | undefined; message?: string | und
 export type PublishResponse = { version: number; ms: number; warning?: string | undefined }
 
 /** One published version (GET /studio/api/launches/:slug/versions, newest first). */
-export type VersionSummary = { version: number; at: string; by: string; message?: string | undefined; fromDisk: boolean; restoredFrom?: number | undefined }
+export type VersionSummary = {
+  version: number
+  at: string
+  by: string
+  message?: string | undefined
+  fromDisk: boolean
+  restoredFrom?: number | undefined
+}
 /** GET /studio/api/launches/:slug/versions/:version: its exact text and a unified diff against the one before. */
 export type VersionDetail = VersionSummary & { text: string; diff: string }
 /** POST /studio/api/launches/:slug/versions/:version/restore: publishes that text again as a new version. */
@@ -128,7 +150,17 @@ export type InviteRequest = { email: string; role: Role; launches?: string[] | u
 export type InviteResponse = { link: string; expiresAt: string; emailed: boolean }
 
 /** One line of the audit log (GET /studio/api/audit, owner). */
-export type AuditEntry = { at: string; who: string; action: string; launch?: string | undefined; detail?: string | undefined }
+export type AuditEntry = {
+  at: string
+  who: string
+  action: string
+  launch?: string | undefined
+  detail?: string | undefined
+}
 
 /** Any refusal: a sentence for the person, for 422 the problems, and for a form the sentence of each field at fault. */
-export type StudioError = { error: string; problems?: StudioProblem[] | undefined; fields?: Record<string, string> | undefined }
+export type StudioError = {
+  error: string
+  problems?: StudioProblem[] | undefined
+  fields?: Record<string, string> | undefined
+}

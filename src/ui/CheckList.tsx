@@ -17,7 +17,9 @@ export function CheckList({ items, className, compact = false, dark = false }: C
     <ul className={className}>
       {items.map((item) => (
         <li key={item} className={`flex ${compact ? 'gap-2' : 'gap-3 text-base'}`}>
-          <CheckIcon className={`mt-0.5 shrink-0 ${compact ? 'size-4' : 'size-5'} ${dark ? 'text-brass-300' : 'text-forest-700'}`} />
+          <CheckIcon
+            className={`mt-0.5 shrink-0 ${compact ? 'size-4' : 'size-5'} ${dark ? 'text-brass-300' : 'text-forest-700'}`}
+          />
           <span>{item}</span>
         </li>
       ))}

@@ -26,7 +26,12 @@ export function CtaLink({ cta, variant = 'primary', className = '' }: CtaLinkPro
       }
     : undefined
   return (
-    <a href={cta.href} onClick={onClick} aria-haspopup={cta.opensModal ? 'dialog' : undefined} className={`${variants[variant]} ${className}`}>
+    <a
+      href={cta.href}
+      onClick={onClick}
+      aria-haspopup={cta.opensModal ? 'dialog' : undefined}
+      className={`${variants[variant]} ${className}`}
+    >
       {cta.label}
     </a>
   )

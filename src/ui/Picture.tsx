@@ -19,7 +19,14 @@ type PictureProps = {
  * An image from public/ with its intrinsic size, so the layout never shifts while it loads; where the build
  * made AVIF/WebP variants of it, a <picture> lets each browser take the smallest that fits.
  */
-export function Picture({ image, className = '', priority = false, sizes = '(min-width: 1024px) 50vw, 100vw', eager = priority, fill = true }: PictureProps) {
+export function Picture({
+  image,
+  className = '',
+  priority = false,
+  sizes = '(min-width: 1024px) 50vw, 100vw',
+  eager = priority,
+  fill = true,
+}: PictureProps) {
   const variants = useContext(ImageVariantsContext)[image.src]
   const img = (
     <img

@@ -30,7 +30,18 @@ type ShellProps = {
  * its remaining config props straight in (`<Shell {...frame}>`): Shell reads the frame's fields and no others.
  */
 export function Shell(props: ShellProps) {
-  const { anchor, tone = 'light', eyebrow, heading, children, centered = false, aside, asidePosition = 'end', footer, split = false } = props
+  const {
+    anchor,
+    tone = 'light',
+    eyebrow,
+    heading,
+    children,
+    centered = false,
+    aside,
+    asidePosition = 'end',
+    footer,
+    split = false,
+  } = props
   const headingId = useId()
   const dark = tone === 'dark'
   const headingBlock = (

@@ -3,7 +3,17 @@ type IconProps = { className?: string }
 function outline(paths: string[]) {
   return function Icon({ className = 'size-5' }: IconProps) {
     return (
-      <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={1.8} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false" className={className}>
+      <svg
+        viewBox="0 0 24 24"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth={1.8}
+        strokeLinecap="round"
+        strokeLinejoin="round"
+        aria-hidden="true"
+        focusable="false"
+        className={className}
+      >
         {paths.map((d) => (
           <path key={d} d={d} />
         ))}

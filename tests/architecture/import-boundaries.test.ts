@@ -24,18 +24,60 @@ export const allowed: Record<string, readonly string[] | typeof anything> = {
   'src/sections/': ['schema/', 'src/ui/', 'src/form/', 'src/page/Island.tsx'],
   'src/ui/': ['schema/', 'src/page/Island.tsx', 'src/page/dialog-state.ts'],
   'src/form/': ['schema/', 'src/ui/', 'src/page/analytics.ts'],
-  'src/server/': ['schema/', 'src/server/settings/', 'src/server/registration/', 'src/server/store/', 'src/server/delivery/', 'src/server/site/', 'src/server/leads-page/'],
+  'src/server/': [
+    'schema/',
+    'src/server/settings/',
+    'src/server/registration/',
+    'src/server/store/',
+    'src/server/delivery/',
+    'src/server/site/',
+    'src/server/leads-page/',
+  ],
   'src/server/settings/': ['schema/'],
   'src/server/registration/': ['schema/', 'src/server/settings/', 'src/server/store/sign-in-counts.ts'],
   'src/server/store/': ['schema/', 'src/server/settings/'],
   'src/server/delivery/': ['schema/', 'src/server/settings/', 'src/server/store/'],
   'src/server/site/': ['schema/', 'src/server/settings/', 'src/server/store/', 'src/server/delivery/'],
-  'src/server/leads-page/': ['schema/', 'src/server/settings/', 'src/server/store/', 'src/server/delivery/', 'src/server/registration/', 'src/server/app.ts'],
+  'src/server/leads-page/': [
+    'schema/',
+    'src/server/settings/',
+    'src/server/store/',
+    'src/server/delivery/',
+    'src/server/registration/',
+    'src/server/app.ts',
+  ],
   'src/studio/': ['schema/'],
-  'src/studio/client/': ['schema/', 'src/page/', 'src/ui/', 'src/sections/', 'src/form/', 'src/studio/protocol.ts', 'src/config/json-edit.ts', 'src/config/json-source.ts'],
-  'src/studio/server/': ['schema/', 'src/config/', 'src/build/', 'src/studio/', 'src/server/', 'src/server/site/', 'src/server/store/', 'src/server/delivery/', 'src/server/registration/'],
+  'src/studio/client/': [
+    'schema/',
+    'src/page/',
+    'src/ui/',
+    'src/sections/',
+    'src/form/',
+    'src/studio/protocol.ts',
+    'src/config/json-edit.ts',
+    'src/config/json-source.ts',
+  ],
+  'src/studio/server/': [
+    'schema/',
+    'src/config/',
+    'src/build/',
+    'src/studio/',
+    'src/server/',
+    'src/server/site/',
+    'src/server/store/',
+    'src/server/delivery/',
+    'src/server/registration/',
+  ],
   'src/cli/': anything,
-  'supabase/': ['schema/', 'src/server/', 'src/server/settings/', 'src/server/registration/', 'src/server/store/', 'src/server/delivery/', 'src/server/site/'],
+  'supabase/': [
+    'schema/',
+    'src/server/',
+    'src/server/settings/',
+    'src/server/registration/',
+    'src/server/store/',
+    'src/server/delivery/',
+    'src/server/site/',
+  ],
   'tests/': anything,
 }
 
@@ -44,7 +86,9 @@ export function roomOf(file: string): string {
   if (file === 'src/entry-client.tsx') return 'src/page/'
   if (file.startsWith('supabase/')) return 'supabase/'
   // src/server/ is the two entries and env.ts only: a folder under it is a room of its own, named in the table.
-  const folders = Object.keys(allowed).filter((room) => file.startsWith(room) && (room !== 'src/server/' || path.posix.dirname(file) === 'src/server'))
+  const folders = Object.keys(allowed).filter(
+    (room) => file.startsWith(room) && (room !== 'src/server/' || path.posix.dirname(file) === 'src/server'),
+  )
   return folders.sort((a, b) => b.length - a.length)[0] ?? path.posix.dirname(file) + '/'
 }
 
@@ -57,7 +101,11 @@ const mayChooseDriver = new Set(['src/server/store/', 'src/server/', 'supabase/'
 /** The import specifiers of a TypeScript source: static imports (type-only too), re-exports, dynamic import(). */
 export function importsOf(source: string): string[] {
   const found: string[] = []
-  const patterns = [/^\s*(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]/gm, /^\s*import\s*['"]([^'"]+)['"]/gm, /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g]
+  const patterns = [
+    /^\s*(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]/gm,
+    /^\s*import\s*['"]([^'"]+)['"]/gm,
+    /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g,
+  ]
   for (const pattern of patterns) for (const match of source.matchAll(pattern)) found.push(match[1]!)
   return found
 }
@@ -72,7 +120,10 @@ export function boundaryViolations(file: string, source: string): string[] {
   const room = roomOf(file)
   const rules = allowed[room]
   const problems: string[] = []
-  if (!rules) return [`${file} is in ${room}, a folder the table of rooms does not name: add it to the table here and in the README.`]
+  if (!rules)
+    return [
+      `${file} is in ${room}, a folder the table of rooms does not name: add it to the table here and in the README.`,
+    ]
   for (const spec of importsOf(source)) {
     if (browserRooms.includes(room) && nodeOnly.has(spec)) {
       problems.push(`${file} imports '${spec}': ${room} runs in the browser, which has no Node modules.`)
@@ -86,17 +137,29 @@ export function boundaryViolations(file: string, source: string): string[] {
     if (!spec.startsWith('.') || !/\.tsx?$/.test(spec)) continue
     const target = resolve(file, spec)
     const targetRoom = roomOf(target)
-    if (!room.startsWith('src/studio/') && room !== 'src/build/' && room !== 'src/cli/' && room !== 'tests/' && targetRoom.startsWith('src/studio/')) {
-      problems.push(`${file} imports '${spec}' (${targetRoom}): the site must not depend on the studio (its editor included).`)
+    if (
+      !room.startsWith('src/studio/') &&
+      room !== 'src/build/' &&
+      room !== 'src/cli/' &&
+      room !== 'tests/' &&
+      targetRoom.startsWith('src/studio/')
+    ) {
+      problems.push(
+        `${file} imports '${spec}' (${targetRoom}): the site must not depend on the studio (its editor included).`,
+      )
       continue
     }
     if (isStoreDriver(target) && !mayChooseDriver.has(room)) {
-      problems.push(`${file} imports '${spec}', a store driver: ${room} goes through the store's contract (src/server/store/store.ts), never a driver.`)
+      problems.push(
+        `${file} imports '${spec}', a store driver: ${room} goes through the store's contract (src/server/store/store.ts), never a driver.`,
+      )
       continue
     }
     if (rules === anything || targetRoom === room) continue
     if (!rules.includes(targetRoom) && !rules.includes(target)) {
-      problems.push(`${file} imports '${spec}' (${targetRoom}): ${room} may import only from ${rules.length ? rules.join(', ') : 'itself'}.`)
+      problems.push(
+        `${file} imports '${spec}' (${targetRoom}): ${room} may import only from ${rules.length ? rules.join(', ') : 'itself'}.`,
+      )
     }
   }
   return problems
@@ -158,7 +221,11 @@ export function readmeRooms(readme: string): Record<string, readonly string[] | 
   const header = lines[start]
   const end = lines.findIndex((line, i) => i > start && !line.startsWith('|'))
   const rows = lines.slice(start + 2, end === -1 ? undefined : end)
-  const column = header?.split('|').map((cell) => cell.trim()).indexOf('may import') ?? -1
+  const column =
+    header
+      ?.split('|')
+      .map((cell) => cell.trim())
+      .indexOf('may import') ?? -1
   return Object.fromEntries(
     rows.map((line) => {
       const cells = line.split(/(?<!\\)\|/).map((cell) => cell.trim())
@@ -178,7 +245,12 @@ function listSources(dir: string): string[] {
 }
 
 function listFolders(dir: string): string[] {
-  return [dir, ...readdirSync(dir).flatMap((entry) => (statSync(path.posix.join(dir, entry)).isDirectory() ? listFolders(path.posix.join(dir, entry)) : []))]
+  return [
+    dir,
+    ...readdirSync(dir).flatMap((entry) =>
+      statSync(path.posix.join(dir, entry)).isDirectory() ? listFolders(path.posix.join(dir, entry)) : [],
+    ),
+  ]
 }
 
 const maxFilesInFolder = 20
@@ -211,27 +283,78 @@ describe('import boundaries', () => {
     expect(boundaryViolations('src/ui/Bad.tsx', "import { readFileSync } from 'node:fs'\n")).toHaveLength(1)
     expect(boundaryViolations('src/form/bad.ts', "import path from 'path'\n")).toHaveLength(1)
     expect(boundaryViolations('src/page/Bad.tsx', "import { createApp } from '../server/app.ts'\n")).toHaveLength(1)
-    expect(boundaryViolations('src/sections/Bad.tsx', "const m = await import('../config/load-page-config.ts')\n")).toHaveLength(1)
-    expect(boundaryViolations('src/server/bad.ts', "import { loadPageConfig } from '../config/load-page-config.ts'\n")).toHaveLength(1)
+    expect(
+      boundaryViolations('src/sections/Bad.tsx', "const m = await import('../config/load-page-config.ts')\n"),
+    ).toHaveLength(1)
+    expect(
+      boundaryViolations('src/server/bad.ts', "import { loadPageConfig } from '../config/load-page-config.ts'\n"),
+    ).toHaveLength(1)
     expect(boundaryViolations('schema/bad.ts', "import { App } from '../src/page/App.tsx'\n")).toHaveLength(1)
-    expect(boundaryViolations('src/studio/client/preview/bad.tsx', "import { startLocalStudio } from '../../server/local-server.ts'\n")).toHaveLength(1)
-    expect(boundaryViolations('src/page/Bad.tsx', "import { renderMarkdown } from '../studio/client/editing/plain-markdown.ts'\n")).toHaveLength(1)
+    expect(
+      boundaryViolations(
+        'src/studio/client/preview/bad.tsx',
+        "import { startLocalStudio } from '../../server/local-server.ts'\n",
+      ),
+    ).toHaveLength(1)
+    expect(
+      boundaryViolations(
+        'src/page/Bad.tsx',
+        "import { renderMarkdown } from '../studio/client/editing/plain-markdown.ts'\n",
+      ),
+    ).toHaveLength(1)
     expect(boundaryViolations('src/studio/server/bad.ts', "import { App } from '../../page/App.tsx'\n")).toHaveLength(1)
     expect(boundaryViolations('src/studio/client/bad.ts', "import { createHash } from 'node:crypto'\n")).toHaveLength(1)
-    expect(boundaryViolations('src/studio/client/bad.ts', "import { loadPageConfig } from '../../config/load-page-config.ts'\n")).toHaveLength(1)
-    expect(boundaryViolations('src/studio/client/good.ts', "import { replaceValue } from '../../config/json-edit.ts'\nimport type { Role } from '../protocol.ts'\n")).toEqual([])
-    expect(boundaryViolations('src/page/Bad.tsx', "import { studioApi } from '../studio/client/api.ts'\n")).toHaveLength(1)
-    expect(boundaryViolations('src/ui/Good.tsx', "import type { Site } from '../../schema/page-config.ts'\nimport { useState } from 'react'\n")).toEqual([])
+    expect(
+      boundaryViolations(
+        'src/studio/client/bad.ts',
+        "import { loadPageConfig } from '../../config/load-page-config.ts'\n",
+      ),
+    ).toHaveLength(1)
+    expect(
+      boundaryViolations(
+        'src/studio/client/good.ts',
+        "import { replaceValue } from '../../config/json-edit.ts'\nimport type { Role } from '../protocol.ts'\n",
+      ),
+    ).toEqual([])
+    expect(
+      boundaryViolations('src/page/Bad.tsx', "import { studioApi } from '../studio/client/api.ts'\n"),
+    ).toHaveLength(1)
+    expect(
+      boundaryViolations(
+        'src/ui/Good.tsx',
+        "import type { Site } from '../../schema/page-config.ts'\nimport { useState } from 'react'\n",
+      ),
+    ).toEqual([])
   })
 
   it('keeps the server rooms apart: stores know no delivery, delivery no registration, no room but the entries picks a driver', () => {
-    expect(boundaryViolations('src/server/store/bad.ts', "import type { Mailer } from '../delivery/mailer.ts'\n")).toHaveLength(1)
-    expect(boundaryViolations('src/server/delivery/bad.ts', "import { refusal } from '../registration/refusal.ts'\n")).toHaveLength(1)
-    expect(boundaryViolations('src/server/leads-page/bad.ts', "import { openSqliteStore } from '../store/sqlite/sqlite-store.ts'\n")).toHaveLength(1)
-    expect(boundaryViolations('src/server/delivery/bad.ts', "import { createPostgresStore } from '../store/postgres/postgres-store.ts'\n")).toHaveLength(1)
-    expect(boundaryViolations('src/server/registration/bad.ts', "import { createApp } from '../app.ts'\n")).toHaveLength(1)
-    expect(boundaryViolations('src/server/leads-page/good.ts', "import type { LeadStore } from '../store/store.ts'\n")).toEqual([])
-    expect(boundaryViolations('src/server/node.ts', "import { openSqliteStore } from './store/sqlite/sqlite-store.ts'\n")).toEqual([])
+    expect(
+      boundaryViolations('src/server/store/bad.ts', "import type { Mailer } from '../delivery/mailer.ts'\n"),
+    ).toHaveLength(1)
+    expect(
+      boundaryViolations('src/server/delivery/bad.ts', "import { refusal } from '../registration/refusal.ts'\n"),
+    ).toHaveLength(1)
+    expect(
+      boundaryViolations(
+        'src/server/leads-page/bad.ts',
+        "import { openSqliteStore } from '../store/sqlite/sqlite-store.ts'\n",
+      ),
+    ).toHaveLength(1)
+    expect(
+      boundaryViolations(
+        'src/server/delivery/bad.ts',
+        "import { createPostgresStore } from '../store/postgres/postgres-store.ts'\n",
+      ),
+    ).toHaveLength(1)
+    expect(
+      boundaryViolations('src/server/registration/bad.ts', "import { createApp } from '../app.ts'\n"),
+    ).toHaveLength(1)
+    expect(
+      boundaryViolations('src/server/leads-page/good.ts', "import type { LeadStore } from '../store/store.ts'\n"),
+    ).toEqual([])
+    expect(
+      boundaryViolations('src/server/node.ts', "import { openSqliteStore } from './store/sqlite/sqlite-store.ts'\n"),
+    ).toEqual([])
     expect(boundaryViolations('src/server/lost/file.ts', "import { createApp } from '../app.ts'\n")).toHaveLength(1)
   })
 
@@ -243,7 +366,14 @@ describe('import boundaries', () => {
 
   it('has no import circle anywhere in src/ (type-only and dynamic imports count)', () => {
     const sources = files.filter((file) => file.startsWith('src/'))
-    const graph = new Map(sources.map((file) => [file, importsOf(readFileSync(file, 'utf8')).filter((s) => s.startsWith('.')).map((s) => resolve(file, s))]))
+    const graph = new Map(
+      sources.map((file) => [
+        file,
+        importsOf(readFileSync(file, 'utf8'))
+          .filter((s) => s.startsWith('.'))
+          .map((s) => resolve(file, s)),
+      ]),
+    )
     expect(importCircles(graph).map((circle) => circle.join(' → '))).toEqual([])
   })
 
@@ -255,13 +385,29 @@ describe('import boundaries', () => {
       ['d.ts', []],
       ['e.ts', ['e.ts']],
     ])
-    expect(importCircles(graph)).toEqual([['a.ts', 'b.ts', 'c.ts', 'a.ts'], ['e.ts', 'e.ts']])
-    expect(importCircles(new Map([['a.ts', ['b.ts']], ['b.ts', []]]))).toEqual([])
+    expect(importCircles(graph)).toEqual([
+      ['a.ts', 'b.ts', 'c.ts', 'a.ts'],
+      ['e.ts', 'e.ts'],
+    ])
+    expect(
+      importCircles(
+        new Map([
+          ['a.ts', ['b.ts']],
+          ['b.ts', []],
+        ]),
+      ),
+    ).toEqual([])
   })
 
   it(`keeps every folder of src/ to ${maxFilesInFolder} source files and every source file to ${maxLines} lines`, () => {
     const crowded = listFolders('src')
-      .map((dir) => [dir, readdirSync(dir).filter((e) => /\.tsx?$/.test(e) && statSync(path.posix.join(dir, e)).isFile()).length] as const)
+      .map(
+        (dir) =>
+          [
+            dir,
+            readdirSync(dir).filter((e) => /\.tsx?$/.test(e) && statSync(path.posix.join(dir, e)).isFile()).length,
+          ] as const,
+      )
       .filter(([, count]) => count > maxFilesInFolder)
       .map(([dir, count]) => `${dir} holds ${count} source files: split it into rooms.`)
     const long = listSources('src')

@@ -5,7 +5,10 @@ import type { PageConfig } from '../../schema/page-config.ts'
 import { compileHint } from '../../src/build/vite-config.ts'
 
 // The default launch's site, which npm test built into dist/<slug>/ (tests/run.ts builds before the tests run).
-const distDir = path.resolve(process.env.DIST_DIR || 'dist', (JSON.parse(readFileSync('page.config.json', 'utf8')) as { launch: { slug: string } }).launch.slug)
+const distDir = path.resolve(
+  process.env.DIST_DIR || 'dist',
+  (JSON.parse(readFileSync('page.config.json', 'utf8')) as { launch: { slug: string } }).launch.slug,
+)
 const assets = readdirSync(path.join(distDir, 'assets')).filter((name) => name.endsWith('.js'))
 const indexHtml = readFileSync(path.join(distDir, 'index.html'), 'utf8')
 const config = JSON.parse(readFileSync('page.config.json', 'utf8')) as PageConfig
@@ -13,7 +16,9 @@ const config = JSON.parse(readFileSync('page.config.json', 'utf8')) as PageConfi
 const bootCode = /<script type="module">([\s\S]*?)<\/script>/.exec(indexHtml)?.[1] ?? ''
 const entry = /entry="\/assets\/([^"]+)"/.exec(bootCode)?.[1] ?? ''
 // The chunks it evaluates before the entry, each in a task of its own (React DOM's).
-const first = (JSON.parse(/first=(\[[^\]]*\])/.exec(bootCode)?.[1] ?? '[]') as string[]).map((href) => href.replace('/assets/', ''))
+const first = (JSON.parse(/first=(\[[^\]]*\])/.exec(bootCode)?.[1] ?? '[]') as string[]).map((href) =>
+  href.replace('/assets/', ''),
+)
 
 describe('the built bundle', () => {
   it('compiles no code at run time: no Function constructor anywhere (CSP without unsafe-eval)', () => {
@@ -36,7 +41,7 @@ describe('the built bundle', () => {
     expect(indexHtml).not.toMatch(/rel="modulepreload"/)
   })
 
-  it("evaluates React DOM in a task of its own: its chunk is imported before the entry, and awaits a new task after it", () => {
+  it('evaluates React DOM in a task of its own: its chunk is imported before the entry, and awaits a new task after it', () => {
     expect(first).toHaveLength(1)
     const reactDomChunk = readFileSync(path.join(distDir, 'assets', first[0]!), 'utf8')
     const code = readFileSync(path.join(distDir, 'assets', entry), 'utf8')
@@ -56,7 +61,10 @@ describe('the built bundle', () => {
     const code = (name: string) => readFileSync(path.join(distDir, 'assets', name), 'utf8')
     const hinted = (name: string) => code(name).startsWith(`${compileHint}\n`)
     // What runs as the page loads: the entry (React DOM), the form's chunk (RJSF), the dialog's (react-modal).
-    const atLoad = [entry, ...assets.filter((name) => name.startsWith('RegistrationForm-') || name.startsWith('RegistrationDialog-'))]
+    const atLoad = [
+      entry,
+      ...assets.filter((name) => name.startsWith('RegistrationForm-') || name.startsWith('RegistrationDialog-')),
+    ]
     expect(atLoad).toHaveLength(3)
     for (const name of atLoad) expect(hinted(name), name).toBe(true)
     // Loaded on demand: supabase-js at the first submit, the Markdown parser for a field that asks for it.
@@ -67,7 +75,9 @@ describe('the built bundle', () => {
 
   it("restyles nothing of the page when the toasts' stylesheet arrives: every rule of it is on the toasts' container", () => {
     const sheets = readdirSync(path.join(distDir, 'assets')).filter((name) => name.endsWith('.css'))
-    const toastSheet = sheets.map((name) => readFileSync(path.join(distDir, 'assets', name), 'utf8')).find((css) => css.includes('.Toastify__toast'))
+    const toastSheet = sheets
+      .map((name) => readFileSync(path.join(distDir, 'assets', name), 'utf8'))
+      .find((css) => css.includes('.Toastify__toast'))
     expect(toastSheet, 'no stylesheet with the toasts in dist/assets').toBeTruthy()
     // A rule for :root, html or body arriving after the page makes the browser restyle every element of it.
     expect(toastSheet).not.toMatch(/(^|[},\s]):root\b|(^|[},])\s*(html|body)\b/)
@@ -75,11 +85,15 @@ describe('the built bundle', () => {
   })
 
   it('carries none of the editor: no CodeMirror, no schema completion, no editor page code', () => {
-    const files = readdirSync(distDir, { recursive: true, encoding: 'utf8' }).filter((name) => /\.(js|css|html)$/.test(name))
+    const files = readdirSync(distDir, { recursive: true, encoding: 'utf8' }).filter((name) =>
+      /\.(js|css|html)$/.test(name),
+    )
     expect(files.length).toBeGreaterThan(0)
     for (const name of files) {
       const code = readFileSync(path.join(distDir, name), 'utf8')
-      expect(code, name).not.toMatch(/@codemirror|codemirror-json-schema|\bcm-editor\b|\bcm-content\b|json-schema-library|editor-token/)
+      expect(code, name).not.toMatch(
+        /@codemirror|codemirror-json-schema|\bcm-editor\b|\bcm-content\b|json-schema-library|editor-token/,
+      )
     }
   })
 
@@ -87,9 +101,12 @@ describe('the built bundle', () => {
     // A class string only each section's component writes: found in the prerendered page, so the check can fail.
     for (const file of ['src/sections/DriveTimes.tsx', 'src/sections/Highlights.tsx', 'src/sections/Checklist.tsx']) {
       const source = readFileSync(file, 'utf8')
-      const marker = [...source.matchAll(/className="([^"]{30,})"/g)].map((m) => m[1] as string).find((c) => indexHtml.includes(`class="${c}"`))
+      const marker = [...source.matchAll(/className="([^"]{30,})"/g)]
+        .map((m) => m[1] as string)
+        .find((c) => indexHtml.includes(`class="${c}"`))
       expect(marker, `${file}: no class string of it in dist/index.html`).toBeTruthy()
-      for (const name of assets) expect(readFileSync(path.join(distDir, 'assets', name), 'utf8'), `${name} holds ${file}`).not.toContain(marker)
+      for (const name of assets)
+        expect(readFileSync(path.join(distDir, 'assets', name), 'utf8'), `${name} holds ${file}`).not.toContain(marker)
     }
   })
 
@@ -104,7 +121,9 @@ describe('the built bundle', () => {
     expect(form).toBeTruthy()
     // An option name of markdown-to-jsx's parser, which RJSF's own code does not use.
     expect(readFileSync(path.join(distDir, 'assets', form as string), 'utf8')).not.toContain('forceBlock')
-    expect(assets.some((name) => readFileSync(path.join(distDir, 'assets', name), 'utf8').includes('forceBlock'))).toBe(true)
+    expect(assets.some((name) => readFileSync(path.join(distDir, 'assets', name), 'utf8').includes('forceBlock'))).toBe(
+      true,
+    )
   })
 
   it('inlines the stylesheet: no render-blocking request before the first paint', () => {
@@ -114,7 +133,11 @@ describe('the built bundle', () => {
 
   it('inlines no script but the JSON-LD, the boot module and the config data block', () => {
     const inline = [...indexHtml.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)].filter(([, , body]) => body?.trim())
-    expect(inline.map(([, attributes]) => attributes?.trim())).toEqual(['type="application/ld+json"', 'type="module"', 'type="application/json" id="page-config"'])
+    expect(inline.map(([, attributes]) => attributes?.trim())).toEqual([
+      'type="application/ld+json"',
+      'type="module"',
+      'type="application/json" id="page-config"',
+    ])
   })
 
   it("sends in the data block only what the islands read: no section's copy, no reply e-mail, no notification address", () => {

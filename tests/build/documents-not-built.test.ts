@@ -26,8 +26,8 @@ beforeAll(async () => {
 }, 300_000)
 afterAll(() => rmSync(out, { recursive: true, force: true }))
 
-describe("the built site of a launch with documents", () => {
-  it('holds no PDF and none of the documents\' bytes, in any file', () => {
+describe('the built site of a launch with documents', () => {
+  it("holds no PDF and none of the documents' bytes, in any file", () => {
     expect(documents.length).toBeGreaterThanOrEqual(2)
     const files = filesUnder(out)
     expect(files.some((file) => file.endsWith('index.html'))).toBe(true)
@@ -36,13 +36,25 @@ describe("the built site of a launch with documents", () => {
       const built = readFileSync(file)
       for (const document of documents) {
         // The middle of the PDF: its header alone (%PDF-1.4) could be any PDF's.
-        const middle = document.bytes.subarray(Math.floor(document.bytes.length / 3), Math.floor(document.bytes.length / 3) + 64)
+        const middle = document.bytes.subarray(
+          Math.floor(document.bytes.length / 3),
+          Math.floor(document.bytes.length / 3) + 64,
+        )
         expect(built.includes(middle), `${path.relative(out, file)} holds ${document.file}`).toBe(false)
       }
       // Nor does a served file name it: the documents' part of the config stays with the server's contract (.launch.json,
       // a dotfile the static host never serves).
-      if (path.relative(out, file).split(path.sep).some((part) => part.startsWith('.') && part !== '.phases')) continue
-      for (const document of documents) expect(built.includes(Buffer.from(document.file)), `${path.relative(out, file)} names ${document.file}`).toBe(false)
+      if (
+        path
+          .relative(out, file)
+          .split(path.sep)
+          .some((part) => part.startsWith('.') && part !== '.phases')
+      )
+        continue
+      for (const document of documents)
+        expect(built.includes(Buffer.from(document.file)), `${path.relative(out, file)} names ${document.file}`).toBe(
+          false,
+        )
     }
   })
 })

@@ -39,7 +39,13 @@ afterAll(() => {
 describe('every prerendered page of every launch', () => {
   it('is one of the five kinds, the privacy page among them', () => {
     for (const launch of launches) {
-      expect([...pagesOf(launch.name).keys()].sort()).toEqual(['404.html', 'check-details.html', 'index.html', 'privacy.html', 'registered.html'])
+      expect([...pagesOf(launch.name).keys()].sort()).toEqual([
+        '404.html',
+        'check-details.html',
+        'index.html',
+        'privacy.html',
+        'registered.html',
+      ])
     }
   })
 
@@ -49,14 +55,18 @@ describe('every prerendered page of every launch', () => {
       for (const [file, html] of pagesOf(launch.name)) {
         const footer = /<footer[^]*<\/footer>/.exec(html)?.[0] ?? ''
         expect(footer, `${launch.name}/${file}`).toContain(escapeHtml(site.brokerage))
-        expect(footer, `${launch.name}/${file}`).toMatch(new RegExp(`<a href="/privacy"[^>]*>${privacy?.linkLabel ?? '-'}</a>`))
+        expect(footer, `${launch.name}/${file}`).toMatch(
+          new RegExp(`<a href="/privacy"[^>]*>${privacy?.linkLabel ?? '-'}</a>`),
+        )
       }
     }
   })
 
   it('dates the copyright with the build year unless the config fixes it', () => {
     const year = new Date().getFullYear()
-    expect(pagesOf('default').get('index.html')).toContain(`© ${year} Harbourline Realty Inc., Brokerage. All rights reserved.`)
+    expect(pagesOf('default').get('index.html')).toContain(
+      `© ${year} Harbourline Realty Inc., Brokerage. All rights reserved.`,
+    )
     expect(pagesOf('default').get('index.html')).not.toContain('{year}')
     expect(pagesOf('second').get('privacy.html')).toContain('© 2019 Lakeside Realty Group Inc., Brokerage.')
   })
@@ -69,9 +79,20 @@ describe('the privacy page', () => {
     expect(html).toContain('<title>Your privacy at Willowmere Commons | Willowmere Commons</title>')
     expect(html).toContain('<link rel="canonical" href="https://willowmere.example.org/privacy" />')
     expect(html).not.toContain('noindex')
-    expect(html).toContain('<h1 class="font-serif text-4xl font-semibold text-forest-900 sm:text-5xl">Your privacy at Willowmere Commons</h1>')
-    expect(html).toContain(`${escapeHtml(site.brokerage)} collects the registrations made on this page for Willowmere Commons.`)
-    for (const label of ['Your name', 'Phone number', 'E-mail address', 'Postal code (optional)', 'Are you a real estate agent?', 'Brokerage name']) {
+    expect(html).toContain(
+      '<h1 class="font-serif text-4xl font-semibold text-forest-900 sm:text-5xl">Your privacy at Willowmere Commons</h1>',
+    )
+    expect(html).toContain(
+      `${escapeHtml(site.brokerage)} collects the registrations made on this page for Willowmere Commons.`,
+    )
+    for (const label of [
+      'Your name',
+      'Phone number',
+      'E-mail address',
+      'Postal code (optional)',
+      'Are you a real estate agent?',
+      'Brokerage name',
+    ]) {
       expect(html).toContain(`<li>${escapeHtml(label)}</li>`)
     }
     expect(html).toContain('We keep your registration for 730 days (about 2 years) after you send it.')
@@ -85,8 +106,21 @@ describe('the privacy page', () => {
     expect(html).toContain('No cookie is set and nothing is added to your browser.')
     const off = config(second.file)
     off.launch.countVisits = false
-    expect(privacyPageOf(off).sections.map((section) => section.id)).toEqual(['who', 'what', 'why', 'how-long', 'choices'])
-    expect(privacyPageOf(config(second.file)).sections.map((section) => section.id)).toEqual(['who', 'what', 'why', 'how-long', 'visits', 'choices'])
+    expect(privacyPageOf(off).sections.map((section) => section.id)).toEqual([
+      'who',
+      'what',
+      'why',
+      'how-long',
+      'choices',
+    ])
+    expect(privacyPageOf(config(second.file)).sections.map((section) => section.id)).toEqual([
+      'who',
+      'what',
+      'why',
+      'how-long',
+      'visits',
+      'choices',
+    ])
   })
 
   it("keeps the config's own words where it gives them", () => {

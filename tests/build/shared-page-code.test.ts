@@ -22,7 +22,12 @@ const siteOf = (slug: string) => path.join(project, 'dist', slug)
 
 /** Every file of a launch's site (its path in the site, its inode and mtime): what a rebuild of it would change. */
 function filesOf(slug: string): Map<string, [number, number]> {
-  return new Map(listFiles(siteOf(slug)).map((file) => [path.relative(siteOf(slug), file), [statSync(file).ino, statSync(file).mtimeMs]]))
+  return new Map(
+    listFiles(siteOf(slug)).map((file) => [
+      path.relative(siteOf(slug), file),
+      [statSync(file).ino, statSync(file).mtimeMs],
+    ]),
+  )
 }
 
 const isValidator = (name: string) => /^form-validator-[0-9a-f]{10}\.js(\.br|\.gz)?$/.test(name)
@@ -45,7 +50,9 @@ afterAll(() => rmSync(project, { recursive: true, force: true }))
 
 describe('a build of several launches', () => {
   it('builds the page code at most once, and every launch after the first reuses it', () => {
-    const launchLines = firstLog.filter((line) => / built .* \(page code [0-9a-f]+ (reused|built); picture variants: \d+ reused, \d+ made\)$/.test(line))
+    const launchLines = firstLog.filter((line) =>
+      / built .* \(page code [0-9a-f]+ (reused|built); picture variants: \d+ reused, \d+ made\)$/.test(line),
+    )
     expect(launchLines).toHaveLength(3)
     const fingerprints = new Set(launchLines.map((line) => /page code ([0-9a-f]+)/.exec(line)?.[1]))
     expect(fingerprints.size).toBe(1)
@@ -61,12 +68,15 @@ describe('a build of several launches', () => {
     expect([...aspen.keys()].filter((name) => !isValidator(name)).sort()).toEqual(shared)
     for (const name of shared) expect(aspen.get(name)!.equals(cedar.get(name)!), name).toBe(true)
     // Their forms differ (one maxLength), so their validators do; each page names its own.
-    const validatorOf = (slug: string) => [...assetsOf(slug).keys()].filter((name) => /^form-validator-.*\.js$/.test(name))
+    const validatorOf = (slug: string) =>
+      [...assetsOf(slug).keys()].filter((name) => /^form-validator-.*\.js$/.test(name))
     expect(validatorOf('cedar-row')).toHaveLength(1)
     expect(validatorOf('aspen-hill')).toHaveLength(1)
     expect(validatorOf('aspen-hill')).not.toEqual(validatorOf('cedar-row'))
     for (const slug of ['cedar-row', 'aspen-hill']) {
-      expect(readFileSync(path.join(siteOf(slug), 'index.html'), 'utf8')).toContain(`"formValidator":"/assets/${validatorOf(slug)[0]}"`)
+      expect(readFileSync(path.join(siteOf(slug), 'index.html'), 'utf8')).toContain(
+        `"formValidator":"/assets/${validatorOf(slug)[0]}"`,
+      )
     }
   })
 
@@ -75,20 +85,40 @@ describe('a build of several launches', () => {
     const codeFiles = listFiles(code.clientDir).map((file) => path.relative(code.clientDir, file))
     expect(codeFiles.length).toBeGreaterThan(10)
     for (const slug of ['cedar-row', 'aspen-hill', 'willowmere-commons']) {
-      for (const name of codeFiles) expect(readFileSync(path.join(siteOf(slug), name)).equals(readFileSync(path.join(code.clientDir, name))), `${slug}: ${name}`).toBe(true)
+      for (const name of codeFiles)
+        expect(
+          readFileSync(path.join(siteOf(slug), name)).equals(readFileSync(path.join(code.clientDir, name))),
+          `${slug}: ${name}`,
+        ).toBe(true)
       const extra = [...assetsOf(slug).keys()].filter((name) => !codeFiles.includes(path.join('assets', name)))
       expect(extra.length, slug).toBeGreaterThan(0)
-      expect(extra.filter((name) => !isValidator(name)), slug).toEqual([])
+      expect(
+        extra.filter((name) => !isValidator(name)),
+        slug,
+      ).toEqual([])
     }
   })
 
   it("rebuilds only the changed launch after a config-only change, reusing the page code and its pictures, and leaves the others' files as they were", async () => {
-    const before = { cedar: filesOf('cedar-row'), willowmere: filesOf('willowmere-commons'), entries: readBundleEntries(project).entries }
+    const before = {
+      cedar: filesOf('cedar-row'),
+      willowmere: filesOf('willowmere-commons'),
+      entries: readBundleEntries(project).entries,
+    }
     expect(before.cedar.size).toBeGreaterThan(50)
     const configFile = path.join(project, 'launches', 'aspen-hill', 'page.config.json')
-    writeFileSync(configFile, readFileSync(configFile, 'utf8').replace('"name": "Willowmere Commons"', '"name": "Aspen Hill"'))
+    writeFileSync(
+      configFile,
+      readFileSync(configFile, 'utf8').replace('"name": "Willowmere Commons"', '"name": "Aspen Hill"'),
+    )
     const log: string[] = []
-    const built = await buildLaunches({ root: project, env, settings, launch: 'aspen-hill', log: (line) => log.push(line) })
+    const built = await buildLaunches({
+      root: project,
+      env,
+      settings,
+      launch: 'aspen-hill',
+      log: (line) => log.push(line),
+    })
     expect(built.launches.map((launch) => launch.slug)).toEqual(['aspen-hill'])
     // The build says what it reused: the page code, and every picture variant (the pictures did not change).
     const line = log.find((l) => l.startsWith('aspen-hill: built')) ?? ''
@@ -99,7 +129,8 @@ describe('a build of several launches', () => {
     expect(filesOf('cedar-row')).toEqual(before.cedar)
     expect(filesOf('willowmere-commons')).toEqual(before.willowmere)
     const entries = readBundleEntries(project).entries
-    for (const slug of ['cedar-row', 'willowmere-commons']) expect(entries.get(slug), slug).toEqual(before.entries.get(slug))
+    for (const slug of ['cedar-row', 'willowmere-commons'])
+      expect(entries.get(slug), slug).toEqual(before.entries.get(slug))
     expect(entries.get('aspen-hill')).not.toEqual(before.entries.get('aspen-hill'))
   }, 200_000)
 })

@@ -8,7 +8,10 @@ import { describe, expect, it } from 'vitest'
 const distRoot = path.resolve(process.env.DIST_DIR || 'dist')
 const studioDir = path.join(distRoot, '_studio')
 const launchDirs = readdirSync(distRoot, { withFileTypes: true })
-  .filter((entry) => entry.isDirectory() && entry.name !== '_studio' && existsSync(path.join(distRoot, entry.name, 'index.html')))
+  .filter(
+    (entry) =>
+      entry.isDirectory() && entry.name !== '_studio' && existsSync(path.join(distRoot, entry.name, 'index.html')),
+  )
   .map((entry) => path.join(distRoot, entry.name))
 
 const textFiles = (dir: string) =>
@@ -18,13 +21,22 @@ const textFiles = (dir: string) =>
 
 // Strings only the studio's modules write: its API's path, its root element, the preview link's meta name, the
 // preview round trip's outline, its own stylesheet's class names and CodeMirror's.
-const studioMarkers = ['/studio/api', 'studio-root', 'studio-preview-token', 'data-editor-current', 'launch-card', 'cm-editor']
+const studioMarkers = [
+  '/studio/api',
+  'studio-root',
+  'studio-preview-token',
+  'data-editor-current',
+  'launch-card',
+  'cm-editor',
+]
 
 describe('the studio build', () => {
   it('writes the app shell and the preview frame, their code under /studio/assets/', () => {
     for (const page of ['index.html', 'preview.html']) {
       const html = readFileSync(path.join(studioDir, page), 'utf8')
-      const urls = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!).filter((url) => !url.startsWith('data:'))
+      const urls = [...html.matchAll(/(?:src|href)="([^"]+)"/g)]
+        .map((m) => m[1]!)
+        .filter((url) => !url.startsWith('data:'))
       expect(urls.length, page).toBeGreaterThan(0)
       for (const url of urls) {
         expect(url, `${page} names ${url}`).toMatch(/^\/studio\/assets\/[\w.-]+\.(js|css)$/)
@@ -35,8 +47,10 @@ describe('the studio build', () => {
     }
   })
 
-  it("has each marker the next test looks for, so that test can fail", () => {
-    const code = textFiles(studioDir).map((file) => file.text).join('\n')
+  it('has each marker the next test looks for, so that test can fail', () => {
+    const code = textFiles(studioDir)
+      .map((file) => file.text)
+      .join('\n')
     for (const marker of studioMarkers) expect(code, marker).toContain(marker)
   })
 
@@ -44,7 +58,8 @@ describe('the studio build', () => {
     expect(launchDirs.length).toBeGreaterThan(0)
     for (const dir of launchDirs) {
       for (const file of textFiles(dir)) {
-        for (const marker of studioMarkers) expect(file.text.includes(marker), `${path.basename(dir)}/${file.name} holds "${marker}"`).toBe(false)
+        for (const marker of studioMarkers)
+          expect(file.text.includes(marker), `${path.basename(dir)}/${file.name} holds "${marker}"`).toBe(false)
       }
     }
   })

@@ -4,7 +4,11 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { migrationFilesIn, recordMigration, splitStatements } from '../../src/server/store/postgres/postgres-migrations.ts'
+import {
+  migrationFilesIn,
+  recordMigration,
+  splitStatements,
+} from '../../src/server/store/postgres/postgres-migrations.ts'
 import { startTestPostgres, type TestPostgres } from '../server/support/postgres.ts'
 
 const root = path.resolve(import.meta.dirname, '../..')
@@ -18,8 +22,11 @@ const urls: Record<string, string> = {}
 /** Runs `npm run db:migrate` (its script) in `cwd` against `url`. */
 function dbMigrate(url: string, cwd = root): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(tsx, [script, '--database-url', url], { cwd, env: { PATH: process.env.PATH ?? '' } }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    execFile(
+      tsx,
+      [script, '--database-url', url],
+      { cwd, env: { PATH: process.env.PATH ?? '' } },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     )
   })
 }
@@ -38,13 +45,28 @@ async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>)
 function schemaOf(url: string): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile('pg_dump', ['--schema-only', '--no-owner', '-d', url], { maxBuffer: 20_000_000 }, (error, stdout) =>
-      error ? reject(error) : resolve(stdout.split('\n').filter((line) => !line.startsWith('-- Dumped') && !line.startsWith('\\restrict') && !line.startsWith('\\unrestrict')).join('\n')),
+      error
+        ? reject(error)
+        : resolve(
+            stdout
+              .split('\n')
+              .filter(
+                (line) =>
+                  !line.startsWith('-- Dumped') && !line.startsWith('\\restrict') && !line.startsWith('\\unrestrict'),
+              )
+              .join('\n'),
+          ),
     )
   })
 }
 
 const history = (url: string) =>
-  withClient(url, async (c) => (await c.query('SELECT version, name, statements FROM supabase_migrations.schema_migrations ORDER BY version')).rows)
+  withClient(
+    url,
+    async (c) =>
+      (await c.query('SELECT version, name, statements FROM supabase_migrations.schema_migrations ORDER BY version'))
+        .rows,
+  )
 
 beforeAll(async () => {
   server = await startTestPostgres({ empty: true })
@@ -105,10 +127,18 @@ describe('npm run db:migrate', () => {
     expect(rows[0]!.statements).toEqual(splitStatements(readFileSync(migrations[0]!.path, 'utf8')))
     // A DO block's inner semicolons, quotes and comments stay inside its statement.
     const roleFile = migrations.find((m) => m.name === 'lead_writer_role')!
-    const doBlock = rows.find((r) => r.version === roleFile.version)!.statements.find((s: string) => /^do \$\$/im.test(s))
+    const doBlock = rows
+      .find((r) => r.version === roleFile.version)!
+      .statements.find((s: string) => /^do \$\$/im.test(s))
     expect(doBlock).toMatch(/^do \$\$\nbegin[\s\S]*create role lead_writer nologin noinherit;[\s\S]*\$\$$/m)
-    expect(splitStatements("select 'a;b'; -- c;\nselect $x$ ; $x$; /* ; */ select \"d;\"")).toEqual(["select 'a;b'", "-- c;\nselect $x$ ; $x$", '/* ; */ select "d;"'])
-    expect((await history(urls.previous!)).map((r) => [r.version, r.name])).toEqual(migrations.map((m) => [m.version, m.name]))
+    expect(splitStatements('select \'a;b\'; -- c;\nselect $x$ ; $x$; /* ; */ select "d;"')).toEqual([
+      "select 'a;b'",
+      '-- c;\nselect $x$ ; $x$',
+      '/* ; */ select "d;"',
+    ])
+    expect((await history(urls.previous!)).map((r) => [r.version, r.name])).toEqual(
+      migrations.map((m) => [m.version, m.name]),
+    )
   }, 120_000)
 
   it('names a failing file and the database message, rolls that file back and exits 1 without a stack trace', async () => {
@@ -116,16 +146,23 @@ describe('npm run db:migrate', () => {
     const dir = path.join(project, 'supabase/migrations')
     mkdirSync(dir, { recursive: true })
     for (const m of migrations.slice(0, 2)) cpSync(m.path, path.join(dir, m.file))
-    writeFileSync(path.join(dir, '20990101000000_broken.sql'), 'create table public.half_done (x int);\nselect no_such_column from public.leads;\n')
+    writeFileSync(
+      path.join(dir, '20990101000000_broken.sql'),
+      'create table public.half_done (x int);\nselect no_such_column from public.leads;\n',
+    )
     const run = await dbMigrate(urls.broken!, project)
     expect(run.code).toBe(1)
     expect(run.stdout).toContain(`Applied ${migrations[1]!.file}`)
     expect(run.stderr).toContain('Migration 20990101000000_broken.sql failed: column "no_such_column" does not exist')
-    expect(run.stderr).toContain('Nothing of 20990101000000_broken.sql was applied (it was rolled back); the files before it were.')
+    expect(run.stderr).toContain(
+      'Nothing of 20990101000000_broken.sql was applied (it was rolled back); the files before it were.',
+    )
     expect(run.stderr).not.toMatch(/\n\s+at /)
     const left = await withClient(urls.broken!, async (c) => ({
       table: (await c.query(`SELECT to_regclass('public.half_done') AS t`)).rows[0].t,
-      versions: (await c.query('SELECT version FROM supabase_migrations.schema_migrations ORDER BY version')).rows.map((r) => r.version),
+      versions: (await c.query('SELECT version FROM supabase_migrations.schema_migrations ORDER BY version')).rows.map(
+        (r) => r.version,
+      ),
     }))
     expect(left).toEqual({ table: null, versions: migrations.slice(0, 2).map((m) => m.version) })
   }, 60_000)

@@ -8,7 +8,8 @@ describe('the guides', () => {
     const types = Object.keys(sectionSchemas).join(', ')
     for (const file of ['docs/editing-guide.md', 'docs/config-reference.md', 'README.md']) {
       const text = readFileSync(file, 'utf8').replace(/`/g, '')
-      for (const [, listed] of text.matchAll(/The types are:? ([a-z-]+(?:, [a-z-]+)+)/g)) expect(listed, file).toBe(types)
+      for (const [, listed] of text.matchAll(/The types are:? ([a-z-]+(?:, [a-z-]+)+)/g))
+        expect(listed, file).toBe(types)
     }
   })
 })

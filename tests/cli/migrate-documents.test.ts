@@ -33,13 +33,18 @@ function project(): string {
   writeFileSync(path.join(dir, 'page.config.json'), before.replace('"../../../schema/', '"./schema/'))
   cpSync(path.join(root, 'public'), path.join(dir, 'public'), { recursive: true })
   mkdirSync(path.join(dir, 'public', 'documents'))
-  for (const name of ['price-list.pdf', 'floor-plans.pdf']) cpSync(path.join(root, 'documents', name), path.join(dir, 'public', 'documents', name))
+  for (const name of ['price-list.pdf', 'floor-plans.pdf'])
+    cpSync(path.join(root, 'documents', name), path.join(dir, 'public', 'documents', name))
   return dir
 }
 
-const migrate = (dir: string, ...args: string[]) => spawnSync(tsx, [path.join(root, 'src/cli/migrate.ts'), path.join(dir, 'page.config.json'), ...args], { cwd: dir, encoding: 'utf8' })
+const migrate = (dir: string, ...args: string[]) =>
+  spawnSync(tsx, [path.join(root, 'src/cli/migrate.ts'), path.join(dir, 'page.config.json'), ...args], {
+    cwd: dir,
+    encoding: 'utf8',
+  })
 
-describe('npm run migrate and the reply\'s documents', () => {
+describe("npm run migrate and the reply's documents", () => {
   it("makes links to the launch's own PDFs tracked documents, moved out of public/, and keeps another site's link", () => {
     const dir = project()
     const check = migrate(dir, '--check')
@@ -48,10 +53,14 @@ describe('npm run migrate and the reply\'s documents', () => {
 
     const run = migrate(dir)
     expect(run.status, run.stderr).toBe(0)
-    expect(run.stdout).toContain('reply.documents: "Price list" (https://bramblewood.example.com/documents/price-list.pdf) is now a tracked document, documents/price-list.pdf')
+    expect(run.stdout).toContain(
+      'reply.documents: "Price list" (https://bramblewood.example.com/documents/price-list.pdf) is now a tracked document, documents/price-list.pdf',
+    )
     for (const name of ['price-list.pdf', 'floor-plans.pdf']) {
       expect(existsSync(path.join(dir, 'public', 'documents', name))).toBe(false)
-      expect(readFileSync(path.join(dir, 'documents', name)).equals(readFileSync(path.join(root, 'documents', name)))).toBe(true)
+      expect(
+        readFileSync(path.join(dir, 'documents', name)).equals(readFileSync(path.join(root, 'documents', name))),
+      ).toBe(true)
     }
     const config = JSON.parse(readFileSync(path.join(dir, 'page.config.json'), 'utf8')) as PageConfig
     // Realtors have their own list in this config: the buyers' documents stay the buyers'.
@@ -59,7 +68,9 @@ describe('npm run migrate and the reply\'s documents', () => {
       { title: 'Price list', file: 'documents/price-list.pdf', audience: 'buyers' },
       { title: 'Floor plans', file: 'documents/floor-plans.pdf', audience: 'buyers' },
     ])
-    expect(config.reply?.documents).toEqual([{ label: "Builder's brochure", url: 'https://builder.example.org/brochure.pdf' }])
+    expect(config.reply?.documents).toEqual([
+      { label: "Builder's brochure", url: 'https://builder.example.org/brochure.pdf' },
+    ])
     expect(checkPageConfigFile(path.join(dir, 'page.config.json')).problems).toEqual([])
     // Running it again changes nothing.
     const again = migrate(dir, '--check')

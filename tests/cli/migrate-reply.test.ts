@@ -17,18 +17,42 @@ const current = readFileSync(path.join(root, 'page.config.json'), 'utf8')
 
 const edits = (text: string) =>
   [
-    (t: string) => replaceOnce(t, '"name": { "type": "string", "maxLength": 100 },', '"name": { "type": "string", "maxLength": 100 },\n        "fullName": { "type": "string", "maxLength": 100 },\n        "mobile": { "type": "string", "maxLength": 20 },'),
-    (t: string) => replaceOnce(t, '"ui:order": ["name", "email", "phone", "isRealtor", "*", "updates"]', '"ui:order": ["name", "email", "phone", "isRealtor", "fullName", "mobile", "*", "updates"]'),
+    (t: string) =>
+      replaceOnce(
+        t,
+        '"name": { "type": "string", "maxLength": 100 },',
+        '"name": { "type": "string", "maxLength": 100 },\n        "fullName": { "type": "string", "maxLength": 100 },\n        "mobile": { "type": "string", "maxLength": 20 },',
+      ),
+    (t: string) =>
+      replaceOnce(
+        t,
+        '"ui:order": ["name", "email", "phone", "isRealtor", "*", "updates"]',
+        '"ui:order": ["name", "email", "phone", "isRealtor", "fullName", "mobile", "*", "updates"]',
+      ),
     (t: string) => replaceOnce(t, '"greeting": "Hi {name},"', '"greeting": "Hi {fullName},"'),
-    (t: string) => replaceOnce(t, 'public. A member of our sales team will call you at {phone} within', 'public. A member of our sales team will call you at {mobile} within'),
-    (t: string) => replaceOnce(t, "VIP access to Bramblewood Crossing, Larkspur Homes' new community at Heritage Road & Concession 6 in Kestrel Falls.\"", "VIP access to Bramblewood Crossing, Larkspur Homes' new community at Heritage Road & Concession 6 in Kestrel Falls. We will write to {email} with news.\""),
+    (t: string) =>
+      replaceOnce(
+        t,
+        'public. A member of our sales team will call you at {phone} within',
+        'public. A member of our sales team will call you at {mobile} within',
+      ),
+    (t: string) =>
+      replaceOnce(
+        t,
+        'VIP access to Bramblewood Crossing, Larkspur Homes\' new community at Heritage Road & Concession 6 in Kestrel Falls."',
+        'VIP access to Bramblewood Crossing, Larkspur Homes\' new community at Heritage Road & Concession 6 in Kestrel Falls. We will write to {email} with news."',
+      ),
   ].reduce((t, edit) => edit(t), text)
 
 /** The root config as written before issue 21: the reply names the visitor's full name, mobile and e-mail address. */
 const before = edits(current)
 /** The same, as migrate must leave it: every other byte as written. */
 const after = replaceOnce(
-  replaceOnce(replaceOnce(before, '"Hi {fullName},"', '"Hi {name},"'), 'public. A member of our sales team will call you at {mobile} within', 'public. A member of our sales team will call you at {phone} within'),
+  replaceOnce(
+    replaceOnce(before, '"Hi {fullName},"', '"Hi {name},"'),
+    'public. A member of our sales team will call you at {mobile} within',
+    'public. A member of our sales team will call you at {phone} within',
+  ),
   'Kestrel Falls. We will write to {email} with news."',
   'Kestrel Falls. We will write to with news."',
 )
@@ -53,7 +77,8 @@ describe('npm run migrate: reply placeholders that copy what a visitor typed', (
   it('is what the checker refuses before, and passes it after', () => {
     const problems = checkPageConfigFile(path.join(project, 'page.config.json')).problems.map((p) => p.message)
     expect(problems).toHaveLength(3)
-    for (const field of ['fullName', 'mobile', 'email']) expect(problems.join('\n')).toContain(`has the placeholder {${field}}, which would copy what a visitor typed`)
+    for (const field of ['fullName', 'mobile', 'email'])
+      expect(problems.join('\n')).toContain(`has the placeholder {${field}}, which would copy what a visitor typed`)
     expect(migrate(project).code).toBe(0)
     expect(checkPageConfigFile(path.join(project, 'page.config.json')).problems).toEqual([])
   })

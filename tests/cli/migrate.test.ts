@@ -31,7 +31,11 @@ function makeProject(): string {
   cpSync(path.join(secondLaunchDir, 'public'), path.join(dir, 'launches/maple-ridge/public'), { recursive: true })
   writeFileSync(
     path.join(dir, 'launches/maple-ridge/page.config.json'),
-    replaceOnce(replaceOnce(v1, '"../../../schema/', '"../../schema/'), '"canonicalUrl": "https://willowmere.example.org/"', '"canonicalUrl": "https://maple-ridge.example.com/"'),
+    replaceOnce(
+      replaceOnce(v1, '"../../../schema/', '"../../schema/'),
+      '"canonicalUrl": "https://willowmere.example.org/"',
+      '"canonicalUrl": "https://maple-ridge.example.com/"',
+    ),
   )
   return dir
 }
@@ -44,14 +48,22 @@ function migrate(cwd: string, args: string[] = []): { code: number | null; out: 
 
 describe('migrateConfigText', () => {
   it('has one step for each version before the current one', () => {
-    expect(configMigrations.map((step) => step.from)).toEqual(Array.from({ length: currentConfigVersion - 1 }, (_, i) => i + 1))
+    expect(configMigrations.map((step) => step.from)).toEqual(
+      Array.from({ length: currentConfigVersion - 1 }, (_, i) => i + 1),
+    )
   })
 
   it('inserts configVersion and the launch after "$schema" and changes nothing else, byte for byte (CRLF kept)', () => {
     const result = migrateConfigText(crlf(v1), { folder: 'willowmere-commons' })
     expect(result).toMatchObject({ kind: 'migrated', from: 1, to: 2 })
     if (result.kind !== 'migrated') return
-    const expected = crlf(replaceOnce(v1, '"../../../schema/page-config.schema.json",\n', `"../../../schema/page-config.schema.json",\n${v2Keys}`))
+    const expected = crlf(
+      replaceOnce(
+        v1,
+        '"../../../schema/page-config.schema.json",\n',
+        `"../../../schema/page-config.schema.json",\n${v2Keys}`,
+      ),
+    )
     expect(result.text).toBe(expected)
     expect(result.changes).toEqual(['added "configVersion": 2', 'added "launch": { "slug": "willowmere-commons" }'])
   })
@@ -70,7 +82,10 @@ describe('migrateConfigText', () => {
     const result = migrateConfigText(stated, { folder: 'willowmere-commons' })
     expect(result.kind === 'migrated' && result.text).toBe(current)
     expect(migrateConfigText(current)).toEqual({ kind: 'current', version: 2 })
-    expect(migrateConfigText(replaceOnce(current, '"configVersion": 2', '"configVersion": 3'))).toEqual({ kind: 'newer', version: 3 })
+    expect(migrateConfigText(replaceOnce(current, '"configVersion": 2', '"configVersion": 3'))).toEqual({
+      kind: 'newer',
+      version: 3,
+    })
   })
 })
 
@@ -97,14 +112,22 @@ describe('npm run migrate', () => {
         '',
       ].join('\n'),
     )
-    const rootExpected = crlf(replaceOnce(replaceOnce(v1, '"../../../schema/', '"./schema/'), '"./schema/page-config.schema.json",\n', `"./schema/page-config.schema.json",\n${v2Keys}`))
+    const rootExpected = crlf(
+      replaceOnce(
+        replaceOnce(v1, '"../../../schema/', '"./schema/'),
+        '"./schema/page-config.schema.json",\n',
+        `"./schema/page-config.schema.json",\n${v2Keys}`,
+      ),
+    )
     expect(read('page.config.json')).toBe(rootExpected)
     expect(read('launches/maple-ridge/page.config.json').split('\n').slice(1, 4)).toEqual([
       '  "$schema": "../../schema/page-config.schema.json",',
       '  "configVersion": 2,',
       '  "launch": { "slug": "maple-ridge" },',
     ])
-    expect(read('launches/maple-ridge/page.config.json')).toContain('"$comment": "Loose on purpose: some buyers add an extension."')
+    expect(read('launches/maple-ridge/page.config.json')).toContain(
+      '"$comment": "Loose on purpose: some buyers add an extension."',
+    )
     expect(checkPageConfigFile(path.join(project, 'page.config.json')).problems).toEqual([])
     expect(checkPageConfigFile(path.join(project, 'launches/maple-ridge/page.config.json')).problems).toEqual([])
     // No temporary file left behind by the atomic write.
@@ -116,7 +139,9 @@ describe('npm run migrate', () => {
     const before = [read('page.config.json'), read('launches/maple-ridge/page.config.json')]
     const { code, out } = migrate(project)
     expect(code).toBe(0)
-    expect(out).toBe('✓ page.config.json is current (config format version 2)\n✓ launches/maple-ridge/page.config.json is current (config format version 2)\n')
+    expect(out).toBe(
+      '✓ page.config.json is current (config format version 2)\n✓ launches/maple-ridge/page.config.json is current (config format version 2)\n',
+    )
     expect([read('page.config.json'), read('launches/maple-ridge/page.config.json')]).toEqual(before)
   })
 
@@ -137,14 +162,20 @@ describe('npm run migrate', () => {
     expect(check.out).toContain(
       '✖ launches/maple-ridge/page.config.json is written for version 1 of the config format; npm run migrate -- --launch maple-ridge updates it to version 2.',
     )
-    expect(check.out).toContain('✖ page.config.json is written for version 1 of the config format; npm run migrate -- page.config.json updates it to version 2.')
+    expect(check.out).toContain(
+      '✖ page.config.json is written for version 1 of the config format; npm run migrate -- page.config.json updates it to version 2.',
+    )
     expect(read('launches/maple-ridge/page.config.json')).toBe(before)
     migrate(project)
     expect(migrate(project, ['--check']).code).toBe(0)
   })
 
   it('explains a JSON syntax error with its line and writes nothing, and still migrates the other launches', () => {
-    const broken = replaceOnce(read('launches/maple-ridge/page.config.json'), '"closeLabel": "Dismiss"', '"closeLabel": "Dismiss",')
+    const broken = replaceOnce(
+      read('launches/maple-ridge/page.config.json'),
+      '"closeLabel": "Dismiss"',
+      '"closeLabel": "Dismiss",',
+    )
     writeFileSync(path.join(project, 'launches/maple-ridge/page.config.json'), broken)
     const line = broken.slice(0, broken.indexOf('"closeLabel"')).split('\n').length
     const { code, out } = migrate(project)
@@ -163,7 +194,9 @@ describe('npm run migrate', () => {
     writeFileSync(path.join(project, 'page.config.json'), newer)
     const { code, out } = migrate(project, ['page.config.json'])
     expect(code).toBe(1)
-    expect(out).toContain('is written for version 3 of the config format, but this code reads only up to version 2: update the code')
+    expect(out).toContain(
+      'is written for version 3 of the config format, but this code reads only up to version 2: update the code',
+    )
     expect(read('page.config.json')).toBe(newer)
     const unknown = migrate(project, ['--launch', 'maple-rigde'])
     expect(unknown.code).toBe(1)

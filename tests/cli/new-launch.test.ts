@@ -22,7 +22,11 @@ function makeProject(): string {
   return dir
 }
 
-function newLaunch(cwd: string, args: string[], env: Record<string, string> = {}): { code: number | null; out: string } {
+function newLaunch(
+  cwd: string,
+  args: string[],
+  env: Record<string, string> = {},
+): { code: number | null; out: string } {
   const { PAGE_CONFIG: _ignored, ...inherited } = process.env
   const result = spawnSync(tsx, [script, ...args], { cwd, env: { ...inherited, ...env }, encoding: 'utf8' })
   return { code: result.status, out: `${result.stdout}${result.stderr}` }
@@ -46,13 +50,19 @@ describe('npm run new-launch', () => {
     expect(code).toBe(0)
     const configFile = path.join(project, 'launches/maple-hollow/page.config.json')
     const expected = replaceOnce(
-      replaceOnce(original, '"$schema": "../../../schema/page-config.schema.json"', '"$schema": "../../schema/page-config.schema.json"'),
+      replaceOnce(
+        original,
+        '"$schema": "../../../schema/page-config.schema.json"',
+        '"$schema": "../../schema/page-config.schema.json"',
+      ),
       '"slug": "willowmere-commons",\n    "notifyEmail": "sales@example.org",\n    "origins": ["https://www.willowmere.example.org", "https://willowmere-static.example.net"]\n',
       '"slug": "maple-hollow",\n    "notifyEmail": "sales@example.org"\n',
     ).replaceAll('https://willowmere.example.org', 'https://maple-hollow.example.com')
     expect(readFileSync(configFile, 'utf8')).toBe(expected)
     expect(existsSync(path.resolve(path.dirname(configFile), '../../schema/page-config.schema.json'))).toBe(true)
-    expect(readdirSync(path.join(project, 'launches/maple-hollow/public/images')).sort()).toEqual(readdirSync(path.join(project, 'public/images')).sort())
+    expect(readdirSync(path.join(project, 'launches/maple-hollow/public/images')).sort()).toEqual(
+      readdirSync(path.join(project, 'public/images')).sort(),
+    )
 
     // It builds as it is, and beside the launch it came from: its own name, its own address.
     const config = loadPageConfig(configFile)
@@ -65,10 +75,22 @@ describe('npm run new-launch', () => {
 
   it('brings a source written for version 1 of the config format to the current one', () => {
     const sourceFile = path.join(project, 'page.config.json')
-    writeFileSync(sourceFile, replaceOnce(readFileSync(sourceFile, 'utf8'), '  "configVersion": 2,\n  "launch": { "slug": "willowmere-commons" },\n', ''))
+    writeFileSync(
+      sourceFile,
+      replaceOnce(
+        readFileSync(sourceFile, 'utf8'),
+        '  "configVersion": 2,\n  "launch": { "slug": "willowmere-commons" },\n',
+        '',
+      ),
+    )
     expect(newLaunch(project, ['maple-hollow']).code).toBe(0)
     const text = readFileSync(path.join(project, 'launches/maple-hollow/page.config.json'), 'utf8')
-    expect(text.split('\n').slice(0, 4)).toEqual(['{', '  "$schema": "../../schema/page-config.schema.json",', '  "configVersion": 2,', '  "launch": { "slug": "maple-hollow" },'])
+    expect(text.split('\n').slice(0, 4)).toEqual([
+      '{',
+      '  "$schema": "../../schema/page-config.schema.json",',
+      '  "configVersion": 2,',
+      '  "launch": { "slug": "maple-hollow" },',
+    ])
     expect(checkPageConfigFile(path.join(project, 'launches/maple-hollow/page.config.json')).problems).toEqual([])
   })
 
@@ -77,14 +99,32 @@ describe('npm run new-launch', () => {
     const text = readFileSync(path.join(project, 'launches/maple-hollow/page.config.json'), 'utf8')
     const lineOf = (needle: string): number => text.slice(0, text.indexOf(needle)).split('\n').length
     expect(out).toContain('✓ Created launches/maple-hollow/page.config.json (a copy of page.config.json)')
-    expect(out).toMatch(new RegExp(`\\[ \\] line ${lineOf('"name": "Willowmere Commons"')} +site\\.name +Willowmere Commons`))
-    expect(out).toMatch(new RegExp(`\\[ \\] line ${lineOf('"canonicalUrl"')} +seo\\.canonicalUrl +https://maple-hollow\\.example\\.com/\n`))
-    for (const field of ['site.phone.dial', 'site.email', 'site.location', 'seo.canonicalUrl', 'seo.jsonLd.telephone', 'seo.jsonLd.email', 'seo.jsonLd.address.addressLocality', 'sections[0].image.src', 'sections[0].heading', 'footer.copyright']) {
+    expect(out).toMatch(
+      new RegExp(`\\[ \\] line ${lineOf('"name": "Willowmere Commons"')} +site\\.name +Willowmere Commons`),
+    )
+    expect(out).toMatch(
+      new RegExp(
+        `\\[ \\] line ${lineOf('"canonicalUrl"')} +seo\\.canonicalUrl +https://maple-hollow\\.example\\.com/\n`,
+      ),
+    )
+    for (const field of [
+      'site.phone.dial',
+      'site.email',
+      'site.location',
+      'seo.canonicalUrl',
+      'seo.jsonLd.telephone',
+      'seo.jsonLd.email',
+      'seo.jsonLd.address.addressLocality',
+      'sections[0].image.src',
+      'sections[0].heading',
+      'footer.copyright',
+    ]) {
       expect(out, field).toContain(` ${field} `)
     }
     expect(out).toContain('Then search the file for "Willowmere Commons"')
     expect(out).toContain('Its web address is https://maple-hollow.example.com/ for now')
-    for (const command of ['npm run edit', 'npm run validate', 'npm run dev']) expect(out).toMatch(new RegExp(`^  ${command} -- --launch maple-hollow +\\S`, 'm'))
+    for (const command of ['npm run edit', 'npm run validate', 'npm run dev'])
+      expect(out).toMatch(new RegExp(`^  ${command} -- --launch maple-hollow +\\S`, 'm'))
     expect(out).toMatch(/^  npm run build +build every launch \(this one into dist\/maple-hollow\/\)$/m)
     expect(out).toMatch(/^  npm start +serve every launch: this one at http:\/\/maple-hollow\.localhost:3000$/m)
     expect(out).not.toContain('PAGE_CONFIG')
@@ -92,7 +132,16 @@ describe('npm run new-launch', () => {
 
   it("lists the reply e-mail's sender, text, documents and signature, which belong to the development too", () => {
     const items = launchChecklist(readFileSync('page.config.json', 'utf8')).map((item) => item.path.join('.'))
-    for (const field of ['reply.sender.name', 'reply.sender.email', 'reply.subject', 'reply.paragraphs.0', 'documents.list.0.file', 'reply.signature.0', 'reply.brokerage.phone', 'reply.unsubscribe.pageTitle']) {
+    for (const field of [
+      'reply.sender.name',
+      'reply.sender.email',
+      'reply.subject',
+      'reply.paragraphs.0',
+      'documents.list.0.file',
+      'reply.signature.0',
+      'reply.brokerage.phone',
+      'reply.unsubscribe.pageTitle',
+    ]) {
       expect(items, field).toContain(field)
     }
   })
@@ -102,10 +151,14 @@ describe('npm run new-launch', () => {
     const { code, out } = newLaunch(project, ['second', '--from', 'first'])
     expect(code).toBe(0)
     expect(out).toContain('(a copy of launches/first/page.config.json)')
-    expect(loadPageConfig(path.join(project, 'launches/second/page.config.json')).seo.canonicalUrl).toBe('https://second.example.com/')
+    expect(loadPageConfig(path.join(project, 'launches/second/page.config.json')).seo.canonicalUrl).toBe(
+      'https://second.example.com/',
+    )
     const unknown = newLaunch(project, ['third', '--from', 'frist'])
     expect(unknown.code).toBe(1)
-    expect(unknown.out).toContain('There is no launch named "frist". The launches are: willowmere-commons, first, second.')
+    expect(unknown.out).toContain(
+      'There is no launch named "frist". The launches are: willowmere-commons, first, second.',
+    )
     expect(unknown.out).not.toMatch(/^\s+at /m)
     expect(existsSync(path.join(project, 'launches/third'))).toBe(false)
   })
@@ -133,7 +186,9 @@ describe('npm run new-launch', () => {
   it('refuses the name of the default launch, which would clash with it', () => {
     const { code, out } = newLaunch(project, ['willowmere-commons'])
     expect(code).toBe(1)
-    expect(out).toContain('page.config.json is already the launch named "willowmere-commons": two launches cannot share a name')
+    expect(out).toContain(
+      'page.config.json is already the launch named "willowmere-commons": two launches cannot share a name',
+    )
     expect(existsSync(path.join(project, 'launches'))).toBe(false)
   })
 

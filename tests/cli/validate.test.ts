@@ -36,14 +36,18 @@ describe('npm run validate', () => {
   })
 
   it('prints each problem with file:line:column, the excerpt and the fix, and exits 1', () => {
-    const { file, text } = copySecondLaunch((t) => replaceOnce(replaceOnce(t, '"type": "hero"', '"type": "hero2"'), '"href": "#homes"', '"href": "#home"'))
+    const { file, text } = copySecondLaunch((t) =>
+      replaceOnce(replaceOnce(t, '"type": "hero"', '"type": "hero2"'), '"href": "#homes"', '"href": "#home"'),
+    )
     const { code, out } = validate([file])
     const hero = positionOf(text, '"hero2"')
     const link = positionOf(text, '"#home"')
     expect(code).toBe(1)
     expect(out).toContain(`${file}:${link.line}:${link.column}\n`)
     expect(out).toContain(`${file}:${hero.line}:${hero.column}\n`)
-    expect(out).toContain("sections[0].type 'hero2' is not a section type; did you mean 'hero'? The types are: hero, feature,")
+    expect(out).toContain(
+      "sections[0].type 'hero2' is not a section type; did you mean 'hero'? The types are: hero, feature,",
+    )
     expect(out).toContain(`> ${hero.line} |       "type": "hero2",`)
     expect(out).toContain("did you mean '#homes'?")
     expect(out).toContain('What to do:')
@@ -68,7 +72,9 @@ describe('npm run validate', () => {
   })
 
   it('says in one plain problem that a config written before configVersion must be migrated, and how', () => {
-    const { dir } = copySecondLaunch((t) => replaceOnce(t, '  "configVersion": 2,\n  "launch": { "slug": "willowmere-commons" },\n', ''))
+    const { dir } = copySecondLaunch((t) =>
+      replaceOnce(t, '  "configVersion": 2,\n  "launch": { "slug": "willowmere-commons" },\n', ''),
+    )
     const { code, out } = validate([], {}, dir)
     expect(code).toBe(1)
     expect(out).toBe(
@@ -109,8 +115,12 @@ describe('npm run validate with launches', () => {
     expect(out).toContain('✓ page.config.json is valid')
     expect(out).toContain(`launches/maple-ridge/page.config.json:${slug.line}:${slug.column}\n`)
     expect(out).toContain(`  > ${slug.line} |   "launch": { "slug": "maple-rigde" },\n`)
-    expect(out).toContain("  launch.slug is 'maple-rigde', but this launch is in the folder launches/maple-ridge/: a launch in launches/ is named after its folder.\n")
-    expect(out).toContain('  What to do: Write "slug": "maple-ridge" (or, if "maple-rigde" is the name you want, rename the folder to launches/maple-rigde/).')
+    expect(out).toContain(
+      "  launch.slug is 'maple-rigde', but this launch is in the folder launches/maple-ridge/: a launch in launches/ is named after its folder.\n",
+    )
+    expect(out).toContain(
+      '  What to do: Write "slug": "maple-ridge" (or, if "maple-rigde" is the name you want, rename the folder to launches/maple-rigde/).',
+    )
     expect(out).toContain('launches/cedar-row/page.config.json:3:20\n')
     expect(out).toContain('  This file is written for version 1 of the config format, and this code reads version 2.\n')
     expect(out).toContain('  What to do: Run npm run migrate -- --launch cedar-row: it updates the file to version 2')
@@ -120,14 +130,19 @@ describe('npm run validate with launches', () => {
   })
 
   it('checks one launch with --launch, and names the launches there are for an unknown one', () => {
-    const project = makeLaunchesProject({ 'maple-ridge': (t) => t, 'cedar-row': (t) => replaceOnce(t, '"configVersion": 2', '"configVersion": 1') })
+    const project = makeLaunchesProject({
+      'maple-ridge': (t) => t,
+      'cedar-row': (t) => replaceOnce(t, '"configVersion": 2', '"configVersion": 1'),
+    })
     const one = validate(['--launch', 'maple-ridge'], {}, project)
     expect(one.out).toBe('✓ launches/maple-ridge/page.config.json is valid\n')
     expect(one.code).toBe(0)
     expect(validate(['--launch', 'willowmere-commons'], {}, project).out).toBe('✓ page.config.json is valid\n')
     const unknown = validate(['--launch', 'birch-lane'], {}, project)
     expect(unknown.code).toBe(1)
-    expect(unknown.out).toContain('There is no launch named "birch-lane". The launches are: willowmere-commons, cedar-row, maple-ridge.')
+    expect(unknown.out).toContain(
+      'There is no launch named "birch-lane". The launches are: willowmere-commons, cedar-row, maple-ridge.',
+    )
   })
 
   it('refuses two launches on the same host, naming both files', () => {

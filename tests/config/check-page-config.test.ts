@@ -2,7 +2,12 @@ import { readFileSync, rmSync } from 'node:fs'
 import path from 'node:path'
 import { sectionSchemas } from '../../schema/sections.ts'
 import { describe, expect, it } from 'vitest'
-import { checkPageConfigFile, checkPageConfigText, formatProblems, type Problem } from '../../src/config/check-page-config.ts'
+import {
+  checkPageConfigFile,
+  checkPageConfigText,
+  formatProblems,
+  type Problem,
+} from '../../src/config/check-page-config.ts'
 import { loadPageConfig, PageConfigError } from '../../src/config/load-page-config.ts'
 import { copySecondLaunch, positionOf, replaceOnce, secondLaunchConfig } from '../fixtures/second-launch.ts'
 
@@ -78,15 +83,21 @@ describe('checkPageConfigFile', () => {
   })
 
   it('refuses a missing required field, pointing at the object that lacks it', () => {
-    const { problems, text } = check((t) => replaceOnce(t, '"tagline": "A walkable village beside the old mill pond.",', ''))
+    const { problems, text } = check((t) =>
+      replaceOnce(t, '"tagline": "A walkable village beside the old mill pond.",', ''),
+    )
     const problem = only(problems)
     expect(problem.line).toBe(positionOf(text, '"type": "hero"').line - 1)
     expect(problem.message).toBe('sections[0] is missing "tagline" (Tagline), which is required.')
-    expect(problem.fix).toBe('Add "tagline": "Room to grow, five minutes from Main Street." inside sections[0]. One line under the heading.')
+    expect(problem.fix).toBe(
+      'Add "tagline": "Room to grow, five minutes from Main Street." inside sections[0]. One line under the heading.',
+    )
   })
 
   it('refuses an unknown key at the key itself', () => {
-    const { problems, text } = check((t) => replaceOnce(t, '"heading": "Willowmere Commons",', '"heading": "Willowmere Commons", "subtitle": "x",'))
+    const { problems, text } = check((t) =>
+      replaceOnce(t, '"heading": "Willowmere Commons",', '"heading": "Willowmere Commons", "subtitle": "x",'),
+    )
     const problem = only(problems)
     expect([problem.line, problem.column]).toEqual(Object.values(positionOf(text, '"subtitle"')))
     expect(problem.message).toBe('sections[0] has a field "subtitle" that it does not take.')
@@ -94,16 +105,28 @@ describe('checkPageConfigFile', () => {
   })
 
   it('refuses an unknown top-level key in a sentence that starts with a capital', () => {
-    const { problems } = check((t) => replaceOnce(t, '"configVersion": 2,', '"configVersion": 2,\n  "colour": "green",'))
+    const { problems } = check((t) =>
+      replaceOnce(t, '"configVersion": 2,', '"configVersion": 2,\n  "colour": "green",'),
+    )
     const problem = only(problems)
     expect(problem.fix).toMatch(/^Delete "colour", or move it to where it belongs\. The file takes: /)
   })
 
   it('refuses a form field named like a part of the request (launch), at the field, saying what to do', () => {
-    const { problems, text } = check((t) => replaceOnce(t, '"name": { "type": "string", "maxLength": 80 },', '"name": { "type": "string", "maxLength": 80 },\n        "launch": { "type": "string", "title": "Launch" },'))
+    const { problems, text } = check((t) =>
+      replaceOnce(
+        t,
+        '"name": { "type": "string", "maxLength": 80 },',
+        '"name": { "type": "string", "maxLength": 80 },\n        "launch": { "type": "string", "title": "Launch" },',
+      ),
+    )
     const problem = only(problems)
-    expect([problem.line, problem.column]).toEqual(Object.values(positionOf(text, '{ "type": "string", "title": "Launch" }')))
-    expect(problem.message).toBe("The form cannot have a field named 'launch': the registration request already uses that name for something else.")
+    expect([problem.line, problem.column]).toEqual(
+      Object.values(positionOf(text, '{ "type": "string", "title": "Launch" }')),
+    )
+    expect(problem.message).toBe(
+      "The form cannot have a field named 'launch': the registration request already uses that name for something else.",
+    )
     expect(problem.fix).toMatch(/^Rename the field \(e\.g\. 'launchAnswer'\) wherever it is named/)
   })
 
@@ -135,7 +158,9 @@ describe('checkPageConfigFile', () => {
     const { problems, text } = check((t) => replaceOnce(t, '"href": "#homes"', '"href": "#home"'))
     const problem = only(problems)
     expect(problem.line).toBe(positionOf(text, '"#home"').line)
-    expect(problem.message).toBe("header.links[1].href links to '#home', but no section has the anchor 'home'; did you mean '#homes'?")
+    expect(problem.message).toBe(
+      "header.links[1].href links to '#home', but no section has the anchor 'home'; did you mean '#homes'?",
+    )
     expect(problem.fix).toContain('#welcome, #homes, #overview')
   })
 
@@ -159,7 +184,9 @@ describe('checkPageConfigFile', () => {
   })
 
   it('refuses an invalid e-mail', () => {
-    const { problems, text } = check((t) => replaceOnce(t, '"email": "hello@example.org",\n    "location"', '"email": "hello.example.org",\n    "location"'))
+    const { problems, text } = check((t) =>
+      replaceOnce(t, '"email": "hello@example.org",\n    "location"', '"email": "hello.example.org",\n    "location"'),
+    )
     const problem = only(problems)
     expect(problem.line).toBe(positionOf(text, '"hello.example.org"').line)
     expect(problem.message).toBe("site.email 'hello.example.org' is not a valid e-mail address.")
@@ -167,7 +194,11 @@ describe('checkPageConfigFile', () => {
 
   it('refuses structured data whose phone or e-mail differ from the site', () => {
     const { problems } = check((t) =>
-      replaceOnce(replaceOnce(t, '"telephone": "+1-555-555-0187"', '"telephone": "+1-555-555-0100"'), '"email": "hello@example.org",\n      "address"', '"email": "sales@example.org",\n      "address"'),
+      replaceOnce(
+        replaceOnce(t, '"telephone": "+1-555-555-0187"', '"telephone": "+1-555-555-0100"'),
+        '"email": "hello@example.org",\n      "address"',
+        '"email": "sales@example.org",\n      "address"',
+      ),
     )
     expect(problems.map((p) => p.where)).toEqual(['seo.jsonLd.telephone', 'seo.jsonLd.email'])
     expect(problems[0]!.message).toContain("is not the site's phone number (site.phone.dial is '+15555550187')")
@@ -179,7 +210,9 @@ describe('checkPageConfigFile', () => {
   })
 
   it('refuses a relative canonical address', () => {
-    const { problems } = check((t) => replaceOnce(t, '"canonicalUrl": "https://willowmere.example.org/"', '"canonicalUrl": "willowmere.example.org"'))
+    const { problems } = check((t) =>
+      replaceOnce(t, '"canonicalUrl": "https://willowmere.example.org/"', '"canonicalUrl": "willowmere.example.org"'),
+    )
     expect(only(problems).message).toBe("seo.canonicalUrl 'willowmere.example.org' is not a full web address.")
   })
 
@@ -194,14 +227,22 @@ describe('checkPageConfigFile', () => {
 
   it('refuses a form field type and a format that do not exist', () => {
     const type = check((t) => replaceOnce(t, '"name": { "type": "string"', '"name": { "type": "strin"'))
-    expect(only(type.problems).message).toContain("form.schema.properties.name.type 'strin' is not one of the allowed values; did you mean 'string'?")
+    expect(only(type.problems).message).toContain(
+      "form.schema.properties.name.type 'strin' is not one of the allowed values; did you mean 'string'?",
+    )
     const format = check((t) => replaceOnce(t, '"format": "email"', '"format": "emial"'))
-    expect(only(format.problems).message).toBe("form.schema.properties.email.format 'emial' is not a format the form knows; did you mean 'email'?")
+    expect(only(format.problems).message).toBe(
+      "form.schema.properties.email.format 'emial' is not a format the form knows; did you mean 'email'?",
+    )
   })
 
   it('refuses a form schema that does not compile', () => {
-    const { problems } = check((t) => replaceOnce(t, '"isRealtor": { "type": "string", "enum"', '"isRealtor": { "$ref": "#/definitions/yesNo", "enum"'))
-    expect(only(problems).message).toContain("The form's schema cannot be used: can't resolve reference #/definitions/yesNo")
+    const { problems } = check((t) =>
+      replaceOnce(t, '"isRealtor": { "type": "string", "enum"', '"isRealtor": { "$ref": "#/definitions/yesNo", "enum"'),
+    )
+    expect(only(problems).message).toContain(
+      "The form's schema cannot be used: can't resolve reference #/definitions/yesNo",
+    )
   })
 
   it('refuses form messages for fields and rules the form does not have, and required fields without one', () => {
@@ -220,7 +261,13 @@ describe('checkPageConfigFile', () => {
   })
 
   it('accepts a message for invisible characters on a text field, and says a number field has no such rule', () => {
-    const own = check((t) => replaceOnce(t, '"maxLength": "Please keep it under 80 characters"', '"maxLength": "Please keep it under 80 characters", "plainText": "Letters only, please"'))
+    const own = check((t) =>
+      replaceOnce(
+        t,
+        '"maxLength": "Please keep it under 80 characters"',
+        '"maxLength": "Please keep it under 80 characters", "plainText": "Letters only, please"',
+      ),
+    )
     expect(own.problems).toEqual([])
     const numeric = check((t) =>
       replaceOnce(
@@ -236,7 +283,11 @@ describe('checkPageConfigFile', () => {
 
   it('refuses a layout (uiSchema) for a field the form does not have, and an order that leaves one out', () => {
     const { problems } = check((t) =>
-      replaceOnce(t, '"ui:order": ["name", "phone", "email", "postalCode", "isRealtor", "*"],', '"ui:order": ["name", "email", "postalCode", "isRealtor"], "phoen": {},'),
+      replaceOnce(
+        t,
+        '"ui:order": ["name", "phone", "email", "postalCode", "isRealtor", "*"],',
+        '"ui:order": ["name", "email", "postalCode", "isRealtor"], "phoen": {},',
+      ),
     )
     expect(problems.map((p) => p.message)).toEqual([
       `form.uiSchema["ui:order"] has no "*": 'brokerage' appears only under a condition, and then the form would not show at all.`,
@@ -253,8 +304,12 @@ describe('checkPageConfigFile', () => {
   })
 
   it('refuses a key written twice, at its second occurrence', () => {
-    const { problems } = check((t) => replaceOnce(t, '"closeLabel": "Dismiss"', '"closeLabel": "Dismiss", "closeLabel": "Close"'))
-    expect(only(problems).message).toMatch(/^modal has "closeLabel" twice \(both on line \d+\); only the last one counts\.$/)
+    const { problems } = check((t) =>
+      replaceOnce(t, '"closeLabel": "Dismiss"', '"closeLabel": "Dismiss", "closeLabel": "Close"'),
+    )
+    expect(only(problems).message).toMatch(
+      /^modal has "closeLabel" twice \(both on line \d+\); only the last one counts\.$/,
+    )
   })
 
   it('reports a file that does not exist in plain words', () => {

@@ -11,13 +11,19 @@ const tsx = path.join(root, 'node_modules/.bin/tsx')
 
 function migrate(args: string[]): { code: number | null; out: string } {
   const { PAGE_CONFIG: _ignored, ...inherited } = process.env
-  const result = spawnSync(tsx, [path.join(root, 'src/cli/migrate.ts'), ...args], { cwd: root, env: inherited, encoding: 'utf8' })
+  const result = spawnSync(tsx, [path.join(root, 'src/cli/migrate.ts'), ...args], {
+    cwd: root,
+    env: inherited,
+    encoding: 'utf8',
+  })
   return { code: result.status, out: `${result.stdout}${result.stderr}` }
 }
 
 const unregistered = '"brokerage": "Lakeside Realty Group Inc.",'
-const withoutBrokerageWord = (text: string) => replaceOnce(text, '"brokerage": "Lakeside Realty Group Inc., Brokerage",', unregistered)
-const withoutPrivacy = (text: string) => replaceOnce(text, /,\n  "privacy": \{[^]*?\n  \}\n\}/.exec(text)?.[0] ?? '-', '\n}')
+const withoutBrokerageWord = (text: string) =>
+  replaceOnce(text, '"brokerage": "Lakeside Realty Group Inc., Brokerage",', unregistered)
+const withoutPrivacy = (text: string) =>
+  replaceOnce(text, /,\n  "privacy": \{[^]*?\n  \}\n\}/.exec(text)?.[0] ?? '-', '\n}')
 
 describe('what the law asks of every launch (the checker)', () => {
   it('refuses a brokerage name without the word "Brokerage", with file, line and what to write', () => {
@@ -32,12 +38,18 @@ describe('what the law asks of every launch (the checker)', () => {
     expect(problem!.message).toBe(
       `site.brokerage 'Lakeside Realty Group Inc.' is not a registered brokerage name: it does not contain the word "Brokerage". Ontario's TRESA and RECO's advertising rules ask for the brokerage's registered name on every page and e-mail.`,
     )
-    expect(problem!.fix).toContain('Write the name exactly as RECO registered it, with the word "Brokerage", such as "Northgate Realty Inc., Brokerage"')
+    expect(problem!.fix).toContain(
+      'Write the name exactly as RECO registered it, with the word "Brokerage", such as "Northgate Realty Inc., Brokerage"',
+    )
   })
 
   it('accepts the word in any case, and refuses a config without a brokerage at all', () => {
-    expect(checkPageConfigFile(copySecondLaunch((t) => replaceOnce(t, ', Brokerage",', ', BROKERAGE",')).file).problems).toEqual([])
-    const { problems } = checkPageConfigFile(copySecondLaunch((t) => replaceOnce(t, '    "brokerage": "Lakeside Realty Group Inc., Brokerage",\n', '')).file)
+    expect(
+      checkPageConfigFile(copySecondLaunch((t) => replaceOnce(t, ', Brokerage",', ', BROKERAGE",')).file).problems,
+    ).toEqual([])
+    const { problems } = checkPageConfigFile(
+      copySecondLaunch((t) => replaceOnce(t, '    "brokerage": "Lakeside Realty Group Inc., Brokerage",\n', '')).file,
+    )
     expect(problems.map((p) => p.message)).toEqual([expect.stringContaining('"brokerage"')])
   })
 
@@ -53,9 +65,14 @@ describe('what the law asks of every launch (the checker)', () => {
   })
 
   it('asks no privacy block of a form that collects nothing personal', () => {
-    const form = { schema: { type: 'object', properties: { interest: { type: 'string', enum: ['towns', 'singles'] } } }, uiSchema: {} }
+    const form = {
+      schema: { type: 'object', properties: { interest: { type: 'string', enum: ['towns', 'singles'] } } },
+      uiSchema: {},
+    }
     expect(checkPrivacy({ form })).toEqual([])
-    expect(checkPrivacy({ form: { ...form, schema: { properties: { contact: { type: 'string', format: 'email' } } } } })).toHaveLength(1)
+    expect(
+      checkPrivacy({ form: { ...form, schema: { properties: { contact: { type: 'string', format: 'email' } } } } }),
+    ).toHaveLength(1)
   })
 })
 

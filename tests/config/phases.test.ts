@@ -8,7 +8,15 @@ import { copySecondLaunch, positionOf, replaceOnce } from '../fixtures/second-la
 
 /** The second launch with a "phases" block added at its end. */
 function withPhases(phases: string, edit: (text: string) => string = (t) => t) {
-  const { file, text } = copySecondLaunch((t) => edit(replaceOnce(t, '    "email": "privacy@example.org"\n  }\n}', `    "email": "privacy@example.org"\n  },\n  "phases": ${phases}\n}`)))
+  const { file, text } = copySecondLaunch((t) =>
+    edit(
+      replaceOnce(
+        t,
+        '    "email": "privacy@example.org"\n  }\n}',
+        `    "email": "privacy@example.org"\n  },\n  "phases": ${phases}\n}`,
+      ),
+    ),
+  )
   return { ...checkPageConfigFile(file), text, file }
 }
 
@@ -66,7 +74,12 @@ describe('the checker on phases', () => {
       { "name": "sold-out", "starts": "2026-02-30T10:00" }
     ]
   }`,
-      (t) => replaceOnce(t, '"slug": "willowmere-commons"', '"slug": "willowmere-commons", "timeZone": "America/Kestrel_Falls"'),
+      (t) =>
+        replaceOnce(
+          t,
+          '"slug": "willowmere-commons"',
+          '"slug": "willowmere-commons", "timeZone": "America/Kestrel_Falls"',
+        ),
     )
     expect(messages(problems).sort()).toEqual(
       [
@@ -79,7 +92,7 @@ describe('the checker on phases', () => {
   })
 })
 
-describe('the checker on a phase\'s announcement', () => {
+describe("the checker on a phase's announcement", () => {
   const reply = JSON.stringify(loadPageConfig('page.config.json').reply)
   const withReply = (t: string) => replaceOnce(t, '  "phases": {', `  "reply": ${reply},\n  "phases": {`)
 
@@ -97,7 +110,7 @@ describe('the checker on a phase\'s announcement', () => {
     expect(problems).toEqual([])
   })
 
-  it('refuses an empty subject and a message over the leads page\'s limit, with file and line', () => {
+  it("refuses an empty subject and a message over the leads page's limit, with file and line", () => {
     const { problems, text, file } = withPhases(
       `{
     "current": "vip",
@@ -141,7 +154,11 @@ describe('a phase applied to a config', () => {
     const hero = soldOut.sections.find((section) => section.type === 'hero')!
     const shared = config.sections.find((section) => section.type === 'hero')!
     expect(hero.eyebrow).toBe('Phase 1 Sold Out · Kestrel Falls, Ontario')
-    expect(hero.type === 'hero' && hero.cta).toEqual({ label: 'Join the Phase 2 Waitlist', href: '#register', opensModal: true })
+    expect(hero.type === 'hero' && hero.cta).toEqual({
+      label: 'Join the Phase 2 Waitlist',
+      href: '#register',
+      opensModal: true,
+    })
     expect(hero.heading).toBe(shared.heading)
     expect(soldOut.form.submitLabel).toBe('Join the Waitlist')
     expect(soldOut.form.toasts.error).toEqual(config.form.toasts.error)
@@ -160,11 +177,19 @@ describe('a phase applied to a config', () => {
 
 describe('the phase in force', () => {
   const schedule = phaseScheduleOf(
-    { current: 'vip', list: [{ name: 'coming-soon' }, { name: 'vip' }, { name: 'public', starts: '2026-03-08T02:30' }, { name: 'sold-out' }] },
+    {
+      current: 'vip',
+      list: [
+        { name: 'coming-soon' },
+        { name: 'vip' },
+        { name: 'public', starts: '2026-03-08T02:30' },
+        { name: 'sold-out' },
+      ],
+    },
     'America/Toronto',
   )
 
-  it('is the current phase until a later phase starts, to the millisecond, in the launch\'s time zone', () => {
+  it("is the current phase until a later phase starts, to the millisecond, in the launch's time zone", () => {
     // 02:30 does not exist in Toronto on 8 March 2026 (clocks go from 02:00 to 03:00): it counts as 03:30 EDT.
     const start = Date.parse('2026-03-08T07:30:00.000Z')
     expect(schedule.startsAt[2]).toBe(start)

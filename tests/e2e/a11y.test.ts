@@ -5,7 +5,17 @@ import type { Locator, Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import type { PageConfig } from '../../schema/page-config.ts'
 import { checkDetailsPagePath, registeredPagePath } from '../../schema/registration-contract.ts'
-import { installPausedClock, openPage as openPageWith, scaled, snoozeDialog, useServerAndBrowser, waitForDialog, waitForHydration, waitForToast, type DialogPlan } from './harness.ts'
+import {
+  installPausedClock,
+  openPage as openPageWith,
+  scaled,
+  snoozeDialog,
+  useServerAndBrowser,
+  waitForDialog,
+  waitForHydration,
+  waitForToast,
+  type DialogPlan,
+} from './harness.ts'
 
 // The accessibility gate: axe-core's WCAG 2.1 A and AA rules on every state a visitor can reach, and a
 // registration done with the keyboard alone.
@@ -13,7 +23,9 @@ import { installPausedClock, openPage as openPageWith, scaled, snoozeDialog, use
 const config = JSON.parse(readFileSync('page.config.json', 'utf8')) as PageConfig
 const wcag21 = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']
 const realtorLegend = (config.form.uiSchema.isRealtor as Record<string, unknown> | undefined)?.['ui:title'] as string
-const everyMessage = ['name', 'email', 'phone', 'isRealtor'].map((field) => config.form.messages[field]?.required as string)
+const everyMessage = ['name', 'email', 'phone', 'isRealtor'].map(
+  (field) => config.form.messages[field]?.required as string,
+)
 
 const e2e = useServerAndBrowser()
 const require = createRequire(import.meta.url)
@@ -83,7 +95,10 @@ async function violations(page: Page, include?: string): Promise<string[]> {
   if (include) builder = builder.include(include)
   const results = await builder.analyze()
   return results.violations.flatMap((violation) =>
-    violation.nodes.map((node) => `${violation.id} (${violation.impact}): ${node.target.join(' ')} — ${node.failureSummary?.replace(/\s+/g, ' ')}`),
+    violation.nodes.map(
+      (node) =>
+        `${violation.id} (${violation.impact}): ${node.target.join(' ')} — ${node.failureSummary?.replace(/\s+/g, ' ')}`,
+    ),
   )
 }
 
@@ -116,27 +131,48 @@ describe('accessibility (axe-core, WCAG 2.1 A/AA)', () => {
     await page.goto(e2e.server.url + '/', { waitUntil: 'load' })
     await waitForHydration(page)
     const results = await new AxeBuilder({ page }).withRules(['color-contrast']).analyze()
-    expect(results.violations.flatMap((violation) => violation.nodes.map((node) => `${node.target.join(' ')}: ${node.failureSummary?.replace(/\s+/g, ' ')}`))).toEqual([])
+    expect(
+      results.violations.flatMap((violation) =>
+        violation.nodes.map((node) => `${node.target.join(' ')}: ${node.failureSummary?.replace(/\s+/g, ' ')}`),
+      ),
+    ).toEqual([])
     await context.close()
   })
 
   it("gives the Highlights cards' generated numbers at least 3:1 against their card, which axe does not measure", async () => {
     // The numbers are CSS generated text (src/styles.css, card-number): axe's contrast rule passes them by. Measured
     // here with axe's own colour code, on the page laid out whole (opened at an anchor). 3:1: they are 30 px text.
-    const page = await openPageWith(e2e.browser, e2e.server.url + '/#main', { dialog: 'registered-before', viewport: { width: 1280, height: 900 }, context: { bypassCSP: true } })
+    const page = await openPageWith(e2e.browser, e2e.server.url + '/#main', {
+      dialog: 'registered-before',
+      viewport: { width: 1280, height: 900 },
+      context: { bypassCSP: true },
+    })
     await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') })
     const numbers = await page.evaluate(() => {
       type AxeColor = { parseString: (text: string) => AxeColor }
-      const { color } = (window as unknown as { axe: { commons: { color: { Color: new () => AxeColor; getContrast: (bg: AxeColor, fg: AxeColor) => number } } } }).axe.commons
+      const { color } = (
+        window as unknown as {
+          axe: {
+            commons: { color: { Color: new () => AxeColor; getContrast: (bg: AxeColor, fg: AxeColor) => number } }
+          }
+        }
+      ).axe.commons
       return [...document.querySelectorAll('.card-number')].map((card) => {
         const number = getComputedStyle(card, '::before')
         return {
           shown: number.content !== 'none' && number.display !== 'none',
-          contrast: color.getContrast(new color.Color().parseString(getComputedStyle(card).backgroundColor), new color.Color().parseString(number.color)),
+          contrast: color.getContrast(
+            new color.Color().parseString(getComputedStyle(card).backgroundColor),
+            new color.Color().parseString(number.color),
+          ),
         }
       })
     })
-    expect(numbers.length).toBe(config.sections.filter((section) => section.type === 'highlights').reduce((count, section) => count + ((section as { items?: unknown[] }).items?.length ?? 0), 0))
+    expect(numbers.length).toBe(
+      config.sections
+        .filter((section) => section.type === 'highlights')
+        .reduce((count, section) => count + ((section as { items?: unknown[] }).items?.length ?? 0), 0),
+    )
     expect(numbers.length).toBeGreaterThan(0)
     for (const number of numbers) {
       expect(number.shown).toBe(true)
@@ -155,7 +191,8 @@ describe('accessibility (axe-core, WCAG 2.1 A/AA)', () => {
     const page = await openPage(landing, 1280, 'wait-and-close')
     const form = page.locator('#register form')
     await form.getByRole('button', { name: config.form.submitLabel }).click()
-    for (const message of everyMessage) await expect(form.getByText(message, { exact: true }).isVisible()).resolves.toBe(true)
+    for (const message of everyMessage)
+      await expect(form.getByText(message, { exact: true }).isVisible()).resolves.toBe(true)
     expect(await violations(page)).toEqual([])
     await page.context().close()
   })
@@ -164,7 +201,8 @@ describe('accessibility (axe-core, WCAG 2.1 A/AA)', () => {
     const page = await openPage(landing, 1280, 'expect-open')
     const dialog = page.getByRole('dialog', { name: config.modal.title })
     await dialog.getByRole('button', { name: config.form.submitLabel }).click()
-    for (const message of everyMessage) await expect(dialog.getByText(message, { exact: true }).isVisible()).resolves.toBe(true)
+    for (const message of everyMessage)
+      await expect(dialog.getByText(message, { exact: true }).isVisible()).resolves.toBe(true)
     expect(await violations(page, '[role="dialog"]')).toEqual([])
     await page.context().close()
   })
@@ -182,7 +220,9 @@ describe('accessibility (axe-core, WCAG 2.1 A/AA)', () => {
     await fillAndSend()
     await waitForToast(page, config.form.toasts.success.title)
     expect(await violations(page, '.Toastify')).toEqual([])
-    await page.route('**/functions/v1/send-contact-email', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{}' }))
+    await page.route('**/functions/v1/send-contact-email', (route) =>
+      route.fulfill({ status: 500, contentType: 'application/json', body: '{}' }),
+    )
     await fillAndSend()
     await waitForToast(page, config.form.toasts.error.title)
     expect(await violations(page, '.Toastify')).toEqual([])
@@ -198,7 +238,10 @@ describe('accessibility (axe-core, WCAG 2.1 A/AA)', () => {
 
   // The pages a registration sent without JavaScript lands on: the thanks, and (from a hosted function) the note that
   // some fields need correcting. At phone width, where most visitors are.
-  for (const [name, path] of [['thanks', registeredPagePath], ['check-details', checkDetailsPagePath]] as const) {
+  for (const [name, path] of [
+    ['thanks', registeredPagePath],
+    ['check-details', checkDetailsPagePath],
+  ] as const) {
     it(`finds no violations on the no-JavaScript ${name} page on a 375 px phone`, async () => {
       const page = await openPage(path, 375, 'snoozed')
       await page.getByRole('heading', { level: 1 }).first().waitFor()
@@ -213,7 +256,11 @@ describe('keyboard-only registration', () => {
   const focused = (page: Page) =>
     page.evaluate(() => {
       const element = document.activeElement as HTMLElement | null
-      return { tag: element?.tagName.toLowerCase(), id: element?.id ?? '', text: (element?.getAttribute('aria-label') ?? element?.textContent ?? '').trim() }
+      return {
+        tag: element?.tagName.toLowerCase(),
+        id: element?.id ?? '',
+        text: (element?.getAttribute('aria-label') ?? element?.textContent ?? '').trim(),
+      }
     })
 
   it('reaches the inline form by Tab from the top, fills it with keys, submits with Enter and shows the success toast', async () => {
@@ -229,7 +276,9 @@ describe('keyboard-only registration', () => {
     }
     expect((await focused(page)).id, `Tab never reached the form: ${visited.join(' → ')}`).toBe('inline_name')
     const form = page.locator('#register form')
-    await expect(form.getByLabel('Full Name').evaluate((element) => element === document.activeElement)).resolves.toBe(true)
+    await expect(form.getByLabel('Full Name').evaluate((element) => element === document.activeElement)).resolves.toBe(
+      true,
+    )
 
     await page.keyboard.type('Keyboard Kim')
     await page.keyboard.press('Tab')
@@ -252,7 +301,9 @@ describe('keyboard-only registration', () => {
     await expect(no.isChecked()).resolves.toBe(true)
     // A buyer (No) may name their agent: the optional field shown under the question is the next stop.
     await page.keyboard.press('Tab')
-    await expect(form.getByLabel(/agent's name or e-mail/).evaluate((element) => element === document.activeElement)).resolves.toBe(true)
+    await expect(
+      form.getByLabel(/agent's name or e-mail/).evaluate((element) => element === document.activeElement),
+    ).resolves.toBe(true)
     // The updates box (express consent) is next, and Space ticks it; the honeypot is out of the Tab order, so the
     // stop after the box is the submit button.
     await page.keyboard.press('Tab')
@@ -278,7 +329,11 @@ describe('keyboard-only registration', () => {
     await page.keyboard.press('Enter')
     const dialog = page.getByRole('dialog', { name: config.modal.title })
     await dialog.waitFor()
-    await expect.poll(() => page.evaluate(() => Boolean(document.activeElement?.closest('[role="dialog"]'))), { timeout: scaled(5000) }).toBe(true)
+    await expect
+      .poll(() => page.evaluate(() => Boolean(document.activeElement?.closest('[role="dialog"]'))), {
+        timeout: scaled(5000),
+      })
+      .toBe(true)
     await page.keyboard.press('Escape')
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0)
     await expect(opener.evaluate((element) => element === document.activeElement)).resolves.toBe(true)

@@ -22,7 +22,9 @@ async function watchedPage(): Promise<{ page: Page; violations: string[] }> {
       await page.addInitScript(() => {
         document.addEventListener('securitypolicyviolation', (event) => {
           const report = (window as unknown as { reportCspViolation: (text: string) => void }).reportCspViolation
-          void report(`${event.violatedDirective} blocked ${event.blockedURI || 'inline'} (${event.sourceFile}:${event.lineNumber}) ${event.sample}`)
+          void report(
+            `${event.violatedDirective} blocked ${event.blockedURI || 'inline'} (${event.sourceFile}:${event.lineNumber}) ${event.sample}`,
+          )
         })
       })
       page.on('console', (message) => {
@@ -39,7 +41,9 @@ describe('the Content-Security-Policy', () => {
     const csp = response.headers.get('content-security-policy') ?? ''
     const hashes = await cspHashesOf(await response.text())
     expect(hashes).toHaveLength(2)
-    expect(csp).toMatch(new RegExp(`script-src 'self' ${hashes.map((hash) => `'${hash.replace(/[+/]/g, '\\$&')}'`).join(' ')}(;|$)`))
+    expect(csp).toMatch(
+      new RegExp(`script-src 'self' ${hashes.map((hash) => `'${hash.replace(/[+/]/g, '\\$&')}'`).join(' ')}(;|$)`),
+    )
     expect(csp).not.toMatch(/unsafe-inline|unsafe-eval/)
     expect(csp).toContain("frame-ancestors 'none'")
     expect(response.headers.get('x-content-type-options')).toBe('nosniff')
@@ -61,7 +65,9 @@ describe('the Content-Security-Policy', () => {
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0)
 
     // The function failing: the error toast.
-    await page.route('**/functions/v1/send-contact-email', (route) => route.fulfill({ status: 500, json: { error: 'down' } }))
+    await page.route('**/functions/v1/send-contact-email', (route) =>
+      route.fulfill({ status: 500, json: { error: 'down' } }),
+    )
     const form = page.locator('#register form')
     await form.getByLabel('Full Name').fill('Policy Pat')
     await form.getByLabel('Email').fill('pat@example.com')

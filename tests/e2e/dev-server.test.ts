@@ -24,10 +24,14 @@ beforeAll(async () => {
   writeFileSync(configFile, original.replace('"type": "hero"', '"type": "hero2"'))
   const port = await freePort()
   url = `http://127.0.0.1:${port}/`
-  vite = spawn(process.execPath, ['node_modules/vite/bin/vite.js', '--port', String(port), '--strictPort', '--host', '127.0.0.1'], {
-    env: { ...process.env, PAGE_CONFIG: configFile },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
+  vite = spawn(
+    process.execPath,
+    ['node_modules/vite/bin/vite.js', '--port', String(port), '--strictPort', '--host', '127.0.0.1'],
+    {
+      env: { ...process.env, PAGE_CONFIG: configFile },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  )
   let output = ''
   vite.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
   vite.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
@@ -47,20 +51,24 @@ afterAll(async () => {
 })
 
 describe('the dev server with a config being edited', () => {
-  it('shows the problem in the browser, then the page the moment the file is fixed, then the next problem', async () => {
-    const page = await browser.newPage()
-    page.setDefaultTimeout(scaled(20_000))
-    // Once the page shows, its dialog would open by itself and hide the heading from role-based locators.
-    await snoozeDialog(page)
-    await page.goto(url)
-    await page.getByText(/sections\[0\]\.type 'hero2' is not a section type; did you mean 'hero'\?/).waitFor()
-    await expect(page.getByText(/page\.config\.json:\d+:\d+/).count()).resolves.toBeGreaterThan(0)
+  it(
+    'shows the problem in the browser, then the page the moment the file is fixed, then the next problem',
+    async () => {
+      const page = await browser.newPage()
+      page.setDefaultTimeout(scaled(20_000))
+      // Once the page shows, its dialog would open by itself and hide the heading from role-based locators.
+      await snoozeDialog(page)
+      await page.goto(url)
+      await page.getByText(/sections\[0\]\.type 'hero2' is not a section type; did you mean 'hero'\?/).waitFor()
+      await expect(page.getByText(/page\.config\.json:\d+:\d+/).count()).resolves.toBeGreaterThan(0)
 
-    writeFileSync(configFile, original) // fixed: the page reloads by itself
-    await page.getByRole('heading', { level: 1, name: heroHeading }).waitFor()
+      writeFileSync(configFile, original) // fixed: the page reloads by itself
+      await page.getByRole('heading', { level: 1, name: heroHeading }).waitFor()
 
-    writeFileSync(configFile, original.replace('"openDelayMs": 1000,', '"openDelayMs": 1000'))
-    await page.getByText(/A comma is missing between two items/).waitFor()
-    await page.close()
-  }, scaled(90_000))
+      writeFileSync(configFile, original.replace('"openDelayMs": 1000,', '"openDelayMs": 1000'))
+      await page.getByText(/A comma is missing between two items/).waitFor()
+      await page.close()
+    },
+    scaled(90_000),
+  )
 })

@@ -24,9 +24,13 @@ writeFileSync(configFile, original)
 const server = await startServer({ PAGE_CONFIG: configFile, DIST_DIR: path.resolve(process.env.DIST_DIR || 'dist') })
 const browser = await launchBrowser()
 try {
-  const { stdout } = await run('npm', ['run', '-s', 'studio:invite', '--', '--email', 'owner@example.com', '--role', 'owner'], {
-    env: { ...process.env, DATA_DIR: server.dataDir, PORT: new URL(server.url).port, PAGE_CONFIG: configFile },
-  })
+  const { stdout } = await run(
+    'npm',
+    ['run', '-s', 'studio:invite', '--', '--email', 'owner@example.com', '--role', 'owner'],
+    {
+      env: { ...process.env, DATA_DIR: server.dataDir, PORT: new URL(server.url).port, PAGE_CONFIG: configFile },
+    },
+  )
   const link = /(http:\/\/\S+\/studio\/invite\/\S+)/.exec(stdout)?.[1]
   if (!link) throw new Error(`npm run studio:invite printed no link:\n${stdout}`)
 
@@ -61,7 +65,10 @@ try {
   await shot(page, 'studio-publish-1440.png')
   await page.getByRole('dialog').getByRole('button', { name: 'Publish now' }).click()
   await waitForPublished(page, 2).catch(() => undefined)
-  await page.getByRole('list', { name: 'History' }).scrollIntoViewIfNeeded().catch(() => undefined)
+  await page
+    .getByRole('list', { name: 'History' })
+    .scrollIntoViewIfNeeded()
+    .catch(() => undefined)
   await shot(page, 'studio-history-1440.png')
   // Ctrl+Space on a new line of the hero: the fields that fit there, with their help.
   await page.evaluate(() => window.scrollTo(0, 0))
@@ -81,7 +88,10 @@ try {
   const box = await page.locator('.cm-editor').boundingBox()
   const list = await page.locator('.cm-tooltip-autocomplete').boundingBox()
   const top = Math.max(0, list!.y - 160)
-  await page.screenshot({ path: path.join(outDir, 'studio-completion-1440.png'), clip: { x: box!.x, y: top, width: Math.min(960, 1440 - box!.x), height: Math.min(420, 900 - top) } })
+  await page.screenshot({
+    path: path.join(outDir, 'studio-completion-1440.png'),
+    clip: { x: box!.x, y: top, width: Math.min(960, 1440 - box!.x), height: Math.min(420, 900 - top) },
+  })
   console.log('docs/images/studio-completion-1440.png')
   await page.keyboard.press('Escape')
   await page.keyboard.press('Control+z')
@@ -89,7 +99,13 @@ try {
   const editorUrl = page.url()
   await desktop.storageState({ path: path.join(dir, 'state.json') })
 
-  const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, storageState: path.join(dir, 'state.json') })
+  const phone = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    deviceScaleFactor: 2,
+    isMobile: true,
+    hasTouch: true,
+    storageState: path.join(dir, 'state.json'),
+  })
   const small = await phone.newPage()
   small.setDefaultTimeout(60_000)
   await small.goto(`${server.url}/studio/`)

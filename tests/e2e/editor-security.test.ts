@@ -16,7 +16,10 @@ let token: string
 beforeAll(async () => {
   mkdirSync(path.join(project.root, '.data/outbox'), { recursive: true })
   writeFileSync(path.join(project.root, '.data/leads.sqlite-wal'), secret)
-  writeFileSync(path.join(project.root, '.data/outbox/0001-notification.eml'), `Subject: New VIP registration\r\n\r\n${secret}\r\n`)
+  writeFileSync(
+    path.join(project.root, '.data/outbox/0001-notification.eml'),
+    `Subject: New VIP registration\r\n\r\n${secret}\r\n`,
+  )
   writeFileSync(path.join(project.root, '.env'), `SMTP_PASS=${secret}\n`)
   port = await freePort()
   editor = spawn(process.execPath, ['--import', 'tsx', 'src/cli/edit.ts'], {
@@ -48,13 +51,21 @@ afterAll(async () => {
 })
 
 /** A raw HTTP request: the path goes out exactly as written (`..` and all), with the editor's own Host unless given. */
-function send(method: string, pathname: string, headers: Record<string, string> = {}, body = ''): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+function send(
+  method: string,
+  pathname: string,
+  headers: Record<string, string> = {},
+  body = '',
+): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, method, path: pathname, headers: { host: `127.0.0.1:${port}`, ...headers } }, (res) => {
-      let text = ''
-      res.on('data', (chunk: Buffer) => (text += chunk.toString()))
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }))
-    })
+    const req = request(
+      { host: '127.0.0.1', port, method, path: pathname, headers: { host: `127.0.0.1:${port}`, ...headers } },
+      (res) => {
+        let text = ''
+        res.on('data', (chunk: Buffer) => (text += chunk.toString()))
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }))
+      },
+    )
     req.on('error', reject)
     req.end(body)
   })
@@ -92,7 +103,11 @@ describe('the editor server serves only the editor', () => {
     for (const probe of probes) {
       for (const headers of [{}, { 'x-editor-token': token }] as Record<string, string>[]) {
         const answer = await send('GET', probe, headers)
-        if (![403, 404].includes(answer.status) || answer.body.includes('Jordan') || answer.body.includes('vip-launch-site')) {
+        if (
+          ![403, 404].includes(answer.status) ||
+          answer.body.includes('Jordan') ||
+          answer.body.includes('vip-launch-site')
+        ) {
           answers.push(`${probe} ${'x-editor-token' in headers ? 'with' : 'without'} the token: ${answer.status}`)
         }
       }
@@ -102,35 +117,70 @@ describe('the editor server serves only the editor', () => {
 
   it('gives no other origin an Access-Control-Allow-Origin, nor the page with its token', async () => {
     const evil = { origin: 'http://evil.localhost' }
-    for (const pathname of ['/', '/studio/', '/studio/launches/bramblewood-crossing', '/studio/assets/x.js', '/studio/api/me', '/studio/api/launches/bramblewood-crossing']) {
+    for (const pathname of [
+      '/',
+      '/studio/',
+      '/studio/launches/bramblewood-crossing',
+      '/studio/assets/x.js',
+      '/studio/api/me',
+      '/studio/api/launches/bramblewood-crossing',
+    ]) {
       const answer = await send('GET', pathname, { ...evil, 'x-editor-token': token })
       expect(answer.headers['access-control-allow-origin'], pathname).toBeUndefined()
       expect(answer.status, pathname).toBe(403)
       expect(answer.body).not.toContain(token)
     }
-    const preflight = await send('OPTIONS', '/studio/api/launches/bramblewood-crossing/publish', { ...evil, 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-editor-token' })
+    const preflight = await send('OPTIONS', '/studio/api/launches/bramblewood-crossing/publish', {
+      ...evil,
+      'access-control-request-method': 'POST',
+      'access-control-request-headers': 'x-editor-token',
+    })
     expect(preflight.headers['access-control-allow-origin']).toBeUndefined()
     // A read by a page on another site (fetch, no Origin sent in no-cors mode) gets nothing either.
-    const sneaky = await send('GET', '/studio/', { 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'empty' })
+    const sneaky = await send('GET', '/studio/', {
+      'sec-fetch-site': 'same-site',
+      'sec-fetch-mode': 'no-cors',
+      'sec-fetch-dest': 'empty',
+    })
     expect(sneaky.status).toBe(403)
     expect(sneaky.body).not.toContain(token)
     // A page on another port of 127.0.0.1 (same site, another origin) cannot change the file, token or not.
     const before = readFileSync(path.join(project.root, 'page.config.json'), 'utf8')
-    const write = await send('POST', '/studio/api/launches/bramblewood-crossing/publish', { origin: 'http://127.0.0.1:1', 'x-editor-token': token, 'content-type': 'application/json' }, '{"text":"{}"}')
+    const write = await send(
+      'POST',
+      '/studio/api/launches/bramblewood-crossing/publish',
+      { origin: 'http://127.0.0.1:1', 'x-editor-token': token, 'content-type': 'application/json' },
+      '{"text":"{}"}',
+    )
     expect(write.status).toBe(403)
     expect(readFileSync(path.join(project.root, 'page.config.json'), 'utf8')).toBe(before)
   })
 
   it('still serves its own page to the person who opens it, and its code', async () => {
-    const typed = await send('GET', '/studio/launches/bramblewood-crossing', { 'sec-fetch-site': 'none', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' })
+    const typed = await send('GET', '/studio/launches/bramblewood-crossing', {
+      'sec-fetch-site': 'none',
+      'sec-fetch-mode': 'navigate',
+      'sec-fetch-dest': 'document',
+    })
     expect(typed.status).toBe(200)
     expect(typed.body).toContain('editor-token')
-    const linked = await send('GET', '/', { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' })
+    const linked = await send('GET', '/', {
+      'sec-fetch-site': 'cross-site',
+      'sec-fetch-mode': 'navigate',
+      'sec-fetch-dest': 'document',
+    })
     expect(linked.status).toBe(303)
     const script = /src="(\/studio\/assets\/[^"]+\.js)"/.exec(typed.body)?.[1] ?? ''
-    const code = await send('GET', script, { 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'script' })
+    const code = await send('GET', script, {
+      'sec-fetch-site': 'same-origin',
+      'sec-fetch-mode': 'cors',
+      'sec-fetch-dest': 'script',
+    })
     expect(code.status).toBe(200)
-    const launch = await send('GET', '/studio/api/launches/bramblewood-crossing', { 'x-editor-token': token, 'sec-fetch-site': 'same-origin' })
+    const launch = await send('GET', '/studio/api/launches/bramblewood-crossing', {
+      'x-editor-token': token,
+      'sec-fetch-site': 'same-origin',
+    })
     expect(launch.status).toBe(200)
     expect(JSON.parse(launch.body).liveText).toBe(readFileSync(path.join(project.root, 'page.config.json'), 'utf8'))
     expect((await send('GET', '/studio/api/launches/bramblewood-crossing')).status).toBe(403)

@@ -2,7 +2,15 @@ import { readFileSync } from 'node:fs'
 import type { Locator, Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import type { PageConfig } from '../../schema/page-config.ts'
-import { fill, inlineForm, scaled, scrollThroughPage, useServerAndBrowser, waitForHydration, waitForToast } from './harness.ts'
+import {
+  fill,
+  inlineForm,
+  scaled,
+  scrollThroughPage,
+  useServerAndBrowser,
+  waitForHydration,
+  waitForToast,
+} from './harness.ts'
 
 const config = JSON.parse(readFileSync('page.config.json', 'utf8')) as PageConfig
 const { messages, toasts, submitLabel } = config.form
@@ -16,7 +24,9 @@ const e2e = useServerAndBrowser()
  */
 async function visit(width = 1280): Promise<Page> {
   const context = await e2e.browser.newContext({ viewport: { width, height: 900 } })
-  await context.addInitScript(() => localStorage.setItem('registration-dialog', JSON.stringify({ closedAt: Date.now() })))
+  await context.addInitScript(() =>
+    localStorage.setItem('registration-dialog', JSON.stringify({ closedAt: Date.now() })),
+  )
   const page = await context.newPage()
   page.setDefaultTimeout(scaled(10_000))
   await page.goto(e2e.server.url + '/', { waitUntil: 'networkidle' })
@@ -40,14 +50,17 @@ async function shownProblems(form: Locator): Promise<string[]> {
   for (const message of fieldMessages) {
     if (await form.getByText(message, { exact: true }).isVisible()) problems.push(message)
   }
-  const invalid = await form.locator('[aria-invalid="true"]').evaluateAll((inputs) => inputs.map((input) => `aria-invalid: ${input.id}`))
+  const invalid = await form
+    .locator('[aria-invalid="true"]')
+    .evaluateAll((inputs) => inputs.map((input) => `aria-invalid: ${input.id}`))
   return [...problems, ...invalid]
 }
 
 /** Expects a form to be empty and show nothing wrong. */
 async function expectCleanAndEmpty(form: Locator) {
   expect(await shownProblems(form)).toEqual([])
-  for (const label of ['Full Name', 'Email', 'Phone']) await expect(form.getByLabel(label, { exact: true }).inputValue()).resolves.toBe('')
+  for (const label of ['Full Name', 'Email', 'Phone'])
+    await expect(form.getByLabel(label, { exact: true }).inputValue()).resolves.toBe('')
   for (const radio of await form.getByRole('radio').all()) await expect(radio.isChecked()).resolves.toBe(false)
 }
 
@@ -78,7 +91,9 @@ describe('the registration forms after a successful registration', () => {
     const page = await visit()
     // The inline form was tried first, empty: its messages show.
     await inlineForm(page).getByRole('button', { name: submitLabel }).click()
-    await inlineForm(page).getByText(messages.name?.required ?? '-').waitFor()
+    await inlineForm(page)
+      .getByText(messages.name?.required ?? '-')
+      .waitFor()
     const dialog = await openDialog(page)
     await fill(dialog, { name: 'Sam Okafor', email: 'sam@example.com', phone: '5555550142', realtor: 'No' })
     await dialog.getByRole('button', { name: submitLabel }).click()
@@ -92,26 +107,34 @@ describe('the registration forms after a successful registration', () => {
     await page.getByRole('dialog').getByRole('button', { name: config.modal.closeLabel }).click()
     await inlineForm(page).getByLabel('Email').fill('sam@')
     await inlineForm(page).getByRole('button', { name: submitLabel }).click()
-    await inlineForm(page).getByText(messages.email?.format ?? '-').waitFor()
+    await inlineForm(page)
+      .getByText(messages.email?.format ?? '-')
+      .waitFor()
     await page.context().close()
   })
 
-  it.each([375, 1280])('at %i px: the key figures line up on one line each, and the notice leaves the header uncovered', async (width) => {
-    const page = await visit(width)
-    const figures = await page.locator('dl dd').evaluateAll((values) =>
-      values.map((value) => ({ top: Math.round(value.getBoundingClientRect().top), lines: Math.round(value.getBoundingClientRect().height / parseFloat(getComputedStyle(value).lineHeight)) })),
-    )
-    expect(figures.length).toBeGreaterThan(1)
-    expect(new Set(figures.map((figure) => figure.top)).size).toBe(1)
-    expect(figures.every((figure) => figure.lines === 1)).toBe(true)
+  it.each([375, 1280])(
+    'at %i px: the key figures line up on one line each, and the notice leaves the header uncovered',
+    async (width) => {
+      const page = await visit(width)
+      const figures = await page.locator('dl dd').evaluateAll((values) =>
+        values.map((value) => ({
+          top: Math.round(value.getBoundingClientRect().top),
+          lines: Math.round(value.getBoundingClientRect().height / parseFloat(getComputedStyle(value).lineHeight)),
+        })),
+      )
+      expect(figures.length).toBeGreaterThan(1)
+      expect(new Set(figures.map((figure) => figure.top)).size).toBe(1)
+      expect(figures.every((figure) => figure.lines === 1)).toBe(true)
 
-    const form = inlineForm(page)
-    await fill(form, { name: 'Ari Novak', email: `ari${width}@example.com`, phone: '555-555-0150', realtor: 'No' })
-    await form.getByRole('button', { name: submitLabel }).click()
-    const notice = await waitForToast(page, toasts.success.title) // in place: its entrance animation has ended
-    const headerBottom = await page.locator('header').evaluate((header) => header.getBoundingClientRect().bottom)
-    const noticeTop = await notice.evaluate((toast) => toast.getBoundingClientRect().top)
-    expect(noticeTop).toBeGreaterThanOrEqual(Math.floor(headerBottom))
-    await page.context().close()
-  })
+      const form = inlineForm(page)
+      await fill(form, { name: 'Ari Novak', email: `ari${width}@example.com`, phone: '555-555-0150', realtor: 'No' })
+      await form.getByRole('button', { name: submitLabel }).click()
+      const notice = await waitForToast(page, toasts.success.title) // in place: its entrance animation has ended
+      const headerBottom = await page.locator('header').evaluate((header) => header.getBoundingClientRect().bottom)
+      const noticeTop = await notice.evaluate((toast) => toast.getBoundingClientRect().top)
+      expect(noticeTop).toBeGreaterThanOrEqual(Math.floor(headerBottom))
+      await page.context().close()
+    },
+  )
 })

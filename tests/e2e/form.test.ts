@@ -4,7 +4,17 @@ import Database from 'better-sqlite3'
 import type { Locator, Page, Request } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import type { PageConfig } from '../../schema/page-config.ts'
-import { fill, inlineForm, openPage, scrollThroughPage, snoozeDialog, useServerAndBrowser, waitForDialog, waitForHydration, waitForToast } from './harness.ts'
+import {
+  fill,
+  inlineForm,
+  openPage,
+  scrollThroughPage,
+  snoozeDialog,
+  useServerAndBrowser,
+  waitForDialog,
+  waitForHydration,
+  waitForToast,
+} from './harness.ts'
 
 const config = JSON.parse(readFileSync('page.config.json', 'utf8')) as PageConfig
 const { messages, toasts, submitLabel, submittingLabel, consent } = config.form
@@ -34,10 +44,18 @@ async function visit(path = '/', width = 1280): Promise<Visit> {
   return { page, calls, consoleErrors }
 }
 
-function storedLeads(): Array<{ fields: Record<string, string>; utm: Record<string, string>; page_url: string; consent_text: string; submission_id: string }> {
+function storedLeads(): Array<{
+  fields: Record<string, string>
+  utm: Record<string, string>
+  page_url: string
+  consent_text: string
+  submission_id: string
+}> {
   const db = new Database(path.join(e2e.server.dataDir, 'leads.sqlite'), { readonly: true })
   try {
-    const rows = db.prepare('SELECT fields, utm, page_url, consent_text, submission_id FROM leads ORDER BY id').all() as Array<Record<string, string>>
+    const rows = db
+      .prepare('SELECT fields, utm, page_url, consent_text, submission_id FROM leads ORDER BY id')
+      .all() as Array<Record<string, string>>
     return rows.map((row) => ({
       fields: JSON.parse(row.fields as string),
       utm: JSON.parse(row.utm as string),
@@ -61,7 +79,8 @@ describe('the registration form', () => {
   it('renders the labels, the Yes/No radios with nothing chosen, and the consent note', async () => {
     const { page } = await visit()
     const form = inlineForm(page)
-    for (const label of ['Full Name', 'Email', 'Phone']) await expect(form.getByLabel(label, { exact: true }).inputValue()).resolves.toBe('')
+    for (const label of ['Full Name', 'Email', 'Phone'])
+      await expect(form.getByLabel(label, { exact: true }).inputValue()).resolves.toBe('')
     const group = form.getByRole('group', { name: 'Are You A Realtor? *' })
     await expect(group.getByRole('radio', { name: 'Yes' }).isChecked()).resolves.toBe(false)
     await expect(group.getByRole('radio', { name: 'No' }).isChecked()).resolves.toBe(false)
@@ -83,7 +102,12 @@ describe('the registration form', () => {
     const form = inlineForm(page)
     await expect(form.getByLabel('Email').inputValue()).resolves.toBe('jordan@example.com')
     await expect(form.getByLabel('Phone').inputValue()).resolves.toBe('555 555 0199')
-    await expect(form.getByRole('group', { name: /Are You A Realtor/ }).getByRole('radio', { name: 'Yes' }).isChecked()).resolves.toBe(true)
+    await expect(
+      form
+        .getByRole('group', { name: /Are You A Realtor/ })
+        .getByRole('radio', { name: 'Yes' })
+        .isChecked(),
+    ).resolves.toBe(true)
     await page.context().close()
   })
 
@@ -101,7 +125,14 @@ describe('the registration form', () => {
       const input = form.getByLabel(label, { exact: true })
       await expect(input.getAttribute('aria-invalid')).resolves.toBe('true')
       const describedBy = (await input.getAttribute('aria-describedby')) ?? ''
-      const described = await page.evaluate((ids) => ids.split(' ').map((id) => document.getElementById(id)?.textContent ?? '').join(''), describedBy)
+      const described = await page.evaluate(
+        (ids) =>
+          ids
+            .split(' ')
+            .map((id) => document.getElementById(id)?.textContent ?? '')
+            .join(''),
+        describedBy,
+      )
       expect(described).toBe(message)
     }
     await expect(form.getByText(messages.isRealtor?.required ?? '-').isVisible()).resolves.toBe(true)
@@ -134,7 +165,12 @@ describe('the registration form', () => {
       await route.continue()
     })
     const form = inlineForm(page)
-    await fill(form, { name: '  Morgan Dufresne ', email: ' morgan@example.com', phone: ' 555-555-0123 ', realtor: 'Yes' })
+    await fill(form, {
+      name: '  Morgan Dufresne ',
+      email: ' morgan@example.com',
+      phone: ' 555-555-0123 ',
+      realtor: 'Yes',
+    })
     await form.getByRole('button', { name: submitLabel }).click()
     const busy = form.getByRole('button', { name: submittingLabel })
     await busy.waitFor()
@@ -184,7 +220,9 @@ describe('the registration form', () => {
 
   it('keeps every value and shows the destructive toast when the function fails', async () => {
     const { page, calls, consoleErrors } = await visit()
-    await page.route(`**${functionPath}`, (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"boom"}' }))
+    await page.route(`**${functionPath}`, (route) =>
+      route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"boom"}' }),
+    )
     const form = inlineForm(page)
     await fill(form, { name: 'Riley Chen', email: 'riley@example.com', phone: '555-555-0111', realtor: 'No' })
     await form.getByRole('button', { name: submitLabel }).click()
@@ -208,7 +246,11 @@ describe('the registration form', () => {
   it("shows the server's field messages under the fields when it answers 400", async () => {
     const { page } = await visit()
     await page.route(`**${functionPath}`, (route) =>
-      route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ error: 'invalid', errors: { email: 'Enter a valid email' } }) }),
+      route.fulfill({
+        status: 400,
+        contentType: 'application/json',
+        body: JSON.stringify({ error: 'invalid', errors: { email: 'Enter a valid email' } }),
+      }),
     )
     const form = inlineForm(page)
     await fill(form, { name: 'Alex Martin', email: 'alex@example.com', phone: '555-555-0177', realtor: 'No' })
@@ -227,7 +269,12 @@ describe('the registration form', () => {
     const form = inlineForm(page)
     await expect.poll(() => form.getByLabel('Full Name').inputValue()).toBe('Dana Whitfield')
     await expect(form.getByLabel('Email').inputValue()).resolves.toBe('dana@example.com')
-    await expect(form.getByRole('group', { name: /Are You A Realtor/ }).getByRole('radio', { name: 'Yes' }).isChecked()).resolves.toBe(true)
+    await expect(
+      form
+        .getByRole('group', { name: /Are You A Realtor/ })
+        .getByRole('radio', { name: 'Yes' })
+        .isChecked(),
+    ).resolves.toBe(true)
     await fill(form, { phone: '555-555-0190' })
     await form.getByRole('button', { name: submitLabel }).click()
     await waitForToast(page, toasts.success.title)
@@ -258,7 +305,9 @@ describe('the registration form', () => {
     await fill(form, { email: 'early@example.com', realtor: 'No' })
     await form.getByRole('button', { name: submitLabel }).click()
     await waitForToast(page, toasts.success.title)
-    expect(storedLeads().some((lead) => lead.fields.name === 'Early Typist' && lead.fields.phone === '555-555-0100')).toBe(true)
+    expect(
+      storedLeads().some((lead) => lead.fields.name === 'Early Typist' && lead.fields.phone === '555-555-0100'),
+    ).toBe(true)
     await context.close()
   })
 })

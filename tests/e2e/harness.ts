@@ -3,7 +3,14 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, wri
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page } from 'playwright-core'
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  type Locator,
+  type Page,
+} from 'playwright-core'
 import { afterAll, beforeAll, expect } from 'vitest'
 import { chromiumArgs, findChromium } from '../find-chromium.ts'
 
@@ -21,7 +28,13 @@ export async function freePort(): Promise<number> {
 }
 
 /** A running site server (the Node entry, serving dist/ and the function) and how to stop it. */
-export type RunningServer = { url: string; dataDir: string; process: ChildProcess; output: () => string; stop: () => Promise<void> }
+export type RunningServer = {
+  url: string
+  dataDir: string
+  process: ChildProcess
+  output: () => string
+  stop: () => Promise<void>
+}
 
 /** Where and how to run the server. */
 export type ServerOptions = {
@@ -36,7 +49,13 @@ export type ServerOptions = {
 }
 
 /** A server on a COPY of the root page.config.json and public/ (what a publish writes goes there, not to this checkout). */
-export type ServerOnCopy = { server: RunningServer; dir: string; configFile: string; original: string; stop(): Promise<void> }
+export type ServerOnCopy = {
+  server: RunningServer
+  dir: string
+  configFile: string
+  original: string
+  stop(): Promise<void>
+}
 
 /** Copies the root config and its pictures into a temp folder and serves them with what is built (DIST_DIR). */
 export async function startServerOnCopy(prefix: string): Promise<ServerOnCopy> {
@@ -63,7 +82,10 @@ export async function startServerOnCopy(prefix: string): Promise<ServerOnCopy> {
  * Starts `src/cli/serve.ts` on a free loopback port (or env.PORT) with its own temporary DATA_DIR, and waits
  * until it says it is listening. The rate limit is off unless `env` sets it.
  */
-export async function startServer(env: Record<string, string> = {}, options: ServerOptions = {}): Promise<RunningServer> {
+export async function startServer(
+  env: Record<string, string> = {},
+  options: ServerOptions = {},
+): Promise<RunningServer> {
   const port = env.PORT ? Number(env.PORT) : await freePort()
   const dataDir = mkdtempSync(path.join(tmpdir(), 'vip-e2e-'))
   // Without the test runner's NODE_ENV=test, as `npm start` runs: React's production build, as in production.
@@ -105,7 +127,18 @@ export async function startServer(env: Record<string, string> = {}, options: Ser
  */
 export function copyProject(from = path.resolve('.')): { root: string; remove(): void } {
   const root = mkdtempSync(path.join(tmpdir(), 'vip-project-'))
-  for (const entry of ['src', 'schema', 'public', 'documents', 'index.html', 'page.config.json', 'package.json', 'package-lock.json', 'tsconfig.json', 'vite.config.ts']) {
+  for (const entry of [
+    'src',
+    'schema',
+    'public',
+    'documents',
+    'index.html',
+    'page.config.json',
+    'package.json',
+    'package-lock.json',
+    'tsconfig.json',
+    'vite.config.ts',
+  ]) {
     // An older checkout (bench/builds.ts --old) may not have every entry yet.
     if (existsSync(path.join(from, entry))) cpSync(path.join(from, entry), path.join(root, entry), { recursive: true })
   }
@@ -134,7 +167,10 @@ async function throttle(page: Page): Promise<Page> {
  * so a test that makes its own context is slowed as well.
  */
 export async function launchBrowser(): Promise<Browser> {
-  const browser = await chromium.launch({ executablePath: process.env.CHROME_PATH || (await findChromium()), args: chromiumArgs })
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROME_PATH || (await findChromium()),
+    args: chromiumArgs,
+  })
   if (cpuSlowdown === 1) return browser
   const newContext = browser.newContext.bind(browser)
   const newPage = browser.newPage.bind(browser)
@@ -197,11 +233,14 @@ export async function fill(
   if (values.name !== undefined) await form.getByLabel('Full Name').fill(values.name)
   if (values.email !== undefined) await form.getByLabel('Email').fill(values.email)
   if (values.phone !== undefined) await form.getByLabel('Phone').fill(values.phone)
-  if (values.realtor) await choose(form.getByRole('group', { name: /Are You A Realtor\?/ }).getByRole('radio', { name: values.realtor }))
+  if (values.realtor)
+    await choose(form.getByRole('group', { name: /Are You A Realtor\?/ }).getByRole('radio', { name: values.realtor }))
   if (values.realtor === 'Yes' && values.realtorFields !== false) {
     await form.getByLabel('Brokerage').fill(realtorAnswers.brokerage)
     await form.getByLabel('RECO registration number').fill(realtorAnswers.reco)
-    await choose(form.getByRole('group', { name: /on behalf of a client/ }).getByRole('radio', { name: realtorAnswers.forClient }))
+    await choose(
+      form.getByRole('group', { name: /on behalf of a client/ }).getByRole('radio', { name: realtorAnswers.forClient }),
+    )
   }
 }
 
@@ -239,7 +278,10 @@ export type OpenPageOptions = {
  * asks for, and the page's islands hydrated (typing or clicking earlier would not reach React).
  */
 export async function openPage(browser: Browser, url: string, options: OpenPageOptions): Promise<Page> {
-  const context = await browser.newContext({ ...options.context, ...(options.viewport ? { viewport: options.viewport } : {}) })
+  const context = await browser.newContext({
+    ...options.context,
+    ...(options.viewport ? { viewport: options.viewport } : {}),
+  })
   const page = await context.newPage()
   page.once('close', () => void context.close().catch(() => undefined))
   page.setDefaultTimeout(scaled(options.stepTimeoutMs ?? 10_000) * (options.cpuSlowdown ?? 1))
@@ -269,7 +311,8 @@ export async function snoozeDialog(page: Page, memory: 'snoozed' | 'registered-b
   await page.addInitScript(
     ({ key, registered }) => {
       try {
-        if (localStorage.getItem(key) === null) localStorage.setItem(key, JSON.stringify(registered ? { registered: true } : { closedAt: Date.now() }))
+        if (localStorage.getItem(key) === null)
+          localStorage.setItem(key, JSON.stringify(registered ? { registered: true } : { closedAt: Date.now() }))
       } catch {
         // an opaque origin (about:blank) has no storage: nothing to preset there
       }
@@ -288,10 +331,13 @@ export async function waitForHydration(page: Page): Promise<void> {
     .poll(
       () =>
         page.evaluate(() => {
-          const reactKey = (element: Element, prefix: string) => Object.keys(element).some((key) => key.startsWith(prefix))
+          const reactKey = (element: Element, prefix: string) =>
+            Object.keys(element).some((key) => key.startsWith(prefix))
           const islands = [...document.querySelectorAll('[data-island]')]
           return islands.every(
-            (island) => reactKey(island, '__reactContainer') && [...island.querySelectorAll('form, a, button')].every((element) => reactKey(element, '__reactProps')),
+            (island) =>
+              reactKey(island, '__reactContainer') &&
+              [...island.querySelectorAll('form, a, button')].every((element) => reactKey(element, '__reactProps')),
           )
         }),
       { timeout: scaled(15_000) },
@@ -313,7 +359,7 @@ export async function scrollThroughPage(page: Page): Promise<void> {
   // function declared inside: tsx (bench scripts) would wrap it in a helper the page does not have.
   await page.waitForFunction(
     async () => {
-      for (let top = 0, through = false; ; ) {
+      for (let top = 0, through = false; ;) {
         window.scrollTo({ top, behavior: 'instant' })
         await new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve())))
         if (through) return true
@@ -339,7 +385,11 @@ export async function waitForDialog(page: Page): Promise<Locator> {
         page.evaluate(() => {
           const element = document.querySelector('[role="dialog"]')
           const input = element?.querySelector('form input')
-          return Boolean(input && Object.keys(input).some((key) => key.startsWith('__reactProps')) && element?.contains(document.activeElement))
+          return Boolean(
+            input &&
+            Object.keys(input).some((key) => key.startsWith('__reactProps')) &&
+            element?.contains(document.activeElement),
+          )
         }),
       { timeout: scaled(15_000) },
     )
@@ -352,7 +402,9 @@ export async function closeDialogByEscape(page: Page, dialog: Locator = page.get
   await dialog.press('Escape')
   await dialog.waitFor({ state: 'detached', timeout: scaled(10_000) })
   const hidden = () => page.evaluate(() => document.getElementById('root')?.getAttribute('aria-hidden') ?? null)
-  await expect.poll(hidden, { timeout: scaled(10_000), message: 'the page is still aria-hidden after the dialog closed' }).toBe(null)
+  await expect
+    .poll(hidden, { timeout: scaled(10_000), message: 'the page is still aria-hidden after the dialog closed' })
+    .toBe(null)
 }
 
 /**
@@ -390,9 +442,12 @@ export async function waitForToast(page: Page, title: string): Promise<Locator> 
   await holdToasts(page)
   const toast = page.locator('.Toastify__toast').filter({ hasText: title }).first()
   await toast.waitFor({ timeout: scaled(15_000) })
-  const entering = () => toast.evaluate((element) => element.getAnimations().filter((animation) => animation.playState === 'running').length)
+  const entering = () =>
+    toast.evaluate((element) => element.getAnimations().filter((animation) => animation.playState === 'running').length)
   await expect.poll(entering, { timeout: scaled(10_000), message: 'the toast is still sliding in' }).toBe(0)
-  const closing = await toast.locator('.Toastify__progress-bar').evaluate((bar) => getComputedStyle(bar).animationPlayState)
+  const closing = await toast
+    .locator('.Toastify__progress-bar')
+    .evaluate((bar) => getComputedStyle(bar).animationPlayState)
   expect(closing, 'the toast is not held open: its closing animation still runs').toBe('paused')
   return toast
 }
@@ -405,7 +460,8 @@ export async function waitForPublished(page: Page, version: number, timeout = sc
   const live = page.getByText(`Version ${version} is live`)
   const refused = page.getByRole('alert').filter({ hasText: /Not published|could not|failed/i })
   await live.or(refused).first().waitFor({ timeout })
-  if (!(await live.isVisible())) throw new Error(`The studio did not publish version ${version}: ${(await refused.first().innerText()).trim()}`)
+  if (!(await live.isVisible()))
+    throw new Error(`The studio did not publish version ${version}: ${(await refused.first().innerText()).trim()}`)
 }
 
 /**
@@ -416,20 +472,34 @@ export async function waitForPublished(page: Page, version: number, timeout = sc
 export async function inviteAndSetPassword(
   browser: Browser,
   server: Pick<RunningServer, 'url' | 'dataDir'>,
-  options: { email: string; role?: 'owner' | 'editor' | 'sales'; password: string; env?: Record<string, string>; cwd?: string; viewport?: { width: number; height: number }; bypassCSP?: boolean },
+  options: {
+    email: string
+    role?: 'owner' | 'editor' | 'sales'
+    password: string
+    env?: Record<string, string>
+    cwd?: string
+    viewport?: { width: number; height: number }
+    bypassCSP?: boolean
+  },
 ): Promise<{ context: BrowserContext; page: Page }> {
   const { stdout } = await new Promise<{ stdout: string }>((resolve, reject) =>
     execFile(
       'npm',
       ['run', '-s', 'studio:invite', '--', '--email', options.email, '--role', options.role ?? 'owner'],
-      { cwd: options.cwd, env: { ...process.env, DATA_DIR: server.dataDir, PORT: new URL(server.url).port, ...options.env } },
+      {
+        cwd: options.cwd,
+        env: { ...process.env, DATA_DIR: server.dataDir, PORT: new URL(server.url).port, ...options.env },
+      },
       (error, out) => (error ? reject(error) : resolve({ stdout: out })),
     ),
   )
   const link = /(http:\/\/\S+\/studio\/invite\/\S+)/.exec(stdout)?.[1]
   if (!link) throw new Error(`npm run studio:invite printed no link:\n${stdout}`)
   // bypassCSP: for a test that injects axe-core into the pages (a strict CSP blocks Playwright's addScriptTag).
-  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1440, height: 900 }, bypassCSP: options.bypassCSP ?? false })
+  const context = await browser.newContext({
+    viewport: options.viewport ?? { width: 1440, height: 900 },
+    bypassCSP: options.bypassCSP ?? false,
+  })
   const page = await context.newPage()
   page.setDefaultTimeout(scaled(30_000))
   await page.goto(server.url + new URL(link).pathname)

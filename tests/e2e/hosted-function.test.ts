@@ -26,8 +26,17 @@ beforeAll(async () => {
     encoding: 'utf8',
   })
   if (build.status !== 0) throw new Error(`The hosted build failed:\n${build.stdout}\n${build.stderr}`)
-  functionHost = await startServer({ PORT: String(functionPort), ANON_KEY: publishableKey, ALLOWED_ORIGINS: `http://127.0.0.1:${sitePort}` })
-  site = await startServer({ PORT: String(sitePort), DIST_DIR: distDir, VITE_SUPABASE_URL: functionUrl, ANON_KEY: publishableKey })
+  functionHost = await startServer({
+    PORT: String(functionPort),
+    ANON_KEY: publishableKey,
+    ALLOWED_ORIGINS: `http://127.0.0.1:${sitePort}`,
+  })
+  site = await startServer({
+    PORT: String(sitePort),
+    DIST_DIR: distDir,
+    VITE_SUPABASE_URL: functionUrl,
+    ANON_KEY: publishableKey,
+  })
   browser = await launchBrowser()
 }, scaled(300_000)) // a build and two servers' start on a loaded machine
 
@@ -102,8 +111,13 @@ describe('the site with a hosted function (VITE_SUPABASE_URL)', () => {
     await form.getByLabel('Phone').fill('555-555-0112')
     await form.getByRole('radio', { name: 'No' }).check()
     const before = leadsIn(functionHost.dataDir)
-    await Promise.all([page.waitForURL(`${site.url}/registered.html`), form.getByRole('button', { name: config.form.submitLabel }).click()])
-    await expect(page.getByRole('heading', { level: 1, name: config.form.toasts.success.title }).isVisible()).resolves.toBe(true)
+    await Promise.all([
+      page.waitForURL(`${site.url}/registered.html`),
+      form.getByRole('button', { name: config.form.submitLabel }).click(),
+    ])
+    await expect(
+      page.getByRole('heading', { level: 1, name: config.form.toasts.success.title }).isVisible(),
+    ).resolves.toBe(true)
     expect(leadsIn(functionHost.dataDir)).toBe(before + 1)
     expect(violations).toEqual([])
     await page.context().close()
@@ -114,7 +128,11 @@ describe('the site with a hosted function (VITE_SUPABASE_URL)', () => {
     const page = await openPage(browser, site.url + '/', {
       dialog: 'snoozed',
       // A phone's browser: a headless one is not counted (visit-counter.ts takes it for a robot).
-      context: { javaScriptEnabled: false, userAgent: 'Mozilla/5.0 (Linux; Android 14) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Mobile Safari/537.36' },
+      context: {
+        javaScriptEnabled: false,
+        userAgent:
+          'Mozilla/5.0 (Linux; Android 14) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Mobile Safari/537.36',
+      },
       stepTimeoutMs: 15_000,
       before: (page) => {
         page.on('response', (response) => {
@@ -136,7 +154,9 @@ describe('the site with a hosted function (VITE_SUPABASE_URL)', () => {
       await exited
       const db = new Database(path.join(server.dataDir, 'leads.sqlite'), { readonly: true })
       try {
-        return db.prepare('SELECT launch, sum(visits) AS visits, sum(visitors) AS visitors FROM visit_counts GROUP BY launch').all()
+        return db
+          .prepare('SELECT launch, sum(visits) AS visits, sum(visitors) AS visitors FROM visit_counts GROUP BY launch')
+          .all()
       } finally {
         db.close()
       }

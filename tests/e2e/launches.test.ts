@@ -7,7 +7,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { PageConfig } from '../../schema/page-config.ts'
 import { cspHashesOf } from '../../src/server/site/security-headers.ts'
 import { parseCsv } from '../server/support/csv.ts'
-import { copyProject, freePort, launchBrowser, type RunningServer, scaled, scrollThroughPage, snoozeDialog, startServer, waitForHydration } from './harness.ts'
+import {
+  copyProject,
+  freePort,
+  launchBrowser,
+  type RunningServer,
+  scaled,
+  scrollThroughPage,
+  snoozeDialog,
+  startServer,
+  waitForHydration,
+} from './harness.ts'
 
 // Issue 10's walk-through, in a fresh copy of the project: a second launch beside the default one, renamed,
 // `npm run build`, `npm start` (one server for both), each page in Chromium on its own host name, each lead in the
@@ -17,9 +27,14 @@ const defaultConfig = JSON.parse(readFileSync(path.join(project.root, 'page.conf
 const maple = { slug: 'maple-ridge', name: 'Maple Ridge', phone: { display: '(555) 555-0161', dial: '+15555550161' } }
 const mapleDir = path.join(project.root, 'launches', maple.slug)
 let mapleConfig: PageConfig
-const mapleLogo = '<svg xmlns="http://www.w3.org/2000/svg" width="240" height="48" viewBox="0 0 240 48"><title>Maple Ridge</title><rect width="240" height="48" fill="#7a2e1d"/></svg>\n'
+const mapleLogo =
+  '<svg xmlns="http://www.w3.org/2000/svg" width="240" height="48" viewBox="0 0 240 48"><title>Maple Ridge</title><rect width="240" height="48" fill="#7a2e1d"/></svg>\n'
 // Only what the machine itself has: the test never reaches outside the project copy's environment.
-const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !['PAGE_CONFIG', 'DIST_DIR', 'DATA_DIR', 'NOTIFY_EMAIL', 'SMTP_URL'].includes(name)))
+const env = Object.fromEntries(
+  Object.entries(process.env).filter(
+    ([name]) => !['PAGE_CONFIG', 'DIST_DIR', 'DATA_DIR', 'NOTIFY_EMAIL', 'SMTP_URL'].includes(name),
+  ),
+)
 
 let buildOutput = ''
 let server: RunningServer
@@ -27,7 +42,11 @@ let browser: Browser
 let port: number
 
 function run(script: string, args: string[] = [], extraEnv: Record<string, string> = {}) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', script, ...args], { cwd: project.root, env: { ...env, ...extraEnv }, encoding: 'utf8' })
+  const result = spawnSync(process.execPath, ['--import', 'tsx', script, ...args], {
+    cwd: project.root,
+    env: { ...env, ...extraEnv },
+    encoding: 'utf8',
+  })
   return { code: result.status, stdout: result.stdout, out: `${result.stdout}${result.stderr}` }
 }
 
@@ -68,7 +87,9 @@ function getWithHost(host: string | undefined, urlPath = '/'): Promise<{ status:
       let body = ''
       res.setEncoding('utf8')
       res.on('data', (chunk: string) => (body += chunk))
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, csp: String(res.headers['content-security-policy'] ?? '') }))
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, body, csp: String(res.headers['content-security-policy'] ?? '') }),
+      )
     })
     req.on('error', reject)
     req.end()
@@ -99,7 +120,9 @@ async function visit(url: string): Promise<Page> {
   const page = await context.newPage()
   page.setDefaultTimeout(scaled(20_000))
   // A launch may name a Tag Manager container: answered inside the browser, nothing leaves 127.0.0.1.
-  await page.route('https://www.googletagmanager.com/**', (route) => route.fulfill({ status: 200, contentType: 'text/javascript', body: '' }))
+  await page.route('https://www.googletagmanager.com/**', (route) =>
+    route.fulfill({ status: 200, contentType: 'text/javascript', body: '' }),
+  )
   // Not the snooze: a new launch's modal.snoozeDays may be 0, and a registration holds it shut on every launch.
   await snoozeDialog(page, 'registered-before')
   await page.goto(url, { waitUntil: 'load' })
@@ -117,7 +140,10 @@ async function outbox(count: number): Promise<Array<{ to: string; subject: strin
     if (files.length >= count || Date.now() > deadline) {
       return files.map((file) => {
         const text = readFileSync(path.join(dir, file), 'utf8')
-        return { to: /^To: (.*)$/m.exec(text)?.[1]?.trim() ?? '', subject: /^Subject: (.*)$/m.exec(text)?.[1]?.trim() ?? '' }
+        return {
+          to: /^To: (.*)$/m.exec(text)?.[1]?.trim() ?? '',
+          subject: /^Subject: (.*)$/m.exec(text)?.[1]?.trim() ?? '',
+        }
       })
     }
     await new Promise((resolve) => setTimeout(resolve, 200))
@@ -125,8 +151,13 @@ async function outbox(count: number): Promise<Array<{ to: string; subject: strin
 }
 
 /** The function's bundle the build wrote in a project: its default launch, and each launch's slug and name. */
-function readBundle(root: string): { defaultLaunch: string; launches: Array<{ slug: string; site: { name: string } }> } {
-  return JSON.parse(readFileSync(path.join(root, 'supabase/functions/_shared/launches.json'), 'utf8')) as ReturnType<typeof readBundle>
+function readBundle(root: string): {
+  defaultLaunch: string
+  launches: Array<{ slug: string; site: { name: string } }>
+} {
+  return JSON.parse(readFileSync(path.join(root, 'supabase/functions/_shared/launches.json'), 'utf8')) as ReturnType<
+    typeof readBundle
+  >
 }
 
 describe('launches side by side: one build, one server', () => {
@@ -138,7 +169,9 @@ describe('launches side by side: one build, one server', () => {
         expect(existsSync(path.join(project.root, 'dist', slug, file)), `dist/${slug}/${file}`).toBe(true)
       }
     }
-    expect(readFileSync(path.join(project.root, 'dist', maple.slug, 'sitemap.xml'), 'utf8')).toContain('https://maple-ridge.example.com/')
+    expect(readFileSync(path.join(project.root, 'dist', maple.slug, 'sitemap.xml'), 'utf8')).toContain(
+      'https://maple-ridge.example.com/',
+    )
     const bundle = readBundle(project.root)
     expect(bundle.defaultLaunch).toBe(defaultConfig.launch.slug)
     expect(bundle.launches.map((l) => [l.slug, l.site.name])).toEqual([
@@ -152,7 +185,9 @@ describe('launches side by side: one build, one server', () => {
     expect(output).not.toMatch(/: built dist\//)
     expect(output).toContain(`${maple.slug}: dist/${maple.slug} is up to date`)
     expect(output).toContain(`Launch ${maple.slug}: http://${maple.slug}.localhost:${port}/, ${maple.slug}.example.com`)
-    expect(output).toContain(`Launch ${defaultConfig.launch.slug} (default): http://${defaultConfig.launch.slug}.localhost:${port}/`)
+    expect(output).toContain(
+      `Launch ${defaultConfig.launch.slug} (default): http://${defaultConfig.launch.slug}.localhost:${port}/`,
+    )
   })
 
   it('shows Maple Ridge for Host: maple-ridge.localhost and the default launch for any other host', async () => {
@@ -189,97 +224,142 @@ describe('launches side by side: one build, one server', () => {
     expect(await robots?.text()).toContain('Sitemap: https://maple-ridge.example.com/sitemap.xml')
     const logo = mapleConfig.header.logo.src
     expect((await getWithHost(`${maple.slug}.localhost:${port}`, logo)).body).toBe(mapleLogo)
-    expect((await getWithHost(`127.0.0.1:${port}`, logo)).body).toBe(readFileSync(path.join(project.root, 'public', logo), 'utf8'))
+    expect((await getWithHost(`127.0.0.1:${port}`, logo)).body).toBe(
+      readFileSync(path.join(project.root, 'public', logo), 'utf8'),
+    )
     const missing = await getWithHost(`${maple.slug}.localhost:${port}`, '/no-such-page')
     expect(missing.status).toBe(404)
     expect(missing.body).toBe(readFileSync(path.join(project.root, 'dist', maple.slug, '404.html'), 'utf8'))
-    expect(missing.body).not.toBe(readFileSync(path.join(project.root, 'dist', defaultConfig.launch.slug, '404.html'), 'utf8'))
+    expect(missing.body).not.toBe(
+      readFileSync(path.join(project.root, 'dist', defaultConfig.launch.slug, '404.html'), 'utf8'),
+    )
     const defaultRobots = await page.goto(`http://127.0.0.1:${port}/robots.txt`)
     expect(await defaultRobots?.text()).toContain(new URL('sitemap.xml', defaultConfig.seo.canonicalUrl).href)
     await page.context().close()
   })
 
-  it('files a registration on each page under its own launch: the export says which, each team is notified', { timeout: scaled(90_000) }, async () => {
-    const maplePage = await visit(`http://${maple.slug}.localhost:${port}/`)
-    await expect(maplePage.title()).resolves.toBe(mapleConfig.seo.title)
-    const mapleBody = await register(maplePage, mapleConfig, { name: 'Ava Maple', email: 'ava@example.org', phone: '555-555-0162' })
-    expect(mapleBody.launch).toBe(maple.slug)
-    await maplePage.context().close()
+  it(
+    'files a registration on each page under its own launch: the export says which, each team is notified',
+    { timeout: scaled(90_000) },
+    async () => {
+      const maplePage = await visit(`http://${maple.slug}.localhost:${port}/`)
+      await expect(maplePage.title()).resolves.toBe(mapleConfig.seo.title)
+      const mapleBody = await register(maplePage, mapleConfig, {
+        name: 'Ava Maple',
+        email: 'ava@example.org',
+        phone: '555-555-0162',
+      })
+      expect(mapleBody.launch).toBe(maple.slug)
+      await maplePage.context().close()
 
-    const defaultPage = await visit(`http://127.0.0.1:${port}/`)
-    const defaultBody = await register(defaultPage, defaultConfig, { name: 'Ben Default', email: 'ben@example.org', phone: '555-555-0163' })
-    expect(defaultBody.launch).toBe(defaultConfig.launch.slug)
-    await defaultPage.context().close()
+      const defaultPage = await visit(`http://127.0.0.1:${port}/`)
+      const defaultBody = await register(defaultPage, defaultConfig, {
+        name: 'Ben Default',
+        email: 'ben@example.org',
+        phone: '555-555-0163',
+      })
+      expect(defaultBody.launch).toBe(defaultConfig.launch.slug)
+      await defaultPage.context().close()
 
-    // Each launch also replies to its registrant (the copied config has a reply): four messages in all.
-    const messages = await outbox(4)
-    const notificationOf = (siteName: string, person: string) => messages.find((m) => m.subject.includes(siteName) && m.subject.includes(person))
-    expect(notificationOf(maple.name, 'Ava Maple')?.to).toContain('sales@maple-ridge.example.com')
-    expect(notificationOf(defaultConfig.site.name, 'Ben Default')?.to).toContain(defaultConfig.launch.notifyEmail ?? defaultConfig.site.email)
-    expect(messages.filter((m) => m.to.includes('ava@example.org'))).toHaveLength(1)
-    expect(messages.filter((m) => m.to.includes('ben@example.org'))).toHaveLength(1)
+      // Each launch also replies to its registrant (the copied config has a reply): four messages in all.
+      const messages = await outbox(4)
+      const notificationOf = (siteName: string, person: string) =>
+        messages.find((m) => m.subject.includes(siteName) && m.subject.includes(person))
+      expect(notificationOf(maple.name, 'Ava Maple')?.to).toContain('sales@maple-ridge.example.com')
+      expect(notificationOf(defaultConfig.site.name, 'Ben Default')?.to).toContain(
+        defaultConfig.launch.notifyEmail ?? defaultConfig.site.email,
+      )
+      expect(messages.filter((m) => m.to.includes('ava@example.org'))).toHaveLength(1)
+      expect(messages.filter((m) => m.to.includes('ben@example.org'))).toHaveLength(1)
 
-    const exported = run('src/cli/leads-export.ts', [], { DATA_DIR: server.dataDir })
-    expect(exported.code, exported.out).toBe(0)
-    const [header, ...rows] = parseCsv(exported.stdout)
-    const column = (name: string) => header!.indexOf(name)
-    expect(column('launch')).toBeGreaterThanOrEqual(0)
-    const launchOf = (name: string) => rows.find((row) => row.includes(name))?.[column('launch')]
-    expect(launchOf('Ava Maple')).toBe(maple.slug)
-    expect(launchOf('Ben Default')).toBe(defaultConfig.launch.slug)
-  })
+      const exported = run('src/cli/leads-export.ts', [], { DATA_DIR: server.dataDir })
+      expect(exported.code, exported.out).toBe(0)
+      const [header, ...rows] = parseCsv(exported.stdout)
+      const column = (name: string) => header!.indexOf(name)
+      expect(column('launch')).toBeGreaterThanOrEqual(0)
+      const launchOf = (name: string) => rows.find((row) => row.includes(name))?.[column('launch')]
+      expect(launchOf('Ava Maple')).toBe(maple.slug)
+      expect(launchOf('Ben Default')).toBe(defaultConfig.launch.slug)
+    },
+  )
 
-  it('builds one launch with --launch: its entry in the function bundle changes, the other stays', { timeout: scaled(180_000) }, () => {
-    const file = path.join(mapleDir, 'page.config.json')
-    const renamed = { ...mapleConfig, site: { ...mapleConfig.site, name: 'Maple Ridge Estates' } }
-    writeFileSync(file, `${JSON.stringify(renamed, null, 2)}\n`)
-    const build = run('src/cli/build.ts', ['--launch', maple.slug])
-    expect(build.code, build.out).toBe(0)
-    expect(build.out).toContain(`${maple.slug}: built dist/${maple.slug} in`)
-    expect(build.out).not.toContain(`${defaultConfig.launch.slug}: built`)
-    expect(readFileSync(path.join(project.root, 'dist', maple.slug, 'index.html'), 'utf8')).toContain('Maple Ridge Estates')
-    const bundle = readBundle(project.root)
-    expect(bundle.defaultLaunch).toBe(defaultConfig.launch.slug)
-    expect(bundle.launches.map((l) => [l.slug, l.site.name])).toEqual([
-      [defaultConfig.launch.slug, defaultConfig.site.name],
-      [maple.slug, 'Maple Ridge Estates'],
-    ])
-    const unknown = run('src/cli/build.ts', ['--launch', 'no-such-launch'])
-    expect(unknown.code).toBe(1)
-    expect(unknown.out).toContain('There is no launch named "no-such-launch"')
-    expect(unknown.out).not.toMatch(/\n\s+at /)
-  })
+  it(
+    'builds one launch with --launch: its entry in the function bundle changes, the other stays',
+    { timeout: scaled(180_000) },
+    () => {
+      const file = path.join(mapleDir, 'page.config.json')
+      const renamed = { ...mapleConfig, site: { ...mapleConfig.site, name: 'Maple Ridge Estates' } }
+      writeFileSync(file, `${JSON.stringify(renamed, null, 2)}\n`)
+      const build = run('src/cli/build.ts', ['--launch', maple.slug])
+      expect(build.code, build.out).toBe(0)
+      expect(build.out).toContain(`${maple.slug}: built dist/${maple.slug} in`)
+      expect(build.out).not.toContain(`${defaultConfig.launch.slug}: built`)
+      expect(readFileSync(path.join(project.root, 'dist', maple.slug, 'index.html'), 'utf8')).toContain(
+        'Maple Ridge Estates',
+      )
+      const bundle = readBundle(project.root)
+      expect(bundle.defaultLaunch).toBe(defaultConfig.launch.slug)
+      expect(bundle.launches.map((l) => [l.slug, l.site.name])).toEqual([
+        [defaultConfig.launch.slug, defaultConfig.site.name],
+        [maple.slug, 'Maple Ridge Estates'],
+      ])
+      const unknown = run('src/cli/build.ts', ['--launch', 'no-such-launch'])
+      expect(unknown.code).toBe(1)
+      expect(unknown.out).toContain('There is no launch named "no-such-launch"')
+      expect(unknown.out).not.toMatch(/\n\s+at /)
+    },
+  )
 
-  it('previews one launch with npm run dev -- --launch <slug>', async () => {
-    const devPort = await freePort()
-    const dev = spawn(process.execPath, ['--import', 'tsx', 'src/cli/dev.ts', '--launch', maple.slug, '--port', String(devPort), '--strictPort', '--host', '127.0.0.1'], {
-      cwd: project.root,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    let output = ''
-    dev.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
-    dev.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
-    try {
-      const deadline = Date.now() + scaled(90_000)
-      while (!output.includes('ready in')) {
-        if (dev.exitCode !== null || Date.now() > deadline) throw new Error(`the dev server did not start:\n${output}`)
-        await new Promise((resolve) => setTimeout(resolve, 100))
+  it(
+    'previews one launch with npm run dev -- --launch <slug>',
+    async () => {
+      const devPort = await freePort()
+      const dev = spawn(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          'src/cli/dev.ts',
+          '--launch',
+          maple.slug,
+          '--port',
+          String(devPort),
+          '--strictPort',
+          '--host',
+          '127.0.0.1',
+        ],
+        {
+          cwd: project.root,
+          env,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      )
+      let output = ''
+      dev.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
+      dev.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
+      try {
+        const deadline = Date.now() + scaled(90_000)
+        while (!output.includes('ready in')) {
+          if (dev.exitCode !== null || Date.now() > deadline)
+            throw new Error(`the dev server did not start:\n${output}`)
+          await new Promise((resolve) => setTimeout(resolve, 100))
+        }
+        expect(output).toContain(`Previewing launch ${maple.slug} (launches/${maple.slug}/page.config.json)`)
+        const html = await (await fetch(`http://127.0.0.1:${devPort}/`)).text()
+        expect(html).toContain(`<title>${mapleConfig.seo.title.replaceAll('&', '&amp;')}</title>`)
+        expect(html).toContain('"launch":{"slug":"maple-ridge"}')
+        // Its own public/: the launch's logo, not the default launch's.
+        const logo = mapleConfig.header.logo.src
+        expect(await (await fetch(`http://127.0.0.1:${devPort}${logo}`)).text()).toBe(mapleLogo)
+      } finally {
+        if (dev.pid && dev.exitCode === null) {
+          const exited = new Promise((resolve) => dev.once('exit', resolve))
+          process.kill(dev.pid, 'SIGTERM')
+          await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))])
+          if (dev.exitCode === null && dev.signalCode === null) process.kill(dev.pid, 'SIGKILL')
+        }
       }
-      expect(output).toContain(`Previewing launch ${maple.slug} (launches/${maple.slug}/page.config.json)`)
-      const html = await (await fetch(`http://127.0.0.1:${devPort}/`)).text()
-      expect(html).toContain(`<title>${mapleConfig.seo.title.replaceAll('&', '&amp;')}</title>`)
-      expect(html).toContain('"launch":{"slug":"maple-ridge"}')
-      // Its own public/: the launch's logo, not the default launch's.
-      const logo = mapleConfig.header.logo.src
-      expect(await (await fetch(`http://127.0.0.1:${devPort}${logo}`)).text()).toBe(mapleLogo)
-    } finally {
-      if (dev.pid && dev.exitCode === null) {
-        const exited = new Promise((resolve) => dev.once('exit', resolve))
-        process.kill(dev.pid, 'SIGTERM')
-        await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))])
-        if (dev.exitCode === null && dev.signalCode === null) process.kill(dev.pid, 'SIGKILL')
-      }
-    }
-  }, scaled(150_000))
+    },
+    scaled(150_000),
+  )
 })

@@ -15,7 +15,12 @@ import { launchBrowser, scaled } from './harness.ts'
 const password = 'correct horse battery staple'
 const wcag21 = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']
 const screenshots = path.resolve('reports/leads-page')
-const sources: Array<Record<string, string>> = [{ utm_source: 'google' }, { utm_source: 'facebook' }, {}, { utm_source: 'newsletter', utm_medium: 'email', utm_campaign: 'spring-open-house' }]
+const sources: Array<Record<string, string>> = [
+  { utm_source: 'google' },
+  { utm_source: 'facebook' },
+  {},
+  { utm_source: 'newsletter', utm_medium: 'email', utm_campaign: 'spring-open-house' },
+]
 
 describe('the dashboard in Chromium', () => {
   let root = ''
@@ -39,21 +44,33 @@ describe('the dashboard in Chromium', () => {
       for (let i = 0; i < count; i++, n++) {
         const lead = newLead({
           createdAt: new Date(now - daysAgo * 86_400_000 - i * 60_000).toISOString(),
-          fields: { name: `Person ${n}`, email: `person${n}@example.com`, phone: '416-555-0100', isRealtor: n % 4 === 0 ? 'yes' : 'no' },
+          fields: {
+            name: `Person ${n}`,
+            email: `person${n}@example.com`,
+            phone: '416-555-0100',
+            isRealtor: n % 4 === 0 ? 'yes' : 'no',
+          },
           utm: daysAgo === 5 || daysAgo === 4 ? sources[3]! : sources[n % 3]!,
         })
         await store.saveLead(lead, mailFor(lead))
       }
     }
     for (let daysAgo = 0; daysAgo < 30; daysAgo++) {
-      const day = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Toronto' }).format(new Date(now - daysAgo * 86_400_000))
+      const day = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Toronto' }).format(
+        new Date(now - daysAgo * 86_400_000),
+      )
       await store.addVisits([
         { launch: defaultLaunch, day, source: 'google', visits: 60 + daysAgo, visitors: 40 + daysAgo },
         { launch: defaultLaunch, day, source: '', visits: 20, visitors: 15 },
       ])
     }
     await store.close()
-    server = await startServerProcess({ DATA_DIR: dataDir, DIST_DIR: path.join(root, 'dist'), PAGE_CONFIG: path.join(root, 'page.config.json'), LEADS_PASSWORD: password })
+    server = await startServerProcess({
+      DATA_DIR: dataDir,
+      DIST_DIR: path.join(root, 'dist'),
+      PAGE_CONFIG: path.join(root, 'page.config.json'),
+      LEADS_PASSWORD: password,
+    })
     browser = await launchBrowser()
   }, 90_000)
 
@@ -74,18 +91,32 @@ describe('the dashboard in Chromium', () => {
     await page.getByRole('link', { name: 'Dashboard' }).click()
     await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor()
     expect(page.url()).toBe(`${server.url}/leads/dashboard`)
-    await expect.poll(() => page.getByRole('img', { name: /^Registrations per day for the last 30 days/ }).count()).toBe(1)
-    for (const name of ['Registrations by source, last 30 days', 'Realtors and buyers, last 30 days', 'Registrations of the last 30 days by status']) {
+    await expect
+      .poll(() => page.getByRole('img', { name: /^Registrations per day for the last 30 days/ }).count())
+      .toBe(1)
+    for (const name of [
+      'Registrations by source, last 30 days',
+      'Realtors and buyers, last 30 days',
+      'Registrations of the last 30 days by status',
+    ]) {
       expect(await page.getByRole('img', { name }).count()).toBe(1)
     }
     const perDay = page.getByRole('table', { name: 'Registrations per day' })
     expect(await perDay.locator('tbody tr').count()).toBe(30)
-    expect(await page.getByRole('table', { name: 'Registrations from e-mail links, by campaign' }).locator('tbody tr').first().innerText()).toContain('spring-open-house')
+    expect(
+      await page
+        .getByRole('table', { name: 'Registrations from e-mail links, by campaign' })
+        .locator('tbody tr')
+        .first()
+        .innerText(),
+    ).toContain('spring-open-house')
     // The charts fit the screen: nothing scrolls sideways.
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true)
     await page.screenshot({ path: path.join(screenshots, `dashboard-${width}.png`), fullPage: true })
     await page.screenshot({ path: path.join(screenshots, `dashboard-${width}-top.png`) })
-    await page.locator('section[aria-labelledby="day-by-day-heading"]').screenshot({ path: path.join(screenshots, `dashboard-${width}-days.png`) })
+    await page
+      .locator('section[aria-labelledby="day-by-day-heading"]')
+      .screenshot({ path: path.join(screenshots, `dashboard-${width}-days.png`) })
     const results = await new AxeBuilder({ page }).withTags(wcag21).analyze()
     expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
     await context.close()

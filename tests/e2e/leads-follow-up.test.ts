@@ -37,9 +37,19 @@ describe('follow-up on the leads page in Chromium at 390 px, JavaScript off', ()
     mkdirSync(dataDir, { mode: 0o700 })
     const store = openSqliteStore(path.join(dataDir, 'leads.sqlite'), { defaultLaunch })
     const leads = [
-      newLead({ createdAt: '2026-03-01T15:00:00.000Z', fields: { name: 'Ada Lovelace', email: 'ada.lovelace@example.com', phone: '6475550111', isRealtor: 'no' } }),
-      newLead({ createdAt: '2026-03-02T15:00:00.000Z', fields: { name: 'Grace Hopper', email: 'grace@example.org', phone: '416-555-0102', isRealtor: 'yes' } }),
-      newLead({ launch: 'maple-ridge', createdAt: '2026-03-03T15:00:00.000Z', fields: { name: 'Ada L.', email: 'ada.l@example.org', phone: '+1 647 555 0111', isRealtor: 'no' } }),
+      newLead({
+        createdAt: '2026-03-01T15:00:00.000Z',
+        fields: { name: 'Ada Lovelace', email: 'ada.lovelace@example.com', phone: '6475550111', isRealtor: 'no' },
+      }),
+      newLead({
+        createdAt: '2026-03-02T15:00:00.000Z',
+        fields: { name: 'Grace Hopper', email: 'grace@example.org', phone: '416-555-0102', isRealtor: 'yes' },
+      }),
+      newLead({
+        launch: 'maple-ridge',
+        createdAt: '2026-03-03T15:00:00.000Z',
+        fields: { name: 'Ada L.', email: 'ada.l@example.org', phone: '+1 647 555 0111', isRealtor: 'no' },
+      }),
     ]
     for (const lead of leads) {
       const saved = await store.saveLead(lead, mailFor(lead))
@@ -85,7 +95,9 @@ describe('follow-up on the leads page in Chromium at 390 px, JavaScript off', ()
     await page.getByLabel('Note').fill(note)
     await page.getByRole('button', { name: 'Add note' }).click()
     const history = page.locator('.lp-history')
-    await expect.poll(() => history.locator('li').allInnerTexts()).toEqual([expect.stringContaining(note), expect.stringContaining('Status: Contacted')])
+    await expect
+      .poll(() => history.locator('li').allInnerTexts())
+      .toEqual([expect.stringContaining(note), expect.stringContaining('Status: Contacted')])
     expect(await page.getByLabel('Status').inputValue()).toBe('Contacted')
     expect(page.url()).toBe(`${server.url}/leads/lead/${adaId}`)
     await page.screenshot({ path: path.join(screenshots, 'lead-with-notes-390.png'), fullPage: true })
@@ -97,8 +109,14 @@ describe('follow-up on the leads page in Chromium at 390 px, JavaScript off', ()
     expect(await page.locator('.lp-card-title').allInnerTexts()).toEqual(['Ada Lovelace'])
     expect(page.url()).toBe(`${server.url}/leads`)
 
-    await expect.poll(() => crm.calls.filter((call) => JSON.parse(call.body).type === 'lead.updated').length, { timeout: scaled(15_000) }).toBe(2)
-    const update = crm.calls.map((call) => ({ signed: call.signed, json: JSON.parse(call.body) })).find((call) => call.json.data?.change?.kind === 'status')!
+    await expect
+      .poll(() => crm.calls.filter((call) => JSON.parse(call.body).type === 'lead.updated').length, {
+        timeout: scaled(15_000),
+      })
+      .toBe(2)
+    const update = crm.calls
+      .map((call) => ({ signed: call.signed, json: JSON.parse(call.body) }))
+      .find((call) => call.json.data?.change?.kind === 'status')!
     expect(update.signed).toBe(true)
     expect(update.json.data).toMatchObject({ status: 'Contacted', change: { kind: 'status', value: 'Contacted' } })
     await context.close()

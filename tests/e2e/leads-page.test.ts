@@ -13,7 +13,16 @@ import { openSqliteStore } from '../../src/server/store/sqlite/sqlite-store.ts'
 import { secondLaunchConfig } from '../fixtures/second-launch.ts'
 import { parseCsv } from '../server/support/csv.ts'
 import { mailFor, newLead } from '../server/support/fixtures.ts'
-import { launchBrowser, scaled, scrollThroughPage, snoozeDialog, startServer, useServerAndBrowser, waitForHydration, waitForToast } from './harness.ts'
+import {
+  launchBrowser,
+  scaled,
+  scrollThroughPage,
+  snoozeDialog,
+  startServer,
+  useServerAndBrowser,
+  waitForHydration,
+  waitForToast,
+} from './harness.ts'
 
 // The leads page in Chromium, against the real Node server: a registration made on the public page shows up in
 // the list, the search narrows it, the CSV holds it; nothing personal ever travels in a URL or reaches the log.
@@ -27,10 +36,24 @@ const e2e = useServerAndBrowser({ LEADS_PASSWORD: password })
 
 // Someone no other test registers, so every trace of them is theirs.
 const person = { name: 'Marguerite Okonkwo', email: 'marguerite.okonkwo@example.net', phone: '416 555 0123' }
-const personTraces = ['Marguerite', 'Okonkwo', 'okonkwo', 'marguerite.okonkwo', '4165550123', '416 555 0123', '416%20555%200123', '416+555+0123', '14165550123', '(416) 555-0123']
+const personTraces = [
+  'Marguerite',
+  'Okonkwo',
+  'okonkwo',
+  'marguerite.okonkwo',
+  '4165550123',
+  '416 555 0123',
+  '416%20555%200123',
+  '416+555+0123',
+  '14165550123',
+  '(416) 555-0123',
+]
 
 /** A browser context that remembers every URL it requested. */
-async function recordingContext(width: number, options: { bypassCSP?: boolean } = {}): Promise<{ context: BrowserContext; urls: string[] }> {
+async function recordingContext(
+  width: number,
+  options: { bypassCSP?: boolean } = {},
+): Promise<{ context: BrowserContext; urls: string[] }> {
   const context = await e2e.browser.newContext({ viewport: { width, height: 900 }, acceptDownloads: true, ...options })
   const urls: string[] = []
   context.on('request', (request) => urls.push(request.url()))
@@ -58,11 +81,24 @@ async function registerOnPublicPage(context: BrowserContext): Promise<void> {
 }
 
 /** Someone else, registered straight through the function. */
-async function registerThroughFunction(url: string, name = 'Tobias Lindqvist', email = 'tobias@example.org'): Promise<void> {
+async function registerThroughFunction(
+  url: string,
+  name = 'Tobias Lindqvist',
+  email = 'tobias@example.org',
+): Promise<void> {
   const response = await fetch(`${url}/functions/v1/send-contact-email`, {
     method: 'POST',
     headers: { apikey: localAnonKey, 'content-type': 'application/json' },
-    body: JSON.stringify({ name, email, phone: '905-555-0188', isRealtor: 'yes', brokerage: 'Lindqvist Realty Inc., Brokerage', recoNumber: '5550188', forClient: 'no', utm: { utm_source: 'google' } }),
+    body: JSON.stringify({
+      name,
+      email,
+      phone: '905-555-0188',
+      isRealtor: 'yes',
+      brokerage: 'Lindqvist Realty Inc., Brokerage',
+      recoNumber: '5550188',
+      forClient: 'no',
+      utm: { utm_source: 'google' },
+    }),
   })
   expect(response.status).toBe(200)
 }
@@ -80,7 +116,9 @@ async function signIn(page: Page, base: string, typed = password): Promise<numbe
 
 async function axeViolations(page: Page): Promise<string[]> {
   const result = await new AxeBuilder({ page }).withTags(wcag21).analyze()
-  return result.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')} — ${n.failureSummary ?? ''}`))
+  return result.violations.flatMap((v) =>
+    v.nodes.map((n) => `${v.id}: ${n.target.join(' ')} — ${n.failureSummary ?? ''}`),
+  )
 }
 
 describe('the leads page', () => {
@@ -111,7 +149,22 @@ describe('the leads page', () => {
     // The default launch has phases: each lead shows the one it registered in.
     // A realtor's fields are columns once a lead on the page has them (Tobias registered as a realtor); a buyer's are empty.
     // The updates box left unticked (the first —): consent implied by the registration, for six months (CASL).
-    expect(cells.slice(1)).toEqual(['VIP', person.name, person.email, '(416) 555-0123', 'No', '—', '—', '—', '—', 'New', 'Nobody', expect.stringMatching(/^Implied until \d{1,2} [A-Z][a-z]+ \d{4}$/), 'newsletter', expect.stringMatching(/^(Sent|Waiting to send)$/)])
+    expect(cells.slice(1)).toEqual([
+      'VIP',
+      person.name,
+      person.email,
+      '(416) 555-0123',
+      'No',
+      '—',
+      '—',
+      '—',
+      '—',
+      'New',
+      'Nobody',
+      expect.stringMatching(/^Implied until \d{1,2} [A-Z][a-z]+ \d{4}$/),
+      'newsletter',
+      expect.stringMatching(/^(Sent|Waiting to send)$/),
+    ])
     expect(cells[0]).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s[ap]\.m\.$/)
     await expect(page.getByRole('columnheader').allTextContents()).resolves.toEqual([
       'Received',
@@ -145,20 +198,40 @@ describe('the leads page', () => {
     await expect(table.locator('tbody tr').count()).resolves.toBe(1)
     await expect(page.getByLabel('Find by name, e-mail or phone').inputValue()).resolves.toBe('okonkwo')
 
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'All columns (CSV)' }).click()])
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'All columns (CSV)' }).click(),
+    ])
     const csv = readFileSync((await download.path())!, 'utf8')
     expect(csv.startsWith('\uFEFF')).toBe(true)
     const [header, ...rows] = parseCsv(csv.slice(1))
     expect(rows).toHaveLength(1)
     const record = Object.fromEntries(header!.map((column, i) => [column, rows[0]![i]]))
-    expect(record).toMatchObject({ name: person.name, email: person.email, phone: person.phone, isRealtor: 'no', utm_source: 'newsletter', utm_campaign: 'spring' })
+    expect(record).toMatchObject({
+      name: person.name,
+      email: person.email,
+      phone: person.phone,
+      isRealtor: 'no',
+      utm_source: 'newsletter',
+      utm_campaign: 'spring',
+    })
     expect(download.suggestedFilename()).toMatch(/^leads-\d{4}-\d{2}-\d{2}\.csv$/)
 
     // The session cookie; beside it, since issue 21, the device cookie that exempts this browser from the shared sign-in budgets.
     const cookies = await team.context.cookies()
     const cookie = cookies.find((c) => c.name === 'leads_session')
-    expect(cookie).toMatchObject({ name: 'leads_session', path: '/leads', httpOnly: true, sameSite: 'Strict', secure: false })
-    expect(cookies.find((c) => c.name === 'leads_device')).toMatchObject({ path: '/leads', httpOnly: true, sameSite: 'Strict' })
+    expect(cookie).toMatchObject({
+      name: 'leads_session',
+      path: '/leads',
+      httpOnly: true,
+      sameSite: 'Strict',
+      secure: false,
+    })
+    expect(cookies.find((c) => c.name === 'leads_device')).toMatchObject({
+      path: '/leads',
+      httpOnly: true,
+      sameSite: 'Strict',
+    })
     expect(cookie!.expires * 1000 - Date.now()).toBeGreaterThan(11.9 * 3600_000)
 
     // The button loads the list again (a GET of the page): the rows are counted once it has come.
@@ -181,86 +254,108 @@ describe('the leads page', () => {
     for (const url of requested) for (const trace of personTraces) expect(url).not.toContain(trace)
     expect(requested.some((url) => url.includes('/leads'))).toBe(true)
     const log = e2e.server.output()
-    for (const trace of [...personTraces, person.email, 'Lindqvist', 'tobias@example.org', password]) expect(log).not.toContain(trace)
+    for (const trace of [...personTraces, person.email, 'Lindqvist', 'tobias@example.org', password])
+      expect(log).not.toContain(trace)
     expect(log).toContain('Leads page: on')
   })
 
-  it('passes axe (WCAG 2.1 AA) signed out and signed in, on a phone and a wide screen; screenshots in reports/leads-page', async () => {
-    mkdirSync(screenshots, { recursive: true })
-    await registerThroughFunction(e2e.server.url, 'Amara Nwosu-Whitfield', 'amara.nwosu-whitfield@example.com')
-    for (const width of [375, 1280]) {
-      // axe is injected as a script: the strict CSP (rightly) refuses that unless bypassed for the test.
-      const { context } = await recordingContext(width, { bypassCSP: true })
-      const page = await context.newPage()
-      await page.goto(`${e2e.server.url}/leads`)
-      expect(await axeViolations(page)).toEqual([])
-      await page.screenshot({ path: path.join(screenshots, `sign-in-${width}.png`), fullPage: true })
-      expect(await signIn(page, e2e.server.url, 'not the password')).toBe(401)
-      expect(await axeViolations(page)).toEqual([])
-      await page.screenshot({ path: path.join(screenshots, `sign-in-refused-${width}.png`), fullPage: true })
-      expect(await signIn(page, e2e.server.url)).toBe(303)
-      await page.getByRole('heading', { name: 'Registrations' }).waitFor()
-      const view = width < 960 ? page.locator('.lp-cards') : page.getByRole('table')
-      await expect(view.isVisible()).resolves.toBe(true)
-      await expect(view.getByText('Amara Nwosu-Whitfield').isVisible()).resolves.toBe(true)
-      expect(await axeViolations(page)).toEqual([])
-      await page.screenshot({ path: path.join(screenshots, `list-${width}.png`), fullPage: true })
-      // No sideways scrolling on a phone.
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width)
-      await context.close()
-    }
-  }, scaled(90_000)) // six axe passes and six full-page screenshots: over 30 s on a loaded machine
+  it(
+    'passes axe (WCAG 2.1 AA) signed out and signed in, on a phone and a wide screen; screenshots in reports/leads-page',
+    async () => {
+      mkdirSync(screenshots, { recursive: true })
+      await registerThroughFunction(e2e.server.url, 'Amara Nwosu-Whitfield', 'amara.nwosu-whitfield@example.com')
+      for (const width of [375, 1280]) {
+        // axe is injected as a script: the strict CSP (rightly) refuses that unless bypassed for the test.
+        const { context } = await recordingContext(width, { bypassCSP: true })
+        const page = await context.newPage()
+        await page.goto(`${e2e.server.url}/leads`)
+        expect(await axeViolations(page)).toEqual([])
+        await page.screenshot({ path: path.join(screenshots, `sign-in-${width}.png`), fullPage: true })
+        expect(await signIn(page, e2e.server.url, 'not the password')).toBe(401)
+        expect(await axeViolations(page)).toEqual([])
+        await page.screenshot({ path: path.join(screenshots, `sign-in-refused-${width}.png`), fullPage: true })
+        expect(await signIn(page, e2e.server.url)).toBe(303)
+        await page.getByRole('heading', { name: 'Registrations' }).waitFor()
+        const view = width < 960 ? page.locator('.lp-cards') : page.getByRole('table')
+        await expect(view.isVisible()).resolves.toBe(true)
+        await expect(view.getByText('Amara Nwosu-Whitfield').isVisible()).resolves.toBe(true)
+        expect(await axeViolations(page)).toEqual([])
+        await page.screenshot({ path: path.join(screenshots, `list-${width}.png`), fullPage: true })
+        // No sideways scrolling on a phone.
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width)
+        await context.close()
+      }
+    },
+    scaled(90_000),
+  ) // six axe passes and six full-page screenshots: over 30 s on a loaded machine
 })
 
 describe('the leads page with several launches', () => {
-  it('filters by launch with a labelled select, and passes axe with it on a phone and a wide screen', async () => {
-    mkdirSync(screenshots, { recursive: true })
-    const second = JSON.parse(readFileSync(secondLaunchConfig, 'utf8')) as PageConfig
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'vip-e2e-launches-'))
-    const store = openSqliteStore(path.join(dataDir, 'leads.sqlite'), { defaultLaunch: config.launch.slug })
-    const parsed = parseNodeEnv({ LEADS_PASSWORD: password, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir })
-    if (!parsed.ok) throw new Error(parsed.problems.join('\n'))
-    const server = await startLeadsPageServer([leadsPageLaunchOf(config), leadsPageLaunchOf(second)], parsed.config, store)
-    try {
-      const leads = [
-        newLead({ launch: config.launch.slug, fields: { name: 'Priya Raman', email: 'priya@example.com', phone: '647-555-0111', isRealtor: 'no' } }),
-        newLead({
-          launch: second.launch.slug,
-          fields: { name: 'Wen Zhao', email: 'wen@example.com', phone: '416-555-0101', postalCode: 'M4C 1A1', isRealtor: 'yes' },
-        }),
-      ]
-      for (const lead of leads) await store.saveLead(lead, mailFor(lead))
-      for (const width of [375, 1280]) {
-        const { context } = await recordingContext(width, { bypassCSP: true })
-        const page = await context.newPage()
-        page.setDefaultTimeout(scaled(15_000))
-        expect(await signIn(page, server.url)).toBe(303)
-        const view = width < 960 ? page.locator('.lp-cards') : page.getByRole('table')
-        await expect(view.getByText('Priya Raman').isVisible()).resolves.toBe(true)
-        await expect(view.getByText('Wen Zhao').isVisible()).resolves.toBe(true)
-        expect(await axeViolations(page)).toEqual([])
-        await page.screenshot({ path: path.join(screenshots, `launches-${width}.png`), fullPage: true })
+  it(
+    'filters by launch with a labelled select, and passes axe with it on a phone and a wide screen',
+    async () => {
+      mkdirSync(screenshots, { recursive: true })
+      const second = JSON.parse(readFileSync(secondLaunchConfig, 'utf8')) as PageConfig
+      const dataDir = mkdtempSync(path.join(tmpdir(), 'vip-e2e-launches-'))
+      const store = openSqliteStore(path.join(dataDir, 'leads.sqlite'), { defaultLaunch: config.launch.slug })
+      const parsed = parseNodeEnv({ LEADS_PASSWORD: password, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir })
+      if (!parsed.ok) throw new Error(parsed.problems.join('\n'))
+      const server = await startLeadsPageServer(
+        [leadsPageLaunchOf(config), leadsPageLaunchOf(second)],
+        parsed.config,
+        store,
+      )
+      try {
+        const leads = [
+          newLead({
+            launch: config.launch.slug,
+            fields: { name: 'Priya Raman', email: 'priya@example.com', phone: '647-555-0111', isRealtor: 'no' },
+          }),
+          newLead({
+            launch: second.launch.slug,
+            fields: {
+              name: 'Wen Zhao',
+              email: 'wen@example.com',
+              phone: '416-555-0101',
+              postalCode: 'M4C 1A1',
+              isRealtor: 'yes',
+            },
+          }),
+        ]
+        for (const lead of leads) await store.saveLead(lead, mailFor(lead))
+        for (const width of [375, 1280]) {
+          const { context } = await recordingContext(width, { bypassCSP: true })
+          const page = await context.newPage()
+          page.setDefaultTimeout(scaled(15_000))
+          expect(await signIn(page, server.url)).toBe(303)
+          const view = width < 960 ? page.locator('.lp-cards') : page.getByRole('table')
+          await expect(view.getByText('Priya Raman').isVisible()).resolves.toBe(true)
+          await expect(view.getByText('Wen Zhao').isVisible()).resolves.toBe(true)
+          expect(await axeViolations(page)).toEqual([])
+          await page.screenshot({ path: path.join(screenshots, `launches-${width}.png`), fullPage: true })
 
-        await page.getByLabel('Launch').selectOption({ label: second.site.name })
-        await page.getByRole('button', { name: 'Search' }).click()
-        await page.getByText(`1 registration for ${second.site.name}.`).waitFor()
-        await expect(view.getByText('Priya Raman').count()).resolves.toBe(0)
-        await expect(view.getByText('Wen Zhao').isVisible()).resolves.toBe(true)
-        await expect(page.getByLabel('Launch').inputValue()).resolves.toBe(second.launch.slug)
-        expect(new URL(page.url()).search).toBe('')
-        expect(await axeViolations(page)).toEqual([])
-        await page.screenshot({ path: path.join(screenshots, `launches-one-${width}.png`), fullPage: true })
-        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width)
-        await page.getByRole('button', { name: 'Show all' }).click()
-        await page.getByText('2 registrations in all.').waitFor()
-        await context.close()
+          await page.getByLabel('Launch').selectOption({ label: second.site.name })
+          await page.getByRole('button', { name: 'Search' }).click()
+          await page.getByText(`1 registration for ${second.site.name}.`).waitFor()
+          await expect(view.getByText('Priya Raman').count()).resolves.toBe(0)
+          await expect(view.getByText('Wen Zhao').isVisible()).resolves.toBe(true)
+          await expect(page.getByLabel('Launch').inputValue()).resolves.toBe(second.launch.slug)
+          expect(new URL(page.url()).search).toBe('')
+          expect(await axeViolations(page)).toEqual([])
+          await page.screenshot({ path: path.join(screenshots, `launches-one-${width}.png`), fullPage: true })
+          expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width)
+          await page.getByRole('button', { name: 'Show all' }).click()
+          await page.getByText('2 registrations in all.').waitFor()
+          await context.close()
+        }
+      } finally {
+        await server.close()
+        await store.close()
+        rmSync(dataDir, { recursive: true, force: true })
       }
-    } finally {
-      await server.close()
-      await store.close()
-      rmSync(dataDir, { recursive: true, force: true })
-    }
-  }, scaled(90_000)) // six axe passes and six full-page screenshots: over 30 s on a loaded machine
+    },
+    scaled(90_000),
+  ) // six axe passes and six full-page screenshots: over 30 s on a loaded machine
 })
 
 describe('the leads page refusing', () => {
@@ -276,7 +371,9 @@ describe('the leads page refusing', () => {
         await expect(page.getByRole('heading', { name: 'Registrations' }).count()).resolves.toBe(0)
       }
       expect(await signIn(page, server.url)).toBe(429)
-      await expect(page.locator('body').textContent()).resolves.toBe('Too many sign-in attempts. Please wait a minute and try again.')
+      await expect(page.locator('body').textContent()).resolves.toBe(
+        'Too many sign-in attempts. Please wait a minute and try again.',
+      )
       await page.goto(`${server.url}/leads`)
       await expect(page.getByLabel('Password').isVisible()).resolves.toBe(true)
     } finally {
@@ -285,7 +382,7 @@ describe('the leads page refusing', () => {
     }
   })
 
-  it('answers 404 with the site\'s own page when LEADS_PASSWORD is not set', async () => {
+  it("answers 404 with the site's own page when LEADS_PASSWORD is not set", async () => {
     const server = await startServer()
     const browser = await launchBrowser()
     try {
@@ -295,7 +392,10 @@ describe('the leads page refusing', () => {
         expect(response?.status()).toBe(404)
         await expect(page.getByRole('heading', { name: '404' }).isVisible()).resolves.toBe(true)
       }
-      const post = await fetch(`${server.url}/leads/sign-in`, { method: 'POST', body: new URLSearchParams({ password }) })
+      const post = await fetch(`${server.url}/leads/sign-in`, {
+        method: 'POST',
+        body: new URLSearchParams({ password }),
+      })
       expect(post.status).not.toBe(303)
       expect(post.headers.get('set-cookie')).toBeNull()
       expect(server.output()).toContain('Leads page: off')

@@ -4,7 +4,17 @@ import path from 'node:path'
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import type { PageConfig } from '../../schema/page-config.ts'
-import { fill, inlineForm, installPausedClock, scaled, scrollThroughPage, snoozeDialog, useServerAndBrowser, waitForHydration, waitForToast } from './harness.ts'
+import {
+  fill,
+  inlineForm,
+  installPausedClock,
+  scaled,
+  scrollThroughPage,
+  snoozeDialog,
+  useServerAndBrowser,
+  waitForHydration,
+  waitForToast,
+} from './harness.ts'
 
 // Issue 12: a registration that cannot fail. Without JavaScript, with the form's code blocked, after a lost answer.
 const config = JSON.parse(readFileSync('page.config.json', 'utf8')) as PageConfig
@@ -22,12 +32,12 @@ function parseCsv(text: string): string[][] {
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (field += '"'), i++
+      if (c === '"' && text[i + 1] === '"') ((field += '"'), i++)
       else if (c === '"') quoted = false
       else field += c
     } else if (c === '"') quoted = true
-    else if (c === ',') row.push(field), (field = '')
-    else if (c === '\r' && text[i + 1] === '\n') row.push(field), rows.push(row), (row = []), (field = ''), i++
+    else if (c === ',') (row.push(field), (field = ''))
+    else if (c === '\r' && text[i + 1] === '\n') (row.push(field), rows.push(row), (row = []), (field = ''), i++)
     else field += c
   }
   return rows
@@ -70,7 +80,12 @@ describe('registering without JavaScript', () => {
     expect(answer?.request().method()).toBe('POST')
     expect(answer?.status()).toBe(400)
     form = inlineForm(page)
-    for (const message of [messages.name?.required, messages.email?.required, messages.phone?.required, messages.isRealtor?.required]) {
+    for (const message of [
+      messages.name?.required,
+      messages.email?.required,
+      messages.phone?.required,
+      messages.isRealtor?.required,
+    ]) {
       await expect(form.getByText(message ?? '-', { exact: true }).isVisible()).resolves.toBe(true)
     }
     await expect(form.getByLabel('Full Name').getAttribute('aria-invalid')).resolves.toBe('true')
@@ -90,15 +105,27 @@ describe('registering without JavaScript', () => {
     expect(new URL(page.url()).pathname).toBe('/registered.html')
     await expect(page.getByRole('heading', { level: 1, name: toasts.success.title }).isVisible()).resolves.toBe(true)
     await expect(page.getByText(toasts.success.text).isVisible()).resolves.toBe(true)
-    await expect(page.getByRole('link', { name: config.form.noScript?.backLabel ?? 'Back to the page' }).getAttribute('href')).resolves.toBe('/')
+    await expect(
+      page.getByRole('link', { name: config.form.noScript?.backLabel ?? 'Back to the page' }).getAttribute('href'),
+    ).resolves.toBe('/')
     // In the site's look: the same inlined stylesheet as the home page.
     const styled = await page.evaluate(() => getComputedStyle(document.querySelector('h1')!).fontFamily)
     expect(styled).not.toBe('')
     expect(await page.locator('style').count()).toBeGreaterThan(0)
 
     const lead = exportedLeads().find((row) => row.name === 'Noscript Visitor')
-    expect(lead).toMatchObject({ email: 'nojs@example.com', phone: '555-555-0142', isRealtor: 'no', utm_source: 'flyer', gclid: 'GCLID-nojs', landing_page: '/', suspected_spam: '' })
-    await expect.poll(() => notifications().some((mail) => mail.includes('Noscript Visitor')), { timeout: scaled(10_000) }).toBe(true)
+    expect(lead).toMatchObject({
+      email: 'nojs@example.com',
+      phone: '555-555-0142',
+      isRealtor: 'no',
+      utm_source: 'flyer',
+      gclid: 'GCLID-nojs',
+      landing_page: '/',
+      suspected_spam: '',
+    })
+    await expect
+      .poll(() => notifications().some((mail) => mail.includes('Noscript Visitor')), { timeout: scaled(10_000) })
+      .toBe(true)
     await context.close()
   })
 
@@ -111,7 +138,10 @@ describe('registering without JavaScript', () => {
     await page.goto(`${e2e.server.url}/`, { waitUntil: 'networkidle' })
     const form = inlineForm(page)
     await fill(form, { name: 'Blocked Chunk', email: 'blocked@example.com', phone: '555-555-0143', realtor: 'No' })
-    const [answer] = await Promise.all([page.waitForNavigation(), form.getByRole('button', { name: submitLabel }).click()])
+    const [answer] = await Promise.all([
+      page.waitForNavigation(),
+      form.getByRole('button', { name: submitLabel }).click(),
+    ])
     // The browser's own POST, answered 303: the details never travel in an address.
     expect(answer?.request().redirectedFrom()?.method()).toBe('POST')
     expect(answer?.request().redirectedFrom()?.url()).toBe(`${e2e.server.url}${functionPath}`)
@@ -231,7 +261,8 @@ describe('the dialog knows the visitor', () => {
 
 describe('the honeypot', () => {
   // Names and label words browsers' autofill matches; a honeypot named like one gets filled for real visitors.
-  const autofillProne = /name|mail|phone|tel|address|street|city|zip|postal|company|organi[sz]ation|website|url|country|birth|card/i
+  const autofillProne =
+    /name|mail|phone|tel|address|street|city|zip|postal|company|organi[sz]ation|website|url|country|birth|card/i
 
   it('is out of sight, out of the tab order, named and labelled like no field autofill knows; the real fields say what they are', async () => {
     const context = await e2e.browser.newContext({ javaScriptEnabled: false })
@@ -256,10 +287,16 @@ describe('the honeypot', () => {
     expect(honeypot!.name).not.toMatch(autofillProne)
     expect(honeypot!.id).not.toMatch(autofillProne)
     expect(honeypot!.label).not.toMatch(autofillProne)
-    const visible = Object.fromEntries(audit.filter((input) => !input.hidden && !['radio', 'hidden', 'checkbox'].includes(input.type)).map((input) => [input.name, input.autocomplete]))
+    const visible = Object.fromEntries(
+      audit
+        .filter((input) => !input.hidden && !['radio', 'hidden', 'checkbox'].includes(input.type))
+        .map((input) => [input.name, input.autocomplete]),
+    )
     expect(visible).toEqual({ name: 'name', email: 'email', phone: 'tel' })
     // The updates box (express consent, CASL) is there, unticked, labelled by the config's words.
-    const updates = form.getByRole('checkbox', { name: 'Send me news and VIP updates about Bramblewood Crossing (optional)' })
+    const updates = form.getByRole('checkbox', {
+      name: 'Send me news and VIP updates about Bramblewood Crossing (optional)',
+    })
     await expect(updates.isChecked()).resolves.toBe(false)
     // The one hidden input says which launch the post is for.
     expect(audit.filter((input) => input.type === 'hidden').map((input) => input.name)).toEqual(['launch'])

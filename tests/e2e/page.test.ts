@@ -2,7 +2,14 @@ import { readFileSync } from 'node:fs'
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import type { PageConfig } from '../../schema/page-config.ts'
-import { installPausedClock, openPage as openPageWith, scaled, snoozeDialog, useServerAndBrowser, waitForDialog } from './harness.ts'
+import {
+  installPausedClock,
+  openPage as openPageWith,
+  scaled,
+  snoozeDialog,
+  useServerAndBrowser,
+  waitForDialog,
+} from './harness.ts'
 
 const config = JSON.parse(readFileSync('page.config.json', 'utf8')) as PageConfig
 
@@ -87,9 +94,9 @@ describe('the landing page', () => {
       await expect(nav.getByRole('link', { name: link.label }).getAttribute('href')).resolves.toBe(link.href)
     }
     const header = page.getByRole('banner')
-    await expect(header.getByRole('link', { name: new RegExp(config.header.phoneLabel) }).getAttribute('href')).resolves.toBe(
-      `tel:${config.site.phone.dial}`,
-    )
+    await expect(
+      header.getByRole('link', { name: new RegExp(config.header.phoneLabel) }).getAttribute('href'),
+    ).resolves.toBe(`tel:${config.site.phone.dial}`)
     await header.getByRole('link', { name: config.header.cta.label }).click()
     await expect.poll(() => page.evaluate(() => window.location.hash)).toBe('#register')
     await nav.getByRole('link', { name: 'Contact' }).click()
@@ -97,26 +104,33 @@ describe('the landing page', () => {
     await page.context().close()
   })
 
-  it('lands each header link and a shared link with an anchor just below the header, though sections render late', async () => {
-    // Sections below the fold are laid out only near the viewport (content-visibility); until then their heights
-    // are guesses, which must never send a link to the wrong place. Checked without the app: plain browser scrolling.
-    for (const width of [375, 1280]) {
-      const context = await e2e.browser.newContext({ viewport: { width, height: 800 }, javaScriptEnabled: false })
-      const paths = [...config.header.links.map((link) => ({ path: '/', click: link.href })), { path: '/#floorplans', click: undefined }]
-      for (const { path, click } of paths) {
-        const page = await context.newPage()
-        await page.goto(e2e.server.url + path, { waitUntil: 'load' })
-        if (click) await page.locator(`header nav a[href="${click}"]`).evaluate((link: HTMLElement) => link.click())
-        const target = click ?? '#floorplans'
-        const landed = await settledScroll(page, target)
-        const where = `${target} at ${width} px${click ? '' : ' (opened at the anchor)'}`
-        if (landed.atEnd) expect(landed.top, where).toBeGreaterThanOrEqual(landed.padding)
-        else expect(landed.top, where).toBe(landed.padding)
-        await page.close()
+  it(
+    'lands each header link and a shared link with an anchor just below the header, though sections render late',
+    async () => {
+      // Sections below the fold are laid out only near the viewport (content-visibility); until then their heights
+      // are guesses, which must never send a link to the wrong place. Checked without the app: plain browser scrolling.
+      for (const width of [375, 1280]) {
+        const context = await e2e.browser.newContext({ viewport: { width, height: 800 }, javaScriptEnabled: false })
+        const paths = [
+          ...config.header.links.map((link) => ({ path: '/', click: link.href })),
+          { path: '/#floorplans', click: undefined },
+        ]
+        for (const { path, click } of paths) {
+          const page = await context.newPage()
+          await page.goto(e2e.server.url + path, { waitUntil: 'load' })
+          if (click) await page.locator(`header nav a[href="${click}"]`).evaluate((link: HTMLElement) => link.click())
+          const target = click ?? '#floorplans'
+          const landed = await settledScroll(page, target)
+          const where = `${target} at ${width} px${click ? '' : ' (opened at the anchor)'}`
+          if (landed.atEnd) expect(landed.top, where).toBeGreaterThanOrEqual(landed.padding)
+          else expect(landed.top, where).toBe(landed.padding)
+          await page.close()
+        }
+        await context.close()
       }
-      await context.close()
-    }
-  }, scaled(120_000))
+    },
+    scaled(120_000),
+  )
 
   it('shows the hero bar: Call Now phone link, the hint and a Register button', async () => {
     const page = await openPage()
@@ -141,14 +155,21 @@ describe('the landing page', () => {
     const page = await openPage('/', 390)
     const shown = async (alt: string) => {
       const image = page.getByRole('img', { name: alt, exact: true })
-      await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true)
-      return image.evaluate((img: HTMLImageElement) => ({ url: new URL(img.currentSrc).pathname, width: img.naturalWidth }))
+      await expect
+        .poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0))
+        .toBe(true)
+      return image.evaluate((img: HTMLImageElement) => ({
+        url: new URL(img.currentSrc).pathname,
+        width: img.naturalWidth,
+      }))
     }
     const stemOf = (src: string) => src.replace(/^\/images\//, '').replace(/\.svg$/, '')
     const heroShown = await shown(hero.image.alt)
     // A 390 px phone at DPR 1 takes the narrowest width; Chromium takes AVIF, the first <source>.
     expect(heroShown.url).toMatch(new RegExp(`^/images/_v/${stemOf(hero.image.src)}\\.[0-9a-f]{10}-480\\.avif$`))
-    await expect(fetch(e2e.server.url + heroShown.url).then((r) => r.headers.get('content-type'))).resolves.toBe('image/avif')
+    await expect(fetch(e2e.server.url + heroShown.url).then((r) => r.headers.get('content-type'))).resolves.toBe(
+      'image/avif',
+    )
     // The logo shows 28 px high on a phone, narrower than its own width: the variant at its own width, which the
     // browser takes at the width its sizes give (28 px high at the logo's proportions).
     const { logo } = config.header
@@ -198,7 +219,10 @@ describe('the landing page', () => {
   })
 
   it('closes the dialog with its close button, Escape and the overlay, returning focus', async () => {
-    const page = await openPageWith(e2e.browser, e2e.server.url + '/', { dialog: 'expect-open', viewport: { width: 1280, height: 900 } })
+    const page = await openPageWith(e2e.browser, e2e.server.url + '/', {
+      dialog: 'expect-open',
+      viewport: { width: 1280, height: 900 },
+    })
     let dialog = page.getByRole('dialog', { name: config.modal.title })
     await dialog.getByRole('button', { name: config.modal.closeLabel }).click()
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0)
@@ -244,7 +268,10 @@ describe('the landing page', () => {
     await waitForDialog(page)
     const seen = await page.evaluate(() => {
       const { portalBefore, focusInsideAsShown } = window as unknown as Seen
-      return { samePortal: portalBefore === document.querySelector('[role="dialog"]')?.closest('.ReactModalPortal'), focusInsideAsShown }
+      return {
+        samePortal: portalBefore === document.querySelector('[role="dialog"]')?.closest('.ReactModalPortal'),
+        focusInsideAsShown,
+      }
     })
     expect(seen).toEqual({ samePortal: true, focusInsideAsShown: false })
     await page.context().close()
@@ -260,15 +287,19 @@ describe('the landing page', () => {
     page.on('pageerror', (error) => problems.push(error.message))
     await page.goto(e2e.server.url + '/', { waitUntil: 'networkidle' })
     await page.getByRole('dialog', { name: config.modal.title }).getByLabel('Full Name').waitFor()
-    const islands = await page.locator('[data-island]').evaluateAll((elements) =>
-      elements.map((element) => Object.keys(element).some((key) => key.startsWith('__reactContainer'))),
-    )
+    const islands = await page
+      .locator('[data-island]')
+      .evaluateAll((elements) =>
+        elements.map((element) => Object.keys(element).some((key) => key.startsWith('__reactContainer'))),
+      )
     expect(islands.length).toBeGreaterThan(2)
     expect(islands.every(Boolean)).toBe(true)
     // Static sections stay as served: React never touched them.
-    const touched = await page.locator('#location, #builder').evaluateAll((sections) =>
-      sections.map((section) => Object.keys(section).some((key) => key.startsWith('__react'))),
-    )
+    const touched = await page
+      .locator('#location, #builder')
+      .evaluateAll((sections) =>
+        sections.map((section) => Object.keys(section).some((key) => key.startsWith('__react'))),
+      )
     expect(touched).toEqual([false, false])
     expect(problems).toEqual([])
     await context.close()
@@ -295,7 +326,9 @@ describe('the landing page', () => {
     await expect(page.getByRole('dialog').count()).resolves.toBe(0)
     release()
     await expect
-      .poll(() => opener.evaluate((element) => Object.keys(element).some((key) => key.startsWith('__reactProps'))), { timeout: scaled(15_000) })
+      .poll(() => opener.evaluate((element) => Object.keys(element).some((key) => key.startsWith('__reactProps'))), {
+        timeout: scaled(15_000),
+      })
       .toBe(true)
     await opener.click()
     await waitForDialog(page)
@@ -309,37 +342,43 @@ describe('the landing page', () => {
   it.each([
     ['a phone', { width: 390, height: 844 }],
     ['a desktop', { width: 1280, height: 800 }],
-  ])('opens the dialog on %s without moving its heading or its close button as the form renders into it', async (_device, viewport) => {
-    const context = await e2e.browser.newContext({ viewport })
-    const page = await context.newPage()
-    page.setDefaultTimeout(scaled(10_000))
-    // The form's code held back until the dialog has been shown without it.
-    let release: () => void = () => undefined
-    const held = new Promise<void>((resolve) => (release = resolve))
-    await page.route(/\/assets\/RegistrationForm-[^/]+\.js$/, async (route) => {
-      await held
-      await route.continue()
-    })
-    await page.goto(e2e.server.url + '/', { waitUntil: 'load' })
-    const dialog = page.getByRole('dialog', { name: config.modal.title })
-    await dialog.waitFor({ timeout: scaled(15_000) })
-    const places = () =>
-      page.evaluate(() =>
-        ['#registration-dialog-title', '[role="dialog"] > button'].map((selector) => {
-          const box = document.querySelector(selector)?.getBoundingClientRect()
-          return box ? { top: Math.round(box.top), left: Math.round(box.left) } : null
-        }),
-      )
-    const withoutForm = await places()
-    expect(await dialog.locator('form').count()).toBe(0)
-    release()
-    await waitForDialog(page)
-    expect(await places()).toEqual(withoutForm)
-    await context.close()
-  })
+  ])(
+    'opens the dialog on %s without moving its heading or its close button as the form renders into it',
+    async (_device, viewport) => {
+      const context = await e2e.browser.newContext({ viewport })
+      const page = await context.newPage()
+      page.setDefaultTimeout(scaled(10_000))
+      // The form's code held back until the dialog has been shown without it.
+      let release: () => void = () => undefined
+      const held = new Promise<void>((resolve) => (release = resolve))
+      await page.route(/\/assets\/RegistrationForm-[^/]+\.js$/, async (route) => {
+        await held
+        await route.continue()
+      })
+      await page.goto(e2e.server.url + '/', { waitUntil: 'load' })
+      const dialog = page.getByRole('dialog', { name: config.modal.title })
+      await dialog.waitFor({ timeout: scaled(15_000) })
+      const places = () =>
+        page.evaluate(() =>
+          ['#registration-dialog-title', '[role="dialog"] > button'].map((selector) => {
+            const box = document.querySelector(selector)?.getBoundingClientRect()
+            return box ? { top: Math.round(box.top), left: Math.round(box.left) } : null
+          }),
+        )
+      const withoutForm = await places()
+      expect(await dialog.locator('form').count()).toBe(0)
+      release()
+      await waitForDialog(page)
+      expect(await places()).toEqual(withoutForm)
+      await context.close()
+    },
+  )
 
   it('shows the dialog on a phone, fitting the screen', async () => {
-    const page = await openPageWith(e2e.browser, e2e.server.url + '/', { dialog: 'expect-open', viewport: { width: 375, height: 900 } })
+    const page = await openPageWith(e2e.browser, e2e.server.url + '/', {
+      dialog: 'expect-open',
+      viewport: { width: 375, height: 900 },
+    })
     const dialog = page.getByRole('dialog', { name: config.modal.title })
     const box = await dialog.boundingBox()
     expect(box?.width).toBeLessThanOrEqual(375)
@@ -366,7 +405,9 @@ describe('the not-found page', () => {
     await expect.poll(() => errors.some((e) => e.includes('/some/missing-page'))).toBe(true)
     await home.click()
     await page.waitForURL(e2e.server.url + '/')
-    await expect(page.locator('h1').textContent()).resolves.toBe(config.sections.find((s) => s.type === 'hero')?.heading)
+    await expect(page.locator('h1').textContent()).resolves.toBe(
+      config.sections.find((s) => s.type === 'hero')?.heading,
+    )
     await context.close()
   })
 })

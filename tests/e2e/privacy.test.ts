@@ -20,7 +20,11 @@ function open(path: string, width = 1280): Promise<Page> {
 
 async function violations(page: Page): Promise<string[]> {
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()
-  return results.violations.flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${node.target.join(' ')} — ${node.failureSummary?.replace(/\s+/g, ' ')}`))
+  return results.violations.flatMap((violation) =>
+    violation.nodes.map(
+      (node) => `${violation.id}: ${node.target.join(' ')} — ${node.failureSummary?.replace(/\s+/g, ' ')}`,
+    ),
+  )
 }
 
 describe('the privacy page', () => {
@@ -28,7 +32,9 @@ describe('the privacy page', () => {
     for (const path of ['/', '/no-such-page', registeredPagePath, checkDetailsPagePath, '/privacy']) {
       const page = await open(path)
       const footer = page.getByRole('contentinfo')
-      await expect(footer.getByRole('link', { name: label, exact: true }).getAttribute('href'), path).resolves.toBe('/privacy')
+      await expect(footer.getByRole('link', { name: label, exact: true }).getAttribute('href'), path).resolves.toBe(
+        '/privacy',
+      )
       await expect(footer.textContent(), path).resolves.toContain(config.site.brokerage)
       await page.close()
     }
@@ -41,7 +47,14 @@ describe('the privacy page', () => {
     await page.getByRole('heading', { level: 1, name: title }).waitFor()
     await expect(page.title()).resolves.toBe(`${title} | ${config.site.name}`)
     const headings = await page.getByRole('heading', { level: 2 }).allTextContents()
-    expect(headings).toEqual(['Who collects your information', 'What we collect', 'Why we collect it', 'How long we keep it', 'Counting visits', 'Withdraw your consent, see or erase your information'])
+    expect(headings).toEqual([
+      'Who collects your information',
+      'What we collect',
+      'Why we collect it',
+      'How long we keep it',
+      'Counting visits',
+      'Withdraw your consent, see or erase your information',
+    ])
     const what = page.getByRole('region', { name: 'What we collect' })
     await expect(what.getByRole('listitem').allTextContents()).resolves.toEqual([
       'Full Name',
@@ -59,15 +72,27 @@ describe('the privacy page', () => {
     const who = page.getByRole('region', { name: 'Who collects your information' })
     await expect(who.textContent()).resolves.toContain(config.site.brokerage)
     const email = config.reply?.brokerage.email ?? '-'
-    await expect(page.getByRole('region', { name: /^Withdraw/ }).getByRole('link', { name: email }).first().getAttribute('href')).resolves.toBe(`mailto:${email}`)
+    await expect(
+      page
+        .getByRole('region', { name: /^Withdraw/ })
+        .getByRole('link', { name: email })
+        .first()
+        .getAttribute('href'),
+    ).resolves.toBe(`mailto:${email}`)
     await page.getByRole('link', { name: `Back to ${config.site.name}` }).click()
     await page.waitForURL(`${e2e.server.url}/`)
     await page.close()
   })
 
   it("is linked beside the form's consent note, inline and in the dialog", async () => {
-    const page = await openPage(e2e.browser, `${e2e.server.url}/`, { dialog: 'expect-open', viewport: { width: 390, height: 900 } })
-    const dialogLink = page.getByRole('dialog').getByText(config.form.consent).getByRole('link', { name: label, exact: true })
+    const page = await openPage(e2e.browser, `${e2e.server.url}/`, {
+      dialog: 'expect-open',
+      viewport: { width: 390, height: 900 },
+    })
+    const dialogLink = page
+      .getByRole('dialog')
+      .getByText(config.form.consent)
+      .getByRole('link', { name: label, exact: true })
     await expect(dialogLink.getAttribute('href')).resolves.toBe('/privacy')
     await page.keyboard.press('Escape')
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0)

@@ -10,7 +10,17 @@ import { readBuildSettings } from '../../src/server/env.ts'
 import { openSqliteStore } from '../../src/server/store/sqlite/sqlite-store.ts'
 import { readPageConfig } from '../server/support/fixtures.ts'
 import { startTestSmtp, type TestSmtp } from '../server/support/smtp.ts'
-import { fill, inlineForm, openPage, realtorAnswers, scaled, startServer, waitForToast, launchBrowser, type RunningServer } from './harness.ts'
+import {
+  fill,
+  inlineForm,
+  openPage,
+  realtorAnswers,
+  scaled,
+  startServer,
+  waitForToast,
+  launchBrowser,
+  type RunningServer,
+} from './harness.ts'
 
 // The default launch as it ships (its co-op desk, its realtors' reply), served with real SMTP on 127.0.0.1 and the
 // sales team's NOTIFY_EMAIL set: a realtor's registration must reach the co-op desk, not the sales team.
@@ -49,7 +59,9 @@ afterAll(async () => {
 })
 
 /** Posts a registration straight to the function, as any caller could. */
-async function post(fields: Record<string, unknown>): Promise<{ status: number; body: { errors?: Record<string, string> } }> {
+async function post(
+  fields: Record<string, unknown>,
+): Promise<{ status: number; body: { errors?: Record<string, string> } }> {
   const response = await fetch(`${server.url}/functions/v1/send-contact-email`, {
     method: 'POST',
     headers: { apikey: localAnonKey, 'content-type': 'application/json' },
@@ -58,8 +70,8 @@ async function post(fields: Record<string, unknown>): Promise<{ status: number; 
   return { status: response.status, body: (await response.json()) as { errors?: Record<string, string> } }
 }
 
-describe('the realtors\' path in Chromium', () => {
-  it('asks a realtor for the brokerage and RECO number (Yes shows them, No hides them), refuses one without a brokerage in the config\'s words, then stores, notifies the co-op desk and answers with the realtors\' reply', async () => {
+describe("the realtors' path in Chromium", () => {
+  it("asks a realtor for the brokerage and RECO number (Yes shows them, No hides them), refuses one without a brokerage in the config's words, then stores, notifies the co-op desk and answers with the realtors' reply", async () => {
     const page = await openPage(browser, `${server.url}/`, { dialog: 'snoozed' })
     page.setDefaultTimeout(scaled(10_000))
     const form = inlineForm(page)
@@ -79,9 +91,18 @@ describe('the realtors\' path in Chromium', () => {
     await expect(agent.isVisible()).resolves.toBe(true)
 
     // Yes again, everything but the brokerage: refused in the browser, with the config's message under the field.
-    await fill(form, { name: 'Rita Agent', email: 'rita@agents.example.com', phone: '416-555-0150', realtor: 'Yes', realtorFields: false })
+    await fill(form, {
+      name: 'Rita Agent',
+      email: 'rita@agents.example.com',
+      phone: '416-555-0150',
+      realtor: 'Yes',
+      realtorFields: false,
+    })
     await reco.fill(realtorAnswers.reco)
-    await form.getByRole('group', { name: /on behalf of a client/ }).getByRole('radio', { name: 'Yes' }).check()
+    await form
+      .getByRole('group', { name: /on behalf of a client/ })
+      .getByRole('radio', { name: 'Yes' })
+      .check()
     let posts = 0
     page.on('request', (request) => {
       if (request.method() === 'POST' && request.url().includes('/functions/v1/send-contact-email')) posts += 1
@@ -89,7 +110,9 @@ describe('the realtors\' path in Chromium', () => {
     await form.getByRole('button', { name: config.form.submitLabel }).click()
     await expect(form.getByText(messages.brokerage!.required!).isVisible()).resolves.toBe(true)
     const describedBy = await brokerage.getAttribute('aria-describedby')
-    await expect(page.locator(`[id="${describedBy?.split(' ')[0]}"]`).innerText()).resolves.toBe(messages.brokerage!.required)
+    await expect(page.locator(`[id="${describedBy?.split(' ')[0]}"]`).innerText()).resolves.toBe(
+      messages.brokerage!.required,
+    )
     expect(posts).toBe(0)
 
     await brokerage.fill(realtorAnswers.brokerage)
@@ -97,11 +120,22 @@ describe('the realtors\' path in Chromium', () => {
     await waitForToast(page, config.form.toasts.success.title)
     expect(posts).toBe(1)
 
-    const store = openSqliteStore(path.join(server.dataDir, 'leads.sqlite'), { defaultLaunch: config.launch.slug, readonly: true })
+    const store = openSqliteStore(path.join(server.dataDir, 'leads.sqlite'), {
+      defaultLaunch: config.launch.slug,
+      readonly: true,
+    })
     try {
       const leads = await store.listLeads(0, 10)
       expect(leads.map((lead) => lead.fields)).toEqual([
-        { name: 'Rita Agent', email: 'rita@agents.example.com', phone: '416-555-0150', isRealtor: 'yes', brokerage: realtorAnswers.brokerage, recoNumber: realtorAnswers.reco, forClient: 'yes' },
+        {
+          name: 'Rita Agent',
+          email: 'rita@agents.example.com',
+          phone: '416-555-0150',
+          isRealtor: 'yes',
+          brokerage: realtorAnswers.brokerage,
+          recoNumber: realtorAnswers.reco,
+          forClient: 'yes',
+        },
       ])
       expect(leads[0]!.firstRegisteredAt).toBe(leads[0]!.createdAt)
     } finally {
@@ -125,7 +159,7 @@ describe('the realtors\' path in Chromium', () => {
     await page.context().close()
   }, 180_000)
 
-  it('refuses a realtor\'s registration without a brokerage when posted straight to the function, in the config\'s words, and stores nothing', async () => {
+  it("refuses a realtor's registration without a brokerage when posted straight to the function, in the config's words, and stores nothing", async () => {
     const before = smtp.received.length
     const refused = await post({ isRealtor: 'yes', recoNumber: '5550123', forClient: 'no', brokerage: '   ' })
     expect(refused.status).toBe(400)
@@ -133,7 +167,10 @@ describe('the realtors\' path in Chromium', () => {
     // A buyer needs none of it, and may name their agent.
     const buyer = await post({ name: 'Ben Buyer', email: 'ben@example.com', isRealtor: 'no', agent: 'Rita Agent' })
     expect(buyer.status, server.output()).toBe(200)
-    const store = openSqliteStore(path.join(server.dataDir, 'leads.sqlite'), { defaultLaunch: config.launch.slug, readonly: true })
+    const store = openSqliteStore(path.join(server.dataDir, 'leads.sqlite'), {
+      defaultLaunch: config.launch.slug,
+      readonly: true,
+    })
     try {
       const leads = await store.listLeads(0, 10)
       expect(leads.map((lead) => lead.fields.name)).toEqual(['Rita Agent', 'Ben Buyer'])
@@ -143,6 +180,11 @@ describe('the realtors\' path in Chromium', () => {
       await store.close()
     }
     await expect.poll(() => smtp.received.length, { timeout: scaled(20_000) }).toBe(before + 2)
-    expect(smtp.received.slice(before).map((mail) => mail.rcptTo[0]).sort()).toEqual(['ben@example.com', 'sales@example.com'])
+    expect(
+      smtp.received
+        .slice(before)
+        .map((mail) => mail.rcptTo[0])
+        .sort(),
+    ).toEqual(['ben@example.com', 'sales@example.com'])
   }, 60_000)
 })

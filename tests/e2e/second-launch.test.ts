@@ -6,7 +6,17 @@ import path from 'node:path'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { PageConfig } from '../../schema/page-config.ts'
-import { copyProject, launchBrowser, type RunningServer, scaled, scrollThroughPage, snoozeDialog, startServer, waitForHydration, waitForToast } from './harness.ts'
+import {
+  copyProject,
+  launchBrowser,
+  type RunningServer,
+  scaled,
+  scrollThroughPage,
+  snoozeDialog,
+  startServer,
+  waitForHydration,
+  waitForToast,
+} from './harness.ts'
 
 // A second development, built and served from the same code with nothing but PAGE_CONFIG changed (in a copy of the
 // project, so the build's function bundle is not this checkout's).
@@ -74,9 +84,9 @@ describe('a second launch from the same code', () => {
     expect(ids).toEqual(second.sections.map((s) => s.anchor))
     const hero = second.sections.find((s) => s.type === 'hero')
     await expect(page.locator('h1').textContent()).resolves.toBe(hero?.heading)
-    await expect(page.getByRole('link', { name: second.site.phone.display }).first().getAttribute('href')).resolves.toBe(
-      `tel:${second.site.phone.dial}`,
-    )
+    await expect(
+      page.getByRole('link', { name: second.site.phone.display }).first().getAttribute('href'),
+    ).resolves.toBe(`tel:${second.site.phone.dial}`)
     await page.close()
   })
 
@@ -91,7 +101,9 @@ describe('a second launch from the same code', () => {
     const sources = await page.locator('picture source').evaluateAll((list) => list.map((s) => s.getAttribute('type')))
     expect(sources).toContain('image/avif')
     expect(images.some((url) => /\/images\/_v\/.+\.avif$/.test(url))).toBe(true)
-    expect(images.some((url) => /\.(jpe?g|png)$/.test(url) && url.includes('/images/') && !url.includes('_v'))).toBe(false)
+    expect(images.some((url) => /\.(jpe?g|png)$/.test(url) && url.includes('/images/') && !url.includes('_v'))).toBe(
+      false,
+    )
     await context.close()
   })
 
@@ -122,7 +134,9 @@ describe('a second launch from the same code', () => {
     await form.getByText(second.form.messages.postalCode?.pattern ?? '-').waitFor()
 
     await form.getByLabel(postalLabel).fill(' N0B 2K0 ')
-    const request = page.waitForRequest((r) => r.url().endsWith('/functions/v1/send-contact-email') && r.method() === 'POST')
+    const request = page.waitForRequest(
+      (r) => r.url().endsWith('/functions/v1/send-contact-email') && r.method() === 'POST',
+    )
     await form.getByRole('button', { name: second.form.submitLabel }).click()
     expect((await request).postDataJSON()).toMatchObject({ postalCode: 'N0B 2K0', isRealtor: 'no' })
     await waitForToast(page, second.form.toasts.success.title)
@@ -130,11 +144,15 @@ describe('a second launch from the same code', () => {
     const db = new Database(path.join(server.dataDir, 'leads.sqlite'), { readonly: true })
     const stored = db.prepare('SELECT fields FROM leads').all() as Array<{ fields: string }>
     db.close()
-    expect(stored.map((row) => JSON.parse(row.fields))).toContainEqual(expect.objectContaining({ name: 'Noor Haddad', postalCode: 'N0B 2K0' }))
+    expect(stored.map((row) => JSON.parse(row.fields))).toContainEqual(
+      expect.objectContaining({ name: 'Noor Haddad', postalCode: 'N0B 2K0' }),
+    )
 
     // The config names a Tag Manager container: it is loaded, and the registration is reported to it.
     expect(tagManager.some((url) => url.includes(`id=${second.site.analytics?.gtmId}`))).toBe(true)
-    const events = await page.evaluate(() => (window as Window & { dataLayer?: Array<{ event?: string }> }).dataLayer?.map((e) => e.event))
+    const events = await page.evaluate(() =>
+      (window as Window & { dataLayer?: Array<{ event?: string }> }).dataLayer?.map((e) => e.event),
+    )
     expect(events).toContain('generate_lead')
     const csp = (await fetch(server.url + '/')).headers.get('content-security-policy') ?? ''
     expect(csp).toContain('https://www.googletagmanager.com')
@@ -174,7 +192,9 @@ describe('a second launch from the same code', () => {
     await form.getByRole('radio', { name: "No, I'm not" }).check()
     await expect.poll(() => form.getByLabel(brokerageLabel).count()).toBe(0)
     // The first success toast may still show: the answer to this second registration is what to wait for.
-    const answered = page.waitForResponse((r) => r.url().endsWith('/functions/v1/send-contact-email') && r.request().method() === 'POST')
+    const answered = page.waitForResponse(
+      (r) => r.url().endsWith('/functions/v1/send-contact-email') && r.request().method() === 'POST',
+    )
     await form.getByRole('button', { name: second.form.submitLabel }).click()
     await answered
     await page.getByText(second.form.toasts.success.title).nth(0).waitFor()
@@ -189,19 +209,32 @@ describe('a second launch from the same code', () => {
     await plainForm.getByLabel(ui.email?.['ui:title'] ?? '').fill('kai@example.org')
     await plainForm.getByLabel(ui.phone?.['ui:title'] ?? '').fill('555-555-0193')
     await plainForm.getByRole('radio', { name: 'Yes, I am' }).check()
-    await Promise.all([plain.waitForNavigation(), plainForm.getByRole('button', { name: second.form.submitLabel }).click()])
+    await Promise.all([
+      plain.waitForNavigation(),
+      plainForm.getByRole('button', { name: second.form.submitLabel }).click(),
+    ])
     plainForm = plain.locator('form')
     await expect(plainForm.getByText(second.form.messages.brokerage?.required ?? '-').isVisible()).resolves.toBe(true)
     await plainForm.getByLabel(brokerageLabel).fill('Harbour Homes')
-    await Promise.all([plain.waitForNavigation(), plainForm.getByRole('button', { name: second.form.submitLabel }).click()])
+    await Promise.all([
+      plain.waitForNavigation(),
+      plainForm.getByRole('button', { name: second.form.submitLabel }).click(),
+    ])
     expect(new URL(plain.url()).pathname).toBe('/registered.html')
     await noScript.close()
 
     const db = new Database(path.join(server.dataDir, 'leads.sqlite'), { readonly: true })
-    const stored = (db.prepare('SELECT fields FROM leads').all() as Array<{ fields: string }>).map((row) => JSON.parse(row.fields) as Record<string, string>)
+    const stored = (db.prepare('SELECT fields FROM leads').all() as Array<{ fields: string }>).map(
+      (row) => JSON.parse(row.fields) as Record<string, string>,
+    )
     db.close()
-    expect(stored.find((f) => f.name === 'Priya Agent')).toMatchObject({ isRealtor: 'yes', brokerage: 'Lakeside Realty' })
-    expect(stored.find((f) => f.name === 'Sam Buyer')).toEqual(expect.not.objectContaining({ brokerage: expect.anything() }))
+    expect(stored.find((f) => f.name === 'Priya Agent')).toMatchObject({
+      isRealtor: 'yes',
+      brokerage: 'Lakeside Realty',
+    })
+    expect(stored.find((f) => f.name === 'Sam Buyer')).toEqual(
+      expect.not.objectContaining({ brokerage: expect.anything() }),
+    )
     expect(stored.find((f) => f.name === 'Kai Agent')).toMatchObject({ brokerage: 'Harbour Homes' })
   })
 })

@@ -10,7 +10,11 @@ import { launchBrowser, scaled, waitForPublished } from './harness.ts'
 // and no CSP violation under the server's strict policy. The real server's end-to-end test is tests/e2e/studio.test.ts.
 
 const configText = readFileSync('page.config.json', 'utf8')
-const config = JSON.parse(configText) as { site: { name: string }; launch: { slug: string }; sections: { heading: string }[] }
+const config = JSON.parse(configText) as {
+  site: { name: string }
+  launch: { slug: string }
+  sections: { heading: string }[]
+}
 const slug = config.launch.slug
 const wcag21 = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']
 
@@ -54,38 +58,62 @@ describe('the studio in Chromium', () => {
     await page.getByRole('textbox', { name: 'page.config.json' }).waitFor()
     await page.getByRole('list', { name: 'Problems' }).waitFor({ state: 'attached' })
     for (const title of ['Phone preview', 'Desktop preview']) {
-      await expect.poll(() => page.frameLocator(`iframe[title="${title}"]`).getByRole('heading', { level: 1 }).textContent()).toBe(config.sections[0]!.heading)
+      await expect
+        .poll(() => page.frameLocator(`iframe[title="${title}"]`).getByRole('heading', { level: 1 }).textContent())
+        .toBe(config.sections[0]!.heading)
     }
     await context.close()
   })
 
-  it('changes the hero heading through the form view: the text changes only there, the draft is saved and the previews follow', async () => {
-    const { page, context } = await open(`/studio/launches/${slug}`, 1440)
-    const desktop = page.frameLocator('iframe[title="Desktop preview"]')
-    // Click to locate: the hero in the preview puts the cursor in its JSON, and the form view shows that section.
-    await desktop.getByRole('heading', { level: 1 }).click()
-    await page.getByRole('heading', { name: 'Section 1: hero' }).waitFor()
-    const heading = page.getByRole('textbox', { name: /^Heading/ })
-    await heading.fill('Bramblewood Crossing, Phase Two')
-    await expect.poll(() => stub.drafts.get(slug)).toBe(configText.replace(`"heading": ${JSON.stringify(config.sections[0]!.heading)}`, '"heading": "Bramblewood Crossing, Phase Two"'))
-    await expect.poll(() => desktop.getByRole('heading', { level: 1 }).textContent()).toBe('Bramblewood Crossing, Phase Two')
-    await expect.poll(() => page.frameLocator('iframe[title="Phone preview"]').getByRole('heading', { level: 1 }).textContent()).toBe('Bramblewood Crossing, Phase Two')
+  it(
+    'changes the hero heading through the form view: the text changes only there, the draft is saved and the previews follow',
+    async () => {
+      const { page, context } = await open(`/studio/launches/${slug}`, 1440)
+      const desktop = page.frameLocator('iframe[title="Desktop preview"]')
+      // Click to locate: the hero in the preview puts the cursor in its JSON, and the form view shows that section.
+      await desktop.getByRole('heading', { level: 1 }).click()
+      await page.getByRole('heading', { name: 'Section 1: hero' }).waitFor()
+      const heading = page.getByRole('textbox', { name: /^Heading/ })
+      await heading.fill('Bramblewood Crossing, Phase Two')
+      await expect
+        .poll(() => stub.drafts.get(slug))
+        .toBe(
+          configText.replace(
+            `"heading": ${JSON.stringify(config.sections[0]!.heading)}`,
+            '"heading": "Bramblewood Crossing, Phase Two"',
+          ),
+        )
+      await expect
+        .poll(() => desktop.getByRole('heading', { level: 1 }).textContent())
+        .toBe('Bramblewood Crossing, Phase Two')
+      await expect
+        .poll(() => page.frameLocator('iframe[title="Phone preview"]').getByRole('heading', { level: 1 }).textContent())
+        .toBe('Bramblewood Crossing, Phase Two')
 
-    // Publish asks first, then says which version is live and where.
-    await page.getByRole('button', { name: 'Publish', exact: true }).click()
-    await page.getByRole('dialog', { name: /Publish/ }).getByRole('button', { name: 'Publish now' }).click()
-    await waitForPublished(page, 2)
-    expect(stub.published.get(slug)!.at(-1)).toContain('Bramblewood Crossing, Phase Two')
-    const history = page.getByRole('list', { name: 'History' })
-    await history.getByText('Version 2', { exact: true }).waitFor()
-    expect(await history.getByRole('listitem').count()).toBe(2)
-    // The version before can be seen as a diff and restored.
-    page.once('dialog', (dialog) => void dialog.accept())
-    await history.getByRole('listitem').nth(1).getByRole('button', { name: /^Restore/ }).click()
-    await waitForPublished(page, 3)
-    expect(stub.published.get(slug)!.at(-1)).toBe(configText)
-    await context.close()
-  }, scaled(90_000))
+      // Publish asks first, then says which version is live and where.
+      await page.getByRole('button', { name: 'Publish', exact: true }).click()
+      await page
+        .getByRole('dialog', { name: /Publish/ })
+        .getByRole('button', { name: 'Publish now' })
+        .click()
+      await waitForPublished(page, 2)
+      expect(stub.published.get(slug)!.at(-1)).toContain('Bramblewood Crossing, Phase Two')
+      const history = page.getByRole('list', { name: 'History' })
+      await history.getByText('Version 2', { exact: true }).waitFor()
+      expect(await history.getByRole('listitem').count()).toBe(2)
+      // The version before can be seen as a diff and restored.
+      page.once('dialog', (dialog) => void dialog.accept())
+      await history
+        .getByRole('listitem')
+        .nth(1)
+        .getByRole('button', { name: /^Restore/ })
+        .click()
+      await waitForPublished(page, 3)
+      expect(stub.published.get(slug)!.at(-1)).toBe(configText)
+      await context.close()
+    },
+    scaled(90_000),
+  )
 
   it('shows a preview link to copy', async () => {
     const { page, context } = await open(`/studio/launches/${slug}`, 1440)
@@ -95,25 +123,29 @@ describe('the studio in Chromium', () => {
   })
 
   for (const width of [390, 1440]) {
-    it(`passes axe's WCAG 2.1 A and AA rules at ${width} px: launches, editor, new launch, people, audit log`, async () => {
-      const { page, context } = await open('/studio/', width)
-      await page.getByRole('list', { name: 'Launches' }).waitFor()
-      const found: string[] = [...(await axe(page)).map((v) => `launches: ${v}`)]
-      await page.goto(`${stub.url}/studio/launches/${slug}`)
-      await page.getByRole('textbox', { name: 'page.config.json' }).waitFor()
-      await page.getByRole('list', { name: 'History' }).getByRole('listitem').first().waitFor()
-      // The phase picker above the previews (the launch has phases).
-      await page.getByRole('combobox', { name: 'Phase shown' }).waitFor()
-      found.push(...(await axe(page)).map((v) => `editor: ${v}`))
-      for (const view of ['new-launch', 'people', 'audit']) {
-        await page.goto(`${stub.url}/studio/?view=${view}`)
-        await page.getByRole('heading', { level: 1 }).waitFor()
-        await page.waitForLoadState('networkidle')
-        found.push(...(await axe(page)).map((v) => `${view}: ${v}`))
-      }
-      expect(found).toEqual([])
-      await context.close()
-    }, scaled(120_000))
+    it(
+      `passes axe's WCAG 2.1 A and AA rules at ${width} px: launches, editor, new launch, people, audit log`,
+      async () => {
+        const { page, context } = await open('/studio/', width)
+        await page.getByRole('list', { name: 'Launches' }).waitFor()
+        const found: string[] = [...(await axe(page)).map((v) => `launches: ${v}`)]
+        await page.goto(`${stub.url}/studio/launches/${slug}`)
+        await page.getByRole('textbox', { name: 'page.config.json' }).waitFor()
+        await page.getByRole('list', { name: 'History' }).getByRole('listitem').first().waitFor()
+        // The phase picker above the previews (the launch has phases).
+        await page.getByRole('combobox', { name: 'Phase shown' }).waitFor()
+        found.push(...(await axe(page)).map((v) => `editor: ${v}`))
+        for (const view of ['new-launch', 'people', 'audit']) {
+          await page.goto(`${stub.url}/studio/?view=${view}`)
+          await page.getByRole('heading', { level: 1 }).waitFor()
+          await page.waitForLoadState('networkidle')
+          found.push(...(await axe(page)).map((v) => `${view}: ${v}`))
+        }
+        expect(found).toEqual([])
+        await context.close()
+      },
+      scaled(120_000),
+    )
   }
 
   it('breaks no rule of the strict CSP (no inline script or style, no eval)', () => {

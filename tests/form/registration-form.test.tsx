@@ -40,8 +40,18 @@ afterEach(cleanup)
 
 function renderForm() {
   return render(
-    <RegistrationProvider store={createRegistrationStore({ form: { consent: form.consent, toasts: form.toasts, privacyLink: { label: 'Our privacy', href: '/privacy' } }, launch: 'bramblewood-crossing' })}>
-      <RegistrationForm idPrefix="t" schema={compiled.formSchema} ui={compiled.formUi} validators={compiled.validators} />
+    <RegistrationProvider
+      store={createRegistrationStore({
+        form: { consent: form.consent, toasts: form.toasts, privacyLink: { label: 'Our privacy', href: '/privacy' } },
+        launch: 'bramblewood-crossing',
+      })}
+    >
+      <RegistrationForm
+        idPrefix="t"
+        schema={compiled.formSchema}
+        ui={compiled.formUi}
+        validators={compiled.validators}
+      />
     </RegistrationProvider>,
   )
 }

@@ -65,8 +65,16 @@ const rows: Array<[string, Record<string, unknown>, Record<string, string>]> = [
   ['an invalid e-mail', { ...valid, email: 'avery@' }, { email: 'Enter a valid email' }],
   ['a missing e-mail', { ...valid, email: undefined }, { email: 'Enter a valid email' }],
   ['a padded e-mail', { ...valid, email: '  avery@example.com ' }, {}],
-  ['an e-mail of 255 characters', { ...valid, email: `${'a'.repeat(60)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(63)}.ca` }, {}],
-  ['an e-mail of 256 characters', { ...valid, email: `${'a'.repeat(61)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(63)}.ca` }, { email: 'Max 255 characters' }],
+  [
+    'an e-mail of 255 characters',
+    { ...valid, email: `${'a'.repeat(60)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(63)}.ca` },
+    {},
+  ],
+  [
+    'an e-mail of 256 characters',
+    { ...valid, email: `${'a'.repeat(61)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(63)}.ca` },
+    { email: 'Max 255 characters' },
+  ],
   ['a phone of 6 characters', { ...valid, phone: '555-01' }, { phone: 'Enter a valid phone' }],
   ['a padded phone of 6 characters', { ...valid, phone: '   555-01   ' }, { phone: 'Enter a valid phone' }],
   ['a phone of 7 characters', { ...valid, phone: '5550100' }, {}],
@@ -76,34 +84,57 @@ const rows: Array<[string, Record<string, unknown>, Record<string, string>]> = [
   ['no realtor answer', { ...valid, isRealtor: undefined }, { isRealtor: 'Please select an option' }],
   ['a realtor answer outside yes/no', { ...valid, isRealtor: 'maybe' }, { isRealtor: 'Please select an option' }],
   // A realtor answers what a brokerage needs (the config's if/then): with it, valid; without it, each field says so.
-  ['a realtor answer of yes', { ...valid, isRealtor: 'yes', brokerage: 'Example Realty Inc., Brokerage', recoNumber: '5550123', forClient: 'no' }, {}],
+  [
+    'a realtor answer of yes',
+    { ...valid, isRealtor: 'yes', brokerage: 'Example Realty Inc., Brokerage', recoNumber: '5550123', forClient: 'no' },
+    {},
+  ],
   [
     "a realtor answer of yes without the realtor's details",
     { ...valid, isRealtor: 'yes' },
-    { brokerage: "Enter your brokerage's name", recoNumber: 'Enter your RECO registration number', forClient: 'Please select an option' },
+    {
+      brokerage: "Enter your brokerage's name",
+      recoNumber: 'Enter your RECO registration number',
+      forClient: 'Please select an option',
+    },
   ],
   [
     'an empty form',
     {},
-    { name: 'Name is required', email: 'Enter a valid email', phone: 'Enter a valid phone', isRealtor: 'Please select an option' },
+    {
+      name: 'Name is required',
+      email: 'Enter a valid email',
+      phone: 'Enter a valid phone',
+      isRealtor: 'Please select an option',
+    },
   ],
 ]
 
 // Every character the one-line fields refuse: C0 controls, DEL and C1 controls (NEL U+0085 among them), the line
 // and paragraph separators, and the bidirectional embeddings, overrides and isolates.
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i)
-const invisible = [...range(0x00, 0x1f), ...range(0x7f, 0x9f), 0x2028, 0x2029, ...range(0x202a, 0x202e), ...range(0x2066, 0x2069)]
+const invisible = [
+  ...range(0x00, 0x1f),
+  ...range(0x7f, 0x9f),
+  0x2028,
+  0x2029,
+  ...range(0x202a, 0x202e),
+  ...range(0x2066, 0x2069),
+]
 const hex = (code: number) => `U+${code.toString(16).toUpperCase().padStart(4, '0')}`
 const invisibleMessage = 'Remove the invisible or control characters'
 
 describe('the registration validator', () => {
-  it.each(invisible.map((code) => [hex(code), code] as const))('refuses %s inside the name, e-mail and phone, in the browser and on the server', (_label, code) => {
-    const ch = String.fromCodePoint(code)
-    const data = { ...valid, name: `Avery${ch}Tremblay`, email: `avery${ch}@example.com`, phone: `555${ch}555-0100` }
-    const expected = { name: invisibleMessage, email: invisibleMessage, phone: invisibleMessage }
-    expect(browserMessages(data)).toEqual(expected)
-    expect(serverMessages(data)).toEqual(expected)
-  })
+  it.each(invisible.map((code) => [hex(code), code] as const))(
+    'refuses %s inside the name, e-mail and phone, in the browser and on the server',
+    (_label, code) => {
+      const ch = String.fromCodePoint(code)
+      const data = { ...valid, name: `Avery${ch}Tremblay`, email: `avery${ch}@example.com`, phone: `555${ch}555-0100` }
+      const expected = { name: invisibleMessage, email: invisibleMessage, phone: invisibleMessage }
+      expect(browserMessages(data)).toEqual(expected)
+      expect(serverMessages(data)).toEqual(expected)
+    },
+  )
 
   it('accepts letters beyond ASCII, typographic quotes and no-break spaces', () => {
     const data = { ...valid, name: 'Zoë O\u2019Brien-Lévesque\u00a0Jr', phone: '+1\u00a0555\u00a0555\u00a00100' }
@@ -111,7 +142,7 @@ describe('the registration validator', () => {
     expect(serverMessages(data)).toEqual({})
   })
 
-  it('shows the config\'s own message for invisible characters where it has one', async () => {
+  it("shows the config's own message for invisible characters where it has one", async () => {
     const form = structuredClone(config.form)
     ;(form.messages as Record<string, Record<string, string>>).name!.plainText = 'Use letters only, please'
     const module = await loadGenerated(compileFormValidatorModule(form), 'custom-message')
@@ -139,9 +170,9 @@ describe('the registration validator', () => {
       return serverSays
     }
     expect(judge('First line\r\nsecond\tline')).toEqual([])
-    for (const code of [0x00, 0x1b, 0x7f, 0x85, 0x2028, 0x202e, 0x2067]) expect(judge(`a${String.fromCodePoint(code)}b`), hex(code)).toEqual([invisibleMessage])
+    for (const code of [0x00, 0x1b, 0x7f, 0x85, 0x2028, 0x202e, 0x2067])
+      expect(judge(`a${String.fromCodePoint(code)}b`), hex(code)).toEqual([invisibleMessage])
   })
-
 
   it.each(rows)('judges %s as the spec says, in the browser', (_label, data, expected) => {
     expect(browserMessages(data)).toEqual(expected)
@@ -174,14 +205,21 @@ describe('a conditional field (if/then, the second-launch fixture)', () => {
   beforeAll(async () => {
     const file = path.resolve('node_modules/.cache/tests', `form-validator-second-${process.pid}.mjs`)
     writeFileSync(file, compileFormValidatorModule(second.form))
-    const module = (await import(pathToFileURL(file).href)) as { validators: ValidatorFunctions; formSchema: RJSFSchema }
+    const module = (await import(pathToFileURL(file).href)) as {
+      validators: ValidatorFunctions
+      formSchema: RJSFSchema
+    }
     schema = module.formSchema
     conditional = createBrowserValidator(module.validators, schema, second.form.messages)
   })
   const base = { name: 'Noor Haddad', email: 'noor@example.org', phone: '555-555-0187' }
   const cases: Array<[string, Record<string, unknown>, Record<string, string>]> = [
     ['a realtor without a brokerage', { ...base, isRealtor: 'yes' }, { brokerage: 'Please tell us your brokerage' }],
-    ['a realtor with a blank brokerage', { ...base, isRealtor: 'yes', brokerage: '   ' }, { brokerage: 'Please tell us your brokerage' }],
+    [
+      'a realtor with a blank brokerage',
+      { ...base, isRealtor: 'yes', brokerage: '   ' },
+      { brokerage: 'Please tell us your brokerage' },
+    ],
     ['a realtor with a brokerage', { ...base, isRealtor: 'yes', brokerage: ' Lakeside Realty ' }, {}],
     ['a buyer without one', { ...base, isRealtor: 'no' }, {}],
   ]
@@ -198,7 +236,8 @@ describe('a conditional field (if/then, the second-launch fixture)', () => {
   })
 
   it('lets the form decide with the precompiled validator which fields to show (RJSF resolves if/then with it)', () => {
-    const shown = (data: Record<string, unknown>) => Object.keys(retrieveSchema(conditional.validator, schema, schema, data).properties ?? {})
+    const shown = (data: Record<string, unknown>) =>
+      Object.keys(retrieveSchema(conditional.validator, schema, schema, data).properties ?? {})
     expect(shown({ ...base, isRealtor: 'yes' })).toContain('brokerage')
     expect(shown({ ...base, isRealtor: 'no' })).not.toContain('brokerage')
     expect(shown({})).not.toContain('brokerage')

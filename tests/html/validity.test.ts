@@ -26,7 +26,10 @@ const config: ConfigData = {
 }
 
 // The default launch's site, which npm test built into dist/<slug>/ (tests/run.ts builds before the tests run).
-const distDir = path.resolve(process.env.DIST_DIR || 'dist', (JSON.parse(readFileSync('page.config.json', 'utf8')) as { launch: { slug: string } }).launch.slug)
+const distDir = path.resolve(
+  process.env.DIST_DIR || 'dist',
+  (JSON.parse(readFileSync('page.config.json', 'utf8')) as { launch: { slug: string } }).launch.slug,
+)
 const validator = new HtmlValidate(config)
 
 /** The errors in a page, one line each: where, which rule, what, and the element (to find its component). */
@@ -35,7 +38,10 @@ async function errorsIn(html: string, name: string): Promise<string[]> {
   return report.results.flatMap((result) =>
     result.messages
       .filter((message: Message) => message.severity === 2)
-      .map((message: Message) => `${name}:${message.line}:${message.column} ${message.ruleId}: ${message.message} [${message.selector ?? ''}]`),
+      .map(
+        (message: Message) =>
+          `${name}:${message.line}:${message.column} ${message.ruleId}: ${message.message} [${message.selector ?? ''}]`,
+      ),
   )
 }
 
@@ -53,6 +59,8 @@ describe('HTML validity of the built pages', () => {
       '<main id="main"><img src="/x.png"><dt>term</dt><p id="main">duplicate</p><a href="tel:+1555">555 0100</a>',
     )
     const rules = (await errorsIn(broken, 'broken.html')).map((line) => line.split(' ')[1])
-    expect(rules).toEqual(expect.arrayContaining(['wcag/h37:', 'element-required-ancestor:', 'no-dup-id:', 'tel-non-breaking:']))
+    expect(rules).toEqual(
+      expect.arrayContaining(['wcag/h37:', 'element-required-ancestor:', 'no-dup-id:', 'tel-non-breaking:']),
+    )
   })
 })

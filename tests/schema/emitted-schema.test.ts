@@ -17,9 +17,13 @@ function describedSchemas(schema: unknown, at = ''): { at: string; schema: Node 
   if (items && items.type === 'object') out.push({ at: `${at}[]`, schema: items })
   if (items) out.push(...describedSchemas(items, `${at}[]`))
   if (typeof node.additionalProperties === 'object') {
-    out.push({ at: `${at}.*`, schema: node.additionalProperties as Node }, ...describedSchemas(node.additionalProperties, `${at}.*`))
+    out.push(
+      { at: `${at}.*`, schema: node.additionalProperties as Node },
+      ...describedSchemas(node.additionalProperties, `${at}.*`),
+    )
   }
-  for (const [i, part] of ((node.allOf ?? []) as Node[]).entries()) out.push(...describedSchemas(part.then, `${at}(${i})`))
+  for (const [i, part] of ((node.allOf ?? []) as Node[]).entries())
+    out.push(...describedSchemas(part.then, `${at}(${i})`))
   return out
 }
 
@@ -32,7 +36,10 @@ describe('schema/page-config.schema.json', () => {
     const described = describedSchemas(JSON.parse(pageConfigSchemaJson()))
     expect(described.length).toBeGreaterThan(150)
     const missing = described
-      .filter(({ schema }) => typeof schema.title !== 'string' || typeof schema.description !== 'string' || schema.description === '')
+      .filter(
+        ({ schema }) =>
+          typeof schema.title !== 'string' || typeof schema.description !== 'string' || schema.description === '',
+      )
       .map(({ at }) => at)
     expect(missing).toEqual([])
   })

@@ -22,7 +22,12 @@ describe('the section renderer', () => {
       <App
         pathname="/"
         config={pageWith([
-          { type: 'checklist', anchor: 'second-first', heading: 'Checklist heading', items: [{ title: 'One', text: 'First reason.' }] },
+          {
+            type: 'checklist',
+            anchor: 'second-first',
+            heading: 'Checklist heading',
+            items: [{ title: 'One', text: 'First reason.' }],
+          },
           { type: 'feature', anchor: 'then-feature', heading: 'Feature heading', body: ['A paragraph.'] },
         ])}
       />,
@@ -39,7 +44,12 @@ describe('the section renderer', () => {
   })
 
   it('gives each section its anchor as id and labels it by its heading', () => {
-    const html = renderToString(<App pathname="/" config={pageWith([{ type: 'feature', anchor: 'overview', heading: 'Overview heading', body: ['x'] }])} />)
+    const html = renderToString(
+      <App
+        pathname="/"
+        config={pageWith([{ type: 'feature', anchor: 'overview', heading: 'Overview heading', body: ['x'] }])}
+      />,
+    )
     const labelledBy = /<section id="overview" aria-labelledby="([^"]+)"/.exec(html)?.[1]
     expect(labelledBy).toBeTruthy()
     expect(html).toContain(`id="${labelledBy}" class="section-heading mt-3">Overview heading</h2>`)

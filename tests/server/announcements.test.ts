@@ -40,15 +40,39 @@ const accounts: Record<string, StudioViewer> = {
   editor: { email: 'editor@example.com', role: 'editor', sessionKey: 'editor' },
   manager: { email: 'manager@example.com', role: 'sales', sessionKey: 'manager' },
   limited: { email: 'sam.sales@example.com', role: 'sales', launches: [defaultLaunch], sessionKey: 'limited' },
-  otherEditor: { email: 'lee@example.com', role: 'editor', launches: ['willowmere-commons'], sessionKey: 'other-editor' },
+  otherEditor: {
+    email: 'lee@example.com',
+    role: 'editor',
+    launches: ['willowmere-commons'],
+    sessionKey: 'other-editor',
+  },
 }
 
 function mailOf(page: PageConfig): AnnouncementMailSettings {
   const contract = functionLaunchOf(page)
-  return { reply: contract.reply!, links: { secret, baseUrl: functionBase }, siteName: contract.site.name, brokerage: contract.site.brokerage, siteEmail: contract.site.email, privacy: contract.privacy }
+  return {
+    reply: contract.reply!,
+    links: { secret, baseUrl: functionBase },
+    siteName: contract.site.name,
+    brokerage: contract.site.brokerage,
+    siteEmail: contract.site.email,
+    privacy: contract.privacy,
+  }
 }
 
-type Harness = { store: SqliteLeadStore; smtp: TestSmtp; now: { value: Date }; audit: LeadsAuditEntry[]; send(account: string | undefined, target: string, form?: Record<string, string>, headers?: Record<string, string>): Promise<Response>; deliver(): Promise<void> }
+type Harness = {
+  store: SqliteLeadStore
+  smtp: TestSmtp
+  now: { value: Date }
+  audit: LeadsAuditEntry[]
+  send(
+    account: string | undefined,
+    target: string,
+    form?: Record<string, string>,
+    headers?: Record<string, string>,
+  ): Promise<Response>
+  deliver(): Promise<void>
+}
 
 let h: Harness
 const cleanups: Array<() => Promise<void> | void> = []
@@ -61,7 +85,10 @@ beforeEach(async () => {
   cleanups.push(() => store.close())
   const smtp = await startTestSmtp()
   cleanups.push(() => smtp.stop())
-  const mailer: Mailer = createSmtpMailer({ url: `smtp://127.0.0.1:${smtp.port}`, from: 'Bramblewood Crossing <no-reply@example.com>' })
+  const mailer: Mailer = createSmtpMailer({
+    url: `smtp://127.0.0.1:${smtp.port}`,
+    from: 'Bramblewood Crossing <no-reply@example.com>',
+  })
   cleanups.push(() => mailer.close?.())
   const sessions = openSessionStore(path.join(root, `${crypto.randomUUID()}.sqlite`), '')
   cleanups.push(() => sessions.close())
@@ -86,14 +113,20 @@ beforeEach(async () => {
     clock: () => now.value,
     log: quiet,
     announcements: {
-      mailOf: (slug) => (slug === defaultLaunch ? mailOf(config) : slug === 'willowmere-commons' ? mailOf(second) : undefined),
+      mailOf: (slug) =>
+        slug === defaultLaunch ? mailOf(config) : slug === 'willowmere-commons' ? mailOf(second) : undefined,
       suppressionKeyOf: (email) => addressKeyOf(suppressionSecret, email),
     },
   })
   const send: Harness['send'] = async (account, target, form, headers = {}) =>
     page.request(`${origin}${target}`, {
       method: form ? 'POST' : 'GET',
-      headers: { host: 'leads.example', ...(form ? { origin, 'content-type': 'application/x-www-form-urlencoded' } : {}), ...(account ? { 'x-test-account': account } : {}), ...headers },
+      headers: {
+        host: 'leads.example',
+        ...(form ? { origin, 'content-type': 'application/x-www-form-urlencoded' } : {}),
+        ...(account ? { 'x-test-account': account } : {}),
+        ...headers,
+      },
       body: form ? new URLSearchParams(form).toString() : undefined,
     })
   const deliver = async () => {
@@ -105,13 +138,22 @@ beforeEach(async () => {
 
 /** Stores a lead of the default launch made at `createdAt`, with express or implied consent. */
 async function lead(email: string, createdAt: string, consentKind: 'express' | 'implied') {
-  const stored = newLead({ createdAt, consentKind, impliedConsentUntil: impliedConsentEnd(createdAt), fields: { name: 'Pat Example', email, phone: '555-555-0100', isRealtor: 'no' } })
+  const stored = newLead({
+    createdAt,
+    consentKind,
+    impliedConsentUntil: impliedConsentEnd(createdAt),
+    fields: { name: 'Pat Example', email, phone: '555-555-0100', isRealtor: 'no' },
+  })
   return (await h.store.saveLead(stored, mailFor(stored))).lead
 }
 
-const announcement = { launch: defaultLaunch, subject: 'VIP access opens Saturday at 10', text: 'VIP access opens Saturday at 10.\n\n<b>Bring</b> this e-mail: https://evil.example/x' }
+const announcement = {
+  launch: defaultLaunch,
+  subject: 'VIP access opens Saturday at 10',
+  text: 'VIP access opens Saturday at 10.\n\n<b>Bring</b> this e-mail: https://evil.example/x',
+}
 
-describe('announcements to a launch\'s list', () => {
+describe("announcements to a launch's list", () => {
   it('reach exactly the express and the recent implied registrant at a real SMTP server, each with a working unsubscribe', async () => {
     const express = await lead('ada@example.com', '2026-01-10T10:00:00.000Z', 'express')
     const recent = await lead('grace@example.org', '2026-09-01T10:00:00.000Z', 'implied')
@@ -154,21 +196,28 @@ describe('announcements to a launch\'s list', () => {
       clock: () => h.now.value,
       log: quiet,
     })
-    const linkOf = (to: string) => /^<(.+)>$/.exec(h.smtp.received.find((m) => m.rcptTo.includes(to))!.headers.get('list-unsubscribe')![0]!)![1]!
+    const linkOf = (to: string) =>
+      /^<(.+)>$/.exec(h.smtp.received.find((m) => m.rcptTo.includes(to))!.headers.get('list-unsubscribe')![0]!)![1]!
     for (const to of ['ada@example.com', 'grace@example.org']) {
       expect(h.smtp.received.find((m) => m.rcptTo.includes(to))!.decoded).toContain(linkOf(to))
       const page = await unsubscribe.request(linkOf(to))
       expect(page.status).toBe(200)
       expect(await page.text()).toContain(config.reply!.unsubscribe.button)
     }
-    const oneClick = await unsubscribe.request(linkOf('grace@example.org'), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' })
+    const oneClick = await unsubscribe.request(linkOf('grace@example.org'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+    })
     expect(oneClick.status).toBe(200)
     expect((await h.store.findLead(recent.submissionId))!.withdrawnAt).toBeDefined()
 
     // The page lists it with how many it went to; each lead's history shows it.
     const listed = await (await h.send('editor', '/leads/announcements?queued=2')).text()
     expect(listed).toContain('The announcement is on its way to 2 registrants.')
-    expect(listed).toContain('<strong>VIP access opens Saturday at 10</strong> · Bramblewood Crossing</p>\n<p class="lp-announcement-count">Went to 2 registrants</p>')
+    expect(listed).toContain(
+      '<strong>VIP access opens Saturday at 10</strong> · Bramblewood Crossing</p>\n<p class="lp-announcement-count">Went to 2 registrants</p>',
+    )
     expect(listed).toMatch(/<\/time> · editor@example\.com<\/p>/)
     const history = await (await h.send('editor', `/leads/lead/${express.id}`)).text()
     expect(history).toContain('Announcement (sent):</strong> VIP access opens Saturday at 10')
@@ -176,24 +225,38 @@ describe('announcements to a launch\'s list', () => {
 
     // A second announcement goes only to the one who did not unsubscribe.
     h.smtp.received.length = 0
-    expect((await h.send('manager', '/leads/announcements', { ...announcement, subject: 'Doors open at 10', action: 'send' })).headers.get('location')).toBe('/leads/announcements?queued=1')
+    expect(
+      (
+        await h.send('manager', '/leads/announcements', {
+          ...announcement,
+          subject: 'Doors open at 10',
+          action: 'send',
+        })
+      ).headers.get('location'),
+    ).toBe('/leads/announcements?queued=1')
     await h.deliver()
     expect(h.smtp.received.flatMap((m) => m.rcptTo)).toEqual(['ada@example.com'])
   })
 
-  it('sends a form once however often it is posted (a double click, two at once, a reload), the key being the form\'s', async () => {
+  it("sends a form once however often it is posted (a double click, two at once, a reload), the key being the form's", async () => {
     await lead('ada@example.com', '2026-10-01T10:00:00.000Z', 'express')
     const page = await (await h.send('editor', '/leads/announcements')).text()
     const key = /<input type="hidden" name="key" value="([0-9a-f-]{36})">/.exec(page)?.[1]
     expect(key).toBeDefined()
     const form = { ...announcement, key: key!, action: 'send' }
-    const answers = await Promise.all([h.send('editor', '/leads/announcements', form), h.send('editor', '/leads/announcements', form)])
+    const answers = await Promise.all([
+      h.send('editor', '/leads/announcements', form),
+      h.send('editor', '/leads/announcements', form),
+    ])
     const again = await h.send('editor', '/leads/announcements', form)
-    for (const answer of [...answers, again]) expect(answer.headers.get('location')).toBe('/leads/announcements?queued=1')
+    for (const answer of [...answers, again])
+      expect(answer.headers.get('location')).toBe('/leads/announcements?queued=1')
     expect((await h.store.listAnnouncements(undefined)).map((a) => a.key)).toEqual([key])
     h.smtp.received.length = 0
     await h.deliver()
-    expect(h.smtp.received.filter((m) => m.headers.get('subject')?.[0] === announcement.subject).flatMap((m) => m.rcptTo)).toEqual(['ada@example.com'])
+    expect(
+      h.smtp.received.filter((m) => m.headers.get('subject')?.[0] === announcement.subject).flatMap((m) => m.rcptTo),
+    ).toEqual(['ada@example.com'])
     // Another form (another key) is another announcement.
     const second = await (await h.send('editor', '/leads/announcements')).text()
     expect(/name="key" value="([0-9a-f-]{36})"/.exec(second)?.[1]).not.toBe(key)
@@ -218,17 +281,30 @@ describe('announcements to a launch\'s list', () => {
     await lead('ada@example.com', '2026-10-01T10:00:00.000Z', 'express')
     const limited = await h.send('limited', '/leads/announcements', { ...announcement, action: 'send' })
     expect(limited.status).toBe(403)
-    expect(await limited.text()).toContain('Announcements are sent by an owner or editor, or by a sales account given every launch.')
+    expect(await limited.text()).toContain(
+      'Announcements are sent by an owner or editor, or by a sales account given every launch.',
+    )
     expect((await h.send('limited', '/leads/announcements')).status).toBe(403)
     const otherLaunch = await h.send('otherEditor', '/leads/announcements', { ...announcement, action: 'send' })
     expect(otherLaunch.status).toBe(403)
     expect(await otherLaunch.text()).toContain('You may not send to that launch')
     // Cross-site forms: no Origin, or another site's, are refused before anything is read.
-    expect((await h.send('editor', '/leads/announcements', { ...announcement, action: 'send' }, { origin: 'https://evil.example' })).status).toBe(403)
+    expect(
+      (
+        await h.send(
+          'editor',
+          '/leads/announcements',
+          { ...announcement, action: 'send' },
+          { origin: 'https://evil.example' },
+        )
+      ).status,
+    ).toBe(403)
     const noOrigin = await fetchWithoutOrigin()
     expect(noOrigin).toBe(403)
     expect(await h.store.listAnnouncements(undefined)).toEqual([])
-    expect(h.audit.map((entry) => entry.action)).toContain('refused an announcement to a launch the account is not given')
+    expect(h.audit.map((entry) => entry.action)).toContain(
+      'refused an announcement to a launch the account is not given',
+    )
   })
 })
 
@@ -247,12 +323,22 @@ describe('announcements and the shared team password', () => {
       signInCounts: h.store,
       trustProxy: 0,
       log: quiet,
-      announcements: { mailOf: () => mailOf(config), suppressionKeyOf: (email) => addressKeyOf(suppressionSecret, email) },
+      announcements: {
+        mailOf: () => mailOf(config),
+        suppressionKeyOf: (email) => addressKeyOf(suppressionSecret, email),
+      },
     })
     const post = (target: string, form: Record<string, string>, cookie = '') =>
-      page.request(`${origin}${target}`, { method: 'POST', headers: { host: 'leads.example', origin, cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() })
+      page.request(`${origin}${target}`, {
+        method: 'POST',
+        headers: { host: 'leads.example', origin, cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(form).toString(),
+      })
     const signedIn = await post('/leads/sign-in', { password: 'a shared team password' })
-    const cookie = signedIn.headers.getSetCookie().find((c) => c.startsWith('leads_session='))!.split(';')[0]!
+    const cookie = signedIn.headers
+      .getSetCookie()
+      .find((c) => c.startsWith('leads_session='))!
+      .split(';')[0]!
     await lead('ada@example.com', '2026-10-01T10:00:00.000Z', 'express')
     const refused = await post('/leads/announcements', { ...announcement, action: 'send' }, cookie)
     expect(refused.status).toBe(403)

@@ -61,7 +61,12 @@ const nodeApp = (options: LaunchSiteOptions = {}) => makeApp({ launchOfHost: (ho
 function post(app: Hono, body: Record<string, unknown>, headers: Record<string, string>) {
   return app.request(`http://fn.test${fnPath}`, {
     method: 'POST',
-    headers: { apikey: localAnonKey, 'content-type': 'application/json', 'user-agent': 'Mozilla/5.0 (test)', ...headers },
+    headers: {
+      apikey: localAnonKey,
+      'content-type': 'application/json',
+      'user-agent': 'Mozilla/5.0 (test)',
+      ...headers,
+    },
     body: JSON.stringify(body),
   })
 }
@@ -76,39 +81,71 @@ async function notificationsTo(): Promise<string[]> {
 }
 
 async function webhookLaunches(): Promise<string[]> {
-  return (await queued()).flatMap((job) => (job.kind === 'webhook' ? [(JSON.parse(job.webhook.body) as { data: { launch: string } }).data.launch] : []))
+  return (await queued()).flatMap((job) =>
+    job.kind === 'webhook' ? [(JSON.parse(job.webhook.body) as { data: { launch: string } }).data.launch] : [],
+  )
 }
 
 describe('send-contact-email with two launches: which launch a registration is for', () => {
   it('files a same-origin registration into the launch its host serves, named or not', async () => {
     const app = nodeApp()
-    const unnamed = await post(app, registration({ postalCode: 'N0N 0B0' }), { host: 'willowmere-commons.localhost:3000', origin: 'http://willowmere-commons.localhost:3000' })
+    const unnamed = await post(app, registration({ postalCode: 'N0N 0B0' }), {
+      host: 'willowmere-commons.localhost:3000',
+      origin: 'http://willowmere-commons.localhost:3000',
+    })
     expect(unnamed.status).toBe(200)
-    const named = await post(app, registration({ launch: 'bramblewood-crossing' }), { host: 'bramblewood.example.com', origin: 'https://bramblewood.example.com' })
+    const named = await post(app, registration({ launch: 'bramblewood-crossing' }), {
+      host: 'bramblewood.example.com',
+      origin: 'https://bramblewood.example.com',
+    })
     expect(named.status).toBe(200)
     expect(await webhookLaunches()).toEqual(['willowmere-commons', 'bramblewood-crossing'])
-    expect((await store.listLeads(0, 10)).map((lead) => lead.launch)).toEqual(['willowmere-commons', 'bramblewood-crossing'])
+    expect((await store.listLeads(0, 10)).map((lead) => lead.launch)).toEqual([
+      'willowmere-commons',
+      'bramblewood-crossing',
+    ])
   })
 
-  it("refuses with 403 a page of one launch that names another launch, whatever its host or IP", async () => {
+  it('refuses with 403 a page of one launch that names another launch, whatever its host or IP', async () => {
     const app = nodeApp()
-    const res = await post(app, registration({ launch: 'bramblewood-crossing' }), { host: 'willowmere.example.org', origin: 'https://willowmere.example.org' })
+    const res = await post(app, registration({ launch: 'bramblewood-crossing' }), {
+      host: 'willowmere.example.org',
+      origin: 'https://willowmere.example.org',
+    })
     expect(res.status).toBe(403)
-    expect(await res.json()).toEqual({ error: 'A page at https://willowmere.example.org cannot register for launch "bramblewood-crossing": it is not one of that launch\'s addresses.' })
+    expect(await res.json()).toEqual({
+      error:
+        'A page at https://willowmere.example.org cannot register for launch "bramblewood-crossing": it is not one of that launch\'s addresses.',
+    })
     // Any other host (an IP address) is the default launch's on the Node server: it cannot file into the other one.
-    const byIp = await post(app, registration({ launch: 'willowmere-commons' }), { host: '203.0.113.7:3000', origin: 'http://203.0.113.7:3000' })
+    const byIp = await post(app, registration({ launch: 'willowmere-commons' }), {
+      host: '203.0.113.7:3000',
+      origin: 'http://203.0.113.7:3000',
+    })
     expect(byIp.status).toBe(403)
-    expect((await post(app, registration(), { host: '203.0.113.7:3000', origin: 'http://203.0.113.7:3000' })).status).toBe(200)
+    expect(
+      (await post(app, registration(), { host: '203.0.113.7:3000', origin: 'http://203.0.113.7:3000' })).status,
+    ).toBe(200)
     expect(await store.listLeads(0, 10)).toHaveLength(1)
     expect(await webhookLaunches()).toEqual(['bramblewood-crossing'])
   })
 
-  it("files a cross-origin registration (the hosted function) by the launch whose origins the page is on", async () => {
+  it('files a cross-origin registration (the hosted function) by the launch whose origins the page is on', async () => {
     const app = makeApp()
-    expect((await post(app, registration({ launch: 'willowmere-commons' }), { host: 'project.supabase.co', origin: secondOrigin })).status).toBe(200)
+    expect(
+      (
+        await post(app, registration({ launch: 'willowmere-commons' }), {
+          host: 'project.supabase.co',
+          origin: secondOrigin,
+        })
+      ).status,
+    ).toBe(200)
     expect((await post(app, registration(), { host: 'project.supabase.co', origin: secondOrigin })).status).toBe(200)
     expect((await post(app, registration(), { host: 'project.supabase.co', origin: firstOrigin })).status).toBe(200)
-    const other = await post(app, registration({ launch: 'willowmere-commons' }), { host: 'project.supabase.co', origin: firstOrigin })
+    const other = await post(app, registration({ launch: 'willowmere-commons' }), {
+      host: 'project.supabase.co',
+      origin: firstOrigin,
+    })
     expect(other.status).toBe(403)
     expect(await webhookLaunches()).toEqual(['willowmere-commons', 'willowmere-commons', 'bramblewood-crossing'])
   })
@@ -119,12 +156,22 @@ describe('send-contact-email with two launches: which launch a registration is f
     expect((await post(app, registration({ launch: 'willowmere-commons' }), dev)).status).toBe(200)
     expect((await post(app, registration(), dev)).status).toBe(200)
     const any = makeApp({ allowedOrigins: ['*'] })
-    expect((await post(any, registration({ launch: 'willowmere-commons' }), { host: 'fn.test', origin: 'https://anywhere.example' })).status).toBe(200)
+    expect(
+      (
+        await post(any, registration({ launch: 'willowmere-commons' }), {
+          host: 'fn.test',
+          origin: 'https://anywhere.example',
+        })
+      ).status,
+    ).toBe(200)
     expect(await webhookLaunches()).toEqual(['willowmere-commons', 'bramblewood-crossing', 'willowmere-commons'])
   })
 
   it('answers a launch no config has with a plain 400, and stores nothing', async () => {
-    const res = await post(makeApp({ allowedOrigins: ['*'] }), registration({ launch: 'maple-ridge' }), { host: 'fn.test', origin: secondOrigin })
+    const res = await post(makeApp({ allowedOrigins: ['*'] }), registration({ launch: 'maple-ridge' }), {
+      host: 'fn.test',
+      origin: secondOrigin,
+    })
     expect(res.status).toBe(400)
     expect(await res.json()).toEqual({ error: 'There is no launch "maple-ridge" here.' })
     const odd = await post(makeApp(), registration({ launch: 42 }), { host: 'fn.test', origin: secondOrigin })
@@ -133,19 +180,38 @@ describe('send-contact-email with two launches: which launch a registration is f
   })
 
   it('files an Origin-less call (curl, a server) by its Host on the Node server, and into any launch it names on Supabase', async () => {
-    expect((await post(nodeApp(), registration({ launch: 'willowmere-commons' }), { host: 'bramblewood.example.com' })).status).toBe(403)
+    expect(
+      (await post(nodeApp(), registration({ launch: 'willowmere-commons' }), { host: 'bramblewood.example.com' }))
+        .status,
+    ).toBe(403)
     expect((await post(nodeApp(), registration(), { host: 'willowmere.example.org' })).status).toBe(200)
-    expect((await post(makeApp(), registration({ launch: 'willowmere-commons' }), { host: 'project.supabase.co' })).status).toBe(200)
+    expect(
+      (await post(makeApp(), registration({ launch: 'willowmere-commons' }), { host: 'project.supabase.co' })).status,
+    ).toBe(200)
     expect((await post(makeApp(), registration(), { host: 'project.supabase.co' })).status).toBe(200)
     expect(await webhookLaunches()).toEqual(['willowmere-commons', 'willowmere-commons', 'bramblewood-crossing'])
   })
 })
 
-describe('send-contact-email with two launches: everything after the choice is that launch\'s', () => {
+describe("send-contact-email with two launches: everything after the choice is that launch's", () => {
   it("validates with the launch's own schema: a field only launch B has is dropped for A and stored for B", async () => {
     const app = makeApp()
-    expect((await post(app, registration({ postalCode: 'N0N 0B0', launch: 'bramblewood-crossing' }), { host: 'fn.test', origin: firstOrigin })).status).toBe(200)
-    expect((await post(app, registration({ postalCode: 'N0N 0B0', launch: 'willowmere-commons' }), { host: 'fn.test', origin: secondOrigin })).status).toBe(200)
+    expect(
+      (
+        await post(app, registration({ postalCode: 'N0N 0B0', launch: 'bramblewood-crossing' }), {
+          host: 'fn.test',
+          origin: firstOrigin,
+        })
+      ).status,
+    ).toBe(200)
+    expect(
+      (
+        await post(app, registration({ postalCode: 'N0N 0B0', launch: 'willowmere-commons' }), {
+          host: 'fn.test',
+          origin: secondOrigin,
+        })
+      ).status,
+    ).toBe(200)
     const [a, b] = await store.listLeads(0, 10)
     expect([a!.launch, b!.launch]).toEqual(['bramblewood-crossing', 'willowmere-commons'])
     expect(a!.fields).not.toHaveProperty('postalCode')
@@ -180,14 +246,14 @@ describe('send-contact-email with two launches: everything after the choice is t
     expect(await notificationsTo()).toEqual(['willowmere-leads@example.org'])
   })
 
-  it('sends every launch\'s notification to NOTIFY_EMAIL when it is set', async () => {
+  it("sends every launch's notification to NOTIFY_EMAIL when it is set", async () => {
     const app = makeApp({}, { notifyEmail: 'everything@example.com' })
     await post(app, registration(), { host: 'fn.test', origin: firstOrigin })
     await post(app, registration(), { host: 'fn.test', origin: secondOrigin })
     expect(await notificationsTo()).toEqual(['everything@example.com', 'everything@example.com'])
   })
 
-  it("names the launch and its development in the webhook payload", async () => {
+  it('names the launch and its development in the webhook payload', async () => {
     await post(makeApp(), registration(), { host: 'fn.test', origin: secondOrigin })
     const [job] = (await queued()).filter((j) => j.kind === 'webhook')
     const payload = JSON.parse(job!.kind === 'webhook' ? job!.webhook.body : '{}') as { data: Record<string, unknown> }
@@ -195,13 +261,17 @@ describe('send-contact-email with two launches: everything after the choice is t
   })
 
   it("keeps the page address of a launch's own origin", async () => {
-    await post(makeApp(), registration({ pageUrl: `${secondOrigin}/?utm_source=x` }), { host: 'fn.test', origin: secondOrigin })
+    await post(makeApp(), registration({ pageUrl: `${secondOrigin}/?utm_source=x` }), {
+      host: 'fn.test',
+      origin: secondOrigin,
+    })
     expect((await store.listLeads(0, 10))[0]!.pageUrl).toBe(`${secondOrigin}/`)
   })
 })
 
 describe('send-contact-email with two launches: the form without JavaScript', () => {
-  const formPageOf = (name: string) => `<html><body><h1>${name}</h1><form action="${fnPath}" method="post"><input id="inline_phone" type="tel" aria-describedby="inline_phone__error" name="phone" value=""/><p id="inline_phone__error" class="err"></p><input type="hidden" name="launch" value="x"/></form></body></html>`
+  const formPageOf = (name: string) =>
+    `<html><body><h1>${name}</h1><form action="${fnPath}" method="post"><input id="inline_phone" type="tel" aria-describedby="inline_phone__error" name="phone" value=""/><p id="inline_phone__error" class="err"></p><input type="hidden" name="launch" value="x"/></form></body></html>`
 
   function postForm(app: Hono, fields: Record<string, string>, origin: string) {
     return app.request(`http://fn.test${fnPath}`, {
@@ -210,9 +280,15 @@ describe('send-contact-email with two launches: the form without JavaScript', ()
       body: new URLSearchParams(fields).toString(),
     })
   }
-  const filled = { name: 'Jane Doe', email: 'jane@example.com', phone: '555-555-0100', isRealtor: 'no', hp_leave_empty: '' }
+  const filled = {
+    name: 'Jane Doe',
+    email: 'jane@example.com',
+    phone: '555-555-0100',
+    isRealtor: 'no',
+    hp_leave_empty: '',
+  }
 
-  it('files a plain post by its hidden launch input and sends it to that launch\'s thanks page', async () => {
+  it("files a plain post by its hidden launch input and sends it to that launch's thanks page", async () => {
     const app = makeApp()
     const res = await postForm(app, { ...filled, postalCode: 'N0N 0B0', launch: 'willowmere-commons' }, secondOrigin)
     expect(res.status).toBe(303)
@@ -224,7 +300,10 @@ describe('send-contact-email with two launches: the form without JavaScript', ()
 
   it("answers fields to correct with that launch's own form page", async () => {
     const app = makeApp({
-      launches: [launchSite(first, { formPageHtml: formPageOf('Bramblewood') }), launchSite(second, { formPageHtml: formPageOf('Willowmere') })],
+      launches: [
+        launchSite(first, { formPageHtml: formPageOf('Bramblewood') }),
+        launchSite(second, { formPageHtml: formPageOf('Willowmere') }),
+      ],
     })
     const res = await postForm(app, { ...filled, phone: '5550100', launch: 'willowmere-commons' }, secondOrigin)
     expect(res.status).toBe(400)
@@ -239,20 +318,30 @@ describe('send-contact-email with two launches: unsubscribe pages', () => {
   const links = { secret: 'unsubscribe-secret-0123456789', baseUrl: `http://fn.test${fnPath}` }
   const secondWithReply: PageConfig = {
     ...second,
-    reply: { ...first.reply!, unsubscribe: { ...first.reply!.unsubscribe, heading: 'Leave the {site} list?', doneHeading: 'Off the Willowmere list' } },
+    reply: {
+      ...first.reply!,
+      unsubscribe: {
+        ...first.reply!.unsubscribe,
+        heading: 'Leave the {site} list?',
+        doneHeading: 'Off the Willowmere list',
+      },
+    },
   }
 
-  it("speak in the words of the launch the lead registered for", async () => {
+  it('speak in the words of the launch the lead registered for', async () => {
     const app = makeApp({ launches: [launchSite(first, { links }), launchSite(secondWithReply, { links })] })
     const a = registration({ email: 'a@example.com' })
     const b = registration({ email: 'b@example.com' })
     expect((await post(app, a, { host: 'fn.test', origin: firstOrigin })).status).toBe(200)
     expect((await post(app, b, { host: 'fn.test', origin: secondOrigin })).status).toBe(200)
     const replies = (await queued()).flatMap((job) => (job.kind === 'reply' ? [finished(job.mail)] : []))
-    const linkOf = (to: string) => /<(http[^>]+)>/.exec(replies.find((mail) => mail.to === to)!.headers!['List-Unsubscribe']!)![1]!
+    const linkOf = (to: string) =>
+      /<(http[^>]+)>/.exec(replies.find((mail) => mail.to === to)!.headers!['List-Unsubscribe']!)![1]!
     const page = async (link: string, method = 'GET') => (await app.request(link, { method })).text()
     expect(await page(linkOf('b@example.com'))).toContain('Leave the Willowmere Commons list?')
-    expect(await page(linkOf('a@example.com'))).toContain(first.reply!.unsubscribe.heading.replaceAll('{site}', 'Bramblewood Crossing'))
+    expect(await page(linkOf('a@example.com'))).toContain(
+      first.reply!.unsubscribe.heading.replaceAll('{site}', 'Bramblewood Crossing'),
+    )
     expect(await page(linkOf('b@example.com'), 'POST')).toContain('Off the Willowmere list')
   })
 })

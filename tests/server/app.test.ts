@@ -40,7 +40,13 @@ function makeApp(overrides: Partial<AppDeps> = {}): Hono {
 function post(app: Hono, body: unknown, headers: Record<string, string> = {}, target = url) {
   return app.request(target, {
     method: 'POST',
-    headers: { apikey: localAnonKey, 'content-type': 'application/json', host: 'site.test', 'user-agent': 'Mozilla/5.0 (test)', ...headers },
+    headers: {
+      apikey: localAnonKey,
+      'content-type': 'application/json',
+      host: 'site.test',
+      'user-agent': 'Mozilla/5.0 (test)',
+      ...headers,
+    },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   })
 }
@@ -99,19 +105,36 @@ describe('send-contact-email: a valid registration', () => {
     const body = registration({ name: '  Jane Doe  ', role: 'admin', isAdmin: true, consentText: undefined })
     expect((await post(makeApp(), body)).status).toBe(200)
     const [lead] = await store.listLeads(0, 10)
-    expect(lead?.fields).toEqual({ name: 'Jane Doe', email: 'jane@example.com', phone: '555-555-0100', isRealtor: 'no' })
+    expect(lead?.fields).toEqual({
+      name: 'Jane Doe',
+      email: 'jane@example.com',
+      phone: '555-555-0100',
+      isRealtor: 'no',
+    })
     expect(lead?.consentText).toBe(page.form.consent)
     expect(lead?.consentReported).toBeNull()
   })
 
   it('makes a submission id when the browser sent none', async () => {
-    const res = await post(makeApp({ newId: () => '00000000-0000-4000-8000-000000000001' }), registration({ submissionId: undefined }))
+    const res = await post(
+      makeApp({ newId: () => '00000000-0000-4000-8000-000000000001' }),
+      registration({ submissionId: undefined }),
+    )
     expect(res.status).toBe(200)
     expect((await store.listLeads(0, 10))[0]?.submissionId).toBe('00000000-0000-4000-8000-000000000001')
   })
 
   it('composes the notification with labels, the realtor answer and the time, escaping HTML', async () => {
-    await post(makeApp(), registration({ name: 'Bob <b>Builder</b> & "Co"', isRealtor: 'yes', brokerage: 'Builder Realty Inc., Brokerage', recoNumber: '5550123', forClient: 'no' }))
+    await post(
+      makeApp(),
+      registration({
+        name: 'Bob <b>Builder</b> & "Co"',
+        isRealtor: 'yes',
+        brokerage: 'Builder Realty Inc., Brokerage',
+        recoNumber: '5550123',
+        forClient: 'no',
+      }),
+    )
     const [job] = await store.claimDueMail(new Date('2025-06-01T15:00:00Z'), 10, 1000)
     if (job?.kind !== 'notification') throw new Error('expected the notification first')
     const mail = finished(job.mail)
@@ -189,12 +212,22 @@ describe('send-contact-email: field rules (the shared validator)', () => {
 
   // C0 and C1 controls, DEL, the line/paragraph separators and the bidirectional overrides and isolates.
   const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i)
-  const invisible = [...range(0x00, 0x1f), ...range(0x7f, 0x9f), 0x2028, 0x2029, ...range(0x202a, 0x202e), ...range(0x2066, 0x2069)]
+  const invisible = [
+    ...range(0x00, 0x1f),
+    ...range(0x7f, 0x9f),
+    0x2028,
+    0x2029,
+    ...range(0x202a, 0x202e),
+    ...range(0x2066, 0x2069),
+  ]
   it.each(invisible.map((code) => [`U+${code.toString(16).toUpperCase().padStart(4, '0')}`, code] as const))(
     'answers 400 to %s inside a one-line field, and stores nothing',
     async (_label, code) => {
       const ch = String.fromCodePoint(code)
-      const res = await post(makeApp({ rateLimitPerMinute: 0 }), registration({ name: `Jane${ch}Doe`, email: `jane${ch}@example.com`, phone: `555${ch}5550100` }))
+      const res = await post(
+        makeApp({ rateLimitPerMinute: 0 }),
+        registration({ name: `Jane${ch}Doe`, email: `jane${ch}@example.com`, phone: `555${ch}5550100` }),
+      )
       expect(res.status).toBe(400)
       const message = 'Remove the invisible or control characters'
       expect((await res.json()).errors).toEqual({ name: message, email: message, phone: message })
@@ -225,19 +258,31 @@ describe('send-contact-email: idempotency and bots', () => {
     expect((await store.listLeads(0, 10))[0]?.fields.name).toBe('Jane Doe')
   })
 
-  it.each([['hp_leave_empty'], ['website']])('answers 200 to a filled honeypot (%s), stores the lead flagged as suspected spam, notifies nothing', async (field) => {
-    const res = await post(makeApp(), registration({ [field]: 'http://spam.example' }))
-    expect(res.status).toBe(200)
-    expect(await res.json()).toEqual({ ok: true })
-    expect((await store.listLeads(0, 10)).map((l) => [l.fields.name, l.suspectedSpam])).toEqual([['Jane Doe', true]])
-    expect(await store.countMail()).toEqual({ pending: 0, sent: 0 })
-    expect(stored).toBe(0)
-  })
+  it.each([['hp_leave_empty'], ['website']])(
+    'answers 200 to a filled honeypot (%s), stores the lead flagged as suspected spam, notifies nothing',
+    async (field) => {
+      const res = await post(makeApp(), registration({ [field]: 'http://spam.example' }))
+      expect(res.status).toBe(200)
+      expect(await res.json()).toEqual({ ok: true })
+      expect((await store.listLeads(0, 10)).map((l) => [l.fields.name, l.suspectedSpam])).toEqual([['Jane Doe', true]])
+      expect(await store.countMail()).toEqual({ pending: 0, sent: 0 })
+      expect(stored).toBe(0)
+    },
+  )
 
   it('keeps click ids and the landing path, and refuses what is not one', async () => {
     const app = makeApp({ rateLimitPerMinute: 0 })
-    expect((await post(app, registration({ clickIds: { fbclid: ' IwAR0x ', msclkid: '' }, landingPage: '/spring?email=a@b.c#x' }))).status).toBe(200)
-    expect((await store.listLeads(0, 10)).map((l) => [l.clickIds, l.landingPage])).toEqual([[{ fbclid: 'IwAR0x' }, '/spring']])
+    expect(
+      (
+        await post(
+          app,
+          registration({ clickIds: { fbclid: ' IwAR0x ', msclkid: '' }, landingPage: '/spring?email=a@b.c#x' }),
+        )
+      ).status,
+    ).toBe(200)
+    expect((await store.listLeads(0, 10)).map((l) => [l.clickIds, l.landingPage])).toEqual([
+      [{ fbclid: 'IwAR0x' }, '/spring'],
+    ])
     expect((await post(app, registration({ clickIds: { ttclid: 'x' } }))).status).toBe(400)
     expect((await post(app, registration({ clickIds: 'gclid=x' }))).status).toBe(400)
     expect((await post(app, registration({ landingPage: 'https://evil.example/' }))).status).toBe(400)
@@ -249,7 +294,9 @@ describe('send-contact-email: what it refuses', () => {
     const app = makeApp({ rateLimitPerMinute: 0 })
     const noKey = await post(app, registration(), { apikey: '' })
     expect(noKey.status).toBe(401)
-    expect(await noKey.json()).toEqual({ error: 'Missing or wrong API key: send the site\'s anon key in the "apikey" header.' })
+    expect(await noKey.json()).toEqual({
+      error: 'Missing or wrong API key: send the site\'s anon key in the "apikey" header.',
+    })
     expect((await post(app, registration(), { apikey: 'wrong' })).status).toBe(401)
     expect((await post(app, registration(), { apikey: '', authorization: `Bearer ${localAnonKey}` })).status).toBe(200)
     expect(await store.listLeads(0, 10)).toHaveLength(1)
@@ -263,7 +310,9 @@ describe('send-contact-email: what it refuses', () => {
   })
 
   it('accepts application/json with a charset', async () => {
-    expect((await post(makeApp(), registration(), { 'content-type': 'application/json; charset=utf-8' })).status).toBe(200)
+    expect((await post(makeApp(), registration(), { 'content-type': 'application/json; charset=utf-8' })).status).toBe(
+      200,
+    )
   })
 
   it('answers 413 beyond the body limit, declared or streamed', async () => {
@@ -293,12 +342,28 @@ describe('send-contact-email: what it refuses', () => {
     ['empty', '', 'The request body is not valid JSON.'],
     ['an array', '[1,2]', 'The request body must be a JSON object of form fields.'],
     ['a string', '"hello"', 'The request body must be a JSON object of form fields.'],
-    ['a __proto__ key', '{"name":"Jane","__proto__":{"admin":true}}', 'The request body contains a key that is not allowed: "__proto__".'],
-    ['a nested constructor key', '{"utm":{"constructor":{"prototype":{}}}}', 'The request body contains a key that is not allowed: "constructor".'],
+    [
+      'a __proto__ key',
+      '{"name":"Jane","__proto__":{"admin":true}}',
+      'The request body contains a key that is not allowed: "__proto__".',
+    ],
+    [
+      'a nested constructor key',
+      '{"utm":{"constructor":{"prototype":{}}}}',
+      'The request body contains a key that is not allowed: "constructor".',
+    ],
     ['a bad submission id', JSON.stringify(registration({ submissionId: 'abc' })), 'submissionId must be a UUID.'],
     ['a page URL that is not a string', JSON.stringify(registration({ pageUrl: 7 })), 'pageUrl must be a string.'],
-    ['a utm that is not utm_*', JSON.stringify(registration({ utm: { gclid: 'x' } })), 'utm may only hold utm_* parameters; "gclid" is not one.'],
-    ['a utm value with a line break', JSON.stringify(registration({ utm: { utm_source: 'a\nb' } })), 'utm.utm_source contains line breaks or control characters.'],
+    [
+      'a utm that is not utm_*',
+      JSON.stringify(registration({ utm: { gclid: 'x' } })),
+      'utm may only hold utm_* parameters; "gclid" is not one.',
+    ],
+    [
+      'a utm value with a line break',
+      JSON.stringify(registration({ utm: { utm_source: 'a\nb' } })),
+      'utm.utm_source contains line breaks or control characters.',
+    ],
     ['a referrer that is not a string', JSON.stringify(registration({ referrer: 7 })), 'referrer must be a string.'],
   ])('answers 400 to a body that is %s', async (_, body, message) => {
     const res = await post(makeApp(), body)
@@ -329,12 +394,17 @@ describe('send-contact-email: CORS', () => {
   it('answers the preflight of a configured origin with what supabase-js needs', async () => {
     const res = await makeApp().request(url, {
       method: 'OPTIONS',
-      headers: { origin: 'https://www.example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, x-client-info, apikey, content-type' },
+      headers: {
+        origin: 'https://www.example.com',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization, x-client-info, apikey, content-type',
+      },
     })
     expect(res.status).toBe(204)
     expect(res.headers.get('access-control-allow-origin')).toBe('https://www.example.com')
     expect(res.headers.get('access-control-allow-methods')).toBe('POST, OPTIONS')
-    for (const h of ['authorization', 'x-client-info', 'apikey', 'content-type']) expect(res.headers.get('access-control-allow-headers')).toContain(h)
+    for (const h of ['authorization', 'x-client-info', 'apikey', 'content-type'])
+      expect(res.headers.get('access-control-allow-headers')).toContain(h)
     expect(res.headers.get('vary')).toContain('Origin')
   })
 
@@ -358,7 +428,9 @@ describe('send-contact-email: CORS', () => {
   })
 
   it('always allows the same origin, and any origin when configured with *', async () => {
-    expect((await post(makeApp({ allowedOrigins: [] }), registration(), { origin: 'http://site.test' })).status).toBe(200)
+    expect((await post(makeApp({ allowedOrigins: [] }), registration(), { origin: 'http://site.test' })).status).toBe(
+      200,
+    )
     const any = await post(makeApp({ allowedOrigins: ['*'] }), registration(), { origin: 'https://anywhere.example' })
     expect(any.status).toBe(200)
     expect(any.headers.get('access-control-allow-origin')).toBe('*')
@@ -401,18 +473,27 @@ describe('send-contact-email: rate limit', () => {
 describe('send-contact-email: scheduled delivery endpoint', () => {
   it('runs delivery only with the outbox secret', async () => {
     let runs = 0
-    const app = makeApp({ outboxTrigger: { secret: 's3cret-s3cret-s3cret', run: async () => ({ sent: ++runs, failed: 0 }) } })
+    const app = makeApp({
+      outboxTrigger: { secret: 's3cret-s3cret-s3cret', run: async () => ({ sent: ++runs, failed: 0 }) },
+    })
     const target = `${url}/deliver-pending`
     expect((await app.request(target, { method: 'POST' })).status).toBe(401)
-    expect((await app.request(target, { method: 'POST', headers: { authorization: `Bearer ${localAnonKey}` } })).status).toBe(401)
+    expect(
+      (await app.request(target, { method: 'POST', headers: { authorization: `Bearer ${localAnonKey}` } })).status,
+    ).toBe(401)
     const res = await app.request(target, { method: 'POST', headers: { authorization: 'Bearer s3cret-s3cret-s3cret' } })
     expect(res.status).toBe(200)
     expect(await res.json()).toEqual({ ok: true, sent: 1, failed: 0 })
-    expect((await makeApp().request(target, { method: 'POST', headers: { authorization: 'Bearer s3cret-s3cret-s3cret' } })).status).toBe(401)
+    expect(
+      (await makeApp().request(target, { method: 'POST', headers: { authorization: 'Bearer s3cret-s3cret-s3cret' } }))
+        .status,
+    ).toBe(401)
   })
 
   it('answers a malformed Authorization with the same 401 JSON, and other methods with 405', async () => {
-    const app = makeApp({ outboxTrigger: { secret: 's3cret-s3cret-s3cret', run: async () => ({ sent: 0, failed: 0 }) } })
+    const app = makeApp({
+      outboxTrigger: { secret: 's3cret-s3cret-s3cret', run: async () => ({ sent: 0, failed: 0 }) },
+    })
     const target = `${url}/deliver-pending`
     for (const authorization of ['Basic czNjcmV0', 'Bearer not a token!']) {
       const res = await app.request(target, { method: 'POST', headers: { authorization } })
@@ -444,11 +525,23 @@ describe('send-contact-email: a plain form post (no JavaScript)', () => {
   function postForm(app: Hono, fields: Record<string, string>, headers: Record<string, string> = {}) {
     return app.request(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', host: 'site.test', origin: site, referer: `${site}/?utm_source=fb&gclid=G-1&email=x@y.z`, ...headers },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        host: 'site.test',
+        origin: site,
+        referer: `${site}/?utm_source=fb&gclid=G-1&email=x@y.z`,
+        ...headers,
+      },
       body: new URLSearchParams(fields).toString(),
     })
   }
-  const filled = { name: '  Jane Doe ', email: 'jane@example.com', phone: '555-555-0100', isRealtor: 'no', hp_leave_empty: '' }
+  const filled = {
+    name: '  Jane Doe ',
+    email: 'jane@example.com',
+    phone: '555-555-0100',
+    isRealtor: 'no',
+    hp_leave_empty: '',
+  }
 
   it('stores it without the anon key, with attribution from the Referer, and redirects (303) to the thank-you page', async () => {
     const res = await postForm(makeApp(), filled)
@@ -477,7 +570,10 @@ describe('send-contact-email: a plain form post (no JavaScript)', () => {
   })
 
   it('answers fields to correct with the form page: values kept, messages under the fields, first one focused, no scripts', async () => {
-    const res = await postForm(makeApp({ launches: [launchSite(page, { notifyEmail: 'sales@example.com', formPageHtml: formPage })] }), { name: ' ', email: 'jane@', phone: '12<b>', hp_leave_empty: '' })
+    const res = await postForm(
+      makeApp({ launches: [launchSite(page, { notifyEmail: 'sales@example.com', formPageHtml: formPage })] }),
+      { name: ' ', email: 'jane@', phone: '12<b>', hp_leave_empty: '' },
+    )
     expect(res.status).toBe(400)
     expect(res.headers.get('content-type')).toMatch(/^text\/html/)
     const html = await res.text()
@@ -495,15 +591,22 @@ describe('send-contact-email: a plain form post (no JavaScript)', () => {
   })
 
   it('keeps the chosen radio when another field needs attention', async () => {
-    const html = await (await postForm(makeApp({ launches: [launchSite(page, { notifyEmail: 'sales@example.com', formPageHtml: formPage })] }), { ...filled, email: 'nope' })).text()
+    const html = await (
+      await postForm(
+        makeApp({ launches: [launchSite(page, { notifyEmail: 'sales@example.com', formPageHtml: formPage })] }),
+        { ...filled, email: 'nope' },
+      )
+    ).text()
     expect(html).toMatch(/<input type="radio" id="inline_isRealtor-1"[^>]* checked=""/)
     expect(html).not.toMatch(/<input type="radio" id="inline_isRealtor-0"[^>]* checked/)
     expect(html).toMatch(/<input id="inline_name"[^>]* value="  Jane Doe "/)
   })
 
-  it('puts back a value holding $` or $\' as text: no replacement pattern injects an attribute (issue 21, item 4)', async () => {
+  it("puts back a value holding $` or $' as text: no replacement pattern injects an attribute (issue 21, item 4)", async () => {
     const app = makeApp({ launches: [launchSite(page, { notifyEmail: 'sales@example.com', formPageHtml: formPage })] })
-    const html = await (await postForm(app, { ...filled, name: 'x $` onfocus=alert(1) autofocus $\'', email: 'nope' })).text()
+    const html = await (
+      await postForm(app, { ...filled, name: "x $` onfocus=alert(1) autofocus $'", email: 'nope' })
+    ).text()
     const input = /<input id="inline_name"[^>]*>/.exec(html)?.[0] ?? ''
     expect(input).toContain('value="x $` onfocus=alert(1) autofocus $&#39;"')
     expect(input.replace(/\svalue="[^"]*"/, '')).not.toMatch(/onfocus|autofocus/)
@@ -549,7 +652,10 @@ describe('send-contact-email: a plain form post (no JavaScript)', () => {
   })
 
   it('accepts a form from an allowed origin (the site, when the function is hosted elsewhere) and sends it back there', async () => {
-    const res = await postForm(makeApp(), filled, { origin: 'https://www.example.com', referer: 'https://www.example.com/' })
+    const res = await postForm(makeApp(), filled, {
+      origin: 'https://www.example.com',
+      referer: 'https://www.example.com/',
+    })
     expect(res.status).toBe(303)
     expect(res.headers.get('location')).toBe('https://www.example.com/registered.html')
   })

@@ -39,7 +39,9 @@ describe('createForwardedAddress', () => {
   })
 
   it('ignores the header altogether when no proxy is trusted', () => {
-    expect(createForwardedAddress({ hops: 0, ranges: ['loopback'] })(peer('127.0.0.1', '203.0.113.7'))).toBe('127.0.0.1')
+    expect(createForwardedAddress({ hops: 0, ranges: ['loopback'] })(peer('127.0.0.1', '203.0.113.7'))).toBe(
+      '127.0.0.1',
+    )
   })
 })
 
@@ -56,8 +58,12 @@ describe('rateLimitKey', () => {
 
 describe('platformClientAddress', () => {
   it('reads one valid address from the platform header, and nothing else', () => {
-    expect(platformClientAddress(new Headers({ 'cf-connecting-ip': '203.0.113.7' }), 'cf-connecting-ip')).toBe('203.0.113.7')
-    expect(platformClientAddress(new Headers({ 'cf-connecting-ip': '6.6.6.6, 203.0.113.7' }), 'cf-connecting-ip')).toBeUndefined()
+    expect(platformClientAddress(new Headers({ 'cf-connecting-ip': '203.0.113.7' }), 'cf-connecting-ip')).toBe(
+      '203.0.113.7',
+    )
+    expect(
+      platformClientAddress(new Headers({ 'cf-connecting-ip': '6.6.6.6, 203.0.113.7' }), 'cf-connecting-ip'),
+    ).toBeUndefined()
     expect(platformClientAddress(new Headers({ 'cf-connecting-ip': 'evil' }), 'cf-connecting-ip')).toBeUndefined()
     expect(platformClientAddress(new Headers(), 'cf-connecting-ip')).toBeUndefined()
   })
@@ -77,7 +83,12 @@ describe('the Node server behind a proxy (TRUST_PROXY=true)', () => {
         method: 'POST',
         localAddress,
         agent: false,
-        headers: { apikey: localAnonKey, 'content-type': 'application/json', 'x-forwarded-for': forwardedFor, 'content-length': Buffer.byteLength(body) },
+        headers: {
+          apikey: localAnonKey,
+          'content-type': 'application/json',
+          'x-forwarded-for': forwardedFor,
+          'content-length': Buffer.byteLength(body),
+        },
       })
       req.on('response', (res) => {
         res.resume()
@@ -104,7 +115,8 @@ describe('the Node server behind a proxy (TRUST_PROXY=true)', () => {
       expect(direct).toEqual([200, 200, 200, 200, 200, 429, 429])
       // Through the proxy (127.0.0.2), which appends what it saw: the same visitor however the client rotates.
       const proxied: number[] = []
-      for (let i = 0; i < 7; i++) proxied.push(await registerFrom(server.url, '127.0.0.2', `198.51.100.${i}, 203.0.113.7`))
+      for (let i = 0; i < 7; i++)
+        proxied.push(await registerFrom(server.url, '127.0.0.2', `198.51.100.${i}, 203.0.113.7`))
       expect(proxied).toEqual([200, 200, 200, 200, 200, 429, 429])
       // Another visitor through the same proxy has a limit of its own.
       expect(await registerFrom(server.url, '127.0.0.2', '203.0.113.8')).toBe(200)
@@ -114,14 +126,24 @@ describe('the Node server behind a proxy (TRUST_PROXY=true)', () => {
   })
 
   it('listens on 127.0.0.1 by default behind a proxy, and says so when HOST opens the port to the world', async () => {
-    const local = await startServerProcess({ DATA_DIR: path.join(root, 'local'), DIST_DIR: distDir, TRUST_PROXY: 'true', HOST: '' })
+    const local = await startServerProcess({
+      DATA_DIR: path.join(root, 'local'),
+      DIST_DIR: distDir,
+      TRUST_PROXY: 'true',
+      HOST: '',
+    })
     try {
       expect(local.url).toMatch(/^http:\/\/127\.0\.0\.1:/)
       expect(local.output()).not.toMatch(/Warning/)
     } finally {
       await local.stop('SIGTERM')
     }
-    const open = await startServerProcess({ DATA_DIR: path.join(root, 'open'), DIST_DIR: distDir, TRUST_PROXY: 'true', HOST: '0.0.0.0' })
+    const open = await startServerProcess({
+      DATA_DIR: path.join(root, 'open'),
+      DIST_DIR: distDir,
+      TRUST_PROXY: 'true',
+      HOST: '0.0.0.0',
+    })
     try {
       expect(open.output()).toMatch(/Warning: TRUST_PROXY is set but HOST=0\.0\.0\.0 lets anyone reach port/)
     } finally {

@@ -26,10 +26,22 @@ beforeAll(async () => {
   // The server logs each stored lead, and each request body cut off mid-way.
   vi.spyOn(console, 'log').mockImplementation(() => {})
   vi.spyOn(console, 'error').mockImplementation(() => {})
-  const settings = parseNodeEnv({ HOST: '127.0.0.1', PORT: '0', DATA_DIR: path.join(root, 'data'), DIST_DIR: path.join(root, 'dist'), RATE_LIMIT_PER_MINUTE: '0' })
+  const settings = parseNodeEnv({
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DATA_DIR: path.join(root, 'data'),
+    DIST_DIR: path.join(root, 'dist'),
+    RATE_LIMIT_PER_MINUTE: '0',
+  })
   if (!settings.ok) throw new Error(settings.problems.join('\n'))
   const config = readPageConfig()
-  const launch = { slug: config.launch.slug, config, configFile: path.resolve('page.config.json'), publicDir: path.resolve('public'), isDefault: true }
+  const launch = {
+    slug: config.launch.slug,
+    config,
+    configFile: path.resolve('page.config.json'),
+    publicDir: path.resolve('public'),
+    isDefault: true,
+  }
   server = await startNodeServer([launch], settings.config, root, { connections: limits })
   const url = new URL(server.url)
   host = url.hostname

@@ -27,7 +27,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
 const quiet = { info() {}, error() {} }
 const shownHash = createHash('sha256').update(page.form.consent, 'utf8').digest('hex')
 
-function setup(overrides: Partial<AppDeps> = {}): { store: SqliteLeadStore; post(body: unknown, headers?: Record<string, string>): Promise<Response> } {
+function setup(overrides: Partial<AppDeps> = {}): {
+  store: SqliteLeadStore
+  post(body: unknown, headers?: Record<string, string>): Promise<Response>
+} {
   const store = openSqliteStore(path.join(dir, `${crypto.randomUUID()}.sqlite`), { defaultLaunch })
   cleanups.push(() => store.close())
   const app = createApp({
@@ -53,7 +56,10 @@ function setup(overrides: Partial<AppDeps> = {}): { store: SqliteLeadStore; post
 async function deliver(store: SqliteLeadStore): Promise<ReceivedMail[]> {
   const server = await startTestSmtp()
   cleanups.push(() => server.stop())
-  const mailer = createSmtpMailer({ url: `smtp://127.0.0.1:${server.port}`, from: 'Bramblewood Crossing <no-reply@example.com>' })
+  const mailer = createSmtpMailer({
+    url: `smtp://127.0.0.1:${server.port}`,
+    from: 'Bramblewood Crossing <no-reply@example.com>',
+  })
   cleanups.push(() => mailer.close?.())
   const worker = createOutboxWorker({ store, mailer, jitter: 0, log: quiet })
   expect((await worker.deliverDue()).failed).toBe(0)
@@ -122,8 +128,16 @@ describe('consent evidence', () => {
 
 describe('page address', () => {
   it.each([
-    ['the same origin, without query or fragment', 'http://site.test/thanks?email=jane@example.com#top', 'http://site.test/thanks'],
-    ['an allowed origin, path kept', 'https://www.example.com/homes/45-foot?utm_source=x', 'https://www.example.com/homes/45-foot'],
+    [
+      'the same origin, without query or fragment',
+      'http://site.test/thanks?email=jane@example.com#top',
+      'http://site.test/thanks',
+    ],
+    [
+      'an allowed origin, path kept',
+      'https://www.example.com/homes/45-foot?utm_source=x',
+      'https://www.example.com/homes/45-foot',
+    ],
     ['an allowed origin, credentials dropped', 'https://user:secret@www.example.com/', 'https://www.example.com/'],
     ['another site', 'https://evil.example/x', null],
     ['a look-alike host', 'https://www.example.com.evil.example/', null],
@@ -138,7 +152,9 @@ describe('page address', () => {
 
   it('keeps no page of another site when every origin may call (*)', async () => {
     const { store, post } = setup({ allowedOrigins: ['*'] })
-    const res = await post(registration({ pageUrl: 'https://anywhere.example/p' }), { origin: 'https://anywhere.example' })
+    const res = await post(registration({ pageUrl: 'https://anywhere.example/p' }), {
+      origin: 'https://anywhere.example',
+    })
     expect(res.status).toBe(200)
     await post(registration({ pageUrl: 'http://site.test/p' }))
     expect((await store.listLeads(0, 10)).map((l) => l.pageUrl)).toEqual([null, 'http://site.test/p'])
@@ -151,11 +167,12 @@ describe('SQLite upgrade', () => {
     await openSqliteStore(file, { defaultLaunch }).close()
     // The shape before consent evidence (user_version 3), with a lead stored then.
     const db = new Database(file)
-    db.exec('ALTER TABLE leads DROP COLUMN consent_sha256; ALTER TABLE leads DROP COLUMN consent_reported; PRAGMA user_version = 3')
-    db.prepare(`INSERT INTO leads (submission_id, created_at, fields, consent_text) VALUES (?, ?, '{}', 'what the browser sent')`).run(
-      crypto.randomUUID(),
-      '2025-06-01T14:30:00.000Z',
+    db.exec(
+      'ALTER TABLE leads DROP COLUMN consent_sha256; ALTER TABLE leads DROP COLUMN consent_reported; PRAGMA user_version = 3',
     )
+    db.prepare(
+      `INSERT INTO leads (submission_id, created_at, fields, consent_text) VALUES (?, ?, '{}', 'what the browser sent')`,
+    ).run(crypto.randomUUID(), '2025-06-01T14:30:00.000Z')
     db.close()
     const store = openSqliteStore(file, { defaultLaunch })
     cleanups.push(() => store.close())

@@ -43,7 +43,12 @@ describe.each(leadStoreBackends())('consent kind', (backend) => {
       const post = (body: Record<string, unknown>) =>
         app.request('http://site.test/functions/v1/send-contact-email', {
           method: 'POST',
-          headers: { apikey: localAnonKey, 'content-type': 'application/json', host: 'site.test', origin: 'https://www.example.com' },
+          headers: {
+            apikey: localAnonKey,
+            'content-type': 'application/json',
+            host: 'site.test',
+            origin: 'https://www.example.com',
+          },
           body: JSON.stringify(body),
         })
       const ticked = registration({ email: 'ticked@example.com', updates: true })
@@ -51,14 +56,27 @@ describe.each(leadStoreBackends())('consent kind', (backend) => {
       const absent = registration({ email: 'absent@example.com' })
       for (const body of [ticked, unticked, absent]) expect((await post(body)).status).toBe(200)
       const stored = new Map((await store.listLeads(0, 10)).map((lead) => [lead.fields.email, lead]))
-      expect(stored.get('ticked@example.com')).toMatchObject({ consentKind: 'express', impliedConsentUntil: '2027-05-26T15:00:00.000Z' })
-      expect(stored.get('unticked@example.com')).toMatchObject({ consentKind: 'implied', impliedConsentUntil: '2027-05-26T15:00:00.000Z' })
-      expect(stored.get('absent@example.com')).toMatchObject({ consentKind: 'implied', impliedConsentUntil: '2027-05-26T15:00:00.000Z' })
+      expect(stored.get('ticked@example.com')).toMatchObject({
+        consentKind: 'express',
+        impliedConsentUntil: '2027-05-26T15:00:00.000Z',
+      })
+      expect(stored.get('unticked@example.com')).toMatchObject({
+        consentKind: 'implied',
+        impliedConsentUntil: '2027-05-26T15:00:00.000Z',
+      })
+      expect(stored.get('absent@example.com')).toMatchObject({
+        consentKind: 'implied',
+        impliedConsentUntil: '2027-05-26T15:00:00.000Z',
+      })
     })
 
     it('lists for marketing the express leads and the implied ones not yet ended, never withdrawn or spam', async () => {
       const save = async (email: string, createdAt: string, more: Parameters<typeof newLead>[0] = {}) => {
-        const lead = newLead({ createdAt, fields: { name: 'Pat', email, phone: '555-555-0100', isRealtor: 'no' }, ...more })
+        const lead = newLead({
+          createdAt,
+          fields: { name: 'Pat', email, phone: '555-555-0100', isRealtor: 'no' },
+          ...more,
+        })
         return (await store.saveLead(lead, mailFor(lead))).lead
       }
       const old = '2026-01-10T10:00:00.000Z' // implied consent ended 10 July 2026
@@ -81,7 +99,7 @@ describe.each(leadStoreBackends())('consent kind', (backend) => {
 })
 
 describe('implied consent: six months of calendar', () => {
-  it('ends on the same day six months on, or the month\'s last day when it has none', () => {
+  it("ends on the same day six months on, or the month's last day when it has none", () => {
     expect(impliedConsentEnd('2026-11-26T09:30:00.000Z')).toBe('2027-05-26T09:30:00.000Z')
     expect(impliedConsentEnd('2026-08-31T12:00:00.000Z')).toBe('2027-02-28T12:00:00.000Z')
     expect(impliedConsentEnd('2027-08-31T12:00:00.000Z')).toBe('2028-02-29T12:00:00.000Z')
@@ -111,8 +129,13 @@ describe('SQLite schema version 12', () => {
     db.close()
     const reopened = openSqliteStore(file, { defaultLaunch })
     try {
-      expect(await reopened.findLead(saved.submissionId)).toMatchObject({ consentKind: 'implied', impliedConsentUntil: '2026-02-28T08:00:00.000Z' })
-      expect((await reopened.listMessages({ limit: 10 })).map((m) => [m.leadId, m.kind])).toEqual([[saved.id, 'notification']])
+      expect(await reopened.findLead(saved.submissionId)).toMatchObject({
+        consentKind: 'implied',
+        impliedConsentUntil: '2026-02-28T08:00:00.000Z',
+      })
+      expect((await reopened.listMessages({ limit: 10 })).map((m) => [m.leadId, m.kind])).toEqual([
+        [saved.id, 'notification'],
+      ])
       const raw = new Database(file, { readonly: true })
       expect(raw.pragma('user_version', { simple: true })).toBeGreaterThanOrEqual(12)
       raw.close()

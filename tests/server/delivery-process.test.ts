@@ -61,7 +61,12 @@ function alive(pid: number): boolean {
 }
 
 async function server(env: Record<string, string>): Promise<ServerProcess> {
-  const s = await startServerProcess({ DIST_DIR: distDir, RATE_LIMIT_PER_MINUTE: '0', NOTIFY_EMAIL: 'sales@example.com', ...env })
+  const s = await startServerProcess({
+    DIST_DIR: distDir,
+    RATE_LIMIT_PER_MINUTE: '0',
+    NOTIFY_EMAIL: 'sales@example.com',
+    ...env,
+  })
   cleanups.push(async () => {
     const children = childrenOf(s.proc.pid!)
     await s.stop('SIGKILL')
@@ -99,7 +104,13 @@ describe('delivery process of the Node server (SMTP and webhook receiver on 127.
     mail.delayEach(40)
     const crm = await receiver()
     const dataDir = path.join(root, 'child-killed')
-    const s = await server({ DATA_DIR: dataDir, SMTP_URL: `smtp://127.0.0.1:${mail.port}`, MAIL_FROM: 'no-reply@example.com', WEBHOOK_URL: crm.url, WEBHOOK_SECRET: secret })
+    const s = await server({
+      DATA_DIR: dataDir,
+      SMTP_URL: `smtp://127.0.0.1:${mail.port}`,
+      MAIL_FROM: 'no-reply@example.com',
+      WEBHOOK_URL: crm.url,
+      WEBHOOK_SECRET: secret,
+    })
     await until(() => childrenOf(s.proc.pid!).length === 1, 15_000, 'the delivery process')
     const [first] = childrenOf(s.proc.pid!)
     const bodies = Array.from({ length: 40 }, (_, i) => registration({ email: `buyer${i}@example.com` }))
@@ -112,7 +123,9 @@ describe('delivery process of the Node server (SMTP and webhook receiver on 127.
     expect(beforeRestart).toBeLessThan(120)
 
     await until(
-      () => new Set(mail.received.map((m) => m.headers.get('message-id')?.[0])).size === 80 && new Set(crm.calls.map((c) => c.headers['webhook-id'])).size === 40,
+      () =>
+        new Set(mail.received.map((m) => m.headers.get('message-id')?.[0])).size === 80 &&
+        new Set(crm.calls.map((c) => c.headers['webhook-id'])).size === 40,
       60_000,
       'every message',
     )
@@ -124,7 +137,10 @@ describe('delivery process of the Node server (SMTP and webhook receiver on 127.
 
     const mailIds = count(mail.received.map((m) => m.headers.get('message-id')?.[0]))
     const hookIds = count(crm.calls.map((c) => String(c.headers['webhook-id'])))
-    const expectedMail = bodies.flatMap((b) => [`<${String(b.submissionId)}.notification@example.com>`, `<${String(b.submissionId)}.reply@example.com>`])
+    const expectedMail = bodies.flatMap((b) => [
+      `<${String(b.submissionId)}.notification@example.com>`,
+      `<${String(b.submissionId)}.reply@example.com>`,
+    ])
     expect([...mailIds.keys()].sort()).toEqual(expectedMail.sort())
     expect([...hookIds.keys()].sort()).toEqual(bodies.map((b) => String(b.submissionId)).sort())
     const repeats = [...mailIds.values(), ...hookIds.values()].reduce((n, c) => n + c - 1, 0)
@@ -132,7 +148,9 @@ describe('delivery process of the Node server (SMTP and webhook receiver on 127.
     expect(crm.calls.every((c) => c.signed)).toBe(true)
     const health = (await (await fetch(`${s.url}/healthz`)).json()) as { outbox: { pending: number; failed: number } }
     expect(health.outbox).toEqual({ pending: 0, failed: 0 })
-    console.log(`delivery process SIGKILLed after ${beforeRestart} of 120 deliveries; copies sent again: ${repeats}; SMTP connections it broke: ${mail.connectionErrors.length}`)
+    console.log(
+      `delivery process SIGKILLed after ${beforeRestart} of 120 deliveries; copies sent again: ${repeats}; SMTP connections it broke: ${mail.connectionErrors.length}`,
+    )
   }, 120_000)
 
   it('ends with its server: a server killed outright leaves no delivery process behind, and the next one delivers', async () => {
@@ -147,7 +165,11 @@ describe('delivery process of the Node server (SMTP and webhook receiver on 127.
     const body = registration()
     expect((await register(again.url, body)).status).toBe(200)
     const outbox = path.join(dataDir, 'outbox')
-    await until(() => readdirSync(outbox).filter((f) => f.includes(String(body.submissionId)) && f.endsWith('.eml')).length === 2, 15_000, 'both messages')
+    await until(
+      () => readdirSync(outbox).filter((f) => f.includes(String(body.submissionId)) && f.endsWith('.eml')).length === 2,
+      15_000,
+      'both messages',
+    )
     // SIGTERM: the server stops its delivery process before it exits.
     const [next] = childrenOf(again.proc.pid!)
     expect((await again.stop('SIGTERM')).code).toBe(0)

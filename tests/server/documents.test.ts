@@ -47,9 +47,20 @@ describe.each(leadStoreBackends())('document links', (backend) => {
     now = new Date('2026-03-02T15:00:00.000Z')
     const clock = () => now
     const mailer = createSmtpMailer({ url: `smtp://127.0.0.1:${smtp.port}`, from: 'no-reply@example.com' })
-    worker = createOutboxWorker({ store, mailer, webhook: createWebhookSender({ url: crm.url, secret: webhookSecret }), clock, log: quiet })
+    worker = createOutboxWorker({
+      store,
+      mailer,
+      webhook: createWebhookSender({ url: crm.url, secret: webhookSecret }),
+      clock,
+      log: quiet,
+    })
     app = createApp({
-      launches: [launchSite(page, { notifyEmail: 'sales@example.com', links: { secret: 'unsubscribe-secret-0123456789', baseUrl: base } })],
+      launches: [
+        launchSite(page, {
+          notifyEmail: 'sales@example.com',
+          links: { secret: 'unsubscribe-secret-0123456789', baseUrl: base },
+        }),
+      ],
       defaultLaunch: page.launch.slug,
       store,
       clock,
@@ -57,7 +68,9 @@ describe.each(leadStoreBackends())('document links', (backend) => {
       rateLimitPerMinute: 0,
       log: quiet,
       webhook: true,
-      documentFiles: createDocumentFiles((slug) => (slug === page.launch.slug ? path.join(root, 'page.config.json') : undefined)),
+      documentFiles: createDocumentFiles((slug) =>
+        slug === page.launch.slug ? path.join(root, 'page.config.json') : undefined,
+      ),
     })
     close = async () => {
       await worker.stop()
@@ -72,7 +85,11 @@ describe.each(leadStoreBackends())('document links', (backend) => {
   /** Registers `email`, delivers the outbox, and returns the reply's links by document title (as paths on the app). */
   async function register(email: string): Promise<{ id: string; links: Map<string, string> }> {
     const body = registration({ email })
-    const res = await app.request('/functions/v1/send-contact-email', { method: 'POST', headers: { apikey: localAnonKey, 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    const res = await app.request('/functions/v1/send-contact-email', {
+      method: 'POST',
+      headers: { apikey: localAnonKey, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    })
     expect(res.status).toBe(200)
     await worker.deliverDue()
     return { id: String(body.submissionId), links: linksIn(email, 0) }
@@ -85,7 +102,11 @@ describe.each(leadStoreBackends())('document links', (backend) => {
     const links = new Map<string, string>()
     for (const match of mail!.decoded.matchAll(/^- ([^:\n]+): (https:\/\/\S+)$/gm)) {
       const url = new URL(match[2]!)
-      if (url.href.startsWith(`${base}/documents/`)) links.set(match[1]!, `/functions/v1/send-contact-email${url.pathname.slice('/functions/v1/send-contact-email'.length)}${url.search}`)
+      if (url.href.startsWith(`${base}/documents/`))
+        links.set(
+          match[1]!,
+          `/functions/v1/send-contact-email${url.pathname.slice('/functions/v1/send-contact-email'.length)}${url.search}`,
+        )
     }
     return links
   }
@@ -111,7 +132,10 @@ describe.each(leadStoreBackends())('document links', (backend) => {
         headers: { host: 'leads.example', origin, 'content-type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({ password: 'a shared team password' }).toString(),
       })
-      const cookie = signedIn.headers.getSetCookie().find((c) => c.startsWith('leads_session='))!.split(';')[0]!
+      const cookie = signedIn.headers
+        .getSetCookie()
+        .find((c) => c.startsWith('leads_session='))!
+        .split(';')[0]!
       const res = await leads.request(`${origin}/leads/lead/${leadId}`, { headers: { host: 'leads.example', cookie } })
       expect(res.status).toBe(200)
       return await res.text()
@@ -137,19 +161,36 @@ describe.each(leadStoreBackends())('document links', (backend) => {
 
       const lead = (await store.findLead(id))!
       expect(await store.documentOpeningsOf([lead.id])).toEqual([
-        { leadId: lead.id, document: 'price-list', title: 'Price list', count: 1, first: '2026-03-03T15:04:05.000Z', last: '2026-03-03T15:04:05.000Z' },
+        {
+          leadId: lead.id,
+          document: 'price-list',
+          title: 'Price list',
+          count: 1,
+          first: '2026-03-03T15:04:05.000Z',
+          last: '2026-03-03T15:04:05.000Z',
+        },
       ])
       const html = await leadPageHtml(lead.id)
-      expect(html).toMatch(/<ul aria-labelledby="documents">\s*<li>Price list: opened once, last <time datetime="2026-03-03T15:04:05.000Z">/)
+      expect(html).toMatch(
+        /<ul aria-labelledby="documents">\s*<li>Price list: opened once, last <time datetime="2026-03-03T15:04:05.000Z">/,
+      )
 
       let csv = ''
       await exportLeads(store, ['name', 'email'], (chunk) => void (csv += chunk))
       expect(csv).toContain('Price list: 1 (last 2026-03-03T15:04:05.000Z)')
 
       await worker.deliverDue()
-      const opened = crm.calls.map((call) => JSON.parse(call.body) as { type: string; data: Record<string, unknown> }).filter((call) => call.type === 'document.opened')
+      const opened = crm.calls
+        .map((call) => JSON.parse(call.body) as { type: string; data: Record<string, unknown> })
+        .filter((call) => call.type === 'document.opened')
       expect(opened).toHaveLength(1)
-      expect(opened[0]!.data).toMatchObject({ submissionId: id, launch: page.launch.slug, document: 'price-list', title: 'Price list', openedAt: '2026-03-03T15:04:05.000Z' })
+      expect(opened[0]!.data).toMatchObject({
+        submissionId: id,
+        launch: page.launch.slug,
+        document: 'price-list',
+        title: 'Price list',
+        openedAt: '2026-03-03T15:04:05.000Z',
+      })
       expect(crm.calls.every((call) => call.signed)).toBe(true)
       expect(JSON.stringify(opened[0])).not.toContain('ada@')
     })
@@ -171,7 +212,11 @@ describe.each(leadStoreBackends())('document links', (backend) => {
       }
       const lead = (await store.findLead(id))!
       expect(await store.documentOpeningsOf([lead.id])).toEqual([])
-      expect((await store.listMessages({ leadId: lead.id, limit: 50 })).map((m) => m.kind).sort()).toEqual(['notification', 'reply', 'webhook'])
+      expect((await store.listMessages({ leadId: lead.id, limit: 50 })).map((m) => m.kind).sort()).toEqual([
+        'notification',
+        'reply',
+        'webhook',
+      ])
     })
 
     it('answers an expired link with a page whose button queues one fresh-link e-mail, whose link works', async () => {
@@ -210,10 +255,20 @@ describe.each(leadStoreBackends())('document links', (backend) => {
       // A second server on the same database (on SQLite, another connection to the same file).
       const other = await backend.reopen()
       try {
-        const mail = { to: 'dee@example.com', subject: 'Your fresh links', text: 'The links.', html: '<p>The links.</p>', messageId: '<fresh-links@example.com>', idempotencyKey: 'fresh-links' }
+        const mail = {
+          to: 'dee@example.com',
+          subject: 'Your fresh links',
+          text: 'The links.',
+          html: '<p>The links.</p>',
+          messageId: '<fresh-links@example.com>',
+          idempotencyKey: 'fresh-links',
+        }
         const notBefore = new Date(now.getTime() - 60_000)
         const all = () =>
-          Promise.all([...Array.from({ length: 12 }, ask), ...Array.from({ length: 12 }, () => other.queueDocumentsReply(lead.id, mail, now, notBefore))])
+          Promise.all([
+            ...Array.from({ length: 12 }, ask),
+            ...Array.from({ length: 12 }, () => other.queueDocumentsReply(lead.id, mail, now, notBefore)),
+          ])
         // On PostgreSQL the requests are made to meet: the outbox is locked against writes until all of them wait on
         // it, then released, so they check at the same moment (SQLite's one write lock lets one writer at a time).
         const answers =
@@ -223,8 +278,15 @@ describe.each(leadStoreBackends())('document links', (backend) => {
                 await db.query('LOCK TABLE public.outbox IN SHARE ROW EXCLUSIVE MODE')
                 const asked = all()
                 // Asked on this session's own connection: the others are the pool's, each holding a waiting request.
-                const waiting = async () => Number(((await db.query(`SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock'`)).rows[0] as { n: string }).n)
-                for (let tries = 0; tries < 100 && (await waiting()) < 8; tries++) await new Promise((r) => setTimeout(r, 20))
+                const waiting = async () =>
+                  Number(
+                    (
+                      (await db.query(`SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock'`))
+                        .rows[0] as { n: string }
+                    ).n,
+                  )
+                for (let tries = 0; tries < 100 && (await waiting()) < 8; tries++)
+                  await new Promise((r) => setTimeout(r, 20))
                 await db.query('COMMIT')
                 return asked
               })

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest'
 import { readFileSync } from 'node:fs'
-import { environmentVariables, formatEnvProblems, parseEdgeEnv, parseNodeEnv, readBuildSettings, readExportSettings, readErasureSettings, SettingsError } from '../../src/server/env.ts'
+import {
+  environmentVariables,
+  formatEnvProblems,
+  parseEdgeEnv,
+  parseNodeEnv,
+  readBuildSettings,
+  readExportSettings,
+  readErasureSettings,
+  SettingsError,
+} from '../../src/server/env.ts'
 import { isEmailAddress } from '../../schema/registration-ajv.ts'
 import { localAnonKey } from '../../schema/local-defaults.ts'
 
@@ -56,7 +65,11 @@ describe('parseNodeEnv', () => {
     expect(result.ok && result.config).toMatchObject({
       port: 8080,
       host: '127.0.0.1',
-      mail: { kind: 'smtp', url: 'smtps://user:pa%40ss@smtp.example.com:465', from: 'Maple Hollow <no-reply@example.com>' },
+      mail: {
+        kind: 'smtp',
+        url: 'smtps://user:pa%40ss@smtp.example.com:465',
+        from: 'Maple Hollow <no-reply@example.com>',
+      },
       notifyEmail: 'sales@example.com',
       anonKeys: ['k1', 'k2'],
       allowedOrigins: ['https://www.example.com', 'https://example.com'],
@@ -98,7 +111,9 @@ describe('parseNodeEnv', () => {
       'MAX_BODY_BYTES is "10": use a whole number from 1024 to 1048576 (default 16384).',
       'MAIL_RETRY_MIN_SECONDS (100) is larger than MAIL_RETRY_MAX_SECONDS (10).',
     ])
-    expect(formatEnvProblems(result.problems).split('\n')[0]).toBe('The server cannot start: 8 settings need fixing (see .env.example):')
+    expect(formatEnvProblems(result.problems).split('\n')[0]).toBe(
+      'The server cannot start: 8 settings need fixing (see .env.example):',
+    )
   })
 })
 
@@ -140,14 +155,16 @@ describe('parseEdgeEnv', () => {
     expect(none.ok && none.config.clientIpHeader).toBeUndefined()
   })
 
-  it('connects with DATABASE_URL (the lead_writer role) rather than the owner\'s SUPABASE_DB_URL when it is set', () => {
+  it("connects with DATABASE_URL (the lead_writer role) rather than the owner's SUPABASE_DB_URL when it is set", () => {
     const writer = 'postgresql://lead_writer:pw@db.example.supabase.co:5432/postgres'
     const result = parseEdgeEnv({ ...complete, DATABASE_URL: writer })
     expect(result.ok && result.config.databaseUrl).toBe(writer)
     const owner = parseEdgeEnv(complete)
     expect(owner.ok && owner.config.databaseUrl).toBe(complete.SUPABASE_DB_URL)
     const wrong = parseEdgeEnv({ ...complete, DATABASE_URL: 'mysql://x' })
-    expect(wrong.ok ? [] : wrong.problems).toEqual(['DATABASE_URL is not a valid address: write postgresql://lead_writer:password@host:5432/postgres.'])
+    expect(wrong.ok ? [] : wrong.problems).toEqual([
+      'DATABASE_URL is not a valid address: write postgresql://lead_writer:password@host:5432/postgres.',
+    ])
   })
 
   it('reads SUPPRESSION_SECRET, the key shared with npm run leads:erase, and refuses a short one by name', () => {
@@ -156,8 +173,14 @@ describe('parseEdgeEnv', () => {
     expect(result.ok && result.config.suppressionSecret).toBe(secret)
     const unset = parseEdgeEnv(complete)
     expect(unset.ok && unset.config.suppressionSecret).toBeUndefined()
-    expect(() => readErasureSettings({ SUPPRESSION_SECRET: 'short' })).toThrow(/SUPPRESSION_SECRET is not a usable secret: use at least 16 random characters/)
-    expect(readErasureSettings({ DATA_DIR: '/srv/leads' })).toEqual({ dataDir: '/srv/leads', databaseUrl: undefined, suppressionSecret: undefined })
+    expect(() => readErasureSettings({ SUPPRESSION_SECRET: 'short' })).toThrow(
+      /SUPPRESSION_SECRET is not a usable secret: use at least 16 random characters/,
+    )
+    expect(readErasureSettings({ DATA_DIR: '/srv/leads' })).toEqual({
+      dataDir: '/srv/leads',
+      databaseUrl: undefined,
+      suppressionSecret: undefined,
+    })
   })
 
   it('refuses to start without the database, Resend, the sender and the outbox secret (each launch brings its own origins)', () => {
@@ -182,7 +205,10 @@ describe('the settings schema', () => {
     for (const [name, variable] of Object.entries(environmentVariables)) {
       expect(variable.description.length, name).toBeGreaterThan(10)
       expect(example, name).toMatch(new RegExp(`^#?${name}=`, 'm'))
-      const fallback = 'default' in variable && variable.default !== undefined && String(variable.default) !== '' ? `\`${String(variable.default)}\`` : '–'
+      const fallback =
+        'default' in variable && variable.default !== undefined && String(variable.default) !== ''
+          ? `\`${String(variable.default)}\``
+          : '–'
       expect(deploy, name).toContain(`| \`${name}\` | ${fallback} |`)
     }
   })
@@ -194,8 +220,14 @@ describe('the settings schema', () => {
     ])
   })
 
-  it('judges NOTIFY_EMAIL and MAIL_FROM by the registration form\'s e-mail rule', () => {
-    for (const address of ['sales@example.com', 'jane@exa mple.com', 'a@b', 'first.last+vip@sub.example.ca', 'x@example']) {
+  it("judges NOTIFY_EMAIL and MAIL_FROM by the registration form's e-mail rule", () => {
+    for (const address of [
+      'sales@example.com',
+      'jane@exa mple.com',
+      'a@b',
+      'first.last+vip@sub.example.ca',
+      'x@example',
+    ]) {
       const result = parseNodeEnv({ NOTIFY_EMAIL: address, MAIL_FROM: `Sales <${address}>` })
       expect(result.ok, address).toBe(isEmailAddress(address))
     }
@@ -213,18 +245,37 @@ describe('the settings schema', () => {
 
 describe('readBuildSettings', () => {
   it('fills in the defaults from an empty environment', () => {
-    expect(readBuildSettings({})).toEqual({ pageConfig: 'page.config.json', distDir: 'dist', supabaseUrl: undefined, anonKey: localAnonKey, timeZone: 'America/Toronto' })
+    expect(readBuildSettings({})).toEqual({
+      pageConfig: 'page.config.json',
+      distDir: 'dist',
+      supabaseUrl: undefined,
+      anonKey: localAnonKey,
+      timeZone: 'America/Toronto',
+    })
   })
 
   it('reads what the build needs', () => {
-    const env = { PAGE_CONFIG: 'launches/a/page.config.json', DIST_DIR: 'dist-a', VITE_SUPABASE_URL: 'https://abc.supabase.co', VITE_SUPABASE_ANON_KEY: 'sb_publishable_x' }
-    expect(readBuildSettings(env)).toEqual({ pageConfig: 'launches/a/page.config.json', distDir: 'dist-a', supabaseUrl: 'https://abc.supabase.co', anonKey: 'sb_publishable_x', timeZone: 'America/Toronto' })
+    const env = {
+      PAGE_CONFIG: 'launches/a/page.config.json',
+      DIST_DIR: 'dist-a',
+      VITE_SUPABASE_URL: 'https://abc.supabase.co',
+      VITE_SUPABASE_ANON_KEY: 'sb_publishable_x',
+    }
+    expect(readBuildSettings(env)).toEqual({
+      pageConfig: 'launches/a/page.config.json',
+      distDir: 'dist-a',
+      supabaseUrl: 'https://abc.supabase.co',
+      anonKey: 'sb_publishable_x',
+      timeZone: 'America/Toronto',
+    })
   })
 
   it('says plainly when VITE_SUPABASE_URL is not a URL, for the build and the server alike', () => {
     const problem = 'VITE_SUPABASE_URL is "abc.supabase.co", which is not a URL: write https://<project>.supabase.co.'
     expect(() => readBuildSettings({ VITE_SUPABASE_URL: 'abc.supabase.co' })).toThrow(SettingsError)
-    expect(() => readBuildSettings({ VITE_SUPABASE_URL: 'abc.supabase.co' })).toThrow(`The site cannot be built: one setting needs fixing (see .env.example):\n  - ${problem}`)
+    expect(() => readBuildSettings({ VITE_SUPABASE_URL: 'abc.supabase.co' })).toThrow(
+      `The site cannot be built: one setting needs fixing (see .env.example):\n  - ${problem}`,
+    )
     const server = parseNodeEnv({ VITE_SUPABASE_URL: 'abc.supabase.co' })
     expect(!server.ok && server.problems).toEqual([problem])
   })
@@ -233,6 +284,9 @@ describe('readBuildSettings', () => {
 describe('readExportSettings', () => {
   it('reads DATA_DIR and PAGE_CONFIG with their defaults', () => {
     expect(readExportSettings({})).toEqual({ pageConfig: 'page.config.json', dataDir: '.data' })
-    expect(readExportSettings({ DATA_DIR: ' /srv/leads ' })).toEqual({ pageConfig: 'page.config.json', dataDir: '/srv/leads' })
+    expect(readExportSettings({ DATA_DIR: ' /srv/leads ' })).toEqual({
+      pageConfig: 'page.config.json',
+      dataDir: '/srv/leads',
+    })
   })
 })

@@ -3,7 +3,11 @@ import { createLaunchHosts, hostNameOf } from '../../src/server/site/launch-host
 
 const launches = [
   { slug: 'bramblewood-crossing', canonicalUrl: 'https://bramblewood.example.com/' },
-  { slug: 'maple-ridge', canonicalUrl: 'https://maple-ridge.example.com/', origins: ['https://www.mapleridge.example.org', 'http://preview.example.net:8080'] },
+  {
+    slug: 'maple-ridge',
+    canonicalUrl: 'https://maple-ridge.example.com/',
+    origins: ['https://www.mapleridge.example.org', 'http://preview.example.net:8080'],
+  },
 ]
 
 describe('createLaunchHosts', () => {

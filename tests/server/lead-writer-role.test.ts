@@ -46,7 +46,18 @@ describe(`the lead_writer role (migrations on PostgreSQL, ${plannedPostgresKind(
 
   // What several Node servers share (20260104000000_node_servers.sql, 20260105000000_published_builds.sql): the
   // owner's alone, like the sign-in counts.
-  const shared = ['rate_limit_counts', 'server_secrets', 'visit_salts', 'visit_visitors', 'daily_runs', 'sign_in_failures', 'sign_in_devices', 'visit_counts', 'published_builds', 'published_build_files']
+  const shared = [
+    'rate_limit_counts',
+    'server_secrets',
+    'visit_salts',
+    'visit_visitors',
+    'daily_runs',
+    'sign_in_failures',
+    'sign_in_devices',
+    'visit_counts',
+    'published_builds',
+    'published_build_files',
+  ]
 
   it("keeps the Node servers' shared tables behind row level security", async () => {
     const { rows } = await pg.db.query(
@@ -56,14 +67,21 @@ describe(`the lead_writer role (migrations on PostgreSQL, ${plannedPostgresKind(
     expect(rows).toEqual([...shared].sort().map((relname) => ({ relname, relrowsecurity: true })))
   })
 
-  it.each(['anon', 'authenticated', 'lead_writer'])("gives %s no privilege on the Node servers' shared tables", async (role) => {
-    for (const table of shared) {
-      for (const privilege of ['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'TRUNCATE', 'REFERENCES', 'TRIGGER']) {
-        const { rows } = await pg.db.query('SELECT has_table_privilege($1, $2, $3) AS granted', [role, `public.${table}`, privilege])
-        expect((rows[0] as { granted: boolean }).granted, `${role} ${privilege} ${table}`).toBe(false)
+  it.each(['anon', 'authenticated', 'lead_writer'])(
+    "gives %s no privilege on the Node servers' shared tables",
+    async (role) => {
+      for (const table of shared) {
+        for (const privilege of ['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'TRUNCATE', 'REFERENCES', 'TRIGGER']) {
+          const { rows } = await pg.db.query('SELECT has_table_privilege($1, $2, $3) AS granted', [
+            role,
+            `public.${table}`,
+            privilege,
+          ])
+          expect((rows[0] as { granted: boolean }).granted, `${role} ${privilege} ${table}`).toBe(false)
+        }
       }
-    }
-  })
+    },
+  )
 
   it("reads each launch's newest published contract through published_contracts(), and nothing else of the published builds", async () => {
     await pg.reset()
@@ -76,9 +94,13 @@ describe(`the lead_writer role (migrations on PostgreSQL, ${plannedPostgresKind(
     await put('bramblewood-crossing', 1, 'first')
     await put('bramblewood-crossing', 2, 'second')
     await put('willowmere-commons', 1, 'only')
-    await pg.db.query(`INSERT INTO public.published_build_files (launch, number, path, bytes) VALUES ('willowmere-commons', 1, 'index.html', '\\x3c68746d6c3e')`)
+    await pg.db.query(
+      `INSERT INTO public.published_build_files (launch, number, path, bytes) VALUES ('willowmere-commons', 1, 'index.html', '\\x3c68746d6c3e')`,
+    )
     await asLeadWriter(async (db) => {
-      const { rows } = await db.query('SELECT launch, number, contract FROM public.published_contracts() ORDER BY launch')
+      const { rows } = await db.query(
+        'SELECT launch, number, contract FROM public.published_contracts() ORDER BY launch',
+      )
       expect(rows).toEqual([
         { launch: 'bramblewood-crossing', number: 2, contract: { slug: 'bramblewood-crossing', label: 'second' } },
         { launch: 'willowmere-commons', number: 1, contract: { slug: 'willowmere-commons', label: 'only' } },
@@ -103,17 +125,25 @@ describe(`the lead_writer role (migrations on PostgreSQL, ${plannedPostgresKind(
       // A day far from today is refused: a caller cannot delete today's salt by naming a later day.
       await db.query(`SELECT public.count_visit('role-test', current_date + 30, '\\x00ff'::bytea)`)
     })
-    const { rows } = await pg.db.query(`SELECT day = current_date AS today, visits, visitors FROM public.visit_counts WHERE launch = 'role-test'`)
+    const { rows } = await pg.db.query(
+      `SELECT day = current_date AS today, visits, visitors FROM public.visit_counts WHERE launch = 'role-test'`,
+    )
     expect(rows).toEqual([{ today: true, visits: 1, visitors: 1 }])
     for (const role of ['anon', 'authenticated', 'service_role']) {
-      const granted = await pg.db.query(`SELECT has_function_privilege($1, 'public.count_visit(text, date, bytea)', 'EXECUTE') AS granted`, [role])
+      const granted = await pg.db.query(
+        `SELECT has_function_privilege($1, 'public.count_visit(text, date, bytea)', 'EXECUTE') AS granted`,
+        [role],
+      )
       expect(granted.rows).toEqual([{ granted: false }])
     }
     await pg.db.query(`DELETE FROM public.visit_counts WHERE launch = 'role-test'`)
   })
 
   it.each(['anon', 'authenticated', 'service_role'])('lets %s not call published_contracts()', async (role) => {
-    const { rows } = await pg.db.query(`SELECT has_function_privilege($1, 'public.published_contracts()', 'EXECUTE') AS granted`, [role])
+    const { rows } = await pg.db.query(
+      `SELECT has_function_privilege($1, 'public.published_contracts()', 'EXECUTE') AS granted`,
+      [role],
+    )
     expect(rows).toEqual([{ granted: false }])
     const refused = await pg.session(async (db) => {
       await db.query(`SET ROLE ${role}`)
@@ -140,12 +170,39 @@ describe(`the lead_writer role (migrations on PostgreSQL, ${plannedPostgresKind(
       await store.markMailSent([retry!.id], new Date('2025-06-01T15:00:31Z'))
       expect(await store.countMail()).toEqual({ pending: 0, sent: 1 })
       expect((await store.listLeads(0, 10)).map((l) => l.submissionId)).toEqual([lead.submissionId])
-      expect(await refusal(db, 'UPDATE public.leads SET withdrawn_at = now() WHERE submission_id = $1', [lead.submissionId])).toBeUndefined()
+      expect(
+        await refusal(db, 'UPDATE public.leads SET withdrawn_at = now() WHERE submission_id = $1', [lead.submissionId]),
+      ).toBeUndefined()
       // A fresh document link: the lead's row is its gate (20260110000000_documents_reply_gate.sql), once a window.
-      const id = ((await db.query('SELECT id FROM public.leads WHERE submission_id = $1', [lead.submissionId])).rows as Array<{ id: string }>)[0]!.id
-      const fresh = { to: 'jane@example.com', subject: 'Fresh links', text: 'Links.', html: '<p>Links.</p>', messageId: '<fresh@example.com>', idempotencyKey: 'fresh' }
-      expect(await store.queueDocumentsReply(Number(id), fresh, new Date('2025-06-02T15:00:00Z'), new Date('2025-06-02T14:50:00Z'))).toBe(true)
-      expect(await store.queueDocumentsReply(Number(id), fresh, new Date('2025-06-02T15:01:00Z'), new Date('2025-06-02T14:51:00Z'))).toBe(false)
+      const id = (
+        (await db.query('SELECT id FROM public.leads WHERE submission_id = $1', [lead.submissionId])).rows as Array<{
+          id: string
+        }>
+      )[0]!.id
+      const fresh = {
+        to: 'jane@example.com',
+        subject: 'Fresh links',
+        text: 'Links.',
+        html: '<p>Links.</p>',
+        messageId: '<fresh@example.com>',
+        idempotencyKey: 'fresh',
+      }
+      expect(
+        await store.queueDocumentsReply(
+          Number(id),
+          fresh,
+          new Date('2025-06-02T15:00:00Z'),
+          new Date('2025-06-02T14:50:00Z'),
+        ),
+      ).toBe(true)
+      expect(
+        await store.queueDocumentsReply(
+          Number(id),
+          fresh,
+          new Date('2025-06-02T15:01:00Z'),
+          new Date('2025-06-02T14:51:00Z'),
+        ),
+      ).toBe(false)
       const key = await addressKeyOf('test-secret-test-secret', 'jane@example.com')
       await store.suppressAddress(key)
       expect(await store.isSuppressed(key)).toBe(true)
@@ -156,10 +213,20 @@ describe(`the lead_writer role (migrations on PostgreSQL, ${plannedPostgresKind(
     await pg.reset()
     const leads = [newLead(), newLead()]
     const mail = (to: string) => ({ ...mailFor(leads[0]!), to, text: `/leads/lead/${leadIdMark}` })
-    const assignment = { turns: 'roster-test', author: 'Roster (in turn)', candidates: [{ assignee: 'alex@example.com', mail: mail('alex@example.com') }, { assignee: 'sam@example.com', mail: mail('sam@example.com') }] }
+    const assignment = {
+      turns: 'roster-test',
+      author: 'Roster (in turn)',
+      candidates: [
+        { assignee: 'alex@example.com', mail: mail('alex@example.com') },
+        { assignee: 'sam@example.com', mail: mail('sam@example.com') },
+      ],
+    }
     const ids = await asLeadWriter(async (db) => {
       const store = createPostgresStore(db, { defaultLaunch })
-      const saved = [await store.saveLead(leads[0]!, null, [], assignment), await store.saveLead(leads[1]!, null, [], assignment)]
+      const saved = [
+        await store.saveLead(leads[0]!, null, [], assignment),
+        await store.saveLead(leads[1]!, null, [], assignment),
+      ]
       // It may write a new lead's assignment, and never change a follow-up or read the history.
       expect(await refusal(db, "UPDATE public.lead_follow_ups SET status = 'Purchased'")).toMatch(/permission denied/)
       expect(await refusal(db, 'SELECT * FROM public.lead_history')).toMatch(/permission denied/)
@@ -167,9 +234,20 @@ describe(`the lead_writer role (migrations on PostgreSQL, ${plannedPostgresKind(
       return saved.map((s) => s.lead.id)
     })
     const owner = createPostgresStore(pg.db, { defaultLaunch })
-    expect(await Promise.all(ids.map(async (id) => (await owner.followUpOf(id)).assignee))).toEqual(['alex@example.com', 'sam@example.com'])
-    const { rows } = await pg.db.query("SELECT lead_id, recipient, mail->>'text' AS text FROM public.outbox WHERE kind = 'assignment' ORDER BY lead_id")
-    expect(rows).toEqual(ids.map((id, i) => ({ lead_id: String(id), recipient: i ? 'sam@example.com' : 'alex@example.com', text: `/leads/lead/${id}` })))
+    expect(await Promise.all(ids.map(async (id) => (await owner.followUpOf(id)).assignee))).toEqual([
+      'alex@example.com',
+      'sam@example.com',
+    ])
+    const { rows } = await pg.db.query(
+      "SELECT lead_id, recipient, mail->>'text' AS text FROM public.outbox WHERE kind = 'assignment' ORDER BY lead_id",
+    )
+    expect(rows).toEqual(
+      ids.map((id, i) => ({
+        lead_id: String(id),
+        recipient: i ? 'sam@example.com' : 'alex@example.com',
+        text: `/leads/lead/${id}`,
+      })),
+    )
   })
 
   it('cannot delete or empty leads, change what was stored, or change the tables', async () => {
@@ -182,7 +260,10 @@ describe(`the lead_writer role (migrations on PostgreSQL, ${plannedPostgresKind(
         deleteMail: await refusal(db, 'DELETE FROM public.outbox'),
         deleteSuppression: await refusal(db, 'DELETE FROM public.suppressions'),
         truncate: await refusal(db, 'TRUNCATE public.leads CASCADE'),
-        updateEmail: await refusal(db, `UPDATE public.leads SET fields = jsonb_set(fields, '{email}', '"x@example.com"')`),
+        updateEmail: await refusal(
+          db,
+          `UPDATE public.leads SET fields = jsonb_set(fields, '{email}', '"x@example.com"')`,
+        ),
         updateConsent: await refusal(db, `UPDATE public.leads SET consent_text = 'changed'`),
         updateLaunch: await refusal(db, `UPDATE public.leads SET launch = 'another-launch'`),
         updateRecipient: await refusal(db, `UPDATE public.outbox SET recipient = 'attacker@example.com'`),
@@ -193,9 +274,13 @@ describe(`the lead_writer role (migrations on PostgreSQL, ${plannedPostgresKind(
       }
       // A GRANT without the grant option is only a warning ("no privileges were granted"): check its effect.
       await db.query('GRANT SELECT ON public.leads TO anon')
-      expect((await db.query(`SELECT has_table_privilege('anon', 'public.leads', 'SELECT') AS granted`)).rows).toEqual([{ granted: false }])
+      expect((await db.query(`SELECT has_table_privilege('anon', 'public.leads', 'SELECT') AS granted`)).rows).toEqual([
+        { granted: false },
+      ])
       for (const [what, message] of Object.entries(refused)) {
-        expect(message ?? `${what} was allowed`, what).toMatch(/permission denied|must be owner|must be able to SET ROLE/)
+        expect(message ?? `${what} was allowed`, what).toMatch(
+          /permission denied|must be owner|must be able to SET ROLE/,
+        )
       }
     })
     const { rows } = await pg.db.query(`SELECT fields->>'email' AS email, consent_text, launch FROM public.leads`)
@@ -219,7 +304,9 @@ describe(`the lead_writer role (migrations on PostgreSQL, ${plannedPostgresKind(
     })
     // The leads page's search reads the follow-up too, which the function's role has no grant on: it runs as the owner.
     const owner = createPostgresStore(pg.db, { defaultLaunch })
-    expect((await owner.searchLeads({ launch: defaultLaunch, limit: 10 })).leads.map((l) => l.submissionId)).toEqual([before.submissionId])
+    expect((await owner.searchLeads({ launch: defaultLaunch, limit: 10 })).leads.map((l) => l.submissionId)).toEqual([
+      before.submissionId,
+    ])
     const { rows } = await pg.db.query(
       `SELECT has_column_privilege('lead_writer', 'public.leads', 'launch', 'INSERT') AS insert,
               has_column_privilege('lead_writer', 'public.leads', 'launch', 'SELECT') AS select,
@@ -238,15 +325,23 @@ describe(`the lead_writer role (migrations on PostgreSQL, ${plannedPostgresKind(
     for (const role of ['anon', 'authenticated', 'lead_writer']) {
       for (const table of tables) {
         for (const privilege of ['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'TRUNCATE', 'REFERENCES', 'TRIGGER']) {
-          const granted = await pg.db.query('SELECT has_table_privilege($1, $2, $3) AS granted', [role, `public.${table}`, privilege])
+          const granted = await pg.db.query('SELECT has_table_privilege($1, $2, $3) AS granted', [
+            role,
+            `public.${table}`,
+            privilege,
+          ])
           expect((granted.rows[0] as { granted: boolean }).granted, `${role} ${privilege} ${table}`).toBe(false)
         }
       }
     }
     await asLeadWriter(async (db) => {
       expect(await refusal(db, 'SELECT filter FROM public.leads_page_sessions')).toMatch(/permission denied/)
-      expect(await refusal(db, "SELECT value FROM public.leads_page_settings WHERE name = 'password_key'")).toMatch(/permission denied/)
-      expect(await refusal(db, "SELECT value FROM public.studio_settings WHERE name = 'key'")).toMatch(/permission denied/)
+      expect(await refusal(db, "SELECT value FROM public.leads_page_settings WHERE name = 'password_key'")).toMatch(
+        /permission denied/,
+      )
+      expect(await refusal(db, "SELECT value FROM public.studio_settings WHERE name = 'key'")).toMatch(
+        /permission denied/,
+      )
     })
   })
 })

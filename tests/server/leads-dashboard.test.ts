@@ -24,34 +24,67 @@ const second = JSON.parse(readFileSync(secondLaunchConfig, 'utf8')) as PageConfi
 const password = 'correct horse battery staple'
 const origin = 'http://leads.example'
 
-type Harness = { store: LeadStore; sessions: SessionStore; page: ReturnType<typeof createLeadsPage>; audit: LeadsAuditEntry[] }
+type Harness = {
+  store: LeadStore
+  sessions: SessionStore
+  page: ReturnType<typeof createLeadsPage>
+  audit: LeadsAuditEntry[]
+}
 
 function send(h: Harness, target: string, init: { form?: Record<string, string>; cookie?: string } = {}) {
   const method = init.form ? 'POST' : 'GET'
-  const headers: Record<string, string> = { host: 'leads.example', ...(method === 'POST' ? { origin, 'content-type': 'application/x-www-form-urlencoded' } : {}) }
+  const headers: Record<string, string> = {
+    host: 'leads.example',
+    ...(method === 'POST' ? { origin, 'content-type': 'application/x-www-form-urlencoded' } : {}),
+  }
   if (init.cookie) headers.cookie = init.cookie
-  return h.page.request(`${origin}${target}`, { method, headers, body: init.form ? new URLSearchParams(init.form).toString() : undefined })
+  return h.page.request(`${origin}${target}`, {
+    method,
+    headers,
+    body: init.form ? new URLSearchParams(init.form).toString() : undefined,
+  })
 }
 
 async function signIn(h: Harness): Promise<string> {
   const response = await send(h, '/leads/sign-in', { form: { password } })
   expect(response.status).toBe(303)
-  return response.headers.getSetCookie().find((c) => c.startsWith('leads_session='))!.split(';')[0]!
+  return response.headers
+    .getSetCookie()
+    .find((c) => c.startsWith('leads_session='))!
+    .split(';')[0]!
 }
 
 /** The text of an HTML fragment: tags out, entities of the page's own texts read, spaces folded. */
 const textOf = (fragment: string) =>
-  fragment.replace(/<[^>]+>/g, ' ').replace(/&#39;/g, "'").replace(/&amp;/g, '&').replace(/\s+/g, ' ').trim()
+  fragment
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ')
+    .trim()
 
 /** The rows of the table with this caption, each as its cells' texts. */
 function tableRows(page: string, caption: string): string[][] {
   const table = page.split('<table').find((part) => part.includes(`<caption>${caption}</caption>`))
   if (!table) throw new Error(`no table "${caption}"`)
   const body = table.slice(table.indexOf('<tbody>'), table.indexOf('</tbody>'))
-  return body.split('<tr>').slice(1).map((row) => row.split(/<t[hd][^>]*>/).slice(1).map(textOf))
+  return body
+    .split('<tr>')
+    .slice(1)
+    .map((row) =>
+      row
+        .split(/<t[hd][^>]*>/)
+        .slice(1)
+        .map(textOf),
+    )
 }
 
-const person = (name: string, isRealtor: 'yes' | 'no') => ({ name, email: `${name.toLowerCase().replace(/\W/g, '')}@example.com`, phone: '416-555-0100', isRealtor })
+const person = (name: string, isRealtor: 'yes' | 'no') => ({
+  name,
+  email: `${name.toLowerCase().replace(/\W/g, '')}@example.com`,
+  phone: '416-555-0100',
+  isRealtor,
+})
 
 describe('the dashboard', () => {
   let store: LeadStore
@@ -76,14 +109,36 @@ describe('the dashboard', () => {
     })
     h = { store, sessions, page, audit }
     const leads: NewLead[] = [
-      newLead({ createdAt: '2026-03-02T06:00:00.000Z', fields: person('Ada Lovelace', 'no'), utm: { utm_source: 'google' } }),
-      newLead({ createdAt: '2026-03-02T14:00:00.000Z', fields: person('Grace Hopper', 'yes'), utm: { utm_source: 'newsletter', utm_medium: 'email', utm_campaign: 'march-open-house' } }),
+      newLead({
+        createdAt: '2026-03-02T06:00:00.000Z',
+        fields: person('Ada Lovelace', 'no'),
+        utm: { utm_source: 'google' },
+      }),
+      newLead({
+        createdAt: '2026-03-02T14:00:00.000Z',
+        fields: person('Grace Hopper', 'yes'),
+        utm: { utm_source: 'newsletter', utm_medium: 'email', utm_campaign: 'march-open-house' },
+      }),
       // 23:00 on March 1st in Toronto: yesterday for the team, though March 2nd in UTC.
-      newLead({ createdAt: '2026-03-02T04:00:00.000Z', fields: person('Alan Turing', 'no'), utm: {}, referrer: 'https://www.facebook.com/' }),
-      newLead({ createdAt: '2026-02-10T15:00:00.000Z', fields: person('Hedy Lamarr', 'no'), utm: { utm_source: 'google' } }),
+      newLead({
+        createdAt: '2026-03-02T04:00:00.000Z',
+        fields: person('Alan Turing', 'no'),
+        utm: {},
+        referrer: 'https://www.facebook.com/',
+      }),
+      newLead({
+        createdAt: '2026-02-10T15:00:00.000Z',
+        fields: person('Hedy Lamarr', 'no'),
+        utm: { utm_source: 'google' },
+      }),
       // More than 30 days ago: not on the dashboard.
       newLead({ createdAt: '2026-01-20T15:00:00.000Z', fields: person('Katherine Johnson', 'no') }),
-      newLead({ launch: second.launch.slug, createdAt: '2026-03-02T13:00:00.000Z', fields: person('Omar Haddad', 'yes'), utm: { utm_source: 'google' } }),
+      newLead({
+        launch: second.launch.slug,
+        createdAt: '2026-03-02T13:00:00.000Z',
+        fields: person('Omar Haddad', 'yes'),
+        utm: { utm_source: 'google' },
+      }),
     ]
     for (const lead of leads) await store.saveLead(lead, mailFor(lead))
     await store.addVisits([
@@ -129,7 +184,11 @@ describe('the dashboard', () => {
     expect(days.find((d) => d[0] === 'Tue, Feb 10')).toEqual(['Tue, Feb 10', '1', '0', '0', '—'])
 
     // Each chart is an img named for what it shows.
-    const names = [...page.matchAll(/<svg class="lp-chart"[^>]*role="img" aria-labelledby="([\w-]+)"[\s\S]*?<title id="\1">([^<]+)<\/title>/g)].map((m) => m[2])
+    const names = [
+      ...page.matchAll(
+        /<svg class="lp-chart"[^>]*role="img" aria-labelledby="([\w-]+)"[\s\S]*?<title id="\1">([^<]+)<\/title>/g,
+      ),
+    ].map((m) => m[2])
     expect(names).toEqual([
       'Registrations per day for the last 30 days, Feb 1 to Mar 2: 5 in all',
       'Registrations by source, last 30 days',
@@ -146,7 +205,9 @@ describe('the dashboard', () => {
       ['Realtors', '2'],
     ])
     expect(tableRows(page, 'Registrations by status')[0]).toEqual(['New', '5'])
-    expect(tableRows(page, 'Registrations from e-mail links, by campaign')).toEqual([['march-open-house', '1', 'Mar 2', 'Mar 2']])
+    expect(tableRows(page, 'Registrations from e-mail links, by campaign')).toEqual([
+      ['march-open-house', '1', 'Mar 2', 'Mar 2'],
+    ])
     expect(h.audit.at(-1)).toMatchObject({ action: 'viewed the dashboard', detail: 'all launches' })
   })
 
@@ -164,7 +225,9 @@ describe('the dashboard', () => {
     expect(list).toContain('<strong>1</strong> registration for')
     // A launch that is not there means all of them.
     await send(h, '/leads/dashboard', { cookie, form: { launch: 'nowhere' } })
-    expect(tableRows(await (await send(h, '/leads/dashboard', { cookie })).text(), 'Registrations per day')[0]![1]).toBe('3')
+    expect(
+      tableRows(await (await send(h, '/leads/dashboard', { cookie })).text(), 'Registrations per day')[0]![1],
+    ).toBe('3')
   })
 
   it('downloads a CSV for people: plain headings, local times, formatted phones, status and assignee, source, launch by name', async () => {
@@ -176,10 +239,24 @@ describe('the dashboard', () => {
       clickIds: { fbclid: 'x' },
     })
     const saved = await store.saveLead(tricky, mailFor(tricky))
-    await store.recordFollowUp({ leadId: saved.lead.id, kind: 'status', value: 'Contacted', author: 'sam@example.com', at: '2026-03-02T15:00:00.000Z' })
-    await store.recordFollowUp({ leadId: saved.lead.id, kind: 'assignee', value: 'sam@example.com', author: 'sam@example.com', at: '2026-03-02T15:00:00.000Z' })
+    await store.recordFollowUp({
+      leadId: saved.lead.id,
+      kind: 'status',
+      value: 'Contacted',
+      author: 'sam@example.com',
+      at: '2026-03-02T15:00:00.000Z',
+    })
+    await store.recordFollowUp({
+      leadId: saved.lead.id,
+      kind: 'assignee',
+      value: 'sam@example.com',
+      author: 'sam@example.com',
+      at: '2026-03-02T15:00:00.000Z',
+    })
     const list = await (await send(h, '/leads', { cookie })).text()
-    expect(list).toContain('<a class="lp-button lp-button-quiet" href="/leads/people.csv" download>Download all as CSV</a>')
+    expect(list).toContain(
+      '<a class="lp-button lp-button-quiet" href="/leads/people.csv" download>Download all as CSV</a>',
+    )
     expect(list).toContain('href="/leads/leads.csv" download>All columns (CSV)</a>')
 
     const response = await send(h, '/leads/people.csv', { cookie })
@@ -188,27 +265,74 @@ describe('the dashboard', () => {
     const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(await response.arrayBuffer())
     expect(text.startsWith('\uFEFF')).toBe(true)
     const [header, ...rows] = parseCsv(text.slice(1))
-    expect(header).toEqual(['Name', 'E-mail', 'Phone', 'Realtor', 'Status', 'Assigned to', 'Registered at (America/Toronto time)', 'Source', 'Launch'])
+    expect(header).toEqual([
+      'Name',
+      'E-mail',
+      'Phone',
+      'Realtor',
+      'Status',
+      'Assigned to',
+      'Registered at (America/Toronto time)',
+      'Source',
+      'Launch',
+    ])
     expect(rows).toHaveLength(7)
     // Newest first, as the list; the leading = is neutralised as a text cell.
     expect(rows.find((row) => row[1] === 'zoe@example.org')).toEqual([
-      `'=Zoë "Zed", Jr.`, 'zoe@example.org', '(647) 555-0111', 'Yes', 'Contacted', 'sam@example.com', '2026-02-28 22:30', 'Meta ads', config.site.name,
+      `'=Zoë "Zed", Jr.`,
+      'zoe@example.org',
+      '(647) 555-0111',
+      'Yes',
+      'Contacted',
+      'sam@example.com',
+      '2026-02-28 22:30',
+      'Meta ads',
+      config.site.name,
     ])
     expect(rows[0]![0]).toBe('Grace Hopper')
-    expect(rows.find((row) => row[0] === 'Ada Lovelace')).toEqual(['Ada Lovelace', 'adalovelace@example.com', '(416) 555-0100', 'No', 'New', '', '2026-03-02 01:00', 'google', config.site.name])
-    expect(rows.find((row) => row[0] === 'Alan Turing')!.slice(6)).toEqual(['2026-03-01 23:00', 'facebook.com', config.site.name])
+    expect(rows.find((row) => row[0] === 'Ada Lovelace')).toEqual([
+      'Ada Lovelace',
+      'adalovelace@example.com',
+      '(416) 555-0100',
+      'No',
+      'New',
+      '',
+      '2026-03-02 01:00',
+      'google',
+      config.site.name,
+    ])
+    expect(rows.find((row) => row[0] === 'Alan Turing')!.slice(6)).toEqual([
+      '2026-03-01 23:00',
+      'facebook.com',
+      config.site.name,
+    ])
     expect(rows.find((row) => row[0] === 'Omar Haddad')!.at(-1)).toBe(second.site.name)
-    expect(h.audit.at(-1)).toMatchObject({ action: 'downloaded leads as CSV (for people)', detail: 'all launches, no search; 7 leads' })
+    expect(h.audit.at(-1)).toMatchObject({
+      action: 'downloaded leads as CSV (for people)',
+      detail: 'all launches, no search; 7 leads',
+    })
 
     // One launch chosen: its name in the file's, no launch column; the full CSV keeps every technical column.
     await send(h, '/leads/search', { cookie, form: { text: '', launch: second.launch.slug } })
     const one = await send(h, '/leads/people.csv', { cookie })
-    expect(one.headers.get('content-disposition')).toBe(`attachment; filename="${second.launch.slug}-leads-2026-03-02.csv"`)
+    expect(one.headers.get('content-disposition')).toBe(
+      `attachment; filename="${second.launch.slug}-leads-2026-03-02.csv"`,
+    )
     expect(parseCsv(await one.text())).toEqual([
       ['Name', 'E-mail', 'Phone', 'Realtor', 'Status', 'Assigned to', 'Registered at (America/Toronto time)', 'Source'],
       ['Omar Haddad', 'omarhaddad@example.com', '(416) 555-0100', 'Yes', 'New', '', '2026-03-02 08:00', 'google'],
     ])
     const full = parseCsv(await (await send(h, '/leads/leads.csv', { cookie })).text())
-    expect(full[0]).toEqual(expect.arrayContaining(['id', 'created_at', 'submission_id', 'consent_sha256', 'utm_source', 'gclid', 'user_agent']))
+    expect(full[0]).toEqual(
+      expect.arrayContaining([
+        'id',
+        'created_at',
+        'submission_id',
+        'consent_sha256',
+        'utm_source',
+        'gclid',
+        'user_agent',
+      ]),
+    )
   })
 })

@@ -20,7 +20,13 @@ const run = promisify(execFile)
 const root = mkdtempSync(path.join(tmpdir(), 'vip-erase-'))
 afterAll(() => rmSync(root, { recursive: true, force: true }))
 const page = readPageConfig()
-const settings = { siteName: page.site.name, brokerage: page.site.brokerage, recipient: 'sales@example.com', timeZone: 'America/Toronto', form: page.form }
+const settings = {
+  siteName: page.site.name,
+  brokerage: page.site.brokerage,
+  recipient: 'sales@example.com',
+  timeZone: 'America/Toronto',
+  form: page.form,
+}
 
 // What must vanish: the address, and the name that goes with it (in the lead and in the notification).
 const address = 'erin.erasable@example.com'
@@ -80,7 +86,11 @@ describe('npm run leads:erase on SQLite (DATA_DIR)', () => {
     const emlDir = path.join(dataDir, 'outbox')
     try {
       const keep = registration({ name: 'Kim Kept', email: 'kept@example.com' })
-      for (const body of [registration({ name: 'Erin Erasable', email: address }), registration({ name: 'Erin Erasable', email: address.toUpperCase() }), keep]) {
+      for (const body of [
+        registration({ name: 'Erin Erasable', email: address }),
+        registration({ name: 'Erin Erasable', email: address.toUpperCase() }),
+        keep,
+      ]) {
         const res = await fetch(`${server.url}/functions/v1/send-contact-email`, {
           method: 'POST',
           headers: { apikey: localAnonKey, 'content-type': 'application/json' },
@@ -89,7 +99,9 @@ describe('npm run leads:erase on SQLite (DATA_DIR)', () => {
         expect(res.status).toBe(200)
       }
       await until(() => existsSync(emlDir) && readdirSync(emlDir).filter((f) => f.endsWith('.eml')).length === 6)
-      expect(filesWithTraces(dataDir).sort()).toEqual(expect.arrayContaining(['leads.sqlite-wal', expect.stringMatching(/^outbox\/.*\.eml$/)]))
+      expect(filesWithTraces(dataDir).sort()).toEqual(
+        expect.arrayContaining(['leads.sqlite-wal', expect.stringMatching(/^outbox\/.*\.eml$/)]),
+      )
       // The team looked the person up on the leads page: the search is kept in its session (issue 21, item 8).
       const origin = server.url
       const form = (body: Record<string, string>, cookie?: string) => ({
@@ -99,9 +111,14 @@ describe('npm run leads:erase on SQLite (DATA_DIR)', () => {
         body: new URLSearchParams(body).toString(),
       })
       const signedIn = await fetch(`${server.url}/leads/sign-in`, form({ password }))
-      const cookie = signedIn.headers.getSetCookie().find((c) => c.startsWith('leads_session='))!.split(';')[0]!
+      const cookie = signedIn.headers
+        .getSetCookie()
+        .find((c) => c.startsWith('leads_session='))!
+        .split(';')[0]!
       expect((await fetch(`${server.url}/leads/search`, form({ text: address }, cookie))).status).toBe(303)
-      expect(await (await fetch(`${server.url}/leads`, { headers: { cookie } })).text()).toContain('registrations match')
+      expect(await (await fetch(`${server.url}/leads`, { headers: { cookie } })).text()).toContain(
+        'registrations match',
+      )
       expect(filesWithTraces(dataDir)).toEqual(expect.arrayContaining([expect.stringMatching(/^leads-page\.sqlite/)]))
 
       const refused = await eraseCli(['--email', address], { DATA_DIR: dataDir })
@@ -120,7 +137,9 @@ describe('npm run leads:erase on SQLite (DATA_DIR)', () => {
       // keeps them.
       expect(filesWithTraces(dataDir)).toEqual([])
       expect(await (await fetch(`${server.url}/leads`, { headers: { cookie } })).text()).toContain('Registrations')
-      expect(existsSync(path.join(dataDir, 'leads.sqlite-wal')) ? statSync(path.join(dataDir, 'leads.sqlite-wal')).size : 0).toBe(0)
+      expect(
+        existsSync(path.join(dataDir, 'leads.sqlite-wal')) ? statSync(path.join(dataDir, 'leads.sqlite-wal')).size : 0,
+      ).toBe(0)
       // The other person's notification and reply (page.config.json has a reply) stay.
       expect(readdirSync(emlDir)).toHaveLength(2)
       expect(readFileSync(path.join(dataDir, 'leads.sqlite')).toString('latin1')).toContain('kept@example.com')
@@ -150,15 +169,24 @@ describe('npm run leads:erase on SQLite (DATA_DIR)', () => {
     const done = await eraseCli(['--id', keep.submissionId, '--yes'], { DATA_DIR: dataDir })
     expect(done.stdout).toContain('Erased 1 registration, 1 message and 0 .eml files.')
     const again = await eraseCli(['--id', keep.submissionId], { DATA_DIR: dataDir })
-    expect(again).toMatchObject({ stdout: expect.stringContaining('No registrations for this submission id'), stderr: '' })
+    expect(again).toMatchObject({
+      stdout: expect.stringContaining('No registrations for this submission id'),
+      stderr: '',
+    })
     const reopened = openSqliteStore(path.join(dataDir, 'leads.sqlite'), { readonly: true, defaultLaunch })
     expect(await reopened.listLeads(0, 10)).toHaveLength(2)
     await reopened.close()
   })
 
   it('explains a wrong call in plain words', async () => {
-    expect(await eraseCli([], { DATA_DIR: root })).toMatchObject({ code: 2, stderr: expect.stringContaining('Say whose registrations to erase') })
-    expect(await eraseCli(['--id', 'abc'], { DATA_DIR: root })).toMatchObject({ code: 2, stderr: expect.stringContaining('--id needs a submission id') })
+    expect(await eraseCli([], { DATA_DIR: root })).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('Say whose registrations to erase'),
+    })
+    expect(await eraseCli(['--id', 'abc'], { DATA_DIR: root })).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--id needs a submission id'),
+    })
     expect(await eraseCli(['--email', 'x@example.com'], { DATA_DIR: path.join(root, 'none') })).toMatchObject({
       code: 1,
       stderr: expect.stringContaining('No leads database at'),
@@ -167,39 +195,61 @@ describe('npm run leads:erase on SQLite (DATA_DIR)', () => {
 })
 
 describe('npm run leads:erase on PostgreSQL', () => {
-  it.skipIf(plannedPostgresKind() === 'pglite')('erases the person and their searches on the leads page and, after VACUUM FULL, leaves no byte of them in the database files', async () => {
-    const pg = await startTestPostgres()
-    try {
-      const { keep } = await seed(createPostgresStore(pg.db, { defaultLaunch }))
-      // The team looked the person up on the leads page, with the shared password and as a studio account.
-      const sessions = createPostgresSessionStore(pg.db, 'a team password')
-      const now = new Date()
-      await sessions.saveFilter(await sessions.create(now, 3_600_000), { ...emptyFilter, text: 'Erin.Erasable@Example.com', launch: defaultLaunch })
-      await sessions.saveAccountFilter('studio-session', { ...emptyFilter, text: address }, now, 3_600_000)
-      await sessions.saveFilter(await sessions.create(now, 3_600_000), { ...emptyFilter, text: 'Kim Kept' })
-      const dataDirectory = ((await pg.db.query('SHOW data_directory')).rows[0] as { data_directory: string }).data_directory
-      const dbOid = ((await pg.db.query('SELECT oid FROM pg_database WHERE datname = current_database()')).rows[0] as { oid: number }).oid
-      const databaseFiles = path.join(dataDirectory, 'base', String(dbOid))
-      await pg.db.query('CHECKPOINT')
-      expect(filesWithTraces(databaseFiles).length).toBeGreaterThan(0)
+  it.skipIf(plannedPostgresKind() === 'pglite')(
+    'erases the person and their searches on the leads page and, after VACUUM FULL, leaves no byte of them in the database files',
+    async () => {
+      const pg = await startTestPostgres()
+      try {
+        const { keep } = await seed(createPostgresStore(pg.db, { defaultLaunch }))
+        // The team looked the person up on the leads page, with the shared password and as a studio account.
+        const sessions = createPostgresSessionStore(pg.db, 'a team password')
+        const now = new Date()
+        await sessions.saveFilter(await sessions.create(now, 3_600_000), {
+          ...emptyFilter,
+          text: 'Erin.Erasable@Example.com',
+          launch: defaultLaunch,
+        })
+        await sessions.saveAccountFilter('studio-session', { ...emptyFilter, text: address }, now, 3_600_000)
+        await sessions.saveFilter(await sessions.create(now, 3_600_000), { ...emptyFilter, text: 'Kim Kept' })
+        const dataDirectory = ((await pg.db.query('SHOW data_directory')).rows[0] as { data_directory: string })
+          .data_directory
+        const dbOid = (
+          (await pg.db.query('SELECT oid FROM pg_database WHERE datname = current_database()')).rows[0] as {
+            oid: number
+          }
+        ).oid
+        const databaseFiles = path.join(dataDirectory, 'base', String(dbOid))
+        await pg.db.query('CHECKPOINT')
+        expect(filesWithTraces(databaseFiles).length).toBeGreaterThan(0)
 
-      const refused = await eraseCli(['--email', address], { DATABASE_URL: pg.url! })
-      expect(refused).toMatchObject({ code: 1, stderr: expect.stringContaining('Not erasing') })
+        const refused = await eraseCli(['--email', address], { DATABASE_URL: pg.url! })
+        expect(refused).toMatchObject({ code: 1, stderr: expect.stringContaining('Not erasing') })
 
-      const done = await eraseCli(['--email', address, '--yes'], { DATABASE_URL: pg.url! })
-      expect(done).toMatchObject({ stderr: '' })
-      expect(done.stdout).toContain('Erased 2 registrations, 2 messages.')
-      expect(done.stdout).toContain('Removed the address from 2 searches of the leads page.')
-      const searches = (await pg.db.query("SELECT filter->>'text' AS text, filter->>'launch' AS launch FROM public.leads_page_sessions ORDER BY 1, 2")).rows
-      expect(searches).toEqual([{ text: '', launch: '' }, { text: '', launch: defaultLaunch }, { text: 'Kim Kept', launch: '' }])
-      const left = (await pg.db.query('SELECT submission_id FROM public.leads')).rows as Array<{ submission_id: string }>
-      expect(left.map((r) => r.submission_id)).toEqual([keep.submissionId])
-      expect((await pg.db.query('SELECT count(*)::int AS n FROM public.outbox')).rows).toEqual([{ n: 1 }])
-      // Files of the tables as they were before VACUUM FULL are removed at the next checkpoint.
-      await pg.db.query('CHECKPOINT')
-      expect(filesWithTraces(databaseFiles)).toEqual([])
-    } finally {
-      await pg.stop()
-    }
-  })
+        const done = await eraseCli(['--email', address, '--yes'], { DATABASE_URL: pg.url! })
+        expect(done).toMatchObject({ stderr: '' })
+        expect(done.stdout).toContain('Erased 2 registrations, 2 messages.')
+        expect(done.stdout).toContain('Removed the address from 2 searches of the leads page.')
+        const searches = (
+          await pg.db.query(
+            "SELECT filter->>'text' AS text, filter->>'launch' AS launch FROM public.leads_page_sessions ORDER BY 1, 2",
+          )
+        ).rows
+        expect(searches).toEqual([
+          { text: '', launch: '' },
+          { text: '', launch: defaultLaunch },
+          { text: 'Kim Kept', launch: '' },
+        ])
+        const left = (await pg.db.query('SELECT submission_id FROM public.leads')).rows as Array<{
+          submission_id: string
+        }>
+        expect(left.map((r) => r.submission_id)).toEqual([keep.submissionId])
+        expect((await pg.db.query('SELECT count(*)::int AS n FROM public.outbox')).rows).toEqual([{ n: 1 }])
+        // Files of the tables as they were before VACUUM FULL are removed at the next checkpoint.
+        await pg.db.query('CHECKPOINT')
+        expect(filesWithTraces(databaseFiles)).toEqual([])
+      } finally {
+        await pg.stop()
+      }
+    },
+  )
 })

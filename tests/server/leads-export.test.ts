@@ -21,7 +21,12 @@ async function seed(store: LeadStore): Promise<void> {
   const leads = [
     newLead({ fields: { name: 'Jane Doe', email: 'jane@example.com', phone: '555-555-0100', isRealtor: 'no' } }),
     newLead({
-      fields: { name: '=HYPERLINK("http://evil.example","Click")', email: 'a,b@example.com', phone: '+1 555 555 0100', isRealtor: 'yes' },
+      fields: {
+        name: '=HYPERLINK("http://evil.example","Click")',
+        email: 'a,b@example.com',
+        phone: '+1 555 555 0100',
+        isRealtor: 'yes',
+      },
       utm: { utm_source: '@attack', utm_medium: 'cpc', utm_custom: 'x' },
       referrer: '-2+3',
       clickIds: { gclid: 'Cj0KCQ-abc', fbclid: '=cmd' },
@@ -29,15 +34,52 @@ async function seed(store: LeadStore): Promise<void> {
       suspectedSpam: true,
       consentReported: '=cmd|calc',
     }),
-    newLead({ fields: { name: 'Line\r\nBreak "quoted"', email: 'c@example.com', phone: '5555550100', isRealtor: 'no' }, consentText: 'Line one\nline two', userAgent: null, phase: 'sold-out' }),
+    newLead({
+      fields: { name: 'Line\r\nBreak "quoted"', email: 'c@example.com', phone: '5555550100', isRealtor: 'no' },
+      consentText: 'Line one\nline two',
+      userAgent: null,
+      phase: 'sold-out',
+    }),
   ]
   for (const lead of leads) await store.saveLead(lead, lead.suspectedSpam ? null : mailFor(lead))
 }
 
 const header = [
-  'id', 'created_at', 'submission_id', 'launch', 'phase', 'realtor', 'first_registered_at', 'suspected_spam', 'name', 'email', 'phone', 'isRealtor', 'updates', 'consent_text', 'consent_sha256',
-  'consent_reported', 'consent_kind', 'implied_consent_until', 'page_url', 'referrer', 'landing_page', 'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content',
-  'utm_custom', 'gclid', 'gbraid', 'wbraid', 'fbclid', 'msclkid', 'user_agent', 'withdrawn_at', 'documents_opened',
+  'id',
+  'created_at',
+  'submission_id',
+  'launch',
+  'phase',
+  'realtor',
+  'first_registered_at',
+  'suspected_spam',
+  'name',
+  'email',
+  'phone',
+  'isRealtor',
+  'updates',
+  'consent_text',
+  'consent_sha256',
+  'consent_reported',
+  'consent_kind',
+  'implied_consent_until',
+  'page_url',
+  'referrer',
+  'landing_page',
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+  'utm_term',
+  'utm_content',
+  'utm_custom',
+  'gclid',
+  'gbraid',
+  'wbraid',
+  'fbclid',
+  'msclkid',
+  'user_agent',
+  'withdrawn_at',
+  'documents_opened',
 ]
 
 function exportCli(args: string[], env: Record<string, string>, cwd = process.cwd()) {
@@ -58,7 +100,10 @@ function checkRows(rows: string[][]): void {
   expect(col(first, 'created_at')).toBe('2025-06-01T14:30:00.000Z')
   expect(col(first, 'consent_sha256')).toBe('6ac42fa0ae3a14bbbe41fd46fb467154203be57a24ffff181293241be1837a8c')
   expect(col(first, 'consent_reported')).toBe('')
-  expect([col(first, 'consent_kind'), col(first, 'implied_consent_until')]).toEqual(['implied', '2025-12-01T14:30:00.000Z'])
+  expect([col(first, 'consent_kind'), col(first, 'implied_consent_until')]).toEqual([
+    'implied',
+    '2025-12-01T14:30:00.000Z',
+  ])
   expect(col(hostile, 'consent_reported')).toBe("'=cmd|calc")
   expect(col(hostile, 'name')).toBe(`'=HYPERLINK("http://evil.example","Click")`)
   expect(col(hostile, 'email')).toBe('a,b@example.com')
@@ -119,7 +164,9 @@ describe('npm run leads:export', () => {
   })
 
   it('says plainly when DATA_DIR holds no leads database', async () => {
-    const error = await exportCli([], { DATA_DIR: path.join(root, 'empty') }).catch((e: { code: number; stderr: string }) => e)
+    const error = await exportCli([], { DATA_DIR: path.join(root, 'empty') }).catch(
+      (e: { code: number; stderr: string }) => e,
+    )
     expect(error).toMatchObject({ code: 1, stderr: expect.stringContaining('No leads database at') })
   })
 
@@ -157,9 +204,21 @@ function projectWithLaunches(): string {
 async function seedLaunches(store: LeadStore, forgetLaunch: (submissionId: string) => Promise<void>): Promise<void> {
   const leads = [
     newLead({ fields: { name: 'Jane Doe', email: 'jane@example.com', phone: '555-555-0100', isRealtor: 'no' } }),
-    newLead({ launch: 'willowmere-commons', fields: { name: 'Wen Zhao', email: 'wen@example.com', phone: '555-555-0101', postalCode: 'M4C 1A1', isRealtor: 'yes' } }),
+    newLead({
+      launch: 'willowmere-commons',
+      fields: {
+        name: 'Wen Zhao',
+        email: 'wen@example.com',
+        phone: '555-555-0101',
+        postalCode: 'M4C 1A1',
+        isRealtor: 'yes',
+      },
+    }),
     newLead({ fields: { name: 'Old Timer', email: 'old@example.com', phone: '555-555-0102', isRealtor: 'no' } }),
-    newLead({ launch: 'maple-ridge', fields: { name: 'Lucía Fernández', email: 'lucia@example.com', unitType: 'townhouse' } }),
+    newLead({
+      launch: 'maple-ridge',
+      fields: { name: 'Lucía Fernández', email: 'lucia@example.com', unitType: 'townhouse' },
+    }),
     newLead({ launch: 'cedar-row', fields: { name: 'Omar Haddad', email: 'omar@example.com', lotSize: '40 ft' } }),
   ]
   for (const lead of leads) await store.saveLead(lead, mailFor(lead))
@@ -202,14 +261,18 @@ describe('npm run leads:export with several launches', () => {
     expect(fields.slice(0, 6)).toEqual(['name', 'email', 'phone', 'isRealtor', 'updates', 'postalCode'])
     expect(fields.slice(-2)).toEqual(['unitType', 'lotSize'])
     expect(records[1]!.postalCode).toBe('M4C 1A1')
-    expect(stderr).toMatch(/^Note: (\/.*\/)?launches\/cedar-row\/page\.config\.json:1:1: The file is not valid JSON\..* Its leads are exported with the fields they hold\.$/m)
+    expect(stderr).toMatch(
+      /^Note: (\/.*\/)?launches\/cedar-row\/page\.config\.json:1:1: The file is not valid JSON\..* Its leads are exported with the fields they hold\.$/m,
+    )
     expect(stderr).toContain('Exported 5 leads.')
   })
 
   it("exports one launch with --launch, in that launch's own field order", async () => {
     const { stdout, stderr } = await exportCli(['--launch', 'willowmere-commons'], { DATA_DIR: dataDir }, project)
     const { fields, records } = readExport(stdout)
-    expect(records.map((r) => [r.name, r.launch, r.postalCode])).toEqual([['Wen Zhao', 'willowmere-commons', 'M4C 1A1']])
+    expect(records.map((r) => [r.name, r.launch, r.postalCode])).toEqual([
+      ['Wen Zhao', 'willowmere-commons', 'M4C 1A1'],
+    ])
     expect(fields.slice(0, 5)).toEqual(['name', 'phone', 'email', 'postalCode', 'isRealtor'])
     expect(stderr).toContain('Exported 1 lead of willowmere-commons.')
     // One launch is read alone: the broken one is not even looked at.
@@ -234,7 +297,9 @@ describe('npm run leads:export with several launches', () => {
   })
 
   it('names the launches there are when asked for one that is not', async () => {
-    const error = await exportCli(['--launch', 'nowhere'], { DATA_DIR: dataDir }, project).catch((e: { code: number; stdout: string; stderr: string }) => e)
+    const error = await exportCli(['--launch', 'nowhere'], { DATA_DIR: dataDir }, project).catch(
+      (e: { code: number; stdout: string; stderr: string }) => e,
+    )
     expect(error).toMatchObject({ code: 2, stdout: '' })
     expect((error as { stderr: string }).stderr.trim()).toBe(
       `There is no launch "nowhere" here. The launches are: ${defaultLaunch}, cedar-row, willowmere-commons, maple-ridge.`,
@@ -248,11 +313,19 @@ describe('npm run leads:export with several launches', () => {
         await pg.db.query('UPDATE public.leads SET launch = NULL WHERE submission_id = $1', [id])
       })
       const all = readExport((await exportCli([], { DATABASE_URL: pg.url! }, project)).stdout)
-      expect(all.records.map((r) => r.launch)).toEqual([defaultLaunch, 'willowmere-commons', defaultLaunch, 'maple-ridge', 'cedar-row'])
+      expect(all.records.map((r) => r.launch)).toEqual([
+        defaultLaunch,
+        'willowmere-commons',
+        defaultLaunch,
+        'maple-ridge',
+        'cedar-row',
+      ])
       expect(all.fields.slice(0, 6)).toEqual(['name', 'email', 'phone', 'isRealtor', 'updates', 'postalCode'])
       const one = readExport((await exportCli(['--launch', defaultLaunch], { DATABASE_URL: pg.url! }, project)).stdout)
       expect(one.records.map((r) => r.name)).toEqual(['Jane Doe', 'Old Timer'])
-      const error = await exportCli(['--launch', 'nowhere'], { DATABASE_URL: pg.url! }, project).catch((e: { code: number; stderr: string }) => e)
+      const error = await exportCli(['--launch', 'nowhere'], { DATABASE_URL: pg.url! }, project).catch(
+        (e: { code: number; stderr: string }) => e,
+      )
       expect(error).toMatchObject({ code: 2, stderr: expect.stringContaining('The launches are: ') })
     } finally {
       await pg.stop()

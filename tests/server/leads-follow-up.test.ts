@@ -32,7 +32,12 @@ function client(server: ServerProcess): Client {
         headers.origin = origin ?? server.url
         headers['content-type'] = 'application/x-www-form-urlencoded'
       }
-      const response = await fetch(`${server.url}${target}`, { method: form ? 'POST' : 'GET', headers, redirect: 'manual', body: form ? new URLSearchParams(form) : undefined })
+      const response = await fetch(`${server.url}${target}`, {
+        method: form ? 'POST' : 'GET',
+        headers,
+        redirect: 'manual',
+        body: form ? new URLSearchParams(form) : undefined,
+      })
       for (const line of response.headers.getSetCookie()) {
         const pair = line.split(';')[0]!
         const name = pair.slice(0, pair.indexOf('='))
@@ -46,7 +51,8 @@ function client(server: ServerProcess): Client {
 }
 
 /** The cards' titles on a list page. */
-const cards = (body: string) => [...body.matchAll(/<h2 class="lp-card-title"><a href="\/leads\/lead\/\d+">([^<]+)<\/a>/g)].map((m) => m[1])
+const cards = (body: string) =>
+  [...body.matchAll(/<h2 class="lp-card-title"><a href="\/leads\/lead\/\d+">([^<]+)<\/a>/g)].map((m) => m[1])
 
 describe('follow-up on the leads page (SQLite, Node server, webhook receiver)', () => {
   let root = ''
@@ -70,12 +76,37 @@ describe('follow-up on the leads page (SQLite, Node server, webhook receiver)', 
     mkdirSync(dataDir, { mode: 0o700 })
     const store = openSqliteStore(path.join(dataDir, 'leads.sqlite'), { defaultLaunch })
     const people = [
-      { key: 'ada', launch: defaultLaunch, name: 'Ada Lovelace', email: 'ada@example.com', phone: '(647) 555-0111', isRealtor: 'no' },
-      { key: 'ada-again', launch: 'maple-ridge', name: 'Ada L.', email: 'ada.l@example.org', phone: '+1 647 555 0111', isRealtor: 'no' },
-      { key: 'grace', launch: defaultLaunch, name: 'Grace Hopper', email: 'grace@example.com', phone: '416-555-0102', isRealtor: 'yes' },
+      {
+        key: 'ada',
+        launch: defaultLaunch,
+        name: 'Ada Lovelace',
+        email: 'ada@example.com',
+        phone: '(647) 555-0111',
+        isRealtor: 'no',
+      },
+      {
+        key: 'ada-again',
+        launch: 'maple-ridge',
+        name: 'Ada L.',
+        email: 'ada.l@example.org',
+        phone: '+1 647 555 0111',
+        isRealtor: 'no',
+      },
+      {
+        key: 'grace',
+        launch: defaultLaunch,
+        name: 'Grace Hopper',
+        email: 'grace@example.com',
+        phone: '416-555-0102',
+        isRealtor: 'yes',
+      },
     ]
     for (const [i, p] of people.entries()) {
-      const lead = newLead({ launch: p.launch, createdAt: `2026-03-0${i + 1}T15:00:00.000Z`, fields: { name: p.name, email: p.email, phone: p.phone, isRealtor: p.isRealtor } })
+      const lead = newLead({
+        launch: p.launch,
+        createdAt: `2026-03-0${i + 1}T15:00:00.000Z`,
+        fields: { name: p.name, email: p.email, phone: p.phone, isRealtor: p.isRealtor },
+      })
       ids.set(p.key, (await store.saveLead(lead, mailFor(lead))).lead.id)
     }
     await store.close()
@@ -128,21 +159,37 @@ describe('follow-up on the leads page (SQLite, Node server, webhook receiver)', 
     // Refused: a status the launch does not have, a change from another site.
     const wrong = await team.send(`/leads/lead/${ada}/status`, { status: 'Sold twice' })
     expect(wrong.status).toBe(400)
-    expect(await wrong.text()).toContain('Choose one of the statuses: New, Contacted, Appointment booked, Purchased, Not interested.')
-    expect((await team.send(`/leads/lead/${ada}/note`, { note: 'forged' }, 'https://evil.example.org')).status).toBe(403)
+    expect(await wrong.text()).toContain(
+      'Choose one of the statuses: New, Contacted, Appointment booked, Purchased, Not interested.',
+    )
+    expect((await team.send(`/leads/lead/${ada}/note`, { note: 'forged' }, 'https://evil.example.org')).status).toBe(
+      403,
+    )
 
-    await expect.poll(() => crm.calls.filter((call) => JSON.parse(call.body).type === 'lead.updated').length, { timeout: 15_000 }).toBe(3)
-    const updates = crm.calls.map((call) => ({ ...call, json: JSON.parse(call.body) })).filter((call) => call.json.type === 'lead.updated')
+    await expect
+      .poll(() => crm.calls.filter((call) => JSON.parse(call.body).type === 'lead.updated').length, { timeout: 15_000 })
+      .toBe(3)
+    const updates = crm.calls
+      .map((call) => ({ ...call, json: JSON.parse(call.body) }))
+      .filter((call) => call.json.type === 'lead.updated')
     expect(updates.every((call) => call.signed)).toBe(true)
     expect(new Set(updates.map((call) => call.headers['webhook-id'])).size).toBe(3)
     const lastUpdate = updates.find((call) => call.json.data.change.kind === 'assignee')!.json.data
-    expect(lastUpdate).toMatchObject({ launch: defaultLaunch, status: 'Contacted', assignee: 'Sam Seller', updatedBy: 'Team password', change: { kind: 'assignee', value: 'Sam Seller' } })
+    expect(lastUpdate).toMatchObject({
+      launch: defaultLaunch,
+      status: 'Contacted',
+      assignee: 'Sam Seller',
+      updatedBy: 'Team password',
+      change: { kind: 'assignee', value: 'Sam Seller' },
+    })
     expect(updates.find((call) => call.json.data.change.kind === 'note')!.json.data.change.value).toBe(note)
     // Each change is an audit line (the studio's audit log); none holds the note, nor does the server's log.
     const studio = openSqliteStudioStore(path.join(dataDir, 'studio.sqlite'))
     const lines = (await studio.listAudit(1000)).filter((line) => line.detail?.startsWith(`lead ${ada}`))
     studio.close()
-    expect(lines.map((line) => line.action)).toEqual(expect.arrayContaining(["changed a lead's status", 'added a note to a lead', 'assigned a lead']))
+    expect(lines.map((line) => line.action)).toEqual(
+      expect.arrayContaining(["changed a lead's status", 'added a note to a lead', 'assigned a lead']),
+    )
     expect(JSON.stringify(lines)).not.toContain('corner unit')
     expect(server.output()).not.toContain('corner unit')
   })
@@ -150,7 +197,14 @@ describe('follow-up on the leads page (SQLite, Node server, webhook receiver)', 
   it('filters by status, assignee, realtor and dates, kept in the session and never in an address', async () => {
     const team = await signIn()
     await team.send(`/leads/lead/${ids.get('grace')!}/status`, { status: 'Appointment booked' })
-    const filtered = await team.send('/leads/search', { status: 'Appointment booked', assignee: '', realtor: '', from: '', to: '', text: '' })
+    const filtered = await team.send('/leads/search', {
+      status: 'Appointment booked',
+      assignee: '',
+      realtor: '',
+      from: '',
+      to: '',
+      text: '',
+    })
     expect(filtered.headers.get('location')).toBe('/leads')
     const list = await (await team.send('/leads')).text()
     expect(cards(list)).toEqual(['Grace Hopper'])
@@ -165,7 +219,7 @@ describe('follow-up on the leads page (SQLite, Node server, webhook receiver)', 
     expect(cards(await (await team.send('/leads')).text())).toEqual(['Grace Hopper', 'Ada L.', 'Ada Lovelace'])
   })
 
-  it('finds a phone typed in any format and shows one person\'s registrations together, marking repeats in the list', async () => {
+  it("finds a phone typed in any format and shows one person's registrations together, marking repeats in the list", async () => {
     const team = await signIn()
     for (const typed of ['+1 647 555 0111', '16475550111', '(647) 555-0111']) {
       await team.send('/leads/search', { text: typed })
@@ -182,18 +236,28 @@ describe('follow-up on the leads page (SQLite, Node server, webhook receiver)', 
     expect(other).toContain(`href="/leads/lead/${ids.get('ada')!}"`)
   })
 
-  it('offers the studio\'s sales accounts to assign (by the roster\'s name where it has one), and tells an account limited to one launch only how many others there are', async () => {
+  it("offers the studio's sales accounts to assign (by the roster's name where it has one), and tells an account limited to one launch only how many others there are", async () => {
     const out: string[] = []
-    const code = await runStudioInvite(['--email', 'sam@example.com', '--role', 'sales', '--launch', defaultLaunch], { DATA_DIR: dataDir, PORT: '3000', PAGE_CONFIG: configFile }, root, (l) => out.push(l), (l) => out.push(l))
+    const code = await runStudioInvite(
+      ['--email', 'sam@example.com', '--role', 'sales', '--launch', defaultLaunch],
+      { DATA_DIR: dataDir, PORT: '3000', PAGE_CONFIG: configFile },
+      root,
+      (l) => out.push(l),
+      (l) => out.push(l),
+    )
     expect(code, out.join('\n')).toBe(0)
     const sam = client(server)
     const link = new URL(out.find((line) => line.startsWith('http'))!).pathname
     expect((await sam.send(link, { password: accountPassword, confirm: accountPassword })).status).toBe(303)
     const page = await (await sam.send(`/leads/lead/${ids.get('ada')!}`)).text()
-    expect(page).toMatch(/<select id="lead-assignee" name="assignee">[\s\S]*<option value="sam@example.com">Sam Chen \(sam@example.com\)<\/option>/)
+    expect(page).toMatch(
+      /<select id="lead-assignee" name="assignee">[\s\S]*<option value="sam@example.com">Sam Chen \(sam@example.com\)<\/option>/,
+    )
     expect(page).toContain('Also registered for 1 other launch.')
     expect(page).not.toContain(`href="/leads/lead/${ids.get('ada-again')!}"`)
-    expect((await sam.send(`/leads/lead/${ids.get('ada')!}/assignee`, { assignee: 'sam@example.com' })).status).toBe(303)
+    expect((await sam.send(`/leads/lead/${ids.get('ada')!}/assignee`, { assignee: 'sam@example.com' })).status).toBe(
+      303,
+    )
     expect((await sam.send(`/leads/lead/${ids.get('ada')!}/assignee`, { assignee: 'Someone Else' })).status).toBe(400)
     expect((await sam.send(`/leads/lead/${ids.get('ada-again')!}/status`, { status: 'Contacted' })).status).toBe(403)
     // Stored as the e-mail, shown by the roster's name: in the lead's history, the list and the filter's choices.

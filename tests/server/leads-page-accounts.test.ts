@@ -43,7 +43,11 @@ async function project(): Promise<Project> {
   for (const [i, person] of people.entries()) {
     // Within the last few days, so the dashboard (the last 30 days by the server's own clock) counts them.
     const createdAt = new Date(Date.now() - (i + 1) * 86_400_000).toISOString()
-    const lead = newLead({ launch: person.launch, createdAt, fields: { name: person.name, email: person.email, phone: person.phone, isRealtor: 'no' } })
+    const lead = newLead({
+      launch: person.launch,
+      createdAt,
+      fields: { name: person.name, email: person.email, phone: person.phone, isRealtor: 'no' },
+    })
     ids.set(person.name, (await store.saveLead(lead, mailFor(lead))).lead.id)
   }
   await store.close()
@@ -51,13 +55,24 @@ async function project(): Promise<Project> {
 }
 
 function serve(p: Project, env: Record<string, string> = {}): Promise<ServerProcess> {
-  return startServerProcess({ DATA_DIR: p.dataDir, DIST_DIR: path.join(p.root, 'dist'), PAGE_CONFIG: p.configFile, ...env })
+  return startServerProcess({
+    DATA_DIR: p.dataDir,
+    DIST_DIR: path.join(p.root, 'dist'),
+    PAGE_CONFIG: p.configFile,
+    ...env,
+  })
 }
 
 /** `npm run studio:invite`'s code; returns the path of the one-time link it prints. */
 async function invite(p: Project, email: string, role: string, launches: string[] = []): Promise<string> {
   const out: string[] = []
-  const code = await runStudioInvite(['--email', email, '--role', role, ...launches.flatMap((l) => ['--launch', l])], { DATA_DIR: p.dataDir, PORT: '3000', PAGE_CONFIG: p.configFile }, p.root, (l) => out.push(l), (l) => out.push(l))
+  const code = await runStudioInvite(
+    ['--email', email, '--role', role, ...launches.flatMap((l) => ['--launch', l])],
+    { DATA_DIR: p.dataDir, PORT: '3000', PAGE_CONFIG: p.configFile },
+    p.root,
+    (l) => out.push(l),
+    (l) => out.push(l),
+  )
   expect(code, out.join('\n')).toBe(0)
   return new URL(out.find((line) => line.startsWith('http'))!).pathname
 }
@@ -66,13 +81,21 @@ async function invite(p: Project, email: string, role: string, launches: string[
 function client(server: ServerProcess) {
   const cookies = new Map<string, string>()
   const setCookies: string[] = []
-  async function send(target: string, init: { form?: Record<string, string>; origin?: string; method?: string } = {}): Promise<Response> {
+  async function send(
+    target: string,
+    init: { form?: Record<string, string>; origin?: string; method?: string } = {},
+  ): Promise<Response> {
     const method = init.method ?? (init.form ? 'POST' : 'GET')
     const headers: Record<string, string> = {}
     if (cookies.size) headers.cookie = [...cookies].map(([k, v]) => `${k}=${v}`).join('; ')
     if (method !== 'GET') headers.origin = init.origin ?? server.url
     if (init.form) headers['content-type'] = 'application/x-www-form-urlencoded'
-    const response = await fetch(`${server.url}${target}`, { method, headers, redirect: 'manual', body: init.form ? new URLSearchParams(init.form) : undefined })
+    const response = await fetch(`${server.url}${target}`, {
+      method,
+      headers,
+      redirect: 'manual',
+      body: init.form ? new URLSearchParams(init.form) : undefined,
+    })
     for (const line of response.headers.getSetCookie()) {
       setCookies.push(line)
       const [pair, ...attributes] = line.split(';')
@@ -89,7 +112,13 @@ function client(server: ServerProcess) {
 type Client = ReturnType<typeof client>
 
 /** Invites a person, sets their password through the link, and returns the signed-in client and where it landed. */
-async function signedIn(p: Project, server: ServerProcess, email: string, role: string, launches?: string[]): Promise<{ who: Client; landed: string }> {
+async function signedIn(
+  p: Project,
+  server: ServerProcess,
+  email: string,
+  role: string,
+  launches?: string[],
+): Promise<{ who: Client; landed: string }> {
   const link = await invite(p, email, role, launches)
   const who = client(server)
   const set = await who.send(link, { form: { password, confirm: password } })
@@ -137,7 +166,7 @@ describe('the leads page with LEADS_PASSWORD and studio accounts (real server)',
     rmSync(p.root, { recursive: true, force: true })
   })
 
-  it('keeps LEADS_PASSWORD working as before, and audits its looks in the studio\'s log before the studio has any account', async () => {
+  it("keeps LEADS_PASSWORD working as before, and audits its looks in the studio's log before the studio has any account", async () => {
     expect(server.output()).toContain('Leads page: on')
     const team = client(server)
     const form = await (await team.send('/leads')).text()
@@ -166,7 +195,9 @@ describe('the leads page with LEADS_PASSWORD and studio accounts (real server)',
     expect(entries.filter((e) => e.action === 'downloaded leads as CSV').map((e) => [e.who, e.detail])).toEqual([
       [who, 'all launches, with a search (its text is not recorded); 1 leads'],
     ])
-    expect(entries.filter((e) => e.action === 'viewed a lead').map((e) => [e.who, e.launch, e.detail])).toEqual([[who, otherLaunch, `lead ${p.ids.get('Hedy Lamarr')}`]])
+    expect(entries.filter((e) => e.action === 'viewed a lead').map((e) => [e.who, e.launch, e.detail])).toEqual([
+      [who, otherLaunch, `lead ${p.ids.get('Hedy Lamarr')}`],
+    ])
     expectNoPersonalData(entries)
   })
 
@@ -174,7 +205,9 @@ describe('the leads page with LEADS_PASSWORD and studio accounts (real server)',
     const { who: sales, landed } = await signedIn(p, server, 'sally.sales@example.com', 'sales')
     expect(landed).toBe('/leads')
     // The studio's session cookie goes to /leads: its path is /.
-    expect(sales.setCookies.find((line) => line.startsWith('studio_session=') && !/max-age=0/i.test(line))).toMatch(/; Path=\/(;|$)/)
+    expect(sales.setCookies.find((line) => line.startsWith('studio_session=') && !/max-age=0/i.test(line))).toMatch(
+      /; Path=\/(;|$)/,
+    )
     const list = await sales.send('/leads')
     expect(list.status).toBe(200)
     const html = await list.text()
@@ -189,7 +222,12 @@ describe('the leads page with LEADS_PASSWORD and studio accounts (real server)',
     expect(signIn.headers.get('location')).toBe('/leads')
     expect((await again.send('/leads/leads.csv')).status).toBe(200)
     const entries = (await audit(p)).filter((e) => e.who === 'sally.sales@example.com')
-    expect(entries.map((e) => e.action)).toEqual(['accepted invitation', 'viewed the leads list', 'sign-in', 'downloaded leads as CSV'])
+    expect(entries.map((e) => e.action)).toEqual([
+      'accepted invitation',
+      'viewed the leads list',
+      'sign-in',
+      'downloaded leads as CSV',
+    ])
     expect(entries.at(-1)!.detail).toBe('all launches, no search; 3 leads')
     // The form without a session now offers the accounts' sign-in beside the password.
     expect(await (await client(server).send('/leads')).text()).toContain('href="/studio/sign-in"')
@@ -222,10 +260,24 @@ describe('the leads page with LEADS_PASSWORD and studio accounts (real server)',
     expect((await limited.send('/leads/lead/99999')).status).toBe(404)
 
     const entries = (await audit(p)).filter((e) => e.who === 'lim.ited@example.com')
-    expect(entries.filter((e) => e.action !== 'accepted invitation').map((e) => [e.action, e.launch ?? '', e.detail])).toEqual([
-      ['viewed the leads list', '', `the newest page; the account's launches (${defaultLaunch}), no search; 2 of 2 shown`],
-      ['viewed the leads list', '', `the newest page; the account's launches (${defaultLaunch}), no search; 2 of 2 shown`],
-      ['viewed the leads list', '', `the newest page; the account's launches (${defaultLaunch}), with a search (its text is not recorded); 0 of 0 shown`],
+    expect(
+      entries.filter((e) => e.action !== 'accepted invitation').map((e) => [e.action, e.launch ?? '', e.detail]),
+    ).toEqual([
+      [
+        'viewed the leads list',
+        '',
+        `the newest page; the account's launches (${defaultLaunch}), no search; 2 of 2 shown`,
+      ],
+      [
+        'viewed the leads list',
+        '',
+        `the newest page; the account's launches (${defaultLaunch}), no search; 2 of 2 shown`,
+      ],
+      [
+        'viewed the leads list',
+        '',
+        `the newest page; the account's launches (${defaultLaunch}), with a search (its text is not recorded); 0 of 0 shown`,
+      ],
       ['downloaded leads as CSV', '', `the account's launches (${defaultLaunch}), no search; 2 leads`],
       ['refused a lead of a launch the account is not given', otherLaunch, `lead ${hedy}`],
       ['viewed a lead', defaultLaunch, `lead ${p.ids.get('Ada Lovelace')}`],
@@ -267,13 +319,17 @@ describe('the leads page with LEADS_PASSWORD and studio accounts (real server)',
     const { who: editor } = await signedIn(p, server, 'eddie.editor@example.com', 'editor')
     const { who: removed } = await signedIn(p, server, 'remy.removed@example.com', 'sales')
     const { who: demoted } = await signedIn(p, server, 'dana.demoted@example.com', 'sales')
-    for (const who of [owner, editor, removed, demoted]) expect(names(await (await who.send('/leads')).text())).toHaveLength(3)
+    for (const who of [owner, editor, removed, demoted])
+      expect(names(await (await who.send('/leads')).text())).toHaveLength(3)
     // An editor and an owner get a way back to the studio.
     expect(await (await editor.send('/leads')).text()).toContain('href="/studio/"')
 
     // Another origin: refused before anything is read, and the session lives on.
     for (const target of ['/leads/search', '/leads/sign-out', '/leads/sign-in']) {
-      const forged = await editor.send(target, { form: { text: 'Ada', password: leadsPassword }, origin: 'http://evil.localhost' })
+      const forged = await editor.send(target, {
+        form: { text: 'Ada', password: leadsPassword },
+        origin: 'http://evil.localhost',
+      })
       expect(forged.status).toBe(403)
       expect(forged.headers.getSetCookie()).toEqual([])
     }
@@ -298,19 +354,45 @@ describe('the leads page with LEADS_PASSWORD and studio accounts (real server)',
 
     // Removed, or given another role, by an owner: their sessions end at once.
     const { who: boss } = await signedIn(p, server, 'bea.boss@example.com', 'owner')
-    const json = { 'content-type': 'application/json', origin: server.url, cookie: [...boss.cookies].map(([k, v]) => `${k}=${v}`).join('; ') }
-    expect((await fetch(`${server.url}/studio/api/people/remy.removed%40example.com`, { method: 'DELETE', headers: json })).status).toBe(200)
-    expect((await fetch(`${server.url}/studio/api/people/dana.demoted%40example.com`, { method: 'PUT', headers: json, body: JSON.stringify({ role: 'sales', launches: [defaultLaunch] }) })).status).toBe(200)
+    const json = {
+      'content-type': 'application/json',
+      origin: server.url,
+      cookie: [...boss.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+    }
+    expect(
+      (await fetch(`${server.url}/studio/api/people/remy.removed%40example.com`, { method: 'DELETE', headers: json }))
+        .status,
+    ).toBe(200)
+    expect(
+      (
+        await fetch(`${server.url}/studio/api/people/dana.demoted%40example.com`, {
+          method: 'PUT',
+          headers: json,
+          body: JSON.stringify({ role: 'sales', launches: [defaultLaunch] }),
+        })
+      ).status,
+    ).toBe(200)
     for (const who of [removed, demoted]) {
       expect(names(await (await who.send('/leads')).text())).toEqual([])
       expect((await who.send(`/leads/lead/${p.ids.get('Ada Lovelace')}`)).status).toBe(303)
     }
 
     // The owner reads every look in the studio's Audit log.
-    const log = (await (await fetch(`${server.url}/studio/api/audit?limit=1000`, { headers: json })).json()) as StoredAudit[]
+    const log = (await (
+      await fetch(`${server.url}/studio/api/audit?limit=1000`, { headers: json })
+    ).json()) as StoredAudit[]
     const looks = log.filter((e) => /leads|lead/.test(e.action))
     expect(new Set(looks.map((e) => e.who))).toEqual(
-      new Set(['shared leads password from 127.0.0.1', 'sally.sales@example.com', 'lim.ited@example.com', 'olivia.owner@example.com', 'eddie.editor@example.com', 'remy.removed@example.com', 'dana.demoted@example.com', 'dash.limited@example.com']),
+      new Set([
+        'shared leads password from 127.0.0.1',
+        'sally.sales@example.com',
+        'lim.ited@example.com',
+        'olivia.owner@example.com',
+        'eddie.editor@example.com',
+        'remy.removed@example.com',
+        'dana.demoted@example.com',
+        'dash.limited@example.com',
+      ]),
     )
     expectNoPersonalData(log)
   })
@@ -351,6 +433,9 @@ describe('the leads page without LEADS_PASSWORD (real server)', () => {
     expect((await sales.send('/leads/sign-out', { form: {} })).status).toBe(200)
     expect(savedSearches(p)).not.toContain('Lovelace')
     expect((await sales.send('/leads')).status).toBe(303)
-    expect((await audit(p)).filter((e) => e.action === 'viewed the leads list').map((e) => e.who)).toEqual(['sam.sales@example.com', 'sam.sales@example.com'])
+    expect((await audit(p)).filter((e) => e.action === 'viewed the leads list').map((e) => e.who)).toEqual([
+      'sam.sales@example.com',
+      'sam.sales@example.com',
+    ])
   })
 })

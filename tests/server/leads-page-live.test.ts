@@ -23,7 +23,14 @@ const origin = 'http://leads.example'
 
 /** A published version as the live set holds it: only its contract matters to the leads page. */
 function versionOf(config: PageConfig, distDir: string): LaunchVersion {
-  return { distDir, contract: functionLaunchOf(config), home: '', pageCss: undefined, headers: async (_c, next) => next(), files: async () => new Response(null) }
+  return {
+    distDir,
+    contract: functionLaunchOf(config),
+    home: '',
+    pageCss: undefined,
+    headers: async (_c, next) => next(),
+    files: async () => new Response(null),
+  }
 }
 
 describe('the leads page of a running server', () => {
@@ -31,7 +38,18 @@ describe('the leads page of a running server', () => {
     const first = readPageConfig()
     delete first.launch.roster
     delete first.launch.leadStatuses
-    const live = createLiveLaunches([{ slug: defaultLaunch, isDefault: true, configFile: 'page.config.json', siteName: first.site.name, version: versionOf(first, 'v1') }], () => new Hono())
+    const live = createLiveLaunches(
+      [
+        {
+          slug: defaultLaunch,
+          isDefault: true,
+          configFile: 'page.config.json',
+          siteName: first.site.name,
+          version: versionOf(first, 'v1'),
+        },
+      ],
+      () => new Hono(),
+    )
     const store = openSqliteStore(path.join(root, 'leads.sqlite'), { defaultLaunch })
     const sessions = openSessionStore(path.join(root, 'sessions.sqlite'), password)
     const launches = leadsPageLaunchesOfLive(live.current)
@@ -50,13 +68,22 @@ describe('the leads page of a running server', () => {
     const send = (target: string, form?: Record<string, string>, cookie = '') =>
       page.request(`${origin}${target}`, {
         method: form ? 'POST' : 'GET',
-        headers: { host: 'leads.example', cookie, ...(form ? { origin, 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+        headers: {
+          host: 'leads.example',
+          cookie,
+          ...(form ? { origin, 'content-type': 'application/x-www-form-urlencoded' } : {}),
+        },
         body: form ? new URLSearchParams(form).toString() : undefined,
       })
     try {
       const signedIn = await send('/leads/sign-in', { password })
-      const cookie = signedIn.headers.getSetCookie().find((line) => line.startsWith('leads_session='))!.split(';')[0]!
-      const lead = newLead({ fields: { name: 'Ada Byrne', email: 'ada@example.com', phone: '555-555-0134', isRealtor: 'no' } })
+      const cookie = signedIn.headers
+        .getSetCookie()
+        .find((line) => line.startsWith('leads_session='))!
+        .split(';')[0]!
+      const lead = newLead({
+        fields: { name: 'Ada Byrne', email: 'ada@example.com', phone: '555-555-0134', isRealtor: 'no' },
+      })
       const { lead: saved } = await store.saveLead(lead, mailFor(lead))
       expect((await send(`/leads/lead/${saved.id}/assignee`, { assignee: 'sam@example.com' }, cookie)).status).toBe(303)
 

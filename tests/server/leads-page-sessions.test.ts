@@ -7,7 +7,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { leadsPageLaunchOf } from '../../src/server/leads-page/views.ts'
 import { mountLeadsPage } from '../../src/server/leads-page/mount-leads-page.ts'
 import { createPostgresSessionStore, erasePostgresSearchesFor } from '../../src/server/leads-page/postgres-sessions.ts'
-import { emptyFilter, eraseSearchesFor, openSessionStore, type LeadsFilter, type SessionStore } from '../../src/server/leads-page/sessions.ts'
+import {
+  emptyFilter,
+  eraseSearchesFor,
+  openSessionStore,
+  type LeadsFilter,
+  type SessionStore,
+} from '../../src/server/leads-page/sessions.ts'
 import { createPostgresStore } from '../../src/server/store/postgres/postgres-store.ts'
 import { backendsOf } from './support/backends.ts'
 import { defaultLaunch, mailFor, newLead, readPageConfig } from './support/fixtures.ts'
@@ -29,12 +35,18 @@ async function storedTexts(backend: (typeof backends)[number]): Promise<string[]
     const Database = (await import('better-sqlite3')).default
     const db = new Database(backend.file(), { readonly: true })
     try {
-      return (db.prepare("SELECT json_extract(filter, '$.text') AS text FROM sessions ORDER BY text").all() as Array<{ text: string }>).map((r) => r.text)
+      return (
+        db.prepare("SELECT json_extract(filter, '$.text') AS text FROM sessions ORDER BY text").all() as Array<{
+          text: string
+        }>
+      ).map((r) => r.text)
     } finally {
       db.close()
     }
   }
-  const { rows } = await backend.postgres().db.query("SELECT filter->>'text' AS text FROM public.leads_page_sessions ORDER BY filter->>'text' COLLATE \"C\"")
+  const { rows } = await backend
+    .postgres()
+    .db.query("SELECT filter->>'text' AS text FROM public.leads_page_sessions ORDER BY filter->>'text' COLLATE \"C\"")
   return (rows as Array<{ text: string }>).map((r) => r.text)
 }
 
@@ -47,7 +59,9 @@ describe.each(backends)("the leads page's sessions", (backend) => {
     return () => sessions.close()
   })
   const erase = (address: string) =>
-    backend.kind === 'sqlite' ? eraseSearchesFor(backend.file(), address) : erasePostgresSearchesFor(backend.postgres().db, address)
+    backend.kind === 'sqlite'
+      ? eraseSearchesFor(backend.file(), address)
+      : erasePostgresSearchesFor(backend.postgres().db, address)
 
   describe(backend.name, () => {
     it('finds a session by its token until it expires or ends, with an empty filter at first', async () => {
@@ -65,7 +79,15 @@ describe.each(backends)("the leads page's sessions", (backend) => {
 
     it('keeps the filter a session saved, whole, and forgets expired sessions when a new one starts', async () => {
       const token = await sessions.create(now, hour)
-      const filter: LeadsFilter = { text: 'Jane', launch: 'maple-ridge', status: 'contacted', assignee: 'alex@example.com', realtor: 'yes', from: '2026-03-01', to: '2026-03-02' }
+      const filter: LeadsFilter = {
+        text: 'Jane',
+        launch: 'maple-ridge',
+        status: 'contacted',
+        assignee: 'alex@example.com',
+        realtor: 'yes',
+        from: '2026-03-01',
+        to: '2026-03-02',
+      }
       await sessions.saveFilter(token, filter)
       expect((await sessions.find(token, later(1)))?.filter).toEqual(filter)
       await sessions.saveFilter(token, { ...emptyFilter, realtor: 'no' })
@@ -76,16 +98,25 @@ describe.each(backends)("the leads page's sessions", (backend) => {
 
     it("keeps a studio account's filter under its session's key, never as a session a cookie finds", async () => {
       expect(await sessions.accountFilter('studio-session-hash', now)).toEqual(emptyFilter)
-      await sessions.saveAccountFilter('studio-session-hash', { ...emptyFilter, text: 'Priya', launch: 'maple-ridge' }, now, hour)
+      await sessions.saveAccountFilter(
+        'studio-session-hash',
+        { ...emptyFilter, text: 'Priya', launch: 'maple-ridge' },
+        now,
+        hour,
+      )
       await sessions.saveAccountFilter('another-session', { ...emptyFilter, text: 'Wen' }, now, hour)
-      expect(await sessions.accountFilter('studio-session-hash', later(1))).toEqual({ ...emptyFilter, text: 'Priya', launch: 'maple-ridge' })
+      expect(await sessions.accountFilter('studio-session-hash', later(1))).toEqual({
+        ...emptyFilter,
+        text: 'Priya',
+        launch: 'maple-ridge',
+      })
       await sessions.saveAccountFilter('studio-session-hash', { ...emptyFilter, text: 'Lucía' }, later(2), hour)
       expect((await sessions.accountFilter('studio-session-hash', later(hour + 1))).text).toBe('Lucía')
       expect(await sessions.accountFilter('another-session', later(hour))).toEqual(emptyFilter)
       expect(await sessions.find('studio-session-hash', later(3))).toBeUndefined()
     })
 
-    it('signs everyone out when opened with another password, keeping the studio accounts\' filters; a second server with the same one sees them', async () => {
+    it("signs everyone out when opened with another password, keeping the studio accounts' filters; a second server with the same one sees them", async () => {
       const token = await sessions.create(now, hour)
       await sessions.saveAccountFilter('studio-session-hash', { ...emptyFilter, text: 'Priya' }, now, hour)
       const sameServerElsewhere = await backend.reopen(password)
@@ -115,7 +146,12 @@ describe.each(backends)("the leads page's sessions", (backend) => {
       await sessions.saveFilter(a, { ...emptyFilter, text: 'Ada@Example.com', launch: 'maple-ridge' })
       await sessions.saveFilter(b, { ...emptyFilter, text: 'kim@example.com' })
       await sessions.saveFilter(c, { ...emptyFilter, text: 'Ada Access' })
-      await sessions.saveAccountFilter('studio-session-hash', { ...emptyFilter, text: 'see ada@example.com' }, now, hour)
+      await sessions.saveAccountFilter(
+        'studio-session-hash',
+        { ...emptyFilter, text: 'see ada@example.com' },
+        now,
+        hour,
+      )
       expect(await erase(' ada@EXAMPLE.com ')).toBe(2)
       expect((await sessions.find(a, later(1)))?.filter).toEqual({ ...emptyFilter, launch: 'maple-ridge' })
       expect((await sessions.accountFilter('studio-session-hash', later(1))).text).toBe('')
@@ -160,20 +196,31 @@ describe.skipIf(plannedPostgresKind() === 'pglite')('the leads page mounted on t
   }
 
   it('keeps a session made on one valid on the other, with its search, and ends it on both at sign-out; nothing in DATA_DIR', async () => {
-    const lead = newLead({ fields: { name: 'Priya Patel', email: 'priya@example.com', phone: '416-555-0142', isRealtor: 'no' } })
+    const lead = newLead({
+      fields: { name: 'Priya Patel', email: 'priya@example.com', phone: '416-555-0142', isRealtor: 'no' },
+    })
     await createPostgresStore(database.db, { defaultLaunch }).saveLead(lead, mailFor(lead))
     const [a, b] = pools.map(site) as [Hono, Hono]
     const post = (app: Hono, target: string, form: Record<string, string>, cookie = '') =>
       app.request(`http://leads.example${target}`, {
         method: 'POST',
-        headers: { host: 'leads.example', origin: 'http://leads.example', 'content-type': 'application/x-www-form-urlencoded', ...(cookie ? { cookie } : {}) },
+        headers: {
+          host: 'leads.example',
+          origin: 'http://leads.example',
+          'content-type': 'application/x-www-form-urlencoded',
+          ...(cookie ? { cookie } : {}),
+        },
         body: new URLSearchParams(form).toString(),
       })
-    const get = (app: Hono, cookie: string) => app.request('http://leads.example/leads', { headers: { host: 'leads.example', cookie } })
+    const get = (app: Hono, cookie: string) =>
+      app.request('http://leads.example/leads', { headers: { host: 'leads.example', cookie } })
 
     const signedIn = await post(a, '/leads/sign-in', { password })
     expect(signedIn.status).toBe(303)
-    const cookie = signedIn.headers.getSetCookie().find((c) => c.startsWith('leads_session='))!.split(';')[0]!
+    const cookie = signedIn.headers
+      .getSetCookie()
+      .find((c) => c.startsWith('leads_session='))!
+      .split(';')[0]!
     expect(await (await get(b, cookie)).text()).toContain('Priya Patel')
     expect((await post(b, '/leads/search', { text: 'nobody by this name' }, cookie)).status).toBe(303)
     const onA = await (await get(a, cookie)).text()
@@ -181,7 +228,9 @@ describe.skipIf(plannedPostgresKind() === 'pglite')('the leads page mounted on t
     expect(onA).not.toContain('Priya Patel')
     await post(a, '/leads/sign-out', {}, cookie)
     expect(await (await get(b, cookie)).text()).not.toContain('nobody by this name')
-    expect((await database.db.query('SELECT count(*)::int AS n FROM public.leads_page_sessions')).rows).toEqual([{ n: 0 }])
+    expect((await database.db.query('SELECT count(*)::int AS n FROM public.leads_page_sessions')).rows).toEqual([
+      { n: 0 },
+    ])
     expect(existsSync(path.join(dataDir, 'leads-page.sqlite'))).toBe(false)
   })
 })

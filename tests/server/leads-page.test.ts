@@ -29,9 +29,18 @@ const config = readPageConfig()
 const password = 'correct horse battery staple'
 const origin = 'http://leads.example'
 
-type Harness = { store: LeadStore; sessions: SessionStore; now: { value: Date }; page: ReturnType<typeof createLeadsPage>; audit: LeadsAuditEntry[] }
+type Harness = {
+  store: LeadStore
+  sessions: SessionStore
+  now: { value: Date }
+  page: ReturnType<typeof createLeadsPage>
+  audit: LeadsAuditEntry[]
+}
 
-function harness(store: LeadStore, options: { trustProxy?: number; log?: string[]; launches?: LeadsPageLaunch[] } = {}): Harness {
+function harness(
+  store: LeadStore,
+  options: { trustProxy?: number; log?: string[]; launches?: LeadsPageLaunch[] } = {},
+): Harness {
   const sessions = openSessionStore(path.join(root, `${crypto.randomUUID()}.sqlite`), password)
   const now = { value: new Date('2026-03-02T15:00:00Z') }
   const log = options.log ?? []
@@ -53,12 +62,24 @@ function harness(store: LeadStore, options: { trustProxy?: number; log?: string[
 }
 
 /** A request as a browser on the page's own origin sends it (Host always; Origin on POSTs). */
-function send(h: Harness, target: string, init: { method?: string; form?: Record<string, string>; cookie?: string; headers?: Record<string, string> } = {}) {
+function send(
+  h: Harness,
+  target: string,
+  init: { method?: string; form?: Record<string, string>; cookie?: string; headers?: Record<string, string> } = {},
+) {
   const method = init.method ?? (init.form ? 'POST' : 'GET')
-  const headers: Record<string, string> = { host: 'leads.example', ...(method === 'POST' ? { origin } : {}), ...init.headers }
+  const headers: Record<string, string> = {
+    host: 'leads.example',
+    ...(method === 'POST' ? { origin } : {}),
+    ...init.headers,
+  }
   if (init.cookie) headers.cookie = init.cookie
   if (init.form) headers['content-type'] = 'application/x-www-form-urlencoded'
-  return h.page.request(`${origin}${target}`, { method, headers, body: init.form ? new URLSearchParams(init.form).toString() : undefined })
+  return h.page.request(`${origin}${target}`, {
+    method,
+    headers,
+    body: init.form ? new URLSearchParams(init.form).toString() : undefined,
+  })
 }
 
 /** The session cookie an answer sets (a sign-in also sets the device cookie of the sign-in limits). */
@@ -109,7 +130,12 @@ describe('the leads page (SQLite)', () => {
 
   it('refuses every POST that does not come from its own origin, before it reads the password or the session', async () => {
     const cookie = await signIn(h)
-    for (const headers of [{ origin: 'https://evil.example' }, { origin: 'null' }, { origin: 'https://leads.example' }, { origin: '' }]) {
+    for (const headers of [
+      { origin: 'https://evil.example' },
+      { origin: 'null' },
+      { origin: 'https://leads.example' },
+      { origin: '' },
+    ]) {
       const signInAttempt = await send(h, '/leads/sign-in', { form: { password }, headers })
       expect(signInAttempt.status).toBe(403)
       expect(signInAttempt.headers.get('set-cookie')).toBeNull()
@@ -126,15 +152,20 @@ describe('the leads page (SQLite)', () => {
     expect(response.headers.get('set-cookie')).toBeNull()
   })
 
-  it('sets an HttpOnly, SameSite=Strict session cookie on /leads for 12 hours, Secure only when the visitor\'s connection is HTTPS', async () => {
+  it("sets an HttpOnly, SameSite=Strict session cookie on /leads for 12 hours, Secure only when the visitor's connection is HTTPS", async () => {
     const plain = await send(h, '/leads/sign-in', { form: { password } })
-    expect(sessionCookieOf(plain)).toMatch(/^leads_session=[\w-]{43}; Max-Age=43200; Path=\/leads; HttpOnly; SameSite=Strict$/)
+    expect(sessionCookieOf(plain)).toMatch(
+      /^leads_session=[\w-]{43}; Max-Age=43200; Path=\/leads; HttpOnly; SameSite=Strict$/,
+    )
     // A forged X-Forwarded-Proto counts for nothing without a proxy in front.
     const forged = await send(h, '/leads/sign-in', { form: { password }, headers: { 'x-forwarded-proto': 'https' } })
     expect(forged.headers.getSetCookie().join('\n')).not.toContain('Secure')
 
     const proxied = harness(store, { trustProxy: 1 })
-    const https = await send(proxied, '/leads/sign-in', { form: { password }, headers: { origin: 'https://leads.example', 'x-forwarded-proto': 'https' } })
+    const https = await send(proxied, '/leads/sign-in', {
+      form: { password },
+      headers: { origin: 'https://leads.example', 'x-forwarded-proto': 'https' },
+    })
     expect(https.status).toBe(303)
     expect(sessionCookieOf(https)).toMatch(/; Path=\/leads; HttpOnly; Secure; SameSite=Strict$/)
     proxied.sessions.close()
@@ -188,19 +219,26 @@ describe('the leads page (SQLite)', () => {
   })
 
   it('marks a lead that withdrew its consent, on the card and in the table', async () => {
-    const lead = newLead({ fields: { name: 'Noor Saleh', email: 'noor@example.com', phone: '416-555-0142', isRealtor: 'no' } })
+    const lead = newLead({
+      fields: { name: 'Noor Saleh', email: 'noor@example.com', phone: '416-555-0142', isRealtor: 'no' },
+    })
     const { lead: saved } = await store.saveLead(lead, mailFor(lead))
     const db = new Database(file, { fileMustExist: true })
     db.prepare('UPDATE leads SET withdrawn_at = ? WHERE id = ?').run('2026-03-01T17:05:00.000Z', saved.id)
     db.close()
     const cookie = await signIn(h)
     const listed = await (await send(h, '/leads', { cookie })).text()
-    expect(listed.match(/Unsubscribed <time datetime="2026-03-01T17:05:00.000Z">Mar 1, 2026, 12:05\u00a0p\.m\.<\/time>/g)).toHaveLength(2)
+    expect(
+      listed.match(/Unsubscribed <time datetime="2026-03-01T17:05:00.000Z">Mar 1, 2026, 12:05\u00a0p\.m\.<\/time>/g),
+    ).toHaveLength(2)
     expect(listed).toContain('Do not contact.')
   })
 
   it('shows the phase each lead registered in, on the card, in the table and on the lead', async () => {
-    const waitlisted = newLead({ phase: 'sold-out', fields: { name: 'Ines Duarte', email: 'ines@example.com', phone: '416-555-0199', isRealtor: 'no' } })
+    const waitlisted = newLead({
+      phase: 'sold-out',
+      fields: { name: 'Ines Duarte', email: 'ines@example.com', phone: '416-555-0199', isRealtor: 'no' },
+    })
     const { lead: saved } = await store.saveLead(waitlisted, mailFor(waitlisted))
     const older = newLead({ createdAt: '2025-05-01T10:00:00.000Z' })
     await store.saveLead(older, mailFor(older))
@@ -209,30 +247,67 @@ describe('the leads page (SQLite)', () => {
     expect(listed).toContain('<div><dt>Phase</dt><dd>Sold out</dd></div>')
     expect(listed).toContain('<th scope="col">Phase</th>')
     // Each row: its phase, then its updates box (none ticked: —).
-    expect(listed.match(/<td>(Sold out|—)<\/td>/g)).toEqual(['<td>Sold out</td>', '<td>—</td>', '<td>—</td>', '<td>—</td>'])
-    expect(await (await send(h, `/leads/lead/${saved.id}`, { cookie })).text()).toContain('<div><dt>Phase</dt><dd>Sold out</dd></div>')
+    expect(listed.match(/<td>(Sold out|—)<\/td>/g)).toEqual([
+      '<td>Sold out</td>',
+      '<td>—</td>',
+      '<td>—</td>',
+      '<td>—</td>',
+    ])
+    expect(await (await send(h, `/leads/lead/${saved.id}`, { cookie })).text()).toContain(
+      '<div><dt>Phase</dt><dd>Sold out</dd></div>',
+    )
   })
 
-  it('marks a realtor\'s registration, shows when a person first registered, and links a buyer to the agent they named', async () => {
-    const realtor = newLead({ createdAt: '2026-03-01T15:00:00.000Z', fields: { name: 'Rita Agent', email: 'rita@agents.example.com', phone: '416-555-0150', isRealtor: 'yes', brokerage: 'Example Realty Inc., Brokerage', recoNumber: '5550123', forClient: 'yes' } })
+  it("marks a realtor's registration, shows when a person first registered, and links a buyer to the agent they named", async () => {
+    const realtor = newLead({
+      createdAt: '2026-03-01T15:00:00.000Z',
+      fields: {
+        name: 'Rita Agent',
+        email: 'rita@agents.example.com',
+        phone: '416-555-0150',
+        isRealtor: 'yes',
+        brokerage: 'Example Realty Inc., Brokerage',
+        recoNumber: '5550123',
+        forClient: 'yes',
+      },
+    })
     const { lead: agent } = await store.saveLead(realtor, mailFor(realtor))
-    const first = newLead({ createdAt: '2026-03-02T15:00:00.000Z', fields: { name: 'Ben Buyer', email: 'ben@example.com', phone: '416-555-0151', isRealtor: 'no' } })
+    const first = newLead({
+      createdAt: '2026-03-02T15:00:00.000Z',
+      fields: { name: 'Ben Buyer', email: 'ben@example.com', phone: '416-555-0151', isRealtor: 'no' },
+    })
     await store.saveLead(first, mailFor(first))
-    const again = newLead({ createdAt: '2026-03-05T15:00:00.000Z', fields: { name: 'Ben Buyer', email: 'ben@example.com', phone: '416-555-0151', isRealtor: 'no', agent: 'rita@agents.example.com' } })
+    const again = newLead({
+      createdAt: '2026-03-05T15:00:00.000Z',
+      fields: {
+        name: 'Ben Buyer',
+        email: 'ben@example.com',
+        phone: '416-555-0151',
+        isRealtor: 'no',
+        agent: 'rita@agents.example.com',
+      },
+    })
     const { lead: buyer } = await store.saveLead(again, mailFor(again))
     const cookie = await signIn(h)
     const listed = await (await send(h, '/leads', { cookie })).text()
     expect(listed.match(/<span class="lp-badge lp-badge-realtor">Realtor<\/span>/g)).toHaveLength(1)
-    expect(await (await send(h, `/leads/lead/${agent.id}`, { cookie })).text()).toContain('<span class="lp-badge lp-badge-realtor">Realtor</span>')
+    expect(await (await send(h, `/leads/lead/${agent.id}`, { cookie })).text()).toContain(
+      '<span class="lp-badge lp-badge-realtor">Realtor</span>',
+    )
     const page = await (await send(h, `/leads/lead/${buyer.id}`, { cookie })).text()
     expect(page).not.toContain('lp-badge-realtor')
     expect(page).toContain('<div><dt>First registered</dt><dd><time datetime="2026-03-02T15:00:00.000Z">')
     expect(page).toContain('<h2 id="agent">Their agent</h2>')
-    expect(page).toContain(`<a href="/leads/lead/${agent.id}">Rita Agent</a> · Example Realty Inc., Brokerage · registered <time datetime="2026-03-01T15:00:00.000Z">`)
+    expect(page).toContain(
+      `<a href="/leads/lead/${agent.id}">Rita Agent</a> · Example Realty Inc., Brokerage · registered <time datetime="2026-03-01T15:00:00.000Z">`,
+    )
   })
 
   it('marks a lead the honeypot caught as suspected spam', async () => {
-    const lead = newLead({ suspectedSpam: true, fields: { name: 'Bot McBotface', email: 'bot@example.com', phone: '416-555-0000', isRealtor: 'no' } })
+    const lead = newLead({
+      suspectedSpam: true,
+      fields: { name: 'Bot McBotface', email: 'bot@example.com', phone: '416-555-0000', isRealtor: 'no' },
+    })
     await store.saveLead(lead, mailFor(lead))
     const cookie = await signIn(h)
     const listed = await (await send(h, '/leads', { cookie })).text()
@@ -246,7 +321,14 @@ describe('the leads page (SQLite)', () => {
   })
 
   it('escapes what visitors typed, and neutralises formulas in the CSV', async () => {
-    const lead = newLead({ fields: { name: '<img src=x onerror=alert(1)>', email: 'x@example.com', phone: '=HYPERLINK("http://evil")', isRealtor: 'no' } })
+    const lead = newLead({
+      fields: {
+        name: '<img src=x onerror=alert(1)>',
+        email: 'x@example.com',
+        phone: '=HYPERLINK("http://evil")',
+        isRealtor: 'no',
+      },
+    })
     await store.saveLead(lead, mailFor(lead))
     const cookie = await signIn(h)
     const listed = await (await send(h, '/leads', { cookie })).text()
@@ -257,7 +339,7 @@ describe('the leads page (SQLite)', () => {
     expect(record.phone).toBe('\'=HYPERLINK("http://evil")')
   })
 
-  it('logs sign-ins and refusals without the password or anyone\'s data', async () => {
+  it("logs sign-ins and refusals without the password or anyone's data", async () => {
     const log: string[] = []
     const logged = harness(store, { log })
     await send(logged, '/leads/sign-in', { form: { password: 'maple ridge guess' } })
@@ -271,7 +353,8 @@ describe('the leads page (SQLite)', () => {
   it('reads paging positions only in its own shape', () => {
     const position = { createdAt: '2026-03-02T15:00:00.123Z', id: 4711 }
     expect(decodePosition(encodePosition(position))).toEqual(position)
-    for (const bad of ['', 'abc', '1-2-3', 'ZZ-1', '1-', `${'z'.repeat(12)}-1`, 'jane@example.com']) expect(decodePosition(bad)).toBeUndefined()
+    for (const bad of ['', 'abc', '1-2-3', 'ZZ-1', '1-', `${'z'.repeat(12)}-1`, 'jane@example.com'])
+      expect(decodePosition(bad)).toBeUndefined()
   })
 })
 describe('the leads page with several launches (SQLite)', () => {
@@ -285,14 +368,30 @@ describe('the leads page with several launches (SQLite)', () => {
     store = openSqliteStore(file, { defaultLaunch })
     h = harness(store, { launches })
     const leads = [
-      newLead({ createdAt: '2026-03-01T15:00:00.000Z', fields: { name: 'Jane Doe', email: 'jane@example.com', phone: '416-555-0100', isRealtor: 'no' } }),
+      newLead({
+        createdAt: '2026-03-01T15:00:00.000Z',
+        fields: { name: 'Jane Doe', email: 'jane@example.com', phone: '416-555-0100', isRealtor: 'no' },
+      }),
       newLead({
         launch: second.launch.slug,
         createdAt: '2026-03-01T16:00:00.000Z',
-        fields: { name: 'Wen Zhao', email: 'wen@example.com', phone: '416-555-0101', postalCode: 'M4C 1A1', isRealtor: 'yes' },
+        fields: {
+          name: 'Wen Zhao',
+          email: 'wen@example.com',
+          phone: '416-555-0101',
+          postalCode: 'M4C 1A1',
+          isRealtor: 'yes',
+        },
       }),
-      newLead({ createdAt: '2026-03-01T17:00:00.000Z', fields: { name: 'Old Timer', email: 'old@example.com', phone: '416-555-0102', isRealtor: 'yes' } }),
-      newLead({ launch: 'maple-ridge', createdAt: '2026-03-01T18:00:00.000Z', fields: { name: 'Lucía Fernández', email: 'lucia@example.com', unitType: 'townhouse' } }),
+      newLead({
+        createdAt: '2026-03-01T17:00:00.000Z',
+        fields: { name: 'Old Timer', email: 'old@example.com', phone: '416-555-0102', isRealtor: 'yes' },
+      }),
+      newLead({
+        launch: 'maple-ridge',
+        createdAt: '2026-03-01T18:00:00.000Z',
+        fields: { name: 'Lucía Fernández', email: 'lucia@example.com', unitType: 'townhouse' },
+      }),
     ]
     for (const lead of leads) await store.saveLead(lead, mailFor(lead))
     // Stored before launches were kept: the default launch's.
@@ -306,11 +405,16 @@ describe('the leads page with several launches (SQLite)', () => {
   })
 
   const headings = (body: string) => [...body.matchAll(/<th scope="col">([^<]*)<\/th>/g)].map((m) => m[1])
-  const cards = (body: string) => [...body.matchAll(/<h2 class="lp-card-title"><a href="\/leads\/lead\/\d+">([^<]*)<\/a><\/h2>/g)].map((m) => m[1])
+  const cards = (body: string) =>
+    [...body.matchAll(/<h2 class="lp-card-title"><a href="\/leads\/lead\/\d+">([^<]*)<\/a><\/h2>/g)].map((m) => m[1])
   /** The <dt>/<dd> pairs of the card titled `name`. */
   function cardOf(body: string, name: string): Record<string, string> {
-    const card = body.slice(body.search(new RegExp(`<h2 class="lp-card-title"><a href="/leads/lead/\\d+">${name}</a></h2>`))).split('</li>')[0]!
-    return Object.fromEntries([...card.matchAll(/<dt>([^<]*)<\/dt><dd>(.*?)<\/dd>/g)].map((m) => [m[1], m[2]!.replace(/<[^>]+>/g, '')]))
+    const card = body
+      .slice(body.search(new RegExp(`<h2 class="lp-card-title"><a href="/leads/lead/\\d+">${name}</a></h2>`)))
+      .split('</li>')[0]!
+    return Object.fromEntries(
+      [...card.matchAll(/<dt>([^<]*)<\/dt><dd>(.*?)<\/dd>/g)].map((m) => [m[1], m[2]!.replace(/<[^>]+>/g, '')]),
+    )
   }
 
   it("names every launch, shows each lead's launch, and shows each lead with its own launch's labels and option names", async () => {
@@ -320,7 +424,16 @@ describe('the leads page with several launches (SQLite)', () => {
     const body = await (await send(h, '/leads', { cookie })).text()
     expect(body).toContain('4</strong> registrations in all.')
     expect(cards(body)).toEqual(['Lucía Fernández', 'Old Timer', 'Wen Zhao', 'Jane Doe'])
-    expect(headings(body).slice(0, 8)).toEqual(['Received', 'Launch', 'Full Name', 'Email', 'Phone', 'Are You A Realtor?', 'Send me news and VIP updates about Bramblewood Crossing (optional)', 'Postal code (optional)'])
+    expect(headings(body).slice(0, 8)).toEqual([
+      'Received',
+      'Launch',
+      'Full Name',
+      'Email',
+      'Phone',
+      'Are You A Realtor?',
+      'Send me news and VIP updates about Bramblewood Crossing (optional)',
+      'Postal code (optional)',
+    ])
     expect(headings(body)).toContain('unitType')
     expect(cardOf(body, 'Wen Zhao')).toMatchObject({
       Launch: 'Willowmere Commons',
@@ -334,7 +447,9 @@ describe('the leads page with several launches (SQLite)', () => {
     const wenRow = body.slice(body.lastIndexOf('<tr>', body.lastIndexOf('Wen Zhao'))).split('</tr>')[0]!
     expect(wenRow).toContain('<td>Willowmere Commons</td>')
     expect(wenRow).toContain('<td>Yes, I am</td>')
-    expect(body).toMatch(/<select id="search-launch" name="launch">\s*<option value="">All launches<\/option>\s*<option value="bramblewood-crossing">Bramblewood Crossing<\/option>\s*<option value="willowmere-commons">Willowmere Commons<\/option>\s*<option value="maple-ridge">maple-ridge<\/option>\s*<\/select>/)
+    expect(body).toMatch(
+      /<select id="search-launch" name="launch">\s*<option value="">All launches<\/option>\s*<option value="bramblewood-crossing">Bramblewood Crossing<\/option>\s*<option value="willowmere-commons">Willowmere Commons<\/option>\s*<option value="maple-ridge">maple-ridge<\/option>\s*<\/select>/,
+    )
     expect(body).toContain('<label for="search-launch">Launch</label>')
   })
 
@@ -348,12 +463,28 @@ describe('the leads page with several launches (SQLite)', () => {
     expect(body).toContain('<option value="willowmere-commons" selected>Willowmere Commons</option>')
     expect(cards(body)).toEqual(['Wen Zhao'])
     // That launch's own fields, in its own order and words.
-    expect(headings(body).slice(0, 7)).toEqual(['Received', 'Launch', 'Your name', 'Phone number', 'E-mail address', 'Postal code (optional)', 'Are you a real estate agent?'])
+    expect(headings(body).slice(0, 7)).toEqual([
+      'Received',
+      'Launch',
+      'Your name',
+      'Phone number',
+      'E-mail address',
+      'Postal code (optional)',
+      'Are you a real estate agent?',
+    ])
     expect(body).toContain('Download these as CSV')
     expect(body).toContain('>Show all</button>')
     const csv = parseCsv((await (await send(h, '/leads/leads.csv', { cookie })).text()).slice(1))
-    expect(csv.slice(1).map((row) => [row[csv[0]!.indexOf('name')], row[csv[0]!.indexOf('launch')]])).toEqual([['Wen Zhao', 'willowmere-commons']])
-    expect(csv[0]!.slice(csv[0]!.indexOf('suspected_spam') + 1, csv[0]!.indexOf('suspected_spam') + 6)).toEqual(['name', 'phone', 'email', 'postalCode', 'isRealtor'])
+    expect(csv.slice(1).map((row) => [row[csv[0]!.indexOf('name')], row[csv[0]!.indexOf('launch')]])).toEqual([
+      ['Wen Zhao', 'willowmere-commons'],
+    ])
+    expect(csv[0]!.slice(csv[0]!.indexOf('suspected_spam') + 1, csv[0]!.indexOf('suspected_spam') + 6)).toEqual([
+      'name',
+      'phone',
+      'email',
+      'postalCode',
+      'isRealtor',
+    ])
 
     await send(h, '/leads/search', { form: { text: '', launch: defaultLaunch }, cookie })
     const mine = await (await send(h, '/leads', { cookie })).text()
@@ -361,7 +492,9 @@ describe('the leads page with several launches (SQLite)', () => {
     expect(cards(mine)).toEqual(['Old Timer', 'Jane Doe'])
 
     await send(h, '/leads/search', { form: { text: 'old', launch: defaultLaunch }, cookie })
-    expect(await (await send(h, '/leads', { cookie })).text()).toContain('1</strong> registration for Bramblewood Crossing matches “old”.')
+    expect(await (await send(h, '/leads', { cookie })).text()).toContain(
+      '1</strong> registration for Bramblewood Crossing matches “old”.',
+    )
     await send(h, '/leads/search', { form: { text: 'wen', launch: defaultLaunch }, cookie })
     expect(await (await send(h, '/leads', { cookie })).text()).toContain('Nothing matches that search.')
 
@@ -369,7 +502,9 @@ describe('the leads page with several launches (SQLite)', () => {
     await send(h, '/leads/search', { form: { text: '', launch: 'nowhere' }, cookie })
     expect(await (await send(h, '/leads', { cookie })).text()).toContain('4</strong> registrations in all.')
     await send(h, '/leads/search', { form: { text: 'jane', launch: 'maple-ridge' }, cookie })
-    expect(await (await send(h, '/leads', { cookie })).text()).toContain('0</strong> registrations for maple-ridge match “jane”.')
+    expect(await (await send(h, '/leads', { cookie })).text()).toContain(
+      '0</strong> registrations for maple-ridge match “jane”.',
+    )
     await send(h, '/leads/search', { form: { text: 'jane', launch: 'maple-ridge', clear: '1' }, cookie })
     const all = await (await send(h, '/leads', { cookie })).text()
     expect(all).toContain('4</strong> registrations in all.')
@@ -386,12 +521,23 @@ describe('the leads page with several launches (SQLite)', () => {
     const body = await (await send(single, '/leads', { cookie })).text()
     expect(body).toContain('2</strong> registrations in all.')
     expect(body).not.toContain('search-launch')
-    expect(headings(body)).toEqual(['Received', 'Full Name', 'Email', 'Phone', 'Are You A Realtor?', 'Send me news and VIP updates about Bramblewood Crossing (optional)', 'Status', 'Assigned to', 'Consent', 'UTM source', 'Notification'])
+    expect(headings(body)).toEqual([
+      'Received',
+      'Full Name',
+      'Email',
+      'Phone',
+      'Are You A Realtor?',
+      'Send me news and VIP updates about Bramblewood Crossing (optional)',
+      'Status',
+      'Assigned to',
+      'Consent',
+      'UTM source',
+      'Notification',
+    ])
     expect(body).not.toContain('<dt>Launch</dt>')
     single.sessions.close()
   })
 })
-
 
 /** The backends the paging figure is measured on. */
 const backends: Array<{ name: string; open(): Promise<{ store: LeadStore; close(): Promise<void> }> }> = [
@@ -428,7 +574,12 @@ describe.each(backends)('the leads page among 5,000 leads ($name)', (backend) =>
           // Every tenth lead shares its millisecond with the one before: the id must break the tie.
           const lead = newLead({
             createdAt: new Date(start + (n - (n % 10 === 9 ? 1 : 0)) * 60_000).toISOString(),
-            fields: { name: `Lead ${n}`, email: `lead${n}@example.com`, phone: `416-555-${String(n).padStart(4, '0')}`, isRealtor: n % 3 === 0 ? 'yes' : 'no' },
+            fields: {
+              name: `Lead ${n}`,
+              email: `lead${n}@example.com`,
+              phone: `416-555-${String(n).padStart(4, '0')}`,
+              isRealtor: n % 3 === 0 ? 'yes' : 'no',
+            },
           })
           return opened.store.saveLead(lead, mailFor(lead)).then((result) => saved.push(result.lead))
         }),
@@ -455,7 +606,9 @@ describe.each(backends)('the leads page among 5,000 leads ($name)', (backend) =>
       const body = await response.text()
       times.push(performance.now() - started)
       expect(response.status).toBe(200)
-      const names = [...body.matchAll(/<h2 class="lp-card-title"><a href="\/leads\/lead\/\d+">(Lead \d+)<\/a><\/h2>/g)].map((m) => m[1]!)
+      const names = [
+        ...body.matchAll(/<h2 class="lp-card-title"><a href="\/leads\/lead\/\d+">(Lead \d+)<\/a><\/h2>/g),
+      ].map((m) => m[1]!)
       expect(names.length).toBe(seen.length + 50 <= 5000 ? 50 : 5000 - seen.length)
       seen.push(...names)
       const older = /href="\/leads\?older=([^"]+)"/.exec(body)?.[1]
@@ -482,12 +635,18 @@ describe.each(backends)('the leads page among 5,000 leads ($name)', (backend) =>
     const started = performance.now()
     const body = await (await send(h, '/leads', { cookie })).text()
     const searchMs = performance.now() - started
-    expect([...body.matchAll(/<h2 class="lp-card-title"><a href="\/leads\/lead\/\d+">(Lead \d+)<\/a><\/h2>/g)].map((m) => m[1])).toEqual(['Lead 4321'])
+    expect(
+      [...body.matchAll(/<h2 class="lp-card-title"><a href="\/leads\/lead\/\d+">(Lead \d+)<\/a><\/h2>/g)].map(
+        (m) => m[1],
+      ),
+    ).toEqual(['Lead 4321'])
     await send(h, '/leads/search', { form: { text: '', clear: '1' }, cookie })
     const csvStarted = performance.now()
     const rows = parseCsv((await (await send(h, '/leads/leads.csv', { cookie })).text()).slice(1))
     const csvMs = performance.now() - csvStarted
-    console.log(`leads page (${backend.name}): search among 5,000 in ${searchMs.toFixed(1)} ms; CSV of 5,000 in ${csvMs.toFixed(0)} ms`)
+    console.log(
+      `leads page (${backend.name}): search among 5,000 in ${searchMs.toFixed(1)} ms; CSV of 5,000 in ${csvMs.toFixed(0)} ms`,
+    )
     expect(rows).toHaveLength(5001)
     const nameColumn = rows[0]!.indexOf('name')
     expect(rows.slice(1).map((row) => row[nameColumn])).toEqual(newestFirst)
@@ -504,13 +663,27 @@ describe(`npm run leads:page: the leads page alone, reading PostgreSQL (${planne
         const lead = newLead({ fields: { name, email: 'someone@example.com', phone: '416-555-0100', isRealtor: 'no' } })
         await store.saveLead(lead, mailFor(lead))
       }
-      await pg.db.query(`UPDATE public.leads SET withdrawn_at = '2026-03-01T17:05:00Z' WHERE fields->>'name' = 'Wen Zhao'`)
+      await pg.db.query(
+        `UPDATE public.leads SET withdrawn_at = '2026-03-01T17:05:00Z' WHERE fields->>'name' = 'Wen Zhao'`,
+      )
       const second = JSON.parse(readFileSync(secondLaunchConfig, 'utf8')) as PageConfig
-      const elsewhere = newLead({ launch: second.launch.slug, fields: { name: 'Omar Haddad', email: 'omar@example.com', phone: '416-555-0199', isRealtor: 'yes' } })
+      const elsewhere = newLead({
+        launch: second.launch.slug,
+        fields: { name: 'Omar Haddad', email: 'omar@example.com', phone: '416-555-0199', isRealtor: 'yes' },
+      })
       await store.saveLead(elsewhere, mailFor(elsewhere))
-      const parsed = parseNodeEnv({ LEADS_PASSWORD: password, PORT: '0', HOST: '127.0.0.1', DATA_DIR: path.join(root, 'leads-page-pg') })
+      const parsed = parseNodeEnv({
+        LEADS_PASSWORD: password,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATA_DIR: path.join(root, 'leads-page-pg'),
+      })
       if (!parsed.ok) throw new Error(parsed.problems.join('\n'))
-      const server = await startLeadsPageServer([leadsPageLaunchOf(config), leadsPageLaunchOf(second)], parsed.config, store)
+      const server = await startLeadsPageServer(
+        [leadsPageLaunchOf(config), leadsPageLaunchOf(second)],
+        parsed.config,
+        store,
+      )
       try {
         const signIn = await fetch(`${server.url}/leads/sign-in`, {
           method: 'POST',
@@ -534,7 +707,9 @@ describe(`npm run leads:page: the leads page alone, reading PostgreSQL (${planne
           redirect: 'manual',
         })
         expect(narrowed.status).toBe(303)
-        expect(await (await fetch(`${server.url}/leads`, { headers: { cookie } })).text()).toContain('2</strong> registrations for Bramblewood Crossing.')
+        expect(await (await fetch(`${server.url}/leads`, { headers: { cookie } })).text()).toContain(
+          '2</strong> registrations for Bramblewood Crossing.',
+        )
         expect(body).toContain('Unsubscribed <time datetime="2026-03-01T17:05:00.000Z">')
         expect((await fetch(`${server.url}/functions/v1/send-contact-email`, { method: 'POST' })).status).toBe(404)
         expect((await fetch(`${server.url}/`, { redirect: 'manual' })).headers.get('location')).toBe('/leads')
@@ -570,7 +745,11 @@ describe('npm run leads:page: X-Forwarded-Host and -Proto only from the proxy TR
         body: new URLSearchParams({ password }),
         redirect: 'manual',
       })
-    const forged = { origin: 'https://leads.example', 'x-forwarded-host': 'leads.example', 'x-forwarded-proto': 'https' }
+    const forged = {
+      origin: 'https://leads.example',
+      'x-forwarded-host': 'leads.example',
+      'x-forwarded-proto': 'https',
+    }
     try {
       const direct = await start('10.0.0.0/8')
       try {

@@ -32,7 +32,10 @@ const quiet = { info() {}, error() {} }
 async function registerAndDeliver(config: PageConfig, body: Record<string, unknown>): Promise<ReceivedMail[]> {
   const store = openSqliteStore(path.join(dir, `${crypto.randomUUID()}.sqlite`), { defaultLaunch })
   cleanups.push(() => store.close())
-  const links = { secret: 'a-test-secret-of-some-length', baseUrl: `${new URL(config.seo.canonicalUrl).origin}/functions/v1/send-contact-email` }
+  const links = {
+    secret: 'a-test-secret-of-some-length',
+    baseUrl: `${new URL(config.seo.canonicalUrl).origin}/functions/v1/send-contact-email`,
+  }
   const app = createApp({
     launches: [launchSite(config, { notifyEmail: 'sales@example.com', links })],
     defaultLaunch: config.launch.slug,
@@ -63,7 +66,10 @@ function parts(mail: ReceivedMail): { text: string; html: string } {
 
 describe("the brokerage's registered name and the privacy page in every e-mail", () => {
   it('are in the notification to the team and in the reply to the registrant, in text and in HTML', async () => {
-    const received = await registerAndDeliver(page, registration({ name: 'Avery Tremblay', email: 'avery@example.com' }))
+    const received = await registerAndDeliver(
+      page,
+      registration({ name: 'Avery Tremblay', email: 'avery@example.com' }),
+    )
     const notification = received.find((m) => m.rcptTo.includes('sales@example.com'))!
     const reply = received.find((m) => m.rcptTo.includes('avery@example.com'))!
     expect(received).toHaveLength(2)
@@ -80,7 +86,12 @@ describe("the brokerage's registered name and the privacy page in every e-mail",
   })
 
   it("are in another launch's notification with that launch's own name", async () => {
-    const received = await registerAndDeliver(second, { name: 'Sam Buyer', email: 'sam@example.com', phone: '555-555-0199', isRealtor: 'no' })
+    const received = await registerAndDeliver(second, {
+      name: 'Sam Buyer',
+      email: 'sam@example.com',
+      phone: '555-555-0199',
+      isRealtor: 'no',
+    })
     expect(received.map((m) => m.rcptTo)).toEqual([['sales@example.com']])
     const { text, html } = parts(received[0]!)
     expect(second.site.brokerage).toBe('Lakeside Realty Group Inc., Brokerage')
@@ -89,8 +100,11 @@ describe("the brokerage's registered name and the privacy page in every e-mail",
     expect(text).not.toContain(page.site.brokerage)
   })
 
-  it('link the canonical origin\'s /privacy from a version built before privacy pages, so its replies still go', () => {
+  it("link the canonical origin's /privacy from a version built before privacy pages, so its replies still go", () => {
     const { privacy: _none, ...old } = functionLaunchOf(page)
-    expect(launchSiteOf(old as ReturnType<typeof functionLaunchOf>).privacy).toEqual({ url: 'https://bramblewood.example.com/privacy', label: 'Privacy' })
+    expect(launchSiteOf(old as ReturnType<typeof functionLaunchOf>).privacy).toEqual({
+      url: 'https://bramblewood.example.com/privacy',
+      label: 'Privacy',
+    })
   })
 })

@@ -8,18 +8,34 @@ import { unpublishedAnswer } from '../../src/server/site/unpublished-page.ts'
 /** A version as the registry sees it: only its folder and contract matter here. */
 function version(slug: string, name: string, distDir: string): LaunchVersion {
   const contract = { slug, site: { name }, origins: [`https://${slug}.example.com`] } as unknown as FunctionLaunch
-  return { distDir, contract, home: '', pageCss: undefined, headers: async (_c, next) => next(), files: async () => new Response(distDir) }
+  return {
+    distDir,
+    contract,
+    home: '',
+    pageCss: undefined,
+    headers: async (_c, next) => next(),
+    files: async () => new Response(distDir),
+  }
 }
 
-const launch = (slug: string, isDefault: boolean, v?: LaunchVersion): LiveLaunch => ({ slug, isDefault, configFile: `${slug}.json`, siteName: slug, version: v })
+const launch = (slug: string, isDefault: boolean, v?: LaunchVersion): LiveLaunch => ({
+  slug,
+  isDefault,
+  configFile: `${slug}.json`,
+  siteName: slug,
+  version: v,
+})
 
 describe('live launches', () => {
   it('swaps a launch in one step: a snapshot read before the swap keeps the old version, the next read has the new', () => {
     const made: string[][] = []
-    const live = createLiveLaunches([launch('maple', false, version('maple', 'Maple', 'v1')), launch('home', true, version('home', 'Home', 'h1'))], (served) => {
-      made.push(served.map((l) => `${l.slug}:${l.version.distDir}`))
-      return new Hono()
-    })
+    const live = createLiveLaunches(
+      [launch('maple', false, version('maple', 'Maple', 'v1')), launch('home', true, version('home', 'Home', 'h1'))],
+      (served) => {
+        made.push(served.map((l) => `${l.slug}:${l.version.distDir}`))
+        return new Hono()
+      },
+    )
     const before = live.current()
     const replaced = live.swap('maple', version('maple', 'Maple Ridge', 'v2'))
     expect(replaced?.distDir).toBe('v1')

@@ -23,11 +23,22 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
 const quiet = { info() {}, error() {} }
 
 /** Registers `body` (with these request headers) and returns the messages the SMTP server then received. */
-async function registerAndDeliver(body: Record<string, unknown>, headers: Record<string, string> = {}): Promise<{ reply: ReceivedMail; notification: ReceivedMail }> {
+async function registerAndDeliver(
+  body: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): Promise<{ reply: ReceivedMail; notification: ReceivedMail }> {
   const store = openSqliteStore(path.join(dir, `${crypto.randomUUID()}.sqlite`), { defaultLaunch })
   cleanups.push(() => store.close())
   const app = createApp({
-    launches: [launchSite(page, { notifyEmail: 'sales@example.com', links: { secret: 'a-test-secret-of-some-length', baseUrl: 'https://bramblewood.example.com/functions/v1/send-contact-email' } })],
+    launches: [
+      launchSite(page, {
+        notifyEmail: 'sales@example.com',
+        links: {
+          secret: 'a-test-secret-of-some-length',
+          baseUrl: 'https://bramblewood.example.com/functions/v1/send-contact-email',
+        },
+      }),
+    ],
     defaultLaunch: page.launch.slug,
     store,
     anonKeys: [localAnonKey],
@@ -42,7 +53,10 @@ async function registerAndDeliver(body: Record<string, unknown>, headers: Record
   expect(res.status).toBe(200)
   const smtp = await startTestSmtp()
   cleanups.push(() => smtp.stop())
-  const mailer = createSmtpMailer({ url: `smtp://127.0.0.1:${smtp.port}`, from: 'Bramblewood Crossing <no-reply@example.com>' })
+  const mailer = createSmtpMailer({
+    url: `smtp://127.0.0.1:${smtp.port}`,
+    from: 'Bramblewood Crossing <no-reply@example.com>',
+  })
   cleanups.push(() => mailer.close?.())
   expect((await createOutboxWorker({ store, mailer, jitter: 0, log: quiet }).deliverDue()).failed).toBe(0)
   const reply = smtp.received.find((m) => m.rcptTo.includes(String(body.email)))!
@@ -52,7 +66,9 @@ async function registerAndDeliver(body: Record<string, unknown>, headers: Record
 
 describe('the reply to a registrant (issue 21, item 2)', () => {
   it('carries none of the text a visitor typed: a name that is no name is left out, the phone keeps only its digits', async () => {
-    const { reply } = await registerAndDeliver(registration({ name: 'Visit http://phish.example now', email: 'stranger@example.com', phone: '555.555.0100' }))
+    const { reply } = await registerAndDeliver(
+      registration({ name: 'Visit http://phish.example now', email: 'stranger@example.com', phone: '555.555.0100' }),
+    )
     expect(reply.rcptTo).toEqual(['stranger@example.com'])
     const text = `${reply.headers.get('subject')?.join(' ')}\n${reply.decoded}`
     expect(text).not.toMatch(/phish|Visit http/)
@@ -61,7 +77,9 @@ describe('the reply to a registrant (issue 21, item 2)', () => {
   })
 
   it('greets a name made of letters, accented ones, spaces, apostrophes and hyphens', async () => {
-    const { reply } = await registerAndDeliver(registration({ name: "Zoë O'Brien-Côté", email: 'zoe@example.com', phone: '+1 (555) 555-0142' }))
+    const { reply } = await registerAndDeliver(
+      registration({ name: "Zoë O'Brien-Côté", email: 'zoe@example.com', phone: '+1 (555) 555-0142' }),
+    )
     expect(reply.decoded).toContain("Hi Zoë O'Brien-Côté,")
     expect(reply.decoded).toContain('call you at +1 555-555-0142 within')
   })
@@ -70,7 +88,11 @@ describe('the reply to a registrant (issue 21, item 2)', () => {
 describe("the team's notification (issue 21, item 7)", () => {
   it('shows no visitor-controlled value as a link: form fields, UTM values and the browser alike', async () => {
     const { notification } = await registerAndDeliver(
-      registration({ name: 'See www.phish.example/login', email: 'pat@example.com', utm: { utm_source: 'https://phish.example/a', utm_campaign: 'phish.example' } }),
+      registration({
+        name: 'See www.phish.example/login',
+        email: 'pat@example.com',
+        utm: { utm_source: 'https://phish.example/a', utm_campaign: 'phish.example' },
+      }),
       { 'user-agent': 'Mozilla/5.0 visit http://phish.example/x' },
     )
     const text = `${notification.headers.get('subject')?.join(' ')}\n${notification.decoded}`

@@ -16,7 +16,11 @@ let server: ServerProcess
 
 beforeAll(async () => {
   writeDist(path.join(root, 'dist'))
-  server = await startServerProcess({ DATA_DIR: dataDir, DIST_DIR: path.join(root, 'dist'), RATE_LIMIT_PER_MINUTE: '0' })
+  server = await startServerProcess({
+    DATA_DIR: dataDir,
+    DIST_DIR: path.join(root, 'dist'),
+    RATE_LIMIT_PER_MINUTE: '0',
+  })
 })
 afterAll(async () => {
   await server?.stop('SIGTERM')
@@ -26,7 +30,12 @@ afterAll(async () => {
 type Answer = { status: number; body: Record<string, unknown>; raw: string }
 
 /** Sends raw bytes with node:http, so nothing (length, encoding) is fixed up on the way. */
-function send(body: string | Buffer, headers: Record<string, string> = {}, chunked = false, agent: Agent | false = false): Promise<Answer> {
+function send(
+  body: string | Buffer,
+  headers: Record<string, string> = {},
+  chunked = false,
+  agent: Agent | false = false,
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = request(
       `${server.url}/functions/v1/send-contact-email`,
@@ -84,20 +93,80 @@ describe('malformed bodies over HTTP', () => {
   it.each<[string, () => Promise<Answer>, number, string | RegExp]>([
     ['not JSON', () => send('name=Jane&email=jane@example.com'), 400, 'The request body is not valid JSON.'],
     ['truncated JSON', () => send('{"name":"Jane",'), 400, 'The request body is not valid JSON.'],
-    ['invalid UTF-8', () => send(Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d])), 400, 'The request body is not valid UTF-8 text.'],
+    [
+      'invalid UTF-8',
+      () => send(Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d])),
+      400,
+      'The request body is not valid UTF-8 text.',
+    ],
     ['JSON null', () => send('null'), 400, 'The request body must be a JSON object of form fields.'],
-    ['wrong types', () => send(JSON.stringify(registration({ name: ['Jane'], email: 5, phone: { n: 1 }, isRealtor: false }))), 400, 'Some fields need attention.'],
-    ['CRLF in a field', () => send(JSON.stringify(registration({ name: 'Eve\r\nBcc: spy@evil.example' }))), 400, 'Some fields need attention.'],
-    ['CRLF in the phone', () => send(JSON.stringify(registration({ phone: '555\r\n0100 x' }))), 400, 'Some fields need attention.'],
-    ['a __proto__ key', () => send('{"__proto__":{"isAdmin":true},"name":"Jane"}'), 400, 'The request body contains a key that is not allowed: "__proto__".'],
-    ['a nested __proto__ key', () => send(JSON.stringify({ ...registration(), utm: JSON.parse('{"__proto__":{"x":1}}') })), 400, /"__proto__"/],
-    ['a 2 MB string', () => send(JSON.stringify(registration({ name: twoMegabytes }))), 413, /too large: at most 16384 bytes/],
-    ['a 2 MB string, chunked (no length given)', () => send(JSON.stringify(registration({ name: twoMegabytes })), {}, true), 413, /too large/],
+    [
+      'wrong types',
+      () => send(JSON.stringify(registration({ name: ['Jane'], email: 5, phone: { n: 1 }, isRealtor: false }))),
+      400,
+      'Some fields need attention.',
+    ],
+    [
+      'CRLF in a field',
+      () => send(JSON.stringify(registration({ name: 'Eve\r\nBcc: spy@evil.example' }))),
+      400,
+      'Some fields need attention.',
+    ],
+    [
+      'CRLF in the phone',
+      () => send(JSON.stringify(registration({ phone: '555\r\n0100 x' }))),
+      400,
+      'Some fields need attention.',
+    ],
+    [
+      'a __proto__ key',
+      () => send('{"__proto__":{"isAdmin":true},"name":"Jane"}'),
+      400,
+      'The request body contains a key that is not allowed: "__proto__".',
+    ],
+    [
+      'a nested __proto__ key',
+      () => send(JSON.stringify({ ...registration(), utm: JSON.parse('{"__proto__":{"x":1}}') })),
+      400,
+      /"__proto__"/,
+    ],
+    [
+      'a 2 MB string',
+      () => send(JSON.stringify(registration({ name: twoMegabytes }))),
+      413,
+      /too large: at most 16384 bytes/,
+    ],
+    [
+      'a 2 MB string, chunked (no length given)',
+      () => send(JSON.stringify(registration({ name: twoMegabytes })), {}, true),
+      413,
+      /too large/,
+    ],
     ['a 20 KB string', () => send(JSON.stringify(registration({ phone: 'x'.repeat(20_000) }))), 413, /too large/],
-    ['a 10 KB name (under the limit)', () => send(JSON.stringify(registration({ name: 'x'.repeat(10_000) }))), 400, 'Some fields need attention.'],
-    ['deep nesting', () => send(`${'['.repeat(5000)}${']'.repeat(5000)}`), 400, 'The request body is nested too deeply.'],
-    ['deep nesting in an object', () => send(`{"utm":${'{"a":'.repeat(100)}1${'}'.repeat(100)}}`), 400, 'The request body is nested too deeply.'],
-    ['the wrong content type', () => send(JSON.stringify(registration()), { 'content-type': 'text/plain' }), 415, /JSON/],
+    [
+      'a 10 KB name (under the limit)',
+      () => send(JSON.stringify(registration({ name: 'x'.repeat(10_000) }))),
+      400,
+      'Some fields need attention.',
+    ],
+    [
+      'deep nesting',
+      () => send(`${'['.repeat(5000)}${']'.repeat(5000)}`),
+      400,
+      'The request body is nested too deeply.',
+    ],
+    [
+      'deep nesting in an object',
+      () => send(`{"utm":${'{"a":'.repeat(100)}1${'}'.repeat(100)}}`),
+      400,
+      'The request body is nested too deeply.',
+    ],
+    [
+      'the wrong content type',
+      () => send(JSON.stringify(registration()), { 'content-type': 'text/plain' }),
+      415,
+      /JSON/,
+    ],
     ['no API key', () => send(JSON.stringify(registration()), { apikey: '' }), 401, /API key/],
   ])('%s', async (_, attempt, status, message) => {
     const before = await storedCount()

@@ -51,7 +51,12 @@ describe('the morning summary from a running Node server', () => {
   beforeAll(async () => {
     vi.spyOn(console, 'log').mockImplementation(() => {})
     smtp = await startTestSmtp()
-    await buildSite(path.resolve('page.config.json'), path.join(root, 'dist', config.launch.slug), readBuildSettings({}), config)
+    await buildSite(
+      path.resolve('page.config.json'),
+      path.join(root, 'dist', config.launch.slug),
+      readBuildSettings({}),
+      config,
+    )
   }, 300_000)
 
   afterAll(async () => {
@@ -75,8 +80,17 @@ describe('the morning summary from a running Node server', () => {
     server = await start()
     expect((await arrived(1)).headers.get('subject')?.[0]).toContain('0 registrations on Monday, May 11, 2026')
     for (const isRealtor of ['no', 'no', 'yes']) {
-      const body = registration({ isRealtor, ...(isRealtor === 'yes' ? { brokerage: 'Example Realty Inc., Brokerage', recoNumber: '5550123', forClient: 'no' } : {}) })
-      const answer = await fetch(`${server.url}${contactFunctionPath}`, { method: 'POST', headers: { apikey: localAnonKey, 'content-type': 'application/json' }, body: JSON.stringify(body) })
+      const body = registration({
+        isRealtor,
+        ...(isRealtor === 'yes'
+          ? { brokerage: 'Example Realty Inc., Brokerage', recoNumber: '5550123', forClient: 'no' }
+          : {}),
+      })
+      const answer = await fetch(`${server.url}${contactFunctionPath}`, {
+        method: 'POST',
+        headers: { apikey: localAnonKey, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
       expect(answer.status, await answer.clone().text()).toBe(200)
     }
     await server.close()

@@ -40,7 +40,16 @@ function seedLeads(): Array<Parameters<typeof newLead>[0]> {
   // Every 5 h 13 min from 2026-03-01 00:00 UTC: crosses each day's bounds at a different hour.
   for (let i = 0; i < 50; i++) {
     const createdAt = new Date(Date.parse('2026-03-01T00:00:00Z') + i * 313 * 60_000).toISOString()
-    leads.push({ createdAt, ...sources[i % sources.length]!, fields: { name: `Buyer ${i}`, email: `b${i}@example.org`, phone: '555-555-0100', isRealtor: i % 4 === 0 ? 'yes' : 'no' } })
+    leads.push({
+      createdAt,
+      ...sources[i % sources.length]!,
+      fields: {
+        name: `Buyer ${i}`,
+        email: `b${i}@example.org`,
+        phone: '555-555-0100',
+        isRealtor: i % 4 === 0 ? 'yes' : 'no',
+      },
+    })
   }
   // Just before and after Vancouver's midnight between 9 and 10 March, a suspected spam and another launch's lead.
   leads.push({ createdAt: '2026-03-10T06:59:00.000Z', utm: { utm_source: 'google' } })
@@ -52,10 +61,18 @@ function seedLeads(): Array<Parameters<typeof newLead>[0]> {
 
 /** What the summary should say, counted here from the stored leads: the day's total, kinds and sources, and 7 days. */
 function expectedCounts(leads: StoredLead[], day: string) {
-  const dayOf = (iso: string) => new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(iso))
+  const dayOf = (iso: string) =>
+    new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+      new Date(iso),
+    )
   const counted = leads.filter((lead) => lead.launch === defaultLaunch && !lead.suspectedSpam)
   const sourceOf = (lead: StoredLead) =>
-    lead.utm.utm_source?.toLowerCase() ?? (lead.clickIds.fbclid ? 'Meta ads' : lead.referrer ? new URL(lead.referrer).hostname.replace(/^www\./, '') : 'Direct (no source)')
+    lead.utm.utm_source?.toLowerCase() ??
+    (lead.clickIds.fbclid
+      ? 'Meta ads'
+      : lead.referrer
+        ? new URL(lead.referrer).hostname.replace(/^www\./, '')
+        : 'Direct (no source)')
   const ofDay = counted.filter((lead) => dayOf(lead.createdAt) === day)
   const sources = new Map<string, number>()
   for (const lead of ofDay) sources.set(sourceOf(lead), (sources.get(sourceOf(lead)) ?? 0) + 1)
@@ -74,7 +91,12 @@ function readSummary(text: string) {
   const [, total, buyers, realtors] = /Registrations: (\d+) \((\d+) buyers?, (\d+) realtors?\)/.exec(text)!
   const from = lines.indexOf('Where they came from:')
   const weekAt = lines.findIndex((line) => line.startsWith('The last 7 days'))
-  const pairs = (slice: string[]) => slice.flatMap((line) => (/^ {2}(.+): (\d+)$/.exec(line) ? [[/^ {2}(.+): (\d+)$/.exec(line)![1]!, Number(/: (\d+)$/.exec(line)![1])] as [string, number]] : []))
+  const pairs = (slice: string[]) =>
+    slice.flatMap((line) =>
+      /^ {2}(.+): (\d+)$/.exec(line)
+        ? [[/^ {2}(.+): (\d+)$/.exec(line)![1]!, Number(/: (\d+)$/.exec(line)![1])] as [string, number]]
+        : [],
+    )
   return {
     total: Number(total),
     buyers: Number(buyers),
@@ -106,12 +128,15 @@ describe.each(
   })
 
   async function deliver(store: LeadStore): Promise<void> {
-    const mailer = createSmtpMailer({ url: `smtp://127.0.0.1:${smtp.port}`, from: 'Bramblewood Crossing <no-reply@example.com>' })
+    const mailer = createSmtpMailer({
+      url: `smtp://127.0.0.1:${smtp.port}`,
+      from: 'Bramblewood Crossing <no-reply@example.com>',
+    })
     expect((await createOutboxWorker({ store, mailer, log: quiet, jitter: 0 }).deliverDue()).failed).toBe(0)
     await mailer.close?.()
   }
 
-  it('sends the day before\'s counts once that day, with an injected clock, and again only the next day', async () => {
+  it("sends the day before's counts once that day, with an injected clock, and again only the next day", async () => {
     const store = await backend.fresh()
     const second = await backend.reopen()
     open.push(store, second)
@@ -120,7 +145,14 @@ describe.each(
       await store.saveLead(lead, null)
     }
     let now = at('2026-03-10T14:00:00Z') // 07:00 in Vancouver: not yet time
-    const summaries = (s: LeadStore) => createMorningSummaries({ store: s, launches: () => [launch], timeZone: 'America/Toronto', clock: () => now, log: quiet })
+    const summaries = (s: LeadStore) =>
+      createMorningSummaries({
+        store: s,
+        launches: () => [launch],
+        timeZone: 'America/Toronto',
+        clock: () => now,
+        log: quiet,
+      })
     const server = summaries(store)
     expect(await server.check()).toBe(0)
 
@@ -140,7 +172,9 @@ describe.each(
     const expected = expectedCounts(stored, '2026-03-09')
     expect(expected.total).toBeGreaterThan(3)
     expect(readSummary(received[0]!.decoded)).toEqual(expected)
-    expect(received[0]!.headers.get('subject')).toEqual([`Bramblewood Crossing: ${expected.total} registrations on Monday, March 9, 2026`])
+    expect(received[0]!.headers.get('subject')).toEqual([
+      `Bramblewood Crossing: ${expected.total} registrations on Monday, March 9, 2026`,
+    ])
     expect(received[0]!.decoded).toContain(launch.site.brokerage)
 
     // The next morning, two servers at once: one summary, of 10 March.
@@ -162,7 +196,13 @@ describe.each(
     const store = await backend.fresh()
     open.push(store)
     await store.saveLead(newLead({ createdAt: '2026-03-09T20:00:00.000Z' }), mailFor(newLead()))
-    const off = createMorningSummaries({ store, launches: () => [{ ...launch, morningSummary: undefined }], timeZone, clock: () => at('2026-03-10T18:00:00Z'), log: quiet })
+    const off = createMorningSummaries({
+      store,
+      launches: () => [{ ...launch, morningSummary: undefined }],
+      timeZone,
+      clock: () => at('2026-03-10T18:00:00Z'),
+      log: quiet,
+    })
     expect(await off.check()).toBe(0)
     expect((await store.listMessages({ limit: 10 })).filter((m) => m.kind === 'summary')).toEqual([])
   })

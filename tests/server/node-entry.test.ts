@@ -1,5 +1,16 @@
 import { createHash } from 'node:crypto'
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
@@ -66,17 +77,26 @@ describe('node entry: refusing to start', () => {
   })
 
   it('says to run npm run build when the built site is missing', async () => {
-    const result = await runServerExpectingExit({ DATA_DIR: path.join(root, 'nobuild'), DIST_DIR: path.join(root, 'no-dist') })
+    const result = await runServerExpectingExit({
+      DATA_DIR: path.join(root, 'nobuild'),
+      DIST_DIR: path.join(root, 'no-dist'),
+    })
     expect(result.code).toBe(1)
     const slug = readPageConfig().launch.slug
-    expect(result.stderr).toContain(`The built site of launch "${slug}" is missing: ${path.join(root, 'no-dist', slug, 'index.html')} does not exist. Run npm run build first`)
+    expect(result.stderr).toContain(
+      `The built site of launch "${slug}" is missing: ${path.join(root, 'no-dist', slug, 'index.html')} does not exist. Run npm run build first`,
+    )
   })
 
   it('says what is wrong with the page config', async () => {
     const broken = path.join(root, 'broken.config.json')
     writeFileSync(broken, '{ "site": ')
     // With no last good build to serve (an empty DIST_DIR): a broken launch that has one keeps serving it (issue 22).
-    const result = await runServerExpectingExit({ DATA_DIR: path.join(root, 'badconfig'), DIST_DIR: path.join(root, 'never-built'), PAGE_CONFIG: broken })
+    const result = await runServerExpectingExit({
+      DATA_DIR: path.join(root, 'badconfig'),
+      DIST_DIR: path.join(root, 'never-built'),
+      PAGE_CONFIG: broken,
+    })
     expect(result.code).toBe(1)
     expect(result.stderr).toContain('The page config cannot be used.')
     expect(result.stderr).toContain(broken)
@@ -107,7 +127,7 @@ describe('node entry: serving the site and the function', () => {
     expect(await res.text()).toContain('<h1>Bramblewood Crossing</h1>')
   })
 
-  it('sends the security headers, allowing the page\'s JSON-LD by its hash', async () => {
+  it("sends the security headers, allowing the page's JSON-LD by its hash", async () => {
     const res = await fetch(`${server.url}/`)
     const hash = createHash('sha256').update('{"@type":"RealEstateAgent"}').digest('base64')
     expect(res.headers.get('content-security-policy')).toContain(`script-src 'self' 'sha256-${hash}'`)
@@ -117,7 +137,15 @@ describe('node entry: serving the site and the function', () => {
   })
 
   it('answers any unknown path with 404.html and status 404', async () => {
-    for (const p of ['/nope', '/assets/missing.js', '/functions/v1/other', '/../package.json', '/%2e%2e/%2e%2e/package.json', '/.env', '/src/server/node.ts']) {
+    for (const p of [
+      '/nope',
+      '/assets/missing.js',
+      '/functions/v1/other',
+      '/../package.json',
+      '/%2e%2e/%2e%2e/package.json',
+      '/.env',
+      '/src/server/node.ts',
+    ]) {
       const res = await fetch(`${server.url}${p}`)
       expect(res.status, p).toBe(404)
       expect(await res.text(), p).toContain('<h1>404</h1>')
@@ -190,9 +218,15 @@ describe('node entry: serving the site and the function', () => {
     expect(await res.json()).toEqual({ ok: true })
     expect(await storedIds(dataDir)).toContain(body.submissionId)
     const outbox = path.join(dataDir, 'outbox')
-    await until(() => existsSync(outbox) && readdirSync(outbox).some((f) => f.includes(String(body.submissionId)) && f.endsWith('.eml')))
+    await until(
+      () =>
+        existsSync(outbox) &&
+        readdirSync(outbox).some((f) => f.includes(String(body.submissionId)) && f.endsWith('.eml')),
+    )
     const file = readdirSync(outbox).find((f) => f.includes(String(body.submissionId)) && f.endsWith('.eml'))!
-    expect(readFileSync(path.join(outbox, file), 'utf8')).toContain('Subject: New registration for Bramblewood Crossing: Jane Doe')
+    expect(readFileSync(path.join(outbox, file), 'utf8')).toContain(
+      'Subject: New registration for Bramblewood Crossing: Jane Doe',
+    )
   })
 
   it('refuses a second server on the same DATA_DIR, and the first keeps answering', async () => {
@@ -215,10 +249,24 @@ describe('node entry: files only the server can read', () => {
       expect((await register(server.url, body)).status).toBe(200)
       const outbox = path.join(dataDir, 'outbox')
       // The team's notification and the registrant's reply (page.config.json has a reply), both written in full.
-      await until(() => existsSync(outbox) && readdirSync(outbox).filter((f) => f.endsWith('.eml')).length === 2 && !readdirSync(outbox).some((f) => f.endsWith('.tmp')))
+      await until(
+        () =>
+          existsSync(outbox) &&
+          readdirSync(outbox).filter((f) => f.endsWith('.eml')).length === 2 &&
+          !readdirSync(outbox).some((f) => f.endsWith('.tmp')),
+      )
       expect(modeOf(dataDir)).toBe('700')
       expect(modeOf(outbox)).toBe('700')
-      const files = ['leads.sqlite', 'leads.sqlite-wal', 'leads.sqlite-shm', 'server.lock', 'server.pid', 'delivery.lock', 'unsubscribe.key', ...readdirSync(outbox).map((f) => path.join('outbox', f))]
+      const files = [
+        'leads.sqlite',
+        'leads.sqlite-wal',
+        'leads.sqlite-shm',
+        'server.lock',
+        'server.pid',
+        'delivery.lock',
+        'unsubscribe.key',
+        ...readdirSync(outbox).map((f) => path.join('outbox', f)),
+      ]
       expect(files.filter((f) => f.endsWith('.eml'))).toHaveLength(2)
       for (const file of files) expect(modeOf(path.join(dataDir, file)), file).toBe('600')
     } finally {
@@ -253,7 +301,10 @@ describe('node entry: retention period', () => {
     mkdirSync(path.join(dataDir, 'outbox'), { recursive: true })
     const store = openSqliteStore(path.join(dataDir, 'leads.sqlite'), { defaultLaunch })
     const day = 86_400_000
-    const old = newLead({ createdAt: new Date(Date.now() - 31 * day).toISOString(), fields: { name: 'Olga Old', email: 'old@example.com', phone: '5555550100', isRealtor: 'no' } })
+    const old = newLead({
+      createdAt: new Date(Date.now() - 31 * day).toISOString(),
+      fields: { name: 'Olga Old', email: 'old@example.com', phone: '5555550100', isRealtor: 'no' },
+    })
     const recent = newLead({ createdAt: new Date(Date.now() - 29 * day).toISOString() })
     for (const lead of [old, recent]) await store.saveLead(lead, mailFor(lead))
     await store.close()
@@ -262,10 +313,15 @@ describe('node entry: retention period', () => {
 
     const server = await startServerProcess({ DATA_DIR: dataDir, DIST_DIR: distDir, RETENTION_DAYS: '30' })
     try {
-      expect(server.output()).toContain('Retention: erased 1 registration(s) older than 30 days, 1 notification(s) and 1 .eml file(s).')
+      expect(server.output()).toContain(
+        'Retention: erased 1 registration(s) older than 30 days, 1 notification(s) and 1 .eml file(s).',
+      )
       expect(await storedIds(dataDir)).toEqual([recent.submissionId])
       // The recent lead's notification is still pending, so the worker may be writing it again (a .tmp, then a rename).
-      await vi.waitFor(() => expect(readdirSync(path.join(dataDir, 'outbox'))).toEqual([emlFileName(mailFor(recent).messageId)]), { timeout: 10_000, interval: 50 })
+      await vi.waitFor(
+        () => expect(readdirSync(path.join(dataDir, 'outbox'))).toEqual([emlFileName(mailFor(recent).messageId)]),
+        { timeout: 10_000, interval: 50 },
+      )
     } finally {
       await server.stop('SIGTERM')
     }
@@ -292,7 +348,12 @@ describe('node entry: stopping and starting again', () => {
 
   it('starts again on the same DATA_DIR after a SIGKILL, with the lead and its notification', async () => {
     const dataDir = path.join(root, 'killed')
-    const first = await startServerProcess({ DATA_DIR: dataDir, DIST_DIR: distDir, MAIL_RETRY_MIN_SECONDS: '1', MAIL_RETRY_MAX_SECONDS: '1' })
+    const first = await startServerProcess({
+      DATA_DIR: dataDir,
+      DIST_DIR: distDir,
+      MAIL_RETRY_MIN_SECONDS: '1',
+      MAIL_RETRY_MAX_SECONDS: '1',
+    })
     const body = registration()
     expect((await register(first.url, body)).status).toBe(200)
     expect((await first.stop('SIGKILL')).signal).toBe('SIGKILL')
@@ -301,7 +362,11 @@ describe('node entry: stopping and starting again', () => {
     try {
       expect(await storedIds(dataDir)).toEqual([body.submissionId])
       const outbox = path.join(dataDir, 'outbox')
-      await until(() => existsSync(outbox) && readdirSync(outbox).some((f) => f.includes(String(body.submissionId)) && f.endsWith('.eml')))
+      await until(
+        () =>
+          existsSync(outbox) &&
+          readdirSync(outbox).some((f) => f.includes(String(body.submissionId)) && f.endsWith('.eml')),
+      )
       expect((await register(again.url, registration())).status).toBe(200)
     } finally {
       await again.stop('SIGTERM')

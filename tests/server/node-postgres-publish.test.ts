@@ -33,14 +33,23 @@ function machine(name: string): Machine {
   writeFileSync(configFile, original)
   writeDist(path.join(dir, 'dist'))
   mkdirSync(path.join(dir, 'dist', '_studio', 'assets'), { recursive: true })
-  writeFileSync(path.join(dir, 'dist', '_studio', 'index.html'), '<!doctype html><title>Studio</title><div id="studio"></div>')
+  writeFileSync(
+    path.join(dir, 'dist', '_studio', 'index.html'),
+    '<!doctype html><title>Studio</title><div id="studio"></div>',
+  )
   const made = { dir, configFile, dataDir: path.join(dir, '.data') }
   machines.push(made)
   return made
 }
 
 function env(m: Machine): Record<string, string> {
-  return { DATABASE_URL: pg.url!, DATA_DIR: m.dataDir, DIST_DIR: path.join(m.dir, 'dist'), PAGE_CONFIG: m.configFile, SUPPRESSION_SECRET: suppressionSecret }
+  return {
+    DATABASE_URL: pg.url!,
+    DATA_DIR: m.dataDir,
+    DIST_DIR: path.join(m.dir, 'dist'),
+    PAGE_CONFIG: m.configFile,
+    SUPPRESSION_SECRET: suppressionSecret,
+  }
 }
 
 beforeAll(async () => {
@@ -63,9 +72,13 @@ describe('a publish on one of two Node servers on PostgreSQL', () => {
     expect((await (await fetch(`${b.server.url}/`)).text()).includes(heading)).toBe(false)
 
     // An owner of the studio on A publishes a new hero heading.
-    const { stdout } = await run('npm', ['run', '-s', 'studio:invite', '--', '--email', 'owner@example.com', '--role', 'owner'], {
-      env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? root, PORT: '4321', ...env(a) },
-    })
+    const { stdout } = await run(
+      'npm',
+      ['run', '-s', 'studio:invite', '--', '--email', 'owner@example.com', '--role', 'owner'],
+      {
+        env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? root, PORT: '4321', ...env(a) },
+      },
+    )
     const invitePath = new URL(/^(http:\/\/localhost:4321\/studio\/invite\/\S+)$/m.exec(stdout)![1]!).pathname
     const set = await fetch(`${a.server.url}${invitePath}`, {
       method: 'POST',
@@ -74,7 +87,10 @@ describe('a publish on one of two Node servers on PostgreSQL', () => {
       body: new URLSearchParams({ password, confirm: password }),
     })
     expect(set.status).toBe(303)
-    const cookie = set.headers.getSetCookie().find((line) => line.startsWith('studio_session='))!.split(';')[0]!
+    const cookie = set.headers
+      .getSetCookie()
+      .find((line) => line.startsWith('studio_session='))!
+      .split(';')[0]!
     // The session made on A is good on B: the studio's and the leads page's (same sign-in) are kept in the database.
     const me = await fetch(`${b.server.url}/studio/api/me`, { headers: { cookie } })
     expect(me.status).toBe(200)

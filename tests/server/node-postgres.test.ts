@@ -50,7 +50,12 @@ function start(name: string): Promise<ServerProcess> {
 function register(url: string, client: string, body: Record<string, unknown>) {
   return fetch(`${url}/functions/v1/send-contact-email`, {
     method: 'POST',
-    headers: { apikey: localAnonKey, authorization: `Bearer ${localAnonKey}`, 'content-type': 'application/json', 'x-forwarded-for': client },
+    headers: {
+      apikey: localAnonKey,
+      authorization: `Bearer ${localAnonKey}`,
+      'content-type': 'application/json',
+      'x-forwarded-for': client,
+    },
     body: JSON.stringify(body),
   })
 }
@@ -59,7 +64,11 @@ function signIn(url: string, client: string, typed: string) {
   return fetch(`${url}/leads/sign-in`, {
     method: 'POST',
     redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: `http://${new URL(url).host}`, 'x-forwarded-for': client },
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      origin: `http://${new URL(url).host}`,
+      'x-forwarded-for': client,
+    },
     body: new URLSearchParams({ password: typed }).toString(),
   })
 }
@@ -91,10 +100,21 @@ describe('two Node servers on one PostgreSQL', () => {
     bare.pathname = '/bare'
     await pg.exec('CREATE DATABASE bare')
     // The suppression list's key is never kept in the database: without it, the server says what to set.
-    const keyless = await runServerExpectingExit({ DATABASE_URL: pg.url!, DATA_DIR: path.join(root, 'bare'), DIST_DIR: distDir })
+    const keyless = await runServerExpectingExit({
+      DATABASE_URL: pg.url!,
+      DATA_DIR: path.join(root, 'bare'),
+      DIST_DIR: distDir,
+    })
     expect(keyless.code).toBe(1)
-    expect(keyless.stderr).toContain('SUPPRESSION_SECRET is missing: DATABASE_URL is set, so with PostgreSQL the suppression list needs a key kept outside the database')
-    const run = await runServerExpectingExit({ DATABASE_URL: bare.toString(), DATA_DIR: path.join(root, 'bare'), DIST_DIR: distDir, SUPPRESSION_SECRET: 'a-suppression-secret-0123456789' })
+    expect(keyless.stderr).toContain(
+      'SUPPRESSION_SECRET is missing: DATABASE_URL is set, so with PostgreSQL the suppression list needs a key kept outside the database',
+    )
+    const run = await runServerExpectingExit({
+      DATABASE_URL: bare.toString(),
+      DATA_DIR: path.join(root, 'bare'),
+      DIST_DIR: distDir,
+      SUPPRESSION_SECRET: 'a-suppression-secret-0123456789',
+    })
     expect(run.code).toBe(1)
     expect(run.stderr).toContain('lacks')
     expect(run.stderr).toContain('Run npm run db:migrate (with the same DATABASE_URL), then start again.')
@@ -106,7 +126,9 @@ describe('two Node servers on one PostgreSQL', () => {
     const [a, b] = servers as [ServerProcess, ServerProcess]
     expect(a.output()).toContain('Leads: PostgreSQL, 127.0.0.1')
 
-    const bodies = Array.from({ length: 200 }, (_, i) => registration({ email: `buyer-${i}@example.com`, name: `Buyer ${i}` }))
+    const bodies = Array.from({ length: 200 }, (_, i) =>
+      registration({ email: `buyer-${i}@example.com`, name: `Buyer ${i}` }),
+    )
     const acknowledged: string[] = []
     for (let batch = 0; batch < bodies.length; batch += 50) {
       const answers = await Promise.all(
@@ -122,7 +144,8 @@ describe('two Node servers on one PostgreSQL', () => {
       }
     }
     // A browser that retries on the other server (the first answer was lost) stores nothing twice.
-    for (const [i, body] of bodies.slice(0, 20).entries()) expect((await register(i % 2 === 0 ? b.url : a.url, `10.1.0.${i}`, body)).status).toBe(200)
+    for (const [i, body] of bodies.slice(0, 20).entries())
+      expect((await register(i % 2 === 0 ? b.url : a.url, `10.1.0.${i}`, body)).status).toBe(200)
 
     // SMTP comes up on the port both servers were given.
     smtp = await startTestSmtp(smtpPort)
@@ -143,7 +166,8 @@ describe('two Node servers on one PostgreSQL', () => {
   it('count wrong passwords on the leads page across both servers', async () => {
     const [a, b] = servers as [ServerProcess, ServerProcess]
     const statuses: number[] = []
-    for (let i = 0; i < 12; i++) statuses.push((await signIn(i % 2 === 0 ? a.url : b.url, '198.51.100.7', 'not the password')).status)
+    for (let i = 0; i < 12; i++)
+      statuses.push((await signIn(i % 2 === 0 ? a.url : b.url, '198.51.100.7', 'not the password')).status)
     // Ten a minute per address: alone, each server would have allowed twelve (six each).
     expect(statuses).toEqual([...Array<number>(10).fill(401), 429, 429])
   }, 30_000)
@@ -154,7 +178,8 @@ describe('two Node servers on one PostgreSQL', () => {
     const intoMinute = Date.now() % 60_000
     if (intoMinute > 50_000) await new Promise((resolve) => setTimeout(resolve, 60_500 - intoMinute))
     const statuses: number[] = []
-    for (let i = 0; i < perMinute + 2; i++) statuses.push((await register(i % 2 === 0 ? a.url : b.url, '203.0.113.9', registration())).status)
+    for (let i = 0; i < perMinute + 2; i++)
+      statuses.push((await register(i % 2 === 0 ? a.url : b.url, '203.0.113.9', registration())).status)
     expect(statuses).toEqual([...Array<number>(perMinute).fill(200), 429, 429])
   }, 30_000)
 
@@ -171,12 +196,20 @@ describe('two Node servers on one PostgreSQL', () => {
   it('count one visitor seen by both servers once, and run the retention once a day in all', async () => {
     const [a, b] = servers as [ServerProcess, ServerProcess]
     const view = (url: string) =>
-      fetch(`${url}/`, { headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0', accept: 'text/html', 'x-forwarded-for': '192.0.2.77' } })
+      fetch(`${url}/`, {
+        headers: {
+          'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0',
+          accept: 'text/html',
+          'x-forwarded-for': '192.0.2.77',
+        },
+      })
     expect((await view(a.url)).status).toBe(200)
     expect((await view(b.url)).status).toBe(200)
     // Stopping writes what each counted.
     for (const server of servers.splice(0)) expect((await server.stop('SIGTERM')).code).toBe(0)
-    const visits = await pg.db.query('SELECT sum(visits)::int AS visits, sum(visitors)::int AS visitors FROM public.visit_counts')
+    const visits = await pg.db.query(
+      'SELECT sum(visits)::int AS visits, sum(visitors)::int AS visitors FROM public.visit_counts',
+    )
     expect(visits.rows).toEqual([{ visits: 2, visitors: 1 }])
     const runs = await pg.db.query(`SELECT job, day::text AS day FROM public.daily_runs`)
     expect(runs.rows).toEqual([{ job: 'retention', day: new Date().toISOString().slice(0, 10) }])

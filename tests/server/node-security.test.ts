@@ -11,14 +11,22 @@ const root = mkdtempSync(path.join(tmpdir(), 'vip-node-security-'))
 const distDir = path.join(root, 'dist')
 writeDist(distDir)
 const slug = readPageConfig().launch.slug
-writeFileSync(path.join(distDir, slug, 'plan.svg'), '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>')
+writeFileSync(
+  path.join(distDir, slug, 'plan.svg'),
+  '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
+)
 afterAll(() => rmSync(root, { recursive: true, force: true }))
 
 const password = 'correct horse battery staple'
 let server: ServerProcess
 beforeAll(async () => {
   // One proxy in front, on loopback: the test names each client in X-Forwarded-For, as the proxy would.
-  server = await startServerProcess({ DATA_DIR: path.join(root, 'data'), DIST_DIR: distDir, LEADS_PASSWORD: password, TRUST_PROXY: '1' })
+  server = await startServerProcess({
+    DATA_DIR: path.join(root, 'data'),
+    DIST_DIR: distDir,
+    LEADS_PASSWORD: password,
+    TRUST_PROXY: '1',
+  })
 })
 
 /** A sign-in to the leads page from `client` (the address the proxy saw), as the page's own form sends it. */
@@ -71,7 +79,10 @@ describe('node server: the leads page sign-in limits (issue 21, item 3)', () => 
     // The team signed in earlier from the office: that browser holds a device cookie.
     const earlier = await signIn('198.51.100.20', password)
     expect(earlier.status).toBe(303)
-    const device = earlier.headers.getSetCookie().map((c) => c.split(';')[0]!).find((c) => c.startsWith('leads_device='))
+    const device = earlier.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0]!)
+      .find((c) => c.startsWith('leads_device='))
     expect(device).toMatch(/^leads_device=[\w-]{40,}$/)
 
     const statuses: number[] = []
@@ -82,7 +93,9 @@ describe('node server: the leads page sign-in limits (issue 21, item 3)', () => 
     }
     expect(statuses[11]).toBe(429)
     expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(10)
-    expect(server.output()).toMatch(/sign-in refused for account "leads-page": the (network|account) budget is spent \(client 2001:db8:77:c::1\)/)
+    expect(server.output()).toMatch(
+      /sign-in refused for account "leads-page": the (network|account) budget is spent \(client 2001:db8:77:c::1\)/,
+    )
 
     // Another client without the cookie is refused too (the account's budget is spent) ...
     expect((await signIn('192.0.2.44', password)).status).toBe(429)
@@ -104,9 +117,17 @@ describe('node server: a new LEADS_PASSWORD (issue 21, item 5)', () => {
         headers: { 'content-type': 'application/x-www-form-urlencoded', origin: `http://${host(url)}` },
         body: new URLSearchParams({ password: typed }).toString(),
       })
-    const sessionOf = (response: Response) => response.headers.getSetCookie().find((c) => c.startsWith('leads_session='))!.split(';')[0]!
+    const sessionOf = (response: Response) =>
+      response.headers
+        .getSetCookie()
+        .find((c) => c.startsWith('leads_session='))!
+        .split(';')[0]!
 
-    const before = await startServerProcess({ DATA_DIR: dataDir, DIST_DIR: distDir, LEADS_PASSWORD: 'the old team password' })
+    const before = await startServerProcess({
+      DATA_DIR: dataDir,
+      DIST_DIR: distDir,
+      LEADS_PASSWORD: 'the old team password',
+    })
     let cookie: string
     try {
       cookie = sessionOf(await signInTo(before.url, 'the old team password'))
@@ -115,16 +136,28 @@ describe('node server: a new LEADS_PASSWORD (issue 21, item 5)', () => {
       await before.stop('SIGTERM')
     }
     // The same password again: the session lives on (a restart alone signs nobody out).
-    const same = await startServerProcess({ DATA_DIR: dataDir, DIST_DIR: distDir, LEADS_PASSWORD: 'the old team password' })
+    const same = await startServerProcess({
+      DATA_DIR: dataDir,
+      DIST_DIR: distDir,
+      LEADS_PASSWORD: 'the old team password',
+    })
     try {
       expect(await (await fetch(`${same.url}/leads`, { headers: { cookie } })).text()).toContain('Registrations')
     } finally {
       await same.stop('SIGTERM')
     }
-    const after = await startServerProcess({ DATA_DIR: dataDir, DIST_DIR: distDir, LEADS_PASSWORD: 'a brand new team password' })
+    const after = await startServerProcess({
+      DATA_DIR: dataDir,
+      DIST_DIR: distDir,
+      LEADS_PASSWORD: 'a brand new team password',
+    })
     try {
-      expect(await (await fetch(`${after.url}/leads`, { headers: { cookie } })).text()).toContain('Sign in with the team')
-      expect((await fetch(`${after.url}/leads/leads.csv`, { headers: { cookie }, redirect: 'manual' })).status).toBe(303)
+      expect(await (await fetch(`${after.url}/leads`, { headers: { cookie } })).text()).toContain(
+        'Sign in with the team',
+      )
+      expect((await fetch(`${after.url}/leads/leads.csv`, { headers: { cookie }, redirect: 'manual' })).status).toBe(
+        303,
+      )
     } finally {
       await after.stop('SIGTERM')
     }
@@ -144,9 +177,23 @@ describe('node server: X-Forwarded-Host and -Proto behind TRUST_PROXY (issue 21,
   it('believes them from the trusted proxy only for a host a launch declares', async () => {
     const canonical = new URL(readPageConfig().seo.canonicalUrl)
     // The launch's own host, forwarded by the proxy: the page is this site's (the sign-in itself is then judged).
-    expect((await postFrom(server.url, canonical.origin, { 'x-forwarded-host': canonical.host, 'x-forwarded-proto': canonical.protocol.slice(0, -1) })).status).not.toBe(403)
+    expect(
+      (
+        await postFrom(server.url, canonical.origin, {
+          'x-forwarded-host': canonical.host,
+          'x-forwarded-proto': canonical.protocol.slice(0, -1),
+        })
+      ).status,
+    ).not.toBe(403)
     // Any other host is not believed, so a page of that host is another site's.
-    expect((await postFrom(server.url, 'https://evil.example', { 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' })).status).toBe(403)
+    expect(
+      (
+        await postFrom(server.url, 'https://evil.example', {
+          'x-forwarded-host': 'evil.example',
+          'x-forwarded-proto': 'https',
+        })
+      ).status,
+    ).toBe(403)
   })
 
   it('ignores them from a peer that is not one of TRUSTED_PROXIES', async () => {
@@ -160,7 +207,14 @@ describe('node server: X-Forwarded-Host and -Proto behind TRUST_PROXY (issue 21,
     })
     try {
       const canonical = new URL(readPageConfig().seo.canonicalUrl)
-      expect((await postFrom(direct.url, canonical.origin, { 'x-forwarded-host': canonical.host, 'x-forwarded-proto': canonical.protocol.slice(0, -1) })).status).toBe(403)
+      expect(
+        (
+          await postFrom(direct.url, canonical.origin, {
+            'x-forwarded-host': canonical.host,
+            'x-forwarded-proto': canonical.protocol.slice(0, -1),
+          })
+        ).status,
+      ).toBe(403)
     } finally {
       await direct.stop('SIGTERM')
     }

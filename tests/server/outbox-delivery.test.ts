@@ -21,7 +21,10 @@ const distDir = path.join(root, 'dist')
 writeDist(distDir)
 // The built page inlines its stylesheet (allowed by hash in the CSP): the unsubscribe page reuses it.
 const css = 'body{color:#1f3d2b}'
-writeFileSync(path.join(distDir, readPageConfig().launch.slug, 'index.html'), `<!doctype html><title>Home</title><style>${css}</style><h1>Bramblewood Crossing</h1>`)
+writeFileSync(
+  path.join(distDir, readPageConfig().launch.slug, 'index.html'),
+  `<!doctype html><title>Home</title><style>${css}</style><h1>Bramblewood Crossing</h1>`,
+)
 const secret = 'receiver-secret-0123456789abcdef'
 const cleanups: (() => Promise<unknown> | void)[] = []
 afterEach(async () => {
@@ -42,7 +45,12 @@ async function receiver(port = 0): Promise<TestReceiver> {
 }
 
 async function server(env: Record<string, string>): Promise<ServerProcess> {
-  const s = await startServerProcess({ DIST_DIR: distDir, RATE_LIMIT_PER_MINUTE: '0', NOTIFY_EMAIL: 'sales@example.com', ...env })
+  const s = await startServerProcess({
+    DIST_DIR: distDir,
+    RATE_LIMIT_PER_MINUTE: '0',
+    NOTIFY_EMAIL: 'sales@example.com',
+    ...env,
+  })
   cleanups.push(() => s.stop('SIGKILL'))
   return s
 }
@@ -68,7 +76,10 @@ async function until(check: () => boolean | Promise<boolean>, timeoutMs = 30_000
 // The one launch these servers serve, live: /healthz counts launches and names none broken or unpublished.
 const oneLaunch = { count: 1, broken: [], unpublished: [] }
 
-async function health(url: string): Promise<{ status: number; body: { ok: boolean; database: string; outbox?: { pending: number; failed: number }; launches?: unknown } }> {
+async function health(url: string): Promise<{
+  status: number
+  body: { ok: boolean; database: string; outbox?: { pending: number; failed: number }; launches?: unknown }
+}> {
   const res = await fetch(`${url}/healthz`)
   return { status: res.status, body: (await res.json()) as never }
 }
@@ -94,7 +105,13 @@ describe('outbox of the Node server (child process, SMTP and webhook receiver on
     const mail = await smtp()
     const crm = await receiver()
     const dataDir = path.join(root, 'three')
-    const s = await server({ DATA_DIR: dataDir, SMTP_URL: `smtp://127.0.0.1:${mail.port}`, MAIL_FROM: 'Bramblewood <no-reply@example.com>', WEBHOOK_URL: crm.url, WEBHOOK_SECRET: secret })
+    const s = await server({
+      DATA_DIR: dataDir,
+      SMTP_URL: `smtp://127.0.0.1:${mail.port}`,
+      MAIL_FROM: 'Bramblewood <no-reply@example.com>',
+      WEBHOOK_URL: crm.url,
+      WEBHOOK_SECRET: secret,
+    })
     expect(s.output()).toContain(`Mail: SMTP 127.0.0.1:${mail.port}, from Bramblewood <no-reply@example.com>`)
     expect(s.output()).toContain('Replies to registrants: on')
     expect(s.output()).toContain(`CRM webhook: on, to 127.0.0.1:${crm.port}`)
@@ -105,7 +122,10 @@ describe('outbox of the Node server (child process, SMTP and webhook receiver on
     await until(() => mail.received.length >= 2 && crm.calls.length >= 1, 30_000, 'three messages')
     await new Promise((r) => setTimeout(r, 500))
 
-    expect(mail.received.map((m) => m.headers.get('message-id')?.[0]).sort()).toEqual([`<${id}.notification@example.com>`, `<${id}.reply@example.com>`])
+    expect(mail.received.map((m) => m.headers.get('message-id')?.[0]).sort()).toEqual([
+      `<${id}.notification@example.com>`,
+      `<${id}.reply@example.com>`,
+    ])
     const notification = mail.received.find((m) => m.rcptTo[0] === 'sales@example.com')!
     expect(notification.decoded).toContain('Full Name: Jane <Doe>')
     const reply = mail.received.find((m) => m.rcptTo[0] === 'jane@example.com')!
@@ -117,11 +137,14 @@ describe('outbox of the Node server (child process, SMTP and webhook receiver on
     expect(reply.decoded).toContain('Harbourline Realty Inc., Brokerage')
     expect(reply.decoded).toContain('100 Example Street, Suite 200, Kestrel Falls, ON K0K 0A0')
     // The launch's documents, each a personal link of this registrant's (never a public address).
-    expect(reply.decoded).toMatch(/- Price list: https:\/\/\S+\/send-contact-email\/documents\/price-list\?id=[0-9a-f-]+&exp=\d+&sig=[\w-]+/)
+    expect(reply.decoded).toMatch(
+      /- Price list: https:\/\/\S+\/send-contact-email\/documents\/price-list\?id=[0-9a-f-]+&exp=\d+&sig=[\w-]+/,
+    )
     expect(reply.headers.get('list-unsubscribe-post')).toEqual(['List-Unsubscribe=One-Click'])
-    const link = /^<(https:\/\/bramblewood\.example\.com\/functions\/v1\/send-contact-email\/unsubscribe\?id=[0-9a-f-]+&sig=[\w-]+)>$/.exec(
-      reply.headers.get('list-unsubscribe')?.[0] ?? '',
-    )?.[1]
+    const link =
+      /^<(https:\/\/bramblewood\.example\.com\/functions\/v1\/send-contact-email\/unsubscribe\?id=[0-9a-f-]+&sig=[\w-]+)>$/.exec(
+        reply.headers.get('list-unsubscribe')?.[0] ?? '',
+      )?.[1]
     expect(link).toBeDefined()
 
     expect(crm.calls).toHaveLength(1)
@@ -132,14 +155,21 @@ describe('outbox of the Node server (child process, SMTP and webhook receiver on
     expect(JSON.parse(call.body)).toEqual({
       type: 'lead.created',
       timestamp: expect.any(String),
-      data: expect.objectContaining({ submissionId: id, site: 'Bramblewood Crossing', fields: { name: 'Jane <Doe>', email: 'jane@example.com', phone: '555-555-0100', isRealtor: 'no' } }),
+      data: expect.objectContaining({
+        submissionId: id,
+        site: 'Bramblewood Crossing',
+        fields: { name: 'Jane <Doe>', email: 'jane@example.com', phone: '555-555-0100', isRealtor: 'no' },
+      }),
     })
     expect((await messages(dataDir)).map((m) => [m.kind, m.status, m.attempts])).toEqual([
       ['notification', 'sent', 1],
       ['reply', 'sent', 1],
       ['webhook', 'sent', 1],
     ])
-    expect(await health(s.url)).toEqual({ status: 200, body: { ok: true, database: 'ok', outbox: { pending: 0, failed: 0 }, launches: oneLaunch } })
+    expect(await health(s.url)).toEqual({
+      status: 200,
+      body: { ok: true, database: 'ok', outbox: { pending: 0, failed: 0 }, launches: oneLaunch },
+    })
 
     // The link's page, in the site's look under the site's CSP: a GET records nothing.
     const target = new URL(link!)
@@ -148,7 +178,9 @@ describe('outbox of the Node server (child process, SMTP and webhook receiver on
     const html = await page.text()
     expect(html).toContain(`<style>${css}</style>`)
     expect(html).not.toMatch(/<script/i)
-    expect(html).toMatch(/<form method="post" action="\/functions\/v1\/send-contact-email\/unsubscribe\?id=[^"]+"><button type="submit"/)
+    expect(html).toMatch(
+      /<form method="post" action="\/functions\/v1\/send-contact-email\/unsubscribe\?id=[^"]+"><button type="submit"/,
+    )
     const hash = createHash('sha256').update(css).digest('base64')
     expect(page.headers.get('content-security-policy')).toContain(`'sha256-${hash}'`)
     expect(page.headers.get('content-security-policy')).toContain("form-action 'self'")
@@ -172,7 +204,11 @@ describe('outbox of the Node server (child process, SMTP and webhook receiver on
     const body = registration()
     expect((await register(s.url, body)).status).toBe(200)
     // Refused connections meanwhile: the call waits, retried, counted.
-    await until(async () => ((await messages(dataDir)).find((m) => m.kind === 'webhook')?.attempts ?? 0) >= 2, 30_000, 'two failed attempts')
+    await until(
+      async () => ((await messages(dataDir)).find((m) => m.kind === 'webhook')?.attempts ?? 0) >= 2,
+      30_000,
+      'two failed attempts',
+    )
     const waiting = (await messages(dataDir)).find((m) => m.kind === 'webhook')!
     expect(waiting.status).toBe('pending')
     expect(waiting.lastError).toContain(`The webhook at 127.0.0.1:${port} could not be reached: ECONNREFUSED`)
@@ -184,18 +220,29 @@ describe('outbox of the Node server (child process, SMTP and webhook receiver on
     expect(crm.calls).toHaveLength(1)
     expect(crm.calls[0]!.signed).toBe(true)
     expect(crm.calls[0]!.headers['webhook-id']).toBe(String(body.submissionId))
-    expect((await messages(dataDir)).find((m) => m.kind === 'webhook')).toMatchObject({ status: 'sent', lastError: null })
+    expect((await messages(dataDir)).find((m) => m.kind === 'webhook')).toMatchObject({
+      status: 'sent',
+      lastError: null,
+    })
   }, 90_000)
 
   it('marks mail refused with 550 failed at once, shows it on /healthz, and npm run outbox:retry sends it', async () => {
     const mail = await smtp()
     mail.refuseAll(550)
     const dataDir = path.join(root, 'refused')
-    const s = await server({ DATA_DIR: dataDir, SMTP_URL: `smtp://127.0.0.1:${mail.port}`, MAIL_FROM: 'no-reply@example.com', MAIL_RETRY_MIN_SECONDS: '0.2' })
+    const s = await server({
+      DATA_DIR: dataDir,
+      SMTP_URL: `smtp://127.0.0.1:${mail.port}`,
+      MAIL_FROM: 'no-reply@example.com',
+      MAIL_RETRY_MIN_SECONDS: '0.2',
+    })
     const body = registration({ email: 'refused.person@example.com' })
     expect((await register(s.url, body)).status).toBe(200)
     await until(async () => (await health(s.url)).body.outbox?.failed === 2, 30_000, 'two failed messages')
-    expect(await health(s.url)).toEqual({ status: 200, body: { ok: true, database: 'ok', outbox: { pending: 0, failed: 2 }, launches: oneLaunch } })
+    expect(await health(s.url)).toEqual({
+      status: 200,
+      body: { ok: true, database: 'ok', outbox: { pending: 0, failed: 2 }, launches: oneLaunch },
+    })
     const failed = await messages(dataDir)
     expect(failed.map((m) => [m.kind, m.status, m.attempts])).toEqual([
       ['notification', 'failed', 1],
@@ -221,7 +268,10 @@ describe('outbox of the Node server (child process, SMTP and webhook receiver on
     await until(() => mail.received.length >= 2, 30_000, 'the retried mail')
     await new Promise((r) => setTimeout(r, 500))
     expect(mail.received.map((m) => m.rcptTo[0]).sort()).toEqual(['refused.person@example.com', 'sales@example.com'])
-    expect(await health(s.url)).toEqual({ status: 200, body: { ok: true, database: 'ok', outbox: { pending: 0, failed: 0 }, launches: oneLaunch } })
+    expect(await health(s.url)).toEqual({
+      status: 200,
+      body: { ok: true, database: 'ok', outbox: { pending: 0, failed: 0 }, launches: oneLaunch },
+    })
   }, 90_000)
 
   it('after a SIGKILL mid-delivery, delivers every message, repeating at most the one in flight with the same id', async () => {
@@ -229,7 +279,13 @@ describe('outbox of the Node server (child process, SMTP and webhook receiver on
     mail.delayEach(60)
     const crm = await receiver()
     const dataDir = path.join(root, 'killed')
-    const env = { DATA_DIR: dataDir, SMTP_URL: `smtp://127.0.0.1:${mail.port}`, MAIL_FROM: 'no-reply@example.com', WEBHOOK_URL: crm.url, WEBHOOK_SECRET: secret }
+    const env = {
+      DATA_DIR: dataDir,
+      SMTP_URL: `smtp://127.0.0.1:${mail.port}`,
+      MAIL_FROM: 'no-reply@example.com',
+      WEBHOOK_URL: crm.url,
+      WEBHOOK_SECRET: secret,
+    }
     const first = await server(env)
     const bodies = Array.from({ length: 15 }, (_, i) => registration({ email: `buyer${i}@example.com` }))
     for (const body of bodies) expect((await register(first.url, body)).status).toBe(200)
@@ -240,18 +296,30 @@ describe('outbox of the Node server (child process, SMTP and webhook receiver on
     expect(beforeRestart).toBeLessThan(45)
 
     const second = await server(env)
-    await until(() => new Set(mail.received.map((m) => m.headers.get('message-id')?.[0])).size === 30 && new Set(crm.calls.map((c) => c.headers['webhook-id'])).size === 15, 45_000, 'every message')
+    await until(
+      () =>
+        new Set(mail.received.map((m) => m.headers.get('message-id')?.[0])).size === 30 &&
+        new Set(crm.calls.map((c) => c.headers['webhook-id'])).size === 15,
+      45_000,
+      'every message',
+    )
     await new Promise((r) => setTimeout(r, 500))
 
     const mailIds = count(mail.received.map((m) => m.headers.get('message-id')?.[0]))
     const hookIds = count(crm.calls.map((c) => String(c.headers['webhook-id'])))
-    const expectedMail = bodies.flatMap((b) => [`<${String(b.submissionId)}.notification@example.com>`, `<${String(b.submissionId)}.reply@example.com>`])
+    const expectedMail = bodies.flatMap((b) => [
+      `<${String(b.submissionId)}.notification@example.com>`,
+      `<${String(b.submissionId)}.reply@example.com>`,
+    ])
     expect([...mailIds.keys()].sort()).toEqual(expectedMail.sort())
     expect([...hookIds.keys()].sort()).toEqual(bodies.map((b) => String(b.submissionId)).sort())
     const repeats = [...mailIds.values(), ...hookIds.values()].reduce((n, c) => n + c - 1, 0)
     expect(repeats).toBeLessThanOrEqual(1)
     expect(crm.calls.every((c) => c.signed)).toBe(true)
-    expect(await health(second.url)).toEqual({ status: 200, body: { ok: true, database: 'ok', outbox: { pending: 0, failed: 0 }, launches: oneLaunch } })
+    expect(await health(second.url)).toEqual({
+      status: 200,
+      body: { ok: true, database: 'ok', outbox: { pending: 0, failed: 0 }, launches: oneLaunch },
+    })
     console.log(`SIGKILL after ${beforeRestart} of 45 deliveries; repeated after restart: ${repeats}`)
   }, 120_000)
 })

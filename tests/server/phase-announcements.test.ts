@@ -3,7 +3,11 @@ import { functionLaunchOf, type FunctionPhases } from '../../schema/function-lau
 import { wallClockInstant } from '../../schema/phase-schedule.ts'
 import { composeAnnouncement, type AnnouncementMailSettings } from '../../src/server/delivery/announcement.ts'
 import { createOutboxWorker } from '../../src/server/delivery/outbox.ts'
-import { createPhaseAnnouncements, phaseAnnouncementKey, type PhaseLaunch } from '../../src/server/delivery/scheduled/phase-announcements.ts'
+import {
+  createPhaseAnnouncements,
+  phaseAnnouncementKey,
+  type PhaseLaunch,
+} from '../../src/server/delivery/scheduled/phase-announcements.ts'
 import { createSmtpMailer } from '../../src/server/delivery/smtp-mailer.ts'
 import { impliedConsentEnd } from '../../src/server/store/consent.ts'
 import { createPostgresStore } from '../../src/server/store/postgres/postgres-store.ts'
@@ -25,17 +29,32 @@ const T = wallClockInstant('2026-11-28T10:00', timeZone)!
 const config = readPageConfig()
 const secret = 'an unsubscribe secret of the test'
 const suppressionSecret = 'a suppression secret of the test'
-const draft = { subject: 'Public release: the sales centre opens today at 10', text: 'Pricing and floor plans are public from today.\n\nThe sales centre is open until 5.' }
+const draft = {
+  subject: 'Public release: the sales centre opens today at 10',
+  text: 'Pricing and floor plans are public from today.\n\nThe sales centre is open until 5.',
+}
 const phases: FunctionPhases = {
   current: 'vip',
   timeZone,
-  list: [{ name: 'coming-soon' }, { name: 'vip' }, { name: 'public', starts: '2026-11-28T10:00', announcement: draft }, { name: 'sold-out' }],
+  list: [
+    { name: 'coming-soon' },
+    { name: 'vip' },
+    { name: 'public', starts: '2026-11-28T10:00', announcement: draft },
+    { name: 'sold-out' },
+  ],
 }
 const launch: PhaseLaunch = { slug: defaultLaunch, phases }
 
 function mailSettings(): AnnouncementMailSettings {
   const contract = functionLaunchOf(config)
-  return { reply: contract.reply!, links: { secret, baseUrl: 'http://site.example/functions/v1/send-contact-email' }, siteName: contract.site.name, brokerage: contract.site.brokerage, siteEmail: contract.site.email, privacy: contract.privacy }
+  return {
+    reply: contract.reply!,
+    links: { secret, baseUrl: 'http://site.example/functions/v1/send-contact-email' },
+    siteName: contract.site.name,
+    brokerage: contract.site.brokerage,
+    siteEmail: contract.site.email,
+    privacy: contract.privacy,
+  }
 }
 
 type Log = { info: string[]; error: string[] }
@@ -46,7 +65,7 @@ describe.each(
     postgres: (db) => createPostgresStore(db, { defaultLaunch }),
     tables: ['outbox', 'announcements', 'leads', 'suppressions'],
   }),
-)('a phase\'s announcement at its start ($name)', (backend) => {
+)("a phase's announcement at its start ($name)", (backend) => {
   let smtp: TestSmtp
   const open: LeadStore[] = []
   beforeAll(async () => {
@@ -63,7 +82,11 @@ describe.each(
   })
 
   let now = new Date(T - 60_000)
-  const announcer = (store: LeadStore, log: Log, mailOf: (slug: string) => AnnouncementMailSettings | undefined = () => mailSettings()) =>
+  const announcer = (
+    store: LeadStore,
+    log: Log,
+    mailOf: (slug: string) => AnnouncementMailSettings | undefined = () => mailSettings(),
+  ) =>
     createPhaseAnnouncements({
       store,
       launches: () => [launch],
@@ -76,8 +99,18 @@ describe.each(
   const newLog = (): Log => ({ info: [], error: [] })
 
   async function deliver(store: LeadStore, expectFailed = 0) {
-    const mailer = createSmtpMailer({ url: `smtp://127.0.0.1:${smtp.port}`, from: 'Bramblewood Crossing <no-reply@example.com>' })
-    const worker = createOutboxWorker({ store, mailer, clock: () => now, jitter: 0, retry: { minDelayMs: 30_000, maxDelayMs: 60_000 }, log: { info() {}, error() {} } })
+    const mailer = createSmtpMailer({
+      url: `smtp://127.0.0.1:${smtp.port}`,
+      from: 'Bramblewood Crossing <no-reply@example.com>',
+    })
+    const worker = createOutboxWorker({
+      store,
+      mailer,
+      clock: () => now,
+      jitter: 0,
+      retry: { minDelayMs: 30_000, maxDelayMs: 60_000 },
+      log: { info() {}, error() {} },
+    })
     const report = await worker.deliverDue()
     await mailer.close?.()
     expect(report.failed).toBe(expectFailed)
@@ -86,7 +119,17 @@ describe.each(
 
   async function seed(store: LeadStore) {
     const lead = async (email: string, createdAt: string, consentKind: 'express' | 'implied') =>
-      (await store.saveLead(newLead({ createdAt, consentKind, impliedConsentUntil: impliedConsentEnd(createdAt), fields: { name: 'Pat Example', email, phone: '555-555-0100', isRealtor: 'no' } }), null)).lead
+      (
+        await store.saveLead(
+          newLead({
+            createdAt,
+            consentKind,
+            impliedConsentUntil: impliedConsentEnd(createdAt),
+            fields: { name: 'Pat Example', email, phone: '555-555-0100', isRealtor: 'no' },
+          }),
+          null,
+        )
+      ).lead
     return {
       express: await lead('ada@example.com', '2026-01-10T10:00:00.000Z', 'express'),
       recent: await lead('grace@example.org', '2026-09-01T10:00:00.000Z', 'implied'),
@@ -119,19 +162,27 @@ describe.each(
     expect(await announcer(second, newLog()).check()).toBe(0)
 
     const announcements = await store.listAnnouncements([defaultLaunch])
-    expect(announcements.map((a) => [a.key, a.subject, a.author, a.recipients])).toEqual([[await phaseAnnouncementKey(defaultLaunch, 'public', T), draft.subject, 'Phase public start', 2]])
+    expect(announcements.map((a) => [a.key, a.subject, a.author, a.recipients])).toEqual([
+      [await phaseAnnouncementKey(defaultLaunch, 'public', T), draft.subject, 'Phase public start', 2],
+    ])
     await deliver(store)
     expect(smtp.received.flatMap((m) => m.rcptTo).sort()).toEqual(['ada@example.com', 'grace@example.org'])
     for (const mail of smtp.received) {
       expect(mail.headers.get('subject')).toEqual([draft.subject])
-      expect(mail.headers.get('list-unsubscribe')?.[0]).toMatch(/^<http:\/\/site\.example\/functions\/v1\/send-contact-email\/unsubscribe/)
+      expect(mail.headers.get('list-unsubscribe')?.[0]).toMatch(
+        /^<http:\/\/site\.example\/functions\/v1\/send-contact-email\/unsubscribe/,
+      )
       expect(mail.decoded).toContain('The sales centre is open until 5.')
       expect(mail.decoded).toContain(config.site.brokerage)
     }
     // Each lead's history shows it; the one whose implied consent ended has none.
-    expect((await store.listLeadAnnouncements(leads.express.id)).map((a) => [a.subject, a.author, a.status])).toEqual([[draft.subject, 'Phase public start', 'sent']])
+    expect((await store.listLeadAnnouncements(leads.express.id)).map((a) => [a.subject, a.author, a.status])).toEqual([
+      [draft.subject, 'Phase public start', 'sent'],
+    ])
     expect(await store.listLeadAnnouncements(leads.older.id)).toEqual([])
-    expect(log.info.filter((m) => m.startsWith(`Announcement of phase public of ${defaultLaunch} queued to 2 registrants`))).toHaveLength(1)
+    expect(
+      log.info.filter((m) => m.startsWith(`Announcement of phase public of ${defaultLaunch} queued to 2 registrants`)),
+    ).toHaveLength(1)
     expect(log.info.join('\n')).not.toMatch(/@example/)
   })
 
@@ -166,7 +217,7 @@ describe.each(
     expect(log.error[0]).toContain('cannot be sent: the launch\'s page.config.json has no "reply"')
   })
 
-  it('delivers the author\'s test copy through the outbox, retried after the SMTP server refused the first attempt', async () => {
+  it("delivers the author's test copy through the outbox, retried after the SMTP server refused the first attempt", async () => {
     const store = await backend.fresh()
     open.push(store)
     now = new Date(T)
@@ -176,7 +227,12 @@ describe.each(
     expect((await deliver(store, 1)).sent).toBe(0)
     expect(smtp.received).toEqual([])
     const [pending] = await store.listMessages({ limit: 10 })
-    expect([pending!.kind, pending!.leadId, pending!.status, pending!.attempts]).toEqual(['announcement', null, 'pending', 1])
+    expect([pending!.kind, pending!.leadId, pending!.status, pending!.attempts]).toEqual([
+      'announcement',
+      null,
+      'pending',
+      1,
+    ])
     now = new Date(T + 61_000)
     expect((await deliver(store)).sent).toBe(1)
     expect(smtp.received.map((m) => m.rcptTo)).toEqual([['editor@example.com']])

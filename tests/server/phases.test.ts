@@ -34,8 +34,19 @@ describe('a launch whose public phase starts at T, on the Node server', () => {
 
   beforeAll(async () => {
     vi.spyOn(console, 'log').mockImplementation(() => {})
-    await buildSite(path.resolve('page.config.json'), path.join(root, 'dist', config.launch.slug), readBuildSettings({}), config)
-    const settings = parseNodeEnv({ HOST: '127.0.0.1', PORT: '0', DATA_DIR: path.join(root, 'data'), DIST_DIR: path.join(root, 'dist'), RATE_LIMIT_PER_MINUTE: '0' })
+    await buildSite(
+      path.resolve('page.config.json'),
+      path.join(root, 'dist', config.launch.slug),
+      readBuildSettings({}),
+      config,
+    )
+    const settings = parseNodeEnv({
+      HOST: '127.0.0.1',
+      PORT: '0',
+      DATA_DIR: path.join(root, 'data'),
+      DIST_DIR: path.join(root, 'dist'),
+      RATE_LIMIT_PER_MINUTE: '0',
+    })
     if (!settings.ok) throw new Error(settings.problems.join('\n'))
     const launch = { slug: config.launch.slug, config, configFile: path.resolve('page.config.json'), isDefault: true }
     server = await startNodeServer([launch], settings.config, root, { clock: () => new Date(now) })
@@ -62,7 +73,10 @@ describe('a launch whose public phase starts at T, on the Node server', () => {
     return body.submissionId as string
   }
   const storedPhase = async (submissionId: string) => {
-    const store = openSqliteStore(path.join(root, 'data', 'leads.sqlite'), { defaultLaunch: config.launch.slug, readonly: true })
+    const store = openSqliteStore(path.join(root, 'data', 'leads.sqlite'), {
+      defaultLaunch: config.launch.slug,
+      readonly: true,
+    })
     try {
       return (await store.findLead(submissionId))?.phase
     } finally {
@@ -90,9 +104,17 @@ describe('a launch whose public phase starts at T, on the Node server', () => {
         const html = await res.text()
         // The policy is the served phase's own: it allows exactly this page's inline scripts by hash.
         const scriptSrc = /script-src ([^;]*)/.exec(res.headers.get('content-security-policy') ?? '')?.[1] ?? ''
-        const allowed = scriptSrc.split(' ').filter((source) => source.startsWith("'sha256-")).map((source) => source.slice(1, -1))
+        const allowed = scriptSrc
+          .split(' ')
+          .filter((source) => source.startsWith("'sha256-"))
+          .map((source) => source.slice(1, -1))
         const policyFits = JSON.stringify([...allowed].sort()) === JSON.stringify([...(await cspHashesOf(html))].sort())
-        seen.push({ status: res.status, phase: html.includes(publicCta) ? 'public' : html.includes(vipCta) ? 'vip' : 'neither', at, policyFits })
+        seen.push({
+          status: res.status,
+          phase: html.includes(publicCta) ? 'public' : html.includes(vipCta) ? 'vip' : 'neither',
+          at,
+          policyFits,
+        })
       }
     }
     const loops = [loop(), loop(), loop(), loop()]
@@ -102,7 +124,9 @@ describe('a launch whose public phase starts at T, on the Node server', () => {
     while (seen.length < switchedAt + 40) await new Promise((resolve) => setTimeout(resolve, 10))
     running = false
     await Promise.all(loops)
-    expect(seen.filter((answer) => answer.status !== 200 || answer.phase === 'neither' || !answer.policyFits)).toEqual([])
+    expect(seen.filter((answer) => answer.status !== 200 || answer.phase === 'neither' || !answer.policyFits)).toEqual(
+      [],
+    )
     // Every page asked for once the clock read T is the public one; every one before, the VIP one.
     expect(seen.filter((answer) => answer.at >= T).every((answer) => answer.phase === 'public')).toBe(true)
     expect(seen.filter((answer) => answer.phase === 'vip').every((answer) => answer.at < T)).toBe(true)
@@ -150,7 +174,11 @@ describe('the function in a phase', () => {
     const store = openSqliteStore(path.join(dir, 'leads.sqlite'), { defaultLaunch: config.launch.slug })
     let now = new Date(T + 1)
     const app = createApp({
-      launches: [launchSite(config, { links: { secret: 'x'.repeat(32), baseUrl: `https://bramblewood.example.com${contactFunctionPath}` } })],
+      launches: [
+        launchSite(config, {
+          links: { secret: 'x'.repeat(32), baseUrl: `https://bramblewood.example.com${contactFunctionPath}` },
+        }),
+      ],
       defaultLaunch: config.launch.slug,
       store,
       clock: () => now,
@@ -170,8 +198,13 @@ describe('the function in a phase', () => {
     expect((await post()).status).toBe(200)
     const jobs = await store.claimDueMail(new Date(T + 60_000), 100, 60_000)
     const replies = jobs.flatMap((job) => (job.kind === 'reply' ? [finished(job.mail).subject] : []))
-    expect(replies).toEqual(['Your tour request for Bramblewood Crossing', "You're on the VIP list for Bramblewood Crossing"])
-    const phases = jobs.flatMap((job) => (job.kind === 'webhook' ? [(JSON.parse(job.webhook.body) as { data: { phase: string } }).data.phase] : []))
+    expect(replies).toEqual([
+      'Your tour request for Bramblewood Crossing',
+      "You're on the VIP list for Bramblewood Crossing",
+    ])
+    const phases = jobs.flatMap((job) =>
+      job.kind === 'webhook' ? [(JSON.parse(job.webhook.body) as { data: { phase: string } }).data.phase] : [],
+    )
     expect(phases).toEqual(['public', 'vip'])
     const notifications = jobs.flatMap((job) => (job.kind === 'notification' ? [finished(job.mail).text] : []))
     expect(notifications[0]).toMatch(/Phase:?\s+Public release/)

@@ -29,11 +29,10 @@ afterAll(() => db?.stop())
 beforeEach(() => db.db.query('DELETE FROM public.published_builds'))
 
 async function publish(launch: string, number: number, contract: unknown): Promise<void> {
-  await db.db.query(`INSERT INTO public.published_builds (launch, number, config_text, manifest) VALUES ($1, $2, '{}', $3::jsonb)`, [
-    launch,
-    number,
-    JSON.stringify({ contract, tagManager: false }),
-  ])
+  await db.db.query(
+    `INSERT INTO public.published_builds (launch, number, config_text, manifest) VALUES ($1, $2, '{}', $3::jsonb)`,
+    [launch, number, JSON.stringify({ contract, tagManager: false })],
+  )
 }
 
 /** A clock the test moves, the launches made (one entry per make) and the log. */
@@ -82,7 +81,9 @@ describe(`the published launches the function serves (${plannedPostgresKind()})`
     await publish('cedar-row', 1, { ...contractNamed('Cedar Row'), slug: 'cedar-row' })
     const { served, made } = harness()
     await served.current()
-    expect(made).toEqual([[`${bundled.slug}:${bundled.site.name}`, `willowmere-commons:${bundled.site.name}`, 'cedar-row:Cedar Row']])
+    expect(made).toEqual([
+      [`${bundled.slug}:${bundled.site.name}`, `willowmere-commons:${bundled.site.name}`, 'cedar-row:Cedar Row'],
+    ])
   })
 
   it('shares one reading between callers at once', async () => {
@@ -103,11 +104,18 @@ describe(`the published launches the function serves (${plannedPostgresKind()})`
     expect(made[0]![0]).toBe(`${bundled.slug}:Published`)
 
     // Nothing listens on this port: a real connection refused.
-    const down = new pg.Pool({ connectionString: `postgres://postgres@127.0.0.1:${await freePort()}/postgres`, connectionTimeoutMillis: 2_000 })
+    const down = new pg.Pool({
+      connectionString: `postgres://postgres@127.0.0.1:${await freePort()}/postgres`,
+      connectionTimeoutMillis: 2_000,
+    })
     pool = down
     advance(10_000)
     expect(await served.current()).toBe(1)
-    expect(logged).toEqual([expect.stringMatching(/^send-contact-email: could not read the published launches \(.*ECONNREFUSED.*\); serving the last ones read\.$/)])
+    expect(logged).toEqual([
+      expect.stringMatching(
+        /^send-contact-email: could not read the published launches \(.*ECONNREFUSED.*\); serving the last ones read\.$/,
+      ),
+    ])
     await down.end()
 
     pool = db.db
@@ -118,7 +126,10 @@ describe(`the published launches the function serves (${plannedPostgresKind()})`
   })
 
   it("serves the bundle's launches when the database cannot be read at first", async () => {
-    const down = new pg.Pool({ connectionString: `postgres://postgres@127.0.0.1:${await freePort()}/postgres`, connectionTimeoutMillis: 2_000 })
+    const down = new pg.Pool({
+      connectionString: `postgres://postgres@127.0.0.1:${await freePort()}/postgres`,
+      connectionTimeoutMillis: 2_000,
+    })
     const { served, made, logged } = harness(() => readPublishedContracts(down))
     expect(await served.current()).toBe(1)
     expect(made).toEqual([[`${bundled.slug}:${bundled.site.name}`, `willowmere-commons:${bundled.site.name}`]])
@@ -130,12 +141,17 @@ describe(`the published launches the function serves (${plannedPostgresKind()})`
     const { served, made, logged, advance } = harness()
     expect(await served.current()).toBe(1)
     await publish(bundled.slug, 1, contractNamed('Breaks'))
-    await publish(bundledOther.slug, 1, { ...bundledOther, site: { ...bundledOther.site, name: 'Willowmere, published' } })
+    await publish(bundledOther.slug, 1, {
+      ...bundledOther,
+      site: { ...bundledOther.site, name: 'Willowmere, published' },
+    })
     advance(10_000)
     await served.current()
     // One launch's problem is its own: the other launch's new version is served, the broken one keeps the bundle's.
     expect(made.at(-1)).toEqual([`${bundled.slug}:${bundled.site.name}`, `${bundledOther.slug}:Willowmere, published`])
-    expect(logged).toEqual(['send-contact-email: version 1 of launch bramblewood-crossing cannot be served (schema is invalid); serving the one before.'])
+    expect(logged).toEqual([
+      'send-contact-email: version 1 of launch bramblewood-crossing cannot be served (schema is invalid); serving the one before.',
+    ])
     // Told once, not at every reading; nothing made again while nothing changed.
     const makes = made.length
     advance(10_000)
@@ -147,6 +163,8 @@ describe(`the published launches the function serves (${plannedPostgresKind()})`
     advance(10_000)
     await served.current()
     expect(made.at(-1)![0]).toBe(`${bundled.slug}:${bundled.site.name}`)
-    expect(logged[1]).toBe('send-contact-email: version 2 of launch bramblewood-crossing has no usable contract; serving the one before.')
+    expect(logged[1]).toBe(
+      'send-contact-email: version 2 of launch bramblewood-crossing has no usable contract; serving the one before.',
+    )
   })
 })

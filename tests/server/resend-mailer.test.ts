@@ -15,7 +15,12 @@ beforeAll(async () => {
     let data = ''
     req.on('data', (c: Buffer) => (data += c.toString('utf8')))
     req.on('end', () => {
-      calls.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: JSON.parse(data || '{}') as Record<string, unknown> })
+      calls.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: JSON.parse(data || '{}') as Record<string, unknown>,
+      })
       const status = statuses.shift() ?? 200
       res.writeHead(status, { 'content-type': 'application/json' })
       res.end(status === 200 ? '{"id":"email_1"}' : '{"name":"rate_limit_exceeded","message":"Too many requests"}')
@@ -64,7 +69,12 @@ describe('Resend mailer', () => {
   })
 
   it('fails when Resend cannot be reached', async () => {
-    const mailer = createResendMailer({ apiKey: 're_test_123', from: 'a@example.com', baseUrl: 'http://127.0.0.1:9', timeoutMs: 2000 })
+    const mailer = createResendMailer({
+      apiKey: 're_test_123',
+      from: 'a@example.com',
+      baseUrl: 'http://127.0.0.1:9',
+      timeoutMs: 2000,
+    })
     await expect(mailer.send(mail)).rejects.toThrow()
   })
 })

@@ -33,7 +33,15 @@ function withRoster(roster: Array<{ name: string; email: string }>): PageConfig 
 }
 
 function appOf(store: LeadStore, config: PageConfig): Hono {
-  return createApp({ launches: [launchSite(config, { notifyEmail: manager })], defaultLaunch, store, anonKeys: [localAnonKey], allowedOrigins: [origin], rateLimitPerMinute: 0, log: quiet })
+  return createApp({
+    launches: [launchSite(config, { notifyEmail: manager })],
+    defaultLaunch,
+    store,
+    anonKeys: [localAnonKey],
+    allowedOrigins: [origin],
+    rateLimitPerMinute: 0,
+    log: quiet,
+  })
 }
 
 /** Registers one buyer (or realtor), as the browser does; resolves with the stored lead's id. */
@@ -52,7 +60,9 @@ async function register(app: Hono, store: LeadStore, fields: Record<string, unkn
 /** The turns a launch's roster has given, read from the database outside the store. */
 async function turnsTaken(backend: Backend<[], LeadStore>, launch: string): Promise<number> {
   if (backend.kind === 'postgres') {
-    const { rows } = await backend.postgres().db.query('SELECT turns FROM public.roster_turns WHERE roster = $1', [launch])
+    const { rows } = await backend
+      .postgres()
+      .db.query('SELECT turns FROM public.roster_turns WHERE roster = $1', [launch])
     return Number((rows[0] as { turns: string }).turns)
   }
   const db = new Database(backend.file(), { readonly: true })
@@ -95,7 +105,10 @@ describe.each(
 
   /** Delivers the outbox to the SMTP server; the messages it received for `to`. */
   async function deliver(store: LeadStore): Promise<void> {
-    const mailer = createSmtpMailer({ url: `smtp://127.0.0.1:${smtp.port}`, from: 'Bramblewood Crossing <no-reply@example.com>' })
+    const mailer = createSmtpMailer({
+      url: `smtp://127.0.0.1:${smtp.port}`,
+      from: 'Bramblewood Crossing <no-reply@example.com>',
+    })
     const report = await createOutboxWorker({ store, mailer, log: quiet, jitter: 0 }).deliverDue()
     await mailer.close?.()
     expect(report.failed).toBe(0)
@@ -103,7 +116,7 @@ describe.each(
   const to = (address: string) => smtp.received.filter((mail) => mail.rcptTo.includes(address))
   const linkOf = (mail: ReceivedMail) => mail.decoded.match(/https?:\/\/[^\s"<]+\/leads\/lead\/[^\s"<]+/)?.[0]
 
-  it('assigns three buyers A, B, A, records it in their history, and each assignee\'s e-mail reaches the SMTP server', async () => {
+  it("assigns three buyers A, B, A, records it in their history, and each assignee's e-mail reaches the SMTP server", async () => {
     const store = await fresh()
     const app = appOf(store, withRoster([alex, sam]))
     const ids = [await register(app, store), await register(app, store), await register(app, store)]
@@ -111,7 +124,9 @@ describe.each(
     expect(followUps.map((f) => f.assignee)).toEqual([alex.email, sam.email, alex.email])
     for (const f of followUps) expect(f.history.map((h) => [h.kind, h.author])).toEqual([['assignee', rosterAuthor]])
     // The leads page's list and filter read the same assignee.
-    expect((await store.searchLeads({ assignee: alex.email, limit: 10 })).leads.map((l) => l.id).sort()).toEqual([ids[0], ids[2]].sort())
+    expect((await store.searchLeads({ assignee: alex.email, limit: 10 })).leads.map((l) => l.id).sort()).toEqual(
+      [ids[0], ids[2]].sort(),
+    )
 
     await deliver(store)
     const alexMail = to(alex.email)
@@ -119,7 +134,9 @@ describe.each(
     expect(alexMail).toHaveLength(2)
     expect(samMail).toHaveLength(1)
     // One message per lead to its assignee, linked to that lead on the leads page (its number only), no mark left over.
-    expect(alexMail.map(linkOf).sort()).toEqual([`${origin}/leads/lead/${ids[0]}`, `${origin}/leads/lead/${ids[2]}`].sort())
+    expect(alexMail.map(linkOf).sort()).toEqual(
+      [`${origin}/leads/lead/${ids[0]}`, `${origin}/leads/lead/${ids[2]}`].sort(),
+    )
     expect(samMail.map(linkOf)).toEqual([`${origin}/leads/lead/${ids[1]}`])
     for (const mail of [...alexMail, ...samMail]) {
       expect(mail.decoded).not.toContain('[lead-id:')
@@ -130,10 +147,12 @@ describe.each(
     }
     // The manager's notification says who takes the lead.
     expect(to(manager)).toHaveLength(3)
-    expect(to(manager)[0]!.decoded).toContain('Assigned to: The next salesperson of the roster in turn (Alex Martin, Sam Chen)')
+    expect(to(manager)[0]!.decoded).toContain(
+      'Assigned to: The next salesperson of the roster in turn (Alex Martin, Sam Chen)',
+    )
   })
 
-  it('gives a realtor\'s lead to the co-op desk, told by its notification alone, without taking a buyer\'s turn', async () => {
+  it("gives a realtor's lead to the co-op desk, told by its notification alone, without taking a buyer's turn", async () => {
     const store = await fresh()
     const app = appOf(store, withRoster([alex, sam]))
     const agent = await register(app, store, realtor)
@@ -145,7 +164,9 @@ describe.each(
     const desk = to(base.launch.realtorEmail!)
     // The co-op desk gets the realtor's notification, which says the lead is theirs: no second e-mail about it.
     expect(desk).toHaveLength(1)
-    expect(desk[0]!.decoded).toContain(`Assigned to: The co-op desk (${base.launch.realtorEmail}), which this notification is sent to`)
+    expect(desk[0]!.decoded).toContain(
+      `Assigned to: The co-op desk (${base.launch.realtorEmail}), which this notification is sent to`,
+    )
   })
 
   it('gives concurrent registrations on two stores of one database distinct turns: 21 at once, 7 each', async () => {
@@ -165,7 +186,7 @@ describe.each(
     expect(messages.filter((m) => m.kind === 'assignment')).toHaveLength(21)
   })
 
-  it('leaves a lead unassigned with an empty roster, and the manager\'s notification says no one is assigned', async () => {
+  it("leaves a lead unassigned with an empty roster, and the manager's notification says no one is assigned", async () => {
     const store = await fresh()
     const app = appOf(store, withRoster([]))
     const id = await register(app, store)

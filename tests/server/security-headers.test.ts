@@ -1,7 +1,14 @@
 import { createHash } from 'node:crypto'
 import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
-import { cspHashesOf, secureHeadersMiddleware, securityHeaders, staticHostHeaders, staticImagePolicy, styleHashesOf } from '../../src/server/site/security-headers.ts'
+import {
+  cspHashesOf,
+  secureHeadersMiddleware,
+  securityHeaders,
+  staticHostHeaders,
+  staticImagePolicy,
+  styleHashesOf,
+} from '../../src/server/site/security-headers.ts'
 import { imageContentSecurityPolicy } from '../../src/server/site/static-site.ts'
 
 const jsonLd = '{"@context":"https://schema.org","@type":"RealEstateAgent","name":"Caf\u00e9 \\u003c Homes"}'
@@ -11,7 +18,12 @@ const expectedHash = `sha256-${createHash('sha256').update(jsonLd, 'utf8').diges
 
 /** The CSP as a map of directive → sources. */
 function directives(csp: string): Map<string, string[]> {
-  return new Map(csp.split(';').map((part) => part.trim().split(/\s+/)).map(([name, ...sources]) => [name ?? '', sources]))
+  return new Map(
+    csp
+      .split(';')
+      .map((part) => part.trim().split(/\s+/))
+      .map(([name, ...sources]) => [name ?? '', sources]),
+  )
 }
 
 describe('cspHashesOf', () => {
@@ -21,8 +33,14 @@ describe('cspHashesOf', () => {
 
   it("hashes the build's inline boot module too, but no classic inline script and no data block", async () => {
     const boot = 'addEventListener("load",()=>import("/assets/index-abc.js"),{once:true});'
-    const booted = page.replace('<script type="module" crossorigin src="/assets/index-abc.js"></script>', `<script type="module">${boot}</script>`)
-    const withData = booted.replace('</body>', '<script type="application/json" id="page-config">{"a":1}</script></body>')
+    const booted = page.replace(
+      '<script type="module" crossorigin src="/assets/index-abc.js"></script>',
+      `<script type="module">${boot}</script>`,
+    )
+    const withData = booted.replace(
+      '</body>',
+      '<script type="application/json" id="page-config">{"a":1}</script></body>',
+    )
     const bootHash = `sha256-${createHash('sha256').update(boot, 'utf8').digest('base64')}`
     await expect(cspHashesOf(withData)).resolves.toEqual([expectedHash, bootHash])
   })
@@ -39,14 +57,18 @@ describe('styleHashesOf', () => {
     const css = '.a{color:red}'
     const hashes = await styleHashesOf(`<head><style>${css}</style></head><body><p style="x"></p></body>`)
     expect(hashes).toEqual([`sha256-${createHash('sha256').update(css, 'utf8').digest('base64')}`])
-    const csp = directives(securityHeaders({ jsonLdHashes: [], styleHashes: hashes, https: false })['Content-Security-Policy'] ?? '')
+    const csp = directives(
+      securityHeaders({ jsonLdHashes: [], styleHashes: hashes, https: false })['Content-Security-Policy'] ?? '',
+    )
     expect(csp.get('style-src')).toEqual(["'self'", `'${hashes[0]}'`])
   })
 })
 
 describe('securityHeaders', () => {
   it('allows scripts from the origin and the JSON-LD hash, never inline code or eval', () => {
-    const csp = directives(securityHeaders({ jsonLdHashes: [expectedHash], https: false })['Content-Security-Policy'] ?? '')
+    const csp = directives(
+      securityHeaders({ jsonLdHashes: [expectedHash], https: false })['Content-Security-Policy'] ?? '',
+    )
     expect(csp.get('script-src')).toEqual(["'self'", `'${expectedHash}'`])
     expect(csp.get('style-src')).toEqual(["'self'"])
     expect(csp.get('default-src')).toEqual(["'self'"])
@@ -62,7 +84,9 @@ describe('securityHeaders', () => {
   })
 
   it('lets the form reach a hosted Supabase project by its origin only, by script and as a plain form post', () => {
-    const csp = securityHeaders({ jsonLdHashes: [], https: true, supabaseUrl: 'https://abc.supabase.co/' })['Content-Security-Policy']
+    const csp = securityHeaders({ jsonLdHashes: [], https: true, supabaseUrl: 'https://abc.supabase.co/' })[
+      'Content-Security-Policy'
+    ]
     expect(directives(csp ?? '').get('connect-src')).toEqual(["'self'", 'https://abc.supabase.co'])
     expect(directives(csp ?? '').get('form-action')).toEqual(["'self'", 'https://abc.supabase.co'])
   })
@@ -113,11 +137,14 @@ describe('staticHostHeaders', () => {
     const text = staticHostHeaders({ jsonLdHashes: [expectedHash], https: true })
     const parsed = rules(text)
     const all = parsed.get('/*') ?? []
-    expect(all).toContain(`Content-Security-Policy: ${securityHeaders({ jsonLdHashes: [expectedHash], https: true })['Content-Security-Policy']}`)
+    expect(all).toContain(
+      `Content-Security-Policy: ${securityHeaders({ jsonLdHashes: [expectedHash], https: true })['Content-Security-Policy']}`,
+    )
     expect(all).toContain('X-Content-Type-Options: nosniff')
     expect(all.some((line) => line.startsWith('Strict-Transport-Security:'))).toBe(true)
     expect(parsed.get('/assets/*')).toEqual(['Cache-Control: public, max-age=31536000, immutable'])
-    for (const html of ['/', '/index.html', '/404.html']) expect(parsed.get(html)).toEqual(['Cache-Control: public, max-age=0, must-revalidate'])
+    for (const html of ['/', '/index.html', '/404.html'])
+      expect(parsed.get(html)).toEqual(['Cache-Control: public, max-age=0, must-revalidate'])
     // Hosts join a header set by two matching rules: Cache-Control must come from one rule only.
     expect(all.some((line) => line.startsWith('Cache-Control'))).toBe(false)
   })
@@ -132,7 +159,13 @@ describe('staticHostHeaders', () => {
     for (const line of text.split('\n')) {
       if (!line.trim() || line.startsWith('#')) continue
       if (/^\//.test(line)) {
-        const pattern = new RegExp(`^${line.trim().split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`)
+        const pattern = new RegExp(
+          `^${line
+            .trim()
+            .split('*')
+            .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+            .join('.*')}$`,
+        )
         out.push({ pattern, set: [], detach: [] })
         continue
       }
@@ -177,16 +210,31 @@ describe('staticHostHeaders', () => {
     const site = securityHeaders(options)
     // One policy, in one place for the Node server and the static hosts.
     expect(staticImagePolicy).toBe(imageContentSecurityPolicy)
-    const images = ['/images/hero.svg', '/images/_v/hero-640w-1a2b3c4d.webp', '/images/og-image.png', '/favicon.svg', '/favicon.png', '/apple-touch-icon.png']
+    const images = [
+      '/images/hero.svg',
+      '/images/_v/hero-640w-1a2b3c4d.webp',
+      '/images/og-image.png',
+      '/favicon.svg',
+      '/favicon.png',
+      '/apple-touch-icon.png',
+    ]
     for (const host of [cloudflare, netlify]) {
       for (const image of images) {
         const headers = host(rules, image)
-        expect([host.name, image, headers.get('content-security-policy')]).toEqual([host.name, image, "default-src 'none'; style-src 'unsafe-inline'"])
+        expect([host.name, image, headers.get('content-security-policy')]).toEqual([
+          host.name,
+          image,
+          "default-src 'none'; style-src 'unsafe-inline'",
+        ])
         expect(headers.get('x-content-type-options')).toBe('nosniff')
         expect(headers.get('x-frame-options')).toBe('DENY')
       }
       for (const page of ['/', '/index.html', '/registered.html', '/assets/index-abc.js']) {
-        expect([host.name, page, host(rules, page).get('content-security-policy')]).toEqual([host.name, page, site['Content-Security-Policy']])
+        expect([host.name, page, host(rules, page).get('content-security-policy')]).toEqual([
+          host.name,
+          page,
+          site['Content-Security-Policy'],
+        ])
       }
       expect(host(rules, '/assets/index-abc.js').get('cache-control')).toBe('public, max-age=31536000, immutable')
     }

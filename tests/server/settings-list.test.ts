@@ -44,7 +44,8 @@ describe('the settings blocks', () => {
     const example = '# ── Site\n#PORT=\n#NO_SUCH_SETTING=1\n# ── Tests\n#TEST_ONLY=1\n'
     expect(namesInEnvExample(example)).toEqual(['PORT', 'NO_SUCH_SETTING'])
     expect(namesInEnvExample(example).sort()).not.toEqual([...declared].sort())
-    const table = '## Settings\n\n| variable | default |\n| --- | --- |\n| `PORT` | `3000` |\n\n## Next\n| `OTHER` | – |\n'
+    const table =
+      '## Settings\n\n| variable | default |\n| --- | --- |\n| `PORT` | `3000` |\n\n## Next\n| `OTHER` | – |\n'
     expect(namesInDeployTable(table)).toEqual(['PORT'])
   })
 })

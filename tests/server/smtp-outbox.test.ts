@@ -44,7 +44,13 @@ function sqlite(): SqliteLeadStore {
 }
 
 function notification(overrides: Partial<Parameters<typeof newLead>[0]> = {}): OutgoingMail {
-  return composeLeadMail(newLead(overrides), { siteName: page.site.name, brokerage: page.site.brokerage, recipient: 'sales@example.com', timeZone: 'America/Toronto', form: page.form })
+  return composeLeadMail(newLead(overrides), {
+    siteName: page.site.name,
+    brokerage: page.site.brokerage,
+    recipient: 'sales@example.com',
+    timeZone: 'America/Toronto',
+    form: page.form,
+  })
 }
 
 async function until(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
@@ -58,7 +64,9 @@ async function until(check: () => boolean | Promise<boolean>, timeoutMs = 10_000
 describe('SMTP mailer (real smtp-server on 127.0.0.1)', () => {
   it('delivers the notification with its headers, text and HTML to the sales address only', async () => {
     const server = await smtp()
-    const mail = notification({ fields: { name: 'Jane <Doe>', email: 'jane@example.com', phone: '555-555-0100', isRealtor: 'yes' } })
+    const mail = notification({
+      fields: { name: 'Jane <Doe>', email: 'jane@example.com', phone: '555-555-0100', isRealtor: 'yes' },
+    })
     await smtpMailer(server.port).send(mail)
     expect(server.received).toHaveLength(1)
     const got = server.received[0]!
@@ -82,8 +90,12 @@ describe('SMTP mailer (real smtp-server on 127.0.0.1)', () => {
       subject: 'Hello\r\nBcc: spy3@evil.example\r\nX-Injected: yes',
     }
     await mailer.send(mail)
-    await expect(mailer.send({ ...mail, to: 'sales@example.com\r\nBcc: spy@evil.example' })).rejects.toThrow(/not one plain e-mail address/)
-    await expect(mailer.send({ ...mail, to: 'sales@example.com, spy@evil.example' })).rejects.toThrow(/not one plain e-mail address/)
+    await expect(mailer.send({ ...mail, to: 'sales@example.com\r\nBcc: spy@evil.example' })).rejects.toThrow(
+      /not one plain e-mail address/,
+    )
+    await expect(mailer.send({ ...mail, to: 'sales@example.com, spy@evil.example' })).rejects.toThrow(
+      /not one plain e-mail address/,
+    )
     expect(server.received).toHaveLength(1)
     const got = server.received[0]!
     expect(got.rcptTo).toEqual(['sales@example.com'])
@@ -145,7 +157,13 @@ describe('outbox worker', () => {
     server.refuseNext(1)
     const store = sqlite()
     let now = new Date('2025-06-01T15:00:00.000Z')
-    const worker = createOutboxWorker({ store, mailer: smtpMailer(server.port), clock: () => now, jitter: 0, log: { info() {}, error() {} } })
+    const worker = createOutboxWorker({
+      store,
+      mailer: smtpMailer(server.port),
+      clock: () => now,
+      jitter: 0,
+      log: { info() {}, error() {} },
+    })
     const lead = newLead({ createdAt: now.toISOString() })
     await store.saveLead(lead, notification({ submissionId: lead.submissionId }))
     expect(await worker.deliverDue()).toEqual({ sent: 0, failed: 1 })
@@ -160,12 +178,21 @@ describe('outbox worker', () => {
     const store = sqlite()
     let now = new Date('2025-06-01T15:00:00.000Z')
     const retry = { minDelayMs: 1_000, maxDelayMs: 1_000, maxAttempts: 3 }
-    const worker = createOutboxWorker({ store, mailer: smtpMailer(server.port), clock: () => now, retry, jitter: 0, log: { info() {}, error() {} } })
+    const worker = createOutboxWorker({
+      store,
+      mailer: smtpMailer(server.port),
+      clock: () => now,
+      retry,
+      jitter: 0,
+      log: { info() {}, error() {} },
+    })
     const lead = newLead({ createdAt: now.toISOString() })
     await store.saveLead(lead, notification({ submissionId: lead.submissionId }))
     for (let attempt = 1; attempt <= 3; attempt++) {
       expect(await worker.deliverDue()).toEqual({ sent: 0, failed: 1 })
-      expect(await store.countMessages()).toMatchObject(attempt < 3 ? { pending: 1, failed: 0 } : { pending: 0, failed: 1 })
+      expect(await store.countMessages()).toMatchObject(
+        attempt < 3 ? { pending: 1, failed: 0 } : { pending: 0, failed: 1 },
+      )
       now = new Date(now.getTime() + 1_000)
     }
     expect(await worker.deliverDue()).toEqual({ sent: 0, failed: 0 })
@@ -203,7 +230,9 @@ describe('outbox worker', () => {
     for (const _ of [0, 1]) {
       const lead = newLead({ createdAt: now.toISOString() })
       ids.push(lead.submissionId)
-      await store.saveLead(lead, notification({ submissionId: lead.submissionId }), [{ kind: 'webhook', webhook: { id: lead.submissionId, body: '{}' } }])
+      await store.saveLead(lead, notification({ submissionId: lead.submissionId }), [
+        { kind: 'webhook', webhook: { id: lead.submissionId, body: '{}' } },
+      ])
     }
     // First lead: 500, 429, 408 are retried, then 204. Second lead: 410 ends it.
     for (let i = 0; i < 5; i++) {
@@ -234,7 +263,9 @@ describe('outbox worker', () => {
     cleanups.push(() => store.close())
     const [job] = await store.claimDueMail(new Date('2025-06-01T15:00:00.000Z'), 10, 1000)
     expect(job).toMatchObject({ id: 7, kind: 'notification', attempts: 2, withdrawn: false })
-    expect((await store.withdrawLead('b1c2d3e4-0000-4000-8000-000000000001', new Date('2025-06-02T00:00:00.000Z')))?.already).toBe(false)
+    expect(
+      (await store.withdrawLead('b1c2d3e4-0000-4000-8000-000000000001', new Date('2025-06-02T00:00:00.000Z')))?.already,
+    ).toBe(false)
   })
 
   it('sends each notification once however often it is woken', async () => {
@@ -269,7 +300,11 @@ describe('outbox worker', () => {
       void none.then(() => Promise.resolve().then(() => void worker.deliverDue()))
       return none
     }
-    const worker = createOutboxWorker({ store: { ...store, claimDueMail }, mailer: smtpMailer(server.port), log: { info() {}, error() {} } })
+    const worker = createOutboxWorker({
+      store: { ...store, claimDueMail },
+      mailer: smtpMailer(server.port),
+      log: { info() {}, error() {} },
+    })
     cleanups.push(() => worker.stop())
     expect(await worker.deliverDue()).toEqual({ sent: 0, failed: 0 })
     await until(async () => (await store.countMail()).sent === 1, 5_000)

@@ -31,7 +31,9 @@ describe('SQLite writer thread', () => {
       const leads = Array.from({ length: 200 }, () => newLead({ submissionId: crypto.randomUUID(), phase: 'vip' }))
       const saved = await Promise.all(
         leads.map(async (lead) => {
-          const result = await store.saveLead(lead, mailFor(lead), [{ kind: 'reply', mail: { ...mailFor(lead), to: 'jane@example.com' } }])
+          const result = await store.saveLead(lead, mailFor(lead), [
+            { kind: 'reply', mail: { ...mailFor(lead), to: 'jane@example.com' } },
+          ])
           // Answered: committed, visible to another connection at once.
           expect(count(file, `SELECT count(*) AS n FROM leads WHERE submission_id = '${lead.submissionId}'`)).toBe(1)
           return result
@@ -59,7 +61,9 @@ describe('SQLite writer thread', () => {
     const other = new Database(file)
     try {
       other.exec('BEGIN IMMEDIATE')
-      const saves = Array.from({ length: 5 }, () => newLead({ submissionId: crypto.randomUUID() })).map((lead) => store.saveLead(lead, mailFor(lead)))
+      const saves = Array.from({ length: 5 }, () => newLead({ submissionId: crypto.randomUUID() })).map((lead) =>
+        store.saveLead(lead, mailFor(lead)),
+      )
       let settled = false
       void Promise.allSettled(saves).then(() => (settled = true))
       // The thread keeps turning while the lock is held (five timer turns), the saves still pending. A thread blocked in
@@ -88,7 +92,10 @@ describe('SQLite writer thread', () => {
       const bad = newLead({ submissionId: crypto.randomUUID() })
       const results = await Promise.allSettled([
         ...good.map((lead) => store.saveLead(lead, mailFor(lead))),
-        store.saveLead(bad, mailFor(bad), [{ kind: 'reply', mail: mailFor(bad) }, { kind: 'reply', mail: mailFor(bad) }]),
+        store.saveLead(bad, mailFor(bad), [
+          { kind: 'reply', mail: mailFor(bad) },
+          { kind: 'reply', mail: mailFor(bad) },
+        ]),
       ])
       expect(results.map((result) => result.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'rejected'])
       expect(count(file, 'SELECT count(*) AS n FROM leads')).toBe(3)
@@ -102,7 +109,11 @@ describe('SQLite writer thread', () => {
     const file = path.join(root, 'killed.sqlite')
     // Made (and upgraded) here first, as the server's own connection does before it starts the writer.
     await openSqliteStore(file, { defaultLaunch }).close()
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'support/writer-child.ts'), file], { stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(import.meta.dirname, 'support/writer-child.ts'), file],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    )
     const acked: string[] = []
     let errors = ''
     child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()))
@@ -122,7 +133,9 @@ describe('SQLite writer thread', () => {
     await exited
     const db = new Database(file, { readonly: true })
     try {
-      const stored = new Set((db.prepare('SELECT submission_id AS id FROM leads').all() as Array<{ id: string }>).map((row) => row.id))
+      const stored = new Set(
+        (db.prepare('SELECT submission_id AS id FROM leads').all() as Array<{ id: string }>).map((row) => row.id),
+      )
       const missing = acked.filter((id) => !stored.has(id))
       expect(missing).toEqual([])
       // Saves in flight at the kill may be stored unanswered; every stored lead has its two messages (one transaction).

@@ -42,10 +42,26 @@ describe('PUBLISH_COMMAND after a studio publish (npm start, real HTTP)', () => 
     writeFileSync(configFile, original)
     mkdirSync(target)
     writeDist(distDir)
-    server = await startServerProcess({ DATA_DIR: dataDir, DIST_DIR: distDir, PAGE_CONFIG: configFile, PUBLISH_COMMAND: copyCommand, TARGET: target })
-    const { stdout } = await run('npm', ['run', '-s', 'studio:invite', '--', '--email', 'owner@example.com', '--role', 'owner'], {
-      env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? root, DATA_DIR: dataDir, PORT: '4321', PAGE_CONFIG: configFile },
+    server = await startServerProcess({
+      DATA_DIR: dataDir,
+      DIST_DIR: distDir,
+      PAGE_CONFIG: configFile,
+      PUBLISH_COMMAND: copyCommand,
+      TARGET: target,
     })
+    const { stdout } = await run(
+      'npm',
+      ['run', '-s', 'studio:invite', '--', '--email', 'owner@example.com', '--role', 'owner'],
+      {
+        env: {
+          PATH: process.env.PATH!,
+          HOME: process.env.HOME ?? root,
+          DATA_DIR: dataDir,
+          PORT: '4321',
+          PAGE_CONFIG: configFile,
+        },
+      },
+    )
     const invitePath = new URL(/^(http:\/\/localhost:4321\/studio\/invite\/\S+)$/m.exec(stdout)![1]!).pathname
     const password = 'correct horse battery staple'
     const set = await fetch(`${server.url}${invitePath}`, {
@@ -54,7 +70,10 @@ describe('PUBLISH_COMMAND after a studio publish (npm start, real HTTP)', () => 
       headers: { origin: server.url, 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ password, confirm: password }),
     })
-    cookie = set.headers.getSetCookie().find((line) => line.startsWith('studio_session='))!.split(';')[0]!
+    cookie = set.headers
+      .getSetCookie()
+      .find((line) => line.startsWith('studio_session='))!
+      .split(';')[0]!
   }, 120_000)
   afterAll(async () => {
     await server?.stop()
@@ -78,10 +97,14 @@ describe('PUBLISH_COMMAND after a studio publish (npm start, real HTTP)', () => 
     expect(existsSync(path.join(hosted, '404.html'))).toBe(true)
     expect(existsSync(path.join(hosted, '_headers'))).toBe(true)
     // Neither the phases to come, nor the function's contract (it names the notification address).
-    expect(readdirSync(hosted).filter((name) => name === '.phases' || name === '.launch.json' || name === '.build-stamp')).toEqual([])
+    expect(
+      readdirSync(hosted).filter((name) => name === '.phases' || name === '.launch.json' || name === '.build-stamp'),
+    ).toEqual([])
     // The slug and the folder reached the command as environment values: the folder is the absolute DIST_DIR/.static/<slug>.
-    expect(readFileSync(path.join(target, 'calls.log'), 'utf8')).toBe(`${slug}|${path.join(distDir, '.static', slug)}\n`)
-    expect((await (await fetch(`${server.url}/`)).text())).toContain('Sent to the static host')
+    expect(readFileSync(path.join(target, 'calls.log'), 'utf8')).toBe(
+      `${slug}|${path.join(distDir, '.static', slug)}\n`,
+    )
+    expect(await (await fetch(`${server.url}/`)).text()).toContain('Sent to the static host')
   }, 120_000)
 
   it("keeps a publish live here when the command fails, and says so in the publish's answer", async () => {
@@ -89,10 +112,15 @@ describe('PUBLISH_COMMAND after a studio publish (npm start, real HTTP)', () => 
     const answer = await publish('Live here only')
     expect(answer.status).toBe(200)
     const body = (await answer.json()) as { version: number; warning?: string }
-    expect(body.warning).toBe("Published here; the static host's command failed: Deploy refused: the site has reached its quota (it ended with code 3)")
+    expect(body.warning).toBe(
+      "Published here; the static host's command failed: Deploy refused: the site has reached its quota (it ended with code 3)",
+    )
     expect(await (await fetch(`${server.url}/`)).text()).toContain('Live here only')
     expect(readFileSync(path.join(target, slug, 'index.html'), 'utf8')).not.toContain('Live here only')
-    const audit = (await (await fetch(`${server.url}/studio/api/audit`, { headers: { cookie } })).json()) as Array<{ action: string; detail?: string }>
+    const audit = (await (await fetch(`${server.url}/studio/api/audit`, { headers: { cookie } })).json()) as Array<{
+      action: string
+      detail?: string
+    }>
     expect(audit.filter((entry) => entry.action === 'publish').map((entry) => entry.detail)).toEqual(
       expect.arrayContaining(["version 3 (the static host's command failed)", 'version 2']),
     )
@@ -109,9 +137,12 @@ describe('PUBLISH_COMMAND receives the slug and the folder as environment values
     writeFileSync(path.join(built, 'index.html'), '<!doctype html><title>Home</title>')
     const slug = 'a"; touch injected-slug; echo "$(touch injected-slug2)'
     const version = { distDir: built, contract: { slug } } as unknown as LaunchVersion
-    const live = { current: () => ({ launches: [{ slug, version }], get: () => ({ slug, version }) }) } as unknown as LiveLaunches
+    const live = {
+      current: () => ({ launches: [{ slug, version }], get: () => ({ slug, version }) }),
+    } as unknown as LiveLaunches
     const host = createStaticHost({
-      command: 'printf "%s\\n%s\\n" "$PUBLISH_SLUG" "$PUBLISH_DIR" > seen.txt; cat "$PUBLISH_DIR/index.html" >> seen.txt',
+      command:
+        'printf "%s\\n%s\\n" "$PUBLISH_SLUG" "$PUBLISH_DIR" > seen.txt; cat "$PUBLISH_DIR/index.html" >> seen.txt',
       cwd: root,
       live,
       dir: path.join(root, 'static $(touch injected-static)'),
@@ -123,7 +154,9 @@ describe('PUBLISH_COMMAND receives the slug and the folder as environment values
     const publisher = host.wrap({ publish: async () => ({ ok: true, ms: 1 }), list: () => [], add: () => undefined })
     try {
       expect(await publisher.publish(slug, '{}')).toEqual({ ok: true, ms: 1 })
-      expect(readFileSync(path.join(root, 'seen.txt'), 'utf8')).toBe(`${slug}\n${path.join(root, 'static $(touch injected-static)', slug)}\n<!doctype html><title>Home</title>`)
+      expect(readFileSync(path.join(root, 'seen.txt'), 'utf8')).toBe(
+        `${slug}\n${path.join(root, 'static $(touch injected-static)', slug)}\n<!doctype html><title>Home</title>`,
+      )
       expect(readdirSync(root).filter((name) => name.startsWith('injected'))).toEqual([])
       expect(readdirSync(process.cwd()).filter((name) => name.startsWith('injected'))).toEqual([])
     } finally {
@@ -137,13 +170,23 @@ describe('PUBLISH_COMMAND at start-up, for a phase that started while the server
   it('runs once for a start later than the last run, and not again at the next start-up', async () => {
     const root = mkdtempSync(path.join(tmpdir(), 'vip-static-catchup-'))
     const built = path.join(root, 'built')
-    for (const [dir, words] of [[built, 'vip'], [path.join(built, '.phases', 'vip'), 'vip'], [path.join(built, '.phases', 'public'), 'public']] as const) {
+    for (const [dir, words] of [
+      [built, 'vip'],
+      [path.join(built, '.phases', 'vip'), 'vip'],
+      [path.join(built, '.phases', 'public'), 'public'],
+    ] as const) {
       mkdirSync(dir, { recursive: true })
       writeFileSync(path.join(dir, 'index.html'), `<!doctype html><title>${words}</title>`)
     }
-    const phases = { current: 'vip', timeZone: 'America/Toronto', list: [{ name: 'vip' }, { name: 'public', starts: '2026-01-10T10:00' }] }
+    const phases = {
+      current: 'vip',
+      timeZone: 'America/Toronto',
+      list: [{ name: 'vip' }, { name: 'public', starts: '2026-01-10T10:00' }],
+    }
     const version = { distDir: built, contract: { slug: 'maple-ridge', phases } } as unknown as LaunchVersion
-    const live = { current: () => ({ launches: [{ slug: 'maple-ridge', version }], get: () => ({ slug: 'maple-ridge', version }) }) } as unknown as LiveLaunches
+    const live = {
+      current: () => ({ launches: [{ slug: 'maple-ridge', version }], get: () => ({ slug: 'maple-ridge', version }) }),
+    } as unknown as LiveLaunches
     const stateFile = path.join(root, 'state.json')
     const startOnce = async (lastRun?: number) => {
       if (lastRun !== undefined) writeFileSync(stateFile, JSON.stringify({ 'maple-ridge': lastRun }))
@@ -161,7 +204,9 @@ describe('PUBLISH_COMMAND at start-up, for a phase that started while the server
       host.start()
       await new Promise((resolve) => setTimeout(resolve, 500))
       await host.stop()
-      return existsSync(path.join(root, 'runs.txt')) ? readFileSync(path.join(root, 'runs.txt'), 'utf8').trim().split('\n') : []
+      return existsSync(path.join(root, 'runs.txt'))
+        ? readFileSync(path.join(root, 'runs.txt'), 'utf8').trim().split('\n')
+        : []
     }
     try {
       // Last run the day before the start (10:00 in Toronto on 10 January): run once, with the public pages.
@@ -182,13 +227,26 @@ describe('several servers on one PostgreSQL and a phase start', () => {
     const root = mkdtempSync(path.join(tmpdir(), 'vip-static-claim-'))
     try {
       const built = path.join(root, 'built')
-      for (const [dir, words] of [[built, 'vip'], [path.join(built, '.phases', 'vip'), 'vip'], [path.join(built, '.phases', 'public'), 'public']] as const) {
+      for (const [dir, words] of [
+        [built, 'vip'],
+        [path.join(built, '.phases', 'vip'), 'vip'],
+        [path.join(built, '.phases', 'public'), 'public'],
+      ] as const) {
         mkdirSync(dir, { recursive: true })
         writeFileSync(path.join(dir, 'index.html'), `<!doctype html><title>${words}</title>`)
       }
-      const phases = { current: 'vip', timeZone: 'America/Toronto', list: [{ name: 'vip' }, { name: 'public', starts: '2026-01-10T10:00' }] }
+      const phases = {
+        current: 'vip',
+        timeZone: 'America/Toronto',
+        list: [{ name: 'vip' }, { name: 'public', starts: '2026-01-10T10:00' }],
+      }
       const version = { distDir: built, contract: { slug: 'maple-ridge', phases } } as unknown as LaunchVersion
-      const live = { current: () => ({ launches: [{ slug: 'maple-ridge', version }], get: () => ({ slug: 'maple-ridge', version }) }) } as unknown as LiveLaunches
+      const live = {
+        current: () => ({
+          launches: [{ slug: 'maple-ridge', version }],
+          get: () => ({ slug: 'maple-ridge', version }),
+        }),
+      } as unknown as LiveLaunches
       const runs = createDailyRuns(pg.db)
       /** Three servers at once, each with its own folder and state, all sending to one host (runs.txt). */
       const serversAtOnce = async (claim: ((job: string, day: string) => Promise<boolean>) | undefined) => {
@@ -244,8 +302,19 @@ describe("a phase's start runs PUBLISH_COMMAND (Node server, the test's clock)",
   beforeAll(async () => {
     vi.spyOn(console, 'log').mockImplementation(() => {})
     mkdirSync(target)
-    await buildSite(path.resolve('page.config.json'), path.join(root, 'dist', config.launch.slug), readBuildSettings({}), config)
-    const settings = parseNodeEnv({ HOST: '127.0.0.1', PORT: '0', DATA_DIR: path.join(root, 'data'), DIST_DIR: path.join(root, 'dist'), PUBLISH_COMMAND: `TARGET='${target}'; ${copyCommand}` })
+    await buildSite(
+      path.resolve('page.config.json'),
+      path.join(root, 'dist', config.launch.slug),
+      readBuildSettings({}),
+      config,
+    )
+    const settings = parseNodeEnv({
+      HOST: '127.0.0.1',
+      PORT: '0',
+      DATA_DIR: path.join(root, 'data'),
+      DIST_DIR: path.join(root, 'dist'),
+      PUBLISH_COMMAND: `TARGET='${target}'; ${copyCommand}`,
+    })
     if (!settings.ok) throw new Error(settings.problems.join('\n'))
     const launch = { slug: config.launch.slug, config, configFile: path.resolve('page.config.json'), isDefault: true }
     offset = T - 5_000 - Date.now()

@@ -9,7 +9,12 @@ import { createStaticSite } from '../../src/server/site/static-site.ts'
 
 const dist = mkdtempSync(path.join(tmpdir(), 'vip-static-pages-'))
 afterAll(() => rmSync(dist, { recursive: true, force: true }))
-for (const [file, text] of [['index.html', 'home'], ['404.html', 'not found'], ['privacy.html', 'privacy page'], ['images/a', 'no extension']] as const) {
+for (const [file, text] of [
+  ['index.html', 'home'],
+  ['404.html', 'not found'],
+  ['privacy.html', 'privacy page'],
+  ['images/a', 'no extension'],
+] as const) {
   mkdirSync(path.dirname(path.join(dist, file)), { recursive: true })
   writeFileSync(path.join(dist, file), text)
 }

@@ -42,7 +42,10 @@ function sqliteBackend(): Backend {
     },
     async withdraw(submissionId) {
       const db = new Database(file)
-      db.prepare('UPDATE leads SET withdrawn_at = ? WHERE submission_id = ?').run(new Date().toISOString(), submissionId)
+      db.prepare('UPDATE leads SET withdrawn_at = ? WHERE submission_id = ?').run(
+        new Date().toISOString(),
+        submissionId,
+      )
       db.close()
     },
     async forgetLaunch(submissionId) {
@@ -95,10 +98,11 @@ describe.each([sqliteBackend(), postgresBackend()])('LeadStore contract', (backe
   })
 
   describe(backend.name, () => {
-    it('keeps the sign-in limiter\'s counts: failures by key within the minute, devices until they expire, across reopening', async () => {
+    it("keeps the sign-in limiter's counts: failures by key within the minute, devices until they expire, across reopening", async () => {
       let now = at('2026-03-02T15:00:00.000Z')
       const lines: string[] = []
-      const limiterOf = (counts: LeadStore) => createSignInLimiter({ counts, clock: () => now, log: { info: (m) => lines.push(m) } })
+      const limiterOf = (counts: LeadStore) =>
+        createSignInLimiter({ counts, clock: () => now, log: { info: (m) => lines.push(m) } })
       const limiter = limiterOf(store)
       const known = await limiter.recordSuccess({ address: '198.51.100.20', account: 'team' })
       for (let i = 1; i <= 10; i++) {
@@ -109,21 +113,38 @@ describe.each([sqliteBackend(), postgresBackend()])('LeadStore contract', (backe
       }
       // Another server on the same data sees the same counts.
       const other = limiterOf(await backend.reopen())
-      expect(await other.check({ address: '192.0.2.1', account: 'team' })).toEqual({ allowed: false, retryAfterSeconds: 50, budget: 'account' })
+      expect(await other.check({ address: '192.0.2.1', account: 'team' })).toEqual({
+        allowed: false,
+        retryAfterSeconds: 50,
+        budget: 'account',
+      })
       expect(lines.at(-1)).toContain('client 192.0.2.1')
-      expect(await other.check({ address: '192.0.2.1', account: 'team', device: known.token })).toEqual({ allowed: true, knownDevice: true })
-      expect((await other.check({ address: '192.0.2.1', account: 'someone-else', device: known.token })).allowed).toBe(true)
-      expect(await other.check({ address: '192.0.2.1', account: 'team', device: 'forged' })).toMatchObject({ allowed: false })
+      expect(await other.check({ address: '192.0.2.1', account: 'team', device: known.token })).toEqual({
+        allowed: true,
+        knownDevice: true,
+      })
+      expect((await other.check({ address: '192.0.2.1', account: 'someone-else', device: known.token })).allowed).toBe(
+        true,
+      )
+      expect(await other.check({ address: '192.0.2.1', account: 'team', device: 'forged' })).toMatchObject({
+        allowed: false,
+      })
       // A minute after the first failure it has gone from the window; the device is forgotten after 30 days.
       now = new Date(at('2026-03-02T15:00:00.000Z').getTime() + 60_000)
       expect((await other.check({ address: '192.0.2.1', account: 'team' })).allowed).toBe(true)
       now = new Date(at('2026-03-02T15:00:00.000Z').getTime() + 30 * 86_400_000 + 1)
-      expect(await other.check({ address: '192.0.2.1', account: 'team', device: known.token })).toEqual({ allowed: true, knownDevice: false })
+      expect(await other.check({ address: '192.0.2.1', account: 'team', device: known.token })).toEqual({
+        allowed: true,
+        knownDevice: false,
+      })
       expect(known.maxAgeSeconds).toBe(30 * 86_400)
     })
 
     it('stores a lead with every field and its pending notification together', async () => {
-      const lead = newLead({ referrer: 'https://www.google.com/', utm: { utm_source: 'google', utm_campaign: 'spring' } })
+      const lead = newLead({
+        referrer: 'https://www.google.com/',
+        utm: { utm_source: 'google', utm_campaign: 'spring' },
+      })
       const result = await store.saveLead(lead, mailFor(lead))
       expect(result.created).toBe(true)
       expect(result.lead).toEqual({ ...lead, id: result.lead.id, firstRegisteredAt: lead.createdAt })
@@ -132,7 +153,11 @@ describe.each([sqliteBackend(), postgresBackend()])('LeadStore contract', (backe
     })
 
     it('stores a suspected-spam lead with its click ids and landing page, and no notification', async () => {
-      const lead = newLead({ suspectedSpam: true, clickIds: { gclid: 'Cj0KCQ', msclkid: 'abc123' }, landingPage: '/spring' })
+      const lead = newLead({
+        suspectedSpam: true,
+        clickIds: { gclid: 'Cj0KCQ', msclkid: 'abc123' },
+        landingPage: '/spring',
+      })
       const result = await store.saveLead(lead, null)
       expect(result.created).toBe(true)
       expect(await store.listLeads(0, 10)).toEqual([{ ...lead, id: result.lead.id, firstRegisteredAt: lead.createdAt }])
@@ -190,7 +215,9 @@ describe.each([sqliteBackend(), postgresBackend()])('LeadStore contract', (backe
         store.saveLead(c, mailFor(c)),
       ])
       expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled'])
-      expect((await store.listLeads(0, 10)).map((l) => l.submissionId).sort()).toEqual([a.submissionId, c.submissionId].sort())
+      expect((await store.listLeads(0, 10)).map((l) => l.submissionId).sort()).toEqual(
+        [a.submissionId, c.submissionId].sort(),
+      )
       expect(await store.countMail()).toEqual({ pending: 2, sent: 0 })
     })
 
@@ -230,7 +257,10 @@ describe.each([sqliteBackend(), postgresBackend()])('LeadStore contract', (backe
       const lead = newLead()
       await store.saveLead(lead, mailFor(lead))
       const jobs = await store.claimDueMail(at('2025-06-01T15:00:00.000Z'), 10, 60_000)
-      await store.markMailSent(jobs.map((j) => j.id), at('2025-06-01T15:00:01.000Z'))
+      await store.markMailSent(
+        jobs.map((j) => j.id),
+        at('2025-06-01T15:00:01.000Z'),
+      )
       expect(await store.claimDueMail(at('2025-06-02T00:00:00.000Z'), 10, 60_000)).toEqual([])
       expect(await store.countMail()).toEqual({ pending: 0, sent: 1 })
     })
@@ -247,13 +277,17 @@ describe.each([sqliteBackend(), postgresBackend()])('LeadStore contract', (backe
 
     it('pages through leads in id order for the export', async () => {
       for (let i = 0; i < 7; i++) {
-        const lead = newLead({ fields: { name: `Lead ${i}`, email: `l${i}@example.com`, phone: '5555550100', isRealtor: 'yes' } })
+        const lead = newLead({
+          fields: { name: `Lead ${i}`, email: `l${i}@example.com`, phone: '5555550100', isRealtor: 'yes' },
+        })
         await store.saveLead(lead, mailFor(lead))
       }
       const first = await store.listLeads(0, 3)
       const second = await store.listLeads(first.at(-1)!.id, 3)
       const third = await store.listLeads(second.at(-1)!.id, 3)
-      expect([...first, ...second, ...third].map((l) => l.fields.name)).toEqual(Array.from({ length: 7 }, (_, i) => `Lead ${i}`))
+      expect([...first, ...second, ...third].map((l) => l.fields.name)).toEqual(
+        Array.from({ length: 7 }, (_, i) => `Lead ${i}`),
+      )
       expect(third).toHaveLength(1)
     })
 
@@ -268,7 +302,12 @@ describe.each([sqliteBackend(), postgresBackend()])('LeadStore contract', (backe
       for (const lead of [...mine, other]) await store.saveLead(lead, mailFor(lead))
       expect(await store.countErasable({ email: ' JANE@example.com ' })).toEqual({ leads: 2, messages: 2 })
       const result = await store.eraseLeads({ email: ' JANE@example.com ' }, keyOf)
-      expect(result).toEqual({ leads: 2, messages: 2, suppressed: 0, messageIds: expect.arrayContaining(mine.map((l) => mailFor(l).messageId)) })
+      expect(result).toEqual({
+        leads: 2,
+        messages: 2,
+        suppressed: 0,
+        messageIds: expect.arrayContaining(mine.map((l) => mailFor(l).messageId)),
+      })
       expect((await store.listLeads(0, 10)).map((l) => l.submissionId)).toEqual([other.submissionId])
       expect(await store.countMail()).toEqual({ pending: 1, sent: 0 })
       expect(await store.countErasable({ email: 'jane@example.com' })).toEqual({ leads: 0, messages: 0 })
@@ -287,8 +326,14 @@ describe.each([sqliteBackend(), postgresBackend()])('LeadStore contract', (backe
       const recent = person('new@example.com', '2025-06-01T00:00:00.000Z')
       for (const lead of [old, recent]) await store.saveLead(lead, mailFor(lead))
       const jobs = await store.claimDueMail(at('2025-06-02T00:00:00.000Z'), 10, 60_000)
-      await store.markMailSent(jobs.map((j) => j.id), at('2025-06-02T00:00:01.000Z'))
-      expect(await store.eraseLeads({ createdBefore: at('2025-01-01T00:00:00.000Z') }, keyOf)).toMatchObject({ leads: 1, messages: 1 })
+      await store.markMailSent(
+        jobs.map((j) => j.id),
+        at('2025-06-02T00:00:01.000Z'),
+      )
+      expect(await store.eraseLeads({ createdBefore: at('2025-01-01T00:00:00.000Z') }, keyOf)).toMatchObject({
+        leads: 1,
+        messages: 1,
+      })
       expect((await store.listLeads(0, 10)).map((l) => l.submissionId)).toEqual([recent.submissionId])
       expect(await store.countMail()).toEqual({ pending: 0, sent: 1 })
     })
@@ -320,7 +365,10 @@ describe.each([sqliteBackend(), postgresBackend()])('LeadStore contract', (backe
       const saved: StoredLead[] = []
       for (let i = 0; i < 7; i++) {
         // Two leads in the same millisecond: the id breaks the tie.
-        const lead = newLead({ createdAt: `2025-06-0${i === 6 ? 6 : i + 1}T14:30:00.000Z`, fields: { name: `Lead ${i}`, email: `l${i}@example.com`, phone: '555-555-0100', isRealtor: 'no' } })
+        const lead = newLead({
+          createdAt: `2025-06-0${i === 6 ? 6 : i + 1}T14:30:00.000Z`,
+          fields: { name: `Lead ${i}`, email: `l${i}@example.com`, phone: '555-555-0100', isRealtor: 'no' },
+        })
         saved.push((await store.saveLead(lead, mailFor(lead))).lead)
       }
       const jobs = await store.claimDueMail(at('2025-06-10T00:00:00.000Z'), 10, 60_000)
@@ -353,27 +401,57 @@ describe.each([sqliteBackend(), postgresBackend()])('LeadStore contract', (backe
       // Seven leads a day apart, the odd ones at example.org; Lead 6 in the same millisecond as Lead 4 (the id breaks
       // the tie), so Lead 5 is the newest.
       for (let i = 0; i < 7; i++) {
-        const lead = newLead({ createdAt: `2025-06-0${i === 6 ? 5 : i + 1}T14:30:00.000Z`, fields: { name: `Lead ${i}`, email: `l${i}@example.${i % 2 ? 'org' : 'com'}`, phone: '555-555-0100', isRealtor: 'no' } })
+        const lead = newLead({
+          createdAt: `2025-06-0${i === 6 ? 5 : i + 1}T14:30:00.000Z`,
+          fields: {
+            name: `Lead ${i}`,
+            email: `l${i}@example.${i % 2 ? 'org' : 'com'}`,
+            phone: '555-555-0100',
+            isRealtor: 'no',
+          },
+        })
         await store.saveLead(lead, mailFor(lead))
       }
-      const names = (page: { leads: Array<{ fields: Record<string, unknown> }> }) => page.leads.map((l) => l.fields.name)
+      const names = (page: { leads: Array<{ fields: Record<string, unknown> }> }) =>
+        page.leads.map((l) => l.fields.name)
       const position = (lead: { createdAt: string; id: number }) => ({ createdAt: lead.createdAt, id: lead.id })
       const first = await store.searchLeads({ text: 'example.com', limit: 2 })
       expect(names(first)).toEqual(['Lead 6', 'Lead 4'])
       expect(first).toMatchObject({ total: 4, hasNewer: false, hasOlder: true })
       expect(first.leads[1]!.notification).toEqual({ status: 'pending', attempts: 0 })
-      const second = await store.searchLeads({ text: 'example.com', limit: 2, from: { older: position(first.leads[1]!) } })
+      const second = await store.searchLeads({
+        text: 'example.com',
+        limit: 2,
+        from: { older: position(first.leads[1]!) },
+      })
       expect(names(second)).toEqual(['Lead 2', 'Lead 0'])
       expect(second).toMatchObject({ total: 4, hasNewer: true, hasOlder: false })
-      const back = await store.searchLeads({ text: 'example.com', limit: 2, from: { newer: position(second.leads[0]!) } })
+      const back = await store.searchLeads({
+        text: 'example.com',
+        limit: 2,
+        from: { newer: position(second.leads[0]!) },
+      })
       expect(names(back)).toEqual(['Lead 6', 'Lead 4'])
       expect(back).toMatchObject({ hasNewer: false, hasOlder: true })
-      const middle = await store.searchLeads({ text: 'example.org', limit: 1, from: { older: position(first.leads[0]!) } })
+      const middle = await store.searchLeads({
+        text: 'example.org',
+        limit: 1,
+        from: { older: position(first.leads[0]!) },
+      })
       expect(names(middle)).toEqual(['Lead 3'])
       expect(middle).toMatchObject({ total: 3, hasNewer: true, hasOlder: true })
-      const past = await store.searchLeads({ text: 'example.com', limit: 2, from: { older: position(second.leads[1]!) } })
+      const past = await store.searchLeads({
+        text: 'example.com',
+        limit: 2,
+        from: { older: position(second.leads[1]!) },
+      })
       expect(past).toMatchObject({ leads: [], total: 4, hasNewer: true, hasOlder: false })
-      expect(await store.searchLeads({ text: 'nobody', limit: 2 })).toMatchObject({ leads: [], total: 0, hasNewer: false, hasOlder: false })
+      expect(await store.searchLeads({ text: 'nobody', limit: 2 })).toMatchObject({
+        leads: [],
+        total: 0,
+        hasNewer: false,
+        hasOlder: false,
+      })
     })
 
     /** Stores a lead for each of `people` (a day apart, the first oldest) and returns a search by text, newest first. */
@@ -388,7 +466,13 @@ describe.each([sqliteBackend(), postgresBackend()])('LeadStore contract', (backe
     it('finds leads by text in any form field, whatever the case, and phone numbers whatever their separators', async () => {
       const people = [
         { name: 'Ada Lovelace', email: 'ada@example.com', phone: '(416) 555-0101', isRealtor: 'no' },
-        { name: 'Grace Hopper', email: 'grace@navy.example', phone: '905.555.0199', isRealtor: 'yes', brokerage: 'Hopper Realty 100%' },
+        {
+          name: 'Grace Hopper',
+          email: 'grace@navy.example',
+          phone: '905.555.0199',
+          isRealtor: 'yes',
+          brokerage: 'Hopper Realty 100%',
+        },
         { name: 'Alan Turing', email: 'alan@example.com', phone: '+1 613 555 0142', isRealtor: 'no' },
       ]
       const names = await searchable(people)
@@ -406,14 +490,16 @@ describe.each([sqliteBackend(), postgresBackend()])('LeadStore contract', (backe
       expect((await store.searchLeads({ text: 'example.com', limit: 1 })).total).toBe(2)
     })
 
-    it('finds text that JSON writes escaped (a quote, a backslash), letters beyond ASCII, and never a field\'s name', async () => {
+    it("finds text that JSON writes escaped (a quote, a backslash), letters beyond ASCII, and never a field's name", async () => {
       const names = await searchable([
         { name: 'Seán O"Neil \\ Jr', email: 'sean@example.org', phone: '647-555-0177', isRealtor: 'no' },
         { name: 'Zoë Ng', email: 'zoe@example.org', phone: '+1 (647) 555-0178', isRealtor: 'no' },
       ])
       const sean = 'Seán O"Neil \\ Jr'
       // Each search and whom it finds, newest first.
-      const found = await Promise.all(['O"Neil', 'Neil \\ Jr', 'Seán', 'Zoë', '6475550178', '647 555', '5550177', 'isRealtor', '"name"'].map(names))
+      const found = await Promise.all(
+        ['O"Neil', 'Neil \\ Jr', 'Seán', 'Zoë', '6475550178', '647 555', '5550177', 'isRealtor', '"name"'].map(names),
+      )
       expect(found).toEqual([[sean], [sean], [sean], ['Zoë Ng'], ['Zoë Ng'], ['Zoë Ng', sean], [sean], [], []])
     })
 
@@ -437,8 +523,17 @@ describe.each([sqliteBackend(), postgresBackend()])('LeadStore contract', (backe
     it('queues a notification and a reply to compose when sent, hands them out as queued, reads their leads by id, and erases them by their Message-ID', async () => {
       const lead = person('jane@example.com')
       const other = person('john@example.com')
-      const notification = { compose: 'notification' as const, to: 'sales@example.com', messageId: `<${lead.submissionId}.notification@example.com>`, assignedTo: 'Sam Seller' }
-      const reply = { compose: 'reply' as const, to: 'jane@example.com', messageId: `<${lead.submissionId}.reply@example.com>` }
+      const notification = {
+        compose: 'notification' as const,
+        to: 'sales@example.com',
+        messageId: `<${lead.submissionId}.notification@example.com>`,
+        assignedTo: 'Sam Seller',
+      }
+      const reply = {
+        compose: 'reply' as const,
+        to: 'jane@example.com',
+        messageId: `<${lead.submissionId}.reply@example.com>`,
+      }
       const saved = await store.saveLead(lead, notification, [{ kind: 'reply', mail: reply }])
       const kept = await store.saveLead(other, mailFor(other))
       const jobs = await store.claimDueMail(at('2025-06-01T15:00:00.000Z'), 10, 60_000)
@@ -452,7 +547,11 @@ describe.each([sqliteBackend(), postgresBackend()])('LeadStore contract', (backe
       expect(read.find((l) => l.id === saved.lead.id)).toEqual(saved.lead)
       expect(await store.leadsById([])).toEqual([])
       const erased = await store.eraseLeads({ submissionId: lead.submissionId }, keyOf)
-      expect(erased).toMatchObject({ leads: 1, messages: 2, messageIds: expect.arrayContaining([notification.messageId, reply.messageId]) })
+      expect(erased).toMatchObject({
+        leads: 1,
+        messages: 2,
+        messageIds: expect.arrayContaining([notification.messageId, reply.messageId]),
+      })
       expect(await store.leadsById([saved.lead.id])).toEqual([])
     })
 
@@ -485,7 +584,9 @@ describe.each([sqliteBackend(), postgresBackend()])('LeadStore contract', (backe
       const [retried] = await store.claimDueMail(at('2025-06-02T09:00:00.000Z'), 10, 60_000)
       expect(retried).toMatchObject({ id: job!.id, attempts: 0 })
       await store.markMailSent([retried!.id], at('2025-06-02T09:00:01.000Z'))
-      expect(await store.listMessages({ leadId: stored.id, limit: 10 })).toMatchObject([{ status: 'sent', sentAt: '2025-06-02T09:00:01.000Z' }])
+      expect(await store.listMessages({ leadId: stored.id, limit: 10 })).toMatchObject([
+        { status: 'sent', sentAt: '2025-06-02T09:00:01.000Z' },
+      ])
     })
 
     it('records a withdrawal once, with its first time, and flags every message of that address', async () => {
@@ -515,17 +616,26 @@ describe.each([sqliteBackend(), postgresBackend()])('LeadStore contract', (backe
       const inVip = newLead({ phase: 'vip' })
       const inPublic = newLead({ phase: 'public', createdAt: '2025-06-02T10:00:00.000Z' })
       const without = newLead({ createdAt: '2025-06-03T10:00:00.000Z' })
-      for (const lead of [inVip, inPublic, without]) expect((await store.saveLead(lead, mailFor(lead))).lead.phase).toBe(lead.phase)
+      for (const lead of [inVip, inPublic, without])
+        expect((await store.saveLead(lead, mailFor(lead))).lead.phase).toBe(lead.phase)
       const reopened = await backend.reopen()
       expect((await reopened.listLeads(0, 10)).map((lead) => lead.phase)).toEqual(['vip', 'public', undefined])
       expect((await reopened.findLead(inPublic.submissionId))?.phase).toBe('public')
-      expect((await reopened.searchLeads({ limit: 10 })).leads.map((lead) => lead.phase)).toEqual([undefined, 'public', 'vip'])
+      expect((await reopened.searchLeads({ limit: 10 })).leads.map((lead) => lead.phase)).toEqual([
+        undefined,
+        'public',
+        'vip',
+      ])
       await reopened.close()
     })
 
-    it('keeps each lead\'s launch, and lists, searches and counts one launch at a time, the default one with the leads stored before launches or without one', async () => {
+    it("keeps each lead's launch, and lists, searches and counts one launch at a time, the default one with the leads stored before launches or without one", async () => {
       const lead = (name: string, day: number, launch: string) =>
-        newLead({ launch, createdAt: `2025-06-0${day}T14:30:00.000Z`, fields: { name, email: `${name.toLowerCase()}@example.com`, phone: '416-555-0100', isRealtor: 'no' } })
+        newLead({
+          launch,
+          createdAt: `2025-06-0${day}T14:30:00.000Z`,
+          fields: { name, email: `${name.toLowerCase()}@example.com`, phone: '416-555-0100', isRealtor: 'no' },
+        })
       const leads = [
         lead('Ada', 1, defaultLaunch),
         lead('Grace', 2, 'willowmere-commons'),
@@ -556,18 +666,28 @@ describe.each([sqliteBackend(), postgresBackend()])('LeadStore contract', (backe
       expect(names(page.leads)).toEqual(['Barbara', 'Alan'])
       expect(page.leads[1]!.launch).toBe(defaultLaunch)
       expect(page).toMatchObject({ total: 3, hasNewer: false, hasOlder: true })
-      const older = await store.searchLeads({ launch: defaultLaunch, limit: 2, from: { older: { createdAt: page.leads[1]!.createdAt, id: page.leads[1]!.id } } })
+      const older = await store.searchLeads({
+        launch: defaultLaunch,
+        limit: 2,
+        from: { older: { createdAt: page.leads[1]!.createdAt, id: page.leads[1]!.id } },
+      })
       expect(names(older.leads)).toEqual(['Ada'])
       expect(older).toMatchObject({ total: 3, hasNewer: true, hasOlder: false })
-      expect(names((await store.searchLeads({ launch: 'willowmere-commons', text: 'EDS', limit: 10 })).leads)).toEqual(['Edsger'])
+      expect(names((await store.searchLeads({ launch: 'willowmere-commons', text: 'EDS', limit: 10 })).leads)).toEqual([
+        'Edsger',
+      ])
       expect((await store.searchLeads({ launch: 'maple-ridge', text: 'Ada', limit: 10 })).total).toBe(0)
       expect((await store.searchLeads({ text: '416 555 0100', limit: 10 })).total).toBe(6)
       // An account limited to some launches: only theirs, the default one's with the leads stored without one.
       const limited = await store.searchLeads({ launches: ['maple-ridge', defaultLaunch], limit: 2 })
       expect(names(limited.leads)).toEqual(['Barbara', 'Hedy'])
       expect(limited).toMatchObject({ total: 4, hasNewer: false, hasOlder: true })
-      expect(names((await store.searchLeads({ launches: ['willowmere-commons'], text: 'gra', limit: 10 })).leads)).toEqual(['Grace'])
-      expect((await store.searchLeads({ launches: ['willowmere-commons'], launch: 'maple-ridge', limit: 10 })).total).toBe(0)
+      expect(
+        names((await store.searchLeads({ launches: ['willowmere-commons'], text: 'gra', limit: 10 })).leads),
+      ).toEqual(['Grace'])
+      expect(
+        (await store.searchLeads({ launches: ['willowmere-commons'], launch: 'maple-ridge', limit: 10 })).total,
+      ).toBe(0)
       expect((await store.searchLeads({ launches: [], limit: 10 })).total).toBe(0)
 
       expect(await store.countLeadsByLaunch()).toEqual([
@@ -592,16 +712,37 @@ describe.each([sqliteBackend(), postgresBackend()])('LeadStore contract', (backe
 
     it('records status, assignee and notes with their history, newest first, and the lead.updated call with each', async () => {
       const lead = newLead()
-      const { lead: stored } = await store.saveLead(lead, mailFor(lead), [{ kind: 'webhook', webhook: { id: lead.submissionId, body: '{}' } }])
+      const { lead: stored } = await store.saveLead(lead, mailFor(lead), [
+        { kind: 'webhook', webhook: { id: lead.submissionId, body: '{}' } },
+      ])
       expect(await store.followUpOf(stored.id)).toEqual({ status: null, assignee: '', history: [] })
       const change = (kind: 'status' | 'assignee' | 'note', value: string, at: string, webhook = true) =>
-        store.recordFollowUp({ leadId: stored.id, kind, value, author: 'sam@example.com', at, webhook: webhook ? { id: `${kind}-${at}`, body: `{"v":"${value}"}` } : undefined })
-      expect(await change('status', 'Contacted', '2025-06-02T10:00:00.000Z')).toMatchObject({ kind: 'status', value: 'Contacted', author: 'sam@example.com' })
+        store.recordFollowUp({
+          leadId: stored.id,
+          kind,
+          value,
+          author: 'sam@example.com',
+          at,
+          webhook: webhook ? { id: `${kind}-${at}`, body: `{"v":"${value}"}` } : undefined,
+        })
+      expect(await change('status', 'Contacted', '2025-06-02T10:00:00.000Z')).toMatchObject({
+        kind: 'status',
+        value: 'Contacted',
+        author: 'sam@example.com',
+      })
       // The same status again is no change: nothing recorded, nothing sent.
       expect(await change('status', 'Contacted', '2025-06-02T10:01:00.000Z')).toBeUndefined()
       await change('assignee', 'alex@example.com', '2025-06-02T10:02:00.000Z')
       await change('note', 'Called, wants a 2-bedroom; call back Friday.', '2025-06-02T10:03:00.000Z', false)
-      expect(await store.recordFollowUp({ leadId: stored.id + 999, kind: 'note', value: 'x', author: 'a', at: '2025-06-02T10:04:00.000Z' })).toBeUndefined()
+      expect(
+        await store.recordFollowUp({
+          leadId: stored.id + 999,
+          kind: 'note',
+          value: 'x',
+          author: 'a',
+          at: '2025-06-02T10:04:00.000Z',
+        }),
+      ).toBeUndefined()
       const followUp = await store.followUpOf(stored.id)
       expect(followUp).toMatchObject({ status: 'Contacted', assignee: 'alex@example.com' })
       expect(followUp.history.map((h) => [h.kind, h.value, h.createdAt])).toEqual([
@@ -612,17 +753,22 @@ describe.each([sqliteBackend(), postgresBackend()])('LeadStore contract', (backe
       expect(await store.listAssignees()).toEqual(['alex@example.com'])
       // The lead.created call and one lead.updated call for each change that had one.
       const webhooks = await store.claimDueMail(at('2025-06-03T00:00:00.000Z'), 10, 60_000)
-      expect(webhooks.filter((job) => job.kind === 'webhook').map((job) => job.kind === 'webhook' && job.webhook.id)).toEqual([
-        lead.submissionId,
-        'status-2025-06-02T10:00:00.000Z',
-        'assignee-2025-06-02T10:02:00.000Z',
-      ])
+      expect(
+        webhooks.filter((job) => job.kind === 'webhook').map((job) => job.kind === 'webhook' && job.webhook.id),
+      ).toEqual([lead.submissionId, 'status-2025-06-02T10:00:00.000Z', 'assignee-2025-06-02T10:02:00.000Z'])
       // The list shows where each lead stands, and its filters narrow by it.
-      const other = newLead({ createdAt: '2025-06-01T15:00:00.000Z', fields: { name: 'Other', email: 'o@example.com', isRealtor: 'yes' } })
+      const other = newLead({
+        createdAt: '2025-06-01T15:00:00.000Z',
+        fields: { name: 'Other', email: 'o@example.com', isRealtor: 'yes' },
+      })
       await store.saveLead(other, mailFor(other))
       const listed = await store.searchLeads({ limit: 10 })
-      expect(listed.leads.map((l) => l.followUp)).toEqual([{ status: null, assignee: '' }, { status: 'Contacted', assignee: 'alex@example.com' }])
-      const total = (search: Partial<Parameters<LeadStore['searchLeads']>[0]>) => store.searchLeads({ limit: 10, ...search }).then((page) => page.total)
+      expect(listed.leads.map((l) => l.followUp)).toEqual([
+        { status: null, assignee: '' },
+        { status: 'Contacted', assignee: 'alex@example.com' },
+      ])
+      const total = (search: Partial<Parameters<LeadStore['searchLeads']>[0]>) =>
+        store.searchLeads({ limit: 10, ...search }).then((page) => page.total)
       expect(await total({ status: { is: 'Contacted', orUnset: false } })).toBe(1)
       expect(await total({ status: { is: 'New', orUnset: true } })).toBe(1)
       expect(await total({ status: { is: 'New', orUnset: false } })).toBe(0)
@@ -633,24 +779,53 @@ describe.each([sqliteBackend(), postgresBackend()])('LeadStore contract', (backe
       expect(await total({ createdFrom: '2025-06-01T14:45:00.000Z' })).toBe(1)
       expect(await total({ createdBefore: '2025-06-01T14:45:00.000Z' })).toBe(1)
       // Erasing the lead takes its follow-up, history and queued messages (notification, lead.created, two lead.updated) with it.
-      expect(await store.eraseLeads({ submissionId: lead.submissionId }, keyOf)).toMatchObject({ leads: 1, messages: 4 })
+      expect(await store.eraseLeads({ submissionId: lead.submissionId }, keyOf)).toMatchObject({
+        leads: 1,
+        messages: 4,
+      })
       expect(await store.followUpOf(stored.id)).toEqual({ status: null, assignee: '', history: [] })
     })
 
-    it('reads every phone in E.164 and finds one person\'s registrations by e-mail or phone, across launches', async () => {
+    it("reads every phone in E.164 and finds one person's registrations by e-mail or phone, across launches", async () => {
       const save = async (launch: string, fields: Record<string, unknown>, createdAt: string) => {
         const lead = newLead({ launch, createdAt, fields })
         return (await store.saveLead(lead, mailFor(lead))).lead.id
       }
-      const ada = await save(defaultLaunch, { name: 'Ada', email: 'Ada@Example.com', phone: '(647) 555-0111' }, '2025-06-01T10:00:00.000Z')
-      const adaAgain = await save('maple-ridge', { name: 'Ada L', email: 'ada.l@example.org', phone: '+1 647 555 0111' }, '2025-06-02T10:00:00.000Z')
-      const adaMail = await save('maple-ridge', { name: 'Ada', email: ' ada@example.com', phone: '555-0199' }, '2025-06-03T10:00:00.000Z')
-      const grace = await save(defaultLaunch, { name: 'Grace', email: 'grace@example.com', phone: '(555) 555-0142' }, '2025-06-04T10:00:00.000Z')
+      const ada = await save(
+        defaultLaunch,
+        { name: 'Ada', email: 'Ada@Example.com', phone: '(647) 555-0111' },
+        '2025-06-01T10:00:00.000Z',
+      )
+      const adaAgain = await save(
+        'maple-ridge',
+        { name: 'Ada L', email: 'ada.l@example.org', phone: '+1 647 555 0111' },
+        '2025-06-02T10:00:00.000Z',
+      )
+      const adaMail = await save(
+        'maple-ridge',
+        { name: 'Ada', email: ' ada@example.com', phone: '555-0199' },
+        '2025-06-03T10:00:00.000Z',
+      )
+      const grace = await save(
+        defaultLaunch,
+        { name: 'Grace', email: 'grace@example.com', phone: '(555) 555-0142' },
+        '2025-06-04T10:00:00.000Z',
+      )
       const noPhone = await save(defaultLaunch, { name: 'Hedy', email: 'hedy@example.com' }, '2025-06-05T10:00:00.000Z')
-      const form = { schema: { properties: { phone: {} } }, uiSchema: { phone: { 'ui:options': { inputType: 'tel' } } } }
-      expect(await store.fillPhoneNumbers(createPhoneReader(() => form), 2)).toBe(5)
+      const form = {
+        schema: { properties: { phone: {} } },
+        uiSchema: { phone: { 'ui:options': { inputType: 'tel' } } },
+      }
+      expect(
+        await store.fillPhoneNumbers(
+          createPhoneReader(() => form),
+          2,
+        ),
+      ).toBe(5)
       expect(await store.fillPhoneNumbers(createPhoneReader(() => form))).toBe(0)
-      expect((await store.searchLeads({ text: '16475550111', phone: '+16475550111', limit: 10 })).leads.map((l) => l.id)).toEqual([adaAgain, ada])
+      expect(
+        (await store.searchLeads({ text: '16475550111', phone: '+16475550111', limit: 10 })).leads.map((l) => l.id),
+      ).toEqual([adaAgain, ada])
       expect((await store.otherRegistrationsOf(ada)).map((r) => [r.id, r.launch])).toEqual([
         [adaMail, 'maple-ridge'],
         [adaAgain, 'maple-ridge'],

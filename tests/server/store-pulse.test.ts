@@ -14,21 +14,78 @@ const days: PulseDay[] = [
 ]
 const other = 'maple-ridge'
 
-const person = (name: string, isRealtor: 'yes' | 'no') => ({ name, email: `${name.toLowerCase()}@example.com`, phone: '416-555-0100', isRealtor })
+const person = (name: string, isRealtor: 'yes' | 'no') => ({
+  name,
+  email: `${name.toLowerCase()}@example.com`,
+  phone: '416-555-0100',
+  isRealtor,
+})
 const leads: Array<{ key: string; lead: NewLead }> = [
-  { key: 'google', lead: newLead({ createdAt: '2026-03-01T15:00:00.000Z', fields: person('Ada', 'no'), utm: { utm_source: 'Google ' } }) },
+  {
+    key: 'google',
+    lead: newLead({
+      createdAt: '2026-03-01T15:00:00.000Z',
+      fields: person('Ada', 'no'),
+      utm: { utm_source: 'Google ' },
+    }),
+  },
   // 23:30 in Toronto on March 1st: March 2nd in UTC, March 1st for the team.
-  { key: 'late', lead: newLead({ createdAt: '2026-03-02T04:30:00.000Z', fields: person('Bea', 'no'), utm: {}, referrer: 'https://www.Facebook.com/' }) },
-  { key: 'ads', lead: newLead({ createdAt: '2026-03-02T14:00:00.000Z', fields: person('Cy', 'yes'), utm: {}, clickIds: { gclid: 'Cj0-test' } }) },
-  { key: 'blast', lead: newLead({ createdAt: '2026-03-02T16:00:00.000Z', fields: person('Di', 'no'), utm: { utm_source: 'newsletter', utm_medium: 'Email', utm_campaign: 'spring' } }) },
+  {
+    key: 'late',
+    lead: newLead({
+      createdAt: '2026-03-02T04:30:00.000Z',
+      fields: person('Bea', 'no'),
+      utm: {},
+      referrer: 'https://www.Facebook.com/',
+    }),
+  },
+  {
+    key: 'ads',
+    lead: newLead({
+      createdAt: '2026-03-02T14:00:00.000Z',
+      fields: person('Cy', 'yes'),
+      utm: {},
+      clickIds: { gclid: 'Cj0-test' },
+    }),
+  },
+  {
+    key: 'blast',
+    lead: newLead({
+      createdAt: '2026-03-02T16:00:00.000Z',
+      fields: person('Di', 'no'),
+      utm: { utm_source: 'newsletter', utm_medium: 'Email', utm_campaign: 'spring' },
+    }),
+  },
   // A referrer that is the page's own site is direct.
-  { key: 'own', lead: newLead({ createdAt: '2026-03-03T14:00:00.000Z', fields: person('Ed', 'yes'), utm: {}, referrer: 'https://bramblewood.example.com/privacy' }) },
-  { key: 'spam', lead: newLead({ createdAt: '2026-03-03T15:00:00.000Z', fields: person('Fay', 'no'), suspectedSpam: true }) },
+  {
+    key: 'own',
+    lead: newLead({
+      createdAt: '2026-03-03T14:00:00.000Z',
+      fields: person('Ed', 'yes'),
+      utm: {},
+      referrer: 'https://bramblewood.example.com/privacy',
+    }),
+  },
+  {
+    key: 'spam',
+    lead: newLead({ createdAt: '2026-03-03T15:00:00.000Z', fields: person('Fay', 'no'), suspectedSpam: true }),
+  },
   { key: 'before', lead: newLead({ createdAt: '2026-03-01T04:59:59.999Z', fields: person('Gus', 'no') }) },
   { key: 'after', lead: newLead({ createdAt: '2026-03-04T05:00:00.000Z', fields: person('Hal', 'no') }) },
-  { key: 'other', lead: newLead({ launch: other, createdAt: '2026-03-02T18:00:00.000Z', fields: person('Ida', 'no'), utm: { utm_medium: 'email', utm_campaign: 'spring' } }) },
+  {
+    key: 'other',
+    lead: newLead({
+      launch: other,
+      createdAt: '2026-03-02T18:00:00.000Z',
+      fields: person('Ida', 'no'),
+      utm: { utm_medium: 'email', utm_campaign: 'spring' },
+    }),
+  },
   // Stored before launches were kept (no launch): the default launch's.
-  { key: 'old', lead: newLead({ createdAt: '2026-03-03T20:00:00.000Z', fields: person('Jo', 'no'), utm: { utm_source: 'google' } }) },
+  {
+    key: 'old',
+    lead: newLead({ createdAt: '2026-03-03T20:00:00.000Z', fields: person('Jo', 'no'), utm: { utm_source: 'google' } }),
+  },
 ]
 
 describe.each(leadStoreBackends())('the dashboard counts (PulseStore)', (backend) => {
@@ -39,9 +96,16 @@ describe.each(leadStoreBackends())('the dashboard counts (PulseStore)', (backend
   afterAll(() => backend.teardown())
   beforeEach(async () => {
     store = await backend.fresh()
-    for (const { key, lead } of leads) ids.set(key, (await store.saveLead(lead, lead.suspectedSpam ? null : mailFor(lead))).lead.id)
+    for (const { key, lead } of leads)
+      ids.set(key, (await store.saveLead(lead, lead.suspectedSpam ? null : mailFor(lead))).lead.id)
     await runSql(backend, 'UPDATE leads SET launch = NULL WHERE id = ?', [ids.get('old')!])
-    await store.recordFollowUp({ leadId: ids.get('own')!, kind: 'status', value: 'Contacted', author: 'sam@example.com', at: '2026-03-03T16:00:00.000Z' })
+    await store.recordFollowUp({
+      leadId: ids.get('own')!,
+      kind: 'status',
+      value: 'Contacted',
+      author: 'sam@example.com',
+      at: '2026-03-03T16:00:00.000Z',
+    })
     await store.addVisits([
       { launch: defaultLaunch, day: '2026-03-01', source: 'google', visits: 5, visitors: 3 },
       { launch: other, day: '2026-03-02', source: '', visits: 4, visitors: 2 },
@@ -72,7 +136,9 @@ describe.each(leadStoreBackends())('the dashboard counts (PulseStore)', (backend
         { status: 'Contacted', registrations: 1 },
         { status: null, registrations: 5 },
       ])
-      expect(pulse.emailCampaigns).toEqual([{ campaign: 'spring', registrations: 1, first: '2026-03-02T16:00:00.000Z', last: '2026-03-02T16:00:00.000Z' }])
+      expect(pulse.emailCampaigns).toEqual([
+        { campaign: 'spring', registrations: 1, first: '2026-03-02T16:00:00.000Z', last: '2026-03-02T16:00:00.000Z' },
+      ])
     })
 
     it('counts every launch, or only a list of launches', async () => {
@@ -83,7 +149,9 @@ describe.each(leadStoreBackends())('the dashboard counts (PulseStore)', (backend
         [2, 0, 0],
       ])
       expect(all.sources.find((s) => s.source === '')).toEqual({ source: '', registrations: 2, visitors: 2 })
-      expect(all.emailCampaigns).toEqual([{ campaign: 'spring', registrations: 2, first: '2026-03-02T16:00:00.000Z', last: '2026-03-02T18:00:00.000Z' }])
+      expect(all.emailCampaigns).toEqual([
+        { campaign: 'spring', registrations: 2, first: '2026-03-02T16:00:00.000Z', last: '2026-03-02T18:00:00.000Z' },
+      ])
       const limited = await store.countPulse({ launches: [other], days })
       expect(limited.days.map((d) => [d.registrations, d.visits])).toEqual([
         [0, 0],

@@ -40,7 +40,12 @@ beforeEach(async () => {
   const quiet = { info() {}, error() {} }
   worker = createOutboxWorker({ store, mailer, webhook: createWebhookSender({ url: crm.url, secret }), log: quiet })
   app = createApp({
-    launches: [launchSite(page, { notifyEmail: 'sales@example.com', links: { secret: 'unsubscribe-secret-0123456789', baseUrl: base } })],
+    launches: [
+      launchSite(page, {
+        notifyEmail: 'sales@example.com',
+        links: { secret: 'unsubscribe-secret-0123456789', baseUrl: base },
+      }),
+    ],
     defaultLaunch: page.launch.slug,
     store,
     anonKeys: [localAnonKey],
@@ -164,7 +169,9 @@ describe('unsubscribe link', () => {
     await register('gone@example.com')
     await worker.deliverDue()
     await app.request(linkOf('gone@example.com'), { method: 'POST' })
-    const erased = await store.eraseLeads({ email: 'gone@example.com' }, (email) => addressKeyOf(suppressionSecret, email))
+    const erased = await store.eraseLeads({ email: 'gone@example.com' }, (email) =>
+      addressKeyOf(suppressionSecret, email),
+    )
     expect(erased).toMatchObject({ leads: 1, suppressed: 1 })
     expect(await store.isAddressWithdrawn('gone@example.com')).toBe(false)
     smtp.received.length = 0

@@ -27,15 +27,21 @@ describe('ownVersionsDir', () => {
       const remove = [`${hostname()}-${await endedPid()}-0a1b2c3d`, 'bramblewood-crossing']
       for (const name of [...keep, ...remove]) {
         mkdirSync(path.join(versions, name, 'bramblewood-crossing', '1'), { recursive: true })
-        writeFileSync(path.join(versions, name, 'bramblewood-crossing', '1', 'index.html'), '<!doctype html><title>v1</title>')
+        writeFileSync(
+          path.join(versions, name, 'bramblewood-crossing', '1', 'index.html'),
+          '<!doctype html><title>v1</title>',
+        )
       }
 
       const own = ownVersionsDir(path.join(root, 'dist'))
       expect(path.dirname(own)).toBe(versions)
-      expect(path.basename(own)).toMatch(new RegExp(`^${hostname().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-${process.pid}-[0-9a-f]{8}$`))
+      expect(path.basename(own)).toMatch(
+        new RegExp(`^${hostname().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-${process.pid}-[0-9a-f]{8}$`),
+      )
       expect(readdirSync(own)).toEqual([])
       expect(readdirSync(versions).sort()).toEqual([...keep, path.basename(own)].sort())
-      for (const name of keep) expect(existsSync(path.join(versions, name, 'bramblewood-crossing', '1', 'index.html'))).toBe(true)
+      for (const name of keep)
+        expect(existsSync(path.join(versions, name, 'bramblewood-crossing', '1', 'index.html'))).toBe(true)
 
       // A second call in the same process (a second server in one process, as the tests start them) gets another.
       const second = ownVersionsDir(path.join(root, 'dist'))

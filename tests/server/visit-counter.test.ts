@@ -15,11 +15,19 @@ import { startServerProcess, writeDist } from './support/node-server.ts'
 const root = mkdtempSync(path.join(tmpdir(), 'vip-visits-'))
 afterAll(() => rmSync(root, { recursive: true, force: true }))
 
-const chrome = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36 VisitTest/1'
-const safari = 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1'
-const html = () => new Response('<!doctype html><title>x</title>', { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' } })
+const chrome =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36 VisitTest/1'
+const safari =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1'
+const html = () =>
+  new Response('<!doctype html><title>x</title>', {
+    status: 200,
+    headers: { 'content-type': 'text/html; charset=utf-8' },
+  })
 const page = (target: string, headers: Record<string, string> = {}) =>
-  new Request(`http://bramblewood.example.com${target}`, { headers: { host: 'bramblewood.example.com', 'user-agent': chrome, 'sec-fetch-dest': 'document', ...headers } })
+  new Request(`http://bramblewood.example.com${target}`, {
+    headers: { host: 'bramblewood.example.com', 'user-agent': chrome, 'sec-fetch-dest': 'document', ...headers },
+  })
 const day = (d: string): PulseDay => ({ day: d, start: `${d}T05:00:00.000Z`, end: `${d}T23:59:59.999Z` })
 
 /** Every byte of a SQLite database and its journal files, as Latin-1 text to search. */
@@ -37,7 +45,8 @@ describe('the visit counter', () => {
     const store = openSqliteStore(path.join(dir, 'leads.sqlite'), { defaultLaunch })
     const now = { value: new Date('2026-03-02T15:00:00Z') }
     const counter = createVisitCounter({ store, timeZone: 'America/Toronto', clock: () => now.value, flushMs: 60_000 })
-    const count = (request: Request, address = '203.0.113.9', response = html()) => counter.count(request, response, defaultLaunch, address)
+    const count = (request: Request, address = '203.0.113.9', response = html()) =>
+      counter.count(request, response, defaultLaunch, address)
 
     count(page('/?utm_source=Instagram'))
     count(page('/privacy', { referer: 'http://bramblewood.example.com/' }))
@@ -52,8 +61,16 @@ describe('the visit counter', () => {
     count(page('/', { 'sec-purpose': 'prefetch;prerender' }))
     count(page('/', { purpose: 'prefetch' }))
     count(page('/assets/app.js', { 'sec-fetch-dest': 'script' }))
-    count(page('/missing'), '203.0.113.9', new Response('not found', { status: 404, headers: { 'content-type': 'text/html' } }))
-    count(page('/robots.txt'), '203.0.113.9', new Response('x', { status: 200, headers: { 'content-type': 'text/plain' } }))
+    count(
+      page('/missing'),
+      '203.0.113.9',
+      new Response('not found', { status: 404, headers: { 'content-type': 'text/html' } }),
+    )
+    count(
+      page('/robots.txt'),
+      '203.0.113.9',
+      new Response('x', { status: 200, headers: { 'content-type': 'text/plain' } }),
+    )
     count(new Request('http://bramblewood.example.com/', { method: 'HEAD', headers: { 'user-agent': chrome } }))
     await counter.flush()
 
@@ -80,7 +97,7 @@ describe('the visit counter', () => {
     for (const trace of ['203.0.113.9', '198.51.100.4', 'VisitTest', 'iPhone']) expect(stored).not.toContain(trace)
   })
 
-  it('reads a source as the dashboard reads a registration\'s', () => {
+  it("reads a source as the dashboard reads a registration's", () => {
     expect(visitSourceOf(page('/?utm_source=%20Newsletter%20&gclid=x'))).toBe('newsletter')
     expect(visitSourceOf(page('/?fbclid=x'))).toBe('Meta ads')
     expect(visitSourceOf(page('/', { referer: 'https://www.Facebook.com/some/page' }))).toBe('facebook.com')
@@ -96,19 +113,32 @@ describe('the visit counter', () => {
     let body = ''
     try {
       for (const agent of [chrome, chrome, safari, 'Mozilla/5.0 (compatible; bingbot/2.0)']) {
-        const response = await fetch(`${server.url}/?utm_source=flyer`, { headers: { 'user-agent': agent, 'sec-fetch-dest': 'document' } })
+        const response = await fetch(`${server.url}/?utm_source=flyer`, {
+          headers: { 'user-agent': agent, 'sec-fetch-dest': 'document' },
+        })
         expect(response.status).toBe(200)
         expect(response.headers.get('set-cookie')).toBeNull()
         body = await response.text()
       }
-      expect((await fetch(`${server.url}/favicon.ico`, { headers: { 'user-agent': chrome } })).headers.get('set-cookie')).toBeNull()
+      expect(
+        (await fetch(`${server.url}/favicon.ico`, { headers: { 'user-agent': chrome } })).headers.get('set-cookie'),
+      ).toBeNull()
     } finally {
       await server.stop()
     }
     expect(body).toBe(readFileSync(path.join(dir, 'dist', defaultLaunch, 'index.html'), 'utf8'))
     const store = openSqliteStore(path.join(dir, '.data', 'leads.sqlite'), { defaultLaunch })
     const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Toronto' }).format(new Date())
-    const pulse = await store.countPulse({ launch: defaultLaunch, days: [{ day: today, start: new Date(Date.now() - 86_400_000).toISOString(), end: new Date(Date.now() + 86_400_000).toISOString() }] })
+    const pulse = await store.countPulse({
+      launch: defaultLaunch,
+      days: [
+        {
+          day: today,
+          start: new Date(Date.now() - 86_400_000).toISOString(),
+          end: new Date(Date.now() + 86_400_000).toISOString(),
+        },
+      ],
+    })
     await store.close()
     expect(pulse.days[0]).toMatchObject({ visits: 3, visitors: 2 })
     expect(pulse.sources).toEqual([{ source: 'flyer', registrations: 0, visitors: 2 }])
@@ -125,17 +155,36 @@ describe('the visit counter', () => {
     writeFileSync(configFile, JSON.stringify(config, null, 2))
     cpSync('public', path.join(dir, 'public'), { recursive: true })
     cpSync('documents', path.join(dir, 'documents'), { recursive: true })
-    const server = await startServerProcess({ DATA_DIR: path.join(dir, '.data'), DIST_DIR: path.join(dir, 'dist'), PAGE_CONFIG: configFile })
+    const server = await startServerProcess({
+      DATA_DIR: path.join(dir, '.data'),
+      DIST_DIR: path.join(dir, 'dist'),
+      PAGE_CONFIG: configFile,
+    })
     try {
       for (const agent of [chrome, safari]) {
-        expect((await fetch(`${server.url}/?utm_source=flyer`, { headers: { 'user-agent': agent, 'sec-fetch-dest': 'document' } })).status).toBe(200)
+        expect(
+          (
+            await fetch(`${server.url}/?utm_source=flyer`, {
+              headers: { 'user-agent': agent, 'sec-fetch-dest': 'document' },
+            })
+          ).status,
+        ).toBe(200)
       }
     } finally {
       await server.stop()
     }
     const store = openSqliteStore(path.join(dir, '.data', 'leads.sqlite'), { defaultLaunch })
     const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Toronto' }).format(new Date())
-    const pulse = await store.countPulse({ launch: defaultLaunch, days: [{ day: today, start: new Date(Date.now() - 86_400_000).toISOString(), end: new Date(Date.now() + 86_400_000).toISOString() }] })
+    const pulse = await store.countPulse({
+      launch: defaultLaunch,
+      days: [
+        {
+          day: today,
+          start: new Date(Date.now() - 86_400_000).toISOString(),
+          end: new Date(Date.now() + 86_400_000).toISOString(),
+        },
+      ],
+    })
     await store.close()
     expect(pulse.days[0]).toMatchObject({ visits: 0, visitors: 0 })
   }, 60_000)

@@ -32,13 +32,20 @@ beforeEach(async () => {
   store = openSqliteStudioStore(path.join(dir, 'studio.sqlite'))
   studio = createStudio({
     store,
-    publisher: createFilePublisher([{ slug, siteName: 'Bramblewood Crossing', configFile, localUrl: 'page.config.json' }]),
+    publisher: createFilePublisher([
+      { slug, siteName: 'Bramblewood Crossing', configFile, localUrl: 'page.config.json' },
+    ]),
     local: { token },
     secret: 'a-secret-of-some-length-for-tests',
     clientDir: path.join(dir, 'no-client'),
     secureCookies: false,
     clientAddress: () => '127.0.0.1',
-    signInCounts: { addSignInFailure: async () => {}, countSignInFailures: async () => [], saveSignInDevice: async () => {}, isSignInDevice: async () => false },
+    signInCounts: {
+      addSignInFailure: async () => {},
+      countSignInFailures: async () => [],
+      saveSignInDevice: async () => {},
+      isSignInDevice: async () => false,
+    },
   })
   await studio.recordDiskVersions()
 })
@@ -47,7 +54,12 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-function call(method: string, pathname: string, body?: unknown, headers: Record<string, string> = { 'x-editor-token': token }) {
+function call(
+  method: string,
+  pathname: string,
+  body?: unknown,
+  headers: Record<string, string> = { 'x-editor-token': token },
+) {
   return studio.app.request(`${base}/studio/api${pathname}`, {
     method,
     headers: { origin: base, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
@@ -75,12 +87,18 @@ describe('the studio in local mode', () => {
   })
 
   it('saves to the file exactly the text it is sent, as a new version in History; a text with problems is kept as a draft only', async () => {
-    const text = original.replace('"heading": "Bramblewood Crossing"', '"heading":   "Bramblewood Crossing Village"').replace(/\n/g, '\r\n')
+    const text = original
+      .replace('"heading": "Bramblewood Crossing"', '"heading":   "Bramblewood Crossing Village"')
+      .replace(/\n/g, '\r\n')
     const saved = await call('POST', `/launches/${slug}/publish`, { text, message: 'CRLF' })
     expect(saved.status).toBe(200)
     expect(readFileSync(configFile, 'utf8')).toBe(text)
     expect(readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([])
-    const versions = (await (await call('GET', `/launches/${slug}/versions`)).json()) as { version: number; fromDisk: boolean; message?: string }[]
+    const versions = (await (await call('GET', `/launches/${slug}/versions`)).json()) as {
+      version: number
+      fromDisk: boolean
+      message?: string
+    }[]
     expect(versions.map((v) => [v.version, v.fromDisk, v.message])).toEqual([
       [2, false, 'CRLF'],
       [1, true, undefined],
@@ -106,7 +124,12 @@ describe('the studio in local mode', () => {
       expect((await call('GET', `/launches/${slug}`, undefined, headers)).status).toBe(403)
       expect((await call('GET', '/me', undefined, headers)).status).toBe(403)
     }
-    const foreign = await call('POST', `/launches/${slug}/publish`, { text: '{}' }, { 'x-editor-token': token, origin: 'http://evil.localhost' })
+    const foreign = await call(
+      'POST',
+      `/launches/${slug}/publish`,
+      { text: '{}' },
+      { 'x-editor-token': token, origin: 'http://evil.localhost' },
+    )
     expect(foreign.status).toBe(403)
     const image = await call('POST', `/launches/${slug}/images?name=a.png`, undefined, {})
     expect(image.status).toBe(403)
@@ -132,7 +155,9 @@ describe('the studio in local mode', () => {
   })
 
   it('stores an uploaded picture under a safe name and refuses an SVG, whatever its name says', async () => {
-    const jpeg = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#abc' } }).jpeg().toBuffer()
+    const jpeg = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#abc' } })
+      .jpeg()
+      .toBuffer()
     const upload = (name: string, body: Buffer | string) =>
       studio.app.request(`${base}/studio/api/launches/${slug}/images?name=${encodeURIComponent(name)}`, {
         method: 'POST',
@@ -143,7 +168,8 @@ describe('the studio in local mode', () => {
     expect(await stored.json()).toEqual({ src: '/images/facade-ete.jpg', width: 300, height: 200 })
     const images = path.join(dir, 'public/images')
     const before = readdirSync(images)
-    const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="2" height="2"><script>alert(document.domain)</script></svg>'
+    const svg =
+      '<svg xmlns="http://www.w3.org/2000/svg" width="2" height="2"><script>alert(document.domain)</script></svg>'
     for (const name of ['logo.svg', 'LOGO.SVG', 'logo.png']) expect((await upload(name, svg)).status, name).toBe(415)
     expect(readdirSync(images)).toEqual(before)
   })
@@ -159,7 +185,9 @@ describe('the local studio’s rules and files', () => {
   })
 
   it('never overwrites a picture: photo.png, photo-2.png, photo-3.png', async () => {
-    const png = await sharp({ create: { width: 4, height: 3, channels: 3, background: '#000' } }).png().toBuffer()
+    const png = await sharp({ create: { width: 4, height: 3, channels: 3, background: '#000' } })
+      .png()
+      .toBuffer()
     const images = path.join(dir, 'fresh/images')
     const names = []
     for (let i = 0; i < 3; i++) names.push((await storeImage(images, 'Photo.png', png)).src)
@@ -183,12 +211,42 @@ describe('the local studio’s rules and files', () => {
     expect(isAllowedHost('evil.example:3030', 3030)).toBe(false)
     expect(isAllowedHost(undefined, 3030)).toBe(false)
     expect(isPlainPath('/studio/launches/maple-ridge')).toBe(true)
-    for (const bad of ['/studio/../.env', '/studio/%2e%2e/.env', '/.data/leads.sqlite', '/studio/..%2f.env', '/studio\\x']) expect(isPlainPath(bad), bad).toBe(false)
+    for (const bad of [
+      '/studio/../.env',
+      '/studio/%2e%2e/.env',
+      '/.data/leads.sqlite',
+      '/studio/..%2f.env',
+      '/studio\\x',
+    ])
+      expect(isPlainPath(bad), bad).toBe(false)
     const host = '127.0.0.1:3030'
     expect(crossSiteRefusal('GET', '/studio/api/me', { host, origin: 'http://evil.localhost' })).toBeDefined()
-    expect(crossSiteRefusal('GET', '/studio/', { host, 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'empty' })).toBeDefined()
-    expect(crossSiteRefusal('GET', '/studio/', { host, 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' })).toBeUndefined()
-    expect(crossSiteRefusal('GET', '/studio/api/me', { host, 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' })).toBeDefined()
-    expect(crossSiteRefusal('POST', '/studio/api/me', { host, origin: `http://${host}`, 'sec-fetch-site': 'same-origin' })).toBeUndefined()
+    expect(
+      crossSiteRefusal('GET', '/studio/', {
+        host,
+        'sec-fetch-site': 'same-site',
+        'sec-fetch-mode': 'no-cors',
+        'sec-fetch-dest': 'empty',
+      }),
+    ).toBeDefined()
+    expect(
+      crossSiteRefusal('GET', '/studio/', {
+        host,
+        'sec-fetch-site': 'cross-site',
+        'sec-fetch-mode': 'navigate',
+        'sec-fetch-dest': 'document',
+      }),
+    ).toBeUndefined()
+    expect(
+      crossSiteRefusal('GET', '/studio/api/me', {
+        host,
+        'sec-fetch-site': 'cross-site',
+        'sec-fetch-mode': 'navigate',
+        'sec-fetch-dest': 'document',
+      }),
+    ).toBeDefined()
+    expect(
+      crossSiteRefusal('POST', '/studio/api/me', { host, origin: `http://${host}`, 'sec-fetch-site': 'same-origin' }),
+    ).toBeUndefined()
   })
 })

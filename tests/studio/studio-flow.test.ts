@@ -1,7 +1,20 @@
 import { readFileSync } from 'node:fs'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { LaunchDetail, PublishResponse, SaveDraftResponse, StudioError, VersionDetail, VersionSummary } from '../../src/studio/protocol.ts'
-import { originalText, personWithPassword, signIn, startStudioHarness, type StudioHarness } from './support/studio-harness.ts'
+import type {
+  LaunchDetail,
+  PublishResponse,
+  SaveDraftResponse,
+  StudioError,
+  VersionDetail,
+  VersionSummary,
+} from '../../src/studio/protocol.ts'
+import {
+  originalText,
+  personWithPassword,
+  signIn,
+  startStudioHarness,
+  type StudioHarness,
+} from './support/studio-harness.ts'
 
 const slug = 'bramblewood-crossing'
 const password = 'correct horse battery staple'
@@ -52,7 +65,11 @@ describe('the studio, from the first invitation to a restored version', () => {
     expect(html).toContain('<button type="submit">Sign in</button>')
     const person = h.client()
     expect((await signIn(person, 'Owner@Example.com', password)).status).toBe(303)
-    expect(await (await person.request('/studio/api/me')).json()).toEqual({ email: 'owner@example.com', role: 'owner', totp: false })
+    expect(await (await person.request('/studio/api/me')).json()).toEqual({
+      email: 'owner@example.com',
+      role: 'owner',
+      totp: false,
+    })
     expect((await person.request('/studio/')).status).toBe(200)
     expect((await person.request('/studio/launches/bramblewood-crossing')).status).toBe(200)
 
@@ -60,8 +77,13 @@ describe('the studio, from the first invitation to a restored version', () => {
     expect(detail).toMatchObject({ slug, status: 'live', liveVersion: 1, changedOnDisk: false, problems: [] })
     expect(detail.liveText).toBe(originalText)
 
-    const edited = originalText.replace('"heading": "Bramblewood Crossing"', '"heading": "Bramblewood Crossing, now selling"')
-    const saved = (await (await person.json(`/studio/api/launches/${slug}/draft`, 'PUT', { text: edited })).json()) as SaveDraftResponse
+    const edited = originalText.replace(
+      '"heading": "Bramblewood Crossing"',
+      '"heading": "Bramblewood Crossing, now selling"',
+    )
+    const saved = (await (
+      await person.json(`/studio/api/launches/${slug}/draft`, 'PUT', { text: edited })
+    ).json()) as SaveDraftResponse
     expect(saved.problems).toEqual([])
     // A draft never touches the file.
     expect(readFileSync(h.configFile, 'utf8')).toBe(originalText)
@@ -72,7 +94,9 @@ describe('the studio, from the first invitation to a restored version', () => {
     expect(published.status).toBe(200)
     expect(((await published.json()) as PublishResponse).version).toBe(2)
     expect(readFileSync(h.configFile, 'utf8')).toBe(edited)
-    expect(((await (await person.request(`/studio/api/launches/${slug}`)).json()) as LaunchDetail).draftText).toBeUndefined()
+    expect(
+      ((await (await person.request(`/studio/api/launches/${slug}`)).json()) as LaunchDetail).draftText,
+    ).toBeUndefined()
 
     const versions = (await (await person.request(`/studio/api/launches/${slug}/versions`)).json()) as VersionSummary[]
     expect(versions).toEqual([
@@ -92,13 +116,17 @@ describe('the studio, from the first invitation to a restored version', () => {
     expect(third).toMatchObject({ restoredFrom: 1, text: originalText, by: 'owner@example.com' })
 
     const audit = (await (await person.request('/studio/api/audit')).json()) as Array<{ action: string }>
-    expect(audit.map((entry) => entry.action)).toEqual(expect.arrayContaining(['accepted invitation', 'sign-in', 'save draft', 'publish', 'restore']))
+    expect(audit.map((entry) => entry.action)).toEqual(
+      expect.arrayContaining(['accepted invitation', 'sign-in', 'save draft', 'publish', 'restore']),
+    )
   })
 
   it('saves a draft with a problem, and refuses to publish it, saying why, with nothing changed', async () => {
     const person = await personWithPassword(h, 'editor@example.com', 'editor', password)
     const broken = originalText.replace('"type": "hero"', '"type": "hero2"')
-    const saved = (await (await person.json(`/studio/api/launches/${slug}/draft`, 'PUT', { text: broken })).json()) as SaveDraftResponse
+    const saved = (await (
+      await person.json(`/studio/api/launches/${slug}/draft`, 'PUT', { text: broken })
+    ).json()) as SaveDraftResponse
     expect(saved.problems.length).toBeGreaterThan(0)
     const refused = await person.json(`/studio/api/launches/${slug}/publish`, 'POST', {})
     expect(refused.status).toBe(422)

@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { plannedPostgresKind, startTestPostgres, type TestPostgres } from '../server/support/postgres.ts'
 
-const tables = ['studio_accounts', 'studio_links', 'studio_sessions', 'studio_drafts', 'studio_versions', 'studio_audit', 'studio_settings']
+const tables = [
+  'studio_accounts',
+  'studio_links',
+  'studio_sessions',
+  'studio_drafts',
+  'studio_versions',
+  'studio_audit',
+  'studio_settings',
+]
 let pg: TestPostgres
 
 beforeAll(async () => {
@@ -21,17 +29,29 @@ describe(`the studio's tables on PostgreSQL (${plannedPostgresKind()})`, () => {
   it.each(['anon', 'authenticated', 'lead_writer'])('give %s no privilege on any of them', async (role) => {
     for (const table of tables) {
       for (const privilege of ['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'TRUNCATE', 'REFERENCES', 'TRIGGER']) {
-        const { rows } = await pg.db.query('SELECT has_table_privilege($1, $2, $3) AS granted', [role, `public.${table}`, privilege])
+        const { rows } = await pg.db.query('SELECT has_table_privilege($1, $2, $3) AS granted', [
+          role,
+          `public.${table}`,
+          privilege,
+        ])
         expect((rows[0] as { granted: boolean }).granted, `${role} ${privilege} ${table}`).toBe(false)
       }
     }
   })
 
   it('takes an account, a link, a session and a version as the SQLite store does', async () => {
-    await pg.db.query(`INSERT INTO public.studio_accounts (email, role, sessions_valid_after, invited_at) VALUES ('owner@example.com', 'owner', now(), now())`)
-    await pg.db.query(`INSERT INTO public.studio_versions (launch, number, text, by_email, at) VALUES ('a', 1, '{}', 'disk', now())`)
+    await pg.db.query(
+      `INSERT INTO public.studio_accounts (email, role, sessions_valid_after, invited_at) VALUES ('owner@example.com', 'owner', now(), now())`,
+    )
+    await pg.db.query(
+      `INSERT INTO public.studio_versions (launch, number, text, by_email, at) VALUES ('a', 1, '{}', 'disk', now())`,
+    )
     const { rows } = await pg.db.query(`SELECT count(*)::int AS n FROM public.studio_accounts`)
     expect(rows).toEqual([{ n: 1 }])
-    await expect(pg.db.query(`INSERT INTO public.studio_accounts (email, role, sessions_valid_after, invited_at) VALUES ('x@example.com', 'admin', now(), now())`)).rejects.toThrow()
+    await expect(
+      pg.db.query(
+        `INSERT INTO public.studio_accounts (email, role, sessions_valid_after, invited_at) VALUES ('x@example.com', 'admin', now(), now())`,
+      ),
+    ).rejects.toThrow()
   })
 })

@@ -2,14 +2,24 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { checkPageConfigText } from '../../src/config/check-page-config.ts'
-import { originalText, personWithPassword, startStudioHarness, type StudioClient, type StudioHarness } from './support/studio-harness.ts'
+import {
+  originalText,
+  personWithPassword,
+  startStudioHarness,
+  type StudioClient,
+  type StudioHarness,
+} from './support/studio-harness.ts'
 
 // POST /studio/api/launches against the real studio (createStudio) on a temporary project: who may start a launch,
 // what the copy holds (nothing of the old development), what is refused and that a refusal leaves nothing behind.
 
 const source = 'bramblewood-crossing'
 const password = 'correct horse battery staple'
-const old = JSON.parse(originalText) as { site: { name: string; phone: { display: string; dial: string }; email: string }; seo: { canonicalUrl: string }; launch: { realtorEmail?: string } }
+const old = JSON.parse(originalText) as {
+  site: { name: string; phone: { display: string; dial: string }; email: string }
+  seo: { canonicalUrl: string }
+  launch: { realtorEmail?: string }
+}
 const request = {
   from: source,
   name: 'Maple Ridge',
@@ -40,7 +50,16 @@ async function state() {
 
 async function post(client: StudioClient, body: unknown) {
   const response = await client.json('/studio/api/launches', 'POST', body)
-  return { status: response.status, body: (await response.json()) as { slug?: string; siteName?: string; error?: string; fields?: Record<string, string>; problems?: unknown[] } }
+  return {
+    status: response.status,
+    body: (await response.json()) as {
+      slug?: string
+      siteName?: string
+      error?: string
+      fields?: Record<string, string>
+      problems?: unknown[]
+    },
+  }
 }
 
 describe('New launch (POST /studio/api/launches)', () => {
@@ -51,41 +70,89 @@ describe('New launch (POST /studio/api/launches)', () => {
     expect(made.body).toMatchObject({ slug: 'maple-ridge', siteName: 'Maple Ridge' })
 
     const text = readFileSync(path.join(launchDir('maple-ridge'), 'page.config.json'), 'utf8')
-    for (const gone of [old.site.name, old.site.email, old.launch.realtorEmail ?? 'coop@example.com', new URL(old.seo.canonicalUrl).host, old.site.phone.display, old.site.phone.dial, '555-0142', '555 0142']) {
+    for (const gone of [
+      old.site.name,
+      old.site.email,
+      old.launch.realtorEmail ?? 'coop@example.com',
+      new URL(old.seo.canonicalUrl).host,
+      old.site.phone.display,
+      old.site.phone.dial,
+      '555-0142',
+      '555 0142',
+    ]) {
       expect(text.toLowerCase(), `"${gone}" is left in the copy`).not.toContain(gone.toLowerCase())
     }
     expect(text.replace(/\D/g, ''), 'the old number is left in some form').not.toContain('5555550142')
     const config = JSON.parse(text) as Record<string, any>
     // The co-op desk of the old development is not carried over: the new team address until someone names its own.
-    expect(config.launch).toEqual({ slug: 'maple-ridge', notifyEmail: 'leads@example.org', realtorEmail: 'leads@example.org' })
-    expect(config.site).toMatchObject({ name: 'Maple Ridge', phone: { display: '(555) 555-0199', dial: '+15555550199' }, email: 'maple@example.org', location: request.address })
+    expect(config.launch).toEqual({
+      slug: 'maple-ridge',
+      notifyEmail: 'leads@example.org',
+      realtorEmail: 'leads@example.org',
+    })
+    expect(config.site).toMatchObject({
+      name: 'Maple Ridge',
+      phone: { display: '(555) 555-0199', dial: '+15555550199' },
+      email: 'maple@example.org',
+      location: request.address,
+    })
     expect(config.seo.canonicalUrl).toBe('https://mapleridge.example.org/')
-    expect(config.seo.jsonLd).toMatchObject({ telephone: '+15555550199', email: 'maple@example.org', url: 'https://mapleridge.example.org/', address: { streetAddress: request.address } })
+    expect(config.seo.jsonLd).toMatchObject({
+      telephone: '+15555550199',
+      email: 'maple@example.org',
+      url: 'https://mapleridge.example.org/',
+      address: { streetAddress: request.address },
+    })
     expect(config.reply.sender.email).toBe('hello@example.org')
     expect(config.seo.title).toContain('Maple Ridge')
     // Copies keep their path on the new address.
     expect(config.reply.realtor.documents[0].url).toBe('https://mapleridge.example.org/documents/broker-package.pdf')
     // The documents the copy lists come with it (the next development replaces them).
-    expect(readdirSync(path.join(launchDir('maple-ridge'), 'documents')).sort()).toEqual(['floor-plans.pdf', 'price-list.pdf'])
+    expect(readdirSync(path.join(launchDir('maple-ridge'), 'documents')).sort()).toEqual([
+      'floor-plans.pdf',
+      'price-list.pdf',
+    ])
     // The real checker finds nothing to fix, with the images copied beside it.
-    expect(checkPageConfigText(text, path.join(launchDir('maple-ridge'), 'page.config.json'), path.join(launchDir('maple-ridge'), 'public'))).toEqual([])
-    expect(readdirSync(path.join(launchDir('maple-ridge'), 'public', 'images')).sort()).toEqual(readdirSync(path.join(h.dir, 'public', 'images')).sort())
+    expect(
+      checkPageConfigText(
+        text,
+        path.join(launchDir('maple-ridge'), 'page.config.json'),
+        path.join(launchDir('maple-ridge'), 'public'),
+      ),
+    ).toEqual([])
+    expect(readdirSync(path.join(launchDir('maple-ridge'), 'public', 'images')).sort()).toEqual(
+      readdirSync(path.join(h.dir, 'public', 'images')).sort(),
+    )
     // No temporary folder is left behind, and the source is as it was.
     expect(readdirSync(h.dir).filter((name) => name.startsWith('.new-launch'))).toEqual([])
     expect(readFileSync(h.configFile, 'utf8')).toBe(originalText)
 
-    const listed = (await (await owner.request('/studio/api/launches')).json()) as Array<{ slug: string; status: string; siteName: string }>
-    expect(listed.find((launch) => launch.slug === 'maple-ridge')).toMatchObject({ siteName: 'Maple Ridge', status: 'unpublished' })
+    const listed = (await (await owner.request('/studio/api/launches')).json()) as Array<{
+      slug: string
+      status: string
+      siteName: string
+    }>
+    expect(listed.find((launch) => launch.slug === 'maple-ridge')).toMatchObject({
+      siteName: 'Maple Ridge',
+      status: 'unpublished',
+    })
     expect((await owner.request('/studio/api/launches/maple-ridge')).status).toBe(200)
-    expect((await h.store.listAudit(10)).find((entry) => entry.action === 'new launch')).toMatchObject({ who: 'owner@example.com', launch: 'maple-ridge', detail: `a copy of ${source}` })
+    expect((await h.store.listAudit(10)).find((entry) => entry.action === 'new launch')).toMatchObject({
+      who: 'owner@example.com',
+      launch: 'maple-ridge',
+      detail: `a copy of ${source}`,
+    })
 
     // Publish opens it: its first version is the file as made.
     expect((await owner.json('/studio/api/launches/maple-ridge/publish', 'POST', { text })).status).toBe(200)
-    const after = (await (await owner.request('/studio/api/launches')).json()) as Array<{ slug: string; status: string }>
+    const after = (await (await owner.request('/studio/api/launches')).json()) as Array<{
+      slug: string
+      status: string
+    }>
     expect(after.find((launch) => launch.slug === 'maple-ridge')?.status).toBe('live')
   })
 
-  it('refuses a name that exists, an unsafe short name and another launch\'s address at their fields, and makes nothing', async () => {
+  it("refuses a name that exists, an unsafe short name and another launch's address at their fields, and makes nothing", async () => {
     const owner = await personWithPassword(h, 'owner@example.com', 'owner', password)
     expect((await post(owner, request)).status).toBe(201)
     const before = await state()
@@ -98,11 +165,26 @@ describe('New launch (POST /studio/api/launches)', () => {
     for (const slug of ['../escape', 'Upper', '-dash', 'a/b', '.hidden']) {
       const unsafe = await post(owner, { ...request, name: 'Another', slug })
       expect(unsafe.status, slug).toBe(400)
-      expect(unsafe.body.fields?.slug, slug).toBe('Use lower-case letters, digits and dashes, starting with a letter or digit (e.g. maple-ridge).')
+      expect(unsafe.body.fields?.slug, slug).toBe(
+        'Use lower-case letters, digits and dashes, starting with a letter or digit (e.g. maple-ridge).',
+      )
     }
-    const clash = await post(owner, { ...request, name: 'Another', domain: `https://${new URL(old.seo.canonicalUrl).host}/` })
-    expect(clash.body.fields?.domain).toBe(`${new URL(old.seo.canonicalUrl).host} is the address of Bramblewood Crossing: give the new launch its own.`)
-    const wrong = await post(owner, { ...request, name: 'Another', phone: 'call us', email: 'not an address', domain: 'https://x.example.org/path', from: 'nope' })
+    const clash = await post(owner, {
+      ...request,
+      name: 'Another',
+      domain: `https://${new URL(old.seo.canonicalUrl).host}/`,
+    })
+    expect(clash.body.fields?.domain).toBe(
+      `${new URL(old.seo.canonicalUrl).host} is the address of Bramblewood Crossing: give the new launch its own.`,
+    )
+    const wrong = await post(owner, {
+      ...request,
+      name: 'Another',
+      phone: 'call us',
+      email: 'not an address',
+      domain: 'https://x.example.org/path',
+      from: 'nope',
+    })
     expect(Object.keys(wrong.body.fields ?? {}).sort()).toEqual(['domain', 'email', 'from', 'phone'])
     expect(wrong.body.error).toBe('Some fields need a change: see the message at each one.')
     expect(await state()).toEqual(before)

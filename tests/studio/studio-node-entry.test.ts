@@ -21,7 +21,10 @@ beforeAll(async () => {
   writeFileSync(configFile, original)
   writeDist(distDir)
   mkdirSync(path.join(distDir, '_studio', 'assets'), { recursive: true })
-  writeFileSync(path.join(distDir, '_studio', 'index.html'), '<!doctype html><title>Studio</title><div id="studio"></div>')
+  writeFileSync(
+    path.join(distDir, '_studio', 'index.html'),
+    '<!doctype html><title>Studio</title><div id="studio"></div>',
+  )
   server = await startServerProcess({ DATA_DIR: dataDir, DIST_DIR: distDir, PAGE_CONFIG: configFile })
 }, 60_000)
 afterAll(async () => {
@@ -32,9 +35,19 @@ afterAll(async () => {
 describe('the studio in the Node server (npm start)', () => {
   it('is off until npm run studio:invite, then signs in and publishes to the file over real HTTP', async () => {
     expect((await fetch(`${server.url}/studio/sign-in`)).status).toBe(404)
-    const { stdout } = await run('npm', ['run', '-s', 'studio:invite', '--', '--email', 'owner@example.com', '--role', 'owner'], {
-      env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? root, DATA_DIR: dataDir, PORT: '4321', PAGE_CONFIG: configFile },
-    })
+    const { stdout } = await run(
+      'npm',
+      ['run', '-s', 'studio:invite', '--', '--email', 'owner@example.com', '--role', 'owner'],
+      {
+        env: {
+          PATH: process.env.PATH!,
+          HOME: process.env.HOME ?? root,
+          DATA_DIR: dataDir,
+          PORT: '4321',
+          PAGE_CONFIG: configFile,
+        },
+      },
+    )
     const link = /^(http:\/\/localhost:4321\/studio\/invite\/\S+)$/m.exec(stdout)?.[1]
     expect(link, stdout).toBeDefined()
     const origin = server.url
@@ -50,7 +63,10 @@ describe('the studio in the Node server (npm start)', () => {
       body: new URLSearchParams({ password, confirm: password }),
     })
     expect(set.status).toBe(303)
-    const cookie = set.headers.getSetCookie().find((line) => line.startsWith('studio_session='))!.split(';')[0]!
+    const cookie = set.headers
+      .getSetCookie()
+      .find((line) => line.startsWith('studio_session='))!
+      .split(';')[0]!
     const shell = await fetch(`${server.url}/studio/`, { headers: { cookie } })
     const shellText = await shell.text()
     expect(shellText, shellText).toContain('<div id="studio">')

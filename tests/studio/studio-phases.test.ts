@@ -1,6 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { PreviewLinkResponse, PreviewResponse } from '../../src/studio/protocol.ts'
-import { originalText, personWithPassword, startStudioHarness, type StudioClient, type StudioHarness } from './support/studio-harness.ts'
+import {
+  originalText,
+  personWithPassword,
+  startStudioHarness,
+  type StudioClient,
+  type StudioHarness,
+} from './support/studio-harness.ts'
 
 // The studio's previews of a launch's phases (issue 24): the previews show the phase in force now (the harness's clock
 // is 2026-11-25 12:00 UTC), any phase asked for, and a preview link shows the phase it was made for.
@@ -76,13 +82,17 @@ describe('studio previews of phases', () => {
     expect((await stranger.request(shown.validatorUrl)).status).toBe(200)
 
     // Without a phase the link shows whichever is in force when it is opened.
-    const plain = (await (await owner.json(`/studio/api/launches/${slug}/preview-link`, 'POST', {})).json()) as PreviewLinkResponse
+    const plain = (await (
+      await owner.json(`/studio/api/launches/${slug}/preview-link`, 'POST', {})
+    ).json()) as PreviewLinkResponse
     expect(plain.phase).toBeUndefined()
     const plainToken = new URL(plain.url).pathname.split('/').pop()!
     expect((await preview(stranger, `/studio/api/preview/${plainToken}`)).phases?.shown).toBe('vip')
 
     const refused = await owner.json(`/studio/api/launches/${slug}/preview-link`, 'POST', { phase: 'nowhere' })
     expect(refused.status).toBe(400)
-    expect(((await refused.json()) as { error: string }).error).toBe(`Launch "${slug}" has no phase "nowhere" to preview.`)
+    expect(((await refused.json()) as { error: string }).error).toBe(
+      `Launch "${slug}" has no phase "nowhere" to preview.`,
+    )
   })
 })

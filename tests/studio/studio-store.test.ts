@@ -18,7 +18,14 @@ import { plannedPostgresKind } from '../server/support/postgres.ts'
 const now = new Date('2026-11-25T12:00:00.000Z')
 const later = (ms: number) => new Date(now.getTime() + ms)
 const hour = 3_600_000
-const studioTables = ['studio_accounts', 'studio_links', 'studio_sessions', 'studio_drafts', 'studio_versions', 'studio_audit']
+const studioTables = [
+  'studio_accounts',
+  'studio_links',
+  'studio_sessions',
+  'studio_drafts',
+  'studio_versions',
+  'studio_audit',
+]
 const backends = backendsOf<[], StudioStore>({
   sqlite: (file) => openSqliteStudioStore(file),
   postgres: (db) => createPostgresStudioStore(db),
@@ -51,7 +58,10 @@ describe.each(backends)('the StudioStore contract', (backend) => {
 
   describe(backend.name, () => {
     it('keeps accounts by their trimmed lower-case address, once each, with times as ISO 8601 UTC text', async () => {
-      const jane = await store.createAccount({ email: ' Jane@Example.com ', role: 'editor', launches: ['maple-ridge'] }, now)
+      const jane = await store.createAccount(
+        { email: ' Jane@Example.com ', role: 'editor', launches: ['maple-ridge'] },
+        now,
+      )
       expect(jane).toEqual({
         id: jane.id,
         email: 'jane@example.com',
@@ -62,7 +72,9 @@ describe.each(backends)('the StudioStore contract', (backend) => {
         sessionsValidAfter: now.toISOString(),
         invitedAt: now.toISOString(),
       })
-      await expect(store.createAccount({ email: 'JANE@example.com', role: 'owner' }, now)).rejects.toBeInstanceOf(AccountExistsError)
+      await expect(store.createAccount({ email: 'JANE@example.com', role: 'owner' }, now)).rejects.toBeInstanceOf(
+        AccountExistsError,
+      )
       const alex = await store.createAccount({ email: 'alex@example.com', role: 'owner' }, later(1))
       expect(alex.launches).toBeUndefined()
       expect(await store.countAccounts()).toBe(2)
@@ -74,7 +86,10 @@ describe.each(backends)('the StudioStore contract', (backend) => {
     })
 
     it('grants a launch to a limited account once, leaves an every-launch account alone, and keeps their sessions', async () => {
-      const jane = await store.createAccount({ email: 'jane@example.com', role: 'sales', launches: ['maple-ridge'] }, now)
+      const jane = await store.createAccount(
+        { email: 'jane@example.com', role: 'sales', launches: ['maple-ridge'] },
+        now,
+      )
       const owner = await store.createAccount({ email: 'owner@example.com', role: 'owner' }, now)
       await store.createSession('jane-session', jane.id, later(1), later(hour))
       await store.grantLaunch(jane.id, 'willowmere-commons')
@@ -82,7 +97,10 @@ describe.each(backends)('the StudioStore contract', (backend) => {
       await store.grantLaunch(owner.id, 'willowmere-commons')
       expect((await store.findAccount(jane.id))!.launches).toEqual(['maple-ridge', 'willowmere-commons'])
       expect((await store.findAccount(owner.id))!.launches).toBeUndefined()
-      expect((await store.findSession('jane-session', later(2)))?.launches).toEqual(['maple-ridge', 'willowmere-commons'])
+      expect((await store.findSession('jane-session', later(2)))?.launches).toEqual([
+        'maple-ridge',
+        'willowmere-commons',
+      ])
     })
 
     it('uses a link once, not after it expires, and voids the unused links and every session when the password is set', async () => {
@@ -108,7 +126,10 @@ describe.each(backends)('the StudioStore contract', (backend) => {
     })
 
     it('finds a live session only: not after it ends or expires, not when it started before the account changed', async () => {
-      const jane = await store.createAccount({ email: 'jane@example.com', role: 'editor', launches: ['maple-ridge'] }, now)
+      const jane = await store.createAccount(
+        { email: 'jane@example.com', role: 'editor', launches: ['maple-ridge'] },
+        now,
+      )
       await store.createSession('live', jane.id, later(1), later(hour))
       expect(await store.findSession('live', later(2))).toMatchObject({ id: jane.id, email: 'jane@example.com' })
       expect(await store.findSession('live', later(hour))).toBeUndefined()
@@ -118,7 +139,11 @@ describe.each(backends)('the StudioStore contract', (backend) => {
 
       await store.createSession('before', jane.id, later(5), later(hour))
       await store.changeAccess(jane.id, { role: 'sales' }, later(10))
-      expect(await store.findAccount(jane.id)).toMatchObject({ role: 'sales', launches: undefined, sessionsValidAfter: later(10).toISOString() })
+      expect(await store.findAccount(jane.id)).toMatchObject({
+        role: 'sales',
+        launches: undefined,
+        sessionsValidAfter: later(10).toISOString(),
+      })
       expect(await store.findSession('before', later(11))).toBeUndefined()
       // A session a request in flight was making when access changed (it started before) is void too.
       await store.createSession('in-flight', jane.id, later(9), later(hour))
@@ -150,14 +175,21 @@ describe.each(backends)('the StudioStore contract', (backend) => {
       expect(await store.findLink('invite-link', later(7))).toBeUndefined()
       expect(await store.countAccounts()).toBe(0)
       // The address can be invited again.
-      expect((await store.createAccount({ email: 'jane@example.com', role: 'editor' }, later(8))).email).toBe('jane@example.com')
+      expect((await store.createAccount({ email: 'jane@example.com', role: 'editor' }, later(8))).email).toBe(
+        'jane@example.com',
+      )
     })
 
     it('keeps one draft per launch, replaced by the next save, listed by launch', async () => {
       await store.saveDraft('willowmere-commons', '{"a":1}', 'jane@example.com', now)
       await store.saveDraft('maple-ridge', '{"b":1}', 'jane@example.com', now)
       await store.saveDraft('maple-ridge', '{"b":2}', 'alex@example.com', later(1))
-      expect(await store.getDraft('maple-ridge')).toEqual({ launch: 'maple-ridge', text: '{"b":2}', by: 'alex@example.com', updatedAt: later(1).toISOString() })
+      expect(await store.getDraft('maple-ridge')).toEqual({
+        launch: 'maple-ridge',
+        text: '{"b":2}',
+        by: 'alex@example.com',
+        updatedAt: later(1).toISOString(),
+      })
       expect((await store.listDrafts()).map((d) => [d.launch, d.text])).toEqual([
         ['maple-ridge', '{"b":2}'],
         ['willowmere-commons', '{"a":1}'],
@@ -169,23 +201,69 @@ describe.each(backends)('the StudioStore contract', (backend) => {
 
     it('numbers versions per launch and keeps their exact text, author, message and origin', async () => {
       const text = '\uFEFF{\r\n  "a": "é"\r\n}'
-      expect(await store.addVersion({ launch: 'a', text, by: 'x@example.com', at: now.toISOString(), message: 'Spring prices', fromDisk: false })).toBe(1)
-      expect(await store.addVersion({ launch: 'b', text: '{}', by: 'disk', at: now.toISOString(), fromDisk: true })).toBe(1)
-      expect(await store.addVersion({ launch: 'a', text: '{}', by: 'x@example.com', at: later(1).toISOString(), fromDisk: false, restoredFrom: 1 })).toBe(2)
-      expect(await store.getVersion('a', 1)).toEqual({ launch: 'a', number: 1, text, by: 'x@example.com', at: now.toISOString(), message: 'Spring prices', fromDisk: false, restoredFrom: undefined })
+      expect(
+        await store.addVersion({
+          launch: 'a',
+          text,
+          by: 'x@example.com',
+          at: now.toISOString(),
+          message: 'Spring prices',
+          fromDisk: false,
+        }),
+      ).toBe(1)
+      expect(
+        await store.addVersion({ launch: 'b', text: '{}', by: 'disk', at: now.toISOString(), fromDisk: true }),
+      ).toBe(1)
+      expect(
+        await store.addVersion({
+          launch: 'a',
+          text: '{}',
+          by: 'x@example.com',
+          at: later(1).toISOString(),
+          fromDisk: false,
+          restoredFrom: 1,
+        }),
+      ).toBe(2)
+      expect(await store.getVersion('a', 1)).toEqual({
+        launch: 'a',
+        number: 1,
+        text,
+        by: 'x@example.com',
+        at: now.toISOString(),
+        message: 'Spring prices',
+        fromDisk: false,
+        restoredFrom: undefined,
+      })
       expect(await store.getVersion('b', 1)).toMatchObject({ by: 'disk', fromDisk: true, message: undefined })
       expect(await store.getVersion('a', 3)).toBeUndefined()
-      expect((await store.listVersions('a')).map((v) => [v.number, v.restoredFrom])).toEqual([[2, 1], [1, undefined]])
+      expect((await store.listVersions('a')).map((v) => [v.number, v.restoredFrom])).toEqual([
+        [2, 1],
+        [1, undefined],
+      ])
       expect(await store.latestVersion('a')).toMatchObject({ number: 2, at: later(1).toISOString() })
       expect(await store.latestVersion('c')).toBeUndefined()
       expect(await store.listVersions('c')).toEqual([])
     })
 
     it('records a file from disk as a version only when the latest version has other text', async () => {
-      const disk = (text: string, i: number) => ({ launch: 'maple-ridge', text, by: 'disk', at: later(i).toISOString(), fromDisk: true })
+      const disk = (text: string, i: number) => ({
+        launch: 'maple-ridge',
+        text,
+        by: 'disk',
+        at: later(i).toISOString(),
+        fromDisk: true,
+      })
       expect(await store.addDiskVersion(disk('{"a":1}', 0))).toBe(1)
       expect(await store.addDiskVersion(disk('{"a":1}', 1))).toBeUndefined()
-      expect(await store.addVersion({ launch: 'maple-ridge', text: '{"a":2}', by: 'jane@example.com', at: later(2).toISOString(), fromDisk: false })).toBe(2)
+      expect(
+        await store.addVersion({
+          launch: 'maple-ridge',
+          text: '{"a":2}',
+          by: 'jane@example.com',
+          at: later(2).toISOString(),
+          fromDisk: false,
+        }),
+      ).toBe(2)
       // The file as it was two versions ago is a change from the latest: recorded again.
       expect(await store.addDiskVersion(disk('{"a":1}', 3))).toBe(3)
       expect(await store.addDiskVersion(disk('{"a":1}', 4))).toBeUndefined()
@@ -198,25 +276,65 @@ describe.each(backends)('the StudioStore contract', (backend) => {
     })
 
     it('lists the audit log newest first, up to the limit', async () => {
-      await store.addAudit({ at: now.toISOString(), who: 'jane@example.com', action: 'published', launch: 'maple-ridge', detail: 'version 2' })
+      await store.addAudit({
+        at: now.toISOString(),
+        who: 'jane@example.com',
+        action: 'published',
+        launch: 'maple-ridge',
+        detail: 'version 2',
+      })
       await store.addAudit({ at: later(1).toISOString(), who: 'alex@example.com', action: 'signed in' })
-      await store.addAudit({ at: later(2).toISOString(), who: 'alex@example.com', action: 'viewed the leads', launch: 'maple-ridge' })
+      await store.addAudit({
+        at: later(2).toISOString(),
+        who: 'alex@example.com',
+        action: 'viewed the leads',
+        launch: 'maple-ridge',
+      })
       expect(await store.listAudit(2)).toEqual([
-        { at: later(2).toISOString(), who: 'alex@example.com', action: 'viewed the leads', launch: 'maple-ridge', detail: undefined },
-        { at: later(1).toISOString(), who: 'alex@example.com', action: 'signed in', launch: undefined, detail: undefined },
+        {
+          at: later(2).toISOString(),
+          who: 'alex@example.com',
+          action: 'viewed the leads',
+          launch: 'maple-ridge',
+          detail: undefined,
+        },
+        {
+          at: later(1).toISOString(),
+          who: 'alex@example.com',
+          action: 'signed in',
+          launch: undefined,
+          detail: undefined,
+        },
       ])
-      expect((await store.listAudit(10)).at(-1)).toEqual({ at: now.toISOString(), who: 'jane@example.com', action: 'published', launch: 'maple-ridge', detail: 'version 2' })
+      expect((await store.listAudit(10)).at(-1)).toEqual({
+        at: now.toISOString(),
+        who: 'jane@example.com',
+        action: 'published',
+        launch: 'maple-ridge',
+        detail: 'version 2',
+      })
     })
 
     it('shows what one store wrote to another on the same data (a restart, or a second server)', async () => {
-      const jane = await store.createAccount({ email: 'jane@example.com', role: 'editor', launches: ['maple-ridge'] }, now)
+      const jane = await store.createAccount(
+        { email: 'jane@example.com', role: 'editor', launches: ['maple-ridge'] },
+        now,
+      )
       const session = newToken()
       await store.createSession(tokenHash(session), jane.id, now, later(hour))
       await store.addVersion({ launch: 'maple-ridge', text: '{}', by: 'disk', at: now.toISOString(), fromDisk: true })
       const other = await backend.reopen()
       try {
         expect(await other.findSession(tokenHash(session), later(1))).toEqual(jane)
-        expect(await other.addVersion({ launch: 'maple-ridge', text: '{"b":1}', by: 'jane@example.com', at: later(1).toISOString(), fromDisk: false })).toBe(2)
+        expect(
+          await other.addVersion({
+            launch: 'maple-ridge',
+            text: '{"b":1}',
+            by: 'jane@example.com',
+            at: later(1).toISOString(),
+            fromDisk: false,
+          }),
+        ).toBe(2)
         await other.endSession(tokenHash(session))
         expect(await store.findSession(tokenHash(session), later(2))).toBeUndefined()
         expect((await store.latestVersion('maple-ridge'))?.text).toBe('{"b":1}')
@@ -271,23 +389,42 @@ describe.skipIf(plannedPostgresKind() === 'pglite')('the PostgreSQL studio store
   it('gives versions published at once distinct consecutive numbers', async () => {
     await postgres!.fresh()
     const publish = (store: StudioStore, i: number) =>
-      store.addVersion({ launch: 'maple-ridge', text: `{"n":${i}}`, by: 'jane@example.com', at: later(i).toISOString(), fromDisk: false })
+      store.addVersion({
+        launch: 'maple-ridge',
+        text: `{"n":${i}}`,
+        by: 'jane@example.com',
+        at: later(i).toISOString(),
+        fromDisk: false,
+      })
     const numbers = await Promise.all(Array.from({ length: 40 }, (_, i) => publish(stores[i % 2]!, i)))
     expect([...numbers].sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1))
     const stored = await stores[0]!.listVersions('maple-ridge')
     expect(stored.map((v) => v.number)).toEqual(Array.from({ length: 40 }, (_, i) => 40 - i))
     // Each number holds the text of the publish it was given to.
-    for (const [i, number] of numbers.entries()) expect(stored.find((v) => v.number === number)!.text).toBe(`{"n":${i}}`)
+    for (const [i, number] of numbers.entries())
+      expect(stored.find((v) => v.number === number)!.text).toBe(`{"n":${i}}`)
   })
 
   it('records a file changed on disk once when two servers start at once', async () => {
     await postgres!.fresh()
     for (let round = 0; round < 10; round++) {
       const text = `{"round":${round}}`
-      const numbers = await Promise.all(stores.map((store) => store.addDiskVersion({ launch: 'maple-ridge', text, by: 'disk', at: later(round).toISOString(), fromDisk: true })))
+      const numbers = await Promise.all(
+        stores.map((store) =>
+          store.addDiskVersion({
+            launch: 'maple-ridge',
+            text,
+            by: 'disk',
+            at: later(round).toISOString(),
+            fromDisk: true,
+          }),
+        ),
+      )
       expect(numbers.filter((n) => n !== undefined)).toEqual([round + 1])
     }
-    expect((await stores[1]!.listVersions('maple-ridge')).map((v) => v.text)).toEqual(Array.from({ length: 10 }, (_, i) => `{"round":${9 - i}}`))
+    expect((await stores[1]!.listVersions('maple-ridge')).map((v) => v.text)).toEqual(
+      Array.from({ length: 10 }, (_, i) => `{"round":${9 - i}}`),
+    )
   })
 
   it('gives every server the same studio key, made by whichever asks first', async () => {
@@ -304,13 +441,22 @@ describe.skipIf(plannedPostgresKind() === 'pglite')('the PostgreSQL studio store
     try {
       const out: string[] = []
       const err: string[] = []
-      const code = await runStudioInvite(['--email', 'Owner@Example.com', '--role', 'owner'], { DATA_DIR: dataDir, DATABASE_URL: postgres!.postgres().url! }, process.cwd(), (l) => out.push(l), (l) => err.push(l))
+      const code = await runStudioInvite(
+        ['--email', 'Owner@Example.com', '--role', 'owner'],
+        { DATA_DIR: dataDir, DATABASE_URL: postgres!.postgres().url! },
+        process.cwd(),
+        (l) => out.push(l),
+        (l) => err.push(l),
+      )
       expect({ code, err }).toEqual({ code: 0, err: [] })
       const token = /\/studio\/invite\/(\S+)$/m.exec(out.join('\n'))![1]!
       const onAnotherServer = openStudioStore({ dataDir, pool: pools[1]! })
       const owner = await onAnotherServer.findAccountByEmail('owner@example.com')
       expect(owner).toMatchObject({ role: 'owner', passwordHash: undefined })
-      expect(await onAnotherServer.findLink(tokenHash(token), new Date())).toMatchObject({ accountId: owner!.id, purpose: 'invite' })
+      expect(await onAnotherServer.findLink(tokenHash(token), new Date())).toMatchObject({
+        accountId: owner!.id,
+        purpose: 'invite',
+      })
       expect((await onAnotherServer.listAudit(10)).map((entry) => entry.who)).toEqual(['npm run studio:invite'])
       expect(existsSync(path.join(dataDir, 'studio.sqlite'))).toBe(false)
       // Without a pool: the SQLite file, as before.
@@ -328,7 +474,10 @@ describe.skipIf(plannedPostgresKind() === 'pglite')('the PostgreSQL studio store
     const jane = await stores[0]!.createAccount({ email: 'jane@example.com', role: 'editor' }, now)
     for (let round = 0; round < 10; round++) {
       await stores[0]!.createLink(`link-${round}`, jane.id, 'invite', now, later(hour))
-      const uses = await Promise.all([stores[0]!.useLink(`link-${round}`, later(1)), stores[1]!.useLink(`link-${round}`, later(1))])
+      const uses = await Promise.all([
+        stores[0]!.useLink(`link-${round}`, later(1)),
+        stores[1]!.useLink(`link-${round}`, later(1)),
+      ])
       expect(uses.filter(Boolean)).toHaveLength(1)
     }
   })

@@ -28,7 +28,9 @@ const supabaseRoles = ['anon', 'authenticated', 'service_role']
 
 /** Makes the Supabase roles that are missing; returns the names made. */
 async function ensureSupabaseRoles(client: pg.Client): Promise<string[]> {
-  const { rows } = await client.query<{ rolname: string }>('SELECT rolname FROM pg_roles WHERE rolname = ANY($1)', [supabaseRoles])
+  const { rows } = await client.query<{ rolname: string }>('SELECT rolname FROM pg_roles WHERE rolname = ANY($1)', [
+    supabaseRoles,
+  ])
   const missing = supabaseRoles.filter((role) => !rows.some((row) => row.rolname === role))
   for (const role of missing) await client.query(`CREATE ROLE ${role} NOLOGIN NOINHERIT`)
   return missing
@@ -38,14 +40,19 @@ async function ensureSupabaseRoles(client: pg.Client): Promise<string[]> {
 export async function migrateDatabase(
   databaseUrl: string,
   dir: string,
-  out: { log(line: string): void; fail(line: string): void } = { log: (l) => console.log(l), fail: (l) => console.error(l) },
+  out: { log(line: string): void; fail(line: string): void } = {
+    log: (l) => console.log(l),
+    fail: (l) => console.error(l),
+  },
 ): Promise<number> {
   const client = new pg.Client({ connectionString: databaseUrl })
   client.on('error', () => {})
   try {
     await client.connect()
   } catch (error) {
-    out.fail(`Cannot connect to the database at DATABASE_URL: ${(error as Error).message}. Check the address, the password and that the server is running.`)
+    out.fail(
+      `Cannot connect to the database at DATABASE_URL: ${(error as Error).message}. Check the address, the password and that the server is running.`,
+    )
     return 1
   }
   const where = (() => {
@@ -58,9 +65,14 @@ export async function migrateDatabase(
     const files = migrationFilesIn(dir)
     try {
       const made = await ensureSupabaseRoles(client)
-      if (made.length > 0) out.log(`Made the role(s) ${made.join(', ')} that Supabase has and the migrations name (this PostgreSQL had none).`)
+      if (made.length > 0)
+        out.log(
+          `Made the role(s) ${made.join(', ')} that Supabase has and the migrations name (this PostgreSQL had none).`,
+        )
     } catch (error) {
-      out.fail(`The roles anon, authenticated and service_role are missing and cannot be made: ${(error as Error).message}. Connect as a user that may create roles, or create them first.`)
+      out.fail(
+        `The roles anon, authenticated and service_role are missing and cannot be made: ${(error as Error).message}. Connect as a user that may create roles, or create them first.`,
+      )
       return 1
     }
     await ensureHistoryTable(client)
@@ -85,7 +97,11 @@ export async function migrateDatabase(
       }
       out.log(`Applied ${migration.file}`)
     }
-    out.log(todo.length === 0 ? 'Nothing to apply: the database is up to date.' : `Done: applied ${todo.length} migration(s); the database is up to date.`)
+    out.log(
+      todo.length === 0
+        ? 'Nothing to apply: the database is up to date.'
+        : `Done: applied ${todo.length} migration(s); the database is up to date.`,
+    )
     return 0
   } catch (error) {
     out.fail(`The migrations could not be applied: ${(error as Error).message}`)

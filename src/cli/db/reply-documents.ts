@@ -13,7 +13,8 @@ export type DocumentMove = { from: string; to: string }
 export type ReplyDocumentsChange = { text: string; changes: string[]; moves: DocumentMove[] }
 
 type Link = { label?: unknown; url?: unknown }
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /**
  * The path under public/ a link points at when it is one of the launch's own files: an address on one of its origins
@@ -56,10 +57,21 @@ export function moveReplyDocuments(text: string, launchDir: string): ReplyDocume
   })
   const realtor = isObject(reply.realtor) ? reply.realtor : undefined
   const lists: Array<{ at: string[]; links: Link[]; audience?: 'buyers' | 'realtors' }> = [
-    { at: ['reply'], links: Array.isArray(reply.documents) ? (reply.documents as Link[]) : [], ...(Array.isArray(realtor?.documents) ? { audience: 'buyers' as const } : {}) },
-    { at: ['reply', 'realtor'], links: Array.isArray(realtor?.documents) ? (realtor.documents as Link[]) : [], audience: 'realtors' },
+    {
+      at: ['reply'],
+      links: Array.isArray(reply.documents) ? (reply.documents as Link[]) : [],
+      ...(Array.isArray(realtor?.documents) ? { audience: 'buyers' as const } : {}),
+    },
+    {
+      at: ['reply', 'realtor'],
+      links: Array.isArray(realtor?.documents) ? (realtor.documents as Link[]) : [],
+      audience: 'realtors',
+    },
   ]
-  const existing = isObject(data.documents) && Array.isArray(data.documents.list) ? (data.documents.list as Array<{ file?: unknown }>) : []
+  const existing =
+    isObject(data.documents) && Array.isArray(data.documents.list)
+      ? (data.documents.list as Array<{ file?: unknown }>)
+      : []
   const taken = new Set(existing.flatMap((d) => (typeof d.file === 'string' ? [documentIdOf(d.file)] : [])))
   const added: Array<Record<string, string>> = []
   const moves: DocumentMove[] = []
@@ -78,16 +90,31 @@ export function moveReplyDocuments(text: string, launchDir: string): ReplyDocume
       const to = `documents/${file.split('/').at(-1)}`
       moves.push({ from: `public/${file}`, to })
       added.push({ title, file: to, ...(list.audience ? { audience: list.audience } : {}) })
-      changes.push(`${[...list.at, 'documents'].join('.')}: "${title}" (${String(link.url)}) is now a tracked document, documents/${file.split('/').at(-1)} (moved out of public/)`)
+      changes.push(
+        `${[...list.at, 'documents'].join('.')}: "${title}" (${String(link.url)}) is now a tracked document, documents/${file.split('/').at(-1)} (moved out of public/)`,
+      )
     }
     if (kept.length === list.links.length) continue
-    next = kept.length > 0 ? replaceValue(next, [...list.at, 'documents'], JSON.stringify(kept)) : removeMember(next, list.at, 'documents')
+    next =
+      kept.length > 0
+        ? replaceValue(next, [...list.at, 'documents'], JSON.stringify(kept))
+        : removeMember(next, list.at, 'documents')
   }
   if (added.length === 0) return undefined
   const entries = added.map((entry) => JSON.stringify(entry).replaceAll('":', '": ').replaceAll(',"', ', "'))
-  next = existing.length > 0
-    ? replaceValue(next, ['documents', 'list'], `[\n      ${[...existing.map((entry) => JSON.stringify(entry)), ...entries].join(',\n      ')}\n    ]`)
-    : insertMembers(next, [], [['documents', `{\n    "list": [\n      ${entries.join(',\n      ')}\n    ]\n  }`]], 'reply')
+  next =
+    existing.length > 0
+      ? replaceValue(
+          next,
+          ['documents', 'list'],
+          `[\n      ${[...existing.map((entry) => JSON.stringify(entry)), ...entries].join(',\n      ')}\n    ]`,
+        )
+      : insertMembers(
+          next,
+          [],
+          [['documents', `{\n    "list": [\n      ${entries.join(',\n      ')}\n    ]\n  }`]],
+          'reply',
+        )
   return { text: next, changes, moves }
 }
 

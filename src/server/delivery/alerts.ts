@@ -13,7 +13,13 @@ import type { WebhookSender } from './outbox.ts'
  */
 
 /** What the owners are told: a stable key (told once per key), a subject, plain text (no personal data). */
-export type Alert = { key: string; kind: 'launch-broken' | 'message-failed'; launch?: string | undefined; subject: string; text: string }
+export type Alert = {
+  key: string
+  kind: 'launch-broken' | 'message-failed'
+  launch?: string | undefined
+  subject: string
+  text: string
+}
 
 /** Where alerts go; with neither ALERT_EMAIL nor a webhook they are only logged. */
 export type AlertOptions = {
@@ -42,7 +48,14 @@ export type Alerts = {
   stop(): Promise<void>
 }
 
-type Stored = Alert & { createdAt: string; mailSent: boolean; webhookSent: boolean; attempts: number; nextAt: number; failed?: boolean }
+type Stored = Alert & {
+  createdAt: string
+  mailSent: boolean
+  webhookSent: boolean
+  attempts: number
+  nextAt: number
+  failed?: boolean
+}
 
 function fileNameOf(key: string): string {
   const [prefix] = key.split(':')
@@ -58,7 +71,10 @@ function writeAtomically(file: string, text: string): void {
 /** The alerts of a server, kept in `options.dir`. */
 export function createAlerts(options: AlertOptions): Alerts {
   const clock = options.clock ?? (() => new Date())
-  const log = options.log ?? { info: (m: string) => console.log(m), error: (m: string, e?: unknown) => console.error(m, e ?? '') }
+  const log = options.log ?? {
+    info: (m: string) => console.log(m),
+    error: (m: string, e?: unknown) => console.error(m, e ?? ''),
+  }
   const retryMs = options.retryMs ?? 30_000
   const maxAttempts = options.maxAttempts ?? 10
   mkdirSync(options.dir, { recursive: true, mode: 0o700 })
@@ -108,7 +124,9 @@ export function createAlerts(options: AlertOptions): Alerts {
       alert.attempts += 1
       if (alert.attempts >= maxAttempts) {
         alert.failed = true
-        log.error(`alerts: "${alert.subject}" could not be sent after ${alert.attempts} attempts: ${(error as Error).message}`)
+        log.error(
+          `alerts: "${alert.subject}" could not be sent after ${alert.attempts} attempts: ${(error as Error).message}`,
+        )
       } else {
         alert.nextAt = clock().getTime() + Math.min(3_600_000, retryMs * 2 ** (alert.attempts - 1))
         log.error(`alerts: "${alert.subject}" not sent yet (attempt ${alert.attempts}): ${(error as Error).message}`)
@@ -149,7 +167,14 @@ export function createAlerts(options: AlertOptions): Alerts {
       try {
         writeFileSync(
           file,
-          JSON.stringify({ ...alert, createdAt: clock().toISOString(), mailSent: false, webhookSent: false, attempts: 0, nextAt: 0 } satisfies Stored),
+          JSON.stringify({
+            ...alert,
+            createdAt: clock().toISOString(),
+            mailSent: false,
+            webhookSent: false,
+            attempts: 0,
+            nextAt: 0,
+          } satisfies Stored),
           { flag: 'wx', mode: 0o600 },
         )
       } catch (error) {
@@ -157,7 +182,8 @@ export function createAlerts(options: AlertOptions): Alerts {
         log.error(`alerts: "${alert.subject}" could not be queued`, error)
         return
       }
-      if (!options.alertEmail && !options.webhook) log.info(`alerts: ${alert.subject} (set ALERT_EMAIL to be told by e-mail)`)
+      if (!options.alertEmail && !options.webhook)
+        log.info(`alerts: ${alert.subject} (set ALERT_EMAIL to be told by e-mail)`)
       if (!stopped) void deliverDue()
     },
     forget(prefix) {
@@ -180,7 +206,10 @@ export function createAlerts(options: AlertOptions): Alerts {
 }
 
 /** The owners' alert for an outbox message that failed for good (no one's address in it). */
-export function messageFailedAlert(job: { id: number; kind: string; leadId: number | null; attempts: number }, reason: string): Alert {
+export function messageFailedAlert(
+  job: { id: number; kind: string; leadId: number | null; attempts: number },
+  reason: string,
+): Alert {
   return {
     key: `message-failed:${job.id}`,
     kind: 'message-failed',

@@ -23,12 +23,22 @@ export type AnnouncementMailSettings = {
 }
 
 /** A launch's announcement settings from its function contract (site, privacy, reply), or undefined without a reply. */
-export function announcementMailOf<C extends { reply?: ReplyConfig | undefined; site: { name: string; brokerage: string; email: string }; privacy: { url: string; label: string } }>(
-  contract: C | undefined,
-  links: (contract: C) => LinkSettings,
-): AnnouncementMailSettings | undefined {
+export function announcementMailOf<
+  C extends {
+    reply?: ReplyConfig | undefined
+    site: { name: string; brokerage: string; email: string }
+    privacy: { url: string; label: string }
+  },
+>(contract: C | undefined, links: (contract: C) => LinkSettings): AnnouncementMailSettings | undefined {
   if (!contract?.reply) return undefined
-  return { reply: contract.reply, links: links(contract), siteName: contract.site.name, brokerage: contract.site.brokerage, siteEmail: contract.site.email, privacy: contract.privacy }
+  return {
+    reply: contract.reply,
+    links: links(contract),
+    siteName: contract.site.name,
+    brokerage: contract.site.brokerage,
+    siteEmail: contract.site.email,
+    privacy: contract.privacy,
+  }
 }
 
 /** What the team wrote. */
@@ -49,14 +59,22 @@ function noticeOf(reply: ReplyConfig, siteName: string): string {
  * The message of announcement `key` to one recipient, or undefined when a registrant's e-mail is not exactly one plain
  * address. Message-ID `<submissionId.announcement-key@sender's domain>`: a copy sent again after a crash is the same.
  */
-export async function composeAnnouncement(draft: AnnouncementDraft, key: string, recipient: AnnouncementRecipient, settings: AnnouncementMailSettings): Promise<OutgoingMail | undefined> {
+export async function composeAnnouncement(
+  draft: AnnouncementDraft,
+  key: string,
+  recipient: AnnouncementRecipient,
+  settings: AnnouncementMailSettings,
+): Promise<OutgoingMail | undefined> {
   const to = singleAddress('testTo' in recipient ? recipient.testTo : recipient.email)
   if (!to) return undefined
   const { reply } = settings
   const link = 'testTo' in recipient ? undefined : await unsubscribeUrl(settings.links, recipient.submissionId)
   const contact = reply.brokerage
   const contactLine = [contact.phone, contact.email, contact.website].filter((v): v is string => !!v).join(' · ')
-  const paragraphs = draft.text.split(/\n\s*\n/).map((p) => p.trim()).filter((p) => p !== '')
+  const paragraphs = draft.text
+    .split(/\n\s*\n/)
+    .map((p) => p.trim())
+    .filter((p) => p !== '')
   const notice = noticeOf(reply, settings.siteName)
   const text = [
     ...paragraphs.flatMap((p) => [p, '']),
@@ -71,7 +89,8 @@ export async function composeAnnouncement(draft: AnnouncementDraft, key: string,
     '',
   ].join('\n')
   const p = (body: string, style = 'margin:0 0 16px') => `<p style="${style}">${body}</p>`
-  const a = (href: string, label: string) => `<a href="${escapeHtml(href)}" style="color:#1f3d2b">${escapeHtml(label)}</a>`
+  const a = (href: string, label: string) =>
+    `<a href="${escapeHtml(href)}" style="color:#1f3d2b">${escapeHtml(label)}</a>`
   const small = 'margin:0 0 8px;color:#555;font-size:13px'
   const html = [
     '<!doctype html>',
@@ -79,8 +98,17 @@ export async function composeAnnouncement(draft: AnnouncementDraft, key: string,
     // What the team typed is text: escaped, its line breaks kept, nothing of it a link or markup.
     ...paragraphs.map((para) => p(para.split('\n').map(escapeHtml).join('<br>'))),
     '<hr style="border:0;border-top:1px solid #ddd;margin:24px 0 16px">',
-    p([...[settings.brokerage, contact.mailingAddress, contactLine].map(escapeHtml), a(settings.privacy.url, settings.privacy.label)].join('<br>'), small),
-    p(`${escapeHtml(notice)} ${link ? a(link, reply.unsubscribe.linkLabel) : escapeHtml(sampleUnsubscribeLink)}`, small),
+    p(
+      [
+        ...[settings.brokerage, contact.mailingAddress, contactLine].map(escapeHtml),
+        a(settings.privacy.url, settings.privacy.label),
+      ].join('<br>'),
+      small,
+    ),
+    p(
+      `${escapeHtml(notice)} ${link ? a(link, reply.unsubscribe.linkLabel) : escapeHtml(sampleUnsubscribeLink)}`,
+      small,
+    ),
     '</body></html>',
   ].join('\n')
   const domain = messageDomain(reply.sender.email)
@@ -95,6 +123,8 @@ export async function composeAnnouncement(draft: AnnouncementDraft, key: string,
     html,
     messageId: `<${id}.announcement-${key}@${domain}>`,
     idempotencyKey: `${id}.announcement-${key}`,
-    ...(link ? { headers: { 'List-Unsubscribe': `<${link}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } } : {}),
+    ...(link
+      ? { headers: { 'List-Unsubscribe': `<${link}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } }
+      : {}),
   }
 }

@@ -39,7 +39,11 @@ export const coopDeskAuthor = 'Co-op desk (realtor)'
 export function assignLead(lead: NewLead, launch: AssigningLaunch, timeZone: string): LeadAssignment {
   if (isRealtorLead(lead.fields)) {
     if (!launch.realtorEmail) {
-      return { assignment: undefined, assignedTo: "No one: a realtor's registration goes to the co-op desk, and this launch names none (launch.realtorEmail in page.config.json). Assign it on the leads page." }
+      return {
+        assignment: undefined,
+        assignedTo:
+          "No one: a realtor's registration goes to the co-op desk, and this launch names none (launch.realtorEmail in page.config.json). Assign it on the leads page.",
+      }
     }
     // The co-op desk is told by the notification itself (realtor.ts: notificationRecipient): no second e-mail.
     return {
@@ -49,13 +53,20 @@ export function assignLead(lead: NewLead, launch: AssigningLaunch, timeZone: str
   }
   const roster = launch.roster ?? []
   if (roster.length === 0) {
-    return { assignment: undefined, assignedTo: 'No one: this launch has no roster of salespeople (launch.roster in page.config.json). Assign it on the leads page.' }
+    return {
+      assignment: undefined,
+      assignedTo:
+        'No one: this launch has no roster of salespeople (launch.roster in page.config.json). Assign it on the leads page.',
+    }
   }
   return {
     assignment: {
       turns: launch.slug,
       author: rosterAuthor,
-      candidates: roster.map((person) => ({ assignee: assigneeOf(person.email), mail: composeAssignmentMail(lead, launch, person, timeZone) })),
+      candidates: roster.map((person) => ({
+        assignee: assigneeOf(person.email),
+        mail: composeAssignmentMail(lead, launch, person, timeZone),
+      })),
     },
     assignedTo: `The next salesperson of the roster in turn (${roster.map((person) => person.name).join(', ')}), told by e-mail`,
   }
@@ -66,7 +77,11 @@ const timeFormats = new Map<string, Intl.DateTimeFormat>()
 
 function receivedTime(iso: string, timeZone: string): string {
   let format = timeFormats.get(timeZone)
-  if (!format) timeFormats.set(timeZone, (format = new Intl.DateTimeFormat('en-CA', { dateStyle: 'full', timeStyle: 'short', timeZone })))
+  if (!format)
+    timeFormats.set(
+      timeZone,
+      (format = new Intl.DateTimeFormat('en-CA', { dateStyle: 'full', timeStyle: 'short', timeZone })),
+    )
   return format.format(new Date(iso))
 }
 
@@ -75,10 +90,18 @@ function receivedTime(iso: string, timeZone: string): string {
  * reads as a link), when, and one link, to the lead on the leads page (its number, never anything personal, in the
  * address; the store puts the number in place of leadIdMark). The brokerage's registered name at its foot.
  */
-export function composeAssignmentMail(lead: NewLead, launch: AssigningLaunch, person: RosterPerson, timeZone: string): OutgoingMail {
+export function composeAssignmentMail(
+  lead: NewLead,
+  launch: AssigningLaunch,
+  person: RosterPerson,
+  timeZone: string,
+): OutgoingMail {
   const link = `${launch.origins[0] ?? ''}/leads/lead/${leadIdMark}`
   const realtor = isRealtorLead(lead.fields)
-  const value = (field: string) => (typeof lead.fields[field] === 'string' && (lead.fields[field] as string).trim() ? defangForMail((lead.fields[field] as string).trim()) : undefined)
+  const value = (field: string) =>
+    typeof lead.fields[field] === 'string' && (lead.fields[field] as string).trim()
+      ? defangForMail((lead.fields[field] as string).trim())
+      : undefined
   const rows: Array<[string, string]> = [
     ...(value('name') ? ([['Name', value('name')!]] as Array<[string, string]>) : []),
     ...(value('phone') ? ([['Phone', value('phone')!]] as Array<[string, string]>) : []),
@@ -90,13 +113,29 @@ export function composeAssignmentMail(lead: NewLead, launch: AssigningLaunch, pe
     : `A new buyer registered for ${launch.site.name}, and it is yours to follow up: you are next in turn.`
   const open = 'Open it on the leads page to call them, set its status or add a note:'
   const sender = teamMailSender(launch.site.name, launch.site.brokerage)
-  const text = [greeting, '', what, '', ...rows.map(([k, v]) => `${k}: ${v}`), '', open, link, '', '--', sender, ''].join('\n')
+  const text = [
+    greeting,
+    '',
+    what,
+    '',
+    ...rows.map(([k, v]) => `${k}: ${v}`),
+    '',
+    open,
+    link,
+    '',
+    '--',
+    sender,
+    '',
+  ].join('\n')
   const html = teamMailHtml(
     [
       `<p>${escapeHtml(greeting)}</p>`,
       `<p>${escapeHtml(what)}</p>`,
       `<table role="presentation" cellspacing="0" cellpadding="0">${rows
-        .map(([k, v]) => `<tr><th align="left" valign="top" style="padding:4px 12px 4px 0">${escapeHtml(k)}</th><td style="padding:4px 0">${escapeHtml(v)}</td></tr>`)
+        .map(
+          ([k, v]) =>
+            `<tr><th align="left" valign="top" style="padding:4px 12px 4px 0">${escapeHtml(k)}</th><td style="padding:4px 0">${escapeHtml(v)}</td></tr>`,
+        )
         .join('')}</table>`,
       `<p>${escapeHtml(open)}<br><a href="${escapeHtml(link)}">Open the registration on the leads page</a></p>`,
     ],

@@ -46,6 +46,10 @@ export function describeDeliveryError(error: unknown): string {
   const code = (error as { responseCode?: unknown } | null)?.responseCode
   const prefixed = typeof code === 'number' && !raw.includes(String(code)) ? `SMTP ${code}: ${raw}` : raw
   // eslint-disable-next-line no-control-regex
-  const text = prefixed.replace(addressPattern, '<address>').replace(phonePattern, '<number>').replace(/[\u0000-\u001f\u007f]+/g, ' ').trim()
+  const text = prefixed
+    .replace(addressPattern, '<address>')
+    .replace(phonePattern, '<number>')
+    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .trim()
   return text.length > 300 ? `${text.slice(0, 297)}...` : text
 }

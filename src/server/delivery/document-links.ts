@@ -10,12 +10,23 @@ import type { HmacSha256 } from '../store/suppression.ts'
 import { signLink, uuidPattern, type LinkSettings } from './unsubscribe.ts'
 
 /** The signature of one document link. */
-export async function documentSignature(secret: string, submissionId: string, document: string, expires: number, hmac?: HmacSha256): Promise<string> {
+export async function documentSignature(
+  secret: string,
+  submissionId: string,
+  document: string,
+  expires: number,
+  hmac?: HmacSha256,
+): Promise<string> {
   return signLink(secret, `document:${submissionId.toLowerCase()}:${document}:${expires}`, hmac)
 }
 
 /** The link to `document` for a submission, working until `expires`. */
-export async function documentUrl(links: LinkSettings, submissionId: string, document: string, expires: Date): Promise<string> {
+export async function documentUrl(
+  links: LinkSettings,
+  submissionId: string,
+  document: string,
+  expires: Date,
+): Promise<string> {
   const id = submissionId.toLowerCase()
   const exp = Math.floor(expires.getTime() / 1000)
   return `${links.baseUrl}/documents/${encodeURIComponent(document)}?id=${id}&exp=${exp}&sig=${await documentSignature(links.secret, id, document, exp, links.hmac)}`
@@ -25,9 +36,17 @@ export async function documentUrl(links: LinkSettings, submissionId: string, doc
 export type DocumentLink = { title: string; url: string }
 
 /** The links to `documents` for a submission, each working `days` days from `now`. */
-export async function documentLinksFor(links: LinkSettings, submissionId: string, documents: readonly FunctionDocument[], now: Date, days: number): Promise<DocumentLink[]> {
+export async function documentLinksFor(
+  links: LinkSettings,
+  submissionId: string,
+  documents: readonly FunctionDocument[],
+  now: Date,
+  days: number,
+): Promise<DocumentLink[]> {
   const expires = new Date(now.getTime() + days * 86_400_000)
-  return Promise.all(documents.map(async (d) => ({ title: d.title, url: await documentUrl(links, submissionId, d.id, expires) })))
+  return Promise.all(
+    documents.map(async (d) => ({ title: d.title, url: await documentUrl(links, submissionId, d.id, expires) })),
+  )
 }
 
 /** What a document link's address says, read and checked. */
@@ -40,13 +59,21 @@ export type CheckedLink =
   | { kind: 'valid'; submissionId: string; document: string }
 
 /** Reads a document link's parts and checks its signature with each secret, then its time (`now`). */
-export async function checkDocumentLink(secrets: readonly string[], document: string, query: { id?: string | undefined; exp?: string | undefined; sig?: string | undefined }, now: Date): Promise<CheckedLink> {
+export async function checkDocumentLink(
+  secrets: readonly string[],
+  document: string,
+  query: { id?: string | undefined; exp?: string | undefined; sig?: string | undefined },
+  now: Date,
+): Promise<CheckedLink> {
   const id = (query.id ?? '').toLowerCase()
   const exp = query.exp ?? ''
   const sig = query.sig ?? ''
   if (!uuidPattern.test(id) || !/^\d{1,12}$/.test(exp) || !sig) return { kind: 'malformed' }
   let signed = false
-  for (const secret of secrets) if (await timingSafeEqual(await documentSignature(secret, id, document, Number(exp)), sig)) signed = true
+  for (const secret of secrets)
+    if (await timingSafeEqual(await documentSignature(secret, id, document, Number(exp)), sig)) signed = true
   if (!signed) return { kind: 'forged', submissionId: id }
-  return Number(exp) * 1000 <= now.getTime() ? { kind: 'expired', submissionId: id, document } : { kind: 'valid', submissionId: id, document }
+  return Number(exp) * 1000 <= now.getTime()
+    ? { kind: 'expired', submissionId: id, document }
+    : { kind: 'valid', submissionId: id, document }
 }

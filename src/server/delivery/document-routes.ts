@@ -20,7 +20,13 @@ import { composeDocumentOpened } from './webhook.ts'
 import type { LeadStore, OutgoingMail, StoredLead } from '../store/store.ts'
 
 /** A launch as its document links need it. */
-export type DocumentLaunch = { slug: string; siteName: string; lang: string; pageCss?: string | undefined; documents: FunctionDocuments }
+export type DocumentLaunch = {
+  slug: string
+  siteName: string
+  lang: string
+  pageCss?: string | undefined
+  documents: FunctionDocuments
+}
 
 /** What the document routes need. */
 export type DocumentRouteDeps = {
@@ -54,12 +60,26 @@ type Status = 200 | 403 | 404 | 410 | 429 | 500
 export function createDocumentRoutes(paths: string[], deps: DocumentRouteDeps): Hono {
   const gapMs = deps.resendGapMs ?? 10 * 60_000
 
-  function page(c: Context, launch: DocumentLaunch, status: Status, heading: string, text: string, button = false): Response {
+  function page(
+    c: Context,
+    launch: DocumentLaunch,
+    status: Status,
+    heading: string,
+    text: string,
+    button = false,
+  ): Response {
     const t = launch.documents.texts
     const fill = (line: string) => line.replaceAll('{site}', launch.siteName)
-    return noticePage(c, { lang: launch.lang, pageCss: launch.pageCss, title: fill(t.pageTitle), heading: fill(heading), text: fill(text), button: button ? fill(t.button) : undefined, status })
+    return noticePage(c, {
+      lang: launch.lang,
+      pageCss: launch.pageCss,
+      title: fill(t.pageTitle),
+      heading: fill(heading),
+      text: fill(text),
+      button: button ? fill(t.button) : undefined,
+      status,
+    })
   }
-
 
   /** The lead a submission id names, or undefined (none, or the store could not say). */
   async function leadOf(submissionId: string): Promise<StoredLead | undefined> {
@@ -74,8 +94,20 @@ export function createDocumentRoutes(paths: string[], deps: DocumentRouteDeps): 
   async function answer(c: Context): Promise<Response> {
     const document = c.req.param('document') ?? ''
     const now = deps.clock()
-    const link = await checkDocumentLink(deps.secrets, document, { id: c.req.query('id'), exp: c.req.query('exp'), sig: c.req.query('sig') }, now)
-    if (link.kind === 'malformed') return page(c, deps.fallback, 404, deps.fallback.documents.texts.heading, deps.fallback.documents.texts.unavailableText)
+    const link = await checkDocumentLink(
+      deps.secrets,
+      document,
+      { id: c.req.query('id'), exp: c.req.query('exp'), sig: c.req.query('sig') },
+      now,
+    )
+    if (link.kind === 'malformed')
+      return page(
+        c,
+        deps.fallback,
+        404,
+        deps.fallback.documents.texts.heading,
+        deps.fallback.documents.texts.unavailableText,
+      )
     const lead = await leadOf(link.submissionId)
     const launch = (lead && deps.launchOf(lead.launch)) || deps.fallback
     const t = launch.documents.texts
@@ -91,16 +123,27 @@ export function createDocumentRoutes(paths: string[], deps: DocumentRouteDeps): 
       deps.log.error(`documents: could not read ${offered.file} of launch ${lead.launch}`, error)
     }
     if (!bytes) {
-      deps.log.error(`documents: ${offered.file} of launch ${lead.launch} is missing: its links answer 404 until it is back`)
+      deps.log.error(
+        `documents: ${offered.file} of launch ${lead.launch} is missing: its links answer 404 until it is back`,
+      )
       return page(c, launch, 404, t.heading, t.unavailableText)
     }
     if (c.req.method === 'GET') {
       const openedAt = now.toISOString()
       const webhook = deps.webhook
-        ? composeDocumentOpened({ eventId: deps.newId(), lead: { submissionId: lead.submissionId, launch: lead.launch }, siteName: launch.siteName, document: { id: offered.id, title: offered.title }, openedAt })
+        ? composeDocumentOpened({
+            eventId: deps.newId(),
+            lead: { submissionId: lead.submissionId, launch: lead.launch },
+            siteName: launch.siteName,
+            document: { id: offered.id, title: offered.title },
+            openedAt,
+          })
         : undefined
       try {
-        await deps.store.recordDocumentOpened({ leadId: lead.id, document: offered.id, title: offered.title, openedAt }, webhook)
+        await deps.store.recordDocumentOpened(
+          { leadId: lead.id, document: offered.id, title: offered.title, openedAt },
+          webhook,
+        )
         deps.log.info(`documents: lead ${lead.id} opened ${offered.id}`)
         if (webhook) deps.onQueued?.()
       } catch (error) {
@@ -122,9 +165,22 @@ export function createDocumentRoutes(paths: string[], deps: DocumentRouteDeps): 
     })
   }
 
-  async function sendFresh(c: Context, lead: StoredLead | undefined, launch: DocumentLaunch, now: Date): Promise<Response> {
+  async function sendFresh(
+    c: Context,
+    lead: StoredLead | undefined,
+    launch: DocumentLaunch,
+    now: Date,
+  ): Promise<Response> {
     const t = launch.documents.texts
-    if (await deps.overLimit(c)) return page(c, launch, 429, t.heading, 'Too many requests from this address. Please wait a minute and try again.', true)
+    if (await deps.overLimit(c))
+      return page(
+        c,
+        launch,
+        429,
+        t.heading,
+        'Too many requests from this address. Please wait a minute and try again.',
+        true,
+      )
     try {
       const mail = lead && !lead.suspectedSpam ? await deps.freshReply(lead, now) : undefined
       if (lead && mail && (await deps.store.queueDocumentsReply(lead.id, mail, now, new Date(now.getTime() - gapMs)))) {
@@ -133,7 +189,14 @@ export function createDocumentRoutes(paths: string[], deps: DocumentRouteDeps): 
       }
     } catch (error) {
       deps.log.error('documents: could not queue fresh links', error)
-      return page(c, launch, 500, t.heading, 'Fresh links could not be sent just now. Please try again in a moment.', true)
+      return page(
+        c,
+        launch,
+        500,
+        t.heading,
+        'Fresh links could not be sent just now. Please try again in a moment.',
+        true,
+      )
     }
     // The same answer whether a lead was found, was sent links or had them sent minutes ago: a link tells no one anything.
     return page(c, launch, 200, t.sentHeading, t.sentText)
@@ -143,8 +206,17 @@ export function createDocumentRoutes(paths: string[], deps: DocumentRouteDeps): 
   for (const path of paths) {
     app.on(['GET', 'HEAD', 'POST'], `${path}/documents/:document`, answer)
     app.all(`${path}/documents/:document`, (c) => {
-      const response = page(c, deps.fallback, 404, deps.fallback.documents.texts.heading, deps.fallback.documents.texts.unavailableText)
-      return new Response(response.body, { status: 405, headers: { ...Object.fromEntries(response.headers), allow: 'GET, HEAD, POST' } })
+      const response = page(
+        c,
+        deps.fallback,
+        404,
+        deps.fallback.documents.texts.heading,
+        deps.fallback.documents.texts.unavailableText,
+      )
+      return new Response(response.body, {
+        status: 405,
+        headers: { ...Object.fromEntries(response.headers), allow: 'GET, HEAD, POST' },
+      })
     })
   }
   return app

@@ -33,7 +33,12 @@ export type FollowUpLaunch = {
 }
 
 /** The reply's settings for a lead of `launch` (which has a reply), its document links made at `now`. */
-async function replySettingsFor(lead: Pick<NewLead, 'fields' | 'submissionId' | 'phase'>, launch: FollowUpLaunch & { reply: NonNullable<FollowUpLaunch['reply']> }, config: ReplyConfig, now: Date): Promise<ReplySettings> {
+async function replySettingsFor(
+  lead: Pick<NewLead, 'fields' | 'submissionId' | 'phase'>,
+  launch: FollowUpLaunch & { reply: NonNullable<FollowUpLaunch['reply']> },
+  config: ReplyConfig,
+  now: Date,
+): Promise<ReplySettings> {
   const { site, documents } = launch
   const offered = documents ? documentsOffered(documents.list, lead.phase, isRealtorLead(lead.fields)) : []
   return {
@@ -44,7 +49,10 @@ async function replySettingsFor(lead: Pick<NewLead, 'fields' | 'submissionId' | 
     siteEmail: site.email,
     privacy: launch.privacy,
     form: launch.form,
-    documentLinks: documents && offered.length > 0 ? await documentLinksFor(launch.reply.links, lead.submissionId, offered, now, documents.linkDays) : [],
+    documentLinks:
+      documents && offered.length > 0
+        ? await documentLinksFor(launch.reply.links, lead.submissionId, offered, now, documents.linkDays)
+        : [],
   }
 }
 
@@ -53,7 +61,12 @@ async function replySettingsFor(lead: Pick<NewLead, 'fields' | 'submissionId' | 
  * signature, brokerage contact and unsubscribe, the documents' own subject and first line, and the links made at
  * `now`. Undefined when the launch has no reply or documents, none is offered to the lead, or its address is not one.
  */
-export async function composeDocumentsReply(lead: Pick<NewLead, 'fields' | 'submissionId' | 'phase'>, launch: FollowUpLaunch, phaseReply: (config: ReplyConfig) => ReplyConfig, now: Date): Promise<OutgoingMail | undefined> {
+export async function composeDocumentsReply(
+  lead: Pick<NewLead, 'fields' | 'submissionId' | 'phase'>,
+  launch: FollowUpLaunch,
+  phaseReply: (config: ReplyConfig) => ReplyConfig,
+  now: Date,
+): Promise<OutgoingMail | undefined> {
   const { reply, documents } = launch
   if (!reply || !documents) return undefined
   const settings = await replySettingsFor(lead, { ...launch, reply }, phaseReply(reply.config), now)
@@ -64,7 +77,11 @@ export async function composeDocumentsReply(lead: Pick<NewLead, 'fields' | 'subm
   if (!mail) return undefined
   // Each fresh-link e-mail is a message of its own: the same lead may ask again another day.
   const stamp = now.getTime().toString(36)
-  return { ...mail, messageId: mail.messageId.replace('.reply@', `.documents-${stamp}@`), idempotencyKey: `${lead.submissionId}.documents.${stamp}` }
+  return {
+    ...mail,
+    messageId: mail.messageId.replace('.reply@', `.documents-${stamp}@`),
+    idempotencyKey: `${lead.submissionId}.documents.${stamp}`,
+  }
 }
 
 /**
@@ -72,21 +89,40 @@ export async function composeDocumentsReply(lead: Pick<NewLead, 'fields' | 'subm
  * composed again after a crash is the same), or undefined when the launch has no reply or the lead's e-mail is not one
  * plain address.
  */
-export async function composeLeadReply(lead: Pick<NewLead, 'fields' | 'submissionId' | 'phase' | 'createdAt'>, launch: FollowUpLaunch, phaseReply: (config: ReplyConfig) => ReplyConfig): Promise<OutgoingMail | undefined> {
+export async function composeLeadReply(
+  lead: Pick<NewLead, 'fields' | 'submissionId' | 'phase' | 'createdAt'>,
+  launch: FollowUpLaunch,
+  phaseReply: (config: ReplyConfig) => ReplyConfig,
+): Promise<OutgoingMail | undefined> {
   if (!launch.reply) return undefined
-  return composeReply(lead, await replySettingsFor(lead, { ...launch, reply: launch.reply }, phaseReply(launch.reply.config), new Date(lead.createdAt)))
+  return composeReply(
+    lead,
+    await replySettingsFor(
+      lead,
+      { ...launch, reply: launch.reply },
+      phaseReply(launch.reply.config),
+      new Date(lead.createdAt),
+    ),
+  )
 }
 
 /**
  * The reply and the webhook call to queue with `lead`; `phaseReply` gives the reply in the lead's phase. With `later`,
  * the reply is queued as what to send (store.ts LaterMail), composed by the delivery process when it goes.
  */
-export async function followUpMessages(deps: FollowUpDeps, lead: NewLead, launch: FollowUpLaunch, phaseReply: (config: ReplyConfig) => ReplyConfig, later = false): Promise<NewMessage[]> {
+export async function followUpMessages(
+  deps: FollowUpDeps,
+  lead: NewLead,
+  launch: FollowUpLaunch,
+  phaseReply: (config: ReplyConfig) => ReplyConfig,
+  later = false,
+): Promise<NewMessage[]> {
   if (!launch.reply && !deps.webhook) return []
   const email = typeof lead.fields.email === 'string' ? singleAddress(lead.fields.email) : undefined
   const withdrawn =
     email !== undefined &&
-    ((await deps.store.isAddressWithdrawn(email)) || (deps.suppressionKeyOf !== undefined && (await deps.store.isSuppressed(await deps.suppressionKeyOf(email)))))
+    ((await deps.store.isAddressWithdrawn(email)) ||
+      (deps.suppressionKeyOf !== undefined && (await deps.store.isSuppressed(await deps.suppressionKeyOf(email)))))
   if (withdrawn) {
     deps.log.info('send-contact-email: this address withdrew earlier: no reply or webhook call')
     return []
@@ -95,7 +131,15 @@ export async function followUpMessages(deps: FollowUpDeps, lead: NewLead, launch
   const { site } = launch
   if (launch.reply && later) {
     // Queued only when composing it could give an e-mail: the launch has a reply and the address is one plain address.
-    if (email !== undefined) more.push({ kind: 'reply', mail: { compose: 'reply', to: email, messageId: replyMessageId(lead.submissionId, replyForLead(phaseReply(launch.reply.config), lead.fields)) } })
+    if (email !== undefined)
+      more.push({
+        kind: 'reply',
+        mail: {
+          compose: 'reply',
+          to: email,
+          messageId: replyMessageId(lead.submissionId, replyForLead(phaseReply(launch.reply.config), lead.fields)),
+        },
+      })
   } else {
     const reply = await composeLeadReply(lead, launch, phaseReply)
     if (reply) more.push({ kind: 'reply', mail: reply })

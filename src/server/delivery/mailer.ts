@@ -36,7 +36,8 @@ export function messageDomain(address: string): string {
 /** The recipient, or a permanent DeliveryError: a message never goes to anything but one plain address. */
 export function recipientOf(to: string): string {
   const address = singleAddress(to)
-  if (!address) throw new DeliveryError(`The recipient is not one plain e-mail address: ${JSON.stringify(to.slice(0, 100))}`, true)
+  if (!address)
+    throw new DeliveryError(`The recipient is not one plain e-mail address: ${JSON.stringify(to.slice(0, 100))}`, true)
   return address
 }
 
@@ -57,6 +58,7 @@ export function fromHeader(mailerFrom: string, fromName: string | undefined): st
 /** A message's extra headers, names and values made header-safe; names that are not tokens are dropped. */
 export function extraHeaders(mail: OutgoingMail): Record<string, string> {
   const out: Record<string, string> = {}
-  for (const [name, value] of Object.entries(mail.headers ?? {})) if (/^[A-Za-z0-9-]+$/.test(name)) out[name] = headerSafe(value)
+  for (const [name, value] of Object.entries(mail.headers ?? {}))
+    if (/^[A-Za-z0-9-]+$/.test(name)) out[name] = headerSafe(value)
   return out
 }

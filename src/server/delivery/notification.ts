@@ -43,7 +43,9 @@ function schemaFor(form: NotificationForm, field: string): SchemaField {
 export function orderedFields(form: NotificationForm): string[] {
   const fields = [...servedFieldSchemas(form.schema).keys()]
   const order = form.uiSchema?.['ui:order']
-  const first = Array.isArray(order) ? order.filter((f): f is string => typeof f === 'string' && fields.includes(f)) : []
+  const first = Array.isArray(order)
+    ? order.filter((f): f is string => typeof f === 'string' && fields.includes(f))
+    : []
   return [...first, ...fields.filter((f) => !first.includes(f))]
 }
 
@@ -127,7 +129,10 @@ export function notificationMessageId(submissionId: string, recipient: string): 
 }
 
 /** What the notification reads of a lead: a new one, or a stored one (composed when sent: src/server/compose-later.ts). */
-export type NotifiedLead = Pick<NewLead, 'submissionId' | 'createdAt' | 'fields' | 'utm' | 'phase' | 'pageUrl' | 'referrer' | 'consentText' | 'userAgent'>
+export type NotifiedLead = Pick<
+  NewLead,
+  'submissionId' | 'createdAt' | 'fields' | 'utm' | 'phase' | 'pageUrl' | 'referrer' | 'consentText' | 'userAgent'
+>
 
 /**
  * Composes the sales team's notification for a lead: every field with its label, the time, where it came
@@ -156,11 +161,23 @@ export function composeLeadMail(lead: NotifiedLead, settings: NotificationSettin
   ]
 
   const name = typeof lead.fields.name === 'string' ? lead.fields.name : rows[0]?.[1]
-  const subject = headerSafe(`New registration for ${settings.siteName}${name ? `: ${defangForMail(name)}` : ''}`).slice(0, 200)
+  const subject = headerSafe(
+    `New registration for ${settings.siteName}${name ? `: ${defangForMail(name)}` : ''}`,
+  ).slice(0, 200)
   const heading = `New ${isRealtorLead(lead.fields) ? 'realtor ' : ''}registration for ${settings.siteName}`
   const sender = teamMailSender(settings.siteName, settings.brokerage)
 
-  const text = [heading, '', ...rows.map(([k, v]) => `${k}: ${v}`), '', ...context.map(([k, v]) => `${k}: ${v}`), '', '--', sender, ''].join('\n')
+  const text = [
+    heading,
+    '',
+    ...rows.map(([k, v]) => `${k}: ${v}`),
+    '',
+    ...context.map(([k, v]) => `${k}: ${v}`),
+    '',
+    '--',
+    sender,
+    '',
+  ].join('\n')
 
   const tr = ([k, v]: [string, string]) =>
     `<tr><th align="left" valign="top" style="padding:4px 12px 4px 0">${escapeHtml(k)}</th><td style="padding:4px 0;white-space:pre-wrap">${escapeHtml(v)}</td></tr>`

@@ -78,7 +78,12 @@ export type OutboxWorker = {
 }
 
 /** The delay before attempt `attempts + 1`, given `attempts` failures so far (0-based). */
-export function retryDelayMs(attempts: number, policy: RetryPolicy, jitter = 0, random: () => number = Math.random): number {
+export function retryDelayMs(
+  attempts: number,
+  policy: RetryPolicy,
+  jitter = 0,
+  random: () => number = Math.random,
+): number {
   const base = Math.min(policy.maxDelayMs, policy.minDelayMs * 2 ** Math.min(attempts, 30))
   return Math.round(base * (1 + jitter * random()))
 }
@@ -98,7 +103,10 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   const leaseMs = options.leaseMs ?? 120_000
   const jitter = options.jitter ?? 0.2
   const batchSize = Math.max(1, options.batchSize ?? 32)
-  const log = options.log ?? { info: (m: string) => console.log(m), error: (m: string, e?: unknown) => console.error(m, e ?? '') }
+  const log = options.log ?? {
+    info: (m: string) => console.log(m),
+    error: (m: string, e?: unknown) => console.error(m, e ?? ''),
+  }
 
   let running: Promise<DeliveryReport> | undefined
   let again = false
@@ -109,7 +117,14 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
     if (job.kind !== 'webhook') {
       if (!isLaterMail(job.mail)) return mailer.send(job.mail)
       if (composed && 'mail' in composed) return mailer.send(composed.mail)
-      return Promise.reject(new DeliveryError(composed && 'retry' in composed ? `Not composed: ${composed.retry}.` : 'Not composed: this delivery has no launches to compose it from.', false))
+      return Promise.reject(
+        new DeliveryError(
+          composed && 'retry' in composed
+            ? `Not composed: ${composed.retry}.`
+            : 'Not composed: this delivery has no launches to compose it from.',
+          false,
+        ),
+      )
     }
     if (!webhook) return Promise.reject(new DeliveryError('No webhook address is configured (WEBHOOK_URL).', true))
     return webhook.send(job.webhook)
@@ -117,7 +132,9 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
 
   /** The batch's messages queued as what to send, composed (one read of their leads); a failure to read is each one's. */
   async function composeBatch(jobs: OutboxJob[]): Promise<Map<number, Composed>> {
-    const later = jobs.flatMap((job) => (job.kind !== 'webhook' && isLaterMail(job.mail) ? [{ id: job.id, leadId: job.leadId, mail: job.mail }] : []))
+    const later = jobs.flatMap((job) =>
+      job.kind !== 'webhook' && isLaterMail(job.mail) ? [{ id: job.id, leadId: job.leadId, mail: job.mail }] : [],
+    )
     if (later.length === 0 || !options.compose) return new Map()
     try {
       const composed = await options.compose(later)
@@ -130,7 +147,12 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
 
   /** Sends one claimed message; true when it went (marked sent with its batch), else its failure is recorded here. */
   async function deliver(job: OutboxJob, report: DeliveryReport, composed: Composed | undefined): Promise<boolean> {
-    const cancelled = job.withdrawn && job.kind !== 'notification' ? 'the registrant withdrew' : composed && 'cancel' in composed ? composed.cancel : undefined
+    const cancelled =
+      job.withdrawn && job.kind !== 'notification'
+        ? 'the registrant withdrew'
+        : composed && 'cancel' in composed
+          ? composed.cancel
+          : undefined
     if (cancelled !== undefined) {
       await store.markMessageCancelled(job.id, clock())
       log.info(`outbox: ${job.kind} ${job.id} not sent: ${cancelled}`)
@@ -153,8 +175,12 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
         return false
       }
       const delay =
-        job.kind === 'webhook' ? Math.round((webhookDelays[job.attempts] ?? 0) * (1 + jitter * Math.random())) : retryDelayMs(job.attempts, retry, jitter)
-      log.error(`outbox: ${job.kind} ${job.id} failed (attempt ${attempt} of ${allowed}), retry in ${Math.round(delay / 100) / 10} s: ${reason}`)
+        job.kind === 'webhook'
+          ? Math.round((webhookDelays[job.attempts] ?? 0) * (1 + jitter * Math.random()))
+          : retryDelayMs(job.attempts, retry, jitter)
+      log.error(
+        `outbox: ${job.kind} ${job.id} failed (attempt ${attempt} of ${allowed}), retry in ${Math.round(delay / 100) / 10} s: ${reason}`,
+      )
       await store.markMailFailed(job.id, reason, new Date(clock().getTime() + delay))
       return false
     }

@@ -36,7 +36,11 @@ export type ReplySettings = {
  * the reply: such a placeholder (which the checker refuses) and one without a value go, with the space before them,
  * so "Hi {name}," greets "Hi," when the name is not one.
  */
-export function fillPlaceholders(text: string, lead: Pick<NewLead, 'fields'>, settings: Pick<ReplySettings, 'siteName' | 'form'>): string {
+export function fillPlaceholders(
+  text: string,
+  lead: Pick<NewLead, 'fields'>,
+  settings: Pick<ReplySettings, 'siteName' | 'form'>,
+): string {
   const fields = servedFieldSchemas(settings.form.schema)
   return text.replace(/(\s*)\{([^{}]*)\}/g, (whole, space: string, name: string) => {
     if (name === 'site') return `${space}${settings.siteName}`
@@ -63,7 +67,10 @@ export function replyMessageId(submissionId: string, config: Pick<ReplyConfig, '
  * Composes the reply to a new lead, or undefined when its e-mail field is not exactly one plain address (nothing
  * could be delivered). Message-ID `<submissionId.reply@sender's domain>`, idempotency key `submissionId.reply`.
  */
-export async function composeReply(lead: Pick<NewLead, 'fields' | 'submissionId'>, settings: ReplySettings): Promise<OutgoingMail | undefined> {
+export async function composeReply(
+  lead: Pick<NewLead, 'fields' | 'submissionId'>,
+  settings: ReplySettings,
+): Promise<OutgoingMail | undefined> {
   const to = typeof lead.fields.email === 'string' ? singleAddress(lead.fields.email) : undefined
   if (!to) return undefined
   const { config } = settings
@@ -72,13 +79,18 @@ export async function composeReply(lead: Pick<NewLead, 'fields' | 'submissionId'
   const contact = config.brokerage
   const contactLine = [contact.phone, contact.email, contact.website].filter((v): v is string => !!v)
   // The launch's documents (each a personal, signed link), then the plain links the config names.
-  const documents = [...(settings.documentLinks ?? []).map((d) => ({ label: d.title, url: d.url })), ...(config.documents ?? [])]
+  const documents = [
+    ...(settings.documentLinks ?? []).map((d) => ({ label: d.title, url: d.url })),
+    ...(config.documents ?? []),
+  ]
 
   const text = [
     fill(config.greeting),
     '',
     ...config.paragraphs.flatMap((p) => [fill(p), '']),
-    ...(documents.length > 0 ? [config.documentsHeading ?? '', ...documents.map((d) => `- ${d.label}: ${d.url}`), ''] : []),
+    ...(documents.length > 0
+      ? [config.documentsHeading ?? '', ...documents.map((d) => `- ${d.label}: ${d.url}`), '']
+      : []),
     ...config.signature,
     '',
     '--',
@@ -93,7 +105,8 @@ export async function composeReply(lead: Pick<NewLead, 'fields' | 'submissionId'
   ].join('\n')
 
   const p = (body: string, style = 'margin:0 0 16px') => `<p style="${style}">${body}</p>`
-  const a = (href: string, label: string) => `<a href="${escapeHtml(href)}" style="color:#1f3d2b">${escapeHtml(label)}</a>`
+  const a = (href: string, label: string) =>
+    `<a href="${escapeHtml(href)}" style="color:#1f3d2b">${escapeHtml(label)}</a>`
   const small = 'margin:0 0 8px;color:#555;font-size:13px'
   const html = [
     '<!doctype html>',
@@ -108,7 +121,13 @@ export async function composeReply(lead: Pick<NewLead, 'fields' | 'submissionId'
       : []),
     p(config.signature.map(escapeHtml).join('<br>')),
     '<hr style="border:0;border-top:1px solid #ddd;margin:24px 0 16px">',
-    p([...[settings.brokerage, contact.mailingAddress, contactLine.join(' · ')].map(escapeHtml), a(settings.privacy.url, settings.privacy.label)].join('<br>'), small),
+    p(
+      [
+        ...[settings.brokerage, contact.mailingAddress, contactLine.join(' · ')].map(escapeHtml),
+        a(settings.privacy.url, settings.privacy.label),
+      ].join('<br>'),
+      small,
+    ),
     p(`${escapeHtml(fill(config.unsubscribe.notice))} ${a(link, config.unsubscribe.linkLabel)}`, small),
     '</body></html>',
   ].join('\n')

@@ -44,7 +44,10 @@ export function createResendMailer(options: ResendMailerOptions): Mailer {
       })
       if (!response.ok) {
         const detail = (await response.text().catch(() => '')).slice(0, 300)
-        throw new DeliveryError(`Resend answered ${response.status}${detail ? `: ${detail}` : ''}`, isPermanentHttpStatus(response.status))
+        throw new DeliveryError(
+          `Resend answered ${response.status}${detail ? `: ${detail}` : ''}`,
+          isPermanentHttpStatus(response.status),
+        )
       }
       await response.body?.cancel().catch(() => {})
     },

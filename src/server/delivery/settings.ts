@@ -12,7 +12,8 @@ export const deliverySettings = {
     type: 'string',
     format: 'smtp-url',
     secret: true,
-    description: 'The SMTP server for notifications. Unset: each notification is written as an .eml file to DATA_DIR/outbox.',
+    description:
+      'The SMTP server for notifications. Unset: each notification is written as an .eml file to DATA_DIR/outbox.',
     expected: 'a valid address',
     fix: 'use smtp://user:password@host:587 or smtps://user:password@host:465',
   },
@@ -25,14 +26,15 @@ export const deliverySettings = {
   NOTIFY_EMAIL: {
     type: 'string',
     format: 'email',
-    description: "Who receives each registration. Default: site.email in page.config.json.",
+    description: 'Who receives each registration. Default: site.email in page.config.json.',
     expected: 'an e-mail address',
     fix: 'write who receives each registration, e.g. sales@example.com',
   },
   ALERT_EMAIL: {
     type: 'string',
     format: 'email',
-    description: "Who is told (once) when a launch's config breaks or a message of the outbox fails for good. Unset: only the log and /healthz say so.",
+    description:
+      "Who is told (once) when a launch's config breaks or a message of the outbox fails for good. Unset: only the log and /healthz say so.",
     expected: 'an e-mail address',
     fix: 'write who looks after the server, e.g. ops@example.com',
   },
@@ -40,7 +42,8 @@ export const deliverySettings = {
     type: 'string',
     format: 'time-zone',
     default: 'America/Toronto',
-    description: 'The time zone of the "Received" time in notifications (an IANA name), and of the phases\' start times of a launch without launch.timeZone.',
+    description:
+      'The time zone of the "Received" time in notifications (an IANA name), and of the phases\' start times of a launch without launch.timeZone.',
     expected: 'a time zone',
     fix: 'use an IANA name such as America/Toronto',
   },
@@ -65,14 +68,16 @@ export const deliverySettings = {
     minimum: 1,
     maximum: 100,
     default: 10,
-    description: 'Attempts a notification or reply gets before it is kept as failed (npm run outbox:retry sends it again). A permanent refusal (SMTP 5xx) ends it at once.',
+    description:
+      'Attempts a notification or reply gets before it is kept as failed (npm run outbox:retry sends it again). A permanent refusal (SMTP 5xx) ends it at once.',
     fix: 'use a whole number from 1 to 100',
   },
   WEBHOOK_URL: {
     type: 'string',
     format: 'http-url',
     secret: true,
-    description: "Where every new lead is POSTed as signed JSON (your CRM's webhook, docs/webhook.md). Unset: no webhook.",
+    description:
+      "Where every new lead is POSTed as signed JSON (your CRM's webhook, docs/webhook.md). Unset: no webhook.",
     expected: 'a URL',
     fix: "write the https:// address of your CRM's webhook",
   },
@@ -80,7 +85,7 @@ export const deliverySettings = {
     type: 'string',
     minLength: 16,
     secret: true,
-    description: "The secret each webhook call is signed with (HMAC-SHA256); the CRM checks the signature with it.",
+    description: 'The secret each webhook call is signed with (HMAC-SHA256); the CRM checks the signature with it.',
     expected: 'a usable secret',
     fix: 'use at least 16 random characters, e.g. from `openssl rand -hex 32`, and give the same to the CRM',
   },
@@ -90,14 +95,16 @@ export const deliverySettings = {
     minItems: 1,
     maxItems: 30,
     default: standardWebhookDelaysMs.map((ms) => ms / 1000),
-    description: "Seconds between webhook attempts, comma-separated; one more attempt than delays. Default Standard Webhooks' schedule (about 28 hours).",
+    description:
+      "Seconds between webhook attempts, comma-separated; one more attempt than delays. Default Standard Webhooks' schedule (about 28 hours).",
     fix: 'give seconds greater than 0, comma-separated, e.g. 5,300,1800,7200,18000,36000,36000',
   },
   UNSUBSCRIBE_SECRET: {
     type: 'string',
     minLength: 16,
     secret: true,
-    description: 'Signs the unsubscribe links in replies. Node server: default a key made once in DATA_DIR/unsubscribe.key. Required on Supabase when the config has a reply.',
+    description:
+      'Signs the unsubscribe links in replies. Node server: default a key made once in DATA_DIR/unsubscribe.key. Required on Supabase when the config has a reply.',
     expected: 'a usable secret',
     fix: 'use at least 16 random characters, e.g. from `openssl rand -hex 32`',
   },
@@ -112,7 +119,8 @@ export const deliverySettings = {
   SUPABASE_URL: {
     type: 'string',
     format: 'http-url',
-    description: "The project's address; Supabase sets it for deployed functions (the unsubscribe links are made from it).",
+    description:
+      "The project's address; Supabase sets it for deployed functions (the unsubscribe links are made from it).",
     expected: 'a URL',
     fix: 'write https://<project-ref>.supabase.co',
   },
@@ -136,7 +144,8 @@ export const deliverySettings = {
     // A Bearer token (RFC 6750 token68): anything else could never match the Authorization header.
     pattern: '^[A-Za-z0-9._~+/-]+=*$',
     secret: true,
-    description: 'The secret the scheduled retry of pending mail sends as a Bearer token to …/send-contact-email/deliver-pending.',
+    description:
+      'The secret the scheduled retry of pending mail sends as a Bearer token to …/send-contact-email/deliver-pending.',
     expected: 'a usable secret',
     fix: 'use at least 16 random letters and digits, e.g. from `openssl rand -hex 24`',
   },

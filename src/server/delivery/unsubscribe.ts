@@ -125,13 +125,26 @@ ${page.button ? `<form method="post" action="${escapeHtml(url.pathname + url.sea
 `
   return new Response(c.req.method === 'HEAD' ? null : html, {
     status: page.status,
-    headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', 'x-robots-tag': 'noindex', ...page.headers },
+    headers: {
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'no-store',
+      'referrer-policy': 'no-referrer',
+      'x-robots-tag': 'noindex',
+      ...page.headers,
+    },
   })
 }
 
 /** Hono routes for `<path>/unsubscribe`, for each of the function's paths. */
 export function createUnsubscribeRoutes(paths: string[], deps: UnsubscribeDeps): Hono {
-  function page(c: Context, words: UnsubscribePageTexts, status: 200 | 400 | 403 | 405 | 500, heading: string, text: string, button?: string): Response {
+  function page(
+    c: Context,
+    words: UnsubscribePageTexts,
+    status: 200 | 400 | 403 | 405 | 500,
+    heading: string,
+    text: string,
+    button?: string,
+  ): Response {
     const fill = (line: string) => line.replaceAll('{site}', words.siteName)
     return noticePage(c, {
       lang: words.lang,
@@ -144,7 +157,6 @@ export function createUnsubscribeRoutes(paths: string[], deps: UnsubscribeDeps):
       headers: status === 405 ? { allow: 'GET, POST' } : {},
     })
   }
-
 
   async function refused(c: Context, status: 400 | 403 | 405): Promise<Response> {
     const words = await deps.textsFor(undefined)
@@ -172,7 +184,11 @@ export function createUnsubscribeRoutes(paths: string[], deps: UnsubscribeDeps):
       // The body (List-Unsubscribe=One-Click from a mail program, or nothing from our own form) changes nothing.
       try {
         const withdrawal = await deps.store.withdrawLead(link.id, deps.clock())
-        deps.log.info(withdrawal ? `unsubscribe: lead ${withdrawal.leadId} withdrew${withdrawal.already ? ' (again)' : ''}` : 'unsubscribe: no lead for a well-signed link')
+        deps.log.info(
+          withdrawal
+            ? `unsubscribe: lead ${withdrawal.leadId} withdrew${withdrawal.already ? ' (again)' : ''}`
+            : 'unsubscribe: no lead for a well-signed link',
+        )
       } catch (error) {
         deps.log.error('unsubscribe: could not record a withdrawal', error)
         return page(c, words, 500, t.heading, t.errorText)

@@ -41,7 +41,8 @@ export function composeWebhook(lead: NewLead, context: WebhookContext): WebhookM
       consentText: lead.consentText,
       // CASL: 'express' (the updates box ticked) or 'implied' by the inquiry, which ends at impliedConsentUntil.
       consentKind: lead.consentKind ?? 'implied',
-      impliedConsentUntil: lead.consentKind === 'express' ? null : (lead.impliedConsentUntil ?? impliedConsentEnd(lead.createdAt)),
+      impliedConsentUntil:
+        lead.consentKind === 'express' ? null : (lead.impliedConsentUntil ?? impliedConsentEnd(lead.createdAt)),
       pageUrl: lead.pageUrl,
       referrer: lead.referrer,
       utm: lead.utm,
@@ -122,7 +123,9 @@ export function composeDocumentOpened(opened: DocumentOpened): WebhookMessage {
 const encoder = new TextEncoder()
 
 async function hmacHex(secret: string, text: string): Promise<string> {
-  const key = await crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])
+  const key = await crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
+    'sign',
+  ])
   const mac = new Uint8Array(await crypto.subtle.sign('HMAC', key, encoder.encode(text)))
   return Array.from(mac, (b) => b.toString(16).padStart(2, '0')).join('')
 }
@@ -202,7 +205,7 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
         return
       }
       await response.body?.cancel().catch(() => {})
-      const redirect = response.status >= 300 && response.status < 400 || response.type === 'opaqueredirect'
+      const redirect = (response.status >= 300 && response.status < 400) || response.type === 'opaqueredirect'
       throw new DeliveryError(
         redirect
           ? `The webhook at ${host} answered with a redirect (${response.status}): set WEBHOOK_URL to the final address.`

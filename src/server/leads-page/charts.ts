@@ -68,7 +68,9 @@ ${days.map((d, i) => {
   const x = pct(i * slot + slot * 0.15)
   const width = pct(slot * 0.7)
   return html`${d.value > 0 ? html`<rect x="${x}" y="${yOf(d.value)}" width="${width}" height="${Math.max(1, (d.value / max) * plot)}" fill="${bar}"></rect>` : ''}${
-    d.hatched > 0 ? html`<rect x="${x}" y="${yOf(d.value)}" width="${width}" height="${Math.max(1, (d.hatched / max) * plot)}" fill="url(#${id}-hatch)" stroke="${ink}" stroke-width="1"></rect>` : ''
+    d.hatched > 0
+      ? html`<rect x="${x}" y="${yOf(d.value)}" width="${width}" height="${Math.max(1, (d.hatched / max) * plot)}" fill="url(#${id}-hatch)" stroke="${ink}" stroke-width="1"></rect>`
+      : ''
   }`
 })}
 ${days.map((d, i) =>

@@ -24,7 +24,6 @@ export function conversion(registrations: number, visitors: number): string {
   return `${percent >= 10 || percent === 0 ? Math.round(percent) : percent.toFixed(1)}%`
 }
 
-
 // "Mar 2" and "Monday, March 2, 2026" for a day (YYYY-MM-DD), read at noon UTC so no zone moves it.
 const shortDay = new Intl.DateTimeFormat('en-CA', { month: 'short', day: 'numeric', timeZone: 'UTC' })
 const weekday = new Intl.DateTimeFormat('en-CA', { weekday: 'short', timeZone: 'UTC' })
@@ -67,7 +66,11 @@ function funnel(pulse: LeadPulse, choice: LaunchChoice): BarRow[] {
 export function dashboardView(view: ViewContext, pulse: LeadPulse, choice: LaunchChoice, studio: boolean): Html {
   const title = titleOf(view)
   const selected = choice.selected ? launchOf(choice.present, choice.selected) : undefined
-  const scope = selected ? selected.siteName : choice.present.length === 1 ? choice.present[0]!.siteName : 'all your launches'
+  const scope = selected
+    ? selected.siteName
+    : choice.present.length === 1
+      ? choice.present[0]!.siteName
+      : 'all your launches'
   const days = pulse.days
   const today = days.at(-1)
   const yesterday = days.at(-2)
@@ -81,7 +84,10 @@ export function dashboardView(view: ViewContext, pulse: LeadPulse, choice: Launc
   const sources = pulse.sources.map((s) => ({
     label: sourceWords(s.source),
     value: s.registrations,
-    detail: s.visitors > 0 ? `${number(s.visitors)} visitors, ${conversion(s.registrations, s.visitors)} registered` : undefined,
+    detail:
+      s.visitors > 0
+        ? `${number(s.visitors)} visitors, ${conversion(s.registrations, s.visitors)} registered`
+        : undefined,
   }))
   const statuses = funnel(pulse, choice)
   return layout(
@@ -114,7 +120,11 @@ ${tile(`Last ${days.length} days`, total, visitors, counted)}
 <section class="lp-section" aria-labelledby="per-day-heading">
 <h2 id="per-day-heading">Registrations per day</h2>
 <figure class="lp-figure">
-${dayChart('per-day', perDayTitle, days.map((d) => ({ label: shortDay.format(atNoon(d.day)), value: d.registrations, hatched: d.fromEmail })))}
+${dayChart(
+  'per-day',
+  perDayTitle,
+  days.map((d) => ({ label: shortDay.format(atNoon(d.day)), value: d.registrations, hatched: d.fromEmail })),
+)}
 <figcaption><ul class="lp-legend"><li>${swatch('per-day', false)} Registrations</li><li>${swatch('per-day', true)} From a link in an e-mail</li></ul>
 <p class="lp-note">Each day's numbers are in the table <a href="#day-by-day-heading">Day by day</a>, at the end.</p></figcaption>
 </figure>
@@ -126,7 +136,17 @@ ${
   sources.length === 0
     ? html`<p>No registrations or visits in these ${days.length} days.</p>`
     : html`${barChart('sources', `Registrations by source, last ${days.length} days`, sources)}
-${numbers('Registrations by source', ['Source', 'Registrations', 'Visitors', 'Conversion'], pulse.sources.map((s) => [sourceWords(s.source), s.registrations, s.visitors, conversion(s.registrations, s.visitors)]), true)}
+${numbers(
+  'Registrations by source',
+  ['Source', 'Registrations', 'Visitors', 'Conversion'],
+  pulse.sources.map((s) => [
+    sourceWords(s.source),
+    s.registrations,
+    s.visitors,
+    conversion(s.registrations, s.visitors),
+  ]),
+  true,
+)}
 <p class="lp-note">A source is the campaign's utm_source, else the ad network of a click, else the site that linked here; Direct when there was none.</p>`
 }
 </section>
@@ -137,13 +157,26 @@ ${barChart('kinds', `Realtors and buyers, last ${days.length} days`, [
   { label: 'Buyers', value: pulse.buyers },
   { label: 'Realtors', value: pulse.realtors },
 ])}
-${numbers('Realtors and buyers', ['Who', 'Registrations'], [['Buyers', pulse.buyers], ['Realtors', pulse.realtors]], true)}
+${numbers(
+  'Realtors and buyers',
+  ['Who', 'Registrations'],
+  [
+    ['Buyers', pulse.buyers],
+    ['Realtors', pulse.realtors],
+  ],
+  true,
+)}
 </section>
 
 <section class="lp-section" aria-labelledby="status-heading">
 <h2 id="status-heading">Follow-up</h2>
 ${barChart('status', `Registrations of the last ${days.length} days by status`, statuses)}
-${numbers('Registrations by status', ['Status', 'Registrations'], statuses.map((s) => [s.label, s.value]), true)}
+${numbers(
+  'Registrations by status',
+  ['Status', 'Registrations'],
+  statuses.map((s) => [s.label, s.value]),
+  true,
+)}
 </section>
 
 <section class="lp-section" aria-labelledby="email-heading">
@@ -155,7 +188,12 @@ ${
 ${numbers(
   'Registrations from e-mail links, by campaign',
   ['Campaign', 'Registrations', 'First', 'Last'],
-  pulse.emailCampaigns.map((c) => [c.campaign || '(no campaign name)', c.registrations, localDay(c.first, view.timeZone), localDay(c.last, view.timeZone)]),
+  pulse.emailCampaigns.map((c) => [
+    c.campaign || '(no campaign name)',
+    c.registrations,
+    localDay(c.first, view.timeZone),
+    localDay(c.last, view.timeZone),
+  ]),
   false,
 )}`
 }
@@ -166,7 +204,15 @@ ${numbers(
 ${numbers(
   'Registrations per day',
   ['Day', 'Registered', 'From e-mail', 'Visitors', 'Rate'],
-  [...days].reverse().map((d) => [html`<span class="lp-weekday">${weekday.format(atNoon(d.day))}, </span>${shortDay.format(atNoon(d.day))}`, d.registrations, d.fromEmail, d.visitors, conversion(d.registrations, d.visitors)]),
+  [...days]
+    .reverse()
+    .map((d) => [
+      html`<span class="lp-weekday">${weekday.format(atNoon(d.day))}, </span>${shortDay.format(atNoon(d.day))}`,
+      d.registrations,
+      d.fromEmail,
+      d.visitors,
+      conversion(d.registrations, d.visitors),
+    ]),
   false,
 )}
 <p class="lp-note">Rate: registrations per unique visitor that day.</p>
@@ -178,6 +224,7 @@ ${numbers(
 /** The day of an instant in the team's time zone, e.g. "Mar 2". */
 function localDay(iso: string, timeZone: string): string {
   let format = dayFormats.get(timeZone)
-  if (!format) dayFormats.set(timeZone, (format = new Intl.DateTimeFormat('en-CA', { month: 'short', day: 'numeric', timeZone })))
+  if (!format)
+    dayFormats.set(timeZone, (format = new Intl.DateTimeFormat('en-CA', { month: 'short', day: 'numeric', timeZone })))
   return format.format(new Date(iso))
 }

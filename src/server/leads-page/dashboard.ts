@@ -33,9 +33,21 @@ export function addDashboardRoutes(app: Hono, ctx: DashboardContext): void {
     const viewer = await ctx.viewerOf(c)
     if (!viewer) return c.redirect('/leads', 303)
     const choice = await ctx.launchChoice(viewer, viewer.filter)
-    const pulse = await ctx.store.countPulse({ ...ctx.scopeOf(viewer, choice), days: lastDays(ctx.clock(), dashboardDays, ctx.view.timeZone) })
-    const launches = choice.selected ? `launch ${choice.selected}` : viewer.launches ? `the account's launches (${viewer.launches.join(', ') || 'none'})` : 'all launches'
-    await ctx.audit({ who: viewer.who, action: 'viewed the dashboard', launch: choice.selected || undefined, detail: launches })
+    const pulse = await ctx.store.countPulse({
+      ...ctx.scopeOf(viewer, choice),
+      days: lastDays(ctx.clock(), dashboardDays, ctx.view.timeZone),
+    })
+    const launches = choice.selected
+      ? `launch ${choice.selected}`
+      : viewer.launches
+        ? `the account's launches (${viewer.launches.join(', ') || 'none'})`
+        : 'all launches'
+    await ctx.audit({
+      who: viewer.who,
+      action: 'viewed the dashboard',
+      launch: choice.selected || undefined,
+      detail: launches,
+    })
     return c.html(dashboardView(ctx.view, pulse, choice, ctx.studioLink(viewer)))
   })
 

@@ -3,7 +3,10 @@ import type { HtmlEscapedString } from 'hono/utils/html'
 import type { LeadsFilter } from './sessions.ts'
 
 /** The launches to choose from and the one chosen ('' for all): views.ts's LaunchChoice, as the filters read it. */
-type LaunchChoice = { present: Array<{ slug: string; siteName: string; statuses: readonly string[] }>; selected: string }
+type LaunchChoice = {
+  present: Array<{ slug: string; siteName: string; statuses: readonly string[] }>
+  selected: string
+}
 
 /**
  * The list's filters (launch, Status, Assigned to, Realtor, From, To): plain form fields sent with the search (a POST
@@ -20,7 +23,14 @@ export const unassignedFilter = '(unassigned)'
 
 /** Whether any filter or search narrows the list (the launch aside). */
 export function isNarrowed(filter: LeadsFilter): boolean {
-  return filter.text !== '' || filter.status !== '' || filter.assignee !== '' || filter.realtor !== '' || filter.from !== '' || filter.to !== ''
+  return (
+    filter.text !== '' ||
+    filter.status !== '' ||
+    filter.assignee !== '' ||
+    filter.realtor !== '' ||
+    filter.from !== '' ||
+    filter.to !== ''
+  )
 }
 
 /** The statuses of the launches in view, in their order, each once. */
@@ -47,12 +57,23 @@ ${options.map(([value, words]) => option(value, words, chosen))}
 export function filterFields(choice: LaunchChoice, filter: LeadsFilter, assignees: AssigneeChoice[]): Html {
   const statuses = statusesOf(choice)
   const people = [...assignees]
-  if (filter.assignee && filter.assignee !== unassignedFilter && !people.some((p) => p.value === filter.assignee)) people.push({ value: filter.assignee, label: filter.assignee })
+  if (filter.assignee && filter.assignee !== unassignedFilter && !people.some((p) => p.value === filter.assignee))
+    people.push({ value: filter.assignee, label: filter.assignee })
   return html`<div class="lp-filters">
 ${choice.present.length > 1 ? select('search-launch', 'launch', 'Launch', [['', 'All launches'], ...choice.present.map((l): [string, string] => [l.slug, l.siteName])], choice.selected) : ''}
 ${select('filter-status', 'status', 'Status', [['', 'Any status'], ...statuses.map((s): [string, string] => [s, s])], filter.status)}
 ${select('filter-assignee', 'assignee', 'Assigned to', [['', 'Anyone'], [unassignedFilter, 'Nobody'], ...people.map((p): [string, string] => [p.value, p.label])], filter.assignee)}
-${select('filter-realtor', 'realtor', 'Realtor', [['', 'Realtors and buyers'], ['yes', 'Realtors only'], ['no', 'Buyers only']], filter.realtor)}
+${select(
+  'filter-realtor',
+  'realtor',
+  'Realtor',
+  [
+    ['', 'Realtors and buyers'],
+    ['yes', 'Realtors only'],
+    ['no', 'Buyers only'],
+  ],
+  filter.realtor,
+)}
 <div class="lp-filter">
 <label for="filter-from">From</label>
 <input id="filter-from" name="from" type="date" value="${filter.from}">

@@ -15,7 +15,17 @@ import { assigneeLabel, launchOf, noticeView, type ViewContext } from './views.t
 
 /** What the lead's routes use of the leads page. */
 export type LeadRoutesContext = {
-  store: Pick<LeadStore, 'listLeads' | 'listMessages' | 'recordFollowUp' | 'followUpOf' | 'otherRegistrationsOf' | 'agentRegistrationOf' | 'listLeadAnnouncements' | 'documentOpeningsOf'>
+  store: Pick<
+    LeadStore,
+    | 'listLeads'
+    | 'listMessages'
+    | 'recordFollowUp'
+    | 'followUpOf'
+    | 'otherRegistrationsOf'
+    | 'agentRegistrationOf'
+    | 'listLeadAnnouncements'
+    | 'documentOpeningsOf'
+  >
   audit: LeadsAudit
   studio?: StudioSignIn | undefined
   view: ViewContext
@@ -58,11 +68,32 @@ export function addLeadRoutes(app: Hono, ctx: LeadRoutesContext): void {
     const id = Number(c.req.param('id'))
     const [stored] = id > 0 ? await store.listLeads(id - 1, 1) : []
     if (!stored || stored.id !== id) {
-      return c.html(noticeView(view, 'No such registration', `There is no registration ${id}: it may have been erased.`, ctx.studioLink(viewer)), 404)
+      return c.html(
+        noticeView(
+          view,
+          'No such registration',
+          `There is no registration ${id}: it may have been erased.`,
+          ctx.studioLink(viewer),
+        ),
+        404,
+      )
     }
     if (!ctx.mayView(viewer, stored.launch)) {
-      await ctx.audit({ who: viewer.who, action: 'refused a lead of a launch the account is not given', launch: stored.launch, detail: `lead ${id}` })
-      return c.html(noticeView(view, 'Not your launch', 'This registration is for a launch your account is not given. An owner of the studio can add it.', ctx.studioLink(viewer)), 403)
+      await ctx.audit({
+        who: viewer.who,
+        action: 'refused a lead of a launch the account is not given',
+        launch: stored.launch,
+        detail: `lead ${id}`,
+      })
+      return c.html(
+        noticeView(
+          view,
+          'Not your launch',
+          'This registration is for a launch your account is not given. An owner of the studio can add it.',
+          ctx.studioLink(viewer),
+        ),
+        403,
+      )
     }
     return { viewer, lead: stored }
   }
@@ -79,11 +110,30 @@ export function addLeadRoutes(app: Hono, ctx: LeadRoutesContext): void {
       store.documentOpeningsOf([stored.id]),
     ])
     const notification = messages.find((message) => message.kind === 'notification')
-    const lead = { ...stored, notification: notification ? notificationStateOf(notification.status, notification.attempts) : notificationStateOf(null, null) }
+    const lead = {
+      ...stored,
+      notification: notification
+        ? notificationStateOf(notification.status, notification.attempts)
+        : notificationStateOf(null, null),
+    }
     // Registrations of launches this viewer is not given are counted by launch, never shown.
     const visible = others.filter((other) => ctx.mayView(viewer, other.launch))
-    const hiddenLaunches = new Set(others.filter((other) => !ctx.mayView(viewer, other.launch)).map((other) => other.launch)).size
-    return c.html(leadView(view, lead, ctx.studioLink(viewer), { followUp, others: visible, hiddenLaunches, assign, agent, problem, announcements, documents }), problem ? 400 : 200)
+    const hiddenLaunches = new Set(
+      others.filter((other) => !ctx.mayView(viewer, other.launch)).map((other) => other.launch),
+    ).size
+    return c.html(
+      leadView(view, lead, ctx.studioLink(viewer), {
+        followUp,
+        others: visible,
+        hiddenLaunches,
+        assign,
+        agent,
+        problem,
+        announcements,
+        documents,
+      }),
+      problem ? 400 : 200,
+    )
   }
 
   // A lead by its number (never anything personal in the address); another launch's lead is refused to an account
@@ -91,33 +141,54 @@ export function addLeadRoutes(app: Hono, ctx: LeadRoutesContext): void {
   app.get(leadPath, async (c) => {
     const found = await leadOf(c)
     if (found instanceof Response) return found
-    await ctx.audit({ who: found.viewer.who, action: 'viewed a lead', launch: found.lead.launch, detail: `lead ${found.lead.id}` })
+    await ctx.audit({
+      who: found.viewer.who,
+      action: 'viewed a lead',
+      launch: found.lead.launch,
+      detail: `lead ${found.lead.id}`,
+    })
     return leadPage(c, found.viewer, found.lead)
   })
 
   /** The value a change form sent, or the words that say what is wrong with it. */
-  async function valueOf(kind: FollowUpKind, lead: StoredLead, body: Record<string, unknown>): Promise<{ value: string } | { problem: string }> {
+  async function valueOf(
+    kind: FollowUpKind,
+    lead: StoredLead,
+    body: Record<string, unknown>,
+  ): Promise<{ value: string } | { problem: string }> {
     const sent = typeof body[kind] === 'string' ? (body[kind] as string).trim() : ''
     if (kind === 'status') {
       const statuses = launchOf(view.launches, lead.launch).statuses
-      return statuses.includes(sent) ? { value: sent } : { problem: `Choose one of the statuses: ${statuses.join(', ')}.` }
+      return statuses.includes(sent)
+        ? { value: sent }
+        : { problem: `Choose one of the statuses: ${statuses.join(', ')}.` }
     }
     if (kind === 'note') {
       if (sent === '') return { problem: 'Write the note first, then choose Add note.' }
-      if (sent.length > noteLength) return { problem: `A note can be at most ${noteLength} characters: this one has ${sent.length}. Shorten it or split it in two.` }
+      if (sent.length > noteLength)
+        return {
+          problem: `A note can be at most ${noteLength} characters: this one has ${sent.length}. Shorten it or split it in two.`,
+        }
       return { value: sent }
     }
     const ways = await assignWays(lead.launch)
     if (ways.kind === 'accounts') {
       // The one it has now stays a choice (a salesperson of the launch's roster, assigned in turn, may have no account).
       const current = sent !== '' && (await store.followUpOf(lead.id, 0)).assignee === sent
-      return sent === '' || current || ways.people.some((p) => p.value === sent) ? { value: sent } : { problem: 'Choose a salesperson from the list (or Nobody).' }
+      return sent === '' || current || ways.people.some((p) => p.value === sent)
+        ? { value: sent }
+        : { problem: 'Choose a salesperson from the list (or Nobody).' }
     }
-    if (sent.length > assigneeLength || /\p{Cc}/u.test(sent)) return { problem: `Type a name of at most ${assigneeLength} characters (or leave it empty for nobody).` }
+    if (sent.length > assigneeLength || /\p{Cc}/u.test(sent))
+      return { problem: `Type a name of at most ${assigneeLength} characters (or leave it empty for nobody).` }
     return { value: sent }
   }
 
-  const auditWords: Record<FollowUpKind, string> = { status: "changed a lead's status", assignee: 'assigned a lead', note: 'added a note to a lead' }
+  const auditWords: Record<FollowUpKind, string> = {
+    status: "changed a lead's status",
+    assignee: 'assigned a lead',
+    note: 'added a note to a lead',
+  }
 
   app.post(`${leadPath}/:kind{status|assignee|note}`, async (c) => {
     const found = await leadOf(c)
@@ -146,7 +217,10 @@ export function addLeadRoutes(app: Hono, ctx: LeadRoutesContext): void {
     const entry = await store.recordFollowUp({ leadId: lead.id, kind, value: checked.value, author, at, webhook })
     if (entry) {
       // The status and the assignee are the team's own words; a note's text is never written to the audit log.
-      const detail = kind === 'note' ? `lead ${lead.id} (the note's text is not recorded)` : `lead ${lead.id}: ${checked.value || 'nobody'}`
+      const detail =
+        kind === 'note'
+          ? `lead ${lead.id} (the note's text is not recorded)`
+          : `lead ${lead.id}: ${checked.value || 'nobody'}`
       await ctx.audit({ who: viewer.who, action: auditWords[kind], launch: lead.launch, detail })
       if (webhook) ctx.onQueued?.()
     }

@@ -7,7 +7,23 @@ import type { ListedLead } from '../store/store.ts'
 import type { LeadAnnouncement } from '../store/announcements.ts'
 import type { DocumentOpenings } from '../store/document-downloads.ts'
 import type { AssigneeChoice } from './filter-view.ts'
-import { assigneeLabel, assigneeName, bar, columnsOf, consentWords, fieldValue, followUpWords, launchOf, layout, localTime, notificationBadge, realtorMark, titleOf, withdrawal, type ViewContext } from './views.ts'
+import {
+  assigneeLabel,
+  assigneeName,
+  bar,
+  columnsOf,
+  consentWords,
+  fieldValue,
+  followUpWords,
+  launchOf,
+  layout,
+  localTime,
+  notificationBadge,
+  realtorMark,
+  titleOf,
+  withdrawal,
+  type ViewContext,
+} from './views.ts'
 
 /**
  * A lead on a page of its own: its follow-up (Status, Assigned to, Note: each a plain form that saves with one POST
@@ -45,7 +61,8 @@ ${
   openings.length
     ? html`<ul aria-labelledby="documents">
 ${openings.map(
-  (o) => html`<li>${o.title}: opened ${o.count === 1 ? 'once' : `${o.count} times`}, last <time datetime="${o.last}">${localTime(o.last, view.timeZone)}</time></li>`,
+  (o) =>
+    html`<li>${o.title}: opened ${o.count === 1 ? 'once' : `${o.count} times`}, last <time datetime="${o.last}">${localTime(o.last, view.timeZone)}</time></li>`,
 )}
 </ul>`
     : html`<p>No document opened yet.</p>`
@@ -53,7 +70,12 @@ ${openings.map(
 </section>`
 }
 
-const announcementStates: Record<LeadAnnouncement['status'], string> = { pending: 'queued', sent: 'sent', failed: 'failed', cancelled: 'not sent: unsubscribed' }
+const announcementStates: Record<LeadAnnouncement['status'], string> = {
+  pending: 'queued',
+  sent: 'sent',
+  failed: 'failed',
+  cancelled: 'not sent: unsubscribed',
+}
 
 function announcementLine(view: ViewContext, entry: LeadAnnouncement): Html {
   return html`<li class="lp-history-entry">
@@ -78,7 +100,10 @@ function assigneeControl(view: ViewContext, assign: AssignWays, current: string,
   if (assign.kind === 'text') {
     return html`<input id="lead-assignee" name="assignee" type="text" value="${current}" maxlength="80" autocomplete="off" placeholder="Nobody yet"${invalid}>`
   }
-  const people = current && !assign.people.some((p) => p.value === current) ? [...assign.people, { value: current, label: assigneeLabel(view, current) }] : assign.people
+  const people =
+    current && !assign.people.some((p) => p.value === current)
+      ? [...assign.people, { value: current, label: assigneeLabel(view, current) }]
+      : assign.people
   return html`<select id="lead-assignee" name="assignee"${invalid}>
 <option value=""${current === '' ? html` selected` : ''}>Nobody</option>
 ${people.map((p) => html`<option value="${p.value}"${p.value === current ? html` selected` : ''}>${p.label}</option>`)}

@@ -11,7 +11,16 @@ import type { LeadPosition, LeadSearch, LeadStore, ListedLead } from '../store/s
 import { leadsCss, leadsScript } from './leads-css.ts'
 import { emptyFilter, type LeadsFilter, type SessionStore } from './sessions.ts'
 import type { LeadsAudit, StudioSignIn, Viewer } from './viewers.ts'
-import { assigneeLabel, launchOf, listView, signInView, type LaunchChoice, type LeadsPageLaunch, type SignInWays, type ViewContext } from './views.ts'
+import {
+  assigneeLabel,
+  launchOf,
+  listView,
+  signInView,
+  type LaunchChoice,
+  type LeadsPageLaunch,
+  type SignInWays,
+  type ViewContext,
+} from './views.ts'
 import { addLeadRoutes } from './lead-routes.ts'
 import { statusesOf, unassignedFilter, type AssigneeChoice } from './filter-view.ts'
 import { createPhoneReader, searchedPhone } from './phone-numbers.ts'
@@ -123,7 +132,11 @@ export function createLeadsPage(deps: LeadsPageDeps): Hono {
   const log: AppLog = deps.log ?? { info: (m) => console.log(m), error: (m, e) => console.error(m, e ?? '') }
   const pageSize = deps.pageSize ?? 50
   const sessionMs = deps.sessionMs ?? 12 * 60 * 60 * 1000
-  const limiter = createSignInLimiter({ counts: deps.signInCounts, clock, log: { info: (m) => log.info(`leads page: ${m}`) } })
+  const limiter = createSignInLimiter({
+    counts: deps.signInCounts,
+    clock,
+    log: { info: (m) => log.info(`leads page: ${m}`) },
+  })
   const { launches } = deps
   const launchesNow = typeof launches === 'function' ? launches : () => launches
   const view: ViewContext = {
@@ -145,7 +158,9 @@ export function createLeadsPage(deps: LeadsPageDeps): Hono {
     return reading
   }
   // The leads stored before this version (or by the function since the last start) are read now, not on the first look.
-  readPhones().catch((error: unknown) => log.error('leads page: could not read the phone numbers of the stored leads', error))
+  readPhones().catch((error: unknown) =>
+    log.error('leads page: could not read the phone numbers of the stored leads', error),
+  )
 
   /**
    * The launches to choose from (the configured ones, then any only the stored leads still name) and the session's
@@ -167,7 +182,10 @@ export function createLeadsPage(deps: LeadsPageDeps): Hono {
   }
 
   /** The search a filter asks for (the launch aside): text (and the phone it reads as), status, assignee, realtor, days. */
-  function searchOf(filter: LeadsFilter, choice: LaunchChoice): Omit<LeadSearch, 'limit' | 'launch' | 'launches' | 'from'> {
+  function searchOf(
+    filter: LeadsFilter,
+    choice: LaunchChoice,
+  ): Omit<LeadSearch, 'limit' | 'launch' | 'launches' | 'from'> {
     const phone = searchedPhone(filter.text)
     const inView = choice.selected ? choice.present.filter((launch) => launch.slug === choice.selected) : choice.present
     const from = filter.from ? dayStart(filter.from, deps.timeZone) : undefined
@@ -176,7 +194,9 @@ export function createLeadsPage(deps: LeadsPageDeps): Hono {
       text: filter.text,
       ...(phone ? { phone } : {}),
       // A lead never given a status is in its launch's first one.
-      ...(filter.status ? { status: { is: filter.status, orUnset: inView.some((launch) => launch.statuses[0] === filter.status) } } : {}),
+      ...(filter.status
+        ? { status: { is: filter.status, orUnset: inView.some((launch) => launch.statuses[0] === filter.status) } }
+        : {}),
       ...(filter.assignee ? { assignee: filter.assignee === unassignedFilter ? '' : filter.assignee } : {}),
       ...(filter.realtor ? { realtor: filter.realtor === 'yes' } : {}),
       ...(from ? { createdFrom: from } : {}),
@@ -230,7 +250,11 @@ export function createLeadsPage(deps: LeadsPageDeps): Hono {
     }
     const session = await sessionOf(c)
     if (!session) return undefined
-    return { who: `shared leads password from ${deps.clientIp(c)}`, filter: session.filter, saveFilter: (filter) => deps.sessions.saveFilter(session.token, filter) }
+    return {
+      who: `shared leads password from ${deps.clientIp(c)}`,
+      filter: session.filter,
+      saveFilter: (filter) => deps.sessions.saveFilter(session.token, filter),
+    }
   }
 
   async function signInWays(): Promise<SignInWays> {
@@ -277,14 +301,26 @@ export function createLeadsPage(deps: LeadsPageDeps): Hono {
 
   // Refuse cross-site POSTs before anything else reads the body or the session; a form here is a few hundred bytes.
   app.post(`${cookiePath}/*`, async (c, next) => {
-    if (!fromThisOrigin(c)) return c.text('This form can only be sent from the leads page itself. Open /leads and try again.', 403)
+    if (!fromThisOrigin(c))
+      return c.text('This form can only be sent from the leads page itself. Open /leads and try again.', 403)
     await next()
   })
   // A note may be 1,000 characters of any script: up to 12 bytes each once form-encoded.
   const smallForm = bodyLimit({ maxSize: 4096, onError: (c) => c.text('That form is too large.', 413) })
-  const noteForm = bodyLimit({ maxSize: 16_384, onError: (c) => c.text('That note is too long: keep it under 1,000 characters.', 413) })
-  const announcementForm = bodyLimit({ maxSize: 65_536, onError: (c) => c.text('That announcement is too long: keep it under 2,000 characters.', 413) })
-  app.post(`${cookiePath}/*`, (c, next) => (c.req.path.endsWith('/note') ? noteForm : c.req.path === '/leads/announcements' ? announcementForm : smallForm)(c, next))
+  const noteForm = bodyLimit({
+    maxSize: 16_384,
+    onError: (c) => c.text('That note is too long: keep it under 1,000 characters.', 413),
+  })
+  const announcementForm = bodyLimit({
+    maxSize: 65_536,
+    onError: (c) => c.text('That announcement is too long: keep it under 2,000 characters.', 413),
+  })
+  app.post(`${cookiePath}/*`, (c, next) =>
+    (c.req.path.endsWith('/note') ? noteForm : c.req.path === '/leads/announcements' ? announcementForm : smallForm)(
+      c,
+      next,
+    ),
+  )
 
   app.get(cookiePath, async (c) => {
     const viewer = await viewerOf(c)
@@ -303,8 +339,15 @@ export function createLeadsPage(deps: LeadsPageDeps): Hono {
     const first = page.leads[0]
     const last = page.leads.at(-1)
     const which = older ? 'an older page' : newer ? 'a newer page' : 'the newest page'
-    await deps.audit({ who: viewer.who, action: 'viewed the leads list', launch: choice.selected || undefined, detail: `${which}; ${filterWords(viewer, choice, viewer.filter)}; ${page.leads.length} of ${page.total} shown` })
-    const repeats = new Map((await deps.store.countOtherRegistrations(page.leads.map((lead) => lead.id))).map((r) => [r.leadId, r.others]))
+    await deps.audit({
+      who: viewer.who,
+      action: 'viewed the leads list',
+      launch: choice.selected || undefined,
+      detail: `${which}; ${filterWords(viewer, choice, viewer.filter)}; ${page.leads.length} of ${page.total} shown`,
+    })
+    const repeats = new Map(
+      (await deps.store.countOtherRegistrations(page.leads.map((lead) => lead.id))).map((r) => [r.leadId, r.others]),
+    )
     return c.html(
       listView(
         view,
@@ -335,8 +378,27 @@ export function createLeadsPage(deps: LeadsPageDeps): Hono {
     studioLink,
     readPhones,
   })
-  addAnnouncementRoutes(app, { store: deps.store, deps: deps.announcements, audit: deps.audit, view, clock, onQueued: deps.onQueued, viewerOf, mayView, studioLink })
-  addDashboardRoutes(app, { store: deps.store, audit: deps.audit, view, clock, viewerOf, launchChoice, scopeOf, studioLink })
+  addAnnouncementRoutes(app, {
+    store: deps.store,
+    deps: deps.announcements,
+    audit: deps.audit,
+    view,
+    clock,
+    onQueued: deps.onQueued,
+    viewerOf,
+    mayView,
+    studioLink,
+  })
+  addDashboardRoutes(app, {
+    store: deps.store,
+    audit: deps.audit,
+    view,
+    clock,
+    viewerOf,
+    launchChoice,
+    scopeOf,
+    studioLink,
+  })
   app.get(`${cookiePath}/`, (c) => c.redirect(cookiePath, 301))
 
   app.post(`${cookiePath}/sign-in`, async (c) => {
@@ -344,17 +406,28 @@ export function createLeadsPage(deps: LeadsPageDeps): Hono {
     const attempt = { address: deps.clientIp(c), account, device: getCookie(c, deviceCookieName) }
     const verdict = await limiter.check(attempt)
     if (!verdict.allowed) {
-      return c.text('Too many sign-in attempts. Please wait a minute and try again.', 429, { 'retry-after': String(verdict.retryAfterSeconds) })
+      return c.text('Too many sign-in attempts. Please wait a minute and try again.', 429, {
+        'retry-after': String(verdict.retryAfterSeconds),
+      })
     }
     const body = await c.req.parseBody()
     const typed = typeof body.password === 'string' ? body.password : ''
     if (!deps.checkPassword(typed)) {
       await limiter.recordFailure(attempt)
       log.info(`leads page: sign-in refused, wrong password (client ${attempt.address})`)
-      return c.html(signInView(view, await signInWays(), { kind: 'error', text: 'That password is not right. Please try again.' }), 401)
+      return c.html(
+        signInView(view, await signInWays(), { kind: 'error', text: 'That password is not right. Please try again.' }),
+        401,
+      )
     }
     const device = await limiter.recordSuccess(attempt)
-    setCookie(c, deviceCookieName, device.token, { path: cookiePath, httpOnly: true, sameSite: 'Strict', secure: isHttps(c), maxAge: device.maxAgeSeconds })
+    setCookie(c, deviceCookieName, device.token, {
+      path: cookiePath,
+      httpOnly: true,
+      sameSite: 'Strict',
+      secure: isHttps(c),
+      maxAge: device.maxAgeSeconds,
+    })
     const token = await deps.sessions.create(clock(), sessionMs)
     setCookie(c, cookieName, token, {
       path: cookiePath,
@@ -385,7 +458,8 @@ export function createLeadsPage(deps: LeadsPageDeps): Hono {
     const viewer = await viewerOf(c)
     if (!viewer) return c.redirect(cookiePath, 303)
     const body = await c.req.parseBody()
-    const field = (name: string, max = 200) => (body.clear || typeof body[name] !== 'string' ? '' : (body[name] as string).trim().slice(0, max))
+    const field = (name: string, max = 200) =>
+      body.clear || typeof body[name] !== 'string' ? '' : (body[name] as string).trim().slice(0, max)
     const text = field('text')
     // Only a launch there is and the viewer may see: anything else (a stale or forged value) means all of theirs.
     const choice = await launchChoice(viewer, { ...emptyFilter, launch: field('launch') })
@@ -393,7 +467,15 @@ export function createLeadsPage(deps: LeadsPageDeps): Hono {
     const status = statusesOf(choice).includes(field('status')) ? field('status') : ''
     const realtor = field('realtor') === 'yes' || field('realtor') === 'no' ? (field('realtor') as 'yes' | 'no') : ''
     const day = (name: string) => (dayStart(field(name), deps.timeZone) ? field(name) : '')
-    await viewer.saveFilter({ text, launch: choice.selected, status, assignee: field('assignee'), realtor, from: day('from'), to: day('to') })
+    await viewer.saveFilter({
+      text,
+      launch: choice.selected,
+      status,
+      assignee: field('assignee'),
+      realtor,
+      from: day('from'),
+      to: day('to'),
+    })
     return c.redirect(cookiePath, 303)
   })
 
@@ -413,10 +495,26 @@ export function createLeadsPage(deps: LeadsPageDeps): Hono {
   }
 
   /** A CSV download's answer: a byte-order mark first, so Excel reads accents correctly. */
-  async function csvAnswer(c: Context, viewer: Viewer, choice: LaunchChoice, what: string, name: string, chunks: string[], written: number) {
-    await deps.audit({ who: viewer.who, action: `downloaded leads as CSV${what}`, launch: choice.selected || undefined, detail: `${filterWords(viewer, choice, viewer.filter)}; ${written} leads` })
+  async function csvAnswer(
+    c: Context,
+    viewer: Viewer,
+    choice: LaunchChoice,
+    what: string,
+    name: string,
+    chunks: string[],
+    written: number,
+  ) {
+    await deps.audit({
+      who: viewer.who,
+      action: `downloaded leads as CSV${what}`,
+      launch: choice.selected || undefined,
+      detail: `${filterWords(viewer, choice, viewer.filter)}; ${written} leads`,
+    })
     const day = new Intl.DateTimeFormat('en-CA', { timeZone: deps.timeZone }).format(clock())
-    return c.body(['\uFEFF', ...chunks].join(''), 200, { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${name}-${day}.csv"` })
+    return c.body(['\uFEFF', ...chunks].join(''), 200, {
+      'content-type': 'text/csv; charset=utf-8',
+      'content-disposition': `attachment; filename="${name}-${day}.csv"`,
+    })
   }
 
   // Every column, for integrations (the same writer as npm run leads:export).
@@ -428,7 +526,12 @@ export function createLeadsPage(deps: LeadsPageDeps): Hono {
     const chunks: string[] = []
     // The chosen launch's form fields, or every launch's (the default launch's first).
     const forms = (choice.selected ? [launchOf(choice.present, choice.selected)] : choice.present).map((l) => l.form)
-    const written = await writeLeadsCsv(matchingLeads(viewer, choice), fieldsOfForms(forms), (chunk) => void chunks.push(chunk), (ids) => deps.store.documentOpeningsOf(ids))
+    const written = await writeLeadsCsv(
+      matchingLeads(viewer, choice),
+      fieldsOfForms(forms),
+      (chunk) => void chunks.push(chunk),
+      (ids) => deps.store.documentOpeningsOf(ids),
+    )
     return csvAnswer(c, viewer, choice, '', 'leads', chunks, written)
   })
 
@@ -439,12 +542,23 @@ export function createLeadsPage(deps: LeadsPageDeps): Hono {
     const choice = await launchChoice(viewer, viewer.filter)
     const withLaunch = !choice.selected && choice.present.length > 1
     const chunks = [peopleCsvHeader(deps.timeZone, withLaunch)]
-    for await (const lead of matchingLeads(viewer, choice)()) chunks.push(peopleCsvRecord(lead, choice.present, deps.timeZone, withLaunch))
-    return csvAnswer(c, viewer, choice, ' (for people)', `${choice.selected || 'all-launches'}-leads`, chunks, chunks.length - 1)
+    for await (const lead of matchingLeads(viewer, choice)())
+      chunks.push(peopleCsvRecord(lead, choice.present, deps.timeZone, withLaunch))
+    return csvAnswer(
+      c,
+      viewer,
+      choice,
+      ' (for people)',
+      `${choice.selected || 'all-launches'}-leads`,
+      chunks,
+      chunks.length - 1,
+    )
   })
 
   app.get(`${cookiePath}/leads.css`, (c) => c.body(leadsCss, 200, { 'content-type': 'text/css; charset=utf-8' }))
-  app.get(`${cookiePath}/leads.js`, (c) => c.body(leadsScript, 200, { 'content-type': 'text/javascript; charset=utf-8' }))
+  app.get(`${cookiePath}/leads.js`, (c) =>
+    c.body(leadsScript, 200, { 'content-type': 'text/javascript; charset=utf-8' }),
+  )
 
   return app
 }

@@ -42,8 +42,13 @@ export type MountedLeadsPage = {
  * The leads page's sessions where the server keeps its data: PostgreSQL when a pool is given (DATABASE_URL; the pool
  * stays its owner's to end), else DATA_DIR/leads-page.sqlite. Bound to `password` (LEADS_PASSWORD, '' without one).
  */
-export function openLeadsPageSessions(where: { dataDir: string; pool?: SqlQueryable | undefined }, password: string): SessionStore {
-  return where.pool ? createPostgresSessionStore(where.pool, password) : openSessionStore(path.join(where.dataDir, 'leads-page.sqlite'), password)
+export function openLeadsPageSessions(
+  where: { dataDir: string; pool?: SqlQueryable | undefined },
+  password: string,
+): SessionStore {
+  return where.pool
+    ? createPostgresSessionStore(where.pool, password)
+    : openSessionStore(path.join(where.dataDir, 'leads-page.sqlite'), password)
 }
 
 /**
@@ -59,7 +64,10 @@ export function mountLeadsPage(site: Hono, options: LeadsPageMountOptions): Moun
   const sessions = openLeadsPageSessions(options, password ?? '')
   const audit: LeadsAudit =
     studio?.audit ??
-    (async (entry) => console.log(`Leads page: ${entry.who} ${entry.action}${entry.launch ? ` (${entry.launch})` : ''}${entry.detail ? `: ${entry.detail}` : ''}`))
+    (async (entry) =>
+      console.log(
+        `Leads page: ${entry.who} ${entry.action}${entry.launch ? ` (${entry.launch})` : ''}${entry.detail ? `: ${entry.detail}` : ''}`,
+      ))
   const app = createLeadsPage({
     checkPassword: password === undefined ? undefined : createPasswordCheck(password),
     studio: studio?.signIn,
@@ -75,7 +83,8 @@ export function mountLeadsPage(site: Hono, options: LeadsPageMountOptions): Moun
     ...(options.onQueued ? { onQueued: options.onQueued } : {}),
     announcements: options.announcements,
   })
-  const state = async () => (password !== undefined ? 'password' : (await studio!.signIn.hasAccounts()) ? 'accounts' : 'off')
+  const state = async () =>
+    password !== undefined ? 'password' : (await studio!.signIn.hasAccounts()) ? 'accounts' : 'off'
   const toLeadsPage = async (c: Context, next: () => Promise<void>) => {
     if ((await state()) === 'off') return next()
     return app.fetch(c.req.raw, c.env)

@@ -16,14 +16,23 @@ const formats = new Map<string, Intl.DateTimeFormat>()
 function localStamp(iso: string, timeZone: string): string {
   let format = formats.get(timeZone)
   if (!format) {
-    format = new Intl.DateTimeFormat('en-CA', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' })
+    format = new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+    })
     formats.set(timeZone, format)
   }
   const parts = Object.fromEntries(format.formatToParts(new Date(iso)).map((part) => [part.type, part.value]))
   return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}`
 }
 
-const text = (value: unknown) => (typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value))
+const text = (value: unknown) =>
+  typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value)
 const isRealtor = (value: unknown) => ['yes', 'true', '1'].includes(text(value).toLowerCase())
 
 /** The header of the people's CSV: the launch column only when there is more than one launch. */
@@ -42,7 +51,12 @@ export function peopleCsvHeader(timeZone: string, withLaunch: boolean): string {
 }
 
 /** One lead as a record of the people's CSV, read with its own launch's form. */
-export function peopleCsvRecord(lead: ListedLead, launches: LeadsPageLaunch[], timeZone: string, withLaunch: boolean): string {
+export function peopleCsvRecord(
+  lead: ListedLead,
+  launches: LeadsPageLaunch[],
+  timeZone: string,
+  withLaunch: boolean,
+): string {
   const launch = launchOf(launches, lead.launch)
   const phoneField = phoneFieldsOf(launch.form).find((field) => text(lead.fields[field]) !== '')
   const follow = followUpWords(launch, lead)

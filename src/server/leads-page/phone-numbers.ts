@@ -39,7 +39,9 @@ type UiOptions = { 'ui:options'?: { inputType?: unknown } }
 
 /** A form's phone fields: those its uiSchema types as tel, else one named phone. */
 export function phoneFieldsOf(form: NotificationForm): string[] {
-  const fields = Object.keys(form.schema.properties ?? {}).filter((field) => ((form.uiSchema?.[field] ?? {}) as UiOptions)['ui:options']?.inputType === 'tel')
+  const fields = Object.keys(form.schema.properties ?? {}).filter(
+    (field) => ((form.uiSchema?.[field] ?? {}) as UiOptions)['ui:options']?.inputType === 'tel',
+  )
   return fields.length > 0 ? fields : ['phone']
 }
 

@@ -1,6 +1,15 @@
 import { randomBytes } from 'node:crypto'
 import type { SqlQueryable } from '../store/sql-queryable.ts'
-import { accountRowOf, accountTag, emptyFilter, filterOf, hashOf, passwordTagOf, type LeadsFilter, type SessionStore } from './sessions.ts'
+import {
+  accountRowOf,
+  accountTag,
+  emptyFilter,
+  filterOf,
+  hashOf,
+  passwordTagOf,
+  type LeadsFilter,
+  type SessionStore,
+} from './sessions.ts'
 
 /**
  * The leads page's sessions on PostgreSQL (supabase/migrations/*_leads_page_sessions.sql), for several Node servers
@@ -19,13 +28,17 @@ type SessionRow = { expires_at: Date | string; filter: LeadsFilter | string }
 export function createPostgresSessionStore(db: SqlQueryable, password: string): SessionStore {
   let ready: Promise<string> | undefined
   const start = async () => {
-    await db.query("INSERT INTO public.leads_page_settings (name, value) VALUES ('password_key', $1) ON CONFLICT (name) DO NOTHING", [
-      randomBytes(32).toString('hex'),
-    ])
+    await db.query(
+      "INSERT INTO public.leads_page_settings (name, value) VALUES ('password_key', $1) ON CONFLICT (name) DO NOTHING",
+      [randomBytes(32).toString('hex')],
+    )
     // A statement of its own: it sees the key another server made while the insert above ran.
     const { rows } = await db.query("SELECT value FROM public.leads_page_settings WHERE name = 'password_key'")
     const tag = passwordTagOf((rows[0] as { value: string }).value, password)
-    await db.query('DELETE FROM public.leads_page_sessions WHERE password_tag <> $1 AND password_tag <> $2', [tag, accountTag])
+    await db.query('DELETE FROM public.leads_page_sessions WHERE password_tag <> $1 AND password_tag <> $2', [
+      tag,
+      accountTag,
+    ])
     return tag
   }
   const passwordTag = () =>
@@ -36,11 +49,10 @@ export function createPostgresSessionStore(db: SqlQueryable, password: string): 
   const purge = 'DELETE FROM public.leads_page_sessions WHERE expires_at <= $1'
   const liveRow = async (tokenHash: string, now: Date, tag: string) =>
     (
-      await db.query('SELECT expires_at, filter FROM public.leads_page_sessions WHERE token_hash = $1 AND expires_at > $2 AND password_tag = $3', [
-        tokenHash,
-        now.toISOString(),
-        tag,
-      ])
+      await db.query(
+        'SELECT expires_at, filter FROM public.leads_page_sessions WHERE token_hash = $1 AND expires_at > $2 AND password_tag = $3',
+        [tokenHash, now.toISOString(), tag],
+      )
     ).rows[0] as SessionRow | undefined
 
   return {
@@ -59,7 +71,10 @@ export function createPostgresSessionStore(db: SqlQueryable, password: string): 
       return row ? { expiresAt: new Date(row.expires_at), filter: filterOf(row.filter) } : undefined
     },
     async saveFilter(token, filter) {
-      await db.query('UPDATE public.leads_page_sessions SET filter = $2::jsonb WHERE token_hash = $1', [hashOf(token), JSON.stringify(filter)])
+      await db.query('UPDATE public.leads_page_sessions SET filter = $2::jsonb WHERE token_hash = $1', [
+        hashOf(token),
+        JSON.stringify(filter),
+      ])
     },
     async end(token) {
       await db.query('DELETE FROM public.leads_page_sessions WHERE token_hash = $1', [hashOf(token)])
@@ -74,7 +89,13 @@ export function createPostgresSessionStore(db: SqlQueryable, password: string): 
         `WITH expired AS (${purge} AND token_hash <> $2)
          INSERT INTO public.leads_page_sessions (token_hash, expires_at, filter, password_tag) VALUES ($2, $3, $4::jsonb, $5)
          ON CONFLICT (token_hash) DO UPDATE SET expires_at = excluded.expires_at, filter = excluded.filter`,
-        [now.toISOString(), accountRowOf(key), new Date(now.getTime() + ttlMs).toISOString(), JSON.stringify(filter), accountTag],
+        [
+          now.toISOString(),
+          accountRowOf(key),
+          new Date(now.getTime() + ttlMs).toISOString(),
+          JSON.stringify(filter),
+          accountTag,
+        ],
       )
     },
     close() {},
@@ -104,6 +125,9 @@ export async function erasePostgresSearchesFor(db: SqlQueryable, address: string
 export async function countPostgresSearchesFor(db: SqlQueryable, address: string): Promise<number> {
   const present = await db.query("SELECT to_regclass('public.leads_page_sessions') IS NOT NULL AS present")
   if (!(present.rows[0] as { present: boolean }).present) return 0
-  const { rows } = await db.query("SELECT count(*)::int AS n FROM public.leads_page_sessions WHERE strpos(lower(filter->>'text'), lower($1)) > 0", [address.trim()])
+  const { rows } = await db.query(
+    "SELECT count(*)::int AS n FROM public.leads_page_sessions WHERE strpos(lower(filter->>'text'), lower($1)) > 0",
+    [address.trim()],
+  )
   return (rows[0] as { n: number }).n
 }

@@ -14,10 +14,26 @@ import { ensurePrivateFile } from '../store/private-files.ts'
  * assignee (filter-view.ts: unassignedFilter for nobody), realtors ('yes') or buyers ('no'), and a range of days
  * (YYYY-MM-DD, in the team's time zone). '' for any of them: no narrowing.
  */
-export type LeadsFilter = { text: string; launch: string; status: string; assignee: string; realtor: '' | 'yes' | 'no'; from: string; to: string }
+export type LeadsFilter = {
+  text: string
+  launch: string
+  status: string
+  assignee: string
+  realtor: '' | 'yes' | 'no'
+  from: string
+  to: string
+}
 
 /** A filter that narrows nothing. */
-export const emptyFilter: LeadsFilter = { text: '', launch: '', status: '', assignee: '', realtor: '', from: '', to: '' }
+export const emptyFilter: LeadsFilter = {
+  text: '',
+  launch: '',
+  status: '',
+  assignee: '',
+  realtor: '',
+  from: '',
+  to: '',
+}
 
 /** A signed-in session. */
 export type LeadsSession = { expiresAt: Date; filter: LeadsFilter }
@@ -65,7 +81,9 @@ export const accountTag = 'studio-account'
 
 /** A stored filter (JSON text, or the object PostgreSQL's jsonb gives) as a whole LeadsFilter: what is missing is ''. */
 export function filterOf(stored: string | object): LeadsFilter {
-  const filter = (typeof stored === 'string' ? JSON.parse(stored) : stored) as Partial<Record<keyof LeadsFilter, unknown>>
+  const filter = (typeof stored === 'string' ? JSON.parse(stored) : stored) as Partial<
+    Record<keyof LeadsFilter, unknown>
+  >
   const read = (key: keyof LeadsFilter) => (typeof filter[key] === 'string' ? (filter[key] as string) : '')
   const realtor = read('realtor')
   return {
@@ -107,22 +125,31 @@ export function openSessionStore(file: string, password: string): SessionStore {
   // A search typed (a name, an address) leaves the file's bytes when its session goes.
   db.pragma('secure_delete = ON')
   db.exec(schema)
-  if (!(db.pragma('table_info(sessions)') as Array<{ name: string }>).some((column) => column.name === 'password_tag')) {
+  if (
+    !(db.pragma('table_info(sessions)') as Array<{ name: string }>).some((column) => column.name === 'password_tag')
+  ) {
     db.exec("ALTER TABLE sessions ADD COLUMN password_tag TEXT NOT NULL DEFAULT ''")
   }
-  db.prepare("INSERT INTO session_settings (name, value) VALUES ('password_key', ?) ON CONFLICT DO NOTHING").run(randomBytes(32).toString('hex'))
-  const key = db.prepare<[], { value: string }>("SELECT value FROM session_settings WHERE name = 'password_key'").get()!.value
+  db.prepare("INSERT INTO session_settings (name, value) VALUES ('password_key', ?) ON CONFLICT DO NOTHING").run(
+    randomBytes(32).toString('hex'),
+  )
+  const key = db.prepare<[], { value: string }>("SELECT value FROM session_settings WHERE name = 'password_key'").get()!
+    .value
   const passwordTag = passwordTagOf(key, password)
   // Studio accounts' filters are not bound to the password (their rows' tag is `accountTag`, never an HMAC).
   db.prepare('DELETE FROM sessions WHERE password_tag <> ? AND password_tag <> ?').run(passwordTag, accountTag)
-  const insert = db.prepare<[string, number, string]>('INSERT INTO sessions (token_hash, expires_at, password_tag) VALUES (?, ?, ?)')
+  const insert = db.prepare<[string, number, string]>(
+    'INSERT INTO sessions (token_hash, expires_at, password_tag) VALUES (?, ?, ?)',
+  )
   const purge = db.prepare<[number]>('DELETE FROM sessions WHERE expires_at <= ?')
   const select = db.prepare<[string, number, string], { expires_at: number; filter: string }>(
     'SELECT expires_at, filter FROM sessions WHERE token_hash = ? AND expires_at > ? AND password_tag = ?',
   )
   const update = db.prepare<[string, string]>('UPDATE sessions SET filter = ? WHERE token_hash = ?')
   const remove = db.prepare<[string]>('DELETE FROM sessions WHERE token_hash = ?')
-  const selectAccount = db.prepare<[string, number, string], { filter: string }>('SELECT filter FROM sessions WHERE token_hash = ? AND expires_at > ? AND password_tag = ?')
+  const selectAccount = db.prepare<[string, number, string], { filter: string }>(
+    'SELECT filter FROM sessions WHERE token_hash = ? AND expires_at > ? AND password_tag = ?',
+  )
   const upsertAccount = db.prepare<[string, number, string, string]>(
     'INSERT INTO sessions (token_hash, expires_at, filter, password_tag) VALUES (?, ?, ?, ?) ON CONFLICT (token_hash) DO UPDATE SET expires_at = excluded.expires_at, filter = excluded.filter',
   )
@@ -181,7 +208,9 @@ export async function eraseSearchesFor(file: string, address: string): Promise<n
     db.pragma('busy_timeout = 5000')
     db.pragma('secure_delete = ON')
     const changed = db
-      .prepare<[string]>(`UPDATE sessions SET filter = json_set(filter, '$.text', '') WHERE instr(lower(json_extract(filter, '$.text')), lower(?)) > 0`)
+      .prepare<[string]>(
+        `UPDATE sessions SET filter = json_set(filter, '$.text', '') WHERE instr(lower(json_extract(filter, '$.text')), lower(?)) > 0`,
+      )
       .run(address.trim()).changes
     // The running server may read at this moment and hold the checkpoint back: try for up to 5 s.
     for (let attempt = 0; ; attempt++) {

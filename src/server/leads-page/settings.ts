@@ -10,7 +10,8 @@ export const leadsPageSettings = {
     type: 'string',
     minLength: 12,
     secret: true,
-    description: "A password the whole sales team shares for the leads page at /leads (registrations, search, CSV), for installs from before studio accounts. Unset: only studio accounts sign in there (until the studio has one, /leads answers 404).",
+    description:
+      'A password the whole sales team shares for the leads page at /leads (registrations, search, CSV), for installs from before studio accounts. Unset: only studio accounts sign in there (until the studio has one, /leads answers 404).',
     expected: 'long enough',
     fix: 'use at least 12 characters (a few unrelated words make a good one), or unset it and give each salesperson a studio account (npm run studio:invite -- --email … --role sales)',
   },

@@ -23,30 +23,61 @@ type Html = HtmlEscapedString | Promise<HtmlEscapedString>
  * A launch as the leads page shows it: its slug, its development's name, its form (fields, labels, option names), its
  * statuses, and the names of its roster's salespeople by e-mail (lower case), for showing who has a lead.
  */
-export type LeadsPageLaunch = { slug: string; siteName: string; form: NotificationForm; statuses: readonly string[]; people?: ReadonlyMap<string, string> }
+export type LeadsPageLaunch = {
+  slug: string
+  siteName: string
+  form: NotificationForm
+  statuses: readonly string[]
+  people?: ReadonlyMap<string, string>
+}
 
 /** What the leads page needs of a launch's config. */
 export function leadsPageLaunchOf(config: Pick<PageConfig, 'launch' | 'site' | 'form'>): LeadsPageLaunch {
-  return leadsPageLaunchOfContract(config.launch.slug, { site: config.site, form: config.form, leadStatuses: config.launch.leadStatuses, roster: config.launch.roster })
+  return leadsPageLaunchOfContract(config.launch.slug, {
+    site: config.site,
+    form: config.form,
+    leadStatuses: config.launch.leadStatuses,
+    roster: config.launch.roster,
+  })
 }
 
 /** The same of a published launch's contract (schema/function-launch.ts), as the Node server holds it. */
-export function leadsPageLaunchOfContract(slug: string, contract: Pick<FunctionLaunch, 'form' | 'leadStatuses' | 'roster'> & { site: { name: string } }): LeadsPageLaunch {
-  const people = new Map((contract.roster ?? []).map((person) => [person.email.toLowerCase(), person.name.trim()] as const))
-  return { slug, siteName: contract.site.name, form: contract.form, statuses: contract.leadStatuses ?? defaultLeadStatuses, people }
+export function leadsPageLaunchOfContract(
+  slug: string,
+  contract: Pick<FunctionLaunch, 'form' | 'leadStatuses' | 'roster'> & { site: { name: string } },
+): LeadsPageLaunch {
+  const people = new Map(
+    (contract.roster ?? []).map((person) => [person.email.toLowerCase(), person.name.trim()] as const),
+  )
+  return {
+    slug,
+    siteName: contract.site.name,
+    form: contract.form,
+    statuses: contract.leadStatuses ?? defaultLeadStatuses,
+    people,
+  }
 }
 
 /**
  * The leads page's launches as a live set serves them now (src/server/site/live-launches.ts): read at each request,
  * worked out once per set, so a publish (a new status, a roster's names) shows at once, without a restart.
  */
-export function leadsPageLaunchesOfLive(current: () => { launches: ReadonlyArray<{ slug: string; version?: { contract: Parameters<typeof leadsPageLaunchOfContract>[1] } | undefined }> }): () => LeadsPageLaunch[] {
+export function leadsPageLaunchesOfLive(
+  current: () => {
+    launches: ReadonlyArray<{
+      slug: string
+      version?: { contract: Parameters<typeof leadsPageLaunchOfContract>[1] } | undefined
+    }>
+  },
+): () => LeadsPageLaunch[] {
   let seen: { launches: unknown } | undefined
   let made: LeadsPageLaunch[] = []
   return () => {
     const snapshot = current()
     if (snapshot.launches !== seen?.launches) {
-      made = snapshot.launches.flatMap(({ slug, version }) => (version ? [leadsPageLaunchOfContract(slug, version.contract)] : []))
+      made = snapshot.launches.flatMap(({ slug, version }) =>
+        version ? [leadsPageLaunchOfContract(slug, version.contract)] : [],
+      )
       seen = snapshot
     }
     return made
@@ -64,12 +95,21 @@ export type LaunchChoice = { present: LeadsPageLaunch[]; selected: string }
 
 /** The name the pages go by: the development's, or every development's when there are several. */
 export function titleOf(view: ViewContext): string {
-  return new Intl.ListFormat('en-CA', { style: 'long', type: 'conjunction' }).format(view.launches.map((launch) => launch.siteName))
+  return new Intl.ListFormat('en-CA', { style: 'long', type: 'conjunction' }).format(
+    view.launches.map((launch) => launch.siteName),
+  )
 }
 
 /** A launch by slug; one no config describes any more is shown by its slug, its fields by their names. */
 export function launchOf(launches: LeadsPageLaunch[], slug: string): LeadsPageLaunch {
-  return launches.find((launch) => launch.slug === slug) ?? { slug, siteName: slug, form: { schema: {} }, statuses: defaultLeadStatuses }
+  return (
+    launches.find((launch) => launch.slug === slug) ?? {
+      slug,
+      siteName: slug,
+      form: { schema: {} },
+      statuses: defaultLeadStatuses,
+    }
+  )
 }
 
 /**
@@ -124,7 +164,11 @@ ${body}
 export type SignInWays = { password: boolean; studio?: string | undefined }
 
 /** The sign-in form, with a message when a try failed or the visitor just signed out. */
-export function signInView(view: ViewContext, ways: SignInWays, notice?: { kind: 'error' | 'info'; text: string }): Html {
+export function signInView(
+  view: ViewContext,
+  ways: SignInWays,
+  notice?: { kind: 'error' | 'info'; text: string },
+): Html {
   const invalid = notice?.kind === 'error'
   const title = titleOf(view)
   const studioLink = ways.studio
@@ -166,7 +210,8 @@ ${studio ? html`<a class="lp-button lp-button-quiet" href="/studio/">Studio</a>`
 
 /** The leads page's views, the current one marked: the registrations, the dashboard and the announcements. */
 export function tabs(current: 'list' | 'dashboard' | 'announcements'): Html {
-  const tab = (href: string, words: string, here: boolean) => html`<a href="${href}" class="lp-tab"${here ? html` aria-current="page"` : ''}>${words}</a>`
+  const tab = (href: string, words: string, here: boolean) =>
+    html`<a href="${href}" class="lp-tab"${here ? html` aria-current="page"` : ''}>${words}</a>`
   return html`<nav class="lp-tabs" aria-label="Views">${tab('/leads', 'Registrations', current === 'list')}${tab('/leads/dashboard', 'Dashboard', current === 'dashboard')}${tab('/leads/announcements', 'Announcements', current === 'announcements')}</nav>`
 }
 
@@ -195,7 +240,8 @@ const notificationWords: Record<NotificationState['status'], string> = {
 
 function notificationText(state: NotificationState): string {
   const words = notificationWords[state.status]
-  if (state.status === 'retrying' || state.status === 'failed') return `${words} (${state.attempts} failed ${state.attempts === 1 ? 'try' : 'tries'})`
+  if (state.status === 'retrying' || state.status === 'failed')
+    return `${words} (${state.attempts} failed ${state.attempts === 1 ? 'try' : 'tries'})`
   return words
 }
 
@@ -238,7 +284,8 @@ export function fieldValue(form: NotificationForm, field: string, value: unknown
     const shown = at > 0 ? html`${text.slice(0, at)}<wbr>${text.slice(at)}` : text
     return html`<a href="mailto:${value}">${shown}</a>`
   }
-  if (kind === 'tel') return html`<a href="tel:${phoneE164(value) || value.replace(/[^\d+]/g, '')}">${phoneDisplay(text)}</a>`
+  if (kind === 'tel')
+    return html`<a href="tel:${phoneE164(value) || value.replace(/[^\d+]/g, '')}">${phoneDisplay(text)}</a>`
   return html`${text}`
 }
 
@@ -287,7 +334,10 @@ export function consentWords(lead: Pick<ListedLead, 'consentKind' | 'impliedCons
 const dayFormats = new Map<string, Intl.DateTimeFormat>()
 
 /** Where a lead's follow-up stands: its status (the launch's first when never set) and who has it. */
-export function followUpWords(launch: LeadsPageLaunch, lead: Pick<ListedLead, 'followUp'>): { status: string; assignee: string } {
+export function followUpWords(
+  launch: LeadsPageLaunch,
+  lead: Pick<ListedLead, 'followUp'>,
+): { status: string; assignee: string } {
   return { status: lead.followUp?.status ?? launch.statuses[0] ?? 'New', assignee: lead.followUp?.assignee || 'Nobody' }
 }
 
@@ -326,7 +376,14 @@ ${rest.map((field) => html`<div><dt>${fieldLabel(launch.form, field)}</dt><dd>${
 }
 
 /** A lead as a table row: the shared columns, each value shown by the lead's own launch's form. */
-function row(view: ViewContext, fields: string[], showLaunch: boolean, showPhase: boolean, lead: ListedLead, others: number | undefined): Html {
+function row(
+  view: ViewContext,
+  fields: string[],
+  showLaunch: boolean,
+  showPhase: boolean,
+  lead: ListedLead,
+  others: number | undefined,
+): Html {
   const launch = launchOf(view.launches, lead.launch)
   const follow = followUpWords(launch, lead)
   return html`<tr>
@@ -355,7 +412,15 @@ function summary(page: LeadSearchPage, text: string, launch: LeadsPageLaunch | u
  * and as a table (wide screens), paging. Every launch's leads show its own form's labels; a launch column and line
  * appear when there is more than one launch.
  */
-export function listView(view: ViewContext, page: LeadSearchPage, filter: LeadsFilter, choice: LaunchChoice, paging: Paging, studio: boolean, extras: ListExtras): Html {
+export function listView(
+  view: ViewContext,
+  page: LeadSearchPage,
+  filter: LeadsFilter,
+  choice: LaunchChoice,
+  paging: Paging,
+  studio: boolean,
+  extras: ListExtras,
+): Html {
   const { text } = filter
   const showLaunch = choice.present.length > 1
   // The phase each lead registered in, as a column once any lead on the page has one (a launch with phases).
@@ -397,9 +462,9 @@ ${
           ? 'Nothing matches that search. Check the spelling, or search for part of a name, e-mail or phone number.'
           : narrowed && !selected
             ? 'No registration matches these filters. Choose Show all to see every registration.'
-          : selected
-            ? `No registrations for ${selected.siteName} yet.`
-            : 'No registrations yet.'
+            : selected
+              ? `No registrations for ${selected.siteName} yet.`
+              : 'No registrations yet.'
       }</p>`
     : html`<ol class="lp-cards">
 ${page.leads.map((lead) => card(view, showLaunch, lead, extras.repeats.get(lead.id)))}

@@ -48,7 +48,9 @@ function sameKey(a: string, b: string): boolean {
 /** Whether the request carries one of `keys`: supabase-js sends the key as `apikey` and as a Bearer token. */
 export function offersKey(c: Context, keys: readonly string[]): boolean {
   // A signed-in visitor's Bearer token is a user JWT, so either header may be the one that matches.
-  const offered = [c.req.header('apikey')?.trim(), bearerToken(c.req.header('authorization'))].filter((k): k is string => !!k)
+  const offered = [c.req.header('apikey')?.trim(), bearerToken(c.req.header('authorization'))].filter(
+    (k): k is string => !!k,
+  )
   let found = false
   for (const key of offered) for (const k of keys) found = sameKey(k, key) || found
   return found

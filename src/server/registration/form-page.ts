@@ -76,7 +76,8 @@ export function fillFormPage(
     const text = value === undefined || value === null ? '' : String(value)
     let out = tag
     const type = attributes.get('type') ?? 'text'
-    if (type === 'radio' || type === 'checkbox') out = setAttribute(out, 'checked', attributes.get('value') === text && text !== '' ? '' : undefined)
+    if (type === 'radio' || type === 'checkbox')
+      out = setAttribute(out, 'checked', attributes.get('value') === text && text !== '' ? '' : undefined)
     else if (type !== 'hidden') out = setAttribute(out, 'value', text)
     const message = errors[name]
     out = setAttribute(out, 'aria-invalid', message ? 'true' : undefined)
@@ -98,11 +99,16 @@ export function fillFormPage(
     return `${open}${escapeHtml(value === undefined || value === null ? '' : String(value))}${close}`
   })
   for (const [id, message] of messageTargets) {
-    form = form.replace(new RegExp(`(<p\\b[^>]*\\sid="${id.replace(/[^\w-]/g, '')}"[^>]*>)[\\s\\S]*?(</p>)`), (_whole, open: string, close: string) => `${open}${escapeHtml(message)}${close}`)
+    form = form.replace(
+      new RegExp(`(<p\\b[^>]*\\sid="${id.replace(/[^\w-]/g, '')}"[^>]*>)[\\s\\S]*?(</p>)`),
+      (_whole, open: string, close: string) => `${open}${escapeHtml(message)}${close}`,
+    )
   }
   const unshown = Object.entries(errors).filter(([field]) => !shown.has(field))
   if (unshown.length > 0) {
-    const added = unshown.map(([field, message]) => addedField(form, field, labelOf(field), values[field], message)).join('')
+    const added = unshown
+      .map(([field, message]) => addedField(form, field, labelOf(field), values[field], message))
+      .join('')
     form = form.replace(/<button\b[^>]*type="submit"/, (button) => `${added}${button}`)
   }
   const carried = Object.entries(hidden)
@@ -112,5 +118,7 @@ export function fillFormPage(
   const page = html.slice(0, formStart) + form + html.slice(formEnd)
   // No scripts: this page is the answer to a post, not the home page at its own address (its code would route here
   // to the not-found page); the form on it posts again like the first one.
-  return page.replace(/<script\b(?![^>]*application\/(?:ld\+)?json)[^>]*>[\s\S]*?<\/script>/g, '').replace(/<link rel="modulepreload"[^>]*>/g, '')
+  return page
+    .replace(/<script\b(?![^>]*application\/(?:ld\+)?json)[^>]*>[\s\S]*?<\/script>/g, '')
+    .replace(/<link rel="modulepreload"[^>]*>/g, '')
 }

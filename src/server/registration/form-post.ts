@@ -29,7 +29,8 @@ export function readFormBody(text: string, schema: unknown): Record<string, unkn
   const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>
   for (const [key, value] of new URLSearchParams(text)) {
     const type = fields.get(key)?.type
-    if ((type === 'number' || type === 'integer') && value.trim() !== '' && Number.isFinite(Number(value))) out[key] = Number(value)
+    if ((type === 'number' || type === 'integer') && value.trim() !== '' && Number.isFinite(Number(value)))
+      out[key] = Number(value)
     else if (type === 'boolean') out[key] = value === 'true' || value === 'on'
     else out[key] = value
   }
@@ -49,7 +50,10 @@ export function parseFormBody(bytes: ArrayBuffer, schema: unknown): Record<strin
 
 /** Whether a request is a plain form post (answered with pages, not JSON). */
 export function isFormPost(request: Request): boolean {
-  return request.method === 'POST' && (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() === formContentType
+  return (
+    request.method === 'POST' &&
+    (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() === formContentType
+  )
 }
 
 /** The origin a form post comes from: its Origin, or without one, its Referer's; undefined when neither is usable. */
@@ -76,14 +80,20 @@ export function formPostPage(pageUrl: unknown, site: string): string | undefined
 }
 
 /** Attribution of a form post, from its Referer: the page address, its utm_* parameters, click ids and path. */
-export function formPostAttribution(referer: string | undefined): { pageUrl: string | null; utm: Record<string, string>; clickIds: Record<string, string>; landingPage: string | null } {
+export function formPostAttribution(referer: string | undefined): {
+  pageUrl: string | null
+  utm: Record<string, string>
+  clickIds: Record<string, string>
+  landingPage: string | null
+} {
   let url: URL | undefined
   try {
     url = referer ? new URL(referer) : undefined
   } catch {
     url = undefined
   }
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) return { pageUrl: null, utm: {}, clickIds: {}, landingPage: null }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+    return { pageUrl: null, utm: {}, clickIds: {}, landingPage: null }
   const { utm, clickIds, landingPage } = attributionOfUrl(url)
   return { pageUrl: url.href.slice(0, 2048), utm, clickIds, landingPage }
 }
@@ -91,7 +101,9 @@ export function formPostAttribution(referer: string | undefined): { pageUrl: str
 /** A UUID-shaped id (version 8: custom) from SHA-256 of the canonical values, the client and the 10-minute window. */
 export async function derivedSubmissionId(canonicalValues: string, client: string, now: Date): Promise<string> {
   const window = Math.floor(now.getTime() / 600_000)
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(`${canonicalValues}\n${client}\n${window}`)))
+  const digest = new Uint8Array(
+    await crypto.subtle.digest('SHA-256', new TextEncoder().encode(`${canonicalValues}\n${client}\n${window}`)),
+  )
   const hex = [...digest.slice(0, 16)].map((b) => b.toString(16).padStart(2, '0')).join('')
   const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16)
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`

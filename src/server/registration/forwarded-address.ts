@@ -10,7 +10,10 @@ export type ProxyTrust = {
 }
 
 /** A request as the Node server has it: its headers and the TCP peer. */
-type PeerRequest = { headers: Record<string, string | string[] | undefined>; socket: { remoteAddress?: string | undefined } }
+type PeerRequest = {
+  headers: Record<string, string | string[] | undefined>
+  socket: { remoteAddress?: string | undefined }
+}
 
 /**
  * The visitor's address on the Node server, as Express resolves it (proxy-addr): walking X-Forwarded-For from the
@@ -26,6 +29,9 @@ export function createForwardedAddress(trust: ProxyTrust): (request: PeerRequest
   return (request) => {
     if (!request.socket.remoteAddress) return undefined
     // proxy-addr reads the peer from request.connection, Node's older name for the socket.
-    return proxyAddr({ headers: request.headers, connection: request.socket } as unknown as Parameters<typeof proxyAddr>[0], trusted)
+    return proxyAddr(
+      { headers: request.headers, connection: request.socket } as unknown as Parameters<typeof proxyAddr>[0],
+      trusted,
+    )
   }
 }

@@ -44,10 +44,12 @@ function hostOf(origin: string): string | undefined {
 /** A chooser for these launches; throws when the default launch is not one of them (a mistake in the entry). */
 export function createLaunchChooser(settings: LaunchChoiceSettings): (caller: LaunchCaller) => LaunchChoice {
   const all = settings.launches.map((launch) => launch.slug)
-  if (!all.includes(settings.defaultLaunch)) throw new Error(`The default launch "${settings.defaultLaunch}" is not among the launches (${all.join(', ')}).`)
+  if (!all.includes(settings.defaultLaunch))
+    throw new Error(`The default launch "${settings.defaultLaunch}" is not among the launches (${all.join(', ')}).`)
   const allowed = new Set(settings.allowedOrigins)
   // Any other host is the default launch's on the Node server, as its pages are.
-  const launchOfHost = settings.launchOfHost && ((host: string) => settings.launchOfHost!(host) ?? settings.defaultLaunch)
+  const launchOfHost =
+    settings.launchOfHost && ((host: string) => settings.launchOfHost!(host) ?? settings.defaultLaunch)
 
   function candidates({ origin, host }: LaunchCaller): string[] {
     if (origin === undefined) return launchOfHost && host ? [launchOfHost(host)] : all
@@ -62,15 +64,33 @@ export function createLaunchChooser(settings: LaunchChoiceSettings): (caller: La
     if (named === undefined || named === null || named === '') {
       if (from.length === 1) return { ok: true, slug: from[0]! }
       if (from.includes(settings.defaultLaunch)) return { ok: true, slug: settings.defaultLaunch }
-      if (from.length === 0) return { ok: false, status: 403, error: `Registrations from ${caller.origin ?? 'this page'} are not allowed here.` }
-      return { ok: false, status: 400, error: 'Say which launch this registration is for: send "launch" with its page\'s launch.slug.' }
+      if (from.length === 0)
+        return {
+          ok: false,
+          status: 403,
+          error: `Registrations from ${caller.origin ?? 'this page'} are not allowed here.`,
+        }
+      return {
+        ok: false,
+        status: 400,
+        error: 'Say which launch this registration is for: send "launch" with its page\'s launch.slug.',
+      }
     }
     if (typeof named !== 'string' || !all.includes(named)) {
       return { ok: false, status: 400, error: `There is no launch "${String(named).slice(0, 64)}" here.` }
     }
     if (!from.includes(named)) {
-      const who = caller.origin !== undefined ? `A page at ${caller.origin}` : caller.host ? `A request to ${caller.host}` : 'This request'
-      return { ok: false, status: 403, error: `${who} cannot register for launch "${named}": it is not one of that launch's addresses.` }
+      const who =
+        caller.origin !== undefined
+          ? `A page at ${caller.origin}`
+          : caller.host
+            ? `A request to ${caller.host}`
+            : 'This request'
+      return {
+        ok: false,
+        status: 403,
+        error: `${who} cannot register for launch "${named}": it is not one of that launch's addresses.`,
+      }
     }
     return { ok: true, slug: named }
   }

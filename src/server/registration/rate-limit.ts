@@ -10,7 +10,10 @@ export type RateLimiter = { hit(key: string, nowMs: number): RateVerdict | Promi
  * 0 turns it off. At most `maxKeys` keys are remembered: beyond that,
  * expired windows are dropped first and then the oldest, so rotating addresses cannot exhaust memory.
  */
-export function createRateLimiter(perMinute: number, maxKeys = 20_000): { hit(key: string, nowMs: number): RateVerdict } {
+export function createRateLimiter(
+  perMinute: number,
+  maxKeys = 20_000,
+): { hit(key: string, nowMs: number): RateVerdict } {
   const windowMs = 60_000
   const windows = new Map<string, { start: number; count: number }>()
   return {

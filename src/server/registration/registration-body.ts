@@ -68,7 +68,8 @@ export function parseRegistrationBody(bytes: ArrayBuffer): RegistrationBody {
 
 /** Bots fill every input, including the hidden one people leave empty (`hp_leave_empty`; `website` in older pages). */
 export function isHoneypotFilled(body: RegistrationBody): boolean {
-  const filled = (value: unknown) => value !== undefined && value !== null && !(typeof value === 'string' && value.trim() === '')
+  const filled = (value: unknown) =>
+    value !== undefined && value !== null && !(typeof value === 'string' && value.trim() === '')
   return filled(body[honeypotField]) || filled(body[legacyHoneypotField])
 }
 
@@ -96,12 +97,14 @@ function pageUrlOf(body: RegistrationBody): string | null {
 function utmOf(body: RegistrationBody): Record<string, string> {
   const value = body.utm
   if (value === undefined || value === null) return {}
-  if (typeof value !== 'object' || Array.isArray(value)) throw refusal(400, 'utm must be an object of utm_* parameters.')
+  if (typeof value !== 'object' || Array.isArray(value))
+    throw refusal(400, 'utm must be an object of utm_* parameters.')
   const entries = Object.entries(value as Record<string, unknown>)
   if (entries.length > 20) throw refusal(400, 'utm has too many parameters: at most 20.')
   const out: Record<string, string> = {}
   for (const [key, v] of entries) {
-    if (!utmKeyPattern.test(key)) throw refusal(400, `utm may only hold utm_* parameters; "${key.slice(0, 50)}" is not one.`)
+    if (!utmKeyPattern.test(key))
+      throw refusal(400, `utm may only hold utm_* parameters; "${key.slice(0, 50)}" is not one.`)
     if (typeof v !== 'string') throw refusal(400, `utm.${key} must be a string.`)
     const text = v.trim()
     if (text.length > 500) throw refusal(400, `utm.${key} is too long: at most 500 characters.`)
@@ -114,10 +117,12 @@ function utmOf(body: RegistrationBody): Record<string, string> {
 function clickIdsOf(body: RegistrationBody): Record<string, string> {
   const value = body.clickIds
   if (value === undefined || value === null) return {}
-  if (typeof value !== 'object' || Array.isArray(value)) throw refusal(400, `clickIds must be an object of ${clickIdParams.join(', ')}.`)
+  if (typeof value !== 'object' || Array.isArray(value))
+    throw refusal(400, `clickIds must be an object of ${clickIdParams.join(', ')}.`)
   const out: Record<string, string> = {}
   for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
-    if (!(clickIdParams as readonly string[]).includes(key)) throw refusal(400, `clickIds may only hold ${clickIdParams.join(', ')}; "${key.slice(0, 50)}" is not one.`)
+    if (!(clickIdParams as readonly string[]).includes(key))
+      throw refusal(400, `clickIds may only hold ${clickIdParams.join(', ')}; "${key.slice(0, 50)}" is not one.`)
     if (typeof v !== 'string') throw refusal(400, `clickIds.${key} must be a string.`)
     const text = v.trim()
     if (text.length > 500) throw refusal(400, `clickIds.${key} is too long: at most 500 characters.`)
@@ -153,7 +158,10 @@ export function readSubmissionContext(body: RegistrationBody, defaults: { newId:
 }
 
 /** Single-line fields may not carry line breaks or control characters; textarea fields may carry line breaks. */
-export function controlCharacterErrors(body: RegistrationBody, form: Pick<FormConfig, 'schema' | 'uiSchema'>): FieldMessages {
+export function controlCharacterErrors(
+  body: RegistrationBody,
+  form: Pick<FormConfig, 'schema' | 'uiSchema'>,
+): FieldMessages {
   const errors: FieldMessages = {}
   for (const field of servedFieldSchemas(form.schema).keys()) {
     const value = body[field]
@@ -170,7 +178,12 @@ export function controlCharacterErrors(body: RegistrationBody, form: Pick<FormCo
 /** The User-Agent as stored: control characters blanked, at most 512 characters, null when empty. */
 export function userAgentOf(header: string | undefined): string | null {
   // eslint-disable-next-line no-control-regex
-  return (header ?? '').replace(/[\u0000-\u001f\u007f]/g, ' ').trim().slice(0, 512) || null
+  return (
+    (header ?? '')
+      .replace(/[\u0000-\u001f\u007f]/g, ' ')
+      .trim()
+      .slice(0, 512) || null
+  )
 }
 
 /** The same JSON for the same data, whatever the key order (Postgres jsonb reorders keys). */

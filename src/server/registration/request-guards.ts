@@ -33,13 +33,24 @@ export type GuardOptions = {
 }
 
 /** The function's request guards, as Hono middleware. */
-export function createRequestGuards({ originPolicy, formPostSite, limiter, clock, clientAddressOf, anonKeys, maxSize }: GuardOptions) {
+export function createRequestGuards({
+  originPolicy,
+  formPostSite,
+  limiter,
+  clock,
+  clientAddressOf,
+  anonKeys,
+  maxSize,
+}: GuardOptions) {
   // Another site's page is refused outright; no Origin at all is not a browser, and fine. (A plain form post is
   // checked more strictly, where the key would be.)
   const sameSiteOnly = createMiddleware(async (c, next) => {
     const origin = c.req.header('origin')
     if (!isFormPost(c.req.raw) && origin !== undefined && originPolicy(origin, c) === null) {
-      throw refusal(403, `Requests from ${origin} are not allowed: add it to its launch's "origins" in page.config.json, or to ALLOWED_ORIGINS.`)
+      throw refusal(
+        403,
+        `Requests from ${origin} are not allowed: add it to its launch's "origins" in page.config.json, or to ALLOWED_ORIGINS.`,
+      )
     }
     await next()
   })
@@ -75,7 +86,10 @@ export function createRequestGuards({ originPolicy, formPostSite, limiter, clock
       // with every form POST; without it (not a current browser) a Referer on the site will do, nothing else.
       if (formPostSite(c) === undefined) {
         const from = c.req.header('origin') ?? c.req.header('referer') ?? 'a page that does not say where it is'
-        throw refusal(403, `Registrations from ${from} are not allowed: add its origin to its launch's "origins" in page.config.json, or to ALLOWED_ORIGINS.`)
+        throw refusal(
+          403,
+          `Registrations from ${from} are not allowed: add its origin to its launch's "origins" in page.config.json, or to ALLOWED_ORIGINS.`,
+        )
       }
     } else if (!offersKey(c, anonKeys)) {
       throw refusal(401, 'Missing or wrong API key: send the site\'s anon key in the "apikey" header.')

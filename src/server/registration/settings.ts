@@ -12,13 +12,14 @@ export const registrationSettings = {
   ANON_KEY: {
     type: 'array',
     items: keySchema,
-    description: 'Keys accepted from the browser (apikey header or Bearer token), comma-separated. Default: VITE_SUPABASE_ANON_KEY.',
+    description:
+      'Keys accepted from the browser (apikey header or Bearer token), comma-separated. Default: VITE_SUPABASE_ANON_KEY.',
     fix: 'copy the key again, without spaces or line breaks',
   },
   SUPABASE_ANON_KEY: {
     type: 'array',
     items: keySchema,
-    description: 'The project\'s legacy anon key; Supabase sets it for deployed functions.',
+    description: "The project's legacy anon key; Supabase sets it for deployed functions.",
     fix: 'copy the key again, without spaces or line breaks',
   },
   SUPABASE_PUBLISHABLE_KEYS: {
@@ -32,7 +33,8 @@ export const registrationSettings = {
     type: 'array',
     items: originSchema,
     default: [],
-    description: "Other origins whose pages may call the function, comma-separated, or * for any. The site's own origin is always allowed.",
+    description:
+      "Other origins whose pages may call the function, comma-separated, or * for any. The site's own origin is always allowed.",
     fix: 'list origins only (scheme://host[:port], no path), comma-separated, or *',
   },
   RATE_LIMIT_PER_MINUTE: {

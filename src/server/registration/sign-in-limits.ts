@@ -26,7 +26,13 @@ export type SignInBudgets = {
 }
 
 /** The budgets of issue 21: 10 a minute per address, 30 per /48, 10 per account; devices known for 30 days. */
-export const defaultSignInBudgets: SignInBudgets = { perAddress: 10, perNetwork: 30, perAccount: 10, windowMs: 60_000, deviceMs: 30 * 86_400_000 }
+export const defaultSignInBudgets: SignInBudgets = {
+  perAddress: 10,
+  perNetwork: 30,
+  perAccount: 10,
+  windowMs: 60_000,
+  deviceMs: 30 * 86_400_000,
+}
 
 /** One sign-in attempt: who the client is, which account it signs in to, and the device cookie it holds, if any. */
 export type SignInAttempt = {
@@ -41,7 +47,8 @@ export type SignInAttempt = {
 export type SignInBudget = 'address' | 'network' | 'account'
 
 /** Whether an attempt may go ahead; a refusal says for how long (for Retry-After) and which budget is spent. */
-export type SignInVerdict = { allowed: true; knownDevice: boolean } | { allowed: false; retryAfterSeconds: number; budget: SignInBudget }
+export type SignInVerdict =
+  { allowed: true; knownDevice: boolean } | { allowed: false; retryAfterSeconds: number; budget: SignInBudget }
 
 /** A new device cookie after a successful sign-in: its value and how long it lasts. */
 export type SignInDevice = { token: string; maxAgeSeconds: number }
@@ -70,7 +77,10 @@ export function signInClientKeys(address: string): { address: string; network?: 
   const ip = ipaddr.process(address)
   if (ip.kind() === 'ipv4') return { address: `address:${ip.toString()}` }
   const parts = (ip as ipaddr.IPv6).parts.map((part) => part.toString(16))
-  return { address: `address:${parts.slice(0, 4).join(':')}::/64`, network: `network:${parts.slice(0, 3).join(':')}::/48` }
+  return {
+    address: `address:${parts.slice(0, 4).join(':')}::/64`,
+    network: `network:${parts.slice(0, 3).join(':')}::/48`,
+  }
 }
 
 async function sha256Hex(text: string): Promise<string> {
@@ -80,7 +90,10 @@ async function sha256Hex(text: string): Promise<string> {
 
 function randomToken(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(32))
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '')
 }
 
 /** Builds a sign-in limiter over shared counts (the leads page's, the studio's). */
@@ -96,9 +109,14 @@ export function createSignInLimiter(deps: SignInLimiterDeps): SignInLimiter {
   }
 
   /** The budgets an attempt is subject to, by key: a known device is held to its address's alone. */
-  function budgetsOf(attempt: SignInAttempt, known: boolean): Array<{ key: string; budget: SignInBudget; limit: number }> {
+  function budgetsOf(
+    attempt: SignInAttempt,
+    known: boolean,
+  ): Array<{ key: string; budget: SignInBudget; limit: number }> {
     const client = signInClientKeys(attempt.address)
-    const out: Array<{ key: string; budget: SignInBudget; limit: number }> = [{ key: client.address, budget: 'address', limit: budgets.perAddress }]
+    const out: Array<{ key: string; budget: SignInBudget; limit: number }> = [
+      { key: client.address, budget: 'address', limit: budgets.perAddress },
+    ]
     if (known) return out
     if (client.network) out.push({ key: client.network, budget: 'network', limit: budgets.perNetwork })
     out.push({ key: `account:${attempt.account}`, budget: 'account', limit: budgets.perAccount })
@@ -123,7 +141,9 @@ export function createSignInLimiter(deps: SignInLimiterDeps): SignInLimiter {
       }
       if (!refusal) return { allowed: true, knownDevice: known }
       const retryAfterSeconds = Math.max(1, Math.ceil((refusal.until - now.getTime()) / 1000))
-      log.info(`sign-in refused for account "${attempt.account}": the ${refusal.budget} budget is spent (client ${attempt.address}${known ? ', known device' : ''}); retry after ${retryAfterSeconds} s`)
+      log.info(
+        `sign-in refused for account "${attempt.account}": the ${refusal.budget} budget is spent (client ${attempt.address}${known ? ', known device' : ''}); retry after ${retryAfterSeconds} s`,
+      )
       return { allowed: false, retryAfterSeconds, budget: refusal.budget }
     },
     async recordFailure(attempt) {
@@ -138,7 +158,12 @@ export function createSignInLimiter(deps: SignInLimiterDeps): SignInLimiter {
     async recordSuccess(attempt) {
       const now = clock()
       const token = randomToken()
-      await deps.counts.saveSignInDevice(await sha256Hex(token), attempt.account, new Date(now.getTime() + budgets.deviceMs), now)
+      await deps.counts.saveSignInDevice(
+        await sha256Hex(token),
+        attempt.account,
+        new Date(now.getTime() + budgets.deviceMs),
+        now,
+      )
       return { token, maxAgeSeconds: Math.floor(budgets.deviceMs / 1000) }
     },
   }

@@ -56,15 +56,32 @@ let ajv: Ajv | undefined
 /** The registration form's Ajv and formats (so `email` means what it means in the form), plus the settings' own. */
 function settingsAjv(): Ajv {
   if (ajv) return ajv
-  ajv = createRegistrationAjv({ allErrors: true, useDefaults: true, coerceTypes: true, strict: true, strictTypes: false })
+  ajv = createRegistrationAjv({
+    allErrors: true,
+    useDefaults: true,
+    coerceTypes: true,
+    strict: true,
+    strictTypes: false,
+  })
   for (const keyword of ['expected', 'fix', 'secret']) ajv.addKeyword({ keyword })
-  const urlWith = (...protocols: string[]) => (value: string) =>
-    URL.canParse(value) && protocols.includes(new URL(value).protocol) && new URL(value).hostname !== '' && !/\s/.test(value)
+  const urlWith =
+    (...protocols: string[]) =>
+    (value: string) =>
+      URL.canParse(value) &&
+      protocols.includes(new URL(value).protocol) &&
+      new URL(value).hostname !== '' &&
+      !/\s/.test(value)
   ajv.addFormat('http-url', urlWith('https:', 'http:'))
   ajv.addFormat('smtp-url', urlWith('smtp:', 'smtps:'))
   ajv.addFormat('postgres-url', urlWith('postgres:', 'postgresql:'))
-  ajv.addFormat('origin', (value) => urlWith('https:', 'http:')(value) && new URL(value).origin === value.replace(/\/$/, ''))
-  ajv.addFormat('mail-from', (value) => !/[\r\n]/.test(value) && isEmailAddress(/<([^<>]+)>$/.exec(value)?.[1] ?? value))
+  ajv.addFormat(
+    'origin',
+    (value) => urlWith('https:', 'http:')(value) && new URL(value).origin === value.replace(/\/$/, ''),
+  )
+  ajv.addFormat(
+    'mail-from',
+    (value) => !/[\r\n]/.test(value) && isEmailAddress(/<([^<>]+)>$/.exec(value)?.[1] ?? value),
+  )
   ajv.addFormat('time-zone', (value) => {
     try {
       new Intl.DateTimeFormat('en-CA', { timeZone: value })
@@ -91,7 +108,11 @@ function schemaOf<N extends string>(variables: Readonly<Record<N, Variable>>, re
 }
 
 /** Env strings to the values the schema describes: trimmed, empty as unset, lists split at commas, objects parsed. */
-function prepare(env: Env, variables: Readonly<Record<string, Variable>>, names: readonly string[]): Record<string, unknown> {
+function prepare(
+  env: Env,
+  variables: Readonly<Record<string, Variable>>,
+  names: readonly string[],
+): Record<string, unknown> {
   const data: Record<string, unknown> = {}
   for (const name of names) {
     const raw = env[name]?.trim()
@@ -126,7 +147,10 @@ function explain(error: ErrorObject, env: Env, variables: Record<string, Variabl
   const [name = '', item] = error.instancePath.split('/').slice(1)
   const variable = variables[name]!
   const { fix, expected, secret } = variable
-  const withDefault = variable.default === undefined || Array.isArray(variable.default) ? fix : `${fix} (default ${String(variable.default)})`
+  const withDefault =
+    variable.default === undefined || Array.isArray(variable.default)
+      ? fix
+      : `${fix} (default ${String(variable.default)})`
   if (item !== undefined) {
     const list = prepare(env, variables, [name])[name]
     const value = Array.isArray(list) ? String(list[Number(item)]) : ''
@@ -165,4 +189,3 @@ export function check<Vars extends Record<string, Variable>, N extends keyof Var
   const problems = [...byName.entries()].sort(([a], [b]) => order(a) - order(b)).map(([, text]) => text)
   return { values: data as Values<Vars, N>, problems }
 }
-

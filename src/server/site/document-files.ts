@@ -6,7 +6,9 @@ import path from 'node:path'
  * page.config.json is), never from public/ or dist/, so a document has no address of its own. A path that would leave
  * the folder, or a file that cannot be read, is undefined (its link answers 404 and the log says why).
  */
-export function createDocumentFiles(configFileOf: (launch: string) => string | undefined): (launch: string, file: string) => Promise<Uint8Array | undefined> {
+export function createDocumentFiles(
+  configFileOf: (launch: string) => string | undefined,
+): (launch: string, file: string) => Promise<Uint8Array | undefined> {
   return async (launch, file) => {
     // The launch's folder is where its page.config.json is.
     const configFile = configFileOf(launch)

@@ -21,12 +21,16 @@ function nearest(value: string | null): string | undefined {
 }
 
 /** Returns the request as the app may read it: forwarded headers kept only when they can be believed. */
-export function createForwardedHeaderGuard(trust: ForwardedHeaderTrust): (request: Request, peer: string | undefined) => Request {
-  const fromProxy = trust.proxies.hops > 0 && trust.proxies.ranges.length > 0 ? proxyAddr.compile([...trust.proxies.ranges]) : undefined
+export function createForwardedHeaderGuard(
+  trust: ForwardedHeaderTrust,
+): (request: Request, peer: string | undefined) => Request {
+  const fromProxy =
+    trust.proxies.hops > 0 && trust.proxies.ranges.length > 0 ? proxyAddr.compile([...trust.proxies.ranges]) : undefined
   const declared = trust.launches === undefined ? undefined : new Set<string>()
   for (const launch of trust.launches ?? []) {
     declared?.add(`${launch.slug}.localhost`)
-    for (const url of [launch.canonicalUrl, ...(launch.origins ?? [])]) if (URL.canParse(url)) declared?.add(hostNameOf(new URL(url).host))
+    for (const url of [launch.canonicalUrl, ...(launch.origins ?? [])])
+      if (URL.canParse(url)) declared?.add(hostNameOf(new URL(url).host))
   }
   return (request, peer) => {
     const host = request.headers.get('x-forwarded-host')

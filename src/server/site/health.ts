@@ -19,10 +19,16 @@ export function healthHandler(
     try {
       const counts = await store.countMessages()
       const outbox = { pending: counts.pending, failed: counts.failed }
-      return new Response(JSON.stringify({ ok: true, database: 'ok', outbox, ...(launches ? { launches: launches() } : {}) }), { status: 200, headers })
+      return new Response(
+        JSON.stringify({ ok: true, database: 'ok', outbox, ...(launches ? { launches: launches() } : {}) }),
+        { status: 200, headers },
+      )
     } catch (error) {
       log?.error('healthz: the database does not answer', error)
-      return new Response(JSON.stringify({ ok: false, database: 'unavailable' }), { status: 503, headers: { ...headers, 'retry-after': '10' } })
+      return new Response(JSON.stringify({ ok: false, database: 'unavailable' }), {
+        status: 503,
+        headers: { ...headers, 'retry-after': '10' },
+      })
     }
   }
 }

@@ -14,7 +14,9 @@ const localSuffix = '.localhost'
 /** The lower-case host name of a Host header value ("Example.com:3000" → "example.com", "[::1]:80" → "::1"). */
 export function hostNameOf(hostHeader: string): string {
   const value = hostHeader.trim().toLowerCase()
-  const name = value.startsWith('[') ? value.slice(1, value.indexOf(']') === -1 ? undefined : value.indexOf(']')) : value.replace(/:\d*$/, '')
+  const name = value.startsWith('[')
+    ? value.slice(1, value.indexOf(']') === -1 ? undefined : value.indexOf(']'))
+    : value.replace(/:\d*$/, '')
   // "example.com." names the same host as "example.com".
   return name.replace(/\.$/, '')
 }

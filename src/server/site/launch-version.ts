@@ -44,7 +44,12 @@ export type LaunchVersion = {
  * What serving a version needs besides its pages: HTTPS behind a proxy and where a hosted form posts (the headers),
  * the clock and NOTIFY_TIME_ZONE (which phase's pages are in force: launch.timeZone, else this zone).
  */
-export type VersionSettings = { https: boolean; supabaseUrl: string | undefined; clock?: (() => Date) | undefined; timeZone?: string | undefined }
+export type VersionSettings = {
+  https: boolean
+  supabaseUrl: string | undefined
+  clock?: (() => Date) | undefined
+  timeZone?: string | undefined
+}
 
 /** The manifest of a built folder, or undefined when there is none (built before manifests existed) or it is unreadable. */
 export function readVersionManifest(distDir: string): VersionManifest | undefined {
@@ -72,13 +77,20 @@ export async function readLaunchVersion(
   // Each phase's pages, when the build made them all: the one in force is chosen for each request, by the clock.
   const phases = manifest.contract.phases
   const phaseDir = (name: string) => path.join(distDir, phasePagesDir, name)
-  const phased = phases !== undefined && phases.list.every((phase) => existsSync(path.join(phaseDir(phase.name), 'index.html')))
+  const phased =
+    phases !== undefined && phases.list.every((phase) => existsSync(path.join(phaseDir(phase.name), 'index.html')))
   const dirs = [distDir, ...(phased ? phases.list.map((phase) => phaseDir(phase.name)) : [])]
-  const pagesIn = (dir: string) => ['index.html', '404.html'].map((f) => path.join(dir, f)).filter((f) => existsSync(f)).map((f) => readFileSync(f, 'utf8'))
+  const pagesIn = (dir: string) =>
+    ['index.html', '404.html']
+      .map((f) => path.join(dir, f))
+      .filter((f) => existsSync(f))
+      .map((f) => readFileSync(f, 'utf8'))
   const pages = dirs.flatMap(pagesIn)
   const home = pages[0]!
   const clock = settings.clock ?? (() => new Date())
-  const schedule = phased ? phaseScheduleOf(phases, phases.timeZone ?? settings.timeZone ?? deliverySettings.NOTIFY_TIME_ZONE.default) : undefined
+  const schedule = phased
+    ? phaseScheduleOf(phases, phases.timeZone ?? settings.timeZone ?? deliverySettings.NOTIFY_TIME_ZONE.default)
+    : undefined
   // Each request is answered wholly in one phase: its pages and its policy (the hashes of that phase's own inline
   // scripts and styles) come from one reading of the clock, taken when the headers are set.
   const phaseOf = new WeakMap<Request, string>()
@@ -96,13 +108,30 @@ export async function readLaunchVersion(
       tagManager: manifest.tagManager,
     })
   const ownHeaders = await headersFor(pagesIn(distDir))
-  const phaseHeaders = phased ? new Map(await Promise.all(phases.list.map(async (phase) => [phase.name, await headersFor(pagesIn(phaseDir(phase.name)))] as const))) : undefined
-  const headers: MiddlewareHandler = phaseHeaders ? (c, next) => (phaseHeaders.get(phaseFor(c)) ?? ownHeaders)(c, next) : ownHeaders
+  const phaseHeaders = phased
+    ? new Map(
+        await Promise.all(
+          phases.list.map(async (phase) => [phase.name, await headersFor(pagesIn(phaseDir(phase.name)))] as const),
+        ),
+      )
+    : undefined
+  const headers: MiddlewareHandler = phaseHeaders
+    ? (c, next) => (phaseHeaders.get(phaseFor(c)) ?? ownHeaders)(c, next)
+    : ownHeaders
   return {
     distDir,
     contract: manifest.contract,
     home,
-    ...(phased ? { phaseHomes: Object.fromEntries(phases.list.map((phase) => [phase.name, readFileSync(path.join(phaseDir(phase.name), 'index.html'), 'utf8')])) } : {}),
+    ...(phased
+      ? {
+          phaseHomes: Object.fromEntries(
+            phases.list.map((phase) => [
+              phase.name,
+              readFileSync(path.join(phaseDir(phase.name), 'index.html'), 'utf8'),
+            ]),
+          ),
+        }
+      : {}),
     pageCss: pages.map((html) => /<style>([\s\S]*?)<\/style>/.exec(html)?.[1]).find((css) => css !== undefined),
     headers,
     files: createStaticSite({ distDir, ...(schedule ? { pagesDir: (c) => phaseDir(phaseFor(c)) } : {}) }),

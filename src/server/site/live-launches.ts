@@ -42,13 +42,21 @@ export type LaunchesSnapshot = {
 }
 
 /** Makes the function for the launches that have a version (each with its version), the default one named. */
-export type FunctionMaker = (served: ReadonlyArray<LiveLaunch & { version: LaunchVersion }>, defaultSlug: string, launchOfHost: LaunchOfHost) => Hono
+export type FunctionMaker = (
+  served: ReadonlyArray<LiveLaunch & { version: LaunchVersion }>,
+  defaultSlug: string,
+  launchOfHost: LaunchOfHost,
+) => Hono
 
 /** The live set of launches: read the snapshot, or change one launch (each change is one swap of the snapshot). */
 export type LiveLaunches = {
   current(): LaunchesSnapshot
   /** Serves `version` for the launch from now on and clears its problem; returns the version it replaces. */
-  swap(slug: string, version: LaunchVersion, launch?: Omit<LiveLaunch, 'version' | 'problem'>): LaunchVersion | undefined
+  swap(
+    slug: string,
+    version: LaunchVersion,
+    launch?: Omit<LiveLaunch, 'version' | 'problem'>,
+  ): LaunchVersion | undefined
   /** Records that the launch's config has problems; its version keeps serving. */
   markBroken(slug: string, problem: LaunchProblem): void
   /** Adds a launch found while running (a new folder in launches/); false when one of that slug exists. */
@@ -66,13 +74,19 @@ export function createLiveLaunches(initial: LiveLaunch[], makeFunction: Function
     const ordered = [...launches].sort((a, b) => Number(b.isDefault) - Number(a.isDefault))
     const defaultSlug = ordered[0]!.slug
     const bySlug = new Map(ordered.map((launch) => [launch.slug, launch]))
-    const served = ordered.filter((launch): launch is LiveLaunch & { version: LaunchVersion } => launch.version !== undefined)
+    const served = ordered.filter(
+      (launch): launch is LiveLaunch & { version: LaunchVersion } => launch.version !== undefined,
+    )
     const launchOfHost = createLaunchHosts(ordered.map(addressesOf), defaultSlug)
     return {
       launches: ordered,
       get: (slug) => bySlug.get(slug),
       launchOfHost,
-      fn: makeFunction(served, served.some((launch) => launch.slug === defaultSlug) ? defaultSlug : (served[0]?.slug ?? defaultSlug), launchOfHost),
+      fn: makeFunction(
+        served,
+        served.some((launch) => launch.slug === defaultSlug) ? defaultSlug : (served[0]?.slug ?? defaultSlug),
+        launchOfHost,
+      ),
       defaultSlug,
     }
   }
@@ -89,7 +103,14 @@ export function createLiveLaunches(initial: LiveLaunch[], makeFunction: Function
         snapshot = snapshotOf([...snapshot.launches, { ...launch, version }])
         return undefined
       }
-      replace(slug, (old) => ({ ...old, ...launch, version, previous: old.version, problem: undefined, siteName: version.contract.site.name }))
+      replace(slug, (old) => ({
+        ...old,
+        ...launch,
+        version,
+        previous: old.version,
+        problem: undefined,
+        siteName: version.contract.site.name,
+      }))
       return previous.version
     },
     markBroken(slug, problem) {

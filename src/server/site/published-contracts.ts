@@ -14,7 +14,11 @@ export type PublishedContract = { launch: string; number: number; contract: Func
 /** Each launch's newest published contract, read through the one function the function's role may call. */
 export async function readPublishedContracts(db: SqlQueryable): Promise<PublishedContract[]> {
   const { rows } = await db.query('SELECT launch, number, contract FROM public.published_contracts()')
-  return (rows as Array<{ launch: string; number: number; contract: FunctionLaunch }>).map((row) => ({ launch: row.launch, number: Number(row.number), contract: row.contract }))
+  return (rows as Array<{ launch: string; number: number; contract: FunctionLaunch }>).map((row) => ({
+    launch: row.launch,
+    number: Number(row.number),
+    contract: row.contract,
+  }))
 }
 
 /** What a published contract must have for the app to serve it (one built before contracts existed has none). */
@@ -31,7 +35,10 @@ function usable(row: PublishedContract): boolean {
 }
 
 /** The launches to serve: the bundle's in its order, each replaced by its published contract, then those only published. */
-export function launchesToServe(bundle: readonly FunctionLaunch[], published: readonly PublishedContract[]): FunctionLaunch[] {
+export function launchesToServe(
+  bundle: readonly FunctionLaunch[],
+  published: readonly PublishedContract[],
+): FunctionLaunch[] {
   const newest = new Map(published.map((row) => [row.launch, row.contract]))
   const fromBundle = bundle.map((launch) => newest.get(launch.slug) ?? launch)
   const onlyPublished = published
@@ -81,19 +88,26 @@ export function createPublishedLaunches<T>(options: PublishedLaunchesOptions<T>)
     try {
       published = await options.read()
     } catch (error) {
-      log(`send-contact-email: could not read the published launches (${(error as Error).message ?? error}); serving ${served ? 'the last ones read' : "the bundle's"}.`)
+      log(
+        `send-contact-email: could not read the published launches (${(error as Error).message ?? error}); serving ${served ? 'the last ones read' : "the bundle's"}.`,
+      )
     }
     checkedAt = now()
     if (published === undefined) {
       if (served) return served.value
       published = []
     }
-    const key = published.map((row) => `${row.launch}:${row.number}`).sort().join(',')
+    const key = published
+      .map((row) => `${row.launch}:${row.number}`)
+      .sort()
+      .join(',')
     if (served?.key === key) return served.value
     // A version without a usable contract: the launch keeps what it served before (the bundle's, if nothing yet).
     let good = published.flatMap((row): PublishedContract[] => {
       if (usable(row)) return [row]
-      log(`send-contact-email: version ${row.number} of launch ${row.launch} has no usable contract; serving the one before.`)
+      log(
+        `send-contact-email: version ${row.number} of launch ${row.launch} has no usable contract; serving the one before.`,
+      )
       const before = servedLaunches.find((launch) => launch.slug === row.launch)
       return before ? [{ launch: row.launch, number: servedNumbers.get(row.launch) ?? 0, contract: before }] : []
     })
@@ -112,7 +126,9 @@ export function createPublishedLaunches<T>(options: PublishedLaunchesOptions<T>)
               options.make(launchesToServe(servedLaunches, [row]))
               return false
             } catch (reason) {
-              log(`send-contact-email: version ${row.number} of launch ${row.launch} cannot be served (${(reason as Error).message}); serving the one before.`)
+              log(
+                `send-contact-email: version ${row.number} of launch ${row.launch} cannot be served (${(reason as Error).message}); serving the one before.`,
+              )
               return true
             }
           })
@@ -127,7 +143,9 @@ export function createPublishedLaunches<T>(options: PublishedLaunchesOptions<T>)
       try {
         served = { key, value: options.make(launches) }
       } catch (again) {
-        log(`send-contact-email: the published launches (${key}) cannot be served (${(again as Error).message}); still serving the last ones.`)
+        log(
+          `send-contact-email: the published launches (${key}) cannot be served (${(again as Error).message}); still serving the last ones.`,
+        )
         served = { key, value: served.value }
         return served.value
       }

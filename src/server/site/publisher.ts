@@ -16,7 +16,13 @@ import type { LiveLaunch, LiveLaunches } from './live-launches.ts'
  */
 
 /** A launch's place on disk, found by its slug: its config file, whether it is the default launch, its name. */
-export type LaunchFolder = { slug: string; configFile: string; isDefault: boolean; siteName: string; addresses?: string[] | undefined }
+export type LaunchFolder = {
+  slug: string
+  configFile: string
+  isDefault: boolean
+  siteName: string
+  addresses?: string[] | undefined
+}
 
 /** A config that passed the checker, ready to build; `published` runs once its file is written (the function's bundle). */
 export type CheckedConfig = { siteName: string; build(outDir: string): Promise<VersionManifest>; published?(): void }
@@ -27,7 +33,11 @@ export type LaunchBuilder = {
    * Checks `text` as the config at `configFile` (its images in that folder's public/, its slug and addresses against
    * the other launches): the problems, or the config ready to build.
    */
-  check(slug: string, configFile: string, text: string): { ok: true; config: CheckedConfig } | { ok: false; problems: Problem[] }
+  check(
+    slug: string,
+    configFile: string,
+    text: string,
+  ): { ok: true; config: CheckedConfig } | { ok: false; problems: Problem[] }
   /** The launch folder of a slug no running launch has (launches/<slug>/ with its page.config.json), if it exists. */
   find(slug: string): LaunchFolder | undefined
   /** Where a launch of that slug keeps its config (launches/<slug>/page.config.json); undefined where launches are not folders. */
@@ -120,7 +130,9 @@ function nextVersionDir(versionsDir: string, slug: string): string {
 }
 
 /** The publisher, with `close` to remove its versions folder when the server has stopped answering. */
-export function createLaunchPublisher(options: PublisherOptions): LaunchPublisher & { close(): void; adopt(slug: string, build: AdoptedBuild): Promise<boolean> } {
+export function createLaunchPublisher(
+  options: PublisherOptions,
+): LaunchPublisher & { close(): void; adopt(slug: string, build: AdoptedBuild): Promise<boolean> } {
   const retireAfterMs = options.retireAfterMs ?? 60_000
   const retiring = new Set<ReturnType<typeof setTimeout>>()
   // One build at a time: two Vite builds at once on a small machine take longer than one after the other.
@@ -175,7 +187,14 @@ export function createLaunchPublisher(options: PublisherOptions): LaunchPublishe
       const message = (error as Error).message?.split('\n')[0] ?? String(error)
       return {
         ok: false,
-        problems: [problemOf(folder.configFile, 'the build', `The launch could not be built: ${message}`, 'Nothing was changed: the live version keeps serving. Fix what the message names (an image, usually) and publish again.')],
+        problems: [
+          problemOf(
+            folder.configFile,
+            'the build',
+            `The launch could not be built: ${message}`,
+            'Nothing was changed: the live version keeps serving. Fix what the message names (an image, usually) and publish again.',
+          ),
+        ],
       }
     }
     try {
@@ -185,11 +204,23 @@ export function createLaunchPublisher(options: PublisherOptions): LaunchPublishe
       const message = (error as Error).message?.split('\n')[0] ?? String(error)
       return {
         ok: false,
-        problems: [problemOf(folder.configFile, 'the database', `The version could not be kept for the other servers: ${message}`, 'Nothing was changed on any server. Check that the database (DATABASE_URL) is reachable, then publish again.')],
+        problems: [
+          problemOf(
+            folder.configFile,
+            'the database',
+            `The version could not be kept for the other servers: ${message}`,
+            'Nothing was changed on any server. Check that the database (DATABASE_URL) is reachable, then publish again.',
+          ),
+        ],
       }
     }
     writeFileAtomically(folder.configFile, configText)
-    const previous = options.live.swap(slug, version, { slug, isDefault: folder.isDefault, configFile: folder.configFile, siteName: checked.config.siteName })
+    const previous = options.live.swap(slug, version, {
+      slug,
+      isDefault: folder.isDefault,
+      configFile: folder.configFile,
+      siteName: checked.config.siteName,
+    })
     retire(previous)
     try {
       checked.config.published?.()
@@ -224,7 +255,14 @@ export function createLaunchPublisher(options: PublisherOptions): LaunchPublishe
       throw error
     }
     writeFileAtomically(folder.configFile, build.configText)
-    retire(options.live.swap(slug, version, { slug, isDefault: folder.isDefault, configFile: folder.configFile, siteName: build.siteName }))
+    retire(
+      options.live.swap(slug, version, {
+        slug,
+        isDefault: folder.isDefault,
+        configFile: folder.configFile,
+        siteName: build.siteName,
+      }),
+    )
     options.onPublished?.(slug)
     return true
   }

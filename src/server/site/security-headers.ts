@@ -19,14 +19,23 @@ export type SecurityHeaderOptions = {
 }
 
 // Google Tag Manager and the Analytics endpoints it reports to (src/page/analytics.ts loads the container).
-const tagManagerOrigins = ['https://www.googletagmanager.com', 'https://*.google-analytics.com', 'https://*.analytics.google.com']
+const tagManagerOrigins = [
+  'https://www.googletagmanager.com',
+  'https://*.google-analytics.com',
+  'https://*.analytics.google.com',
+]
 
 // Features the page never uses, refused to it and to anything it might embed. Only names Chromium knows:
 // an unknown one (e.g. interest-cohort) prints a console warning on every load.
 const permissionsPolicy = 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), browsing-topics=()'
 
 /** The Content-Security-Policy value: 'self' everywhere, the build's inline scripts by hash, nothing else inline or eval'd. */
-export function contentSecurityPolicy({ jsonLdHashes, styleHashes = [], supabaseUrl, tagManager }: Omit<SecurityHeaderOptions, 'https'>): string {
+export function contentSecurityPolicy({
+  jsonLdHashes,
+  styleHashes = [],
+  supabaseUrl,
+  tagManager,
+}: Omit<SecurityHeaderOptions, 'https'>): string {
   const connect = ["'self'"]
   // Without JavaScript the form itself posts to the hosted function, which redirects back to this site.
   const formAction = ["'self'"]
@@ -138,7 +147,10 @@ async function hashesOf(html: string, element: RegExp): Promise<string[]> {
 export const staticImagePolicy = "default-src 'none'; style-src 'unsafe-inline'"
 
 // Every image the build writes: public/images/ (and its variants in images/_v/), the favicons at the root.
-const imagePaths = ['/images/*', ...['svg', 'png', 'jpg', 'jpeg', 'gif', 'webp', 'avif', 'ico'].map((ext) => `/*.${ext}`)]
+const imagePaths = [
+  '/images/*',
+  ...['svg', 'png', 'jpg', 'jpeg', 'gif', 'webp', 'avif', 'ico'].map((ext) => `/*.${ext}`),
+]
 
 /**
  * A `_headers` file (Netlify, Cloudflare Pages) with the same headers: on every path the security headers, on
@@ -151,12 +163,18 @@ const imagePaths = ['/images/*', ...['svg', 'png', 'jpg', 'jpeg', 'gif', 'webp',
  */
 export function staticHostHeaders(options: SecurityHeaderOptions): string {
   const block = (path: string, headers: Record<string, string>, detach: string[] = []) =>
-    [path, ...detach.map((name) => `  ! ${name}`), ...Object.entries(headers).map(([name, value]) => `  ${name}: ${value}`)].join('\n')
+    [
+      path,
+      ...detach.map((name) => `  ! ${name}`),
+      ...Object.entries(headers).map(([name, value]) => `  ${name}: ${value}`),
+    ].join('\n')
   const revalidate = { 'Cache-Control': 'public, max-age=0, must-revalidate' }
   return [
     '# Written by the build from src/server/site/security-headers.ts: edit that file, not this one.',
     block('/*', securityHeaders(options)),
-    ...imagePaths.map((path) => block(path, { 'Content-Security-Policy': staticImagePolicy }, ['Content-Security-Policy'])),
+    ...imagePaths.map((path) =>
+      block(path, { 'Content-Security-Policy': staticImagePolicy }, ['Content-Security-Policy']),
+    ),
     block('/assets/*', { 'Cache-Control': 'public, max-age=31536000, immutable' }),
     block('/', revalidate),
     block('/index.html', revalidate),

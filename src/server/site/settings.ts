@@ -11,7 +11,8 @@ export const siteSettings = {
   PAGE_CONFIG: {
     type: 'string',
     default: 'page.config.json',
-    description: 'Set: only this page config is built and served, as the one launch (launches/ is left out). Unset: page.config.json and every launch in launches/.',
+    description:
+      'Set: only this page config is built and served, as the one launch (launches/ is left out). Unset: page.config.json and every launch in launches/.',
     fix: 'name a page.config.json file',
   },
   DIST_DIR: {
@@ -44,7 +45,8 @@ export const siteSettings = {
     minimum: 0,
     maximum: 65_535,
     default: 3000,
-    description: 'The port the Node server listens on (0 picks a free one). The Edge Function listens only outside Supabase, and only when PORT is set.',
+    description:
+      'The port the Node server listens on (0 picks a free one). The Edge Function listens only outside Supabase, and only when PORT is set.',
     fix: 'use a whole number from 0 to 65535',
   },
   HOST: {

@@ -137,7 +137,10 @@ export function createBuildSharing(options: BuildSharingOptions): BuildSharing {
       try {
         await adopt(slug, number)
       } catch (error) {
-        options.log.error(`Launch ${slug}: version ${number} from the database could not be served here; the current version keeps serving`, error)
+        options.log.error(
+          `Launch ${slug}: version ${number} from the database could not be served here; the current version keeps serving`,
+          error,
+        )
       }
     }
   }
@@ -158,14 +161,22 @@ export function createBuildSharing(options: BuildSharingOptions): BuildSharing {
       const changedHere = known !== undefined && known.sha !== sha(text)
       if (latest.has(launch.slug) && !changedHere) {
         // The same text as the database's newest: nothing to fetch, this server's build serves it.
-        if (!known && sha(text) === sha((await options.shelf.get(launch.slug, latest.get(launch.slug)!))?.configText ?? '')) {
+        if (
+          !known &&
+          sha(text) === sha((await options.shelf.get(launch.slug, latest.get(launch.slug)!))?.configText ?? '')
+        ) {
           remember(launch.slug, { number: latest.get(launch.slug)!, sha: sha(text) })
         }
         continue
       }
-      const manifest = readVersionManifest(launch.version.distDir) ?? { contract: launch.version.contract, tagManager: false }
+      const manifest = readVersionManifest(launch.version.distDir) ?? {
+        contract: launch.version.contract,
+        tagManager: false,
+      }
       await share(launch.slug, text, launch.version.distDir, manifest)
-      options.log.info(`Launch ${launch.slug}: ${changedHere ? 'its file changed on this server, so this version' : 'this version'} is now every server's (number ${served.get(launch.slug)!.number}).`)
+      options.log.info(
+        `Launch ${launch.slug}: ${changedHere ? 'its file changed on this server, so this version' : 'this version'} is now every server's (number ${served.get(launch.slug)!.number}).`,
+      )
     }
   }
 
@@ -177,7 +188,9 @@ export function createBuildSharing(options: BuildSharingOptions): BuildSharing {
       await offerLocal()
       await sync()
       timer = setInterval(() => {
-        sync().catch((error: unknown) => options.log.error('Could not look for versions published on other servers', error))
+        sync().catch((error: unknown) =>
+          options.log.error('Could not look for versions published on other servers', error),
+        )
       }, pollMs)
       timer.unref()
     },

@@ -50,7 +50,13 @@ const serverOnly = new Set([phasePagesDir, versionManifestFile, '.build-stamp'])
 
 /** The last lines of a command's output, for the person who published (its tool's own words). */
 function lastLines(text: string, count = 5): string {
-  return text.split('\n').map((line) => line.trimEnd()).filter(Boolean).slice(-count).join('\n').slice(-1_000)
+  return text
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .filter(Boolean)
+    .slice(-count)
+    .join('\n')
+    .slice(-1_000)
 }
 
 /** The static host: `wrap` a publisher so each publish is sent on; `start` arms the phase starts; `stop` at close. */
@@ -77,7 +83,9 @@ export function createStaticHost(options: StaticHostOptions) {
   }
   /** The starts after "current", those that have come (`past`) or not yet. */
   const startsOf = (schedule: PhaseSchedule | undefined, now: number, past: boolean) =>
-    (schedule?.startsAt.slice(schedule.currentIndex + 1) ?? []).filter((at): at is number => at !== undefined && at <= now === past)
+    (schedule?.startsAt.slice(schedule.currentIndex + 1) ?? []).filter(
+      (at): at is number => at !== undefined && at <= now === past,
+    )
 
   /** The launch's folder as a static host serves it: the phase in force at the top, nothing of the server's own. */
   async function prepare(slug: string, version: LaunchVersion): Promise<string> {
@@ -85,7 +93,11 @@ export function createStaticHost(options: StaticHostOptions) {
     const target = path.join(options.dir, slug)
     const fresh = `${target}.new-${process.pid}`
     rmSync(fresh, { recursive: true, force: true })
-    cpSync(version.distDir, fresh, { recursive: true, dereference: true, filter: (from) => !serverOnly.has(path.relative(version.distDir, from)) })
+    cpSync(version.distDir, fresh, {
+      recursive: true,
+      dereference: true,
+      filter: (from) => !serverOnly.has(path.relative(version.distDir, from)),
+    })
     const schedule = scheduleOf(version)
     const phaseDir = schedule && path.join(version.distDir, phasePagesDir, phaseAt(schedule, clock().getTime()))
     if (phaseDir && existsSync(path.join(phaseDir, 'index.html'))) {
@@ -94,8 +106,16 @@ export function createStaticHost(options: StaticHostOptions) {
       const manifest = readVersionManifest(version.distDir)
       if (existsSync(path.join(fresh, '_headers')) && manifest) {
         const home = readFileSync(path.join(fresh, 'index.html'), 'utf8')
-        const headers = { jsonLdHashes: await cspHashesOf(home), styleHashes: await styleHashesOf(home), https: true, tagManager: manifest.tagManager }
-        writeFileSync(path.join(fresh, '_headers'), staticHostHeaders(options.supabaseUrl ? { ...headers, supabaseUrl: options.supabaseUrl } : headers))
+        const headers = {
+          jsonLdHashes: await cspHashesOf(home),
+          styleHashes: await styleHashesOf(home),
+          https: true,
+          tagManager: manifest.tagManager,
+        }
+        writeFileSync(
+          path.join(fresh, '_headers'),
+          staticHostHeaders(options.supabaseUrl ? { ...headers, supabaseUrl: options.supabaseUrl } : headers),
+        )
       }
     }
     rmSync(target, { recursive: true, force: true })
@@ -142,7 +162,11 @@ export function createStaticHost(options: StaticHostOptions) {
       child.once('close', (code, signal) => {
         if (code === 0) return done(undefined)
         const said = lastLines(stderr) || lastLines(stdout)
-        const how = timedOut ? `it did not finish within ${Math.round(timeoutMs / 60_000)} minutes and was stopped` : code === null ? `it was stopped (${signal})` : `it ended with code ${code}`
+        const how = timedOut
+          ? `it did not finish within ${Math.round(timeoutMs / 60_000)} minutes and was stopped`
+          : code === null
+            ? `it was stopped (${signal})`
+            : `it ended with code ${code}`
         done(said ? `${said} (${how})` : how)
       })
     })
@@ -165,7 +189,10 @@ export function createStaticHost(options: StaticHostOptions) {
       state[slug] = at
       writeFileSync(options.stateFile, `${JSON.stringify(state)}\n`)
       if (failure) log.error(`Static host (${slug}, ${why}): PUBLISH_COMMAND failed: ${failure}`)
-      else log.info(`Static host (${slug}, ${why}): PUBLISH_COMMAND done in ${((clock().getTime() - at) / 1000).toFixed(1)} s`)
+      else
+        log.info(
+          `Static host (${slug}, ${why}): PUBLISH_COMMAND done in ${((clock().getTime() - at) / 1000).toFixed(1)} s`,
+        )
       return failure
     })
     queue = result.catch(() => {})
@@ -174,7 +201,10 @@ export function createStaticHost(options: StaticHostOptions) {
 
   /** Sends a launch at a phase's start, unless another server on the database has claimed that start. */
   async function sendPhaseStart(slug: string, started: number): Promise<unknown> {
-    if (options.claim && !(await options.claim(`static-host:${slug}:${started}`, new Date(started).toISOString().slice(0, 10)))) {
+    if (
+      options.claim &&
+      !(await options.claim(`static-host:${slug}:${started}`, new Date(started).toISOString().slice(0, 10)))
+    ) {
       const state = readState()
       state[slug] = clock().getTime()
       writeFileSync(options.stateFile, `${JSON.stringify(state)}\n`)
@@ -219,7 +249,9 @@ export function createStaticHost(options: StaticHostOptions) {
           if (!result.ok) return result
           const failure = await send(slug, 'published')
           check()
-          return failure ? { ...result, warning: `Published here; the static host's command failed: ${failure}` } : result
+          return failure
+            ? { ...result, warning: `Published here; the static host's command failed: ${failure}` }
+            : result
         },
       }
     },

@@ -51,7 +51,6 @@ function accepted(header: string | undefined): Set<string> {
   return out
 }
 
-
 /** Options for serving the built site. */
 export type StaticSiteOptions = {
   /** The built site (DIST_DIR): index.html, 404.html, assets/… */
@@ -92,14 +91,21 @@ export function createStaticSite(options: StaticSiteOptions) {
       'content-type': contentTypes[ext] ?? 'application/octet-stream',
       'x-content-type-options': 'nosniff',
       ...(contentTypes[ext]?.startsWith('image/') ? { 'content-security-policy': imageContentSecurityPolicy } : {}),
-      'cache-control': relative.startsWith('assets/') ? 'public, max-age=31536000, immutable' : ext === '.html' ? 'no-cache' : 'public, max-age=3600',
+      'cache-control': relative.startsWith('assets/')
+        ? 'public, max-age=31536000, immutable'
+        : ext === '.html'
+          ? 'no-cache'
+          : 'public, max-age=3600',
     })
     let body = file
     let size = info.size
     if (compressible.has(ext)) {
       headers.set('vary', 'Accept-Encoding')
       const encodings = accepted(c.req.header('accept-encoding'))
-      for (const [encoding, suffix] of [['br', '.br'], ['gzip', '.gz']] as const) {
+      for (const [encoding, suffix] of [
+        ['br', '.br'],
+        ['gzip', '.gz'],
+      ] as const) {
         if (!encodings.has(encoding)) continue
         const compressed = await fileStat(file + suffix)
         if (compressed) {
@@ -142,10 +148,17 @@ export function createStaticSite(options: StaticSiteOptions) {
     let relative = path.posix.normalize(pathname).replace(/^\/+/, '')
     if (relative === '' || relative.endsWith('/')) relative += 'index.html'
     // Never outside distDir, never dotfiles.
-    if (!path.join(root, relative).startsWith(root + path.sep) || relative.split('/').some((part) => part.startsWith('.'))) return notFound(c, pages)
+    if (
+      !path.join(root, relative).startsWith(root + path.sep) ||
+      relative.split('/').some((part) => part.startsWith('.'))
+    )
+      return notFound(c, pages)
     // A page's address without ".html" (/privacy) is its file, as static hosts serve it.
     if (!path.posix.extname(relative) && !(await fileStat(path.join(root, relative)))) relative += '.html'
-    const file = path.join(relative.endsWith('.html') && (await fileStat(path.join(pages, relative))) ? pages : root, relative)
+    const file = path.join(
+      relative.endsWith('.html') && (await fileStat(path.join(pages, relative))) ? pages : root,
+      relative,
+    )
     const info = await fileStat(file)
     if (!info) return notFound(c, pages)
     return send(c, file, info, 200, relative)

@@ -60,7 +60,12 @@ const maxRemembered = 200_000
 /** Starts a visit counter; its timer does not keep the process alive. */
 export function createVisitCounter(options: VisitCounterOptions): VisitCounter {
   const clock = options.clock ?? (() => new Date())
-  const dayFormat = new Intl.DateTimeFormat('en-CA', { timeZone: options.timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })
+  const dayFormat = new Intl.DateTimeFormat('en-CA', {
+    timeZone: options.timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  })
   let day = ''
   let salt: Buffer = Buffer.alloc(0)
   let seen = new Set<string>()
@@ -84,7 +89,10 @@ export function createVisitCounter(options: VisitCounterOptions): VisitCounter {
   let sharedSalt: Buffer = Buffer.alloc(0)
 
   /** Adds to `counts` the visitors among `batch` that no server had seen today. */
-  async function countShared(counts: Map<string, VisitCount>, batch: Array<{ key: string; visitor: string }>): Promise<void> {
+  async function countShared(
+    counts: Map<string, VisitCount>,
+    batch: Array<{ key: string; visitor: string }>,
+  ): Promise<void> {
     if (!options.shared) return
     const byDay = new Map<string, Array<{ key: string; visitor: string }>>()
     for (const view of batch) {
@@ -98,7 +106,10 @@ export function createVisitCounter(options: VisitCounterOptions): VisitCounter {
         sharedSalt = await options.shared.saltOf(on)
         sharedDay = on
       }
-      const hashed = dayViews.map((view) => ({ key: view.key, hash: createHash('sha256').update(sharedSalt).update(view.visitor).digest('base64') }))
+      const hashed = dayViews.map((view) => ({
+        key: view.key,
+        hash: createHash('sha256').update(sharedSalt).update(view.visitor).digest('base64'),
+      }))
       const fresh = await options.shared.firstSeen(on, [...new Set(hashed.map((view) => view.hash))])
       for (const view of hashed) {
         if (!fresh.delete(view.hash)) continue
@@ -117,7 +128,10 @@ export function createVisitCounter(options: VisitCounterOptions): VisitCounter {
     await countShared(counts, batch)
     await options.store.addVisits([...counts.values()])
   }
-  const timer = setInterval(() => flush().catch((error: unknown) => options.onError?.(error)), options.flushMs ?? 10_000)
+  const timer = setInterval(
+    () => flush().catch((error: unknown) => options.onError?.(error)),
+    options.flushMs ?? 10_000,
+  )
   timer.unref()
 
   /** Adds one view of `launch` from `source` by the visitor `identity` (launch, address and User-Agent). */

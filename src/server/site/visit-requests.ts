@@ -37,7 +37,11 @@ export function isBeaconView(request: Request): boolean {
 }
 
 /** A host without its port and a leading www., lower case. */
-const bareHost = (host: string) => host.toLowerCase().replace(/:\d+$/, '').replace(/^www\./, '')
+const bareHost = (host: string) =>
+  host
+    .toLowerCase()
+    .replace(/:\d+$/, '')
+    .replace(/^www\./, '')
 
 /**
  * Where a visit came from, read as the store reads a registration's source: utm_source (lower case), else the
@@ -81,7 +85,12 @@ export type VisitImageCounterOptions = {
  */
 export function createVisitImageCounter(options: VisitImageCounterOptions): VisitImageCounter {
   const clock = options.clock ?? (() => new Date())
-  const dayFormat = new Intl.DateTimeFormat('en-CA', { timeZone: options.timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })
+  const dayFormat = new Intl.DateTimeFormat('en-CA', {
+    timeZone: options.timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  })
   let underWay: Array<Promise<void>> = []
   return {
     countBeacon(request, launch, address) {

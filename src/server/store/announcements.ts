@@ -25,7 +25,13 @@ export type NewAnnouncement = {
 export type Announcement = NewAnnouncement & { id: number; recipients: number; sent: number }
 
 /** An announcement in a lead's history: what it was and how its message to this lead went. */
-export type LeadAnnouncement = { id: number; subject: string; createdAt: string; author: string; status: 'pending' | 'sent' | 'failed' | 'cancelled' }
+export type LeadAnnouncement = {
+  id: number
+  subject: string
+  createdAt: string
+  author: string
+  status: 'pending' | 'sent' | 'failed' | 'cancelled'
+}
 
 /**
  * The announcements' part of the store, over the store's lead and mail (store.ts: StoredLead, OutgoingMail; generic so
@@ -39,7 +45,10 @@ export interface AnnouncementStore<Lead, Mail> {
    */
   listMarketableLeads(launch: string, now: Date): Promise<Lead[]>
   /** Stores the announcement and queues its messages (one per lead), all in one transaction. */
-  saveAnnouncement(announcement: NewAnnouncement, messages: Array<{ leadId: number; mail: Mail }>): Promise<Announcement>
+  saveAnnouncement(
+    announcement: NewAnnouncement,
+    messages: Array<{ leadId: number; mail: Mail }>,
+  ): Promise<Announcement>
   /** Queues the author's test copy of an announcement: a message of no lead (lead_id null), sent and retried by the outbox. */
   queueTestAnnouncement(mail: Mail, now: Date): Promise<void>
   /** Announcements newest first, of these launches (undefined: every launch). */

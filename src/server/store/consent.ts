@@ -30,8 +30,15 @@ export function impliedConsentEnd(inquiry: string): string {
 }
 
 /** A lead's consent: express when the form's express-consent box (named by the config) was ticked, else implied. */
-export function consentOf(fields: Record<string, unknown>, expressField: string | undefined, createdAt: string): { consentKind: ConsentKind; impliedConsentUntil: string } {
-  return { consentKind: expressField !== undefined && fields[expressField] === true ? 'express' : 'implied', impliedConsentUntil: impliedConsentEnd(createdAt) }
+export function consentOf(
+  fields: Record<string, unknown>,
+  expressField: string | undefined,
+  createdAt: string,
+): { consentKind: ConsentKind; impliedConsentUntil: string } {
+  return {
+    consentKind: expressField !== undefined && fields[expressField] === true ? 'express' : 'implied',
+    impliedConsentUntil: impliedConsentEnd(createdAt),
+  }
 }
 
 /** Whether marketing (an announcement) may go to a lead at `now`: express consent, or implied consent not yet ended. */

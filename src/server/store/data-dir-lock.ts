@@ -5,7 +5,10 @@ import { ensurePrivateFile, privateFileMode } from './private-files.ts'
 
 /** Another server already owns this data directory. */
 export class DataDirBusyError extends Error {
-  constructor(readonly dataDir: string, readonly otherPid: number | undefined) {
+  constructor(
+    readonly dataDir: string,
+    readonly otherPid: number | undefined,
+  ) {
     super(
       `Another server is already using DATA_DIR ${dataDir}${otherPid ? ` (process ${otherPid})` : ''}. ` +
         'Stop it first, or give this server its own DATA_DIR.',

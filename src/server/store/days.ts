@@ -7,7 +7,16 @@ const dayFormats = new Map<string, Intl.DateTimeFormat>()
 function clockFormat(timeZone: string): Intl.DateTimeFormat {
   let format = clockFormats.get(timeZone)
   if (!format) {
-    format = new Intl.DateTimeFormat('en-CA', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' })
+    format = new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    })
     clockFormats.set(timeZone, format)
   }
   return format
@@ -22,12 +31,17 @@ export function dayStart(day: string, timeZone: string): string | undefined {
   // The zone's offset at that moment, read back through Intl; twice, for a day that starts near a clock change.
   const format = clockFormat(timeZone)
   const offsetAt = (ms: number) => {
-    const parts = Object.fromEntries(
-      format
-        .formatToParts(new Date(ms))
-        .map((part) => [part.type, part.value]),
+    const parts = Object.fromEntries(format.formatToParts(new Date(ms)).map((part) => [part.type, part.value]))
+    return (
+      Date.UTC(
+        Number(parts.year),
+        Number(parts.month) - 1,
+        Number(parts.day),
+        Number(parts.hour),
+        Number(parts.minute),
+        Number(parts.second),
+      ) - ms
     )
-    return Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second)) - ms
   }
   const first = utc - offsetAt(utc)
   return new Date(utc - offsetAt(first)).toISOString()
@@ -41,7 +55,11 @@ export function nextDay(day: string): string {
 /** The date (YYYY-MM-DD) an instant falls on in a time zone. */
 export function dayOf(at: Date, timeZone: string): string {
   let format = dayFormats.get(timeZone)
-  if (!format) dayFormats.set(timeZone, (format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })))
+  if (!format)
+    dayFormats.set(
+      timeZone,
+      (format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })),
+    )
   return format.format(at)
 }
 

@@ -26,7 +26,14 @@ export type DocumentOpening = {
 }
 
 /** A lead's openings of one document: how many, the first and the last. */
-export type DocumentOpenings = { leadId: number; document: string; title: string; count: number; first: string; last: string }
+export type DocumentOpenings = {
+  leadId: number
+  document: string
+  title: string
+  count: number
+  first: string
+  last: string
+}
 
 /**
  * The documents' part of a LeadStore, over the store's webhook message and mail (generic so this file needs nothing

@@ -19,7 +19,14 @@ export type FollowUpChange = {
 }
 
 /** One line of a lead's history. */
-export type HistoryEntry = { id: number; leadId: number; createdAt: string; author: string; kind: FollowUpKind; value: string }
+export type HistoryEntry = {
+  id: number
+  leadId: number
+  createdAt: string
+  author: string
+  kind: FollowUpKind
+  value: string
+}
 
 /** Where a lead's follow-up stands: status null is the launch's first status (New); assignee '' is nobody. */
 export type FollowUpState = { status: string | null; assignee: string }

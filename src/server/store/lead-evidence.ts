@@ -22,9 +22,9 @@ export function sha256Hex(text: string): Promise<string> {
   let hash = hashes.get(text)
   if (!hash) {
     // A few consent notes, hashed once each: the promise is kept, not recomputed for every lead.
-    hash = crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)).then((digest) =>
-      Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join(''),
-    )
+    hash = crypto.subtle
+      .digest('SHA-256', new TextEncoder().encode(text))
+      .then((digest) => Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join(''))
     hashes.set(text, hash)
   }
   return hash
@@ -75,6 +75,7 @@ export function pageForMail(pageUrl: string | null): string {
 export function referrerForMail(referrer: string | null): string {
   if (referrer === null || referrer.trim() === '') return 'direct'
   const url = URL.canParse(referrer) ? new URL(referrer) : undefined
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') return 'unknown (not a web address)'
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '')
+    return 'unknown (not a web address)'
   return defang(url.hostname)
 }

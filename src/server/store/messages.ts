@@ -36,7 +36,12 @@ export type WebhookMessage = { id: string; body: string }
  * Message-ID it will carry (an erasure deletes the .eml copies by it); `assignedTo` is the notification's
  * "Assigned to" line, decided with the lead.
  */
-export type LaterMail = { compose: 'notification' | 'reply'; to: string; messageId: string; assignedTo?: string | undefined }
+export type LaterMail = {
+  compose: 'notification' | 'reply'
+  to: string
+  messageId: string
+  assignedTo?: string | undefined
+}
 
 /** A notification or reply as queued: the finished e-mail, or what to compose when it is sent. */
 export type QueuedMail = OutgoingMail | LaterMail

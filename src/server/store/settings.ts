@@ -10,7 +10,8 @@ export const storeSettings = {
   DATA_DIR: {
     type: 'string',
     default: '.data',
-    description: 'Where the Node server keeps leads.sqlite, its lock and the .eml outbox; npm run leads:export reads it.',
+    description:
+      'Where the Node server keeps leads.sqlite, its lock and the .eml outbox; npm run leads:export reads it.',
     fix: 'name a folder',
   },
   RETENTION_DAYS: {

@@ -51,7 +51,16 @@ import type { DailyMailStore } from './daily-runs.ts'
 import type { AnnouncementStore } from './announcements.ts'
 import type { DocumentStore } from './document-downloads.ts'
 import { impliedConsentEnd, type ConsentKind } from './consent.ts'
-import type { MessageCounts, MessageQuery, MessageState, NewMessage, OutboxJob, OutgoingMail, QueuedMail, WebhookMessage } from './messages.ts'
+import type {
+  MessageCounts,
+  MessageQuery,
+  MessageState,
+  NewMessage,
+  OutboxJob,
+  OutgoingMail,
+  QueuedMail,
+  WebhookMessage,
+} from './messages.ts'
 
 /** A registration as the app hands it to the store: already validated and trimmed. */
 export type NewLead = {
@@ -120,7 +129,10 @@ export type LaunchOptions = {
 }
 
 /** How many leads each launch has, by slug (null launches counted as the default launch's), sorted by slug. */
-export function countsByLaunch(rows: Array<{ launch: string | null; leads: number }>, defaultLaunch: string): LaunchCount[] {
+export function countsByLaunch(
+  rows: Array<{ launch: string | null; leads: number }>,
+  defaultLaunch: string,
+): LaunchCount[] {
   const counts = new Map<string, number>()
   for (const row of rows) {
     const slug = row.launch ?? defaultLaunch
@@ -146,7 +158,19 @@ export type StoredLead = Omit<NewLead, 'consentSha256' | 'consentKind' | 'implie
   firstRegisteredAt?: string
 }
 
-export type { OutgoingMail, MessageKind, MessageStatus, WebhookMessage, LaterMail, QueuedMail, NewMessage, OutboxJob, MessageState, MessageQuery, MessageCounts } from './messages.ts'
+export type {
+  OutgoingMail,
+  MessageKind,
+  MessageStatus,
+  WebhookMessage,
+  LaterMail,
+  QueuedMail,
+  NewMessage,
+  OutboxJob,
+  MessageState,
+  MessageQuery,
+  MessageCounts,
+} from './messages.ts'
 
 /** The outcome of a withdrawal: the lead, and when it withdrew (the first time, if it already had). */
 export type Withdrawal = { leadId: number; withdrawnAt: string; already: boolean }
@@ -187,10 +211,17 @@ export type LeadSearch = {
 }
 
 /** Where a lead's notification stands, read from the outbox: 'retrying' is pending after a failed attempt, 'none' none. */
-export type NotificationState = { status: 'pending' | 'retrying' | 'sent' | 'failed' | 'cancelled' | 'none'; attempts: number }
+export type NotificationState = {
+  status: 'pending' | 'retrying' | 'sent' | 'failed' | 'cancelled' | 'none'
+  attempts: number
+}
 
 /** A lead as the leads page lists it: with its notification's state and, once it withdrew its consent, when. */
-export type ListedLead = StoredLead & { notification: NotificationState; withdrawnAt?: string; followUp?: FollowUpState }
+export type ListedLead = StoredLead & {
+  notification: NotificationState
+  withdrawnAt?: string
+  followUp?: FollowUpState
+}
 
 /** A listed lead's withdrawal, as the store read it (absent unless the lead withdrew). */
 export function withdrawalOf(withdrawnAt: string | null | undefined): { withdrawnAt?: string } {
@@ -215,10 +246,15 @@ export function notificationStateOf(status: string | null, attempts: number | nu
  * is (JSON writes a value verbatim unless it holds `"`, `\\` or a control character, and then there is none), and for
  * a phone number its digits in order with anything between. Only a filter: the fields decide.
  */
-export function searchPatterns(text: string): { like: string; digits: string | null; rough: { like: string; digits: string | null } | null } {
+export function searchPatterns(text: string): {
+  like: string
+  digits: string | null
+  rough: { like: string; digits: string | null } | null
+} {
   const trimmed = text.trim()
   const like = `%${trimmed.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`
-  const digitsOnly = /^[\d\s().+-]+$/.test(trimmed) && (trimmed.match(/\d/g) ?? []).length >= 3 ? trimmed.replace(/\D/g, '') : null
+  const digitsOnly =
+    /^[\d\s().+-]+$/.test(trimmed) && (trimmed.match(/\d/g) ?? []).length >= 3 ? trimmed.replace(/\D/g, '') : null
   const verbatim = !/["\\\u0000-\u001f\ud800-\udfff]/.test(trimmed)
   return {
     like,
@@ -249,14 +285,26 @@ export type ErasureResult = {
 }
 
 /** Where leads and their pending messages live, and the sign-in limiter's counts (sign-in-counts.ts); all callable at once. */
-export interface LeadStore extends SignInCounts, FollowUpStore, PulseStore, AnnouncementStore<StoredLead, OutgoingMail>, DailyMailStore<OutgoingMail>, DocumentStore<WebhookMessage, OutgoingMail> {
+export interface LeadStore
+  extends
+    SignInCounts,
+    FollowUpStore,
+    PulseStore,
+    AnnouncementStore<StoredLead, OutgoingMail>,
+    DailyMailStore<OutgoingMail>,
+    DocumentStore<WebhookMessage, OutgoingMail> {
   /**
    * Stores the lead and its notification in ONE transaction, or nothing at all; `mail` null stores the lead alone
    * (suspected spam is never notified). A submission id that is already stored changes nothing and returns the
    * stored lead with `created: false`. `more` (the reply, the webhook call) is queued in the same transaction, and so is
    * the `assignment` (its turn taken, the assignee recorded, their mail queued: follow-up.ts).
    */
-  saveLead(lead: NewLead, mail: QueuedMail | null, more?: NewMessage[], assignment?: NewAssignment): Promise<SaveLeadResult>
+  saveLead(
+    lead: NewLead,
+    mail: QueuedMail | null,
+    more?: NewMessage[],
+    assignment?: NewAssignment,
+  ): Promise<SaveLeadResult>
   /**
    * Claims up to `limit` pending notifications that are due at `now` and not claimed by someone else, and marks
    * them claimed until `now + leaseMs` (a worker that dies mid-send releases them that way).
@@ -347,7 +395,13 @@ export function sourceOfLead(lead: Pick<StoredLead, 'utm' | 'clickIds' | 'referr
   const utm = (lead.utm.utm_source ?? '').trim().toLowerCase()
   if (utm) return utm
   for (const [network, ids] of clickIdNetworks) if (ids.some((id) => lead.clickIds[id] !== undefined)) return network
-  const hostOf = (url: string | null) => (url && url.includes('://') ? url.slice(url.indexOf('://') + 3).split('/')[0]!.toLowerCase() : '')
+  const hostOf = (url: string | null) =>
+    url && url.includes('://')
+      ? url
+          .slice(url.indexOf('://') + 3)
+          .split('/')[0]!
+          .toLowerCase()
+      : ''
   const from = hostOf(lead.referrer)
   if (from === '' || from === hostOf(lead.pageUrl)) return ''
   return from.startsWith('www.') ? from.slice(4) : from
@@ -377,7 +431,8 @@ export function pulseOf(
 ): LeadPulse {
   const byIndex = new Map(perDay.map((row) => [Number(row.i), row]))
   const sources = new Map<string, { source: string; registrations: number; visitors: number }>()
-  for (const row of bySource) sources.set(row.source, { source: row.source, registrations: Number(row.registrations), visitors: 0 })
+  for (const row of bySource)
+    sources.set(row.source, { source: row.source, registrations: Number(row.registrations), visitors: 0 })
   for (const row of visitorsBySource) {
     const known = sources.get(row.source) ?? { source: row.source, registrations: 0, visitors: 0 }
     known.visitors += Number(row.visitors)
@@ -392,10 +447,17 @@ export function pulseOf(
       visits: Number(visitsByDay.get(d.day)?.visits ?? 0),
       visitors: Number(visitsByDay.get(d.day)?.visitors ?? 0),
     })),
-    sources: [...sources.values()].sort((a, b) => b.registrations - a.registrations || b.visitors - a.visitors || a.source.localeCompare(b.source)),
+    sources: [...sources.values()].sort(
+      (a, b) => b.registrations - a.registrations || b.visitors - a.visitors || a.source.localeCompare(b.source),
+    ),
     realtors: Number(kinds.realtors ?? 0),
     buyers: Number(kinds.buyers ?? 0),
     statuses: statuses.map((row) => ({ status: row.status, registrations: Number(row.registrations) })),
-    emailCampaigns: campaigns.map((row) => ({ campaign: row.campaign, registrations: Number(row.registrations), first: iso(row.first), last: iso(row.last) })),
+    emailCampaigns: campaigns.map((row) => ({
+      campaign: row.campaign,
+      registrations: Number(row.registrations),
+      first: iso(row.first),
+      last: iso(row.last),
+    })),
   }
 }

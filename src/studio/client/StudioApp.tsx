@@ -54,13 +54,17 @@ export function StudioApp() {
       if (e instanceof StudioRequestError && e.status === 401) {
         setMe(null)
         window.location.assign(signInPath)
-      }
-      else setError((e as Error).message)
+      } else setError((e as Error).message)
     })
   }
   useEffect(load, [])
 
-  if (error) return <p className="fatal" role="alert">{error}</p>
+  if (error)
+    return (
+      <p className="fatal" role="alert">
+        {error}
+      </p>
+    )
   if (me === undefined) return <p className="loading">Opening the studio…</p>
   if (me === null) {
     return (

@@ -26,7 +26,6 @@ import { localTokenHeader, localTokenMeta } from '../protocol.ts'
 // The one module of the studio's page that talks to its server (src/studio/protocol.ts): same origin, the session
 // cookie, JSON in and out. A refusal becomes a StudioRequestError carrying the server's sentence and problems.
 
-
 /** A request the server refused or could not answer: its words for the person, a config's problems (422), a form's fields at fault. */
 export class StudioRequestError extends Error {
   constructor(
@@ -43,7 +42,10 @@ export class StudioRequestError extends Error {
 const apiRoot = '/studio/api'
 
 // `npm run edit` writes its token into the page (no one signs in there); every call sends it back.
-const localToken = typeof document === 'undefined' ? undefined : document.querySelector<HTMLMetaElement>(`meta[name="${localTokenMeta}"]`)?.content
+const localToken =
+  typeof document === 'undefined'
+    ? undefined
+    : document.querySelector<HTMLMetaElement>(`meta[name="${localTokenMeta}"]`)?.content
 
 /** Calls the studio's server; throws StudioRequestError with its words when it refuses. */
 export async function call<T>(path: string, init: RequestInit = {}): Promise<T> {
@@ -64,14 +66,22 @@ export async function call<T>(path: string, init: RequestInit = {}): Promise<T> 
   }
   if (!response.ok) {
     const error = body as StudioError | undefined
-    const fallback = response.status === 401 ? 'You are signed out: sign in again.' : `The studio answered ${response.status}; try again.`
+    const fallback =
+      response.status === 401
+        ? 'You are signed out: sign in again.'
+        : `The studio answered ${response.status}; try again.`
     throw new StudioRequestError(error?.error ?? fallback, response.status, error?.problems ?? [], error?.fields ?? {})
   }
-  if (body === undefined) throw new StudioRequestError('The studio sent an answer that is not JSON; try again.', response.status)
+  if (body === undefined)
+    throw new StudioRequestError('The studio sent an answer that is not JSON; try again.', response.status)
   return body as T
 }
 
-const send = (method: string, body: unknown): RequestInit => ({ method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+const send = (method: string, body: unknown): RequestInit => ({
+  method,
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+})
 const launchPath = (slug: string) => `/launches/${encodeURIComponent(slug)}`
 
 /** The studio's calls, one per endpoint of src/studio/protocol.ts. */
@@ -79,29 +89,39 @@ export const studioApi = {
   me: () => call<MeResponse>('/me'),
   launches: () => call<LaunchSummary[]>('/launches'),
   launch: (slug: string) => call<LaunchDetail>(launchPath(slug)),
-  saveDraft: (slug: string, text: string) => call<SaveDraftResponse>(`${launchPath(slug)}/draft`, send('PUT', { text })),
+  saveDraft: (slug: string, text: string) =>
+    call<SaveDraftResponse>(`${launchPath(slug)}/draft`, send('PUT', { text })),
   discardDraft: (slug: string) => call<unknown>(`${launchPath(slug)}/draft`, { method: 'DELETE' }),
   check: (slug: string, text: string) => call<CheckResponse>(`${launchPath(slug)}/check`, send('POST', { text })),
-  preview: (slug: string, phase?: string) => call<PreviewResponse>(`${launchPath(slug)}/preview${phase ? `?phase=${encodeURIComponent(phase)}` : ''}`),
+  preview: (slug: string, phase?: string) =>
+    call<PreviewResponse>(`${launchPath(slug)}/preview${phase ? `?phase=${encodeURIComponent(phase)}` : ''}`),
   previewByToken: (token: string) => call<PreviewResponse>(`/preview/${encodeURIComponent(token)}`),
-  publish: (slug: string, request: PublishRequest) => call<PublishResponse>(`${launchPath(slug)}/publish`, send('POST', request)),
+  publish: (slug: string, request: PublishRequest) =>
+    call<PublishResponse>(`${launchPath(slug)}/publish`, send('POST', request)),
   versions: (slug: string) => call<VersionSummary[]>(`${launchPath(slug)}/versions`),
   version: (slug: string, version: number) => call<VersionDetail>(`${launchPath(slug)}/versions/${version}`),
-  restore: (slug: string, version: number) => call<RestoreResponse>(`${launchPath(slug)}/versions/${version}/restore`, send('POST', {})),
-  previewLink: (slug: string, phase?: string) => call<PreviewLinkResponse>(`${launchPath(slug)}/preview-link`, send('POST', phase ? { phase } : {})),
+  restore: (slug: string, version: number) =>
+    call<RestoreResponse>(`${launchPath(slug)}/versions/${version}/restore`, send('POST', {})),
+  previewLink: (slug: string, phase?: string) =>
+    call<PreviewLinkResponse>(`${launchPath(slug)}/preview-link`, send('POST', phase ? { phase } : {})),
   newLaunch: (request: NewLaunchRequest) => call<NewLaunchResponse>('/launches', send('POST', request)),
   uploadImage: (slug: string, file: File) =>
-    call<{ src: string; width: number; height: number }>(`${launchPath(slug)}/images?name=${encodeURIComponent(file.name)}`, {
-      method: 'POST',
-      headers: { 'content-type': file.type || 'application/octet-stream' },
-      body: file,
-    }),
+    call<{ src: string; width: number; height: number }>(
+      `${launchPath(slug)}/images?name=${encodeURIComponent(file.name)}`,
+      {
+        method: 'POST',
+        headers: { 'content-type': file.type || 'application/octet-stream' },
+        body: file,
+      },
+    ),
   people: () => call<Person[]>('/people'),
   invite: (request: InviteRequest) => call<InviteResponse>('/people', send('POST', request)),
-  changeRole: (email: string, role: Role, launches?: string[]) => call<unknown>(`/people/${encodeURIComponent(email)}`, send('PUT', { role, launches })),
+  changeRole: (email: string, role: Role, launches?: string[]) =>
+    call<unknown>(`/people/${encodeURIComponent(email)}`, send('PUT', { role, launches })),
   removePerson: (email: string) => call<unknown>(`/people/${encodeURIComponent(email)}`, { method: 'DELETE' }),
   /** A new one-time sign-in link for someone who forgot their password (or never used their invitation). */
-  signInLink: (email: string) => call<InviteResponse>(`/people/${encodeURIComponent(email)}/reset-link`, send('POST', {})),
+  signInLink: (email: string) =>
+    call<InviteResponse>(`/people/${encodeURIComponent(email)}/reset-link`, send('POST', {})),
   audit: () => call<AuditEntry[]>('/audit'),
 }
 

@@ -26,7 +26,17 @@ export function useRoute(): Route {
 }
 
 /** A link to a place in the studio: a real link (opens in a new tab too), followed in place on a plain click. */
-export function StudioLink({ to, children, className, current }: { to: Route; children: ReactNode; className?: string; current?: boolean }) {
+export function StudioLink({
+  to,
+  children,
+  className,
+  current,
+}: {
+  to: Route
+  children: ReactNode
+  className?: string
+  current?: boolean
+}) {
   const onClick = (event: MouseEvent<HTMLAnchorElement>) => {
     if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return
     event.preventDefault()

@@ -7,9 +7,13 @@ import type { ClientPageConfig } from '../../../schema/page-config.ts'
  */
 export function withStudioImages(config: ClientPageConfig, imagesBase: string): ClientPageConfig {
   const visit = (value: unknown): unknown => {
-    if (typeof value === 'string') return value.startsWith('/images/') ? imagesBase + value.slice('/images/'.length).split('/').map(encodeURIComponent).join('/') : value
+    if (typeof value === 'string')
+      return value.startsWith('/images/')
+        ? imagesBase + value.slice('/images/'.length).split('/').map(encodeURIComponent).join('/')
+        : value
     if (Array.isArray(value)) return value.map(visit)
-    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, visit(v)]))
+    if (value && typeof value === 'object')
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, visit(v)]))
     return value
   }
   return visit(config) as ClientPageConfig

@@ -35,7 +35,12 @@ const maxTextBytes = 5 * 1024 * 1024
 const roles: readonly Role[] = ['owner', 'editor', 'sales']
 
 /** A refusal in the protocol's shape. */
-export function refuse(c: Context, status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 500, error: string, problems?: StudioProblem[]) {
+export function refuse(
+  c: Context,
+  status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 500,
+  error: string,
+  problems?: StudioProblem[],
+) {
   return c.json<StudioError>(problems ? { error, problems } : { error }, status)
 }
 
@@ -72,47 +77,88 @@ function personOf(account: Account): Person {
 
 /** Adds the API's routes to the studio app (mounted under /studio). */
 export function addApi(app: Hono<StudioEnv>, ctx: StudioContext): void {
-  const textLimit = bodyLimit({ maxSize: maxTextBytes, onError: (c) => refuse(c, 413, 'The text is larger than 5 MB.') })
+  const textLimit = bodyLimit({
+    maxSize: maxTextBytes,
+    onError: (c) => refuse(c, 413, 'The text is larger than 5 MB.'),
+  })
   const smallLimit = bodyLimit({ maxSize: 16 * 1024, onError: (c) => refuse(c, 413, 'That request is too large.') })
 
   /** The launch of the route's :slug if the account may edit it; else the refusal to send. */
   function launchFor(c: Context<StudioEnv>): ServedLaunch | Response {
     const account = c.get('account')
     const slug = c.req.param('slug') ?? ''
-    if (account.role === 'sales') return refuse(c, 403, 'A sales account has the leads page only: it cannot see or change launches.')
+    if (account.role === 'sales')
+      return refuse(c, 403, 'A sales account has the leads page only: it cannot see or change launches.')
     const launch = servedLaunch(ctx, slug)
     if (!launch) return refuse(c, 404, `There is no launch "${slug}".`)
-    if (!mayEdit(account, slug)) return refuse(c, 403, `Your account is not given launch "${slug}". An owner can add it.`)
+    if (!mayEdit(account, slug))
+      return refuse(c, 403, `Your account is not given launch "${slug}". An owner can add it.`)
     return launch
   }
   const ownerOnly = (c: Context<StudioEnv>) =>
     c.get('account').role === 'owner' ? undefined : refuse(c, 403, 'Only an owner of the studio can do this.')
 
-  async function publishText(c: Context<StudioEnv>, launch: ServedLaunch, text: string, message: string | undefined, restoredFrom?: number) {
+  async function publishText(
+    c: Context<StudioEnv>,
+    launch: ServedLaunch,
+    text: string,
+    message: string | undefined,
+    restoredFrom?: number,
+  ) {
     const account = c.get('account')
     const problems = problemsOf(launch, text)
     if (problems.length) {
-      return refuse(c, 422, `This text has ${problems.length === 1 ? 'a problem' : `${problems.length} problems`}: nothing was published. ${problems[0]!.message}`, studioProblems(problems))
+      return refuse(
+        c,
+        422,
+        `This text has ${problems.length === 1 ? 'a problem' : `${problems.length} problems`}: nothing was published. ${problems[0]!.message}`,
+        studioProblems(problems),
+      )
     }
     const result = await ctx.publisher.publish(launch.slug, text)
     if (!result.ok) {
-      return refuse(c, 422, `The launch could not be published: nothing was changed. ${result.problems[0]?.message ?? ''}`.trim(), studioProblems(result.problems))
+      return refuse(
+        c,
+        422,
+        `The launch could not be published: nothing was changed. ${result.problems[0]?.message ?? ''}`.trim(),
+        studioProblems(result.problems),
+      )
     }
-    const version = await ctx.store.addVersion({ launch: launch.slug, text, by: account.email, at: ctx.clock().toISOString(), message, fromDisk: false, restoredFrom })
+    const version = await ctx.store.addVersion({
+      launch: launch.slug,
+      text,
+      by: account.email,
+      at: ctx.clock().toISOString(),
+      message,
+      fromDisk: false,
+      restoredFrom,
+    })
     const draft = await ctx.store.getDraft(launch.slug)
     if (draft?.text === text) await ctx.store.deleteDraft(launch.slug)
-    await ctx.audit(account.email, restoredFrom === undefined ? 'publish' : 'restore', launch.slug, `version ${version}${restoredFrom === undefined ? '' : ` (from version ${restoredFrom})`}${message ? `: ${message}` : ''}${result.warning ? " (the static host's command failed)" : ''}`)
+    await ctx.audit(
+      account.email,
+      restoredFrom === undefined ? 'publish' : 'restore',
+      launch.slug,
+      `version ${version}${restoredFrom === undefined ? '' : ` (from version ${restoredFrom})`}${message ? `: ${message}` : ''}${result.warning ? " (the static host's command failed)" : ''}`,
+    )
     return c.json<PublishResponse>({ version, ms: result.ms, ...(result.warning ? { warning: result.warning } : {}) })
   }
 
   app.get('/api/me', async (c) => {
     const account = c.get('account')
-    return c.json<MeResponse>({ email: account.email, role: account.role, ...(account.launches ? { launches: account.launches } : {}), totp: account.totpSecret !== undefined, ...(ctx.local ? { local: true } : {}) })
+    return c.json<MeResponse>({
+      email: account.email,
+      role: account.role,
+      ...(account.launches ? { launches: account.launches } : {}),
+      totp: account.totpSecret !== undefined,
+      ...(ctx.local ? { local: true } : {}),
+    })
   })
 
   app.get('/api/launches', async (c) => {
     const account = c.get('account')
-    if (account.role === 'sales') return refuse(c, 403, 'A sales account has the leads page only: it cannot see or change launches.')
+    if (account.role === 'sales')
+      return refuse(c, 403, 'A sales account has the leads page only: it cannot see or change launches.')
     const launches = ctx.publisher.list().filter((launch) => mayEdit(account, launch.slug))
     return c.json(await Promise.all(launches.map((launch) => summaryOf(ctx, launch))))
   })
@@ -120,7 +166,11 @@ export function addApi(app: Hono<StudioEnv>, ctx: StudioContext): void {
   app.get('/api/launches/:slug', async (c) => {
     const launch = launchFor(c)
     if (launch instanceof Response) return launch
-    const [summary, draft, live] = await Promise.all([summaryOf(ctx, launch), ctx.store.getDraft(launch.slug), ctx.store.latestVersion(launch.slug)])
+    const [summary, draft, live] = await Promise.all([
+      summaryOf(ctx, launch),
+      ctx.store.getDraft(launch.slug),
+      ctx.store.latestVersion(launch.slug),
+    ])
     const liveText = live?.text ?? fileText(launch) ?? ''
     return c.json<LaunchDetail>({
       ...summary,
@@ -138,7 +188,10 @@ export function addApi(app: Hono<StudioEnv>, ctx: StudioContext): void {
     const now = ctx.clock()
     await ctx.store.saveDraft(launch.slug, body.text, c.get('account').email, now)
     await ctx.audit(c.get('account').email, 'save draft', launch.slug)
-    return c.json<SaveDraftResponse>({ savedAt: now.toISOString(), problems: studioProblems(problemsOf(launch, body.text)) })
+    return c.json<SaveDraftResponse>({
+      savedAt: now.toISOString(),
+      problems: studioProblems(problemsOf(launch, body.text)),
+    })
   })
 
   app.delete('/api/launches/:slug/draft', async (c) => {
@@ -161,7 +214,8 @@ export function addApi(app: Hono<StudioEnv>, ctx: StudioContext): void {
     const launch = launchFor(c)
     if (launch instanceof Response) return launch
     const body = (await jsonBody(c)) ?? {}
-    const message = typeof body.message === 'string' && body.message.trim() ? body.message.trim().slice(0, 500) : undefined
+    const message =
+      typeof body.message === 'string' && body.message.trim() ? body.message.trim().slice(0, 500) : undefined
     const text = typeof body.text === 'string' ? body.text : (await ctx.store.getDraft(launch.slug))?.text
     if (text === undefined) return refuse(c, 400, 'There is no draft to publish: save a draft first.')
     return publishText(c, launch, text, message)
@@ -204,7 +258,10 @@ export function addApi(app: Hono<StudioEnv>, ctx: StudioContext): void {
     const version = number && (await ctx.store.getVersion(launch.slug, number))
     if (!version) return refuse(c, 404, `Launch "${launch.slug}" has no version ${c.req.param('version')}.`)
     const body = (await jsonBody(c)) ?? {}
-    const message = typeof body.message === 'string' && body.message.trim() ? body.message.trim().slice(0, 500) : `Restored version ${version.number}`
+    const message =
+      typeof body.message === 'string' && body.message.trim()
+        ? body.message.trim().slice(0, 500)
+        : `Restored version ${version.number}`
     return publishText(c, launch, version.text, message, version.number)
   })
 
@@ -228,7 +285,8 @@ export function addApi(app: Hono<StudioEnv>, ctx: StudioContext): void {
   }
 
   async function ownersLeft(except: number): Promise<number> {
-    return (await ctx.store.listAccounts()).filter((account) => account.role === 'owner' && account.id !== except).length
+    return (await ctx.store.listAccounts()).filter((account) => account.role === 'owner' && account.id !== except)
+      .length
   }
 
   app.post('/api/people', smallLimit, async (c) => {
@@ -244,12 +302,18 @@ export function addApi(app: Hono<StudioEnv>, ctx: StudioContext): void {
     try {
       account = await ctx.store.createAccount({ email, ...access }, now)
     } catch (error) {
-      if (error instanceof AccountExistsError) return refuse(c, 409, `${email} already has an account. Make a new sign-in link for them instead.`)
+      if (error instanceof AccountExistsError)
+        return refuse(c, 409, `${email} already has an account. Make a new sign-in link for them instead.`)
       throw error
     }
     const { link, expiresAt } = await createOneTimeLink(ctx.store, account.id, 'invite', now, ctx.linkBase(c))
     const emailed = await mail(linkMail(email, 'invite', link))
-    await ctx.audit(c.get('account').email, 'invite', undefined, `${email} as ${access.role}${access.launches ? ` (${access.launches.join(', ')})` : ''}`)
+    await ctx.audit(
+      c.get('account').email,
+      'invite',
+      undefined,
+      `${email} as ${access.role}${access.launches ? ` (${access.launches.join(', ')})` : ''}`,
+    )
     return c.json<InviteResponse>({ link, expiresAt, emailed })
   })
 
@@ -280,14 +344,20 @@ export function addApi(app: Hono<StudioEnv>, ctx: StudioContext): void {
       return refuse(c, 409, 'The studio needs at least one owner: make someone else an owner first.')
     }
     await ctx.store.changeAccess(person.id, access, ctx.clock())
-    await ctx.audit(c.get('account').email, 'change role', undefined, `${person.email} to ${access.role}${access.launches ? ` (${access.launches.join(', ')})` : ''}`)
+    await ctx.audit(
+      c.get('account').email,
+      'change role',
+      undefined,
+      `${person.email} to ${access.role}${access.launches ? ` (${access.launches.join(', ')})` : ''}`,
+    )
     return c.json(personOf({ ...person, ...access }))
   })
 
   app.delete('/api/people/:email', async (c) => {
     const person = await personFor(c)
     if (person instanceof Response) return person
-    if (person.role === 'owner' && (await ownersLeft(person.id)) === 0) return refuse(c, 409, 'The studio needs at least one owner: make someone else an owner first.')
+    if (person.role === 'owner' && (await ownersLeft(person.id)) === 0)
+      return refuse(c, 409, 'The studio needs at least one owner: make someone else an owner first.')
     await ctx.store.removeAccount(person.id)
     await ctx.audit(c.get('account').email, 'remove', undefined, person.email)
     return c.json({ removed: person.email })
@@ -322,8 +392,10 @@ export function addApi(app: Hono<StudioEnv>, ctx: StudioContext): void {
     if (account.role !== 'owner') return refuse(c, 403, 'Two-factor sign-in is for owners.')
     const body = (await jsonBody(c)) ?? {}
     const secret = typeof body.secret === 'string' && /^[A-Z2-7]{32}$/.test(body.secret) ? body.secret : undefined
-    if (!secret) return refuse(c, 400, 'Send the secret from the setup step and a code: {"secret": "…", "code": "123456"}.')
-    if (!checkTotp(secret, typeof body.code === 'string' ? body.code.trim() : '', ctx.clock())) return refuse(c, 400, 'That code is not right (it changes every 30 seconds). Please try again.')
+    if (!secret)
+      return refuse(c, 400, 'Send the secret from the setup step and a code: {"secret": "…", "code": "123456"}.')
+    if (!checkTotp(secret, typeof body.code === 'string' ? body.code.trim() : '', ctx.clock()))
+      return refuse(c, 400, 'That code is not right (it changes every 30 seconds). Please try again.')
     await ctx.store.setTotpSecret(account.id, secret, ctx.clock(), c.get('sessionHash'))
     await ctx.audit(account.email, 'two-factor on')
     return c.json({ totp: true })
@@ -331,7 +403,10 @@ export function addApi(app: Hono<StudioEnv>, ctx: StudioContext): void {
   app.delete('/api/me/totp', smallLimit, async (c) => {
     const account = c.get('account')
     const body = (await jsonBody(c)) ?? {}
-    if (!account.totpSecret || !checkTotp(account.totpSecret, typeof body.code === 'string' ? body.code.trim() : '', ctx.clock())) {
+    if (
+      !account.totpSecret ||
+      !checkTotp(account.totpSecret, typeof body.code === 'string' ? body.code.trim() : '', ctx.clock())
+    ) {
       return refuse(c, 400, 'Send a current code from your authenticator app to turn two-factor sign-in off.')
     }
     await ctx.store.setTotpSecret(account.id, undefined, ctx.clock(), c.get('sessionHash'))

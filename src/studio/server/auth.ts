@@ -17,7 +17,14 @@ import { choosePasswordView, forgotView, messageView, signInView } from './views
 
 /** A TOTP for a secret, as authenticator apps compute it (SHA-1, 6 digits, 30 s). */
 export function totpOf(secret: string, label = 'studio'): OTPAuth.TOTP {
-  return new OTPAuth.TOTP({ issuer: 'Studio', label, algorithm: 'SHA1', digits: 6, period: 30, secret: OTPAuth.Secret.fromBase32(secret) })
+  return new OTPAuth.TOTP({
+    issuer: 'Studio',
+    label,
+    algorithm: 'SHA1',
+    digits: 6,
+    period: 30,
+    secret: OTPAuth.Secret.fromBase32(secret),
+  })
 }
 
 /** Whether `code` is the secret's current code (one step either side, for clocks a little apart). */
@@ -62,7 +69,10 @@ export function addAuthPages(app: Hono<StudioEnv>, ctx: StudioContext): void {
     const verdict = await ctx.limiter.check(attempt)
     if (!verdict.allowed) return { kind: 'limited', email, retryAfterSeconds: verdict.retryAfterSeconds }
     const account = email ? await ctx.store.findAccountByEmail(email) : undefined
-    const passwordOk = await verifyPassword(password.slice(0, 1024), account?.passwordHash ?? (await decoyHash(ctx.passwordCost)))
+    const passwordOk = await verifyPassword(
+      password.slice(0, 1024),
+      account?.passwordHash ?? (await decoyHash(ctx.passwordCost)),
+    )
     if (!account?.passwordHash || !passwordOk) {
       await ctx.limiter.recordFailure(attempt)
       ctx.log.info(`studio: sign-in failed from ${address}`)
@@ -78,7 +88,13 @@ export function addAuthPages(app: Hono<StudioEnv>, ctx: StudioContext): void {
     }
     await startSession(ctx, c, account)
     const device = await ctx.limiter.recordSuccess(attempt)
-    setCookie(c, deviceCookie, device.token, { path: '/studio', httpOnly: true, sameSite: 'Strict', secure: ctx.secureCookies, maxAge: device.maxAgeSeconds })
+    setCookie(c, deviceCookie, device.token, {
+      path: '/studio',
+      httpOnly: true,
+      sameSite: 'Strict',
+      secure: ctx.secureCookies,
+      maxAge: device.maxAgeSeconds,
+    })
     await ctx.audit(account.email, 'sign-in')
     return { kind: 'ok', email, home: homeOf(account) }
   }
@@ -94,8 +110,15 @@ export function addAuthPages(app: Hono<StudioEnv>, ctx: StudioContext): void {
     const outcome = await attemptSignIn(c, field(body, 'email'), field(body, 'password'), field(body, 'code'))
     if (outcome.kind === 'ok') return c.redirect(outcome.home, 303)
     const code = outcome.kind === 'code needed' || outcome.kind === 'wrong code'
-    const view = signInView({ email: outcome.email, code, forgotLink: ctx.sendMail !== undefined, notice: { kind: outcome.kind === 'code needed' ? 'info' : 'error', text: outcomeText[outcome.kind] } })
-    return outcome.kind === 'limited' ? c.html(view, 429, { 'retry-after': String(outcome.retryAfterSeconds) }) : c.html(view, 401)
+    const view = signInView({
+      email: outcome.email,
+      code,
+      forgotLink: ctx.sendMail !== undefined,
+      notice: { kind: outcome.kind === 'code needed' ? 'info' : 'error', text: outcomeText[outcome.kind] },
+    })
+    return outcome.kind === 'limited'
+      ? c.html(view, 429, { 'retry-after': String(outcome.retryAfterSeconds) })
+      : c.html(view, 401)
   })
 
   // The same sign-in for the studio's page when it runs (JSON; the cookies are the same).
@@ -108,8 +131,13 @@ export function addAuthPages(app: Hono<StudioEnv>, ctx: StudioContext): void {
     }
     const outcome = await attemptSignIn(c, field(body, 'email'), field(body, 'password'), field(body, 'code'))
     if (outcome.kind === 'ok') return c.json({ signedIn: true })
-    const error = { error: outcomeText[outcome.kind], ...(outcome.kind === 'code needed' || outcome.kind === 'wrong code' ? { code: true } : {}) }
-    return outcome.kind === 'limited' ? c.json(error, 429, { 'retry-after': String(outcome.retryAfterSeconds) }) : c.json(error, 401)
+    const error = {
+      error: outcomeText[outcome.kind],
+      ...(outcome.kind === 'code needed' || outcome.kind === 'wrong code' ? { code: true } : {}),
+    }
+    return outcome.kind === 'limited'
+      ? c.json(error, 429, { 'retry-after': String(outcome.retryAfterSeconds) })
+      : c.json(error, 401)
   })
   app.delete('/api/session', async (c) => {
     await ctx.store.endSession(c.get('sessionHash'))
@@ -129,7 +157,14 @@ export function addAuthPages(app: Hono<StudioEnv>, ctx: StudioContext): void {
   })
 
   const deadLink = (c: Context) =>
-    c.html(messageView('This link does not work any more', 'It has expired or was already used. Ask an owner of the studio for a new one.', { href: '/studio/sign-in', label: 'Sign in' }), 404)
+    c.html(
+      messageView(
+        'This link does not work any more',
+        'It has expired or was already used. Ask an owner of the studio for a new one.',
+        { href: '/studio/sign-in', label: 'Sign in' },
+      ),
+      404,
+    )
 
   app.get('/invite/:token', async (c) => {
     const link = await ctx.store.findLink(tokenHash(c.req.param('token')), ctx.clock())
@@ -148,9 +183,11 @@ export function addAuthPages(app: Hono<StudioEnv>, ctx: StudioContext): void {
     const body = await c.req.parseBody()
     const password = field(body, 'password')
     const refuse = (text: string) => c.html(choosePasswordView(token, account.email, { kind: 'error', text }), 400)
-    if ([...password].length < minPasswordLength) return refuse(`The password needs at least ${minPasswordLength} characters.`)
+    if ([...password].length < minPasswordLength)
+      return refuse(`The password needs at least ${minPasswordLength} characters.`)
     if (password.length > 1024) return refuse('The password is too long (1,024 characters at most).')
-    if (password !== field(body, 'confirm')) return refuse('The two passwords are not the same. Please type them again.')
+    if (password !== field(body, 'confirm'))
+      return refuse('The two passwords are not the same. Please type them again.')
     const passwordHash = await hashPassword(password, ctx.passwordCost)
     // Only the first of two requests racing on one link gets past here.
     if (!(await ctx.store.useLink(hash, now))) return deadLink(c)
@@ -161,18 +198,30 @@ export function addAuthPages(app: Hono<StudioEnv>, ctx: StudioContext): void {
   })
 
   app.get('/forgot-password', (c) => {
-    if (!ctx.sendMail) return c.html(messageView('Forgot your password?', 'Ask an owner of the studio for a new sign-in link.', { href: '/studio/sign-in', label: 'Back to sign in' }))
+    if (!ctx.sendMail)
+      return c.html(
+        messageView('Forgot your password?', 'Ask an owner of the studio for a new sign-in link.', {
+          href: '/studio/sign-in',
+          label: 'Back to sign in',
+        }),
+      )
     return c.html(forgotView())
   })
 
   app.post('/forgot-password', async (c) => {
-    if (!ctx.sendMail) return c.html(messageView('Forgot your password?', 'Ask an owner of the studio for a new sign-in link.'), 404)
+    if (!ctx.sendMail)
+      return c.html(messageView('Forgot your password?', 'Ask an owner of the studio for a new sign-in link.'), 404)
     const email = normalizeEmail(field(await c.req.parseBody(), 'email')).slice(0, 320)
     // Counted under its own account key, so asking for links cannot lock the account's sign-in out.
     const attempt = { address: ctx.clientAddress(c), account: `reset:${email}` }
     const now = ctx.clock()
     const verdict = await ctx.limiter.check(attempt)
-    if (!verdict.allowed) return c.html(forgotView({ kind: 'error', text: 'Too many requests. Please wait a minute and try again.' }), 429, { 'retry-after': String(verdict.retryAfterSeconds) })
+    if (!verdict.allowed)
+      return c.html(
+        forgotView({ kind: 'error', text: 'Too many requests. Please wait a minute and try again.' }),
+        429,
+        { 'retry-after': String(verdict.retryAfterSeconds) },
+      )
     await ctx.limiter.recordFailure(attempt)
     const account = email ? await ctx.store.findAccountByEmail(email) : undefined
     if (account) {
@@ -185,6 +234,11 @@ export function addAuthPages(app: Hono<StudioEnv>, ctx: StudioContext): void {
       }
     }
     // The same answer either way: the page does not tell who has an account.
-    return c.html(forgotView({ kind: 'info', text: 'If that address has an account, a link to choose a new password is on its way.' }))
+    return c.html(
+      forgotView({
+        kind: 'info',
+        text: 'If that address has an account, a link to choose a new password is on its way.',
+      }),
+    )
   })
 }

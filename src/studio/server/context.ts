@@ -70,8 +70,18 @@ export type StudioContext = Required<Pick<StudioDeps, 'clock' | 'log' | 'session
 export const sessionCookie = 'studio_session'
 
 /** Sets the session cookie for `id`: path /, so the leads page at /leads gets it too. */
-export function setSessionCookie(c: Context, ctx: Pick<StudioContext, 'secureCookies' | 'sessionMs'>, id: string): void {
-  setCookie(c, sessionCookie, id, { path: '/', httpOnly: true, sameSite: 'Strict', secure: ctx.secureCookies, maxAge: Math.floor(ctx.sessionMs / 1000) })
+export function setSessionCookie(
+  c: Context,
+  ctx: Pick<StudioContext, 'secureCookies' | 'sessionMs'>,
+  id: string,
+): void {
+  setCookie(c, sessionCookie, id, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'Strict',
+    secure: ctx.secureCookies,
+    maxAge: Math.floor(ctx.sessionMs / 1000),
+  })
 }
 
 /** Clears the session cookie (sign-out), also one set on /studio alone (before the leads page shared it). */
@@ -90,7 +100,10 @@ export const deviceCookie = 'studio_device'
 /** Builds the shared context from the deps, with defaults. */
 export function studioContextOf(deps: StudioDeps, limiter: SignInLimiter): StudioContext {
   const clock = deps.clock ?? (() => new Date())
-  const log = deps.log ?? { info: (m: string) => console.log(m), error: (m: string, e?: unknown) => console.error(m, e ?? '') }
+  const log = deps.log ?? {
+    info: (m: string) => console.log(m),
+    error: (m: string, e?: unknown) => console.error(m, e ?? ''),
+  }
   const originOf =
     deps.requestOrigin ??
     ((c: Context) => {

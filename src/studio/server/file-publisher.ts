@@ -20,7 +20,11 @@ export function createFilePublisher(
   const status = new Map<string, ServedLaunch['status']>()
   const statusOf = (launch: Omit<ServedLaunch, 'status'>) => {
     const text = fileText(launch as ServedLaunch)
-    return text === undefined ? 'unpublished' : checkPageConfigText(text, launch.configFile, publicDirFor(launch.configFile)).length ? 'broken' : 'live'
+    return text === undefined
+      ? 'unpublished'
+      : checkPageConfigText(text, launch.configFile, publicDirFor(launch.configFile)).length
+        ? 'broken'
+        : 'live'
   }
   for (const launch of launches) status.set(launch.slug, statusOf(launch))
   const queues = new Map<string, Promise<unknown>>()
@@ -29,7 +33,21 @@ export function createFilePublisher(
       const launch = launches.find((l) => l.slug === slug)
       const run = async () => {
         const started = performance.now()
-        if (!launch) return { ok: false as const, problems: [{ file: slug, line: 1, column: 1, where: 'the file', message: `There is no launch "${slug}".`, fix: 'Start it with npm run new-launch first.', excerpt: '' }] }
+        if (!launch)
+          return {
+            ok: false as const,
+            problems: [
+              {
+                file: slug,
+                line: 1,
+                column: 1,
+                where: 'the file',
+                message: `There is no launch "${slug}".`,
+                fix: 'Start it with npm run new-launch first.',
+                excerpt: '',
+              },
+            ],
+          }
         const problems = checkPageConfigText(configText, launch.configFile, publicDirFor(launch.configFile))
         if (problems.length) return { ok: false as const, problems }
         writeFileAtomically(launch.configFile, configText)
@@ -52,11 +70,18 @@ export function createFilePublisher(
       if (!existsSync(configFile)) return undefined
       let siteName = slug
       try {
-        siteName = (JSON.parse(fileText({ configFile } as ServedLaunch) ?? '{}') as { site?: { name?: string } }).site?.name ?? slug
+        siteName =
+          (JSON.parse(fileText({ configFile } as ServedLaunch) ?? '{}') as { site?: { name?: string } }).site?.name ??
+          slug
       } catch {
         // A config that cannot be read yet still has its folder's name.
       }
-      const launch = { slug, siteName, configFile, localUrl: options.localUrlOf?.(slug) ?? `http://${slug}.localhost:3000/` }
+      const launch = {
+        slug,
+        siteName,
+        configFile,
+        localUrl: options.localUrlOf?.(slug) ?? `http://${slug}.localhost:3000/`,
+      }
       launches.push(launch)
       status.set(slug, 'unpublished')
       return { ...launch, status: 'unpublished' as const }

@@ -66,7 +66,9 @@ export async function storeImage(imagesDir: string, originalName: string, bytes:
   try {
     metadata = await sharp(bytes).metadata()
   } catch {
-    throw new ImageUploadError(`${path.basename(originalName)} could not be read as a picture: the file may be damaged.`)
+    throw new ImageUploadError(
+      `${path.basename(originalName)} could not be read as a picture: the file may be damaged.`,
+    )
   }
   if (!metadata.width || !metadata.height || !pictureFormats[extension]?.includes(metadata.format ?? '')) {
     throw new ImageUploadError(

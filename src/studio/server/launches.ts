@@ -61,7 +61,13 @@ export async function recordDiskVersions(ctx: StudioContext): Promise<number> {
     const live = await ctx.store.latestVersion(launch.slug)
     if (live?.text === text || problemsOf(launch, text).length) continue
     // Another server on the same database may have recorded it since the look above: then it is on record already.
-    const number = await ctx.store.addDiskVersion({ launch: launch.slug, text, by: 'disk', at: ctx.clock().toISOString(), fromDisk: true })
+    const number = await ctx.store.addDiskVersion({
+      launch: launch.slug,
+      text,
+      by: 'disk',
+      at: ctx.clock().toISOString(),
+      fromDisk: true,
+    })
     if (number === undefined) continue
     await ctx.audit('disk', 'published from disk', launch.slug, `version ${number}`)
     recorded++

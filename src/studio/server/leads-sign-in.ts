@@ -18,7 +18,9 @@ export function leadsAccessOf(ctx: StudioContext): StudioLeadsAccess {
       hasAccounts: async () => (await ctx.store.countAccounts()) > 0,
       async assignable() {
         const accounts = await ctx.store.listAccounts()
-        return accounts.filter((account) => account.role === 'sales' || account.role === 'editor').map((account) => ({ email: account.email, launches: account.launches }))
+        return accounts
+          .filter((account) => account.role === 'sales' || account.role === 'editor')
+          .map((account) => ({ email: account.email, launches: account.launches }))
       },
       async viewerOf(c: Context) {
         const session = await ctx.sessionOf(c)

@@ -22,7 +22,11 @@ export async function createOneTimeLink(
 }
 
 /** The message that carries a link: who it is for and what it does; the link is the only URL in it. */
-export function linkMail(to: string, purpose: LinkPurpose, link: string): { to: string; subject: string; text: string } {
+export function linkMail(
+  to: string,
+  purpose: LinkPurpose,
+  link: string,
+): { to: string; subject: string; text: string } {
   return purpose === 'invite'
     ? {
         to,

@@ -42,7 +42,11 @@ const noSignIns: SignInCounts = {
 }
 
 function refuse(res: ServerResponse, status: 403 | 404, text: string): void {
-  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-security-policy': "frame-ancestors 'self'", 'x-content-type-options': 'nosniff' })
+  res.writeHead(status, {
+    'content-type': 'text/plain; charset=utf-8',
+    'content-security-policy': "frame-ancestors 'self'",
+    'x-content-type-options': 'nosniff',
+  })
   res.end(`${text}\n`)
 }
 
@@ -52,7 +56,12 @@ function refuse(res: ServerResponse, status: 403 | 404, text: string): void {
  * launch's file atomically and builds nothing. `clientDir` is the built studio (loadPageCode's studioDir). With one
  * launch its address opens that launch; with several, the list of launches. `root`: where New launch adds one.
  */
-export async function startLocalStudio(options: { launches: LocalLaunch[]; port: number; clientDir: string; root?: string }): Promise<LocalStudio> {
+export async function startLocalStudio(options: {
+  launches: LocalLaunch[]
+  port: number
+  clientDir: string
+  root?: string
+}): Promise<LocalStudio> {
   const { launches } = options
   if (launches.length === 0) throw new Error('There is no launch to edit.')
   const token = randomBytes(24).toString('base64url')
@@ -82,7 +91,11 @@ export async function startLocalStudio(options: { launches: LocalLaunch[]; port:
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!isAllowedHost(req.headers.host, actualPort)) {
-      return refuse(res, 403, `This editor answers only at http://127.0.0.1:${actualPort}/ (or localhost:${actualPort}).`)
+      return refuse(
+        res,
+        403,
+        `This editor answers only at http://127.0.0.1:${actualPort}/ (or localhost:${actualPort}).`,
+      )
     }
     const pathname = new URL(req.url ?? '/', 'http://editor').pathname
     const refusal = crossSiteRefusal(req.method, pathname, req.headers)

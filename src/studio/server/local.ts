@@ -50,7 +50,12 @@ export function isPlainPath(rawUrl: string): boolean {
 
 /** The pages a person may open by typing the address or following a link: the studio's shell. */
 function isShellPath(pathname: string): boolean {
-  return pathname === '/' || pathname === '/studio' || pathname === '/studio/' || /^\/studio\/launches(\/[^/]+)?\/?$/.test(pathname)
+  return (
+    pathname === '/' ||
+    pathname === '/studio' ||
+    pathname === '/studio/' ||
+    /^\/studio\/launches(\/[^/]+)?\/?$/.test(pathname)
+  )
 }
 
 /**
@@ -59,12 +64,20 @@ function isShellPath(pathname: string): boolean {
  * the browser also resolves to 127.0.0.1, or another port of 127.0.0.1). A person following a link to the editor's
  * page is let through: that opens the page as its own top-level tab, which the other site cannot read.
  */
-export function crossSiteRefusal(method: string | undefined, pathname: string, headers: IncomingHttpHeaders): string | undefined {
+export function crossSiteRefusal(
+  method: string | undefined,
+  pathname: string,
+  headers: IncomingHttpHeaders,
+): string | undefined {
   const origin = headers.origin
   if (origin !== undefined && origin !== `http://${headers.host}`) return `requests from ${origin} are not answered`
   const site = headers['sec-fetch-site']
   if (site === undefined || site === 'same-origin' || site === 'none') return undefined
-  const navigation = method === 'GET' && isShellPath(pathname) && headers['sec-fetch-mode'] === 'navigate' && headers['sec-fetch-dest'] === 'document'
+  const navigation =
+    method === 'GET' &&
+    isShellPath(pathname) &&
+    headers['sec-fetch-mode'] === 'navigate' &&
+    headers['sec-fetch-dest'] === 'document'
   return navigation ? undefined : 'requests from another site are not answered'
 }
 
@@ -101,10 +114,19 @@ export function addLocalGate(app: Hono<StudioEnv>, ctx: StudioContext): void {
   app.use('*', async (c, next) => {
     const pathname = c.req.path
     if (!isLocalPath(pathname)) {
-      return pathname.startsWith('/studio/api/') ? c.json({ error: 'There is no such request in the local editor.' }, 404) : c.text('Not found', 404)
+      return pathname.startsWith('/studio/api/')
+        ? c.json({ error: 'There is no such request in the local editor.' }, 404)
+        : c.text('Not found', 404)
     }
-    if (pathname.startsWith('/studio/api/') && !isFrameResource(c.req.method, pathname) && !sameToken(c.req.header(localTokenHeader), local.token)) {
-      return c.json({ error: 'This request did not come from the editor page (its token is missing or wrong). Reload the editor.' }, 403)
+    if (
+      pathname.startsWith('/studio/api/') &&
+      !isFrameResource(c.req.method, pathname) &&
+      !sameToken(c.req.header(localTokenHeader), local.token)
+    ) {
+      return c.json(
+        { error: 'This request did not come from the editor page (its token is missing or wrong). Reload the editor.' },
+        403,
+      )
     }
     c.set('account', localAccount)
     c.set('sessionHash', '')

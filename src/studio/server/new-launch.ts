@@ -31,7 +31,15 @@ export function originOfDomain(domain: string): string | undefined {
   const written = /^[a-z][a-z0-9+.-]*:\/\//i.test(domain) ? domain : `https://${domain}`
   if (!URL.canParse(written)) return undefined
   const url = new URL(written)
-  if (!/^https?:$/.test(url.protocol) || url.username || url.password || url.search || url.hash || !/^\/?$/.test(url.pathname)) return undefined
+  if (
+    !/^https?:$/.test(url.protocol) ||
+    url.username ||
+    url.password ||
+    url.search ||
+    url.hash ||
+    !/^\/?$/.test(url.pathname)
+  )
+    return undefined
   // A public name: at least one dot, letters, digits and dashes between them.
   if (!/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i.test(url.hostname)) return undefined
   return url.origin
@@ -43,9 +51,15 @@ export function addNewLaunch(app: Hono<StudioEnv>, ctx: StudioContext): void {
 
   app.post('/api/launches', limit, async (c: Context<StudioEnv>) => {
     const account = c.get('account')
-    if (account.role === 'sales') return refuse(c, 403, 'A sales account has the leads page only: it cannot start launches.')
+    if (account.role === 'sales')
+      return refuse(c, 403, 'A sales account has the leads page only: it cannot start launches.')
     const root = ctx.root
-    if (root === undefined) return refuse(c, 409, 'This studio cannot start launches: it was started without the project folder. Use npm run new-launch instead.')
+    if (root === undefined)
+      return refuse(
+        c,
+        409,
+        'This studio cannot start launches: it was started without the project folder. Use npm run new-launch instead.',
+      )
     const body = (await jsonBody(c)) ?? {}
     const fields: Fields = {}
 
@@ -53,8 +67,9 @@ export function addNewLaunch(app: Hono<StudioEnv>, ctx: StudioContext): void {
     const source = servedLaunch(ctx, from)
     if (!source || !mayEdit(account, from)) fields.from = 'Choose the launch to copy from the list.'
     const name = field(body, 'name')
-    if (!name) fields.name = 'Write the development\'s name, as buyers know it (e.g. Maple Ridge).'
-    else if (name.length > 100 || /[\u0000-\u001f]/.test(name)) fields.name = 'Write the name on one line, in 100 characters at most.'
+    if (!name) fields.name = "Write the development's name, as buyers know it (e.g. Maple Ridge)."
+    else if (name.length > 100 || /[\u0000-\u001f]/.test(name))
+      fields.name = 'Write the name on one line, in 100 characters at most.'
     const typedSlug = field(body, 'slug')
     const slug = typedSlug || slugOf(name)
     const slugField = typedSlug ? 'slug' : 'name'
@@ -69,8 +84,13 @@ export function addNewLaunch(app: Hono<StudioEnv>, ctx: StudioContext): void {
     }
     const phone = field(body, 'phone')
     const digits = phone.replace(/\D/g, '').length
-    if (!/^\+?[\d\s().-]+$/.test(phone) || digits < 7 || digits > 15) fields.phone = 'Write the phone number with its area code, e.g. (555) 555-0199.'
-    const emailFields = { email: 'the address shown on the page', notifyEmail: 'who is told of each registration', replyFrom: 'the sender of the reply to each registrant' }
+    if (!/^\+?[\d\s().-]+$/.test(phone) || digits < 7 || digits > 15)
+      fields.phone = 'Write the phone number with its area code, e.g. (555) 555-0199.'
+    const emailFields = {
+      email: 'the address shown on the page',
+      notifyEmail: 'who is told of each registration',
+      replyFrom: 'the sender of the reply to each registrant',
+    }
     const addresses: Partial<Record<keyof typeof emailFields, string>> = {}
     for (const [key, what] of Object.entries(emailFields) as Array<[keyof typeof emailFields, string]>) {
       const address = singleAddress(field(body, key))
@@ -78,8 +98,11 @@ export function addNewLaunch(app: Hono<StudioEnv>, ctx: StudioContext): void {
       else fields[key] = `Write one e-mail address for ${what}, such as sales@example.com.`
     }
     const address = field(body, 'address')
-    if (!address) fields.address = 'Write where the development or its sales office is, e.g. Maple Line & Concession Road 4, Alderbrook, ON.'
-    else if (address.length > 200 || /[\u0000-\u001f]/.test(address)) fields.address = 'Write the address on one line, in 200 characters at most.'
+    if (!address)
+      fields.address =
+        'Write where the development or its sales office is, e.g. Maple Line & Concession Road 4, Alderbrook, ON.'
+    else if (address.length > 200 || /[\u0000-\u001f]/.test(address))
+      fields.address = 'Write the address on one line, in 200 characters at most.'
     const origin = originOfDomain(field(body, 'domain'))
     if (!origin) fields.domain = 'Write the web address the page will have, such as mapleridge.example.com.'
     else {
@@ -98,7 +121,15 @@ export function addNewLaunch(app: Hono<StudioEnv>, ctx: StudioContext): void {
       return c.json({ error: 'Some fields need a change: see the message at each one.', fields }, 400)
     }
 
-    const details: LaunchDetails = { siteName: name, phone, email: addresses.email!, address, origin: origin!, notifyEmail: addresses.notifyEmail!, replyFrom: addresses.replyFrom! }
+    const details: LaunchDetails = {
+      siteName: name,
+      phone,
+      email: addresses.email!,
+      address,
+      origin: origin!,
+      notifyEmail: addresses.notifyEmail!,
+      replyFrom: addresses.replyFrom!,
+    }
     try {
       createLaunch(slug, root, source.configFile, { details, check: checkPageConfigText })
     } catch (error) {
@@ -111,7 +142,11 @@ export function addNewLaunch(app: Hono<StudioEnv>, ctx: StudioContext): void {
     if (!served) {
       // A server given one config alone (PAGE_CONFIG) serves no other: the folder would be an orphan.
       rmSync(path.join(root, 'launches', slug), { recursive: true, force: true })
-      return refuse(c, 409, 'This server serves one config only (PAGE_CONFIG is set), so it cannot serve a new launch. Start it without PAGE_CONFIG, or use npm run new-launch.')
+      return refuse(
+        c,
+        409,
+        'This server serves one config only (PAGE_CONFIG is set), so it cannot serve a new launch. Start it without PAGE_CONFIG, or use npm run new-launch.',
+      )
     }
     if (account.launches) await ctx.store.grantLaunch(account.id, slug)
     await ctx.audit(account.email, 'new launch', slug, `a copy of ${from}`)

@@ -22,7 +22,9 @@ export type NodeStudioOptions = {
  * its owner's to end), else DATA_DIR/studio.sqlite.
  */
 export function openStudioStore(where: { dataDir: string; pool?: SqlQueryable | undefined }): StudioStore {
-  return where.pool ? createPostgresStudioStore(where.pool) : openSqliteStudioStore(path.join(where.dataDir, 'studio.sqlite'))
+  return where.pool
+    ? createPostgresStudioStore(where.pool)
+    : openSqliteStudioStore(path.join(where.dataDir, 'studio.sqlite'))
 }
 
 /**
@@ -39,7 +41,9 @@ export function nodeStudioOf(options: NodeStudioOptions): (host: StudioHost) => 
       publisher,
       signInCounts: host.signInCounts,
       root: options.root,
-      secret: host.pool ? await readOrCreatePostgresStudioKey(host.pool) : readOrCreateSecret(path.join(host.dataDir, 'studio.key')),
+      secret: host.pool
+        ? await readOrCreatePostgresStudioKey(host.pool)
+        : readOrCreateSecret(path.join(host.dataDir, 'studio.key')),
       clientDir: options.clientDir,
       secureCookies: host.secureCookies || options.publicUrl?.startsWith('https:') === true,
       clientAddress: host.clientAddress,

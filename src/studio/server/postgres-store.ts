@@ -1,7 +1,15 @@
 import { randomBytes } from 'node:crypto'
 import type { SqlQueryable } from '../../server/store/sql-queryable.ts'
 import type { Role } from '../protocol.ts'
-import { AccountExistsError, normalizeEmail, type Account, type LinkPurpose, type NewVersion, type StoredVersion, type StudioStore } from './store.ts'
+import {
+  AccountExistsError,
+  normalizeEmail,
+  type Account,
+  type LinkPurpose,
+  type NewVersion,
+  type StoredVersion,
+  type StudioStore,
+} from './store.ts'
 
 /**
  * The studio's storage on PostgreSQL, in the tables of supabase/migrations/20251225000000_studio.sql (apply them
@@ -34,7 +42,8 @@ type VersionRow = {
 }
 type DraftRow = { launch: string; text: string; by_email: string; updated_at: Time }
 
-const accountColumns = 'a.id, a.email, a.role, a.launches, a.password_hash, a.totp_secret, a.sessions_valid_after, a.invited_at'
+const accountColumns =
+  'a.id, a.email, a.role, a.launches, a.password_hash, a.totp_secret, a.sessions_valid_after, a.invited_at'
 
 /** How many times addVersion tries again when another server took the same number at the same moment. */
 const versionAttempts = 20
@@ -86,7 +95,10 @@ export function createPostgresStudioStore(db: SqlQueryable, options: { close?: (
   const one = async <T>(text: string, params: unknown[] = []) => (await db.query(text, params)).rows[0] as T | undefined
   const all = async <T>(text: string, params: unknown[] = []) => (await db.query(text, params)).rows as T[]
   const accountWhere = async (condition: string, params: unknown[]) => {
-    const row = await one<AccountRow>(`SELECT ${accountColumns} FROM public.studio_accounts a WHERE ${condition}`, params)
+    const row = await one<AccountRow>(
+      `SELECT ${accountColumns} FROM public.studio_accounts a WHERE ${condition}`,
+      params,
+    )
     return row ? accountOf(row) : undefined
   }
 
@@ -103,7 +115,16 @@ export function createPostgresStudioStore(db: SqlQueryable, options: { close?: (
            SELECT $1, coalesce(max(v.number), 0) + 1, $2, $3, $4, $5, $6, $7 FROM public.studio_versions v WHERE v.launch = $1
            HAVING NOT $8 OR (SELECT l.text FROM public.studio_versions l WHERE l.launch = $1 ORDER BY l.number DESC LIMIT 1) IS DISTINCT FROM $2
            RETURNING number`,
-          [version.launch, version.text, version.by, version.at, version.message ?? null, version.fromDisk, version.restoredFrom ?? null, unlessLatest],
+          [
+            version.launch,
+            version.text,
+            version.by,
+            version.at,
+            version.message ?? null,
+            version.fromDisk,
+            version.restoredFrom ?? null,
+            unlessLatest,
+          ],
         )
         return row ? Number(row.number) : undefined
       } catch (error) {
@@ -133,7 +154,9 @@ export function createPostgresStudioStore(db: SqlQueryable, options: { close?: (
     findAccountByEmail: (email) => accountWhere('a.email = $1', [normalizeEmail(email)]),
     findAccount: (id) => accountWhere('a.id = $1', [id]),
     async listAccounts() {
-      return (await all<AccountRow>(`SELECT ${accountColumns} FROM public.studio_accounts a ORDER BY a.email COLLATE "C"`)).map(accountOf)
+      return (
+        await all<AccountRow>(`SELECT ${accountColumns} FROM public.studio_accounts a ORDER BY a.email COLLATE "C"`)
+      ).map(accountOf)
     },
     async changeAccess(id, { role, launches }, now) {
       // Voiding by the stamp as well as deleting ends a session that a request in flight is creating right now.
@@ -178,20 +201,19 @@ export function createPostgresStudioStore(db: SqlQueryable, options: { close?: (
     },
 
     async createLink(tokenHash, accountId, purpose, now, expiresAt) {
-      await db.query('INSERT INTO public.studio_links (token_hash, account_id, purpose, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)', [
-        tokenHash,
-        accountId,
-        purpose,
-        now.toISOString(),
-        expiresAt.toISOString(),
-      ])
+      await db.query(
+        'INSERT INTO public.studio_links (token_hash, account_id, purpose, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)',
+        [tokenHash, accountId, purpose, now.toISOString(), expiresAt.toISOString()],
+      )
     },
     async findLink(tokenHash, now) {
       const row = await one<{ account_id: Id; purpose: LinkPurpose; expires_at: Time }>(
         'SELECT account_id, purpose, expires_at FROM public.studio_links WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2',
         [tokenHash, now.toISOString()],
       )
-      return row ? { accountId: Number(row.account_id), purpose: row.purpose, expiresAt: iso(row.expires_at) } : undefined
+      return row
+        ? { accountId: Number(row.account_id), purpose: row.purpose, expiresAt: iso(row.expires_at) }
+        : undefined
     },
     async useLink(tokenHash, now) {
       // A second UPDATE of the row waits for the first to commit, then reads used_at again: only one gets the row back.
@@ -222,11 +244,18 @@ export function createPostgresStudioStore(db: SqlQueryable, options: { close?: (
     },
 
     async getDraft(launch) {
-      const row = await one<DraftRow>('SELECT launch, text, by_email, updated_at FROM public.studio_drafts WHERE launch = $1', [launch])
+      const row = await one<DraftRow>(
+        'SELECT launch, text, by_email, updated_at FROM public.studio_drafts WHERE launch = $1',
+        [launch],
+      )
       return row ? draftOf(row) : undefined
     },
     async listDrafts() {
-      return (await all<DraftRow>('SELECT launch, text, by_email, updated_at FROM public.studio_drafts ORDER BY launch COLLATE "C"')).map(draftOf)
+      return (
+        await all<DraftRow>(
+          'SELECT launch, text, by_email, updated_at FROM public.studio_drafts ORDER BY launch COLLATE "C"',
+        )
+      ).map(draftOf)
     },
     async saveDraft(launch, text, by, now) {
       await db.query(
@@ -244,14 +273,22 @@ export function createPostgresStudioStore(db: SqlQueryable, options: { close?: (
     },
     addDiskVersion: (version) => insertVersion(version, true),
     async listVersions(launch) {
-      return (await all<VersionRow>('SELECT * FROM public.studio_versions WHERE launch = $1 ORDER BY number DESC', [launch])).map(versionOf)
+      return (
+        await all<VersionRow>('SELECT * FROM public.studio_versions WHERE launch = $1 ORDER BY number DESC', [launch])
+      ).map(versionOf)
     },
     async getVersion(launch, number) {
-      const row = await one<VersionRow>('SELECT * FROM public.studio_versions WHERE launch = $1 AND number = $2', [launch, number])
+      const row = await one<VersionRow>('SELECT * FROM public.studio_versions WHERE launch = $1 AND number = $2', [
+        launch,
+        number,
+      ])
       return row ? versionOf(row) : undefined
     },
     async latestVersion(launch) {
-      const row = await one<VersionRow>('SELECT * FROM public.studio_versions WHERE launch = $1 ORDER BY number DESC LIMIT 1', [launch])
+      const row = await one<VersionRow>(
+        'SELECT * FROM public.studio_versions WHERE launch = $1 ORDER BY number DESC LIMIT 1',
+        [launch],
+      )
       return row ? versionOf(row) : undefined
     },
 
@@ -269,7 +306,13 @@ export function createPostgresStudioStore(db: SqlQueryable, options: { close?: (
         'SELECT at, who, action, launch, detail FROM public.studio_audit ORDER BY id DESC LIMIT $1',
         [limit],
       )
-      return rows.map((row) => ({ at: iso(row.at), who: row.who, action: row.action, launch: row.launch ?? undefined, detail: row.detail ?? undefined }))
+      return rows.map((row) => ({
+        at: iso(row.at),
+        who: row.who,
+        action: row.action,
+        launch: row.launch ?? undefined,
+        detail: row.detail ?? undefined,
+      }))
     },
     close() {
       options.close?.()

@@ -9,7 +9,13 @@ import { phaseOfConfig, phaseWords } from '../../../schema/phase-schedule.ts'
 import { toClientConfig } from '../../build/client-config.ts'
 import { publicDirFor } from '../../config/check-page-config.ts'
 import type { ServedLaunch } from '../../server/site/launch-publisher.ts'
-import type { PreviewLinkRequest, PreviewLinkResponse, PreviewPhases, PreviewResponse, StudioProblem } from '../protocol.ts'
+import type {
+  PreviewLinkRequest,
+  PreviewLinkResponse,
+  PreviewPhases,
+  PreviewResponse,
+  StudioProblem,
+} from '../protocol.ts'
 import { refuse } from './api.ts'
 import type { StudioContext, StudioEnv } from './context.ts'
 import { fileText, mayEdit, problemsOf, servedLaunch, studioProblems } from './launches.ts'
@@ -20,7 +26,6 @@ import { readSignedToken, signToken } from './tokens.ts'
  * draft form's validator compiled here as an ES module (the server runs no Vite), the launch's images, picture
  * uploads, and signed read-only preview links that work without an account.
  */
-
 
 const maxImageBytes = 40 * 1024 * 1024
 
@@ -38,7 +43,11 @@ const imageTypes: Record<string, string> = {
  * The config a preview shows: the draft's when it has no problems, else the live text's, in the phase asked for (one
  * of its phases), else the one in force now: its "current" phase, or a later one whose start time has come.
  */
-async function previewOf(ctx: StudioContext, launch: ServedLaunch, asked?: string): Promise<{ config?: PhasedConfig; phases?: PreviewPhases; problems: StudioProblem[] }> {
+async function previewOf(
+  ctx: StudioContext,
+  launch: ServedLaunch,
+  asked?: string,
+): Promise<{ config?: PhasedConfig; phases?: PreviewPhases; problems: StudioProblem[] }> {
   const draft = await ctx.store.getDraft(launch.slug)
   const live = (await ctx.store.latestVersion(launch.slug))?.text ?? fileText(launch)
   const draftProblems = draft ? problemsOf(launch, draft.text) : []
@@ -56,7 +65,11 @@ function phasesOf(ctx: StudioContext, config: PageConfig, asked: string | undefi
   if (!config.phases) return undefined
   const timeZone = config.launch.timeZone ?? ctx.timeZone
   const live = phaseOfConfig(config, ctx.timeZone, ctx.clock().getTime()) ?? config.phases.current
-  const list = config.phases.list.map((phase) => ({ name: phase.name, words: phaseWords(phase.name), starts: phase.starts }))
+  const list = config.phases.list.map((phase) => ({
+    name: phase.name,
+    words: phaseWords(phase.name),
+    starts: phase.starts,
+  }))
   const shown = asked !== undefined && list.some((phase) => phase.name === asked) ? asked : live
   return { shown, live, timeZone, list }
 }
@@ -78,7 +91,9 @@ function validatorModule(form: PageConfig['form']): { key: string; code: () => P
       let entry = compiled.get(key)
       if (!entry) {
         // Loaded on first use: the compiler (RJSF's, with Ajv) takes seconds to import, which no server start should wait for.
-        entry = import('../../build/compile-form-validator.ts').then(({ bundleFormValidatorModule }) => bundleFormValidatorModule(form))
+        entry = import('../../build/compile-form-validator.ts').then(({ bundleFormValidatorModule }) =>
+          bundleFormValidatorModule(form),
+        )
         entry.catch(() => compiled.delete(key))
         if (compiled.size > 50) compiled.delete(compiled.keys().next().value!)
         compiled.set(key, entry)
@@ -91,7 +106,8 @@ function validatorModule(form: PageConfig['form']): { key: string; code: () => P
 /** The path of a picture under a launch's images/ folder (sub-folders allowed), or undefined for anything else (.., hidden files). */
 function imageFileName(name: string): string | undefined {
   const parts = name.split('/')
-  const safe = parts.length <= 4 && parts.every((part) => /^[A-Za-z0-9][A-Za-z0-9._-]{0,200}$/.test(part) && !part.includes('..'))
+  const safe =
+    parts.length <= 4 && parts.every((part) => /^[A-Za-z0-9][A-Za-z0-9._-]{0,200}$/.test(part) && !part.includes('..'))
   return safe && imageTypes[name.split('.').pop()!.toLowerCase()] ? name : undefined
 }
 
@@ -115,14 +131,21 @@ export function addPreview(app: Hono<StudioEnv>, ctx: StudioContext): void {
 
   async function previewData(c: Context, launch: ServedLaunch, base: string, phase: string | undefined) {
     const preview = await previewOf(ctx, launch, phase)
-    if (!preview.config) return c.json<PreviewResponse>({ config: null, problems: preview.problems, validatorUrl: `${base}/validator.js` })
+    if (!preview.config)
+      return c.json<PreviewResponse>({ config: null, problems: preview.problems, validatorUrl: `${base}/validator.js` })
     const { key } = validatorModule(preview.config.form)
     const shown = preview.phases ? `&phase=${preview.phases.shown}` : ''
-    return c.json<PreviewResponse>({ config: toClientConfig(preview.config), problems: preview.problems, validatorUrl: `${base}/validator.js?v=${key}${shown}`, phases: preview.phases })
+    return c.json<PreviewResponse>({
+      config: toClientConfig(preview.config),
+      problems: preview.problems,
+      validatorUrl: `${base}/validator.js?v=${key}${shown}`,
+      phases: preview.phases,
+    })
   }
   async function validatorOf(c: Context, launch: ServedLaunch, phase: string | undefined) {
     const preview = await previewOf(ctx, launch, phase)
-    if (!preview.config) return refuse(c, 404, `Launch "${launch.slug}" has no version without problems to preview yet.`)
+    if (!preview.config)
+      return refuse(c, 404, `Launch "${launch.slug}" has no version without problems to preview yet.`)
     const { code } = validatorModule(preview.config.form)
     return c.body(await code(), 200, { 'content-type': 'text/javascript; charset=utf-8' })
   }
@@ -151,16 +174,32 @@ export function addPreview(app: Hono<StudioEnv>, ctx: StudioContext): void {
     const body = (await c.req.json<PreviewLinkRequest>().catch(() => ({}))) as PreviewLinkRequest
     const asked = typeof body.phase === 'string' ? body.phase : undefined
     const phase = asked && (await previewOf(ctx, launch, asked)).phases?.shown === asked ? asked : undefined
-    if (asked !== undefined && phase === undefined) return refuse(c, 400, `Launch "${launch.slug}" has no phase "${asked.slice(0, 40)}" to preview.`)
+    if (asked !== undefined && phase === undefined)
+      return refuse(c, 400, `Launch "${launch.slug}" has no phase "${asked.slice(0, 40)}" to preview.`)
     const expiresAt = new Date(ctx.clock().getTime() + ctx.previewMs)
-    const token = signToken(ctx.secret, 'preview', { l: launch.slug, exp: expiresAt.getTime(), ...(phase ? { p: phase } : {}) })
-    await ctx.audit(c.get('account').email, 'preview link', launch.slug, `until ${expiresAt.toISOString()}${phase ? `, phase ${phase}` : ''}`)
-    return c.json<PreviewLinkResponse>({ url: `${ctx.linkBase(c)}/studio/preview/${token}`, expiresAt: expiresAt.toISOString(), phase })
+    const token = signToken(ctx.secret, 'preview', {
+      l: launch.slug,
+      exp: expiresAt.getTime(),
+      ...(phase ? { p: phase } : {}),
+    })
+    await ctx.audit(
+      c.get('account').email,
+      'preview link',
+      launch.slug,
+      `until ${expiresAt.toISOString()}${phase ? `, phase ${phase}` : ''}`,
+    )
+    return c.json<PreviewLinkResponse>({
+      url: `${ctx.linkBase(c)}/studio/preview/${token}`,
+      expiresAt: expiresAt.toISOString(),
+      phase,
+    })
   })
 
   app.get('/api/launches/:slug/preview', async (c) => {
     const launch = signedInLaunch(c)
-    return launch instanceof Response ? launch : previewData(c, launch, `/studio/api/launches/${encodeURIComponent(launch.slug)}`, askedPhase(c))
+    return launch instanceof Response
+      ? launch
+      : previewData(c, launch, `/studio/api/launches/${encodeURIComponent(launch.slug)}`, askedPhase(c))
   })
   app.get('/api/launches/:slug/validator.js', async (c) => {
     const launch = signedInLaunch(c)
@@ -173,7 +212,10 @@ export function addPreview(app: Hono<StudioEnv>, ctx: StudioContext): void {
 
   app.post(
     '/api/launches/:slug/images',
-    bodyLimit({ maxSize: maxImageBytes, onError: (c) => refuse(c, 413, 'The picture is larger than 40 MB. Make it smaller first.') }),
+    bodyLimit({
+      maxSize: maxImageBytes,
+      onError: (c) => refuse(c, 413, 'The picture is larger than 40 MB. Make it smaller first.'),
+    }),
     async (c) => {
       const launch = signedInLaunch(c)
       if (launch instanceof Response) return launch
@@ -183,8 +225,17 @@ export function addPreview(app: Hono<StudioEnv>, ctx: StudioContext): void {
       const { ImageUploadError, safeImageName, storeImage } = await import('./images.ts')
       try {
         // An SVG can carry script: refused here rather than sanitised.
-        if (safeImageName(name).extension === 'svg') return refuse(c, 415, `${path.basename(name)} is an SVG drawing, which can carry script: save it as PNG or WebP and upload that.`)
-        const stored = await storeImage(path.join(publicDirFor(launch.configFile), 'images'), name, new Uint8Array(await c.req.arrayBuffer()))
+        if (safeImageName(name).extension === 'svg')
+          return refuse(
+            c,
+            415,
+            `${path.basename(name)} is an SVG drawing, which can carry script: save it as PNG or WebP and upload that.`,
+          )
+        const stored = await storeImage(
+          path.join(publicDirFor(launch.configFile), 'images'),
+          name,
+          new Uint8Array(await c.req.arrayBuffer()),
+        )
         await ctx.audit(c.get('account').email, 'upload picture', launch.slug, stored.src)
         return c.json({ src: stored.src, width: stored.width, height: stored.height })
       } catch (error) {
@@ -194,11 +245,14 @@ export function addPreview(app: Hono<StudioEnv>, ctx: StudioContext): void {
     },
   )
 
-  const linkRefused = (c: Context) => refuse(c, 404, 'This preview link does not work: it has expired or is not a real link. Ask for a new one.')
+  const linkRefused = (c: Context) =>
+    refuse(c, 404, 'This preview link does not work: it has expired or is not a real link. Ask for a new one.')
   // A link shows the phase it was made for, whatever the query asks.
   app.get('/api/preview/:token', async (c) => {
     const link = launchOfToken(c.req.param('token'))
-    return link ? previewData(c, link.launch, `/studio/api/preview/${c.req.param('token')}`, link.phase) : linkRefused(c)
+    return link
+      ? previewData(c, link.launch, `/studio/api/preview/${c.req.param('token')}`, link.phase)
+      : linkRefused(c)
   })
   app.get('/api/preview/:token/validator.js', async (c) => {
     const link = launchOfToken(c.req.param('token'))
@@ -213,5 +267,10 @@ export function addPreview(app: Hono<StudioEnv>, ctx: StudioContext): void {
 /** Whether a preview token is genuine and unexpired (for the page at /studio/preview/:token). */
 export function previewTokenWorks(ctx: StudioContext, token: string): boolean {
   const payload = readSignedToken<{ l: string; exp: number }>(ctx.secret, 'preview', token)
-  return payload !== undefined && typeof payload.exp === 'number' && payload.exp > ctx.clock().getTime() && servedLaunch(ctx, payload.l) !== undefined
+  return (
+    payload !== undefined &&
+    typeof payload.exp === 'number' &&
+    payload.exp > ctx.clock().getTime() &&
+    servedLaunch(ctx, payload.l) !== undefined
+  )
 }

@@ -2,7 +2,15 @@ import { chmodSync, existsSync } from 'node:fs'
 import Database from 'better-sqlite3'
 import { ensurePrivateFile, privateFileMode } from '../../server/store/private-files.ts'
 import type { Role } from '../protocol.ts'
-import { AccountExistsError, normalizeEmail, type Account, type LinkPurpose, type StoredAudit, type StoredVersion, type StudioStore } from './store.ts'
+import {
+  AccountExistsError,
+  normalizeEmail,
+  type Account,
+  type LinkPurpose,
+  type StoredAudit,
+  type StoredVersion,
+  type StudioStore,
+} from './store.ts'
 
 // The same tables as supabase/migrations/*_studio.sql, in SQLite's types: times are ISO 8601 UTC text (they sort
 // as text), the launches of an account a JSON array (null: every launch).
@@ -169,12 +177,15 @@ export function openSqliteStudioStore(file: string): StudioStore {
           .get(address, role, launches ? JSON.stringify(launches) : null, now.toISOString(), now.toISOString())!
         return accountOf(accountById.get(id)!)
       } catch (error) {
-        if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw new AccountExistsError(`${address} already has an account.`)
+        if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE')
+          throw new AccountExistsError(`${address} already has an account.`)
         throw error
       }
     },
     async findAccountByEmail(email) {
-      const row = db.prepare<[string], AccountRow>('SELECT * FROM studio_accounts WHERE email = ?').get(normalizeEmail(email))
+      const row = db
+        .prepare<[string], AccountRow>('SELECT * FROM studio_accounts WHERE email = ?')
+        .get(normalizeEmail(email))
       return row ? accountOf(row) : undefined
     },
     async findAccount(id) {
@@ -186,23 +197,36 @@ export function openSqliteStudioStore(file: string): StudioStore {
     },
     async changeAccess(id, { role, launches }, now) {
       db.transaction(() => {
-        db.prepare('UPDATE studio_accounts SET role = ?, launches = ? WHERE id = ?').run(role, launches ? JSON.stringify(launches) : null, id)
+        db.prepare('UPDATE studio_accounts SET role = ?, launches = ? WHERE id = ?').run(
+          role,
+          launches ? JSON.stringify(launches) : null,
+          id,
+        )
         endAllSessions(id, now)
       }).immediate()
     },
     async grantLaunch(id, launch) {
       db.transaction(() => {
-        const row = db.prepare<[number], { launches: string | null }>('SELECT launches FROM studio_accounts WHERE id = ?').get(id)
+        const row = db
+          .prepare<[number], { launches: string | null }>('SELECT launches FROM studio_accounts WHERE id = ?')
+          .get(id)
         if (!row || row.launches === null) return
         const launches = JSON.parse(row.launches) as string[]
-        if (!launches.includes(launch)) db.prepare('UPDATE studio_accounts SET launches = ? WHERE id = ?').run(JSON.stringify([...launches, launch]), id)
+        if (!launches.includes(launch))
+          db.prepare('UPDATE studio_accounts SET launches = ? WHERE id = ?').run(
+            JSON.stringify([...launches, launch]),
+            id,
+          )
       }).immediate()
     },
     async setPassword(id, passwordHash, now) {
       db.transaction(() => {
         db.prepare('UPDATE studio_accounts SET password_hash = ? WHERE id = ?').run(passwordHash, id)
         endAllSessions(id, now)
-        db.prepare('UPDATE studio_links SET used_at = ? WHERE account_id = ? AND used_at IS NULL').run(now.toISOString(), id)
+        db.prepare('UPDATE studio_links SET used_at = ? WHERE account_id = ? AND used_at IS NULL').run(
+          now.toISOString(),
+          id,
+        )
       }).immediate()
     },
     async setTotpSecret(id, secret, _now, keepSession) {
@@ -220,13 +244,9 @@ export function openSqliteStudioStore(file: string): StudioStore {
     },
 
     async createLink(tokenHash, accountId, purpose, now, expiresAt) {
-      db.prepare('INSERT INTO studio_links (token_hash, account_id, purpose, created_at, expires_at) VALUES (?, ?, ?, ?, ?)').run(
-        tokenHash,
-        accountId,
-        purpose,
-        now.toISOString(),
-        expiresAt.toISOString(),
-      )
+      db.prepare(
+        'INSERT INTO studio_links (token_hash, account_id, purpose, created_at, expires_at) VALUES (?, ?, ?, ?, ?)',
+      ).run(tokenHash, accountId, purpose, now.toISOString(), expiresAt.toISOString())
     },
     async findLink(tokenHash, now) {
       const row = db
@@ -267,13 +287,17 @@ export function openSqliteStudioStore(file: string): StudioStore {
 
     async getDraft(launch) {
       const row = db
-        .prepare<[string], { launch: string; text: string; by_email: string; updated_at: string }>('SELECT * FROM studio_drafts WHERE launch = ?')
+        .prepare<[string], { launch: string; text: string; by_email: string; updated_at: string }>(
+          'SELECT * FROM studio_drafts WHERE launch = ?',
+        )
         .get(launch)
       return row ? { launch: row.launch, text: row.text, by: row.by_email, updatedAt: row.updated_at } : undefined
     },
     async listDrafts() {
       return db
-        .prepare<[], { launch: string; text: string; by_email: string; updated_at: string }>('SELECT * FROM studio_drafts ORDER BY launch')
+        .prepare<[], { launch: string; text: string; by_email: string; updated_at: string }>(
+          'SELECT * FROM studio_drafts ORDER BY launch',
+        )
         .all()
         .map((row) => ({ launch: row.launch, text: row.text, by: row.by_email, updatedAt: row.updated_at }))
     },
@@ -301,22 +325,44 @@ export function openSqliteStudioStore(file: string): StudioStore {
       return row.number
     },
     async addDiskVersion(version) {
-      return db.transaction(() => {
-        const latest = db.prepare<[string], { text: string }>('SELECT text FROM studio_versions WHERE launch = ? ORDER BY number DESC LIMIT 1').get(version.launch)
-        if (latest?.text === version.text) return undefined
-        const row = insertVersion.get(version.launch, version.launch, version.text, version.by, version.at, version.message ?? null, version.fromDisk ? 1 : 0, version.restoredFrom ?? null)
-        return (row as { number: number }).number
-      }).immediate()
+      return db
+        .transaction(() => {
+          const latest = db
+            .prepare<[string], { text: string }>(
+              'SELECT text FROM studio_versions WHERE launch = ? ORDER BY number DESC LIMIT 1',
+            )
+            .get(version.launch)
+          if (latest?.text === version.text) return undefined
+          const row = insertVersion.get(
+            version.launch,
+            version.launch,
+            version.text,
+            version.by,
+            version.at,
+            version.message ?? null,
+            version.fromDisk ? 1 : 0,
+            version.restoredFrom ?? null,
+          )
+          return (row as { number: number }).number
+        })
+        .immediate()
     },
     async listVersions(launch) {
-      return db.prepare<[string], VersionRow>('SELECT * FROM studio_versions WHERE launch = ? ORDER BY number DESC').all(launch).map(versionOf)
+      return db
+        .prepare<[string], VersionRow>('SELECT * FROM studio_versions WHERE launch = ? ORDER BY number DESC')
+        .all(launch)
+        .map(versionOf)
     },
     async getVersion(launch, number) {
-      const row = db.prepare<[string, number], VersionRow>('SELECT * FROM studio_versions WHERE launch = ? AND number = ?').get(launch, number)
+      const row = db
+        .prepare<[string, number], VersionRow>('SELECT * FROM studio_versions WHERE launch = ? AND number = ?')
+        .get(launch, number)
       return row ? versionOf(row) : undefined
     },
     async latestVersion(launch) {
-      const row = db.prepare<[string], VersionRow>('SELECT * FROM studio_versions WHERE launch = ? ORDER BY number DESC LIMIT 1').get(launch)
+      const row = db
+        .prepare<[string], VersionRow>('SELECT * FROM studio_versions WHERE launch = ? ORDER BY number DESC LIMIT 1')
+        .get(launch)
       return row ? versionOf(row) : undefined
     },
 
@@ -335,7 +381,13 @@ export function openSqliteStudioStore(file: string): StudioStore {
           'SELECT at, who, action, launch, detail FROM studio_audit ORDER BY id DESC LIMIT ?',
         )
         .all(limit)
-        .map((row) => ({ at: row.at, who: row.who, action: row.action, launch: row.launch ?? undefined, detail: row.detail ?? undefined }))
+        .map((row) => ({
+          at: row.at,
+          who: row.who,
+          action: row.action,
+          launch: row.launch ?? undefined,
+          detail: row.detail ?? undefined,
+        }))
     },
     close() {
       if (db.open) db.close()

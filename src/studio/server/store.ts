@@ -44,7 +44,13 @@ export type StoredVersion = {
 export type NewVersion = Omit<StoredVersion, 'number'>
 
 /** One line of the audit log. */
-export type StoredAudit = { at: string; who: string; action: string; launch?: string | undefined; detail?: string | undefined }
+export type StoredAudit = {
+  at: string
+  who: string
+  action: string
+  launch?: string | undefined
+  detail?: string | undefined
+}
 
 /** The studio's storage. Times are Dates in, ISO 8601 UTC text out. Every method may be awaited (PostgreSQL later). */
 export type StudioStore = {
@@ -68,7 +74,10 @@ export type StudioStore = {
   /** Stores a link by its token's hash. */
   createLink(tokenHash: string, accountId: number, purpose: LinkPurpose, now: Date, expiresAt: Date): Promise<void>
   /** The unused, unexpired link of a token hash. */
-  findLink(tokenHash: string, now: Date): Promise<{ accountId: number; purpose: LinkPurpose; expiresAt: string } | undefined>
+  findLink(
+    tokenHash: string,
+    now: Date,
+  ): Promise<{ accountId: number; purpose: LinkPurpose; expiresAt: string } | undefined>
   /** Marks the link used, once: true only for the one caller that used it. */
   useLink(tokenHash: string, now: Date): Promise<boolean>
 

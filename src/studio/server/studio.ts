@@ -63,7 +63,11 @@ function isPublic(pathname: string, method: string): boolean {
 export function createStudio(deps: StudioDeps): Studio {
   const limiter =
     deps.limiter ??
-    createSignInLimiter({ counts: deps.signInCounts, clock: deps.clock, log: { info: (m) => (deps.log ?? console).info(`studio: ${m}`) } })
+    createSignInLimiter({
+      counts: deps.signInCounts,
+      clock: deps.clock,
+      log: { info: (m) => (deps.log ?? console).info(`studio: ${m}`) },
+    })
   const ctx = studioContextOf(deps, limiter)
   // Not strict: /studio/ (the app) and /studio are one route; the shell sends the latter to the former.
   const app = new Hono<StudioEnv>({ strict: false }).basePath('/studio')
@@ -93,8 +97,10 @@ export function createStudio(deps: StudioDeps): Studio {
     const origin = c.req.header('origin')
     // This request's own origin, or PUBLIC_URL's (a proxy may pass another Host header on).
     if (!origin || (origin !== ctx.originOf(c) && origin !== (ctx.publicUrl && new URL(ctx.publicUrl).origin))) {
-      const text = 'This request did not come from the studio\'s own pages. Open the studio and try again.'
-      return c.req.path.startsWith('/studio/api/') ? refuse(c, 403, text) : c.html(messageView('Not allowed', text, { href: '/studio/', label: 'Open the studio' }), 403)
+      const text = "This request did not come from the studio's own pages. Open the studio and try again."
+      return c.req.path.startsWith('/studio/api/')
+        ? refuse(c, 403, text)
+        : c.html(messageView('Not allowed', text, { href: '/studio/', label: 'Open the studio' }), 403)
     }
     return next()
   })
@@ -108,18 +114,23 @@ export function createStudio(deps: StudioDeps): Studio {
   // Local mode: its own paths only, the API bound to the page's token, and no one signs in.
   if (ctx.local) addLocalGate(app, ctx)
   // Everything not public needs a live session: the API answers 401, pages send the person to sign in.
-  else app.use('*', async (c, next) => {
-    if (isPublic(c.req.path, c.req.method)) return next()
-    const session = await ctx.sessionOf(c)
-    if (!session) {
-      return c.req.path.startsWith('/studio/api/') ? refuse(c, 401, 'You are not signed in (or your session has ended). Sign in again.') : c.redirect('/studio/sign-in', 303)
-    }
-    c.set('account', session.account)
-    c.set('sessionHash', session.sessionHash)
-    return next()
-  })
+  else
+    app.use('*', async (c, next) => {
+      if (isPublic(c.req.path, c.req.method)) return next()
+      const session = await ctx.sessionOf(c)
+      if (!session) {
+        return c.req.path.startsWith('/studio/api/')
+          ? refuse(c, 401, 'You are not signed in (or your session has ended). Sign in again.')
+          : c.redirect('/studio/sign-in', 303)
+      }
+      c.set('account', session.account)
+      c.set('sessionHash', session.sessionHash)
+      return next()
+    })
 
-  app.get('/pages.css', (c) => c.body(pagesCss, 200, { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'no-cache' }))
+  app.get('/pages.css', (c) =>
+    c.body(pagesCss, 200, { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'no-cache' }),
+  )
   if (!ctx.local) addAuthPages(app, ctx)
   addApi(app, ctx)
   addNewLaunch(app, ctx)
@@ -127,12 +138,20 @@ export function createStudio(deps: StudioDeps): Studio {
   addClient(app, ctx)
 
   app.all('/api/*', (c) => refuse(c, 404, 'There is no such studio request.'))
-  app.all('*', (c) => c.html(messageView('Not found', 'There is no such page in the studio.', { href: '/studio/', label: 'Open the studio' }), 404))
+  app.all('*', (c) =>
+    c.html(
+      messageView('Not found', 'There is no such page in the studio.', { href: '/studio/', label: 'Open the studio' }),
+      404,
+    ),
+  )
   app.onError((error, c) => {
     ctx.log.error('studio: unexpected error', error)
     return c.req.path.startsWith('/studio/api/')
       ? refuse(c, 500, 'The studio could not do that just now. Please try again in a moment.')
-      : c.html(messageView('Something went wrong', 'The studio could not do that just now. Please try again in a moment.'), 500)
+      : c.html(
+          messageView('Something went wrong', 'The studio could not do that just now. Please try again in a moment.'),
+          500,
+        )
   })
 
   return { app: app as unknown as Hono, recordDiskVersions: () => recordDiskVersions(ctx), leads: leadsAccessOf(ctx) }
@@ -151,7 +170,13 @@ const assetTypes: Record<string, string> = {
 /** The browser part's files (dist/_studio): the app, the preview frame's document and the hashed assets. */
 function addClient(app: Hono<StudioEnv>, ctx: StudioContext): void {
   const notBuilt = (c: Context) =>
-    c.html(messageView('The studio is not built', "The studio's page is missing from this server: run npm run build, then start the server again."), 503)
+    c.html(
+      messageView(
+        'The studio is not built',
+        "The studio's page is missing from this server: run npm run build, then start the server again.",
+      ),
+      503,
+    )
   function document(name: 'index.html' | 'preview.html'): string | undefined {
     try {
       return readFileSync(path.join(ctx.clientDir, name), 'utf8')
@@ -176,7 +201,13 @@ function addClient(app: Hono<StudioEnv>, ctx: StudioContext): void {
   app.get('/preview/:token', (c) => {
     const token = c.req.param('token')
     if (!previewTokenWorks(ctx, token)) {
-      return c.html(messageView('This preview link does not work', 'It has expired or is not a real link. Ask whoever sent it for a new one.'), 404)
+      return c.html(
+        messageView(
+          'This preview link does not work',
+          'It has expired or is not a real link. Ask whoever sent it for a new one.',
+        ),
+        404,
+      )
     }
     const html = document('preview.html')
     if (html === undefined) return notBuilt(c)
@@ -185,7 +216,8 @@ function addClient(app: Hono<StudioEnv>, ctx: StudioContext): void {
   })
   app.get('/assets/:file{.+}', (c) => {
     const file = c.req.param('file')
-    if (file.split('/').some((part) => part === '..' || part.startsWith('.')) || file.includes('\\')) return c.text('Not Found', 404)
+    if (file.split('/').some((part) => part === '..' || part.startsWith('.')) || file.includes('\\'))
+      return c.text('Not Found', 404)
     let bytes: Buffer
     try {
       bytes = readFileSync(path.join(ctx.clientDir, 'assets', file))

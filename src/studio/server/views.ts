@@ -38,7 +38,9 @@ function noticeHtml(notice: Notice | undefined): string {
 }
 
 /** The sign-in form; with `code`, the two-factor code field too (the account has TOTP on). */
-export function signInView(options: { notice?: Notice; email?: string; code?: boolean; forgotLink?: boolean } = {}): string {
+export function signInView(
+  options: { notice?: Notice; email?: string; code?: boolean; forgotLink?: boolean } = {},
+): string {
   const code = options.code
     ? `<label for="code">Code</label>
 <input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" required>
@@ -92,7 +94,10 @@ export function forgotView(notice?: Notice): string {
 
 /** A page with one sentence and a way on. */
 export function messageView(title: string, text: string, link?: { href: string; label: string }): string {
-  return page(title, `<p>${escapeHtml(text)}</p>${link ? `<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a></p>` : ''}`)
+  return page(
+    title,
+    `<p>${escapeHtml(text)}</p>${link ? `<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a></p>` : ''}`,
+  )
 }
 
 /** The pages' stylesheet, served at /studio/pages.css. */

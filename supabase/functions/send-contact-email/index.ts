@@ -42,16 +42,33 @@ const settings = parsed.config
 console.log(`send-contact-email: the visitor's address is ${settings.clientIpSource}`)
 
 // A small pool: each function instance handles few requests at once, and Postgres connections are precious.
-const pool = new pg.Pool({ connectionString: settings.databaseUrl, max: 3, idleTimeoutMillis: 10_000, connectionTimeoutMillis: 5_000 })
+const pool = new pg.Pool({
+  connectionString: settings.databaseUrl,
+  max: 3,
+  idleTimeoutMillis: 10_000,
+  connectionTimeoutMillis: 5_000,
+})
 pool.on('error', (error: Error) => console.error('send-contact-email: idle database connection failed', error.message))
 const store = createPostgresStore(pool, { defaultLaunch, close: () => pool.end() })
-const mailer = createResendMailer({ apiKey: settings.resend.apiKey, from: settings.resend.from, baseUrl: settings.resend.baseUrl })
+const mailer = createResendMailer({
+  apiKey: settings.resend.apiKey,
+  from: settings.resend.from,
+  baseUrl: settings.resend.baseUrl,
+})
 const webhook = settings.webhook ? createWebhookSender(settings.webhook) : undefined
-const worker = createOutboxWorker({ store, mailer, webhook, retry: settings.retry, webhookDelaysMs: settings.webhookDelaysMs })
+const worker = createOutboxWorker({
+  store,
+  mailer,
+  webhook,
+  retry: settings.retry,
+  webhookDelaysMs: settings.webhookDelaysMs,
+})
 
 /** Delivers due mail in the background: Supabase keeps the instance alive for it through EdgeRuntime.waitUntil. */
 function deliverInBackground(): void {
-  const run = worker.deliverDue().catch((error: unknown) => console.error('send-contact-email: delivery run failed', error))
+  const run = worker
+    .deliverDue()
+    .catch((error: unknown) => console.error('send-contact-email: delivery run failed', error))
   ;(globalThis as EdgeRuntimeGlobal).EdgeRuntime?.waitUntil(run)
 }
 
@@ -59,14 +76,20 @@ function deliverInBackground(): void {
 // hashed there with the day's salt the Node servers use too, so a visitor counts once a day.
 const visits = createVisitImageCounter({ record: countVisitIn(pool), timeZone: settings.timeZone })
 
-const links = settings.unsubscribeSecret && settings.publicFunctionUrl ? { secret: settings.unsubscribeSecret, baseUrl: settings.publicFunctionUrl } : undefined
+const links =
+  settings.unsubscribeSecret && settings.publicFunctionUrl
+    ? { secret: settings.unsubscribeSecret, baseUrl: settings.publicFunctionUrl }
+    : undefined
 // One limiter for every app made: a new version of the launches does not give callers a fresh minute.
 const rateLimiter = createRateLimiter(settings.rateLimitPerMinute)
 
 /** The app for these launches; a new one is made for each new set of published versions. */
 function makeApp(served: FunctionLaunch[]) {
   for (const launch of served) {
-    if (launch.reply && !links) console.error(`send-contact-email: launch ${launch.slug} has a reply, but UNSUBSCRIBE_SECRET or its address is not set: no reply is sent.`)
+    if (launch.reply && !links)
+      console.error(
+        `send-contact-email: launch ${launch.slug} has a reply, but UNSUBSCRIBE_SECRET or its address is not set: no reply is sent.`,
+      )
   }
   return createApp({
     // NOTIFY_EMAIL, when set, is every launch's recipient; each launch replies when the settings allow its links.
@@ -77,7 +100,9 @@ function makeApp(served: FunctionLaunch[]) {
     store,
     // Supabase's hosted platform runs behind Cloudflare, which overwrites CF-Connecting-IP with the address it saw; the
     // header is read only there (or where CLIENT_IP_HEADER names one), never where any caller could write it.
-    clientAddress: (c) => (settings.clientIpHeader && platformClientAddress(c.req.raw.headers, settings.clientIpHeader)) || getConnInfo(c).remote.address,
+    clientAddress: (c) =>
+      (settings.clientIpHeader && platformClientAddress(c.req.raw.headers, settings.clientIpHeader)) ||
+      getConnInfo(c).remote.address,
     onLeadStored: deliverInBackground,
     outboxTrigger: { secret: settings.outboxSecret, run: () => worker.deliverDue() },
     webhook: webhook !== undefined,
@@ -85,7 +110,9 @@ function makeApp(served: FunctionLaunch[]) {
     flushVisits: true,
     // With SUPPRESSION_SECRET (the one npm run leads:erase uses), an address that withdrew and was then erased is
     // still never replied to nor sent to the CRM.
-    ...(settings.suppressionSecret ? { suppressionKeyOf: (email: string) => addressKeyOf(settings.suppressionSecret!, email) } : {}),
+    ...(settings.suppressionSecret
+      ? { suppressionKeyOf: (email: string) => addressKeyOf(settings.suppressionSecret!, email) }
+      : {}),
     // The launches' documents, as `npm run build` copied them beside this file (deployed through static_files).
     documentFiles: async (slug: string, file: string) => {
       try {
@@ -98,10 +125,16 @@ function makeApp(served: FunctionLaunch[]) {
 }
 
 // Each request is answered wholly by the app current when it arrives; a new version swaps in a new app for the next.
-const published = createPublishedLaunches({ bundle: launches, read: () => readPublishedContracts(pool), make: makeApp, refreshMs: settings.publishedRefreshMs })
+const published = createPublishedLaunches({
+  bundle: launches,
+  read: () => readPublishedContracts(pool),
+  make: makeApp,
+  refreshMs: settings.publishedRefreshMs,
+})
 await published.current()
 
-const handler = async (request: Request, info: Deno.ServeHandlerInfo) => (await published.current()).fetch(request, info)
+const handler = async (request: Request, info: Deno.ServeHandlerInfo) =>
+  (await published.current()).fetch(request, info)
 
 if (settings.listen) {
   const server = Deno.serve(

@@ -95,7 +95,10 @@ export function leadStoreBackends(): Array<Backend<[], LeadStore>> {
 export async function runSql(backend: Backend<unknown[], unknown>, sql: string, params: unknown[] = []): Promise<void> {
   if (backend.kind === 'postgres') {
     let n = 0
-    await backend.postgres().db.query(sql.replace(/\?/g, () => `$${++n}`), params)
+    await backend.postgres().db.query(
+      sql.replace(/\?/g, () => `$${++n}`),
+      params,
+    )
     return
   }
   const db = new Database(backend.file())

@@ -40,7 +40,10 @@ const denoEnv = { DENO_TLS_CA_STORE: 'system', NO_COLOR: '1' }
 export type FunctionCopy = { root: string; remove(): void }
 
 /** Copies the function into a temporary project; with `launches`, writes their bundle there as `npm run build` does. */
-export function copyFunction(launches?: { launches: Array<{ slug: string; config: PageConfig }>; defaultLaunch: string }): FunctionCopy {
+export function copyFunction(launches?: {
+  launches: Array<{ slug: string; config: PageConfig }>
+  defaultLaunch: string
+}): FunctionCopy {
   const root = mkdtempSync(path.join(tmpdir(), 'vip-function-'))
   for (const part of ['src', 'schema', 'supabase/functions/send-contact-email']) {
     mkdirSync(path.dirname(path.join(root, part)), { recursive: true })
@@ -55,7 +58,13 @@ export function copyFunction(launches?: { launches: Array<{ slug: string; config
 export function runDenoFunction(root: string, env: Record<string, string>): ChildProcess {
   return spawn(denoBinary(), denoArgs, {
     cwd: root,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...(process.env.DENO_DIR ? { DENO_DIR: process.env.DENO_DIR } : {}), ...denoEnv, ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      ...(process.env.DENO_DIR ? { DENO_DIR: process.env.DENO_DIR } : {}),
+      ...denoEnv,
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
 }
@@ -90,7 +99,10 @@ export async function stopDeno(deno: ChildProcess | undefined): Promise<void> {
 }
 
 /** `deno check` of the entry in a copy, as the test of the source runs it; returns its exit status and output. */
-export function checkFunction(root: string, env: Record<string, string> = {}): { status: number | null; output: string } {
+export function checkFunction(
+  root: string,
+  env: Record<string, string> = {},
+): { status: number | null; output: string } {
   const check = spawnSync(denoBinary(), ['check', ...denoArgs.slice(2, 5), entry], {
     cwd: root,
     env: { ...process.env, ...denoEnv, ...env },

@@ -80,6 +80,7 @@ export function mailFor(lead: NewLead): OutgoingMail {
 
 /** A queued notification or reply that an app composed with its lead (the default), as the e-mail it is. */
 export function finished(mail: QueuedMail): OutgoingMail {
-  if ('compose' in mail) throw new Error(`expected a composed e-mail, found one queued to compose when sent (${mail.compose})`)
+  if ('compose' in mail)
+    throw new Error(`expected a composed e-mail, found one queued to compose when sent (${mail.compose})`)
   return mail
 }

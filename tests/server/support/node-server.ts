@@ -33,17 +33,24 @@ export type LaunchOptions = {
 function launch(env: Record<string, string>, options: LaunchOptions = {}): ChildProcess {
   const node = [process.execPath, '--import', 'tsx', 'src/cli/serve.ts']
   const [command, args] =
-    options.umask === undefined ? [node[0]!, node.slice(1)] : ['/bin/sh', ['-c', `umask ${options.umask.toString(8).padStart(3, '0')} && exec "$@"`, 'sh', ...node]]
+    options.umask === undefined
+      ? [node[0]!, node.slice(1)]
+      : ['/bin/sh', ['-c', `umask ${options.umask.toString(8).padStart(3, '0')} && exec "$@"`, 'sh', ...node]]
   return spawn(command, args, { env: baseEnv(env), stdio: ['ignore', 'pipe', 'pipe'] })
 }
 
 function exited(proc: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
-  if (proc.exitCode !== null || proc.signalCode !== null) return Promise.resolve({ code: proc.exitCode, signal: proc.signalCode })
+  if (proc.exitCode !== null || proc.signalCode !== null)
+    return Promise.resolve({ code: proc.exitCode, signal: proc.signalCode })
   return new Promise((resolve) => proc.once('exit', (code, signal) => resolve({ code, signal })))
 }
 
 /** Starts the server and resolves once it printed its "Listening on" line (PORT=0 unless given). */
-export async function startServerProcess(env: Record<string, string>, timeoutMs = 30_000, options: LaunchOptions = {}): Promise<ServerProcess> {
+export async function startServerProcess(
+  env: Record<string, string>,
+  timeoutMs = 30_000,
+  options: LaunchOptions = {},
+): Promise<ServerProcess> {
   const proc = launch({ HOST: '127.0.0.1', PORT: '0', ...env }, options)
   let out = ''
   proc.stdout!.on('data', (c: Buffer) => (out += c.toString()))

@@ -67,7 +67,12 @@ function asPostgresUser(command: string, args: string[]): void {
   execFileSync(cmd, argv, { stdio: 'pipe' })
 }
 
-async function fromPool(kind: 'server' | 'external', url: string, stop: () => Promise<void>, empty = false): Promise<TestPostgres> {
+async function fromPool(
+  kind: 'server' | 'external',
+  url: string,
+  stop: () => Promise<void>,
+  empty = false,
+): Promise<TestPostgres> {
   const pool = new pg.Pool({ connectionString: url, max: 10 })
   // An idle connection cut by the server stopping is not a test failure.
   pool.on('error', () => {})
@@ -88,7 +93,10 @@ async function fromPool(kind: 'server' | 'external', url: string, stop: () => Pr
         client.release()
       }
     },
-    reset: () => exec('TRUNCATE public.outbox, public.leads, public.suppressions, public.sign_in_failures, public.sign_in_devices, public.visit_counts RESTART IDENTITY CASCADE'),
+    reset: () =>
+      exec(
+        'TRUNCATE public.outbox, public.leads, public.suppressions, public.sign_in_failures, public.sign_in_devices, public.visit_counts RESTART IDENTITY CASCADE',
+      ),
     async stop() {
       await pool.end()
       await stop()
@@ -119,12 +127,17 @@ export async function startTestPostgres(options: { empty?: boolean } = {}): Prom
     await admin.end()
     const url = new URL(external)
     url.pathname = `/${name}`
-    return fromPool('external', url.toString(), async () => {
-      const drop = new pg.Client({ connectionString: external })
-      await drop.connect()
-      await drop.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-      await drop.end()
-    }, options.empty)
+    return fromPool(
+      'external',
+      url.toString(),
+      async () => {
+        const drop = new pg.Client({ connectionString: external })
+        await drop.connect()
+        await drop.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+        await drop.end()
+      },
+      options.empty,
+    )
   }
 
   const bin = postgresBinDir()
@@ -137,22 +150,48 @@ export async function startTestPostgres(options: { empty?: boolean } = {}): Prom
     }
     const data = path.join(dir, 'data')
     const port = await freePort()
-    asPostgresUser(path.join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync'])
+    asPostgresUser(path.join(bin, 'initdb'), [
+      '-D',
+      data,
+      '-U',
+      'postgres',
+      '-A',
+      'trust',
+      '-E',
+      'UTF8',
+      '--locale=C',
+      '--no-sync',
+    ])
     asPostgresUser(path.join(bin, 'pg_ctl'), [
-      '-D', data, '-l', path.join(dir, 'log'), '-w', '-t', '30',
-      '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=50`,
+      '-D',
+      data,
+      '-l',
+      path.join(dir, 'log'),
+      '-w',
+      '-t',
+      '30',
+      '-o',
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=50`,
       'start',
     ])
-    return fromPool('server', `postgres://postgres@127.0.0.1:${port}/postgres`, async () => {
-      // pg_ctl signals the postmaster by the pid in its postmaster.pid: our own server, nothing else.
-      try {
-        asPostgresUser(path.join(bin, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', 'stop'])
-      } finally {
-        rmSync(dir, { recursive: true, force: true })
-      }
-    }, options.empty)
+    return fromPool(
+      'server',
+      `postgres://postgres@127.0.0.1:${port}/postgres`,
+      async () => {
+        // pg_ctl signals the postmaster by the pid in its postmaster.pid: our own server, nothing else.
+        try {
+          asPostgresUser(path.join(bin, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', 'stop'])
+        } finally {
+          rmSync(dir, { recursive: true, force: true })
+        }
+      },
+      options.empty,
+    )
   }
-  if (options.empty) throw new Error('An empty PostgreSQL needs the PostgreSQL server binaries (apt-get install postgresql) or DATABASE_URL.')
+  if (options.empty)
+    throw new Error(
+      'An empty PostgreSQL needs the PostgreSQL server binaries (apt-get install postgresql) or DATABASE_URL.',
+    )
 
   const { PGlite } = await import('@electric-sql/pglite')
   const lite = new PGlite()
@@ -167,7 +206,10 @@ export async function startTestPostgres(options: { empty?: boolean } = {}): Prom
     exec,
     // PGlite is a single session already.
     session: (fn) => fn(lite),
-    reset: () => exec('TRUNCATE public.outbox, public.leads, public.suppressions, public.sign_in_failures, public.sign_in_devices, public.visit_counts RESTART IDENTITY CASCADE'),
+    reset: () =>
+      exec(
+        'TRUNCATE public.outbox, public.leads, public.suppressions, public.sign_in_failures, public.sign_in_devices, public.visit_counts RESTART IDENTITY CASCADE',
+      ),
     async stop() {
       await lite.close()
     },

@@ -72,13 +72,21 @@ export async function startTestSmtp(port = 0): Promise<TestSmtp> {
       stream.on('data', (c: Buffer) => chunks.push(c))
       stream.on('end', () => {
         if (refuseCode !== undefined) {
-          const error = new Error(refuseCode >= 500 ? 'Mailbox unavailable' : 'Try again later') as Error & { responseCode: number }
+          const error = new Error(refuseCode >= 500 ? 'Mailbox unavailable' : 'Try again later') as Error & {
+            responseCode: number
+          }
           error.responseCode = refuseCode
           callback(error)
           return
         }
         const mailFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address : ''
-        received.push(parse(Buffer.concat(chunks).toString('latin1'), mailFrom, session.envelope.rcptTo.map((r) => r.address)))
+        received.push(
+          parse(
+            Buffer.concat(chunks).toString('latin1'),
+            mailFrom,
+            session.envelope.rcptTo.map((r) => r.address),
+          ),
+        )
         if (delayMs > 0) setTimeout(() => callback(), delayMs)
         else callback()
       })

@@ -16,7 +16,12 @@ export type TestReceiver = {
 }
 
 /** The check of docs/webhook.md, written with node:crypto (not the server's own code): t=…,v1=… over `${t}.${body}`. */
-export function signatureValid(secret: string, header: string | undefined, body: string, toleranceSeconds = 300): boolean {
+export function signatureValid(
+  secret: string,
+  header: string | undefined,
+  body: string,
+  toleranceSeconds = 300,
+): boolean {
   const parts = Object.fromEntries((header ?? '').split(',').map((p) => p.split('=') as [string, string]))
   const t = Number(parts.t)
   if (!Number.isInteger(t) || Math.abs(Date.now() / 1000 - t) > toleranceSeconds || !parts.v1) return false

@@ -13,7 +13,12 @@ describe('routeOf and hrefOf', () => {
     expect(routeOf('/studio/launches/maple-ridge')).toEqual({ view: 'launch', slug: 'maple-ridge' })
     expect(routeOf('/studio/', '?view=people')).toEqual({ view: 'people' })
     expect(routeOf('/studio/', '?view=nonsense')).toEqual({ view: 'launches' })
-    for (const route of [{ view: 'launch', slug: 'a-b' }, { view: 'audit' }, { view: 'new-launch' }, { view: 'launches' }] as const) {
+    for (const route of [
+      { view: 'launch', slug: 'a-b' },
+      { view: 'audit' },
+      { view: 'new-launch' },
+      { view: 'launches' },
+    ] as const) {
       const url = new URL(hrefOf(route), 'http://x')
       expect(routeOf(url.pathname, url.search)).toEqual(route)
     }
@@ -22,8 +27,15 @@ describe('routeOf and hrefOf', () => {
 
 describe('withStudioImages', () => {
   it("points the draft's pictures at the studio's image endpoint and leaves other addresses alone", () => {
-    const config = { header: { logo: { src: '/images/logo.svg' } }, sections: [{ href: '#register', image: { src: '/images/a b.jpg' } }], site: { url: 'https://example.com/images/x.png' } }
-    const shown = withStudioImages(config as unknown as ClientPageConfig, launchImagesBase('maple-ridge')) as unknown as typeof config
+    const config = {
+      header: { logo: { src: '/images/logo.svg' } },
+      sections: [{ href: '#register', image: { src: '/images/a b.jpg' } }],
+      site: { url: 'https://example.com/images/x.png' },
+    }
+    const shown = withStudioImages(
+      config as unknown as ClientPageConfig,
+      launchImagesBase('maple-ridge'),
+    ) as unknown as typeof config
     expect(shown.header.logo.src).toBe('/studio/api/launches/maple-ridge/images/logo.svg')
     expect(shown.sections[0]!.image.src).toBe('/studio/api/launches/maple-ridge/images/a%20b.jpg')
     expect(shown.sections[0]!.href).toBe('#register')
@@ -33,7 +45,9 @@ describe('withStudioImages', () => {
 
 describe('diffLines', () => {
   it('marks added, removed and context lines, dropping the file headers', () => {
-    const lines = diffLines('Index: page.config.json\n===================================================================\n--- a\n+++ b\n@@ -1,2 +1,2 @@\n {\n-  "heading": "Old"\n+  "heading": "New"')
+    const lines = diffLines(
+      'Index: page.config.json\n===================================================================\n--- a\n+++ b\n@@ -1,2 +1,2 @@\n {\n-  "heading": "Old"\n+  "heading": "New"',
+    )
     expect(lines.map((l) => l.kind)).toEqual(['hunk', 'same', 'remove', 'add'])
   })
 })

@@ -36,13 +36,19 @@ describe('applyPartEdit', () => {
 
   it('adds a new field after its neighbour and removes a cleared one with its comma', () => {
     const small = '{\n  "a": "1",\n  "b": "2",\n  "c": "3"\n}\n'
-    expect(applyPartEdit(small, [], { a: '1', b: '2', c: '3' }, { a: '1', b: '2', x: 'new', c: '3' })).toBe('{\n  "a": "1",\n  "b": "2",\n  "x": "new",\n  "c": "3"\n}\n')
-    expect(applyPartEdit(small, [], { a: '1', b: '2', c: '3' }, { a: '1', c: '3' })).toBe('{\n  "a": "1",\n  "c": "3"\n}\n')
+    expect(applyPartEdit(small, [], { a: '1', b: '2', c: '3' }, { a: '1', b: '2', x: 'new', c: '3' })).toBe(
+      '{\n  "a": "1",\n  "b": "2",\n  "x": "new",\n  "c": "3"\n}\n',
+    )
+    expect(applyPartEdit(small, [], { a: '1', b: '2', c: '3' }, { a: '1', c: '3' })).toBe(
+      '{\n  "a": "1",\n  "c": "3"\n}\n',
+    )
   })
 
   it('keeps CRLF line endings and items of a list it did not change', () => {
     const crlf = '{\r\n  "items": [\r\n    { "t": "one" },\r\n    { "t": "two" }\r\n  ]\r\n}\r\n'
     const before = { items: [{ t: 'one' }, { t: 'two' }] }
-    expect(applyPartEdit(crlf, [], before, { items: [{ t: 'one' }, { t: 'TWO' }] })).toBe(crlf.replace('"two"', '"TWO"'))
+    expect(applyPartEdit(crlf, [], before, { items: [{ t: 'one' }, { t: 'TWO' }] })).toBe(
+      crlf.replace('"two"', '"TWO"'),
+    )
   })
 })

@@ -5,8 +5,20 @@ import type { LaunchSummary } from '../../../src/studio/protocol.ts'
 import { StudioApp } from '../../../src/studio/client/StudioApp.tsx'
 
 const launches: LaunchSummary[] = [
-  { slug: 'maple-ridge', siteName: 'Maple Ridge', status: 'live', localUrl: 'http://maple-ridge.localhost/', liveVersion: 3, draft: { by: 'sam@example.com', updatedAt: '2026-11-25T16:00:00Z' } },
-  { slug: 'bramblewood', siteName: 'Bramblewood Crossing', status: 'broken', localUrl: 'http://bramblewood.localhost/' },
+  {
+    slug: 'maple-ridge',
+    siteName: 'Maple Ridge',
+    status: 'live',
+    localUrl: 'http://maple-ridge.localhost/',
+    liveVersion: 3,
+    draft: { by: 'sam@example.com', updatedAt: '2026-11-25T16:00:00Z' },
+  },
+  {
+    slug: 'bramblewood',
+    siteName: 'Bramblewood Crossing',
+    status: 'broken',
+    localUrl: 'http://bramblewood.localhost/',
+  },
 ]
 
 function answer(routes: Record<string, [number, unknown]>) {
@@ -32,8 +44,14 @@ describe('StudioApp', () => {
     expect(assign).toHaveBeenCalledWith('/studio/sign-in')
   })
 
-  it("lists the launches by site name with their status and whose draft exists; an editor sees no People", async () => {
-    vi.stubGlobal('fetch', answer({ '/studio/api/me': [200, { email: 'ed@example.com', role: 'editor', totp: false }], '/studio/api/launches': [200, launches] }))
+  it('lists the launches by site name with their status and whose draft exists; an editor sees no People', async () => {
+    vi.stubGlobal(
+      'fetch',
+      answer({
+        '/studio/api/me': [200, { email: 'ed@example.com', role: 'editor', totp: false }],
+        '/studio/api/launches': [200, launches],
+      }),
+    )
     window.history.replaceState(null, '', '/studio/')
     await act(async () => void render(<StudioApp />))
     const list = await screen.findByRole('list', { name: 'Launches' })
@@ -44,11 +62,18 @@ describe('StudioApp', () => {
     expect(list.textContent).toContain('No draft')
     expect(screen.queryByRole('link', { name: 'People' })).toBeNull()
     expect(screen.getAllByRole('link', { name: 'New launch' }).length).toBeGreaterThan(0)
-    expect(within(screen.getByRole('navigation', { name: 'Studio' })).getByRole('link', { name: 'Leads' }).getAttribute('href')).toBe('/leads')
+    expect(
+      within(screen.getByRole('navigation', { name: 'Studio' }))
+        .getByRole('link', { name: 'Leads' })
+        .getAttribute('href'),
+    ).toBe('/leads')
   })
 
   it('shows a sales account only the way to the leads page: no launches, no editor', async () => {
-    const fetchMock = answer({ '/studio/api/me': [200, { email: 'sal@example.com', role: 'sales', totp: false }], '/studio/api/launches': [403, { error: 'No.' }] })
+    const fetchMock = answer({
+      '/studio/api/me': [200, { email: 'sal@example.com', role: 'sales', totp: false }],
+      '/studio/api/launches': [403, { error: 'No.' }],
+    })
     vi.stubGlobal('fetch', fetchMock)
     window.history.replaceState(null, '', '/studio/')
     await act(async () => void render(<StudioApp />))
@@ -56,11 +81,19 @@ describe('StudioApp', () => {
     expect(screen.queryByRole('list', { name: 'Launches' })).toBeNull()
     expect(screen.queryByRole('link', { name: 'New launch' })).toBeNull()
     expect(screen.getByRole('button', { name: 'Sign out' })).toBeTruthy()
-    expect(fetchMock.mock.calls.map(([input]) => new URL(String(input), 'http://studio.test').pathname)).toEqual(['/studio/api/me'])
+    expect(fetchMock.mock.calls.map(([input]) => new URL(String(input), 'http://studio.test').pathname)).toEqual([
+      '/studio/api/me',
+    ])
   })
 
   it('shows the server’s own words when it refuses', async () => {
-    vi.stubGlobal('fetch', answer({ '/studio/api/me': [200, { email: 'o@example.com', role: 'owner', totp: false }], '/studio/api/launches': [403, { error: 'You may not see these launches.' }] }))
+    vi.stubGlobal(
+      'fetch',
+      answer({
+        '/studio/api/me': [200, { email: 'o@example.com', role: 'owner', totp: false }],
+        '/studio/api/launches': [403, { error: 'You may not see these launches.' }],
+      }),
+    )
     window.history.replaceState(null, '', '/studio/')
     await act(async () => void render(<StudioApp />))
     expect((await screen.findByRole('alert')).textContent).toBe('You may not see these launches.')
@@ -73,12 +106,16 @@ describe('StudioApp', () => {
       'fetch',
       vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
         const path = new URL(String(input), 'http://studio.test').pathname
-        const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
+        const json = (status: number, body: unknown) =>
+          new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
         if (path === '/studio/api/me') return json(200, { email: 'o@example.com', role: 'owner', totp: false })
         if (path === '/studio/api/launches' && init?.method === 'POST') {
           sent.push(JSON.parse(String(init.body)))
           return sent.length === 1
-            ? json(400, { error: 'Some fields need a change: see the message at each one.', fields: { phone: 'Write the phone number with its area code, e.g. (555) 555-0199.' } })
+            ? json(400, {
+                error: 'Some fields need a change: see the message at each one.',
+                fields: { phone: 'Write the phone number with its area code, e.g. (555) 555-0199.' },
+              })
             : json(201, { slug: 'willow-bend', siteName: 'Willow Bend', localUrl: 'http://willow-bend.localhost/' })
         }
         if (path === '/studio/api/launches') return json(200, launches)

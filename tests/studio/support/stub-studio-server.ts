@@ -16,19 +16,42 @@ import type { LaunchDetail, StudioProblem, VersionSummary } from '../../../src/s
 /** The cookie that stands for a session here (a test adds it to its browser context to be signed in). */
 export const stubSessionCookie = { name: 'stub_session', value: '1', path: '/studio' }
 
-export type StubStudio = { url: string; close: () => Promise<void>; drafts: Map<string, string>; published: Map<string, string[]> }
+export type StubStudio = {
+  url: string
+  close: () => Promise<void>
+  drafts: Map<string, string>
+  published: Map<string, string[]>
+}
 
 const studioDir = path.resolve('dist/_studio')
-const csp = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; frame-ancestors 'self'; object-src 'none'; base-uri 'none'"
+const csp =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; frame-ancestors 'self'; object-src 'none'; base-uri 'none'"
 
 function problemsOf(text: string): StudioProblem[] {
   try {
     const config = JSON.parse(text) as { sections?: { heading?: unknown }[] }
     const heading = config.sections?.[0]?.heading
-    if (heading === '') return [{ line: 1, column: 1, where: 'sections[0].heading', message: 'The hero heading is empty.', fix: 'Write a heading.' }]
+    if (heading === '')
+      return [
+        {
+          line: 1,
+          column: 1,
+          where: 'sections[0].heading',
+          message: 'The hero heading is empty.',
+          fix: 'Write a heading.',
+        },
+      ]
     return []
   } catch (error) {
-    return [{ line: 1, column: 1, where: 'the file', message: `The text is not valid JSON: ${(error as Error).message}`, fix: 'Fix the brackets or quotes.' }]
+    return [
+      {
+        line: 1,
+        column: 1,
+        where: 'the file',
+        message: `The text is not valid JSON: ${(error as Error).message}`,
+        fix: 'Fix the brackets or quotes.',
+      },
+    ]
   }
 }
 
@@ -68,7 +91,13 @@ export async function startStubStudio(launches: Record<string, string>): Promise
   const versions = (slug: string): VersionSummary[] =>
     published
       .get(slug)!
-      .map((_, i) => ({ version: i + 1, at: when.get(slug)![i]!, by: i === 0 ? 'disk' : 'owner@example.com', fromDisk: i === 0, message: i === 0 ? undefined : 'Hero heading' }))
+      .map((_, i) => ({
+        version: i + 1,
+        at: when.get(slug)![i]!,
+        by: i === 0 ? 'disk' : 'owner@example.com',
+        fromDisk: i === 0,
+        message: i === 0 ? undefined : 'Hero heading',
+      }))
       .reverse()
 
   async function api(req: IncomingMessage, res: ServerResponse, route: string): Promise<void> {
@@ -117,12 +146,27 @@ export async function startStubStudio(launches: Record<string, string>): Promise
         const whole = JSON.parse(text) as PageConfig
         // The phases as the real server lists them, with no schedule: the one shown is the one asked for, else "current".
         const asked = new URL(req.url ?? '/', 'http://stub').searchParams.get('phase') ?? ''
-        const list = whole.phases?.list.map((phase) => ({ name: phase.name, words: phaseWords(phase.name), starts: phase.starts })) ?? []
-        const phases = whole.phases && { shown: list.some((p) => p.name === asked) ? asked : whole.phases.current, live: whole.phases.current, timeZone: 'America/Toronto', list }
+        const list =
+          whole.phases?.list.map((phase) => ({
+            name: phase.name,
+            words: phaseWords(phase.name),
+            starts: phase.starts,
+          })) ?? []
+        const phases = whole.phases && {
+          shown: list.some((p) => p.name === asked) ? asked : whole.phases.current,
+          live: whole.phases.current,
+          timeZone: 'America/Toronto',
+          list,
+        }
         const config = applyPhase(whole, phases?.shown)
         const key = `${slug}-${JSON.stringify(config.form).length}`
         if (!validators.has(key)) validators.set(key, await validatorModule(config))
-        return json(res, 200, { config: toClientConfig(config), problems, validatorUrl: `/studio/api/validators/${key}.js`, phases })
+        return json(res, 200, {
+          config: toClientConfig(config),
+          problems,
+          validatorUrl: `/studio/api/validators/${key}.js`,
+          phases,
+        })
       }
       if (rest === '/publish' && method === 'POST') {
         const body = JSON.parse(await readBody(req)) as { text?: string }
@@ -147,12 +191,31 @@ export async function startStubStudio(launches: Record<string, string>): Promise
           return json(res, 200, { version: published.get(slug)!.length, ms: 1900 })
         }
         const before = published.get(slug)![n - 2] ?? ''
-        const diff = before === text ? '' : `@@ version ${n - 1} → ${n} @@\n${before.split('\n').filter((l) => !text.includes(l)).map((l) => `-${l}`).join('\n')}\n${text.split('\n').filter((l) => !before.includes(l)).map((l) => `+${l}`).join('\n')}`
+        const diff =
+          before === text
+            ? ''
+            : `@@ version ${n - 1} → ${n} @@\n${before
+                .split('\n')
+                .filter((l) => !text.includes(l))
+                .map((l) => `-${l}`)
+                .join('\n')}\n${text
+                .split('\n')
+                .filter((l) => !before.includes(l))
+                .map((l) => `+${l}`)
+                .join('\n')}`
         return json(res, 200, { ...versions(slug).find((v) => v.version === n), text, diff })
       }
-      if (rest === '/preview-link' && method === 'POST') return json(res, 200, { url: `http://127.0.0.1/studio/preview/${slug}-token`, expiresAt: '2026-12-02T16:00:00Z' })
+      if (rest === '/preview-link' && method === 'POST')
+        return json(res, 200, {
+          url: `http://127.0.0.1/studio/preview/${slug}-token`,
+          expiresAt: '2026-12-02T16:00:00Z',
+        })
       if (rest.startsWith('/images/')) {
-        const file = path.join(path.dirname(launches[slug]!), 'public/images', decodeURIComponent(rest.slice('/images/'.length)))
+        const file = path.join(
+          path.dirname(launches[slug]!),
+          'public/images',
+          decodeURIComponent(rest.slice('/images/'.length)),
+        )
         if (!existsSync(file)) return json(res, 404, { error: 'No such picture.' })
         res.writeHead(200, { 'content-type': file.endsWith('.svg') ? 'image/svg+xml' : 'application/octet-stream' })
         return void res.end(readFileSync(file))
@@ -164,15 +227,32 @@ export async function startStubStudio(launches: Record<string, string>): Promise
       return void res.end(validators.get(validator[1]!))
     }
     if (route === '/people') {
-      if (method === 'POST') return json(res, 200, { link: 'http://127.0.0.1/studio/welcome/abc123', expiresAt: '2026-11-26T16:00:00Z', emailed: false })
+      if (method === 'POST')
+        return json(res, 200, {
+          link: 'http://127.0.0.1/studio/welcome/abc123',
+          expiresAt: '2026-11-26T16:00:00Z',
+          emailed: false,
+        })
       return json(res, 200, [
         { email: 'owner@example.com', role: 'owner', invitedAt: '2026-11-20T10:00:00Z', active: true },
-        { email: 'sam.sales@example.com', role: 'sales', launches: Object.keys(launches).slice(0, 1), invitedAt: '2026-11-21T10:00:00Z', active: false },
+        {
+          email: 'sam.sales@example.com',
+          role: 'sales',
+          launches: Object.keys(launches).slice(0, 1),
+          invitedAt: '2026-11-21T10:00:00Z',
+          active: false,
+        },
       ])
     }
     if (route === '/audit') {
       return json(res, 200, [
-        { at: '2026-11-25T16:02:00Z', who: 'owner@example.com', action: 'publish', launch: Object.keys(launches)[0], detail: 'version 2' },
+        {
+          at: '2026-11-25T16:02:00Z',
+          who: 'owner@example.com',
+          action: 'publish',
+          launch: Object.keys(launches)[0],
+          detail: 'version 2',
+        },
         { at: '2026-11-25T15:58:00Z', who: 'owner@example.com', action: 'sign-in' },
       ])
     }
@@ -180,7 +260,11 @@ export async function startStubStudio(launches: Record<string, string>): Promise
   }
 
   function serveFile(res: ServerResponse, file: string): void {
-    const type = file.endsWith('.js') ? 'text/javascript' : file.endsWith('.css') ? 'text/css' : 'text/html; charset=utf-8'
+    const type = file.endsWith('.js')
+      ? 'text/javascript'
+      : file.endsWith('.css')
+        ? 'text/css'
+        : 'text/html; charset=utf-8'
     res.writeHead(200, { 'content-type': type })
     res.end(readFileSync(file))
   }
@@ -190,13 +274,17 @@ export async function startStubStudio(launches: Record<string, string>): Promise
     const url = new URL(req.url ?? '/', 'http://stub')
     const route = url.pathname
     if (route.startsWith('/studio/api/')) {
-      void api(req, res, route.slice('/studio/api'.length)).catch((error: unknown) => json(res, 500, { error: String(error) }))
+      void api(req, res, route.slice('/studio/api'.length)).catch((error: unknown) =>
+        json(res, 500, { error: String(error) }),
+      )
       return
     }
-    if (route === '/studio/' || route.startsWith('/studio/launches/')) return serveFile(res, path.join(studioDir, 'index.html'))
+    if (route === '/studio/' || route.startsWith('/studio/launches/'))
+      return serveFile(res, path.join(studioDir, 'index.html'))
     if (route === '/studio/preview-frame') return serveFile(res, path.join(studioDir, 'preview.html'))
     const asset = /^\/studio\/assets\/([\w.-]+)$/.exec(route)
-    if (asset && existsSync(path.join(studioDir, 'assets', asset[1]!))) return serveFile(res, path.join(studioDir, 'assets', asset[1]!))
+    if (asset && existsSync(path.join(studioDir, 'assets', asset[1]!)))
+      return serveFile(res, path.join(studioDir, 'assets', asset[1]!))
     res.writeHead(404)
     res.end()
   })

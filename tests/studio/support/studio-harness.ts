@@ -39,7 +39,10 @@ export type StudioHarness = {
 
 export type StudioClient = {
   cookies: Map<string, string>
-  request(pathname: string, init?: { method?: string; body?: BodyInit; headers?: Record<string, string>; origin?: string | null }): Promise<Response>
+  request(
+    pathname: string,
+    init?: { method?: string; body?: BodyInit; headers?: Record<string, string>; origin?: string | null },
+  ): Promise<Response>
   json(pathname: string, method: string, body?: unknown, originHeader?: string | null): Promise<Response>
   form(pathname: string, fields: Record<string, string>, originHeader?: string | null): Promise<Response>
 }
@@ -57,13 +60,29 @@ export async function startStudioHarness(options: { mail?: boolean } = {}): Prom
   mkdirSync(dataDir)
   const clientDir = path.join(dir, 'dist', '_studio')
   mkdirSync(path.join(clientDir, 'assets'), { recursive: true })
-  writeFileSync(path.join(clientDir, 'index.html'), '<!doctype html><html><head><title>Studio</title></head><body><div id="app"></div></body></html>')
-  writeFileSync(path.join(clientDir, 'preview.html'), '<!doctype html><html><head><title>Preview</title></head><body></body></html>')
+  writeFileSync(
+    path.join(clientDir, 'index.html'),
+    '<!doctype html><html><head><title>Studio</title></head><body><div id="app"></div></body></html>',
+  )
+  writeFileSync(
+    path.join(clientDir, 'preview.html'),
+    '<!doctype html><html><head><title>Preview</title></head><body></body></html>',
+  )
   writeFileSync(path.join(clientDir, 'assets', 'app-abc123.js'), 'export {}')
   const store = openSqliteStudioStore(path.join(dataDir, 'studio.sqlite'))
   const countsDb = new Database(path.join(dataDir, 'leads.sqlite'))
   countsDb.exec(sqliteSignInSchema)
-  const publisher = createFilePublisher([{ slug: 'bramblewood-crossing', siteName: 'Bramblewood Crossing', configFile, localUrl: 'http://localhost:3000/' }], { root: dir })
+  const publisher = createFilePublisher(
+    [
+      {
+        slug: 'bramblewood-crossing',
+        siteName: 'Bramblewood Crossing',
+        configFile,
+        localUrl: 'http://localhost:3000/',
+      },
+    ],
+    { root: dir },
+  )
   const mails: StudioHarness['mails'] = []
   const harness: StudioHarness = {
     dir,
@@ -79,7 +98,13 @@ export async function startStudioHarness(options: { mail?: boolean } = {}): Prom
     },
     async invite(email, role, launches = []) {
       const out: string[] = []
-      const code = await runStudioInvite(['--email', email, '--role', role, ...launches.flatMap((l) => ['--launch', l])], { DATA_DIR: dataDir, PORT: '3000' }, dir, (line) => out.push(line), (line) => out.push(line))
+      const code = await runStudioInvite(
+        ['--email', email, '--role', role, ...launches.flatMap((l) => ['--launch', l])],
+        { DATA_DIR: dataDir, PORT: '3000' },
+        dir,
+        (line) => out.push(line),
+        (line) => out.push(line),
+      )
       if (code !== 0) throw new Error(out.join('\n'))
       return new URL(out.find((line) => line.startsWith('http'))!).pathname
     },
@@ -90,7 +115,11 @@ export async function startStudioHarness(options: { mail?: boolean } = {}): Prom
         if (cookies.size) headers.cookie = [...cookies].map(([k, v]) => `${k}=${v}`).join('; ')
         const originHeader = init.origin === undefined ? origin : init.origin
         if (originHeader !== null) headers.origin = originHeader
-        const response = await harness.studio.app.request(pathname, { method: init.method ?? 'GET', headers, body: init.body ?? null })
+        const response = await harness.studio.app.request(pathname, {
+          method: init.method ?? 'GET',
+          headers,
+          body: init.body ?? null,
+        })
         for (const line of response.headers.getSetCookie()) {
           const [pair, ...attributes] = line.split(';')
           const [name, value] = pair!.split('=')
@@ -103,9 +132,19 @@ export async function startStudioHarness(options: { mail?: boolean } = {}): Prom
         cookies,
         request,
         json: (pathname, method, body, originHeader) =>
-          request(pathname, { method, origin: originHeader, headers: { 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) }),
+          request(pathname, {
+            method,
+            origin: originHeader,
+            headers: { 'content-type': 'application/json' },
+            ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+          }),
         form: (pathname, fields, originHeader) =>
-          request(pathname, { method: 'POST', origin: originHeader, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() }),
+          request(pathname, {
+            method: 'POST',
+            origin: originHeader,
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+            body: new URLSearchParams(fields).toString(),
+          }),
       }
     },
     close() {
@@ -139,10 +178,18 @@ export function signIn(client: StudioClient, email: string, password: string, co
 }
 
 /** Invites a person and sets their password through the link; returns a signed-in client. */
-export async function personWithPassword(harness: StudioHarness, email: string, role: string, password: string, launches?: string[], address?: string): Promise<StudioClient> {
+export async function personWithPassword(
+  harness: StudioHarness,
+  email: string,
+  role: string,
+  password: string,
+  launches?: string[],
+  address?: string,
+): Promise<StudioClient> {
   const link = await harness.invite(email, role, launches)
   const client = harness.client(address)
   const response = await client.form(link, { email, password, confirm: password })
-  if (response.status !== 303) throw new Error(`setting the password answered ${response.status}: ${await response.text()}`)
+  if (response.status !== 303)
+    throw new Error(`setting the password answered ${response.status}: ${await response.text()}`)
   return client
 }

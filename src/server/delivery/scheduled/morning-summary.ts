@@ -44,7 +44,11 @@ export const summaryJob = (slug: string) => `morning-summary:${slug}`
 const clockFormats = new Map<string, Intl.DateTimeFormat>()
 function clockOf(at: Date, timeZone: string): string {
   let format = clockFormats.get(timeZone)
-  if (!format) clockFormats.set(timeZone, (format = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })))
+  if (!format)
+    clockFormats.set(
+      timeZone,
+      (format = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })),
+    )
   return format.format(at)
 }
 
@@ -70,8 +74,19 @@ export function createMorningSummaries(options: MorningSummaryOptions): MorningS
       done.set(launch.slug, day.day)
       return false
     }
-    const [week, yesterday] = await Promise.all([options.store.countPulse({ launch: launch.slug, days }), options.store.countPulse({ launch: launch.slug, days: [day] })])
-    const mail = composeMorningSummary({ slug: launch.slug, siteName: launch.site.name, brokerage: launch.site.brokerage, to: settings.to ?? launch.notifyEmail, day, week, yesterday })
+    const [week, yesterday] = await Promise.all([
+      options.store.countPulse({ launch: launch.slug, days }),
+      options.store.countPulse({ launch: launch.slug, days: [day] }),
+    ])
+    const mail = composeMorningSummary({
+      slug: launch.slug,
+      siteName: launch.site.name,
+      brokerage: launch.site.brokerage,
+      to: settings.to ?? launch.notifyEmail,
+      day,
+      week,
+      yesterday,
+    })
     const queued = await options.store.queueDailyMail(job, day.day, mail, now)
     done.set(launch.slug, day.day)
     return queued
@@ -112,9 +127,23 @@ export function createMorningSummaries(options: MorningSummaryOptions): MorningS
 }
 
 /** What a summary says: the launch, the day summarized and its counts, and the seven days up to it. */
-export type SummaryContent = { slug: string; siteName: string; brokerage: string; to: string; day: PulseDay; week: LeadPulse; yesterday: LeadPulse }
+export type SummaryContent = {
+  slug: string
+  siteName: string
+  brokerage: string
+  to: string
+  day: PulseDay
+  week: LeadPulse
+  yesterday: LeadPulse
+}
 
-const longDay = new Intl.DateTimeFormat('en-CA', { weekday: 'long', month: 'long', day: 'numeric', year: 'numeric', timeZone: 'UTC' })
+const longDay = new Intl.DateTimeFormat('en-CA', {
+  weekday: 'long',
+  month: 'long',
+  day: 'numeric',
+  year: 'numeric',
+  timeZone: 'UTC',
+})
 const shortWeekday = new Intl.DateTimeFormat('en-CA', { weekday: 'short', timeZone: 'UTC' })
 const atNoon = (day: string) => new Date(`${day}T12:00:00Z`)
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`
@@ -125,8 +154,13 @@ export function composeMorningSummary(content: SummaryContent): OutgoingMail {
   const total = yesterday.days[0]?.registrations ?? 0
   const title = `${siteName}: ${plural(total, 'registration')} on ${longDay.format(atNoon(day.day))}`
   const kinds = `${plural(yesterday.buyers, 'buyer')}, ${plural(yesterday.realtors, 'realtor')}`
-  const sources: Array<[string, number]> = yesterday.sources.filter((s) => s.registrations > 0).map((s) => [sourceWords(s.source), s.registrations])
-  const trend: Array<[string, number]> = week.days.map((d) => [`${shortWeekday.format(atNoon(d.day))} ${d.day}`, d.registrations])
+  const sources: Array<[string, number]> = yesterday.sources
+    .filter((s) => s.registrations > 0)
+    .map((s) => [sourceWords(s.source), s.registrations])
+  const trend: Array<[string, number]> = week.days.map((d) => [
+    `${shortWeekday.format(atNoon(d.day))} ${d.day}`,
+    d.registrations,
+  ])
   const weekTotal = week.days.reduce((sum, d) => sum + d.registrations, 0)
   const sender = `${teamMailSender(siteName, content.brokerage)} The leads page's dashboard has the last 30 days.`
   const text = [
@@ -147,7 +181,9 @@ export function composeMorningSummary(content: SummaryContent): OutgoingMail {
   const table = (caption: string, head: string, rows: Array<[string, number]>) =>
     `<table style="border-collapse:collapse;margin:8px 0 16px"><caption style="text-align:left;font-weight:600;padding-bottom:4px">${escapeHtml(caption)}</caption>` +
     `<tr><th scope="col" align="left" style="padding:2px 16px 2px 0">${escapeHtml(head)}</th><th scope="col" align="right">Registrations</th></tr>` +
-    rows.map(([k, n]) => `<tr><td style="padding:2px 16px 2px 0">${escapeHtml(k)}</td><td align="right">${n}</td></tr>`).join('') +
+    rows
+      .map(([k, n]) => `<tr><td style="padding:2px 16px 2px 0">${escapeHtml(k)}</td><td align="right">${n}</td></tr>`)
+      .join('') +
     '</table>'
   const html = teamMailHtml(
     [
@@ -168,4 +204,3 @@ export function composeMorningSummary(content: SummaryContent): OutgoingMail {
     idempotencyKey: `summary.${content.slug}.${day.day}`,
   }
 }
-

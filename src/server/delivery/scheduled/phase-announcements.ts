@@ -12,7 +12,12 @@ import { phaseScheduleOf } from '../../../../schema/phase-schedule.ts'
 import { listRecipients } from '../../store/announcements.ts'
 import type { AddressKey, LeadStore } from '../../store/store.ts'
 import { composeAnnouncement, type AnnouncementMailSettings } from '../announcement.ts'
-import { createMorningSummaries, type MorningSummaries, type MorningSummaryOptions, type SummaryLaunch } from './morning-summary.ts'
+import {
+  createMorningSummaries,
+  type MorningSummaries,
+  type MorningSummaryOptions,
+  type SummaryLaunch,
+} from './morning-summary.ts'
 
 /** A launch as the phase announcements read it (its FunctionLaunch fits). */
 export type PhaseLaunch = { slug: string; phases?: FunctionPhases | undefined }
@@ -44,7 +49,12 @@ export const phaseAuthor = (phase: string) => `Phase ${phase} start`
  * start instant, so every server and every restart derive the same one, and a moved start time makes a new one.
  */
 export async function phaseAnnouncementKey(slug: string, phase: string, startsAt: number): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(`phase-announcement\n${slug}\n${phase}\n${new Date(startsAt).toISOString()}`)))
+  const digest = new Uint8Array(
+    await crypto.subtle.digest(
+      'SHA-256',
+      new TextEncoder().encode(`phase-announcement\n${slug}\n${phase}\n${new Date(startsAt).toISOString()}`),
+    ),
+  )
   const bytes = digest.slice(0, 16)
   bytes[6] = (bytes[6]! & 0x0f) | 0x80
   bytes[8] = (bytes[8]! & 0x3f) | 0x80
@@ -55,7 +65,10 @@ export async function phaseAnnouncementKey(slug: string, phase: string, startsAt
 /** Queues each phase's announcement once its start has passed; `check` returns how many it queued. */
 export function createPhaseAnnouncements(options: PhaseAnnouncementOptions): { check(): Promise<number> } {
   const clock = options.clock ?? (() => new Date())
-  const log = options.log ?? { info: (m: string) => console.log(m), error: (m: string, e?: unknown) => console.error(m, e ?? '') }
+  const log = options.log ?? {
+    info: (m: string) => console.log(m),
+    error: (m: string, e?: unknown) => console.error(m, e ?? ''),
+  }
   // By key: when this process first saw the announcement, and those it is done with (sent, by anyone, or skipped).
   const firstSeen = new Map<string, number>()
   const done = new Set<string>()
@@ -65,7 +78,13 @@ export function createPhaseAnnouncements(options: PhaseAnnouncementOptions): { c
     return (await options.store.listAnnouncements([slug])).some((announcement) => announcement.key === key)
   }
 
-  async function checkPhase(slug: string, phase: string, draft: { subject: string; text: string }, startsAt: number, now: Date): Promise<boolean> {
+  async function checkPhase(
+    slug: string,
+    phase: string,
+    draft: { subject: string; text: string },
+    startsAt: number,
+    now: Date,
+  ): Promise<boolean> {
     const key = await phaseAnnouncementKey(slug, phase, startsAt)
     if (done.has(key)) return false
     const seen = firstSeen.get(key) ?? now.getTime()
@@ -77,12 +96,17 @@ export function createPhaseAnnouncements(options: PhaseAnnouncementOptions): { c
     }
     if (seen - startsAt > lateAfterMs) {
       done.add(key)
-      log.info(`Announcement of phase ${phase} of ${slug} not sent: the phase started at ${new Date(startsAt).toISOString()}, more than 24 hours before this server read it (send it from the leads page if it is still wanted)`)
+      log.info(
+        `Announcement of phase ${phase} of ${slug} not sent: the phase started at ${new Date(startsAt).toISOString()}, more than 24 hours before this server read it (send it from the leads page if it is still wanted)`,
+      )
       return false
     }
     const settings = options.mailOf(slug)
     if (!settings) {
-      if (!warned.has(key)) log.error(`Announcement of phase ${phase} of ${slug} cannot be sent: the launch's page.config.json has no "reply" (its sender and unsubscribe words); tried again at each check`)
+      if (!warned.has(key))
+        log.error(
+          `Announcement of phase ${phase} of ${slug} cannot be sent: the launch's page.config.json has no "reply" (its sender and unsubscribe words); tried again at each check`,
+        )
       warned.add(key)
       return false
     }
@@ -90,13 +114,23 @@ export function createPhaseAnnouncements(options: PhaseAnnouncementOptions): { c
     const recipients = await listRecipients(options.store, slug, now, options.suppressionKeyOf)
     const messages = []
     for (const lead of recipients) {
-      const mail = await composeAnnouncement(text, key, { email: String(lead.fields.email), submissionId: lead.submissionId }, settings)
+      const mail = await composeAnnouncement(
+        text,
+        key,
+        { email: String(lead.fields.email), submissionId: lead.submissionId },
+        settings,
+      )
       if (mail) messages.push({ leadId: lead.id, mail })
     }
     try {
-      const saved = await options.store.saveAnnouncement({ key, launch: slug, ...text, author: phaseAuthor(phase), createdAt: now.toISOString() }, messages)
+      const saved = await options.store.saveAnnouncement(
+        { key, launch: slug, ...text, author: phaseAuthor(phase), createdAt: now.toISOString() },
+        messages,
+      )
       done.add(key)
-      log.info(`Announcement of phase ${phase} of ${slug} queued to ${saved.recipients} registrant${saved.recipients === 1 ? '' : 's'}`)
+      log.info(
+        `Announcement of phase ${phase} of ${slug} queued to ${saved.recipients} registrant${saved.recipients === 1 ? '' : 's'}`,
+      )
       return true
     } catch (error) {
       // The key is unique: another server (or this one before a restart) queued it first, and nothing of this try is kept.
@@ -122,7 +156,10 @@ export function createPhaseAnnouncements(options: PhaseAnnouncementOptions): { c
         try {
           if (await checkPhase(launch.slug, phase.name, phase.announcement, startsAt, now)) queued += 1
         } catch (error) {
-          log.error(`Announcement of phase ${phase.name} of ${launch.slug} could not be queued (tried again at the next check)`, error)
+          log.error(
+            `Announcement of phase ${phase.name} of ${launch.slug} could not be queued (tried again at the next check)`,
+            error,
+          )
         }
       }
     }
@@ -138,10 +175,11 @@ export function createPhaseAnnouncements(options: PhaseAnnouncementOptions): { c
  * returns how many messages or announcements were queued; checks never overlap.
  */
 export function createScheduledMail(
-  options: MorningSummaryOptions & Omit<PhaseAnnouncementOptions, 'store' | 'launches'> & {
-    store: MorningSummaryOptions['store'] & PhaseAnnouncementOptions['store']
-    launches: () => Array<SummaryLaunch & PhaseLaunch>
-  },
+  options: MorningSummaryOptions &
+    Omit<PhaseAnnouncementOptions, 'store' | 'launches'> & {
+      store: MorningSummaryOptions['store'] & PhaseAnnouncementOptions['store']
+      launches: () => Array<SummaryLaunch & PhaseLaunch>
+    },
 ): MorningSummaries {
   const summaries = createMorningSummaries(options)
   const phases = createPhaseAnnouncements(options)

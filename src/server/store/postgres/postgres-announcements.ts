@@ -36,7 +36,10 @@ const withCounts = `SELECT a.id, a.key::text AS key, a.launch, a.subject, a.body
   (SELECT count(*) FROM public.outbox o WHERE o.announcement_id = a.id AND o.status = 'sent') AS sent FROM public.announcements a`
 
 /** The announcements' part of the Postgres store (`defaultLaunch`: what a null launch is). */
-export function createPostgresAnnouncements(db: SqlQueryable, defaultLaunch: string): AnnouncementStore<StoredLead, OutgoingMail> {
+export function createPostgresAnnouncements(
+  db: SqlQueryable,
+  defaultLaunch: string,
+): AnnouncementStore<StoredLead, OutgoingMail> {
   return {
     async listMarketableLeads(launch, now) {
       const only = launchCondition(launch, defaultLaunch, 2)
@@ -84,7 +87,9 @@ export function createPostgresAnnouncements(db: SqlQueryable, defaultLaunch: str
       const { rows } =
         launches === undefined
           ? await db.query(`${withCounts} ORDER BY a.created_at DESC, a.id DESC`)
-          : await db.query(`${withCounts} WHERE a.launch = ANY($1::text[]) ORDER BY a.created_at DESC, a.id DESC`, [launches])
+          : await db.query(`${withCounts} WHERE a.launch = ANY($1::text[]) ORDER BY a.created_at DESC, a.id DESC`, [
+              launches,
+            ])
       return (rows as AnnouncementRow[]).map(toAnnouncement)
     },
     async listLeadAnnouncements(leadId) {
@@ -93,9 +98,21 @@ export function createPostgresAnnouncements(db: SqlQueryable, defaultLaunch: str
          WHERE o.lead_id = $1 ORDER BY a.created_at DESC, a.id DESC`,
         [leadId],
       )
-      return (rows as Array<{ id: string | number; subject: string; created_at: Date | string; author: string; status: MessageStatus }>).map(
-        (row): LeadAnnouncement => ({ id: toNumber(row.id), subject: row.subject, createdAt: toIso(row.created_at), author: row.author, status: row.status }),
-      )
+      return (
+        rows as Array<{
+          id: string | number
+          subject: string
+          created_at: Date | string
+          author: string
+          status: MessageStatus
+        }>
+      ).map((row): LeadAnnouncement => ({
+        id: toNumber(row.id),
+        subject: row.subject,
+        createdAt: toIso(row.created_at),
+        author: row.author,
+        status: row.status,
+      }))
     },
   }
 }

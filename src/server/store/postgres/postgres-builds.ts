@@ -21,7 +21,13 @@ export function createPostgresBuildShelf(db: SqlQueryable): BuildShelf {
                     SELECT $1, build.number, file.path, file.bytes FROM build, unnest($4::text[], $5::bytea[]) AS file (path, bytes)
                     RETURNING 1)
              SELECT number, (SELECT count(*) FROM stored)::int AS files FROM build`,
-            [launch, configText, JSON.stringify(manifest), files.map((file) => file.path), files.map((file) => Buffer.from(file.bytes))],
+            [
+              launch,
+              configText,
+              JSON.stringify(manifest),
+              files.map((file) => file.path),
+              files.map((file) => Buffer.from(file.bytes)),
+            ],
           )
           return (rows[0] as { number: number }).number
         } catch (error) {
@@ -32,20 +38,31 @@ export function createPostgresBuildShelf(db: SqlQueryable): BuildShelf {
       }
     },
     async latest() {
-      const { rows } = await db.query('SELECT launch, max(number) AS number FROM public.published_builds GROUP BY launch')
+      const { rows } = await db.query(
+        'SELECT launch, max(number) AS number FROM public.published_builds GROUP BY launch',
+      )
       return new Map((rows as Array<{ launch: string; number: number }>).map((row) => [row.launch, Number(row.number)]))
     },
     async get(launch, number) {
-      const { rows } = await db.query('SELECT config_text, manifest FROM public.published_builds WHERE launch = $1 AND number = $2', [launch, number])
+      const { rows } = await db.query(
+        'SELECT config_text, manifest FROM public.published_builds WHERE launch = $1 AND number = $2',
+        [launch, number],
+      )
       const row = rows[0] as { config_text: string; manifest: SharedBuild['manifest'] } | undefined
       if (!row) return undefined
-      const files = await db.query('SELECT path, bytes FROM public.published_build_files WHERE launch = $1 AND number = $2 ORDER BY path', [launch, number])
+      const files = await db.query(
+        'SELECT path, bytes FROM public.published_build_files WHERE launch = $1 AND number = $2 ORDER BY path',
+        [launch, number],
+      )
       return {
         launch,
         number,
         configText: row.config_text,
         manifest: row.manifest,
-        files: (files.rows as Array<{ path: string; bytes: Buffer }>).map((file) => ({ path: file.path, bytes: new Uint8Array(file.bytes) })),
+        files: (files.rows as Array<{ path: string; bytes: Buffer }>).map((file) => ({
+          path: file.path,
+          bytes: new Uint8Array(file.bytes),
+        })),
       }
     },
   }

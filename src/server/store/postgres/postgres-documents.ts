@@ -4,7 +4,14 @@ import { documentOpenedRecipient, documentsReplyRecipient, type DocumentStore } 
 import type { SqlQueryable } from '../sql-queryable.ts'
 import { toIso, toNumber } from './postgres-rows.ts'
 
-type OpeningsRow = { lead_id: string | number; document: string; title: string; count: string | number; first: Date | string; last: Date | string }
+type OpeningsRow = {
+  lead_id: string | number
+  document: string
+  title: string
+  count: string | number
+  first: Date | string
+  last: Date | string
+}
 
 /** The documents' part of the Postgres store. Each write is one statement: it commits whole or not at all. */
 export function createPostgresDocuments(db: SqlQueryable): DocumentStore<{ id: string; body: string }, object> {
@@ -15,7 +22,14 @@ export function createPostgresDocuments(db: SqlQueryable): DocumentStore<{ id: s
         `WITH opened AS (INSERT INTO public.document_downloads (lead_id, document, title, opened_at) VALUES ($1, $2, $3, $4))
          INSERT INTO public.outbox (lead_id, kind, recipient, mail, next_attempt_at, created_at)
          SELECT $1, 'webhook', $5, $6::jsonb, $4, $4 WHERE $6::jsonb IS NOT NULL`,
-        [opening.leadId, opening.document, opening.title, opening.openedAt, documentOpenedRecipient, webhook ? JSON.stringify(webhook) : null],
+        [
+          opening.leadId,
+          opening.document,
+          opening.title,
+          opening.openedAt,
+          documentOpenedRecipient,
+          webhook ? JSON.stringify(webhook) : null,
+        ],
       )
     },
     async documentOpeningsOf(leadIds) {

@@ -6,7 +6,14 @@ import type { LeadSearch } from '../store.ts'
 /** The one thing needed of a Postgres client (postgres-store.ts: SqlQueryable). */
 type Queryable = { query(text: string, params?: unknown[]): Promise<{ rows: unknown[] }> }
 
-type HistoryRow = { id: string | number; lead_id: string | number; created_at: Date | string; author: string; kind: HistoryEntry['kind']; value: string }
+type HistoryRow = {
+  id: string | number
+  lead_id: string | number
+  created_at: Date | string
+  author: string
+  kind: HistoryEntry['kind']
+  value: string
+}
 
 const toIso = (value: Date | string) => (value instanceof Date ? value : new Date(value)).toISOString()
 const toEntry = (row: HistoryRow): HistoryEntry => ({
@@ -23,8 +30,10 @@ const emailKey = (alias: string) => `lower(btrim(${alias}.fields->>'email'))`
 // side is its own indexed lookup (leads_email_key, leads_phone_e164): an OR of the two would scan every lead.
 const sameEmail = (self: string, other: string) => `${emailKey(other)} = ${emailKey(self)} AND ${emailKey(self)} <> ''`
 // `other.phone_e164 <> ''` too: it lets the planner use the partial index leads_phone_e164.
-const samePhone = (self: string, other: string) => `${other}.phone_e164 = ${self}.phone_e164 AND ${self}.phone_e164 <> '' AND ${other}.phone_e164 <> ''`
-const countOthers = (condition: string) => `(SELECT count(*)::int FROM public.leads AS o WHERE ${condition} AND o.id <> l.id)`
+const samePhone = (self: string, other: string) =>
+  `${other}.phone_e164 = ${self}.phone_e164 AND ${self}.phone_e164 <> '' AND ${other}.phone_e164 <> ''`
+const countOthers = (condition: string) =>
+  `(SELECT count(*)::int FROM public.leads AS o WHERE ${condition} AND o.id <> l.id)`
 
 /** The WHERE clause of a search's follow-up filters on `leads`, its parameters numbered from $at (see sqlite-follow-up.ts). */
 export function followUpCondition(search: LeadSearch, at: number): { sql: string; params: unknown[] } {
@@ -83,7 +92,15 @@ export function createPostgresFollowUps(db: Queryable, defaultLaunch: string): F
          INSERT INTO public.lead_history (lead_id, created_at, author, kind, value)
          SELECT changed.id, $5, $4, $2, $3 FROM changed
          RETURNING id, lead_id, created_at, author, kind, value`,
-        [change.leadId, change.kind, change.value, change.author, change.at, leadUpdatedRecipient, change.webhook ? JSON.stringify(change.webhook) : null],
+        [
+          change.leadId,
+          change.kind,
+          change.value,
+          change.author,
+          change.at,
+          leadUpdatedRecipient,
+          change.webhook ? JSON.stringify(change.webhook) : null,
+        ],
       )
       const row = rows[0] as HistoryRow | undefined
       return row ? toEntry(row) : undefined
@@ -91,9 +108,15 @@ export function createPostgresFollowUps(db: Queryable, defaultLaunch: string): F
     async followUpOf(leadId, limit = 200) {
       const [state, history] = await Promise.all([
         db.query('SELECT status, assignee FROM public.lead_follow_ups WHERE lead_id = $1', [leadId]),
-        db.query('SELECT id, lead_id, created_at, author, kind, value FROM public.lead_history WHERE lead_id = $1 ORDER BY id DESC LIMIT $2', [leadId, limit]),
+        db.query(
+          'SELECT id, lead_id, created_at, author, kind, value FROM public.lead_history WHERE lead_id = $1 ORDER BY id DESC LIMIT $2',
+          [leadId, limit],
+        ),
       ])
-      const now = (state.rows[0] as { status: string | null; assignee: string } | undefined) ?? { status: null, assignee: '' }
+      const now = (state.rows[0] as { status: string | null; assignee: string } | undefined) ?? {
+        status: null,
+        assignee: '',
+      }
       return { status: now.status, assignee: now.assignee, history: (history.rows as HistoryRow[]).map(toEntry) }
     },
     async otherRegistrationsOf(leadId) {
@@ -119,7 +142,9 @@ export function createPostgresFollowUps(db: Queryable, defaultLaunch: string): F
          FROM public.leads AS l WHERE l.id = ANY($1::bigint[])`,
         [leadIds.map(String)],
       )
-      return (rows as Array<{ lead_id: string | number; others: number }>).filter((row) => row.others > 0).map((row) => ({ leadId: Number(row.lead_id), others: row.others }))
+      return (rows as Array<{ lead_id: string | number; others: number }>)
+        .filter((row) => row.others > 0)
+        .map((row) => ({ leadId: Number(row.lead_id), others: row.others }))
     },
     async agentRegistrationOf(leadId) {
       const { rows } = await db.query(
@@ -131,21 +156,43 @@ export function createPostgresFollowUps(db: Queryable, defaultLaunch: string): F
          ORDER BY o.created_at, o.id LIMIT 1`,
         [leadId],
       )
-      const row = rows[0] as { id: string | number; created_at: Date | string; name: string | null; brokerage: string | null } | undefined
-      return row && { id: Number(row.id), createdAt: toIso(row.created_at), name: row.name ?? '', brokerage: row.brokerage ?? '' }
+      const row = rows[0] as
+        { id: string | number; created_at: Date | string; name: string | null; brokerage: string | null } | undefined
+      return (
+        row && {
+          id: Number(row.id),
+          createdAt: toIso(row.created_at),
+          name: row.name ?? '',
+          brokerage: row.brokerage ?? '',
+        }
+      )
     },
     async listAssignees() {
-      const { rows } = await db.query(`SELECT DISTINCT assignee FROM public.lead_follow_ups WHERE assignee <> '' ORDER BY assignee`)
+      const { rows } = await db.query(
+        `SELECT DISTINCT assignee FROM public.lead_follow_ups WHERE assignee <> '' ORDER BY assignee`,
+      )
       return (rows as Array<{ assignee: string }>).map((row) => row.assignee)
     },
     async fillPhoneNumbers(read, batch = 500) {
       let filled = 0
       for (;;) {
-        const { rows } = await db.query('SELECT id, launch, fields FROM public.leads WHERE phone_e164 IS NULL ORDER BY id LIMIT $1', [batch])
-        const unread = rows as Array<{ id: string | number; launch: string | null; fields: Record<string, unknown> | string }>
+        const { rows } = await db.query(
+          'SELECT id, launch, fields FROM public.leads WHERE phone_e164 IS NULL ORDER BY id LIMIT $1',
+          [batch],
+        )
+        const unread = rows as Array<{
+          id: string | number
+          launch: string | null
+          fields: Record<string, unknown> | string
+        }>
         if (unread.length === 0) return filled
         const ids = unread.map((row) => String(row.id))
-        const phones = unread.map((row) => read({ launch: row.launch ?? defaultLaunch, fields: typeof row.fields === 'string' ? (JSON.parse(row.fields) as Record<string, unknown>) : row.fields }))
+        const phones = unread.map((row) =>
+          read({
+            launch: row.launch ?? defaultLaunch,
+            fields: typeof row.fields === 'string' ? (JSON.parse(row.fields) as Record<string, unknown>) : row.fields,
+          }),
+        )
         await db.query(
           'UPDATE public.leads AS l SET phone_e164 = r.e164 FROM unnest($1::bigint[], $2::text[]) AS r (id, e164) WHERE l.id = r.id',
           [ids, phones],

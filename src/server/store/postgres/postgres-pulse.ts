@@ -19,10 +19,16 @@ const source = `coalesce(nullif(lower(btrim(coalesce(utm->>'utm_source', ''))), 
 /** The pulse methods on a PostgreSQL lead database. */
 export function createPostgresPulse(db: Queryable, defaultLaunch: string): PulseStore {
   /** The scope's WHERE clause on `column`, its parameters numbered from $at; a null launch is the default launch's. */
-  function scopeOf(q: PulseQuery, column: string, nullIsDefault: boolean, at: number): { sql: string; params: unknown[] } {
+  function scopeOf(
+    q: PulseQuery,
+    column: string,
+    nullIsDefault: boolean,
+    at: number,
+  ): { sql: string; params: unknown[] } {
     const parts: string[] = []
     const params: unknown[] = []
-    const orNull = (launches: readonly string[]) => (nullIsDefault && launches.includes(defaultLaunch) ? ` OR ${column} IS NULL` : '')
+    const orNull = (launches: readonly string[]) =>
+      nullIsDefault && launches.includes(defaultLaunch) ? ` OR ${column} IS NULL` : ''
     if (q.launch !== undefined) {
       params.push(q.launch)
       parts.push(`(${column} = $${at + params.length - 1}::text${orNull([q.launch])})`)
@@ -69,7 +75,10 @@ export function createPostgresPulse(db: Queryable, defaultLaunch: string): Pulse
           [...params, days],
         ),
         db.query(`${window} SELECT ${source} AS source, count(*)::int AS registrations FROM hosts GROUP BY 1`, params),
-        db.query(`${window} SELECT (count(*) FILTER (WHERE ${realtor}))::int AS realtors, (count(*) FILTER (WHERE NOT (${realtor})))::int AS buyers FROM hosts`, params),
+        db.query(
+          `${window} SELECT (count(*) FILTER (WHERE ${realtor}))::int AS realtors, (count(*) FILTER (WHERE NOT (${realtor})))::int AS buyers FROM hosts`,
+          params,
+        ),
         db.query(
           `${window} SELECT f.status, count(*)::int AS registrations FROM hosts LEFT JOIN public.lead_follow_ups AS f ON f.lead_id = hosts.id GROUP BY f.status`,
           params,
@@ -79,8 +88,14 @@ export function createPostgresPulse(db: Queryable, defaultLaunch: string): Pulse
            FROM hosts WHERE ${fromEmail} GROUP BY 1 ORDER BY registrations DESC, campaign`,
           params,
         ),
-        db.query(`SELECT to_char(day, 'YYYY-MM-DD') AS day, sum(visits)::int AS visits, sum(visitors)::int AS visitors FROM public.visit_counts WHERE ${visitDays} GROUP BY day`, visitParams),
-        db.query(`SELECT source, sum(visitors)::int AS visitors FROM public.visit_counts WHERE ${visitDays} GROUP BY source`, visitParams),
+        db.query(
+          `SELECT to_char(day, 'YYYY-MM-DD') AS day, sum(visits)::int AS visits, sum(visitors)::int AS visitors FROM public.visit_counts WHERE ${visitDays} GROUP BY day`,
+          visitParams,
+        ),
+        db.query(
+          `SELECT source, sum(visitors)::int AS visitors FROM public.visit_counts WHERE ${visitDays} GROUP BY source`,
+          visitParams,
+        ),
       ])
       type Kinds = { realtors: number; buyers: number }
       return pulseOf(

@@ -65,11 +65,18 @@ export type MessageRow = {
 
 export const leadColumns =
   'id, submission_id, created_at, fields, consent_text, page_url, referrer, utm, user_agent, click_ids, landing_page, suspected_spam, consent_sha256, consent_reported, withdrawn_at, launch, phase, first_registered_at, consent_kind, implied_until'
-export const messageColumns = 'id, lead_id, kind, status, attempts, last_error, created_at, next_attempt_at, sent_at, failed_at'
+export const messageColumns =
+  'id, lead_id, kind, status, attempts, last_error, created_at, next_attempt_at, sent_at, failed_at'
 // A lead's address as compared for withdrawal: trimmed, lower case (the partial index leads_withdrawn_email).
 export const emailKey = (alias: string) => `lower(btrim(${alias}.fields->>'email'))`
 
-export type ListedRow = LeadRow & { withdrawn_at: Date | string | null; mail_status: string | null; mail_attempts: number | null; fu_status: string | null; fu_assignee: string | null }
+export type ListedRow = LeadRow & {
+  withdrawn_at: Date | string | null
+  mail_status: string | null
+  mail_attempts: number | null
+  fu_status: string | null
+  fu_assignee: string | null
+}
 
 /** The WHERE clause of a search's text, its parameters numbered from $1 (see sqlite-store.ts for the rule). */
 export function searchCondition(search: LeadSearch): { sql: string; params: unknown[] } {
@@ -92,16 +99,30 @@ export function searchCondition(search: LeadSearch): { sql: string; params: unkn
  * The WHERE clause keeping one launch's leads, its parameter numbered $at: the default launch's include those
  * stored before launches were kept (launch null).
  */
-export function launchCondition(launch: string | undefined, defaultLaunch: string, at: number): { sql: string; params: unknown[] } {
+export function launchCondition(
+  launch: string | undefined,
+  defaultLaunch: string,
+  at: number,
+): { sql: string; params: unknown[] } {
   if (launch === undefined) return { sql: 'true', params: [] }
-  return { sql: launch === defaultLaunch ? `(leads.launch = $${at} OR leads.launch IS NULL)` : `leads.launch = $${at}`, params: [launch] }
+  return {
+    sql: launch === defaultLaunch ? `(leads.launch = $${at} OR leads.launch IS NULL)` : `leads.launch = $${at}`,
+    params: [launch],
+  }
 }
 
 /** The WHERE clause keeping the leads of a list of launches (undefined: every launch), its parameter numbered $at. */
-export function launchesCondition(launches: readonly string[] | undefined, defaultLaunch: string, at: number): { sql: string; params: unknown[] } {
+export function launchesCondition(
+  launches: readonly string[] | undefined,
+  defaultLaunch: string,
+  at: number,
+): { sql: string; params: unknown[] } {
   if (launches === undefined) return { sql: 'true', params: [] }
   const listed = `leads.launch = ANY($${at}::text[])`
-  return { sql: launches.includes(defaultLaunch) ? `(${listed} OR leads.launch IS NULL)` : listed, params: [[...launches]] }
+  return {
+    sql: launches.includes(defaultLaunch) ? `(${listed} OR leads.launch IS NULL)` : listed,
+    params: [[...launches]],
+  }
 }
 
 // Drivers differ in how they hand back bigint, timestamptz and jsonb; normalise here.
@@ -143,7 +164,12 @@ export function toLead(row: LeadRow, defaultLaunch: string): StoredLead {
 }
 
 export function toJob(row: JobRow): OutboxJob {
-  const base = { id: toNumber(row.id), leadId: row.lead_id === null ? null : toNumber(row.lead_id), attempts: row.attempts, withdrawn: row.withdrawn }
+  const base = {
+    id: toNumber(row.id),
+    leadId: row.lead_id === null ? null : toNumber(row.lead_id),
+    attempts: row.attempts,
+    withdrawn: row.withdrawn,
+  }
   return row.kind === 'webhook'
     ? { ...base, kind: 'webhook', webhook: fromJson(row.mail as WebhookMessage | string) }
     : { ...base, kind: row.kind, mail: fromJson(row.mail as OutgoingMail | string) }

@@ -16,7 +16,10 @@ type Verdict = { allowed: true } | { allowed: false; retryAfterSeconds: number }
  * The registration rate limit (RATE_LIMIT_PER_MINUTE) counted in the database, in fixed one-minute windows: a
  * registration/rate-limit.ts RateLimiter whose counts every server adds to.
  */
-export function createPostgresRateLimiter(db: SqlQueryable, perMinute: number): { hit(key: string, nowMs: number): Promise<Verdict> } {
+export function createPostgresRateLimiter(
+  db: SqlQueryable,
+  perMinute: number,
+): { hit(key: string, nowMs: number): Promise<Verdict> } {
   let swept = 0
   return {
     async hit(key, nowMs) {
@@ -25,7 +28,9 @@ export function createPostgresRateLimiter(db: SqlQueryable, perMinute: number): 
       // Past windows go once a minute per server; a single DELETE of rows nobody counts any more.
       if (windowStart > swept) {
         swept = windowStart
-        await db.query('DELETE FROM public.rate_limit_counts WHERE window_start < $1', [new Date(windowStart).toISOString()])
+        await db.query('DELETE FROM public.rate_limit_counts WHERE window_start < $1', [
+          new Date(windowStart).toISOString(),
+        ])
       }
       const { rows } = await db.query(
         `INSERT INTO public.rate_limit_counts (key, window_start, hits) VALUES ($1, $2, 1)
@@ -44,8 +49,15 @@ export function createPostgresRateLimiter(db: SqlQueryable, perMinute: number): 
  * The key named `name` that every server uses: the first to ask stores `proposed` (this server's own key file, so
  * links it signed before still work, or 32 random bytes as hex), and every server then reads that one.
  */
-export async function sharedSecret(db: SqlQueryable, name: string, proposed = randomBytes(32).toString('hex')): Promise<string> {
-  await db.query('INSERT INTO public.server_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [name, proposed])
+export async function sharedSecret(
+  db: SqlQueryable,
+  name: string,
+  proposed = randomBytes(32).toString('hex'),
+): Promise<string> {
+  await db.query('INSERT INTO public.server_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [
+    name,
+    proposed,
+  ])
   const { rows } = await db.query('SELECT value FROM public.server_secrets WHERE name = $1', [name])
   return (rows[0] as { value: string }).value
 }
@@ -57,7 +69,10 @@ export async function sharedSecret(db: SqlQueryable, name: string, proposed = ra
 export function createDailyRuns(db: SqlQueryable) {
   return {
     async claim(job: string, day: string): Promise<boolean> {
-      const { rows } = await db.query('INSERT INTO public.daily_runs (job, day) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING 1', [job, day])
+      const { rows } = await db.query(
+        'INSERT INTO public.daily_runs (job, day) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING 1',
+        [job, day],
+      )
       return rows.length === 1
     },
     async release(job: string, day: string): Promise<void> {
@@ -80,7 +95,10 @@ export function createPostgresVisitors(db: SqlQueryable): SharedVisitors {
     async saltOf(day) {
       await db.query('DELETE FROM public.visit_salts WHERE day < $1::date', [day])
       await db.query('DELETE FROM public.visit_visitors WHERE day < $1::date', [day])
-      await db.query('INSERT INTO public.visit_salts (day, salt) VALUES ($1::date, $2) ON CONFLICT (day) DO NOTHING', [day, randomBytes(32)])
+      await db.query('INSERT INTO public.visit_salts (day, salt) VALUES ($1::date, $2) ON CONFLICT (day) DO NOTHING', [
+        day,
+        randomBytes(32),
+      ])
       const { rows } = await db.query('SELECT salt FROM public.visit_salts WHERE day = $1::date', [day])
       return Buffer.from((rows[0] as { salt: Uint8Array }).salt)
     },
@@ -94,4 +112,3 @@ export function createPostgresVisitors(db: SqlQueryable): SharedVisitors {
     },
   }
 }
-

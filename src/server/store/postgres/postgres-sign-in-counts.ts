@@ -37,7 +37,10 @@ export function createPostgresSignInCounts(db: Queryable): SignInCounts {
       )
     },
     async isSignInDevice(deviceHash, account, now) {
-      const { rows } = await db.query('SELECT 1 FROM public.sign_in_devices WHERE device_hash = $1 AND account = $2 AND expires_at > $3', [deviceHash, account, now])
+      const { rows } = await db.query(
+        'SELECT 1 FROM public.sign_in_devices WHERE device_hash = $1 AND account = $2 AND expires_at > $3',
+        [deviceHash, account, now],
+      )
       return rows.length > 0
     },
   }

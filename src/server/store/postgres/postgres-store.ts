@@ -65,7 +65,11 @@ export function createPostgresStore(db: SqlQueryable, options: PostgresStoreOpti
       // One statement: the lead and its messages (if any) are committed together, or nothing is.
       const messages = [
         ...(mail ? [{ kind: 'notification', recipient: mail.to, content: mail }] : []),
-        ...more.map((m) => (m.kind === 'webhook' ? { kind: m.kind, recipient: 'webhook', content: m.webhook } : { kind: m.kind, recipient: m.mail.to, content: m.mail })),
+        ...more.map((m) =>
+          m.kind === 'webhook'
+            ? { kind: m.kind, recipient: 'webhook', content: m.webhook }
+            : { kind: m.kind, recipient: m.mail.to, content: m.mail },
+        ),
       ]
       // Most leads of a launch without a roster have no assignment: their statement leaves its part out.
       const assigning = assignment !== undefined && assignment.candidates.length > 0
@@ -86,7 +90,9 @@ export function createPostgresStore(db: SqlQueryable, options: PostgresStoreOpti
       const created = rows[0] as LeadRow | undefined
       if (created) return { created: true, lead: toStored(created) }
       // The conflicting insert waited for the other transaction to commit, so the stored lead is visible now.
-      const existing = await db.query(`SELECT ${leadColumns} FROM public.leads WHERE submission_id = $1`, [lead.submissionId])
+      const existing = await db.query(`SELECT ${leadColumns} FROM public.leads WHERE submission_id = $1`, [
+        lead.submissionId,
+      ])
       const row = existing.rows[0] as LeadRow | undefined
       if (!row) throw new Error(`Lead ${lead.submissionId} conflicted but cannot be read back.`)
       return { created: false, lead: toStored(row) }
@@ -133,10 +139,10 @@ export function createPostgresStore(db: SqlQueryable, options: PostgresStoreOpti
     },
 
     async markMessageCancelled(id, now) {
-      await db.query(`UPDATE public.outbox SET status = 'cancelled', failed_at = $2, locked_until = NULL WHERE id = $1 AND status = 'pending'`, [
-        id,
-        now.toISOString(),
-      ])
+      await db.query(
+        `UPDATE public.outbox SET status = 'cancelled', failed_at = $2, locked_until = NULL WHERE id = $1 AND status = 'pending'`,
+        [id, now.toISOString()],
+      )
     },
 
     async retryFailedMessages(now) {
@@ -163,7 +169,8 @@ export function createPostgresStore(db: SqlQueryable, options: PostgresStoreOpti
     async countMessages() {
       const { rows } = await db.query(`SELECT status, count(*)::int AS n FROM public.outbox GROUP BY status`)
       const out: MessageCounts = { pending: 0, sent: 0, failed: 0, cancelled: 0 }
-      for (const row of rows as { status: string; n: number }[]) if (row.status in out) out[row.status as MessageStatus] = row.n
+      for (const row of rows as { status: string; n: number }[])
+        if (row.status in out) out[row.status as MessageStatus] = row.n
       return out
     },
 
@@ -179,14 +186,17 @@ export function createPostgresStore(db: SqlQueryable, options: PostgresStoreOpti
     },
 
     async isAddressWithdrawn(email) {
-      const { rows } = await db.query(`SELECT 1 FROM public.leads l WHERE withdrawn_at IS NOT NULL AND ${emailKey('l')} = $1 LIMIT 1`, [
-        email.trim().toLowerCase(),
-      ])
+      const { rows } = await db.query(
+        `SELECT 1 FROM public.leads l WHERE withdrawn_at IS NOT NULL AND ${emailKey('l')} = $1 LIMIT 1`,
+        [email.trim().toLowerCase()],
+      )
       return rows.length > 0
     },
 
     async findLead(submissionId) {
-      const { rows } = await db.query(`SELECT ${leadColumns} FROM public.leads WHERE submission_id::text = $1`, [submissionId.toLowerCase()])
+      const { rows } = await db.query(`SELECT ${leadColumns} FROM public.leads WHERE submission_id::text = $1`, [
+        submissionId.toLowerCase(),
+      ])
       const row = rows[0] as LeadRow | undefined
       return row ? toStored(row) : undefined
     },
@@ -199,11 +209,10 @@ export function createPostgresStore(db: SqlQueryable, options: PostgresStoreOpti
 
     async listLeads(afterId, limit, launch) {
       const only = launchCondition(launch, defaultLaunch, 3)
-      const { rows } = await db.query(`SELECT ${leadColumns} FROM public.leads WHERE id > $1 AND ${only.sql} ORDER BY id LIMIT $2`, [
-        afterId,
-        limit,
-        ...only.params,
-      ])
+      const { rows } = await db.query(
+        `SELECT ${leadColumns} FROM public.leads WHERE id > $1 AND ${only.sql} ORDER BY id LIMIT $2`,
+        [afterId, limit, ...only.params],
+      )
       return (rows as LeadRow[]).map(toStored)
     },
 
@@ -215,7 +224,12 @@ export function createPostgresStore(db: SqlQueryable, options: PostgresStoreOpti
     async searchLeads(search) {
       const typed = searchCondition(search)
       // A phone typed in another format than the lead's is found by its E.164 reading (the leads page passes it).
-      const text = search.phone ? { sql: `(${typed.sql} OR leads.phone_e164 = $${typed.params.length + 1})`, params: [...typed.params, search.phone] } : typed
+      const text = search.phone
+        ? {
+            sql: `(${typed.sql} OR leads.phone_e164 = $${typed.params.length + 1})`,
+            params: [...typed.params, search.phone],
+          }
+        : typed
       const launch = launchCondition(search.launch, defaultLaunch, text.params.length + 1)
       const launches = launchesCondition(search.launches, defaultLaunch, text.params.length + launch.params.length + 1)
       const follow = followUpCondition(search, text.params.length + launch.params.length + launches.params.length + 1)
@@ -227,13 +241,19 @@ export function createPostgresStore(db: SqlQueryable, options: PostgresStoreOpti
       const from = search.from
       const newer = from !== undefined && 'newer' in from
       const position = from === undefined ? undefined : 'newer' in from ? from.newer : from.older
-      const keysetOn = (alias: string) => (position ? ` AND (${alias}.created_at, ${alias}.id) ${newer ? '>' : '<'} ($${n + 1}::timestamptz, $${n + 2})` : '')
+      const keysetOn = (alias: string) =>
+        position
+          ? ` AND (${alias}.created_at, ${alias}.id) ${newer ? '>' : '<'} ($${n + 1}::timestamptz, $${n + 2})`
+          : ''
       const order = newer ? 'ASC' : 'DESC'
       const pageParams = [...match.params, ...(position ? [position.createdAt, position.id] : []), search.limit]
       const limit = `$${n + (position ? 3 : 1)}`
       // The lead's first outbox row is its notification; (lead_id, id) is indexed, so this stays one index probe a
       // lead whatever the planner's statistics say (min(id) made it walk the primary key on a fresh table).
-      const listedColumns = `${leadColumns.split(', ').map((c) => `leads.${c}`).join(', ')}, leads.withdrawn_at, o.status AS mail_status, o.attempts AS mail_attempts,
+      const listedColumns = `${leadColumns
+        .split(', ')
+        .map((c) => `leads.${c}`)
+        .join(', ')}, leads.withdrawn_at, o.status AS mail_status, o.attempts AS mail_attempts,
            fu.status AS fu_status, fu.assignee AS fu_assignee`
       const details = `LEFT JOIN LATERAL (
            SELECT status, attempts FROM public.outbox WHERE outbox.lead_id = leads.id ORDER BY outbox.id LIMIT 1
@@ -254,7 +274,13 @@ export function createPostgresStore(db: SqlQueryable, options: PostgresStoreOpti
         )
         const found = rows as Array<ListedRow & { total: number; has_newer: boolean; has_older: boolean }>
         const { total, has_newer: hasNewer, has_older: hasOlder } = found[0]!
-        return listedPage(found.filter((row) => row.id !== null), toStored, newer, position !== undefined, { total, hasNewer, hasOlder })
+        return listedPage(
+          found.filter((row) => row.id !== null),
+          toStored,
+          newer,
+          position !== undefined,
+          { total, hasNewer, hasOlder },
+        )
       }
       const { rows } = await db.query(
         `SELECT ${listedColumns}
@@ -273,7 +299,9 @@ export function createPostgresStore(db: SqlQueryable, options: PostgresStoreOpti
         first && last
           ? `SELECT (SELECT count(*)::int FROM public.leads WHERE ${match.sql}) AS total, ${beyond('>', n + 1)} AS newer, ${beyond('<', n + 3)} AS older`
           : `SELECT (SELECT count(*)::int FROM public.leads WHERE ${match.sql}) AS total, false AS newer, false AS older`,
-        first && last ? [...match.params, toIso(first.created_at), toNumber(first.id), toIso(last.created_at), toNumber(last.id)] : match.params,
+        first && last
+          ? [...match.params, toIso(first.created_at), toNumber(first.id), toIso(last.created_at), toNumber(last.id)]
+          : match.params,
       )
       const { total, newer: hasNewer, older: hasOlder } = meta[0] as { total: number; newer: boolean; older: boolean }
       return listedPage(listed, toStored, newer, position !== undefined, { total, hasNewer, hasOlder })
@@ -300,8 +328,12 @@ export function createPostgresStore(db: SqlQueryable, options: PostgresStoreOpti
 
     async eraseLeads(selector, keyOf): Promise<ErasureResult> {
       const [where, param] = whereOf(selector)
-      const found = (await db.query(`SELECT id, fields->>'email' AS email, withdrawn_at IS NOT NULL AS withdrawn FROM public.leads WHERE ${where}`, [param]))
-        .rows as Array<{ id: string | number; email: string | null; withdrawn: boolean }>
+      const found = (
+        await db.query(
+          `SELECT id, fields->>'email' AS email, withdrawn_at IS NOT NULL AS withdrawn FROM public.leads WHERE ${where}`,
+          [param],
+        )
+      ).rows as Array<{ id: string | number; email: string | null; withdrawn: boolean }>
       if (found.length === 0) return { leads: 0, messages: 0, suppressed: 0, messageIds: [] }
       const keys: string[] = []
       for (const lead of found) if (lead.withdrawn && lead.email) keys.push(await keyOf(lead.email))
@@ -382,7 +414,12 @@ const assignmentSql = `turn AS (
 
 /** The parameters $19 to $22 of assignmentSql. */
 function assignmentParams(assignment: NewAssignment | undefined): unknown[] {
-  const candidates = (assignment?.candidates ?? []).map((c, i) => ({ i, assignee: c.assignee, recipient: c.mail?.to ?? null, content: c.mail ?? null }))
+  const candidates = (assignment?.candidates ?? []).map((c, i) => ({
+    i,
+    assignee: c.assignee,
+    recipient: c.mail?.to ?? null,
+    content: c.mail ?? null,
+  }))
   return [JSON.stringify(candidates), assignment?.turns ?? null, assignment?.author ?? '', leadIdMark]
 }
 

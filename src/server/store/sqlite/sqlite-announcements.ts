@@ -5,7 +5,17 @@ import type { Announcement, AnnouncementStore, LeadAnnouncement } from '../annou
 import type { MessageStatus, OutgoingMail, StoredLead } from '../store.ts'
 import { emailKey, toLead, type LeadRow } from './sqlite-rows.ts'
 
-type AnnouncementRow = { id: number; key: string; launch: string; subject: string; body: string; author: string; created_at: string; recipients: number; sent: number }
+type AnnouncementRow = {
+  id: number
+  key: string
+  launch: string
+  subject: string
+  body: string
+  author: string
+  created_at: string
+  recipients: number
+  sent: number
+}
 
 const toAnnouncement = (row: AnnouncementRow): Announcement => ({
   id: row.id,
@@ -23,23 +33,35 @@ const withCounts = `SELECT a.*, (SELECT count(*) FROM outbox o WHERE o.announcem
   (SELECT count(*) FROM outbox o WHERE o.announcement_id = a.id AND o.status = 'sent') AS sent FROM announcements a`
 
 /** The announcements' part of the SQLite store, on its connection (`defaultLaunch`: what a null launch is). */
-export function createSqliteAnnouncements(db: Database.Database, defaultLaunch: string, readonly: boolean): AnnouncementStore<StoredLead, OutgoingMail> {
+export function createSqliteAnnouncements(
+  db: Database.Database,
+  defaultLaunch: string,
+  readonly: boolean,
+): AnnouncementStore<StoredLead, OutgoingMail> {
   const query = (sql: string) => db.prepare(sql)
-  const save = db.transaction((announcement: Parameters<AnnouncementStore<StoredLead, OutgoingMail>['saveAnnouncement']>[0], messages: Array<{ leadId: number; mail: OutgoingMail }>) => {
-    const { id } = query('INSERT INTO announcements (key, launch, subject, body, author, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id').get(
-      announcement.key,
-      announcement.launch,
-      announcement.subject,
-      announcement.text,
-      announcement.author,
-      announcement.createdAt,
-    ) as { id: number }
-    const insert = query(
-      `INSERT INTO outbox (lead_id, kind, recipient, mail, next_attempt_at, created_at, announcement_id) VALUES (?, 'announcement', ?, ?, ?, ?, ?)`,
-    )
-    for (const { leadId, mail } of messages) insert.run(leadId, mail.to, JSON.stringify(mail), announcement.createdAt, announcement.createdAt, id)
-    return id
-  })
+  const save = db.transaction(
+    (
+      announcement: Parameters<AnnouncementStore<StoredLead, OutgoingMail>['saveAnnouncement']>[0],
+      messages: Array<{ leadId: number; mail: OutgoingMail }>,
+    ) => {
+      const { id } = query(
+        'INSERT INTO announcements (key, launch, subject, body, author, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id',
+      ).get(
+        announcement.key,
+        announcement.launch,
+        announcement.subject,
+        announcement.text,
+        announcement.author,
+        announcement.createdAt,
+      ) as { id: number }
+      const insert = query(
+        `INSERT INTO outbox (lead_id, kind, recipient, mail, next_attempt_at, created_at, announcement_id) VALUES (?, 'announcement', ?, ?, ?, ?, ?)`,
+      )
+      for (const { leadId, mail } of messages)
+        insert.run(leadId, mail.to, JSON.stringify(mail), announcement.createdAt, announcement.createdAt, id)
+      return id
+    },
+  )
   return {
     async listMarketableLeads(launch, now) {
       const rows = query(
@@ -58,13 +80,17 @@ export function createSqliteAnnouncements(db: Database.Database, defaultLaunch: 
     async queueTestAnnouncement(mail, now) {
       if (readonly) throw new Error('This lead store was opened read-only.')
       const at = now.toISOString()
-      query("INSERT INTO outbox (lead_id, kind, recipient, mail, next_attempt_at, created_at) VALUES (NULL, 'announcement', ?, ?, ?, ?)").run(mail.to, JSON.stringify(mail), at, at)
+      query(
+        "INSERT INTO outbox (lead_id, kind, recipient, mail, next_attempt_at, created_at) VALUES (NULL, 'announcement', ?, ?, ?, ?)",
+      ).run(mail.to, JSON.stringify(mail), at, at)
     },
     async listAnnouncements(launches) {
       const rows =
         launches === undefined
           ? (query(`${withCounts} ORDER BY a.created_at DESC, a.id DESC`).all() as AnnouncementRow[])
-          : (query(`${withCounts} WHERE a.launch IN (SELECT value FROM json_each(?)) ORDER BY a.created_at DESC, a.id DESC`).all(JSON.stringify(launches)) as AnnouncementRow[])
+          : (query(
+              `${withCounts} WHERE a.launch IN (SELECT value FROM json_each(?)) ORDER BY a.created_at DESC, a.id DESC`,
+            ).all(JSON.stringify(launches)) as AnnouncementRow[])
       return rows.map(toAnnouncement)
     },
     async listLeadAnnouncements(leadId) {
@@ -72,7 +98,13 @@ export function createSqliteAnnouncements(db: Database.Database, defaultLaunch: 
         `SELECT a.id, a.subject, a.created_at, a.author, o.status FROM outbox o JOIN announcements a ON a.id = o.announcement_id
          WHERE o.lead_id = ? ORDER BY a.created_at DESC, a.id DESC`,
       ).all(leadId) as Array<{ id: number; subject: string; created_at: string; author: string; status: MessageStatus }>
-      return rows.map((row): LeadAnnouncement => ({ id: row.id, subject: row.subject, createdAt: row.created_at, author: row.author, status: row.status }))
+      return rows.map((row): LeadAnnouncement => ({
+        id: row.id,
+        subject: row.subject,
+        createdAt: row.created_at,
+        author: row.author,
+        status: row.status,
+      }))
     },
   }
 }

@@ -9,9 +9,14 @@ export function createSqliteDailyRuns(db: Database.Database): DailyMailStore<Out
   return {
     async queueDailyMail(job, day, mail, now) {
       queue ??= db.transaction((job: string, day: string, mail: OutgoingMail, at: string) => {
-        const claimed = db.prepare('INSERT INTO daily_runs (job, day, started_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING').run(job, day, at).changes === 1
+        const claimed =
+          db
+            .prepare('INSERT INTO daily_runs (job, day, started_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING')
+            .run(job, day, at).changes === 1
         if (claimed) {
-          db.prepare("INSERT INTO outbox (lead_id, kind, recipient, mail, next_attempt_at, created_at) VALUES (NULL, 'summary', ?, ?, ?, ?)").run(mail.to, JSON.stringify(mail), at, at)
+          db.prepare(
+            "INSERT INTO outbox (lead_id, kind, recipient, mail, next_attempt_at, created_at) VALUES (NULL, 'summary', ?, ?, ?, ?)",
+          ).run(mail.to, JSON.stringify(mail), at, at)
         }
         return claimed
       })

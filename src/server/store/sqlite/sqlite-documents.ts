@@ -1,38 +1,50 @@
 // The SQLite store's documents (document-downloads.ts): each opening of a document link, and the fresh-link replies.
 // Schema version 13 (sqlite-schema.ts).
 import type Database from 'better-sqlite3'
-import { documentOpenedRecipient, documentsReplyRecipient, type DocumentOpenings, type DocumentStore } from '../document-downloads.ts'
+import {
+  documentOpenedRecipient,
+  documentsReplyRecipient,
+  type DocumentOpenings,
+  type DocumentStore,
+} from '../document-downloads.ts'
 import { columnsOf } from './sqlite-schema.ts'
 
 type OpeningsRow = { lead_id: number; document: string; title: string; count: number; first: string; last: string }
 
 /** The documents' part of the SQLite store, on its connection. */
-export function createSqliteDocuments(db: Database.Database, readonly: boolean): DocumentStore<{ id: string; body: string }, object> {
+export function createSqliteDocuments(
+  db: Database.Database,
+  readonly: boolean,
+): DocumentStore<{ id: string; body: string }, object> {
   const writable = () => {
     if (readonly) throw new Error('This lead store was opened read-only.')
   }
-  const record = db.transaction((opening: Parameters<DocumentStore<{ id: string; body: string }, object>['recordDocumentOpened']>[0], webhook: { id: string; body: string } | undefined) => {
-    db.prepare('INSERT INTO document_downloads (lead_id, document, title, opened_at) VALUES (?, ?, ?, ?)').run(opening.leadId, opening.document, opening.title, opening.openedAt)
-    if (webhook) {
-      db.prepare(`INSERT INTO outbox (lead_id, kind, recipient, mail, next_attempt_at, created_at) VALUES (?, 'webhook', ?, ?, ?, ?)`).run(
+  const record = db.transaction(
+    (
+      opening: Parameters<DocumentStore<{ id: string; body: string }, object>['recordDocumentOpened']>[0],
+      webhook: { id: string; body: string } | undefined,
+    ) => {
+      db.prepare('INSERT INTO document_downloads (lead_id, document, title, opened_at) VALUES (?, ?, ?, ?)').run(
         opening.leadId,
-        documentOpenedRecipient,
-        JSON.stringify(webhook),
-        opening.openedAt,
+        opening.document,
+        opening.title,
         opening.openedAt,
       )
-    }
-  })
+      if (webhook) {
+        db.prepare(
+          `INSERT INTO outbox (lead_id, kind, recipient, mail, next_attempt_at, created_at) VALUES (?, 'webhook', ?, ?, ?, ?)`,
+        ).run(opening.leadId, documentOpenedRecipient, JSON.stringify(webhook), opening.openedAt, opening.openedAt)
+      }
+    },
+  )
   const queue = db.transaction((leadId: number, mail: object, now: string, notBefore: string): boolean => {
-    const recent = db.prepare('SELECT 1 FROM outbox WHERE lead_id = ? AND recipient = ? AND created_at > ? LIMIT 1').get(leadId, documentsReplyRecipient, notBefore)
+    const recent = db
+      .prepare('SELECT 1 FROM outbox WHERE lead_id = ? AND recipient = ? AND created_at > ? LIMIT 1')
+      .get(leadId, documentsReplyRecipient, notBefore)
     if (recent) return false
-    db.prepare(`INSERT INTO outbox (lead_id, kind, recipient, mail, next_attempt_at, created_at) VALUES (?, 'reply', ?, ?, ?, ?)`).run(
-      leadId,
-      documentsReplyRecipient,
-      JSON.stringify(mail),
-      now,
-      now,
-    )
+    db.prepare(
+      `INSERT INTO outbox (lead_id, kind, recipient, mail, next_attempt_at, created_at) VALUES (?, 'reply', ?, ?, ?, ?)`,
+    ).run(leadId, documentsReplyRecipient, JSON.stringify(mail), now, now)
     return true
   })
   // A read-only store (the export) may open a file from before version 13: it has no openings to show.
@@ -53,7 +65,14 @@ export function createSqliteDocuments(db: Database.Database, readonly: boolean):
            GROUP BY lead_id, document ORDER BY lead_id, last DESC, document`,
         )
         .all(JSON.stringify(leadIds))
-      return rows.map((row): DocumentOpenings => ({ leadId: row.lead_id, document: row.document, title: row.title, count: row.count, first: row.first, last: row.last }))
+      return rows.map((row): DocumentOpenings => ({
+        leadId: row.lead_id,
+        document: row.document,
+        title: row.title,
+        count: row.count,
+        first: row.first,
+        last: row.last,
+      }))
     },
     async queueDocumentsReply(leadId, mail, now, notBefore) {
       writable()

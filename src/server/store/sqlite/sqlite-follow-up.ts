@@ -5,15 +5,31 @@ import { leadUpdatedRecipient, type FollowUpStore, type HistoryEntry } from '../
 import type { LeadSearch } from '../store.ts'
 import { emailKey } from './sqlite-rows.ts'
 
-type HistoryRow = { id: number; lead_id: number; created_at: string; author: string; kind: HistoryEntry['kind']; value: string }
+type HistoryRow = {
+  id: number
+  lead_id: number
+  created_at: string
+  author: string
+  kind: HistoryEntry['kind']
+  value: string
+}
 
-const toEntry = (row: HistoryRow): HistoryEntry => ({ id: row.id, leadId: row.lead_id, createdAt: row.created_at, author: row.author, kind: row.kind, value: row.value })
+const toEntry = (row: HistoryRow): HistoryEntry => ({
+  id: row.id,
+  leadId: row.lead_id,
+  createdAt: row.created_at,
+  author: row.author,
+  kind: row.kind,
+  value: row.value,
+})
 
 // A lead's person, as compared across registrations: its address (trimmed, lower case) and its E.164 phone. Each
 // side is its own indexed lookup (leads_email_key, leads_phone_e164): an OR of the two would scan every lead.
-const sameEmail = (self: string, other: string) => `${emailKey(`${other}.fields`)} = ${emailKey(`${self}.fields`)} AND ${emailKey(`${self}.fields`)} <> ''`
+const sameEmail = (self: string, other: string) =>
+  `${emailKey(`${other}.fields`)} = ${emailKey(`${self}.fields`)} AND ${emailKey(`${self}.fields`)} <> ''`
 // `other.phone_e164 <> ''` too: it lets the planner use the partial index leads_phone_e164.
-const samePhone = (self: string, other: string) => `${other}.phone_e164 = ${self}.phone_e164 AND ${self}.phone_e164 <> '' AND ${other}.phone_e164 <> ''`
+const samePhone = (self: string, other: string) =>
+  `${other}.phone_e164 = ${self}.phone_e164 AND ${self}.phone_e164 <> '' AND ${other}.phone_e164 <> ''`
 const countOthers = (condition: string) => `(SELECT count(*) FROM leads AS o WHERE ${condition} AND o.id <> l.id)`
 
 /**
@@ -60,7 +76,9 @@ export function createSqliteFollowUps(db: Database.Database, defaultLaunch: stri
     return statement as Database.Statement<unknown[], T>
   }
   const stateOf = (leadId: number) =>
-    query<{ status: string | null; assignee: string }>('SELECT status, assignee FROM lead_follow_ups WHERE lead_id = ?').get(leadId) ?? { status: null, assignee: '' }
+    query<{ status: string | null; assignee: string }>(
+      'SELECT status, assignee FROM lead_follow_ups WHERE lead_id = ?',
+    ).get(leadId) ?? { status: null, assignee: '' }
 
   const record = db.transaction((change: Parameters<FollowUpStore['recordFollowUp']>[0]): HistoryEntry | undefined => {
     if (!query<{ id: number }>('SELECT id FROM leads WHERE id = ?').get(change.leadId)) return undefined
@@ -70,18 +88,19 @@ export function createSqliteFollowUps(db: Database.Database, defaultLaunch: stri
     query(
       `INSERT INTO lead_follow_ups (lead_id, status, assignee, updated_at) VALUES (?, ?, ?, ?)
        ON CONFLICT (lead_id) DO UPDATE SET status = excluded.status, assignee = excluded.assignee, updated_at = excluded.updated_at`,
-    ).run(change.leadId, change.kind === 'status' ? change.value : now.status, change.kind === 'assignee' ? change.value : now.assignee, change.at)
+    ).run(
+      change.leadId,
+      change.kind === 'status' ? change.value : now.status,
+      change.kind === 'assignee' ? change.value : now.assignee,
+      change.at,
+    )
     const row = query<HistoryRow>(
       'INSERT INTO lead_history (lead_id, created_at, author, kind, value) VALUES (?, ?, ?, ?, ?) RETURNING *',
     ).get(change.leadId, change.at, change.author, change.kind, change.value)!
     if (change.webhook) {
-      query(`INSERT INTO outbox (lead_id, kind, recipient, mail, next_attempt_at, created_at) VALUES (?, 'webhook', ?, ?, ?, ?)`).run(
-        change.leadId,
-        leadUpdatedRecipient,
-        JSON.stringify(change.webhook),
-        change.at,
-        change.at,
-      )
+      query(
+        `INSERT INTO outbox (lead_id, kind, recipient, mail, next_attempt_at, created_at) VALUES (?, 'webhook', ?, ?, ?, ?)`,
+      ).run(change.leadId, leadUpdatedRecipient, JSON.stringify(change.webhook), change.at, change.at)
     }
     return toEntry(row)
   })
@@ -91,7 +110,10 @@ export function createSqliteFollowUps(db: Database.Database, defaultLaunch: stri
       return record.immediate(change)
     },
     async followUpOf(leadId, limit = 200) {
-      const history = query<HistoryRow>('SELECT * FROM lead_history WHERE lead_id = ? ORDER BY id DESC LIMIT ?').all(leadId, limit)
+      const history = query<HistoryRow>('SELECT * FROM lead_history WHERE lead_id = ? ORDER BY id DESC LIMIT ?').all(
+        leadId,
+        limit,
+      )
       return { ...stateOf(leadId), history: history.map(toEntry) }
     },
     async otherRegistrationsOf(leadId) {
@@ -125,15 +147,26 @@ export function createSqliteFollowUps(db: Database.Database, defaultLaunch: stri
            AND lower(trim(json_extract(l.fields, '$.agent'))) IN (lower(trim(coalesce(json_extract(o.fields, '$.name'), ''))), lower(trim(coalesce(json_extract(o.fields, '$.email'), ''))))
          ORDER BY o.created_at, o.id LIMIT 1`,
       ).get(leadId)
-      return row && { id: row.id, createdAt: row.created_at, name: String(row.name ?? ''), brokerage: String(row.brokerage ?? '') }
+      return (
+        row && {
+          id: row.id,
+          createdAt: row.created_at,
+          name: String(row.name ?? ''),
+          brokerage: String(row.brokerage ?? ''),
+        }
+      )
     },
     async listAssignees() {
-      return query<{ assignee: string }>(`SELECT DISTINCT assignee FROM lead_follow_ups WHERE assignee <> '' ORDER BY assignee`)
+      return query<{ assignee: string }>(
+        `SELECT DISTINCT assignee FROM lead_follow_ups WHERE assignee <> '' ORDER BY assignee`,
+      )
         .all()
         .map((row) => row.assignee)
     },
     async fillPhoneNumbers(read, batch = 500) {
-      const unread = query<{ id: number; launch: string | null; fields: string }>('SELECT id, launch, fields FROM leads WHERE phone_e164 IS NULL ORDER BY id LIMIT ?')
+      const unread = query<{ id: number; launch: string | null; fields: string }>(
+        'SELECT id, launch, fields FROM leads WHERE phone_e164 IS NULL ORDER BY id LIMIT ?',
+      )
       const update = query('UPDATE leads SET phone_e164 = ? WHERE id = ?')
       const write = db.transaction((rows: Array<{ id: number; e164: string }>) => {
         for (const row of rows) update.run(row.e164, row.id)
@@ -142,7 +175,15 @@ export function createSqliteFollowUps(db: Database.Database, defaultLaunch: stri
       for (;;) {
         const rows = unread.all(batch)
         if (rows.length === 0) return filled
-        write.immediate(rows.map((row) => ({ id: row.id, e164: read({ launch: row.launch ?? defaultLaunch, fields: JSON.parse(row.fields) as Record<string, unknown> }) })))
+        write.immediate(
+          rows.map((row) => ({
+            id: row.id,
+            e164: read({
+              launch: row.launch ?? defaultLaunch,
+              fields: JSON.parse(row.fields) as Record<string, unknown>,
+            }),
+          })),
+        )
         filled += rows.length
       }
     },

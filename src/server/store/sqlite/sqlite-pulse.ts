@@ -11,7 +11,10 @@ function hostOf(column: string): string {
 const realtor = `lower(coalesce(json_extract(fields, '$.isRealtor'), '')) IN ('yes', 'true', '1')`
 const fromEmail = `lower(coalesce(json_extract(utm, '$.utm_medium'), '')) IN (${emailMedia.map((m) => `'${m}'`).join(', ')})`
 const network = `CASE ${clickIdNetworks
-  .map(([name, ids]) => `WHEN ${ids.map((id) => `json_extract(click_ids, '$.${id}') IS NOT NULL`).join(' OR ')} THEN '${name}'`)
+  .map(
+    ([name, ids]) =>
+      `WHEN ${ids.map((id) => `json_extract(click_ids, '$.${id}') IS NOT NULL`).join(' OR ')} THEN '${name}'`,
+  )
   .join(' ')} END`
 // hosts.ref_host and hosts.page_host come from the window's CTE below.
 const source = `coalesce(nullif(lower(trim(coalesce(json_extract(utm, '$.utm_source'), ''))), ''), ${network},
@@ -33,7 +36,8 @@ export function createSqlitePulse(db: Database.Database, defaultLaunch: string):
   function scopeOf(q: PulseQuery, column: string, nullIsDefault: boolean): { sql: string; params: unknown[] } {
     const parts: string[] = []
     const params: unknown[] = []
-    const orNull = (launches: readonly string[]) => (nullIsDefault && launches.includes(defaultLaunch) ? ` OR ${column} IS NULL` : '')
+    const orNull = (launches: readonly string[]) =>
+      nullIsDefault && launches.includes(defaultLaunch) ? ` OR ${column} IS NULL` : ''
     if (q.launch !== undefined) {
       parts.push(`(${column} = ?${orNull([q.launch])})`)
       params.push(q.launch)
@@ -71,7 +75,17 @@ export function createSqlitePulse(db: Database.Database, defaultLaunch: string):
       // Each lead's day by its place among the days' ends (ISO text sorts as time). One pass over the window, grouped
       // by everything the dashboard counts; the few groups are then summed each way.
       const dayOf = `CASE ${q.days.map((_, i) => `WHEN created_at < ? THEN ${i}`).join(' ')} END`
-      type Fact = { i: number; source: string; realtor: number; status: string | null; email: number; campaign: string; first: string; last: string; n: number }
+      type Fact = {
+        i: number
+        source: string
+        realtor: number
+        status: string | null
+        email: number
+        campaign: string
+        first: string
+        last: string
+        n: number
+      }
       const facts = query<Fact>(
         `${window} SELECT ${dayOf} AS i, ${source} AS source, ${realtor} AS realtor, f.status AS status, ${fromEmail} AS email,
            CASE WHEN ${fromEmail} THEN coalesce(json_extract(utm, '$.utm_campaign'), '') ELSE '' END AS campaign,
@@ -93,22 +107,33 @@ export function createSqlitePulse(db: Database.Database, defaultLaunch: string):
       }
       const perDay = sum((f) => f.i).map(([i, row]) => ({ i, registrations: row.n, from_email: row.email }))
       const bySource = sum((f) => f.source).map(([source, row]) => ({ source, registrations: row.n }))
-      const kinds = { realtors: facts.reduce((n, f) => n + (f.realtor ? f.n : 0), 0), buyers: facts.reduce((n, f) => n + (f.realtor ? 0 : f.n), 0) }
+      const kinds = {
+        realtors: facts.reduce((n, f) => n + (f.realtor ? f.n : 0), 0),
+        buyers: facts.reduce((n, f) => n + (f.realtor ? 0 : f.n), 0),
+      }
       const statuses = sum((f) => f.status).map(([status, row]) => ({ status, registrations: row.n }))
-      const campaigns = sum((f) => f.campaign, (f) => f.email === 1)
+      const campaigns = sum(
+        (f) => f.campaign,
+        (f) => f.email === 1,
+      )
         .map(([campaign, row]) => ({ campaign, registrations: row.n, first: row.first, last: row.last }))
-        .sort((x, y) => y.registrations - x.registrations || (x.campaign < y.campaign ? -1 : x.campaign > y.campaign ? 1 : 0))
+        .sort(
+          (x, y) =>
+            y.registrations - x.registrations || (x.campaign < y.campaign ? -1 : x.campaign > y.campaign ? 1 : 0),
+        )
       const visitScope = scopeOf(q, 'launch', false)
       const visitDays = `day IN (SELECT value FROM json_each(?)) AND ${visitScope.sql}`
       const visitParams = [JSON.stringify(q.days.map((d) => d.day)), ...visitScope.params]
       const visitsByDay = new Map(
-        query<{ day: string; visits: number; visitors: number }>(`SELECT day, sum(visits) AS visits, sum(visitors) AS visitors FROM visit_counts WHERE ${visitDays} GROUP BY day`)
+        query<{ day: string; visits: number; visitors: number }>(
+          `SELECT day, sum(visits) AS visits, sum(visitors) AS visitors FROM visit_counts WHERE ${visitDays} GROUP BY day`,
+        )
           .all(...visitParams)
           .map((row) => [row.day, row]),
       )
-      const visitorsBySource = query<{ source: string; visitors: number }>(`SELECT source, sum(visitors) AS visitors FROM visit_counts WHERE ${visitDays} GROUP BY source`).all(
-        ...visitParams,
-      )
+      const visitorsBySource = query<{ source: string; visitors: number }>(
+        `SELECT source, sum(visitors) AS visitors FROM visit_counts WHERE ${visitDays} GROUP BY source`,
+      ).all(...visitParams)
       return pulseOf(q, perDay, bySource, visitsByDay, visitorsBySource, kinds, statuses, campaigns)
     },
   }

@@ -16,7 +16,8 @@ import { assignmentMailJson, candidateOf, type NewAssignment } from '../follow-u
 
 /** The WHERE clause and parameter for a selector (leads table). */
 export function whereOf(selector: LeadSelector): [string, string] {
-  if ('email' in selector) return [`lower(trim(json_extract(fields, '$.email'))) = ?`, selector.email.trim().toLowerCase()]
+  if ('email' in selector)
+    return [`lower(trim(json_extract(fields, '$.email'))) = ?`, selector.email.trim().toLowerCase()]
   if ('submissionId' in selector) return ['submission_id = ?', selector.submissionId.trim().toLowerCase()]
   return ['created_at < ?', selector.createdBefore.toISOString()]
 }
@@ -51,7 +52,14 @@ export type LeadRow = {
 }
 
 /** An outbox row claimed for sending, with whether its lead has withdrawn. */
-export type JobRow = { id: number; lead_id: number | null; attempts: number; kind: MessageKind; mail: string; withdrawn: number }
+export type JobRow = {
+  id: number
+  lead_id: number | null
+  attempts: number
+  kind: MessageKind
+  mail: string
+  withdrawn: number
+}
 
 /** The outbox columns that say how a lead's messages went. */
 export type MessageRow = {
@@ -92,7 +100,13 @@ export function toJob(row: JobRow): OutboxJob {
 }
 
 /** A lead as the leads list reads it: with its withdrawal and its notification's state. */
-export type ListedRow = LeadRow & { withdrawn_at: string | null; mail_status: string | null; mail_attempts: number | null; fu_status?: string | null; fu_assignee?: string | null }
+export type ListedRow = LeadRow & {
+  withdrawn_at: string | null
+  mail_status: string | null
+  mail_attempts: number | null
+  fu_status?: string | null
+  fu_assignee?: string | null
+}
 
 // The leads list pages newest first by (created_at, id): this index serves both the order and the keyset.
 /**
@@ -104,11 +118,14 @@ export const saveStatements = {
     'INSERT INTO leads (submission_id, created_at, fields, consent_text, page_url, referrer, utm, user_agent, click_ids, landing_page, suspected_spam, consent_sha256, consent_reported, launch, phase, consent_kind, implied_until) ' +
     'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (submission_id) DO NOTHING RETURNING id',
   insertMail: 'INSERT INTO outbox (lead_id, recipient, mail, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?)',
-  insertMessage: 'INSERT INTO outbox (lead_id, kind, recipient, mail, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+  insertMessage:
+    'INSERT INTO outbox (lead_id, kind, recipient, mail, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?, ?)',
   // A new lead's assignment (follow-up.ts: NewAssignment): the roster's next turn, the assignee and its history line.
-  takeTurn: 'INSERT INTO roster_turns (roster, turns) VALUES (?, 1) ON CONFLICT (roster) DO UPDATE SET turns = turns + 1 RETURNING turns',
+  takeTurn:
+    'INSERT INTO roster_turns (roster, turns) VALUES (?, 1) ON CONFLICT (roster) DO UPDATE SET turns = turns + 1 RETURNING turns',
   assignLead: 'INSERT INTO lead_follow_ups (lead_id, status, assignee, updated_at) VALUES (?, NULL, ?, ?)',
-  assignmentHistory: "INSERT INTO lead_history (lead_id, created_at, author, kind, value) VALUES (?, ?, ?, 'assignee', ?)",
+  assignmentHistory:
+    "INSERT INTO lead_history (lead_id, created_at, author, kind, value) VALUES (?, ?, ?, 'assignee', ?)",
 }
 
 /** A statement as assignNewLead runs it (better-sqlite3's). */
@@ -119,7 +136,12 @@ type Runnable = { run(...params: unknown[]): unknown }
  * roster's next turn, records the assignee and its history line, and queues the chosen one's mail.
  */
 export function assignNewLead(
-  s: { takeTurn: { get(...params: unknown[]): unknown }; assignLead: Runnable; assignmentHistory: Runnable; insertMessage: Runnable },
+  s: {
+    takeTurn: { get(...params: unknown[]): unknown }
+    assignLead: Runnable
+    assignmentHistory: Runnable
+    insertMessage: Runnable
+  },
   assignment: NewAssignment,
   leadId: number,
   at: string,
@@ -129,7 +151,8 @@ export function assignNewLead(
   if (!chosen) return
   s.assignLead.run(leadId, chosen.assignee, at)
   s.assignmentHistory.run(leadId, at, assignment.author, chosen.assignee)
-  if (chosen.mail) s.insertMessage.run(leadId, 'assignment', chosen.mail.to, assignmentMailJson(chosen.mail, leadId), at, at)
+  if (chosen.mail)
+    s.insertMessage.run(leadId, 'assignment', chosen.mail.to, assignmentMailJson(chosen.mail, leadId), at, at)
 }
 
 export const leadsListIndex = 'CREATE INDEX IF NOT EXISTS leads_newest ON leads (created_at, id)'

@@ -164,7 +164,8 @@ export const upgrades: Array<(db: Database.Database) => void> = [
   // Version 11, as supabase/migrations/20251231000500_lead_first_registered.sql: when each person first registered
   // for a launch (realtors' co-operation goes to the agent who registered the buyer first). Guarded like version 5.
   (db) => {
-    if (!columnsOf(db, 'leads').includes('first_registered_at')) db.exec('ALTER TABLE leads ADD COLUMN first_registered_at TEXT')
+    if (!columnsOf(db, 'leads').includes('first_registered_at'))
+      db.exec('ALTER TABLE leads ADD COLUMN first_registered_at TEXT')
     db.exec(firstRegisteredSchema)
   },
   // Version 12, as supabase/migrations/20260101000000_consent_kind.sql: each lead's consent kind and when implied consent
@@ -217,9 +218,15 @@ CREATE TABLE IF NOT EXISTS daily_runs (
  */
 function upgradeForRoster(db: Database.Database): void {
   db.exec(rosterSchema)
-  const table = db.prepare<[], { sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'outbox'").get()!.sql
+  const table = db
+    .prepare<[], { sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'outbox'")
+    .get()!.sql
   if (table.includes("'summary'")) return
-  const indexes = db.prepare<[], { sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'outbox' AND sql IS NOT NULL").all()
+  const indexes = db
+    .prepare<[], { sql: string }>(
+      "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'outbox' AND sql IS NOT NULL",
+    )
+    .all()
   const steps: Array<[RegExp, string]> = [
     [/^CREATE TABLE\s+"?outbox"?/i, 'CREATE TABLE outbox_v14'],
     [/\blead_id(\s+)INTEGER\s+NOT NULL/i, 'lead_id$1INTEGER'],
@@ -227,12 +234,17 @@ function upgradeForRoster(db: Database.Database): void {
   ]
   let rebuilt = table
   for (const [pattern, replacement] of steps) {
-    if (!pattern.test(rebuilt)) throw new Error(`The outbox table cannot be upgraded: its definition is not the expected one (${pattern.source}).`)
+    if (!pattern.test(rebuilt))
+      throw new Error(
+        `The outbox table cannot be upgraded: its definition is not the expected one (${pattern.source}).`,
+      )
     rebuilt = rebuilt.replace(pattern, replacement)
   }
   const columns = columnsOf(db, 'outbox').join(', ')
   db.exec(rebuilt)
-  db.exec(`INSERT INTO outbox_v14 (${columns}) SELECT ${columns} FROM outbox; DROP TABLE outbox; ALTER TABLE outbox_v14 RENAME TO outbox;`)
+  db.exec(
+    `INSERT INTO outbox_v14 (${columns}) SELECT ${columns} FROM outbox; DROP TABLE outbox; ALTER TABLE outbox_v14 RENAME TO outbox;`,
+  )
   for (const index of indexes) db.exec(index.sql)
 }
 
@@ -281,17 +293,23 @@ CREATE UNIQUE INDEX outbox_announcement ON outbox (announcement_id, lead_id) WHE
  */
 function upgradeForAnnouncements(db: Database.Database): void {
   const leads = columnsOf(db, 'leads')
-  if (!leads.includes('consent_kind')) db.exec("ALTER TABLE leads ADD COLUMN consent_kind TEXT NOT NULL DEFAULT 'implied' CHECK (consent_kind IN ('express', 'implied'))")
+  if (!leads.includes('consent_kind'))
+    db.exec(
+      "ALTER TABLE leads ADD COLUMN consent_kind TEXT NOT NULL DEFAULT 'implied' CHECK (consent_kind IN ('express', 'implied'))",
+    )
   if (!leads.includes('implied_until')) db.exec('ALTER TABLE leads ADD COLUMN implied_until TEXT')
   const fill = db.prepare('UPDATE leads SET implied_until = ? WHERE id = ?')
-  for (const row of db.prepare<[], { id: number; created_at: string }>('SELECT id, created_at FROM leads WHERE implied_until IS NULL').all()) {
+  for (const row of db
+    .prepare<[], { id: number; created_at: string }>('SELECT id, created_at FROM leads WHERE implied_until IS NULL')
+    .all()) {
     fill.run(impliedConsentEnd(row.created_at), row.id)
   }
   if (!columnsOf(db, 'outbox').includes('announcement_id')) db.exec(outboxV12)
 }
 
 // The same person is the same address (trimmed, lower case) within one launch (null launches are the default's).
-const samePerson = (other: string, lead: string) => `coalesce(${other}.launch, '') = coalesce(${lead}.launch, '') AND ${emailKey(`${other}.fields`)} = ${emailKey(`${lead}.fields`)}`
+const samePerson = (other: string, lead: string) =>
+  `coalesce(${other}.launch, '') = coalesce(${lead}.launch, '') AND ${emailKey(`${other}.fields`)} = ${emailKey(`${lead}.fields`)}`
 
 /**
  * Each lead's first-registered time, set by the database on insert (the first time this person registered for the
@@ -319,7 +337,9 @@ END;
 function upgradeForMessages(db: Database.Database): void {
   if (!columnsOf(db, 'outbox').includes('kind')) db.exec(outboxV5)
   if (!columnsOf(db, 'leads').includes('withdrawn_at')) db.exec('ALTER TABLE leads ADD COLUMN withdrawn_at TEXT')
-  db.exec(`CREATE INDEX IF NOT EXISTS leads_withdrawn_email ON leads (${emailKey('fields')}) WHERE withdrawn_at IS NOT NULL`)
+  db.exec(
+    `CREATE INDEX IF NOT EXISTS leads_withdrawn_email ON leads (${emailKey('fields')}) WHERE withdrawn_at IS NOT NULL`,
+  )
 }
 
 /**

@@ -48,7 +48,11 @@ export function createSqliteSignInCounts(db: Database.Database): SignInCounts {
       }).immediate()
     },
     async isSignInDevice(deviceHash, account, now) {
-      return db.prepare('SELECT 1 FROM sign_in_devices WHERE device_hash = ? AND account = ? AND expires_at > ?').get(deviceHash, account, now.getTime()) !== undefined
+      return (
+        db
+          .prepare('SELECT 1 FROM sign_in_devices WHERE device_hash = ? AND account = ? AND expires_at > ?')
+          .get(deviceHash, account, now.getTime()) !== undefined
+      )
     },
   }
 }

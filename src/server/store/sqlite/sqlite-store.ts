@@ -30,7 +30,21 @@ import { createSqliteDocuments } from './sqlite-documents.ts'
 import { openSqliteWriter } from './sqlite-writer.ts'
 import { createSqliteDailyRuns } from './sqlite-daily-runs.ts'
 import type { NewAssignment } from '../follow-up.ts'
-import { assignNewLead, emailKey, leadsListIndex, saveStatements, searchCondition, toJob, toLead, toMessageState, whereOf, type JobRow, type LeadRow, type ListedRow, type MessageRow } from './sqlite-rows.ts'
+import {
+  assignNewLead,
+  emailKey,
+  leadsListIndex,
+  saveStatements,
+  searchCondition,
+  toJob,
+  toLead,
+  toMessageState,
+  whereOf,
+  type JobRow,
+  type LeadRow,
+  type ListedRow,
+  type MessageRow,
+} from './sqlite-rows.ts'
 
 /** Options for opening the SQLite store. */
 export type SqliteStoreOptions = LaunchOptions & {
@@ -101,7 +115,9 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions): Sqli
           `UPDATE outbox SET status = 'failed', attempts = attempts + 1, last_error = ?, failed_at = ?, locked_until = NULL
            WHERE id = ? AND status = 'pending'`,
         ),
-        cancelled: db.prepare(`UPDATE outbox SET status = 'cancelled', failed_at = ?, locked_until = NULL WHERE id = ? AND status = 'pending'`),
+        cancelled: db.prepare(
+          `UPDATE outbox SET status = 'cancelled', failed_at = ?, locked_until = NULL WHERE id = ? AND status = 'pending'`,
+        ),
         retryFailed: db.prepare(
           `UPDATE outbox SET status = 'pending', attempts = 0, next_attempt_at = ?, failed_at = NULL, locked_until = NULL
            WHERE status = 'failed'`,
@@ -116,7 +132,9 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions): Sqli
         failed: db.prepare(
           `UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_attempt_at = ?, locked_until = NULL WHERE id = ?`,
         ),
-        release: db.prepare(`UPDATE outbox SET locked_until = NULL WHERE status = 'pending' AND locked_until IS NOT NULL`),
+        release: db.prepare(
+          `UPDATE outbox SET locked_until = NULL WHERE status = 'pending' AND locked_until IS NOT NULL`,
+        ),
       }
   const byId = db.prepare<[number], LeadRow>('SELECT * FROM leads WHERE id = ?')
   const bySubmission = db.prepare<[string], LeadRow>('SELECT * FROM leads WHERE submission_id = ?')
@@ -130,7 +148,9 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions): Sqli
   function launchCondition(launch: string | undefined): { sql: string; params: unknown[] } {
     if (launch === undefined) return { sql: '1 = 1', params: [] }
     if (!hasLaunch) return { sql: launch === defaultLaunch ? '1 = 1' : '0 = 1', params: [] }
-    return launch === defaultLaunch ? { sql: '(leads.launch = ? OR leads.launch IS NULL)', params: [launch] } : { sql: 'leads.launch = ?', params: [launch] }
+    return launch === defaultLaunch
+      ? { sql: '(leads.launch = ? OR leads.launch IS NULL)', params: [launch] }
+      : { sql: 'leads.launch = ?', params: [launch] }
   }
   /** The WHERE clause that keeps the leads of a list of launches (undefined: every launch). */
   function launchesCondition(launches: readonly string[] | undefined): { sql: string; params: unknown[] } {
@@ -141,11 +161,14 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions): Sqli
     return { sql: withDefault ? `(${listed} OR leads.launch IS NULL)` : listed, params: [JSON.stringify(launches)] }
   }
   const toStored = (row: LeadRow) => toLead(row, defaultLaunch)
-  const counts = db.prepare<[], { status: string; n: number }>('SELECT status, count(*) AS n FROM outbox GROUP BY status')
+  const counts = db.prepare<[], { status: string; n: number }>(
+    'SELECT status, count(*) AS n FROM outbox GROUP BY status',
+  )
   // Prepared on first use: a read-only store may open a file that predates withdrawn_at.
   let withdrawnAddress: Database.Statement<[string], { one: number }> | undefined
   let suppressed: Database.Statement<[string], { one: number }> | undefined
-  const messageColumns = 'id, lead_id, kind, status, attempts, last_error, created_at, next_attempt_at, sent_at, failed_at'
+  const messageColumns =
+    'id, lead_id, kind, status, attempts, last_error, created_at, next_attempt_at, sent_at, failed_at'
 
   const countErasable = (selector: LeadSelector) => {
     const [where, param] = whereOf(selector)
@@ -160,7 +183,9 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions): Sqli
   const erase = db.transaction((ids: number[], keys: string[], now: string) => {
     const list = JSON.stringify(ids)
     let suppressed = 0
-    const suppress = db.prepare('INSERT INTO suppressions (address_key, created_at) VALUES (?, ?) ON CONFLICT DO NOTHING')
+    const suppress = db.prepare(
+      'INSERT INTO suppressions (address_key, created_at) VALUES (?, ?) ON CONFLICT DO NOTHING',
+    )
     for (const key of keys) suppressed += suppress.run(key, now).changes
     const mail = db
       .prepare<[string], { message_id: string | null }>(
@@ -168,7 +193,12 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions): Sqli
       )
       .all(list)
     const leads = db.prepare('DELETE FROM leads WHERE id IN (SELECT value FROM json_each(?))').run(list).changes
-    return { leads, messages: mail.length, suppressed, messageIds: mail.flatMap((m) => (m.message_id ? [m.message_id] : [])) }
+    return {
+      leads,
+      messages: mail.length,
+      suppressed,
+      messageIds: mail.flatMap((m) => (m.message_id ? [m.message_id] : [])),
+    }
   })
 
   /** Folds the WAL into the database and empties it, so erased rows are not left in old WAL frames. */
@@ -196,7 +226,10 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions): Sqli
   function searchLeads(search: LeadSearch): LeadSearchPage {
     const typed = searchCondition(search)
     // A phone typed in another format than the lead's is found by its E.164 reading (the leads page passes it).
-    const text = hasFollowUps && search.phone ? { sql: `(${typed.sql} OR leads.phone_e164 = ?)`, params: [...typed.params, search.phone] } : typed
+    const text =
+      hasFollowUps && search.phone
+        ? { sql: `(${typed.sql} OR leads.phone_e164 = ?)`, params: [...typed.params, search.phone] }
+        : typed
     const launch = launchCondition(search.launch)
     const launches = launchesCondition(search.launches)
     const follow = hasFollowUps ? followUpCondition(search) : { sql: '1 = 1', params: [] }
@@ -216,14 +249,13 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions): Sqli
        ORDER BY leads.created_at ${order}, leads.id ${order} LIMIT ?`,
     ).all(...match.params, ...(position ? [position.createdAt, position.id] : []), search.limit)
     if (newer) rows.reverse()
-    const total = query<{ n: number }>(`SELECT count(*) AS n FROM leads WHERE ${match.sql}`).get(...match.params)?.n ?? 0
+    const total =
+      query<{ n: number }>(`SELECT count(*) AS n FROM leads WHERE ${match.sql}`).get(...match.params)?.n ?? 0
     const beyond = (row: ListedRow | undefined, side: '<' | '>') =>
       row !== undefined &&
-      query<{ found: number }>(`SELECT EXISTS (SELECT 1 FROM leads WHERE ${match.sql} AND (created_at, id) ${side} (?, ?)) AS found`).get(
-        ...match.params,
-        row.created_at,
-        row.id,
-      )?.found === 1
+      query<{ found: number }>(
+        `SELECT EXISTS (SELECT 1 FROM leads WHERE ${match.sql} AND (created_at, id) ${side} (?, ?)) AS found`,
+      ).get(...match.params, row.created_at, row.id)?.found === 1
     return {
       leads: rows.map((row) => ({
         ...toStored(row),
@@ -242,29 +274,46 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions): Sqli
     return statements
   }
 
-  const save = db.transaction((lead: NewLead, mail: QueuedMail | null, more: NewMessage[] = [], assignment?: NewAssignment): SaveLeadResult => {
-    const s = writable()
-    const inserted = s.insertLead.get(...leadColumnValues(lead))
-    if (!inserted) {
-      const existing = bySubmission.get(lead.submissionId)
-      if (!existing) throw new Error(`Lead ${lead.submissionId} conflicted but cannot be read back.`)
-      return { created: false, lead: toStored(existing) }
-    }
-    if (mail) s.insertMail.run(inserted.id, mail.to, JSON.stringify(mail), lead.createdAt, lead.createdAt)
-    for (const message of more) {
-      const [recipient, content] = message.kind === 'webhook' ? ['webhook', message.webhook] : [message.mail.to, message.mail]
-      s.insertMessage.run(inserted.id, message.kind, recipient, JSON.stringify(content), lead.createdAt, lead.createdAt)
-    }
-    if (assignment) assignNewLead(s, assignment, inserted.id, lead.createdAt)
-    const stored = byId.get(inserted.id)
-    if (!stored) throw new Error(`Lead ${inserted.id} cannot be read back.`)
-    return { created: true, lead: toStored(stored) }
-  })
+  const save = db.transaction(
+    (lead: NewLead, mail: QueuedMail | null, more: NewMessage[] = [], assignment?: NewAssignment): SaveLeadResult => {
+      const s = writable()
+      const inserted = s.insertLead.get(...leadColumnValues(lead))
+      if (!inserted) {
+        const existing = bySubmission.get(lead.submissionId)
+        if (!existing) throw new Error(`Lead ${lead.submissionId} conflicted but cannot be read back.`)
+        return { created: false, lead: toStored(existing) }
+      }
+      if (mail) s.insertMail.run(inserted.id, mail.to, JSON.stringify(mail), lead.createdAt, lead.createdAt)
+      for (const message of more) {
+        const [recipient, content] =
+          message.kind === 'webhook' ? ['webhook', message.webhook] : [message.mail.to, message.mail]
+        s.insertMessage.run(
+          inserted.id,
+          message.kind,
+          recipient,
+          JSON.stringify(content),
+          lead.createdAt,
+          lead.createdAt,
+        )
+      }
+      if (assignment) assignNewLead(s, assignment, inserted.id, lead.createdAt)
+      const stored = byId.get(inserted.id)
+      if (!stored) throw new Error(`Lead ${inserted.id} cannot be read back.`)
+      return { created: true, lead: toStored(stored) }
+    },
+  )
 
   // Group commit: the saves that arrive in one turn of the event loop share one transaction and one fsync. Each
   // save runs in its own savepoint (a nested better-sqlite3 transaction), so one failing save fails alone; and
   // each caller hears back only once the shared commit is on disk.
-  type PendingSave = { lead: NewLead; mail: QueuedMail | null; more: NewMessage[] | undefined; assignment?: NewAssignment | undefined; resolve(result: SaveLeadResult): void; reject(error: unknown): void }
+  type PendingSave = {
+    lead: NewLead
+    mail: QueuedMail | null
+    more: NewMessage[] | undefined
+    assignment?: NewAssignment | undefined
+    resolve(result: SaveLeadResult): void
+    reject(error: unknown): void
+  }
   let queue: PendingSave[] = []
   const saveBatch = db.transaction((items: PendingSave[]) =>
     items.map((item): { result: SaveLeadResult } | { error: unknown } => {
@@ -286,7 +335,10 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions): Sqli
       db.pragma('busy_timeout = 0')
       outcomes = saveBatch.immediate(items)
     } catch (error) {
-      if ((error as { code?: string }).code?.startsWith('SQLITE_BUSY') && Date.now() - (busySince ??= Date.now()) < 5000) {
+      if (
+        (error as { code?: string }).code?.startsWith('SQLITE_BUSY') &&
+        Date.now() - (busySince ??= Date.now()) < 5000
+      ) {
         queue = [...items, ...queue]
         setTimeout(flush, 1)
         return
@@ -322,7 +374,8 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions): Sqli
     // IMMEDIATE takes the write lock up front, so a read-then-insert cannot interleave with another writer.
     saveLead(lead, mail, more, assignment) {
       if (!statements) return Promise.reject(new Error('This lead store was opened read-only.'))
-      if (writer) return writer.save(lead, mail, more, assignment).then(({ created, row }) => ({ created, lead: toStored(row) }))
+      if (writer)
+        return writer.save(lead, mail, more, assignment).then(({ created, row }) => ({ created, lead: toStored(row) }))
       return new Promise((resolve, reject) => {
         queue.push({ lead, mail, more, assignment, resolve, reject })
         if (queue.length === 1) setImmediate(flush)
@@ -360,7 +413,9 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions): Sqli
         params.push(query.status)
       }
       const rows = db
-        .prepare<unknown[], MessageRow>(`SELECT ${messageColumns} FROM outbox WHERE ${where.join(' AND ')} ORDER BY id LIMIT ?`)
+        .prepare<unknown[], MessageRow>(
+          `SELECT ${messageColumns} FROM outbox WHERE ${where.join(' AND ')} ORDER BY id LIMIT ?`,
+        )
         .all(...params, query.limit)
       return rows.map(toMessageState)
     },
@@ -385,7 +440,11 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions): Sqli
       return row ? toStored(row) : undefined
     },
     async leadsById(ids) {
-      return ids.length === 0 ? [] : query<LeadRow>('SELECT * FROM leads WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ids)).map(toStored)
+      return ids.length === 0
+        ? []
+        : query<LeadRow>('SELECT * FROM leads WHERE id IN (SELECT value FROM json_each(?))')
+            .all(JSON.stringify(ids))
+            .map(toStored)
     },
     async listLeads(afterId, limit, launch) {
       const only = launchCondition(launch)
@@ -395,9 +454,14 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions): Sqli
     },
     async countLeadsByLaunch() {
       const rows = query<{ launch: string | null; leads: number }>(
-        hasLaunch ? 'SELECT launch, count(*) AS leads FROM leads GROUP BY launch' : 'SELECT NULL AS launch, count(*) AS leads FROM leads',
+        hasLaunch
+          ? 'SELECT launch, count(*) AS leads FROM leads GROUP BY launch'
+          : 'SELECT NULL AS launch, count(*) AS leads FROM leads',
       ).all()
-      return countsByLaunch(rows.filter((row) => row.leads > 0), defaultLaunch)
+      return countsByLaunch(
+        rows.filter((row) => row.leads > 0),
+        defaultLaunch,
+      )
     },
     async searchLeads(search) {
       return searchLeads(search)
@@ -422,7 +486,8 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions): Sqli
         .all(param)
       if (found.length === 0) return { leads: 0, messages: 0, suppressed: 0, messageIds: [] }
       const keys: string[] = []
-      for (const lead of found) if (lead.withdrawn_at !== null && typeof lead.email === 'string') keys.push(await keyOf(lead.email))
+      for (const lead of found)
+        if (lead.withdrawn_at !== null && typeof lead.email === 'string') keys.push(await keyOf(lead.email))
       const result = erase.immediate(
         found.map((l) => l.id),
         keys,
@@ -433,7 +498,10 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions): Sqli
     },
     async suppressAddress(key: AddressKey) {
       writable()
-      db.prepare('INSERT INTO suppressions (address_key, created_at) VALUES (?, ?) ON CONFLICT DO NOTHING').run(key, new Date().toISOString())
+      db.prepare('INSERT INTO suppressions (address_key, created_at) VALUES (?, ?) ON CONFLICT DO NOTHING').run(
+        key,
+        new Date().toISOString(),
+      )
     },
     async isSuppressed(key: AddressKey) {
       suppressed ??= db.prepare<[string], { one: number }>('SELECT 1 AS one FROM suppressions WHERE address_key = ?')

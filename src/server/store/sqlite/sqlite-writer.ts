@@ -25,7 +25,12 @@ export type SqliteWriter = {
 }
 
 /** A new lead's assignment as the worker runs it (sqlite-rows.ts: assignNewLead does the same on the store's connection). */
-type WorkerAssignment = { turns: string | null; author: string; mark: string; candidates: Array<[assignee: string, recipient: string, content: string]> }
+type WorkerAssignment = {
+  turns: string | null
+  author: string
+  mark: string
+  candidates: Array<[assignee: string, recipient: string, content: string]>
+}
 type Item = {
   values: Array<string | number | null>
   submissionId: string
@@ -107,7 +112,10 @@ function errorFrom(error: { message: string; code?: string }): Error {
 
 /** Starts the writer on `file`, a database the store has opened (and so made and upgraded) already. */
 export function openSqliteWriter(file: string): SqliteWriter {
-  const worker = new Worker(workerSource, { eval: true, workerData: { file, statements: saveStatements, driver: createRequire(import.meta.url).resolve('better-sqlite3') } })
+  const worker = new Worker(workerSource, {
+    eval: true,
+    workerData: { file, statements: saveStatements, driver: createRequire(import.meta.url).resolve('better-sqlite3') },
+  })
   let queue: Pending[] = []
   let inFlight: Pending[] | undefined
   let failure: Error | undefined
@@ -153,12 +161,31 @@ export function openSqliteWriter(file: string): SqliteWriter {
       const messages: Item['messages'] = []
       if (mail) messages.push([null, mail.to, JSON.stringify(mail)])
       for (const message of more) {
-        messages.push(message.kind === 'webhook' ? ['webhook', 'webhook', JSON.stringify(message.webhook)] : [message.kind, message.mail.to, JSON.stringify(message.mail)])
+        messages.push(
+          message.kind === 'webhook'
+            ? ['webhook', 'webhook', JSON.stringify(message.webhook)]
+            : [message.kind, message.mail.to, JSON.stringify(message.mail)],
+        )
       }
       const assigned: Item['assignment'] = assignment
-        ? { turns: assignment.turns, author: assignment.author, mark: leadIdMark, candidates: assignment.candidates.map((c) => [c.assignee, c.mail?.to ?? '', c.mail ? JSON.stringify(c.mail) : '']) }
+        ? {
+            turns: assignment.turns,
+            author: assignment.author,
+            mark: leadIdMark,
+            candidates: assignment.candidates.map((c) => [
+              c.assignee,
+              c.mail?.to ?? '',
+              c.mail ? JSON.stringify(c.mail) : '',
+            ]),
+          }
         : null
-      const item: Item = { values: leadColumnValues(lead), submissionId: lead.submissionId, at: lead.createdAt, messages, assignment: assigned }
+      const item: Item = {
+        values: leadColumnValues(lead),
+        submissionId: lead.submissionId,
+        at: lead.createdAt,
+        messages,
+        assignment: assigned,
+      }
       return new Promise((resolve, reject) => {
         queue.push({ item, resolve, reject })
         // The saves of this turn of the event loop go together, or with those still arriving while one commits.

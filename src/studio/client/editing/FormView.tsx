@@ -21,7 +21,11 @@ function uiSchemaOf(schema: RJSFSchema): UiSchema {
   const properties = (schema.properties ?? {}) as Record<string, RJSFSchema>
   for (const [key, property] of Object.entries(properties)) {
     if (property.const !== undefined) ui[key] = { 'ui:widget': 'hidden' }
-    else if (property.type === 'string' && (property.maxLength === undefined || property.maxLength > 160) && /intro|body|text|description|consent|note/i.test(key)) {
+    else if (
+      property.type === 'string' &&
+      (property.maxLength === undefined || property.maxLength > 160) &&
+      /intro|body|text|description|consent|note/i.test(key)
+    ) {
       ui[key] = { 'ui:widget': 'textarea', 'ui:options': { rows: 3 } }
     }
   }
@@ -45,7 +49,10 @@ export function FormView({ part, value, onChange, idPrefix }: Props) {
       noHtml5Validate
       showErrorList={false}
       liveValidate={false}
-      experimental_defaultFormStateBehavior={{ emptyObjectFields: 'skipDefaults', arrayMinItems: { populate: 'never' } }}
+      experimental_defaultFormStateBehavior={{
+        emptyObjectFields: 'skipDefaults',
+        arrayMinItems: { populate: 'never' },
+      }}
       onChange={(event) => onChange(event.formData)}
     />
   )

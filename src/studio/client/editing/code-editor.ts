@@ -5,7 +5,13 @@ import { lintGutter, setDiagnostics, type Diagnostic } from '@codemirror/lint'
 import { EditorState, Prec, type Text } from '@codemirror/state'
 import { EditorView, hoverTooltip, keymap } from '@codemirror/view'
 import { basicSetup } from 'codemirror'
-import { getJsonPointers, jsonCompletion, jsonPointerForPosition, jsonSchemaHover, stateExtensions } from 'codemirror-json-schema'
+import {
+  getJsonPointers,
+  jsonCompletion,
+  jsonPointerForPosition,
+  jsonSchemaHover,
+  stateExtensions,
+} from 'codemirror-json-schema'
 import schema from '../../../../schema/page-config.schema.json'
 import type { PagePart } from './preview-messages.ts'
 
@@ -72,7 +78,13 @@ function diagnosticOf(state: EditorState, problem: ProblemView): Diagnostic {
   let node = syntaxTree(state).resolveInner(from, 1)
   while (!markedNodes.has(node.name) && node.parent && node.parent.from === from) node = node.parent
   const to = markedNodes.has(node.name) && node.from === from ? node.to : Math.min(state.doc.length, from + 1)
-  return { from, to: Math.max(to, from), severity: 'error', message: problem.fix ? `${problem.message}\nWhat to do: ${problem.fix}` : problem.message, source: problem.where }
+  return {
+    from,
+    to: Math.max(to, from),
+    severity: 'error',
+    message: problem.fix ? `${problem.message}\nWhat to do: ${problem.fix}` : problem.message,
+    source: problem.where,
+  }
 }
 
 /**
@@ -99,7 +111,10 @@ function completeFieldName(view: EditorView): boolean {
 
 const theme = EditorView.theme({
   '&': { height: '100%', fontSize: '15px', backgroundColor: '#fff' },
-  '.cm-scroller': { fontFamily: 'ui-monospace, "Cascadia Mono", "Segoe UI Mono", Menlo, Consolas, monospace', lineHeight: '1.55' },
+  '.cm-scroller': {
+    fontFamily: 'ui-monospace, "Cascadia Mono", "Segoe UI Mono", Menlo, Consolas, monospace',
+    lineHeight: '1.55',
+  },
   '.cm-content': { paddingBottom: '40vh' },
   '.cm-gutters': { backgroundColor: '#f6f7f9', borderRight: '1px solid #e3e6ea', color: '#5b6470' },
   '.cm-activeLineGutter': { backgroundColor: '#e8eefc', color: '#1f2937' },
@@ -191,7 +206,12 @@ export function createCodeEditor(
     replaceText: (text) => view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } }),
     showProblems: (problems, checkedDoc) => {
       if (view.state.doc !== checkedDoc) return
-      view.dispatch(setDiagnostics(view.state, problems.map((p) => diagnosticOf(view.state, p))))
+      view.dispatch(
+        setDiagnostics(
+          view.state,
+          problems.map((p) => diagnosticOf(view.state, p)),
+        ),
+      )
     },
     goTo: (line, column) => goToOffset(offsetOf(view.state.doc, line, column)),
     goToPart: (part) => {
@@ -206,7 +226,12 @@ export function createCodeEditor(
       let start = 0
       while (start < old.length && start < text.length && old[start] === text[start]) start++
       let end = 0
-      while (end < old.length - start && end < text.length - start && old[old.length - 1 - end] === text[text.length - 1 - end]) end++
+      while (
+        end < old.length - start &&
+        end < text.length - start &&
+        old[old.length - 1 - end] === text[text.length - 1 - end]
+      )
+        end++
       view.dispatch({ changes: { from: start, to: old.length - end, insert: text.slice(start, text.length - end) } })
     },
     insertAt: (pos, text) => {

@@ -31,7 +31,11 @@ const fieldLayoutSchema = {
     'ui:title': { type: 'string', title: 'Label', description: 'The label a visitor reads above the field.' },
     'ui:placeholder': { type: 'string', title: 'Placeholder', description: 'The grey hint inside the empty field.' },
     'ui:help': { type: 'string', title: 'Help', description: 'A line of help under the field.' },
-    'ui:autocomplete': { type: 'string', title: 'Autocomplete', description: 'What the browser may fill in, e.g. "email" or "tel".' },
+    'ui:autocomplete': {
+      type: 'string',
+      title: 'Autocomplete',
+      description: 'What the browser may fill in, e.g. "email" or "tel".',
+    },
   },
 } as const
 
@@ -70,10 +74,19 @@ export function partAt(config: unknown, pointer: string): FormPart | undefined {
   }
   if (top === 'form') {
     const fields = valueAt(config, ['form', 'schema', 'properties']) as Record<string, unknown> | undefined
-    const field = second === 'schema' && third === 'properties' ? fourth : second === 'uiSchema' || second === 'messages' ? third : undefined
+    const field =
+      second === 'schema' && third === 'properties'
+        ? fourth
+        : second === 'uiSchema' || second === 'messages'
+          ? third
+          : undefined
     if (field !== undefined && fields && field in fields) {
       if (second === 'messages') {
-        return { path: ['form', 'messages', field], title: `Form field “${field}”: messages`, schema: clone(formSchema.properties.messages.additionalProperties) }
+        return {
+          path: ['form', 'messages', field],
+          title: `Form field “${field}”: messages`,
+          schema: clone(formSchema.properties.messages.additionalProperties),
+        }
       }
       return { path: ['form', 'uiSchema', field], title: `Form field “${field}”`, schema: clone(fieldLayoutSchema) }
     }
@@ -92,7 +105,8 @@ export function partValue(config: unknown, part: FormPart): unknown {
   return valueAt(config, part.path)
 }
 
-const isObject = (value: unknown): value is Record<string, Json> => value !== null && typeof value === 'object' && !Array.isArray(value)
+const isObject = (value: unknown): value is Record<string, Json> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value)
 
 /** A new value as JSON text: on one line, as the page's short groups are written. */
 function writeJson(value: unknown): string {
@@ -115,7 +129,8 @@ export function applyPartEdit(text: string, path: Segment[], before: unknown, af
     for (const [key, value] of Object.entries(after)) {
       if (value === undefined) continue
       if (key in before && before[key] !== undefined) result = applyPartEdit(result, [...path, key], before[key], value)
-      else result = insertMembers(result, path, [[key, writeJson(value)]], previous ?? lastKeyBefore(before, after, key))
+      else
+        result = insertMembers(result, path, [[key, writeJson(value)]], previous ?? lastKeyBefore(before, after, key))
       previous = key
     }
     return result

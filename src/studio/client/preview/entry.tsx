@@ -54,7 +54,11 @@ if (token) {
     (error: unknown) => say((error as Error).message),
   )
 } else {
-  const bridge = startFrameBridge({ root: rootElement, render: (message) => render(message.config, message.validatorUrl), interactive: true })
+  const bridge = startFrameBridge({
+    root: rootElement,
+    render: (message) => render(message.config, message.validatorUrl),
+    interactive: true,
+  })
   say('The page shows here as soon as the draft has no problems.')
   bridge.ready(false)
 }

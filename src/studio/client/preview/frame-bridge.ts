@@ -25,7 +25,8 @@ export function elementOf(root: Element, part: PagePart): Element | null {
 export function partAt(root: Element, target: Element): PagePart | null {
   const main = root.ownerDocument.querySelector('main#main')
   for (let el: Element | null = target; el; el = el.parentElement) {
-    if (main && el.parentElement === main) return { kind: 'section', index: Array.prototype.indexOf.call(main.children, el) }
+    if (main && el.parentElement === main)
+      return { kind: 'section', index: Array.prototype.indexOf.call(main.children, el) }
     if (el.tagName === 'HEADER' && el.parentElement === root) return { kind: 'header' }
     if (el.tagName === 'FOOTER' && el.parentElement === root) return { kind: 'footer' }
   }
@@ -40,19 +41,26 @@ function show(root: Element, part: PagePart | null, scroll: boolean): void {
   el.setAttribute('data-editor-current', '')
   // Instant, whatever the page's smooth scrolling says: the frame should be there when the person looks.
   // Sections land below the sticky header, not under it.
-  const header = part.kind === 'section' ? (root.querySelector(':scope > header')?.getBoundingClientRect().height ?? 0) : 0
+  const header =
+    part.kind === 'section' ? (root.querySelector(':scope > header')?.getBoundingClientRect().height ?? 0) : 0
   const win = doc.defaultView
   if (scroll && win) win.scrollTo({ top: el.getBoundingClientRect().top + win.scrollY - header, behavior: 'instant' })
 }
 
 /** What the frame does with a page config: render it (and, in the studio, load the draft form's validator first). */
-export type FrameBridgeOptions = { root: HTMLElement; render: (message: Extract<ToPreview, { type: 'config' }>) => void; interactive: boolean }
+export type FrameBridgeOptions = {
+  root: HTMLElement
+  render: (message: Extract<ToPreview, { type: 'config' }>) => void
+  interactive: boolean
+}
 
 /**
  * Starts the frame's side: answers the editing page's messages (same origin, from the parent only) and, when
  * `interactive`, reports clicks on parts of the page. Links that would leave the page do nothing in a preview.
  */
-export function startFrameBridge({ root, render, interactive }: FrameBridgeOptions): { ready: (hasPage: boolean) => void } {
+export function startFrameBridge({ root, render, interactive }: FrameBridgeOptions): {
+  ready: (hasPage: boolean) => void
+} {
   const win = root.ownerDocument.defaultView!
   const post = (message: FromPreview) => {
     if (win.parent !== win) win.parent.postMessage(message, win.location.origin)

@@ -8,7 +8,10 @@ export function diffLines(diff: string): { kind: 'add' | 'remove' | 'hunk' | 'sa
   return diff
     .split('\n')
     .filter((line) => !/^(\+\+\+|---|Index: |={10,}$)/.test(line))
-    .map((text) => ({ kind: text.startsWith('@@') ? 'hunk' : text.startsWith('+') ? 'add' : text.startsWith('-') ? 'remove' : 'same', text }))
+    .map((text) => ({
+      kind: text.startsWith('@@') ? 'hunk' : text.startsWith('+') ? 'add' : text.startsWith('-') ? 'remove' : 'same',
+      text,
+    }))
 }
 
 function Diff({ detail }: { detail: VersionDetail }) {
@@ -28,7 +31,17 @@ function Diff({ detail }: { detail: VersionDetail }) {
 }
 
 /** `History`: the published versions, newest first, each with what changed and a `Restore` button. */
-export function History({ slug, canEdit, local = false, onRestored }: { slug: string; canEdit: boolean; local?: boolean; onRestored: (version: number, warning?: string) => void }) {
+export function History({
+  slug,
+  canEdit,
+  local = false,
+  onRestored,
+}: {
+  slug: string
+  canEdit: boolean
+  local?: boolean
+  onRestored: (version: number, warning?: string) => void
+}) {
   const [versions, setVersions] = useState<VersionSummary[]>()
   const [open, setOpen] = useState<Record<number, VersionDetail | 'loading'>>({})
   const [error, setError] = useState('')
@@ -50,7 +63,9 @@ export function History({ slug, canEdit, local = false, onRestored }: { slug: st
     }
   }
   const restore = async (version: number) => {
-    const question = local ? `Save version ${version} to the file again? It becomes a new version.` : `Publish version ${version} again? It becomes the live page and a new version.`
+    const question = local
+      ? `Save version ${version} to the file again? It becomes a new version.`
+      : `Publish version ${version} again? It becomes the live page and a new version.`
     if (!window.confirm(question)) return
     setError('')
     try {
@@ -69,7 +84,9 @@ export function History({ slug, canEdit, local = false, onRestored }: { slug: st
           {error}
         </p>
       )}
-      {versions && versions.length === 0 && <p className="muted">{local ? 'Nothing saved to the file yet.' : 'Nothing published from the studio yet.'}</p>}
+      {versions && versions.length === 0 && (
+        <p className="muted">{local ? 'Nothing saved to the file yet.' : 'Nothing published from the studio yet.'}</p>
+      )}
       <ol aria-label="History" className="versions">
         {versions?.map((v) => {
           const detail = open[v.version]

@@ -1,5 +1,11 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
-import type { LaunchDetail, PreviewLinkResponse, PreviewPhases, PreviewResponse, StudioProblem } from '../../protocol.ts'
+import type {
+  LaunchDetail,
+  PreviewLinkResponse,
+  PreviewPhases,
+  PreviewResponse,
+  StudioProblem,
+} from '../../protocol.ts'
 import { launchImagesBase, StudioRequestError, studioApi } from '../api.ts'
 import { createCodeEditor, type CodeEditor } from '../editing/code-editor.ts'
 import { applyPartEdit, partAt, partValue } from '../editing/form-parts.ts'
@@ -34,9 +40,17 @@ function parseOrUndefined(text: string): unknown {
 export function LaunchEditor({ slug, canEdit, local = false }: { slug: string; canEdit: boolean; local?: boolean }) {
   const [detail, setDetail] = useState<LaunchDetail>()
   const [error, setError] = useState('')
-  const load = useCallback(() => studioApi.launch(slug).then(setDetail, (e: unknown) => setError((e as Error).message)), [slug])
+  const load = useCallback(
+    () => studioApi.launch(slug).then(setDetail, (e: unknown) => setError((e as Error).message)),
+    [slug],
+  )
   useEffect(() => void load(), [load])
-  if (error) return <p className="error page" role="alert">{error}</p>
+  if (error)
+    return (
+      <p className="error page" role="alert">
+        {error}
+      </p>
+    )
   if (!detail) return <p className="loading page">Opening the launch…</p>
   return <Workspace detail={detail} canEdit={canEdit} local={local} />
 }
@@ -44,7 +58,12 @@ export function LaunchEditor({ slug, canEdit, local = false }: { slug: string; c
 function Workspace({ detail, canEdit, local }: { detail: LaunchDetail; canEdit: boolean; local: boolean }) {
   const { slug } = detail
   const words = local
-    ? { publish: 'Save to file', publishing: 'Saving to the file…', published: 'Saved to the file as version', not: 'Not saved to the file' }
+    ? {
+        publish: 'Save to file',
+        publishing: 'Saving to the file…',
+        published: 'Saved to the file as version',
+        not: 'Not saved to the file',
+      }
     : { publish: 'Publish', publishing: 'Publishing…', published: 'Published as version', not: 'Not published' }
   useEffect(() => {
     document.title = `${detail.siteName} — ${local ? 'page editor' : 'Studio'}`
@@ -60,7 +79,13 @@ function Workspace({ detail, canEdit, local }: { detail: LaunchDetail; canEdit: 
   const [text, setText] = useState(savedText.current)
   const [pointer, setPointer] = useState('')
   const [problems, setProblems] = useState<StudioProblem[]>(detail.problems)
-  const [status, setStatus] = useState(detail.draft ? `Draft by ${detail.draft.by}, saved ${formatMoment(detail.draft.updatedAt)}.` : local ? 'No draft: this is the file as it is.' : 'No draft: this is the live version.')
+  const [status, setStatus] = useState(
+    detail.draft
+      ? `Draft by ${detail.draft.by}, saved ${formatMoment(detail.draft.updatedAt)}.`
+      : local
+        ? 'No draft: this is the file as it is.'
+        : 'No draft: this is the live version.',
+  )
   const [published, setPublished] = useState<Published>()
   const [blocking, setBlocking] = useState<StudioProblem[]>([])
   const [link, setLink] = useState<PreviewLinkResponse>()
@@ -78,8 +103,13 @@ function Workspace({ detail, canEdit, local }: { detail: LaunchDetail; canEdit: 
         setStatus(`Adding ${file.name}…`)
         try {
           const image = await studioApi.uploadImage(slug, file)
-          editor.current?.insertAt(pos, `{ "src": ${JSON.stringify(image.src)}, "alt": "", "width": ${image.width}, "height": ${image.height} }`)
-          setStatus(`Added ${image.src} (${image.width} × ${image.height} pixels). Write what the picture shows in "alt".`)
+          editor.current?.insertAt(
+            pos,
+            `{ "src": ${JSON.stringify(image.src)}, "alt": "", "width": ${image.width}, "height": ${image.height} }`,
+          )
+          setStatus(
+            `Added ${image.src} (${image.width} × ${image.height} pixels). Write what the picture shows in "alt".`,
+          )
         } catch (e) {
           setStatus((e as Error).message)
         }
@@ -101,14 +131,21 @@ function Workspace({ detail, canEdit, local }: { detail: LaunchDetail; canEdit: 
       // Neither the draft nor the live text is without problems: the frames keep what they show.
       if (!answer.config) return
       setPhases(answer.phases)
-      const message: ToPreview = { type: 'config', config: withStudioImages(answer.config, launchImagesBase(slug)), validatorUrl: answer.validatorUrl }
+      const message: ToPreview = {
+        type: 'config',
+        config: withStudioImages(answer.config, launchImagesBase(slug)),
+        validatorUrl: answer.validatorUrl,
+      }
       preview.current = { message, validatorUrl: answer.validatorUrl }
       post(message)
     },
     [post, slug],
   )
 
-  const refreshPreview = useCallback(() => studioApi.preview(slug, askedPhase.current).then(showPreview, () => {}), [slug, showPreview])
+  const refreshPreview = useCallback(
+    () => studioApi.preview(slug, askedPhase.current).then(showPreview, () => {}),
+    [slug, showPreview],
+  )
 
   /** Saves the text as this launch's draft (when it changed), then shows its problems and its page; false when it could not. */
   const saveDraft = useCallback(
@@ -148,23 +185,29 @@ function Workspace({ detail, canEdit, local }: { detail: LaunchDetail; canEdit: 
     const host = editorHost.current
     if (!host) return
     let timer: number | undefined
-    const code = createCodeEditor(host, savedText.current, savedText.current.includes('\r\n') ? '\r\n' : '\n', {
-      onChange: (next) => {
-        setText(next)
-        window.clearTimeout(timer)
-        timer = window.setTimeout(() => void saveDraft('typing'), draftDelayMs)
+    const code = createCodeEditor(
+      host,
+      savedText.current,
+      savedText.current.includes('\r\n') ? '\r\n' : '\n',
+      {
+        onChange: (next) => {
+          setText(next)
+          window.clearTimeout(timer)
+          timer = window.setTimeout(() => void saveDraft('typing'), draftDelayMs)
+        },
+        onSave: () => void saveDraft('button'),
+        onCursorPointer: setPointer,
+        onCursorPart: (part) => {
+          cursorPart.current = part
+          for (const frame of frames.current) {
+            const win = frame?.contentWindow
+            if (win) post({ type: 'show', part, scroll: win !== selectingFrom.current }, win)
+          }
+        },
+        onDropFiles: (files, pos) => void addPictures(files, pos),
       },
-      onSave: () => void saveDraft('button'),
-      onCursorPointer: setPointer,
-      onCursorPart: (part) => {
-        cursorPart.current = part
-        for (const frame of frames.current) {
-          const win = frame?.contentWindow
-          if (win) post({ type: 'show', part, scroll: win !== selectingFrom.current }, win)
-        }
-      },
-      onDropFiles: (files, pos) => void addPictures(files, pos),
-    }, { shadow: true })
+      { shadow: true },
+    )
     editor.current = code
     code.showProblems(detail.problems, code.view.state.doc)
     return () => {
@@ -177,7 +220,8 @@ function Workspace({ detail, canEdit, local }: { detail: LaunchDetail; canEdit: 
   // Messages from the preview frames: a click on a part of the page, a frame (re)loaded.
   useEffect(() => {
     const onMessage = (event: MessageEvent<FromPreview>) => {
-      if (event.origin !== window.location.origin || !frames.current.some((f) => f?.contentWindow === event.source)) return
+      if (event.origin !== window.location.origin || !frames.current.some((f) => f?.contentWindow === event.source))
+        return
       const source = event.source as Window
       if (event.data.type === 'select') {
         selectingFrom.current = source
@@ -264,7 +308,11 @@ function Workspace({ detail, canEdit, local }: { detail: LaunchDetail; canEdit: 
     editor.current?.replaceText(restored)
     setProblems(fresh.problems)
     setPublished({ version, ms: 0, url: detail.localUrl, warning })
-    setStatus(local ? `Restored: saved to the file again as version ${version}.` : `Restored: published again as version ${version}.`)
+    setStatus(
+      local
+        ? `Restored: saved to the file again as version ${version}.`
+        : `Restored: published again as version ${version}.`,
+    )
     void refreshPreview()
     setHistoryKey((k) => k + 1)
   }
@@ -288,7 +336,11 @@ function Workspace({ detail, canEdit, local }: { detail: LaunchDetail; canEdit: 
                 Preview link
               </button>
             )}
-            <button type="button" onClick={() => pictureInput.current?.click()} title="Adds a picture at the cursor in the text (or drop one onto the text)">
+            <button
+              type="button"
+              onClick={() => pictureInput.current?.click()}
+              title="Adds a picture at the cursor in the text (or drop one onto the text)"
+            >
               Add picture
             </button>
             <input
@@ -322,7 +374,8 @@ function Workspace({ detail, canEdit, local }: { detail: LaunchDetail; canEdit: 
         <div className="banner ok" role="status">
           {local ? (
             <p>
-              Version {published.version} is saved to {published.url}. Nothing was built: npm run dev shows it, npm run build or npm start puts it live.
+              Version {published.version} is saved to {published.url}. Nothing was built: npm run dev shows it, npm run
+              build or npm start puts it live.
             </p>
           ) : (
             <p>
@@ -351,27 +404,59 @@ function Workspace({ detail, canEdit, local }: { detail: LaunchDetail; canEdit: 
           <CopyField label="Preview link (read-only, no account needed)" value={link.url} />
           <p>
             Works until {formatMoment(link.expiresAt)}. It shows the draft as saved now
-            {link.phase ? `, in the ${phases?.list.find((p) => p.name === link.phase)?.words ?? link.phase} phase` : ''}.
+            {link.phase ? `, in the ${phases?.list.find((p) => p.name === link.phase)?.words ?? link.phase} phase` : ''}
+            .
           </p>
         </div>
       )}
       <div className="workspace">
         <section className="source" aria-label="Text">
           <div className="code" ref={editorHost} />
-          <ProblemList problems={problems} onLocate={(line, column) => editor.current?.goTo(line, column)} headingId="problems-heading" />
+          <ProblemList
+            problems={problems}
+            onLocate={(line, column) => editor.current?.goTo(line, column)}
+            headingId="problems-heading"
+          />
         </section>
         <section className="form-view" aria-labelledby="form-view-heading">
           <h2 id="form-view-heading">{part ? part.title : 'Form'}</h2>
-          {config === undefined && <p className="muted">The text is not valid JSON at the moment: the form shows again once it is.</p>}
-          {config !== undefined && !part && <p className="muted">Put the cursor in a section, a form field or the SEO block to change it here without touching brackets.</p>}
-          {config !== undefined && part && <FormView key={part.path.join('/')} part={part} value={partValue(config, part)} onChange={onFormChange} idPrefix="part" />}
+          {config === undefined && (
+            <p className="muted">The text is not valid JSON at the moment: the form shows again once it is.</p>
+          )}
+          {config !== undefined && !part && (
+            <p className="muted">
+              Put the cursor in a section, a form field or the SEO block to change it here without touching brackets.
+            </p>
+          )}
+          {config !== undefined && part && (
+            <FormView
+              key={part.path.join('/')}
+              part={part}
+              value={partValue(config, part)}
+              onChange={onFormChange}
+              idPrefix="part"
+            />
+          )}
         </section>
         <div className="preview-pane">
-          {phases && <PhasePicker phases={phases} canEdit={canEdit} onShow={showPhase} onMakeCurrent={(name) => void makeCurrent(name)} />}
+          {phases && (
+            <PhasePicker
+              phases={phases}
+              canEdit={canEdit}
+              onShow={showPhase}
+              onMakeCurrent={(name) => void makeCurrent(name)}
+            />
+          )}
           <PreviewFrames frames={frames} />
         </div>
       </div>
-      <History key={historyKey} slug={slug} canEdit={canEdit} local={local} onRestored={(v, warning) => void onRestored(v, warning)} />
+      <History
+        key={historyKey}
+        slug={slug}
+        canEdit={canEdit}
+        local={local}
+        onRestored={(v, warning) => void onRestored(v, warning)}
+      />
       <dialog ref={publishDialog} className="confirm" aria-labelledby="publish-heading">
         <form
           method="dialog"
@@ -380,9 +465,7 @@ function Workspace({ detail, canEdit, local }: { detail: LaunchDetail; canEdit: 
             void publish()
           }}
         >
-          <h2 id="publish-heading">
-            {local ? `Save ${detail.siteName} to its file?` : `Publish ${detail.siteName}?`}
-          </h2>
+          <h2 id="publish-heading">{local ? `Save ${detail.siteName} to its file?` : `Publish ${detail.siteName}?`}</h2>
           <p>
             {local
               ? `The text as it is now is written to ${detail.localUrl} and becomes a new version in History.`

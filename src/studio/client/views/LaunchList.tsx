@@ -27,7 +27,11 @@ export function LaunchList({ canEdit, local = false }: { canEdit: boolean; local
           </StudioLink>
         )}
       </div>
-      {error && <p className="error" role="alert">{error}</p>}
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
       {!launches && !error && <p className="loading">Loading the launches…</p>}
       {launches && launches.length === 0 && <p>No launch yet.</p>}
       {launches && launches.length > 0 && (
@@ -42,7 +46,9 @@ export function LaunchList({ canEdit, local = false }: { canEdit: boolean; local
                 {statusWords[launch.status]}
                 {launch.liveVersion !== undefined && ` · version ${launch.liveVersion}`}
               </p>
-              <p className="draft">{launch.draft ? `Draft by ${launch.draft.by}, ${formatMoment(launch.draft.updatedAt)}` : 'No draft'}</p>
+              <p className="draft">
+                {launch.draft ? `Draft by ${launch.draft.by}, ${formatMoment(launch.draft.updatedAt)}` : 'No draft'}
+              </p>
               {launch.changedOnDisk && <p className="warn-text">The file on disk was changed outside the studio.</p>}
               {local ? (
                 <p className="slug">{launch.localUrl}</p>

@@ -6,14 +6,53 @@ import { navigate } from '../navigation.tsx'
 type FieldName = keyof Omit<NewLaunchRequest, 'from'>
 
 const fields: { name: FieldName; label: string; type: string; hint: string; autoComplete?: string }[] = [
-  { name: 'name', label: 'Development name', type: 'text', hint: 'As buyers know it, e.g. Maple Ridge. It replaces the old name everywhere in the copy.' },
-  { name: 'slug', label: 'Short name (slug)', type: 'text', hint: 'Made from the name: lower-case letters, digits and dashes. The launch is served at <slug>.localhost.' },
-  { name: 'phone', label: 'Phone', type: 'tel', hint: 'The sales office number buyers call, with its area code, e.g. (555) 555-0199.', autoComplete: 'off' },
+  {
+    name: 'name',
+    label: 'Development name',
+    type: 'text',
+    hint: 'As buyers know it, e.g. Maple Ridge. It replaces the old name everywhere in the copy.',
+  },
+  {
+    name: 'slug',
+    label: 'Short name (slug)',
+    type: 'text',
+    hint: 'Made from the name: lower-case letters, digits and dashes. The launch is served at <slug>.localhost.',
+  },
+  {
+    name: 'phone',
+    label: 'Phone',
+    type: 'tel',
+    hint: 'The sales office number buyers call, with its area code, e.g. (555) 555-0199.',
+    autoComplete: 'off',
+  },
   { name: 'email', label: 'E-mail', type: 'email', hint: 'The address shown on the page.', autoComplete: 'off' },
-  { name: 'address', label: 'Address', type: 'text', hint: 'Where the development or its sales office is, in a few words.', autoComplete: 'off' },
-  { name: 'domain', label: 'Web address (domain)', type: 'text', hint: 'Its own host name, e.g. mapleridge.example.com: the page is served there once published.' },
-  { name: 'notifyEmail', label: 'Notification address', type: 'email', hint: 'Who gets an e-mail for each registration.', autoComplete: 'off' },
-  { name: 'replyFrom', label: 'Reply sender', type: 'email', hint: 'The address the reply to each registrant comes from.', autoComplete: 'off' },
+  {
+    name: 'address',
+    label: 'Address',
+    type: 'text',
+    hint: 'Where the development or its sales office is, in a few words.',
+    autoComplete: 'off',
+  },
+  {
+    name: 'domain',
+    label: 'Web address (domain)',
+    type: 'text',
+    hint: 'Its own host name, e.g. mapleridge.example.com: the page is served there once published.',
+  },
+  {
+    name: 'notifyEmail',
+    label: 'Notification address',
+    type: 'email',
+    hint: 'Who gets an e-mail for each registration.',
+    autoComplete: 'off',
+  },
+  {
+    name: 'replyFrom',
+    label: 'Reply sender',
+    type: 'email',
+    hint: 'The address the reply to each registrant comes from.',
+    autoComplete: 'off',
+  },
 ]
 
 /** `New launch`: a copy of a chosen launch with the things that must change, so nothing of the old one survives by mistake. */
@@ -55,7 +94,8 @@ export function NewLaunch() {
     }
   }
   // The label holds only the field's name (its accessible name); the hint and the message describe it.
-  const describedBy = (name: string) => [`hint-${name}`, fieldErrors[name] ? `error-${name}` : ''].filter(Boolean).join(' ')
+  const describedBy = (name: string) =>
+    [`hint-${name}`, fieldErrors[name] ? `error-${name}` : ''].filter(Boolean).join(' ')
   const fieldError = (name: string) =>
     fieldErrors[name] ? (
       <span className="error" id={`error-${name}`}>
@@ -65,11 +105,20 @@ export function NewLaunch() {
   return (
     <main className="page narrow" aria-labelledby="new-launch-heading">
       <h1 id="new-launch-heading">New launch</h1>
-      <p>The new launch starts as a copy of another one. Write what belongs to the new development: it replaces the old one's everywhere in the copy.</p>
+      <p>
+        The new launch starts as a copy of another one. Write what belongs to the new development: it replaces the old
+        one's everywhere in the copy.
+      </p>
       <form ref={form} className="stack" noValidate onSubmit={(e) => void submit(e)}>
         <div className="field">
           <label htmlFor="new-launch-from">Copy of</label>
-          <select id="new-launch-from" name="from" required aria-describedby={describedBy('from')} aria-invalid={fieldErrors.from ? true : undefined}>
+          <select
+            id="new-launch-from"
+            name="from"
+            required
+            aria-describedby={describedBy('from')}
+            aria-invalid={fieldErrors.from ? true : undefined}
+          >
             {launches === undefined && <option value="">Loading the launches…</option>}
             {launches?.map((launch) => (
               <option key={launch.slug} value={launch.slug}>

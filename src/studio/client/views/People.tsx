@@ -56,7 +56,11 @@ export function People() {
     const chosen = data.getAll('launches').map(String)
     setError('')
     try {
-      const made = await studioApi.invite({ email: String(data.get('email')), role: String(data.get('role')) as Role, launches: chosen.length ? chosen : undefined })
+      const made = await studioApi.invite({
+        email: String(data.get('email')),
+        role: String(data.get('role')) as Role,
+        launches: chosen.length ? chosen : undefined,
+      })
       setInvite(made)
       form.reset()
       await reload()
@@ -108,7 +112,8 @@ export function People() {
           <div className="notice" role="status">
             <CopyField label="One-time sign-in link" value={invite.link} />
             <p>
-              Valid until {formatMoment(invite.expiresAt)}. {invite.emailed ? 'It was also e-mailed to them.' : 'Send it to them yourself: no e-mail was sent.'}
+              Valid until {formatMoment(invite.expiresAt)}.{' '}
+              {invite.emailed ? 'It was also e-mailed to them.' : 'Send it to them yourself: no e-mail was sent.'}
             </p>
           </div>
         )}
@@ -123,12 +128,21 @@ export function People() {
                 <strong>{person.email}</strong> {person.active ? '' : '(has not signed in yet)'}
                 <br />
                 <span className="muted">
-                  {person.launches?.length ? `Launches: ${person.launches.join(', ')}` : 'Every launch'} · invited {formatMoment(person.invitedAt)}
+                  {person.launches?.length ? `Launches: ${person.launches.join(', ')}` : 'Every launch'} · invited{' '}
+                  {formatMoment(person.invitedAt)}
                 </span>
               </p>
               <label>
                 Role of {person.email}
-                <select value={person.role} onChange={(e) => void act(() => studioApi.changeRole(person.email, e.target.value as Role, person.launches), `${person.email} is now ${e.target.value}.`)}>
+                <select
+                  value={person.role}
+                  onChange={(e) =>
+                    void act(
+                      () => studioApi.changeRole(person.email, e.target.value as Role, person.launches),
+                      `${person.email} is now ${e.target.value}.`,
+                    )
+                  }
+                >
                   {roles.map((r) => (
                     <option key={r.role} value={r.role}>
                       {r.role}
@@ -149,7 +163,8 @@ export function People() {
                 type="button"
                 className="danger"
                 onClick={() => {
-                  if (window.confirm(`Remove ${person.email}? Their sessions end at once.`)) void act(() => studioApi.removePerson(person.email), `${person.email} was removed.`)
+                  if (window.confirm(`Remove ${person.email}? Their sessions end at once.`))
+                    void act(() => studioApi.removePerson(person.email), `${person.email} was removed.`)
                 }}
               >
                 Remove <span className="sr-only">{person.email}</span>

@@ -20,7 +20,8 @@ export function startWords(starts: string): string {
 /** What the picker says of one phase beside its name: live now, or when it starts by itself. */
 function whenOf(phase: PreviewPhases['list'][number], phases: PreviewPhases): string {
   if (phase.name === phases.live) return 'live now'
-  const after = phases.list.findIndex((p) => p.name === phase.name) > phases.list.findIndex((p) => p.name === phases.live)
+  const after =
+    phases.list.findIndex((p) => p.name === phase.name) > phases.list.findIndex((p) => p.name === phases.live)
   if (phase.starts && after) return `starts ${startWords(phase.starts)}`
   return after ? 'not scheduled' : 'an earlier phase'
 }
@@ -40,7 +41,9 @@ type Props = {
 export function PhasePicker({ phases, canEdit, onShow, onMakeCurrent }: Props) {
   const shown = phases.list.find((phase) => phase.name === phases.shown)
   const live = phases.list.find((phase) => phase.name === phases.live)
-  const next = phases.list.slice(phases.list.findIndex((phase) => phase.name === phases.live) + 1).find((phase) => phase.starts)
+  const next = phases.list
+    .slice(phases.list.findIndex((phase) => phase.name === phases.live) + 1)
+    .find((phase) => phase.starts)
   return (
     <section className="phases" aria-labelledby="phases-heading">
       <h2 id="phases-heading" className="sr-only">
@@ -58,8 +61,12 @@ export function PhasePicker({ phases, canEdit, onShow, onMakeCurrent }: Props) {
       </label>
       <p className="muted">
         Live now: {live?.words ?? phases.live}.
-        {next?.starts ? ` ${next.words} starts by itself ${startWords(next.starts)} (${phases.timeZone} time), with no publishing.` : ''}
-        {shown && shown.name !== phases.live ? ` The previews show ${shown.words}, as it will look once it is live.` : ''}
+        {next?.starts
+          ? ` ${next.words} starts by itself ${startWords(next.starts)} (${phases.timeZone} time), with no publishing.`
+          : ''}
+        {shown && shown.name !== phases.live
+          ? ` The previews show ${shown.words}, as it will look once it is live.`
+          : ''}
       </p>
       {canEdit && shown && shown.name !== phases.live && (
         <button type="button" onClick={() => onMakeCurrent(shown.name)}>

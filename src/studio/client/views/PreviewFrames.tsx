@@ -10,7 +10,10 @@ const gap = 12
  * Each frame's scale and height for a pane: side by side when wide (the phone larger than to scale, so its text can be
  * read), one above the other when narrow.
  */
-export function fitFrames(paneWidth: number, paneHeight: number): { scales: number[]; height: number; stacked: boolean } {
+export function fitFrames(
+  paneWidth: number,
+  paneHeight: number,
+): { scales: number[]; height: number; stacked: boolean } {
   const stacked = paneWidth < 560
   if (stacked) return { scales: frameSizes.map((f) => Math.min(1, paneWidth / f.width)), height: 480, stacked }
   const phone = Math.min(1, (paneWidth * 0.38) / frameSizes[0].width)

@@ -2,10 +2,20 @@ import type { ProblemView } from '../editing/code-editor.ts'
 import { countProblems } from '../format.ts'
 
 /** The checker's problems, in its words; each one a button that puts the cursor at its spot. */
-export function ProblemList({ problems, onLocate, headingId }: { problems: ProblemView[]; onLocate: (line: number, column: number) => void; headingId: string }) {
+export function ProblemList({
+  problems,
+  onLocate,
+  headingId,
+}: {
+  problems: ProblemView[]
+  onLocate: (line: number, column: number) => void
+  headingId: string
+}) {
   return (
     <section className="problems" aria-labelledby={headingId}>
-      <h2 id={headingId}>{problems.length ? `${countProblems(problems.length)}: publishing waits until they are fixed` : 'No problems'}</h2>
+      <h2 id={headingId}>
+        {problems.length ? `${countProblems(problems.length)}: publishing waits until they are fixed` : 'No problems'}
+      </h2>
       <ul aria-label="Problems">
         {problems.map((p, i) => (
           <li key={`${p.line}:${p.column}:${i}`}>
