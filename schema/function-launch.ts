@@ -1,4 +1,6 @@
-import type { FormConfig, PageConfig, ReplyConfig } from './page-config.ts'
+import type { FormConfig } from './form-config.ts'
+import type { PageConfig } from './page-config.ts'
+import type { ReplyConfig } from './reply.ts'
 import type { Phase } from './phases.ts'
 import { privacyPageOf, privacyPagePath } from './privacy.ts'
 import { functionDocumentsOf, type FunctionDocuments } from './documents.ts'

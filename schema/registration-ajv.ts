@@ -1,6 +1,6 @@
 import { _, Ajv, type ErrorObject, type KeywordCxt, type KeywordDefinition, type Options } from 'ajv'
 import addFormatsModule from 'ajv-formats'
-import type { FormConfig } from './page-config.ts'
+import type { FormConfig } from './form-config.ts'
 import {
   pickFieldMessages,
   trimRegistration,

@@ -2,7 +2,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { compileSchemaValidatorsCode } from '@rjsf/validator-ajv8/compileSchemaValidators'
 import { hashForSchema, type RJSFSchema } from '@rjsf/utils'
-import type { FormConfig, FormUi } from '../../schema/page-config.ts'
+import type { FormConfig, FormUi } from '../../schema/form-config.ts'
 import { addPlainTextKeyword, registrationAjvOptions, withPlainTextRule } from '../../schema/registration-ajv.ts'
 
 /** The $id the form schema is compiled under; the generated module exports its validator by this name. */

@@ -1,4 +1,5 @@
-import { noScriptPageDefaults, type ImageManifest, type PageConfig } from '../../schema/page-config.ts'
+import { noScriptPageDefaults } from '../../schema/no-script-pages.ts'
+import type { ImageManifest, PageConfig } from '../../schema/page-config.ts'
 import { privacyPageOf, privacyPagePath } from '../../schema/privacy.ts'
 import { escapeHtml } from '../server/delivery/escape-html.ts'
 import { clientConfigScript, islandsConfigScript } from './client-config.ts'

@@ -1,5 +1,5 @@
 import type { ErrorObject } from 'ajv'
-import { brokerageNamePattern } from '../../schema/page-config.ts'
+import { brokerageNamePattern } from '../../schema/site.ts'
 import { brokerageNameFinding } from './legal-checks.ts'
 import { closest, describePath, describeValue, listWords, valueAt, type Finding } from './describe.ts'
 import type { Segment } from './json-source.ts'

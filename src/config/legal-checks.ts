@@ -1,4 +1,4 @@
-import { brokerageNamePattern } from '../../schema/page-config.ts'
+import { brokerageNamePattern } from '../../schema/site.ts'
 import { orderedFormFields } from '../../schema/privacy.ts'
 import { describePath, describeValue, listWords, type Finding } from './describe.ts'
 import type { Segment } from './json-source.ts'

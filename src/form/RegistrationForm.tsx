@@ -10,7 +10,7 @@ import {
 import type { RJSFSchema } from '@rjsf/utils'
 import type { ValidatorFunctions } from '@rjsf/validator-ajv8'
 import { useEffect, useMemo, useRef, useState, type ChangeEvent } from 'react'
-import type { FormUi } from '../../schema/page-config.ts'
+import type { FormUi } from '../../schema/form-config.ts'
 import { createBrowserValidator } from './browser-validator.ts'
 import { readDraft } from './draft.ts'
 import { formFieldNames, trimRegistration, type RegistrationData } from '../../schema/registration-rules.ts'

@@ -1,5 +1,6 @@
 import { createContext, useContext, useMemo, useSyncExternalStore, type ReactNode } from 'react'
-import type { ClientFormConfig, Site } from '../../schema/page-config.ts'
+import type { ClientFormConfig } from '../../schema/form-config.ts'
+import type { Site } from '../../schema/site.ts'
 import { dataLayer } from '../page/analytics.ts'
 import { captureAttribution, type Attribution } from './attribution.ts'
 import { saveDraft } from './draft.ts'

@@ -1,5 +1,5 @@
 import type { HeaderProps } from '../../schema/sections.ts'
-import type { Site } from '../../schema/page-config.ts'
+import type { Site } from '../../schema/site.ts'
 import { Cta } from '../ui/Cta.tsx'
 import { PhoneIcon } from '../ui/icons.tsx'
 import { sizesByHeight } from '../ui/image.ts'

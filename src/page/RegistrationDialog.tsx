@@ -1,6 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react'
 import Modal, { type OnAfterOpenCallbackOptions } from 'react-modal'
-import type { ModalProps } from '../../schema/page-config.ts'
+import type { ModalProps } from '../../schema/form-config.ts'
 import { FormPlaceholder, LazyRegistrationForm } from '../form/LazyRegistrationForm.tsx'
 import { CloseIcon } from '../ui/icons.tsx'
 import { RenderedLater } from '../ui/RenderedLater.tsx'

@@ -1,5 +1,5 @@
 import { startTransition, useEffect, useState } from 'react'
-import type { ModalProps } from '../../schema/page-config.ts'
+import type { ModalProps } from '../../schema/form-config.ts'
 import { captureAttribution } from '../form/attribution.ts'
 import { loadRegistrationForm } from '../form/LazyRegistrationForm.tsx'
 import { RenderedLater } from '../ui/RenderedLater.tsx'

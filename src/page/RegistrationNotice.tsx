@@ -1,5 +1,6 @@
 import { useEffect, type MouseEvent } from 'react'
-import { noScriptPageDefaults, type ClientFormConfig } from '../../schema/page-config.ts'
+import { noScriptPageDefaults } from '../../schema/no-script-pages.ts'
+import type { ClientFormConfig } from '../../schema/form-config.ts'
 import { rememberRegistered } from './dialog-memory.ts'
 
 /** Which answer to a registration sent as a plain form post (no JavaScript) this page is. */

@@ -1,4 +1,4 @@
-import type { Site } from '../../schema/page-config.ts'
+import type { Site } from '../../schema/site.ts'
 import type { SectionPropsByType, SectionType } from '../../schema/sections.ts'
 
 /** What every section component receives besides its own config: the site-wide facts. */

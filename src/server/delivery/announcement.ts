@@ -4,7 +4,7 @@
  * it (the brokerage), how to reach them, the privacy page, and the registrant's own unsubscribe link, in the text and
  * in the List-Unsubscribe / List-Unsubscribe-Post headers (RFC 8058). Web-standard only.
  */
-import type { ReplyConfig } from '../../../schema/page-config.ts'
+import type { ReplyConfig } from '../../../schema/reply.ts'
 import { headerSafe, messageDomain, singleAddress } from './mailer.ts'
 import { escapeHtml } from './escape-html.ts'
 import type { OutgoingMail } from '../store/store.ts'

@@ -3,7 +3,7 @@
  * realtor.ts) and the CRM's webhook call. None for an address that withdrew (CASL), whether still among the leads or
  * only on the suppression list. Web-standard only: the Deno function runs it too.
  */
-import type { ReplyConfig } from '../../../schema/page-config.ts'
+import type { ReplyConfig } from '../../../schema/reply.ts'
 import { documentsOffered, type FunctionDocuments } from '../../../schema/documents.ts'
 import { singleAddress } from './mailer.ts'
 import { isRealtorLead, replyForLead } from './realtor.ts'

@@ -3,7 +3,7 @@
  * notified (the launch's co-op desk) and the reply they get (page.config.json `reply.realtor`: the broker package and
  * the co-operation terms, over the reply's own sender, signature, brokerage contact and unsubscribe).
  */
-import type { ReplyConfig } from '../../../schema/page-config.ts'
+import type { ReplyConfig } from '../../../schema/reply.ts'
 
 /** Whether a registration is a realtor's: the form's isRealtor is yes (as the leads page's Realtor filter reads it). */
 export function isRealtorLead(fields: Record<string, unknown>): boolean {

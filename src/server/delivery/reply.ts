@@ -4,7 +4,7 @@
  * name, which RECO asks for too), a mailing address and a way to reach them, the privacy page, and a working way to say no (an unsubscribe link in the text, and the
  * List-Unsubscribe / List-Unsubscribe-Post headers of RFC 8058 so mail programs offer it in one click).
  */
-import type { ReplyConfig } from '../../../schema/page-config.ts'
+import type { ReplyConfig } from '../../../schema/reply.ts'
 import { isReplyPlaceholder, replyName, replyPhone } from '../../../schema/reply-placeholders.ts'
 import { headerSafe, messageDomain, singleAddress } from './mailer.ts'
 import { escapeHtml } from './escape-html.ts'

@@ -8,7 +8,7 @@
  */
 import { timingSafeEqual } from 'hono/utils/buffer'
 import { Hono, type Context } from 'hono'
-import type { ReplyConfig } from '../../../schema/page-config.ts'
+import type { ReplyConfig } from '../../../schema/reply.ts'
 import { escapeHtml } from './escape-html.ts'
 import type { LeadStore } from '../store/store.ts'
 import type { HmacSha256 } from '../store/suppression.ts'

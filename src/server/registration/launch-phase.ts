@@ -1,5 +1,5 @@
 import type { FunctionPhases } from '../../../schema/function-launch.ts'
-import type { ReplyConfig } from '../../../schema/page-config.ts'
+import type { ReplyConfig } from '../../../schema/reply.ts'
 import { withChanges } from '../../../schema/phase-apply.ts'
 import { phaseAt, phaseScheduleOf } from '../../../schema/phase-schedule.ts'
 

@@ -5,7 +5,7 @@
  * page, referrer, UTM, consent) checked field by field. Every problem is a refusal with a plain message.
  * Web-standard APIs only: the Deno entry runs this file too.
  */
-import type { FormConfig } from '../../../schema/page-config.ts'
+import type { FormConfig } from '../../../schema/form-config.ts'
 import { clickIdParams, honeypotField, legacyHoneypotField } from '../../../schema/registration-contract.ts'
 import { servedFieldSchemas, type FieldMessages } from '../../../schema/registration-rules.ts'
 import { refusal } from './refusal.ts'

@@ -4,7 +4,7 @@
  * page). Web-standard only: the Deno entry runs it too.
  */
 import type { FunctionLaunch } from '../../../schema/function-launch.ts'
-import type { ReplyConfig } from '../../../schema/page-config.ts'
+import type { ReplyConfig } from '../../../schema/reply.ts'
 import type { LinkSettings } from '../delivery/unsubscribe.ts'
 
 /** The reply to a launch's registrants, with how its unsubscribe links are signed and the pages' stylesheet. */

@@ -1,5 +1,6 @@
 import type { JSONSchema7 } from 'json-schema'
-import { pageConfigSchema, formSchema } from '../../../../schema/page-config.ts'
+import { pageConfigSchema } from '../../../../schema/page-config.ts'
+import { formSchema } from '../../../../schema/form-config.ts'
 import { footerSchema, headerSchema, sectionSchemas } from '../../../../schema/sections.ts'
 import { insertMembers, removeMember, replaceValue } from '../../../config/json-edit.ts'
 import type { Segment } from '../../../config/json-source.ts'
