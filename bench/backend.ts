@@ -367,7 +367,7 @@ async function launchesPhase(work: string, log: (line: string) => void, count = 
         'launches.serverRssMiBAfterLoad': rssMiB,
       }
       return Object.fromEntries(
-        Object.entries(figures).map(([key, value]) => [key.replace(/^launches\./, `${prefix}.`), value]),
+        Object.entries(figures).map(([key, value]) => [key.replace(/^launches\./, () => `${prefix}.`), value]),
       )
     } finally {
       await server.stop('SIGTERM')
@@ -503,7 +503,7 @@ async function loadPhase(
       'load.serverRssMiBAfterLoad': rssMiB,
     }
     return Object.fromEntries(
-      Object.entries(figures).map(([key, value]) => [key.replace(/^load\./, `${label}.`), value]),
+      Object.entries(figures).map(([key, value]) => [key.replace(/^load\./, () => `${label}.`), value]),
     )
   } finally {
     await server.stop('SIGTERM')

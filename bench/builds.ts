@@ -95,7 +95,10 @@ async function timedPublishes(root: string, distDir: string, slug: string): Prom
     for (const heading of ['Published by the bench', 'Published by the bench, again']) {
       const draft = path.join(root, `draft-${seconds.length}.json`)
       const text = readFileSync(configFile, 'utf8')
-      writeFileSync(draft, text.replace(/"heading": "[^"]*"/, `"heading": "${heading}"`))
+      writeFileSync(
+        draft,
+        text.replace(/"heading": "[^"]*"/, () => `"heading": "${heading}"`),
+      )
       const started = performance.now()
       server.stdin!.write(`publish ${slug} ${draft}\n`)
       const result = JSON.parse((await next()).slice('publish-result '.length)) as { ok: boolean; problems?: unknown }

@@ -230,7 +230,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   try {
     for (let run = 1; run <= Number(values.runs); run++) {
       const trace =
-        values.trace && Number(values.runs) > 1 ? values.trace.replace(/(\.json)?$/, `-${run}.json`) : values.trace
+        values.trace && Number(values.runs) > 1
+          ? values.trace.replace(/(\.json)?$/, () => `-${run}.json`)
+          : values.trace
       // The floor runs no script and opens no dialog: nothing to mark, and quiet a moment after its load event.
       const profile = await profileLoad(browser, `${server.url}/`, {
         trace,

@@ -80,8 +80,8 @@ export function fillTemplate(
     throw new Error(`index.html must hold the app in ${prerenderedRoot}: the build fills it there.`)
   return (
     template
-      .replace('<!--app-lang-->', escapeHtml(config.site.lang))
-      .replace('<!--app-head-->', renderHeadTags(config, kind))
+      .replace('<!--app-lang-->', () => escapeHtml(config.site.lang))
+      .replace('<!--app-head-->', () => renderHeadTags(config, kind))
       // The stylesheet defers the rendering of far sections only in prerendered pages (src/styles.css).
       .replace(prerenderedRoot, () => (appHtml ? `<div id="root" data-prerendered>${appHtml}` : prerenderedRoot))
       .replace('<!--app-data-->', () =>

@@ -19,7 +19,7 @@ export function footerPropsOf(config: Pick<ClientPageConfig, 'footer' | 'site' |
  */
 export function Footer({ copyright, disclaimers, links, brokerage, privacyLabel }: Props) {
   const year = String(new Date().getFullYear())
-  const line = copyright.replaceAll('{year}', year)
+  const line = copyright.replaceAll('{year}', () => year)
   const named = [line, ...disclaimers].some((text) => text.includes(brokerage))
   return (
     <footer className="tone-dark bg-forest-950 text-cream-100">

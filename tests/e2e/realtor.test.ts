@@ -150,7 +150,7 @@ describe("the realtors' path in Chromium", () => {
     expect(notification.decoded).toContain(`RECO registration number: ${realtorAnswers.reco}`)
     const reply = smtp.received.find((mail) => mail !== notification)!
     expect(reply.rcptTo).toEqual(['rita@agents.example.com'])
-    expect(reply.headers.get('subject')).toEqual([realtorReply.subject.replace('{site}', config.site.name)])
+    expect(reply.headers.get('subject')).toEqual([realtorReply.subject.replace('{site}', () => config.site.name)])
     expect(reply.decoded).toContain(realtorReply.cooperation)
     for (const document of realtorReply.documents!) expect(reply.decoded).toContain(document.url)
     expect(reply.decoded).not.toContain(config.reply!.paragraphs[0])

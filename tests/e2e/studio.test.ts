@@ -153,7 +153,7 @@ describe('the studio, end to end', () => {
       expect(visits.mixed).toEqual([])
       expect(visits.registered).toBeGreaterThan(0)
       expect(visits.pages.old + visits.pages.new).toBeGreaterThan(0)
-      const edited = original.replace(`"heading": "${oldHeading}"`, `"heading": "${newHeading}"`)
+      const edited = original.replace(`"heading": "${oldHeading}"`, () => `"heading": "${newHeading}"`)
       expect(readFileSync(copy.configFile, 'utf8')).toBe(edited)
       await expect.poll(homePage, { timeout: scaled(10_000) }).toContain(newHeading)
 

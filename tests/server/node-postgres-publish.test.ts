@@ -106,7 +106,7 @@ describe('a publish on one of two Node servers on PostgreSQL', () => {
       while (going) statuses.push((await fetch(`${b.server!.url}/`)).status)
     })()
 
-    const edited = original.replace('"heading": "Bramblewood Crossing"', `"heading": "${heading}"`)
+    const edited = original.replace('"heading": "Bramblewood Crossing"', () => `"heading": "${heading}"`)
     expect(edited).not.toBe(original)
     const published = await fetch(`${a.server.url}/studio/api/launches/bramblewood-crossing/publish`, {
       method: 'POST',

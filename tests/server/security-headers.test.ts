@@ -35,7 +35,7 @@ describe('cspHashesOf', () => {
     const boot = 'addEventListener("load",()=>import("/assets/index-abc.js"),{once:true});'
     const booted = page.replace(
       '<script type="module" crossorigin src="/assets/index-abc.js"></script>',
-      `<script type="module">${boot}</script>`,
+      () => `<script type="module">${boot}</script>`,
     )
     const withData = booted.replace(
       '</body>',
@@ -46,7 +46,7 @@ describe('cspHashesOf', () => {
   })
 
   it('lists a repeated block once and finds none in a page without JSON-LD', async () => {
-    const twice = page.replace('</head>', `<script type="application/ld+json">${jsonLd}</script></head>`)
+    const twice = page.replace('</head>', () => `<script type="application/ld+json">${jsonLd}</script></head>`)
     await expect(cspHashesOf(twice)).resolves.toEqual([expectedHash])
     await expect(cspHashesOf('<!doctype html><title>404</title>')).resolves.toEqual([])
   })

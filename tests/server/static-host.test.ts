@@ -84,7 +84,9 @@ describe('PUBLISH_COMMAND after a studio publish (npm start, real HTTP)', () => 
     fetch(`${server.url}/studio/api/launches/${slug}/publish`, {
       method: 'POST',
       headers: { origin: server.url, cookie, 'content-type': 'application/json' },
-      body: JSON.stringify({ text: original.replace('"heading": "Bramblewood Crossing"', `"heading": "${heading}"`) }),
+      body: JSON.stringify({
+        text: original.replace('"heading": "Bramblewood Crossing"', () => `"heading": "${heading}"`),
+      }),
     })
 
   it("puts the published launch's folder on the host: the new page at its top, nothing of the server's own", async () => {

@@ -135,7 +135,7 @@ describe('unsubscribe link', () => {
     await worker.deliverDue()
     const link = linkOf('jane@example.com')
     const tampered = link.replace(/sig=([\w-])/, (_, c: string) => `sig=${c === 'A' ? 'B' : 'A'}`)
-    const forOther = link.replace(id, other)
+    const forOther = link.replace(id, () => other)
     for (const bad of [tampered, forOther]) {
       const res = await app.request(bad, { method: 'POST', body: 'List-Unsubscribe=One-Click' })
       expect(res.status).toBe(403)

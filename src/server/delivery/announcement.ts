@@ -52,7 +52,7 @@ export const sampleUnsubscribeLink = '(each registrant’s own unsubscribe link)
 
 /** The words of the unsubscribe notice, {site} filled; any other placeholder (a registrant's field) left out. */
 function noticeOf(reply: ReplyConfig, siteName: string): string {
-  return reply.unsubscribe.notice.replaceAll('{site}', siteName).replace(/\s*\{[^{}]*\}/g, '')
+  return reply.unsubscribe.notice.replaceAll('{site}', () => siteName).replace(/\s*\{[^{}]*\}/g, '')
 }
 
 /**

@@ -54,7 +54,7 @@ export function documentPage(
   button = false,
 ): Response {
   const t = launch.documents.texts
-  const fill = (line: string) => line.replaceAll('{site}', launch.siteName)
+  const fill = (line: string) => line.replaceAll('{site}', () => launch.siteName)
   return noticePage(c, {
     lang: launch.lang,
     pageCss: launch.pageCss,

@@ -79,7 +79,7 @@ export async function composeDocumentsReply(
   const stamp = now.getTime().toString(36)
   return {
     ...mail,
-    messageId: mail.messageId.replace('.reply@', `.documents-${stamp}@`),
+    messageId: mail.messageId.replace('.reply@', () => `.documents-${stamp}@`),
     idempotencyKey: `${lead.submissionId}.documents.${stamp}`,
   }
 }

@@ -145,7 +145,7 @@ export function createUnsubscribeRoutes(paths: string[], deps: UnsubscribeDeps):
     text: string,
     button?: string,
   ): Response {
-    const fill = (line: string) => line.replaceAll('{site}', words.siteName)
+    const fill = (line: string) => line.replaceAll('{site}', () => words.siteName)
     return noticePage(c, {
       lang: words.lang,
       pageCss: words.pageCss,

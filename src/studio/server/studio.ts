@@ -212,7 +212,7 @@ function addClient(app: Hono<StudioEnv>, ctx: StudioContext): void {
     const html = document('preview.html')
     if (html === undefined) return notBuilt(c)
     const meta = `<meta name="studio-preview-token" content="${escapeHtml(token)}">\n<meta name="robots" content="noindex, nofollow">\n`
-    return c.html(html.replace(/<\/head>/i, `${meta}</head>`))
+    return c.html(html.replace(/<\/head>/i, () => `${meta}</head>`))
   })
   app.get('/assets/:file{.+}', (c) => {
     const file = c.req.param('file')

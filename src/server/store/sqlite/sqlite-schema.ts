@@ -227,10 +227,10 @@ function upgradeForRoster(db: Database.Database): void {
       "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'outbox' AND sql IS NOT NULL",
     )
     .all()
-  const steps: Array<[RegExp, string]> = [
-    [/^CREATE TABLE\s+"?outbox"?/i, 'CREATE TABLE outbox_v14'],
-    [/\blead_id(\s+)INTEGER\s+NOT NULL/i, 'lead_id$1INTEGER'],
-    [/(CHECK\s*\(\s*kind\s+IN\s*\([^)]*)\)/i, "$1, 'assignment', 'summary')"],
+  const steps: Array<[RegExp, (match: string, group: string) => string]> = [
+    [/^CREATE TABLE\s+"?outbox"?/i, () => 'CREATE TABLE outbox_v14'],
+    [/\blead_id(\s+)INTEGER\s+NOT NULL/i, (_, space) => `lead_id${space}INTEGER`],
+    [/(CHECK\s*\(\s*kind\s+IN\s*\([^)]*)\)/i, (_, kinds) => `${kinds}, 'assignment', 'summary')`],
   ]
   let rebuilt = table
   for (const [pattern, replacement] of steps) {
