@@ -150,7 +150,7 @@ function explain(error: ErrorObject, env: Env, variables: Record<string, Variabl
   const withDefault =
     variable.default === undefined || Array.isArray(variable.default)
       ? fix
-      : `${fix} (default ${String(variable.default)})`
+      : `${fix} (default ${defaultWords(variable.default)})`
   if (item !== undefined) {
     const list = prepare(env, variables, [name])[name]
     const value = Array.isArray(list) ? String(list[Number(item)]) : ''
@@ -159,6 +159,13 @@ function explain(error: ErrorObject, env: Env, variables: Record<string, Variabl
   if (secret) return { name, text: `${name} is not ${expected ?? 'usable'}: ${fix}.` }
   const value = env[name]?.trim()
   return { name, text: `${name} is "${value}"${expected ? `, which is not ${expected}` : ''}: ${withDefault}.` }
+}
+
+/** A default as the message shows it: a number, a word or a flag as written, anything else as JSON. */
+function defaultWords(value: unknown): string {
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+    ? String(value)
+    : JSON.stringify(value)
 }
 
 /** Checks the variables one entry reads: defaults filled in, numbers and booleans coerced, every problem listed. */

@@ -31,7 +31,7 @@ export function createFilePublisher(
   return {
     publish(slug, configText) {
       const launch = launches.find((l) => l.slug === slug)
-      const run = async () => {
+      const run = () => {
         const started = performance.now()
         if (!launch)
           return {

@@ -137,8 +137,6 @@ export function addLocalGate(app: Hono<StudioEnv>, ctx: StudioContext): void {
 
 /** The studio's page with the local token written in (the page's API calls send it back). */
 export function withLocalToken(html: string, local: { token: string }): string {
-  return html.replace(
-    /<\/head>/i,
-    () => `<meta name="${localTokenMeta}" content="${escapeHtml(local.token)}">\n</head>`,
-  )
+  const meta = `<meta name="${localTokenMeta}" content="${escapeHtml(local.token)}">\n`
+  return html.replace(/<\/head>/i, () => `${meta}</head>`)
 }
