@@ -1,6 +1,8 @@
 import { parsePhoneNumberFromString, type PhoneNumber } from 'libphonenumber-js'
 import type { NotificationForm } from '../delivery/notification.ts'
 import type { PhoneReader } from '../store/follow-up.ts'
+import type { LeadStore } from '../store/store.ts'
+import type { AppLog } from '../app.ts'
 
 /**
  * Phone numbers as the sales team reads and searches them: a number typed in any format ("(647) 555-0111",
@@ -55,4 +57,30 @@ export function createPhoneReader(formOf: (launch: string) => NotificationForm):
     }
     return ''
   }
+}
+
+/**
+ * Reads the phones of leads stored since the last look (E.164), once at a time: searches and repeats need them. The
+ * leads stored before this version (or by the function since the last start) are read at once, not on the first look.
+ */
+export function startReadingPhones(
+  store: Pick<LeadStore, 'fillPhoneNumbers'>,
+  formOf: (launch: string) => NotificationForm,
+  log: Pick<AppLog, 'error'>,
+): () => Promise<void> {
+  const readPhone = createPhoneReader(formOf)
+  let reading: Promise<void> | undefined
+  const readPhones = () => {
+    reading ??= store
+      .fillPhoneNumbers(readPhone)
+      .then(() => undefined)
+      .finally(() => {
+        reading = undefined
+      })
+    return reading
+  }
+  readPhones().catch((error: unknown) =>
+    log.error('leads page: could not read the phone numbers of the stored leads', error),
+  )
+  return readPhones
 }

@@ -1,5 +1,6 @@
 import type { Context } from 'hono'
-import type { LeadsFilter } from './sessions.ts'
+import { getCookie } from 'hono/cookie'
+import type { LeadsFilter, SessionStore } from './sessions.ts'
 
 /**
  * Who may look at the leads page besides holders of the shared LEADS_PASSWORD: people signed in to the studio, and
@@ -54,3 +55,62 @@ export type LeadsAudit = (entry: LeadsAuditEntry) => Promise<void>
 
 /** What the studio hands the leads page: its sign-in and its audit log. */
 export type StudioLeadsAccess = { signIn: StudioSignIn; audit: LeadsAudit }
+
+/** The shared password's session cookie, on /leads only. */
+export const sessionCookie = 'leads_session'
+
+/** What finding the viewer needs: the studio's sign-in, the shared password's sessions, the clock. */
+export type ViewerDeps = {
+  studio?: StudioSignIn | undefined
+  checkPassword?: ((attempt: string) => boolean) | undefined
+  sessions: SessionStore
+  clock: () => Date
+  sessionMs: number
+  clientIp: (c: Context) => string
+}
+
+/** The shared password's session of the request (its token and filter), when there is a live one. */
+export async function passwordSessionOf(
+  c: Context,
+  deps: ViewerDeps,
+): Promise<{ token: string; filter: LeadsFilter } | undefined> {
+  const token = getCookie(c, sessionCookie)
+  if (!token || !deps.checkPassword) return undefined
+  const session = await deps.sessions.find(token, deps.clock())
+  return session ? { token, filter: session.filter } : undefined
+}
+
+/**
+ * Who is looking, and at what: a studio account (its launches, its search kept under its session) or the shared
+ * password's session. A studio session that ended, expired or was voided is nobody.
+ */
+export async function viewerOf(c: Context, deps: ViewerDeps): Promise<Viewer | undefined> {
+  const { sessions, clock } = deps
+  const account = deps.studio ? await deps.studio.viewerOf(c) : undefined
+  if (account) {
+    return {
+      who: account.email,
+      launches: account.launches,
+      account,
+      filter: await sessions.accountFilter(account.sessionKey, clock()),
+      saveFilter: (filter) => sessions.saveAccountFilter(account.sessionKey, filter, clock(), deps.sessionMs),
+    }
+  }
+  const session = await passwordSessionOf(c, deps)
+  if (!session) return undefined
+  return {
+    who: `shared leads password from ${deps.clientIp(c)}`,
+    filter: session.filter,
+    saveFilter: (filter) => sessions.saveFilter(session.token, filter),
+  }
+}
+
+/** Whether a viewer may see a launch's leads: every launch, or their account's. */
+export function mayView(viewer: Viewer, launch: string): boolean {
+  return viewer.launches === undefined || viewer.launches.includes(launch)
+}
+
+/** Whether the bar offers the studio: to an owner's or editor's account, not to sales or the shared password. */
+export function studioLink(viewer: Viewer): boolean {
+  return viewer.account !== undefined && viewer.account.role !== 'sales'
+}

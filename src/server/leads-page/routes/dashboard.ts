@@ -1,10 +1,9 @@
-import type { Context, Hono } from 'hono'
-import type { LeadSearch, PulseStore } from '../store/store.ts'
-import { dashboardView } from './dashboard-view.ts'
-import { lastDays } from '../store/days.ts'
-import type { LeadsFilter } from './sessions.ts'
-import type { LeadsAudit, Viewer } from './viewers.ts'
-import type { LaunchChoice, ViewContext } from './views.ts'
+import type { Hono } from 'hono'
+import { lastDays } from '../../store/days.ts'
+import type { LeadsContext } from '../context.ts'
+import { dashboardView } from '../dashboard-view.ts'
+import { launchChoice, scopeOf } from '../lead-search.ts'
+import { studioLink } from '../viewers.ts'
 
 /**
  * The dashboard's routes: GET /leads/dashboard shows the pulse of the launch chosen in the session (or of every launch
@@ -15,26 +14,14 @@ import type { LaunchChoice, ViewContext } from './views.ts'
 /** How many days the dashboard covers, today included. */
 export const dashboardDays = 30
 
-/** What the dashboard uses of the leads page. */
-export type DashboardContext = {
-  store: Pick<PulseStore, 'countPulse'>
-  audit: LeadsAudit
-  view: ViewContext
-  clock: () => Date
-  viewerOf(c: Context): Promise<Viewer | undefined>
-  launchChoice(viewer: Viewer, filter: LeadsFilter): Promise<LaunchChoice>
-  scopeOf(viewer: Viewer, choice: LaunchChoice): Pick<LeadSearch, 'launch' | 'launches'>
-  studioLink(viewer: Viewer): boolean
-}
-
 /** Adds the dashboard to the leads page's app. */
-export function addDashboardRoutes(app: Hono, ctx: DashboardContext): void {
+export function addDashboardRoutes(app: Hono, ctx: LeadsContext): void {
   app.get('/leads/dashboard', async (c) => {
     const viewer = await ctx.viewerOf(c)
     if (!viewer) return c.redirect('/leads', 303)
-    const choice = await ctx.launchChoice(viewer, viewer.filter)
+    const choice = await launchChoice(ctx, viewer, viewer.filter)
     const pulse = await ctx.store.countPulse({
-      ...ctx.scopeOf(viewer, choice),
+      ...scopeOf(viewer, choice),
       days: lastDays(ctx.clock(), dashboardDays, ctx.view.timeZone),
     })
     const launches = choice.selected
@@ -48,7 +35,7 @@ export function addDashboardRoutes(app: Hono, ctx: DashboardContext): void {
       launch: choice.selected || undefined,
       detail: launches,
     })
-    return c.html(dashboardView(ctx.view, pulse, choice, ctx.studioLink(viewer)))
+    return c.html(dashboardView(ctx.view, pulse, choice, studioLink(viewer)))
   })
 
   app.post('/leads/dashboard', async (c) => {
@@ -57,7 +44,7 @@ export function addDashboardRoutes(app: Hono, ctx: DashboardContext): void {
     const body = await c.req.parseBody()
     const asked = typeof body.launch === 'string' ? body.launch.trim().slice(0, 200) : ''
     // Only a launch there is and the viewer may see; anything else means all of theirs.
-    const choice = await ctx.launchChoice(viewer, { ...viewer.filter, launch: asked })
+    const choice = await launchChoice(ctx, viewer, { ...viewer.filter, launch: asked })
     await viewer.saveFilter({ ...viewer.filter, launch: choice.selected })
     return c.redirect('/leads/dashboard', 303)
   })

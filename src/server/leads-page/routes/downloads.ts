@@ -1,0 +1,71 @@
+import type { Context, Hono } from 'hono'
+import type { LeadsContext } from '../context.ts'
+import { fieldsOfForms, writeLeadsCsv } from '../leads-csv.ts'
+import { filterWords, launchChoice, matchingLeads } from '../lead-search.ts'
+import { peopleCsvHeader, peopleCsvRecord } from '../people-csv.ts'
+import type { Viewer } from '../viewers.ts'
+import { launchOf, type LaunchChoice } from '../views.ts'
+
+/**
+ * The list as CSV, as filtered: GET /leads/people.csv (the columns a salesperson reads, people-csv.ts) and
+ * GET /leads/leads.csv (every column, for integrations: the same writer as npm run leads:export). Each download is a
+ * line of the audit log.
+ */
+
+/** A download's answer: a byte-order mark first, so Excel reads accents correctly. */
+async function csvAnswer(
+  c: Context,
+  ctx: LeadsContext,
+  viewer: Viewer,
+  choice: LaunchChoice,
+  download: { what: string; name: string; chunks: string[]; written: number },
+): Promise<Response> {
+  await ctx.audit({
+    who: viewer.who,
+    action: `downloaded leads as CSV${download.what}`,
+    launch: choice.selected || undefined,
+    detail: `${filterWords(viewer, choice, viewer.filter)}; ${download.written} leads`,
+  })
+  const day = new Intl.DateTimeFormat('en-CA', { timeZone: ctx.timeZone }).format(ctx.clock())
+  return c.body(['\uFEFF', ...download.chunks].join(''), 200, {
+    'content-type': 'text/csv; charset=utf-8',
+    'content-disposition': `attachment; filename="${download.name}-${day}.csv"`,
+  })
+}
+
+/** Every column, for integrations. */
+async function allColumns(c: Context, ctx: LeadsContext): Promise<Response> {
+  const viewer = await ctx.viewerOf(c)
+  if (!viewer) return c.redirect('/leads', 303)
+  const choice = await launchChoice(ctx, viewer, viewer.filter)
+  await ctx.readPhones()
+  const chunks: string[] = []
+  // The chosen launch's form fields, or every launch's (the default launch's first).
+  const forms = (choice.selected ? [launchOf(choice.present, choice.selected)] : choice.present).map((l) => l.form)
+  const written = await writeLeadsCsv(
+    matchingLeads(ctx, viewer, choice),
+    fieldsOfForms(forms),
+    (chunk) => void chunks.push(chunk),
+    (ids) => ctx.store.documentOpeningsOf(ids),
+  )
+  return csvAnswer(c, ctx, viewer, choice, { what: '', name: 'leads', chunks, written })
+}
+
+/** The columns a salesperson reads. */
+async function forPeople(c: Context, ctx: LeadsContext): Promise<Response> {
+  const viewer = await ctx.viewerOf(c)
+  if (!viewer) return c.redirect('/leads', 303)
+  const choice = await launchChoice(ctx, viewer, viewer.filter)
+  const withLaunch = !choice.selected && choice.present.length > 1
+  const chunks = [peopleCsvHeader(ctx.timeZone, withLaunch)]
+  for await (const lead of matchingLeads(ctx, viewer, choice)())
+    chunks.push(peopleCsvRecord(lead, choice.present, ctx.timeZone, withLaunch))
+  const name = `${choice.selected || 'all-launches'}-leads`
+  return csvAnswer(c, ctx, viewer, choice, { what: ' (for people)', name, chunks, written: chunks.length - 1 })
+}
+
+/** Adds the downloads to the leads page's app. */
+export function addDownloadRoutes(app: Hono, ctx: LeadsContext): void {
+  app.get('/leads/leads.csv', (c) => allColumns(c, ctx))
+  app.get('/leads/people.csv', (c) => forPeople(c, ctx))
+}
