@@ -1,4 +1,16 @@
-import type { AddressKey } from './store.ts'
+/**
+ * A keyed hash (HMAC-SHA256, addressKeyOf below) of an e-mail address: what the suppression list holds instead of the
+ * address. Branded, so a plain address cannot be stored by mistake.
+ */
+export type AddressKey = string & { readonly __addressKey: unique symbol }
+
+/** The suppression list's part of the store contract (store.ts): sqlite-suppression.ts, postgres-suppression.ts. */
+export interface SuppressionStore {
+  /** Puts an address (as its key) on the suppression list: it withdrew consent and must not be contacted again. */
+  suppressAddress(key: AddressKey): Promise<void>
+  /** Whether an address (as its key) is on the suppression list. */
+  isSuppressed(key: AddressKey): Promise<boolean>
+}
 
 /** HMAC-SHA256 computed on the caller's thread (the Node entry's node:crypto); without one, Web Crypto's. */
 export type HmacSha256 = (secret: string, message: string) => Uint8Array
