@@ -262,7 +262,6 @@ const maxLines = 450
 const waitingForSplit = new Set([
   'src/config/config-semantics.ts',
   'src/server/store/store.ts',
-  'src/studio/client/views/LaunchEditor.tsx',
   'src/server/leads-page/views.ts',
   'src/server/store/sqlite/sqlite-store.ts',
   'src/cli/build.ts',
