@@ -263,7 +263,6 @@ const maxLines = 450
  */
 const waitingForSplit = new Set([
   'src/config/config-semantics.ts',
-  'src/studio/client/views/LaunchEditor.tsx',
   'src/server/store/sqlite/sqlite-store.ts',
   'src/cli/build.ts',
   'src/server/app.ts',

@@ -1,0 +1,68 @@
+import { useRef, type ReactNode } from 'react'
+import type { PublishWords } from './words.ts'
+
+type Props = {
+  siteName: string
+  status: string
+  canEdit: boolean
+  local: boolean
+  words: PublishWords
+  onSaveDraft: () => void
+  onPreviewLink: () => void
+  /** Picture files chosen with "Add picture": added at the cursor in the text. */
+  onPictures: (files: File[]) => void
+  onPublish: () => void
+  /** More buttons (undo and redo), before the draft's. */
+  children?: ReactNode
+}
+
+/** The bar above the editorRef: the launch's name, the status line, and the buttons that save, link, add and publish. */
+export function EditorToolbar({ siteName, status, canEdit, local, words, children, ...on }: Props) {
+  const pictureInput = useRef<HTMLInputElement>(null)
+  return (
+    <div className="toolbar">
+      <div className="title">
+        <h1 id="launch-heading">{siteName}</h1>
+        <p className="status" role="status">
+          {status}
+        </p>
+      </div>
+      {canEdit && (
+        <div className="actions">
+          {children}
+          <button type="button" onClick={on.onSaveDraft} aria-keyshortcuts="Control+S Meta+S">
+            Save draft
+          </button>
+          {!local && (
+            <button type="button" onClick={on.onPreviewLink}>
+              Preview link
+            </button>
+          )}
+          <button
+            type="button"
+            onClick={() => pictureInput.current?.click()}
+            title="Adds a picture at the cursor in the text (or drop one onto the text)"
+          >
+            Add picture
+          </button>
+          <input
+            ref={pictureInput}
+            type="file"
+            accept="image/png,image/jpeg,image/webp,image/avif,image/gif"
+            multiple
+            hidden
+            aria-label="Picture files to add"
+            onChange={(event) => {
+              const files = [...(event.currentTarget.files ?? [])]
+              event.currentTarget.value = ''
+              if (files.length) on.onPictures(files)
+            }}
+          />
+          <button type="button" className="primary" onClick={on.onPublish}>
+            {words.publish}
+          </button>
+        </div>
+      )}
+    </div>
+  )
+}

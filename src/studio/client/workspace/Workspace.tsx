@@ -1,0 +1,99 @@
+import { useCallback, useEffect, useRef } from 'react'
+import type { LaunchDetail } from '../../protocol.ts'
+import type { CodeEditor } from '../editing/code-editor.ts'
+import { History } from '../views/History.tsx'
+import { BlockingBanner, ChangedOnDiskBanner, PreviewLinkBanner, PublishedBanner } from './Banners.tsx'
+import { EditorToolbar } from './EditorToolbar.tsx'
+import { FormPanel } from './FormPanel.tsx'
+import { PreviewPane } from './PreviewPane.tsx'
+import { PublishDialog } from './PublishDialog.tsx'
+import { SourcePane } from './SourcePane.tsx'
+import { useCodeEditor } from './use-code-editor.ts'
+import { useDraft } from './use-draft.ts'
+import { useFormPart } from './use-form-part.ts'
+import { usePhases } from './use-phases.ts'
+import { usePictures } from './use-pictures.ts'
+import { usePreviewBridge } from './use-preview-bridge.ts'
+import { usePublishing } from './use-publishing.ts'
+import { publishWords } from './words.ts'
+
+type Props = { detail: LaunchDetail; canEdit: boolean; local: boolean }
+
+/**
+ * One launch's workspace: the toolbar, the banners, the text with its problems, the form view, the phases and
+ * previews, History and the publish dialog. Each job is a hook or a component of its own; this only wires them.
+ */
+export function Workspace({ detail, canEdit, local }: Props) {
+  const { slug } = detail
+  const words = publishWords(local)
+  useEffect(() => {
+    document.title = `${detail.siteName} — ${local ? 'page editor' : 'Studio'}`
+  }, [detail.siteName, local])
+  const editorRef = useRef<CodeEditor | null>(null)
+  const bridge = usePreviewBridge(slug, editorRef)
+  const draft = useDraft({ detail, canEdit, local, editorRef, refreshPreview: bridge.refreshPreview })
+  const addPictures = usePictures(slug, editorRef, draft.setStatus)
+  const { saveDraft } = draft
+  const onSettled = useCallback((reason: 'typing' | 'button') => void saveDraft(reason), [saveDraft])
+  const onDropFiles = useCallback((files: File[], pos: number) => void addPictures(files, pos), [addPictures])
+  const {
+    hostRef: codeHostRef,
+    text,
+    pointer,
+  } = useCodeEditor({
+    editorRef,
+    initialText: detail.draftText ?? detail.liveText,
+    initialProblems: detail.problems,
+    onSettled,
+    onCursorPart: bridge.showCursorPart,
+    onDropFiles,
+  })
+  const form = useFormPart(text, pointer, editorRef, draft.setStatus)
+  const publishing = usePublishing({ detail, local, words, editorRef, draft, refreshPreview: bridge.refreshPreview })
+  const phases = usePhases({ slug, editorRef, draft, bridge })
+
+  return (
+    <main className="editor" aria-labelledby="launch-heading">
+      <EditorToolbar
+        siteName={detail.siteName}
+        status={draft.status}
+        canEdit={canEdit}
+        local={local}
+        words={words}
+        onSaveDraft={() => void saveDraft('button')}
+        onPreviewLink={() => void phases.makeLink()}
+        onPictures={(files) => void addPictures(files, editorRef.current?.view.state.selection.main.head ?? 0)}
+        onPublish={publishing.open}
+      />
+      {detail.changedOnDisk && <ChangedOnDiskBanner local={local} />}
+      {publishing.published && <PublishedBanner published={publishing.published} local={local} />}
+      {publishing.blocking.length > 0 && <BlockingBanner blocking={publishing.blocking} words={words} />}
+      {phases.link && <PreviewLinkBanner link={phases.link} phases={bridge.phases} />}
+      <div className="workspace">
+        <SourcePane
+          hostRef={codeHostRef}
+          problems={draft.problems}
+          onLocate={(line, column) => editorRef.current?.goTo(line, column)}
+        />
+        <FormPanel config={form.config} part={form.part} onChange={form.onFormChange} />
+        <PreviewPane bridge={bridge} canEdit={canEdit} onShow={phases.showPhase} onMakeCurrent={phases.makeCurrent} />
+      </div>
+      <History
+        key={publishing.historyKey}
+        slug={slug}
+        canEdit={canEdit}
+        local={local}
+        onRestored={(v, warning) => void publishing.onRestored(v, warning)}
+      />
+      <PublishDialog
+        dialog={publishing.dialog}
+        siteName={detail.siteName}
+        localUrl={detail.localUrl}
+        local={local}
+        message={publishing.message}
+        onMessage={publishing.setMessage}
+        onConfirm={() => void publishing.publish()}
+      />
+    </main>
+  )
+}
