@@ -88,6 +88,141 @@ export function retryDelayMs(
   return Math.round(base * (1 + jitter * random()))
 }
 
+/** What one worker's runs share: its options with every default decided. */
+type WorkerContext = {
+  store: LeadStore
+  mailer: Mailer
+  webhook: WebhookSender | undefined
+  compose: LaterComposer | undefined
+  clock: () => Date
+  retry: RetryPolicy
+  mailAttempts: number
+  webhookDelays: number[]
+  leaseMs: number
+  jitter: number
+  batchSize: number
+  log: NonNullable<OutboxWorkerOptions['log']>
+  onFailed: OutboxWorkerOptions['onFailed']
+}
+
+function contextOf(options: OutboxWorkerOptions): WorkerContext {
+  const retry = options.retry ?? defaultRetryPolicy
+  return {
+    store: options.store,
+    mailer: options.mailer,
+    webhook: options.webhook,
+    compose: options.compose,
+    clock: options.clock ?? (() => new Date()),
+    retry,
+    mailAttempts: Math.max(1, retry.maxAttempts ?? defaultMaxAttempts),
+    webhookDelays: options.webhookDelaysMs ?? standardWebhookDelaysMs,
+    leaseMs: options.leaseMs ?? 120_000,
+    jitter: options.jitter ?? 0.2,
+    batchSize: Math.max(1, options.batchSize ?? 32),
+    log: options.log ?? {
+      info: (m: string) => console.log(m),
+      error: (m: string, e?: unknown) => console.error(m, e ?? ''),
+    },
+    onFailed: options.onFailed,
+  }
+}
+
+/** Hands one message to its mailer or webhook; rejects with a DeliveryError saying whether to try again. */
+function send(ctx: WorkerContext, job: OutboxJob, composed: Composed | undefined): Promise<void> {
+  if (job.kind !== 'webhook') {
+    if (!isLaterMail(job.mail)) return ctx.mailer.send(job.mail)
+    if (composed && 'mail' in composed) return ctx.mailer.send(composed.mail)
+    return Promise.reject(
+      new DeliveryError(
+        composed && 'retry' in composed
+          ? `Not composed: ${composed.retry}.`
+          : 'Not composed: this delivery has no launches to compose it from.',
+        false,
+      ),
+    )
+  }
+  if (!ctx.webhook) return Promise.reject(new DeliveryError('No webhook address is configured (WEBHOOK_URL).', true))
+  return ctx.webhook.send(job.webhook)
+}
+
+/** The batch's messages queued as what to send, composed (one read of their leads); a failure to read is each one's. */
+async function composeBatch(ctx: WorkerContext, jobs: OutboxJob[]): Promise<Map<number, Composed>> {
+  const later = jobs.flatMap((job) =>
+    job.kind !== 'webhook' && isLaterMail(job.mail) ? [{ id: job.id, leadId: job.leadId, mail: job.mail }] : [],
+  )
+  if (later.length === 0 || !ctx.compose) return new Map()
+  try {
+    const composed = await ctx.compose(later)
+    return new Map(later.map((job, i) => [job.id, composed[i]!]))
+  } catch (error) {
+    const retry = `its lead could not be read (${describeDeliveryError(error)})`
+    return new Map(later.map((job) => [job.id, { retry }]))
+  }
+}
+
+/** Why a claimed message must not be sent at all, or undefined. */
+function cancelReasonOf(job: OutboxJob, composed: Composed | undefined): string | undefined {
+  if (job.withdrawn && job.kind !== 'notification') return 'the registrant withdrew'
+  return composed && 'cancel' in composed ? composed.cancel : undefined
+}
+
+/** Sends one claimed message; true when it went (marked sent with its batch), else its failure is recorded here. */
+async function deliver(
+  ctx: WorkerContext,
+  job: OutboxJob,
+  report: DeliveryReport,
+  composed: Composed | undefined,
+): Promise<boolean> {
+  const cancelled = cancelReasonOf(job, composed)
+  if (cancelled !== undefined) {
+    await ctx.store.markMessageCancelled(job.id, ctx.clock())
+    ctx.log.info(`outbox: ${job.kind} ${job.id} not sent: ${cancelled}`)
+    return false
+  }
+  try {
+    await send(ctx, job, composed)
+  } catch (error) {
+    report.failed += 1
+    await recordFailure(ctx, job, error)
+    return false
+  }
+  return true
+}
+
+/** A failed attempt: failed for good (refused, or out of attempts) with the owners' alert, or retried after a delay. */
+async function recordFailure(ctx: WorkerContext, job: OutboxJob, error: unknown): Promise<void> {
+  const reason = describeDeliveryError(error)
+  const attempt = job.attempts + 1
+  const allowed = job.kind === 'webhook' ? ctx.webhookDelays.length + 1 : ctx.mailAttempts
+  if (isPermanentFailure(error) || attempt >= allowed) {
+    ctx.log.error(
+      `outbox: ${job.kind} ${job.id} failed after ${attempt} attempt${attempt === 1 ? '' : 's'}${isPermanentFailure(error) ? ' (refused for good)' : ''}: ${reason}. ` +
+        'It stays in the outbox as failed: `npm run outbox:retry` sends it again.',
+    )
+    await ctx.store.markMessageFailed(job.id, reason, ctx.clock())
+    ctx.onFailed?.(job, reason)
+    return
+  }
+  const delay =
+    job.kind === 'webhook'
+      ? Math.round((ctx.webhookDelays[job.attempts] ?? 0) * (1 + ctx.jitter * Math.random()))
+      : retryDelayMs(job.attempts, ctx.retry, ctx.jitter)
+  ctx.log.error(
+    `outbox: ${job.kind} ${job.id} failed (attempt ${attempt} of ${allowed}), retry in ${Math.round(delay / 100) / 10} s: ${reason}`,
+  )
+  await ctx.store.markMailFailed(job.id, reason, new Date(ctx.clock().getTime() + delay))
+}
+
+/** Sends one claimed batch side by side and marks the sent ones together. */
+async function deliverBatch(ctx: WorkerContext, jobs: OutboxJob[], report: DeliveryReport): Promise<void> {
+  const composed = await composeBatch(ctx, jobs)
+  const went = await Promise.all(jobs.map((job) => deliver(ctx, job, report, composed.get(job.id))))
+  // Marked together once the batch is sent: a crash before this line repeats this batch, and no other message.
+  const sent = jobs.filter((_, i) => went[i]).map((job) => job.id)
+  await ctx.store.markMailSent(sent, ctx.clock())
+  report.sent += sent.length
+}
+
 /**
  * The outbox worker. A batch at a time: claim up to `batchSize` due messages (one committed transaction), send them
  * side by side, mark the sent ones (one committed transaction). So a crash can repeat at most the batch in flight,
@@ -95,97 +230,11 @@ export function retryDelayMs(
  * message `failed` with its last error. A reply or webhook call of a registrant who withdrew is cancelled unsent.
  */
 export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
-  const { store, mailer, webhook } = options
-  const clock = options.clock ?? (() => new Date())
-  const retry = options.retry ?? defaultRetryPolicy
-  const mailAttempts = Math.max(1, retry.maxAttempts ?? defaultMaxAttempts)
-  const webhookDelays = options.webhookDelaysMs ?? standardWebhookDelaysMs
-  const leaseMs = options.leaseMs ?? 120_000
-  const jitter = options.jitter ?? 0.2
-  const batchSize = Math.max(1, options.batchSize ?? 32)
-  const log = options.log ?? {
-    info: (m: string) => console.log(m),
-    error: (m: string, e?: unknown) => console.error(m, e ?? ''),
-  }
-
+  const ctx = contextOf(options)
   let running: Promise<DeliveryReport> | undefined
   let again = false
   let timer: ReturnType<typeof setInterval> | undefined
   let stopped = false
-
-  function send(job: OutboxJob, composed: Composed | undefined): Promise<void> {
-    if (job.kind !== 'webhook') {
-      if (!isLaterMail(job.mail)) return mailer.send(job.mail)
-      if (composed && 'mail' in composed) return mailer.send(composed.mail)
-      return Promise.reject(
-        new DeliveryError(
-          composed && 'retry' in composed
-            ? `Not composed: ${composed.retry}.`
-            : 'Not composed: this delivery has no launches to compose it from.',
-          false,
-        ),
-      )
-    }
-    if (!webhook) return Promise.reject(new DeliveryError('No webhook address is configured (WEBHOOK_URL).', true))
-    return webhook.send(job.webhook)
-  }
-
-  /** The batch's messages queued as what to send, composed (one read of their leads); a failure to read is each one's. */
-  async function composeBatch(jobs: OutboxJob[]): Promise<Map<number, Composed>> {
-    const later = jobs.flatMap((job) =>
-      job.kind !== 'webhook' && isLaterMail(job.mail) ? [{ id: job.id, leadId: job.leadId, mail: job.mail }] : [],
-    )
-    if (later.length === 0 || !options.compose) return new Map()
-    try {
-      const composed = await options.compose(later)
-      return new Map(later.map((job, i) => [job.id, composed[i]!]))
-    } catch (error) {
-      const retry = `its lead could not be read (${describeDeliveryError(error)})`
-      return new Map(later.map((job) => [job.id, { retry }]))
-    }
-  }
-
-  /** Sends one claimed message; true when it went (marked sent with its batch), else its failure is recorded here. */
-  async function deliver(job: OutboxJob, report: DeliveryReport, composed: Composed | undefined): Promise<boolean> {
-    const cancelled =
-      job.withdrawn && job.kind !== 'notification'
-        ? 'the registrant withdrew'
-        : composed && 'cancel' in composed
-          ? composed.cancel
-          : undefined
-    if (cancelled !== undefined) {
-      await store.markMessageCancelled(job.id, clock())
-      log.info(`outbox: ${job.kind} ${job.id} not sent: ${cancelled}`)
-      return false
-    }
-    try {
-      await send(job, composed)
-    } catch (error) {
-      report.failed += 1
-      const reason = describeDeliveryError(error)
-      const attempt = job.attempts + 1
-      const allowed = job.kind === 'webhook' ? webhookDelays.length + 1 : mailAttempts
-      if (isPermanentFailure(error) || attempt >= allowed) {
-        log.error(
-          `outbox: ${job.kind} ${job.id} failed after ${attempt} attempt${attempt === 1 ? '' : 's'}${isPermanentFailure(error) ? ' (refused for good)' : ''}: ${reason}. ` +
-            'It stays in the outbox as failed: `npm run outbox:retry` sends it again.',
-        )
-        await store.markMessageFailed(job.id, reason, clock())
-        options.onFailed?.(job, reason)
-        return false
-      }
-      const delay =
-        job.kind === 'webhook'
-          ? Math.round((webhookDelays[job.attempts] ?? 0) * (1 + jitter * Math.random()))
-          : retryDelayMs(job.attempts, retry, jitter)
-      log.error(
-        `outbox: ${job.kind} ${job.id} failed (attempt ${attempt} of ${allowed}), retry in ${Math.round(delay / 100) / 10} s: ${reason}`,
-      )
-      await store.markMailFailed(job.id, reason, new Date(clock().getTime() + delay))
-      return false
-    }
-    return true
-  }
 
   async function drain(): Promise<DeliveryReport> {
     const report: DeliveryReport = { sent: 0, failed: 0 }
@@ -193,14 +242,9 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
       again = false
       // A stop ends the run after the batch in hand; the rest stays pending for the next start.
       while (!stopped) {
-        const jobs = await store.claimDueMail(clock(), batchSize, leaseMs)
+        const jobs = await ctx.store.claimDueMail(ctx.clock(), ctx.batchSize, ctx.leaseMs)
         if (jobs.length === 0) break
-        const composed = await composeBatch(jobs)
-        const went = await Promise.all(jobs.map((job) => deliver(job, report, composed.get(job.id))))
-        // Marked together once the batch is sent: a crash before this line repeats this batch, and no other message.
-        const sent = jobs.filter((_, i) => went[i]).map((job) => job.id)
-        await store.markMailSent(sent, clock())
-        report.sent += sent.length
+        await deliverBatch(ctx, jobs, report)
       }
     } while (again && !stopped)
     return report
@@ -221,7 +265,7 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   }
 
   function runLogged(): void {
-    deliverDue().catch((error: unknown) => log.error('outbox: delivery run failed', error))
+    deliverDue().catch((error: unknown) => ctx.log.error('outbox: delivery run failed', error))
   }
 
   return {
