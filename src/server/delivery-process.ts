@@ -20,6 +20,7 @@ import type {
 import { composingLaunchOf, createLaterComposer, type ComposingLaunch } from './compose-later.ts'
 import { launchSiteOf } from './site/launch-site.ts'
 import { hmacSha256 } from './store/private-files.ts'
+import { addressKeyOf } from './store/suppression.ts'
 
 // The delivery process (started and supervised by delivery-supervisor.ts, never run by hand): the outbox worker of
 // the server that forked it, on the same SQLite database (or the same PostgreSQL). It ends when told to, and when its server is gone (the IPC
@@ -42,6 +43,10 @@ function useLaunches(list: DeliveryLaunches): void {
       return [contract.slug, composingLaunchOf(launchSiteOf(contract, { notifyEmail, links }), timeZone)]
     }),
   )
+}
+
+function suppressionKeyOf(secret: string | undefined) {
+  return secret === undefined ? undefined : (email: string) => addressKeyOf(secret, email, hmacSha256)
 }
 
 async function run(start: DeliveryStart): Promise<void> {
@@ -79,6 +84,7 @@ async function run(start: DeliveryStart): Promise<void> {
     retry: start.retry,
     webhookDelaysMs: start.webhookDelaysMs,
     compose: createLaterComposer({ store, launchOf: (slug) => launches.get(slug) }),
+    suppressionKeyOf: suppressionKeyOf(start.compose.suppressionSecret),
     onFailed: (job, reason) =>
       tell({ type: 'failed', job: { id: job.id, kind: job.kind, leadId: job.leadId, attempts: job.attempts }, reason }),
   })

@@ -38,6 +38,8 @@ export type DeliveryComposing = {
   timeZone: string
   notifyEmail: string | undefined
   unsubscribeSecret: string
+  /** The suppression list's secret: the outbox checks every message's address against the list as it goes. */
+  suppressionSecret?: string | undefined
 }
 
 /** A message that reached the failed state, as the delivery process tells the server (for the owners' alert). */

@@ -182,6 +182,7 @@ export async function startNodeServer(
         timeZone: settings.timeZone,
         notifyEmail: settings.notifyEmail,
         unsubscribeSecret: unsubscribeSecret(),
+        suppressionSecret: opened.secrets.suppression(),
       }, // launches: from makeFunction
     },
     onFailed: (job, reason) => alerts.raise(messageFailedAlert(job, reason)),

@@ -53,8 +53,9 @@ async function answerDocumentLink(c: Context, deps: DocumentRouteDeps): Promise<
   const lead = await leadOfLink(deps, link.submissionId)
   const launch = (lead && deps.launchOf(lead.launch)) || deps.fallback
   const t = launch.documents.texts
+  // A changed link is not one we sent: it gets no fresh links (they would go to whoever its id names), and no button.
+  if (link.kind === 'forged') return documentPage(c, launch, 403, t.heading, t.unavailableText)
   if (c.req.method === 'POST') return sendFreshLinks(c, deps, lead, launch, now)
-  if (link.kind === 'forged') return documentPage(c, launch, 403, t.heading, t.text, true)
   if (link.kind === 'expired') return documentPage(c, launch, 410, t.heading, t.text, true)
   const offered = lead ? deps.launchOf(lead.launch)?.documents.list.find((d) => d.id === link.document) : undefined
   if (!lead || !offered) return documentPage(c, launch, 404, t.heading, t.unavailableText)

@@ -5,7 +5,7 @@
  */
 import type { ReplyConfig } from '../../../schema/reply.ts'
 import { documentsOffered, type FunctionDocuments } from '../../../schema/documents.ts'
-import { singleAddress } from './mailer.ts'
+import { isDoNotContact, singleAddress } from './mailer.ts'
 import { isRealtorLead, replyForLead } from './realtor.ts'
 import { composeReply, replyMessageId, type ReplySettings } from './reply.ts'
 import { documentLinksFor } from './document-links.ts'
@@ -119,10 +119,7 @@ export async function followUpMessages(
 ): Promise<NewMessage[]> {
   if (!launch.reply && !deps.webhook) return []
   const email = typeof lead.fields.email === 'string' ? singleAddress(lead.fields.email) : undefined
-  const withdrawn =
-    email !== undefined &&
-    ((await deps.store.isAddressWithdrawn(email)) ||
-      (deps.suppressionKeyOf !== undefined && (await deps.store.isSuppressed(await deps.suppressionKeyOf(email)))))
+  const withdrawn = email !== undefined && (await isDoNotContact(deps.store, deps.suppressionKeyOf, email))
   if (withdrawn) {
     deps.log.info('send-contact-email: this address withdrew earlier: no reply or webhook call')
     return []

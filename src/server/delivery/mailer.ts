@@ -1,5 +1,5 @@
 import { DeliveryError } from './delivery-error.ts'
-import type { OutgoingMail } from '../store/store.ts'
+import type { AddressKey, LeadStore, OutgoingMail } from '../store/store.ts'
 
 /**
  * Sends one composed notification. Resolves once the message is accepted (by the SMTP server, the mail API,
@@ -39,6 +39,19 @@ export function recipientOf(to: string): string {
   if (!address)
     throw new DeliveryError(`The recipient is not one plain e-mail address: ${JSON.stringify(to.slice(0, 100))}`, true)
   return address
+}
+
+/**
+ * Whether an address must not be written to (CASL): a lead of it withdrew, or it is on the suppression list (it withdrew
+ * and was erased). Without `keyOf` (no suppression secret) only the withdrawals are known.
+ */
+export async function isDoNotContact(
+  store: Pick<LeadStore, 'isAddressWithdrawn' | 'isSuppressed'>,
+  keyOf: ((email: string) => Promise<AddressKey>) | undefined,
+  email: string,
+): Promise<boolean> {
+  if (await store.isAddressWithdrawn(email)) return true
+  return keyOf !== undefined && (await store.isSuppressed(await keyOf(email)))
 }
 
 /** The address part of a From setting: "Name <a@b.c>" → "a@b.c"; "a@b.c" as it is. */

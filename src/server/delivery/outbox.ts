@@ -1,9 +1,9 @@
 // The delivery room (src/server/delivery/): what leaves after a lead is stored: this outbox and its worker, the
 // mailers (.eml, SMTP, Resend), the notification, the reply, the CRM webhook and the unsubscribe links.
 import { describeDeliveryError, DeliveryError, isPermanentFailure } from './delivery-error.ts'
-import type { Mailer } from './mailer.ts'
+import { addressOf, isDoNotContact, type Mailer } from './mailer.ts'
 import { isLaterMail } from '../store/messages.ts'
-import type { LaterMail, LeadStore, OutboxJob, OutgoingMail, WebhookMessage } from '../store/store.ts'
+import type { AddressKey, LaterMail, LeadStore, OutboxJob, OutgoingMail, WebhookMessage } from '../store/store.ts'
 
 /**
  * How the outbox retries mail: exponential backoff from `minDelayMs`, doubling per attempt, capped at `maxDelayMs`;
@@ -50,6 +50,11 @@ export type OutboxWorkerOptions = {
    * Absent, such a message waits (a temporary failure) for a worker that has it.
    */
   compose?: LaterComposer | undefined
+  /**
+   * The suppression list's key of an address (suppression.ts): with it, no message but the team's notification goes to
+   * an address on the list. Without it only withdrawals are checked.
+   */
+  suppressionKeyOf?: ((email: string) => Promise<AddressKey>) | undefined
 }
 
 /**
@@ -103,6 +108,7 @@ type WorkerContext = {
   batchSize: number
   log: NonNullable<OutboxWorkerOptions['log']>
   onFailed: OutboxWorkerOptions['onFailed']
+  suppressionKeyOf: OutboxWorkerOptions['suppressionKeyOf']
 }
 
 function contextOf(options: OutboxWorkerOptions): WorkerContext {
@@ -124,6 +130,7 @@ function contextOf(options: OutboxWorkerOptions): WorkerContext {
       error: (m: string, e?: unknown) => console.error(m, e ?? ''),
     },
     onFailed: options.onFailed,
+    suppressionKeyOf: options.suppressionKeyOf,
   }
 }
 
@@ -160,10 +167,22 @@ async function composeBatch(ctx: WorkerContext, jobs: OutboxJob[]): Promise<Map<
   }
 }
 
-/** Why a claimed message must not be sent at all, or undefined. */
-function cancelReasonOf(job: OutboxJob, composed: Composed | undefined): string | undefined {
+/**
+ * Why a claimed message must not be sent at all, or undefined. Checked as it goes, whatever queued it: no message but
+ * the team's notification reaches an address that withdrew or is on the suppression list.
+ */
+async function cancelReasonOf(
+  ctx: WorkerContext,
+  job: OutboxJob,
+  composed: Composed | undefined,
+): Promise<string | undefined> {
   if (job.withdrawn && job.kind !== 'notification') return 'the registrant withdrew'
-  return composed && 'cancel' in composed ? composed.cancel : undefined
+  if (composed && 'cancel' in composed) return composed.cancel
+  if (job.kind === 'notification' || job.kind === 'webhook') return undefined
+  const to = composed && 'mail' in composed ? composed.mail.to : job.mail.to
+  if (await isDoNotContact(ctx.store, ctx.suppressionKeyOf, addressOf(to)))
+    return 'its address withdrew consent or is on the suppression list'
+  return undefined
 }
 
 /** Sends one claimed message; true when it went (marked sent with its batch), else its failure is recorded here. */
@@ -173,13 +192,13 @@ async function deliver(
   report: DeliveryReport,
   composed: Composed | undefined,
 ): Promise<boolean> {
-  const cancelled = cancelReasonOf(job, composed)
-  if (cancelled !== undefined) {
-    await ctx.store.markMessageCancelled(job.id, ctx.clock())
-    ctx.log.info(`outbox: ${job.kind} ${job.id} not sent: ${cancelled}`)
-    return false
-  }
   try {
+    const cancelled = await cancelReasonOf(ctx, job, composed)
+    if (cancelled !== undefined) {
+      await ctx.store.markMessageCancelled(job.id, ctx.clock())
+      ctx.log.info(`outbox: ${job.kind} ${job.id} not sent: ${cancelled}`)
+      return false
+    }
     await send(ctx, job, composed)
   } catch (error) {
     report.failed += 1

@@ -62,6 +62,9 @@ const worker = createOutboxWorker({
   webhook,
   retry: settings.retry,
   webhookDelaysMs: settings.webhookDelaysMs,
+  suppressionKeyOf: settings.suppressionSecret
+    ? (email: string) => addressKeyOf(settings.suppressionSecret!, email)
+    : undefined,
 })
 
 /** Delivers due mail in the background: Supabase keeps the instance alive for it through EdgeRuntime.waitUntil. */
