@@ -1,7 +1,7 @@
-import { closeSync, openSync, readSync, statSync } from 'node:fs'
+import { closeSync, openSync, readdirSync, readSync, statSync, type Dirent } from 'node:fs'
 import path from 'node:path'
 import { documentIdOf } from '../../schema/documents.ts'
-import { describePath, describeValue, listWords, type Finding } from './describe.ts'
+import { closest, describePath, describeValue, listWords, type Finding } from './describe.ts'
 
 // The files a config names: its images (in public/, copied to the site) and its documents (in the launch's folder,
 // never copied anywhere: they are served only through a signed link).
@@ -149,6 +149,47 @@ export function isFile(file: string): boolean {
 }
 
 function displayFolder(dir: string): string {
+  const relative = path.relative(process.cwd(), dir)
+  return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : dir
+}
+
+/** Each image the config names is a file in the launch's public/ folder (with the nearest name when it is not). */
+export function checkImages(data: unknown, publicDir: string): Finding[] {
+  const findings: Finding[] = []
+  let available: string[] | undefined
+  for (const image of listConfigImages(data)) {
+    if (!image.src.startsWith('/')) continue
+    const file = path.resolve(publicDir, `.${image.src}`)
+    if (!file.startsWith(path.resolve(publicDir) + path.sep)) continue
+    if (isFile(file)) continue
+    available ??= listFiles(publicDir)
+    const meant = closest(image.src, available)
+    const at = [...image.path, 'src']
+    findings.push({
+      at,
+      message: `${describePath(at)} names ${describeValue(image.src)}, but there is no such file in ${displayDir(publicDir)}${
+        meant ? `; did you mean '${meant}'?` : '.'
+      }`,
+      fix: available.length
+        ? `Put the image at ${displayDir(file)}, or correct the name (it is case-sensitive; "/images/x.jpg" means public/images/x.jpg).`
+        : `There are no files in ${displayDir(publicDir)} at all: images live in a folder named "public" beside the config file.`,
+    })
+  }
+  return findings
+}
+
+/** Files under `dir` as site paths ("/images/hero.jpg"); [] when the folder is missing. */
+function listFiles(dir: string): string[] {
+  try {
+    return (readdirSync(dir, { recursive: true, withFileTypes: true }) as Dirent[])
+      .filter((entry) => entry.isFile())
+      .map((entry) => `/${path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/')}`)
+  } catch {
+    return []
+  }
+}
+
+function displayDir(dir: string): string {
   const relative = path.relative(process.cwd(), dir)
   return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : dir
 }

@@ -1,4 +1,3 @@
-import { readdirSync } from 'node:fs'
 import path from 'node:path'
 import {
   createRegistrationAjv,
@@ -8,7 +7,7 @@ import {
 } from '../../schema/registration-ajv.ts'
 import { formFieldSchemas, formRequiredFields } from '../../schema/registration-rules.ts'
 import { reservedFieldNames } from '../../schema/registration-contract.ts'
-import { checkDocuments, isFile, listConfigImages } from './config-files.ts'
+import { checkDocuments, checkImages } from './config-files.ts'
 import { checkReplyPlaceholders } from './reply-placeholders-check.ts'
 import { checkExpressConsent, checkPrivacy } from './legal-checks.ts'
 import { checkPhases } from './phase-checks.ts'
@@ -43,46 +42,6 @@ export function checkConfigSemantics(data: unknown, publicDir: string): Finding[
     // The launch's folder is where page.config.json and its public/ are.
     ...checkDocuments(data, path.dirname(publicDir)),
   ]
-}
-
-function checkImages(data: Json, publicDir: string): Finding[] {
-  const findings: Finding[] = []
-  let available: string[] | undefined
-  for (const image of listConfigImages(data)) {
-    if (!image.src.startsWith('/')) continue
-    const file = path.resolve(publicDir, `.${image.src}`)
-    if (!file.startsWith(path.resolve(publicDir) + path.sep)) continue
-    if (isFile(file)) continue
-    available ??= listFiles(publicDir)
-    const meant = closest(image.src, available)
-    const at = [...image.path, 'src']
-    findings.push({
-      at,
-      message: `${describePath(at)} names ${describeValue(image.src)}, but there is no such file in ${displayDir(publicDir)}${
-        meant ? `; did you mean '${meant}'?` : '.'
-      }`,
-      fix: available.length
-        ? `Put the image at ${displayDir(file)}, or correct the name (it is case-sensitive; "/images/x.jpg" means public/images/x.jpg).`
-        : `There are no files in ${displayDir(publicDir)} at all: images live in a folder named "public" beside the config file.`,
-    })
-  }
-  return findings
-}
-
-/** Files under `dir` as site paths ("/images/hero.jpg"); [] when the folder is missing. */
-function listFiles(dir: string): string[] {
-  try {
-    return (readdirSync(dir, { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[])
-      .filter((entry) => entry.isFile())
-      .map((entry) => `/${path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/')}`)
-  } catch {
-    return []
-  }
-}
-
-function displayDir(dir: string): string {
-  const relative = path.relative(process.cwd(), dir)
-  return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : dir
 }
 
 function checkAnchors(data: Json): Finding[] {

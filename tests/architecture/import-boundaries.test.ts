@@ -262,7 +262,6 @@ const maxLines = 450
  * follow it; the list only shrinks, and the rule holds for every other file meanwhile.
  */
 const waitingForSplit = new Set([
-  'src/config/config-semantics.ts',
   'src/server/store/sqlite/sqlite-store.ts',
   'src/cli/build.ts',
   'src/server/app.ts',
