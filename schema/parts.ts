@@ -39,6 +39,12 @@ export const paragraphsSchema = {
   minItems: 1,
 } as const satisfies JSONSchema
 
+/**
+ * An image's path inside the launch's public/ folder: "/" and then parts, none of them "." or ".." or empty, and no
+ * backslash, so that it never names a file outside the launch (the checker and the build hold the same rule again).
+ */
+export const imageSrcPattern = '^(?!.*/\\.{1,2}(/|$))(?!.*//)/[^\\s\\\\]+\\.(svg|png|jpe?g|webp|avif)$'
+
 export const imageSchema = {
   type: 'object',
   title: 'Image',
@@ -47,8 +53,9 @@ export const imageSchema = {
     src: {
       type: 'string',
       title: 'File',
-      description: 'Path of the image inside public/, starting with "/".',
-      pattern: '^/[^\\s]+\\.(svg|png|jpe?g|webp|avif)$',
+      description:
+        'Path of the image inside public/, starting with "/" (no "." or ".." parts: it stays inside public/).',
+      pattern: imageSrcPattern,
       examples: ['/images/hero.svg'],
     },
     alt: {

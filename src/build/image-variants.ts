@@ -3,7 +3,7 @@ import { mkdir, readFile, rename, stat } from 'node:fs/promises'
 import path from 'node:path'
 import sharp from 'sharp'
 import type { ImageManifest, ImageVariants, PageConfig } from '../../schema/page-config.ts'
-import { isRasterImage, isSvgImage, listConfigImages } from '../config/config-files.ts'
+import { isRasterImage, isSvgImage, listConfigImages, publicFileOf } from '../config/config-files.ts'
 import { linkOrCopyFile } from './page-code.ts'
 
 /** The widths made for each image; never wider than the original, whose own width is added when smaller than the largest. */
@@ -70,7 +70,12 @@ async function buildOne(
   cacheDir: string | undefined,
   counts: VariantCounts,
 ): Promise<ImageVariants> {
-  const file = path.join(publicDir, ...src.split('/').filter(Boolean))
+  // Checked again here, for a config the checker never saw: a picture is read from, and written under, its launch only.
+  const file = publicFileOf(publicDir, src)
+  if (file === undefined)
+    throw new Error(
+      `The image ${JSON.stringify(src)} named in the config climbs out of ${publicDir}: the build stops here.`,
+    )
   let input: Buffer
   try {
     input = await readFile(file)

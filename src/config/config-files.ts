@@ -158,9 +158,11 @@ export function checkImages(data: unknown, publicDir: string): Finding[] {
   const findings: Finding[] = []
   let available: string[] | undefined
   for (const image of listConfigImages(data)) {
-    if (!image.src.startsWith('/')) continue
-    const file = path.resolve(publicDir, `.${image.src}`)
-    if (!file.startsWith(path.resolve(publicDir) + path.sep)) continue
+    const file = publicFileOf(publicDir, image.src)
+    if (file === undefined) {
+      findings.push(climbingImageFinding([...image.path, 'src'], image.src))
+      continue
+    }
     if (isFile(file)) continue
     available ??= listFiles(publicDir)
     const meant = closest(image.src, available)
@@ -192,4 +194,26 @@ function listFiles(dir: string): string[] {
 function displayDir(dir: string): string {
   const relative = path.relative(process.cwd(), dir)
   return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : dir
+}
+
+/**
+ * The file an image's site path ("/images/hero.jpg") names inside `publicDir`, or undefined when the path could leave
+ * it: not starting with "/", a ".", ".." or empty part, a backslash, or a result outside the folder once resolved.
+ */
+export function publicFileOf(publicDir: string, src: string): string | undefined {
+  const parts = src.split('/').slice(1)
+  if (!src.startsWith('/') || src.includes('\\') || parts.some((part) => part === '' || part === '.' || part === '..'))
+    return undefined
+  const root = path.resolve(publicDir)
+  const file = path.resolve(root, ...parts)
+  return file.startsWith(root + path.sep) ? file : undefined
+}
+
+/** The problem of an image path that climbs out of the launch's public/ folder. */
+export function climbingImageFinding(at: (string | number)[], src: unknown): Finding {
+  return {
+    at,
+    message: `${describePath(at)} ${describeValue(src)} climbs out of the launch's public/ folder: a picture must be one of this launch's own files.`,
+    fix: 'Name a file inside public/, starting with "/", e.g. "/images/hero.jpg": no "." or ".." parts, no "//" and no "\\".',
+  }
 }

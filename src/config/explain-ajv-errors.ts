@@ -1,5 +1,7 @@
 import type { ErrorObject } from 'ajv'
 import { brokerageNamePattern } from '../../schema/site.ts'
+import { imageSrcPattern } from '../../schema/parts.ts'
+import { climbingImageFinding } from './config-files.ts'
 import { brokerageNameFinding } from './legal-checks.ts'
 import { closest, describePath, describeValue, listWords, valueAt, type Finding } from './describe.ts'
 import type { Segment } from './json-source.ts'
@@ -235,6 +237,8 @@ function explainValue(error: ErrorObject, at: Segment[], value: unknown): Findin
       }
     case 'pattern':
       if (params.pattern === brokerageNamePattern) return brokerageNameFinding(at, value)
+      if (params.pattern === imageSrcPattern && typeof value === 'string' && climbs(value))
+        return climbingImageFinding(at, value)
       return {
         at,
         message: `${where} ${describeValue(value)} is not written the expected way.`,
@@ -294,4 +298,15 @@ function explainPropertyName(error: ErrorObject, at: Segment[]): Finding {
     message: `${describePath(at)} has the name "${name}", which is not allowed here${meant ? `; did you mean "${meant}"?` : '.'}`,
     fix: allowed.length ? `Use one of: ${listWords(allowed.map((a) => `"${a}"`))}.` : 'Rename or delete it.',
   }
+}
+
+/** Whether an image path has a part that leaves its folder (".", "..", empty) or a backslash. */
+function climbs(src: string): boolean {
+  return (
+    src.includes('\\') ||
+    src
+      .split('/')
+      .slice(1)
+      .some((part) => part === '' || part === '.' || part === '..')
+  )
 }
