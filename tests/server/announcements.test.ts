@@ -37,6 +37,7 @@ const suppressionSecret = 'a suppression secret of the test'
 const quiet = { info() {}, error() {} }
 
 const accounts: Record<string, StudioViewer> = {
+  owner: { email: 'olive@example.com', role: 'owner', sessionKey: 'owner' },
   editor: { email: 'editor@example.com', role: 'editor', sessionKey: 'editor' },
   manager: { email: 'manager@example.com', role: 'sales', sessionKey: 'manager' },
   limited: { email: 'sam.sales@example.com', role: 'sales', launches: [defaultLaunch], sessionKey: 'limited' },
@@ -154,6 +155,46 @@ const announcement = {
 }
 
 describe("announcements to a launch's list", () => {
+  it('go at most once a day to a launch without an owner confirming; the audit log names who sent each', async () => {
+    await lead('ada@example.com', '2026-01-10T10:00:00.000Z', 'express')
+    await h.deliver()
+    h.smtp.received.length = 0
+    const sendAs = (account: string, subject: string, extra: Record<string, string> = {}) =>
+      h.send(account, '/leads/announcements', {
+        ...announcement,
+        subject,
+        key: crypto.randomUUID(),
+        action: 'send',
+        ...extra,
+      })
+
+    expect((await sendAs('editor', 'First news')).status).toBe(303)
+    // The attack: the same editor again and again, each time with a new key.
+    for (const subject of ['Second news', 'Third news']) {
+      const again = await sendAs('editor', subject)
+      expect(again.status).toBe(403)
+      expect(await again.text()).toContain('A second one needs an owner of the studio')
+    }
+    // A sales manager is refused the same way; an owner is asked to confirm, and then may.
+    expect((await sendAs('manager', 'Manager news')).status).toBe(403)
+    const unconfirmed = await sendAs('owner', 'Owner news')
+    expect(unconfirmed.status).toBe(403)
+    expect(await unconfirmed.text()).toContain('<input type="checkbox" name="confirm" value="yes">')
+    expect((await sendAs('owner', 'Owner news', { confirm: 'yes' })).status).toBe(303)
+    // An editor's "confirm" counts for nothing.
+    expect((await sendAs('editor', 'Fourth news', { confirm: 'yes' })).status).toBe(403)
+
+    await h.deliver()
+    expect(h.smtp.received.map((m) => m.headers.get('subject')![0])).toEqual(['First news', 'Owner news'])
+    const sends = h.audit.filter((entry) => entry.action === 'sent an announcement')
+    expect(sends.map((entry) => entry.who)).toEqual(['editor@example.com', 'olive@example.com'])
+    expect(sends[1]!.detail).toContain('sent by olive@example.com (a second within a day, confirmed by this owner)')
+
+    // The next day, one goes again without confirming.
+    h.now.value = new Date(h.now.value.getTime() + 24 * 3_600_000 + 1_000)
+    expect((await sendAs('editor', 'Next day news')).status).toBe(303)
+  })
+
   it('reach exactly the express and the recent implied registrant at a real SMTP server, each with a working unsubscribe', async () => {
     const express = await lead('ada@example.com', '2026-01-10T10:00:00.000Z', 'express')
     const recent = await lead('grace@example.org', '2026-09-01T10:00:00.000Z', 'implied')
@@ -223,8 +264,9 @@ describe("announcements to a launch's list", () => {
     expect(history).toContain('Announcement (sent):</strong> VIP access opens Saturday at 10')
     expect(history).toContain('<dt>Consent</dt><dd>Express</dd>')
 
-    // A second announcement goes only to the one who did not unsubscribe.
+    // A second announcement (the next day: one a day is the limit) goes only to the one who did not unsubscribe.
     h.smtp.received.length = 0
+    h.now.value = new Date(h.now.value.getTime() + 25 * 3_600_000)
     expect(
       (
         await h.send('manager', '/leads/announcements', {

@@ -7,7 +7,7 @@
 import type { ReplyConfig } from '../../../schema/reply.ts'
 import { headerSafe, messageDomain, singleAddress } from './mailer.ts'
 import { escapeHtml } from './escape-html.ts'
-import type { OutgoingMail } from '../store/store.ts'
+import type { LeadStore, OutgoingMail } from '../store/store.ts'
 import { unsubscribeUrl, type LinkSettings } from './unsubscribe.ts'
 
 /** What an announcement of a launch needs besides its words: the launch's reply (sender, contact, unsubscribe words). */
@@ -127,4 +127,32 @@ export async function composeAnnouncement(
       ? { headers: { 'List-Unsubscribe': `<${link}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } }
       : {}),
   }
+}
+
+/** How long after an announcement to a launch's list another one needs an owner's confirmation. */
+export const announcementGapMs = 24 * 3_600_000
+
+/** Who asks to send an announcement, as the daily limit reads them. */
+export type AnnouncementSender = { owner: boolean; confirmed: boolean }
+
+/**
+ * The daily limit on a launch's list: at most one announcement (from the leads page or a phase's start) in any 24
+ * hours, unless an owner confirms a second. Undefined when this send may go; else why not, and whether the sender may
+ * confirm (an owner who has not yet).
+ */
+export async function checkAnnouncementVolume(
+  store: Pick<LeadStore, 'listAnnouncements'>,
+  launch: string,
+  now: Date,
+  sender: AnnouncementSender,
+): Promise<{ refusal: string; mayConfirm: boolean } | undefined> {
+  const since = now.getTime() - announcementGapMs
+  const recent = (await store.listAnnouncements([launch])).find(
+    (announcement) => announcement.launch === launch && Date.parse(announcement.createdAt) > since,
+  )
+  if (!recent || (sender.owner && sender.confirmed)) return undefined
+  const already = `An announcement already went to this launch's list in the last 24 hours ("${recent.subject}", sent by ${recent.author}): one a day is the limit.`
+  return sender.owner
+    ? { refusal: `${already} Tick "Send a second one today" to confirm, then send again.`, mayConfirm: true }
+    : { refusal: `${already} A second one needs an owner of the studio: ask one to send it.`, mayConfirm: false }
 }

@@ -27,6 +27,8 @@ export type AnnouncementPage = {
   eligible?: number | undefined
   preview?: OutgoingMail | undefined
   notice?: { kind: 'info' | 'error'; text: string } | undefined
+  /** The daily limit stopped an owner: the form offers to confirm a second announcement today. */
+  confirm?: boolean | undefined
 }
 
 /** The longest subject and text an announcement may have: a short message, not a newsletter. */
@@ -85,6 +87,7 @@ ${page.launches.map((launch) => html`<option value="${launch.slug}"${launch.slug
 <input id="announcement-subject" name="subject" type="text" value="${form.subject}" maxlength="${announcementLimits.subject}" required${problem ? html` aria-describedby="announcement-notice"` : ''}>
 <label for="announcement-text">Message (plain text; a blank line starts a new paragraph)</label>
 <textarea id="announcement-text" name="text" rows="6" maxlength="${announcementLimits.text}" required>${form.text}</textarea>
+${page.confirm ? html`<label><input type="checkbox" name="confirm" value="yes"> Send a second one today</label>` : ''}
 <div class="lp-actions">
 <button type="submit" name="action" value="preview" class="lp-button">Preview</button>
 <button type="submit" name="action" value="test" class="lp-button">Send a test to me</button>

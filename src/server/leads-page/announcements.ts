@@ -1,4 +1,8 @@
-import { composeAnnouncement, type AnnouncementMailSettings } from '../delivery/announcement.ts'
+import {
+  checkAnnouncementVolume,
+  composeAnnouncement,
+  type AnnouncementMailSettings,
+} from '../delivery/announcement.ts'
 import { listRecipients } from '../store/announcements.ts'
 import type { AddressKey, LeadStore } from '../store/store.ts'
 import { announcementLimits } from '../../../schema/phases.ts'
@@ -101,11 +105,19 @@ export async function sendAnnouncement(
   form: AnnouncementForm,
   settings: AnnouncementMailSettings,
   now: Date,
-): Promise<{ queued: number } | { problem: string }> {
+  confirmed = false,
+): Promise<{ queued: number } | { problem: string; limited?: { mayConfirm: boolean } }> {
   const sentBefore = async () =>
     (await deps.store.listAnnouncements(viewer.launches)).find((announcement) => announcement.key === form.key)
   const already = await sentBefore()
   if (already) return { queued: already.recipients }
+  // One a day to a launch's list unless an owner confirms a second (delivery/announcement.ts).
+  const sender = { owner: viewer.account!.role === 'owner', confirmed }
+  const limit = await checkAnnouncementVolume(deps.store, form.launch, now, sender)
+  if (limit) {
+    await deps.audit({ who: viewer.who, action: 'refused a second announcement within a day', launch: form.launch })
+    return { problem: limit.refusal, limited: { mayConfirm: limit.mayConfirm } }
+  }
   const recipients = await recipientsOf(deps, form.launch, now)
   if (recipients.length === 0)
     return { problem: 'No registrant of this launch may receive marketing now: nothing was sent.' }
@@ -132,7 +144,7 @@ export async function sendAnnouncement(
     who: viewer.who,
     action: 'sent an announcement',
     launch,
-    detail: `announcement ${saved.id} to ${saved.recipients} registrants`,
+    detail: `announcement ${saved.id} to ${saved.recipients} registrants, sent by ${viewer.account!.email}${sender.owner && confirmed ? ' (a second within a day, confirmed by this owner)' : ''}`,
   })
   deps.onQueued?.()
   return { queued: saved.recipients }

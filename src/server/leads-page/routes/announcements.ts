@@ -100,7 +100,11 @@ async function sendOrPreview(c: Context, ctx: LeadsContext): Promise<Response> {
     return notice('info', `A test copy is on its way to ${sent.to}: it should arrive within a few minutes.`)
   }
   if (body.action === 'send') {
-    const sent = await sendAnnouncement(ctx, viewer, form, settings, now)
+    const sent = await sendAnnouncement(ctx, viewer, form, settings, now, body.confirm === 'yes')
+    if ('problem' in sent && sent.limited) {
+      const refusal = { notice: { kind: 'error' as const, text: sent.problem }, confirm: sent.limited.mayConfirm }
+      return page(c, ctx, viewer, form, refusal, 403)
+    }
     if ('problem' in sent) return notice('error', sent.problem)
     return c.redirect(`${path}?queued=${sent.queued}`, 303)
   }
