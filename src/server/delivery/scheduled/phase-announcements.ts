@@ -62,101 +62,124 @@ export async function phaseAnnouncementKey(slug: string, phase: string, startsAt
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
 }
 
+/** What one process's checks remember, by announcement key: when it first saw each, and those it is done with. */
+type PhaseState = {
+  options: PhaseAnnouncementOptions
+  log: NonNullable<PhaseAnnouncementOptions['log']>
+  firstSeen: Map<string, number>
+  done: Set<string>
+  warned: Set<string>
+}
+
+/** One phase's announcement as a check sees it. */
+type PhaseDue = { slug: string; phase: string; draft: { subject: string; text: string }; startsAt: number; key: string }
+
+async function sentBefore(state: PhaseState, slug: string, key: string): Promise<boolean> {
+  return (await state.options.store.listAnnouncements([slug])).some((announcement) => announcement.key === key)
+}
+
+/** Whether the announcement should be queued now: started, not sent by anyone, not late, and the launch has a reply. */
+async function isDue(state: PhaseState, due: PhaseDue, now: Date): Promise<boolean> {
+  const { key, slug, phase, startsAt } = due
+  if (state.done.has(key)) return false
+  const seen = state.firstSeen.get(key) ?? now.getTime()
+  state.firstSeen.set(key, seen)
+  if (now.getTime() < startsAt) return false
+  if (await sentBefore(state, slug, key)) {
+    state.done.add(key)
+    return false
+  }
+  if (seen - startsAt > lateAfterMs) {
+    state.done.add(key)
+    state.log.info(
+      `Announcement of phase ${phase} of ${slug} not sent: the phase started at ${new Date(startsAt).toISOString()}, more than 24 hours before this server read it (send it from the leads page if it is still wanted)`,
+    )
+    return false
+  }
+  return true
+}
+
+/** Composes the announcement to the launch's recipients and saves it with its messages; true when it was queued. */
+async function queuePhaseAnnouncement(state: PhaseState, due: PhaseDue, now: Date): Promise<boolean> {
+  const { options, log } = state
+  const { key, slug, phase, draft } = due
+  const settings = options.mailOf(slug)
+  if (!settings) {
+    if (!state.warned.has(key))
+      log.error(
+        `Announcement of phase ${phase} of ${slug} cannot be sent: the launch's page.config.json has no "reply" (its sender and unsubscribe words); tried again at each check`,
+      )
+    state.warned.add(key)
+    return false
+  }
+  const text = { subject: draft.subject.trim(), text: draft.text.replace(/\r\n?/g, '\n').trim() }
+  const recipients = await listRecipients(options.store, slug, now, (email) => options.suppressionKeyOf(email))
+  const messages = []
+  for (const lead of recipients) {
+    const mail = await composeAnnouncement(
+      text,
+      key,
+      { email: String(lead.fields.email), submissionId: lead.submissionId },
+      settings,
+    )
+    if (mail) messages.push({ leadId: lead.id, mail })
+  }
+  try {
+    const saved = await options.store.saveAnnouncement(
+      { key, launch: slug, ...text, author: phaseAuthor(phase), createdAt: now.toISOString() },
+      messages,
+    )
+    state.done.add(key)
+    log.info(
+      `Announcement of phase ${phase} of ${slug} queued to ${saved.recipients} registrant${saved.recipients === 1 ? '' : 's'}`,
+    )
+    return true
+  } catch (error) {
+    // The key is unique: another server (or this one before a restart) queued it first, and nothing of this try is kept.
+    if (await sentBefore(state, slug, key)) {
+      state.done.add(key)
+      return false
+    }
+    throw error
+  }
+}
+
+/** The phases of one launch that have an announcement and a start, from "current" on. */
+function announcedPhases(launch: PhaseLaunch, timeZone: string) {
+  if (!launch.phases) return []
+  const schedule = phaseScheduleOf(launch.phases, launch.phases.timeZone ?? timeZone)
+  // The phases from "current" on: those before it are behind the launch and never start by themselves.
+  return launch.phases.list.slice(schedule.currentIndex).flatMap((phase, i) => {
+    const startsAt = schedule.startsAt[schedule.currentIndex + i]
+    return phase.announcement && startsAt !== undefined ? [{ phase, announcement: phase.announcement, startsAt }] : []
+  })
+}
+
 /** Queues each phase's announcement once its start has passed; `check` returns how many it queued. */
 export function createPhaseAnnouncements(options: PhaseAnnouncementOptions): { check(): Promise<number> } {
   const clock = options.clock ?? (() => new Date())
-  const log = options.log ?? {
-    info: (m: string) => console.log(m),
-    error: (m: string, e?: unknown) => console.error(m, e ?? ''),
-  }
-  // By key: when this process first saw the announcement, and those it is done with (sent, by anyone, or skipped).
-  const firstSeen = new Map<string, number>()
-  const done = new Set<string>()
-  const warned = new Set<string>()
-
-  async function sentBefore(slug: string, key: string): Promise<boolean> {
-    return (await options.store.listAnnouncements([slug])).some((announcement) => announcement.key === key)
-  }
-
-  async function checkPhase(
-    slug: string,
-    phase: string,
-    draft: { subject: string; text: string },
-    startsAt: number,
-    now: Date,
-  ): Promise<boolean> {
-    const key = await phaseAnnouncementKey(slug, phase, startsAt)
-    if (done.has(key)) return false
-    const seen = firstSeen.get(key) ?? now.getTime()
-    firstSeen.set(key, seen)
-    if (now.getTime() < startsAt) return false
-    if (await sentBefore(slug, key)) {
-      done.add(key)
-      return false
-    }
-    if (seen - startsAt > lateAfterMs) {
-      done.add(key)
-      log.info(
-        `Announcement of phase ${phase} of ${slug} not sent: the phase started at ${new Date(startsAt).toISOString()}, more than 24 hours before this server read it (send it from the leads page if it is still wanted)`,
-      )
-      return false
-    }
-    const settings = options.mailOf(slug)
-    if (!settings) {
-      if (!warned.has(key))
-        log.error(
-          `Announcement of phase ${phase} of ${slug} cannot be sent: the launch's page.config.json has no "reply" (its sender and unsubscribe words); tried again at each check`,
-        )
-      warned.add(key)
-      return false
-    }
-    const text = { subject: draft.subject.trim(), text: draft.text.replace(/\r\n?/g, '\n').trim() }
-    const recipients = await listRecipients(options.store, slug, now, options.suppressionKeyOf)
-    const messages = []
-    for (const lead of recipients) {
-      const mail = await composeAnnouncement(
-        text,
-        key,
-        { email: String(lead.fields.email), submissionId: lead.submissionId },
-        settings,
-      )
-      if (mail) messages.push({ leadId: lead.id, mail })
-    }
-    try {
-      const saved = await options.store.saveAnnouncement(
-        { key, launch: slug, ...text, author: phaseAuthor(phase), createdAt: now.toISOString() },
-        messages,
-      )
-      done.add(key)
-      log.info(
-        `Announcement of phase ${phase} of ${slug} queued to ${saved.recipients} registrant${saved.recipients === 1 ? '' : 's'}`,
-      )
-      return true
-    } catch (error) {
-      // The key is unique: another server (or this one before a restart) queued it first, and nothing of this try is kept.
-      if (await sentBefore(slug, key)) {
-        done.add(key)
-        return false
-      }
-      throw error
-    }
+  const state: PhaseState = {
+    options,
+    log: options.log ?? {
+      info: (m: string) => console.log(m),
+      error: (m: string, e?: unknown) => console.error(m, e ?? ''),
+    },
+    firstSeen: new Map(),
+    done: new Set(),
+    warned: new Set(),
   }
 
   async function check(): Promise<number> {
     const now = clock()
     let queued = 0
     for (const launch of options.launches()) {
-      if (!launch.phases) continue
-      const schedule = phaseScheduleOf(launch.phases, launch.phases.timeZone ?? options.timeZone)
-      // The phases from "current" on: those before it are behind the launch and never start by themselves.
-      for (let i = schedule.currentIndex; i < launch.phases.list.length; i++) {
-        const phase = launch.phases.list[i]!
-        const startsAt = schedule.startsAt[i]
-        if (!phase.announcement || startsAt === undefined) continue
+      for (const { phase, announcement, startsAt } of announcedPhases(launch, options.timeZone)) {
         try {
-          if (await checkPhase(launch.slug, phase.name, phase.announcement, startsAt, now)) queued += 1
+          const key = await phaseAnnouncementKey(launch.slug, phase.name, startsAt)
+          const due = { slug: launch.slug, phase: phase.name, draft: announcement, startsAt, key }
+          if ((await isDue(state, due, now)) && (await queuePhaseAnnouncement(state, due, now))) queued += 1
         } catch (error) {
-          log.error(
+          state.log.error(
             `Announcement of phase ${phase.name} of ${launch.slug} could not be queued (tried again at the next check)`,
             error,
           )
