@@ -138,6 +138,45 @@ describe.each(
     }
   }
 
+  it('never sends it again when its start is moved after it went, on this server or after a restart', async () => {
+    const store = await backend.fresh()
+    open.push(store)
+    await seed(store)
+    let served: PhaseLaunch = launch
+    const log = newLog()
+    const announcements = createPhaseAnnouncements({
+      store,
+      launches: () => [served],
+      timeZone,
+      mailOf: () => mailSettings(),
+      suppressionKeyOf: (email) => addressKeyOf(suppressionSecret, email),
+      clock: () => now,
+      log: { info: (m) => log.info.push(m), error: (m) => log.error.push(m) },
+    })
+    now = new Date(T + 60_000)
+    expect(await announcements.check()).toBe(1)
+    await deliver(store)
+    expect(smtp.received).toHaveLength(2)
+    smtp.received.length = 0
+
+    // The coordinator moves the public phase's start a day later, after its announcement went.
+    const moved = '2026-11-29T10:00'
+    served = {
+      slug: defaultLaunch,
+      phases: { ...phases, list: phases.list.map((p) => (p.name === 'public' ? { ...p, starts: moved } : p)) },
+    }
+    const movedAt = wallClockInstant(moved, timeZone)!
+    now = new Date(movedAt + 60_000)
+    expect(await announcements.check()).toBe(0)
+    const restarted = await backend.reopen()
+    open.push(restarted)
+    expect(await announcer(restarted, newLog()).check()).toBe(0)
+    await deliver(store)
+    expect(smtp.received).toEqual([])
+    expect((await store.listAnnouncements([defaultLaunch])).map((a) => a.author)).toEqual(['Phase public start'])
+    expect(log.info.join('\n')).toMatch(/already went .*an owner can send it again from the Announcements tab/)
+  })
+
   it('queues nothing before T, then once after T to the express and the recent implied registrant, whatever the servers', async () => {
     const store = await backend.fresh()
     const second = await backend.reopen()

@@ -1,6 +1,6 @@
 /**
  * A phase's announcement (page.config.json phases.list[].announcement, issue 24): when a phase's start time passes,
- * the Node server queues it once to the launch's registrants who may receive marketing (store/announcements.ts:
+ * the Node server queues it once per phase and launch (a start moved after it went never sends it again) to the launch's registrants who may receive marketing (store/announcements.ts:
  * listRecipients, as a send from the leads page), through the outbox, as an announcement the leads page lists with
  * author "Phase <name> start". Once across servers on one database and restarts: its key is derived from (launch,
  * phase, start instant) and unique in the store, so a second insert is refused. A start that passed more than 24 hours
@@ -78,6 +78,13 @@ async function sentBefore(state: PhaseState, slug: string, key: string): Promise
   return (await state.options.store.listAnnouncements([slug])).some((announcement) => announcement.key === key)
 }
 
+/** When this phase's announcement of this launch went (at any start time it had then), or undefined. */
+async function phaseSentAt(state: PhaseState, slug: string, phase: string): Promise<string | undefined> {
+  const author = phaseAuthor(phase)
+  const announcements = await state.options.store.listAnnouncements([slug])
+  return announcements.find((announcement) => announcement.launch === slug && announcement.author === author)?.createdAt
+}
+
 /** Whether the announcement should be queued now: started, not sent by anyone, not late, and the launch has a reply. */
 async function isDue(state: PhaseState, due: PhaseDue, now: Date): Promise<boolean> {
   const { key, slug, phase, startsAt } = due
@@ -87,6 +94,15 @@ async function isDue(state: PhaseState, due: PhaseDue, now: Date): Promise<boole
   if (now.getTime() < startsAt) return false
   if (await sentBefore(state, slug, key)) {
     state.done.add(key)
+    return false
+  }
+  // Once per phase and launch: a start moved after the announcement went makes a new key, never a second sending.
+  const sentAt = await phaseSentAt(state, slug, phase)
+  if (sentAt !== undefined) {
+    state.done.add(key)
+    state.log.info(
+      `Announcement of phase ${phase} of ${slug} not sent at its new start: it already went at ${sentAt}, and moving a phase's start never sends it again (an owner can send it again from the Announcements tab)`,
+    )
     return false
   }
   if (seen - startsAt > lateAfterMs) {
