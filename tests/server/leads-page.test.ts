@@ -347,7 +347,7 @@ describe('the leads page (SQLite)', () => {
     const cookie = await signIn(logged)
     await send(logged, '/leads/search', { form: { text: 'Priya' }, cookie })
     // The client's address is logged with a refusal (issue 21: who is guessing), never the password typed.
-    expect(log).toEqual(['leads page: sign-in refused, wrong password (client 203.0.113.7)', 'leads page: signed in'])
+    expect(log).toEqual(['leads page: sign-in refused, wrong password (client "203.0.113.7")', 'leads page: signed in'])
     logged.sessions.close()
   })
 

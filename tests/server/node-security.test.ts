@@ -94,7 +94,7 @@ describe('node server: the leads page sign-in limits (issue 21, item 3)', () => 
     expect(statuses[11]).toBe(429)
     expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(10)
     expect(server.output()).toMatch(
-      /sign-in refused for account "leads-page": the (network|account) budget is spent \(client 2001:db8:77:c::1\)/,
+      /sign-in refused for account "leads-page": the (network|account) budget is spent \(client "2001:db8:77:c::1"\)/,
     )
 
     // Another client without the cookie is refused too (the account's budget is spent) ...

@@ -118,7 +118,7 @@ describe.each([sqliteBackend(), postgresBackend()])('LeadStore contract', (backe
         retryAfterSeconds: 50,
         budget: 'account',
       })
-      expect(lines.at(-1)).toContain('client 192.0.2.1')
+      expect(lines.at(-1)).toContain('client "192.0.2.1"')
       expect(await other.check({ address: '192.0.2.1', account: 'team', device: known.token })).toEqual({
         allowed: true,
         knownDevice: true,

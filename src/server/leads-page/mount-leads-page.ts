@@ -1,3 +1,4 @@
+import { logValue } from '../../../schema/log-value.ts'
 import path from 'node:path'
 import type { Context, Hono } from 'hono'
 import type { SqlQueryable } from '../store/sql-queryable.ts'
@@ -67,7 +68,7 @@ export function mountLeadsPage(site: Hono, options: LeadsPageMountOptions): Moun
     studio?.audit ??
     (async (entry) =>
       console.log(
-        `Leads page: ${entry.who} ${entry.action}${entry.launch ? ` (${entry.launch})` : ''}${entry.detail ? `: ${entry.detail}` : ''}`,
+        `Leads page: ${logValue(entry.who)} ${entry.action}${entry.launch ? ` (${logValue(entry.launch)})` : ''}${entry.detail ? `: ${logValue(entry.detail)}` : ''}`,
       ))
   const app = createLeadsPage({
     checkPassword: password === undefined ? undefined : createPasswordCheck(password),

@@ -12,6 +12,7 @@
  * The counts live behind the store contract (store/sign-in-counts.ts): several servers sharing a database share them.
  * Web-standard APIs and ipaddr.js only.
  */
+import { logValue } from '../../../schema/log-value.ts'
 import ipaddr from 'ipaddr.js'
 import type { SignInCounts } from '../store/sign-in-counts.ts'
 
@@ -142,7 +143,7 @@ export function createSignInLimiter(deps: SignInLimiterDeps): SignInLimiter {
       if (!refusal) return { allowed: true, knownDevice: known }
       const retryAfterSeconds = Math.max(1, Math.ceil((refusal.until - now.getTime()) / 1000))
       log.info(
-        `sign-in refused for account "${attempt.account}": the ${refusal.budget} budget is spent (client ${attempt.address}${known ? ', known device' : ''}); retry after ${retryAfterSeconds} s`,
+        `sign-in refused for account ${logValue(attempt.account)}: the ${refusal.budget} budget is spent (client ${logValue(attempt.address)}${known ? ', known device' : ''}); retry after ${retryAfterSeconds} s`,
       )
       return { allowed: false, retryAfterSeconds, budget: refusal.budget }
     },

@@ -1,3 +1,4 @@
+import { logValue } from '../../../../schema/log-value.ts'
 import type { Context, Hono } from 'hono'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 import type { LeadsContext } from '../context.ts'
@@ -43,7 +44,7 @@ async function signIn(c: Context, ctx: LeadsContext): Promise<Response> {
   const typed = typeof body.password === 'string' ? body.password : ''
   if (!ctx.checkPassword(typed)) {
     await ctx.limiter.recordFailure(attempt)
-    ctx.log.info(`leads page: sign-in refused, wrong password (client ${attempt.address})`)
+    ctx.log.info(`leads page: sign-in refused, wrong password (client ${logValue(attempt.address)})`)
     const notice = { kind: 'error', text: 'That password is not right. Please try again.' } as const
     return c.html(signInView(ctx.view, await signInWays(ctx), notice), 401)
   }

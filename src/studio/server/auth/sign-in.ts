@@ -1,3 +1,4 @@
+import { logValue } from '../../../../schema/log-value.ts'
 import type { Context, Hono } from 'hono'
 import { getCookie, setCookie } from 'hono/cookie'
 import type { StudioContext, StudioEnv } from '../context.ts'
@@ -46,14 +47,14 @@ async function attemptSignIn(ctx: StudioContext, c: Context, typed: Record<strin
   const passwordOk = await verifyPassword(password, account?.passwordHash ?? (await decoyHash(ctx.passwordCost)))
   if (!account?.passwordHash || !passwordOk) {
     await ctx.limiter.recordFailure(attempt)
-    ctx.log.info(`studio: sign-in failed from ${address}`)
+    ctx.log.info(`studio: sign-in failed from ${logValue(address)}`)
     return { kind: 'wrong', email }
   }
   if (account.totpSecret) {
     if (!code) return { kind: 'code needed', email }
     if (!checkTotp(account.totpSecret, code, ctx.clock())) {
       await ctx.limiter.recordFailure(attempt)
-      ctx.log.info(`studio: sign-in failed from ${address}: wrong code`)
+      ctx.log.info(`studio: sign-in failed from ${logValue(address)}: wrong code`)
       return { kind: 'wrong code', email }
     }
   }
