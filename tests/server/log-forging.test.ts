@@ -56,8 +56,12 @@ describe("the server's log", () => {
   })
 
   it('escapes every line break and control character of a value', () => {
-    for (const value of ['a\nb', 'a\rb', 'a\u2028b', 'a\u2029b', 'a\u0000b', 'a"b'])
-      expect(logValue(value)).not.toMatch(/[\n\r\u2028\u2029\u0000]|[^\\]"b/)
-    expect(JSON.parse(logValue('a\nb'))).toBe('a\nb')
+    const breaks = ['\n', '\r', '\u2028', '\u2029', '\u0000', '\u001b']
+    for (const value of [...breaks.map((c) => `a${c}b`), 'a"b']) {
+      const logged = logValue(value)
+      expect([...logged].filter((c) => breaks.includes(c))).toEqual([])
+      expect(logged.slice(1, -1)).not.toMatch(/(^|[^\\])"/)
+      expect(JSON.parse(logged)).toBe(value)
+    }
   })
 })
