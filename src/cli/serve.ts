@@ -56,13 +56,6 @@ export async function runNodeServer(checked?: LaunchesToServe): Promise<RunningS
     console.error(formatEnvProblems(settings.problems))
     process.exit(1)
   }
-  const publicUrl = process.env.PUBLIC_URL?.trim() || undefined
-  if (publicUrl && !(URL.canParse(publicUrl) && /^https?:$/.test(new URL(publicUrl).protocol))) {
-    console.error(
-      `PUBLIC_URL must be the address people open the site at, such as https://www.example.com (it is "${publicUrl}"): the studio's links start with it.`,
-    )
-    process.exit(1)
-  }
   const root = process.cwd()
   let running: RunningServer
   try {
@@ -81,7 +74,8 @@ export async function runNodeServer(checked?: LaunchesToServe): Promise<RunningS
         builder: createLaunchBuilder(root, process.env),
         studio: nodeStudioOf({
           clientDir: path.resolve(settings.config.distDir, '_studio'),
-          publicUrl: publicUrl && new URL(publicUrl).origin,
+          publicUrl: settings.config.publicUrl,
+          studioHost: settings.config.studioHost,
           root,
         }),
       },

@@ -24,7 +24,7 @@ Prints a one-time sign-in link (valid 24 hours) where that person chooses their 
   --email ADDRESS   who (their sign-in name)
   --role ROLE       owner (everything, people included), editor (edit, publish, restore) or sales (the leads page)
   --launch SLUG     an editor or sales account limited to this launch (repeat for several); none: every launch
-Writes to PostgreSQL when DATABASE_URL is set (as npm start does), else to DATA_DIR (default ./.data); links start with PUBLIC_URL (e.g. https://studio.example.com), else http://localhost:PORT.`
+Writes to PostgreSQL when DATABASE_URL is set (as npm start does), else to DATA_DIR (default ./.data); links start with STUDIO_HOST (https://, or PUBLIC_URL's scheme), else PUBLIC_URL (e.g. https://www.example.com), else http://localhost:PORT.`
 
 /** Runs the command; returns the exit code. */
 export async function runStudioInvite(
@@ -90,7 +90,14 @@ export async function runStudioInvite(
     err(`PORT must be a whole number such as 3000 (it is "${port}").`)
     return 1
   }
-  const base = publicUrl ? new URL(publicUrl).origin : `http://localhost:${port}`
+  const studioHost = env.STUDIO_HOST?.trim().toLowerCase()
+  // The same base as the server's own links (gates/host-gate.ts): STUDIO_HOST, else PUBLIC_URL, else localhost.
+  const scheme = publicUrl ? new URL(publicUrl).protocol : 'https:'
+  const base = studioHost
+    ? `${scheme}//${studioHost}`
+    : publicUrl
+      ? new URL(publicUrl).origin
+      : `http://localhost:${port}`
 
   const dataDir = path.resolve(cwd, env.DATA_DIR?.trim() || '.data')
   const databaseUrl = env.DATABASE_URL?.trim()

@@ -1,6 +1,7 @@
 import { deliverySettings, webhookDependencies } from './delivery/settings.ts'
 import { leadsPageSettings } from './leads-page/settings.ts'
 import { registrationSettings } from './registration/settings.ts'
+import { publicAddressSettings } from './settings/public-address.ts'
 import { check, type Env, type EnvResult, type Reading, type Values } from './settings/read-settings.ts'
 import { siteSettings } from './site/settings.ts'
 import { storeSettings } from './store/settings.ts'
@@ -21,6 +22,7 @@ export const environmentVariables = {
   ...leadsPageSettings,
   ...registrationSettings,
   ...deliverySettings,
+  ...publicAddressSettings,
 }
 
 type Name = keyof typeof environmentVariables
@@ -79,6 +81,10 @@ export type NodeServerConfig = CommonConfig & {
   leadsPassword: string | undefined
   /** ALERT_EMAIL: who is told when a launch breaks or a message fails for good; undefined: the log only. */
   alertEmail: string | undefined
+  /** PUBLIC_URL's origin: where every mailed link points (required with SMTP_URL); undefined: http://localhost:PORT. */
+  publicUrl: string | undefined
+  /** STUDIO_HOST: the one host the studio and the leads page answer on; undefined: PUBLIC_URL's, launches', localhost. */
+  studioHost: string | undefined
 }
 
 /** The Supabase Edge Function's settings (supabase/functions/send-contact-email/index.ts). */
@@ -145,10 +151,17 @@ const nodeReading: Reading<Name> = {
     'MAIL_FROM',
     'LEADS_PASSWORD',
     'ALERT_EMAIL',
+    'PUBLIC_URL',
+    'STUDIO_HOST',
     ...commonNames,
   ],
   // On PostgreSQL the suppression list's key stays outside the database, the same on every server and for leads:erase.
-  dependencies: { SMTP_URL: ['MAIL_FROM'], DATABASE_URL: ['SUPPRESSION_SECRET'], ...webhookDependencies },
+  // Mail that leaves the machine carries links: they are built from PUBLIC_URL, never from a request's Host header.
+  dependencies: {
+    SMTP_URL: ['MAIL_FROM', 'PUBLIC_URL'],
+    DATABASE_URL: ['SUPPRESSION_SECRET'],
+    ...webhookDependencies,
+  },
   changes: {
     SUPPRESSION_SECRET: {
       fix: 'with PostgreSQL the suppression list needs a key kept outside the database: set SUPPRESSION_SECRET to the same value on every server (and for npm run leads:erase), at least 16 random characters, e.g. from `openssl rand -hex 32`',
@@ -257,6 +270,8 @@ export function parseNodeEnv(env: Env): EnvResult<NodeServerConfig> {
       retentionDays: values.RETENTION_DAYS,
       leadsPassword: values.LEADS_PASSWORD,
       alertEmail: values.ALERT_EMAIL,
+      publicUrl: values.PUBLIC_URL && new URL(values.PUBLIC_URL).origin,
+      studioHost: values.STUDIO_HOST?.toLowerCase(),
     },
     problems,
   )

@@ -2,7 +2,7 @@
  * What the Node server (node.ts) is given and what it gives back: its launches, its options (connection limits, the
  * studio, broken launches, the builder) and the running server. Types only, so the entry and the studio can name them.
  */
-import type { Context, Hono } from 'hono'
+import type { Context, Hono, MiddlewareHandler } from 'hono'
 import type { PageConfig } from '../../schema/page-config.ts'
 import type { StudioLeadsAccess } from './leads-page/viewers.ts'
 import type { LaunchPublisher } from './site/launch-publisher.ts'
@@ -90,13 +90,21 @@ export type StudioHost = {
   timeZone: string
   /** The server's clock (the phase in force, links' and sessions' times). */
   clock: () => Date
+  /** The host names the launches declare now (canonical URL, origins, `<slug>.localhost`): the studio answers on them. */
+  launchHosts?: () => string[]
 }
 
 /**
  * A studio to serve at /studio: its app (routes under /studio), what to close at stop, and its sign-in and audit log
  * for the leads page (its accounts see /leads; every look at the leads is audited there).
  */
-export type StudioMount = { app: Hono; close(): void; leads?: StudioLeadsAccess }
+export type StudioMount = {
+  app: Hono
+  close(): void
+  leads?: StudioLeadsAccess
+  /** Refuses a request for a host that is neither the studio's nor a launch's (the leads page is mounted behind it). */
+  hostGate?: MiddlewareHandler
+}
 
 /** What a caller (the entry, a test) may set besides the environment. */
 export type NodeServerOptions = {

@@ -261,6 +261,10 @@ export async function startNodeServer(
                 ? { secret: unsubscribeSecret(), baseUrl: linkBaseOf(version.contract), hmac: hmacSha256 }
                 : undefined,
               pageCss: version.pageCss,
+              // The assignee's link: the leads page's own address, never a launch's (it may be a static host).
+              leadsUrl: settings.studioHost
+                ? `${settings.publicUrl ? new URL(settings.publicUrl).protocol : 'https:'}//${settings.studioHost}`
+                : (settings.publicUrl ?? `http://localhost:${settings.port}`),
               // A plain form post (no JavaScript) with fields to correct is answered with the launch's home page, filled in.
               formPageHtml: version.home,
               phasePages: version.phaseHomes,
@@ -407,6 +411,15 @@ export async function startNodeServer(
         signInCounts: store,
         timeZone: settings.timeZone,
         clock: options.clock ?? (() => new Date()),
+        launchHosts: () =>
+          live
+            .current()
+            .launches.flatMap((launch) => [
+              `${launch.slug}.localhost`,
+              ...(launch.version?.contract.origins ?? launch.addresses ?? []).flatMap((o) =>
+                URL.canParse(o) ? [new URL(o).host] : [],
+              ),
+            ]),
         secureCookies: settings.trustProxy > 0,
         clientAddress: (c) => clientAddress(c) ?? 'unknown',
         sendMail:
@@ -463,6 +476,7 @@ export async function startNodeServer(
     suppressionKeyOf: erasure.keyOf,
   }
   // The leads page: studio accounts (their sign-in and audit log come from the studio) and LEADS_PASSWORD.
+  if (studio?.hostGate) site.use('/leads', studio.hostGate).use('/leads/*', studio.hostGate)
   const leadsPage = mountLeadsPage(site, {
     dataDir,
     pool: opened.database,

@@ -146,6 +146,7 @@ beforeAll(async () => {
   server = await startServer(
     {
       SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+      PUBLIC_URL: 'http://localhost',
       MAIL_FROM: 'Launch Server <server@example.com>',
       ALERT_EMAIL: 'ops@example.com',
     },

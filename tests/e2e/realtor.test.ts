@@ -45,6 +45,7 @@ beforeAll(async () => {
     PAGE_CONFIG: configFile,
     DIST_DIR: path.join(root, 'dist'),
     SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+    PUBLIC_URL: 'http://localhost',
     MAIL_FROM: 'Bramblewood Crossing <vip@example.com>',
     NOTIFY_EMAIL: 'sales@example.com',
   })

@@ -107,6 +107,7 @@ describe('delivery process of the Node server (SMTP and webhook receiver on 127.
     const s = await server({
       DATA_DIR: dataDir,
       SMTP_URL: `smtp://127.0.0.1:${mail.port}`,
+      PUBLIC_URL: 'http://localhost',
       MAIL_FROM: 'no-reply@example.com',
       WEBHOOK_URL: crm.url,
       WEBHOOK_SECRET: secret,

@@ -52,6 +52,8 @@ describe('parseNodeEnv', () => {
       DIST_DIR: 'build',
       SMTP_URL: 'smtps://user:pa%40ss@smtp.example.com:465',
       MAIL_FROM: 'Maple Hollow <no-reply@example.com>',
+      PUBLIC_URL: 'https://www.example.com/',
+      STUDIO_HOST: 'Studio.example.com',
       NOTIFY_EMAIL: 'sales@example.com',
       ANON_KEY: 'k1, k2',
       ALLOWED_ORIGINS: 'https://www.example.com, https://example.com/',
@@ -78,6 +80,8 @@ describe('parseNodeEnv', () => {
       bodyLimitBytes: 8192,
       retry: { minDelayMs: 1500, maxDelayMs: 60_000, maxAttempts: 10 },
       timeZone: 'America/Vancouver',
+      publicUrl: 'https://www.example.com',
+      studioHost: 'studio.example.com',
     })
   })
 
@@ -91,6 +95,7 @@ describe('parseNodeEnv', () => {
       PORT: '70000',
       SMTP_URL: 'mail.example.com',
       MAIL_FROM: 'not an address',
+      PUBLIC_URL: 'https://www.example.com',
       TRUST_PROXY: 'maybe',
       MAX_BODY_BYTES: '10',
       MAIL_RETRY_MIN_SECONDS: '100',
@@ -213,10 +218,11 @@ describe('the settings schema', () => {
     }
   })
 
-  it('asks for MAIL_FROM once SMTP_URL is set', () => {
+  it('asks for MAIL_FROM and PUBLIC_URL once SMTP_URL is set: mailed links never come from a request', () => {
     const result = parseNodeEnv({ SMTP_URL: 'smtp://mail.example.com:587' })
     expect(!result.ok && result.problems).toEqual([
       'MAIL_FROM is missing: SMTP_URL is set, so write an address, or a name and an address, e.g. MAIL_FROM="Maple Hollow <no-reply@example.com>".',
+      "PUBLIC_URL is missing: SMTP_URL is set, so mail that leaves this machine carries links (studio invitations and password resets, a lead's link), which must point at the address people open the site at and never at what a request names: write it, e.g. PUBLIC_URL=https://www.example.com.",
     ])
   })
 

@@ -40,6 +40,7 @@ describe('the morning summary from a running Node server', () => {
       DIST_DIR: path.join(root, 'dist'),
       RATE_LIMIT_PER_MINUTE: '0',
       SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+      PUBLIC_URL: 'http://localhost',
       MAIL_FROM: 'no-reply@example.com',
       NOTIFY_TIME_ZONE: timeZone,
     })

@@ -33,6 +33,7 @@ function start(name: string): Promise<ServerProcess> {
     DATA_DIR: path.join(root, name),
     DIST_DIR: distDir,
     SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+    PUBLIC_URL: 'http://localhost',
     MAIL_FROM: 'no-reply@example.com',
     NOTIFY_EMAIL: 'sales@example.com',
     MAIL_RETRY_MIN_SECONDS: '1',

@@ -108,6 +108,7 @@ describe('outbox of the Node server (child process, SMTP and webhook receiver on
     const s = await server({
       DATA_DIR: dataDir,
       SMTP_URL: `smtp://127.0.0.1:${mail.port}`,
+      PUBLIC_URL: 'http://localhost',
       MAIL_FROM: 'Bramblewood <no-reply@example.com>',
       WEBHOOK_URL: crm.url,
       WEBHOOK_SECRET: secret,
@@ -196,6 +197,7 @@ describe('outbox of the Node server (child process, SMTP and webhook receiver on
     const s = await server({
       DATA_DIR: dataDir,
       SMTP_URL: `smtp://127.0.0.1:${mail.port}`,
+      PUBLIC_URL: 'http://localhost',
       MAIL_FROM: 'no-reply@example.com',
       WEBHOOK_URL: `http://127.0.0.1:${port}/hooks/leads`,
       WEBHOOK_SECRET: secret,
@@ -233,6 +235,7 @@ describe('outbox of the Node server (child process, SMTP and webhook receiver on
     const s = await server({
       DATA_DIR: dataDir,
       SMTP_URL: `smtp://127.0.0.1:${mail.port}`,
+      PUBLIC_URL: 'http://localhost',
       MAIL_FROM: 'no-reply@example.com',
       MAIL_RETRY_MIN_SECONDS: '0.2',
     })
@@ -282,6 +285,7 @@ describe('outbox of the Node server (child process, SMTP and webhook receiver on
     const env = {
       DATA_DIR: dataDir,
       SMTP_URL: `smtp://127.0.0.1:${mail.port}`,
+      PUBLIC_URL: 'http://localhost',
       MAIL_FROM: 'no-reply@example.com',
       WEBHOOK_URL: crm.url,
       WEBHOOK_SECRET: secret,

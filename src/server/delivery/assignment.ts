@@ -19,8 +19,10 @@ export type RosterPerson = { name: string; email: string }
 export type AssigningLaunch = {
   slug: string
   site: { name: string; brokerage: string }
-  /** Where the launch's pages are: the first is where its leads page (/leads) is linked. */
+  /** Where the launch's pages are: the first is where its leads page (/leads) is linked when leadsUrl is not given. */
   origins: string[]
+  /** The leads page's own address (PUBLIC_URL or the studio's host): a launch's pages may be on a static host. */
+  leadsUrl?: string | undefined
   roster?: RosterPerson[] | undefined
   realtorEmail?: string | undefined
 }
@@ -96,7 +98,7 @@ export function composeAssignmentMail(
   person: RosterPerson,
   timeZone: string,
 ): OutgoingMail {
-  const link = `${launch.origins[0] ?? ''}/leads/lead/${leadIdMark}`
+  const link = `${launch.leadsUrl ?? launch.origins[0] ?? ''}/leads/lead/${leadIdMark}`
   const realtor = isRealtorLead(lead.fields)
   const value = (field: string) =>
     typeof lead.fields[field] === 'string' && (lead.fields[field] as string).trim()

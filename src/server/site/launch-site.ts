@@ -22,6 +22,8 @@ export type LaunchSite = Omit<FunctionLaunch, 'reply'> & {
   formPageHtml?: string | undefined
   /** Each phase's prerendered home page, by phase (dist/<slug>/.phases/<name>/index.html): used instead of formPageHtml in that phase. */
   phasePages?: Record<string, string> | undefined
+  /** The leads page's own address (PUBLIC_URL or STUDIO_HOST): where an assignee's link points. */
+  leadsUrl?: string | undefined
 }
 
 /** What the entry adds to a launch. */
@@ -33,6 +35,8 @@ export type LaunchSiteOptions = {
   pageCss?: string | undefined
   formPageHtml?: string | undefined
   phasePages?: Record<string, string> | undefined
+  /** The leads page's own address (PUBLIC_URL or STUDIO_HOST), for the assignee's link. */
+  leadsUrl?: string | undefined
 }
 
 /** The app's launch for a launch of the bundle (or of a loaded config) and the entry's settings. */
@@ -46,5 +50,6 @@ export function launchSiteOf(launch: FunctionLaunch, options: LaunchSiteOptions 
     ...(reply && options.links ? { reply: { config: reply, links: options.links, pageCss: options.pageCss } } : {}),
     ...(options.formPageHtml !== undefined ? { formPageHtml: options.formPageHtml } : {}),
     ...(options.phasePages !== undefined ? { phasePages: options.phasePages } : {}),
+    ...(options.leadsUrl !== undefined ? { leadsUrl: options.leadsUrl } : {}),
   }
 }

@@ -5,6 +5,7 @@ import type { ScryptCost } from './passwords.ts'
 import type { SignInLimiter } from '../../server/registration/sign-in-limits.ts'
 import type { SignInCounts } from '../../server/store/sign-in-counts.ts'
 import type { Account, StudioStore } from './store.ts'
+import { linkBaseOf, type StudioAddress } from './gates/host-gate.ts'
 import { tokenHash } from './tokens.ts'
 
 /** A message the studio sends (an invitation, a reset link): plain text, to one address. */
@@ -32,8 +33,12 @@ export type StudioDeps = {
   sendMail?: ((mail: StudioMail) => Promise<void>) | undefined
   /** The origin the browser sees (for the Origin check). Default: the request's, https when secureCookies. */
   requestOrigin?: (c: Context) => string
-  /** Where links point (PUBLIC_URL); default the request's origin. */
+  /** Where links point (PUBLIC_URL's origin); default http://localhost:PORT, never the request's Host. */
   publicUrl?: string | undefined
+  /** STUDIO_HOST: the one host the studio (and the leads page) answer on, and where its links point. */
+  studioHost?: string | undefined
+  /** The host names the launches declare, as they are now; default `<slug>.localhost` of each launch. */
+  launchHosts?: () => Iterable<string>
   /** Where the sign-in limits keep their counts (the server's store, shared with the leads page and other servers). */
   signInCounts: SignInCounts
   /** The sign-in limiter; default the shared one (src/server/registration/sign-in-limits.ts) over `signInCounts`. */
@@ -58,6 +63,8 @@ export type StudioEnv = { Variables: { account: Account; sessionHash: string } }
 export type StudioContext = Required<Pick<StudioDeps, 'clock' | 'log' | 'sessionMs' | 'previewMs' | 'timeZone'>> &
   StudioDeps & {
     limiter: SignInLimiter
+    /** The configured addresses the studio answers on and links to (gates/host-gate.ts). */
+    address: StudioAddress
     originOf(c: Context): string
     /** The base of links the studio hands out (invitations, resets, previews), without a trailing slash. */
     linkBase(c: Context): string
@@ -110,8 +117,14 @@ export function studioContextOf(deps: StudioDeps, limiter: SignInLimiter): Studi
       const url = new URL(c.req.url)
       return `${deps.secureCookies ? 'https:' : url.protocol}//${url.host}`
     })
+  const address: StudioAddress = {
+    publicUrl: deps.publicUrl,
+    studioHost: deps.studioHost,
+    launchHosts: deps.launchHosts ?? (() => deps.publisher.list().map((launch) => `${launch.slug}.localhost`)),
+  }
   return {
     ...deps,
+    address,
     clock,
     log,
     limiter,
@@ -119,7 +132,7 @@ export function studioContextOf(deps: StudioDeps, limiter: SignInLimiter): Studi
     sessionMs: deps.sessionMs ?? 12 * 60 * 60 * 1000,
     previewMs: deps.previewMs ?? 7 * 24 * 60 * 60 * 1000,
     originOf,
-    linkBase: (c) => (deps.publicUrl ?? originOf(c)).replace(/\/+$/, ''),
+    linkBase: (c) => linkBaseOf(address, c),
     async sessionOf(c) {
       const id = getCookie(c, sessionCookie)
       if (!id) return undefined

@@ -5,6 +5,7 @@ import type { SqlQueryable } from '../../server/store/sql-queryable.ts'
 import { createPostgresStudioStore, readOrCreatePostgresStudioKey } from './postgres-store.ts'
 import { openSqliteStudioStore } from './sqlite-store.ts'
 import type { StudioStore } from './store.ts'
+import { hostGate } from './gates/host-gate.ts'
 import { createStudio } from './studio.ts'
 
 /** What the entry knows that the studio needs besides what the server gives it. */
@@ -13,6 +14,8 @@ export type NodeStudioOptions = {
   clientDir: string
   /** PUBLIC_URL: where links point; https there makes cookies Secure too. */
   publicUrl?: string | undefined
+  /** STUDIO_HOST: the one host the studio and the leads page answer on. */
+  studioHost?: string | undefined
   /** The project's folder, where New launch makes launches/<slug>/ (the builder's root). */
   root?: string | undefined
 }
@@ -49,10 +52,13 @@ export function nodeStudioOf(options: NodeStudioOptions): (host: StudioHost) => 
       clientAddress: host.clientAddress,
       sendMail: host.sendMail,
       publicUrl: options.publicUrl,
+      studioHost: options.studioHost,
+      launchHosts: host.launchHosts,
       timeZone: host.timeZone,
       clock: host.clock,
     })
     await studio.recordDiskVersions()
-    return { app: studio.app, close: () => store.close(), leads: studio.leads }
+    const leadsGate = hostGate({ ...options, launchHosts: host.launchHosts ?? (() => []) })
+    return { app: studio.app, close: () => store.close(), leads: studio.leads, hostGate: leadsGate }
   }
 }

@@ -4,6 +4,7 @@ import { refuse } from '../api/respond.ts'
 import type { StudioContext, StudioEnv } from '../context.ts'
 import { addLocalGate } from '../local.ts'
 import { messageView } from '../views.ts'
+import { hostGate } from './host-gate.ts'
 
 /** The studio's CSP: its own scripts and styles only, nothing inline or eval'd; framed only by itself. */
 export const studioCsp = [
@@ -60,8 +61,8 @@ function sameOriginWrites(ctx: StudioContext): MiddlewareHandler<StudioEnv> {
   return async (c, next) => {
     if (c.req.method === 'GET' || c.req.method === 'HEAD') return next()
     const origin = c.req.header('origin')
-    // This request's own origin, or PUBLIC_URL's (a proxy may pass another Host header on).
-    if (!origin || (origin !== ctx.originOf(c) && origin !== (ctx.publicUrl && new URL(ctx.publicUrl).origin))) {
+    // This request's own origin (its host passed the host gate), or the studio's links' (a proxy may pass another Host on).
+    if (!origin || (origin !== ctx.originOf(c) && origin !== new URL(ctx.linkBase(c)).origin)) {
       const text = "This request did not come from the studio's own pages. Open the studio and try again."
       return c.req.path.startsWith('/studio/api/')
         ? refuse(c, 403, text)
@@ -90,6 +91,7 @@ function signedInOnly(ctx: StudioContext): MiddlewareHandler<StudioEnv> {
 /** The gates every studio request passes, in order, before any route. */
 export function addStudioGates(app: Hono<StudioEnv>, ctx: StudioContext): void {
   app.use('*', securityHeaders)
+  if (!ctx.local) app.use('*', hostGate(ctx.address))
   app.use('*', offUntilFirstAccount(ctx))
   app.use('*', sameOriginWrites(ctx))
   const formLimit = bodyLimit({ maxSize: 8 * 1024, onError: (c) => c.text('That form is too large.', 413) })
