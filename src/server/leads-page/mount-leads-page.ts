@@ -65,10 +65,12 @@ export function mountLeadsPage(site: Hono, options: LeadsPageMountOptions): Moun
   const sessions = openLeadsPageSessions(options, password ?? '')
   const audit: LeadsAudit =
     studio?.audit ??
-    (async (entry) =>
+    ((entry) => {
       console.log(
         `Leads page: ${entry.who} ${entry.action}${entry.launch ? ` (${entry.launch})` : ''}${entry.detail ? `: ${entry.detail}` : ''}`,
-      ))
+      )
+      return Promise.resolve()
+    })
   const app = createLeadsPage({
     checkPassword: password === undefined ? undefined : createPasswordCheck(password),
     studio: studio?.signIn,

@@ -31,8 +31,11 @@ function localStamp(iso: string, timeZone: string): string {
   return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}`
 }
 
-const text = (value: unknown) =>
-  typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value)
+const text = (value: unknown): string => {
+  if (value === undefined || value === null) return ''
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return String(value)
+  return JSON.stringify(value) ?? ''
+}
 const isRealtor = (value: unknown) => ['yes', 'true', '1'].includes(text(value).toLowerCase())
 
 /** The header of the people's CSV: the launch column only when there is more than one launch. */
