@@ -62,43 +62,10 @@ function funnel(pulse: LeadPulse, choice: LaunchChoice): BarRow[] {
   return names.map((label) => ({ label, value: counts.get(label) ?? 0 }))
 }
 
-/** The dashboard's page. `today` and `yesterday` are the last two of the pulse's days. */
-export function dashboardView(view: ViewContext, pulse: LeadPulse, choice: LaunchChoice, studio: boolean): Html {
-  const title = titleOf(view)
-  const selected = choice.selected ? launchOf(choice.present, choice.selected) : undefined
-  const scope = selected
-    ? selected.siteName
-    : choice.present.length === 1
-      ? choice.present[0]!.siteName
-      : 'all your launches'
-  const days = pulse.days
-  const today = days.at(-1)
-  const yesterday = days.at(-2)
-  const total = days.reduce((sum, d) => sum + d.registrations, 0)
-  const visitors = days.reduce((sum, d) => sum + d.visitors, 0)
-  // Visits are counted only where this server serves the page, and only since it counts them: the window's conversion
-  // sets the registrations of the days with counted visits against those visits.
-  const counted = days.reduce((sum, d) => sum + (d.visitors > 0 ? d.registrations : 0), 0)
-  const fromEmail = days.reduce((sum, d) => sum + d.fromEmail, 0)
-  const perDayTitle = `Registrations per day for the last ${days.length} days, ${days[0] ? shortDay.format(atNoon(days[0].day)) : ''} to ${today ? shortDay.format(atNoon(today.day)) : ''}: ${number(total)} in all`
-  const sources = pulse.sources.map((s) => ({
-    label: sourceWords(s.source),
-    value: s.registrations,
-    detail:
-      s.visitors > 0
-        ? `${number(s.visitors)} visitors, ${conversion(s.registrations, s.visitors)} registered`
-        : undefined,
-  }))
-  const statuses = funnel(pulse, choice)
-  return layout(
-    `Dashboard · Leads · ${title}`,
-    html`${bar(title, studio)}
-<main class="lp-main lp-dashboard">
-${tabs('dashboard')}
-<h1>Dashboard</h1>
-${
-  choice.present.length > 1
-    ? html`<form method="post" action="/leads/dashboard" class="lp-search lp-dashboard-launch" data-apply>
+/** The launch the dashboard shows, chosen here when there are several (kept in the session, applied at once). */
+function launchForm(choice: LaunchChoice): Html | string {
+  if (choice.present.length <= 1) return ''
+  return html`<form method="post" action="/leads/dashboard" class="lp-search lp-dashboard-launch" data-apply>
 <label for="dashboard-launch">Launch</label>
 <div class="lp-search-row">
 <select id="dashboard-launch" name="launch">
@@ -108,103 +75,138 @@ ${choice.present.map((l) => html`<option value="${l.slug}"${l.slug === choice.se
 <button type="submit" class="lp-button lp-button-quiet">Show</button>
 </div>
 </form>`
-    : ''
 }
-<p class="lp-summary">For ${scope}, by day in the team's time zone (${view.timeZone.replace(/_/g, ' ')}). Suspected spam is left out; visitors are counted without cookies when this server serves the page.</p>
-<div class="lp-tiles">
+
+/** The window's sums: registrations, visitors, the registrations of days with counted visits, those from e-mail. */
+function totalsOf(days: LeadPulse['days']) {
+  const sum = (of: (d: LeadPulse['days'][number]) => number) => days.reduce((total, d) => total + of(d), 0)
+  return {
+    total: sum((d) => d.registrations),
+    visitors: sum((d) => d.visitors),
+    // Visits are counted only where this server serves the page, and only since it counts them: the window's
+    // conversion sets the registrations of the days with counted visits against those visits.
+    counted: sum((d) => (d.visitors > 0 ? d.registrations : 0)),
+    fromEmail: sum((d) => d.fromEmail),
+  }
+}
+
+/** Today, yesterday and the whole window, each with its visitors and conversion. */
+function tiles(days: LeadPulse['days']): Html {
+  const today = days.at(-1)
+  const yesterday = days.at(-2)
+  const { total, visitors, counted } = totalsOf(days)
+  return html`<div class="lp-tiles">
 ${today ? tile('Today', today.registrations, today.visitors) : ''}
 ${yesterday ? tile('Yesterday', yesterday.registrations, yesterday.visitors) : ''}
 ${tile(`Last ${days.length} days`, total, visitors, counted)}
-</div>
+</div>`
+}
 
-<section class="lp-section" aria-labelledby="per-day-heading">
+/** Registrations per day, the part from an e-mail link hatched. */
+function perDaySection(days: LeadPulse['days']): Html {
+  const first = days[0]
+  const last = days.at(-1)
+  const title = `Registrations per day for the last ${days.length} days, ${first ? shortDay.format(atNoon(first.day)) : ''} to ${last ? shortDay.format(atNoon(last.day)) : ''}: ${number(totalsOf(days).total)} in all`
+  const bars = days.map((d) => ({
+    label: shortDay.format(atNoon(d.day)),
+    value: d.registrations,
+    hatched: d.fromEmail,
+  }))
+  return html`<section class="lp-section" aria-labelledby="per-day-heading">
 <h2 id="per-day-heading">Registrations per day</h2>
 <figure class="lp-figure">
-${dayChart(
-  'per-day',
-  perDayTitle,
-  days.map((d) => ({ label: shortDay.format(atNoon(d.day)), value: d.registrations, hatched: d.fromEmail })),
-)}
+${dayChart('per-day', title, bars)}
 <figcaption><ul class="lp-legend"><li>${swatch('per-day', false)} Registrations</li><li>${swatch('per-day', true)} From a link in an e-mail</li></ul>
 <p class="lp-note">Each day's numbers are in the table <a href="#day-by-day-heading">Day by day</a>, at the end.</p></figcaption>
 </figure>
-</section>
+</section>`
+}
 
-<section class="lp-section" aria-labelledby="sources-heading">
+/** Where the registrations came from, by source, with each source's visitors. */
+function sourcesSection(pulse: LeadPulse): Html {
+  const days = pulse.days.length
+  if (pulse.sources.length === 0)
+    return html`<section class="lp-section" aria-labelledby="sources-heading">
 <h2 id="sources-heading">Where they came from</h2>
-${
-  sources.length === 0
-    ? html`<p>No registrations or visits in these ${days.length} days.</p>`
-    : html`${barChart('sources', `Registrations by source, last ${days.length} days`, sources)}
-${numbers(
-  'Registrations by source',
-  ['Source', 'Registrations', 'Visitors', 'Conversion'],
-  pulse.sources.map((s) => [
+<p>No registrations or visits in these ${days} days.</p>
+</section>`
+  const sources = pulse.sources.map((s) => ({
+    label: sourceWords(s.source),
+    value: s.registrations,
+    detail:
+      s.visitors > 0
+        ? `${number(s.visitors)} visitors, ${conversion(s.registrations, s.visitors)} registered`
+        : undefined,
+  }))
+  const rows = pulse.sources.map((s) => [
     sourceWords(s.source),
     s.registrations,
     s.visitors,
     conversion(s.registrations, s.visitors),
-  ]),
-  true,
-)}
-<p class="lp-note">A source is the campaign's utm_source, else the ad network of a click, else the site that linked here; Direct when there was none.</p>`
+  ])
+  return html`<section class="lp-section" aria-labelledby="sources-heading">
+<h2 id="sources-heading">Where they came from</h2>
+${barChart('sources', `Registrations by source, last ${days} days`, sources)}
+${numbers('Registrations by source', ['Source', 'Registrations', 'Visitors', 'Conversion'], rows, true)}
+<p class="lp-note">A source is the campaign's utm_source, else the ad network of a click, else the site that linked here; Direct when there was none.</p>
+</section>`
 }
-</section>
 
-<section class="lp-section" aria-labelledby="kinds-heading">
+/** Realtors and buyers, and where the follow-up stands. */
+function kindsAndStatusSections(pulse: LeadPulse, choice: LaunchChoice): Html {
+  const days = pulse.days.length
+  const statuses = funnel(pulse, choice)
+  const kinds = [
+    { label: 'Buyers', value: pulse.buyers },
+    { label: 'Realtors', value: pulse.realtors },
+  ]
+  return html`<section class="lp-section" aria-labelledby="kinds-heading">
 <h2 id="kinds-heading">Realtors and buyers</h2>
-${barChart('kinds', `Realtors and buyers, last ${days.length} days`, [
-  { label: 'Buyers', value: pulse.buyers },
-  { label: 'Realtors', value: pulse.realtors },
-])}
+${barChart('kinds', `Realtors and buyers, last ${days} days`, kinds)}
 ${numbers(
   'Realtors and buyers',
   ['Who', 'Registrations'],
-  [
-    ['Buyers', pulse.buyers],
-    ['Realtors', pulse.realtors],
-  ],
+  kinds.map((k) => [k.label, k.value]),
   true,
 )}
 </section>
 
 <section class="lp-section" aria-labelledby="status-heading">
 <h2 id="status-heading">Follow-up</h2>
-${barChart('status', `Registrations of the last ${days.length} days by status`, statuses)}
+${barChart('status', `Registrations of the last ${days} days by status`, statuses)}
 ${numbers(
   'Registrations by status',
   ['Status', 'Registrations'],
   statuses.map((s) => [s.label, s.value]),
   true,
 )}
-</section>
+</section>`
+}
 
-<section class="lp-section" aria-labelledby="email-heading">
+/** The registrations that came from a link in an e-mail, by campaign. */
+function emailSection(pulse: LeadPulse, timeZone: string): Html {
+  const days = pulse.days.length
+  const { total, fromEmail } = totalsOf(pulse.days)
+  const rows = pulse.emailCampaigns.map((c) => [
+    c.campaign || '(no campaign name)',
+    c.registrations,
+    localDay(c.first, timeZone),
+    localDay(c.last, timeZone),
+  ])
+  return html`<section class="lp-section" aria-labelledby="email-heading">
 <h2 id="email-heading">E-mail blast</h2>
 ${
   pulse.emailCampaigns.length === 0
-    ? html`<p>No registration came from a link in an e-mail in these ${days.length} days (a link tagged utm_medium=email).</p>`
+    ? html`<p>No registration came from a link in an e-mail in these ${days} days (a link tagged utm_medium=email).</p>`
     : html`<p>${number(fromEmail)} of ${number(total)} registrations came from a link in an e-mail; their days are hatched in the chart above.</p>
-${numbers(
-  'Registrations from e-mail links, by campaign',
-  ['Campaign', 'Registrations', 'First', 'Last'],
-  pulse.emailCampaigns.map((c) => [
-    c.campaign || '(no campaign name)',
-    c.registrations,
-    localDay(c.first, view.timeZone),
-    localDay(c.last, view.timeZone),
-  ]),
-  false,
-)}`
+${numbers('Registrations from e-mail links, by campaign', ['Campaign', 'Registrations', 'First', 'Last'], rows, false)}`
 }
-</section>
+</section>`
+}
 
-<section class="lp-section" aria-labelledby="day-by-day-heading">
-<h2 id="day-by-day-heading">Day by day</h2>
-${numbers(
-  'Registrations per day',
-  ['Day', 'Registered', 'From e-mail', 'Visitors', 'Rate'],
-  [...days]
+/** Every day's numbers, newest first. */
+function dayByDaySection(days: LeadPulse['days']): Html {
+  const rows = [...days]
     .reverse()
     .map((d) => [
       html`<span class="lp-weekday">${weekday.format(atNoon(d.day))}, </span>${shortDay.format(atNoon(d.day))}`,
@@ -212,11 +214,42 @@ ${numbers(
       d.fromEmail,
       d.visitors,
       conversion(d.registrations, d.visitors),
-    ]),
-  false,
-)}
+    ])
+  return html`<section class="lp-section" aria-labelledby="day-by-day-heading">
+<h2 id="day-by-day-heading">Day by day</h2>
+${numbers('Registrations per day', ['Day', 'Registered', 'From e-mail', 'Visitors', 'Rate'], rows, false)}
 <p class="lp-note">Rate: registrations per unique visitor that day.</p>
-</section>
+</section>`
+}
+
+/** The dashboard's page. `today` and `yesterday` are the last two of the pulse's days. */
+export function dashboardView(view: ViewContext, pulse: LeadPulse, choice: LaunchChoice, studio: boolean): Html {
+  const title = titleOf(view)
+  const selected = choice.selected ? launchOf(choice.present, choice.selected) : undefined
+  const scope = selected
+    ? selected.siteName
+    : choice.present.length === 1
+      ? choice.present[0]!.siteName
+      : 'all your launches'
+  return layout(
+    `Dashboard · Leads · ${title}`,
+    html`${bar(title, studio)}
+<main class="lp-main lp-dashboard">
+${tabs('dashboard')}
+<h1>Dashboard</h1>
+${launchForm(choice)}
+<p class="lp-summary">For ${scope}, by day in the team's time zone (${view.timeZone.replace(/_/g, ' ')}). Suspected spam is left out; visitors are counted without cookies when this server serves the page.</p>
+${tiles(pulse.days)}
+
+${perDaySection(pulse.days)}
+
+${sourcesSection(pulse)}
+
+${kindsAndStatusSections(pulse, choice)}
+
+${emailSection(pulse, view.timeZone)}
+
+${dayByDaySection(pulse.days)}
 </main>`,
   )
 }

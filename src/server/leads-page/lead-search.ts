@@ -4,7 +4,7 @@ import { unassignedFilter, type AssigneeChoice } from './filter-view.ts'
 import { searchedPhone } from './phone-numbers.ts'
 import type { LeadsFilter } from './sessions.ts'
 import { mayView, type StudioSignIn, type Viewer } from './viewers.ts'
-import { assigneeLabel, launchOf, type LaunchChoice, type ViewContext } from './views.ts'
+import { assigneeName, launchOf, type LaunchChoice, type ViewContext } from './views.ts'
 
 /**
  * What the list, the dashboard and the downloads search: the launches a viewer may choose from, the filter kept in
@@ -84,7 +84,7 @@ export function matchingLeads(
 export async function assigneeChoices(deps: SearchDeps): Promise<AssigneeChoice[]> {
   const accounts = deps.studio?.assignable ? (await deps.studio.assignable()).map((account) => account.email) : []
   const all = [...new Set([...accounts, ...(await deps.store.listAssignees())])].sort((a, b) => a.localeCompare(b))
-  return all.map((value) => ({ value, label: assigneeLabel(deps.view, value) }))
+  return all.map((value) => ({ value, label: assigneeName(deps.view, value) }))
 }
 
 /** What a list or a download was narrowed to, for the audit log: the launch, the filters, whether a search (never its text). */

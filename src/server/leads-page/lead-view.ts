@@ -8,7 +8,6 @@ import type { LeadAnnouncement } from '../store/announcements.ts'
 import type { DocumentOpenings } from '../store/document-downloads.ts'
 import type { AssigneeChoice } from './filter-view.ts'
 import {
-  assigneeLabel,
   assigneeName,
   bar,
   columnsOf,
@@ -102,7 +101,7 @@ function assigneeControl(view: ViewContext, assign: AssignWays, current: string,
   }
   const people =
     current && !assign.people.some((p) => p.value === current)
-      ? [...assign.people, { value: current, label: assigneeLabel(view, current) }]
+      ? [...assign.people, { value: current, label: assigneeName(view, current) }]
       : assign.people
   return html`<select id="lead-assignee" name="assignee"${invalid}>
 <option value=""${current === '' ? html` selected` : ''}>Nobody</option>

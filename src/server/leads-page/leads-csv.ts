@@ -41,6 +41,66 @@ function cell(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value)
 }
 
+/** The full CSV's columns: the lead's own, its form fields, consent, where it came from, its documents. */
+function headerOf(fields: string[], utm: string[]): string[] {
+  return [
+    'id',
+    'created_at',
+    'submission_id',
+    'launch',
+    'phase',
+    'realtor',
+    'first_registered_at',
+    'suspected_spam',
+    ...fields,
+    'consent_text',
+    'consent_sha256',
+    'consent_reported',
+    'consent_kind',
+    'implied_consent_until',
+    'page_url',
+    'referrer',
+    'landing_page',
+    ...utm,
+    ...clickIdParams,
+    'user_agent',
+    'withdrawn_at',
+    'documents_opened',
+  ]
+}
+
+/** One lead as a record of the full CSV, in headerOf's order. */
+function recordOf(lead: StoredLead, fields: string[], utm: string[], opened: DocumentOpenings[]): string {
+  return csvRecord([
+    String(lead.id),
+    lead.createdAt,
+    lead.submissionId,
+    lead.launch,
+    cell(lead.phase),
+    // A realtor's registration (isRealtor yes), and when this person first registered for the launch (co-operation).
+    isRealtorLead(lead.fields) ? 'yes' : '',
+    cell(lead.firstRegisteredAt),
+    // Caught by the honeypot: kept apart from real leads by this column, so one caught by mistake can be recovered.
+    lead.suspectedSpam ? 'yes' : '',
+    ...fields.map((f) => cell(lead.fields[f])),
+    cell(lead.consentText),
+    cell(lead.consentSha256),
+    cell(lead.consentReported),
+    // CASL: express (the updates box ticked) or implied, and when implied consent ends (it stops marketing then).
+    lead.consentKind,
+    lead.consentKind === 'implied' ? lead.impliedConsentUntil : '',
+    cell(lead.pageUrl),
+    cell(lead.referrer),
+    cell(lead.landingPage),
+    ...utm.map((k) => cell(lead.utm[k])),
+    ...clickIdParams.map((k) => cell(lead.clickIds[k])),
+    cell(lead.userAgent),
+    cell(lead.withdrawnAt),
+    // Which documents the lead opened (the best sign of a hot lead): "Price list: 3 (last 2026-03-03T15:04:05.000Z)".
+    opened.map((o) => `${o.title}: ${o.count} (last ${o.last})`).join('; '),
+  ])
+}
+
 /**
  * Writes leads as CSV through `write`, in the order `leads()` yields them. Two passes, so memory stays flat: the
  * first finds the columns (the forms' fields in form order, then any other field or utm_* key the data holds) and
@@ -62,75 +122,24 @@ export async function writeLeadsCsv(
     for (const key of Object.keys(lead.utm)) if (!utm.includes(key)) utm.push(key)
     lastId = Math.max(lastId, lead.id)
   }
-  await write(
-    csvRecord([
-      'id',
-      'created_at',
-      'submission_id',
-      'launch',
-      'phase',
-      'realtor',
-      'first_registered_at',
-      'suspected_spam',
-      ...fields,
-      'consent_text',
-      'consent_sha256',
-      'consent_reported',
-      'consent_kind',
-      'implied_consent_until',
-      'page_url',
-      'referrer',
-      'landing_page',
-      ...utm,
-      ...clickIdParams,
-      'user_agent',
-      'withdrawn_at',
-      'documents_opened',
-    ]),
-  )
+  await write(csvRecord(headerOf(fields, utm)))
   let count = 0
   let batch: StoredLead[] = []
   const flush = async () => {
     const read = openings && batch.length ? await openings(batch.map((lead) => lead.id)) : []
-    for (const lead of batch)
+    for (const lead of batch) {
       await write(
         recordOf(
           lead,
+          fields,
+          utm,
           read.filter((o) => o.leadId === lead.id),
         ),
       )
+    }
     count += batch.length
     batch = []
   }
-  const recordOf = (lead: StoredLead, opened: DocumentOpenings[]) =>
-    csvRecord([
-      String(lead.id),
-      lead.createdAt,
-      lead.submissionId,
-      lead.launch,
-      cell(lead.phase),
-      // A realtor's registration (isRealtor yes), and when this person first registered for the launch (co-operation).
-      isRealtorLead(lead.fields) ? 'yes' : '',
-      cell(lead.firstRegisteredAt),
-      // Caught by the honeypot: kept apart from real leads by this column, so one caught by mistake can be recovered.
-      lead.suspectedSpam ? 'yes' : '',
-      ...fields.map((f) => cell(lead.fields[f])),
-      cell(lead.consentText),
-      cell(lead.consentSha256),
-      cell(lead.consentReported),
-      // CASL: express (the updates box ticked) or implied, and when implied consent ends (it stops marketing then).
-      lead.consentKind,
-      lead.consentKind === 'implied' ? lead.impliedConsentUntil : '',
-      cell(lead.pageUrl),
-      cell(lead.referrer),
-      cell(lead.landingPage),
-      ...utm.map((k) => cell(lead.utm[k])),
-      ...clickIdParams.map((k) => cell(lead.clickIds[k])),
-      cell(lead.userAgent),
-      cell(lead.withdrawnAt),
-      // Which documents the lead opened (the best sign of a hot lead): "Price list: 3 (last 2026-03-03T15:04:05.000Z)".
-      opened.map((o) => `${o.title}: ${o.count} (last ${o.last})`).join('; '),
-    ])
   for await (const lead of leads()) {
     if (lead.id > lastId) continue
     batch.push(lead)

@@ -66,10 +66,12 @@ export function mountLeadsPage(site: Hono, options: LeadsPageMountOptions): Moun
   const sessions = openLeadsPageSessions(options, password ?? '')
   const audit: LeadsAudit =
     studio?.audit ??
-    (async (entry) =>
+    ((entry) => {
       console.log(
         `Leads page: ${logValue(entry.who)} ${entry.action}${entry.launch ? ` (${logValue(entry.launch)})` : ''}${entry.detail ? `: ${logValue(entry.detail)}` : ''}`,
-      ))
+      )
+      return Promise.resolve()
+    })
   const app = createLeadsPage({
     checkPassword: password === undefined ? undefined : createPasswordCheck(password),
     studio: studio?.signIn,

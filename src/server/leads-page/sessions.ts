@@ -77,6 +77,11 @@ CREATE TABLE IF NOT EXISTS session_settings (
 `
 
 /** The tag of a studio account's filter row: not hex, so never a password's tag. */
+/** A synchronous step as a promise: what it returns, or its error as a rejection (as an async function would). */
+function settle<T>(step: () => T): Promise<T> {
+  return new Promise((resolve) => resolve(step()))
+}
+
 export const accountTag = 'studio-account'
 
 /** A stored filter (JSON text, or the object PostgreSQL's jsonb gives) as a whole LeadsFilter: what is missing is ''. */
@@ -84,7 +89,10 @@ export function filterOf(stored: string | object): LeadsFilter {
   const filter = (typeof stored === 'string' ? JSON.parse(stored) : stored) as Partial<
     Record<keyof LeadsFilter, unknown>
   >
-  const read = (key: keyof LeadsFilter) => (typeof filter[key] === 'string' ? (filter[key] as string) : '')
+  const read = (key: keyof LeadsFilter) => {
+    const value = filter[key]
+    return typeof value === 'string' ? value : ''
+  }
   const realtor = read('realtor')
   return {
     text: read('text'),
@@ -154,31 +162,37 @@ export function openSessionStore(file: string, password: string): SessionStore {
     'INSERT INTO sessions (token_hash, expires_at, filter, password_tag) VALUES (?, ?, ?, ?) ON CONFLICT (token_hash) DO UPDATE SET expires_at = excluded.expires_at, filter = excluded.filter',
   )
   return {
-    async create(now, ttlMs) {
-      purge.run(now.getTime())
-      const token = randomBytes(32).toString('base64url')
-      insert.run(hashOf(token), now.getTime() + ttlMs, passwordTag)
-      return token
-    },
-    async find(token, now) {
-      const row = select.get(hashOf(token), now.getTime(), passwordTag)
-      if (!row) return undefined
-      return { expiresAt: new Date(row.expires_at), filter: filterOf(row.filter) }
-    },
-    async saveFilter(token, filter) {
-      update.run(JSON.stringify(filter), hashOf(token))
-    },
-    async end(token) {
-      remove.run(hashOf(token))
-    },
-    async accountFilter(key, now) {
-      const row = selectAccount.get(accountRowOf(key), now.getTime(), accountTag)
-      return row ? filterOf(row.filter) : { ...emptyFilter }
-    },
-    async saveAccountFilter(key, filter, now, ttlMs) {
-      purge.run(now.getTime())
-      upsertAccount.run(accountRowOf(key), now.getTime() + ttlMs, JSON.stringify(filter), accountTag)
-    },
+    create: (now, ttlMs) =>
+      settle(() => {
+        purge.run(now.getTime())
+        const token = randomBytes(32).toString('base64url')
+        insert.run(hashOf(token), now.getTime() + ttlMs, passwordTag)
+        return token
+      }),
+    find: (token, now) =>
+      settle(() => {
+        const row = select.get(hashOf(token), now.getTime(), passwordTag)
+        if (!row) return undefined
+        return { expiresAt: new Date(row.expires_at), filter: filterOf(row.filter) }
+      }),
+    saveFilter: (token, filter) =>
+      settle(() => {
+        update.run(JSON.stringify(filter), hashOf(token))
+      }),
+    end: (token) =>
+      settle(() => {
+        remove.run(hashOf(token))
+      }),
+    accountFilter: (key, now) =>
+      settle(() => {
+        const row = selectAccount.get(accountRowOf(key), now.getTime(), accountTag)
+        return row ? filterOf(row.filter) : { ...emptyFilter }
+      }),
+    saveAccountFilter: (key, filter, now, ttlMs) =>
+      settle(() => {
+        purge.run(now.getTime())
+        upsertAccount.run(accountRowOf(key), now.getTime() + ttlMs, JSON.stringify(filter), accountTag)
+      }),
     close() {
       if (db.open) db.close()
     },

@@ -111,8 +111,9 @@ export function launchOf(launches: LeadsPageLaunch[], slug: string): LeadsPageLa
 }
 
 /**
- * Who has a lead, as the team reads it: an assignee is stored as the e-mail the roster or an account gave (or the
- * name typed where there are no accounts), shown by the name a launch's roster gives that e-mail, if any.
+ * Who has a lead, as the team reads it wherever it shows (the list, the lead, its history, the choices, the CSV): an
+ * assignee is stored as the e-mail the roster or an account gave (or the name typed where there is neither), shown by
+ * the name a launch's roster gives that e-mail, if any. The address is for writing to them, never the words shown.
  */
 export function assigneeName(view: ViewContext, value: string): string {
   if (value === '') return 'Nobody'
@@ -122,12 +123,6 @@ export function assigneeName(view: ViewContext, value: string): string {
     if (name) return name
   }
   return value
-}
-
-/** An assignee where one is chosen: the roster's name with the e-mail beside it, "Alex Martin (alex@example.com)". */
-export function assigneeLabel(view: ViewContext, value: string): string {
-  const name = assigneeName(view, value)
-  return value === '' || name === value ? name : `${name} (${value})`
 }
 
 /** A page of the leads page: its title and body, its stylesheet and (for the forms that apply at once) its script. */

@@ -1,8 +1,9 @@
 import type { Context, Hono } from 'hono'
+import type { ListedLead } from '../../store/store.ts'
 import type { LeadsContext } from '../context.ts'
 import { fieldsOfForms, writeLeadsCsv } from '../leads-csv.ts'
 import { filterWords, launchChoice, matchingLeads } from '../lead-search.ts'
-import { peopleCsvHeader, peopleCsvRecord } from '../people-csv.ts'
+import { otherFieldsOf, peopleCsvHeader, peopleCsvRecord } from '../people-csv.ts'
 import type { Viewer } from '../viewers.ts'
 import { launchOf, type LaunchChoice } from '../views.ts'
 
@@ -51,15 +52,38 @@ async function allColumns(c: Context, ctx: LeadsContext): Promise<Response> {
   return csvAnswer(c, ctx, viewer, choice, { what: '', name: 'leads', chunks, written })
 }
 
-/** The columns a salesperson reads. */
+/** The newest note of each lead, '' where it has none (its history read, newest first). */
+async function lastNotesOf(ctx: LeadsContext, leads: ListedLead[]): Promise<string[]> {
+  const histories = await Promise.all(leads.map((lead) => ctx.store.followUpOf(lead.id)))
+  return histories.map((followUp) => followUp.history.find((entry) => entry.kind === 'note')?.value ?? '')
+}
+
+/**
+ * The columns a salesperson reads. Two passes, so memory stays flat: the first finds the fields the leads hold (a
+ * realtor's brokerage is a column only when a lead has one), the second writes them, 100 leads' notes at a time.
+ */
 async function forPeople(c: Context, ctx: LeadsContext): Promise<Response> {
   const viewer = await ctx.viewerOf(c)
   if (!viewer) return c.redirect('/leads', 303)
   const choice = await launchChoice(ctx, viewer, viewer.filter)
-  const withLaunch = !choice.selected && choice.present.length > 1
-  const chunks = [peopleCsvHeader(ctx.timeZone, withLaunch)]
-  for await (const lead of matchingLeads(ctx, viewer, choice)())
-    chunks.push(peopleCsvRecord(lead, choice.present, ctx.timeZone, withLaunch))
+  const leads = matchingLeads(ctx, viewer, choice)
+  const keys = new Set<string>()
+  for await (const lead of leads()) for (const key of Object.keys(lead.fields)) keys.add(key)
+  const inView = choice.selected ? [launchOf(choice.present, choice.selected)] : choice.present
+  const others = otherFieldsOf(inView, keys)
+  const view = { launches: choice.present, timeZone: ctx.timeZone }
+  const chunks = [peopleCsvHeader(inView, others)]
+  let batch: ListedLead[] = []
+  const flush = async () => {
+    const notes = await lastNotesOf(ctx, batch)
+    batch.forEach((lead, i) => chunks.push(peopleCsvRecord(lead, view, others, notes[i]!)))
+    batch = []
+  }
+  for await (const lead of leads()) {
+    batch.push(lead)
+    if (batch.length >= 100) await flush()
+  }
+  await flush()
   const name = `${choice.selected || 'all-launches'}-leads`
   return csvAnswer(c, ctx, viewer, choice, { what: ' (for people)', name, chunks, written: chunks.length - 1 })
 }

@@ -4,7 +4,7 @@ import type { LeadsContext } from '../context.ts'
 import type { AssigneeChoice } from '../filter-view.ts'
 import { leadView, type AssignWays } from '../lead-view.ts'
 import { mayView, studioLink, type Viewer } from '../viewers.ts'
-import { assigneeLabel, noticeView } from '../views.ts'
+import { assigneeName, launchOf, noticeView } from '../views.ts'
 
 /**
  * A lead's own page (GET /leads/lead/<id>): its answers, where its follow-up stands and the forms to change it
@@ -16,13 +16,23 @@ import { assigneeLabel, noticeView } from '../views.ts'
 /** The address of a lead's page; its follow-up forms post below it. */
 export const leadPath = '/leads/lead/:id{[0-9]{1,15}}'
 
-/** The accounts a lead of `launch` may be assigned to, or free text where the studio has no accounts. */
+/**
+ * Who a lead of `launch` may be assigned to: the launch's roster (in its order), then the studio's accounts given the
+ * launch, each by name; free text only where there is neither.
+ */
 export async function assignWays(ctx: LeadsContext, launch: string): Promise<AssignWays> {
-  if (!ctx.studio?.assignable || !(await ctx.studio.hasAccounts())) return { kind: 'text' }
-  const accounts = await ctx.studio.assignable()
-  const people: AssigneeChoice[] = accounts
-    .filter((account) => account.launches === undefined || account.launches.includes(launch))
-    .map((account) => ({ value: account.email, label: assigneeLabel(ctx.view, account.email) }))
+  const roster = [...(launchOf(ctx.view.launches, launch).people?.keys() ?? [])]
+  const studio = ctx.studio?.assignable && (await ctx.studio.hasAccounts()) ? ctx.studio : undefined
+  const accounts = studio?.assignable
+    ? (await studio.assignable())
+        .filter((account) => account.launches === undefined || account.launches.includes(launch))
+        .map((account) => account.email)
+    : []
+  if (!studio && roster.length === 0) return { kind: 'text' }
+  const people: AssigneeChoice[] = [...new Set([...roster, ...accounts])].map((value) => ({
+    value,
+    label: assigneeName(ctx.view, value),
+  }))
   return { kind: 'accounts', people }
 }
 
