@@ -17,7 +17,7 @@ import { platformClientAddress } from '../../../src/server/registration/client-a
 import { formatEnvProblems, parseEdgeEnv, requestHandlingOf } from '../../../src/server/env.ts'
 import { createOutboxWorker } from '../../../src/server/delivery/outbox.ts'
 import { createPostgresStore } from '../../../src/server/store/postgres/postgres-store.ts'
-import { countVisitIn } from '../../../src/server/store/postgres/postgres-pulse.ts'
+import { countVisitIn } from '../../../src/server/store/pulse/postgres-visits.ts'
 import { createVisitImageCounter } from '../../../src/server/site/visit-requests.ts'
 import { createResendMailer } from '../../../src/server/delivery/resend-mailer.ts'
 import { addressKeyOf } from '../../../src/server/store/suppression.ts'

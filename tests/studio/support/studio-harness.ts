@@ -8,7 +8,10 @@ import { openSqliteStudioStore } from '../../../src/studio/server/sqlite-store.t
 import type { StudioStore } from '../../../src/studio/server/store.ts'
 import { createStudio, type Studio } from '../../../src/studio/server/studio.ts'
 import type { LaunchPublisher } from '../../../src/server/site/launch-publisher.ts'
-import { createSqliteSignInCounts, sqliteSignInSchema } from '../../../src/server/store/sqlite/sqlite-sign-in-counts.ts'
+import {
+  createSqliteSignInCounts,
+  sqliteSignInSchema,
+} from '../../../src/server/store/sign-in-counts/sqlite-sign-in-counts.ts'
 
 /** The root page.config.json, as shipped: the launch the studio edits in these tests. */
 export const originalText = readFileSync('page.config.json', 'utf8')

@@ -12,7 +12,6 @@ import {
   type WebhookMessage,
 } from '../store.ts'
 import { impliedConsentEnd, type ConsentKind } from '../consent.ts'
-import { assignmentMailJson, candidateOf, type NewAssignment } from '../follow-up.ts'
 
 /** The WHERE clause and parameter for a selector (leads table). */
 export function whereOf(selector: LeadSelector): [string, string] {
@@ -108,7 +107,6 @@ export type ListedRow = LeadRow & {
   fu_assignee?: string | null
 }
 
-// The leads list pages newest first by (created_at, id): this index serves both the order and the keyset.
 /**
  * The statements that store a registration, shared by the store's own connection and its writer thread: a lead (its
  * columns in the order of leadColumnValues; nothing done on a repeated submission id) and its messages.
@@ -128,33 +126,7 @@ export const saveStatements = {
     "INSERT INTO lead_history (lead_id, created_at, author, kind, value) VALUES (?, ?, ?, 'assignee', ?)",
 }
 
-/** A statement as assignNewLead runs it (better-sqlite3's). */
-type Runnable = { run(...params: unknown[]): unknown }
-
-/**
- * Assigns a lead just inserted, in the caller's transaction (saveStatements' assignment statements, prepared): takes the
- * roster's next turn, records the assignee and its history line, and queues the chosen one's mail.
- */
-export function assignNewLead(
-  s: {
-    takeTurn: { get(...params: unknown[]): unknown }
-    assignLead: Runnable
-    assignmentHistory: Runnable
-    insertMessage: Runnable
-  },
-  assignment: NewAssignment,
-  leadId: number,
-  at: string,
-): void {
-  const turn = assignment.turns === null ? undefined : (s.takeTurn.get(assignment.turns) as { turns: number }).turns
-  const chosen = assignment.candidates[candidateOf(turn, assignment.candidates.length)]
-  if (!chosen) return
-  s.assignLead.run(leadId, chosen.assignee, at)
-  s.assignmentHistory.run(leadId, at, assignment.author, chosen.assignee)
-  if (chosen.mail)
-    s.insertMessage.run(leadId, 'assignment', chosen.mail.to, assignmentMailJson(chosen.mail, leadId), at, at)
-}
-
+// The leads list pages newest first by (created_at, id): this index serves both the order and the keyset.
 export const leadsListIndex = 'CREATE INDEX IF NOT EXISTS leads_newest ON leads (created_at, id)'
 
 // A value with a phone number's usual separators removed, so "555 555 0100" finds "555-555-0100".

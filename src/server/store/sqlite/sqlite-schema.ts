@@ -1,5 +1,5 @@
 // The SQLite store's schema and its upgrades (sqlite-store.ts opens a file and applies them).
-import { sqliteSignInSchema } from './sqlite-sign-in-counts.ts'
+import { sqliteSignInSchema } from '../sign-in-counts/sqlite-sign-in-counts.ts'
 import type Database from 'better-sqlite3'
 import { emailKey } from './sqlite-rows.ts'
 import { impliedConsentEnd } from '../consent.ts'

@@ -110,6 +110,38 @@ function errorFrom(error: { message: string; code?: string }): Error {
   return Object.assign(new Error(error.message), error.code ? { code: error.code } : {})
 }
 
+/** A save as the worker runs it: the lead's column values and its messages' JSON, built on this thread. */
+function itemOf(lead: NewLead, mail: QueuedMail | null, more: NewMessage[], assignment?: NewAssignment): Item {
+  const messages: Item['messages'] = []
+  if (mail) messages.push([null, mail.to, JSON.stringify(mail)])
+  for (const message of more) {
+    messages.push(
+      message.kind === 'webhook'
+        ? ['webhook', 'webhook', JSON.stringify(message.webhook)]
+        : [message.kind, message.mail.to, JSON.stringify(message.mail)],
+    )
+  }
+  const assigned: Item['assignment'] = assignment
+    ? {
+        turns: assignment.turns,
+        author: assignment.author,
+        mark: leadIdMark,
+        candidates: assignment.candidates.map((c) => [
+          c.assignee,
+          c.mail?.to ?? '',
+          c.mail ? JSON.stringify(c.mail) : '',
+        ]),
+      }
+    : null
+  return {
+    values: leadColumnValues(lead),
+    submissionId: lead.submissionId,
+    at: lead.createdAt,
+    messages,
+    assignment: assigned,
+  }
+}
+
 /** Starts the writer on `file`, a database the store has opened (and so made and upgraded) already. */
 export function openSqliteWriter(file: string): SqliteWriter {
   const worker = new Worker(workerSource, {
@@ -158,34 +190,7 @@ export function openSqliteWriter(file: string): SqliteWriter {
     save(lead, mail, more = [], assignment) {
       if (failure) return Promise.reject(failure)
       if (closed) return Promise.reject(new Error('This lead store is closed.'))
-      const messages: Item['messages'] = []
-      if (mail) messages.push([null, mail.to, JSON.stringify(mail)])
-      for (const message of more) {
-        messages.push(
-          message.kind === 'webhook'
-            ? ['webhook', 'webhook', JSON.stringify(message.webhook)]
-            : [message.kind, message.mail.to, JSON.stringify(message.mail)],
-        )
-      }
-      const assigned: Item['assignment'] = assignment
-        ? {
-            turns: assignment.turns,
-            author: assignment.author,
-            mark: leadIdMark,
-            candidates: assignment.candidates.map((c) => [
-              c.assignee,
-              c.mail?.to ?? '',
-              c.mail ? JSON.stringify(c.mail) : '',
-            ]),
-          }
-        : null
-      const item: Item = {
-        values: leadColumnValues(lead),
-        submissionId: lead.submissionId,
-        at: lead.createdAt,
-        messages,
-        assignment: assigned,
-      }
+      const item = itemOf(lead, mail, more, assignment)
       return new Promise((resolve, reject) => {
         queue.push({ item, resolve, reject })
         // The saves of this turn of the event loop go together, or with those still arriving while one commits.

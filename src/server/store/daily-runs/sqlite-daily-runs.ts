@@ -1,4 +1,5 @@
 // The SQLite store's once-a-day part (daily-runs.ts) on the table daily_runs (schema version 14, sqlite-schema.ts).
+import { promised } from '../sqlite/sqlite-promised.ts'
 import type Database from 'better-sqlite3'
 import type { DailyMailStore } from '../daily-runs.ts'
 import type { OutgoingMail } from '../store.ts'
@@ -6,8 +7,8 @@ import type { OutgoingMail } from '../store.ts'
 /** The daily runs on an open SQLite lead database; statements prepared on first use (a read-only file may predate them). */
 export function createSqliteDailyRuns(db: Database.Database): DailyMailStore<OutgoingMail> {
   let queue: Database.Transaction<(job: string, day: string, mail: OutgoingMail, at: string) => boolean> | undefined
-  return {
-    async queueDailyMail(job, day, mail, now) {
+  return promised<DailyMailStore<OutgoingMail>>({
+    queueDailyMail(job, day, mail, now) {
       queue ??= db.transaction((job: string, day: string, mail: OutgoingMail, at: string) => {
         const claimed =
           db
@@ -22,8 +23,8 @@ export function createSqliteDailyRuns(db: Database.Database): DailyMailStore<Out
       })
       return queue.immediate(job, day, mail, now.toISOString())
     },
-    async hasDailyRun(job, day) {
+    hasDailyRun(job, day) {
       return db.prepare('SELECT 1 FROM daily_runs WHERE job = ? AND day = ?').get(job, day) !== undefined
     },
-  }
+  })
 }

@@ -1,9 +1,10 @@
 // The SQLite store's announcements (announcements.ts): who may receive marketing, and the announcements with their
 // outbox messages. Schema version 12 (sqlite-schema.ts).
+import { promised } from '../sqlite/sqlite-promised.ts'
 import type Database from 'better-sqlite3'
 import type { Announcement, AnnouncementStore, LeadAnnouncement } from '../announcements.ts'
 import type { MessageStatus, OutgoingMail, StoredLead } from '../store.ts'
-import { emailKey, toLead, type LeadRow } from './sqlite-rows.ts'
+import { emailKey, toLead, type LeadRow } from '../sqlite/sqlite-rows.ts'
 
 type AnnouncementRow = {
   id: number
@@ -62,8 +63,8 @@ export function createSqliteAnnouncements(
       return id
     },
   )
-  return {
-    async listMarketableLeads(launch, now) {
+  return promised<AnnouncementStore<StoredLead, OutgoingMail>>({
+    listMarketableLeads(launch, now) {
       const rows = query(
         `SELECT * FROM leads WHERE (leads.launch = ? OR (leads.launch IS NULL AND ? = ?)) AND suspected_spam = 0 AND withdrawn_at IS NULL
            AND (consent_kind = 'express' OR implied_until > ?)
@@ -72,19 +73,19 @@ export function createSqliteAnnouncements(
       ).all(launch, launch, defaultLaunch, now.toISOString()) as LeadRow[]
       return rows.map((row) => toLead(row, defaultLaunch))
     },
-    async saveAnnouncement(announcement, messages) {
+    saveAnnouncement(announcement, messages) {
       if (readonly) throw new Error('This lead store was opened read-only.')
       const id = save.immediate(announcement, messages)
       return toAnnouncement(query(`${withCounts} WHERE a.id = ?`).get(id) as AnnouncementRow)
     },
-    async queueTestAnnouncement(mail, now) {
+    queueTestAnnouncement(mail, now) {
       if (readonly) throw new Error('This lead store was opened read-only.')
       const at = now.toISOString()
       query(
         "INSERT INTO outbox (lead_id, kind, recipient, mail, next_attempt_at, created_at) VALUES (NULL, 'announcement', ?, ?, ?, ?)",
       ).run(mail.to, JSON.stringify(mail), at, at)
     },
-    async listAnnouncements(launches) {
+    listAnnouncements(launches) {
       const rows =
         launches === undefined
           ? (query(`${withCounts} ORDER BY a.created_at DESC, a.id DESC`).all() as AnnouncementRow[])
@@ -93,7 +94,7 @@ export function createSqliteAnnouncements(
             ).all(JSON.stringify(launches)) as AnnouncementRow[])
       return rows.map(toAnnouncement)
     },
-    async listLeadAnnouncements(leadId) {
+    listLeadAnnouncements(leadId) {
       const rows = query(
         `SELECT a.id, a.subject, a.created_at, a.author, o.status FROM outbox o JOIN announcements a ON a.id = o.announcement_id
          WHERE o.lead_id = ? ORDER BY a.created_at DESC, a.id DESC`,
@@ -106,5 +107,5 @@ export function createSqliteAnnouncements(
         status: row.status,
       }))
     },
-  }
+  })
 }

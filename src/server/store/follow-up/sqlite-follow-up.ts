@@ -1,9 +1,9 @@
 // The SQLite store's follow-up part (follow-up.ts): status, assignee, notes and history; the same person's other
 // registrations; phones in E.164; and the follow-up filters of the leads list. Schema version 8 (sqlite-schema.ts).
-import type Database from 'better-sqlite3'
+import type { SqliteContext } from '../sqlite/sqlite-context.ts'
+import { promised } from '../sqlite/sqlite-promised.ts'
 import { leadUpdatedRecipient, type FollowUpStore, type HistoryEntry } from '../follow-up.ts'
-import type { LeadSearch } from '../store.ts'
-import { emailKey } from './sqlite-rows.ts'
+import type { LeadSearch } from '../leads/lead-search.ts'
 
 type HistoryRow = {
   id: number
@@ -22,15 +22,6 @@ const toEntry = (row: HistoryRow): HistoryEntry => ({
   kind: row.kind,
   value: row.value,
 })
-
-// A lead's person, as compared across registrations: its address (trimmed, lower case) and its E.164 phone. Each
-// side is its own indexed lookup (leads_email_key, leads_phone_e164): an OR of the two would scan every lead.
-const sameEmail = (self: string, other: string) =>
-  `${emailKey(`${other}.fields`)} = ${emailKey(`${self}.fields`)} AND ${emailKey(`${self}.fields`)} <> ''`
-// `other.phone_e164 <> ''` too: it lets the planner use the partial index leads_phone_e164.
-const samePhone = (self: string, other: string) =>
-  `${other}.phone_e164 = ${self}.phone_e164 AND ${self}.phone_e164 <> '' AND ${other}.phone_e164 <> ''`
-const countOthers = (condition: string) => `(SELECT count(*) FROM leads AS o WHERE ${condition} AND o.id <> l.id)`
 
 /**
  * The WHERE clause and parameters of a search's follow-up filters (status, assignee, realtor, dates) on `leads`:
@@ -64,17 +55,11 @@ export function followUpCondition(search: LeadSearch): { sql: string; params: un
   return { sql: parts.length ? parts.join(' AND ') : '1 = 1', params }
 }
 
+type FollowUpPart = Pick<FollowUpStore, 'recordFollowUp' | 'followUpOf' | 'listAssignees' | 'fillPhoneNumbers'>
+
 /** The follow-up methods on an open SQLite lead database (version 8); statements are prepared on first use. */
-export function createSqliteFollowUps(db: Database.Database, defaultLaunch: string): FollowUpStore {
-  const cache = new Map<string, Database.Statement<unknown[], unknown>>()
-  function query<T>(sql: string): Database.Statement<unknown[], T> {
-    let statement = cache.get(sql)
-    if (!statement) {
-      statement = db.prepare<unknown[], unknown>(sql)
-      cache.set(sql, statement)
-    }
-    return statement as Database.Statement<unknown[], T>
-  }
+export function createSqliteFollowUps(ctx: SqliteContext): FollowUpPart {
+  const { db, query } = ctx
   const stateOf = (leadId: number) =>
     query<{ status: string | null; assignee: string }>(
       'SELECT status, assignee FROM lead_follow_ups WHERE lead_id = ?',
@@ -105,65 +90,25 @@ export function createSqliteFollowUps(db: Database.Database, defaultLaunch: stri
     return toEntry(row)
   })
 
-  return {
-    async recordFollowUp(change) {
+  return promised<FollowUpPart>({
+    recordFollowUp(change) {
       return record.immediate(change)
     },
-    async followUpOf(leadId, limit = 200) {
+    followUpOf(leadId, limit = 200) {
       const history = query<HistoryRow>('SELECT * FROM lead_history WHERE lead_id = ? ORDER BY id DESC LIMIT ?').all(
         leadId,
         limit,
       )
       return { ...stateOf(leadId), history: history.map(toEntry) }
     },
-    async otherRegistrationsOf(leadId) {
-      return query<{ id: number; launch: string | null; created_at: string }>(
-        `SELECT o.id, o.launch, o.created_at FROM leads AS o WHERE o.id <> ? AND o.id IN (
-           SELECT o.id FROM leads AS l JOIN leads AS o ON ${sameEmail('l', 'o')} WHERE l.id = ?
-           UNION SELECT o.id FROM leads AS l JOIN leads AS o ON ${samePhone('l', 'o')} WHERE l.id = ?)
-         ORDER BY o.created_at DESC, o.id DESC`,
-      )
-        .all(leadId, leadId, leadId)
-        .map((row) => ({ id: row.id, launch: row.launch ?? defaultLaunch, createdAt: row.created_at }))
-    },
-    async countOtherRegistrations(leadIds) {
-      if (leadIds.length === 0) return []
-      return query<{ lead_id: number; others: number }>(
-        // Same e-mail, plus same phone, less those that are both.
-        `SELECT l.id AS lead_id,
-           ${countOthers(sameEmail('l', 'o'))} + ${countOthers(samePhone('l', 'o'))} - ${countOthers(`${sameEmail('l', 'o')} AND ${samePhone('l', 'o')}`)} AS others
-         FROM leads AS l WHERE l.id IN (SELECT value FROM json_each(?))`,
-      )
-        .all(JSON.stringify(leadIds))
-        .filter((row) => row.others > 0)
-        .map((row) => ({ leadId: row.lead_id, others: row.others }))
-    },
-    async agentRegistrationOf(leadId) {
-      const row = query<{ id: number; created_at: string; name: unknown; brokerage: unknown }>(
-        `SELECT o.id, o.created_at, json_extract(o.fields, '$.name') AS name, json_extract(o.fields, '$.brokerage') AS brokerage
-         FROM leads AS l JOIN leads AS o ON coalesce(o.launch, '') = coalesce(l.launch, '') AND o.id <> l.id
-         WHERE l.id = ? AND lower(coalesce(json_extract(o.fields, '$.isRealtor'), '')) = 'yes' AND json_extract(l.fields, '$.agent') IS NOT NULL
-           AND lower(trim(json_extract(l.fields, '$.agent'))) <> ''
-           AND lower(trim(json_extract(l.fields, '$.agent'))) IN (lower(trim(coalesce(json_extract(o.fields, '$.name'), ''))), lower(trim(coalesce(json_extract(o.fields, '$.email'), ''))))
-         ORDER BY o.created_at, o.id LIMIT 1`,
-      ).get(leadId)
-      return (
-        row && {
-          id: row.id,
-          createdAt: row.created_at,
-          name: String(row.name ?? ''),
-          brokerage: String(row.brokerage ?? ''),
-        }
-      )
-    },
-    async listAssignees() {
+    listAssignees() {
       return query<{ assignee: string }>(
         `SELECT DISTINCT assignee FROM lead_follow_ups WHERE assignee <> '' ORDER BY assignee`,
       )
         .all()
         .map((row) => row.assignee)
     },
-    async fillPhoneNumbers(read, batch = 500) {
+    fillPhoneNumbers(read, batch = 500) {
       const unread = query<{ id: number; launch: string | null; fields: string }>(
         'SELECT id, launch, fields FROM leads WHERE phone_e164 IS NULL ORDER BY id LIMIT ?',
       )
@@ -179,7 +124,7 @@ export function createSqliteFollowUps(db: Database.Database, defaultLaunch: stri
           rows.map((row) => ({
             id: row.id,
             e164: read({
-              launch: row.launch ?? defaultLaunch,
+              launch: row.launch ?? ctx.defaultLaunch,
               fields: JSON.parse(row.fields) as Record<string, unknown>,
             }),
           })),
@@ -187,5 +132,5 @@ export function createSqliteFollowUps(db: Database.Database, defaultLaunch: stri
         filled += rows.length
       }
     },
-  }
+  })
 }

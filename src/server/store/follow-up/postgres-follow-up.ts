@@ -1,10 +1,9 @@
 // The PostgreSQL store's follow-up part (follow-up.ts), on the tables of
 // supabase/migrations/20251228000000_lead_follow_up.sql. Each write is one statement, so one transaction.
 import { leadUpdatedRecipient, type FollowUpStore, type HistoryEntry } from '../follow-up.ts'
-import type { LeadSearch } from '../store.ts'
-
-/** The one thing needed of a Postgres client (postgres-store.ts: SqlQueryable). */
-type Queryable = { query(text: string, params?: unknown[]): Promise<{ rows: unknown[] }> }
+import type { LeadSearch } from '../leads/lead-search.ts'
+import type { SqlQueryable } from '../sql-queryable.ts'
+import { toIso } from '../postgres/postgres-rows.ts'
 
 type HistoryRow = {
   id: string | number
@@ -15,7 +14,6 @@ type HistoryRow = {
   value: string
 }
 
-const toIso = (value: Date | string) => (value instanceof Date ? value : new Date(value)).toISOString()
 const toEntry = (row: HistoryRow): HistoryEntry => ({
   id: Number(row.id),
   leadId: Number(row.lead_id),
@@ -24,16 +22,6 @@ const toEntry = (row: HistoryRow): HistoryEntry => ({
   kind: row.kind,
   value: row.value,
 })
-
-const emailKey = (alias: string) => `lower(btrim(${alias}.fields->>'email'))`
-// A lead's person, as compared across registrations: its address (trimmed, lower case) and its E.164 phone. Each
-// side is its own indexed lookup (leads_email_key, leads_phone_e164): an OR of the two would scan every lead.
-const sameEmail = (self: string, other: string) => `${emailKey(other)} = ${emailKey(self)} AND ${emailKey(self)} <> ''`
-// `other.phone_e164 <> ''` too: it lets the planner use the partial index leads_phone_e164.
-const samePhone = (self: string, other: string) =>
-  `${other}.phone_e164 = ${self}.phone_e164 AND ${self}.phone_e164 <> '' AND ${other}.phone_e164 <> ''`
-const countOthers = (condition: string) =>
-  `(SELECT count(*)::int FROM public.leads AS o WHERE ${condition} AND o.id <> l.id)`
 
 /** The WHERE clause of a search's follow-up filters on `leads`, its parameters numbered from $at (see sqlite-follow-up.ts). */
 export function followUpCondition(search: LeadSearch, at: number): { sql: string; params: unknown[] } {
@@ -67,14 +55,11 @@ export function followUpCondition(search: LeadSearch, at: number): { sql: string
   return { sql: parts.length ? parts.join(' AND ') : 'true', params }
 }
 
-/** The follow-up methods on a PostgreSQL lead database. */
-export function createPostgresFollowUps(db: Queryable, defaultLaunch: string): FollowUpStore {
-  return {
-    async recordFollowUp(change) {
-      // One statement: the follow-up row, its history line and the webhook call are committed together. A status or
-      // assignee equal to the current one changes nothing (the `changed` row is missing).
-      const { rows } = await db.query(
-        `WITH lead AS (
+/**
+ * One statement: the follow-up row, its history line and the webhook call are committed together. A status or
+ * assignee equal to the current one changes nothing (the `changed` row is missing).
+ */
+const recordSql = `WITH lead AS (
            SELECT l.id, f.status, coalesce(f.assignee, '') AS assignee FROM public.leads AS l
            LEFT JOIN public.lead_follow_ups AS f ON f.lead_id = l.id WHERE l.id = $1 FOR UPDATE OF l
          ), changed AS (
@@ -91,17 +76,23 @@ export function createPostgresFollowUps(db: Queryable, defaultLaunch: string): F
          )
          INSERT INTO public.lead_history (lead_id, created_at, author, kind, value)
          SELECT changed.id, $5, $4, $2, $3 FROM changed
-         RETURNING id, lead_id, created_at, author, kind, value`,
-        [
-          change.leadId,
-          change.kind,
-          change.value,
-          change.author,
-          change.at,
-          leadUpdatedRecipient,
-          change.webhook ? JSON.stringify(change.webhook) : null,
-        ],
-      )
+         RETURNING id, lead_id, created_at, author, kind, value`
+
+type FollowUpPart = Pick<FollowUpStore, 'recordFollowUp' | 'followUpOf' | 'listAssignees' | 'fillPhoneNumbers'>
+
+/** The follow-up methods on a PostgreSQL lead database. */
+export function createPostgresFollowUps(db: SqlQueryable, defaultLaunch: string): FollowUpPart {
+  return {
+    async recordFollowUp(change) {
+      const { rows } = await db.query(recordSql, [
+        change.leadId,
+        change.kind,
+        change.value,
+        change.author,
+        change.at,
+        leadUpdatedRecipient,
+        change.webhook ? JSON.stringify(change.webhook) : null,
+      ])
       const row = rows[0] as HistoryRow | undefined
       return row ? toEntry(row) : undefined
     },
@@ -118,54 +109,6 @@ export function createPostgresFollowUps(db: Queryable, defaultLaunch: string): F
         assignee: '',
       }
       return { status: now.status, assignee: now.assignee, history: (history.rows as HistoryRow[]).map(toEntry) }
-    },
-    async otherRegistrationsOf(leadId) {
-      const { rows } = await db.query(
-        `SELECT o.id, o.launch, o.created_at FROM public.leads AS o WHERE o.id <> $1 AND o.id IN (
-           SELECT o.id FROM public.leads AS l JOIN public.leads AS o ON ${sameEmail('l', 'o')} WHERE l.id = $1
-           UNION SELECT o.id FROM public.leads AS l JOIN public.leads AS o ON ${samePhone('l', 'o')} WHERE l.id = $1)
-         ORDER BY o.created_at DESC, o.id DESC`,
-        [leadId],
-      )
-      return (rows as Array<{ id: string | number; launch: string | null; created_at: Date | string }>).map((row) => ({
-        id: Number(row.id),
-        launch: row.launch ?? defaultLaunch,
-        createdAt: toIso(row.created_at),
-      }))
-    },
-    async countOtherRegistrations(leadIds) {
-      if (leadIds.length === 0) return []
-      const { rows } = await db.query(
-        // Same e-mail, plus same phone, less those that are both.
-        `SELECT l.id AS lead_id,
-           ${countOthers(sameEmail('l', 'o'))} + ${countOthers(samePhone('l', 'o'))} - ${countOthers(`${sameEmail('l', 'o')} AND ${samePhone('l', 'o')}`)} AS others
-         FROM public.leads AS l WHERE l.id = ANY($1::bigint[])`,
-        [leadIds.map(String)],
-      )
-      return (rows as Array<{ lead_id: string | number; others: number }>)
-        .filter((row) => row.others > 0)
-        .map((row) => ({ leadId: Number(row.lead_id), others: row.others }))
-    },
-    async agentRegistrationOf(leadId) {
-      const { rows } = await db.query(
-        `SELECT o.id, o.created_at, (o.fields->>'name') AS name, (o.fields->>'brokerage') AS brokerage
-         FROM public.leads AS l JOIN public.leads AS o ON coalesce(o.launch, '') = coalesce(l.launch, '') AND o.id <> l.id
-         WHERE l.id = $1 AND lower(coalesce((o.fields->>'isRealtor'), '')) = 'yes' AND (l.fields->>'agent') IS NOT NULL
-           AND lower(trim((l.fields->>'agent'))) <> ''
-           AND lower(trim((l.fields->>'agent'))) IN (lower(trim(coalesce((o.fields->>'name'), ''))), lower(trim(coalesce((o.fields->>'email'), ''))))
-         ORDER BY o.created_at, o.id LIMIT 1`,
-        [leadId],
-      )
-      const row = rows[0] as
-        { id: string | number; created_at: Date | string; name: string | null; brokerage: string | null } | undefined
-      return (
-        row && {
-          id: Number(row.id),
-          createdAt: toIso(row.created_at),
-          name: row.name ?? '',
-          brokerage: row.brokerage ?? '',
-        }
-      )
     },
     async listAssignees() {
       const { rows } = await db.query(

@@ -1,5 +1,6 @@
 // The SQLite store's documents (document-downloads.ts): each opening of a document link, and the fresh-link replies.
 // Schema version 13 (sqlite-schema.ts).
+import { promised } from '../sqlite/sqlite-promised.ts'
 import type Database from 'better-sqlite3'
 import {
   documentOpenedRecipient,
@@ -7,7 +8,8 @@ import {
   type DocumentOpenings,
   type DocumentStore,
 } from '../document-downloads.ts'
-import { columnsOf } from './sqlite-schema.ts'
+import { columnsOf } from '../sqlite/sqlite-schema.ts'
+import type { OutgoingMail, WebhookMessage } from '../messages.ts'
 
 type OpeningsRow = { lead_id: number; document: string; title: string; count: number; first: string; last: string }
 
@@ -49,12 +51,12 @@ export function createSqliteDocuments(
   })
   // A read-only store (the export) may open a file from before version 13: it has no openings to show.
   let hasTable: boolean | undefined
-  return {
-    async recordDocumentOpened(opening, webhook) {
+  return promised<DocumentStore<WebhookMessage, OutgoingMail>>({
+    recordDocumentOpened(opening, webhook) {
       writable()
       record.immediate(opening, webhook)
     },
-    async documentOpeningsOf(leadIds) {
+    documentOpeningsOf(leadIds) {
       hasTable ??= columnsOf(db, 'document_downloads').length > 0
       if (leadIds.length === 0 || !hasTable) return []
       const rows = db
@@ -74,9 +76,9 @@ export function createSqliteDocuments(
         last: row.last,
       }))
     },
-    async queueDocumentsReply(leadId, mail, now, notBefore) {
+    queueDocumentsReply(leadId, mail, now, notBefore) {
       writable()
       return queue.immediate(leadId, mail, now.toISOString(), notBefore.toISOString())
     },
-  }
+  })
 }

@@ -2,7 +2,15 @@
 // marketing, and the announcements with their outbox messages (supabase/migrations/20260101000000_consent_kind.sql).
 import type { Announcement, AnnouncementStore, LeadAnnouncement } from '../announcements.ts'
 import type { MessageStatus, OutgoingMail, StoredLead } from '../store.ts'
-import { emailKey, launchCondition, leadColumns, toIso, toLead, toNumber, type LeadRow } from './postgres-rows.ts'
+import {
+  emailKey,
+  launchCondition,
+  leadColumns,
+  toIso,
+  toLead,
+  toNumber,
+  type LeadRow,
+} from '../postgres/postgres-rows.ts'
 
 /** The one thing needed of a Postgres client (postgres-store.ts: SqlQueryable). */
 type SqlQueryable = { query(text: string, params?: unknown[]): Promise<{ rows: unknown[] }> }

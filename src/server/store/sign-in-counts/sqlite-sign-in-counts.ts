@@ -1,3 +1,4 @@
+import { promised } from '../sqlite/sqlite-promised.ts'
 import type Database from 'better-sqlite3'
 import type { SignInCounts } from '../sign-in-counts.ts'
 
@@ -26,11 +27,11 @@ export function createSqliteSignInCounts(db: Database.Database): SignInCounts {
     const insert = db.prepare('INSERT INTO sign_in_failures (key, failed_at) VALUES (?, ?)')
     for (const key of keys) insert.run(key, at)
   })
-  return {
-    async addSignInFailure(keys, at, forgetBefore) {
+  return promised<SignInCounts>({
+    addSignInFailure(keys, at, forgetBefore) {
       add.immediate(keys, at.getTime(), forgetBefore.getTime())
     },
-    async countSignInFailures(keys, since) {
+    countSignInFailures(keys, since) {
       const rows = db
         .prepare<[string, number], { key: string; failures: number; oldest: number }>(
           `SELECT key, count(*) AS failures, min(failed_at) AS oldest FROM sign_in_failures
@@ -39,7 +40,7 @@ export function createSqliteSignInCounts(db: Database.Database): SignInCounts {
         .all(JSON.stringify(keys), since.getTime())
       return rows.map((row) => ({ key: row.key, failures: row.failures, oldestAt: new Date(row.oldest) }))
     },
-    async saveSignInDevice(deviceHash, account, expiresAt, now) {
+    saveSignInDevice(deviceHash, account, expiresAt, now) {
       db.transaction(() => {
         db.prepare('DELETE FROM sign_in_devices WHERE expires_at <= ?').run(now.getTime())
         db.prepare(
@@ -47,12 +48,12 @@ export function createSqliteSignInCounts(db: Database.Database): SignInCounts {
         ).run(deviceHash, account, expiresAt.getTime())
       }).immediate()
     },
-    async isSignInDevice(deviceHash, account, now) {
+    isSignInDevice(deviceHash, account, now) {
       return (
         db
           .prepare('SELECT 1 FROM sign_in_devices WHERE device_hash = ? AND account = ? AND expires_at > ?')
           .get(deviceHash, account, now.getTime()) !== undefined
       )
     },
-  }
+  })
 }

@@ -2,7 +2,7 @@
 // supabase/migrations/20260107000000_document_downloads.sql.
 import { documentOpenedRecipient, documentsReplyRecipient, type DocumentStore } from '../document-downloads.ts'
 import type { SqlQueryable } from '../sql-queryable.ts'
-import { toIso, toNumber } from './postgres-rows.ts'
+import { toIso, toNumber } from '../postgres/postgres-rows.ts'
 
 type OpeningsRow = {
   lead_id: string | number

@@ -1,0 +1,69 @@
+// Saving a registration on PostgreSQL (leads.ts: SaveLeadStore): the lead, its messages and its roster turn in one
+// statement, so one transaction and one round trip.
+import type { SqlQueryable } from '../sql-queryable.ts'
+import type { NewAssignment } from '../follow-up.ts'
+import type { NewMessage, QueuedMail } from '../messages.ts'
+import { assignmentParams, assignmentSql } from '../follow-up/postgres-roster.ts'
+import { leadColumns, toLead, type LeadRow } from '../postgres/postgres-rows.ts'
+import { leadColumnValues, type NewLead, type SaveLeadResult, type SaveLeadStore } from './leads.ts'
+
+/** A lead's messages as the statement's JSON list of rows (kind, recipient, content). */
+function messageRows(mail: QueuedMail | null, more: NewMessage[]) {
+  return [
+    ...(mail ? [{ kind: 'notification', recipient: mail.to, content: mail }] : []),
+    ...more.map((m) =>
+      m.kind === 'webhook'
+        ? { kind: m.kind, recipient: 'webhook', content: m.webhook }
+        : { kind: m.kind, recipient: m.mail.to, content: m.mail },
+    ),
+  ]
+}
+
+/** The statement that saves a lead, its messages ($18) and, when `assigning`, its assignment ($19 to $22). */
+function saveSql(assigning: boolean): string {
+  return `WITH new_lead AS (
+           INSERT INTO public.leads (submission_id, created_at, fields, consent_text, page_url, referrer, utm, user_agent, click_ids, landing_page, suspected_spam, consent_sha256, consent_reported, launch, phase, consent_kind, implied_until)
+           VALUES ($1, $2, $3::jsonb, $4, $5, $6, $7::jsonb, $8, $9::jsonb, $10, $11::int = 1, $12, $13, $14, $15, $16, $17)
+           ON CONFLICT (submission_id) DO NOTHING
+           RETURNING ${leadColumns}
+         ), new_mail AS (
+           INSERT INTO public.outbox (lead_id, kind, recipient, mail, next_attempt_at, created_at)
+           SELECT new_lead.id, m.kind, m.recipient, m.content, $2, $2
+           FROM new_lead, jsonb_to_recordset($18::jsonb) AS m (kind text, recipient text, content jsonb)
+         )${assigning ? `, ${assignmentSql}` : ''}
+         SELECT ${leadColumns} FROM new_lead`
+}
+
+/** Saves a registration in one statement: the lead and its messages (if any) are committed together, or nothing is. */
+export async function savePostgresLead(
+  db: SqlQueryable,
+  defaultLaunch: string,
+  lead: NewLead,
+  mail: QueuedMail | null,
+  more: NewMessage[] = [],
+  assignment?: NewAssignment,
+): Promise<SaveLeadResult> {
+  // Most leads of a launch without a roster have no assignment: their statement leaves its part out.
+  const assigning = assignment !== undefined && assignment.candidates.length > 0
+  const { rows } = await db.query(saveSql(assigning), [
+    ...leadColumnValues(lead),
+    JSON.stringify(messageRows(mail, more)),
+    ...(assigning ? assignmentParams(assignment) : []),
+  ])
+  const created = rows[0] as LeadRow | undefined
+  if (created) return { created: true, lead: toLead(created, defaultLaunch) }
+  // The conflicting insert waited for the other transaction to commit, so the stored lead is visible now.
+  const existing = await db.query(`SELECT ${leadColumns} FROM public.leads WHERE submission_id = $1`, [
+    lead.submissionId,
+  ])
+  const row = existing.rows[0] as LeadRow | undefined
+  if (!row) throw new Error(`Lead ${lead.submissionId} conflicted but cannot be read back.`)
+  return { created: false, lead: toLead(row, defaultLaunch) }
+}
+
+/** SaveLeadStore on a PostgreSQL lead database. */
+export function createPostgresSaveLead(db: SqlQueryable, defaultLaunch: string): SaveLeadStore {
+  return {
+    saveLead: (lead, mail, more, assignment) => savePostgresLead(db, defaultLaunch, lead, mail, more, assignment),
+  }
+}

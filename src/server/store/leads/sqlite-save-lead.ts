@@ -1,0 +1,65 @@
+// Saving a registration in SQLite (leads.ts: SaveLeadStore): the lead, its messages and its roster turn in one
+// transaction, committed with the saves that arrive at the same time (sqlite-group-commit.ts), or on the writer
+// thread (sqlite/sqlite-writer.ts) when the store was opened with one.
+import type { NewAssignment } from '../follow-up.ts'
+import type { NewMessage, QueuedMail } from '../messages.ts'
+import type { SqliteContext } from '../sqlite/sqlite-context.ts'
+import type { SqliteWriter } from '../sqlite/sqlite-writer.ts'
+import { saveStatements, type LeadRow } from '../sqlite/sqlite-rows.ts'
+import { assignNewLead } from '../follow-up/sqlite-roster.ts'
+import { leadColumnValues, type NewLead, type SaveLeadResult, type SaveLeadStore } from './leads.ts'
+import { createSqliteGroupCommit, type SqliteSave } from './sqlite-group-commit.ts'
+
+/** The transaction that saves one lead with its messages and assignment (run alone, or nested in a group's). */
+export function createSqliteSave(ctx: SqliteContext): SqliteSave {
+  const { db } = ctx
+  const s = {
+    insertLead: db.prepare<unknown[], { id: number }>(saveStatements.insertLead),
+    insertMail: db.prepare(saveStatements.insertMail),
+    insertMessage: db.prepare(saveStatements.insertMessage),
+    takeTurn: db.prepare(saveStatements.takeTurn),
+    assignLead: db.prepare(saveStatements.assignLead),
+    assignmentHistory: db.prepare(saveStatements.assignmentHistory),
+  }
+  const byId = ctx.query<LeadRow>('SELECT * FROM leads WHERE id = ?')
+  const bySubmission = ctx.query<LeadRow>('SELECT * FROM leads WHERE submission_id = ?')
+  const save = (
+    lead: NewLead,
+    mail: QueuedMail | null,
+    more: NewMessage[] = [],
+    assignment?: NewAssignment,
+  ): SaveLeadResult => {
+    const inserted = s.insertLead.get(...leadColumnValues(lead))
+    if (!inserted) {
+      const existing = bySubmission.get(lead.submissionId)
+      if (!existing) throw new Error(`Lead ${lead.submissionId} conflicted but cannot be read back.`)
+      return { created: false, lead: ctx.toStored(existing) }
+    }
+    if (mail) s.insertMail.run(inserted.id, mail.to, JSON.stringify(mail), lead.createdAt, lead.createdAt)
+    for (const message of more) {
+      const [recipient, content] =
+        message.kind === 'webhook' ? ['webhook', message.webhook] : [message.mail.to, message.mail]
+      s.insertMessage.run(inserted.id, message.kind, recipient, JSON.stringify(content), lead.createdAt, lead.createdAt)
+    }
+    if (assignment) assignNewLead(s, assignment, inserted.id, lead.createdAt)
+    const stored = byId.get(inserted.id)
+    if (!stored) throw new Error(`Lead ${inserted.id} cannot be read back.`)
+    return { created: true, lead: ctx.toStored(stored) }
+  }
+  return db.transaction(save)
+}
+
+/**
+ * SaveLeadStore on an open SQLite lead database: on the writer thread when there is one, else in group commits on
+ * this connection. The commit (with its fsync) has happened when the promise resolves.
+ */
+export function createSqliteSaveLead(ctx: SqliteContext, writer: SqliteWriter | undefined): SaveLeadStore {
+  if (ctx.readonly) return { saveLead: () => Promise.reject(new Error('This lead store was opened read-only.')) }
+  if (writer)
+    return {
+      saveLead: (lead, mail, more, assignment) =>
+        writer.save(lead, mail, more, assignment).then(({ created, row }) => ({ created, lead: ctx.toStored(row) })),
+    }
+  const group = createSqliteGroupCommit(ctx.db, createSqliteSave(ctx))
+  return { saveLead: (lead, mail, more, assignment) => group.save({ lead, mail, more, assignment }) }
+}
