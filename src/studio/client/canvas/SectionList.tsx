@@ -27,7 +27,7 @@ export function SectionList({ config, selected, onSelect, onAction, onAdd }: Pro
               <li key={index} className={index === selected ? 'selected' : undefined}>
                 <button
                   type="button"
-                  className="quiet name"
+                  className="section-name"
                   aria-current={index === selected ? 'true' : undefined}
                   onClick={() => onSelect(index)}
                 >
