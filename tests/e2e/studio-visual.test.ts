@@ -98,4 +98,52 @@ describe('the canvas through the real studio', () => {
     },
     scaled(300_000),
   )
+
+  it(
+    'replaces the hero picture by a PNG dropped on it, once its alternative text is given; the live page serves AVIF and WebP',
+    async () => {
+      const { context, page } = await inviteAndSetPassword(browser, copy.server, {
+        email: 'pictures@example.com',
+        role: 'editor',
+        password: 'correct horse battery staple',
+        env: { PAGE_CONFIG: copy.configFile },
+      })
+      const config = JSON.parse(readFileSync(copy.configFile, 'utf8')) as Config
+      await page.getByRole('link', { name: config.site.name, exact: true }).click()
+      const desktop = page.frameLocator('iframe[title="Desktop preview"]')
+      const heroPicture = desktop.locator('main#main > *').first().locator('img').first()
+      await heroPicture.waitFor({ timeout: scaled(30_000) })
+      const frame = await (await page.locator('iframe[title="Desktop preview"]').elementHandle())?.contentFrame()
+      const png = [...readFileSync('public/images/og-image.png')]
+      const dataTransfer = await frame!.evaluateHandle((bytes) => {
+        const transfer = new DataTransfer()
+        transfer.items.add(new File([new Uint8Array(bytes)], 'Front Porch.png', { type: 'image/png' }))
+        return transfer
+      }, png)
+      await heroPicture.dispatchEvent('dragover', { dataTransfer })
+      await heroPicture.dispatchEvent('drop', { dataTransfer })
+      const dialog = page.getByRole('dialog', { name: /Replace the picture/ })
+      await dialog.getByLabel('Alternative text').fill('A front porch with two chairs at dusk')
+      await dialog.getByRole('button', { name: 'Replace picture' }).click()
+      await expect
+        .poll(() => heroPicture.getAttribute('alt'), { timeout: scaled(15_000) })
+        .toBe('A front porch with two chairs at dusk')
+      await page.getByRole('button', { name: 'Publish', exact: true }).click()
+      await page.getByRole('dialog').getByRole('button', { name: 'Publish now' }).click()
+      await page.getByText(/Version \d+ is live/).waitFor({ timeout: scaled(180_000) })
+      const image = (JSON.parse(readFileSync(copy.configFile, 'utf8')) as { sections: { image: { src: string } }[] })
+        .sections[0]!.image
+      expect(image.src).toBe('/images/front-porch.png')
+      const html = await livePage()
+      for (const kind of ['avif', 'webp']) {
+        const variant = new RegExp(`/images/_v/front-porch\\.[0-9a-f]+-\\d+\\.${kind}`).exec(html)?.[0]
+        expect(variant, `the live page names a ${kind} variant`).toBeDefined()
+        const answer = await fetch(new URL(variant!, copy.server.url))
+        expect(answer.status).toBe(200)
+        expect(answer.headers.get('content-type')).toBe(`image/${kind}`)
+      }
+      await context.close()
+    },
+    scaled(300_000),
+  )
 })

@@ -1,10 +1,11 @@
 import { useRef, type ReactNode } from 'react'
 import { AddSectionDialog } from './AddSectionDialog.tsx'
 import { SectionList } from './SectionList.tsx'
-import { actOnSection, addSection, type CanvasDeps } from './use-canvas.ts'
+import { PictureDialog } from './PictureDialog.tsx'
+import { actOnSection, addSection, type CanvasState } from './use-canvas.ts'
 
 type Props = {
-  deps: CanvasDeps
+  deps: CanvasState
   /** The config as typed (undefined while the text is not JSON). */
   config: unknown
   /** The section the cursor is in, if it is in one. */
@@ -36,6 +37,7 @@ export function SidePanel({ deps, config, selected, canEdit, children }: Props) 
         suggested={selected === undefined ? count : selected + 1}
         onChoose={(type, index) => addSection(deps, type, index)}
       />
+      <PictureDialog pending={deps.pendingPicture} onReplace={deps.replacePicture} onCancel={deps.cancelPicture} />
     </div>
   )
 }

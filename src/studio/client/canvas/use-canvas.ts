@@ -5,7 +5,9 @@ import type { CodeEditor } from '../editing/code-editor.ts'
 import type { FromPreview, SectionAction } from '../editing/preview-messages.ts'
 import type { FrameListener, PreviewBridge } from '../workspace/use-preview-bridge.ts'
 import type { SectionType } from '../../../../schema/sections.ts'
+import { studioApi } from '../api.ts'
 import { insertSection, setValueAt } from './canvas-edits.ts'
+import type { PendingPicture } from './PictureDialog.tsx'
 import { sectionDefaults } from './section-defaults.ts'
 import { targetOfEdit } from './phase-target.ts'
 import { applySectionAction, applyToList, indexAfter, sayAction } from './section-ops.ts'
@@ -18,6 +20,15 @@ export type CanvasDeps = {
   setStatus: (status: string) => void
   /** Saves the draft now (the previews then show the server's page). */
   saveNow: () => void
+  /** A picture dropped on the canvas: asks its alternative text (PictureDialog), then replaces the picture. */
+  askPicture: (pending: PendingPicture) => void
+}
+
+/** The canvas as the side panel gets it: its deps, and the picture waiting for its alternative text. */
+export type CanvasState = CanvasDeps & {
+  pendingPicture: PendingPicture | undefined
+  replacePicture: (pending: PendingPicture, alt: string) => void
+  cancelPicture: () => void
 }
 
 function withValue(config: ClientPageConfig, path: Segment[], value: unknown): ClientPageConfig {
@@ -101,10 +112,12 @@ function onMessage(deps: CanvasDeps, message: FromPreview, source: Window): void
   else if (message.type === 'edit') commitText(deps, message.path, message.value)
   else if (message.type === 'section') actOnSection(deps, message)
   else if (message.type === 'history') stepHistory(deps, message.action)
+  else if (message.type === 'picture') deps.askPicture({ path: message.path, file: message.file })
 }
 
 /** What the workspace gives the canvas: `saveDraft` as the draft hook has it. */
-export type CanvasWiring = Omit<CanvasDeps, 'saveNow'> & {
+export type CanvasWiring = Omit<CanvasDeps, 'saveNow' | 'setStatus' | 'askPicture'> & {
+  slug: string
   saveDraft: (reason: 'typing' | 'button') => Promise<boolean>
 }
 
@@ -112,14 +125,24 @@ export type CanvasWiring = Omit<CanvasDeps, 'saveNow'> & {
  * The canvas's half on the editing page: what the frames' edits, section actions and history keys do to the text.
  * Returns the deps the side panel acts with, the step of the one history (Undo, Redo) and the canvas's note.
  */
-export function useCanvas({ saveDraft, ...wiring }: CanvasWiring) {
+export function useCanvas({ saveDraft, slug, ...wiring }: CanvasWiring) {
   // The canvas's own line (where an edit went, what a section action did): the draft's status line is rewritten
   // by each save, a moment after the edit it would have to explain.
   const [note, setStatus] = useState('')
-  const canvas: CanvasDeps = { ...wiring, setStatus, saveNow: () => void saveDraft('button') }
+  const [pendingPicture, askPicture] = useState<PendingPicture>()
+  const deps: CanvasDeps = { ...wiring, setStatus, askPicture, saveNow: () => void saveDraft('button') }
+  const canvas: CanvasState = {
+    ...deps,
+    pendingPicture,
+    replacePicture: (pending, alt) => {
+      askPicture(undefined)
+      void replacePicture(deps, slug, pending, alt)
+    },
+    cancelPicture: () => askPicture(undefined),
+  }
   const { listenerRef, editorRef } = wiring
   useEffect(() => {
-    listenerRef.current = (message, source) => onMessage(canvas, message, source)
+    listenerRef.current = (message, source) => onMessage(deps, message, source)
   })
   const stepTo = useCallback(
     (action: 'undo' | 'redo') => stepHistory({ editorRef, setStatus }, action),
@@ -140,5 +163,28 @@ export function addSection(deps: CanvasDeps, type: SectionType, index: number): 
     deps.saveNow()
   } catch (e) {
     deps.setStatus(`The section could not be added: ${(e as Error).message}`)
+  }
+}
+
+/** Uploads a dropped picture (the studio's own upload: its checks and names) and puts it, with its alt, at `path`. */
+async function replacePicture(deps: CanvasDeps, slug: string, { path, file }: PendingPicture, alt: string) {
+  deps.setStatus(`Adding ${file.name}…`)
+  try {
+    const image = await studioApi.uploadImage(slug, file)
+    const code = deps.editorRef.current
+    if (!code) return
+    let text = code.text()
+    const fields: [string, string][] = [
+      ['src', JSON.stringify(image.src)],
+      ['alt', JSON.stringify(alt)],
+      ['width', String(image.width)],
+      ['height', String(image.height)],
+    ]
+    for (const [key, value] of fields) text = setValueAt(text, [...path, key], value)
+    code.updateText(text)
+    deps.setStatus(`The picture is now ${image.src} (${image.width} × ${image.height} pixels), described as “${alt}”.`)
+    deps.saveNow()
+  } catch (e) {
+    deps.setStatus(`The picture was not replaced: ${(e as Error).message}`)
   }
 }

@@ -2,6 +2,7 @@ import type { ClientPageConfig } from '../../../../schema/page-config.ts'
 import type { Segment } from '../../../config/json-source.ts'
 import type { FromPreview, PagePart } from '../editing/preview-messages.ts'
 import { editInPlace } from './canvas-editing.ts'
+import { acceptPictureDrops } from './canvas-pictures.ts'
 import { markTexts, nameOfPart, type Marks } from './canvas-marks.ts'
 import { acceptSectionDrops, showToolbar } from './canvas-toolbar.ts'
 import { elementOf, partAt } from './frame-bridge.ts'
@@ -113,6 +114,7 @@ export function startCanvas(deps: CanvasDeps): Canvas {
   doc.addEventListener('click', (event) => onClick(deps, () => marks, event), true)
   doc.addEventListener('keydown', (event) => onKey(deps, () => marks, event))
   acceptSectionDrops(doc, deps.post)
+  acceptPictureDrops(deps.root, deps.config, deps.post)
   return {
     shown: (part) => {
       selected = part

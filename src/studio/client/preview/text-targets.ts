@@ -62,3 +62,19 @@ export function originOf(config: unknown, elementText: string): string {
     return `Not editable here: the page makes this line from ${inside.path.join('.')} in page.config.json and the date.`
   return 'Not editable: the page makes this text itself (a date or a label of the page code), not page.config.json.'
 }
+
+/** The picture (an object with a "src") of a part that an <img> shows, by its file's name in the image's address. */
+export function pictureTargetOf(config: unknown, part: PagePart, address: string): Segment[] | undefined {
+  const found: Segment[][] = []
+  const visit = (value: unknown, at: Segment[]): void => {
+    if (Array.isArray(value)) value.forEach((item, i) => visit(item, [...at, i]))
+    else if (value && typeof value === 'object') {
+      const src = (value as { src?: unknown }).src
+      const name = typeof src === 'string' ? (src.split('/').pop() ?? '').replace(/\.[^.]+$/, () => '') : ''
+      if (name && decodeURIComponent(address).includes(name)) found.push(at)
+      for (const [key, item] of Object.entries(value)) visit(item, [...at, key])
+    }
+  }
+  visit(valueAt(config, pathOfPart(part)), pathOfPart(part))
+  return found[0]
+}

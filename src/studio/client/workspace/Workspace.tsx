@@ -60,7 +60,7 @@ export function Workspace({ detail, canEdit, local }: Props) {
   const form = useFormPart(text, pointer, editorRef, draft.setStatus)
   const publishing = usePublishing({ detail, local, words, editorRef, draft, refreshPreview: bridge.refreshPreview })
   const phases = usePhases({ slug, editorRef, draft, bridge })
-  const { canvas, stepTo, note } = useCanvas({ editorRef, bridge, listenerRef, saveDraft })
+  const { canvas, stepTo, note } = useCanvas({ editorRef, bridge, listenerRef, saveDraft, slug })
 
   return (
     <main className="editor" aria-labelledby="launch-heading">
