@@ -44,6 +44,45 @@ function SalesHome({ email }: { email: string }) {
   )
 }
 
+/** The studio's navigation: launches, new launch, and (hosted) the leads page, and for an owner people and audit log. */
+function StudioNav({ view, local, owner }: { view: string; local: boolean; owner: boolean }) {
+  return (
+    <nav aria-label="Studio">
+      <ul>
+        <li>
+          <StudioLink to={{ view: 'launches' }} current={view === 'launches'}>
+            Launches
+          </StudioLink>
+        </li>
+        <li>
+          <StudioLink to={{ view: 'new-launch' }} current={view === 'new-launch'}>
+            New launch
+          </StudioLink>
+        </li>
+        {!local && (
+          <li>
+            <a href={leadsPath}>Leads</a>
+          </li>
+        )}
+        {owner && (
+          <li>
+            <StudioLink to={{ view: 'people' }} current={view === 'people'}>
+              People
+            </StudioLink>
+          </li>
+        )}
+        {owner && (
+          <li>
+            <StudioLink to={{ view: 'audit' }} current={view === 'audit'}>
+              Audit log
+            </StudioLink>
+          </li>
+        )}
+      </ul>
+    </nav>
+  )
+}
+
 /** The studio: who is signed in, the navigation, and the view the address names. */
 export function StudioApp() {
   const route = useRoute()
@@ -88,41 +127,7 @@ export function StudioApp() {
         <StudioLink to={{ view: 'launches' }} className="brand">
           Studio
         </StudioLink>
-        <nav aria-label="Studio">
-          <ul>
-            <li>
-              <StudioLink to={{ view: 'launches' }} current={route.view === 'launches'}>
-                Launches
-              </StudioLink>
-            </li>
-            {canEdit && (
-              <li>
-                <StudioLink to={{ view: 'new-launch' }} current={route.view === 'new-launch'}>
-                  New launch
-                </StudioLink>
-              </li>
-            )}
-            {!local && (
-              <li>
-                <a href={leadsPath}>Leads</a>
-              </li>
-            )}
-            {owner && (
-              <li>
-                <StudioLink to={{ view: 'people' }} current={route.view === 'people'}>
-                  People
-                </StudioLink>
-              </li>
-            )}
-            {owner && (
-              <li>
-                <StudioLink to={{ view: 'audit' }} current={route.view === 'audit'}>
-                  Audit log
-                </StudioLink>
-              </li>
-            )}
-          </ul>
-        </nav>
+        <StudioNav view={route.view} local={local} owner={owner} />
         <p className="who">{local ? 'On this computer: saves go to the files' : `${me.email} · ${me.role}`}</p>
         {!local && <SignOut />}
       </header>

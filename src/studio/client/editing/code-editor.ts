@@ -2,7 +2,8 @@ import { startCompletion } from '@codemirror/autocomplete'
 import { json, jsonLanguage } from '@codemirror/lang-json'
 import { ensureSyntaxTree, syntaxTree } from '@codemirror/language'
 import { lintGutter, setDiagnostics, type Diagnostic } from '@codemirror/lint'
-import { EditorState, Prec, type Text } from '@codemirror/state'
+import { redo, undo } from '@codemirror/commands'
+import { EditorState, Prec, type Extension, type Text } from '@codemirror/state'
 import { EditorView, hoverTooltip, keymap } from '@codemirror/view'
 import { basicSetup } from 'codemirror'
 import {
@@ -42,11 +43,15 @@ export type CodeEditor = {
   showProblems: (problems: ProblemView[], checkedDoc: Text) => void
   /** Puts the cursor at a line and column (1-based) and brings it into view. */
   goTo: (line: number, column: number) => void
-  /** Puts the cursor in the JSON of a part of the page. */
-  goToPart: (part: PagePart) => void
+  /** Puts the cursor in the JSON of a part of the page (and the focus, unless `focus` is false). */
+  goToPart: (part: PagePart, focus?: boolean) => void
   insertAt: (pos: number, text: string) => void
   /** Replaces the text with `text`, changing only the span that differs (the cursor and the rest stay put), undoable. */
   updateText: (text: string) => void
+  /** Takes back the last change of the text (typed, or made by the form or the canvas); false when there is none. */
+  undo: () => boolean
+  /** Makes again the last change taken back; false when there is none. */
+  redo: () => boolean
 }
 
 const pointerMode = 'json4' as const
@@ -125,83 +130,85 @@ const theme = EditorView.theme({
   '.cm-completionInfo': { maxWidth: '360px', whiteSpace: 'normal', padding: '6px 10px' },
 })
 
-/**
- * CodeMirror 6 set up for a page config: JSON with the page's schema (completion, hover help), lint gutter, Ctrl+S.
- * `shadow`: inside a shadow root of `parent` (for pages under a strict CSP).
- */
-export function createCodeEditor(
-  parent: HTMLElement,
-  doc: string,
-  lineSeparator: '\n' | '\r\n',
-  events: CodeEditorEvents,
-  { shadow = false }: { shadow?: boolean } = {},
-): CodeEditor {
+/** The editor's extensions: JSON with the page's schema, the lint gutter, Ctrl+S, and the page's events. */
+function configExtensions(lineSeparator: '\n' | '\r\n', events: CodeEditorEvents): Extension[] {
   let currentPart: PagePart | null = null
-  // In a shadow root CodeMirror styles itself through a constructed stylesheet, which a CSP without 'unsafe-inline'
-  // allows; in the document it would add <style> elements, which such a CSP blocks (the studio's CSP is one).
-  const root = shadow ? (parent.shadowRoot ?? parent.attachShadow({ mode: 'open' })) : undefined
-  const view = new EditorView({
-    parent: root ?? parent,
-    ...(root ? { root } : {}),
-    state: EditorState.create({
-      doc,
-      extensions: [
-        // Highest: the completion's own Ctrl+Space binding is, and this one must come first.
-        Prec.highest(
-          keymap.of([
-            { key: 'Mod-s', preventDefault: true, run: () => (events.onSave(), true) },
-            { key: 'Ctrl-Space', run: completeFieldName },
-          ]),
-        ),
-        basicSetup,
-        // Saved exactly as it was: a file written with Windows line endings keeps them.
-        EditorState.lineSeparator.of(lineSeparator),
-        EditorView.lineWrapping,
-        json(),
-        jsonLanguage.data.of({ autocomplete: jsonCompletion() }),
-        hoverTooltip(jsonSchemaHover()),
-        stateExtensions(schema as unknown as Parameters<typeof stateExtensions>[0]),
-        lintGutter(),
-        theme,
-        // An explicit tab stop: axe (and some screen readers) then know the scrolling text area can be reached by keyboard.
-        EditorView.contentAttributes.of({ 'aria-label': 'page.config.json', tabindex: '0' }),
-        EditorView.updateListener.of((update) => {
-          if (update.docChanged) events.onChange(update.state.doc.toString())
-          if (update.docChanged || update.selectionSet) {
-            const pointer = jsonPointerForPosition(update.state, update.state.selection.main.head, 1, pointerMode)
-            events.onCursorPointer?.(pointer)
-            const part = partOfPointer(pointer)
-            if (!samePart(part, currentPart)) {
-              currentPart = part
-              events.onCursorPart(part)
-            }
-          }
-        }),
-        EditorView.domEventHandlers({
-          dragover: (event) => {
-            if (event.dataTransfer?.types.includes('Files')) event.preventDefault()
-            return false
-          },
-          drop: (event, view) => {
-            const files = [...(event.dataTransfer?.files ?? [])]
-            if (!files.length) return false
-            event.preventDefault()
-            const pos = view.posAtCoords({ x: event.clientX, y: event.clientY }) ?? view.state.selection.main.head
-            events.onDropFiles(files, pos)
-            return true
-          },
-        }),
-      ],
+  return [
+    // Highest: the completion's own Ctrl+Space binding is, and this one must come first.
+    Prec.highest(
+      keymap.of([
+        { key: 'Mod-s', preventDefault: true, run: () => (events.onSave(), true) },
+        { key: 'Ctrl-Space', run: completeFieldName },
+      ]),
+    ),
+    basicSetup,
+    // Saved exactly as it was: a file written with Windows line endings keeps them.
+    EditorState.lineSeparator.of(lineSeparator),
+    EditorView.lineWrapping,
+    json(),
+    jsonLanguage.data.of({ autocomplete: jsonCompletion() }),
+    hoverTooltip(jsonSchemaHover()),
+    stateExtensions(schema as unknown as Parameters<typeof stateExtensions>[0]),
+    lintGutter(),
+    theme,
+    // An explicit tab stop: axe (and some screen readers) then know the scrolling text area can be reached by keyboard.
+    EditorView.contentAttributes.of({ 'aria-label': 'page.config.json', tabindex: '0' }),
+    EditorView.updateListener.of((update) => {
+      if (update.docChanged) events.onChange(update.state.doc.toString())
+      if (update.docChanged || update.selectionSet) {
+        const pointer = jsonPointerForPosition(update.state, update.state.selection.main.head, 1, pointerMode)
+        events.onCursorPointer?.(pointer)
+        const part = partOfPointer(pointer)
+        if (!samePart(part, currentPart)) {
+          currentPart = part
+          events.onCursorPart(part)
+        }
+      }
     }),
+    fileDrops(events),
+  ]
+}
+
+/** Picture files dropped on the text: handed to the page with the position they were dropped at. */
+function fileDrops(events: CodeEditorEvents): Extension {
+  return EditorView.domEventHandlers({
+    dragover: (event) => {
+      if (event.dataTransfer?.types.includes('Files')) event.preventDefault()
+      return false
+    },
+    drop: (event, view) => {
+      const files = [...(event.dataTransfer?.files ?? [])]
+      if (!files.length) return false
+      event.preventDefault()
+      const pos = view.posAtCoords({ x: event.clientX, y: event.clientY }) ?? view.state.selection.main.head
+      events.onDropFiles(files, pos)
+      return true
+    },
   })
+}
 
-  const goToOffset = (pos: number) => {
+/** The smallest change that turns `old` into `text`: the span that differs, with what replaces it. */
+export function changeBetween(old: string, text: string): { from: number; to: number; insert: string } | null {
+  if (old === text) return null
+  let start = 0
+  while (start < old.length && start < text.length && old[start] === text[start]) start++
+  let end = 0
+  while (
+    end < old.length - start &&
+    end < text.length - start &&
+    old[old.length - 1 - end] === text[text.length - 1 - end]
+  )
+    end++
+  return { from: start, to: old.length - end, insert: text.slice(start, text.length - end) }
+}
+
+/** What the page can do with the editor's view (see `CodeEditor`). */
+function editorMethods(view: EditorView): Omit<CodeEditor, 'view'> {
+  const goToOffset = (pos: number, focus = true) => {
     view.dispatch({ selection: { anchor: pos }, effects: EditorView.scrollIntoView(pos, { y: 'center' }) })
-    view.focus()
+    if (focus) view.focus()
   }
-
   return {
-    view,
     text: () => view.state.doc.toString(),
     replaceText: (text) => view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } }),
     showProblems: (problems, checkedDoc) => {
@@ -214,29 +221,44 @@ export function createCodeEditor(
       )
     },
     goTo: (line, column) => goToOffset(offsetOf(view.state.doc, line, column)),
-    goToPart: (part) => {
+    goToPart: (part, focus = true) => {
       const pointer = part.kind === 'section' ? `/sections/${part.index}` : `/${part.kind}`
       const pointers = getJsonPointers(view.state, pointerMode)
       const target = pointers.get(part.kind === 'section' ? `${pointer}/type` : pointer)
-      if (target) goToOffset(target.keyFrom)
+      if (target) goToOffset(target.keyFrom, focus)
     },
     updateText: (text) => {
-      const old = view.state.doc.toString()
-      if (old === text) return
-      let start = 0
-      while (start < old.length && start < text.length && old[start] === text[start]) start++
-      let end = 0
-      while (
-        end < old.length - start &&
-        end < text.length - start &&
-        old[old.length - 1 - end] === text[text.length - 1 - end]
-      )
-        end++
-      view.dispatch({ changes: { from: start, to: old.length - end, insert: text.slice(start, text.length - end) } })
+      const change = changeBetween(view.state.doc.toString(), text)
+      if (change) view.dispatch({ changes: change, userEvent: 'input.studio' })
     },
     insertAt: (pos, text) => {
       view.dispatch({ changes: { from: pos, insert: text }, selection: { anchor: pos + text.length } })
       view.focus()
     },
+    undo: () => undo(view),
+    redo: () => redo(view),
   }
+}
+
+/**
+ * CodeMirror 6 set up for a page config: JSON with the page's schema (completion, hover help), lint gutter, Ctrl+S.
+ * `shadow`: inside a shadow root of `parent` (for pages under a strict CSP). Its history is the studio's one history
+ * of edits: the canvas and the form change the text through it, so Undo and Redo take back any of them.
+ */
+export function createCodeEditor(
+  parent: HTMLElement,
+  doc: string,
+  lineSeparator: '\n' | '\r\n',
+  events: CodeEditorEvents,
+  { shadow = false }: { shadow?: boolean } = {},
+): CodeEditor {
+  // In a shadow root CodeMirror styles itself through a constructed stylesheet, which a CSP without 'unsafe-inline'
+  // allows; in the document it would add <style> elements, which such a CSP blocks (the studio's CSP is one).
+  const root = shadow ? (parent.shadowRoot ?? parent.attachShadow({ mode: 'open' })) : undefined
+  const view = new EditorView({
+    parent: root ?? parent,
+    ...(root ? { root } : {}),
+    state: EditorState.create({ doc, extensions: configExtensions(lineSeparator, events) }),
+  })
+  return { view, ...editorMethods(view) }
 }

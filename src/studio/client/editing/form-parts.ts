@@ -91,7 +91,10 @@ export function partAt(config: unknown, pointer: string): FormPart | undefined {
       }
       return { path: ['form', 'uiSchema', field], title: `Form field “${field}”`, schema: clone(fieldLayoutSchema) }
     }
-    const { schema: _rules, uiSchema: _layout, messages: _messages, ...texts } = formSchema.properties
+    // The form's rules, layout and messages have parts of their own; the rest are its texts.
+    const texts = Object.fromEntries(
+      Object.entries(formSchema.properties).filter(([key]) => !['schema', 'uiSchema', 'messages'].includes(key)),
+    )
     return { path: ['form'], title: 'Form texts', schema: clone({ type: 'object', properties: texts }) }
   }
   if (top && (topParts as readonly string[]).includes(top)) {

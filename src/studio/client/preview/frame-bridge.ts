@@ -8,7 +8,8 @@ import type { FromPreview, PagePart, ToPreview } from '../editing/preview-messag
 
 /** The page as visitors see it, less what would get in the way of editing or leave this machine. */
 export function forPreview(config: ClientPageConfig): ClientPageConfig {
-  const { analytics: _analytics, ...site } = config.site
+  const site = { ...config.site }
+  delete site.analytics
   // The registration dialog opens by itself after a delay: over the page being edited, in both frames, after
   // every reload. In the preview it opens only from its buttons. (Just under the largest timer delay browsers keep.)
   return { ...config, site, modal: { ...config.modal, openDelayMs: 2_000_000_000 } }
@@ -52,14 +53,17 @@ export type FrameBridgeOptions = {
   root: HTMLElement
   render: (message: Extract<ToPreview, { type: 'config' }>) => void
   interactive: boolean
+  /** The editing page outlined a part (the cursor's): the canvas shows its toolbar. */
+  onShow?: (part: PagePart | null) => void
 }
 
 /**
  * Starts the frame's side: answers the editing page's messages (same origin, from the parent only) and, when
  * `interactive`, reports clicks on parts of the page. Links that would leave the page do nothing in a preview.
  */
-export function startFrameBridge({ root, render, interactive }: FrameBridgeOptions): {
+export function startFrameBridge({ root, render, interactive, onShow }: FrameBridgeOptions): {
   ready: (hasPage: boolean) => void
+  post: (message: FromPreview) => void
 } {
   const win = root.ownerDocument.defaultView!
   const post = (message: FromPreview) => {
@@ -73,7 +77,8 @@ export function startFrameBridge({ root, render, interactive }: FrameBridgeOptio
       const link = target.closest('a[href]')
       if (link && !(link.getAttribute('href') ?? '').startsWith('#')) event.preventDefault()
       const part = interactive ? partAt(root, target) : null
-      if (part) post({ type: 'select', part })
+      // A click that edits a text in place keeps the focus here: the code follows without taking it.
+      if (part) post({ type: 'select', part, ...(target.closest('[data-editor-text]') ? { keepFocus: true } : {}) })
     },
     true,
   )
@@ -82,9 +87,11 @@ export function startFrameBridge({ root, render, interactive }: FrameBridgeOptio
       if (event.origin !== win.location.origin || event.source !== win.parent) return
       const message = event.data
       if (message.type === 'config') render(message)
-      else if (message.type === 'show') show(root, message.part, message.scroll)
-      else if (message.type === 'scroll-to') win.scrollTo({ top: message.y, behavior: 'instant' })
+      else if (message.type === 'show') {
+        show(root, message.part, message.scroll)
+        onShow?.(message.part)
+      } else if (message.type === 'scroll-to') win.scrollTo({ top: message.y, behavior: 'instant' })
     })
   }
-  return { ready: (hasPage) => post({ type: 'ready', hasPage }) }
+  return { ready: (hasPage) => post({ type: 'ready', hasPage }), post }
 }

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react'
+import { useEffect, useRef, useState, type FormEvent, type InputHTMLAttributes } from 'react'
 import { slugOf, type LaunchSummary, type NewLaunchRequest } from '../../protocol.ts'
 import { StudioRequestError, studioApi } from '../api.ts'
 import { navigate } from '../navigation.tsx'
@@ -55,6 +55,77 @@ const fields: { name: FieldName; label: string; type: string; hint: string; auto
   },
 ]
 
+type FieldErrors = Record<string, string>
+
+// The label holds only the field's name (its accessible name); the hint and the message describe it.
+function describedBy(name: string, fieldErrors: FieldErrors): string {
+  return [`hint-${name}`, fieldErrors[name] ? `error-${name}` : ''].filter(Boolean).join(' ')
+}
+
+function FieldError({ name, fieldErrors }: { name: string; fieldErrors: FieldErrors }) {
+  return fieldErrors[name] ? (
+    <span className="error" id={`error-${name}`}>
+      {fieldErrors[name]}
+    </span>
+  ) : null
+}
+
+/** "Copy of": the launch the new one starts from. */
+function FromField({ launches, fieldErrors }: { launches: LaunchSummary[] | undefined; fieldErrors: FieldErrors }) {
+  return (
+    <div className="field">
+      <label htmlFor="new-launch-from">Copy of</label>
+      <select
+        id="new-launch-from"
+        name="from"
+        required
+        aria-describedby={describedBy('from', fieldErrors)}
+        aria-invalid={fieldErrors.from ? true : undefined}
+      >
+        {launches === undefined && <option value="">Loading the launches…</option>}
+        {launches?.map((launch) => (
+          <option key={launch.slug} value={launch.slug}>
+            {launch.siteName}
+          </option>
+        ))}
+      </select>
+      <span className="hint" id="hint-from">
+        Its sections, text and pictures are copied; change them in the editor afterwards.
+      </span>
+      <FieldError name="from" fieldErrors={fieldErrors} />
+    </div>
+  )
+}
+
+type FieldProps = {
+  field: (typeof fields)[number]
+  fieldErrors: FieldErrors
+  inputProps: Pick<InputHTMLAttributes<HTMLInputElement>, 'value' | 'onChange'>
+}
+
+/** One text field of the new launch, with its hint and the server's message about it. */
+function NewLaunchField({ field, fieldErrors, inputProps }: FieldProps) {
+  return (
+    <div className="field">
+      <label htmlFor={`new-launch-${field.name}`}>{field.label}</label>
+      <input
+        id={`new-launch-${field.name}`}
+        name={field.name}
+        type={field.type}
+        required={field.name !== 'slug'}
+        autoComplete={field.autoComplete}
+        aria-describedby={describedBy(field.name, fieldErrors)}
+        aria-invalid={fieldErrors[field.name] ? true : undefined}
+        {...inputProps}
+      />
+      <span className="hint" id={`hint-${field.name}`}>
+        {field.hint}
+      </span>
+      <FieldError name={field.name} fieldErrors={fieldErrors} />
+    </div>
+  )
+}
+
 /** `New launch`: a copy of a chosen launch with the things that must change, so nothing of the old one survives by mistake. */
 export function NewLaunch() {
   // Until the launches arrive there is nothing to copy: the form is not sent with an empty "Copy of".
@@ -93,15 +164,6 @@ export function NewLaunch() {
       setBusy(false)
     }
   }
-  // The label holds only the field's name (its accessible name); the hint and the message describe it.
-  const describedBy = (name: string) =>
-    [`hint-${name}`, fieldErrors[name] ? `error-${name}` : ''].filter(Boolean).join(' ')
-  const fieldError = (name: string) =>
-    fieldErrors[name] ? (
-      <span className="error" id={`error-${name}`}>
-        {fieldErrors[name]}
-      </span>
-    ) : null
   return (
     <main className="page narrow" aria-labelledby="new-launch-heading">
       <h1 id="new-launch-heading">New launch</h1>
@@ -110,49 +172,20 @@ export function NewLaunch() {
         one's everywhere in the copy.
       </p>
       <form ref={form} className="stack" noValidate onSubmit={(e) => void submit(e)}>
-        <div className="field">
-          <label htmlFor="new-launch-from">Copy of</label>
-          <select
-            id="new-launch-from"
-            name="from"
-            required
-            aria-describedby={describedBy('from')}
-            aria-invalid={fieldErrors.from ? true : undefined}
-          >
-            {launches === undefined && <option value="">Loading the launches…</option>}
-            {launches?.map((launch) => (
-              <option key={launch.slug} value={launch.slug}>
-                {launch.siteName}
-              </option>
-            ))}
-          </select>
-          <span className="hint" id="hint-from">
-            Its sections, text and pictures are copied; change them in the editor afterwards.
-          </span>
-          {fieldError('from')}
-        </div>
+        <FromField launches={launches} fieldErrors={fieldErrors} />
         {fields.map((field) => (
-          <div className="field" key={field.name}>
-            <label htmlFor={`new-launch-${field.name}`}>{field.label}</label>
-            <input
-              id={`new-launch-${field.name}`}
-              name={field.name}
-              type={field.type}
-              required={field.name !== 'slug'}
-              autoComplete={field.autoComplete}
-              aria-describedby={describedBy(field.name)}
-              aria-invalid={fieldErrors[field.name] ? true : undefined}
-              {...(field.name === 'slug'
+          <NewLaunchField
+            key={field.name}
+            field={field}
+            fieldErrors={fieldErrors}
+            inputProps={
+              field.name === 'slug'
                 ? { value: slug, onChange: (e) => (setSlug(e.target.value), setSlugTouched(true)) }
                 : field.name === 'name'
                   ? { onChange: (e) => !slugTouched && setSlug(slugOf(e.target.value)) }
-                  : {})}
-            />
-            <span className="hint" id={`hint-${field.name}`}>
-              {field.hint}
-            </span>
-            {fieldError(field.name)}
-          </div>
+                  : {}
+            }
+          />
         ))}
         {error && (
           <p className="error" role="alert">

@@ -30,8 +30,8 @@ type Props = {
   phases: PreviewPhases
   /** Whether this person may change the text (the button that makes the shown phase current). */
   canEdit: boolean
-  onShow(name: string): void
-  onMakeCurrent(name: string): void
+  onShow: (name: string) => void
+  onMakeCurrent: (name: string) => void
 }
 
 /**

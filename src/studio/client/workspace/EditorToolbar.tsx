@@ -4,6 +4,8 @@ import type { PublishWords } from './words.ts'
 type Props = {
   siteName: string
   status: string
+  /** What the last edit on the canvas did (where it went), under the status. */
+  note: string
   canEdit: boolean
   local: boolean
   words: PublishWords
@@ -16,8 +18,8 @@ type Props = {
   children?: ReactNode
 }
 
-/** The bar above the editorRef: the launch's name, the status line, and the buttons that save, link, add and publish. */
-export function EditorToolbar({ siteName, status, canEdit, local, words, children, ...on }: Props) {
+/** The bar above the editor: the launch's name, the status line, and the buttons that save, link, add and publish. */
+export function EditorToolbar({ siteName, status, note, canEdit, local, words, children, ...on }: Props) {
   const pictureInput = useRef<HTMLInputElement>(null)
   return (
     <div className="toolbar">
@@ -25,6 +27,9 @@ export function EditorToolbar({ siteName, status, canEdit, local, words, childre
         <h1 id="launch-heading">{siteName}</h1>
         <p className="status" role="status">
           {status}
+        </p>
+        <p className="status canvas-note" role="status">
+          {note}
         </p>
       </div>
       {canEdit && (

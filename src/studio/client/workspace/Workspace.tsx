@@ -1,6 +1,9 @@
 import { useCallback, useEffect, useRef } from 'react'
 import type { LaunchDetail } from '../../protocol.ts'
-import type { CodeEditor } from '../editing/code-editor.ts'
+import { HistoryButtons } from '../canvas/HistoryButtons.tsx'
+import { SidePanel } from '../canvas/SidePanel.tsx'
+import { useCanvas } from '../canvas/use-canvas.ts'
+import { partOfPointer, type CodeEditor } from '../editing/code-editor.ts'
 import { History } from '../views/History.tsx'
 import { BlockingBanner, ChangedOnDiskBanner, PreviewLinkBanner, PublishedBanner } from './Banners.tsx'
 import { EditorToolbar } from './EditorToolbar.tsx'
@@ -13,11 +16,16 @@ import { useDraft } from './use-draft.ts'
 import { useFormPart } from './use-form-part.ts'
 import { usePhases } from './use-phases.ts'
 import { usePictures } from './use-pictures.ts'
-import { usePreviewBridge } from './use-preview-bridge.ts'
+import { usePreviewBridge, type FrameListener } from './use-preview-bridge.ts'
 import { usePublishing } from './use-publishing.ts'
 import { publishWords } from './words.ts'
 
 type Props = { detail: LaunchDetail; canEdit: boolean; local: boolean }
+
+function sectionOfPointer(pointer: string): number | undefined {
+  const part = partOfPointer(pointer)
+  return part?.kind === 'section' ? part.index : undefined
+}
 
 /**
  * One launch's workspace: the toolbar, the banners, the text with its problems, the form view, the phases and
@@ -30,7 +38,8 @@ export function Workspace({ detail, canEdit, local }: Props) {
     document.title = `${detail.siteName} — ${local ? 'page editor' : 'Studio'}`
   }, [detail.siteName, local])
   const editorRef = useRef<CodeEditor | null>(null)
-  const bridge = usePreviewBridge(slug, editorRef)
+  const listenerRef = useRef<FrameListener | undefined>(undefined)
+  const bridge = usePreviewBridge(slug, editorRef, listenerRef)
   const draft = useDraft({ detail, canEdit, local, editorRef, refreshPreview: bridge.refreshPreview })
   const addPictures = usePictures(slug, editorRef, draft.setStatus)
   const { saveDraft } = draft
@@ -51,12 +60,14 @@ export function Workspace({ detail, canEdit, local }: Props) {
   const form = useFormPart(text, pointer, editorRef, draft.setStatus)
   const publishing = usePublishing({ detail, local, words, editorRef, draft, refreshPreview: bridge.refreshPreview })
   const phases = usePhases({ slug, editorRef, draft, bridge })
+  const { canvas, stepTo, note } = useCanvas({ editorRef, bridge, listenerRef, saveDraft, slug })
 
   return (
     <main className="editor" aria-labelledby="launch-heading">
       <EditorToolbar
         siteName={detail.siteName}
         status={draft.status}
+        note={note}
         canEdit={canEdit}
         local={local}
         words={words}
@@ -64,7 +75,9 @@ export function Workspace({ detail, canEdit, local }: Props) {
         onPreviewLink={() => void phases.makeLink()}
         onPictures={(files) => void addPictures(files, editorRef.current?.view.state.selection.main.head ?? 0)}
         onPublish={publishing.open}
-      />
+      >
+        <HistoryButtons onStep={stepTo} />
+      </EditorToolbar>
       {detail.changedOnDisk && <ChangedOnDiskBanner local={local} />}
       {publishing.published && <PublishedBanner published={publishing.published} local={local} />}
       {publishing.blocking.length > 0 && <BlockingBanner blocking={publishing.blocking} words={words} />}
@@ -75,7 +88,9 @@ export function Workspace({ detail, canEdit, local }: Props) {
           problems={draft.problems}
           onLocate={(line, column) => editorRef.current?.goTo(line, column)}
         />
-        <FormPanel config={form.config} part={form.part} onChange={form.onFormChange} />
+        <SidePanel deps={canvas} config={form.config} selected={sectionOfPointer(pointer)} canEdit={canEdit}>
+          <FormPanel config={form.config} part={form.part} onChange={form.onFormChange} />
+        </SidePanel>
         <PreviewPane bridge={bridge} canEdit={canEdit} onShow={phases.showPhase} onMakeCurrent={phases.makeCurrent} />
       </div>
       <History

@@ -48,12 +48,12 @@ function postTo(framesRef: Refs['framesRef'], message: ToPreview, only?: Window)
 
 /**
  * Connects the editor page to its preview frames: posts configs and the cursor's part to them, and answers their
- * messages (a click on a part puts the code editor's cursor there; `listen` hears every message).
+ * messages (a click on a part puts the code editor's cursor there; `listenerRef` hears every message).
  */
 export function usePreviewBridge(
   slug: string,
   editorRef: RefObject<CodeEditor | null>,
-  listen?: FrameListener,
+  listenerRef: RefObject<FrameListener | undefined>,
 ): PreviewBridge {
   const refs: Refs = {
     framesRef: useRef<(HTMLIFrameElement | null)[]>([]),
@@ -61,14 +61,11 @@ export function usePreviewBridge(
     cursorPartRef: useRef<PagePart | null>(null),
     selectingFromRef: useRef<MessageEventSource | null>(null),
     editorRef,
-    listenerRef: useRef(listen),
+    listenerRef,
   }
-  const { framesRef, shownRef, cursorPartRef, selectingFromRef, listenerRef } = refs
+  const { framesRef, shownRef, cursorPartRef, selectingFromRef } = refs
   const askedPhaseRef = useRef<string | undefined>(undefined)
   const [phases, setPhases] = useState<PreviewPhases>()
-  useEffect(() => {
-    listenerRef.current = listen
-  }, [listen, listenerRef])
   const post = useCallback((message: ToPreview, only?: Window) => postTo(framesRef, message, only), [framesRef])
 
   const refreshPreview = useCallback(async () => {
@@ -120,7 +117,7 @@ function useFrameMessages(refs: Refs, post: PreviewBridge['post'], refreshPrevie
       const source = event.source as Window
       if (event.data.type === 'select') {
         selectingFromRef.current = source
-        editorRef.current?.goToPart(event.data.part)
+        editorRef.current?.goToPart(event.data.part, !event.data.keepFocus)
         selectingFromRef.current = null
       } else if (event.data.type === 'ready') {
         if (shownRef.current) post(shownRef.current, source)

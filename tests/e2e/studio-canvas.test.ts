@@ -1,0 +1,165 @@
+import { readFileSync } from 'node:fs'
+import type { Browser, BrowserContext, FrameLocator, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startStubStudio, stubSessionCookie, type StubStudio } from '../studio/support/stub-studio-server.ts'
+import { launchBrowser, scaled } from './harness.ts'
+
+// The studio's canvas (issue 44) as built (dist/_studio), in Chromium, against the stand-in of its server: the previews
+// are the editor. Texts are edited in place, sections moved, added, deleted, and every change is one of the text,
+// undone and redone in one history. The real server's round trip to the live page is tests/e2e/studio-visual.test.ts.
+
+const configText = readFileSync('page.config.json', 'utf8')
+type Section = { type: string; heading: string; eyebrow?: string }
+type Config = {
+  launch: { slug: string }
+  sections: Section[]
+  phases: { current: string; list: { name: string; hero?: { eyebrow?: string } }[] }
+}
+const config = JSON.parse(configText) as Config
+const slug = config.launch.slug
+
+let stub: StubStudio
+let browser: Browser
+
+beforeAll(async () => {
+  stub = await startStubStudio({ [slug]: 'page.config.json' })
+  browser = await launchBrowser()
+}, scaled(60_000))
+
+afterAll(async () => {
+  await browser?.close()
+  await stub?.close()
+})
+
+async function openEditor(): Promise<{
+  page: Page
+  context: BrowserContext
+  phone: FrameLocator
+  desktop: FrameLocator
+}> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } })
+  await context.addCookies([{ ...stubSessionCookie, domain: '127.0.0.1' }])
+  const page = await context.newPage()
+  page.setDefaultTimeout(scaled(20_000))
+  stub.drafts.delete(slug)
+  await page.goto(`${stub.url}/studio/launches/${slug}`)
+  await page.getByRole('textbox', { name: 'page.config.json' }).waitFor()
+  const phone = page.frameLocator('iframe[title="Phone preview"]')
+  const desktop = page.frameLocator('iframe[title="Desktop preview"]')
+  await phone.getByRole('heading', { level: 1 }).waitFor()
+  await desktop.getByRole('heading', { level: 1 }).waitFor()
+  return { page, context, phone, desktop }
+}
+
+/** The headings of the sections the desktop preview shows, in page order. */
+function sectionHeadings(frame: FrameLocator): Promise<string[]> {
+  return frame
+    .locator('main#main > *')
+    .evaluateAll((sections) => sections.map((s) => s.querySelector('h1, h2')?.textContent?.trim() ?? ''))
+}
+
+const draft = (): Config => JSON.parse(stub.drafts.get(slug) ?? configText) as Config
+
+describe('the canvas: the previews are the editor', () => {
+  it('edits the hero heading in place in the phone preview: the desktop follows as typed, the text changes only there', async () => {
+    const { page, context, phone, desktop } = await openEditor()
+    const heading = config.sections[0]!.heading
+    await phone.getByRole('heading', { level: 1 }).click()
+    await page.keyboard.press('Control+a')
+    await page.keyboard.type('Bramblewood Crossing, Phase Two')
+    // The other preview follows at each keystroke, before anything is committed.
+    await expect
+      .poll(() => desktop.getByRole('heading', { level: 1 }).textContent())
+      .toBe('Bramblewood Crossing, Phase Two')
+    await page.keyboard.press('Enter')
+    await expect.poll(() => stub.drafts.get(slug), { timeout: scaled(10_000) }).toBeDefined()
+    expect(stub.drafts.get(slug)).toBe(
+      configText.replace(`"heading": "${heading}"`, () => '"heading": "Bramblewood Crossing, Phase Two"'),
+    )
+    // Escape cancels: the heading stays as committed.
+    await phone.getByRole('heading', { level: 1 }).click()
+    await page.keyboard.type('Not this')
+    await page.keyboard.press('Escape')
+    await expect
+      .poll(() => phone.getByRole('heading', { level: 1 }).textContent())
+      .toBe('Bramblewood Crossing, Phase Two')
+    await context.close()
+  })
+
+  it('moves the third section above the second by dragging it, and back with Move up from the keyboard', async () => {
+    const { page, context, desktop, phone } = await openEditor()
+    const [first, second, third] = config.sections.map((s) => s.heading)
+    await desktop
+      .locator('main#main > *')
+      .nth(2)
+      .click({ position: { x: 5, y: 5 } })
+    const handle = desktop.getByTitle('Drag this section to another place')
+    await handle.dragTo(desktop.locator('main#main > *').nth(1), { targetPosition: { x: 20, y: 10 } })
+    await expect
+      .poll(() =>
+        draft()
+          .sections.slice(0, 3)
+          .map((s) => s.heading),
+      )
+      .toEqual([first, third, second])
+    await expect.poll(async () => (await sectionHeadings(desktop)).slice(1, 3)).toEqual([third, second])
+    await expect.poll(async () => (await sectionHeadings(phone)).slice(1, 3)).toEqual([third, second])
+    // The keyboard's way: the sections list, Tab to "Move up" of the (now) third section, Enter.
+    await page.getByRole('button', { name: `Move up: Feature: ${second}` }).focus()
+    await page.keyboard.press('Enter')
+    await expect
+      .poll(() =>
+        draft()
+          .sections.slice(0, 3)
+          .map((s) => s.heading),
+      )
+      .toEqual([first, second, third])
+    expect(stub.drafts.get(slug)).toBe(configText)
+    await context.close()
+  })
+
+  it('adds a Checklist where chosen, deletes it from its toolbar, and Undo and Redo step through both', async () => {
+    const { page, context, desktop } = await openEditor()
+    await page.getByRole('button', { name: 'Add section' }).click()
+    const palette = page.getByRole('dialog', { name: 'Add section' })
+    await palette.getByLabel('Where').selectOption({ label: `After 1. Hero: ${config.sections[0]!.heading}` })
+    await palette.getByRole('button', { name: 'Checklist', exact: true }).click()
+    await expect.poll(() => draft().sections[1]?.type).toBe('checklist')
+    const added = draft().sections[1]!
+    await expect.poll(async () => (await sectionHeadings(desktop))[1]).toBe(added.heading)
+    // Its toolbar on the canvas: Delete.
+    await desktop
+      .locator('main#main > *')
+      .nth(1)
+      .click({ position: { x: 5, y: 5 } })
+    await desktop.getByRole('button', { name: 'Delete' }).click()
+    await expect.poll(() => draft().sections[1]?.type).toBe(config.sections[1]!.type)
+    await page.getByRole('button', { name: 'Undo' }).click()
+    await expect.poll(() => draft().sections[1]?.type, { timeout: scaled(10_000) }).toBe('checklist')
+    await page.getByRole('button', { name: 'Redo' }).click()
+    await expect.poll(() => draft().sections[1]?.type, { timeout: scaled(10_000) }).toBe(config.sections[1]!.type)
+    expect(stub.drafts.get(slug)).toBe(configText)
+    await context.close()
+  })
+
+  it('puts an edit of the hero eyebrow made with the public phase shown into that phase, the base unchanged', async () => {
+    const { page, context, phone, desktop } = await openEditor()
+    await page.getByLabel('Phase shown').selectOption('public')
+    const publicEyebrow = config.phases.list.find((p) => p.name === 'public')!.hero!.eyebrow!
+    const eyebrow = phone.getByText(publicEyebrow, { exact: true })
+    await eyebrow.click()
+    await page.keyboard.press('Control+a')
+    await page.keyboard.type('Public Release Weekend')
+    await page.keyboard.press('Enter')
+    await expect
+      .poll(() => draft().phases.list.find((p) => p.name === 'public')?.hero?.eyebrow, { timeout: scaled(10_000) })
+      .toBe('Public Release Weekend')
+    expect(draft().sections[0]!.eyebrow).toBe(config.sections[0]!.eyebrow)
+    expect(await page.locator('.canvas-note').textContent()).toMatch(/public phase only/)
+    await expect.poll(() => desktop.getByText('Public Release Weekend').count()).toBe(1)
+    // Only in that phase: the VIP phase still shows the base eyebrow.
+    await page.getByLabel('Phase shown').selectOption('vip')
+    await expect.poll(() => desktop.getByText(config.sections[0]!.eyebrow!, { exact: true }).count()).toBe(1)
+    await context.close()
+  })
+})
