@@ -152,11 +152,11 @@ async function startServer(env: Record<string, string>, cwd = root, script = 'sr
   const keep = (c: Buffer) => {
     tail = (tail + c.toString()).slice(-4000)
   }
-  proc.stdout!.on('data', keep)
-  proc.stderr!.on('data', keep)
+  proc.stdout.on('data', keep)
+  proc.stderr.on('data', keep)
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${tail}`)), 90_000)
-    proc.stdout!.on('data', () => {
+    proc.stdout.on('data', () => {
       const match = /Listening on (http:\/\/\S+)/.exec(tail)
       if (match) {
         clearTimeout(timer)

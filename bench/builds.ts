@@ -72,7 +72,7 @@ async function timedPublishes(root: string, distDir: string, slug: string): Prom
     },
     stdio: ['pipe', 'pipe', 'inherit'],
   })
-  const lines = createInterface({ input: server.stdout! })
+  const lines = createInterface({ input: server.stdout })
   const results: string[] = []
   let waiting: ((line: string) => void) | undefined
   const startedAt = performance.now()
@@ -100,7 +100,7 @@ async function timedPublishes(root: string, distDir: string, slug: string): Prom
         text.replace(/"heading": "[^"]*"/, () => `"heading": "${heading}"`),
       )
       const started = performance.now()
-      server.stdin!.write(`publish ${slug} ${draft}\n`)
+      server.stdin.write(`publish ${slug} ${draft}\n`)
       const result = JSON.parse((await next()).slice('publish-result '.length)) as { ok: boolean; problems?: unknown }
       if (!result.ok) throw new Error(`The publish failed: ${JSON.stringify(result.problems)}`)
       seconds.push(Math.round(((performance.now() - started) / 1000) * 10) / 10)

@@ -456,7 +456,7 @@ async function main(): Promise<void> {
       ...('note' in dashboard
         ? [['Dashboard figures', String(dashboard.note), '', undefined] as Row]
         : Object.entries(dashboard).map(([key, value]): Row => {
-            const before = previous?.dashboard?.[key as keyof DashboardFigures]
+            const before = previous?.dashboard?.[key]
             return [key, String(value), '< 100 ms', value < 100, before === undefined ? '' : String(before)]
           })),
       ...('note' in builds

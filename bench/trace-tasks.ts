@@ -63,16 +63,19 @@ function shortUrl(url: unknown): string {
   return path.basename(new URL(url, 'http://x').pathname).replace(/-[\w-]{8}(?=\.js$)/, '') || url
 }
 
+/** The frame an event's data names, if it names one. */
+function frameIn(data: unknown): string | undefined {
+  if (typeof data !== 'object' || data === null || !('frame' in data)) return undefined
+  return typeof data.frame === 'string' ? data.frame : undefined
+}
+
 /**
  * What a task ran, named by the first telling event inside it. A navigation's commit comes first (it also ends the
  * previous document, whose pagehide would name it); so does an SVG image's own document (`pageFrame` given): parsed,
  * styled and laid out in a frame of its own.
  */
 function labelOf(children: TraceEvent[], pageFrame?: string): string {
-  const frames = children
-    .map((e) => (e.args?.['beginData'] ?? e.args?.data) as { frame?: string } | undefined)
-    .map((d) => d?.frame)
-    .filter(Boolean)
+  const frames = children.map((e) => frameIn(e.args?.['beginData'] ?? e.args?.data)).filter(Boolean)
   if (pageFrame && frames.length && frames.every((frame) => frame !== pageFrame)) return 'SVG image document'
   if (children.some((e) => e.name === 'DocumentLoader::CommitNavigation')) return 'commit the navigation, start parsing'
   for (const event of children) {
@@ -88,7 +91,7 @@ function labelOf(children: TraceEvent[], pageFrame?: string): string {
       case 'EventDispatch':
         return `event ${String(data.type)}`
       case 'FunctionCall':
-        return `call ${shortUrl(data.url)}${data.functionName ? ` ${String(data.functionName)}` : ''}`.trim()
+        return `call ${shortUrl(data.url)}${typeof data.functionName === 'string' && data.functionName ? ` ${data.functionName}` : ''}`.trim()
       case 'ParseHTML':
         return 'parse HTML'
       case 'ParseAuthorStyleSheet':
@@ -318,8 +321,7 @@ export function breakdownTrace(events: TraceEvent[], url: string): WorkBreakdown
   if (!navigation || !main) throw new Error(`The trace has no renderer that loaded ${url}.`)
   const pageFrame = (parsed?.args?.['beginData'] as { frame?: string } | undefined)?.frame
   const frameOf = (e: TraceEvent) => {
-    const data = (e.args?.['beginData'] ?? e.args?.data) as { frame?: string } | undefined
-    return data?.frame
+    return frameIn(e.args?.['beginData'] ?? e.args?.data)
   }
   const onMain = events
     .filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.ts >= navigation.ts)

@@ -22,7 +22,7 @@ function filesUnder(dir: string): string[] {
 }
 
 beforeAll(async () => {
-  await buildSite(path.resolve('page.config.json'), out, readBuildSettings({} as NodeJS.ProcessEnv))
+  await buildSite(path.resolve('page.config.json'), out, readBuildSettings({}))
 }, 300_000)
 afterAll(() => rmSync(out, { recursive: true, force: true }))
 

@@ -13,7 +13,7 @@ import { copySecondLaunch, replaceOnce } from '../fixtures/second-launch.ts'
 // and the link to the privacy page on every prerendered page, checked on what the build writes.
 
 const out = mkdtempSync(path.join(tmpdir(), 'legal-pages-'))
-const settings = readBuildSettings({} as NodeJS.ProcessEnv)
+const settings = readBuildSettings({})
 const second = copySecondLaunch((text) => replaceOnce(text, '"© 2026 Lakeside', '"© 2019 Lakeside'))
 const launches = [
   { name: 'default', file: path.resolve('page.config.json') },

@@ -46,7 +46,7 @@ function schemaOf(url: string): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile('pg_dump', ['--schema-only', '--no-owner', '-d', url], { maxBuffer: 20_000_000 }, (error, stdout) =>
       error
-        ? reject(error)
+        ? reject(error instanceof Error ? error : new Error('the command failed'))
         : resolve(
             stdout
               .split('\n')

@@ -125,8 +125,8 @@ describe('npm run new-launch', () => {
     expect(out).toContain('Its web address is https://maple-hollow.example.com/ for now')
     for (const command of ['npm run edit', 'npm run validate', 'npm run dev'])
       expect(out).toMatch(new RegExp(`^  ${command} -- --launch maple-hollow +\\S`, 'm'))
-    expect(out).toMatch(/^  npm run build +build every launch \(this one into dist\/maple-hollow\/\)$/m)
-    expect(out).toMatch(/^  npm start +serve every launch: this one at http:\/\/maple-hollow\.localhost:3000$/m)
+    expect(out).toMatch(/^ {2}npm run build +build every launch \(this one into dist\/maple-hollow\/\)$/m)
+    expect(out).toMatch(/^ {2}npm start +serve every launch: this one at http:\/\/maple-hollow\.localhost:3000$/m)
     expect(out).not.toContain('PAGE_CONFIG')
   })
 

@@ -23,7 +23,7 @@ const unregistered = '"brokerage": "Lakeside Realty Group Inc.",'
 const withoutBrokerageWord = (text: string) =>
   replaceOnce(text, '"brokerage": "Lakeside Realty Group Inc., Brokerage",', unregistered)
 const withoutPrivacy = (text: string) =>
-  replaceOnce(text, /,\n  "privacy": \{[^]*?\n  \}\n\}/.exec(text)?.[0] ?? '-', '\n}')
+  replaceOnce(text, /,\n {2}"privacy": \{[^]*?\n {2}\}\n\}/.exec(text)?.[0] ?? '-', '\n}')
 
 describe('what the law asks of every launch (the checker)', () => {
   it('refuses a brokerage name without the word "Brokerage", with file, line and what to write', () => {

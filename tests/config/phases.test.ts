@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest'
-import type { PageConfig } from '../../schema/page-config.ts'
 import { applyPhase } from '../../schema/phase-apply.ts'
 import { phaseAt, phaseScheduleOf, wallClockInstant } from '../../schema/phase-schedule.ts'
 import { checkPageConfigFile, type Problem } from '../../src/config/check-page-config.ts'
@@ -170,7 +169,7 @@ describe('a phase applied to a config', () => {
   })
 
   it('leaves the shared config as it is for a phase that changes nothing', () => {
-    const { phases: _phases, ...shared } = config as PageConfig
+    const { phases: _phases, ...shared } = config
     expect(applyPhase(config, 'vip')).toEqual(shared)
   })
 })

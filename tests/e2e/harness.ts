@@ -490,7 +490,8 @@ export async function inviteAndSetPassword(
         cwd: options.cwd,
         env: { ...process.env, DATA_DIR: server.dataDir, PORT: new URL(server.url).port, ...options.env },
       },
-      (error, out) => (error ? reject(error) : resolve({ stdout: out })),
+      (error, out) =>
+        error ? reject(error instanceof Error ? error : new Error('the command failed')) : resolve({ stdout: out }),
     ),
   )
   const link = /(http:\/\/\S+\/studio\/invite\/\S+)/.exec(stdout)?.[1]

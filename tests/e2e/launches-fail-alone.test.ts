@@ -307,18 +307,18 @@ describe('publishing a launch while both are under load', () => {
       const loaders = [load(), load()]
       await new Promise((resolve) => setTimeout(resolve, 1_000))
       const started = Date.now()
-      server!.process.stdin!.write(`publish maple-ridge ${nextFile}\n`)
-      while (!/^publish-result /m.test(server!.output())) {
-        if (Date.now() - started > 600_000) throw new Error(`no publish result:\n${server!.output()}`)
+      server.process.stdin!.write(`publish maple-ridge ${nextFile}\n`)
+      while (!/^publish-result /m.test(server.output())) {
+        if (Date.now() - started > 600_000) throw new Error(`no publish result:\n${server.output()}`)
         await new Promise((resolve) => setTimeout(resolve, 50))
       }
       const published = Date.now()
-      const result = JSON.parse(/^publish-result (.*)$/m.exec(server!.output())![1]!) as { ok: boolean; ms: number }
+      const result = JSON.parse(/^publish-result (.*)$/m.exec(server.output())![1]!) as { ok: boolean; ms: number }
       await new Promise((resolve) => setTimeout(resolve, 2_000))
       loading = false
       await Promise.all(loaders)
 
-      expect(result.ok, server!.output()).toBe(true)
+      expect(result.ok, server.output()).toBe(true)
       // The server's own versions folder (dist/.versions/<host>-<pid>-<random>/) holds the publish.
       const versions = path.join(project.root, 'dist', '.versions')
       expect(readdirSync(versions)).toHaveLength(1)
@@ -356,7 +356,7 @@ describe('publishing a launch while both are under load', () => {
         registration('next@example.org', { moveIn: 'Summer 2027' }),
       )
       expect(withField.status).toBe(200)
-      const db = new Database(path.join(server!.dataDir, 'leads.sqlite'), { readonly: true })
+      const db = new Database(path.join(server.dataDir, 'leads.sqlite'), { readonly: true })
       try {
         const row = db.prepare("SELECT fields FROM leads WHERE fields LIKE '%next@example.org%'").get() as {
           fields: string

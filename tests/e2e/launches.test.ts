@@ -98,7 +98,10 @@ function getWithHost(host: string | undefined, urlPath = '/'): Promise<{ status:
 
 async function register(page: Page, config: PageConfig, person: { name: string; email: string; phone: string }) {
   const ui = config.form.uiSchema as Record<string, Record<string, unknown>>
-  const title = (field: string) => String(ui[field]?.['ui:title'] ?? field)
+  const title = (field: string) => {
+    const written = ui[field]?.['ui:title']
+    return typeof written === 'string' ? written : field
+  }
   const form = page.locator(`#${config.sections.find((s) => s.type === 'registration')?.anchor} form`)
   await form.getByLabel(title('name'), { exact: true }).fill(person.name)
   await form.getByLabel(title('email'), { exact: true }).fill(person.email)

@@ -38,7 +38,7 @@ function browserMessages(data: Record<string, unknown>): Record<string, string> 
   const { errorSchema } = browser.validator.validateFormData(data, formSchema, undefined, browser.transformErrors)
   const out: Record<string, string> = {}
   for (const [field, node] of Object.entries(errorSchema as ErrorSchema<Record<string, unknown>>)) {
-    const errors = (node as { __errors?: string[] } | undefined)?.__errors
+    const errors = node?.__errors
     if (field !== '__errors' && errors?.length) {
       expect(errors).toHaveLength(1) // one message per field at a time
       out[field] = errors[0] as string

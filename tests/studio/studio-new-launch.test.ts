@@ -1,3 +1,4 @@
+import type { PageConfig } from '../../schema/page-config.ts'
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -83,7 +84,7 @@ describe('New launch (POST /studio/api/launches)', () => {
       expect(text.toLowerCase(), `"${gone}" is left in the copy`).not.toContain(gone.toLowerCase())
     }
     expect(text.replace(/\D/g, ''), 'the old number is left in some form').not.toContain('5555550142')
-    const config = JSON.parse(text) as Record<string, any>
+    const config = JSON.parse(text) as PageConfig
     // The co-op desk of the old development is not carried over: the new team address until someone names its own.
     expect(config.launch).toEqual({
       slug: 'maple-ridge',
@@ -103,10 +104,12 @@ describe('New launch (POST /studio/api/launches)', () => {
       url: 'https://mapleridge.example.org/',
       address: { streetAddress: request.address },
     })
-    expect(config.reply.sender.email).toBe('hello@example.org')
+    expect(config.reply?.sender.email).toBe('hello@example.org')
     expect(config.seo.title).toContain('Maple Ridge')
     // Copies keep their path on the new address.
-    expect(config.reply.realtor.documents[0].url).toBe('https://mapleridge.example.org/documents/broker-package.pdf')
+    expect(config.reply?.realtor?.documents?.[0]?.url).toBe(
+      'https://mapleridge.example.org/documents/broker-package.pdf',
+    )
     // The documents the copy lists come with it (the next development replaces them).
     expect(readdirSync(path.join(launchDir('maple-ridge'), 'documents')).sort()).toEqual([
       'floor-plans.pdf',

@@ -19,7 +19,7 @@ export type Exited = { code: number | null; stdout: string; stderr: string }
 // A clean environment: a developer's own SMTP_URL or ANON_KEY must not change what the tests see.
 function baseEnv(env: Record<string, string>): Record<string, string> {
   const keep = ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ']
-  return { ...Object.fromEntries(keep.flatMap((k) => (process.env[k] ? [[k, process.env[k]!]] : []))), ...env }
+  return { ...Object.fromEntries(keep.flatMap((k) => (process.env[k] ? [[k, process.env[k]]] : []))), ...env }
 }
 
 /** How to start the server process. */

@@ -21,9 +21,14 @@ const launches: LaunchSummary[] = [
   },
 ]
 
+/** The address a fetch was called with, whichever form it took. */
+function urlOf(input: RequestInfo | URL): string {
+  return input instanceof Request ? input.url : input.toString()
+}
+
 function answer(routes: Record<string, [number, unknown]>) {
   return vi.fn(async (input: RequestInfo | URL) => {
-    const path = new URL(String(input), 'http://studio.test').pathname
+    const path = new URL(urlOf(input), 'http://studio.test').pathname
     const [status, body] = routes[path] ?? [404, { error: 'Not found.' }]
     return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
   })
@@ -81,7 +86,7 @@ describe('StudioApp', () => {
     expect(screen.queryByRole('list', { name: 'Launches' })).toBeNull()
     expect(screen.queryByRole('link', { name: 'New launch' })).toBeNull()
     expect(screen.getByRole('button', { name: 'Sign out' })).toBeTruthy()
-    expect(fetchMock.mock.calls.map(([input]) => new URL(String(input), 'http://studio.test').pathname)).toEqual([
+    expect(fetchMock.mock.calls.map(([input]) => new URL(urlOf(input), 'http://studio.test').pathname)).toEqual([
       '/studio/api/me',
     ])
   })
@@ -105,12 +110,12 @@ describe('StudioApp', () => {
     vi.stubGlobal(
       'fetch',
       vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-        const path = new URL(String(input), 'http://studio.test').pathname
+        const path = new URL(urlOf(input), 'http://studio.test').pathname
         const json = (status: number, body: unknown) =>
           new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
         if (path === '/studio/api/me') return json(200, { email: 'o@example.com', role: 'owner', totp: false })
         if (path === '/studio/api/launches' && init?.method === 'POST') {
-          sent.push(JSON.parse(String(init.body)))
+          sent.push(JSON.parse(init.body as string))
           return sent.length === 1
             ? json(400, {
                 error: 'Some fields need a change: see the message at each one.',
@@ -126,7 +131,7 @@ describe('StudioApp', () => {
     await act(async () => void render(<StudioApp />))
     await screen.findByRole('option', { name: 'Bramblewood Crossing' })
     fireEvent.change(screen.getByLabelText(/^Development name/), { target: { value: 'Willow Bend' } })
-    expect((screen.getByLabelText(/^Short name/) as HTMLInputElement).value).toBe('willow-bend')
+    expect(screen.getByLabelText<HTMLInputElement>(/^Short name/).value).toBe('willow-bend')
     fireEvent.change(screen.getByLabelText(/^Phone/), { target: { value: 'call us' } })
     await act(async () => void fireEvent.click(screen.getByRole('button', { name: 'New launch' })))
     const phone = screen.getByLabelText(/^Phone/)
