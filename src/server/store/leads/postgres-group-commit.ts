@@ -6,7 +6,7 @@ import type { SqlQueryable } from '../sql-queryable.ts'
 import type { NewAssignment } from '../follow-up.ts'
 import { leadIdMark } from '../follow-up.ts'
 import type { NewMessage, QueuedMail } from '../messages.ts'
-import { leadColumns, toLead, type LeadRow } from '../postgres/postgres-rows.ts'
+import { leadColumns, leadRecordColumns, leadValueSql, toLead, type LeadRow } from '../postgres/postgres-rows.ts'
 import { leadColumnNames, leadColumnValues, type NewLead, type SaveLeadResult } from './leads.ts'
 
 /** One registration to save. */
@@ -18,34 +18,21 @@ export type PostgresSave = {
 }
 type Pending = PostgresSave & { resolve: (result: SaveLeadResult) => void; reject: (error: unknown) => void }
 
-/** How a batch's rows go in: each lead's values as a record, typed as the leads table takes them. */
-const leadRecord = `x (i int, submission_id uuid, created_at timestamptz, fields text, consent_text text, page_url text,
-  referrer text, utm text, user_agent text, click_ids text, landing_page text, suspected_spam int, consent_sha256 text,
-  consent_reported text, launch text, phase text, consent_kind text, implied_until timestamptz)`
-
-/** A column's value as the leads table takes it (leadColumnValues gives JSON as text and the flag as 1 or 0). */
-const asStored: Partial<Record<(typeof leadColumnNames)[number], string>> = {
-  fields: 'fields::jsonb',
-  utm: 'utm::jsonb',
-  click_ids: 'click_ids::jsonb',
-  suspected_spam: 'suspected_spam = 1',
-}
-
 /**
  * The batch's statement: $1 the leads (i, then leadColumnNames), $2 their messages (i, kind, recipient, content), $3
  * the candidates of their assignments (i, c, assignee, recipient, content), $4 the assignments (i, roster, author, n),
  * $5 the lead-id mark. A roster's turns go up by the number of its new leads at once (a statement may change a row
  * once), and each lead takes its own turn among them in arrival order; a repeated submission takes none.
  */
-const batchSql = `WITH x AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS ${leadRecord}),
+const batchSql = `WITH x AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS x (i int, ${leadRecordColumns})),
   new_lead AS (
     INSERT INTO public.leads (${leadColumnNames.join(', ')})
-    SELECT ${leadColumnNames.map((name) => asStored[name] ?? name).join(', ')}
+    SELECT ${leadColumnNames.map((name) => leadValueSql(name, name)).join(', ')}
     FROM x ORDER BY i
     ON CONFLICT (submission_id) DO NOTHING
     RETURNING ${leadColumns}
   ), keyed AS (
-    SELECT x.i, new_lead.id, new_lead.created_at FROM new_lead JOIN x ON x.submission_id = new_lead.submission_id
+    SELECT x.i, new_lead.id, new_lead.created_at FROM new_lead JOIN x ON x.submission_id::uuid = new_lead.submission_id
   ), new_mail AS (
     INSERT INTO public.outbox (lead_id, kind, recipient, mail, next_attempt_at, created_at)
     SELECT k.id, m.kind, m.recipient, m.content, k.created_at, k.created_at
@@ -75,7 +62,7 @@ const batchSql = `WITH x AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS ${le
   SELECT x.i, ${leadColumns
     .split(', ')
     .map((c) => `new_lead.${c}`)
-    .join(', ')} FROM new_lead JOIN x ON x.submission_id = new_lead.submission_id`
+    .join(', ')} FROM new_lead JOIN x ON x.submission_id::uuid = new_lead.submission_id`
 
 /** The batch's parameters ($1 to $5 of batchSql). */
 function batchParams(saves: readonly PostgresSave[]): unknown[] {
