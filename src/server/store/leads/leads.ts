@@ -37,6 +37,27 @@ export type NewLead = {
   impliedConsentUntil?: string | undefined
 }
 
+/** The columns a new lead's values go to, in leadColumnValues' order. */
+export const leadColumnNames = [
+  'submission_id',
+  'created_at',
+  'fields',
+  'consent_text',
+  'page_url',
+  'referrer',
+  'utm',
+  'user_agent',
+  'click_ids',
+  'landing_page',
+  'suspected_spam',
+  'consent_sha256',
+  'consent_reported',
+  'launch',
+  'phase',
+  'consent_kind',
+  'implied_until',
+] as const
+
 /**
  * A new lead's values in the column order both stores insert them (submission_id, created_at, fields,
  * consent_text, page_url, referrer, utm, user_agent, click_ids, landing_page, suspected_spam, consent_sha256,

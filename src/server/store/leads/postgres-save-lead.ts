@@ -1,11 +1,12 @@
 // Saving a registration on PostgreSQL (leads.ts: SaveLeadStore): the lead, its messages and its roster turn in one
-// statement, so one transaction and one round trip.
+// statement, so one transaction and one round trip; concurrent ones in one statement together (postgres-group-commit.ts).
 import type { SqlQueryable } from '../sql-queryable.ts'
 import type { NewAssignment } from '../follow-up.ts'
 import type { NewMessage, QueuedMail } from '../messages.ts'
 import { assignmentParams, assignmentSql } from '../follow-up/postgres-roster.ts'
-import { leadColumns, toLead, type LeadRow } from '../postgres/postgres-rows.ts'
-import { leadColumnValues, type NewLead, type SaveLeadResult, type SaveLeadStore } from './leads.ts'
+import { leadColumns, leadValueSql, toLead, type LeadRow } from '../postgres/postgres-rows.ts'
+import { leadColumnNames, leadColumnValues, type NewLead, type SaveLeadResult, type SaveLeadStore } from './leads.ts'
+import { createPostgresGroupCommit } from './postgres-group-commit.ts'
 
 /** A lead's messages as the statement's JSON list of rows (kind, recipient, content). */
 function messageRows(mail: QueuedMail | null, more: NewMessage[]) {
@@ -22,8 +23,8 @@ function messageRows(mail: QueuedMail | null, more: NewMessage[]) {
 /** The statement that saves a lead, its messages ($18) and, when `assigning`, its assignment ($19 to $22). */
 function saveSql(assigning: boolean): string {
   return `WITH new_lead AS (
-           INSERT INTO public.leads (submission_id, created_at, fields, consent_text, page_url, referrer, utm, user_agent, click_ids, landing_page, suspected_spam, consent_sha256, consent_reported, launch, phase, consent_kind, implied_until)
-           VALUES ($1, $2, $3::jsonb, $4, $5, $6, $7::jsonb, $8, $9::jsonb, $10, $11::int = 1, $12, $13, $14, $15, $16, $17)
+           INSERT INTO public.leads (${leadColumnNames.join(', ')})
+           VALUES (${leadColumnNames.map((name, k) => leadValueSql(name, `$${k + 1}`)).join(', ')})
            ON CONFLICT (submission_id) DO NOTHING
            RETURNING ${leadColumns}
          ), new_mail AS (
@@ -61,9 +62,13 @@ export async function savePostgresLead(
   return { created: false, lead: toLead(row, defaultLaunch) }
 }
 
-/** SaveLeadStore on a PostgreSQL lead database. */
+/**
+ * SaveLeadStore on a PostgreSQL lead database: concurrent registrations are saved together, one statement and one
+ * commit for all of them (postgres-group-commit.ts).
+ */
 export function createPostgresSaveLead(db: SqlQueryable, defaultLaunch: string): SaveLeadStore {
-  return {
-    saveLead: (lead, mail, more, assignment) => savePostgresLead(db, defaultLaunch, lead, mail, more, assignment),
-  }
+  const group = createPostgresGroupCommit(db, defaultLaunch, (save) =>
+    savePostgresLead(db, defaultLaunch, save.lead, save.mail, save.more, save.assignment),
+  )
+  return { saveLead: (lead, mail, more = [], assignment) => group.save({ lead, mail, more, assignment }) }
 }

@@ -17,6 +17,7 @@ import {
   type WebhookMessage,
 } from '../store.ts'
 import { impliedConsentEnd, type ConsentKind } from '../consent.ts'
+import { leadColumnNames } from '../leads/leads.ts'
 
 export type LeadRow = {
   id: string | number | bigint
@@ -196,3 +197,27 @@ export function whereOf(selector: LeadSelector): [string, string] {
   if ('submissionId' in selector) return ['submission_id::text = $1', selector.submissionId.trim().toLowerCase()]
   return ['created_at < $1', selector.createdBefore.toISOString()]
 }
+
+/** The leads columns whose value (from leadColumnValues) is not text as it is: its PostgreSQL type. */
+const leadColumnTypes: Partial<Record<(typeof leadColumnNames)[number], string>> = {
+  submission_id: 'uuid',
+  created_at: 'timestamptz',
+  fields: 'jsonb',
+  utm: 'jsonb',
+  click_ids: 'jsonb',
+  suspected_spam: 'boolean',
+  implied_until: 'timestamptz',
+}
+
+/** A new lead's value for the leads column `name`, from `value` (text, or 1/0 for the flag) as the table takes it. */
+export function leadValueSql(name: (typeof leadColumnNames)[number], value: string): string {
+  // The flag comes as 1 or 0 (leadColumnValues serves both stores).
+  if (name === 'suspected_spam') return `${value}::int = 1`
+  const type = leadColumnTypes[name]
+  return type ? `${value}::${type}` : value
+}
+
+/** The leads columns as a record of text (jsonb_to_recordset's column list), after `i int`. */
+export const leadRecordColumns = leadColumnNames
+  .map((name) => `${name} ${name === 'suspected_spam' ? 'int' : 'text'}`)
+  .join(', ')

@@ -12,6 +12,7 @@ import {
   type WebhookMessage,
 } from '../store.ts'
 import { impliedConsentEnd, type ConsentKind } from '../consent.ts'
+import { leadColumnNames } from '../leads/leads.ts'
 
 /** The WHERE clause and parameter for a selector (leads table). */
 export function whereOf(selector: LeadSelector): [string, string] {
@@ -112,9 +113,8 @@ export type ListedRow = LeadRow & {
  * columns in the order of leadColumnValues; nothing done on a repeated submission id) and its messages.
  */
 export const saveStatements = {
-  insertLead:
-    'INSERT INTO leads (submission_id, created_at, fields, consent_text, page_url, referrer, utm, user_agent, click_ids, landing_page, suspected_spam, consent_sha256, consent_reported, launch, phase, consent_kind, implied_until) ' +
-    'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (submission_id) DO NOTHING RETURNING id',
+  insertLead: `INSERT INTO leads (${leadColumnNames.join(', ')}) VALUES (${leadColumnNames.map(() => '?').join(', ')})
+    ON CONFLICT (submission_id) DO NOTHING RETURNING id`,
   insertMail: 'INSERT INTO outbox (lead_id, recipient, mail, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?)',
   insertMessage:
     'INSERT INTO outbox (lead_id, kind, recipient, mail, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?, ?)',
