@@ -94,6 +94,10 @@ describe('the canvas: the previews are the editor', () => {
     await expect
       .poll(() => phone.getByRole('heading', { level: 1 }).textContent())
       .toBe('Bramblewood Crossing, Phase Two')
+    // The footer's copyright line is made by the page (the year): not editable, and it says where it comes from.
+    await desktop.locator('footer').getByText(/©/).click()
+    expect(await desktop.locator('.studio-canvas-note').textContent()).toMatch(/^Not editable.*page\.config\.json/)
+    expect(await desktop.locator('footer [contenteditable]').count()).toBe(0)
     await context.close()
   })
 
