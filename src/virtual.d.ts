@@ -5,5 +5,5 @@ declare module 'virtual:form-validator' {
   /** The form schema's validate function by its $id, and each if/then condition's by its hash. */
   export const validators: ValidatorFunctions
   export const formSchema: RJSFSchema
-  export const formUi: import('../schema/page-config.ts').FormUi
+  export const formUi: import('../schema/form-config.ts').FormUi
 }

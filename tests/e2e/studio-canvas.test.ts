@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs'
+import { AxeBuilder } from '@axe-core/playwright'
 import type { Browser, BrowserContext, FrameLocator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startStubStudio, stubSessionCookie, type StubStudio } from '../studio/support/stub-studio-server.ts'
@@ -37,7 +38,8 @@ async function openEditor(): Promise<{
   phone: FrameLocator
   desktop: FrameLocator
 }> {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } })
+  // axe is injected as a script: the studio's CSP would refuse it (FACTS.md).
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, bypassCSP: true })
   await context.addCookies([{ ...stubSessionCookie, domain: '127.0.0.1' }])
   const page = await context.newPage()
   page.setDefaultTimeout(scaled(20_000))
@@ -56,6 +58,15 @@ function sectionHeadings(frame: FrameLocator): Promise<string[]> {
   return frame
     .locator('main#main > *')
     .evaluateAll((sections) => sections.map((s) => s.querySelector('h1, h2')?.textContent?.trim() ?? ''))
+}
+
+/** axe's WCAG 2.1 A and AA rules on the editor page (the frames are the page's own, checked by the page's tests). */
+async function axe(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .exclude('iframe')
+    .analyze()
+  return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
 }
 
 const draft = (): Config => JSON.parse(stub.drafts.get(slug) ?? configText) as Config
@@ -83,6 +94,10 @@ describe('the canvas: the previews are the editor', () => {
     await expect
       .poll(() => phone.getByRole('heading', { level: 1 }).textContent())
       .toBe('Bramblewood Crossing, Phase Two')
+    // The footer's copyright line is made by the page (the year): not editable, and it says where it comes from.
+    await desktop.locator('footer').getByText(/©/).click()
+    expect(await desktop.locator('.studio-canvas-note').textContent()).toMatch(/^Not editable.*page\.config\.json/)
+    expect(await desktop.locator('footer [contenteditable]').count()).toBe(0)
     await context.close()
   })
 
@@ -122,6 +137,8 @@ describe('the canvas: the previews are the editor', () => {
     const { page, context, desktop } = await openEditor()
     await page.getByRole('button', { name: 'Add section' }).click()
     const palette = page.getByRole('dialog', { name: 'Add section' })
+    await palette.getByRole('button', { name: 'Checklist', exact: true }).waitFor()
+    expect(await axe(page)).toEqual([])
     await palette.getByLabel('Where').selectOption({ label: `After 1. Hero: ${config.sections[0]!.heading}` })
     await palette.getByRole('button', { name: 'Checklist', exact: true }).click()
     await expect.poll(() => draft().sections[1]?.type).toBe('checklist')
@@ -139,6 +156,15 @@ describe('the canvas: the previews are the editor', () => {
     await page.getByRole('button', { name: 'Redo' }).click()
     await expect.poll(() => draft().sections[1]?.type, { timeout: scaled(10_000) }).toBe(config.sections[1]!.type)
     expect(stub.drafts.get(slug)).toBe(configText)
+    // The same history from the keyboard, on the canvas: Ctrl+Z brings the Checklist back, Ctrl+Shift+Z removes it.
+    await desktop
+      .locator('main#main > *')
+      .first()
+      .click({ position: { x: 5, y: 5 } })
+    await page.keyboard.press('Control+z')
+    await expect.poll(() => draft().sections[1]?.type, { timeout: scaled(10_000) }).toBe('checklist')
+    await page.keyboard.press('Control+Shift+z')
+    await expect.poll(() => draft().sections[1]?.type, { timeout: scaled(10_000) }).toBe(config.sections[1]!.type)
     await context.close()
   })
 

@@ -21,16 +21,18 @@ const launches: LaunchSummary[] = [
   },
 ]
 
-/** The address a fetch was called with, whichever form it took. */
+/** The address a fetch was called with, whatever form it took. */
 function urlOf(input: RequestInfo | URL): string {
-  return input instanceof Request ? input.url : input.toString()
+  return typeof input === 'string' ? input : input instanceof URL ? input.href : input.url
 }
 
 function answer(routes: Record<string, [number, unknown]>) {
-  return vi.fn(async (input: RequestInfo | URL) => {
+  return vi.fn((input: RequestInfo | URL) => {
     const path = new URL(urlOf(input), 'http://studio.test').pathname
     const [status, body] = routes[path] ?? [404, { error: 'Not found.' }]
-    return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
+    return Promise.resolve(
+      new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }),
+    )
   })
 }
 
@@ -44,7 +46,7 @@ describe('StudioApp', () => {
     vi.stubGlobal('fetch', answer({ '/studio/api/me': [401, { error: 'Sign in first.' }] }))
     const assign = vi.spyOn(window.location, 'assign').mockImplementation(() => {})
     window.history.replaceState(null, '', '/studio/')
-    await act(async () => void render(<StudioApp />))
+    await act(() => Promise.resolve(void render(<StudioApp />)))
     expect((await screen.findByRole('link', { name: 'Sign in' })).getAttribute('href')).toBe('/studio/sign-in')
     expect(assign).toHaveBeenCalledWith('/studio/sign-in')
   })
@@ -58,7 +60,7 @@ describe('StudioApp', () => {
       }),
     )
     window.history.replaceState(null, '', '/studio/')
-    await act(async () => void render(<StudioApp />))
+    await act(() => Promise.resolve(void render(<StudioApp />)))
     const list = await screen.findByRole('list', { name: 'Launches' })
     const link = within(list).getByRole('link', { name: 'Maple Ridge' })
     expect(link.getAttribute('href')).toBe('/studio/launches/maple-ridge')
@@ -81,7 +83,7 @@ describe('StudioApp', () => {
     })
     vi.stubGlobal('fetch', fetchMock)
     window.history.replaceState(null, '', '/studio/')
-    await act(async () => void render(<StudioApp />))
+    await act(() => Promise.resolve(void render(<StudioApp />)))
     expect((await screen.findByRole('link', { name: 'Open the leads page' })).getAttribute('href')).toBe('/leads')
     expect(screen.queryByRole('list', { name: 'Launches' })).toBeNull()
     expect(screen.queryByRole('link', { name: 'New launch' })).toBeNull()
@@ -100,7 +102,7 @@ describe('StudioApp', () => {
       }),
     )
     window.history.replaceState(null, '', '/studio/')
-    await act(async () => void render(<StudioApp />))
+    await act(() => Promise.resolve(void render(<StudioApp />)))
     expect((await screen.findByRole('alert')).textContent).toBe('You may not see these launches.')
     expect(screen.getByRole('link', { name: 'People' })).toBeTruthy()
   })
@@ -109,10 +111,12 @@ describe('StudioApp', () => {
     const sent: unknown[] = []
     vi.stubGlobal(
       'fetch',
-      vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+      vi.fn((input: RequestInfo | URL, init?: RequestInit) => {
         const path = new URL(urlOf(input), 'http://studio.test').pathname
         const json = (status: number, body: unknown) =>
-          new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
+          Promise.resolve(
+            new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }),
+          )
         if (path === '/studio/api/me') return json(200, { email: 'o@example.com', role: 'owner', totp: false })
         if (path === '/studio/api/launches' && init?.method === 'POST') {
           sent.push(JSON.parse(init.body as string))
@@ -128,12 +132,12 @@ describe('StudioApp', () => {
       }),
     )
     window.history.replaceState(null, '', '/studio/?view=new-launch')
-    await act(async () => void render(<StudioApp />))
+    await act(() => Promise.resolve(void render(<StudioApp />)))
     await screen.findByRole('option', { name: 'Bramblewood Crossing' })
     fireEvent.change(screen.getByLabelText(/^Development name/), { target: { value: 'Willow Bend' } })
     expect(screen.getByLabelText<HTMLInputElement>(/^Short name/).value).toBe('willow-bend')
     fireEvent.change(screen.getByLabelText(/^Phone/), { target: { value: 'call us' } })
-    await act(async () => void fireEvent.click(screen.getByRole('button', { name: 'New launch' })))
+    await act(() => Promise.resolve(void fireEvent.click(screen.getByRole('button', { name: 'New launch' }))))
     const phone = screen.getByLabelText(/^Phone/)
     expect(phone.getAttribute('aria-invalid')).toBe('true')
     const message = document.getElementById(phone.getAttribute('aria-describedby')!.split(' ')[1]!)
@@ -142,7 +146,7 @@ describe('StudioApp', () => {
     expect(sent[0]).toMatchObject({ from: 'maple-ridge', name: 'Willow Bend', slug: 'willow-bend', phone: 'call us' })
 
     fireEvent.change(phone, { target: { value: '(555) 555-0123' } })
-    await act(async () => void fireEvent.click(screen.getByRole('button', { name: 'New launch' })))
+    await act(() => Promise.resolve(void fireEvent.click(screen.getByRole('button', { name: 'New launch' }))))
     expect(window.location.pathname).toBe('/studio/launches/willow-bend')
   })
 })
