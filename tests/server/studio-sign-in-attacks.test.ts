@@ -81,10 +81,16 @@ describe('the studio sign-in under attack (issue 42)', () => {
     expect(person.cookies.has('studio_device')).toBe(true)
     await person.send('/studio/api/session', { method: 'DELETE' })
     // An attacker spends the account's budget with wrong passwords from many addresses.
+    const took: number[] = []
     for (let i = 1; i <= 13; i++) {
       const wrong = client(`203.0.113.${i}`)
+      const started = Date.now()
       await wrong.send('/studio/sign-in', { form: { email: 'ana@example.com', password: `wrong guess ${i}` } })
+      took.push(Date.now() - started)
     }
+    // Growing delays before the hard stop: the seventh answer waits 2 seconds more than the first two (each of which
+    // costs one scrypt comparison, as every attempt does).
+    expect(took[6]! - Math.min(took[0]!, took[1]!)).toBeGreaterThanOrEqual(1_500)
     const stranger = client('192.0.2.99')
     const locked = await stranger.send('/studio/sign-in', { form: { email: 'ana@example.com', password } })
     expect(locked.status).toBe(429)

@@ -37,6 +37,22 @@ export function setDeviceCookie(
   })
 }
 
+/** Failures of one account within a minute answered at once; each one after that waits twice as long, up to 2 s. */
+const freeFailures = 3
+const maxDelayMs = 2_000
+
+/**
+ * Answers an account under attack with growing delays before the limiter's hard stop: the 4th wrong password in a
+ * minute waits 250 ms, the 5th 500 ms, then 1 s and 2 s (a browser that signed in before is never kept waiting).
+ */
+async function slowDown(ctx: StudioContext, email: string): Promise<void> {
+  const since = new Date(ctx.clock().getTime() - 60_000)
+  const [count] = await ctx.signInCounts.countSignInFailures([`account:${email}`], since)
+  const beyond = (count?.failures ?? 0) - freeFailures
+  if (beyond <= 0) return
+  await new Promise((resolve) => setTimeout(resolve, Math.min(maxDelayMs, 250 * 2 ** (beyond - 1))))
+}
+
 /**
  * Checks a sign-in's second factor: wrong codes have a budget of their own (a right password does not buy more
  * guesses), and each time-step signs in once, so a code seen over a shoulder or replayed from a log is spent.
@@ -72,6 +88,7 @@ async function attemptSignIn(ctx: StudioContext, c: Context, typed: Record<strin
   const passwordOk = await verifyPassword(password, account?.passwordHash ?? (await decoyHash(ctx.passwordCost)))
   if (!account?.passwordHash || !passwordOk) {
     await ctx.limiter.recordFailure(attempt)
+    if (!verdict.knownDevice) await slowDown(ctx, email)
     ctx.log.info(`studio: sign-in failed from ${logValue(address)}`)
     return { kind: 'wrong', email }
   }
