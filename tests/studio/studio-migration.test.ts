@@ -9,6 +9,7 @@ const tables = [
   'studio_versions',
   'studio_audit',
   'studio_settings',
+  'studio_preview_links',
 ]
 let pg: TestPostgres
 

@@ -364,7 +364,7 @@ describe('the SQLite studio store', () => {
     expect(bytes).not.toContain(session)
     const db = new Database(file)
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal')
-    expect(db.pragma('user_version', { simple: true })).toBe(1)
+    expect(db.pragma('user_version', { simple: true })).toBe(2)
     db.close()
   })
 })

@@ -5,6 +5,7 @@ import { postgresAccounts } from './store/postgres-accounts.ts'
 import { postgresAudit } from './store/postgres-audit.ts'
 import { postgresDrafts } from './store/postgres-drafts.ts'
 import { postgresLinks } from './store/postgres-links.ts'
+import { postgresPreviewLinks } from './store/postgres-preview-links.ts'
 import { postgresSessions } from './store/postgres-sessions.ts'
 import { postgresVersions } from './store/postgres-versions.ts'
 
@@ -26,6 +27,7 @@ export function createPostgresStudioStore(db: SqlQueryable, options: { close?: (
     ...postgresSessions(db),
     ...postgresDrafts(db),
     ...postgresVersions(db),
+    ...postgresPreviewLinks(db),
     ...postgresAudit(db),
     close() {
       options.close?.()

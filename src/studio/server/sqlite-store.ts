@@ -3,6 +3,7 @@ import { sqliteAccounts } from './store/sqlite-accounts.ts'
 import { sqliteAudit } from './store/sqlite-audit.ts'
 import { sqliteDrafts } from './store/sqlite-drafts.ts'
 import { sqliteLinks } from './store/sqlite-links.ts'
+import { sqlitePreviewLinks } from './store/sqlite-preview-links.ts'
 import { openStudioDatabase } from './store/sqlite-schema.ts'
 import { sqliteSessions } from './store/sqlite-sessions.ts'
 import { sqliteVersions } from './store/sqlite-versions.ts'
@@ -20,6 +21,7 @@ export function openSqliteStudioStore(file: string): StudioStore {
     ...sqliteSessions(db),
     ...sqliteDrafts(db),
     ...sqliteVersions(db),
+    ...sqlitePreviewLinks(db),
     ...sqliteAudit(db),
     close() {
       if (db.open) db.close()

@@ -43,6 +43,23 @@ export type StoredVersion = {
 /** A version to record; its number is the launch's next one. */
 export type NewVersion = Omit<StoredVersion, 'number'>
 
+/** A preview link as kept (only its token's hash): the text it shows, bound when it was made, and who made it. */
+export type StoredPreviewLink = {
+  id: number
+  launch: string
+  phase?: string | undefined
+  /** The draft (or live text) it was made from: it shows this, not whatever the draft becomes. */
+  text: string
+  accountId: number
+  madeBy: string
+  createdAt: string
+  expiresAt: string
+  revokedAt?: string | undefined
+}
+
+/** A preview link to keep. */
+export type NewPreviewLink = Omit<StoredPreviewLink, 'id' | 'madeBy' | 'revokedAt'> & { tokenHash: string }
+
 /** One line of the audit log. */
 export type StoredAudit = {
   at: string
@@ -70,9 +87,13 @@ export type StudioStore = {
   setTotpSecret(id: number, secret: string | undefined, now: Date, keepSession?: string): Promise<void>
   /** Removes the account, its sessions and its links. */
   removeAccount(id: number): Promise<void>
+  /** Records a TOTP time-step as used: true only when it is later than every step the account used before. */
+  useTotpStep(id: number, step: number): Promise<boolean>
 
-  /** Stores a link by its token's hash. */
+  /** Stores a link by its token's hash; the account's older unused links of that purpose stop working. */
   createLink(tokenHash: string, accountId: number, purpose: LinkPurpose, now: Date, expiresAt: Date): Promise<void>
+  /** How many links of a purpose the account was given since `since` (used or not). */
+  countLinksSince(accountId: number, purpose: LinkPurpose, since: Date): Promise<number>
   /** The unused, unexpired link of a token hash. */
   findLink(
     tokenHash: string,
@@ -102,6 +123,15 @@ export type StudioStore = {
   listVersions(launch: string): Promise<StoredVersion[]>
   getVersion(launch: string, number: number): Promise<StoredVersion | undefined>
   latestVersion(launch: string): Promise<StoredVersion | undefined>
+
+  /** Keeps a preview link; its id. */
+  createPreviewLink(link: NewPreviewLink): Promise<number>
+  /** The unrevoked, unexpired preview link of a token hash whose maker still has an account. */
+  findPreviewLink(tokenHash: string, now: Date): Promise<StoredPreviewLink | undefined>
+  /** A launch's preview links still working, newest first. */
+  listPreviewLinks(launch: string, now: Date): Promise<StoredPreviewLink[]>
+  /** Revokes a launch's preview link: false when there is no such link. */
+  revokePreviewLink(launch: string, id: number, now: Date): Promise<boolean>
 
   addAudit(entry: StoredAudit): Promise<void>
   /** Newest first. */

@@ -5,17 +5,25 @@ import { normalizeEmail } from '../store.ts'
 import { forgotView, messageView } from '../views.ts'
 import { field } from './session.ts'
 
-/** Mails a reset link to the account of `email`, if there is one; nothing is said either way. */
+/** At most this many reset links an hour for one account: a person's inbox is not a target. */
+const resetLinksPerHour = 3
+
+/**
+ * Mails a reset link to the account of `email`, if there is one and it had fewer than three this hour; nothing is
+ * said either way. The new link voids the account's older ones (store's createLink).
+ */
 async function mailResetLink(ctx: StudioContext, email: string, base: string): Promise<void> {
   const account = email ? await ctx.store.findAccountByEmail(email) : undefined
   if (!account || !ctx.sendMail) return
-  const { link } = await createOneTimeLink(ctx.store, account.id, 'reset', ctx.clock(), base)
-  try {
-    await ctx.sendMail(linkMail(account.email, 'reset', link))
-    await ctx.audit(account.email, 'reset link e-mailed')
-  } catch (error) {
-    ctx.log.error('studio: the reset link could not be e-mailed', error)
+  const now = ctx.clock()
+  const hourAgo = new Date(now.getTime() - 60 * 60 * 1000)
+  if ((await ctx.store.countLinksSince(account.id, 'reset', hourAgo)) >= resetLinksPerHour) {
+    ctx.log.info('studio: a reset link was asked for an account that had three this hour: none sent')
+    return
   }
+  const { link } = await createOneTimeLink(ctx.store, account.id, 'reset', now, base)
+  await ctx.sendMail(linkMail(account.email, 'reset', link))
+  await ctx.audit(account.email, 'reset link e-mailed')
 }
 
 /** /studio/forgot-password: asking for a reset link by e-mail (only when mail is set up). */
@@ -45,7 +53,10 @@ export function addForgotPasswordRoutes(app: Hono<StudioEnv>, ctx: StudioContext
         { 'retry-after': String(verdict.retryAfterSeconds) },
       )
     await ctx.limiter.recordFailure(attempt)
-    await mailResetLink(ctx, email, ctx.linkBase(c))
+    // Sent after the answer, so the answer takes as long for an address with an account as for one without.
+    mailResetLink(ctx, email, ctx.linkBase(c)).catch((error: unknown) =>
+      ctx.log.error('studio: the reset link could not be e-mailed', error),
+    )
     // The same answer either way: the page does not tell who has an account.
     return c.html(
       forgotView({

@@ -3,8 +3,9 @@ import type { StudioContext, StudioEnv } from '../context.ts'
 import { homeOf } from '../context.ts'
 import { hashPassword, minPasswordLength } from '../passwords.ts'
 import { tokenHash } from '../tokens.ts'
-import { choosePasswordView, messageView } from '../views.ts'
+import { choosePasswordView, messageView, signInView } from '../views.ts'
 import { field, startSession } from './session.ts'
+import { setDeviceCookie } from './sign-in.ts'
 
 const deadLink = (c: Context) =>
   c.html(
@@ -15,6 +16,11 @@ const deadLink = (c: Context) =>
     ),
     404,
   )
+
+const secondFactorNotice = {
+  kind: 'info' as const,
+  text: 'Your new password is set. Sign in with it and the code from your authenticator app.',
+}
 
 /** What is wrong with a chosen password and its confirmation; undefined when nothing is. */
 function passwordProblem(password: string, confirm: string): string | undefined {
@@ -49,6 +55,11 @@ export function addInviteRoutes(app: Hono<StudioEnv>, ctx: StudioContext): void 
     if (!(await ctx.store.useLink(hash, now))) return deadLink(c)
     await ctx.store.setPassword(account.id, passwordHash, now)
     await ctx.audit(account.email, link.purpose === 'invite' ? 'accepted invitation' : 'reset password')
+    // The link proves the mailbox: this browser is the person's, exempt from the budgets an attacker spends.
+    const attempt = { address: ctx.clientAddress(c), account: account.email }
+    setDeviceCookie(ctx, c, await ctx.limiter.recordSuccess(attempt))
+    // A link is one factor: with two-factor on, no session exists until a current code is given at sign-in.
+    if (account.totpSecret) return c.html(signInView({ email: account.email, code: true, notice: secondFactorNotice }))
     await startSession(ctx, c, account)
     return c.redirect(homeOf(account), 303)
   })

@@ -6,7 +6,7 @@ import { clearSessionCookie, deviceCookie, homeOf } from '../context.ts'
 import { decoyHash, verifyPassword } from '../passwords.ts'
 import { normalizeEmail } from '../store.ts'
 import { signInView } from '../views.ts'
-import { checkTotp } from './totp.ts'
+import { totpStepOf } from './totp.ts'
 import { field, startSession } from './session.ts'
 
 /** How a sign-in attempt ended. */
@@ -23,7 +23,11 @@ const outcomeText: Record<Exclude<SignInOutcome['kind'], 'ok'>, string> = {
 }
 
 /** Leaves the device cookie: this browser signed in to an account lately (the limiter's exemption). */
-function setDeviceCookie(ctx: StudioContext, c: Context, device: { token: string; maxAgeSeconds: number }): void {
+export function setDeviceCookie(
+  ctx: StudioContext,
+  c: Context,
+  device: { token: string; maxAgeSeconds: number },
+): void {
   setCookie(c, deviceCookie, device.token, {
     path: '/studio',
     httpOnly: true,
@@ -31,6 +35,43 @@ function setDeviceCookie(ctx: StudioContext, c: Context, device: { token: string
     secure: ctx.secureCookies,
     maxAge: device.maxAgeSeconds,
   })
+}
+
+/** Failures of one account within a minute answered at once; each one after that waits twice as long, up to 2 s. */
+const freeFailures = 3
+const maxDelayMs = 2_000
+
+/**
+ * Answers an account under attack with growing delays before the limiter's hard stop: the 4th wrong password in a
+ * minute waits 250 ms, the 5th 500 ms, then 1 s and 2 s (a browser that signed in before is never kept waiting).
+ */
+async function slowDown(ctx: StudioContext, email: string): Promise<void> {
+  const since = new Date(ctx.clock().getTime() - 60_000)
+  const [count] = await ctx.signInCounts.countSignInFailures([`account:${email}`], since)
+  const beyond = (count?.failures ?? 0) - freeFailures
+  if (beyond <= 0) return
+  await new Promise((resolve) => setTimeout(resolve, Math.min(maxDelayMs, 250 * 2 ** (beyond - 1))))
+}
+
+/**
+ * Checks a sign-in's second factor: wrong codes have a budget of their own (a right password does not buy more
+ * guesses), and each time-step signs in once, so a code seen over a shoulder or replayed from a log is spent.
+ */
+async function refuseCode(
+  ctx: StudioContext,
+  codeAttempt: { address: string; account: string; device?: string | undefined },
+  account: { id: number; totpSecret?: string | undefined },
+  code: string,
+): Promise<{ kind: 'limited'; retryAfterSeconds: number } | { kind: 'wrong code' } | undefined> {
+  const verdict = await ctx.limiter.check(codeAttempt)
+  if (!verdict.allowed) return { kind: 'limited', retryAfterSeconds: verdict.retryAfterSeconds }
+  const step = totpStepOf(account.totpSecret ?? '', code, ctx.clock())
+  if (step !== undefined && (await ctx.store.useTotpStep(account.id, step))) return undefined
+  await ctx.limiter.recordFailure(codeAttempt)
+  ctx.log.info(
+    `studio: sign-in failed from ${logValue(codeAttempt.address)}: ${step === undefined ? 'wrong' : 'used'} code`,
+  )
+  return { kind: 'wrong code' }
 }
 
 /** One sign-in attempt, limited; on success the session and device cookies are set. */
@@ -47,16 +88,14 @@ async function attemptSignIn(ctx: StudioContext, c: Context, typed: Record<strin
   const passwordOk = await verifyPassword(password, account?.passwordHash ?? (await decoyHash(ctx.passwordCost)))
   if (!account?.passwordHash || !passwordOk) {
     await ctx.limiter.recordFailure(attempt)
+    if (!verdict.knownDevice) await slowDown(ctx, email)
     ctx.log.info(`studio: sign-in failed from ${logValue(address)}`)
     return { kind: 'wrong', email }
   }
   if (account.totpSecret) {
     if (!code) return { kind: 'code needed', email }
-    if (!checkTotp(account.totpSecret, code, ctx.clock())) {
-      await ctx.limiter.recordFailure(attempt)
-      ctx.log.info(`studio: sign-in failed from ${logValue(address)}: wrong code`)
-      return { kind: 'wrong code', email }
-    }
+    const refused = await refuseCode(ctx, { ...attempt, account: `code:${email}` }, account, code)
+    if (refused) return { ...refused, email }
   }
   await startSession(ctx, c, account)
   setDeviceCookie(ctx, c, await ctx.limiter.recordSuccess(attempt))

@@ -4,7 +4,7 @@ import type { Context, Hono } from 'hono'
 import { escapeHtml } from '../../../server/delivery/escape-html.ts'
 import type { StudioContext, StudioEnv } from '../context.ts'
 import { withLocalToken } from '../local.ts'
-import { previewTokenWorks } from '../preview/preview-links.ts'
+import { previewLinkOf } from '../preview/preview-links.ts'
 import { messageView } from '../views.ts'
 
 const assetTypes: Record<string, string> = {
@@ -48,9 +48,9 @@ export function addClient(app: Hono<StudioEnv>, ctx: StudioContext): void {
     const html = document('preview.html')
     return html === undefined ? notBuilt(c) : c.html(html)
   })
-  app.get('/preview/:token', (c) => {
+  app.get('/preview/:token', async (c) => {
     const token = c.req.param('token')
-    if (!previewTokenWorks(ctx, token)) {
+    if (!(await previewLinkOf(ctx, token))) {
       return c.html(
         messageView(
           'This preview link does not work',

@@ -30,6 +30,15 @@ export async function previewOf(ctx: StudioContext, launch: ServedLaunch, asked?
   return { problems: studioProblems(draftProblems) }
 }
 
+/** The preview of one given text (a preview link's, bound when it was made): nothing to show while it has problems. */
+export function previewOfText(ctx: StudioContext, launch: ServedLaunch, text: string, asked?: string): Preview {
+  const problems = studioProblems(problemsOf(launch, text))
+  if (problems.length) return { problems }
+  const config = JSON.parse(text.replace(/^\uFEFF/, '')) as PageConfig
+  const phases = phasesOf(ctx, config, asked)
+  return { config: applyPhase(config, phases?.shown), phases, problems }
+}
+
 /** The phases of a config as the preview lists them, the one shown being `asked` when the config has it. */
 function phasesOf(ctx: StudioContext, config: PageConfig, asked: string | undefined): PreviewPhases | undefined {
   if (!config.phases) return undefined

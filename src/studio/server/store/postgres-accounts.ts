@@ -14,6 +14,7 @@ type AccountsPart = Pick<
   | 'setPassword'
   | 'setTotpSecret'
   | 'removeAccount'
+  | 'useTotpStep'
 >
 
 async function accountWhere(db: SqlQueryable, condition: string, params: unknown[]): Promise<Account | undefined> {
@@ -90,6 +91,14 @@ export function postgresAccounts(db: SqlQueryable): AccountsPart {
          DELETE FROM public.studio_sessions WHERE account_id = $1 AND id_hash IS DISTINCT FROM $3`,
         [id, secret ?? null, keepSession ?? null],
       )
+    },
+    async useTotpStep(id, step) {
+      const rows = await all(
+        db,
+        'UPDATE public.studio_accounts SET totp_step = $2 WHERE id = $1 AND (totp_step IS NULL OR totp_step < $2) RETURNING id',
+        [id, step],
+      )
+      return rows.length === 1
     },
     async removeAccount(id) {
       // Its links and sessions go with it (ON DELETE CASCADE).

@@ -3,13 +3,27 @@ import type { LinkPurpose, StudioStore } from '../store.ts'
 import { all, iso, one, type Id, type Time } from './postgres-rows.ts'
 
 /** The one-time links part of the studio's PostgreSQL store (invitations and resets), kept by their token's hash. */
-export function postgresLinks(db: SqlQueryable): Pick<StudioStore, 'createLink' | 'findLink' | 'useLink'> {
+export function postgresLinks(
+  db: SqlQueryable,
+): Pick<StudioStore, 'createLink' | 'countLinksSince' | 'findLink' | 'useLink'> {
   return {
     async createLink(tokenHash, accountId, purpose, now, expiresAt) {
+      // The older unused links of the account and purpose end in the same statement as the new one is made.
       await db.query(
-        'INSERT INTO public.studio_links (token_hash, account_id, purpose, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)',
+        `WITH voided AS (
+           UPDATE public.studio_links SET used_at = $4 WHERE account_id = $2 AND purpose = $3 AND used_at IS NULL
+         )
+         INSERT INTO public.studio_links (token_hash, account_id, purpose, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)`,
         [tokenHash, accountId, purpose, now.toISOString(), expiresAt.toISOString()],
       )
+    },
+    async countLinksSince(accountId, purpose, since) {
+      const row = await one<{ n: number }>(
+        db,
+        'SELECT count(*)::int AS n FROM public.studio_links WHERE account_id = $1 AND purpose = $2 AND created_at >= $3',
+        [accountId, purpose, since.toISOString()],
+      )
+      return row!.n
     },
     async findLink(tokenHash, now) {
       const row = await one<{ account_id: Id; purpose: LinkPurpose; expires_at: Time }>(

@@ -15,6 +15,7 @@ type AccountsPart = Pick<
   | 'setPassword'
   | 'setTotpSecret'
   | 'removeAccount'
+  | 'useTotpStep'
 >
 
 /** Inserts an account without a password; AccountExistsError when the address has one. */
@@ -112,6 +113,13 @@ export function sqliteAccounts(db: Database.Database): AccountsPart {
             )
           })
           .immediate(),
+      ),
+    useTotpStep: (id, step) =>
+      settled(
+        () =>
+          db
+            .prepare('UPDATE studio_accounts SET totp_step = ? WHERE id = ? AND (totp_step IS NULL OR totp_step < ?)')
+            .run(step, id, step).changes === 1,
       ),
     removeAccount: (id) =>
       settled(() =>

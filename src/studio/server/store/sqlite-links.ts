@@ -3,14 +3,34 @@ import type { LinkPurpose, StudioStore } from '../store.ts'
 import { settled } from './sqlite-rows.ts'
 
 /** The one-time links part of the studio's SQLite store (invitations and resets), kept by their token's hash. */
-export function sqliteLinks(db: Database.Database): Pick<StudioStore, 'createLink' | 'findLink' | 'useLink'> {
+export function sqliteLinks(
+  db: Database.Database,
+): Pick<StudioStore, 'createLink' | 'countLinksSince' | 'findLink' | 'useLink'> {
   return {
     createLink: (tokenHash, accountId, purpose, now, expiresAt) =>
-      settled(() => {
-        db.prepare(
-          'INSERT INTO studio_links (token_hash, account_id, purpose, created_at, expires_at) VALUES (?, ?, ?, ?, ?)',
-        ).run(tokenHash, accountId, purpose, now.toISOString(), expiresAt.toISOString())
-      }),
+      settled(() =>
+        db
+          .transaction(() => {
+            db.prepare(
+              'UPDATE studio_links SET used_at = ? WHERE account_id = ? AND purpose = ? AND used_at IS NULL',
+            ).run(now.toISOString(), accountId, purpose)
+            db.prepare(
+              'INSERT INTO studio_links (token_hash, account_id, purpose, created_at, expires_at) VALUES (?, ?, ?, ?, ?)',
+            ).run(tokenHash, accountId, purpose, now.toISOString(), expiresAt.toISOString())
+          })
+          .immediate(),
+      ),
+    countLinksSince: (accountId, purpose, since) =>
+      settled(
+        () =>
+          (
+            db
+              .prepare(
+                'SELECT count(*) AS n FROM studio_links WHERE account_id = ? AND purpose = ? AND created_at >= ?',
+              )
+              .get(accountId, purpose, since.toISOString()) as { n: number }
+          ).n,
+      ),
     findLink: (tokenHash, now) =>
       settled(() => {
         const row = db

@@ -61,7 +61,25 @@ CREATE TABLE IF NOT EXISTS studio_audit (
  * The schema's steps after version 1, in order: the step at index i brings a file to version i + 2, in one
  * transaction with its user_version. Append a step for each change; never edit a shipped one.
  */
-const upgrades: Array<(db: Database.Database) => void> = []
+const upgrades: Array<(db: Database.Database) => void> = [
+  // 2: TOTP codes used once (issue 42, item 5); preview links kept on the server, bound to a text (item 8).
+  (db) =>
+    db.exec(`
+      ALTER TABLE studio_accounts ADD COLUMN totp_step INTEGER;
+      CREATE TABLE studio_preview_links (
+        id         INTEGER PRIMARY KEY,
+        token_hash TEXT    NOT NULL UNIQUE,
+        launch     TEXT    NOT NULL,
+        phase      TEXT,
+        text       TEXT    NOT NULL,
+        account_id INTEGER NOT NULL REFERENCES studio_accounts(id) ON DELETE CASCADE,
+        created_at TEXT    NOT NULL,
+        expires_at TEXT    NOT NULL,
+        revoked_at TEXT
+      );
+      CREATE INDEX studio_preview_links_launch ON studio_preview_links (launch);
+    `),
+]
 
 /** Brings a database to the newest schema, one transaction per version. */
 function migrate(db: Database.Database): void {
