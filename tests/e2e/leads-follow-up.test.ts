@@ -103,6 +103,8 @@ describe('follow-up on the leads page in Chromium at 390 px, JavaScript off', ()
     await page.screenshot({ path: path.join(screenshots, 'lead-with-notes-390.png'), fullPage: true })
 
     await page.getByRole('link', { name: 'Back to the registrations' }).click()
+    // On a phone the filters wait under Filters (a details element: it opens without script).
+    await page.getByText('Filters', { exact: true }).click()
     await page.getByLabel('Status').selectOption('Contacted')
     await page.getByRole('button', { name: 'Search' }).click()
     await page.getByRole('heading', { name: 'Registrations' }).waitFor()
