@@ -112,12 +112,30 @@ describe('follow-up on the leads page in Chromium at 390 px, JavaScript off', ()
     expect(page.url()).toBe(`${server.url}/leads`)
 
     await expect
-      .poll(() => crm.calls.filter((call) => JSON.parse(call.body).type === 'lead.updated').length, {
-        timeout: scaled(15_000),
-      })
+      .poll(
+        () =>
+          crm.calls.filter(
+            (call) =>
+              (
+                JSON.parse(call.body) as {
+                  type: string
+                  data: { change: { kind: string; value: string } } & Record<string, unknown>
+                }
+              ).type === 'lead.updated',
+          ).length,
+        {
+          timeout: scaled(15_000),
+        },
+      )
       .toBe(2)
     const update = crm.calls
-      .map((call) => ({ signed: call.signed, json: JSON.parse(call.body) }))
+      .map((call) => ({
+        signed: call.signed,
+        json: JSON.parse(call.body) as Partial<{
+          type: string
+          data: { change: { kind: string; value: string } } & Record<string, unknown>
+        }>,
+      }))
       .find((call) => call.json.data?.change?.kind === 'status')!
     expect(update.signed).toBe(true)
     expect(update.json.data).toMatchObject({ status: 'Contacted', change: { kind: 'status', value: 'Contacted' } })

@@ -202,7 +202,7 @@ describe('the leads page', () => {
       page.waitForEvent('download'),
       page.getByRole('link', { name: 'All columns (CSV)' }).click(),
     ])
-    const csv = readFileSync((await download.path())!, 'utf8')
+    const csv = readFileSync(await download.path(), 'utf8')
     expect(csv.startsWith('\uFEFF')).toBe(true)
     const [header, ...rows] = parseCsv(csv.slice(1))
     expect(rows).toHaveLength(1)
