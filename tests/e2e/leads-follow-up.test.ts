@@ -103,6 +103,8 @@ describe('follow-up on the leads page in Chromium at 390 px, JavaScript off', ()
     await page.screenshot({ path: path.join(screenshots, 'lead-with-notes-390.png'), fullPage: true })
 
     await page.getByRole('link', { name: 'Back to the registrations' }).click()
+    // On a phone the filters wait under Filters (a details element: it opens without script).
+    await page.getByText('Filters', { exact: true }).click()
     await page.getByLabel('Status').selectOption('Contacted')
     await page.getByRole('button', { name: 'Search' }).click()
     await page.getByRole('heading', { name: 'Registrations' }).waitFor()
@@ -110,12 +112,30 @@ describe('follow-up on the leads page in Chromium at 390 px, JavaScript off', ()
     expect(page.url()).toBe(`${server.url}/leads`)
 
     await expect
-      .poll(() => crm.calls.filter((call) => JSON.parse(call.body).type === 'lead.updated').length, {
-        timeout: scaled(15_000),
-      })
+      .poll(
+        () =>
+          crm.calls.filter(
+            (call) =>
+              (
+                JSON.parse(call.body) as {
+                  type: string
+                  data: { change: { kind: string; value: string } } & Record<string, unknown>
+                }
+              ).type === 'lead.updated',
+          ).length,
+        {
+          timeout: scaled(15_000),
+        },
+      )
       .toBe(2)
     const update = crm.calls
-      .map((call) => ({ signed: call.signed, json: JSON.parse(call.body) }))
+      .map((call) => ({
+        signed: call.signed,
+        json: JSON.parse(call.body) as Partial<{
+          type: string
+          data: { change: { kind: string; value: string } } & Record<string, unknown>
+        }>,
+      }))
       .find((call) => call.json.data?.change?.kind === 'status')!
     expect(update.signed).toBe(true)
     expect(update.json.data).toMatchObject({ status: 'Contacted', change: { kind: 'status', value: 'Contacted' } })

@@ -95,7 +95,10 @@ describe('the dashboard', () => {
     const audit: LeadsAuditEntry[] = []
     const page = createLeadsPage({
       checkPassword: createPasswordCheck(password),
-      audit: async (entry) => void audit.push(entry),
+      audit: (entry) => {
+        audit.push(entry)
+        return Promise.resolve()
+      },
       store,
       sessions,
       launches: [leadsPageLaunchOf(config), leadsPageLaunchOf(second)],

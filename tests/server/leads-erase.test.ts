@@ -170,7 +170,7 @@ describe('npm run leads:erase on SQLite (DATA_DIR)', () => {
     expect(done.stdout).toContain('Erased 1 registration, 1 message and 0 .eml files.')
     const again = await eraseCli(['--id', keep.submissionId], { DATA_DIR: dataDir })
     expect(again).toMatchObject({
-      stdout: expect.stringContaining('No registrations for this submission id'),
+      stdout: expect.stringContaining('No registrations for this submission id') as string,
       stderr: '',
     })
     const reopened = openSqliteStore(path.join(dataDir, 'leads.sqlite'), { readonly: true, defaultLaunch })
@@ -181,15 +181,15 @@ describe('npm run leads:erase on SQLite (DATA_DIR)', () => {
   it('explains a wrong call in plain words', async () => {
     expect(await eraseCli([], { DATA_DIR: root })).toMatchObject({
       code: 2,
-      stderr: expect.stringContaining('Say whose registrations to erase'),
+      stderr: expect.stringContaining('Say whose registrations to erase') as string,
     })
     expect(await eraseCli(['--id', 'abc'], { DATA_DIR: root })).toMatchObject({
       code: 2,
-      stderr: expect.stringContaining('--id needs a submission id'),
+      stderr: expect.stringContaining('--id needs a submission id') as string,
     })
     expect(await eraseCli(['--email', 'x@example.com'], { DATA_DIR: path.join(root, 'none') })).toMatchObject({
       code: 1,
-      stderr: expect.stringContaining('No leads database at'),
+      stderr: expect.stringContaining('No leads database at') as string,
     })
   })
 })
@@ -223,7 +223,7 @@ describe('npm run leads:erase on PostgreSQL', () => {
         expect(filesWithTraces(databaseFiles).length).toBeGreaterThan(0)
 
         const refused = await eraseCli(['--email', address], { DATABASE_URL: pg.url! })
-        expect(refused).toMatchObject({ code: 1, stderr: expect.stringContaining('Not erasing') })
+        expect(refused).toMatchObject({ code: 1, stderr: expect.stringContaining('Not erasing') as string })
 
         const done = await eraseCli(['--email', address, '--yes'], { DATABASE_URL: pg.url! })
         expect(done).toMatchObject({ stderr: '' })

@@ -167,7 +167,7 @@ describe('npm run leads:export', () => {
     const error = await exportCli([], { DATA_DIR: path.join(root, 'empty') }).catch(
       (e: { code: number; stderr: string }) => e,
     )
-    expect(error).toMatchObject({ code: 1, stderr: expect.stringContaining('No leads database at') })
+    expect(error).toMatchObject({ code: 1, stderr: expect.stringContaining('No leads database at') as string })
   })
 
   it.skipIf(plannedPostgresKind() === 'pglite')('exports from PostgreSQL with --database-url', async () => {
@@ -240,10 +240,11 @@ describe('npm run leads:export with several launches', () => {
     const file = path.join(dataDir, 'leads.sqlite')
     const store = openSqliteStore(file, { defaultLaunch })
     const Database = (await import('better-sqlite3')).default
-    await seedLaunches(store, async (id) => {
+    await seedLaunches(store, (id) => {
       const db = new Database(file)
       db.prepare('UPDATE leads SET launch = NULL WHERE submission_id = ?').run(id)
       db.close()
+      return Promise.resolve()
     })
     await store.close()
   })
@@ -326,7 +327,7 @@ describe('npm run leads:export with several launches', () => {
       const error = await exportCli(['--launch', 'nowhere'], { DATABASE_URL: pg.url! }, project).catch(
         (e: { code: number; stderr: string }) => e,
       )
-      expect(error).toMatchObject({ code: 2, stderr: expect.stringContaining('The launches are: ') })
+      expect(error).toMatchObject({ code: 2, stderr: expect.stringContaining('The launches are: ') as string })
     } finally {
       await pg.stop()
     }

@@ -169,10 +169,28 @@ describe('follow-up on the leads page (SQLite, Node server, webhook receiver)', 
     )
 
     await expect
-      .poll(() => crm.calls.filter((call) => JSON.parse(call.body).type === 'lead.updated').length, { timeout: 15_000 })
+      .poll(
+        () =>
+          crm.calls.filter(
+            (call) =>
+              (
+                JSON.parse(call.body) as {
+                  type: string
+                  data: { change: { kind: string; value: string } } & Record<string, unknown>
+                }
+              ).type === 'lead.updated',
+          ).length,
+        { timeout: 15_000 },
+      )
       .toBe(3)
     const updates = crm.calls
-      .map((call) => ({ ...call, json: JSON.parse(call.body) }))
+      .map((call) => ({
+        ...call,
+        json: JSON.parse(call.body) as {
+          type: string
+          data: { change: { kind: string; value: string } } & Record<string, unknown>
+        },
+      }))
       .filter((call) => call.json.type === 'lead.updated')
     expect(updates.every((call) => call.signed)).toBe(true)
     expect(new Set(updates.map((call) => call.headers['webhook-id'])).size).toBe(3)
@@ -244,8 +262,8 @@ describe('follow-up on the leads page (SQLite, Node server, webhook receiver)', 
       ['--email', 'sam@example.com', '--role', 'sales', '--launch', defaultLaunch],
       { DATA_DIR: dataDir, PORT: '3000', PAGE_CONFIG: configFile },
       root,
-      (l) => out.push(l),
-      (l) => out.push(l),
+      (l: string) => out.push(l),
+      (l: string) => out.push(l),
     )
     expect(code, out.join('\n')).toBe(0)
     const sam = client(server)

@@ -70,8 +70,8 @@ async function invite(p: Project, email: string, role: string, launches: string[
     ['--email', email, '--role', role, ...launches.flatMap((l) => ['--launch', l])],
     { DATA_DIR: p.dataDir, PORT: '3000', PAGE_CONFIG: p.configFile },
     p.root,
-    (l) => out.push(l),
-    (l) => out.push(l),
+    (l: string) => out.push(l),
+    (l: string) => out.push(l),
   )
   expect(code, out.join('\n')).toBe(0)
   return new URL(out.find((line) => line.startsWith('http'))!).pathname

@@ -29,7 +29,7 @@ function versionOf(config: PageConfig, distDir: string): LaunchVersion {
     home: '',
     pageCss: undefined,
     headers: async (_c, next) => next(),
-    files: async () => new Response(null),
+    files: () => Promise.resolve(new Response(null)),
   }
 }
 
@@ -52,10 +52,10 @@ describe('the leads page of a running server', () => {
     )
     const store = openSqliteStore(path.join(root, 'leads.sqlite'), { defaultLaunch })
     const sessions = openSessionStore(path.join(root, 'sessions.sqlite'), password)
-    const launches = leadsPageLaunchesOfLive(live.current)
+    const launches = leadsPageLaunchesOfLive(() => live.current())
     const page = createLeadsPage({
       checkPassword: createPasswordCheck(password),
-      audit: async () => undefined,
+      audit: () => Promise.resolve(),
       store,
       sessions,
       launches,

@@ -48,7 +48,10 @@ function harness(
   const audit: LeadsAuditEntry[] = []
   const page = createLeadsPage({
     checkPassword: createPasswordCheck(password),
-    audit: async (entry) => void audit.push(entry),
+    audit: (entry) => {
+      audit.push(entry)
+      return Promise.resolve()
+    },
     store,
     sessions,
     launches: options.launches ?? [leadsPageLaunchOf(config)],
@@ -414,7 +417,10 @@ describe('the leads page with several launches (SQLite)', () => {
       .slice(body.search(new RegExp(`<h2 class="lp-card-title"><a href="/leads/lead/\\d+">${name}</a></h2>`)))
       .split('</li>')[0]!
     return Object.fromEntries(
-      [...card.matchAll(/<dt>([^<]*)<\/dt><dd>(.*?)<\/dd>/g)].map((m) => [m[1], m[2]!.replace(/<[^>]+>/g, '')]),
+      [...card.matchAll(/<dt>([^<]*)<\/dt><dd>(.*?)<\/dd>/g)].map((m): [string, string] => [
+        m[1]!,
+        m[2]!.replace(/<[^>]+>/g, ''),
+      ]),
     )
   }
 
@@ -544,9 +550,9 @@ describe('the leads page with several launches (SQLite)', () => {
 const backends: Array<{ name: string; open(): Promise<{ store: LeadStore; close(): Promise<void> }> }> = [
   {
     name: 'SQLite on disk',
-    async open() {
+    open() {
       const store = openSqliteStore(path.join(root, 'paging.sqlite'), { defaultLaunch })
-      return { store, close: () => store.close() }
+      return Promise.resolve({ store, close: () => store.close() })
     },
   },
   {

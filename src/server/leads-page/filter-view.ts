@@ -9,7 +9,7 @@ type LaunchChoice = {
 }
 
 /**
- * The list's filters (launch, Status, Assigned to, Realtor, From, To): plain form fields sent with the search (a POST
+ * The list's filters (launch; Status, Assigned to, Realtor, From, To, folded on a phone): plain form fields sent with the search (a POST
  * kept in the session, never in the URL). With script, a change of a select sends the form at once (leads.js).
  */
 
@@ -53,14 +53,32 @@ ${options.map(([value, words]) => option(value, words, chosen))}
 </div>`
 }
 
-/** The filter fields of the list's search form. */
+/** The launch to show, when there are several: it stays in view on a phone, above the folded filters. */
+export function launchFilter(choice: LaunchChoice): Html | string {
+  if (choice.present.length <= 1) return ''
+  const launches = choice.present.map((l): [string, string] => [l.slug, l.siteName])
+  return html`<div class="lp-search-launch">${select('search-launch', 'launch', 'Launch', [['', 'All launches'], ...launches], choice.selected)}</div>`
+}
+
+/** How many of the folded filters narrow the list now (the launch and the search aside). */
+function activeFilters(filter: LeadsFilter): number {
+  return [filter.status, filter.assignee, filter.realtor, filter.from, filter.to].filter((value) => value !== '').length
+}
+
+/**
+ * The filters of the list's search form (Status, Assigned to, Realtor, From, To). On a phone they fold under a
+ * Filters control (a native details element: it opens without script), open while one of them narrows the list; on a
+ * wide screen the stylesheet shows them all and hides the control.
+ */
 export function filterFields(choice: LaunchChoice, filter: LeadsFilter, assignees: AssigneeChoice[]): Html {
   const statuses = statusesOf(choice)
   const people = [...assignees]
   if (filter.assignee && filter.assignee !== unassignedFilter && !people.some((p) => p.value === filter.assignee))
     people.push({ value: filter.assignee, label: filter.assignee })
-  return html`<div class="lp-filters">
-${choice.present.length > 1 ? select('search-launch', 'launch', 'Launch', [['', 'All launches'], ...choice.present.map((l): [string, string] => [l.slug, l.siteName])], choice.selected) : ''}
+  const active = activeFilters(filter)
+  return html`<details class="lp-fold"${active > 0 ? html` open` : ''}>
+<summary class="lp-fold-summary">Filters${active > 0 ? html` <span class="lp-fold-count">(${active} on)</span>` : ''}</summary>
+<div class="lp-filters">
 ${select('filter-status', 'status', 'Status', [['', 'Any status'], ...statuses.map((s): [string, string] => [s, s])], filter.status)}
 ${select('filter-assignee', 'assignee', 'Assigned to', [['', 'Anyone'], [unassignedFilter, 'Nobody'], ...people.map((p): [string, string] => [p.value, p.label])], filter.assignee)}
 ${select(
@@ -82,5 +100,6 @@ ${select(
 <label for="filter-to">To</label>
 <input id="filter-to" name="to" type="date" value="${filter.to}">
 </div>
-</div>`
+</div>
+</details>`
 }

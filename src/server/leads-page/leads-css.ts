@@ -56,7 +56,7 @@ textarea { display: block; resize: vertical; min-height: 5.5rem; }
 .lp-bar :focus-visible { outline-color: var(--brass-300); }
 .lp-bar { min-height: 3.75rem; }
 .lp-bar .lp-button { padding: 0.375rem 1rem; }
-.lp-brand { margin: 0; display: flex; flex-wrap: wrap; column-gap: 0.5rem; font-weight: 600; line-height: 1.3; overflow-wrap: anywhere; }
+.lp-brand { margin: 0; display: flex; flex-wrap: wrap; column-gap: 0.5rem; font-weight: 600; line-height: 1.3; overflow-wrap: break-word; }
 .lp-brand span { color: var(--brass-300); }
 .lp-bar-actions { display: flex; gap: 0.5rem; align-items: center; }
 .lp-main { max-width: 90rem; margin: 0 auto; padding: 1.5rem 1.25rem 3rem; }
@@ -67,9 +67,23 @@ textarea { display: block; resize: vertical; min-height: 5.5rem; }
 .lp-search-launch select { width: auto; max-width: 100%; min-width: 14rem; }
 .lp-search-row { display: flex; flex-wrap: wrap; gap: 0.5rem; }
 .lp-search-row input { flex: 1 1 8rem; width: auto; min-width: 0; }
-.lp-filters { display: grid; grid-template-columns: repeat(auto-fill, minmax(9.5rem, 1fr)); gap: 0.75rem; margin: 0 0 0.75rem; }
+.lp-filters { display: grid; grid-template-columns: repeat(auto-fill, minmax(13rem, 1fr)); gap: 0.75rem; margin: 0 0 0.75rem; }
 .lp-filter { min-width: 0; }
-.lp-filters .lp-filter:first-child:nth-last-child(6) { grid-column: 1 / -1; }
+.lp-fold { margin: 0 0 0.75rem; }
+.lp-fold-summary {
+  display: inline-flex; align-items: center; gap: 0.5rem; min-height: 2.75rem; padding: 0.375rem 1rem;
+  border: 2px solid var(--forest-900); border-radius: 999px; color: var(--forest-900); font-weight: 600;
+  cursor: pointer; list-style: none;
+}
+.lp-fold-summary::-webkit-details-marker { display: none; }
+.lp-fold-summary::before {
+  content: ""; width: 0.5rem; height: 0.5rem; border: solid currentColor; border-width: 0 2px 2px 0;
+  transform: rotate(-45deg);
+}
+.lp-fold[open] > .lp-fold-summary { margin-bottom: 0.75rem; }
+.lp-fold[open] > .lp-fold-summary::before { transform: rotate(45deg); }
+.lp-fold-summary:hover { background: var(--forest-100); }
+.lp-fold-count { font-weight: 400; }
 .lp-toolbar { display: flex; flex-wrap: wrap; align-items: center; justify-content: space-between; gap: 0.75rem; margin: 0 0 1rem; }
 .lp-summary { margin: 0; color: var(--ink-muted); }
 .lp-downloads { display: flex; flex-wrap: wrap; gap: 0.5rem; }
@@ -170,8 +184,14 @@ textarea { display: block; resize: vertical; min-height: 5.5rem; }
   .lp-signin { padding-top: 4rem; }
   .lp-panel { padding: 2rem; }
   .lp-cards { display: none; }
-  .lp-table-wrap { display: block; border: 1px solid var(--cream-200); border-radius: 0.75rem; overflow: clip; }
+  /* A form with many fields is wider than the screen: the table scrolls sideways rather than hide its last columns. */
+  .lp-table-wrap { display: block; border: 1px solid var(--cream-200); border-radius: 0.75rem; overflow-x: auto; }
   .lp-search-row input { flex: 0 1 28rem; }
+  /* Room for every filter: the fold stays shut but shows its content, and its control goes (where the browser can). */
+  @supports selector(::details-content) {
+    .lp-fold-summary { display: none; }
+    .lp-fold::details-content { content-visibility: visible; display: contents; }
+  }
   .lp-numbers-table { font-size: 0.9375rem; }
   .lp-numbers-table th, .lp-numbers-table td { padding-left: 0.75rem; padding-right: 0.75rem; }
 }

@@ -4,7 +4,7 @@ import { phaseWords } from '../../../schema/phase-schedule.ts'
 import { isRealtorLead } from '../delivery/realtor.ts'
 import { displayValue, fieldLabel, orderedFields, type NotificationForm } from '../delivery/notification.ts'
 import type { LeadSearchPage, ListedLead } from '../store/store.ts'
-import { filterFields, isNarrowed, type AssigneeChoice } from './filter-view.ts'
+import { filterFields, isNarrowed, launchFilter, type AssigneeChoice } from './filter-view.ts'
 import type { LeadsFilter } from './sessions.ts'
 import {
   assigneeName,
@@ -142,6 +142,7 @@ export function listView(
 ${tabs('list')}
 <h1>Registrations</h1>
 <form method="post" action="/leads/search" class="lp-search" role="search" aria-label="Registrations" data-apply>
+${launchFilter(choice)}
 ${filterFields(choice, filter, extras.assignees)}
 <label for="search-text">Find by name, e-mail or phone</label>
 <div class="lp-search-row">
@@ -173,7 +174,7 @@ ${
     : html`<ol class="lp-cards">
 ${page.leads.map((lead) => card(view, showLaunch, lead, extras.repeats.get(lead.id)))}
 </ol>
-<div class="lp-table-wrap">
+<div class="lp-table-wrap" role="region" aria-label="Registrations table" tabindex="0">
 <table class="lp-table">
 <caption class="lp-visually-hidden">Registrations, newest first</caption>
 <thead><tr><th scope="col">Received</th>${showLaunch ? html`<th scope="col">Launch</th>` : ''}${showPhase ? html`<th scope="col">Phase</th>` : ''}${fields.map((f) => html`<th scope="col">${columnLabel(forms, f)}</th>`)}<th scope="col">Status</th><th scope="col">Assigned to</th><th scope="col">Consent</th><th scope="col">UTM source</th><th scope="col">Notification</th></tr></thead>
