@@ -48,6 +48,7 @@ export const allowed: Record<string, readonly string[] | typeof anything> = {
     'src/server/leads-page/routes/',
   ],
   'src/server/leads-page/routes/': ['schema/', 'src/server/store/', 'src/server/delivery/', 'src/server/leads-page/'],
+  'src/server/release/': ['schema/', 'src/server/settings/', 'src/server/store/', 'src/server/delivery/'],
   'src/studio/': ['schema/'],
   'src/studio/client/': [
     'schema/',
