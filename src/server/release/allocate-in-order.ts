@@ -18,7 +18,11 @@ export function allocateInOrder(worksheets: readonly StoredWorksheet[], lots: re
   for (const lot of [...lots].sort((a, b) => compareLots(a.lot, b.lot))) {
     if (lot.status !== 'available') continue
     free.set(lot.lot, lot)
-    for (const model of lot.models) byModel.set(model, [...(byModel.get(model) ?? []), lot])
+    for (const model of lot.models) {
+      const list = byModel.get(model)
+      if (list) list.push(lot)
+      else byModel.set(model, [lot])
+    }
   }
   // For "any lot" of a model: the next lot of its list not yet proposed (taken ones are skipped once, for good).
   const next = new Map<string, number>()
