@@ -70,6 +70,7 @@ export const allowed: Record<string, readonly string[] | typeof anything> = {
     'src/server/store/',
     'src/server/delivery/',
     'src/server/registration/',
+    'src/server/release/',
   ],
   'src/cli/': anything,
   'supabase/': [
