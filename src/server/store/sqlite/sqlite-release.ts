@@ -30,14 +30,28 @@ function settle<T>(call: () => T): Promise<T> {
 
 type Queue = (worksheet: StoredWorksheet, messages: WorksheetMessage[], at: string) => void
 
-/** A ReleaseStore on the SQLite file `file` (the lead store's: it must have been opened, and so created, first). */
-export function openSqliteRelease(file: string): ReleaseStore & { close(): void } {
-  const db = new Database(file, { fileMustExist: true })
+/**
+ * A ReleaseStore on the SQLite file `file` (the lead store's: it must have been opened, and so created, first).
+ * `readonly` (leads:access, while a server may run): no schema change, and no worksheet to read in a file without them.
+ */
+export function openSqliteRelease(
+  file: string,
+  options: { readonly?: boolean } = {},
+): ReleaseStore & { close(): void } {
+  if (options.readonly) {
+    const probe = new Database(file, { readonly: true, fileMustExist: true })
+    const has = probe.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'worksheets'").get()
+    probe.close()
+    if (!has) return emptyRelease()
+  }
+  const db = new Database(file, { fileMustExist: true, readonly: options.readonly ?? false })
   db.pragma('busy_timeout = 5000')
-  db.pragma('synchronous = FULL')
-  db.pragma('foreign_keys = ON')
-  db.pragma('secure_delete = ON')
-  applyReleaseSchema(db)
+  if (!options.readonly) {
+    db.pragma('synchronous = FULL')
+    db.pragma('foreign_keys = ON')
+    db.pragma('secure_delete = ON')
+    applyReleaseSchema(db)
+  }
   const queue = queueMessages(db)
   const importLots = db.transaction(importLotsIn(db))
   const save = db.transaction(saveWorksheetIn(db, queue))
@@ -81,6 +95,24 @@ export function openSqliteRelease(file: string): ReleaseStore & { close(): void 
     worksheetsOfClient: (email) => settle(() => ofClient.all(key(email)).map(worksheetOf)),
     eraseWorksheetsOfClient: (email) => settle(() => eraseClient.run(key(email)).changes),
     close: () => db.close(),
+  }
+}
+
+/** What a file without the release's tables reads as: nothing; a write there is refused. */
+function emptyRelease(): ReleaseStore & { close(): void } {
+  const none = () => Promise.resolve([])
+  const refused = () => Promise.reject(new Error('This store was opened read-only.'))
+  return {
+    importLots: refused,
+    listLots: none,
+    updateLot: refused,
+    saveWorksheet: refused,
+    listWorksheets: none,
+    allocate: refused,
+    decide: refused,
+    worksheetsOfClient: none,
+    eraseWorksheetsOfClient: refused,
+    close: () => {},
   }
 }
 
