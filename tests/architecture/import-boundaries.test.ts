@@ -32,6 +32,7 @@ export const allowed: Record<string, readonly string[] | typeof anything> = {
     'src/server/delivery/',
     'src/server/site/',
     'src/server/leads-page/',
+    'src/server/release/',
   ],
   'src/server/settings/': ['schema/'],
   'src/server/registration/': ['schema/', 'src/server/settings/', 'src/server/store/sign-in-counts.ts'],
