@@ -10,7 +10,9 @@ import {
 import type { ServedLaunch } from '../../../server/site/launch-publisher.ts'
 import type { StudioContext, StudioEnv } from '../context.ts'
 import { servedLaunch } from '../launches.ts'
+import { launchFor } from './access.ts'
 import { jsonBody, refuse } from './respond.ts'
+import { lotStatuses, type LotStatus } from '../../../server/store/release.ts'
 
 /**
  * The allocation board's API (issue 45), under /api/launches/:slug/allocation: the worksheets in received order with
@@ -54,10 +56,11 @@ function proposalsOf(value: unknown): Proposal[] | undefined {
   return proposals
 }
 
-/** Adds the allocation routes (only when the server has a release store). */
+/** Adds the allocation routes and the lots' changes (only when the server has a release store). */
 export function addAllocationRoutes(app: Hono<StudioEnv>, ctx: StudioContext): void {
   const release = ctx.release
   if (!release) return
+  addLotRoute(app, ctx)
   const base = '/api/launches/:slug/allocation'
   const deps = (launch: ServedLaunch): AllocationDeps => ({ release, clock: ctx.clock, siteName: launch.siteName })
   app.get(base, async (c) => {
@@ -110,5 +113,30 @@ export function addAllocationRoutes(app: Hono<StudioEnv>, ctx: StudioContext): v
     const outcomes = await confirmProposals(deps(launch), launch.slug, proposals, by)
     await ctx.audit(by, `allocate in order: ${outcomes.filter((o) => o.ok).length} confirmed`, launch.slug)
     return c.json({ outcomes })
+  })
+}
+
+/**
+ * PATCH /api/launches/:slug/lots/:lot { price?, status? }: owners and editors given the launch change a lot's price
+ * and status (never to or from allocated: allocation does that); each change is in the audit log.
+ */
+function addLotRoute(app: Hono<StudioEnv>, ctx: StudioContext): void {
+  app.patch('/api/launches/:slug/lots/:lot', async (c) => {
+    const launch = launchFor(ctx, c)
+    if (launch instanceof Response) return launch
+    const lot = c.req.param('lot')
+    const body = (await jsonBody(c)) ?? {}
+    const price = body.price === undefined ? undefined : body.price
+    if (price !== undefined && (typeof price !== 'number' || !Number.isSafeInteger(price) || price < 0))
+      return refuse(c, 400, 'The price is a whole number of dollars, e.g. 899900.')
+    const status = body.status === undefined ? undefined : (body.status as LotStatus)
+    if (status !== undefined && (!lotStatuses.includes(status) || status === 'allocated'))
+      return refuse(c, 400, 'The status is available, held or sold (a lot is allocated from the Allocation page).')
+    const change = { ...(price === undefined ? {} : { price }), ...(status === undefined ? {} : { status }) }
+    const done = await ctx.release!.updateLot(launch.slug, lot, change, ctx.clock().toISOString())
+    if (!done) return refuse(c, 409, `${lot} is allocated or not in the inventory: it cannot be changed here.`)
+    const what = [price === undefined ? '' : `price ${price}`, status ?? ''].filter(Boolean).join(', ')
+    await ctx.audit(c.get('account').email, `change ${lot}: ${what}`, launch.slug)
+    return c.json({ ok: true })
   })
 }
