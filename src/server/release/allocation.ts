@@ -82,8 +82,13 @@ export async function allocateLot(
   launch: string,
   choice: { worksheetId: number; lot: string; model: string },
   by: string,
+  known?: { worksheets: readonly StoredWorksheet[]; lots: readonly StoredLot[] },
 ): Promise<Decision> {
-  const [worksheets, lots] = await Promise.all([deps.release.listWorksheets(launch), deps.release.listLots(launch)])
+  // `known`: what a caller deciding many at once read (the store still checks each lot is available when it allocates).
+  const { worksheets, lots } = known ?? {
+    worksheets: await deps.release.listWorksheets(launch),
+    lots: await deps.release.listLots(launch),
+  }
   const worksheet = worksheets.find((w) => w.id === choice.worksheetId)
   if (!worksheet) return { ok: false, status: 404, error: `There is no such worksheet in ${launch}.` }
   const lot: StoredLot | undefined = lots.find((l) => l.lot === choice.lot)
@@ -124,6 +129,7 @@ export async function confirmProposals(
   by: string,
 ): Promise<Array<{ worksheetId: number } & Decision>> {
   const outcomes: Array<{ worksheetId: number } & Decision> = []
+  const known = { worksheets: await deps.release.listWorksheets(launch), lots: await deps.release.listLots(launch) }
   for (const proposal of proposals) {
     const decision =
       'waitlist' in proposal
@@ -133,7 +139,7 @@ export async function confirmProposals(
             { worksheetId: proposal.worksheetId, outcome: 'waitlisted', reason: '' },
             by,
           )
-        : await allocateLot(deps, launch, proposal, by)
+        : await allocateLot(deps, launch, proposal, by, known)
     outcomes.push({ worksheetId: proposal.worksheetId, ...decision })
   }
   return outcomes
