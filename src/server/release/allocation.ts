@@ -108,11 +108,12 @@ export async function decideWorksheet(
   launch: string,
   decision: { worksheetId: number; outcome: 'waitlisted' | 'declined'; reason: string },
   by: string,
+  known?: readonly StoredWorksheet[],
 ): Promise<Decision> {
   const reason = decision.reason.trim()
   if (decision.outcome === 'declined' && reason === '')
     return { ok: false, status: 409, error: 'Say why the worksheet is declined.' }
-  const worksheet = (await deps.release.listWorksheets(launch)).find((w) => w.id === decision.worksheetId)
+  const worksheet = (known ?? (await deps.release.listWorksheets(launch))).find((w) => w.id === decision.worksheetId)
   if (!worksheet) return { ok: false, status: 404, error: `There is no such worksheet in ${launch}.` }
   const at = deps.clock()
   const words = reason || 'none of its choices is available now; it keeps its place in order.'
@@ -138,6 +139,7 @@ export async function confirmProposals(
             launch,
             { worksheetId: proposal.worksheetId, outcome: 'waitlisted', reason: '' },
             by,
+            known.worksheets,
           )
         : await allocateLot(deps, launch, proposal, by, known)
     outcomes.push({ worksheetId: proposal.worksheetId, ...decision })
