@@ -9,6 +9,9 @@ import { countPostgresSearchesFor } from '../server/leads-page/postgres-sessions
 import { createPostgresStore } from '../server/store/postgres/postgres-store.ts'
 import { openSqliteStore } from '../server/store/sqlite/sqlite-store.ts'
 import type { LeadStore, MessageState, StoredLead } from '../server/store/store.ts'
+import { createPostgresRelease } from '../server/store/postgres/postgres-release.ts'
+import type { ReleaseStore, StoredWorksheet } from '../server/store/release.ts'
+import { openSqliteRelease } from '../server/store/sqlite/sqlite-release.ts'
 
 /**
  * `npm run leads:access -- --email ADDRESS`: everything this program holds about one person (PIPEDA's right of
@@ -32,6 +35,9 @@ export type AccessReport = {
   registrations: Array<StoredLead & { messages: Array<Omit<MessageState, 'leadId'>> }>
   emlCopies: string[]
   savedSearches: number
+  /** The worksheets naming them as the client (issue 45), and those they sent as a realtor. */
+  worksheets: StoredWorksheet[]
+  worksheetsSent: StoredWorksheet[]
 }
 
 async function leadsOf(store: LeadStore, email: string): Promise<StoredLead[]> {
@@ -112,11 +118,13 @@ export async function runLeadsAccess(argv: string[], io: Io): Promise<number> {
   const dataDir = path.resolve(settings.dataDir)
   const defaultLaunch = defaultLaunchSlug(process.cwd(), io.env) ?? 'default'
   let store: LeadStore
+  let release: ReleaseStore & { close?: () => void }
   let pool: pg.Pool | undefined
   if (databaseUrl) {
     const own = new pg.Pool({ connectionString: databaseUrl, max: 1 })
     pool = own
     store = createPostgresStore(own, { defaultLaunch, close: () => own.end() })
+    release = createPostgresRelease(own)
   } else {
     const file = path.join(dataDir, 'leads.sqlite')
     if (!existsSync(file)) {
@@ -124,6 +132,7 @@ export async function runLeadsAccess(argv: string[], io: Io): Promise<number> {
       return 1
     }
     store = openSqliteStore(file, { readonly: true, defaultLaunch })
+    release = openSqliteRelease(file, { readonly: true })
   }
   try {
     const registrations = []
@@ -141,6 +150,8 @@ export async function runLeadsAccess(argv: string[], io: Io): Promise<number> {
       savedSearches:
         savedSearchesOf(path.join(dataDir, 'leads-page.sqlite'), email) +
         (pool ? await countPostgresSearchesFor(pool, email) : 0),
+      worksheets: await release.worksheetsOfClient(email),
+      worksheetsSent: (await Promise.all(registrations.map((l) => release.listWorksheets(l.launch, l.id)))).flat(),
     }
     io.out(JSON.stringify(report, null, 2))
     return 0
@@ -148,6 +159,7 @@ export async function runLeadsAccess(argv: string[], io: Io): Promise<number> {
     io.err(`The data could not be read: ${(error as Error).message}`)
     return 1
   } finally {
+    release.close?.()
     await store.close()
   }
 }

@@ -10,6 +10,9 @@ import { createPostgresStore } from '../server/store/postgres/postgres-store.ts'
 import { readOrCreateSecret } from '../server/store/private-files.ts'
 import { openSqliteStore } from '../server/store/sqlite/sqlite-store.ts'
 import type { LeadSelector, LeadStore } from '../server/store/store.ts'
+import { createPostgresRelease } from '../server/store/postgres/postgres-release.ts'
+import type { ReleaseStore } from '../server/store/release.ts'
+import { openSqliteRelease } from '../server/store/sqlite/sqlite-release.ts'
 import { addressKeyOf } from '../server/store/suppression.ts'
 import { erasePostgresSearchesFor } from '../server/leads-page/postgres-sessions.ts'
 import { eraseSearchesFor } from '../server/leads-page/sessions.ts'
@@ -104,6 +107,7 @@ export async function runLeadsErase(argv: string[], io: Io): Promise<number> {
   // An erasure lists no lead, so it never reads a lead's launch: it needs no usable config, only a name to give.
   const defaultLaunch = defaultLaunchSlug(process.cwd(), io.env) ?? 'default'
   let store: LeadStore
+  let release: ReleaseStore & { close?: () => void }
   let pool: pg.Pool | undefined
   let secret: () => string
   let emlDir: string | undefined
@@ -115,6 +119,7 @@ export async function runLeadsErase(argv: string[], io: Io): Promise<number> {
     const own = new pg.Pool({ connectionString: databaseUrl, max: 1 })
     pool = own
     store = createPostgresStore(own, { defaultLaunch, close: () => own.end() })
+    release = createPostgresRelease(own)
     secret = () => {
       const value = settings.suppressionSecret
       if (!value) {
@@ -134,6 +139,7 @@ export async function runLeadsErase(argv: string[], io: Io): Promise<number> {
       return 1
     }
     store = openSqliteStore(file, { defaultLaunch })
+    release = openSqliteRelease(file)
     secret = () => readOrCreateSecret(path.join(dataDir, 'suppression.key'))
     emlDir = path.join(dataDir, 'outbox')
     where = dataDir
@@ -141,6 +147,8 @@ export async function runLeadsErase(argv: string[], io: Io): Promise<number> {
 
   try {
     const found = await store.countErasable(selector)
+    // A client named on a realtor's worksheet may never have registered: their worksheets are theirs all the same.
+    const worksheets = 'email' in selector ? (await release.worksheetsOfClient(selector.email)).length : 0
     const whom = 'email' in selector ? 'this e-mail address' : 'this submission id'
     // A search for the address on the leads page is a copy of it too, whether or not any lead is left.
     const eraseSearches = async () => {
@@ -149,6 +157,15 @@ export async function runLeadsErase(argv: string[], io: Io): Promise<number> {
         (await eraseSearchesFor(sessionsFile, selector.email)) +
         (pool ? await erasePostgresSearchesFor(pool, selector.email) : 0)
       if (searches > 0) io.out(`Removed the address from ${plural(searches, 'search', 'searches')} of the leads page.`)
+    }
+    if (found.leads === 0 && worksheets > 0 && 'email' in selector) {
+      if (!yes && !io.isTTY) {
+        io.err('Not erasing: there is no terminal to confirm on. Run it again with --yes to erase without asking.')
+        return 1
+      }
+      const erased = await release.eraseWorksheetsOfClient(selector.email)
+      io.out(`No registrations for ${whom} in ${where}. Erased ${plural(erased, 'worksheet')} naming this client.`)
+      return 0
     }
     if (found.leads === 0) {
       io.out(`No registrations for ${whom} in ${where}: nothing to erase.`)
@@ -185,21 +202,24 @@ export async function runLeadsErase(argv: string[], io: Io): Promise<number> {
       selector,
     )
     await eraseSearches()
+    const erasedWorksheets = 'email' in selector ? await release.eraseWorksheetsOfClient(selector.email) : 0
     // Deleted rows stay in a table's pages until they are rewritten: VACUUM FULL writes new files without them.
-    if (pool) await pool.query('VACUUM FULL public.leads, public.outbox')
+    if (pool) await pool.query('VACUUM FULL public.leads, public.outbox, public.worksheets')
     io.out(
       `Erased ${plural(report.leads, 'registration')}, ${plural(report.messages, 'message')}` +
         (emlDir ? ` and ${plural(report.emlFiles, '.eml file')}` : '') +
         '.' +
         (report.suppressed > 0
           ? ` ${plural(report.suppressed, 'address', 'addresses')} that had withdrawn consent stay${report.suppressed === 1 ? 's' : ''} on the suppression list (as a keyed hash).`
-          : ''),
+          : '') +
+        (erasedWorksheets > 0 ? ` Erased ${plural(erasedWorksheets, 'worksheet')} naming this client.` : ''),
     )
     return 0
   } catch (error) {
     io.err(`Erasure failed: ${(error as Error).message}`)
     return 1
   } finally {
+    release.close?.()
     await store.close()
   }
 }

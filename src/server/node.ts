@@ -48,6 +48,8 @@ import { createForwardedHeaderGuard } from './site/forwarded-headers.ts'
 import { createVisitCounter } from './site/visit-counter.ts'
 import { createDocumentFiles } from './site/document-files.ts'
 import { openNodeStore, StartupError } from './node-store.ts'
+import { addLeftCountsRoute } from './release/left-counts.ts'
+import { openReleaseStore } from './store/open-release.ts'
 import { createScheduledMail } from './delivery/scheduled/phase-announcements.ts'
 
 // The function's own 404 (a path under its paths that it does not answer): the site's 404 page answers instead.
@@ -452,6 +454,9 @@ export async function startNodeServer(
     if (c.res.status === 413) c.res.headers.set('connection', 'close')
   })
   site.get('/healthz', healthHandler(store, undefined, launchHealth))
+  // What is left of each launch's inventory, for its home types section (release/left-counts.ts).
+  const release = openReleaseStore({ dataDir, pool: opened.database })
+  addLeftCountsRoute(site, { release: release.store, launchOf: async (c) => (await pick(c)).launch.slug })
   const toFunction: MiddlewareHandler = async (c, next) => {
     const { snapshot, launch } = await pick(c)
     if (!launch.version) {
@@ -547,6 +552,7 @@ export async function startNodeServer(
     await alerts.stop()
     leadsPage?.close()
     studio?.close()
+    release.close()
     await visits.close()
     await opened.close()
     const code = (error as { code?: string }).code
@@ -594,6 +600,7 @@ export async function startNodeServer(
         await mailer.close?.()
         leadsPage?.close()
         studio?.close()
+        release.close()
         await visits.close()
         await opened.close()
       })()

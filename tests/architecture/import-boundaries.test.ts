@@ -32,6 +32,7 @@ export const allowed: Record<string, readonly string[] | typeof anything> = {
     'src/server/delivery/',
     'src/server/site/',
     'src/server/leads-page/',
+    'src/server/release/',
   ],
   'src/server/settings/': ['schema/'],
   'src/server/registration/': ['schema/', 'src/server/settings/', 'src/server/store/sign-in-counts.ts'],
@@ -48,6 +49,7 @@ export const allowed: Record<string, readonly string[] | typeof anything> = {
     'src/server/leads-page/routes/',
   ],
   'src/server/leads-page/routes/': ['schema/', 'src/server/store/', 'src/server/delivery/', 'src/server/leads-page/'],
+  'src/server/release/': ['schema/', 'src/server/settings/', 'src/server/store/', 'src/server/delivery/'],
   'src/studio/': ['schema/'],
   'src/studio/client/': [
     'schema/',
@@ -69,6 +71,7 @@ export const allowed: Record<string, readonly string[] | typeof anything> = {
     'src/server/store/',
     'src/server/delivery/',
     'src/server/registration/',
+    'src/server/release/',
   ],
   'src/cli/': anything,
   'supabase/': [

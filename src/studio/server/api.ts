@@ -1,5 +1,6 @@
 import type { Hono } from 'hono'
 import type { StudioContext, StudioEnv } from './context.ts'
+import { addAllocationRoutes } from './api/allocation-routes.ts'
 import { addAuditRoutes } from './api/audit-routes.ts'
 import { addDraftRoutes } from './api/draft-routes.ts'
 import { addLaunchRoutes } from './api/launch-routes.ts'
@@ -25,4 +26,5 @@ export function addApi(app: Hono<StudioEnv>, ctx: StudioContext): void {
   addPeopleRoutes(app, ctx)
   addAuditRoutes(app, ctx)
   addTotpRoutes(app, ctx)
+  addAllocationRoutes(app, ctx)
 }

@@ -4,6 +4,7 @@ import type { LaunchPublisher } from '../../server/site/launch-publisher.ts'
 import type { ScryptCost } from './passwords.ts'
 import type { SignInLimiter } from '../../server/registration/sign-in-limits.ts'
 import type { SignInCounts } from '../../server/store/sign-in-counts.ts'
+import type { ReleaseStore } from '../../server/store/release.ts'
 import type { Account, StudioStore } from './store.ts'
 import { linkBaseOf, type StudioAddress } from './gates/host-gate.ts'
 import { tokenHash } from './tokens.ts'
@@ -52,6 +53,8 @@ export type StudioDeps = {
   previewMs?: number
   /** scrypt's cost for new password hashes (passwords.ts; default OWASP's). */
   passwordCost?: ScryptCost
+  /** The launches' inventory and worksheets (the allocation board, api/allocation-routes.ts); absent: no board. */
+  release?: ReleaseStore | undefined
   /** Local mode (`npm run edit`, local.ts): one person on this computer, no accounts, the API bound to the page's token. */
   local?: LocalMode | undefined
 }

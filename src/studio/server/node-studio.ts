@@ -7,6 +7,7 @@ import { openSqliteStudioStore } from './sqlite-store.ts'
 import type { StudioStore } from './store.ts'
 import { hostGate } from './gates/host-gate.ts'
 import { createStudio } from './studio.ts'
+import { openReleaseStore } from '../../server/store/open-release.ts'
 
 /** What the entry knows that the studio needs besides what the server gives it. */
 export type NodeStudioOptions = {
@@ -38,6 +39,7 @@ export function openStudioStore(where: { dataDir: string; pool?: SqlQueryable | 
 export function nodeStudioOf(options: NodeStudioOptions): (host: StudioHost) => Promise<StudioMount> {
   return async (host) => {
     const store = openStudioStore(host)
+    const release = openReleaseStore(host)
     const publisher = host.publisher
     const studio = createStudio({
       store,
@@ -56,9 +58,18 @@ export function nodeStudioOf(options: NodeStudioOptions): (host: StudioHost) => 
       launchHosts: host.launchHosts,
       timeZone: host.timeZone,
       clock: host.clock,
+      release: release.store,
     })
     await studio.recordDiskVersions()
     const leadsGate = hostGate({ ...options, launchHosts: host.launchHosts ?? (() => []) })
-    return { app: studio.app, close: () => store.close(), leads: studio.leads, hostGate: leadsGate }
+    return {
+      app: studio.app,
+      close: () => {
+        release.close()
+        return store.close()
+      },
+      leads: studio.leads,
+      hostGate: leadsGate,
+    }
   }
 }

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3'
+import type { ReleaseStore } from '../../../src/server/store/release.ts'
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -51,7 +52,9 @@ export type StudioClient = {
 }
 
 /** Builds the harness; `close` removes everything. */
-export async function startStudioHarness(options: { mail?: boolean } = {}): Promise<StudioHarness> {
+export async function startStudioHarness(
+  options: { mail?: boolean; release?: ReleaseStore } = {},
+): Promise<StudioHarness> {
   const dir = mkdtempSync(path.join(tmpdir(), 'vip-studio-'))
   cpSync('public', path.join(dir, 'public'), { recursive: true })
   cpSync('documents', path.join(dir, 'documents'), { recursive: true })
@@ -170,6 +173,7 @@ export async function startStudioHarness(options: { mail?: boolean } = {}): Prom
     log: { info: () => {}, error: () => {} },
     // A small scrypt cost keeps these tests quick; the default's parameters are checked in passwords.test.ts.
     passwordCost: { N: 2 ** 12, r: 8, p: 1 },
+    release: options.release,
   })
   await harness.studio.recordDiskVersions()
   return harness
