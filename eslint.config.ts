@@ -35,6 +35,8 @@ export default defineConfig(
     rules: {
       'project/no-data-replacement': 'error',
       '@typescript-eslint/no-floating-promises': 'error',
+      // `const { omitted: _omitted, ...rest } = value` is how a property is left out of a copy.
+      '@typescript-eslint/no-unused-vars': ['error', { ignoreRestSiblings: true }],
       'max-lines': ['error', { max: 450, skipBlankLines: false, skipComments: false }],
       'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true, IIFEs: true }],
     },

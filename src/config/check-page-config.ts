@@ -12,7 +12,7 @@ import { excerpt, findDuplicateKeys, locate, parseJsonSource, type JsonSource } 
 
 // ajv-formats is CommonJS; under Node ESM its default export arrives wrapped.
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
-  addFormatsModule) as typeof addFormatsModule
+  addFormatsModule)
 
 /** One thing wrong with a page config (schema/config-problem.ts: the server's publisher reports it too). */
 export type { Problem }

@@ -216,7 +216,7 @@ function asNewLaunch(
     const host = match ? hostOf(value) : undefined
     return match && host && oldHosts.has(host) ? origin + value.slice(match[0].length) : undefined
   })
-  if (details) text = withLaunchDetails(text, data as Parameters<typeof withLaunchDetails>[1], details)
+  if (details) text = withLaunchDetails(text, data, details)
   return bom + text
 }
 
