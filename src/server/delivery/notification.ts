@@ -67,7 +67,7 @@ export function displayValue(form: NotificationForm, field: string, value: unkno
   const names = uiFor(form, field)['ui:enumNames']
   if (Array.isArray(options) && Array.isArray(names)) {
     const index = options.indexOf(value)
-    const name = names[index]
+    const name: unknown = names[index]
     if (index !== -1 && typeof name === 'string') return name
   }
   if (typeof value === 'boolean') return value ? 'Yes' : 'No'
