@@ -31,12 +31,12 @@ type SchemaField = { title?: unknown; enum?: unknown; type?: unknown }
 
 function uiFor(form: NotificationForm, field: string): UiField {
   const entry = form.uiSchema?.[field]
-  return typeof entry === 'object' && entry !== null ? (entry) : {}
+  return typeof entry === 'object' && entry !== null ? entry : {}
 }
 
 function schemaFor(form: NotificationForm, field: string): SchemaField {
   const entry = servedFieldSchemas(form.schema).get(field)
-  return typeof entry === 'object' && entry !== null ? (entry) : {}
+  return typeof entry === 'object' && entry !== null ? entry : {}
 }
 
 /** A field's fields in display order: uiSchema "ui:order" first, then the schema's order. */
