@@ -20,7 +20,7 @@ beforeAll(async () => {
   const config = JSON.parse(readFileSync(launch.file, 'utf8')) as PageConfig
   config.seo.description = description
   config.footer.copyright = copyright
-  await buildSite(launch.file, out, readBuildSettings({} as NodeJS.ProcessEnv), config)
+  await buildSite(launch.file, out, readBuildSettings({}), config)
 }, 300_000)
 
 afterAll(() => {
