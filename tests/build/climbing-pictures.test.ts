@@ -32,9 +32,7 @@ describe('a build of a config whose picture climbs out of the launch', () => {
     const config = JSON.parse(readFileSync(launch.file, 'utf8')) as PageConfig
     config.header.logo.src = `${'/..'.repeat(40)}${folder}/unreleased-plan.png`
 
-    await expect(buildSite(launch.file, dist, readBuildSettings({}), config)).rejects.toThrow(
-      /climbs out of/,
-    )
+    await expect(buildSite(launch.file, dist, readBuildSettings({}), config)).rejects.toThrow(/climbs out of/)
     expect(listAll(outside)).toEqual(before)
     expect(listAll(dist).filter((file) => file.includes('unreleased-plan'))).toEqual([])
   }, 300_000)
