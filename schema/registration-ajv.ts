@@ -86,7 +86,7 @@ let emailFormat: ((value: unknown) => boolean) | undefined
  */
 export function isEmailAddress(value: unknown): boolean {
   emailFormat ??= createRegistrationAjv().compile({ type: 'string', format: 'email' })
-  return emailFormat(value) as boolean
+  return emailFormat(value)
 }
 
 function allowsString(type: unknown): boolean {

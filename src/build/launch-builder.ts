@@ -10,6 +10,36 @@ import type { LaunchBuilder, LaunchFolder } from '../server/site/publisher.ts'
 import { checkPageConfigText, publicDirFor } from '../config/check-page-config.ts'
 import { checkLaunchSet, findLaunches, launchesDirOf, loadLaunchesAlone } from '../config/launches.ts'
 
+function problemAt(file: string, line: number, where: string, message: string, fix: string): Problem {
+  return { file, line, column: 1, where, message, fix, excerpt: '' }
+}
+
+/** A config's name and addresses against every other launch that can be read now: the problems, or none. */
+function clashesWithOthers(
+  place: { root: string; env: Env },
+  slug: string,
+  configFile: string,
+  config: PageConfig,
+): Problem[] {
+  const others = loadLaunchesAlone(
+    findLaunches(place.root, place.env).filter(
+      (source) => path.resolve(source.configFile) !== path.resolve(configFile),
+    ),
+  ).launches
+  const self = { configFile, publicDir: publicDirFor(configFile), isDefault: false, slug, config }
+  const clashes = checkLaunchSet([...others, self]).filter((error) => error.file === configFile)
+  return clashes.map((error) => {
+    const line = Number(/:(\d+)\n/.exec(error.problems[0] ?? '')?.[1] ?? 1)
+    return problemAt(
+      configFile,
+      line,
+      'launch',
+      error.problems[0] ?? error.message,
+      'Give this launch its own name and web address.',
+    )
+  })
+}
+
 /**
  * What the Node server publishes with (src/server/site/publisher.ts): the real checker (the same words as `npm run
  * validate`, plus the checks between launches) and the real build of one launch (buildSite: prerender, the form's
@@ -21,15 +51,6 @@ export function createLaunchBuilder(
   env: Env = process.env,
   settings: BuildSettings = readBuildSettings(env),
 ): LaunchBuilder {
-  const problemAt = (file: string, line: number, where: string, message: string, fix: string): Problem => ({
-    file,
-    line,
-    column: 1,
-    where,
-    message,
-    fix,
-    excerpt: '',
-  })
   return {
     check(slug, configFile, text) {
       const problems = checkPageConfigText(text, configFile, publicDirFor(configFile))
@@ -49,27 +70,8 @@ export function createLaunchBuilder(
           ],
         }
       }
-      // Its name and addresses against every other launch that can be read now.
-      const others = loadLaunchesAlone(
-        findLaunches(root, env).filter((source) => path.resolve(source.configFile) !== path.resolve(configFile)),
-      ).launches
-      const self = { configFile, publicDir: publicDirFor(configFile), isDefault: false, slug, config }
-      const clashes = checkLaunchSet([...others, self]).filter((error) => error.file === configFile)
-      if (clashes.length > 0) {
-        return {
-          ok: false,
-          problems: clashes.map((error) => {
-            const line = Number(/:(\d+)\n/.exec(error.problems[0] ?? '')?.[1] ?? 1)
-            return problemAt(
-              configFile,
-              line,
-              'launch',
-              error.problems[0] ?? error.message,
-              'Give this launch its own name and web address.',
-            )
-          }),
-        }
-      }
+      const clashes = clashesWithOthers({ root, env }, slug, configFile, config)
+      if (clashes.length > 0) return { ok: false, problems: clashes }
       return {
         ok: true,
         config: {

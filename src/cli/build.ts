@@ -4,10 +4,6 @@ import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSy
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
-import { toClientConfig } from '../build/client-config.ts'
-import { bootAfterLoad } from '../build/boot.ts'
-import { reactDomChunkName } from '../build/vite-config.ts'
-import { fillTemplate, type PageKind } from '../build/head.ts'
 import { buildImageVariants, type VariantCounts } from '../build/image-variants.ts'
 import {
   copyFunctionDocuments,
@@ -15,12 +11,10 @@ import {
   readBundleEntries,
   writeFunctionBundleEntries,
 } from '../build/function-bundle.ts'
-import { buildCacheDir, linkOrCopyFile, listFiles, loadPageCode, type PageCode } from '../build/page-code.ts'
+import { buildCacheDir, listFiles, loadPageCode } from '../build/page-code.ts'
+import { linkTree, liveIndex, renderPhasePages, writePhasePages, writeStaticHostFiles } from '../build/site-pages.ts'
 import { precompressFiles } from '../build/precompress.ts'
 import { functionLaunchOf, type FunctionBundle, type FunctionLaunch } from '../../schema/function-launch.ts'
-import { checkDetailsPagePath, registeredPagePath } from '../../schema/registration-contract.ts'
-import { privacyPagePath } from '../../schema/privacy.ts'
-import { cspHashesOf, staticHostHeaders, styleHashesOf } from '../server/site/security-headers.ts'
 import { readBuildSettings, SettingsError, type BuildSettings } from '../server/env.ts'
 import type { Env } from '../server/settings/read-settings.ts'
 import {
@@ -34,7 +28,7 @@ import {
   type Launch,
   type LaunchSource,
 } from '../config/launches.ts'
-import { phasePagesDir, versionManifestFile, type VersionManifest } from '../server/site/launch-version.ts'
+import { versionManifestFile, type VersionManifest } from '../server/site/launch-version.ts'
 import { phasesToBuild, writePhaseValidators } from '../build/phase-pages.ts'
 import { loadPageConfig, PageConfigError, publicDirFor } from '../config/load-page-config.ts'
 import type { PageConfig } from '../../schema/page-config.ts'
@@ -77,45 +71,6 @@ export function isBuildCurrent(
     existsSync(stamp) &&
     readFileSync(stamp, 'utf8') === buildFingerprint(configFile, settings)
   )
-}
-
-type PrerenderModule = typeof import('../build/prerender.tsx')
-
-function sitemapXml(canonicalUrl: string): string {
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
-    `  <url><loc>${canonicalUrl}</loc><changefreq>weekly</changefreq></url>`,
-    '</urlset>',
-    '',
-  ].join('\n')
-}
-
-function robotsTxt(canonicalUrl: string): string {
-  return `User-agent: *\nAllow: /\n\nSitemap: ${new URL('sitemap.xml', canonicalUrl).href}\n`
-}
-
-/** Puts every file of `fromDir` at the same place under `toDir`: hard links (the page code's files never change), else copies. */
-function linkTree(fromDir: string, toDir: string): void {
-  for (const file of listFiles(fromDir)) {
-    const target = path.join(toDir, path.relative(fromDir, file))
-    mkdirSync(path.dirname(target), { recursive: true })
-    linkOrCopyFile(file, target)
-  }
-}
-
-// The prerenderer of a page code, loaded once per process; launches render one at a time (the form's validator is
-// set on the shared module before each launch's pages).
-const prerenderers = new Map<string, Promise<PrerenderModule>>()
-let prerendering: Promise<unknown> = Promise.resolve()
-
-function prerendererOf(code: PageCode): Promise<PrerenderModule> {
-  let loaded = prerenderers.get(code.ssrEntry)
-  if (!loaded) {
-    loaded = import(pathToFileURL(code.ssrEntry).href) as Promise<PrerenderModule>
-    prerenderers.set(code.ssrEntry, loaded)
-  }
-  return loaded
 }
 
 /** What one launch's build reused and made, for the log and the tests: the page code, its pictures' variants. */
@@ -166,76 +121,11 @@ export async function buildSite(
   const phases = phasesToBuild(config, settings.timeZone, Date.now())
   const phaseValidators = await writePhaseValidators(phases, distDir, bundleFormValidatorModule)
   own.push(...new Set(phaseValidators.map((validator) => path.join(distDir, validator.file))))
-  const prerenderer = await prerendererOf(code)
-  const pages: Array<[string, PageKind, string]> = [
-    ['index.html', 'home', '/'],
-    ['404.html', 'not-found', '/404'],
-    // Where a registration sent without JavaScript lands (the function redirects there).
-    [registeredPagePath, 'registered', registeredPagePath],
-    [checkDetailsPagePath, 'check-details', checkDetailsPagePath],
-    ['privacy.html', 'privacy', privacyPagePath],
-  ]
-  const rendered = prerendering.then(async () => {
-    const byPhase: string[][] = []
-    for (const [index, phase] of phases.entries()) {
-      const validator = phaseValidators[index]!
-      await prerenderer.setFormValidator(
-        (await import(`data:text/javascript;base64,${Buffer.from(validator.code).toString('base64')}`)) as Parameters<
-          PrerenderModule['setFormValidator']
-        >[0],
-      )
-      // The boot module preloads the phase's validator with the code's chunks: the form's code does not wait for it.
-      const template = bootAfterLoad(code.template, [validator.file], (href) =>
-        href.startsWith(`/assets/${reactDomChunkName}-`),
-      )
-      const clientConfig = toClientConfig(phase.config, imageVariants)
-      const html: string[] = []
-      for (const [, kind, pagePath] of pages) {
-        html.push(
-          fillTemplate(
-            template,
-            phase.config,
-            kind,
-            { appHtml: await prerenderer.renderPath(clientConfig, pagePath), formValidator: validator.file },
-            imageVariants,
-          ),
-        )
-      }
-      byPhase.push(html)
-    }
-    return byPhase
-  })
-  prerendering = rendered.catch(() => {})
-  const byPhase = await rendered
-  // At the top: the phase in force now (what a static host serves until the next publish); each phase in .phases/.
-  const html = byPhase[phases.findIndex((phase) => phase.live)]!
-  const writePages = (dir: string, pagesHtml: string[]) => {
-    mkdirSync(dir, { recursive: true })
-    pages.forEach(([file], index) => {
-      writeFileSync(path.join(dir, file), pagesHtml[index]!)
-      own.push(path.join(dir, file))
-    })
-  }
-  writePages(distDir, html)
-  phases.forEach((phase, index) => {
-    if (phase.name !== undefined) writePages(path.join(distDir, phasePagesDir, phase.name), byPhase[index]!)
-  })
-  const home = html[0]!
-  const supabaseUrl = settings.supabaseUrl
-  const headerOptions = {
-    jsonLdHashes: await cspHashesOf(home),
-    styleHashes: await styleHashesOf(home),
-    https: true,
-    tagManager: config.site.analytics !== undefined,
-    ...(supabaseUrl ? { supabaseUrl } : {}),
-  }
-  writeFileSync(path.join(distDir, '_headers'), staticHostHeaders(headerOptions))
-  if (!existsSync(path.join(publicDir, 'robots.txt'))) {
-    writeFileSync(path.join(distDir, 'robots.txt'), robotsTxt(config.seo.canonicalUrl))
-    own.push(path.join(distDir, 'robots.txt'))
-  }
-  writeFileSync(path.join(distDir, 'sitemap.xml'), sitemapXml(config.seo.canonicalUrl))
-  own.push(path.join(distDir, 'sitemap.xml'))
+  const byPhase = await renderPhasePages(code, phases, phaseValidators, imageVariants)
+  own.push(...writePhasePages(distDir, phases, byPhase))
+  own.push(
+    ...(await writeStaticHostFiles(distDir, { config, publicDir, home: byPhase[liveIndex(phases)]![0]!, settings })),
+  )
   await precompressFiles(own, path.join(buildCacheDir, 'compressed'))
   // What the Node server serves this folder with: the function's contract of this very build.
   const manifest: VersionManifest = {
@@ -350,27 +240,7 @@ export async function buildLaunches(options: BuildLaunchesOptions = {}): Promise
         outcomes[index] = { built: true }
         continue
       }
-      const started = Date.now()
-      try {
-        const built = await buildSiteInPlace(launch.configFile, distDir, settings, launch.config)
-        outcomes[index] = { built: true }
-        const { reused, made } = built.pictureVariants
-        log(
-          `${launch.slug}: built ${shown} in ${((Date.now() - started) / 1000).toFixed(1)} s (page code ${built.codeFingerprint} ${built.reusedCode ? 'reused' : 'built'}; picture variants: ${reused} reused, ${made} made)`,
-        )
-      } catch (error) {
-        const message = `The build of launch "${launch.slug}" failed: ${(error as Error).message}`
-        const place = placeOfBuildError(launch.configFile, (error as Error).message)
-        outcomes[index] = {
-          broken: {
-            ...launch,
-            siteName: launch.config.site.name,
-            place,
-            error: new PageConfigError(launch.configFile, [`${place}: ${message}`]),
-            message: `${place}\n  ${message}`,
-          },
-        }
-      }
+      outcomes[index] = await buildOneLaunch(launch, distDir, settings, log)
     }
   }
   await Promise.all([buildNext(), buildNext()])
@@ -381,8 +251,52 @@ export async function buildLaunches(options: BuildLaunchesOptions = {}): Promise
   })
   for (const launch of broken) distDirs.set(launch.slug ?? '', launchDistDir(distRoot, launch.slug ?? ''))
   distDirs.delete('')
-  // The studio's browser part: built with the page code (none of its code can reach a launch's bundle), and put in
-  // <DIST_DIR>/_studio/ when that holds another version of it.
+  await putStudioClient(distRoot, settings, log)
+  const bundleFile =
+    options.launch === undefined
+      ? writeWholeBundle(root, launches, broken)
+      : launches[0]
+        ? updateFunctionBundle(root, sources, launches[0])
+        : path.resolve(root, functionBundleFile)
+  return { launches, broken, distDirs, bundleFile }
+}
+
+/** Builds one checked launch in place and logs it; what failed (an image, the prerender) as a broken build. */
+async function buildOneLaunch(
+  launch: Launch,
+  distDir: string,
+  settings: BuildSettings,
+  log: (line: string) => void,
+): Promise<{ built: true } | { broken: BrokenBuild }> {
+  const shown = path.relative(process.cwd(), distDir) || '.'
+  const started = Date.now()
+  try {
+    const built = await buildSiteInPlace(launch.configFile, distDir, settings, launch.config)
+    const { reused, made } = built.pictureVariants
+    log(
+      `${launch.slug}: built ${shown} in ${((Date.now() - started) / 1000).toFixed(1)} s (page code ${built.codeFingerprint} ${built.reusedCode ? 'reused' : 'built'}; picture variants: ${reused} reused, ${made} made)`,
+    )
+  } catch (error) {
+    const message = `The build of launch "${launch.slug}" failed: ${(error as Error).message}`
+    const place = placeOfBuildError(launch.configFile, (error as Error).message)
+    return {
+      broken: {
+        ...launch,
+        siteName: launch.config.site.name,
+        place,
+        error: new PageConfigError(launch.configFile, [`${place}: ${message}`]),
+        message: `${place}\n  ${message}`,
+      },
+    }
+  }
+  return { built: true }
+}
+
+/**
+ * The studio's browser part: built with the page code (none of its code can reach a launch's bundle), and put in
+ * <DIST_DIR>/_studio/ when that holds another version of it.
+ */
+async function putStudioClient(distRoot: string, settings: BuildSettings, log: (line: string) => void): Promise<void> {
   const studioDir = path.join(distRoot, studioDistName)
   const code = await loadPageCode(settings)
   const studioStamp = path.join(studioDir, stampFile)
@@ -400,13 +314,6 @@ export async function buildLaunches(options: BuildLaunchesOptions = {}): Promise
     rmSync(old, { recursive: true, force: true })
     log(`studio: put in ${path.relative(process.cwd(), studioDir) || '.'} (page code ${code.fingerprint})`)
   }
-  const bundleFile =
-    options.launch === undefined
-      ? writeWholeBundle(root, launches, broken)
-      : launches[0]
-        ? updateFunctionBundle(root, sources, launches[0])
-        : path.resolve(root, functionBundleFile)
-  return { launches, broken, distDirs, bundleFile }
 }
 
 /** The bundle of a whole build: every launch built, and each broken one's last good entry where there is one. */

@@ -92,15 +92,8 @@ async function chosenLaunch(
   return { known: [...new Set([...named, ...stored])] }
 }
 
-async function main(argv: string[]): Promise<number> {
-  let settings
-  try {
-    settings = readExportSettings(process.env)
-  } catch (error) {
-    if (!(error instanceof SettingsError)) throw error
-    console.error(error.message)
-    return 2
-  }
+/** The command's options (--excel, --output, --database-url, --launch), or the exit code after help or a mistake. */
+function parseExportArgs(argv: string[]): Map<string, string | true> | number {
   const args = new Map<string, string | true>()
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!
@@ -122,6 +115,41 @@ async function main(argv: string[]): Promise<number> {
       return 2
     }
   }
+  return args
+}
+
+/** The store to export from: PostgreSQL (--database-url or DATABASE_URL), else DATA_DIR's SQLite read-only; or exit 1. */
+function openExportStore(
+  args: Map<string, string | true>,
+  dataDirSetting: string,
+  defaultLaunch: string,
+): LeadStore | number {
+  const databaseUrl = args.get('database-url') ?? (process.env.DATABASE_URL?.trim() || undefined)
+  if (typeof databaseUrl === 'string') {
+    const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 })
+    return createPostgresStore(pool, { defaultLaunch, close: () => pool.end() })
+  }
+  const file = path.join(path.resolve(dataDirSetting), 'leads.sqlite')
+  if (!existsSync(file)) {
+    console.error(
+      `No leads database at ${file}: check DATA_DIR (nothing has been registered yet if the server never ran there).`,
+    )
+    return 1
+  }
+  return openSqliteStore(file, { readonly: true, defaultLaunch })
+}
+
+async function main(argv: string[]): Promise<number> {
+  let settings
+  try {
+    settings = readExportSettings(process.env)
+  } catch (error) {
+    if (!(error instanceof SettingsError)) throw error
+    console.error(error.message)
+    return 2
+  }
+  const args = parseExportArgs(argv)
+  if (typeof args === 'number') return args
 
   const sources = findLaunches(process.cwd(), process.env)
   // Leads stored before launches were kept belong to the default launch: its config must say its name.
@@ -131,22 +159,8 @@ async function main(argv: string[]): Promise<number> {
     return 1
   }
 
-  let store: LeadStore
-  const databaseUrl = args.get('database-url') ?? (process.env.DATABASE_URL?.trim() || undefined)
-  if (typeof databaseUrl === 'string') {
-    const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 })
-    store = createPostgresStore(pool, { defaultLaunch, close: () => pool.end() })
-  } else {
-    const dataDir = path.resolve(settings.dataDir)
-    const file = path.join(dataDir, 'leads.sqlite')
-    if (!existsSync(file)) {
-      console.error(
-        `No leads database at ${file}: check DATA_DIR (nothing has been registered yet if the server never ran there).`,
-      )
-      return 1
-    }
-    store = openSqliteStore(file, { readonly: true, defaultLaunch })
-  }
+  const store = openExportStore(args, settings.dataDir, defaultLaunch)
+  if (typeof store === 'number') return store
 
   const output = args.get('output')
   const stream = typeof output === 'string' ? createWriteStream(output) : process.stdout

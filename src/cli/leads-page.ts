@@ -129,6 +129,10 @@ async function main(argv: string[]): Promise<number> {
       .close()
       .then(() => store.close())
       .then(() => process.exit(0))
+      .catch((error: unknown) => {
+        console.error(`Leads page: could not stop cleanly (${(error as Error).message})`)
+        process.exit(1)
+      })
   }
   process.once('SIGTERM', stop)
   process.once('SIGINT', stop)

@@ -87,6 +87,27 @@ export async function runNodeServer(checked?: LaunchesToServe): Promise<RunningS
     process.exit(1)
   }
   if (settings.config.exposedWarning) console.warn(`Warning: ${settings.config.exposedWarning}`)
+  printStartSummary(running)
+  const stop = (signal: string) => {
+    console.log(`${signal} received: stopping…`)
+    running.close().then(
+      () => {
+        console.log('Stopped.')
+        process.exit(0)
+      },
+      (error: unknown) => {
+        console.error('Could not stop cleanly:', error)
+        process.exit(1)
+      },
+    )
+  }
+  process.once('SIGTERM', () => stop('SIGTERM'))
+  process.once('SIGINT', () => stop('SIGINT'))
+  return running
+}
+
+/** What the server says once it listens: the leads page, the studio, its summary, each launch's address, what is broken. */
+function printStartSummary(running: RunningServer): void {
   const port = new URL(running.url).port
   const leadsLine = {
     password: `Leads page: on, at http://localhost:${port}/leads (LEADS_PASSWORD is set; studio accounts sign in with their e-mail)`,
@@ -110,22 +131,6 @@ export async function runNodeServer(checked?: LaunchesToServe): Promise<RunningS
     `Open in a browser: ${[running.browserUrl, ...running.launches.filter((launch) => !launch.isDefault).map((launch) => launch.localUrl)].join('  ')}`,
   )
   console.log(`Listening on ${running.url}`)
-  const stop = (signal: string) => {
-    console.log(`${signal} received: stopping…`)
-    running.close().then(
-      () => {
-        console.log('Stopped.')
-        process.exit(0)
-      },
-      (error: unknown) => {
-        console.error('Could not stop cleanly:', error)
-        process.exit(1)
-      },
-    )
-  }
-  process.once('SIGTERM', () => stop('SIGTERM'))
-  process.once('SIGINT', () => stop('SIGINT'))
-  return running
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {

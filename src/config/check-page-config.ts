@@ -11,8 +11,7 @@ import { explainAjvErrors } from './explain-ajv-errors.ts'
 import { excerpt, findDuplicateKeys, locate, parseJsonSource, type JsonSource } from './json-source.ts'
 
 // ajv-formats is CommonJS; under Node ESM its default export arrives wrapped.
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
-  addFormatsModule) as typeof addFormatsModule
+const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule
 
 /** One thing wrong with a page config (schema/config-problem.ts: the server's publisher reports it too). */
 export type { Problem }

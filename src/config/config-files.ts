@@ -1,4 +1,4 @@
-import { closeSync, openSync, readdirSync, readSync, statSync, type Dirent } from 'node:fs'
+import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { documentIdOf } from '../../schema/documents.ts'
 import { closest, describePath, describeValue, listWords, type Finding } from './describe.ts'
@@ -183,7 +183,7 @@ export function checkImages(data: unknown, publicDir: string): Finding[] {
 /** Files under `dir` as site paths ("/images/hero.jpg"); [] when the folder is missing. */
 function listFiles(dir: string): string[] {
   try {
-    return (readdirSync(dir, { recursive: true, withFileTypes: true }) as Dirent[])
+    return readdirSync(dir, { recursive: true, withFileTypes: true })
       .filter((entry) => entry.isFile())
       .map((entry) => `/${path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/')}`)
   } catch {

@@ -44,7 +44,7 @@ export function dialOf(phone: string, oldDial: string | undefined): string {
 /** The host names of the addresses a config states (its canonical address and other origins), lower-case. */
 export function hostsOf(data: SourceData): Set<string> {
   const hosts = new Set<string>()
-  const origins = Array.isArray(data.launch?.origins) ? data.launch.origins : []
+  const origins: unknown[] = Array.isArray(data.launch?.origins) ? data.launch.origins : []
   for (const address of [data.seo?.canonicalUrl, ...origins]) {
     if (typeof address !== 'string' || !URL.canParse(address)) continue
     const host = new URL(address).host.toLowerCase()

@@ -216,7 +216,7 @@ function asNewLaunch(
     const host = match ? hostOf(value) : undefined
     return match && host && oldHosts.has(host) ? origin + value.slice(match[0].length) : undefined
   })
-  if (details) text = withLaunchDetails(text, data as Parameters<typeof withLaunchDetails>[1], details)
+  if (details) text = withLaunchDetails(text, data, details)
   return bom + text
 }
 
@@ -246,109 +246,113 @@ function countFiles(dir: string): number {
   }
 }
 
+type Checked = Array<[group: string, at: Segment[]]>
+
+/** The fields under `at` that hold a value (keys starting with "@" aside), or `at` itself when it holds one. */
+function leavesOf(data: unknown, at: Segment[]): Segment[][] {
+  const value = valueAt(data, at)
+  if (typeof value !== 'object' || value === null) return [at]
+  return Object.keys(value).flatMap((key) => (key.startsWith('@') ? [] : leavesOf(data, [...at, key])))
+}
+
+/** Each item of the list at `at`, or `at` itself when it is no list. */
+function itemsOf(data: unknown, at: Segment[]): Segment[][] {
+  const value = valueAt(data, at)
+  return Array.isArray(value) ? value.map((_, i) => [...at, i]) : [at]
+}
+
+const group = (name: string, paths: Segment[][]): Checked => paths.map((at) => [name, at])
+
+/** The facts of the development: names, phone and e-mail, who is told, location, address and search tags. */
+function factFields(data: unknown): Checked {
+  return [
+    ...group('Names', [
+      ['site', 'name'],
+      ['site', 'brokerage'],
+      ['seo', 'jsonLd', 'name'],
+    ]),
+    ...group('Phone and e-mail (the same number and address everywhere)', [
+      ['site', 'phone', 'display'],
+      ['site', 'phone', 'dial'],
+      ['seo', 'jsonLd', 'telephone'],
+      ['site', 'email'],
+      ['seo', 'jsonLd', 'email'],
+    ]),
+    ['Who is told of each registration (without it, site.email)', ['launch', 'notifyEmail']],
+    ["Who is told of each realtor's registration (the co-op desk)", ['launch', 'realtorEmail']],
+    ...group('Location', [
+      ['site', 'location'],
+      ...leavesOf(data, ['seo', 'jsonLd', 'address']),
+      ['seo', 'jsonLd', 'areaServed'],
+    ]),
+    ...group('Web address, search and sharing', [
+      ['seo', 'canonicalUrl'],
+      ['seo', 'jsonLd', 'url'],
+      ['seo', 'jsonLd', 'image'],
+      ['seo', 'title'],
+      ['seo', 'description'],
+      ['site', 'analytics', 'gtmId'],
+      ['site', 'themeColor'],
+    ]),
+  ]
+}
+
+/** The development's files and words: images, documents, each section's copy, the dialog, the reply, the privacy page. */
+function copyFields(data: unknown): Checked {
+  const documents = valueAt(data, ['documents', 'list'])
+  const sections = valueAt(data, ['sections'])
+  const reply = "The reply e-mail to each registrant (sender, text, documents, signature, the brokerage's contacts)"
+  return [
+    ...group(
+      'Images (put the new files in public/images, then update the name, alt text, width and height)',
+      listConfigImages(data).map((image) => [...image.path, 'src']),
+    ),
+    ...group(
+      "Documents (put the new development's PDFs in documents/, then update each title and file)",
+      Array.isArray(documents) ? documents.map((_, i) => ['documents', 'list', i, 'file']) : [],
+    ),
+    ...group(
+      "Copy: each section's heading and all its text, lists and buttons",
+      Array.isArray(sections) ? sections.map((_, i) => ['sections', i, 'heading']) : [],
+    ),
+    ...group('Copy: header, footer, dialog and form', [
+      ['header', 'logo', 'alt'],
+      ['footer', 'copyright'],
+      ['footer', 'disclaimers'],
+      ['modal', 'title'],
+      ['modal', 'intro'],
+      ['form', 'consent'],
+    ]),
+    ...group(reply, [
+      ['reply', 'sender', 'name'],
+      ['reply', 'sender', 'email'],
+      ['reply', 'subject'],
+      ...itemsOf(data, ['reply', 'paragraphs']),
+      ...itemsOf(data, ['reply', 'documents']).map((at) => [...at, 'url']),
+      ...itemsOf(data, ['reply', 'signature']),
+      ...leavesOf(data, ['reply', 'brokerage']),
+      ['reply', 'unsubscribe', 'pageTitle'],
+    ]),
+    // Only the texts the config gives: the others are written from the config (schema/privacy.ts); read the page at /privacy.
+    ...group(
+      'The privacy page (/privacy): have the brokerage approve its words',
+      leavesOf(data, ['privacy']).filter((at) => at.length > 1),
+    ),
+  ]
+}
+
 /** The development-specific fields of a config text, grouped, with their line numbers; [] when it is not JSON. */
 export function launchChecklist(text: string): ChecklistItem[] {
   const parsed = parseJsonSource(text)
   if ('syntax' in parsed) return []
   const data: unknown = JSON.parse(text)
   const items: ChecklistItem[] = []
-  const add = (group: string, at: Segment[]): void => {
+  for (const [name, at] of [...factFields(data), ...copyFields(data)]) {
     const value = valueAt(data, at)
-    if (value === undefined) return
+    if (value === undefined) continue
     const shown = typeof value === 'string' ? value : JSON.stringify(value)
-    items.push({ group, path: at, line: locate(parsed.source, at).span.start.line, value: shown })
+    items.push({ group: name, path: at, line: locate(parsed.source, at).span.start.line, value: shown })
   }
-  const leaves = (at: Segment[]): Segment[][] => {
-    const value = valueAt(data, at)
-    if (typeof value !== 'object' || value === null) return [at]
-    return Object.keys(value).flatMap((key) => (key.startsWith('@') ? [] : leaves([...at, key])))
-  }
-
-  for (const at of [
-    ['site', 'name'],
-    ['site', 'brokerage'],
-    ['seo', 'jsonLd', 'name'],
-  ])
-    add('Names', at)
-  for (const at of [
-    ['site', 'phone', 'display'],
-    ['site', 'phone', 'dial'],
-    ['seo', 'jsonLd', 'telephone'],
-    ['site', 'email'],
-    ['seo', 'jsonLd', 'email'],
-  ]) {
-    add('Phone and e-mail (the same number and address everywhere)', at)
-  }
-  add('Who is told of each registration (without it, site.email)', ['launch', 'notifyEmail'])
-  add("Who is told of each realtor's registration (the co-op desk)", ['launch', 'realtorEmail'])
-  for (const at of [['site', 'location'], ...leaves(['seo', 'jsonLd', 'address']), ['seo', 'jsonLd', 'areaServed']])
-    add('Location', at)
-  for (const at of [
-    ['seo', 'canonicalUrl'],
-    ['seo', 'jsonLd', 'url'],
-    ['seo', 'jsonLd', 'image'],
-    ['seo', 'title'],
-    ['seo', 'description'],
-    ['site', 'analytics', 'gtmId'],
-    ['site', 'themeColor'],
-  ]) {
-    add('Web address, search and sharing', at)
-  }
-  for (const image of listConfigImages(data)) {
-    add('Images (put the new files in public/images, then update the name, alt text, width and height)', [
-      ...image.path,
-      'src',
-    ])
-  }
-  const documents = valueAt(data, ['documents', 'list'])
-  if (Array.isArray(documents)) {
-    documents.forEach((_, i) =>
-      add("Documents (put the new development's PDFs in documents/, then update each title and file)", [
-        'documents',
-        'list',
-        i,
-        'file',
-      ]),
-    )
-  }
-  const sections = valueAt(data, ['sections'])
-  if (Array.isArray(sections)) {
-    sections.forEach((_, i) =>
-      add("Copy: each section's heading and all its text, lists and buttons", ['sections', i, 'heading']),
-    )
-  }
-  for (const at of [
-    ['header', 'logo', 'alt'],
-    ['footer', 'copyright'],
-    ['footer', 'disclaimers'],
-    ['modal', 'title'],
-    ['modal', 'intro'],
-    ['form', 'consent'],
-  ]) {
-    add('Copy: header, footer, dialog and form', at)
-  }
-  const reply = "The reply e-mail to each registrant (sender, text, documents, signature, the brokerage's contacts)"
-  const listed = (at: Segment[]): Segment[][] => {
-    const value = valueAt(data, at)
-    return Array.isArray(value) ? value.map((_, i) => [...at, i]) : [at]
-  }
-  for (const at of [
-    ['reply', 'sender', 'name'],
-    ['reply', 'sender', 'email'],
-    ['reply', 'subject'],
-    ...listed(['reply', 'paragraphs']),
-  ])
-    add(reply, at)
-  for (const at of listed(['reply', 'documents'])) add(reply, [...at, 'url'])
-  for (const at of [
-    ...listed(['reply', 'signature']),
-    ...leaves(['reply', 'brokerage']),
-    ['reply', 'unsubscribe', 'pageTitle'],
-  ])
-    add(reply, at)
-  // Only the texts the config gives: the others are written from the config (schema/privacy.ts); read the page at /privacy.
-  for (const at of leaves(['privacy']).filter((at) => at.length > 1))
-    add('The privacy page (/privacy): have the brokerage approve its words', at)
   return items
 }
 

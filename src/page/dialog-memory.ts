@@ -9,7 +9,7 @@ type Memory = { registered?: boolean; closedAt?: number }
 function read(): Memory {
   try {
     const value: unknown = JSON.parse(localStorage.getItem(storageKey) ?? '{}')
-    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Memory) : {}
+    return value && typeof value === 'object' && !Array.isArray(value) ? value : {}
   } catch {
     return {}
   }

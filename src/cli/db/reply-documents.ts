@@ -48,7 +48,8 @@ export function moveReplyDocuments(text: string, launchDir: string): ReplyDocume
   if (!reply) return undefined
   const seo = isObject(data.seo) ? data.seo : {}
   const launch = isObject(data.launch) ? data.launch : {}
-  const origins = [seo.canonicalUrl, ...(Array.isArray(launch.origins) ? launch.origins : [])].flatMap((value) => {
+  const listed: unknown[] = Array.isArray(launch.origins) ? launch.origins : []
+  const origins = [seo.canonicalUrl, ...listed].flatMap((value) => {
     try {
       return typeof value === 'string' ? [new URL(value).origin] : []
     } catch {

@@ -68,82 +68,128 @@ function writeAtomically(file: string, text: string): void {
   renameSync(temporary, file)
 }
 
+/** What one server's alerts share: their options with every default decided. */
+type AlertContext = {
+  options: AlertOptions
+  clock: () => Date
+  log: NonNullable<AlertOptions['log']>
+  retryMs: number
+  maxAttempts: number
+}
+
+/** Every alert kept in the folder (one that cannot be read is left out). */
+function readAll(dir: string): Array<{ file: string; alert: Stored }> {
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('.json'))
+    .flatMap((name) => {
+      const file = path.join(dir, name)
+      try {
+        return [{ file, alert: JSON.parse(readFileSync(file, 'utf8')) as Stored }]
+      } catch {
+        return []
+      }
+    })
+}
+
+/** Sends what is still unsent of one alert (the e-mail, the webhook call) and records it; a failure is retried later. */
+async function deliverOne(ctx: AlertContext, file: string, alert: Stored): Promise<void> {
+  const { options } = ctx
+  const id = createHash('sha256').update(`${alert.key}\n${alert.createdAt}`).digest('hex').slice(0, 32)
+  try {
+    if (options.alertEmail && !alert.mailSent) {
+      await options.mailer.send({
+        to: options.alertEmail,
+        subject: alert.subject,
+        text: `${alert.text}\n`,
+        html: `<pre style="white-space:pre-wrap;font-family:monospace">${escapeHtml(alert.text)}</pre>`,
+        messageId: `<alert-${id}@localhost>`,
+        idempotencyKey: `alert-${id}`,
+        fromName: options.fromName,
+      })
+      alert.mailSent = true
+    }
+    if (options.webhook && !alert.webhookSent) {
+      const body = JSON.stringify({
+        type: 'alert',
+        timestamp: alert.createdAt,
+        data: { kind: alert.kind, launch: alert.launch ?? null, subject: alert.subject, text: alert.text },
+      })
+      await options.webhook.send({ id: `alert-${id}`, body })
+      alert.webhookSent = true
+    }
+    writeAtomically(file, JSON.stringify(alert))
+  } catch (error) {
+    recordAlertFailure(ctx, alert, error)
+    writeAtomically(file, JSON.stringify(alert))
+  }
+}
+
+function recordAlertFailure(ctx: AlertContext, alert: Stored, error: unknown): void {
+  alert.attempts += 1
+  if (alert.attempts >= ctx.maxAttempts) {
+    alert.failed = true
+    ctx.log.error(
+      `alerts: "${alert.subject}" could not be sent after ${alert.attempts} attempts: ${(error as Error).message}`,
+    )
+  } else {
+    alert.nextAt = ctx.clock().getTime() + Math.min(3_600_000, ctx.retryMs * 2 ** (alert.attempts - 1))
+    ctx.log.error(`alerts: "${alert.subject}" not sent yet (attempt ${alert.attempts}): ${(error as Error).message}`)
+  }
+}
+
+/** Keeps a new alert (once per key: a second raise of the same key is nothing); false when it was not kept. */
+function keepAlert(ctx: AlertContext, alert: Alert): boolean {
+  const file = path.join(ctx.options.dir, fileNameOf(alert.key))
+  try {
+    writeFileSync(
+      file,
+      JSON.stringify({
+        ...alert,
+        createdAt: ctx.clock().toISOString(),
+        mailSent: false,
+        webhookSent: false,
+        attempts: 0,
+        nextAt: 0,
+      } satisfies Stored),
+      { flag: 'wx', mode: 0o600 },
+    )
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST')
+      ctx.log.error(`alerts: "${alert.subject}" could not be queued`, error)
+    return false
+  }
+  if (!ctx.options.alertEmail && !ctx.options.webhook)
+    ctx.log.info(`alerts: ${alert.subject} (set ALERT_EMAIL to be told by e-mail)`)
+  return true
+}
+
 /** The alerts of a server, kept in `options.dir`. */
 export function createAlerts(options: AlertOptions): Alerts {
-  const clock = options.clock ?? (() => new Date())
-  const log = options.log ?? {
-    info: (m: string) => console.log(m),
-    error: (m: string, e?: unknown) => console.error(m, e ?? ''),
+  const ctx: AlertContext = {
+    options,
+    clock: options.clock ?? (() => new Date()),
+    log: options.log ?? {
+      info: (m: string) => console.log(m),
+      error: (m: string, e?: unknown) => console.error(m, e ?? ''),
+    },
+    retryMs: options.retryMs ?? 30_000,
+    maxAttempts: options.maxAttempts ?? 10,
   }
-  const retryMs = options.retryMs ?? 30_000
-  const maxAttempts = options.maxAttempts ?? 10
   mkdirSync(options.dir, { recursive: true, mode: 0o700 })
   let running: Promise<void> | undefined
   let again = false
   let timer: ReturnType<typeof setInterval> | undefined
   let stopped = false
 
-  const readAll = (): Array<{ file: string; alert: Stored }> =>
-    readdirSync(options.dir)
-      .filter((name) => name.endsWith('.json'))
-      .flatMap((name) => {
-        const file = path.join(options.dir, name)
-        try {
-          return [{ file, alert: JSON.parse(readFileSync(file, 'utf8')) as Stored }]
-        } catch {
-          return []
-        }
-      })
-
-  async function deliverOne(file: string, alert: Stored): Promise<void> {
-    const id = createHash('sha256').update(`${alert.key}\n${alert.createdAt}`).digest('hex').slice(0, 32)
-    try {
-      if (options.alertEmail && !alert.mailSent) {
-        await options.mailer.send({
-          to: options.alertEmail,
-          subject: alert.subject,
-          text: `${alert.text}\n`,
-          html: `<pre style="white-space:pre-wrap;font-family:monospace">${escapeHtml(alert.text)}</pre>`,
-          messageId: `<alert-${id}@localhost>`,
-          idempotencyKey: `alert-${id}`,
-          fromName: options.fromName,
-        })
-        alert.mailSent = true
-      }
-      if (options.webhook && !alert.webhookSent) {
-        const body = JSON.stringify({
-          type: 'alert',
-          timestamp: alert.createdAt,
-          data: { kind: alert.kind, launch: alert.launch ?? null, subject: alert.subject, text: alert.text },
-        })
-        await options.webhook.send({ id: `alert-${id}`, body })
-        alert.webhookSent = true
-      }
-      writeAtomically(file, JSON.stringify(alert))
-    } catch (error) {
-      alert.attempts += 1
-      if (alert.attempts >= maxAttempts) {
-        alert.failed = true
-        log.error(
-          `alerts: "${alert.subject}" could not be sent after ${alert.attempts} attempts: ${(error as Error).message}`,
-        )
-      } else {
-        alert.nextAt = clock().getTime() + Math.min(3_600_000, retryMs * 2 ** (alert.attempts - 1))
-        log.error(`alerts: "${alert.subject}" not sent yet (attempt ${alert.attempts}): ${(error as Error).message}`)
-      }
-      writeAtomically(file, JSON.stringify(alert))
-    }
-  }
-
   async function drain(): Promise<void> {
     do {
       again = false
-      const now = clock().getTime()
-      for (const { file, alert } of readAll()) {
+      const now = ctx.clock().getTime()
+      for (const { file, alert } of readAll(options.dir)) {
         if (stopped) return
         const done = (alert.mailSent || !options.alertEmail) && (alert.webhookSent || !options.webhook)
         if (done || alert.failed || alert.nextAt > now) continue
-        await deliverOne(file, alert)
+        await deliverOne(ctx, file, alert)
       }
     } while (again && !stopped)
   }
@@ -154,7 +200,7 @@ export function createAlerts(options: AlertOptions): Alerts {
       return running
     }
     running = drain()
-      .catch((error: unknown) => log.error('alerts: a delivery run failed', error))
+      .catch((error: unknown) => ctx.log.error('alerts: a delivery run failed', error))
       .finally(() => {
         running = undefined
       })
@@ -163,31 +209,11 @@ export function createAlerts(options: AlertOptions): Alerts {
 
   return {
     raise(alert) {
-      const file = path.join(options.dir, fileNameOf(alert.key))
-      try {
-        writeFileSync(
-          file,
-          JSON.stringify({
-            ...alert,
-            createdAt: clock().toISOString(),
-            mailSent: false,
-            webhookSent: false,
-            attempts: 0,
-            nextAt: 0,
-          } satisfies Stored),
-          { flag: 'wx', mode: 0o600 },
-        )
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'EEXIST') return
-        log.error(`alerts: "${alert.subject}" could not be queued`, error)
-        return
-      }
-      if (!options.alertEmail && !options.webhook)
-        log.info(`alerts: ${alert.subject} (set ALERT_EMAIL to be told by e-mail)`)
-      if (!stopped) void deliverDue()
+      if (keepAlert(ctx, alert) && !stopped) void deliverDue()
     },
     forget(prefix) {
-      for (const { file, alert } of readAll()) if (alert.key.startsWith(prefix)) rmSync(file, { force: true })
+      for (const { file, alert } of readAll(options.dir))
+        if (alert.key.startsWith(prefix)) rmSync(file, { force: true })
     },
     deliverDue,
     start(pollMs) {

@@ -101,8 +101,8 @@ export function composeAssignmentMail(
   const link = `${launch.leadsUrl ?? launch.origins[0] ?? ''}/leads/lead/${leadIdMark}`
   const realtor = isRealtorLead(lead.fields)
   const value = (field: string) =>
-    typeof lead.fields[field] === 'string' && (lead.fields[field] as string).trim()
-      ? defangForMail((lead.fields[field] as string).trim())
+    typeof lead.fields[field] === 'string' && lead.fields[field].trim()
+      ? defangForMail(lead.fields[field].trim())
       : undefined
   const rows: Array<[string, string]> = [
     ...(value('name') ? ([['Name', value('name')!]] as Array<[string, string]>) : []),

@@ -45,10 +45,10 @@ export function describeDeliveryError(error: unknown): string {
   const raw = error instanceof Error ? `${plain ? '' : `${error.name}: `}${error.message}` : String(error)
   const code = (error as { responseCode?: unknown } | null)?.responseCode
   const prefixed = typeof code === 'number' && !raw.includes(String(code)) ? `SMTP ${code}: ${raw}` : raw
-  // eslint-disable-next-line no-control-regex
   const text = prefixed
     .replace(addressPattern, '<address>')
     .replace(phonePattern, '<number>')
+    // eslint-disable-next-line no-control-regex -- the control characters are what this line removes
     .replace(/[\u0000-\u001f\u007f]+/g, ' ')
     .trim()
   return text.length > 300 ? `${text.slice(0, 297)}...` : text

@@ -31,12 +31,12 @@ type SchemaField = { title?: unknown; enum?: unknown; type?: unknown }
 
 function uiFor(form: NotificationForm, field: string): UiField {
   const entry = form.uiSchema?.[field]
-  return typeof entry === 'object' && entry !== null ? (entry as UiField) : {}
+  return typeof entry === 'object' && entry !== null ? entry : {}
 }
 
 function schemaFor(form: NotificationForm, field: string): SchemaField {
   const entry = servedFieldSchemas(form.schema).get(field)
-  return typeof entry === 'object' && entry !== null ? (entry as SchemaField) : {}
+  return typeof entry === 'object' && entry !== null ? entry : {}
 }
 
 /** A field's fields in display order: uiSchema "ui:order" first, then the schema's order. */
@@ -67,7 +67,7 @@ export function displayValue(form: NotificationForm, field: string, value: unkno
   const names = uiFor(form, field)['ui:enumNames']
   if (Array.isArray(options) && Array.isArray(names)) {
     const index = options.indexOf(value)
-    const name = names[index]
+    const name: unknown = names[index]
     if (index !== -1 && typeof name === 'string') return name
   }
   if (typeof value === 'boolean') return value ? 'Yes' : 'No'

@@ -51,8 +51,9 @@ export function createSmtpMailer(options: SmtpMailerOptions): Mailer {
     async send(mail) {
       await transport.sendMail(toNodemailerMessage(mail, options.from))
     },
-    async close() {
+    close() {
       transport.close()
+      return Promise.resolve()
     },
   }
 }
