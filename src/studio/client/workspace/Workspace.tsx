@@ -18,6 +18,7 @@ import { usePhases } from './use-phases.ts'
 import { usePictures } from './use-pictures.ts'
 import { usePreviewBridge, type FrameListener } from './use-preview-bridge.ts'
 import { usePublishing } from './use-publishing.ts'
+import { useSaveKey } from './use-save-key.ts'
 import { publishWords } from './words.ts'
 
 type Props = { detail: LaunchDetail; canEdit: boolean; local: boolean }
@@ -43,7 +44,8 @@ export function Workspace({ detail, canEdit, local }: Props) {
   const draft = useDraft({ detail, canEdit, local, editorRef, refreshPreview: bridge.refreshPreview })
   const addPictures = usePictures(slug, editorRef, draft.setStatus)
   const { saveDraft } = draft
-  const onSettled = useCallback((reason: 'typing' | 'button') => void saveDraft(reason), [saveDraft])
+  const publishing = usePublishing({ detail, local, words, editorRef, draft, refreshPreview: bridge.refreshPreview })
+  const onSettled = useSaveKey(local, saveDraft, () => void publishing.publish())
   const onDropFiles = useCallback((files: File[], pos: number) => void addPictures(files, pos), [addPictures])
   const {
     hostRef: codeHostRef,
@@ -58,7 +60,6 @@ export function Workspace({ detail, canEdit, local }: Props) {
     onDropFiles,
   })
   const form = useFormPart(text, pointer, editorRef, draft.setStatus)
-  const publishing = usePublishing({ detail, local, words, editorRef, draft, refreshPreview: bridge.refreshPreview })
   const phases = usePhases({ slug, editorRef, draft, bridge })
   const { canvas, stepTo, note } = useCanvas({ editorRef, bridge, listenerRef, saveDraft, slug })
 
@@ -74,7 +75,7 @@ export function Workspace({ detail, canEdit, local }: Props) {
         onSaveDraft={() => void saveDraft('button')}
         onPreviewLink={() => void phases.makeLink()}
         onPictures={(files) => void addPictures(files, editorRef.current?.view.state.selection.main.head ?? 0)}
-        onPublish={publishing.open}
+        publishing={publishing}
       >
         <HistoryButtons onStep={stepTo} />
       </EditorToolbar>
