@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react'
+import { useCallback, useEffect, useMemo, useRef, useState, type RefObject } from 'react'
 import type { DraftConflict, SaveDraftResponse } from '../../protocol.ts'
 import { StudioRequestError, studioApi } from '../api.ts'
 import { clearUnsaved, keepUnsaved, readUnsaved, unsavedKey, type UnsavedWork } from './unsaved-work.ts'
@@ -43,6 +43,8 @@ export function useDraftSafety(options: DraftSafetyOptions) {
     latest.current = options
   })
   const base = useRef(options.openedVersion)
+  // Read by callbacks made once (the code editor's), so a ref: set at a refusal, cleared by the person's choice.
+  const refused = useRef(false)
   const key = useRef<string>(undefined)
   const [view, setView] = useState<TeamState>({})
   const presence = usePresence(slug, options.canEdit && !options.local)
@@ -68,6 +70,7 @@ export function useDraftSafety(options: DraftSafetyOptions) {
         return result
       } catch (error) {
         if (error instanceof StudioRequestError && error.conflict) {
+          refused.current = true
           const draft = error.conflict
           setView((v) => ({ ...v, conflict: { draft, refused: true } }))
         }
@@ -84,9 +87,9 @@ export function useDraftSafety(options: DraftSafetyOptions) {
     else keepUnsaved(localStorage, key.current, { text, baseVersion: base.current, at: new Date().toISOString() })
   }, [])
 
-  const actions = useActions(base, key, latest, setView)
+  const actions = useChoices({ baseRef: base, refusedRef: refused, keyRef: key, latestRef: latest, setView })
   /** A refused save waits for the person's choice: typing does not save meanwhile. */
-  const waiting = () => view.conflict?.refused === true
+  const waiting = () => refused.current
   return {
     view: { ...view, others: presence?.others ?? [] } satisfies DraftSafetyView,
     save,
@@ -98,34 +101,46 @@ export function useDraftSafety(options: DraftSafetyOptions) {
 }
 
 /** The choices offered: take their draft, keep mine, restore or discard unsaved work. */
-function useActions(
-  base: { current: number },
-  key: { current: string | undefined },
-  latest: { current: DraftSafetyOptions },
-  setView: (update: (view: TeamState) => TeamState) => void,
-) {
-  return {
-    takeTheirs: (draft: DraftConflict) => {
-      base.current = draft.version
-      setView((v) => ({ ...v, conflict: undefined }))
-      latest.current.takeText(draft.text)
-    },
-    keepMine: (draft: DraftConflict) => {
-      base.current = draft.version
-      setView((v) => ({ ...v, conflict: undefined }))
-      latest.current.saveNow()
-    },
-    restoreUnsaved: (work: UnsavedWork) => {
-      // Made from the version it was typed on: if someone saved since, its save is refused and they choose.
-      base.current = work.baseVersion
-      setView((v) => ({ ...v, unsaved: undefined }))
-      latest.current.typeText(work.text)
-    },
-    discardUnsaved: () => {
-      if (key.current) clearUnsaved(localStorage, key.current)
-      setView((v) => ({ ...v, unsaved: undefined }))
-    },
-  }
+function useChoices({
+  baseRef,
+  refusedRef,
+  keyRef,
+  latestRef,
+  setView,
+}: {
+  baseRef: RefObject<number>
+  refusedRef: RefObject<boolean>
+  keyRef: RefObject<string | undefined>
+  latestRef: RefObject<DraftSafetyOptions>
+  setView: (update: (view: TeamState) => TeamState) => void
+}) {
+  return useMemo(
+    () => ({
+      takeTheirs: (draft: DraftConflict) => {
+        baseRef.current = draft.version
+        refusedRef.current = false
+        setView((v) => ({ ...v, conflict: undefined }))
+        latestRef.current.takeText(draft.text)
+      },
+      keepMine: (draft: DraftConflict) => {
+        baseRef.current = draft.version
+        refusedRef.current = false
+        setView((v) => ({ ...v, conflict: undefined }))
+        latestRef.current.saveNow()
+      },
+      restoreUnsaved: (work: UnsavedWork) => {
+        // Made from the version it was typed on: if someone saved since, its save is refused and they choose.
+        baseRef.current = work.baseVersion
+        setView((v) => ({ ...v, unsaved: undefined }))
+        latestRef.current.typeText(work.text)
+      },
+      discardUnsaved: () => {
+        if (keyRef.current) clearUnsaved(localStorage, keyRef.current)
+        setView((v) => ({ ...v, unsaved: undefined }))
+      },
+    }),
+    [baseRef, refusedRef, keyRef, latestRef, setView],
+  )
 }
 
 /** A draft version newer than this editor's, seen by the heartbeat: announced with who and when, their text fetched. */
