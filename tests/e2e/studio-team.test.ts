@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs'
+import { AxeBuilder } from '@axe-core/playwright'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { LaunchDetail } from '../../src/studio/protocol.ts'
@@ -23,7 +24,14 @@ beforeAll(async () => {
   browser = await launchBrowser()
   const env = { PAGE_CONFIG: copy.configFile }
   ann = await inviteAndSetPassword(browser, copy.server, { email: 'ann@example.com', password, env })
-  ben = await inviteAndSetPassword(browser, copy.server, { email: 'ben@example.com', role: 'editor', password, env })
+  // bypassCSP: axe is injected into Ben's pages (a strict CSP blocks Playwright's addScriptTag).
+  ben = await inviteAndSetPassword(browser, copy.server, {
+    email: 'ben@example.com',
+    role: 'editor',
+    password,
+    env,
+    bypassCSP: true,
+  })
 }, scaled(120_000))
 
 afterAll(async () => {
@@ -101,6 +109,11 @@ describe('two editors on one launch', () => {
       // See the difference: theirs and mine, line by line.
       await announced.getByRole('button', { name: 'See the difference' }).click()
       const diff = ben.page.getByLabel('Differences between ann@example.com’s draft and your text')
+      const axe = await new AxeBuilder({ page: ben.page })
+        .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+        .exclude('iframe')
+        .analyze()
+      expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
       await expect(diff.innerText()).resolves.toMatch(
         /-\s*"heading": "Heading by Ann"[\s\S]*\+\s*"heading": "Heading by Ben"/,
       )
