@@ -69,17 +69,34 @@ export type LaunchSummary = {
   changedOnDisk?: boolean | undefined
 }
 
-/** GET /studio/api/launches/:slug: what the editor opens with (the draft's text when there is one). */
+/**
+ * GET /studio/api/launches/:slug: what the editor opens with (the draft's text when there is one). `draftVersion`: the
+ * launch's latest draft version (0: none was ever saved), the version the editor's next save is made from.
+ */
 export type LaunchDetail = LaunchSummary & {
   liveText: string
   draftText?: string | undefined
+  draftVersion?: number | undefined
   problems: StudioProblem[]
 }
 
-/** PUT /studio/api/launches/:slug/draft, body. */
-export type SaveDraftRequest = { text: string }
-/** Its answer: saved (always, problems or not: work is never lost), with the text's problems. */
-export type SaveDraftResponse = { savedAt: string; problems: StudioProblem[] }
+/**
+ * PUT /studio/api/launches/:slug/draft, body. `baseVersion`: the draft version the text was made from; a save over a
+ * newer one is refused (409, StudioError.conflict) rather than replacing someone else's work.
+ */
+export type SaveDraftRequest = { text: string; baseVersion?: number | undefined }
+/** Its answer: saved (always, problems or not: work is never lost), as `version`, with the text's problems. */
+export type SaveDraftResponse = { savedAt: string; problems: StudioProblem[]; version?: number | undefined }
+
+/** The latest draft version of a launch: its number, who saved it and when. */
+export type DraftHead = { version: number; by: string; savedAt: string }
+/** A refused save's reason: the newer draft version and its text (the live text when that draft was published since). */
+export type DraftConflict = DraftHead & { text: string }
+
+/** POST /studio/api/launches/:slug/presence, body: this open editor's random id (a heartbeat every few seconds). */
+export type PresenceRequest = { editor: string }
+/** Its answer: who else has the launch open in an editor now, and the launch's latest draft version. */
+export type PresenceResponse = { others: Array<{ who: string; since: string }>; draft?: DraftHead | undefined }
 
 /** POST /studio/api/launches/:slug/check, body { text }: the problems, nothing saved. */
 export type CheckResponse = { problems: StudioProblem[] }
@@ -163,4 +180,5 @@ export type StudioError = {
   error: string
   problems?: StudioProblem[] | undefined
   fields?: Record<string, string> | undefined
+  conflict?: DraftConflict | undefined
 }

@@ -123,6 +123,8 @@ describe('npm run edit', () => {
       await page.getByRole('button', { name: 'Save to file' }).waitFor()
       await expect(page.getByRole('button', { name: 'Publish' }).count()).resolves.toBe(0)
       await expect(page.getByRole('button', { name: 'Preview link' }).count()).resolves.toBe(0)
+      // A draft beside the file only confuses one person on their own computer: Save means the file.
+      await expect(page.getByRole('button', { name: 'Save draft' }).count()).resolves.toBe(0)
       await expect(page.getByRole('list', { name: 'History' }).getByText('from disk').count()).resolves.toBe(1)
       await resetFile(page)
     },
@@ -176,7 +178,7 @@ describe('npm run edit', () => {
   )
 
   it(
-    'shows typing in both previews, the file’s page while the JSON is broken, lists the problem with its line, and saves exactly what was typed',
+    'shows typing in both previews, keeps the last good text typed while the JSON is broken, lists the problem with its line, and saves exactly what was typed',
     async () => {
       const page = await openEditor()
       const phone = page.frameLocator('iframe[title="Phone preview"]')
@@ -195,7 +197,8 @@ describe('npm run edit', () => {
       // The draft is saved 600 ms after the last keystroke, then the previews follow: a budget at full speed (E2E_SLOW slows the CPU 4×).
       expect(latency).toBeLessThan(scaled(4000))
 
-      // Break the JSON: delete the comma after the heading.
+      // Break the JSON: delete the comma after the heading. The broken draft is saved and the previews asked again.
+      const previewAsked = page.waitForResponse((r) => new URL(r.url()).pathname.endsWith('/preview'))
       await page.keyboard.press('ArrowRight')
       await page.keyboard.press('Delete')
       const problems = page.getByRole('list', { name: 'Problems' }).getByRole('button')
@@ -214,13 +217,18 @@ describe('npm run edit', () => {
       const firstMessage = /^ {2}(The file is not valid JSON\..*)$/m.exec(validateOut.stderr)?.[1]
       expect(firstMessage).toBeTruthy()
       await expect(problems.first().innerText()).resolves.toContain(firstMessage)
-      // While the draft has a problem, the previews show the file's version (as the studio shows the live one).
-      await desktop.getByRole('heading', { level: 1, name: 'Bramblewood Crossing', exact: true }).waitFor()
-      await phone.getByRole('heading', { level: 1, name: 'Bramblewood Crossing', exact: true }).waitFor()
+      // While the text is not valid, both previews keep the last good text typed (not the file's page): the preview
+      // was asked again after the broken draft was saved, and a while later they still show the new heading.
+      await previewAsked
+      await new Promise((resolve) => setTimeout(resolve, scaled(1000)))
+      for (const frame of [phone, desktop]) {
+        await expect(
+          frame.getByRole('heading', { level: 1, name: 'Bramblewood Crossing Village', exact: true }).count(),
+        ).resolves.toBe(1)
+      }
 
       // A text with a problem is kept as a draft, and is not saved to the file: it says why.
       await page.getByRole('button', { name: 'Save to file' }).click()
-      await page.getByRole('button', { name: 'Save to file now' }).click()
       await page
         .getByRole('status')
         .getByText(/^Not saved to the file: This text has a problem/)
@@ -235,7 +243,6 @@ describe('npm run edit', () => {
       await page.keyboard.type(',')
       await page.getByRole('heading', { name: 'No problems' }).waitFor()
       await page.getByRole('button', { name: 'Save to file' }).click()
-      await page.getByRole('button', { name: 'Save to file now' }).click()
       await page
         .getByRole('status')
         .getByText(/^Saved to the file as version 2\./)
@@ -249,6 +256,33 @@ describe('npm run edit', () => {
       })
       expect(validated.stdout).toContain('is valid')
       expect(validated.status).toBe(0)
+      await resetFile(page)
+    },
+    scaled(90_000),
+  )
+
+  it(
+    'writes the file exactly as typed within 2 s of Ctrl+S, with no second step',
+    async () => {
+      const page = await openEditor()
+      await findInEditor(page, heroHeading)
+      await page.keyboard.press('ArrowRight')
+      await page.keyboard.press('ArrowLeft')
+      await page.keyboard.type(' Saved')
+      const typed = original.replace(heroHeading, '"heading": "Bramblewood Crossing Saved"')
+      const pressedAt = Date.now()
+      await page.keyboard.press('Control+s')
+      while (readFileSync(configFile, 'utf8') !== typed && Date.now() - pressedAt < scaled(5000))
+        await new Promise((resolve) => setTimeout(resolve, 20))
+      const ms = Date.now() - pressedAt
+      console.log(`Ctrl+S wrote the file in ${ms} ms`)
+      expect(readFileSync(configFile, 'utf8')).toBe(typed)
+      expect(ms).toBeLessThan(scaled(2000))
+      await page
+        .getByRole('status')
+        .getByText(/^Saved to the file as version \d+\./)
+        .waitFor()
+      await expect(page.getByRole('dialog').count()).resolves.toBe(0)
       await resetFile(page)
     },
     scaled(90_000),

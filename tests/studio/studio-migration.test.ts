@@ -10,6 +10,8 @@ const tables = [
   'studio_audit',
   'studio_settings',
   'studio_preview_links',
+  'studio_draft_versions',
+  'studio_presence',
 ]
 let pg: TestPostgres
 

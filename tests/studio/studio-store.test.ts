@@ -364,7 +364,8 @@ describe('the SQLite studio store', () => {
     expect(bytes).not.toContain(session)
     const db = new Database(file)
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal')
-    expect(db.pragma('user_version', { simple: true })).toBe(2)
+    // Version 3: the team's tables (draft versions and presence, store/sqlite-team.ts).
+    expect(db.pragma('user_version', { simple: true })).toBe(3)
     db.close()
   })
 })

@@ -1,6 +1,7 @@
 import type {
   AuditEntry,
   CheckResponse,
+  DraftConflict,
   InviteRequest,
   InviteResponse,
   LaunchDetail,
@@ -9,6 +10,7 @@ import type {
   NewLaunchRequest,
   NewLaunchResponse,
   Person,
+  PresenceResponse,
   PreviewLinkResponse,
   PublishRequest,
   PublishResponse,
@@ -33,6 +35,7 @@ export class StudioRequestError extends Error {
     readonly status: number,
     readonly problems: StudioProblem[] = [],
     readonly fields: Record<string, string> = {},
+    readonly conflict?: DraftConflict,
   ) {
     super(message)
     this.name = 'StudioRequestError'
@@ -70,7 +73,13 @@ export async function call<T>(path: string, init: RequestInit = {}): Promise<T> 
       response.status === 401
         ? 'You are signed out: sign in again.'
         : `The studio answered ${response.status}; try again.`
-    throw new StudioRequestError(error?.error ?? fallback, response.status, error?.problems ?? [], error?.fields ?? {})
+    throw new StudioRequestError(
+      error?.error ?? fallback,
+      response.status,
+      error?.problems ?? [],
+      error?.fields ?? {},
+      error?.conflict,
+    )
   }
   if (body === undefined)
     throw new StudioRequestError('The studio sent an answer that is not JSON; try again.', response.status)
@@ -89,8 +98,12 @@ export const studioApi = {
   me: () => call<MeResponse>('/me'),
   launches: () => call<LaunchSummary[]>('/launches'),
   launch: (slug: string) => call<LaunchDetail>(launchPath(slug)),
-  saveDraft: (slug: string, text: string) =>
-    call<SaveDraftResponse>(`${launchPath(slug)}/draft`, send('PUT', { text })),
+  saveDraft: (slug: string, text: string, baseVersion?: number) =>
+    call<SaveDraftResponse>(`${launchPath(slug)}/draft`, send('PUT', { text, baseVersion })),
+  presence: (slug: string, editor: string) =>
+    call<PresenceResponse>(`${launchPath(slug)}/presence`, send('POST', { editor })),
+  leave: (slug: string, editor: string) =>
+    call<unknown>(`${launchPath(slug)}/presence/${encodeURIComponent(editor)}`, { method: 'DELETE', keepalive: true }),
   discardDraft: (slug: string) => call<unknown>(`${launchPath(slug)}/draft`, { method: 'DELETE' }),
   check: (slug: string, text: string) => call<CheckResponse>(`${launchPath(slug)}/check`, send('POST', { text })),
   preview: (slug: string, phase?: string) =>

@@ -3,6 +3,8 @@ import type { StudioContext, StudioEnv } from './context.ts'
 import { addAllocationRoutes } from './api/allocation-routes.ts'
 import { addAuditRoutes } from './api/audit-routes.ts'
 import { addDraftRoutes } from './api/draft-routes.ts'
+import { addDraftSaveRoutes } from './api/draft-save-routes.ts'
+import { addPresenceRoutes } from './api/presence-routes.ts'
 import { addLaunchRoutes } from './api/launch-routes.ts'
 import { addMeRoutes, addTotpRoutes } from './api/me-routes.ts'
 import { addPeopleRoutes } from './api/people-routes.ts'
@@ -21,6 +23,8 @@ export function addApi(app: Hono<StudioEnv>, ctx: StudioContext): void {
   addMeRoutes(app, ctx)
   addLaunchRoutes(app, ctx)
   addDraftRoutes(app, ctx)
+  addDraftSaveRoutes(app, ctx)
+  addPresenceRoutes(app, ctx)
   addPublishRoutes(app, ctx)
   addVersionRoutes(app, ctx)
   addPeopleRoutes(app, ctx)

@@ -8,6 +8,7 @@ import { postgresLinks } from './store/postgres-links.ts'
 import { postgresPreviewLinks } from './store/postgres-preview-links.ts'
 import { postgresSessions } from './store/postgres-sessions.ts'
 import { postgresVersions } from './store/postgres-versions.ts'
+import { postgresTeam } from './store/postgres-team.ts'
 
 /**
  * The studio's storage on PostgreSQL, in the tables of supabase/migrations/20251225000000_studio.sql (apply them
@@ -29,6 +30,7 @@ export function createPostgresStudioStore(db: SqlQueryable, options: { close?: (
     ...postgresVersions(db),
     ...postgresPreviewLinks(db),
     ...postgresAudit(db),
+    ...postgresTeam(db),
     close() {
       options.close?.()
     },

@@ -7,6 +7,7 @@ import { sqlitePreviewLinks } from './store/sqlite-preview-links.ts'
 import { openStudioDatabase } from './store/sqlite-schema.ts'
 import { sqliteSessions } from './store/sqlite-sessions.ts'
 import { sqliteVersions } from './store/sqlite-versions.ts'
+import { sqliteTeam } from './store/sqlite-team.ts'
 
 /**
  * Opens (and creates) the studio's database at `file` (DATA_DIR/studio.sqlite), owner-only, WAL with every commit
@@ -23,6 +24,7 @@ export function openSqliteStudioStore(file: string): StudioStore {
     ...sqliteVersions(db),
     ...sqlitePreviewLinks(db),
     ...sqliteAudit(db),
+    ...sqliteTeam(db),
     close() {
       if (db.open) db.close()
     },

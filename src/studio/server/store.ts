@@ -1,4 +1,5 @@
 import type { Role } from '../protocol.ts'
+import type { TeamStore } from './store/team-store.ts'
 
 /**
  * What the studio keeps: accounts, one-time links, sessions, drafts, versions and the audit log. Tokens and session
@@ -70,7 +71,7 @@ export type StoredAudit = {
 }
 
 /** The studio's storage. Times are Dates in, ISO 8601 UTC text out. Every method may be awaited (PostgreSQL later). */
-export type StudioStore = {
+export type StudioStore = TeamStore & {
   countAccounts(): Promise<number>
   /** Adds an account without a password; throws AccountExistsError when the address already has one. */
   createAccount(input: { email: string; role: Role; launches?: string[] | undefined }, now: Date): Promise<Account>

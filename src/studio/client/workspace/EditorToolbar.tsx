@@ -1,4 +1,5 @@
 import { useRef, type ReactNode } from 'react'
+import { LocalSave } from './LocalSave.tsx'
 import type { PublishWords } from './words.ts'
 
 type Props = {
@@ -13,9 +14,13 @@ type Props = {
   onPreviewLink: () => void
   /** Picture files chosen with "Add picture": added at the cursor in the text. */
   onPictures: (files: File[]) => void
-  onPublish: () => void
   /** More buttons (undo and redo), before the draft's. */
   children?: ReactNode
+  /**
+   * Publishing: the dialog opened by Publish; in local mode Save to file writes at once, its note for History typed
+   * beside it.
+   */
+  publishing: { open: () => void; publish: () => Promise<void>; message: string; setMessage: (note: string) => void }
 }
 
 /** The bar above the editor: the launch's name, the status line, and the buttons that save, link, add and publish. */
@@ -35,9 +40,17 @@ export function EditorToolbar({ siteName, status, note, canEdit, local, words, c
       {canEdit && (
         <div className="actions">
           {children}
-          <button type="button" onClick={on.onSaveDraft} aria-keyshortcuts="Control+S Meta+S">
-            Save draft
-          </button>
+          {local ? (
+            <LocalSave
+              message={on.publishing.message}
+              onMessage={on.publishing.setMessage}
+              onSave={() => void on.publishing.publish()}
+            />
+          ) : (
+            <button type="button" onClick={on.onSaveDraft} aria-keyshortcuts="Control+S Meta+S">
+              Save draft
+            </button>
+          )}
           {!local && (
             <button type="button" onClick={on.onPreviewLink}>
               Preview link
@@ -63,9 +76,11 @@ export function EditorToolbar({ siteName, status, note, canEdit, local, words, c
               if (files.length) on.onPictures(files)
             }}
           />
-          <button type="button" className="primary" onClick={on.onPublish}>
-            {words.publish}
-          </button>
+          {!local && (
+            <button type="button" className="primary" onClick={on.publishing.open}>
+              {words.publish}
+            </button>
+          )}
         </div>
       )}
     </div>

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef } from 'react'
+import { useCallback, useRef } from 'react'
 import type { LaunchDetail } from '../../protocol.ts'
 import { HistoryButtons } from '../canvas/HistoryButtons.tsx'
 import { SidePanel } from '../canvas/SidePanel.tsx'
@@ -18,6 +18,10 @@ import { usePhases } from './use-phases.ts'
 import { usePictures } from './use-pictures.ts'
 import { usePreviewBridge, type FrameListener } from './use-preview-bridge.ts'
 import { usePublishing } from './use-publishing.ts'
+import { useSaveKey } from './use-save-key.ts'
+import { useTeam } from './use-team.ts'
+import { useDocumentTitle } from './use-document-title.ts'
+import { TeamBanners } from '../team/TeamBanners.tsx'
 import { publishWords } from './words.ts'
 
 type Props = { detail: LaunchDetail; canEdit: boolean; local: boolean }
@@ -34,16 +38,15 @@ function sectionOfPointer(pointer: string): number | undefined {
 export function Workspace({ detail, canEdit, local }: Props) {
   const { slug } = detail
   const words = publishWords(local)
-  useEffect(() => {
-    document.title = `${detail.siteName} — ${local ? 'page editor' : 'Studio'}`
-  }, [detail.siteName, local])
+  useDocumentTitle(`${detail.siteName} — ${local ? 'page editor' : 'Studio'}`)
   const editorRef = useRef<CodeEditor | null>(null)
   const listenerRef = useRef<FrameListener | undefined>(undefined)
   const bridge = usePreviewBridge(slug, editorRef, listenerRef)
   const draft = useDraft({ detail, canEdit, local, editorRef, refreshPreview: bridge.refreshPreview })
   const addPictures = usePictures(slug, editorRef, draft.setStatus)
   const { saveDraft } = draft
-  const onSettled = useCallback((reason: 'typing' | 'button') => void saveDraft(reason), [saveDraft])
+  const publishing = usePublishing({ detail, local, words, editorRef, draft, refreshPreview: bridge.refreshPreview })
+  const onSettled = useSaveKey(local, saveDraft, () => void publishing.publish())
   const onDropFiles = useCallback((files: File[], pos: number) => void addPictures(files, pos), [addPictures])
   const {
     hostRef: codeHostRef,
@@ -58,7 +61,7 @@ export function Workspace({ detail, canEdit, local }: Props) {
     onDropFiles,
   })
   const form = useFormPart(text, pointer, editorRef, draft.setStatus)
-  const publishing = usePublishing({ detail, local, words, editorRef, draft, refreshPreview: bridge.refreshPreview })
+  const team = useTeam({ detail, canEdit, local, editorRef, draft, text, refreshPreview: bridge.refreshPreview })
   const phases = usePhases({ slug, editorRef, draft, bridge })
   const { canvas, stepTo, note } = useCanvas({ editorRef, bridge, listenerRef, saveDraft, slug })
 
@@ -74,10 +77,11 @@ export function Workspace({ detail, canEdit, local }: Props) {
         onSaveDraft={() => void saveDraft('button')}
         onPreviewLink={() => void phases.makeLink()}
         onPictures={(files) => void addPictures(files, editorRef.current?.view.state.selection.main.head ?? 0)}
-        onPublish={publishing.open}
+        publishing={publishing}
       >
         <HistoryButtons onStep={stepTo} />
       </EditorToolbar>
+      <TeamBanners team={team} mine={() => editorRef.current?.text() ?? ''} />
       {detail.changedOnDisk && <ChangedOnDiskBanner local={local} />}
       {publishing.published && <PublishedBanner published={publishing.published} local={local} />}
       {publishing.blocking.length > 0 && <BlockingBanner blocking={publishing.blocking} words={words} />}

@@ -1,5 +1,5 @@
 import { useCallback, useRef, useState, type RefObject } from 'react'
-import type { LaunchDetail, StudioProblem } from '../../protocol.ts'
+import type { LaunchDetail, SaveDraftResponse, StudioProblem } from '../../protocol.ts'
 import { studioApi } from '../api.ts'
 import type { CodeEditor } from '../editing/code-editor.ts'
 import { countProblems, formatMoment } from '../format.ts'
@@ -13,8 +13,19 @@ export type DraftDeps = {
   refreshPreview: () => Promise<void>
 }
 
+/** How the team's part (use-team.ts) saves a text (from the draft version this editor holds), and holds saving back. */
+export type DraftSaver = {
+  save: (text: string) => Promise<SaveDraftResponse>
+  /** A refused save waits for the person's choice (Take theirs, Keep mine): typing does not save meanwhile. */
+  waiting: () => boolean
+  /** The draft version this editor's text is now made from (after a restore). */
+  setBase: (version: number) => void
+}
+
 /** The draft: the text last saved, saving it, its problems and the status line that reports it all. */
 export type Draft = {
+  /** Set by use-team.ts: saves go through it once it is there. */
+  saverRef: RefObject<DraftSaver | null>
   /** The text last saved (as a draft, a publish or a restore). */
   savedTextRef: RefObject<string>
   /** Saves the text as the draft (when it changed, or always for 'button'); false when it could not. */
@@ -34,6 +45,7 @@ function firstStatus(detail: LaunchDetail, local: boolean): string {
 export function useDraft({ detail, canEdit, local, editorRef, refreshPreview }: DraftDeps): Draft {
   const savedTextRef = useRef(detail.draftText ?? detail.liveText)
   const saving = useRef<Promise<boolean> | null>(null)
+  const saverRef = useRef<DraftSaver | null>(null)
   const [problems, setProblems] = useState<StudioProblem[]>(detail.problems)
   const [status, setStatus] = useState(() => firstStatus(detail, local))
   const { slug } = detail
@@ -45,10 +57,15 @@ export function useDraft({ detail, canEdit, local, editorRef, refreshPreview }: 
       await saving.current
       const text = code.text()
       if (text === savedTextRef.current && reason === 'typing') return true
+      const saver = saverRef.current
+      if (saver?.waiting()) {
+        setStatus('Not saved: someone saved a newer draft. Choose Take theirs or Keep mine first.')
+        return false
+      }
       const run = (async () => {
         try {
           const doc = code.view.state.doc
-          const result = await studioApi.saveDraft(slug, text)
+          const result = await (saver ? saver.save(text) : studioApi.saveDraft(slug, text))
           savedTextRef.current = text
           setProblems(result.problems)
           code.showProblems(result.problems, doc)
@@ -70,5 +87,5 @@ export function useDraft({ detail, canEdit, local, editorRef, refreshPreview }: 
     [canEdit, editorRef, refreshPreview, slug],
   )
 
-  return { savedTextRef, saveDraft, problems, setProblems, status, setStatus }
+  return { savedTextRef, saverRef, saveDraft, problems, setProblems, status, setStatus }
 }

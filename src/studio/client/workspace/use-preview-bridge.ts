@@ -4,6 +4,7 @@ import { launchImagesBase, studioApi } from '../api.ts'
 import type { CodeEditor } from '../editing/code-editor.ts'
 import type { FromPreview, PagePart, ToPreview } from '../editing/preview-messages.ts'
 import { withStudioImages } from '../preview-config.ts'
+import { replacesShownPreview, type ShownPreview } from '../editing/preview-choice.ts'
 
 /** A page config as sent to the frames. */
 export type ConfigMessage = Extract<ToPreview, { type: 'config' }>
@@ -65,6 +66,7 @@ export function usePreviewBridge(
   }
   const { framesRef, shownRef, cursorPartRef, selectingFromRef } = refs
   const askedPhaseRef = useRef<string | undefined>(undefined)
+  const shownPhaseRef = useRef<ShownPreview>(null)
   const [phases, setPhases] = useState<PreviewPhases>()
   const post = useCallback((message: ToPreview, only?: Window) => postTo(framesRef, message, only), [framesRef])
 
@@ -72,8 +74,9 @@ export function usePreviewBridge(
     const answer: PreviewResponse | undefined = await studioApi
       .preview(slug, askedPhaseRef.current)
       .catch(() => undefined)
-    // Neither the draft nor the live text is without problems: the frames keep what they show.
-    if (!answer?.config) return
+    // The draft has problems (or neither text is without them): the frames keep the last good text typed.
+    if (!answer || !replacesShownPreview(answer, shownPhaseRef.current)) return
+    shownPhaseRef.current = { phase: answer.phases?.shown }
     setPhases(answer.phases)
     const message: ConfigMessage = {
       type: 'config',

@@ -40,7 +40,8 @@ export function usePublishing({ detail, local, words, editorRef, draft, refreshP
     setStatus(words.publishing)
     setPublished(undefined)
     try {
-      await draft.saveDraft('typing')
+      // A save refused over someone else's newer draft publishes nothing either: the person chooses first.
+      if (!(await draft.saveDraft('typing'))) return
       const result = await studioApi.publish(slug, { text: code.text(), message: message.trim() || undefined })
       savedTextRef.current = code.text()
       setPublished({ ...result, url: detail.localUrl })
@@ -60,6 +61,7 @@ export function usePublishing({ detail, local, words, editorRef, draft, refreshP
     const fresh = await studioApi.launch(slug)
     const restored = fresh.draftText ?? fresh.liveText
     savedTextRef.current = restored
+    draft.saverRef.current?.setBase(fresh.draftVersion ?? 0)
     editorRef.current?.replaceText(restored)
     draft.setProblems(fresh.problems)
     setPublished({ version, ms: 0, url: detail.localUrl, warning })

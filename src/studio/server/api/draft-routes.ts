@@ -1,26 +1,15 @@
 import type { Hono } from 'hono'
-import type { CheckResponse, SaveDraftResponse } from '../../protocol.ts'
+import type { CheckResponse } from '../../protocol.ts'
 import type { StudioContext, StudioEnv } from '../context.ts'
 import { problemsOf, studioProblems } from '../launches.ts'
 import { launchFor } from './access.ts'
 import { jsonBody, refuse, textLimit } from './respond.ts'
 
-/** PUT and DELETE /api/launches/:slug/draft (one draft a launch), and POST …/check (a text's problems, nothing kept). */
+/**
+ * DELETE /api/launches/:slug/draft (one draft a launch; PUT, saving it from a version, is draft-save-routes.ts), and
+ * POST …/check (a text's problems, nothing kept).
+ */
 export function addDraftRoutes(app: Hono<StudioEnv>, ctx: StudioContext): void {
-  app.put('/api/launches/:slug/draft', textLimit, async (c) => {
-    const launch = launchFor(ctx, c)
-    if (launch instanceof Response) return launch
-    const body = await jsonBody(c)
-    if (typeof body?.text !== 'string') return refuse(c, 400, 'Send the draft as {"text": "…"}.')
-    const now = ctx.clock()
-    await ctx.store.saveDraft(launch.slug, body.text, c.get('account').email, now)
-    await ctx.audit(c.get('account').email, 'save draft', launch.slug)
-    return c.json<SaveDraftResponse>({
-      savedAt: now.toISOString(),
-      problems: studioProblems(problemsOf(launch, body.text)),
-    })
-  })
-
   app.delete('/api/launches/:slug/draft', async (c) => {
     const launch = launchFor(ctx, c)
     if (launch instanceof Response) return launch

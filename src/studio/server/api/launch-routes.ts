@@ -17,16 +17,18 @@ export function addLaunchRoutes(app: Hono<StudioEnv>, ctx: StudioContext): void 
   app.get('/api/launches/:slug', async (c) => {
     const launch = launchFor(ctx, c)
     if (launch instanceof Response) return launch
-    const [summary, draft, live] = await Promise.all([
+    const [summary, draft, live, head] = await Promise.all([
       summaryOf(ctx, launch),
       ctx.store.getDraft(launch.slug),
       ctx.store.latestVersion(launch.slug),
+      ctx.store.draftHead(launch.slug),
     ])
     const liveText = live?.text ?? fileText(launch) ?? ''
     return c.json<LaunchDetail>({
       ...summary,
       liveText,
       ...(draft ? { draftText: draft.text } : {}),
+      draftVersion: head?.version ?? 0,
       problems: studioProblems(problemsOf(launch, draft?.text ?? liveText)),
     })
   })

@@ -1,6 +1,7 @@
 import { chmodSync, existsSync } from 'node:fs'
 import Database from 'better-sqlite3'
 import { ensurePrivateFile, privateFileMode } from '../../../server/store/private-files.ts'
+import { sqliteTeamSchema } from './sqlite-team.ts'
 
 // The same tables as supabase/migrations/*_studio.sql, in SQLite's types: times are ISO 8601 UTC text (they sort
 // as text), the launches of an account a JSON array (null: every launch).
@@ -79,6 +80,8 @@ const upgrades: Array<(db: Database.Database) => void> = [
       );
       CREATE INDEX studio_preview_links_launch ON studio_preview_links (launch);
     `),
+  // 3: draft versions and who has a launch open (issue 44, a team on one launch: sqlite-team.ts).
+  (db) => db.exec(sqliteTeamSchema),
 ]
 
 /** Brings a database to the newest schema, one transaction per version. */
