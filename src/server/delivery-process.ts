@@ -34,7 +34,7 @@ let composing: DeliveryComposing | undefined
 let launches = new Map<string, ComposingLaunch>()
 
 /** The server's launches as its function composes their e-mails (node.ts makeFunction): the same links and settings. */
-function useLaunches(list: DeliveryLaunches): void {
+function takeLaunches(list: DeliveryLaunches): void {
   if (!composing) return
   const { timeZone, notifyEmail, unsubscribeSecret } = composing
   launches = new Map(
@@ -51,7 +51,7 @@ function suppressionKeyOf(secret: string | undefined) {
 
 async function run(start: DeliveryStart): Promise<void> {
   composing = start.compose
-  useLaunches(start.compose.launches)
+  takeLaunches(start.compose.launches)
   // A low CPU priority: on a busy machine the server's answers go first, and delivery catches up when it is quieter
   // (what the outbox is for). Not the lowest (19): beside other busy processes that one got about 1 % of a core and
   // sent nothing for minutes; at 10 it gets about a tenth and keeps sending. Allowed to any process for itself.
@@ -110,7 +110,7 @@ process.on('SIGINT', () => {})
 process.on('disconnect', () => process.exit(0))
 process.on('message', (message: ToDelivery) => {
   if (message.type === 'kick') running?.kick()
-  else if (message.type === 'launches') useLaunches(message.launches)
+  else if (message.type === 'launches') takeLaunches(message.launches)
   else if (message.type === 'stop') void (running ? running.stop() : process.exit(0))
   else if (message.type === 'start' && !running) {
     run(message.start).catch((error: unknown) => {

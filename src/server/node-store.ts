@@ -117,7 +117,7 @@ export async function openNodeStore(options: NodeStoreOptions): Promise<NodeStor
           throw new StartupError(`${what} could not be done: ${(error as Error).message}`)
         }
         const timer = setInterval(
-          () => job().catch((error: unknown) => console.error(`${what} failed`, error)),
+          () => void job().catch((error: unknown) => console.error(`${what} failed`, error)),
           86_400_000,
         )
         timer.unref()
@@ -200,7 +200,7 @@ async function openPostgres(options: NodeStoreOptions & { databaseUrl: string })
         throw new StartupError(`${what} could not be done: ${(error as Error).message}`)
       }
       const timer = setInterval(
-        () => attempt().catch((error: unknown) => console.error(`${what} failed`, error)),
+        () => void attempt().catch((error: unknown) => console.error(`${what} failed`, error)),
         3_600_000,
       )
       timer.unref()

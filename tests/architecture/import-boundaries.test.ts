@@ -33,6 +33,32 @@ export const allowed: Record<string, readonly string[] | typeof anything> = {
     'src/server/site/',
     'src/server/leads-page/',
     'src/server/release/',
+    'src/server/start/',
+    'src/server/function/',
+  ],
+  'src/server/function/': [
+    'schema/',
+    'src/server/settings/',
+    'src/server/registration/',
+    'src/server/store/',
+    'src/server/delivery/',
+    'src/server/site/',
+    'src/server/compose-later.ts',
+  ],
+  'src/server/start/': [
+    'schema/',
+    'src/server/settings/',
+    'src/server/registration/',
+    'src/server/store/',
+    'src/server/delivery/',
+    'src/server/site/',
+    'src/server/leads-page/',
+    'src/server/app.ts',
+    'src/server/env.ts',
+    'src/server/node-options.ts',
+    'src/server/node-store.ts',
+    'src/server/node-listen.ts',
+    'src/server/delivery-supervisor.ts',
   ],
   'src/server/settings/': ['schema/'],
   'src/server/registration/': ['schema/', 'src/server/settings/', 'src/server/store/sign-in-counts.ts'],
@@ -105,7 +131,15 @@ const nodeOnly = new Set([...builtinModules, ...builtinModules.map((m) => `node:
  */
 const isStoreDriver = (file: string) =>
   /^src\/server\/store\/((sqlite|postgres)\/|[^/]+\/(sqlite|postgres)-[^/]+$)/.test(file)
-const mayChooseDriver = new Set(['src/server/store/', 'src/server/', 'supabase/', 'src/cli/', 'src/build/', 'tests/'])
+const mayChooseDriver = new Set([
+  'src/server/store/',
+  'src/server/',
+  'src/server/start/',
+  'supabase/',
+  'src/cli/',
+  'src/build/',
+  'tests/',
+])
 
 /** The import specifiers of a TypeScript source: static imports (type-only too), re-exports, dynamic import(). */
 export function importsOf(source: string): string[] {
@@ -268,7 +302,7 @@ const maxLines = 450
  * Files that Prettier's layout (one commit after this one) takes past 450 lines, each cut in two by the commits that
  * follow it; the list only shrinks, and the rule holds for every other file meanwhile.
  */
-const waitingForSplit = new Set(['src/server/app.ts', 'src/server/node.ts'])
+const waitingForSplit = new Set<string>([])
 
 describe('import boundaries', () => {
   const files = [...listSources('src'), ...listSources('schema'), ...listSources('supabase/functions')]

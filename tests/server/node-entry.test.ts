@@ -59,6 +59,8 @@ describe('node entry: refusing to start', () => {
       DIST_DIR: distDir,
       PORT: 'eighty',
       SMTP_URL: 'http://mail.example.com',
+      // Set, so that the six malformed settings are the only ones listed (PUBLIC_URL is required with SMTP_URL).
+      PUBLIC_URL: 'https://www.example.com',
       RATE_LIMIT_PER_MINUTE: '-1',
       ALLOWED_ORIGINS: 'https://www.example.com/register',
       NOTIFY_EMAIL: 'sales-at-example.com',

@@ -27,6 +27,13 @@ function setAttribute(tag: string, name: string, value: string | undefined): str
 }
 
 /** The class of the first element matching `pattern` in `html`, to give an added field the form's own look. */
+/** A value as an input shows it: a form's values are text, numbers or booleans. */
+function textOf(value: unknown): string {
+  if (typeof value === 'string') return value
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value)
+  return value === undefined || value === null ? '' : JSON.stringify(value)
+}
+
 function classOf(html: string, pattern: RegExp): string {
   const tag = pattern.exec(html)?.[0]
   return tag ? (attributesOf(tag).get('class') ?? '') : ''
@@ -38,7 +45,7 @@ function addedField(form: string, field: string, label: string, value: unknown, 
   const labelClass = classOf(form, /<label\b[^>]*\sfor="[^"]*"[^>]*>/)
   const inputClass = classOf(form, /<input\b(?=[^>]*\stype="(?:text|email|tel)")[^>]*>/)
   const errorClass = classOf(form, /<p\b[^>]*\sid="[^"]*__error"[^>]*>/)
-  const text = value === undefined || value === null ? '' : String(value)
+  const text = textOf(value)
   return (
     `<div><label for="${id}" class="${escapeHtml(labelClass)}">${escapeHtml(label)}</label>` +
     `<input id="${id}" name="${escapeHtml(field)}" type="text" value="${escapeHtml(text)}" aria-invalid="true" aria-describedby="${id}__error" class="${escapeHtml(inputClass)}"/>` +
@@ -73,7 +80,7 @@ export function fillFormPage(
     if (name === undefined || !(name in values || name in errors)) return tag
     shown.add(name)
     const value = values[name]
-    const text = value === undefined || value === null ? '' : String(value)
+    const text = textOf(value)
     let out = tag
     const type = attributes.get('type') ?? 'text'
     if (type === 'radio' || type === 'checkbox')
@@ -96,7 +103,7 @@ export function fillFormPage(
     if (name === undefined || !(name in values || name in errors)) return whole
     shown.add(name)
     const value = values[name]
-    return `${open}${escapeHtml(value === undefined || value === null ? '' : String(value))}${close}`
+    return `${open}${escapeHtml(textOf(value))}${close}`
   })
   for (const [id, message] of messageTargets) {
     form = form.replace(

@@ -77,7 +77,11 @@ export function createLaunchChooser(settings: LaunchChoiceSettings): (caller: La
       }
     }
     if (typeof named !== 'string' || !all.includes(named)) {
-      return { ok: false, status: 400, error: `There is no launch "${String(named).slice(0, 64)}" here.` }
+      return {
+        ok: false,
+        status: 400,
+        error: `There is no launch "${(typeof named === 'string' ? named : (JSON.stringify(named) ?? 'undefined')).slice(0, 64)}" here.`,
+      }
     }
     if (!from.includes(named)) {
       const who =

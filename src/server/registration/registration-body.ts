@@ -177,9 +177,9 @@ export function controlCharacterErrors(
 
 /** The User-Agent as stored: control characters blanked, at most 512 characters, null when empty. */
 export function userAgentOf(header: string | undefined): string | null {
-  // eslint-disable-next-line no-control-regex
   return (
     (header ?? '')
+      // eslint-disable-next-line no-control-regex -- control characters are what is blanked
       .replace(/[\u0000-\u001f\u007f]/g, ' ')
       .trim()
       .slice(0, 512) || null

@@ -24,10 +24,10 @@ export const allowMethods = 'POST, OPTIONS'
 export type GuardOptions = {
   originPolicy: OriginPolicy
   /** The site a plain form post comes from, when it is one of ours. */
-  formPostSite(c: Context): string | undefined
+  formPostSite: (c: Context) => string | undefined
   limiter: RateLimiter
   clock: () => Date
-  clientAddressOf(c: Context): string
+  clientAddressOf: (c: Context) => string
   anonKeys: string[]
   maxSize: number
 }

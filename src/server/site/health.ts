@@ -1,4 +1,3 @@
-import type { Context } from 'hono'
 import type { LeadStore } from '../store/store.ts'
 
 /** How many launches a server has, and the names of those broken or not published (never where or why). */
@@ -14,7 +13,7 @@ export function healthHandler(
   log?: { error(message: string, error?: unknown): void },
   launches?: () => LaunchHealth,
 ) {
-  return async (_c: Context): Promise<Response> => {
+  return async (): Promise<Response> => {
     const headers = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }
     try {
       const counts = await store.countMessages()

@@ -67,6 +67,39 @@ export type PublishedLaunchesOptions<T> = {
 /** What serves the launches now; `current()` re-reads the database when the last reading is older than refreshMs. */
 export type PublishedLaunches<T> = { current(): Promise<T> }
 
+/** What a launch served before, kept when its new version cannot be served (nothing for a launch that is new). */
+function servedBefore(
+  slug: string,
+  servedLaunches: FunctionLaunch[],
+  servedNumbers: Map<string, number>,
+): PublishedContract[] {
+  const before = servedLaunches.find((launch) => launch.slug === slug)
+  return before ? [{ launch: slug, number: servedNumbers.get(slug) ?? 0, contract: before }] : []
+}
+
+/** The launches whose new version alone cannot be served with what is served now (each is logged). */
+function unservable<T>(
+  options: PublishedLaunchesOptions<T>,
+  good: PublishedContract[],
+  servedLaunches: FunctionLaunch[],
+  servedNumbers: Map<string, number>,
+  log: (message: string) => void,
+): Set<string> {
+  const changed = good.filter((row) => servedNumbers.get(row.launch) !== row.number)
+  const failing = changed.filter((row) => {
+    try {
+      options.make(launchesToServe(servedLaunches, [row]))
+      return false
+    } catch (reason) {
+      log(
+        `send-contact-email: version ${row.number} of launch ${row.launch} cannot be served (${(reason as Error).message}); serving the one before.`,
+      )
+      return true
+    }
+  })
+  return new Set(failing.map((row) => row.launch))
+}
+
 /**
  * Keeps what serves the published launches. Concurrent callers share one reading; a reading that fails keeps the
  * last launches (the bundle's before any) and is tried again after refreshMs. A version `make` refuses (its schema
@@ -108,8 +141,7 @@ export function createPublishedLaunches<T>(options: PublishedLaunchesOptions<T>)
       log(
         `send-contact-email: version ${row.number} of launch ${row.launch} has no usable contract; serving the one before.`,
       )
-      const before = servedLaunches.find((launch) => launch.slug === row.launch)
-      return before ? [{ launch: row.launch, number: servedNumbers.get(row.launch) ?? 0, contract: before }] : []
+      return servedBefore(row.launch, servedLaunches, servedNumbers)
     })
     let launches = launchesToServe(options.bundle, good)
     try {
@@ -118,26 +150,10 @@ export function createPublishedLaunches<T>(options: PublishedLaunchesOptions<T>)
       if (!served) throw error
       // One launch's version that cannot be served is that launch's problem alone: it keeps what it served before
       // (or waits, if new), and every other launch's new version goes live.
-      const bad = new Set(
-        good
-          .filter((row) => servedNumbers.get(row.launch) !== row.number)
-          .filter((row) => {
-            try {
-              options.make(launchesToServe(servedLaunches, [row]))
-              return false
-            } catch (reason) {
-              log(
-                `send-contact-email: version ${row.number} of launch ${row.launch} cannot be served (${(reason as Error).message}); serving the one before.`,
-              )
-              return true
-            }
-          })
-          .map((row) => row.launch),
-      )
+      const bad = unservable(options, good, servedLaunches, servedNumbers, log)
       good = good.flatMap((row): PublishedContract[] => {
         if (!bad.has(row.launch)) return [row]
-        const before = servedLaunches.find((launch) => launch.slug === row.launch)
-        return before ? [{ launch: row.launch, number: servedNumbers.get(row.launch) ?? 0, contract: before }] : []
+        return servedBefore(row.launch, servedLaunches, servedNumbers)
       })
       launches = launchesToServe(options.bundle, good)
       try {

@@ -129,26 +129,169 @@ function nextVersionDir(versionsDir: string, slug: string): string {
   return path.join(dir, String(Math.max(0, ...numbers) + 1))
 }
 
+/** What a publish or an adoption works with: the options, and how a replaced version leaves the disk. */
+type Publishing = { options: PublisherOptions; retire(version: LaunchVersion | undefined): void }
+
+/** The first line of an error's message, for a problem a person reads. */
+const firstLineOf = (error: unknown) => (error as Error).message?.split('\n')[0] ?? String(error)
+
+function noSuchLaunch(slug: string): PublishResult {
+  return {
+    ok: false,
+    problems: [
+      problemOf(
+        path.join('launches', slug),
+        'the launch',
+        `There is no launch "${slug}": the folder launches/${slug}/ (with its page.config.json and public/) does not exist.`,
+        `Start it first (npm run new-launch -- ${slug}, or New launch in the studio), then publish.`,
+      ),
+    ],
+  }
+}
+
+/** Builds a checked config into its next version folder and keeps it for the other servers; a problem leaves nothing. */
+async function buildVersion(
+  { options }: Publishing,
+  slug: string,
+  configText: string,
+  configFile: string,
+  config: CheckedConfig,
+): Promise<{ ok: true; version: LaunchVersion } | { ok: false; problems: Problem[] }> {
+  const outDir = nextVersionDir(options.versionsDir, slug)
+  const failed = (where: string, message: string, fix: string) => {
+    rmSync(outDir, { recursive: true, force: true })
+    return { ok: false as const, problems: [problemOf(configFile, where, message, fix)] }
+  }
+  let version: LaunchVersion | undefined
+  let manifest: VersionManifest
+  try {
+    manifest = await config.build(outDir)
+    version = await options.readVersion(outDir, manifest)
+    if (!version) throw new Error(`the build wrote no index.html into ${outDir}`)
+  } catch (error) {
+    return failed(
+      'the build',
+      `The launch could not be built: ${firstLineOf(error)}`,
+      'Nothing was changed: the live version keeps serving. Fix what the message names (an image, usually) and publish again.',
+    )
+  }
+  try {
+    await options.share?.(slug, configText, outDir, manifest)
+  } catch (error) {
+    return failed(
+      'the database',
+      `The version could not be kept for the other servers: ${firstLineOf(error)}`,
+      'Nothing was changed on any server. Check that the database (DATABASE_URL) is reachable, then publish again.',
+    )
+  }
+  return { ok: true, version }
+}
+
+/** Writes the config, serves the version from now on and retires the one it replaces. */
+function swapIn(
+  publishing: Publishing,
+  folder: LaunchFolder,
+  version: LaunchVersion,
+  configText: string,
+  siteName: string,
+) {
+  const { slug } = folder
+  writeFileAtomically(folder.configFile, configText)
+  const launch = { slug, isDefault: folder.isDefault, configFile: folder.configFile, siteName }
+  publishing.retire(publishing.options.live.swap(slug, version, launch))
+}
+
+async function publishNow(
+  publishing: Publishing,
+  slug: string,
+  configText: string,
+  started: number,
+): Promise<PublishResult> {
+  const { options } = publishing
+  const folder = options.live.current().get(slug) ?? options.builder.find(slug)
+  if (!folder) return noSuchLaunch(slug)
+  const checked = options.builder.check(slug, folder.configFile, configText)
+  if (!checked.ok) return checked
+  const built = await buildVersion(publishing, slug, configText, folder.configFile, checked.config)
+  if (!built.ok) return built
+  swapIn(publishing, { ...folder, slug }, built.version, configText, checked.config.siteName)
+  try {
+    checked.config.published?.()
+  } catch (error) {
+    // Served and written already: the function's bundle catches up at the next build.
+    console.error(`Publish of ${slug}: the function's bundle could not be updated: ${(error as Error).message}`)
+  }
+  options.onPublished?.(slug)
+  return { ok: true, ms: Date.now() - started }
+}
+
+/** A launch made on another server (New launch there): its folder here, then the launch, unpublished until the swap. */
+function folderFor({ options }: Publishing, slug: string, configText: string): LaunchFolder | undefined {
+  const known = options.live.current().get(slug) ?? options.builder.find(slug)
+  if (known) return { ...known, slug }
+  const file = options.builder.fileFor?.(slug)
+  if (!file) return undefined
+  mkdirSync(path.join(path.dirname(file), 'public'), { recursive: true })
+  writeFileAtomically(file, configText)
+  const folder = options.builder.find(slug)
+  if (folder) options.live.add({ ...folder, version: undefined })
+  return folder
+}
+
+async function adoptNow(publishing: Publishing, slug: string, build: AdoptedBuild): Promise<boolean> {
+  if (!build.stillNew()) return false
+  const { options } = publishing
+  const folder = folderFor(publishing, slug, build.configText)
+  if (!folder) return false
+  const outDir = nextVersionDir(options.versionsDir, slug)
+  let version: LaunchVersion | undefined
+  try {
+    version = await options.readVersion(outDir, await build.fill(outDir))
+    if (!version) throw new Error(`the version has no index.html`)
+  } catch (error) {
+    rmSync(outDir, { recursive: true, force: true })
+    throw error
+  }
+  swapIn(publishing, folder, version, build.configText, build.siteName)
+  options.onPublished?.(slug)
+  return true
+}
+
+/** Retires replaced versions after a while (requests may still read them); `clear` forgets the pending ones. */
+function createRetirement(options: PublisherOptions) {
+  const retireAfterMs = options.retireAfterMs ?? 60_000
+  const retiring = new Set<ReturnType<typeof setTimeout>>()
+  return {
+    retire(version: LaunchVersion | undefined): void {
+      // Only a publish's own folders: dist/<slug>/ is npm run build's, left as it is.
+      if (!version || !version.distDir.startsWith(options.versionsDir + path.sep)) return
+      const timer = setTimeout(() => {
+        retiring.delete(timer)
+        rmSync(version.distDir, { recursive: true, force: true })
+      }, retireAfterMs)
+      timer.unref()
+      retiring.add(timer)
+    },
+    clear(): void {
+      for (const timer of retiring) clearTimeout(timer)
+      retiring.clear()
+    },
+  }
+}
+
 /** The publisher, with `close` to remove its versions folder when the server has stopped answering. */
 export function createLaunchPublisher(
   options: PublisherOptions,
 ): LaunchPublisher & { close(): void; adopt(slug: string, build: AdoptedBuild): Promise<boolean> } {
-  const retireAfterMs = options.retireAfterMs ?? 60_000
-  const retiring = new Set<ReturnType<typeof setTimeout>>()
+  const retirement = createRetirement(options)
+  const publishing: Publishing = { options, retire: (version) => retirement.retire(version) }
   // One build at a time: two Vite builds at once on a small machine take longer than one after the other.
   let queue: Promise<unknown> = Promise.resolve()
-
-  function retire(version: LaunchVersion | undefined): void {
-    // Only a publish's own folders: dist/<slug>/ is npm run build's, left as it is.
-    if (!version || !version.distDir.startsWith(options.versionsDir + path.sep)) return
-    const timer = setTimeout(() => {
-      retiring.delete(timer)
-      rmSync(version.distDir, { recursive: true, force: true })
-    }, retireAfterMs)
-    timer.unref()
-    retiring.add(timer)
+  const inTurn = <T>(work: () => Promise<T>): Promise<T> => {
+    const result = queue.then(work)
+    queue = result.catch(() => {})
+    return result
   }
-
   const servedOf = (launch: LiveLaunch): ServedLaunch => ({
     slug: launch.slug,
     siteName: launch.siteName,
@@ -156,133 +299,14 @@ export function createLaunchPublisher(
     status: statusOf(launch),
     localUrl: options.localUrlOf(launch),
   })
-
-  async function publishNow(slug: string, configText: string, started: number): Promise<PublishResult> {
-    const known = options.live.current().get(slug)
-    const folder = known ?? options.builder.find(slug)
-    if (!folder) {
-      return {
-        ok: false,
-        problems: [
-          problemOf(
-            path.join('launches', slug),
-            'the launch',
-            `There is no launch "${slug}": the folder launches/${slug}/ (with its page.config.json and public/) does not exist.`,
-            `Start it first (npm run new-launch -- ${slug}, or New launch in the studio), then publish.`,
-          ),
-        ],
-      }
-    }
-    const checked = options.builder.check(slug, folder.configFile, configText)
-    if (!checked.ok) return checked
-    const outDir = nextVersionDir(options.versionsDir, slug)
-    let version: LaunchVersion | undefined
-    let manifest: VersionManifest
-    try {
-      manifest = await checked.config.build(outDir)
-      version = await options.readVersion(outDir, manifest)
-      if (!version) throw new Error(`the build wrote no index.html into ${outDir}`)
-    } catch (error) {
-      rmSync(outDir, { recursive: true, force: true })
-      const message = (error as Error).message?.split('\n')[0] ?? String(error)
-      return {
-        ok: false,
-        problems: [
-          problemOf(
-            folder.configFile,
-            'the build',
-            `The launch could not be built: ${message}`,
-            'Nothing was changed: the live version keeps serving. Fix what the message names (an image, usually) and publish again.',
-          ),
-        ],
-      }
-    }
-    try {
-      await options.share?.(slug, configText, outDir, manifest)
-    } catch (error) {
-      rmSync(outDir, { recursive: true, force: true })
-      const message = (error as Error).message?.split('\n')[0] ?? String(error)
-      return {
-        ok: false,
-        problems: [
-          problemOf(
-            folder.configFile,
-            'the database',
-            `The version could not be kept for the other servers: ${message}`,
-            'Nothing was changed on any server. Check that the database (DATABASE_URL) is reachable, then publish again.',
-          ),
-        ],
-      }
-    }
-    writeFileAtomically(folder.configFile, configText)
-    const previous = options.live.swap(slug, version, {
-      slug,
-      isDefault: folder.isDefault,
-      configFile: folder.configFile,
-      siteName: checked.config.siteName,
-    })
-    retire(previous)
-    try {
-      checked.config.published?.()
-    } catch (error) {
-      // Served and written already: the function's bundle catches up at the next build.
-      console.error(`Publish of ${slug}: the function's bundle could not be updated: ${(error as Error).message}`)
-    }
-    options.onPublished?.(slug)
-    return { ok: true, ms: Date.now() - started }
-  }
-
-  async function adoptNow(slug: string, build: AdoptedBuild): Promise<boolean> {
-    if (!build.stillNew()) return false
-    let folder = options.live.current().get(slug) ?? options.builder.find(slug)
-    if (!folder) {
-      // A launch made on another server (New launch there): its folder here, then the launch, unpublished until the swap.
-      const file = options.builder.fileFor?.(slug)
-      if (!file) return false
-      mkdirSync(path.join(path.dirname(file), 'public'), { recursive: true })
-      writeFileAtomically(file, build.configText)
-      folder = options.builder.find(slug)
-      if (!folder) return false
-      options.live.add({ ...folder, version: undefined })
-    }
-    const outDir = nextVersionDir(options.versionsDir, slug)
-    let version: LaunchVersion | undefined
-    try {
-      version = await options.readVersion(outDir, await build.fill(outDir))
-      if (!version) throw new Error(`the version has no index.html`)
-    } catch (error) {
-      rmSync(outDir, { recursive: true, force: true })
-      throw error
-    }
-    writeFileAtomically(folder.configFile, build.configText)
-    retire(
-      options.live.swap(slug, version, {
-        slug,
-        isDefault: folder.isDefault,
-        configFile: folder.configFile,
-        siteName: build.siteName,
-      }),
-    )
-    options.onPublished?.(slug)
-    return true
-  }
-
   return {
     /** Serves a build another server published, in turn with this server's own publishes; false when not needed. */
-    adopt(slug: string, build: AdoptedBuild): Promise<boolean> {
-      const result = queue.then(() => adoptNow(slug, build))
-      queue = result.catch(() => {})
-      return result
-    },
+    adopt: (slug, build) => inTurn(() => adoptNow(publishing, slug, build)),
     publish(slug, configText) {
       const started = Date.now()
-      const result = queue.then(() => publishNow(slug, configText, started))
-      queue = result.catch(() => {})
-      return result
+      return inTurn(() => publishNow(publishing, slug, configText, started))
     },
-    list() {
-      return options.live.current().launches.map(servedOf)
-    },
+    list: () => options.live.current().launches.map(servedOf),
     add(slug) {
       const known = options.live.current().get(slug)
       if (known) return servedOf(known)
@@ -293,8 +317,7 @@ export function createLaunchPublisher(
       return added && servedOf(added)
     },
     close() {
-      for (const timer of retiring) clearTimeout(timer)
-      retiring.clear()
+      retirement.clear()
       rmSync(options.versionsDir, { recursive: true, force: true })
     },
   }

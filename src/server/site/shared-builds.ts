@@ -65,6 +65,73 @@ function isManifest(value: unknown): value is VersionManifest {
   return typeof (value as VersionManifest | undefined)?.contract?.slug === 'string'
 }
 
+function siteNameOf(configText: string, slug: string): string {
+  try {
+    return (JSON.parse(configText.replace(/^\uFEFF/, '')) as { site?: { name?: string } }).site?.name ?? slug
+  } catch {
+    // A published text is always JSON; the slug is name enough otherwise.
+    return slug
+  }
+}
+
+/** Writes a build's files into `outDir` (a path that would leave it is skipped). */
+function writeFiles(outDir: string, files: BuildFile[]): void {
+  for (const file of files) {
+    const target = inside(outDir, file.path)
+    if (!target) continue
+    mkdirSync(path.dirname(target), { recursive: true })
+    writeFileSync(target, file.bytes)
+  }
+}
+
+/** The launch's public/images gets the pictures the build has and it lacks (uploaded on another server's studio). */
+function copyMissingPictures(configFile: string | undefined, files: BuildFile[]): void {
+  if (!configFile) return
+  const imagesDir = path.join(path.dirname(configFile), 'public', 'images')
+  for (const file of files) {
+    if (!file.path.startsWith('images/') || /\.(br|gz)$/.test(file.path)) continue
+    const target = inside(imagesDir, file.path.slice('images/'.length))
+    if (!target || existsSync(target)) continue
+    mkdirSync(path.dirname(target), { recursive: true })
+    writeFileSync(target, file.bytes)
+  }
+}
+
+/** What offering this server's launches needs: the shelf, what is served here, and how to remember and share. */
+type Offering = {
+  options: BuildSharingOptions
+  served: ReadonlyMap<string, Served>
+  remember: (slug: string, entry: Served) => void
+  share: BuildSharing['share']
+}
+
+/** At start: a launch the database lacks, or whose file changed here since, is published from here for all. */
+async function offerLocal({ options, served, remember, share }: Offering): Promise<void> {
+  const latest = await options.shelf.latest()
+  for (const launch of options.live.current().launches) {
+    // A launch with problems keeps them here: its last good build is not offered with a text that has them.
+    if (!launch.version || launch.problem || !launch.configFile || !existsSync(launch.configFile)) continue
+    const text = readFileSync(launch.configFile, 'utf8')
+    const known = served.get(launch.slug)
+    const changedHere = known !== undefined && known.sha !== sha(text)
+    const newest = latest.get(launch.slug)
+    if (newest !== undefined && !changedHere) {
+      // The same text as the database's newest: nothing to fetch, this server's build serves it.
+      if (!known && sha(text) === sha((await options.shelf.get(launch.slug, newest))?.configText ?? ''))
+        remember(launch.slug, { number: newest, sha: sha(text) })
+      continue
+    }
+    const manifest = readVersionManifest(launch.version.distDir) ?? {
+      contract: launch.version.contract,
+      tagManager: false,
+    }
+    await share(launch.slug, text, launch.version.distDir, manifest)
+    options.log.info(
+      `Launch ${launch.slug}: ${changedHere ? 'its file changed on this server, so this version' : 'this version'} is now every server's (number ${served.get(launch.slug)!.number}).`,
+    )
+  }
+}
+
 export function createBuildSharing(options: BuildSharingOptions): BuildSharing {
   const pollMs = options.pollMs ?? 2_000
   const served = new Map<string, Served>(Object.entries(readState(options.stateFile)))
@@ -90,44 +157,19 @@ export function createBuildSharing(options: BuildSharingOptions): BuildSharing {
     if (!build || !publisher) return
     const { manifest, configText, files } = build
     if (!isManifest(manifest)) throw new Error(`version ${number} of ${slug} in the database has no manifest`)
-    let siteName = slug
-    try {
-      siteName = (JSON.parse(configText.replace(/^\uFEFF/, '')) as { site?: { name?: string } }).site?.name ?? slug
-    } catch {
-      // A published text is always JSON; the slug is name enough otherwise.
-    }
     const adopted = await publisher.adopt(slug, {
       configText,
-      siteName,
+      siteName: siteNameOf(configText, slug),
       stillNew: () => (served.get(slug)?.number ?? 0) < number,
-      async fill(outDir) {
-        for (const file of files) {
-          const target = inside(outDir, file.path)
-          if (!target) continue
-          mkdirSync(path.dirname(target), { recursive: true })
-          writeFileSync(target, file.bytes)
-        }
-        return manifest
+      fill: (outDir) => {
+        writeFiles(outDir, files)
+        return Promise.resolve(manifest)
       },
     })
     if (!adopted) return
     remember(slug, { number, sha: sha(configText) })
-    copyMissingPictures(slug, files)
+    copyMissingPictures(options.live.current().get(slug)?.configFile, files)
     options.log.info(`Launch ${slug}: now serving version ${number}, published on another server.`)
-  }
-
-  /** The launch's public/images gets the pictures the build has and it lacks (uploaded on another server's studio). */
-  function copyMissingPictures(slug: string, files: BuildFile[]): void {
-    const configFile = options.live.current().get(slug)?.configFile
-    if (!configFile) return
-    const imagesDir = path.join(path.dirname(configFile), 'public', 'images')
-    for (const file of files) {
-      if (!file.path.startsWith('images/') || /\.(br|gz)$/.test(file.path)) continue
-      const target = inside(imagesDir, file.path.slice('images/'.length))
-      if (!target || existsSync(target)) continue
-      mkdirSync(path.dirname(target), { recursive: true })
-      writeFileSync(target, file.bytes)
-    }
   }
 
   async function look(): Promise<void> {
@@ -150,42 +192,12 @@ export function createBuildSharing(options: BuildSharingOptions): BuildSharing {
     return running
   }
 
-  /** At start: a launch the database lacks, or whose file changed here since, is published from here for all. */
-  async function offerLocal(): Promise<void> {
-    const latest = await options.shelf.latest()
-    for (const launch of options.live.current().launches) {
-      // A launch with problems keeps them here: its last good build is not offered with a text that has them.
-      if (!launch.version || launch.problem || !launch.configFile || !existsSync(launch.configFile)) continue
-      const text = readFileSync(launch.configFile, 'utf8')
-      const known = served.get(launch.slug)
-      const changedHere = known !== undefined && known.sha !== sha(text)
-      if (latest.has(launch.slug) && !changedHere) {
-        // The same text as the database's newest: nothing to fetch, this server's build serves it.
-        if (
-          !known &&
-          sha(text) === sha((await options.shelf.get(launch.slug, latest.get(launch.slug)!))?.configText ?? '')
-        ) {
-          remember(launch.slug, { number: latest.get(launch.slug)!, sha: sha(text) })
-        }
-        continue
-      }
-      const manifest = readVersionManifest(launch.version.distDir) ?? {
-        contract: launch.version.contract,
-        tagManager: false,
-      }
-      await share(launch.slug, text, launch.version.distDir, manifest)
-      options.log.info(
-        `Launch ${launch.slug}: ${changedHere ? 'its file changed on this server, so this version' : 'this version'} is now every server's (number ${served.get(launch.slug)!.number}).`,
-      )
-    }
-  }
-
   return {
     share,
     sync,
     async start(adopter) {
       publisher = adopter
-      await offerLocal()
+      await offerLocal({ options, served, remember, share })
       await sync()
       timer = setInterval(() => {
         sync().catch((error: unknown) =>

@@ -62,18 +62,13 @@ export type StaticSiteOptions = {
   pagesDir?: (c: Context) => string
 }
 
-/**
- * A Hono handler serving the built site: `/` → index.html, `/privacy` → privacy.html, files as they are, hashed files under /assets/ cached
- * for a year, HTML revalidated every time, precompressed .br/.gz siblings when the client accepts them, and
- * 404.html with status 404 for anything else. Paths never leave distDir, not even through a symlink.
- */
-export function createStaticSite(options: StaticSiteOptions) {
-  const root = path.resolve(options.distDir)
+type FileStat = (file: string) => Promise<Stats | undefined>
+
+/** The file's stats when it is a regular file whose real path (symlinks resolved) lies inside `root`. */
+function createFileStat(root: string): FileStat {
   // dist/ itself may be a symlink (a release folder); what it contains may not lead out of it.
   let realRoot: Promise<string> | undefined
-
-  /** The file's stats when it is a regular file whose real path (symlinks resolved) lies inside distDir. */
-  async function fileStat(file: string): Promise<Stats | undefined> {
+  return async (file) => {
     try {
       realRoot ??= realpath(root)
       const [real, top] = await Promise.all([realpath(file), realRoot])
@@ -84,51 +79,92 @@ export function createStaticSite(options: StaticSiteOptions) {
       return undefined
     }
   }
+}
 
-  async function send(c: Context, file: string, info: Stats, status: number, relative: string): Promise<Response> {
-    const ext = path.extname(file).toLowerCase()
-    const headers = new Headers({
-      'content-type': contentTypes[ext] ?? 'application/octet-stream',
-      'x-content-type-options': 'nosniff',
-      ...(contentTypes[ext]?.startsWith('image/') ? { 'content-security-policy': imageContentSecurityPolicy } : {}),
-      'cache-control': relative.startsWith('assets/')
-        ? 'public, max-age=31536000, immutable'
-        : ext === '.html'
-          ? 'no-cache'
-          : 'public, max-age=3600',
-    })
-    let body = file
-    let size = info.size
-    if (compressible.has(ext)) {
-      headers.set('vary', 'Accept-Encoding')
-      const encodings = accepted(c.req.header('accept-encoding'))
-      for (const [encoding, suffix] of [
-        ['br', '.br'],
-        ['gzip', '.gz'],
-      ] as const) {
-        if (!encodings.has(encoding)) continue
-        const compressed = await fileStat(file + suffix)
-        if (compressed) {
-          headers.set('content-encoding', encoding)
-          body = file + suffix
-          size = compressed.size
-          break
-        }
-      }
-    }
-    const etag = `W/"${size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}${body === file ? '' : path.extname(body)}"`
-    headers.set('etag', etag)
-    headers.set('last-modified', info.mtime.toUTCString())
-    if (status === 200 && c.req.header('if-none-match') === etag) return new Response(null, { status: 304, headers })
-    headers.set('content-length', String(size))
-    if (c.req.method === 'HEAD') return new Response(null, { status, headers })
-    return new Response(Readable.toWeb(createReadStream(body)) as ReadableStream, { status, headers })
+function headersOf(ext: string, relative: string): Headers {
+  return new Headers({
+    'content-type': contentTypes[ext] ?? 'application/octet-stream',
+    'x-content-type-options': 'nosniff',
+    ...(contentTypes[ext]?.startsWith('image/') ? { 'content-security-policy': imageContentSecurityPolicy } : {}),
+    'cache-control': relative.startsWith('assets/')
+      ? 'public, max-age=31536000, immutable'
+      : ext === '.html'
+        ? 'no-cache'
+        : 'public, max-age=3600',
+  })
+}
+
+/** The precompressed sibling (.br, then .gz) the client accepts, if one exists. */
+async function compressedOf(c: Context, file: string, fileStat: FileStat) {
+  const encodings = accepted(c.req.header('accept-encoding'))
+  for (const [encoding, suffix] of [
+    ['br', '.br'],
+    ['gzip', '.gz'],
+  ] as const) {
+    if (!encodings.has(encoding)) continue
+    const compressed = await fileStat(file + suffix)
+    if (compressed) return { encoding, body: file + suffix, size: compressed.size }
   }
+  return undefined
+}
+
+/** Sends a file with its type, caching, ETag (304 when it matches) and, where accepted, its precompressed copy. */
+async function sendFile(c: Context, fileStat: FileStat, file: string, info: Stats, status: number, relative: string) {
+  const ext = path.extname(file).toLowerCase()
+  const headers = headersOf(ext, relative)
+  let body = file
+  let size = info.size
+  if (compressible.has(ext)) {
+    headers.set('vary', 'Accept-Encoding')
+    const compressed = await compressedOf(c, file, fileStat)
+    if (compressed) {
+      headers.set('content-encoding', compressed.encoding)
+      body = compressed.body
+      size = compressed.size
+    }
+  }
+  const etag = `W/"${size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}${body === file ? '' : path.extname(body)}"`
+  headers.set('etag', etag)
+  headers.set('last-modified', info.mtime.toUTCString())
+  if (status === 200 && c.req.header('if-none-match') === etag) return new Response(null, { status: 304, headers })
+  headers.set('content-length', String(size))
+  if (c.req.method === 'HEAD') return new Response(null, { status, headers })
+  return new Response(Readable.toWeb(createReadStream(body)) as ReadableStream, { status, headers })
+}
+
+/** The file a request's path names, relative to the site ('index.html' for a folder); undefined for none allowed. */
+function relativePathOf(c: Context, root: string): string | undefined {
+  let pathname: string
+  try {
+    pathname = decodeURIComponent(new URL(c.req.url).pathname)
+  } catch {
+    return undefined
+  }
+  if (pathname.includes('\0')) return undefined
+  let relative = path.posix.normalize(pathname).replace(/^\/+/, '')
+  if (relative === '' || relative.endsWith('/')) relative += 'index.html'
+  // Never outside distDir, never dotfiles.
+  if (
+    !path.join(root, relative).startsWith(root + path.sep) ||
+    relative.split('/').some((part) => part.startsWith('.'))
+  )
+    return undefined
+  return relative
+}
+
+/**
+ * A Hono handler serving the built site: `/` → index.html, `/privacy` → privacy.html, files as they are, hashed files under /assets/ cached
+ * for a year, HTML revalidated every time, precompressed .br/.gz siblings when the client accepts them, and
+ * 404.html with status 404 for anything else. Paths never leave distDir, not even through a symlink.
+ */
+export function createStaticSite(options: StaticSiteOptions) {
+  const root = path.resolve(options.distDir)
+  const fileStat = createFileStat(root)
 
   async function notFound(c: Context, pages: string): Promise<Response> {
     const file = path.join(pages, '404.html')
     const info = await fileStat(file)
-    if (info) return send(c, file, info, 404, '404.html')
+    if (info) return sendFile(c, fileStat, file, info, 404, '404.html')
     return c.text('Not found', 404)
   }
 
@@ -138,21 +174,8 @@ export function createStaticSite(options: StaticSiteOptions) {
     }
     // The phase's pages, chosen once: a request is answered wholly in one phase.
     const pages = options.pagesDir?.(c) ?? root
-    let pathname: string
-    try {
-      pathname = decodeURIComponent(new URL(c.req.url).pathname)
-    } catch {
-      return notFound(c, pages)
-    }
-    if (pathname.includes('\0')) return notFound(c, pages)
-    let relative = path.posix.normalize(pathname).replace(/^\/+/, '')
-    if (relative === '' || relative.endsWith('/')) relative += 'index.html'
-    // Never outside distDir, never dotfiles.
-    if (
-      !path.join(root, relative).startsWith(root + path.sep) ||
-      relative.split('/').some((part) => part.startsWith('.'))
-    )
-      return notFound(c, pages)
+    let relative = relativePathOf(c, root)
+    if (relative === undefined) return notFound(c, pages)
     // A page's address without ".html" (/privacy) is its file, as static hosts serve it.
     if (!path.posix.extname(relative) && !(await fileStat(path.join(root, relative)))) relative += '.html'
     const file = path.join(
@@ -161,6 +184,6 @@ export function createStaticSite(options: StaticSiteOptions) {
     )
     const info = await fileStat(file)
     if (!info) return notFound(c, pages)
-    return send(c, file, info, 200, relative)
+    return sendFile(c, fileStat, file, info, 200, relative)
   }
 }

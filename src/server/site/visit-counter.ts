@@ -57,66 +57,82 @@ export type VisitCounterOptions = {
 // rather than growing the memory.
 const maxRemembered = 200_000
 
-/** Starts a visit counter; its timer does not keep the process alive. */
-export function createVisitCounter(options: VisitCounterOptions): VisitCounter {
-  const clock = options.clock ?? (() => new Date())
-  const dayFormat = new Intl.DateTimeFormat('en-CA', {
-    timeZone: options.timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  })
+type View = { key: string; visitor: string }
+
+/** One server's own visitors: a salt made for each day and dropped, with that day's hashes, when the day ends. */
+function createLocalVisitors(timeZone: string, clock: () => Date) {
+  const dayFormat = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })
   let day = ''
   let salt: Buffer = Buffer.alloc(0)
   let seen = new Set<string>()
-  let pending = new Map<string, VisitCount>()
-
-  /** Today's salt and hashes; a new day gets a new salt, and the last day's salt and hashes are dropped. */
-  function today(): string {
-    const now = dayFormat.format(clock())
-    if (now !== day) {
-      day = now
-      salt = randomBytes(32)
-      seen = new Set()
-    }
-    return day
+  return {
+    /** Today's day; a new day gets a new salt, and the last day's salt and hashes are dropped. */
+    today(): string {
+      const now = dayFormat.format(clock())
+      if (now !== day) {
+        day = now
+        salt = randomBytes(32)
+        seen = new Set()
+      }
+      return day
+    },
+    /** Whether `identity` is a visitor not seen today (remembered up to `maxRemembered`). */
+    isFirst(identity: string): boolean {
+      const visitor = createHash('sha256').update(salt).update(identity).digest('base64')
+      const first = !seen.has(visitor)
+      if (first && seen.size < maxRemembered) seen.add(visitor)
+      return first
+    },
   }
+}
 
-  // Shared: each view waits for the next write, where it is hashed with the shared salt and checked against the
-  // visitors every server saw; past `maxRemembered` views between two writes, a view counts as a new visitor.
-  let views: Array<{ key: string; visitor: string }> = []
+/**
+ * Shared: each view waits for the next write, where it is hashed with the shared salt and checked against the
+ * visitors every server saw. `countFirstSeen` adds to `counts` the visitors among `batch` that no server had seen today.
+ */
+function createSharedTally(shared: SharedVisitors) {
   let sharedDay = ''
   let sharedSalt: Buffer = Buffer.alloc(0)
-
-  /** Adds to `counts` the visitors among `batch` that no server had seen today. */
-  async function countShared(
-    counts: Map<string, VisitCount>,
-    batch: Array<{ key: string; visitor: string }>,
-  ): Promise<void> {
-    if (!options.shared) return
-    const byDay = new Map<string, Array<{ key: string; visitor: string }>>()
+  return async function countFirstSeen(counts: Map<string, VisitCount>, batch: View[]): Promise<void> {
+    const byDay = new Map<string, View[]>()
     for (const view of batch) {
       const on = counts.get(view.key)!.day
-      const list = byDay.get(on) ?? []
-      list.push(view)
-      byDay.set(on, list)
+      byDay.set(on, [...(byDay.get(on) ?? []), view])
     }
     for (const [on, dayViews] of byDay) {
       if (on !== sharedDay) {
-        sharedSalt = await options.shared.saltOf(on)
+        sharedSalt = await shared.saltOf(on)
         sharedDay = on
       }
       const hashed = dayViews.map((view) => ({
         key: view.key,
         hash: createHash('sha256').update(sharedSalt).update(view.visitor).digest('base64'),
       }))
-      const fresh = await options.shared.firstSeen(on, [...new Set(hashed.map((view) => view.hash))])
-      for (const view of hashed) {
-        if (!fresh.delete(view.hash)) continue
-        counts.get(view.key)!.visitors += 1
-      }
+      const fresh = await shared.firstSeen(on, [...new Set(hashed.map((view) => view.hash))])
+      for (const view of hashed) if (fresh.delete(view.hash)) counts.get(view.key)!.visitors += 1
     }
   }
+}
+
+/** Whether an answer is a person's view of a page: 200/304 HTML (by its type, or the request's Accept) and a page view. */
+function isCountedPage(request: Request, response: Response): boolean {
+  if (response.status !== 200 && response.status !== 304) return false
+  const type = response.headers.get('content-type')
+  if (type ? !type.startsWith('text/html') : !(request.headers.get('accept') ?? '').includes('text/html')) return false
+  return isPageView(request)
+}
+
+/** The same identity for a page view and a visit image: a visitor seen by a server and the function on one day counts once. */
+const identityOf = (request: Request, launch: string, address: string) =>
+  `\0${launch}\0${address}\0${request.headers.get('user-agent')}`
+
+/** Starts a visit counter; its timer does not keep the process alive. */
+export function createVisitCounter(options: VisitCounterOptions): VisitCounter {
+  const local = createLocalVisitors(options.timeZone, options.clock ?? (() => new Date()))
+  const countFirstSeen = options.shared ? createSharedTally(options.shared) : undefined
+  // Past `maxRemembered` views between two writes, a shared view counts as a new visitor.
+  let views: View[] = []
+  let pending = new Map<string, VisitCount>()
 
   async function flush(): Promise<void> {
     if (pending.size === 0) return
@@ -125,54 +141,46 @@ export function createVisitCounter(options: VisitCounterOptions): VisitCounter {
     const batch = views
     pending = new Map()
     views = []
-    await countShared(counts, batch)
+    await countFirstSeen?.(counts, batch)
     await options.store.addVisits([...counts.values()])
   }
   const timer = setInterval(
-    () => flush().catch((error: unknown) => options.onError?.(error)),
+    () => void flush().catch((error: unknown) => options.onError?.(error)),
     options.flushMs ?? 10_000,
   )
   timer.unref()
 
   /** Adds one view of `launch` from `source` by the visitor `identity` (launch, address and User-Agent). */
   function tally(launch: string, source: string, identity: string): void {
-    const on = today()
+    const on = local.today()
     const key = `${launch}\0${on}\0${source}`
     const count = pending.get(key) ?? { launch, day: on, source, visits: 0, visitors: 0 }
     count.visits += 1
     pending.set(key, count)
-    if (options.shared) {
+    if (countFirstSeen) {
       if (views.length < maxRemembered) views.push({ key, visitor: identity })
       else count.visitors += 1
-      return
-    }
-    const visitor = createHash('sha256').update(salt).update(identity).digest('base64')
-    const first = !seen.has(visitor)
-    if (first && seen.size < maxRemembered) seen.add(visitor)
-    if (first) count.visitors += 1
+    } else if (local.isFirst(identity)) count.visitors += 1
   }
 
+  /** Never throws: a counting problem is reported, the answer goes out as it is. */
+  const safely = (count: () => void) => {
+    try {
+      count()
+    } catch (error) {
+      options.onError?.(error)
+    }
+  }
   return {
-    count(request, response, launch, address) {
-      try {
-        if (response.status !== 200 && response.status !== 304) return
-        const type = response.headers.get('content-type')
-        if (type ? !type.startsWith('text/html') : !(request.headers.get('accept') ?? '').includes('text/html')) return
-        if (!isPageView(request)) return
-        tally(launch, visitSourceOf(request), `\0${launch}\0${address}\0${request.headers.get('user-agent')}`)
-      } catch (error) {
-        options.onError?.(error)
-      }
-    },
-    countBeacon(request, launch, address) {
-      try {
-        // The same identity as a page view's: a visitor whose page views reach a server and whose images reach the
-        // function on one day (several servers on one database) counts once.
-        if (isBeaconView(request)) tally(launch, '', `\0${launch}\0${address}\0${request.headers.get('user-agent')}`)
-      } catch (error) {
-        options.onError?.(error)
-      }
-    },
+    count: (request, response, launch, address) =>
+      safely(() => {
+        if (isCountedPage(request, response))
+          tally(launch, visitSourceOf(request), identityOf(request, launch, address))
+      }),
+    countBeacon: (request, launch, address) =>
+      safely(() => {
+        if (isBeaconView(request)) tally(launch, '', identityOf(request, launch, address))
+      }),
     flush,
     async close() {
       clearInterval(timer)
