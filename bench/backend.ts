@@ -181,7 +181,9 @@ async function startServer(env: Record<string, string>, cwd = root, script = 'sr
   }
 }
 
-/** A stand-in built site for each launch, where the server looks for it (dist/<slug>/): the bench measures the function. */
+/**
+ * A stand-in built site for each launch, where the server looks for it (dist/<slug>/): the bench measures the function.
+ */
 function writeDist(distRoot: string, slugs: string[]): void {
   for (const slug of slugs) {
     const dir = path.join(distRoot, slug)

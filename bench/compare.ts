@@ -9,7 +9,8 @@ import { writeFloorDist } from './floor.ts'
 import { calibrateSlowdown, median, runInTurns, type Medians, type Target } from './lighthouse.ts'
 
 /*
- * `npx tsx bench/compare.ts --old DIR [--new DIR] [--runs 5] [--old-dist D] [--new-dist D]`: two checkouts of this project (an older commit in a
+ * `npx tsx bench/compare.ts --old DIR [--new DIR] [--runs 5] [--old-dist D] [--new-dist D]`: two checkouts of this
+ * project (an older commit in a
  * `git worktree`, and this one) measured side by side in one run, as the shared machine's load moves every figure
  * between runs. Each checkout builds its own site into a temporary directory and serves it with its own server; the
  * floor of each (its pages with every script removed, bench/floor.ts) is served beside it. `--old-dist`/`--new-dist`

@@ -26,7 +26,9 @@ import { startTestPostgres } from '../tests/server/support/postgres.ts'
 
 export type DashboardFigures = Record<string, number>
 
-/** One store's figures: the dashboard, a page of the list (median over all 400, newest to oldest), a search by phone. */
+/**
+ * One store's figures: the dashboard, a page of the list (median over all 400, newest to oldest), a search by phone.
+ */
 type StoreFigures = { dashboard: number; page: number; lastPages: number; search: number }
 
 const figuresOf = (name: string, f: StoreFigures): DashboardFigures => ({
@@ -134,7 +136,8 @@ async function timeDashboard(store: LeadStore, dir: string, leads: number, runs:
       .getSetCookie()
       .find((c) => c.startsWith('leads_session='))!
       .split(';')[0]!
-    // The list waits for the page's first reading of the stored phones (E.164), which would otherwise run beside the timing.
+    // The list waits for the page's first reading of the stored phones (E.164), which would otherwise run beside the
+    // timing.
     await (await page.request('http://leads.example/leads', { headers: { host: 'leads.example', cookie } })).text()
     const times: number[] = []
     let body = ''

@@ -7,7 +7,8 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
  * (HTML, CSS, images, style, layout, paint). Measured beside the page in one run, it tells what the scripts add.
  */
 
-// Scripts a browser runs: no type, a JavaScript MIME type, or a module. Data blocks (JSON-LD, the islands' JSON) do not run.
+// Scripts a browser runs: no type, a JavaScript MIME type, or a module. Data blocks (JSON-LD, the islands' JSON) do not
+// run.
 const runnable =
   /<script\b(?![^>]*\btype\s*=\s*["']?(?!module\b|text\/javascript\b|application\/javascript\b)[\w/+.-])[^>]*>[\s\S]*?<\/script\s*>/gi
 const modulePreload = /<link\b[^>]*\brel\s*=\s*["']?modulepreload\b[^>]*>/gi

@@ -44,7 +44,10 @@ export type LighthouseRun = {
   benchmarkIndex: number
   /** The CPU multiplier the run simulated or applied (Lighthouse's mobile default is 4). */
   cpuSlowdown: number
-  /** How: `simulate` (Lighthouse's default: an unthrottled load, each task's duration multiplied) or `devtools` (the load throttled in Chromium). */
+  /**
+   * How: `simulate` (Lighthouse's default: an unthrottled load, each task's duration multiplied) or `devtools` (the
+   * load throttled in Chromium).
+   */
   throttlingMethod: ThrottlingMethod
   /**
    * The load's tasks of 50 ms or more as Lighthouse simulated them (its long-tasks audit): start, duration and
@@ -108,7 +111,9 @@ type LhrItem = {
   items?: LhrItem[]
 }
 
-/** The LCP element and its phases (time to first byte, load delay, load time, render delay), from Lighthouse's audit. */
+/**
+ * The LCP element and its phases (time to first byte, load delay, load time, render delay), from Lighthouse's audit.
+ */
 function lcpOf(lhr: Lhr): { lcpElement: string; lcpPhases: string } {
   const tables = lhr.audits['largest-contentful-paint-element']?.details?.items ?? []
   const rows = tables.flatMap((table) => table.items ?? [])

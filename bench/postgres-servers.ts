@@ -23,7 +23,9 @@ type Server = { url: string; stop(signal: NodeJS.Signals): Promise<void> }
 /** What the phase borrows from bench/backend.ts (passed in, so neither file imports the other). */
 export type PostgresPhaseDeps = {
   startServer(env: Record<string, string>): Promise<Server>
-  /** Runs autocannon on `url` with `connections` for `seconds`, registering new leads; acknowledged ids go to `acked`. */
+  /**
+   * Runs autocannon on `url` with `connections` for `seconds`, registering new leads; acknowledged ids go to `acked`.
+   */
   load(url: string, connections: number, seconds: number, acked: string[]): Promise<Result>
   distDir: string
 }

@@ -12,7 +12,7 @@ import { analyseTrace, cpuSlowdown, type LoadProfile, type TraceEvent } from './
  * visitor waits on each interaction. Chromium at 4× CPU slowdown (CDP Emulation.setCPUThrottlingRate, as
  * Lighthouse's mobile preset assumes), a 412 px phone viewport, the built site served on 127.0.0.1.
  *
- *   npx tsx bench/profile.ts [--dist dist] [--trace profiles/trace.json] [--runs 1] [--floor] [--unmarked] [--slowdown 4]
+ * npx tsx bench/profile.ts [--dist dist] [--trace profiles/trace.json] [--runs 1] [--floor] [--unmarked] [--slowdown 4]
  *
  * `--floor` profiles the build's script-less copy (bench/floor.ts) instead of the page, load only. `--slowdown 1`
  * records at this machine's own speed, as Lighthouse does before it multiplies each task by 4 (its simulated
@@ -49,7 +49,10 @@ async function throttledPage(browser: Browser, slowdown = cpuSlowdown, marks = t
   return page
 }
 
-/** How `profileLoad` records: `slowdown` (default 4), `settleMs` after the load event (default 4,000), `trace` a file for the raw trace, `marks` false for no marks script. */
+/**
+ * How `profileLoad` records: `slowdown` (default 4), `settleMs` after the load event (default 4,000), `trace` a file
+ * for the raw trace, `marks` false for no marks script.
+ */
 export type ProfileOptions = { slowdown?: number; settleMs?: number; trace?: string; marks?: boolean }
 
 /**

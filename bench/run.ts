@@ -30,9 +30,11 @@ import { cpuSlowdown } from './trace-tasks.ts'
  * on mobile and on desktop on the default launch, 5× on mobile on the same pages with every script removed (the floor:
  * what the browser's own parsing, style, layout and paint cost, taken in turns with the page's runs), the page and
  * its floor again at the CPU multiplier that makes this machine Lighthouse's phone (from the runs' benchmarkIndex,
- * `calibratedSlowdown`), throttled in Chromium, 5× on mobile on each further launch (3 runs proved too few: one run's render delay alone swings 300–570 ms on 2 shared cores) (at <slug>.localhost),
+ * `calibratedSlowdown`), throttled in Chromium, 5× on mobile on each further launch (3 runs proved too few: one run's
+ * render delay alone swings 300–570 ms on 2 shared cores) (at <slug>.localhost),
  * measures a visitor's longest interaction at 4× CPU (bench/profile.ts), sizes the default launch's bundle, runs the
- * backend's load bench (one launch; three and twenty side by side; with a webhook; the server's memory after each), times builds of 1, 5 and 20 launches and a publish
+ * backend's load bench (one launch; three and twenty side by side; with a webhook; the server's memory after each),
+ * times builds of 1, 5 and 20 launches and a publish
  * (bench/builds.ts), measures the studio's first load (bench/studio.ts) and the leads page's dashboard on 20,000 leads
  * (bench/dashboard.ts), prints one table beside the previous commit's figures
  * and writes bench/results/latest.json and a line of bench/results/history.jsonl. Figures, not a pass/fail test: a
@@ -496,7 +498,8 @@ async function main(): Promise<void> {
       dirty: git(['status', '--porcelain', '--untracked-files=no']) !== '',
       date: new Date().toISOString(),
       runs,
-      // mobile and desktop: the default launch's, comparable with records from before launches; launches: mobile of each further one.
+      // mobile and desktop: the default launch's, comparable with records from before launches; launches: mobile of
+      // each further one.
       lighthouse: {
         mobile: { ...lighthouse.mobile.median, worstTbt: worstTbt('mobile') },
         // The same page with every script removed, measured in turns with it (bench/floor.ts).

@@ -281,7 +281,9 @@ export function analyseTrace(events: TraceEvent[], url: string, slowdown = cpuSl
   }
 }
 
-/** CPU time (ms, at this machine's speed) of the page's main thread by kind of work, from load start to the trace's end. */
+/**
+ * CPU time (ms, at this machine's speed) of the page's main thread by kind of work, from load start to the trace's end.
+ */
 export type WorkBreakdown = Record<string, number>
 
 // Event names by kind of work; an event's self time (less its children's) goes to its kind.

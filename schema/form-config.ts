@@ -182,7 +182,10 @@ export const formSchema = {
 } as const satisfies JSONSchema
 export type FormConfig = FromConfigSchema<typeof formSchema>
 
-/** The part of the form config the page itself needs (the form's own code brings the rest), and the link beside the consent note. */
+/**
+ * The part of the form config the page itself needs (the form's own code brings the rest), and the link beside the
+ * consent note.
+ */
 export type ClientFormConfig = Pick<FormConfig, 'consent' | 'toasts' | 'noScript'> & {
   privacyLink: { label: string; href: string }
 }

@@ -29,9 +29,14 @@ export type FunctionLaunch = {
   leadStatuses?: string[]
   /** The launch's privacy page: its full address (every reply links it) and the link's name. */
   privacy: { url: string; label: string }
-  /** launch.roster: the salespeople who take the buyers' registrations in turn (absent or empty: they stay unassigned). */
+  /**
+   * launch.roster: the salespeople who take the buyers' registrations in turn (absent or empty: they stay unassigned).
+   */
   roster?: Array<{ name: string; email: string }>
-  /** launch.morningSummary, on: who gets it (absent: notifyEmail), from what time (HH:MM) and in which time zone (absent: the server's). */
+  /**
+   * launch.morningSummary, on: who gets it (absent: notifyEmail), from what time (HH:MM) and in which time zone
+   * (absent: the server's).
+   */
   morningSummary?: { to?: string; at: string; timeZone?: string }
   /** launch.countVisits false: the server counts no visits to this launch's pages (absent: it does). */
   countVisits?: false

@@ -1,7 +1,10 @@
 import type { JSONSchema } from 'json-schema-to-ts'
 import type { FromConfigSchema } from './parts.ts'
 
-/** The follow-up statuses of the leads page when a launch names none (launch.leadStatuses): the first is every new lead's. */
+/**
+ * The follow-up statuses of the leads page when a launch names none (launch.leadStatuses): the first is every new
+ * lead's.
+ */
 export const defaultLeadStatuses = ['New', 'Contacted', 'Appointment booked', 'Purchased', 'Not interested'] as const
 
 /** What makes this config one launch among several served from one checkout and one backend. */

@@ -7,7 +7,9 @@ export const privacyPagePath = '/privacy'
 
 const text = (title: string, description: string) => ({ type: 'string', minLength: 1, title, description }) as const
 
-/** The privacy page of a launch (page.config.json `privacy`): every text optional, each default made from the config. */
+/**
+ * The privacy page of a launch (page.config.json `privacy`): every text optional, each default made from the config.
+ */
 export const privacySchema = {
   type: 'object',
   title: 'Privacy page',
@@ -121,7 +123,10 @@ export type PrivacySource = {
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
 
-/** The form's fields in the order a visitor sees them, each with its schema and the label the visitor reads ("ui:title", else the schema's title, else the name). */
+/**
+ * The form's fields in the order a visitor sees them, each with its schema and the label the visitor reads ("ui:title",
+ * else the schema's title, else the name).
+ */
 export function orderedFormFields(
   form: PrivacySource['form'],
 ): Array<{ field: string; label: string; schema: Record<string, unknown> }> {

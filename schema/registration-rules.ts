@@ -45,7 +45,9 @@ export function servedFieldSchemas(schema: object): ReadonlyMap<string, Record<s
   return fields
 }
 
-/** The fields the form requires always (root `required`) or under a condition (`then`/`else`, `allOf`, `dependencies`). */
+/**
+ * The fields the form requires always (root `required`) or under a condition (`then`/`else`, `allOf`, `dependencies`).
+ */
 export function formRequiredFields(schema: unknown): string[] {
   const out = new Set<string>()
   const visit = (node: unknown, depth: number): void => {
@@ -65,7 +67,8 @@ export function formFieldNames(schema: unknown): string[] {
 }
 
 /**
- * Keeps only the schema's fields (conditional ones included), trims every string and drops strings that are empty once trimmed, so
+ * Keeps only the schema's fields (conditional ones included), trims every string and drops strings that are empty once
+ * trimmed, so
  * whitespace-only counts as missing. Objects without own fields (or not objects) give {}.
  */
 export function trimRegistration(input: unknown, schema: ObjectSchema): RegistrationData {

@@ -6,7 +6,10 @@
  * words) may be named too. Shared by the server (src/server/reply.ts) and the config checker.
  */
 
-/** A name the reply may greet: letters (accented ones too), spaces, ' and -, starting with a letter, up to 40 characters. */
+/**
+ * A name the reply may greet: letters (accented ones too), spaces, ' and -, starting with a letter, up to 40
+ * characters.
+ */
 export const replyNamePattern = /^\p{L}[\p{L}\p{M} '-]{0,39}$/u
 
 /** The name as the reply may show it, or undefined (the reply then greets without a name). */
@@ -30,7 +33,10 @@ export function replyPhone(value: unknown): string | undefined {
   return value.trim().startsWith('+') ? `+${digits}` : digits
 }
 
-/** The form fields a reply text may name besides {site}: the fields named name and phone, and fields with a list of values. */
+/**
+ * The form fields a reply text may name besides {site}: the fields named name and phone, and fields with a list of
+ * values.
+ */
 export function isReplyPlaceholder(field: string, fieldSchema: unknown): boolean {
   if (field === 'name' || field === 'phone') return true
   const schema =

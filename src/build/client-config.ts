@@ -60,7 +60,10 @@ export function clientConfigScript(
   return dataBlock(toClientConfig(config, imageVariants))
 }
 
-/** The data block of a prerendered page: only what its islands read (`toIslandsConfig`), and where its form validator is. */
+/**
+ * The data block of a prerendered page: only what its islands read (`toIslandsConfig`), and where its form validator
+ * is.
+ */
 export function islandsConfigScript(config: PageConfig, formValidator: string): string {
   return dataBlock(toIslandsConfig(config, formValidator))
 }

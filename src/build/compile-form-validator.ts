@@ -28,7 +28,9 @@ function conditionSchemas(node: unknown, found: RJSFSchema[] = []): RJSFSchema[]
   return found
 }
 
-/** Most distinct forms a process keeps compiled (a build of twenty launches has a handful; the studio's drafts more). */
+/**
+ * Most distinct forms a process keeps compiled (a build of twenty launches has a handful; the studio's drafts more).
+ */
 const keptForms = 50
 
 /** `map`'s entry for `key`, made by `make` when missing; the oldest entry goes once there are more than `keptForms`. */
@@ -49,7 +51,8 @@ const compiledSchemas = new Map<string, string>()
 /**
  * Compiles the config's form schema into an ES module: Ajv standalone code (no `new Function` at run time,
  * so no CSP 'unsafe-eval'), exporting `validators` (the schema's validate function by its $id, and one for each
- * if/then condition by the hash RJSF looks it up by), `formSchema` and `formUi`. The same schema is compiled once a process.
+ * if/then condition by the hash RJSF looks it up by), `formSchema` and `formUi`. The same schema is compiled once a
+ * process.
  */
 export function compileFormValidatorModule(form: Pick<FormConfig, 'schema'> & FormUi): string {
   const schema = browserFormSchema(form)

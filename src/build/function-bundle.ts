@@ -69,7 +69,9 @@ export function writeFunctionBundle(
   )
 }
 
-/** Why the function cannot start from `root` (its bundle is missing), in words for whoever starts it; else undefined. */
+/**
+ * Why the function cannot start from `root` (its bundle is missing), in words for whoever starts it; else undefined.
+ */
 export function missingFunctionBundle(root = process.cwd()): string | undefined {
   const file = path.resolve(root, functionBundleFile)
   if (existsSync(file)) return undefined
@@ -101,7 +103,10 @@ export function readBundleEntries(root: string): {
  */
 export const functionDocumentsDir = 'supabase/functions/send-contact-email/documents'
 
-/** Copies a launch's documents (page.config.json `documents`, from its folder) to the function's copy, replacing the last. */
+/**
+ * Copies a launch's documents (page.config.json `documents`, from its folder) to the function's copy, replacing the
+ * last.
+ */
 export function copyFunctionDocuments(
   launch: { slug: string; configFile: string; config: PageConfig },
   root = process.cwd(),

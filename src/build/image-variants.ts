@@ -6,7 +6,10 @@ import type { ImageManifest, ImageVariants, PageConfig } from '../../schema/page
 import { isRasterImage, isSvgImage, listConfigImages, publicFileOf } from '../config/config-files.ts'
 import { linkOrCopyFile } from './page-code.ts'
 
-/** The widths made for each image; never wider than the original, whose own width is added when smaller than the largest. */
+/**
+ * The widths made for each image; never wider than the original, whose own width is added when smaller than the
+ * largest.
+ */
 export const variantWidths = [480, 960, 1600] as const
 
 const formats = [
@@ -23,7 +26,8 @@ const formats = [
  * image is decoded off it (the sample's 7 KB logo cost 57–80 ms of main thread on Lighthouse's phone, for a 2 KB
  * AVIF). The files are named by content hash so they can be cached forever; it returns the manifest
  * <picture> is rendered from. Files already written for the same content are reused: in `outDir`, and in `cacheDir`
- * when given (shared by every launch and build: encoding is most of an image's cost), linked from there; `counts` says how
+ * when given (shared by every launch and build: encoding is most of an image's cost), linked from there; `counts` says
+ * how
  * many variants were found made and how many were encoded. Throws an Error in plain words when an image is missing or
  * unreadable (a checked config never has either).
  */

@@ -38,13 +38,18 @@ export type PageCode = {
   clientDir: string
   /** The prerender bundle's entry (src/build/prerender.tsx built for Node). */
   ssrEntry: string
-  /** The studio's browser part (src/build/studio-client.ts), built from the same sources: what <DIST_DIR>/_studio/ holds. */
+  /**
+   * The studio's browser part (src/build/studio-client.ts), built from the same sources: what <DIST_DIR>/_studio/
+   * holds.
+   */
   studioDir: string
   /** Whether this call reused a build made earlier (by this process or another). */
   reused: boolean
 }
 
-/** This program's folder (src/, index.html, node_modules/): the page code is the program's, whichever project it builds. */
+/**
+ * This program's folder (src/, index.html, node_modules/): the page code is the program's, whichever project it builds.
+ */
 export const programRoot = fileURLToPath(new URL('../..', import.meta.url))
 
 /** Where builds keep what they share: the page code, image variants (node_modules/.cache, which git and npm ignore). */
@@ -81,7 +86,9 @@ export function pageCodeFingerprint(root: string, settings: Pick<BuildSettings, 
   return hash.digest('hex').slice(0, 20)
 }
 
-/** A hard link (no bytes copied: the cached or built file is never written again), or a copy where links cannot be made. */
+/**
+ * A hard link (no bytes copied: the cached or built file is never written again), or a copy where links cannot be made.
+ */
 export function linkOrCopyFile(from: string, to: string): void {
   try {
     linkSync(from, to)
@@ -115,7 +122,9 @@ function readBuilt(dir: string, fingerprint: string, reused: boolean): PageCode 
   }
 }
 
-/** Builds the page code and the studio's browser part into `dir` (run in a child process of its own: see `buildInto`). */
+/**
+ * Builds the page code and the studio's browser part into `dir` (run in a child process of its own: see `buildInto`).
+ */
 async function buildHere(dir: string, root: string): Promise<void> {
   const { build } = await import('vite')
   const clientDir = path.join(dir, 'client')

@@ -29,7 +29,10 @@ const compressors = {
 
 let partialCount = 0
 
-/** `to` as a hard link to `from` (the cached or first-made copy is never written again), or a copy where links cannot be made. */
+/**
+ * `to` as a hard link to `from` (the cached or first-made copy is never written again), or a copy where links cannot be
+ * made.
+ */
 async function linkOrCopy(from: string, to: string): Promise<void> {
   await rm(to, { force: true })
   try {

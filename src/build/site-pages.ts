@@ -46,7 +46,10 @@ export function robotsTxt(canonicalUrl: string): string {
   return `User-agent: *\nAllow: /\n\nSitemap: ${new URL('sitemap.xml', canonicalUrl).href}\n`
 }
 
-/** Puts every file of `fromDir` at the same place under `toDir`: hard links (the page code's files never change), else copies. */
+/**
+ * Puts every file of `fromDir` at the same place under `toDir`: hard links (the page code's files never change), else
+ * copies.
+ */
 export function linkTree(fromDir: string, toDir: string): void {
   for (const file of listFiles(fromDir)) {
     const target = path.join(toDir, path.relative(fromDir, file))

@@ -38,10 +38,16 @@ function toastStylesOnTheirContainer(): Plugin {
   }
 }
 
-/** The packages loaded only on demand: supabase-js at the first submit, the Markdown parser for a field that asks for it. */
+/**
+ * The packages loaded only on demand: supabase-js at the first submit, the Markdown parser for a field that asks for
+ * it.
+ */
 const packagesLoadedOnDemand = ['@supabase/', 'markdown-to-jsx/']
 
-/** The comment that asks V8 to compile every function of a script as it streams in (Chrome 136's explicit compile hints). */
+/**
+ * The comment that asks V8 to compile every function of a script as it streams in (Chrome 136's explicit compile
+ * hints).
+ */
 export const compileHint = '//# allFunctionsCalledOnLoad'
 
 /**
@@ -133,7 +139,10 @@ export function createPageCodeViteConfig(root: string): InlineConfig {
   }
 }
 
-/** Vite's settings for the dev server (vite.config.ts): the config at `configFile`, its form validator compiled on each load. */
+/**
+ * Vite's settings for the dev server (vite.config.ts): the config at `configFile`, its form validator compiled on each
+ * load.
+ */
 export function createViteConfig(configFile: string): InlineConfig {
   return {
     configFile: false,

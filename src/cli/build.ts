@@ -86,7 +86,8 @@ export type SiteBuild = VersionManifest & {
  * a file of its own (assets/form-validator-<hash>.js), AVIF/WebP variants of its images (cached by content across
  * launches and builds), "/" and the not-found, registered, check-details and privacy pages prerendered for every
  * phase (the phase in force now at the top, each phase in .phases/<name>/; head tags and JSON-LD included),
- * robots.txt, sitemap.xml and _headers (for static hosts), and .br/.gz copies of its text files. `config` is the file's checked config when the caller has already loaded it (buildLaunches checks every launch first).
+ * robots.txt, sitemap.xml and _headers (for static hosts), and .br/.gz copies of its text files. `config` is the file's
+ * checked config when the caller has already loaded it (buildLaunches checks every launch first).
  */
 export async function buildSite(
   configFile: string,
@@ -166,7 +167,9 @@ async function buildSiteInPlace(
 
 /** What a build of several launches was asked to do. */
 export type BuildLaunchesOptions = {
-  /** The project: page.config.json, launches/, and where the function's bundle is written. Default: the working folder. */
+  /**
+   * The project: page.config.json, launches/, and where the function's bundle is written. Default: the working folder.
+   */
   root?: string
   /** The environment (PAGE_CONFIG picks one config, as the default launch). */
   env?: Env

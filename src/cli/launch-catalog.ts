@@ -31,7 +31,9 @@ export function slugOfSource(source: LaunchSource): string | undefined {
   return source.folder ?? declaredSlug(source.configFile)
 }
 
-/** The default launch's slug, read from its config without checking the rest of it (findLaunches: root or PAGE_CONFIG). */
+/**
+ * The default launch's slug, read from its config without checking the rest of it (findLaunches: root or PAGE_CONFIG).
+ */
 export function defaultLaunchSlug(
   root = process.cwd(),
   env: Record<string, string | undefined> = process.env,

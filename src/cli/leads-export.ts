@@ -118,7 +118,9 @@ function parseExportArgs(argv: string[]): Map<string, string | true> | number {
   return args
 }
 
-/** The store to export from: PostgreSQL (--database-url or DATABASE_URL), else DATA_DIR's SQLite read-only; or exit 1. */
+/**
+ * The store to export from: PostgreSQL (--database-url or DATABASE_URL), else DATA_DIR's SQLite read-only; or exit 1.
+ */
 function openExportStore(
   args: Map<string, string | true>,
   dataDirSetting: string,

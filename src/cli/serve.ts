@@ -47,7 +47,8 @@ function brokenToServe(broken: LaunchesToServe['broken'], root: string): BrokenL
  * DIST_DIR/<slug>/; a launch whose config is broken serves its last good build (or 503 "not published yet") and the
  * others start anyway. Prints each launch's addresses, where each broken one's problem is, the addresses a browser
  * opens and `Listening on …`; stops cleanly on SIGTERM/SIGINT, and exits 1 with a readable message when it cannot
- * start; returns the running server (its publisher). For `npm start` (src/cli/start.ts), which passes the launches it has checked and built; run alone, it serves
+ * start; returns the running server (its publisher). For `npm start` (src/cli/start.ts), which passes the launches it
+ * has checked and built; run alone, it serves
  * without building: `tsx src/cli/serve.ts`.
  */
 export async function runNodeServer(checked?: LaunchesToServe): Promise<RunningServer> {
@@ -106,7 +107,9 @@ export async function runNodeServer(checked?: LaunchesToServe): Promise<RunningS
   return running
 }
 
-/** What the server says once it listens: the leads page, the studio, its summary, each launch's address, what is broken. */
+/**
+ * What the server says once it listens: the leads page, the studio, its summary, each launch's address, what is broken.
+ */
 function printStartSummary(running: RunningServer): void {
   const port = new URL(running.url).port
   const leadsLine = {

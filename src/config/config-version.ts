@@ -3,7 +3,9 @@ import { currentConfigVersion } from '../../schema/page-config.ts'
 import type { Finding } from './describe.ts'
 import type { JsonSource } from './json-source.ts'
 
-/** A launch name, as the schema's launch.slug pattern has it (it becomes a folder, a host name and part of commands). */
+/**
+ * A launch name, as the schema's launch.slug pattern has it (it becomes a folder, a host name and part of commands).
+ */
 export const launchSlugPattern = /^[a-z0-9][a-z0-9-]{0,62}$/
 
 /** The folder name when `file` is launches/<folder>/page.config.json (the launch's name must be that folder's). */
@@ -25,7 +27,9 @@ export function configVersionOf(data: unknown): number | undefined {
   return Number.isInteger(version) && (version as number) >= 1 ? (version as number) : undefined
 }
 
-/** A path as a person types it in a command: relative to the current folder when inside it, quoted when it has spaces. */
+/**
+ * A path as a person types it in a command: relative to the current folder when inside it, quoted when it has spaces.
+ */
 function commandPath(file: string): string {
   const relative = path.relative(process.cwd(), file)
   const shown =

@@ -83,7 +83,9 @@ export function insertMembers(text: string, at: Segment[], members: [string, str
   return text.slice(0, position) + written.map((member) => `${separator}${member},`).join('') + text.slice(position)
 }
 
-/** The text without the member `name` of the object at `at` (and the comma that separated it); unchanged when absent. */
+/**
+ * The text without the member `name` of the object at `at` (and the comma that separated it); unchanged when absent.
+ */
 export function removeMember(text: string, at: Segment[], name: string): string {
   const object = objectAt(sourceOf(text), at)
   const index = object.members.findIndex((m) => keyOf(m) === name)

@@ -31,7 +31,9 @@ const text = (value: unknown): string | undefined => (typeof value === 'string' 
 const digitsOf = (value: string): string => value.replace(/\D/g, '')
 const escapeRegExp = (value: string): string => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
-/** A phone number as typed made international ("+" and digits), the country code taken from `oldDial` when it has none. */
+/**
+ * A phone number as typed made international ("+" and digits), the country code taken from `oldDial` when it has none.
+ */
 export function dialOf(phone: string, oldDial: string | undefined): string {
   const digits = digitsOf(phone)
   if (phone.trim().startsWith('+')) return `+${digits}`

@@ -96,7 +96,9 @@ export function loadLaunches(sources: LaunchSource[]): Launch[] {
   return launches
 }
 
-/** A launch that cannot be used now: its files, the slug it is served as, where its first problem is, and every problem. */
+/**
+ * A launch that cannot be used now: its files, the slug it is served as, where its first problem is, and every problem.
+ */
 export type BrokenLaunchSource = LaunchSource & {
   /** The folder name, else the slug the file states, else undefined (a file that cannot be read as JSON). */
   slug: string | undefined

@@ -18,7 +18,9 @@ export function isRegisteredBrokerageName(name: string): boolean {
   return brokerageName.test(name)
 }
 
-/** The finding for a site.brokerage without the word "Brokerage" (the schema's pattern refuses it; these are its words). */
+/**
+ * The finding for a site.brokerage without the word "Brokerage" (the schema's pattern refuses it; these are its words).
+ */
 export function brokerageNameFinding(at: Segment[], value: unknown): Finding {
   return {
     at,

@@ -61,7 +61,9 @@ export function placeholderOrigin(name: string): string {
   return `https://${name}.example.com`
 }
 
-/** What createLaunch may also do: write the new development's own values, and check the copy before it is put in place. */
+/**
+ * What createLaunch may also do: write the new development's own values, and check the copy before it is put in place.
+ */
 export type CreateLaunchOptions = {
   /** The new development's name, phone, e-mail, address, web address and senders (launch-details.ts). */
   details?: LaunchDetails | undefined
@@ -175,7 +177,8 @@ export function createLaunch(
 /**
  * The source config's text made into launch `name`'s: brought to the current config format, "$schema" set to
  * `schemaPath`, launch.slug set, launch.origins removed (those addresses are the source's), and every text value
- * that is an address on one of the source's hosts moved to the new address (`details.origin`, else placeholderOrigin(name)).
+ * that is an address on one of the source's hosts moved to the new address (`details.origin`, else
+ * placeholderOrigin(name)).
  * With `details`, the new development's values are written in (withLaunchDetails). Everything else as written.
  */
 function asNewLaunch(
@@ -297,7 +300,9 @@ function factFields(data: unknown): Checked {
   ]
 }
 
-/** The development's files and words: images, documents, each section's copy, the dialog, the reply, the privacy page. */
+/**
+ * The development's files and words: images, documents, each section's copy, the dialog, the reply, the privacy page.
+ */
 function copyFields(data: unknown): Checked {
   const documents = valueAt(data, ['documents', 'list'])
   const sections = valueAt(data, ['sections'])
@@ -333,7 +338,8 @@ function copyFields(data: unknown): Checked {
       ...leavesOf(data, ['reply', 'brokerage']),
       ['reply', 'unsubscribe', 'pageTitle'],
     ]),
-    // Only the texts the config gives: the others are written from the config (schema/privacy.ts); read the page at /privacy.
+    // Only the texts the config gives: the others are written from the config (schema/privacy.ts); read the page at
+    // /privacy.
     ...group(
       'The privacy page (/privacy): have the brokerage approve its words',
       leavesOf(data, ['privacy']).filter((at) => at.length > 1),

@@ -110,7 +110,8 @@ export function checkPhases(data: Json): Finding[] {
 
 /**
  * A phase's announcement: a subject and a text that are not empty, within the leads page's limits, with no invisible
- * or control characters (as the leads page's form refuses them), on a phase that starts by itself in a file with a reply.
+ * or control characters (as the leads page's form refuses them), on a phase that starts by itself in a file with a
+ * reply.
  */
 function checkAnnouncement(phase: Json, at: Segment[], hasReply: boolean): Finding[] {
   if (!isObject(phase.announcement)) return []

@@ -11,7 +11,8 @@ const isObject = (value: unknown): value is Json => typeof value === 'object' &&
 export function replyPlaceholderFields(data: Json): { fields: string[]; allowed: string[] } {
   const form = isObject(data.form) ? data.form : {}
   const schema = isObject(form.schema) ? form.schema : {}
-  // Conditional fields (if/then, e.g. a realtor's brokerage) count as the form's too: the reply is held to the same rule.
+  // Conditional fields (if/then, e.g. a realtor's brokerage) count as the form's too: the reply is held to the same
+  // rule.
   const properties = formFieldSchemas(schema)
   const fields = [...properties.keys()]
   return { fields, allowed: fields.filter((field) => isReplyPlaceholder(field, properties.get(field))) }
@@ -32,7 +33,9 @@ export function replyTexts(reply: Json): [Segment[], unknown][] {
   ]
 }
 
-/** The realtors' reply texts (reply.realtor: subject, greeting, paragraphs, co-operation terms), each with where it is. */
+/**
+ * The realtors' reply texts (reply.realtor: subject, greeting, paragraphs, co-operation terms), each with where it is.
+ */
 function realtorReplyTexts(reply: Json): [Segment[], unknown][] {
   const realtor = isObject(reply.realtor) ? reply.realtor : undefined
   if (!realtor) return []

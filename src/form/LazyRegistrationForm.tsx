@@ -34,7 +34,9 @@ const RegistrationForm = lazy(() =>
     }),
 )
 
-/** What stands in the form's place until its code has arrived or its turn to render has come: the form's height, busy. */
+/**
+ * What stands in the form's place until its code has arrived or its turn to render has come: the form's height, busy.
+ */
 export function FormPlaceholder() {
   return <div className="min-h-96" aria-busy="true" />
 }

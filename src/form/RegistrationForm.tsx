@@ -211,7 +211,10 @@ export type RegistrationFormProps = {
   schema: RJSFSchema
   /** Layout, messages and button labels. */
   ui: FormUi
-  /** The schema's precompiled validate functions (Ajv standalone: no code generation in the browser), by schema id or hash. */
+  /**
+   * The schema's precompiled validate functions (Ajv standalone: no code generation in the browser), by schema id or
+   * hash.
+   */
   validators: ValidatorFunctions
 }
 

@@ -22,7 +22,9 @@ export type RegistrationState = {
   status: SubmitStatus
   /** Field messages from the server's last 400 answer, until the visitor edits again. */
   serverErrors: FieldMessages
-  /** How many registrations this page has sent successfully: a change tells each form to start afresh, without messages. */
+  /**
+   * How many registrations this page has sent successfully: a change tells each form to start afresh, without messages.
+   */
   accepted: number
   /** The honeypot's value: a field people never see, that bots fill. */
   honeypot: { current: string }

@@ -3,12 +3,16 @@ import { privacyPagePath } from '../../schema/privacy.ts'
 import type { FooterProps } from '../../schema/sections.ts'
 
 type Props = FooterProps & {
-  /** site.brokerage: the registered name every page shows (TRESA/RECO), on its own line when no footer text names it. */
+  /**
+   * site.brokerage: the registered name every page shows (TRESA/RECO), on its own line when no footer text names it.
+   */
   brokerage: string
   privacyLabel: string
 }
 
-/** The footer's props from a config: the footer's own texts, the brokerage's registered name, the privacy link's label. */
+/**
+ * The footer's props from a config: the footer's own texts, the brokerage's registered name, the privacy link's label.
+ */
 export function footerPropsOf(config: Pick<ClientPageConfig, 'footer' | 'site' | 'privacy'>): Props {
   return { ...config.footer, brokerage: config.site.brokerage, privacyLabel: config.privacy.linkLabel }
 }

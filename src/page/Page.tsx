@@ -46,7 +46,8 @@ type Props = {
 }
 
 /**
- * The landing page: header, the phase's banner (when it has one), the config's sections in order, footer, and the registration dialog. Rendered whole
+ * The landing page: header, the phase's banner (when it has one), the config's sections in order, footer, and the
+ * registration dialog. Rendered whole
  * at build time; in the browser only its islands (buttons that open the dialog, the forms, the dialog) hydrate.
  */
 export function Page({ config, registration }: Props) {

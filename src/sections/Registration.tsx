@@ -3,7 +3,9 @@ import { CheckList } from '../ui/CheckList.tsx'
 import { Shell } from '../ui/Shell.tsx'
 import type { SectionComponentProps } from '../ui/section-props.ts'
 
-/** The inline VIP registration: heading, what registering gets you, and the form (from the page's "form"), an island. */
+/**
+ * The inline VIP registration: heading, what registering gets you, and the form (from the page's "form"), an island.
+ */
 export function Registration({ intro, points, ...frame }: SectionComponentProps<'registration'>) {
   return (
     <Shell

@@ -23,7 +23,8 @@ import { hmacSha256 } from './store/private-files.ts'
 import { addressKeyOf } from './store/suppression.ts'
 
 // The delivery process (started and supervised by delivery-supervisor.ts, never run by hand): the outbox worker of
-// the server that forked it, on the same SQLite database (or the same PostgreSQL). It ends when told to, and when its server is gone (the IPC
+// the server that forked it, on the same SQLite database (or the same PostgreSQL). It ends when told to, and when its
+// server is gone (the IPC
 // pipe closes, even on a SIGKILL of the server) once the batch in hand is sent and marked.
 
 const tell = (message: FromDelivery) => process.send?.(message)

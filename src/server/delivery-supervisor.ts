@@ -16,7 +16,10 @@ import type { FunctionLaunch } from '../../schema/function-launch.ts'
 /** What the delivery process needs to know, sent to it on start (secrets travel over the IPC pipe, not in env). */
 export type DeliveryStart = {
   dataDir: string
-  /** PostgreSQL instead of DATA_DIR's SQLite: claims are leased (SKIP LOCKED), so other servers' processes deliver beside it. */
+  /**
+   * PostgreSQL instead of DATA_DIR's SQLite: claims are leased (SKIP LOCKED), so other servers' processes deliver
+   * beside it.
+   */
   databaseUrl?: string | undefined
   defaultLaunch: string
   mail: { kind: 'smtp'; url: string; from: string } | { kind: 'eml'; from: string }
@@ -25,7 +28,9 @@ export type DeliveryStart = {
   webhookDelaysMs: number[]
   /** How often it looks for retries that came due, besides the kicks. */
   pollMs: number
-  /** What it composes the queued notifications and replies from (compose-later.ts); the launches follow each publish. */
+  /**
+   * What it composes the queued notifications and replies from (compose-later.ts); the launches follow each publish.
+   */
   compose: DeliveryComposing
 }
 
@@ -61,7 +66,9 @@ export type DeliverySupervisor = {
   start(): void
   /** A lead was stored: deliver soon. Kicks within one turn of the event loop are sent as one. */
   kick(): void
-  /** The launches served now (after a publish): sent before any later kick, and to every process started from now on. */
+  /**
+   * The launches served now (after a publish): sent before any later kick, and to every process started from now on.
+   */
   setLaunches(launches: DeliveryLaunches): void
   /** The current process id, if one runs. */
   pid(): number | undefined
@@ -75,13 +82,17 @@ export type SuperviseOptions = {
   start: DeliveryStart
   onFailed(job: FailedMessage, reason: string): void
   log?: { info(message: string): void; error(message: string): void }
-  /** First restart delay after an unexpected end; doubles up to 30 s, back to this once it ran a minute. Default 1 s. */
+  /**
+   * First restart delay after an unexpected end; doubles up to 30 s, back to this once it ran a minute. Default 1 s.
+   */
   restartMs?: number
 }
 
 const childFile = fileURLToPath(new URL('./delivery-process.ts', import.meta.url))
 
-/** The child's Node flags: the TypeScript loader this process runs under (tsx), or tsx's own when it has none (tests). */
+/**
+ * The child's Node flags: the TypeScript loader this process runs under (tsx), or tsx's own when it has none (tests).
+ */
 function loaderArgs(): string[] {
   if (process.execArgv.some((arg) => arg.includes('tsx'))) return process.execArgv
   return ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href]

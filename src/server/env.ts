@@ -83,7 +83,9 @@ export type NodeServerConfig = CommonConfig & {
   alertEmail: string | undefined
   /** PUBLIC_URL's origin: where every mailed link points (required with SMTP_URL); undefined: http://localhost:PORT. */
   publicUrl: string | undefined
-  /** STUDIO_HOST: the one host the studio and the leads page answer on; undefined: PUBLIC_URL's, launches', localhost. */
+  /**
+   * STUDIO_HOST: the one host the studio and the leads page answer on; undefined: PUBLIC_URL's, launches', localhost.
+   */
   studioHost: string | undefined
 }
 
@@ -104,14 +106,19 @@ export type EdgeConfig = CommonConfig & {
   listen: { port: number; host: string } | undefined
 }
 
-/** What the site's build reads (src/cli/build.ts, vite.config.ts). Paths are as given, relative to the working folder. */
+/**
+ * What the site's build reads (src/cli/build.ts, vite.config.ts). Paths are as given, relative to the working folder.
+ */
 export type BuildSettings = {
   pageConfig: string
   distDir: string
   /** Where the page sends registrations; undefined: the site's own origin. */
   supabaseUrl: string | undefined
   anonKey: string
-  /** NOTIFY_TIME_ZONE: where a launch without launch.timeZone has its phases' start times (the built home page is the phase of the build's moment). */
+  /**
+   * NOTIFY_TIME_ZONE: where a launch without launch.timeZone has its phases' start times (the built home page is the
+   * phase of the build's moment).
+   */
   timeZone: string
 }
 

@@ -16,7 +16,10 @@ import type { LaunchBuilder, statusOf } from './site/publisher.ts'
 export type RunningServer = {
   /** http://HOST:PORT, with the real port when PORT=0. */
   url: string
-  /** How the leads page at /leads is reached at start: the shared LEADS_PASSWORD (and studio accounts), studio accounts alone, or not at all. */
+  /**
+   * How the leads page at /leads is reached at start: the shared LEADS_PASSWORD (and studio accounts), studio accounts
+   * alone, or not at all.
+   */
   leadsPage: 'password' | 'accounts' | 'off'
   /** Stops accepting, finishes requests in flight and the current delivery, closes the database, frees DATA_DIR. */
   close(): Promise<void>
@@ -74,7 +77,9 @@ export const defaultConnectionLimits: ConnectionLimits = {
 export type StudioHost = {
   /** DATA_DIR, locked by this server. */
   dataDir: string
-  /** The PostgreSQL pool when DATABASE_URL is set: the studio keeps its data there instead of DATA_DIR/studio.sqlite. */
+  /**
+   * The PostgreSQL pool when DATABASE_URL is set: the studio keeps its data there instead of DATA_DIR/studio.sqlite.
+   */
   pool?: SqlQueryable | undefined
   /** Behind an HTTPS proxy (TRUST_PROXY): cookies are Secure. */
   secureCookies: boolean
@@ -90,7 +95,9 @@ export type StudioHost = {
   timeZone: string
   /** The server's clock (the phase in force, links' and sessions' times). */
   clock: () => Date
-  /** The host names the launches declare now (canonical URL, origins, `<slug>.localhost`): the studio answers on them. */
+  /**
+   * The host names the launches declare now (canonical URL, origins, `<slug>.localhost`): the studio answers on them.
+   */
   launchHosts?: () => string[]
 }
 

@@ -19,7 +19,8 @@ import type { LeadStore } from './store/store.ts'
 /**
  * Where the Node server (node.ts) keeps what it stores: SQLite in DATA_DIR (the default, one server alone, DATA_DIR
  * locked to it) or, with DATABASE_URL, PostgreSQL, which several servers may share: then the rate limit's counts,
- * the unsubscribe links' key, the visit counter's day and the once-a-day jobs are shared through it too, and DATA_DIR (the .eml files,
+ * the unsubscribe links' key, the visit counter's day and the once-a-day jobs are shared through it too, and DATA_DIR
+ * (the .eml files,
  * alerts) is not locked, so each server may have its own or share one.
  */
 
@@ -45,11 +46,17 @@ export type DailyJob = { stop(): void }
 
 export type NodeStore = {
   store: LeadStore
-  /** The PostgreSQL pool every part on the database shares (the studio and the leads page's sessions may take it); absent on SQLite. */
+  /**
+   * The PostgreSQL pool every part on the database shares (the studio and the leads page's sessions may take it);
+   * absent on SQLite.
+   */
   database: SqlQueryable | undefined
   /** Where the leads are, in plain words, for the start-up lines (no password). */
   where: string
-  /** Counts registrations a minute per address: in memory on SQLite, in the database on PostgreSQL (all servers together). */
+  /**
+   * Counts registrations a minute per address: in memory on SQLite, in the database on PostgreSQL (all servers
+   * together).
+   */
   rateLimiter: RateLimiter
   /**
    * The unsubscribe links' and the suppression list's keys: DATA_DIR's files; on PostgreSQL one unsubscribe key for all
@@ -58,9 +65,13 @@ export type NodeStore = {
   secrets: { unsubscribe(): string; suppression(): string }
   /** The visit counter's shared day (PostgreSQL only). */
   visitors: SharedVisitors | undefined
-  /** On PostgreSQL: claims a one-off job (a phase start's static publish) for this server; false when another has it. */
+  /**
+   * On PostgreSQL: claims a one-off job (a phase start's static publish) for this server; false when another has it.
+   */
   claim: ((job: string, day: string) => Promise<boolean>) | undefined
-  /** Runs `job` now and then daily: on PostgreSQL once a day among all servers. A failure at start throws StartupError. */
+  /**
+   * Runs `job` now and then daily: on PostgreSQL once a day among all servers. A failure at start throws StartupError.
+   */
   daily(name: string, job: () => Promise<void>, what: string): Promise<DailyJob>
   /** Closes the store and frees DATA_DIR. */
   close(): Promise<void>

@@ -49,7 +49,9 @@ export type MeResponse = {
   local?: boolean | undefined
 }
 
-/** Local mode (`npm run edit`): the meta tag of the studio's page holding its token, and the header that sends it back. */
+/**
+ * Local mode (`npm run edit`): the meta tag of the studio's page holding its token, and the header that sends it back.
+ */
 export const localTokenMeta = 'editor-token'
 export const localTokenHeader = 'x-editor-token'
 
@@ -60,7 +62,10 @@ export type DraftInfo = { by: string; updatedAt: string }
 export type LaunchSummary = {
   slug: string
   siteName: string
-  /** live: a published version serves; broken: the file on disk has problems (the last good version serves); unpublished: none yet. */
+  /**
+   * live: a published version serves; broken: the file on disk has problems (the last good version serves);
+   * unpublished: none yet.
+   */
   status: 'live' | 'broken' | 'unpublished'
   localUrl: string
   draft?: DraftInfo | undefined
@@ -90,7 +95,9 @@ export type SaveDraftResponse = { savedAt: string; problems: StudioProblem[]; ve
 
 /** The latest draft version of a launch: its number, who saved it and when. */
 export type DraftHead = { version: number; by: string; savedAt: string }
-/** A refused save's reason: the newer draft version and its text (the live text when that draft was published since). */
+/**
+ * A refused save's reason: the newer draft version and its text (the live text when that draft was published since).
+ */
 export type DraftConflict = DraftHead & { text: string }
 
 /** POST /studio/api/launches/:slug/presence, body: this open editor's random id (a heartbeat every few seconds). */
@@ -123,7 +130,10 @@ export type VersionDetail = VersionSummary & { text: string; diff: string }
 /** POST /studio/api/launches/:slug/versions/:version/restore: publishes that text again as a new version. */
 export type RestoreResponse = PublishResponse
 
-/** POST /studio/api/launches/:slug/preview-link: a signed, read-only, expiring link to the draft (in one phase, if asked). */
+/**
+ * POST /studio/api/launches/:slug/preview-link: a signed, read-only, expiring link to the draft (in one phase, if
+ * asked).
+ */
 export type PreviewLinkResponse = { url: string; expiresAt: string; phase?: string | undefined }
 /** The body of POST …/preview-link: the phase the link shows (absent: whichever is in force when it is opened). */
 export type PreviewLinkRequest = { phase?: string | undefined }
@@ -162,7 +172,10 @@ export type NewLaunchResponse = { slug: string; siteName: string; localUrl: stri
 
 /** A person with access (GET /studio/api/people, owner). */
 export type Person = { email: string; role: Role; launches?: string[] | undefined; invitedAt: string; active: boolean }
-/** POST /studio/api/people (owner): invite; the answer carries the one-time link to copy (also e-mailed when mail is set). */
+/**
+ * POST /studio/api/people (owner): invite; the answer carries the one-time link to copy (also e-mailed when mail is
+ * set).
+ */
 export type InviteRequest = { email: string; role: Role; launches?: string[] | undefined }
 export type InviteResponse = { link: string; expiresAt: string; emailed: boolean }
 

@@ -2,7 +2,10 @@ import type { MouseEvent } from 'react'
 import type { ctaSchema, FromConfigSchema } from '../../schema/parts.ts'
 import { openDialog } from '../page/dialog-state.ts'
 
-/** A call-to-action as the config names it. Here, not in Cta.tsx: the island registry imports this file, and Cta.tsx imports the island. */
+/**
+ * A call-to-action as the config names it. Here, not in Cta.tsx: the island registry imports this file, and Cta.tsx
+ * imports the island.
+ */
 export type CtaProps = FromConfigSchema<typeof ctaSchema>
 
 // Whole class names, so Tailwind's source scan finds them.

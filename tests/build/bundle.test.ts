@@ -45,7 +45,8 @@ describe('the built bundle', () => {
     expect(first).toHaveLength(1)
     const reactDomChunk = readFileSync(path.join(distDir, 'assets', first[0]!), 'utf8')
     const code = readFileSync(path.join(distDir, 'assets', entry), 'utf8')
-    // React DOM's client module is in its own chunk, and none of the app's island code; the entry has the app, not React DOM.
+    // React DOM's client module is in its own chunk, and none of the app's island code; the entry has the app, not
+    // React DOM.
     const reactDom = reactDomChunk.lastIndexOf('__REACT_DEVTOOLS_GLOBAL_HOOK__')
     expect(reactDom).toBeGreaterThan(0)
     expect(reactDomChunk).not.toContain('data-island')

@@ -42,7 +42,8 @@ describe('the built site of a launch with documents', () => {
         )
         expect(built.includes(middle), `${path.relative(out, file)} holds ${document.file}`).toBe(false)
       }
-      // Nor does a served file name it: the documents' part of the config stays with the server's contract (.launch.json,
+      // Nor does a served file name it: the documents' part of the config stays with the server's contract
+      // (.launch.json,
       // a dotfile the static host never serves).
       if (
         path

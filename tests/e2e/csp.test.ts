@@ -12,7 +12,10 @@ const config = JSON.parse(readFileSync('page.config.json', 'utf8')) as PageConfi
 
 const e2e = useServerAndBrowser()
 
-/** A first visit that records every CSP violation, from the DOM event and from the console; returned with the dialog open. */
+/**
+ * A first visit that records every CSP violation, from the DOM event and from the console; returned with the dialog
+ * open.
+ */
 async function watchedPage(): Promise<{ page: Page; violations: string[] }> {
   const violations: string[] = []
   const page = await openPage(e2e.browser, e2e.server.url + '/', {

@@ -56,11 +56,13 @@ describe('the registration dialog leaves the page reachable once it closes (CPU 
         cpuSlowdown: 4,
         before: holdBackDialogCode(1500),
       })
-      // The dialog ready and every island hydrated: the Register button's tap is the app's, not yet a plain link to #register.
+      // The dialog ready and every island hydrated: the Register button's tap is the app's, not yet a plain link to
+      // #register.
       await waitForDialog(page)
       await waitForHydration(page)
       // Escape, and a tap on a Register button during the dialog's closing animation (150 ms): in a task of its own
-      // 30 ms later, as a person's tap comes (never in the same task as the key; that once lost the tap under load in CI).
+      // 30 ms later, as a person's tap comes (never in the same task as the key; that once lost the tap under load in
+      // CI).
       await page.evaluate(
         () =>
           new Promise<void>((resolve) => {

@@ -194,7 +194,8 @@ describe('npm run edit', () => {
       await desktop.getByRole('heading', { level: 1, name: 'Bramblewood Crossing Village' }).waitFor()
       const latency = Date.now() - typedAt
       console.log(`preview updated ${latency} ms after the last keystroke`)
-      // The draft is saved 600 ms after the last keystroke, then the previews follow: a budget at full speed (E2E_SLOW slows the CPU 4×).
+      // The draft is saved 600 ms after the last keystroke, then the previews follow: a budget at full speed (E2E_SLOW
+      // slows the CPU 4×).
       expect(latency).toBeLessThan(scaled(4000))
 
       // Break the JSON: delete the comma after the heading. The broken draft is saved and the previews asked again.

@@ -24,7 +24,10 @@ const e2e = useServerAndBrowser()
 
 type Visit = { page: Page; calls: Request[]; consoleErrors: string[] }
 
-/** A visit by someone who closed the dialog before (it stays shut until the test opens it), with a log of function calls. */
+/**
+ * A visit by someone who closed the dialog before (it stays shut until the test opens it), with a log of function
+ * calls.
+ */
 async function visit(path = '/', width = 1280): Promise<Visit> {
   const calls: Request[] = []
   const consoleErrors: string[] = []

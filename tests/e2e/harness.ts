@@ -48,7 +48,9 @@ export type ServerOptions = {
   stdin?: boolean
 }
 
-/** A server on a COPY of the root page.config.json and public/ (what a publish writes goes there, not to this checkout). */
+/**
+ * A server on a COPY of the root page.config.json and public/ (what a publish writes goes there, not to this checkout).
+ */
 export type ServerOnCopy = {
   server: RunningServer
   dir: string
@@ -224,7 +226,8 @@ export async function choose(radio: Locator): Promise<void> {
 
 /**
  * Fills the given fields of a registration form by their labels; the realtor choice by its radio in the "Are You A
- * Realtor?" group. A realtor (Yes) also gets the brokerage's answers the form then asks for, unless `realtorFields` is false.
+ * Realtor?" group. A realtor (Yes) also gets the brokerage's answers the form then asks for, unless `realtorFields` is
+ * false.
  */
 export async function fill(
   form: Locator,
@@ -420,7 +423,8 @@ export async function installPausedClock(page: Page, at: Date): Promise<void> {
 /**
  * Holds every toast of the page open: react-toastify closes a toast when its progress bar's CSS animation ends (the
  * bar is there, transparent, when hidden), and this stylesheet pauses that animation over the bar's own inline
- * `running`. A test then reads a toast at its own pace however slow the machine, with no mouse over it. Once per document.
+ * `running`. A test then reads a toast at its own pace however slow the machine, with no mouse over it. Once per
+ * document.
  */
 export async function holdToasts(page: Page): Promise<void> {
   // A constructed stylesheet, adopted by the document: the page's CSP (style-src) refuses an added <style> element.

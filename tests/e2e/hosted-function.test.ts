@@ -147,7 +147,8 @@ describe('the site with a hosted function (VITE_SUPABASE_URL)', () => {
     expect(await image.request().headerValue('referer')).toBeNull()
     await page.context().close()
 
-    // Each server writes its counts when it stops: the function's has this visit, the site's (which served the page) none.
+    // Each server writes its counts when it stops: the function's has this visit, the site's (which served the page)
+    // none.
     const counts = async (server: RunningServer) => {
       const exited = new Promise((resolve) => server.process.once('exit', resolve))
       server.process.kill('SIGTERM')

@@ -147,7 +147,8 @@ describe('the leads page', () => {
     const cells = (await row.getByRole('cell').allTextContents()).map((t) => t.trim())
     // The phone in one national format (as typed it is kept too); a new lead's follow-up: the first status, nobody yet.
     // The default launch has phases: each lead shows the one it registered in.
-    // A realtor's fields are columns once a lead on the page has them (Tobias registered as a realtor); a buyer's are empty.
+    // A realtor's fields are columns once a lead on the page has them (Tobias registered as a realtor); a buyer's are
+    // empty.
     // The updates box left unticked (the first —): consent implied by the registration, for six months (CASL).
     expect(cells.slice(1)).toEqual([
       'VIP',
@@ -217,7 +218,8 @@ describe('the leads page', () => {
     })
     expect(download.suggestedFilename()).toMatch(/^leads-\d{4}-\d{2}-\d{2}\.csv$/)
 
-    // The session cookie; beside it, since issue 21, the device cookie that exempts this browser from the shared sign-in budgets.
+    // The session cookie; beside it, since issue 21, the device cookie that exempts this browser from the shared
+    // sign-in budgets.
     const cookies = await team.context.cookies()
     const cookie = cookies.find((c) => c.name === 'leads_session')
     expect(cookie).toMatchObject({
@@ -240,7 +242,8 @@ describe('the leads page', () => {
 
     await page.getByRole('button', { name: 'Sign out' }).click()
     await page.getByText('You are signed out.').waitFor()
-    // Only the device cookie stays (it opens nothing by itself; it keeps this browser out of the shared sign-in budgets).
+    // Only the device cookie stays (it opens nothing by itself; it keeps this browser out of the shared sign-in
+    // budgets).
     await expect(team.context.cookies().then((all) => all.map((c) => c.name))).resolves.toEqual(['leads_device'])
     await page.goto(`${e2e.server.url}/leads`)
     await expect(page.getByLabel('Password').isVisible()).resolves.toBe(true)

@@ -16,7 +16,8 @@ import { launchBrowser, scaled } from './harness.ts'
 
 // The leads list on a phone (390 × 844, an iPhone's first screen) and on a wide screen, in Chromium against the real
 // leads page server with two launches: the first lead shows on the first screen, the bar's words stay whole, the
-// filters fold under "Filters" (with or without JavaScript) and unfold on a wide screen; axe finds no WCAG 2.1 AA fault.
+// filters fold under "Filters" (with or without JavaScript) and unfold on a wide screen; axe finds no WCAG 2.1 AA
+// fault.
 
 const config = JSON.parse(readFileSync('page.config.json', 'utf8')) as PageConfig
 const second = JSON.parse(readFileSync(secondLaunchConfig, 'utf8')) as PageConfig

@@ -5,7 +5,9 @@ import { emittedSchemaPath, pageConfigSchemaJson } from '../../src/cli/emit-sche
 
 type Node = Record<string, unknown>
 
-/** Every schema that describes a value an editor writes: properties, list items and per-key values, with their paths. */
+/**
+ * Every schema that describes a value an editor writes: properties, list items and per-key values, with their paths.
+ */
 function describedSchemas(schema: unknown, at = ''): { at: string; schema: Node }[] {
   if (typeof schema !== 'object' || schema === null) return []
   const node = schema as Node

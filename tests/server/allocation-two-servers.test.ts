@@ -12,7 +12,8 @@ import { startServerProcess, writeDist, type ServerProcess } from './support/nod
 import { startTestPostgres, type TestPostgres } from './support/postgres.ts'
 
 // Two Node servers on one real PostgreSQL, as two machines behind a load balancer: the same lot allocated through the
-// studio's allocation board of each at the same moment goes to one worksheet; the other is answered 409 with who has it.
+// studio's allocation board of each at the same moment goes to one worksheet; the other is answered 409 with who has
+// it.
 
 const run = promisify(execFile)
 const original = readFileSync('page.config.json', 'utf8')

@@ -52,7 +52,8 @@ describe.skipIf(plannedPostgresKind() === 'pglite')(
 
     beforeAll(async () => {
       pg = await startTestPostgres()
-      // The function connects as the least-privileged role, which may call published_contracts() and nothing more there.
+      // The function connects as the least-privileged role, which may call published_contracts() and nothing more
+      // there.
       await pg.db.query(`ALTER ROLE lead_writer WITH LOGIN PASSWORD 'test-lead-writer'`)
       const writerUrl = new URL(pg.url!)
       writerUrl.username = 'lead_writer'
@@ -158,7 +159,8 @@ describe.skipIf(plannedPostgresKind() === 'pglite')(
         ],
       )
 
-      // After: within the refresh, the same process checks the field with the published schema and message, and stores it.
+      // After: within the refresh, the same process checks the field with the published schema and message, and stores
+      // it.
       await until(async () => {
         const bad = await post(registration({ postalCode: 'not a code', email: 'bad-after@example.com' }))
         return bad.status === 400
@@ -213,7 +215,8 @@ describe.skipIf(plannedPostgresKind() === 'pglite')(
 
       expect(await countsOf(first.launch.slug)).toEqual([{ source: '', visits: 3, visitors: 2 }])
       expect(await countsOf('no-such-launch')).toEqual([])
-      // The hash kept is the Node servers' (site/visit-counter.ts): SHA-256 of the day's salt, then launch, address and agent.
+      // The hash kept is the Node servers' (site/visit-counter.ts): SHA-256 of the day's salt, then launch, address and
+      // agent.
       const { rows } = await pg.db.query('SELECT day::text AS day, salt FROM public.visit_salts')
       expect(rows).toHaveLength(1)
       const { day, salt } = rows[0] as { day: string; salt: Buffer }

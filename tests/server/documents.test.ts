@@ -18,7 +18,8 @@ import { launchSite, readPageConfig, registration } from './support/fixtures.ts'
 import { startTestSmtp, type TestSmtp } from './support/smtp.ts'
 import { startTestReceiver, type TestReceiver } from './support/webhook-receiver.ts'
 
-// The launch's documents (issue 24, "documents that tell"): the reply's personal links, against both real stores, a real
+// The launch's documents (issue 24, "documents that tell"): the reply's personal links, against both real stores, a
+// real
 // SMTP server and a real webhook receiver, with a clock the test controls.
 
 const root = path.resolve(import.meta.dirname, '../..')

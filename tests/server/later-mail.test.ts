@@ -115,7 +115,8 @@ describe("a lead's notification and reply composed when sent", () => {
     const composed = await composer(laterStore)(queued)
     const expected = now.map((job) => (job.kind === 'webhook' ? undefined : finished(job.mail)))
     expect(composed).toEqual(expected.map((mail) => ({ mail })))
-    // What was queued already names the recipient and the Message-ID the e-mail carries (an erasure deletes copies by it).
+    // What was queued already names the recipient and the Message-ID the e-mail carries (an erasure deletes copies by
+    // it).
     expect(queued.map(({ mail }) => [mail.to, mail.messageId])).toEqual(
       expected.map((mail) => [mail!.to, mail!.messageId]),
     )
@@ -245,7 +246,10 @@ describe("the Node server's delivery process", () => {
     try {
       delivery.start()
       await delivery.ready()
-      /** Registers `email` with an app of `subject`'s launch, kicks the delivery and returns the reply's Subject as sent. */
+      /**
+       * Registers `email` with an app of `subject`'s launch, kicks the delivery and returns the reply's Subject as
+       * sent.
+       */
       const replySubject = async (subject: string, email: string) => {
         const res = await appFor(subject).request(`http://fn.test${contactFunctionPath}`, {
           method: 'POST',

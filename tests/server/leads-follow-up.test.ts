@@ -145,7 +145,8 @@ describe('follow-up on the leads page (SQLite, Node server, webhook receiver)', 
     expect(status.status).toBe(303)
     expect(status.headers.get('location')).toBe(`/leads/lead/${ada}`)
     expect((await team.send(`/leads/lead/${ada}/note`, { note })).status).toBe(303)
-    // The launch has a roster: its people are the choices, by name (free text only where there is no roster or account).
+    // The launch has a roster: its people are the choices, by name (free text only where there is no roster or
+    // account).
     expect((await team.send(`/leads/lead/${ada}/assignee`, { assignee: 'Sam Seller' })).status).toBe(400)
     expect((await team.send(`/leads/lead/${ada}/assignee`, { assignee: 'sam@example.com' })).status).toBe(303)
 

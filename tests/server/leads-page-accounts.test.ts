@@ -28,7 +28,10 @@ const personalData = people.flatMap((p) => [p.name, p.email, p.phone, p.name.spl
 
 type Project = { root: string; dataDir: string; configFile: string; ids: Map<string, number> }
 
-/** A project with the default launch built and three leads stored in the last days (two of it, one of a launch only the leads name). */
+/**
+ * A project with the default launch built and three leads stored in the last days (two of it, one of a launch only the
+ * leads name).
+ */
 async function project(): Promise<Project> {
   const root = mkdtempSync(path.join(tmpdir(), 'vip-leads-accounts-'))
   cpSync('public', path.join(root, 'public'), { recursive: true })

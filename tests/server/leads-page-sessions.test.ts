@@ -161,7 +161,8 @@ describe.each(backends)("the leads page's sessions", (backend) => {
   })
 })
 
-// Two Node servers on one PostgreSQL, each with its own pool, as openLeadsPageSessions gives them (the pool of DATABASE_URL).
+// Two Node servers on one PostgreSQL, each with its own pool, as openLeadsPageSessions gives them (the pool of
+// DATABASE_URL).
 describe.skipIf(plannedPostgresKind() === 'pglite')('the leads page mounted on two servers over one PostgreSQL', () => {
   let database: TestPostgres
   let pools: pg.Pool[] = []
@@ -169,7 +170,8 @@ describe.skipIf(plannedPostgresKind() === 'pglite')('the leads page mounted on t
   beforeAll(async () => {
     database = await startTestPostgres()
     pools = [0, 1].map(() => new pg.Pool({ connectionString: database.url!, max: 3 }))
-    // A server's pool hears of its connections closing when the test's PostgreSQL stops; the server logs it (node-store.ts).
+    // A server's pool hears of its connections closing when the test's PostgreSQL stops; the server logs it
+    // (node-store.ts).
     for (const pool of pools) pool.on('error', () => {})
     dataDir = mkdtempSync(path.join(tmpdir(), 'vip-leads-two-'))
   }, 60_000)

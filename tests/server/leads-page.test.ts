@@ -632,7 +632,8 @@ describe.each(backends)('the leads page among 5,000 leads ($name)', (backend) =>
     expect(seen).toEqual(newestFirst)
     // How fast a page is, is a figure of npm run bench (bench/dashboard.ts, 20,000 leads), not a limit here: a limit in
     // milliseconds fails by chance on a loaded machine (a median of 157 ms beside three busy processes). Keyset paging
-    // is what holds on any machine: the last pages cost what the first ones do (an OFFSET would read up to 4,950 rows to skip them).
+    // is what holds on any machine: the last pages cost what the first ones do (an OFFSET would read up to 4,950 rows
+    // to skip them).
     expect(medianOf(times.slice(-10))).toBeLessThan(Math.max(3 * medianOf(times.slice(0, 10)), 50))
   })
 

@@ -10,8 +10,10 @@ import { defaultLaunch, mailFor, newLead } from './support/fixtures.ts'
 import { startTestSmtp, type TestSmtp } from './support/smtp.ts'
 
 // The morning summary (launch.morningSummary): one e-mail a day to the sales manager with the day before's
-// registrations, their sources and the last 7 days, in the launch's time zone, through the outbox to a real SMTP server;
-// queued once a day whatever the restarts or servers on one database (daily_runs). Its counts are checked against counts
+// registrations, their sources and the last 7 days, in the launch's time zone, through the outbox to a real SMTP
+// server;
+// queued once a day whatever the restarts or servers on one database (daily_runs). Its counts are checked against
+// counts
 // made here, independently, from the stored leads. SQLite on disk and PostgreSQL with the real migrations.
 
 const quiet = { info() {}, error() {} }

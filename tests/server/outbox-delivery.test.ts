@@ -63,7 +63,8 @@ function register(url: string, body = registration()) {
   })
 }
 
-// The waits are long for what they wait on (under a second on a quiet machine): the delivery child process starts its own
+// The waits are long for what they wait on (under a second on a quiet machine): the delivery child process starts its
+// own
 // Node and TypeScript loader, which on a loaded CI machine has taken over 10 s before its first attempt.
 async function until(check: () => boolean | Promise<boolean>, timeoutMs = 30_000, what = 'condition'): Promise<void> {
   const end = Date.now() + timeoutMs

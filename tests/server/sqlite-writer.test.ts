@@ -66,8 +66,10 @@ describe('SQLite writer thread', () => {
       )
       let settled = false
       void Promise.allSettled(saves).then(() => (settled = true))
-      // The thread keeps turning while the lock is held (five timer turns), the saves still pending. A thread blocked in
-      // SQLite's busy wait would turn again only after its busy timeout (5 s), the saves failed by then. Counted in turns,
+      // The thread keeps turning while the lock is held (five timer turns), the saves still pending. A thread blocked
+      // in
+      // SQLite's busy wait would turn again only after its busy timeout (5 s), the saves failed by then. Counted in
+      // turns,
       // not in turns per time: a loaded machine turns slowly but turns.
       const started = Date.now()
       for (let turn = 0; turn < 5; turn += 1) await new Promise((resolve) => setTimeout(resolve, 10))

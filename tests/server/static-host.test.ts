@@ -102,7 +102,8 @@ describe('PUBLISH_COMMAND after a studio publish (npm start, real HTTP)', () => 
     expect(
       readdirSync(hosted).filter((name) => name === '.phases' || name === '.launch.json' || name === '.build-stamp'),
     ).toEqual([])
-    // The slug and the folder reached the command as environment values: the folder is the absolute DIST_DIR/.static/<slug>.
+    // The slug and the folder reached the command as environment values: the folder is the absolute
+    // DIST_DIR/.static/<slug>.
     expect(readFileSync(path.join(target, 'calls.log'), 'utf8')).toBe(
       `${slug}|${path.join(distDir, '.static', slug)}\n`,
     )
@@ -132,7 +133,8 @@ describe('PUBLISH_COMMAND after a studio publish (npm start, real HTTP)', () => 
 
 describe('PUBLISH_COMMAND receives the slug and the folder as environment values only', () => {
   it('runs a command whose slug and folder hold shell metacharacters without running any of them', async () => {
-    // Real slugs are ^[a-z0-9][a-z0-9-]*$; the folder (DIST_DIR) may be anything: neither is ever part of the command's text.
+    // Real slugs are ^[a-z0-9][a-z0-9-]*$; the folder (DIST_DIR) may be anything: neither is ever part of the command's
+    // text.
     const root = mkdtempSync(path.join(tmpdir(), 'vip-static-env-'))
     const built = path.join(root, 'dist $(touch injected-dir); touch injected-dir2 `touch injected-dir3`')
     mkdirSync(built)

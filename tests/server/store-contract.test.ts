@@ -454,7 +454,9 @@ describe.each([sqliteBackend(), postgresBackend()])('LeadStore contract', (backe
       })
     })
 
-    /** Stores a lead for each of `people` (a day apart, the first oldest) and returns a search by text, newest first. */
+    /**
+     * Stores a lead for each of `people` (a day apart, the first oldest) and returns a search by text, newest first.
+     */
     async function searchable(people: Array<Record<string, unknown>>): Promise<(text: string) => Promise<unknown[]>> {
       for (const [i, fields] of people.entries()) {
         const lead = newLead({ createdAt: `2025-06-0${i + 1}T14:30:00.000Z`, fields })
@@ -778,7 +780,8 @@ describe.each([sqliteBackend(), postgresBackend()])('LeadStore contract', (backe
       expect(await total({ realtor: false, status: { is: 'Contacted', orUnset: false } })).toBe(1)
       expect(await total({ createdFrom: '2025-06-01T14:45:00.000Z' })).toBe(1)
       expect(await total({ createdBefore: '2025-06-01T14:45:00.000Z' })).toBe(1)
-      // Erasing the lead takes its follow-up, history and queued messages (notification, lead.created, two lead.updated) with it.
+      // Erasing the lead takes its follow-up, history and queued messages (notification, lead.created, two
+      // lead.updated) with it.
       expect(await store.eraseLeads({ submissionId: lead.submissionId }, keyOf)).toMatchObject({
         leads: 1,
         messages: 4,

@@ -13,7 +13,8 @@ import {
 
 const slug = 'bramblewood-crossing'
 const password = 'correct horse battery staple'
-// The public release starts by itself on 25 November at 10:00 in Toronto (15:00 UTC), three hours after the harness's now.
+// The public release starts by itself on 25 November at 10:00 in Toronto (15:00 UTC), three hours after the harness's
+// now.
 const scheduled = originalText.replace('"name": "public"', '"name": "public", "starts": "2026-11-25T10:00"')
 const publicEyebrow = 'Now Open to Everyone'
 

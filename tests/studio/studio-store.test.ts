@@ -370,7 +370,8 @@ describe('the SQLite studio store', () => {
   })
 })
 
-// Two servers on one PostgreSQL: each its own pool, racing. PGlite is one process with one connection: nothing races there.
+// Two servers on one PostgreSQL: each its own pool, racing. PGlite is one process with one connection: nothing races
+// there.
 describe.skipIf(plannedPostgresKind() === 'pglite')('the PostgreSQL studio store, two servers at once', () => {
   const [, postgres] = backends
   let pools: pg.Pool[] = []
@@ -378,7 +379,8 @@ describe.skipIf(plannedPostgresKind() === 'pglite')('the PostgreSQL studio store
   beforeAll(async () => {
     await postgres!.setup()
     pools = [0, 1].map(() => new pg.Pool({ connectionString: postgres!.postgres().url!, max: 5 }))
-    // A server's pool hears of its connections closing when the test's PostgreSQL stops; the server logs it (node-store.ts).
+    // A server's pool hears of its connections closing when the test's PostgreSQL stops; the server logs it
+    // (node-store.ts).
     for (const pool of pools) pool.on('error', () => {})
     stores = pools.map((pool) => createPostgresStudioStore(pool))
   }, 60_000)

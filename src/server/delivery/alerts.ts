@@ -91,7 +91,9 @@ function readAll(dir: string): Array<{ file: string; alert: Stored }> {
     })
 }
 
-/** Sends what is still unsent of one alert (the e-mail, the webhook call) and records it; a failure is retried later. */
+/**
+ * Sends what is still unsent of one alert (the e-mail, the webhook call) and records it; a failure is retried later.
+ */
 async function deliverOne(ctx: AlertContext, file: string, alert: Stored): Promise<void> {
   const { options } = ctx
   const id = createHash('sha256').update(`${alert.key}\n${alert.createdAt}`).digest('hex').slice(0, 32)

@@ -10,7 +10,9 @@ import { escapeHtml } from './escape-html.ts'
 import type { LeadStore, OutgoingMail } from '../store/store.ts'
 import { unsubscribeUrl, type LinkSettings } from './unsubscribe.ts'
 
-/** What an announcement of a launch needs besides its words: the launch's reply (sender, contact, unsubscribe words). */
+/**
+ * What an announcement of a launch needs besides its words: the launch's reply (sender, contact, unsubscribe words).
+ */
 export type AnnouncementMailSettings = {
   reply: ReplyConfig
   links: LinkSettings

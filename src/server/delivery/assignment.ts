@@ -1,8 +1,11 @@
 /**
  * Leads reach a person at once (issue 25): who a new lead is assigned to, and the mail that tells them. A buyer's lead
- * goes to the next salesperson of the launch's roster (page.config.json launch.roster), in turn; a realtor's to the co-op
- * desk (launch.realtorEmail). The turn is taken by the store, in the transaction that stores the lead (store/follow-up.ts:
- * NewAssignment), so each candidate's mail is composed here and the store keeps the chosen one. Without anyone to assign
+ * goes to the next salesperson of the launch's roster (page.config.json launch.roster), in turn; a realtor's to the
+ * co-op
+ * desk (launch.realtorEmail). The turn is taken by the store, in the transaction that stores the lead
+ * (store/follow-up.ts:
+ * NewAssignment), so each candidate's mail is composed here and the store keeps the chosen one. Without anyone to
+ * assign
  * it to, the lead stays unassigned and the notification says so. Web-standard only: the Deno function runs it too.
  */
 import { leadIdMark, type NewAssignment } from '../store/follow-up.ts'

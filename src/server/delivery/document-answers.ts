@@ -76,7 +76,9 @@ export async function leadOfLink(deps: DocumentRouteDeps, submissionId: string):
   }
 }
 
-/** A well-signed link in time: the PDF, its opening logged on GET (with its webhook call); 404 when the file is gone. */
+/**
+ * A well-signed link in time: the PDF, its opening logged on GET (with its webhook call); 404 when the file is gone.
+ */
 export async function serveDocument(
   c: Context,
   deps: DocumentRouteDeps,
@@ -179,6 +181,7 @@ export async function sendFreshLinks(
       true,
     )
   }
-  // The same answer whether a lead was found, was sent links or had them sent minutes ago: a link tells no one anything.
+  // The same answer whether a lead was found, was sent links or had them sent minutes ago: a link tells no one
+  // anything.
   return documentPage(c, launch, 200, t.sentHeading, t.sentText)
 }

@@ -1,5 +1,6 @@
 /**
- * A registrant's personal document links (schema/documents.ts): `<base>/documents/<document>?id=<submission id>&exp=<unix
+ * A registrant's personal document links (schema/documents.ts): `<base>/documents/<document>?id=<submission
+ * id>&exp=<unix
  * seconds>&sig=<HMAC>`. The signature is an HMAC-SHA256 of "document:<id>:<document>:<exp>" with the secret that signs
  * the unsubscribe links (unsubscribe.ts), so a link names one lead and one document until one moment, and no one can
  * make another. It carries no personal data: the submission id is an opaque reference to the lead. Web-standard only.

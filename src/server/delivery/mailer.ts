@@ -42,7 +42,8 @@ export function recipientOf(to: string): string {
 }
 
 /**
- * Whether an address must not be written to (CASL): a lead of it withdrew, or it is on the suppression list (it withdrew
+ * Whether an address must not be written to (CASL): a lead of it withdrew, or it is on the suppression list (it
+ * withdrew
  * and was erased). Without `keyOf` (no suppression secret) only the withdrawals are known.
  */
 export async function isDoNotContact(

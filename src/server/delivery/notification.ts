@@ -83,7 +83,10 @@ export function defangForMail(text: string): string {
   return text.replace(/:\/\//g, '[:]//').replace(/\.(?=\p{L})/gu, '[.]')
 }
 
-/** A form value as the mail shows it: an e-mail address as it is (the team writes to it; Reply-To is the same), anything else defanged. */
+/**
+ * A form value as the mail shows it: an e-mail address as it is (the team writes to it; Reply-To is the same), anything
+ * else defanged.
+ */
 function shownInMail(value: string): string {
   return singleAddress(value) === value ? value : defangForMail(value)
 }
@@ -107,7 +110,9 @@ function formatTime(iso: string, timeZone: string): string {
   return `${lastFormatted.text} (${iso})`
 }
 
-/** The line at the foot of every mail to the team: which page sent it, and the brokerage's registered name (TRESA/RECO). */
+/**
+ * The line at the foot of every mail to the team: which page sent it, and the brokerage's registered name (TRESA/RECO).
+ */
 export function teamMailSender(siteName: string, brokerage: string): string {
   return `Sent by the registration page of ${siteName}, ${brokerage}.`
 }
@@ -128,7 +133,9 @@ export function notificationMessageId(submissionId: string, recipient: string): 
   return `<${submissionId}.notification@${messageDomain(recipient)}>`
 }
 
-/** What the notification reads of a lead: a new one, or a stored one (composed when sent: src/server/compose-later.ts). */
+/**
+ * What the notification reads of a lead: a new one, or a stored one (composed when sent: src/server/compose-later.ts).
+ */
 export type NotifiedLead = Pick<
   NewLead,
   'submissionId' | 'createdAt' | 'fields' | 'utm' | 'phase' | 'pageUrl' | 'referrer' | 'consentText' | 'userAgent'
@@ -136,7 +143,8 @@ export type NotifiedLead = Pick<
 
 /**
  * Composes the sales team's notification for a lead: every field with its label, the time, where it came
- * from, and the brokerage's registered name at its foot; plain text and HTML with every value escaped. Header values are stripped of line breaks, so no field
+ * from, and the brokerage's registered name at its foot; plain text and HTML with every value escaped. Header values
+ * are stripped of line breaks, so no field
  * can add a header.
  */
 export function composeLeadMail(lead: NotifiedLead, settings: NotificationSettings): OutgoingMail {

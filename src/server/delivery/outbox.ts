@@ -245,7 +245,8 @@ async function deliverBatch(ctx: WorkerContext, jobs: OutboxJob[], report: Deliv
 /**
  * The outbox worker. A batch at a time: claim up to `batchSize` due messages (one committed transaction), send them
  * side by side, mark the sent ones (one committed transaction). So a crash can repeat at most the batch in flight,
- * and each copy carries the same Message-ID / idempotency key as the first. A temporary failure is retried with backoff; a permanent refusal, or the last allowed attempt, leaves the
+ * and each copy carries the same Message-ID / idempotency key as the first. A temporary failure is retried with
+ * backoff; a permanent refusal, or the last allowed attempt, leaves the
  * message `failed` with its last error. A reply or webhook call of a registrant who withdrew is cancelled unsent.
  */
 export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {

@@ -28,7 +28,9 @@ export function replyForLead(config: ReplyConfig, fields: Record<string, unknown
   }
 }
 
-/** Who is told of a lead: a realtor's registration goes to the co-op desk (launch.realtorEmail) when the launch has one. */
+/**
+ * Who is told of a lead: a realtor's registration goes to the co-op desk (launch.realtorEmail) when the launch has one.
+ */
 export function notificationRecipient(
   fields: Record<string, unknown>,
   launch: { notifyEmail: string; realtorEmail?: string | undefined },

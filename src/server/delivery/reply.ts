@@ -1,7 +1,8 @@
 /**
  * The e-mail each registrant receives (page.config.json `reply`), queued in the outbox with the lead. Plain text and
  * HTML, every value escaped; with what CASL asks of a commercial message: who sends it (the brokerage's registered
- * name, which RECO asks for too), a mailing address and a way to reach them, the privacy page, and a working way to say no (an unsubscribe link in the text, and the
+ * name, which RECO asks for too), a mailing address and a way to reach them, the privacy page, and a working way to say
+ * no (an unsubscribe link in the text, and the
  * List-Unsubscribe / List-Unsubscribe-Post headers of RFC 8058 so mail programs offer it in one click).
  */
 import type { ReplyConfig } from '../../../schema/reply.ts'
@@ -26,7 +27,10 @@ export type ReplySettings = {
   privacy: { url: string; label: string }
   form: NotificationForm
   links: LinkSettings
-  /** The registrant's own links to the launch's documents offered to them (document-links.ts), listed before the plain links. */
+  /**
+   * The registrant's own links to the launch's documents offered to them (document-links.ts), listed before the plain
+   * links.
+   */
   documentLinks?: DocumentLink[] | undefined
 }
 

@@ -17,7 +17,9 @@ import type { HmacSha256 } from '../store/suppression.ts'
 export type LinkSettings = {
   /** At least 16 random characters (UNSUBSCRIBE_SECRET, or DATA_DIR/unsubscribe.key on the Node server). */
   secret: string
-  /** The function's public address without a trailing slash, e.g. https://example.com/functions/v1/send-contact-email. */
+  /**
+   * The function's public address without a trailing slash, e.g. https://example.com/functions/v1/send-contact-email.
+   */
   baseUrl: string
   /** Signs on the caller's thread (the Node entry's node:crypto, the same bytes); without it, Web Crypto. */
   hmac?: HmacSha256 | undefined
@@ -36,7 +38,10 @@ function base64Url(bytes: Uint8Array): string {
 // Imported once per secret: importKey costs as much as the signature, and every reply's link is signed.
 const signingKeys = new Map<string, Promise<CryptoKey>>()
 
-/** A link's signature: base64url HMAC-SHA256 of `payload` with `secret` (Web Crypto, or `hmac` where the entry gives one). */
+/**
+ * A link's signature: base64url HMAC-SHA256 of `payload` with `secret` (Web Crypto, or `hmac` where the entry gives
+ * one).
+ */
 export async function signLink(secret: string, payload: string, hmac?: HmacSha256): Promise<string> {
   if (hmac) return base64Url(hmac(secret, payload))
   let key = signingKeys.get(secret)

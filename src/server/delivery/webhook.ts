@@ -1,6 +1,7 @@
 /**
  * The CRM webhook: every new lead (lead.created), every change of its follow-up on the leads page (lead.updated) and
- * every opening of one of its document links (document.opened), POSTed as JSON to WEBHOOK_URL through the outbox. Web-standard only (fetch,
+ * every opening of one of its document links (document.opened), POSTed as JSON to WEBHOOK_URL through the outbox.
+ * Web-standard only (fetch,
  * crypto.subtle), so the Node server and the Deno function send the same bytes. The wire format (docs/webhook.md):
  *
  *   POST <WEBHOOK_URL>

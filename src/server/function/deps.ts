@@ -42,7 +42,9 @@ export type AppDeps = {
   rateLimitPerMinute?: number
   /** The limiter to count with, when it must outlive this app (the Node server makes a new app at each publish). */
   rateLimiter?: RateLimiter
-  /** How many proxies in front set X-Forwarded-Host (the page's host, for same-origin checks); 0 (default) ignores it. */
+  /**
+   * How many proxies in front set X-Forwarded-Host (the page's host, for same-origin checks); 0 (default) ignores it.
+   */
   trustProxy?: number
   /**
    * The visitor's address, as the entry trusts it (forwarded-address.ts on Node, the platform's header on
@@ -65,7 +67,9 @@ export type AppDeps = {
    * was then erased is found there, no longer among the leads. Absent: only the leads' withdrawn_at is checked.
    */
   suppressionKeyOf?: (email: string) => Promise<AddressKey>
-  /** Counts the pages' visit images, GET …/visit/<launch> (site/visit-counter.ts); absent: answered, nothing counted. */
+  /**
+   * Counts the pages' visit images, GET …/visit/<launch> (site/visit-counter.ts); absent: answered, nothing counted.
+   */
   visits?: VisitImageCounter | undefined
   /** Writes each visit image's count before answering: the Edge Function's instance may end once it has answered. */
   flushVisits?: boolean

@@ -38,7 +38,10 @@ type Received = {
   context: ReturnType<typeof readSubmissionContext>
 }
 
-/** Reads the body (JSON or a plain form post) and finds its launch; a plain form's values are read by that launch's schema. */
+/**
+ * Reads the body (JSON or a plain form post) and finds its launch; a plain form's values are read by that launch's
+ * schema.
+ */
 async function receive(fn: FunctionContext, c: Context): Promise<Received> {
   const plain = isFormPost(c.req.raw)
   const site = plain ? fn.formPostSite(c)! : undefined

@@ -47,7 +47,9 @@ function documentLaunchOf(site: Replying): DocumentLaunch {
   }
 }
 
-/** Each reply links the launch's documents; their links are signed with the same secrets (delivery/document-links.ts). */
+/**
+ * Each reply links the launch's documents; their links are signed with the same secrets (delivery/document-links.ts).
+ */
 function documentRoutes(
   fn: FunctionContext,
   paths: readonly string[],

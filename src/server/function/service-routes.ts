@@ -9,7 +9,9 @@ const visitImage = Uint8Array.from(atob('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAA
   c.charCodeAt(0),
 )
 
-/** POST <path>/deliver-pending with the outbox secret: delivers due notifications now (the scheduled retry on Supabase). */
+/**
+ * POST <path>/deliver-pending with the outbox secret: delivers due notifications now (the scheduled retry on Supabase).
+ */
 export function mountOutboxTrigger(app: Hono, path: string, fn: FunctionContext): void {
   const trigger = fn.deps.outboxTrigger
   const wrongSecret = () => jsonAnswer(401, { error: 'Missing or wrong outbox secret.' })

@@ -21,7 +21,10 @@ import type { LeadsAudit, Viewer } from './viewers.ts'
 
 /** What sending announcements needs from the entry; absent: the page says announcements are off. */
 export type AnnouncementDeps = {
-  /** The launch's mail settings (its reply's sender and unsubscribe words, its link secret), or undefined without a reply. */
+  /**
+   * The launch's mail settings (its reply's sender and unsubscribe words, its link secret), or undefined without a
+   * reply.
+   */
   mailOf(launch: string): AnnouncementMailSettings | undefined
   /** The suppression list's key of an address (suppression.ts). */
   suppressionKeyOf(email: string): Promise<AddressKey>
@@ -38,7 +41,9 @@ export type AnnouncementSendDeps = {
   onQueued?: (() => void) | undefined
 }
 
-/** Whether a viewer may send announcements at all: an owner or editor account, or a sales account given every launch. */
+/**
+ * Whether a viewer may send announcements at all: an owner or editor account, or a sales account given every launch.
+ */
 export function maySendAnnouncements(viewer: Viewer): boolean {
   const account = viewer.account
   if (!account) return false
@@ -47,7 +52,9 @@ export function maySendAnnouncements(viewer: Viewer): boolean {
 
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
-/** The announcement form as sent: trimmed, line ends made \n, its key kept when it is one (a send's idempotency key). */
+/**
+ * The announcement form as sent: trimmed, line ends made \n, its key kept when it is one (a send's idempotency key).
+ */
 export function readAnnouncementForm(body: Record<string, unknown>): AnnouncementForm {
   const read = (name: string) => {
     const value = body[name]

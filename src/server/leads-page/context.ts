@@ -11,7 +11,9 @@ import { launchOf, type LeadsPageLaunch, type ViewContext } from './views.ts'
 
 /** What the leads page needs; the entry builds it. */
 export type LeadsPageDeps = {
-  /** Compares a typed password with LEADS_PASSWORD, in constant time (createPasswordCheck); absent: no shared password. */
+  /**
+   * Compares a typed password with LEADS_PASSWORD, in constant time (createPasswordCheck); absent: no shared password.
+   */
   checkPassword?: ((attempt: string) => boolean) | undefined
   /** The studio's sign-in: its accounts see the page without the shared password. Absent: the password alone. */
   studio?: StudioSignIn | undefined

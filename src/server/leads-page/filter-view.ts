@@ -9,7 +9,8 @@ type LaunchChoice = {
 }
 
 /**
- * The list's filters (launch; Status, Assigned to, Realtor, From, To, folded on a phone): plain form fields sent with the search (a POST
+ * The list's filters (launch; Status, Assigned to, Realtor, From, To, folded on a phone): plain form fields sent with
+ * the search (a POST
  * kept in the session, never in the URL). With script, a change of a select sends the form at once (leads.js).
  */
 

@@ -37,7 +37,9 @@ export function scopeOf(viewer: Viewer, choice: LaunchChoice): Pick<LeadSearch, 
   return viewer.launches ? { launches: viewer.launches } : {}
 }
 
-/** The search a filter asks for (the launch aside): text (and the phone it reads as), status, assignee, realtor, days. */
+/**
+ * The search a filter asks for (the launch aside): text (and the phone it reads as), status, assignee, realtor, days.
+ */
 export function searchOf(
   filter: LeadsFilter,
   choice: LaunchChoice,
@@ -80,14 +82,19 @@ export function matchingLeads(
   }
 }
 
-/** The people the list may be filtered by: the studio's sales and editor accounts, and whoever some lead is assigned to. */
+/**
+ * The people the list may be filtered by: the studio's sales and editor accounts, and whoever some lead is assigned to.
+ */
 export async function assigneeChoices(deps: SearchDeps): Promise<AssigneeChoice[]> {
   const accounts = deps.studio?.assignable ? (await deps.studio.assignable()).map((account) => account.email) : []
   const all = [...new Set([...accounts, ...(await deps.store.listAssignees())])].sort((a, b) => a.localeCompare(b))
   return all.map((value) => ({ value, label: assigneeName(deps.view, value) }))
 }
 
-/** What a list or a download was narrowed to, for the audit log: the launch, the filters, whether a search (never its text). */
+/**
+ * What a list or a download was narrowed to, for the audit log: the launch, the filters, whether a search (never its
+ * text).
+ */
 export function filterWords(viewer: Viewer, choice: LaunchChoice, filter: LeadsFilter): string {
   const launches = choice.selected
     ? `launch ${choice.selected}`

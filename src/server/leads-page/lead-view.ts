@@ -42,7 +42,10 @@ export type LeadPageExtras = {
   /** How many other launches the person registered for that the viewer may not see (shown as a number only). */
   hiddenLaunches: number
   assign: AssignWays
-  /** The realtor's registration this buyer named as their agent, when there is one in the launch (store.agentRegistrationOf). */
+  /**
+   * The realtor's registration this buyer named as their agent, when there is one in the launch
+   * (store.agentRegistrationOf).
+   */
   agent?: AgentRegistration | undefined
   /** A change that was refused, in words that say what to do. */
   problem?: string | undefined

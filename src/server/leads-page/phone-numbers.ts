@@ -24,7 +24,10 @@ export function phoneE164(typed: string): string {
   return parsed(typed)?.number ?? ''
 }
 
-/** How a phone number is shown: the national format for North American numbers, the international one for others, else as typed. */
+/**
+ * How a phone number is shown: the national format for North American numbers, the international one for others, else
+ * as typed.
+ */
 export function phoneDisplay(typed: string): string {
   const number = parsed(typed)
   if (!number) return typed

@@ -121,7 +121,10 @@ export async function erasePostgresSearchesFor(db: SqlQueryable, address: string
   return rows.length
 }
 
-/** How many searches of the leads page's sessions in PostgreSQL hold `address` (any letter case), for `npm run leads:access`. */
+/**
+ * How many searches of the leads page's sessions in PostgreSQL hold `address` (any letter case), for `npm run
+ * leads:access`.
+ */
 export async function countPostgresSearchesFor(db: SqlQueryable, address: string): Promise<number> {
   const present = await db.query("SELECT to_regclass('public.leads_page_sessions') IS NOT NULL AS present")
   if (!(present.rows[0] as { present: boolean }).present) return 0

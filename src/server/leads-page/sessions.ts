@@ -84,7 +84,9 @@ function settle<T>(step: () => T): Promise<T> {
 
 export const accountTag = 'studio-account'
 
-/** A stored filter (JSON text, or the object PostgreSQL's jsonb gives) as a whole LeadsFilter: what is missing is ''. */
+/**
+ * A stored filter (JSON text, or the object PostgreSQL's jsonb gives) as a whole LeadsFilter: what is missing is ''.
+ */
 export function filterOf(stored: string | object): LeadsFilter {
   const filter = (typeof stored === 'string' ? JSON.parse(stored) : stored) as Partial<
     Record<keyof LeadsFilter, unknown>

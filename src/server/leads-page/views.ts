@@ -260,7 +260,9 @@ export function linkKind(form: NotificationForm, field: string): 'email' | 'tel'
   return ui['ui:options']?.inputType === 'tel' ? 'tel' : undefined
 }
 
-/** How a field's value is shown (by its launch's form): e-mail addresses and phone numbers as links a phone can act on. */
+/**
+ * How a field's value is shown (by its launch's form): e-mail addresses and phone numbers as links a phone can act on.
+ */
 export function fieldValue(form: NotificationForm, field: string, value: unknown): Html {
   const text = displayValue(form, field, value)
   if (typeof value !== 'string' || value === '') return html`${text}`
@@ -297,7 +299,10 @@ export function withdrawal(view: ViewContext, lead: ListedLead): Html {
   }`
 }
 
-/** A lead's consent to marketing (CASL), as the team reads it: "Express", or "Implied until 26 May 2027" (the team's day). */
+/**
+ * A lead's consent to marketing (CASL), as the team reads it: "Express", or "Implied until 26 May 2027" (the team's
+ * day).
+ */
 export function consentWords(lead: Pick<ListedLead, 'consentKind' | 'impliedConsentUntil'>, timeZone: string): string {
   if (lead.consentKind === 'express') return 'Express'
   let format = dayFormats.get(timeZone)

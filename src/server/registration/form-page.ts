@@ -22,7 +22,8 @@ function attributesOf(tag: string): Map<string, string> {
 function setAttribute(tag: string, name: string, value: string | undefined): string {
   const without = tag.replace(new RegExp(`\\s${name}(?:="[^"]*")?(?=[\\s/>])`, 'gi'), '')
   if (value === undefined) return without
-  // A replacer function: in a replacement string `$\``, `$'` and `$&` are patterns, and a visitor's value may hold them.
+  // A replacer function: in a replacement string `$\``, `$'` and `$&` are patterns, and a visitor's value may hold
+  // them.
   return without.replace(/\s*(\/?)>$/, (_end, slash: string) => ` ${name}="${escapeHtml(value)}"${slash}>`)
 }
 

@@ -1,11 +1,15 @@
-/** The visitor's address behind reverse proxies, on the Node server (the Deno entry reads a platform header instead). */
+/**
+ * The visitor's address behind reverse proxies, on the Node server (the Deno entry reads a platform header instead).
+ */
 import proxyAddr from 'proxy-addr'
 
 /** Which proxies in front are believed: how many hops, and the address ranges they connect from. */
 export type ProxyTrust = {
   /** How many proxies in front append to X-Forwarded-For; 0 ignores the header. */
   hops: number
-  /** Where those proxies connect from: CIDR ranges, addresses, or proxy-addr's names (loopback, linklocal, uniquelocal). */
+  /**
+   * Where those proxies connect from: CIDR ranges, addresses, or proxy-addr's names (loopback, linklocal, uniquelocal).
+   */
   ranges: readonly string[]
 }
 

@@ -1,7 +1,9 @@
 /** The verdict for one request. */
 export type RateVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number }
 
-/** Counts requests per key (client IP) in fixed one-minute windows: in memory, or in the database several servers share. */
+/**
+ * Counts requests per key (client IP) in fixed one-minute windows: in memory, or in the database several servers share.
+ */
 export type RateLimiter = { hit(key: string, nowMs: number): RateVerdict | Promise<RateVerdict> }
 
 /**

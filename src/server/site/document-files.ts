@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 
 /**
- * The Node server's reader of launch documents (page.config.json `documents`): each file from its launch's folder (where
+ * The Node server's reader of launch documents (page.config.json `documents`): each file from its launch's folder
+ * (where
  * page.config.json is), never from public/ or dist/, so a document has no address of its own. A path that would leave
  * the folder, or a file that cannot be read, is undefined (its link answers 404 and the log says why).
  */

@@ -5,7 +5,8 @@ export type LaunchHealth = { count: number; broken: string[]; unpublished: strin
 
 /**
  * GET /healthz: whether the database answers, and how many messages wait or have failed; counts only, never a
- * person (with `launches`, which launches are broken or unpublished, by name). 200 when the database answers (even with failed mail: that is for a person to look at, not for a load
+ * person (with `launches`, which launches are broken or unpublished, by name). 200 when the database answers (even with
+ * failed mail: that is for a person to look at, not for a load
  * balancer to restart the server over), 503 when it does not.
  */
 export function healthHandler(

@@ -19,7 +19,10 @@ export type ServedLaunch = {
   siteName: string
   /** The launch's page.config.json (the root one for the default launch, else launches/<slug>/page.config.json). */
   configFile: string
-  /** live: a good build serves; broken: its file has problems (the last good build serves, if any); unpublished: nothing built yet (503). */
+  /**
+   * live: a good build serves; broken: its file has problems (the last good build serves, if any); unpublished: nothing
+   * built yet (503).
+   */
   status: 'live' | 'broken' | 'unpublished'
   /** http://<slug>.localhost:PORT/ (or localhost for the default launch). */
   localUrl: string

@@ -20,7 +20,10 @@ export type LaunchSite = Omit<FunctionLaunch, 'reply'> & {
    * to the launch's check-details page.
    */
   formPageHtml?: string | undefined
-  /** Each phase's prerendered home page, by phase (dist/<slug>/.phases/<name>/index.html): used instead of formPageHtml in that phase. */
+  /**
+   * Each phase's prerendered home page, by phase (dist/<slug>/.phases/<name>/index.html): used instead of formPageHtml
+   * in that phase.
+   */
   phasePages?: Record<string, string> | undefined
   /** The leads page's own address (PUBLIC_URL or STUDIO_HOST): where an assignee's link points. */
   leadsUrl?: string | undefined

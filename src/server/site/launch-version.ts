@@ -22,7 +22,9 @@ export const versionManifestFile = '.launch.json'
  */
 export const phasePagesDir = '.phases'
 
-/** What a build records of its launch for the server: the function's contract and whether the page loads Tag Manager. */
+/**
+ * What a build records of its launch for the server: the function's contract and whether the page loads Tag Manager.
+ */
 export type VersionManifest = { contract: FunctionLaunch; tagManager: boolean }
 
 /** A version ready to serve: its folder, contract, home page and the handlers made from them. */
@@ -31,7 +33,10 @@ export type LaunchVersion = {
   contract: FunctionLaunch
   /** index.html: a plain form post with fields to correct is answered with it, filled in. */
   home: string
-  /** Each phase's index.html, by phase name (a launch with phases): the function answers such a post with the one in force. */
+  /**
+   * Each phase's index.html, by phase name (a launch with phases): the function answers such a post with the one in
+   * force.
+   */
   phaseHomes?: Record<string, string> | undefined
   /** The pages' inline stylesheet (the server's own pages reuse it; its CSP hash is allowed). */
   pageCss: string | undefined
@@ -51,7 +56,9 @@ export type VersionSettings = {
   timeZone?: string | undefined
 }
 
-/** The manifest of a built folder, or undefined when there is none (built before manifests existed) or it is unreadable. */
+/**
+ * The manifest of a built folder, or undefined when there is none (built before manifests existed) or it is unreadable.
+ */
 export function readVersionManifest(distDir: string): VersionManifest | undefined {
   try {
     const manifest = JSON.parse(readFileSync(path.join(distDir, versionManifestFile), 'utf8')) as VersionManifest

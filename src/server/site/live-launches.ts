@@ -25,7 +25,10 @@ export type LiveLaunch = {
   version?: LaunchVersion | undefined
   /** Addresses (scheme://host) it is known by without a version, from a config that could be read. */
   addresses?: string[] | undefined
-  /** The version it served before the last swap, while it is on disk: a page loaded just before may still ask for its assets. */
+  /**
+   * The version it served before the last swap, while it is on disk: a page loaded just before may still ask for its
+   * assets.
+   */
   previous?: LaunchVersion | undefined
 }
 

@@ -1,6 +1,7 @@
 /**
  * The launches the send-contact-email function serves, as published from the studio (issue 26): each launch's newest
- * contract in the database (public.published_contracts(), supabase/migrations/20260106000000_function_reads_published.sql),
+ * contract in the database (public.published_contracts(),
+ * supabase/migrations/20260106000000_function_reads_published.sql),
  * else the one in the function's bundle (supabase/functions/_shared/launches.json, the first version). Read again at
  * most every `refreshMs`, and whatever is made of them (the app) is made again only when a launch's number changed.
  * Web-standard only: the Deno entry runs it.
@@ -34,7 +35,9 @@ function usable(row: PublishedContract): boolean {
   )
 }
 
-/** The launches to serve: the bundle's in its order, each replaced by its published contract, then those only published. */
+/**
+ * The launches to serve: the bundle's in its order, each replaced by its published contract, then those only published.
+ */
 export function launchesToServe(
   bundle: readonly FunctionLaunch[],
   published: readonly PublishedContract[],

@@ -9,7 +9,8 @@ import type { LiveLaunch, LiveLaunches } from './live-launches.ts'
 
 /**
  * The Node server's LaunchPublisher: checks a config text with the real checker, builds that launch alone into a
- * new version folder (DIST_DIR/.versions/<this process>/<slug>/<n>/), writes its page.config.json atomically with exactly the
+ * new version folder (DIST_DIR/.versions/<this process>/<slug>/<n>/), writes its page.config.json atomically with
+ * exactly the
  * given bytes, then swaps the launch's pages and function contract in one step. The version it replaces is removed
  * once requests that may still read it are long done (`retireAfterMs`). The checker and the build are the entry's
  * (src/build/launch-builder.ts): the server imports neither.
@@ -24,7 +25,9 @@ export type LaunchFolder = {
   addresses?: string[] | undefined
 }
 
-/** A config that passed the checker, ready to build; `published` runs once its file is written (the function's bundle). */
+/**
+ * A config that passed the checker, ready to build; `published` runs once its file is written (the function's bundle).
+ */
 export type CheckedConfig = { siteName: string; build(outDir: string): Promise<VersionManifest>; published?(): void }
 
 /** What the entry gives the server to check and build launches with (src/build/launch-builder.ts). */
@@ -40,7 +43,10 @@ export type LaunchBuilder = {
   ): { ok: true; config: CheckedConfig } | { ok: false; problems: Problem[] }
   /** The launch folder of a slug no running launch has (launches/<slug>/ with its page.config.json), if it exists. */
   find(slug: string): LaunchFolder | undefined
-  /** Where a launch of that slug keeps its config (launches/<slug>/page.config.json); undefined where launches are not folders. */
+  /**
+   * Where a launch of that slug keeps its config (launches/<slug>/page.config.json); undefined where launches are not
+   * folders.
+   */
   fileFor?(slug: string): string | undefined
 }
 
@@ -48,7 +54,10 @@ export type LaunchBuilder = {
 export type PublisherOptions = {
   live: LiveLaunches
   builder: LaunchBuilder
-  /** This process's folder under DIST_DIR/.versions (ownVersionsDir): one folder per launch, one numbered folder per version inside. */
+  /**
+   * This process's folder under DIST_DIR/.versions (ownVersionsDir): one folder per launch, one numbered folder per
+   * version inside.
+   */
   versionsDir: string
   /** Reads a built folder into a version (launch-version.ts: readLaunchVersion with the server's header settings). */
   readVersion(distDir: string, manifest: VersionManifest): Promise<LaunchVersion | undefined>
@@ -149,7 +158,9 @@ function noSuchLaunch(slug: string): PublishResult {
   }
 }
 
-/** Builds a checked config into its next version folder and keeps it for the other servers; a problem leaves nothing. */
+/**
+ * Builds a checked config into its next version folder and keeps it for the other servers; a problem leaves nothing.
+ */
 async function buildVersion(
   { options }: Publishing,
   slug: string,

@@ -6,9 +6,14 @@ import type { MiddlewareHandler } from 'hono'
 
 /** What the headers depend on: the page's inline JSON-LD, whether it is served over HTTPS, the backend's URL. */
 export type SecurityHeaderOptions = {
-  /** CSP source hashes of the page's inline scripts (the JSON-LD and the boot module), as `cspHashesOf` returns them (`sha256-…`). */
+  /**
+   * CSP source hashes of the page's inline scripts (the JSON-LD and the boot module), as `cspHashesOf` returns them
+   * (`sha256-…`).
+   */
   jsonLdHashes: readonly string[]
-  /** CSP source hashes of the pages' inline <style> (the build inlines the stylesheet), as `styleHashesOf` returns them. */
+  /**
+   * CSP source hashes of the pages' inline <style> (the build inlines the stylesheet), as `styleHashesOf` returns them.
+   */
   styleHashes?: readonly string[]
   /** Adds Strict-Transport-Security. Browsers ignore it over plain HTTP, but a proxy may not be HTTPS end to end. */
   https: boolean
@@ -29,7 +34,10 @@ const tagManagerOrigins = [
 // an unknown one (e.g. interest-cohort) prints a console warning on every load.
 const permissionsPolicy = 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), browsing-topics=()'
 
-/** The Content-Security-Policy value: 'self' everywhere, the build's inline scripts by hash, nothing else inline or eval'd. */
+/**
+ * The Content-Security-Policy value: 'self' everywhere, the build's inline scripts by hash, nothing else inline or
+ * eval'd.
+ */
 export function contentSecurityPolicy({
   jsonLdHashes,
   styleHashes = [],

@@ -153,7 +153,8 @@ function relativePathOf(c: Context, root: string): string | undefined {
 }
 
 /**
- * A Hono handler serving the built site: `/` → index.html, `/privacy` → privacy.html, files as they are, hashed files under /assets/ cached
+ * A Hono handler serving the built site: `/` → index.html, `/privacy` → privacy.html, files as they are, hashed files
+ * under /assets/ cached
  * for a year, HTML revalidated every time, precompressed .br/.gz siblings when the client accepts them, and
  * 404.html with status 404 for anything else. Paths never leave distDir, not even through a symlink.
  */

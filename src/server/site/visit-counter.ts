@@ -28,7 +28,9 @@ export type SharedVisitors = {
   firstSeen(day: string, visitors: string[]): Promise<Set<string>>
 }
 
-/** The counter the Node server calls for each answer it gives on a launch's site, and the function for each visit image. */
+/**
+ * The counter the Node server calls for each answer it gives on a launch's site, and the function for each visit image.
+ */
 export type VisitCounter = {
   /** Counts the request if it is a person's view of a page (see above); never throws, never changes the answer. */
   count(request: Request, response: Response, launch: string, address: string): void
@@ -88,7 +90,8 @@ function createLocalVisitors(timeZone: string, clock: () => Date) {
 
 /**
  * Shared: each view waits for the next write, where it is hashed with the shared salt and checked against the
- * visitors every server saw. `countFirstSeen` adds to `counts` the visitors among `batch` that no server had seen today.
+ * visitors every server saw. `countFirstSeen` adds to `counts` the visitors among `batch` that no server had seen
+ * today.
  */
 function createSharedTally(shared: SharedVisitors) {
   let sharedDay = ''
@@ -114,7 +117,9 @@ function createSharedTally(shared: SharedVisitors) {
   }
 }
 
-/** Whether an answer is a person's view of a page: 200/304 HTML (by its type, or the request's Accept) and a page view. */
+/**
+ * Whether an answer is a person's view of a page: 200/304 HTML (by its type, or the request's Accept) and a page view.
+ */
 function isCountedPage(request: Request, response: Response): boolean {
   if (response.status !== 200 && response.status !== 304) return false
   const type = response.headers.get('content-type')
@@ -122,7 +127,10 @@ function isCountedPage(request: Request, response: Response): boolean {
   return isPageView(request)
 }
 
-/** The same identity for a page view and a visit image: a visitor seen by a server and the function on one day counts once. */
+/**
+ * The same identity for a page view and a visit image: a visitor seen by a server and the function on one day counts
+ * once.
+ */
 const identityOf = (request: Request, launch: string, address: string) =>
   `\0${launch}\0${address}\0${request.headers.get('user-agent')}`
 

@@ -71,7 +71,9 @@ export type VisitImageCounter = {
 
 /** What counting visit images in the database needs (the Edge Function: nothing is kept in memory between requests). */
 export type VisitImageCounterOptions = {
-  /** Counts one view of `launch` on `day` by the visitor `identity` (store/postgres/postgres-shared.ts: countVisitIn). */
+  /**
+   * Counts one view of `launch` on `day` by the visitor `identity` (store/postgres/postgres-shared.ts: countVisitIn).
+   */
   record(launch: string, day: string, identity: Uint8Array): Promise<void>
   /** The team's time zone (NOTIFY_TIME_ZONE): what a day is. */
   timeZone: string

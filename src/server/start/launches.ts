@@ -13,7 +13,9 @@ export type StartingLaunches = {
   initial: LiveLaunch[]
   /** The default launch (the root page.config.json's), or the first. */
   defaultLaunch: LiveLaunch
-  /** The contract of the default launch, or of the first launch that has a version: the server's own name and sender. */
+  /**
+   * The contract of the default launch, or of the first launch that has a version: the server's own name and sender.
+   */
   defaultContract: FunctionLaunch
 }
 

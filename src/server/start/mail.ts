@@ -86,7 +86,9 @@ function superviseNodeDelivery(deps: NodeMailDeps, from: string, alerts: Alerts,
   })
 }
 
-/** Makes the mailer (SMTP_URL, or .eml files), the webhook sender, the alerts and the delivery process (not started). */
+/**
+ * Makes the mailer (SMTP_URL, or .eml files), the webhook sender, the alerts and the delivery process (not started).
+ */
 export function createNodeMail(deps: NodeMailDeps): NodeMail {
   const { settings, dataDir } = deps
   const emlDir = path.join(dataDir, 'outbox')

@@ -8,7 +8,8 @@ import type { VisitCounter } from '../site/visit-counter.ts'
 export function mountSiteHeaders(site: Hono, pick: LaunchPicker): void {
   site.use('*', async (c: Parameters<MiddlewareHandler>[0], next) => {
     const { launch } = await pick(c)
-    // Each launch's pages: their inline JSON-LD and stylesheet allowed by hash in its CSP (and a hosted function's origin).
+    // Each launch's pages: their inline JSON-LD and stylesheet allowed by hash in its CSP (and a hosted function's
+    // origin).
     if (launch.version) return launch.version.headers(c, next)
     await next()
   })

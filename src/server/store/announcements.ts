@@ -3,7 +3,8 @@
  * 'announcement' message per lead who may receive marketing (consent.ts), each with its own unsubscribe link.
  *
  * announcements: id, key (a UUID, part of each message's Message-ID), launch, subject, body, author, created_at
- * outbox.announcement_id: the announcement a message belongs to (null for every other kind); one per lead and announcement.
+ * outbox.announcement_id: the announcement a message belongs to (null for every other kind); one per lead and
+ * announcement.
  * An author's test copy is an 'announcement' message of no lead and no announcement (lead_id and announcement_id null).
  */
 
@@ -49,7 +50,10 @@ export interface AnnouncementStore<Lead, Mail> {
     announcement: NewAnnouncement,
     messages: Array<{ leadId: number; mail: Mail }>,
   ): Promise<Announcement>
-  /** Queues the author's test copy of an announcement: a message of no lead (lead_id null), sent and retried by the outbox. */
+  /**
+   * Queues the author's test copy of an announcement: a message of no lead (lead_id null), sent and retried by the
+   * outbox.
+   */
   queueTestAnnouncement(mail: Mail, now: Date): Promise<void>
   /** Announcements newest first, of these launches (undefined: every launch). */
   listAnnouncements(launches: readonly string[] | undefined): Promise<Announcement[]>

@@ -2,7 +2,10 @@
 // erasure everywhere a lead is kept that `npm run leads:erase` and the retention period run.
 import type { AddressKey } from './suppression.ts'
 
-/** Which leads to erase: every lead of an e-mail address (case-insensitive), one submission, or all stored before a time. */
+/**
+ * Which leads to erase: every lead of an e-mail address (case-insensitive), one submission, or all stored before a
+ * time.
+ */
 export type LeadSelector = { email: string } | { submissionId: string } | { createdBefore: Date }
 
 /** What an erasure removed: counts for the person running it, and the message ids whose .eml copies must go too. */

@@ -5,7 +5,9 @@
 /** What one change is: a new status, a new assignee ('' unassigned) or a note. */
 export type FollowUpKind = 'status' | 'assignee' | 'note'
 
-/** A change as the leads page records it. `webhook`: the signed lead.updated call to queue with it (WEBHOOK_URL set). */
+/**
+ * A change as the leads page records it. `webhook`: the signed lead.updated call to queue with it (WEBHOOK_URL set).
+ */
 export type FollowUpChange = {
   leadId: number
   kind: FollowUpKind
@@ -37,7 +39,9 @@ export type FollowUp = FollowUpState & { history: HistoryEntry[] }
 /** Another registration of the same person (same e-mail, or same phone in E.164): no personal data. */
 export type OtherRegistration = { id: number; launch: string; createdAt: string }
 
-/** The realtor's registration a buyer named as their agent: its id, when it was made, the realtor's name and brokerage. */
+/**
+ * The realtor's registration a buyer named as their agent: its id, when it was made, the realtor's name and brokerage.
+ */
 export type AgentRegistration = { id: number; createdAt: string; name: string; brokerage: string }
 
 /** The outbox recipient of lead.updated webhook calls: a lead may have any number of them. */
@@ -91,7 +95,8 @@ export type NewAssignment = {
 type OutgoingMailLike = { to: string } & Record<string, unknown>
 
 /**
- * What an assignment's mail says where the new lead's id goes (its leads page link), replaced by the store: made anew by
+ * What an assignment's mail says where the new lead's id goes (its leads page link), replaced by the store: made anew
+ * by
  * each process, so no visitor can type it.
  */
 export const leadIdMark = `[lead-id:${crypto.randomUUID()}]`

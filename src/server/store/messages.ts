@@ -17,7 +17,10 @@ export type OutgoingMail = {
   headers?: Record<string, string> | undefined
 }
 
-/** What a message is for: notification, reply, CRM webhook, announcement, the assignee's mail (follow-up.ts), a daily summary. */
+/**
+ * What a message is for: notification, reply, CRM webhook, announcement, the assignee's mail (follow-up.ts), a daily
+ * summary.
+ */
 export type MessageKind = 'notification' | 'reply' | 'webhook' | 'announcement' | 'assignment' | 'summary'
 
 /**
@@ -80,7 +83,9 @@ export type MessageQuery = { leadId?: number; status?: MessageStatus; afterId?: 
 /** Counts of the outbox by state. */
 export type MessageCounts = Record<MessageStatus, number>
 
-/** Whether a queued notification or reply is still to be composed (src/server/compose-later.ts does it when sending). */
+/**
+ * Whether a queued notification or reply is still to be composed (src/server/compose-later.ts does it when sending).
+ */
 export function isLaterMail(mail: QueuedMail): mail is LaterMail {
   return 'compose' in mail
 }

@@ -33,7 +33,9 @@ export type LotInput = {
 /** A lot as stored. */
 export type StoredLot = LotInput & { launch: string; worksheetId: number | null; updatedAt: string }
 
-/** What an import did: lots added, lots whose price, status or details changed, and lots left alone because allocated. */
+/**
+ * What an import did: lots added, lots whose price, status or details changed, and lots left alone because allocated.
+ */
 export type ImportCounts = { created: number; changed: number; unchanged: number; keptAllocated: string[] }
 
 /** One choice of a worksheet: a lot with a model, or a model in any lot (lot null). */

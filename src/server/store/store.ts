@@ -12,14 +12,16 @@
  *   id             integer, primary key     id               integer, primary key
  *   submission_id  unique (idempotency)     lead_id          → leads.id
  *   created_at     when it was stored       recipient        where the notification goes
- *   fields         every validated field    mail             the composed message (subject, text, html…), or what to compose when sent (messages.ts LaterMail)
+ * fields         every validated field    mail             the composed message (subject, text, html…), or what to
+ * compose when sent (messages.ts LaterMail)
  *   consent_text   the consent shown        status           'pending' | 'sent'
  *   page_url       where it was sent from   attempts         delivery attempts so far
  *   referrer       document.referrer        next_attempt_at  not tried again before this
  *   utm            utm_* parameters         locked_until     claimed by a worker until this
  *   user_agent     the browser's UA         last_error       why the last attempt failed (no personal data)
  *   withdrawn_at   consent withdrawn (CASL) created_at, sent_at, failed_at
- *   click_ids      gclid, fbclid … (JSON)   kind             'notification' | 'reply' | 'webhook' | 'assignment' (one each a
+ * click_ids      gclid, fbclid … (JSON)   kind             'notification' | 'reply' | 'webhook' | 'assignment' (one
+ * each a
  *                                                            lead), 'announcement', 'summary' (no lead: lead_id null)
  *   landing_page   the landing path
  *   suspected_spam the honeypot was filled: stored, never notified, replied to or sent to the webhook
@@ -45,8 +47,10 @@
  * suppressions: address_key (HMAC of an address that withdrew consent, never the address), created_at
  * sign_in_failures, sign_in_devices: the sign-in limiter's counts (store/sign-in-counts.ts)
  * lead_follow_ups (status, assignee), lead_history (status, assignee, note; when, who): the follow-up (follow-up.ts)
- * roster_turns (roster, turns): each launch's round robin (follow-up.ts: NewAssignment); daily_runs (job, day) (daily-runs.ts)
- * visit_counts (launch, day, source; visits, visitors): the launch pages' visits a day, counted without cookies (PulseStore)
+ * roster_turns (roster, turns): each launch's round robin (follow-up.ts: NewAssignment); daily_runs (job, day)
+ * (daily-runs.ts)
+ * visit_counts (launch, day, source; visits, visitors): the launch pages' visits a day, counted without cookies
+ * (PulseStore)
  * document_downloads (lead, document, title, when): each opening of a document link (document-downloads.ts)
  */
 import type { SignInCounts } from './sign-in-counts.ts'

@@ -44,7 +44,9 @@ function SalesHome({ email }: { email: string }) {
   )
 }
 
-/** The studio's navigation: launches, new launch, and (hosted) the leads page, and for an owner people and audit log. */
+/**
+ * The studio's navigation: launches, new launch, and (hosted) the leads page, and for an owner people and audit log.
+ */
 function StudioNav({ view, local, owner }: { view: string; local: boolean; owner: boolean }) {
   return (
     <nav aria-label="Studio">

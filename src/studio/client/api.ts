@@ -28,7 +28,10 @@ import { localTokenHeader, localTokenMeta } from '../protocol.ts'
 // The one module of the studio's page that talks to its server (src/studio/protocol.ts): same origin, the session
 // cookie, JSON in and out. A refusal becomes a StudioRequestError carrying the server's sentence and problems.
 
-/** A request the server refused or could not answer: its words for the person, a config's problems (422), a form's fields at fault. */
+/**
+ * A request the server refused or could not answer: its words for the person, a config's problems (422), a form's
+ * fields at fault.
+ */
 export class StudioRequestError extends Error {
   constructor(
     message: string,

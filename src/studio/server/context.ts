@@ -28,7 +28,10 @@ export type StudioDeps = {
   /** The client's address (a trusted proxy's view, else the socket's), for the sign-in limits. */
   clientAddress: (c: Context) => string
   clock?: () => Date
-  /** NOTIFY_TIME_ZONE: the time zone of a launch's phase start times when its config names none. Default America/Toronto. */
+  /**
+   * NOTIFY_TIME_ZONE: the time zone of a launch's phase start times when its config names none. Default
+   * America/Toronto.
+   */
   timeZone?: string | undefined
   /** Sends a message; absent when no mail is configured (links are then only shown to copy). */
   sendMail?: ((mail: StudioMail) => Promise<void>) | undefined
@@ -55,7 +58,9 @@ export type StudioDeps = {
   passwordCost?: ScryptCost
   /** The launches' inventory and worksheets (the allocation board, api/allocation-routes.ts); absent: no board. */
   release?: ReleaseStore | undefined
-  /** Local mode (`npm run edit`, local.ts): one person on this computer, no accounts, the API bound to the page's token. */
+  /**
+   * Local mode (`npm run edit`, local.ts): one person on this computer, no accounts, the API bound to the page's token.
+   */
   local?: LocalMode | undefined
 }
 

@@ -2,7 +2,9 @@ import type { Context } from 'hono'
 import type { StudioMount } from '../../server/node-options.ts'
 import { clearSessionCookie, type StudioContext } from './context.ts'
 
-/** What the leads page gets from the studio (src/server/leads-page/viewers.ts, named through the server's StudioMount). */
+/**
+ * What the leads page gets from the studio (src/server/leads-page/viewers.ts, named through the server's StudioMount).
+ */
 export type StudioLeadsAccess = NonNullable<StudioMount['leads']>
 
 /**

@@ -99,7 +99,9 @@ function isLocalPath(pathname: string): boolean {
   )
 }
 
-/** What a frame loads without being able to add a header (the draft form's module, pictures): read-only, same origin. */
+/**
+ * What a frame loads without being able to add a header (the draft form's module, pictures): read-only, same origin.
+ */
 function isFrameResource(method: string, pathname: string): boolean {
   return method === 'GET' && /^\/studio\/api\/launches\/[^/]+\/(validator\.js|images\/.+)$/.test(pathname)
 }

@@ -80,7 +80,10 @@ export type StudioStore = TeamStore & {
   listAccounts(): Promise<Account[]>
   /** Changes role and launches; every session of the account ends. */
   changeAccess(id: number, access: { role: Role; launches?: string[] | undefined }, now: Date): Promise<void>
-  /** Adds a launch to an account limited to some (nothing for one that has every launch); its sessions go on: access only grows. */
+  /**
+   * Adds a launch to an account limited to some (nothing for one that has every launch); its sessions go on: access
+   * only grows.
+   */
   grantLaunch(id: number, launch: string): Promise<void>
   /** Sets the password hash; every session of the account ends and its unused links are voided. */
   setPassword(id: number, passwordHash: string, now: Date): Promise<void>

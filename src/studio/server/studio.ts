@@ -20,7 +20,10 @@ import { messageView, pagesCss } from './views.ts'
  * (Origin header); every answer has a strict CSP and noindex.
  */
 
-/** What createStudio returns: the app to mount at the site's root (its routes start with /studio), and its start-up step. */
+/**
+ * What createStudio returns: the app to mount at the site's root (its routes start with /studio), and its start-up
+ * step.
+ */
 export type Studio = {
   app: Hono
   /** Records each launch's file as a version "from disk" when it differs from the last one (call once at start). */

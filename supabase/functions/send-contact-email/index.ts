@@ -6,7 +6,8 @@
 // The launches are what the studio published: each launch's newest contract in the database, looked up again every
 // PUBLISHED_REFRESH_SECONDS (src/server/site/published-contracts.ts), so a field added and published is accepted with
 // no redeploy. ../_shared/launches.json, which `npm run build` writes from every launch's page.config.json (Supabase
-// deploys only what the function imports), is the first version: served for a launch the database has none of. Deno saying `Module not found ".../_shared/launches.json"`
+// deploys only what the function imports), is the first version: served for a launch the database has none of. Deno
+// saying `Module not found ".../_shared/launches.json"`
 // means no build has run in this checkout: run `npm run build`, then start or deploy the function again.
 import { getConnInfo } from 'hono/deno'
 import pg from 'pg'

@@ -26,7 +26,10 @@ export type Backend<A extends unknown[], T> = {
   teardown(): Promise<void>
 }
 
-/** Both backends of a store: `sqlite` opens a file, `postgres` wraps the database; `tables` are emptied for each fresh store. */
+/**
+ * Both backends of a store: `sqlite` opens a file, `postgres` wraps the database; `tables` are emptied for each fresh
+ * store.
+ */
 export function backendsOf<A extends unknown[], T>(open: {
   sqlite: (file: string, ...args: A) => T
   postgres: (db: SqlQueryable, ...args: A) => T
@@ -90,7 +93,8 @@ export function leadStoreBackends(): Array<Backend<[], LeadStore>> {
 
 /**
  * Runs one statement on the backend's database outside the store, as an operator's tool would (`?` placeholders;
- * table names without a schema, PostgreSQL's search path finds them in public). Resolves or rejects as the database does.
+ * table names without a schema, PostgreSQL's search path finds them in public). Resolves or rejects as the database
+ * does.
  */
 export async function runSql(backend: Backend<unknown[], unknown>, sql: string, params: unknown[] = []): Promise<void> {
   if (backend.kind === 'postgres') {

@@ -114,7 +114,8 @@ export function plannedPostgresKind(): TestPostgres['kind'] {
  * With `empty`, a plain PostgreSQL (DATABASE_URL's server or a throwaway cluster, never PGlite) with neither the
  * Supabase roles nor the migrations: what `npm run db:migrate` meets on a database of one's own.
  * A real PostgreSQL: DATABASE_URL (a fresh database is made in it), else a throwaway cluster from the Debian
- * server binaries, else PGlite so the suite still runs on a machine without PostgreSQL (TEST_POSTGRES=pglite forces it).
+ * server binaries, else PGlite so the suite still runs on a machine without PostgreSQL (TEST_POSTGRES=pglite forces
+ * it).
  */
 export async function startTestPostgres(options: { empty?: boolean } = {}): Promise<TestPostgres> {
   const planned = options.empty ? (process.env.DATABASE_URL ? 'external' : 'server') : plannedPostgresKind()

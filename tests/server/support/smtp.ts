@@ -100,7 +100,8 @@ export async function startTestSmtp(port = 0): Promise<TestSmtp> {
     })
   })
   // A client's connection that breaks (a delivery process killed mid-message resets it) is that client's problem, as
-  // for a real SMTP server: kept here, not thrown (smtp-server emits it on the server, and unheard it would be uncaught).
+  // for a real SMTP server: kept here, not thrown (smtp-server emits it on the server, and unheard it would be
+  // uncaught).
   const connectionErrors: Error[] = []
   server.on('error', (error: Error) => connectionErrors.push(error))
   const address = server.server.address()

@@ -144,7 +144,8 @@ export async function startStubStudio(launches: Record<string, string>): Promise
         const problems = problemsOf(text)
         if (problems.length) return json(res, 200, { config: null, problems, validatorUrl: '' })
         const whole = JSON.parse(text) as PageConfig
-        // The phases as the real server lists them, with no schedule: the one shown is the one asked for, else "current".
+        // The phases as the real server lists them, with no schedule: the one shown is the one asked for, else
+        // "current".
         const asked = new URL(req.url ?? '/', 'http://stub').searchParams.get('phase') ?? ''
         const list =
           whole.phases?.list.map((phase) => ({

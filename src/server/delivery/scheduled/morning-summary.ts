@@ -148,7 +148,9 @@ const shortWeekday = new Intl.DateTimeFormat('en-CA', { weekday: 'short', timeZo
 const atNoon = (day: string) => new Date(`${day}T12:00:00Z`)
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`
 
-/** The summary's mail: plain text and HTML (a heading, two small tables), the brokerage's registered name at its foot. */
+/**
+ * The summary's mail: plain text and HTML (a heading, two small tables), the brokerage's registered name at its foot.
+ */
 export function composeMorningSummary(content: SummaryContent): OutgoingMail {
   const { siteName, day, week, yesterday } = content
   const total = yesterday.days[0]?.registrations ?? 0

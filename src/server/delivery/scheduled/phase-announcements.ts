@@ -1,6 +1,7 @@
 /**
  * A phase's announcement (page.config.json phases.list[].announcement, issue 24): when a phase's start time passes,
- * the Node server queues it once per phase and launch (a start moved after it went never sends it again) to the launch's registrants who may receive marketing (store/announcements.ts:
+ * the Node server queues it once per phase and launch (a start moved after it went never sends it again) to the
+ * launch's registrants who may receive marketing (store/announcements.ts:
  * listRecipients, as a send from the leads page), through the outbox, as an announcement the leads page lists with
  * author "Phase <name> start". Once across servers on one database and restarts: its key is derived from (launch,
  * phase, start instant) and unique in the store, so a second insert is refused. A start that passed more than 24 hours
@@ -28,7 +29,10 @@ export type PhaseAnnouncementOptions = {
   launches: () => PhaseLaunch[]
   /** The server's NOTIFY_TIME_ZONE: the start times of a launch without launch.timeZone are read in it. */
   timeZone: string
-  /** The launch's mail settings (its reply's sender and unsubscribe words, its link secret), or undefined without a reply. */
+  /**
+   * The launch's mail settings (its reply's sender and unsubscribe words, its link secret), or undefined without a
+   * reply.
+   */
   mailOf(slug: string): AnnouncementMailSettings | undefined
   /** The suppression list's key of an address (suppression.ts). */
   suppressionKeyOf(email: string): Promise<AddressKey>
@@ -151,7 +155,8 @@ async function queuePhaseAnnouncement(state: PhaseState, due: PhaseDue, now: Dat
     )
     return true
   } catch (error) {
-    // The key is unique: another server (or this one before a restart) queued it first, and nothing of this try is kept.
+    // The key is unique: another server (or this one before a restart) queued it first, and nothing of this try is
+    // kept.
     if (await sentBefore(state, slug, key)) {
       state.done.add(key)
       return false

@@ -12,7 +12,9 @@ import { isHttps } from './guards.ts'
  * server-side and a device cookie) and signing out (POST /leads/sign-out: every session the browser holds here).
  */
 
-/** The device cookie: a client that signed in here in the last 30 days is exempt from the account and network budgets. */
+/**
+ * The device cookie: a client that signed in here in the last 30 days is exempt from the account and network budgets.
+ */
 const deviceCookie = 'leads_device'
 /** The one account the leads page has: the team's shared password. */
 const account = 'leads-page'

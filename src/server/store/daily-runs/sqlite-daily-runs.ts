@@ -4,7 +4,9 @@ import type Database from 'better-sqlite3'
 import type { DailyMailStore } from '../daily-runs.ts'
 import type { OutgoingMail } from '../store.ts'
 
-/** The daily runs on an open SQLite lead database; statements prepared on first use (a read-only file may predate them). */
+/**
+ * The daily runs on an open SQLite lead database; statements prepared on first use (a read-only file may predate them).
+ */
 export function createSqliteDailyRuns(db: Database.Database): DailyMailStore<OutgoingMail> {
   let queue: Database.Transaction<(job: string, day: string, mail: OutgoingMail, at: string) => boolean> | undefined
   return promised<DailyMailStore<OutgoingMail>>({

@@ -23,7 +23,10 @@ const toEntry = (row: HistoryRow): HistoryEntry => ({
   value: row.value,
 })
 
-/** The WHERE clause of a search's follow-up filters on `leads`, its parameters numbered from $at (see sqlite-follow-up.ts). */
+/**
+ * The WHERE clause of a search's follow-up filters on `leads`, its parameters numbered from $at (see
+ * sqlite-follow-up.ts).
+ */
 export function followUpCondition(search: LeadSearch, at: number): { sql: string; params: unknown[] } {
   const parts: string[] = []
   const params: unknown[] = []

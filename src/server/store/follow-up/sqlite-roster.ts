@@ -7,7 +7,8 @@ import { assignmentMailJson, candidateOf, type NewAssignment } from '../follow-u
 type Runnable = { run(...params: unknown[]): unknown }
 
 /**
- * Assigns a lead just inserted, in the caller's transaction (saveStatements' assignment statements, prepared): takes the
+ * Assigns a lead just inserted, in the caller's transaction (saveStatements' assignment statements, prepared): takes
+ * the
  * roster's next turn, records the assignee and its history line, and queues the chosen one's mail.
  */
 export function assignNewLead(

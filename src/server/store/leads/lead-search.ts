@@ -35,7 +35,9 @@ export type LeadSearch = {
   limit: number
 }
 
-/** Where a lead's notification stands, read from the outbox: 'retrying' is pending after a failed attempt, 'none' none. */
+/**
+ * Where a lead's notification stands, read from the outbox: 'retrying' is pending after a failed attempt, 'none' none.
+ */
 export type NotificationState = {
   status: 'pending' | 'retrying' | 'sent' | 'failed' | 'cancelled' | 'none'
   attempts: number

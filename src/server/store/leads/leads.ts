@@ -29,7 +29,9 @@ export type NewLead = {
   landingPage: string | null
   /** The honeypot was filled: kept (a real lead caught by mistake can be recovered) but never notified. */
   suspectedSpam: boolean
-  /** The launch's phase in force when it was registered (schema/phase-schedule.ts); absent for a launch without phases. */
+  /**
+   * The launch's phase in force when it was registered (schema/phase-schedule.ts); absent for a launch without phases.
+   */
   phase?: string | undefined
   /** Express or implied consent to marketing (consent.ts); absent: implied. */
   consentKind?: ConsentKind | undefined
@@ -61,7 +63,8 @@ export const leadColumnNames = [
 /**
  * A new lead's values in the column order both stores insert them (submission_id, created_at, fields,
  * consent_text, page_url, referrer, utm, user_agent, click_ids, landing_page, suspected_spam, consent_sha256,
- * consent_reported, launch, phase, consent_kind, implied_until), JSON columns serialised, the flag as 1/0, no launch ('') as null: the default
+ * consent_reported, launch, phase, consent_kind, implied_until), JSON columns serialised, the flag as 1/0, no launch
+ * ('') as null: the default
  * launch's; no phase as null.
  */
 export function leadColumnValues(lead: NewLead): Array<string | number | null> {
@@ -108,7 +111,10 @@ export function countsByLaunch(
 /** A launch that has leads, and how many. */
 export type LaunchCount = { launch: string; leads: number }
 
-/** A registration as stored. Leads stored before the consent hash was kept have none; `withdrawnAt` once it unsubscribed. */
+/**
+ * A registration as stored. Leads stored before the consent hash was kept have none; `withdrawnAt` once it
+ * unsubscribed.
+ */
 export type StoredLead = Omit<NewLead, 'consentSha256' | 'consentKind' | 'impliedConsentUntil'> & {
   id: number
   consentSha256: string | null
@@ -133,7 +139,8 @@ export interface SaveLeadStore {
   /**
    * Stores the lead and its notification in ONE transaction, or nothing at all; `mail` null stores the lead alone
    * (suspected spam is never notified). A submission id that is already stored changes nothing and returns the
-   * stored lead with `created: false`. `more` (the reply, the webhook call) is queued in the same transaction, and so is
+   * stored lead with `created: false`. `more` (the reply, the webhook call) is queued in the same transaction, and so
+   * is
    * the `assignment` (its turn taken, the assignee recorded, their mail queued: follow-up.ts).
    */
   saveLead(
@@ -153,7 +160,10 @@ export interface LeadsStore {
   withdrawLead(submissionId: string, now: Date): Promise<Withdrawal | undefined>
   /** Whether any lead of this e-mail address (trimmed, case-insensitive) has withdrawn. */
   isAddressWithdrawn(email: string): Promise<boolean>
-  /** Leads in id order, after `afterId`, at most `limit` of them (for paging through an export); of one launch when given. */
+  /**
+   * Leads in id order, after `afterId`, at most `limit` of them (for paging through an export); of one launch when
+   * given.
+   */
   listLeads(afterId: number, limit: number, launch?: string): Promise<StoredLead[]>
   /** The launches that have leads, with how many each (the leads page's filter, the export's check of a slug). */
   countLeadsByLaunch(): Promise<LaunchCount[]>

@@ -1,5 +1,6 @@
 // Saving a registration on PostgreSQL (leads.ts: SaveLeadStore): the lead, its messages and its roster turn in one
-// statement, so one transaction and one round trip; concurrent ones in one statement together (postgres-group-commit.ts).
+// statement, so one transaction and one round trip; concurrent ones in one statement together
+// (postgres-group-commit.ts).
 import type { SqlQueryable } from '../sql-queryable.ts'
 import type { NewAssignment } from '../follow-up.ts'
 import type { NewMessage, QueuedMail } from '../messages.ts'

@@ -3,7 +3,8 @@ import { Buffer } from 'node:buffer'
 import type { SqlQueryable } from './postgres-store.ts'
 
 /**
- * What several Node servers on one PostgreSQL share besides the leads (supabase/migrations/20260104000000_node_servers.sql):
+ * What several Node servers on one PostgreSQL share besides the leads
+ * (supabase/migrations/20260104000000_node_servers.sql):
  * the registration rate limit's counts, the keys they must agree on, the visit counter's salt and today's visitors,
  * and which of them runs a once-a-day job. Each call is one statement (or a few that are each safe alone), so no
  * connection is held across awaits.

@@ -17,7 +17,10 @@ import { createPostgresAnnouncements } from '../announcements/postgres-announcem
 import { createPostgresDailyRuns } from '../daily-runs/postgres-daily-runs.ts'
 import { createPostgresDocuments } from '../documents/postgres-documents.ts'
 
-/** What the store needs from a Postgres client (sql-queryable.ts); named here too for the entries and tests that import it from here. */
+/**
+ * What the store needs from a Postgres client (sql-queryable.ts); named here too for the entries and tests that import
+ * it from here.
+ */
 export type { SqlQueryable } from '../sql-queryable.ts'
 
 /** Options for the Postgres store. */

@@ -1,4 +1,5 @@
-// The PostgreSQL store's dashboard counts (pulse.ts: PulseStore's countPulse; its visits: postgres-visits.ts), on the tables of supabase/migrations (visit_counts:
+// The PostgreSQL store's dashboard counts (pulse.ts: PulseStore's countPulse; its visits: postgres-visits.ts), on the
+// tables of supabase/migrations (visit_counts:
 // 20251231000000_visit_counts.sql). The same counts as sqlite-pulse.ts, each one GROUP BY over the window's leads.
 import type { SqlQueryable } from '../sql-queryable.ts'
 import { clickIdNetworks, emailMedia, pulseOf, type LeadPulse, type PulseQuery, type PulseStore } from './pulse.ts'

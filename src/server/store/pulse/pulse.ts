@@ -7,7 +7,10 @@ import type { StoredLead } from '../leads/leads.ts'
 /** One day of the dashboard, in the team's time zone: its date (YYYY-MM-DD) and its bounds as ISO 8601 UTC. */
 export type PulseDay = { day: string; start: string; end: string }
 
-/** What the dashboard counts: the leads of a scope (LeadSearch's launch and launches) over consecutive days, oldest first. */
+/**
+ * What the dashboard counts: the leads of a scope (LeadSearch's launch and launches) over consecutive days, oldest
+ * first.
+ */
 export type PulseQuery = Pick<LeadSearch, 'launch' | 'launches'> & { days: readonly PulseDay[] }
 
 /**

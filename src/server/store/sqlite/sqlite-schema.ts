@@ -117,7 +117,8 @@ DROP INDEX IF EXISTS outbox_lead_kind;
 CREATE UNIQUE INDEX outbox_lead_kind ON outbox (lead_id, kind) WHERE recipient <> 'webhook:lead.updated';
 `
 
-// Version 10, as supabase/migrations/20251231000000_visit_counts.sql: each launch's page views and unique visitors a day
+// Version 10, as supabase/migrations/20251231000000_visit_counts.sql: each launch's page views and unique visitors a
+// day
 // (in the team's time zone) by source, counted by the Node server without cookies; no address or hash is kept.
 const visitSchema = `
 CREATE TABLE IF NOT EXISTS visit_counts (
@@ -168,13 +169,15 @@ export const upgrades: Array<(db: Database.Database) => void> = [
       db.exec('ALTER TABLE leads ADD COLUMN first_registered_at TEXT')
     db.exec(firstRegisteredSchema)
   },
-  // Version 12, as supabase/migrations/20260101000000_consent_kind.sql: each lead's consent kind and when implied consent
+  // Version 12, as supabase/migrations/20260101000000_consent_kind.sql: each lead's consent kind and when implied
+  // consent
   // ends, announcements and the outbox's 'announcement' kind (consent.ts, announcements.ts).
   (db) => upgradeForAnnouncements(db),
   // Version 13, as supabase/migrations/20260107000000_document_downloads.sql: each opening of a document link, and any
   // number of document.opened webhook calls and fresh-link replies a lead (document-downloads.ts).
   (db) => db.exec(documentsSchema),
-  // Version 14, as supabase/migrations/20260108000000_roster.sql: the rosters' turns, the once-a-day runs, and an outbox
+  // Version 14, as supabase/migrations/20260108000000_roster.sql: the rosters' turns, the once-a-day runs, and an
+  // outbox
   // that takes the assignee's mail and the daily summary (which has no lead). Self-contained: it reads the outbox it
   // finds, so a step before it that changed the outbox otherwise is kept.
   (db) => upgradeForRoster(db),

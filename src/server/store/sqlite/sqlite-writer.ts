@@ -24,7 +24,10 @@ export type SqliteWriter = {
   close(): Promise<void>
 }
 
-/** A new lead's assignment as the worker runs it (sqlite-rows.ts: assignNewLead does the same on the store's connection). */
+/**
+ * A new lead's assignment as the worker runs it (sqlite-rows.ts: assignNewLead does the same on the store's
+ * connection).
+ */
 type WorkerAssignment = {
   turns: string | null
   author: string

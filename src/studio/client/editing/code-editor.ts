@@ -46,7 +46,9 @@ export type CodeEditor = {
   /** Puts the cursor in the JSON of a part of the page (and the focus, unless `focus` is false). */
   goToPart: (part: PagePart, focus?: boolean) => void
   insertAt: (pos: number, text: string) => void
-  /** Replaces the text with `text`, changing only the span that differs (the cursor and the rest stay put), undoable. */
+  /**
+   * Replaces the text with `text`, changing only the span that differs (the cursor and the rest stay put), undoable.
+   */
   updateText: (text: string) => void
   /** Takes back the last change of the text (typed, or made by the form or the canvas); false when there is none. */
   undo: () => boolean

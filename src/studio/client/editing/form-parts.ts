@@ -147,7 +147,9 @@ export function applyPartEdit(text: string, path: Segment[], before: unknown, af
   return replaceValue(text, path, writeJson(after))
 }
 
-/** The key of `before` that comes just before `key` in `after`'s order, so a new field lands where the form shows it. */
+/**
+ * The key of `before` that comes just before `key` in `after`'s order, so a new field lands where the form shows it.
+ */
 function lastKeyBefore(before: Record<string, Json>, after: Record<string, Json>, key: string): string | undefined {
   const keys = Object.keys(after)
   for (let i = keys.indexOf(key) - 1; i >= 0; i--) if (keys[i]! in before) return keys[i]

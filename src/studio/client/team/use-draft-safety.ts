@@ -59,7 +59,9 @@ export function useDraftSafety(options: DraftSafetyOptions) {
 
   useAnnouncement(slug, presence?.draft?.version, base, setView)
 
-  /** Saves `text` as the draft made from the version this editor holds; a refusal (409) shows the conflict and throws. */
+  /**
+   * Saves `text` as the draft made from the version this editor holds; a refusal (409) shows the conflict and throws.
+   */
   const save = useCallback(
     async (text: string): Promise<SaveDraftResponse> => {
       try {

@@ -126,7 +126,10 @@ function NewLaunchField({ field, fieldErrors, inputProps }: FieldProps) {
   )
 }
 
-/** `New launch`: a copy of a chosen launch with the things that must change, so nothing of the old one survives by mistake. */
+/**
+ * `New launch`: a copy of a chosen launch with the things that must change, so nothing of the old one survives by
+ * mistake.
+ */
 export function NewLaunch() {
   // Until the launches arrive there is nothing to copy: the form is not sent with an empty "Copy of".
   const [launches, setLaunches] = useState<LaunchSummary[] | undefined>(undefined)

@@ -11,7 +11,10 @@ function utcMoment(iso: string): string {
   return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`
 }
 
-/** The 409 of a save made from an older version: who saved the newer one, when, and its text (the live one if published). */
+/**
+ * The 409 of a save made from an older version: who saved the newer one, when, and its text (the live one if
+ * published).
+ */
 async function conflictAnswer(c: Context<StudioEnv>, ctx: StudioContext, launch: ServedLaunch, head: DraftHead) {
   const draft = await ctx.store.getDraft(launch.slug)
   const text = draft?.text ?? (await ctx.store.latestVersion(launch.slug))?.text ?? fileText(launch) ?? ''

@@ -4,7 +4,9 @@ import type { StudioContext, StudioEnv } from '../context.ts'
 import { launchFor } from './access.ts'
 import { jsonBody, refuse, smallLimit } from './respond.ts'
 
-/** An editor whose heartbeat (every 5 s, client/team/use-presence.ts) has not come for this long is no longer listed. */
+/**
+ * An editor whose heartbeat (every 5 s, client/team/use-presence.ts) has not come for this long is no longer listed.
+ */
 export const presenceExpiryMs = 15_000
 
 /**

@@ -17,7 +17,9 @@ export function checkTotp(secret: string, code: string, now: Date): boolean {
   return /^\d{6}$/.test(code) && totpOf(secret).validate({ token: code, timestamp: now.getTime(), window: 1 }) !== null
 }
 
-/** The 30-second time-step `code` belongs to (one step either side of now), or undefined when it is not a current code. */
+/**
+ * The 30-second time-step `code` belongs to (one step either side of now), or undefined when it is not a current code.
+ */
 export function totpStepOf(secret: string, code: string, now: Date): number | undefined {
   if (!/^\d{6}$/.test(code)) return undefined
   const delta = totpOf(secret).validate({ token: code, timestamp: now.getTime(), window: 1 })

@@ -61,7 +61,8 @@ function sameOriginWrites(ctx: StudioContext): MiddlewareHandler<StudioEnv> {
   return async (c, next) => {
     if (c.req.method === 'GET' || c.req.method === 'HEAD') return next()
     const origin = c.req.header('origin')
-    // This request's own origin (its host passed the host gate), or the studio's links' (a proxy may pass another Host on).
+    // This request's own origin (its host passed the host gate), or the studio's links' (a proxy may pass another Host
+    // on).
     if (!origin || (origin !== ctx.originOf(c) && origin !== new URL(ctx.linkBase(c)).origin)) {
       const text = "This request did not come from the studio's own pages. Open the studio and try again."
       return c.req.path.startsWith('/studio/api/')

@@ -10,7 +10,9 @@ import { refuse } from '../api/respond.ts'
 import type { StudioContext } from '../context.ts'
 import { fileText, problemsOf, studioProblems } from '../launches.ts'
 
-/** What a preview shows: its config in the phase shown (none while every text has problems), and the draft's problems. */
+/**
+ * What a preview shows: its config in the phase shown (none while every text has problems), and the draft's problems.
+ */
 export type Preview = { config?: PhasedConfig; phases?: PreviewPhases; problems: StudioProblem[] }
 
 /**
@@ -69,7 +71,8 @@ function validatorModule(form: PageConfig['form']): { key: string; code: () => P
     code: () => {
       let entry = compiled.get(key)
       if (!entry) {
-        // Loaded on first use: the compiler (RJSF's, with Ajv) takes seconds to import, which no server start should wait for.
+        // Loaded on first use: the compiler (RJSF's, with Ajv) takes seconds to import, which no server start should
+        // wait for.
         entry = import('../../../build/compile-form-validator.ts').then(({ bundleFormValidatorModule }) =>
           bundleFormValidatorModule(form),
         )

@@ -19,7 +19,10 @@ const imageTypes: Record<string, string> = {
   svg: 'image/svg+xml',
 }
 
-/** The path of a picture under a launch's images/ folder (sub-folders allowed), or undefined for anything else (.., hidden files). */
+/**
+ * The path of a picture under a launch's images/ folder (sub-folders allowed), or undefined for anything else (..,
+ * hidden files).
+ */
 function imageFileName(name: string): string | undefined {
   const parts = name.split('/')
   const safe =

@@ -25,7 +25,9 @@ export type PreviewLinkSummary = {
   expiresAt: string
 }
 
-/** The link of a token with its launch, if it is kept, unrevoked, unexpired, and its maker may still edit the launch. */
+/**
+ * The link of a token with its launch, if it is kept, unrevoked, unexpired, and its maker may still edit the launch.
+ */
 export async function previewLinkOf(
   ctx: StudioContext,
   token: string,
