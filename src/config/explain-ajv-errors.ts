@@ -161,121 +161,55 @@ function typeOf(value: unknown): string {
   if (typeof value === 'object') return 'a group { … }'
   if (typeof value === 'string') return `text (${describeValue(value)})`
   if (typeof value === 'number') return `the number ${value}`
-  return String(value)
+  if (typeof value === 'boolean') return String(value)
+  // Not a JSON value (undefined where the data has none): its JavaScript type, as String() would have written it.
+  return typeof value
+}
+
+/** What every value explanation draws on: the spot, its schema's own words, the error's params, the value. */
+type ValueContext = {
+  at: Segment[]
+  where: string
+  about: string
+  examples: string
+  params: Record<string, unknown>
+  value: unknown
 }
 
 function explainValue(error: ErrorObject, at: Segment[], value: unknown): Finding {
-  const where = describePath(at)
   const schema = (error.parentSchema ?? {}) as SchemaNode
-  const about = schema.description ? ` ${schema.description}` : ''
-  const examples = schema.examples?.length
-    ? ` For example: ${schema.examples.map((e) => JSON.stringify(e)).join(', ')}.`
-    : ''
-  const params = error.params as Record<string, unknown>
+  const context: ValueContext = {
+    at,
+    where: describePath(at),
+    about: schema.description ? ` ${schema.description}` : '',
+    examples: schema.examples?.length
+      ? ` For example: ${schema.examples.map((e) => JSON.stringify(e)).join(', ')}.`
+      : '',
+    params: error.params as Record<string, unknown>,
+    value,
+  }
+  const { where, about, examples, params } = context
   switch (error.keyword) {
-    case 'enum': {
-      const allowed = (params.allowedValues as unknown[]).map(String)
-      const meant = typeof value === 'string' ? closest(value, allowed) : undefined
-      const isSectionType = at.length === 3 && at[0] === 'sections' && at[2] === 'type'
-      const guess = meant ? `; did you mean '${meant}'?` : '.'
-      return isSectionType
-        ? {
-            at,
-            message: `${where} ${describeValue(value)} is not a section type${guess} The types are: ${allowed.join(', ')}.`,
-            fix: `Write one of those types. Each type takes its own fields: see docs/config-reference.md.`,
-          }
-        : {
-            at,
-            message: `${where} ${describeValue(value)} is not one of the allowed values${guess}`,
-            fix: `Use one of: ${allowed.map((v) => `'${v}'`).join(', ')}.${about}`,
-          }
-    }
+    case 'enum':
+      return explainEnum(context)
     case 'const':
       return {
         at,
         message: `${where} must be ${JSON.stringify(params.allowedValue)}, not ${describeValue(value)}.`,
         fix: `Write exactly ${JSON.stringify(params.allowedValue)}.`,
       }
-    case 'type': {
-      const expected = String(params.type).split(',')
-      const words = listWords(expected.map((t) => typeWords[t] ?? t))
-      let fix = `Write ${words}.${about}`
-      if (
-        typeof value === 'string' &&
-        /^-?\d+(\.\d+)?$/.test(value) &&
-        (expected.includes('integer') || expected.includes('number'))
-      ) {
-        fix = `Remove the quotes: write ${value}, not "${value}".`
-      } else if (typeof value === 'string' && (value === 'true' || value === 'false') && expected.includes('boolean')) {
-        fix = `Remove the quotes: write ${value}, not "${value}".`
-      } else if ((typeof value === 'number' || typeof value === 'boolean') && expected.includes('string')) {
-        fix = `Put it in double quotes: "${String(value)}".`
-      } else if (typeof value === 'string' && expected.includes('array')) {
-        fix = `Put it in a list: [${JSON.stringify(value)}].`
-      }
-      return { at, message: `${where} should be ${words}, but it is ${typeOf(value)}.`, fix }
-    }
+    case 'type':
+      return explainType(context)
     case 'format':
-      if (params.format === 'email') {
-        return {
-          at,
-          message: `${where} ${describeValue(value)} is not a valid e-mail address.`,
-          fix: 'Write a whole address, such as sales@example.com.',
-        }
-      }
-      if (params.format === 'uri') {
-        return {
-          at,
-          message: `${where} ${describeValue(value)} is not a full web address.`,
-          fix: `Write the whole address, starting with https://.${examples}`,
-        }
-      }
-      return {
-        at,
-        message: `${where} ${describeValue(value)} is not a valid ${String(params.format)}.`,
-        fix: `Correct it.${about}${examples}`,
-      }
+      return explainFormat(context)
     case 'pattern':
-      if (params.pattern === brokerageNamePattern) return brokerageNameFinding(at, value)
-      if (params.pattern === imageSrcPattern && typeof value === 'string' && climbs(value))
-        return climbingImageFinding(at, value)
-      return {
-        at,
-        message: `${where} ${describeValue(value)} is not written the expected way.`,
-        fix: `${about.trim() || `It must match ${String(params.pattern)}.`}${examples}`,
-      }
-    case 'minLength': {
-      const limit = Number(params.limit)
-      const length = typeof value === 'string' ? value.length : 0
-      return length === 0
-        ? { at, message: `${where} is empty.`, fix: `Write the text.${about}` }
-        : {
-            at,
-            message: `${where} is too short: ${length} characters, at least ${limit} needed.`,
-            fix: `Write a longer text.${about}`,
-          }
-    }
-    case 'maxLength': {
-      const limit = Number(params.limit)
-      const length = typeof value === 'string' ? value.length : 0
-      return {
-        at,
-        message: `${where} is too long: ${length} characters, at most ${limit} allowed.`,
-        fix: `Shorten it by ${length - limit} characters.`,
-      }
-    }
+      return explainPattern(context)
+    case 'minLength':
+    case 'maxLength':
+      return explainLength(context, error.keyword)
     case 'minItems':
-      return {
-        at,
-        message: `${where} has ${Array.isArray(value) ? value.length : 0} entries; it needs at least ${String(params.limit)}.`,
-        fix: `Add entries.${about}`,
-      }
     case 'maxItems':
-      return {
-        at,
-        message: `${where} has ${Array.isArray(value) ? value.length : 0} entries; at most ${String(params.limit)} are allowed.`,
-        fix: `Remove ${(Array.isArray(value) ? value.length : 0) - Number(params.limit)} of them.`,
-      }
+      return explainItems(context, error.keyword)
     case 'minimum':
     case 'maximum':
       return {
@@ -286,6 +220,111 @@ function explainValue(error: ErrorObject, at: Segment[], value: unknown): Findin
     default:
       return { at, message: `${where} ${error.message ?? 'is not valid'}.`, fix: `Correct it.${about}${examples}` }
   }
+}
+
+function explainEnum({ at, where, about, params, value }: ValueContext): Finding {
+  const allowed = (params.allowedValues as unknown[]).map(String)
+  const meant = typeof value === 'string' ? closest(value, allowed) : undefined
+  const isSectionType = at.length === 3 && at[0] === 'sections' && at[2] === 'type'
+  const guess = meant ? `; did you mean '${meant}'?` : '.'
+  return isSectionType
+    ? {
+        at,
+        message: `${where} ${describeValue(value)} is not a section type${guess} The types are: ${allowed.join(', ')}.`,
+        fix: `Write one of those types. Each type takes its own fields: see docs/config-reference.md.`,
+      }
+    : {
+        at,
+        message: `${where} ${describeValue(value)} is not one of the allowed values${guess}`,
+        fix: `Use one of: ${allowed.map((v) => `'${v}'`).join(', ')}.${about}`,
+      }
+}
+
+function explainType({ at, where, about, params, value }: ValueContext): Finding {
+  const expected = String(params.type).split(',')
+  const words = listWords(expected.map((t) => typeWords[t] ?? t))
+  let fix = `Write ${words}.${about}`
+  if (
+    typeof value === 'string' &&
+    /^-?\d+(\.\d+)?$/.test(value) &&
+    (expected.includes('integer') || expected.includes('number'))
+  ) {
+    fix = `Remove the quotes: write ${value}, not "${value}".`
+  } else if (typeof value === 'string' && (value === 'true' || value === 'false') && expected.includes('boolean')) {
+    fix = `Remove the quotes: write ${value}, not "${value}".`
+  } else if ((typeof value === 'number' || typeof value === 'boolean') && expected.includes('string')) {
+    fix = `Put it in double quotes: "${String(value)}".`
+  } else if (typeof value === 'string' && expected.includes('array')) {
+    fix = `Put it in a list: [${JSON.stringify(value)}].`
+  }
+  return { at, message: `${where} should be ${words}, but it is ${typeOf(value)}.`, fix }
+}
+
+function explainFormat({ at, where, about, examples, params, value }: ValueContext): Finding {
+  if (params.format === 'email') {
+    return {
+      at,
+      message: `${where} ${describeValue(value)} is not a valid e-mail address.`,
+      fix: 'Write a whole address, such as sales@example.com.',
+    }
+  }
+  if (params.format === 'uri') {
+    return {
+      at,
+      message: `${where} ${describeValue(value)} is not a full web address.`,
+      fix: `Write the whole address, starting with https://.${examples}`,
+    }
+  }
+  return {
+    at,
+    message: `${where} ${describeValue(value)} is not a valid ${String(params.format)}.`,
+    fix: `Correct it.${about}${examples}`,
+  }
+}
+
+function explainPattern({ at, where, about, examples, params, value }: ValueContext): Finding {
+  if (params.pattern === brokerageNamePattern) return brokerageNameFinding(at, value)
+  if (params.pattern === imageSrcPattern && typeof value === 'string' && climbs(value))
+    return climbingImageFinding(at, value)
+  return {
+    at,
+    message: `${where} ${describeValue(value)} is not written the expected way.`,
+    fix: `${about.trim() || `It must match ${String(params.pattern)}.`}${examples}`,
+  }
+}
+
+function explainLength({ at, where, about, params, value }: ValueContext, keyword: 'minLength' | 'maxLength'): Finding {
+  const limit = Number(params.limit)
+  const length = typeof value === 'string' ? value.length : 0
+  if (keyword === 'maxLength') {
+    return {
+      at,
+      message: `${where} is too long: ${length} characters, at most ${limit} allowed.`,
+      fix: `Shorten it by ${length - limit} characters.`,
+    }
+  }
+  return length === 0
+    ? { at, message: `${where} is empty.`, fix: `Write the text.${about}` }
+    : {
+        at,
+        message: `${where} is too short: ${length} characters, at least ${limit} needed.`,
+        fix: `Write a longer text.${about}`,
+      }
+}
+
+function explainItems({ at, where, about, params, value }: ValueContext, keyword: 'minItems' | 'maxItems'): Finding {
+  const count = Array.isArray(value) ? value.length : 0
+  return keyword === 'minItems'
+    ? {
+        at,
+        message: `${where} has ${count} entries; it needs at least ${String(params.limit)}.`,
+        fix: `Add entries.${about}`,
+      }
+    : {
+        at,
+        message: `${where} has ${count} entries; at most ${String(params.limit)} are allowed.`,
+        fix: `Remove ${count - Number(params.limit)} of them.`,
+      }
 }
 
 function explainPropertyName(error: ErrorObject, at: Segment[]): Finding {

@@ -116,6 +116,9 @@ function pointSpan(text: string, offset: number): Span {
 
 const bracketName: Record<string, string> = { LBrace: '{', LBracket: '[', RBrace: '}', RBracket: ']' }
 
+/** Where the parser stopped: the character there, the last one written before it, and a one-character span. */
+type Stop = { text: string; offset: number; ch: string; prev: string; prevOffset: number; at: Span }
+
 /** Turns a parser error into a place and a likely cause a person can act on. */
 function explainSyntaxError(text: string, error: unknown): SyntaxProblem {
   if (text.trim() === '') {
@@ -128,61 +131,76 @@ function explainSyntaxError(text: string, error: unknown): SyntaxProblem {
   const { offset, fromMomoa } = errorOffset(error)
   const ch = text[offset] ?? ''
   const before = text.slice(0, offset).trimEnd()
-  const prev = before.at(-1) ?? ''
-  const prevOffset = before.length - 1
-  const at = pointSpan(text, Math.min(offset, Math.max(0, text.length - 1)))
-
+  const stop: Stop = {
+    text,
+    offset,
+    ch,
+    prev: before.at(-1) ?? '',
+    prevOffset: before.length - 1,
+    at: pointSpan(text, Math.min(offset, Math.max(0, text.length - 1))),
+  }
   if (!fromMomoa) {
     return {
-      span: at,
+      span: stop.at,
       message: 'A text value contains a line break or a tab, which JSON does not allow inside quotes.',
       fix: 'Keep the text on one line (write \\n for a line break), and close it with " on the same line.',
     }
   }
   // momoa reports a file cut off after "," or ":" at that character rather than at the end.
   const endsEarly = offset >= text.length || ((ch === ',' || ch === ':') && text.slice(offset + 1).trim() === '')
-  if (endsEarly) {
-    const unclosed = openBracketBefore(text, text.length)
-    if (unclosed === 'unclosed-string') {
-      return {
-        span: at,
-        message: 'The file ends inside a text value: a closing " is missing.',
-        fix: 'Find the text that is not closed with " and close it.',
-      }
-    }
+  if (endsEarly) return explainEarlyEnd(stop)
+  return explainBracket(stop) ?? explainPunctuation(stop) ?? explainBareWord(stop) ?? explainUnexpected(stop)
+}
+
+/** The file ends before every text, { and [ is closed. */
+function explainEarlyEnd({ text, at }: Stop): SyntaxProblem {
+  const unclosed = openBracketBefore(text, text.length)
+  if (unclosed === 'unclosed-string') {
     return {
-      span: unclosed ? unclosed.loc : at,
-      message: unclosed
-        ? `The ${bracketName[unclosed.type]} opened here is never closed: the file ends too early.`
-        : 'The file ends too early.',
-      fix: unclosed
-        ? `Add the missing ${unclosed.type === 'LBrace' ? '}' : ']'} where this part should end (and check nothing was cut off).`
-        : 'Check that the end of the file was not cut off.',
+      span: at,
+      message: 'The file ends inside a text value: a closing " is missing.',
+      fix: 'Find the text that is not closed with " and close it.',
     }
   }
-  if ((ch === '}' || ch === ']') && prev === ',') {
+  return {
+    span: unclosed ? unclosed.loc : at,
+    message: unclosed
+      ? `The ${bracketName[unclosed.type]} opened here is never closed: the file ends too early.`
+      : 'The file ends too early.',
+    fix: unclosed
+      ? `Add the missing ${unclosed.type === 'LBrace' ? '}' : ']'} where this part should end (and check nothing was cut off).`
+      : 'Check that the end of the file was not cut off.',
+  }
+}
+
+/** A } or ] after a comma, closing the wrong bracket, or with no value before it. */
+function explainBracket({ text, offset, ch, prev, prevOffset, at }: Stop): SyntaxProblem | undefined {
+  if (ch !== '}' && ch !== ']') return undefined
+  if (prev === ',') {
     return {
       span: pointSpan(text, prevOffset),
       message: `There is a comma right before "${ch}": JSON does not allow a comma after the last item.`,
       fix: 'Delete this comma.',
     }
   }
-  if (ch === '}' || ch === ']') {
-    const unclosed = openBracketBefore(text, offset)
-    const expected = unclosed && unclosed !== 'unclosed-string' ? (unclosed.type === 'LBrace' ? '}' : ']') : undefined
-    if (expected && expected !== ch) {
-      return {
-        span: at,
-        message: `This "${ch}" does not match the "${bracketName[(unclosed as Token).type]}" opened at line ${(unclosed as Token).loc.start.line}.`,
-        fix: `Close it with "${expected}" instead, or add the missing "${ch === '}' ? '{' : '['}" earlier.`,
-      }
-    }
+  const unclosed = openBracketBefore(text, offset)
+  const expected = unclosed && unclosed !== 'unclosed-string' ? (unclosed.type === 'LBrace' ? '}' : ']') : undefined
+  if (expected && expected !== ch) {
     return {
       span: at,
-      message: `A value is missing before "${ch}".`,
-      fix: 'Write the value, or remove the ":" or "," before it.',
+      message: `This "${ch}" does not match the "${bracketName[(unclosed as Token).type]}" opened at line ${(unclosed as Token).loc.start.line}.`,
+      fix: `Close it with "${expected}" instead, or add the missing "${ch === '}' ? '{' : '['}" earlier.`,
     }
   }
+  return {
+    span: at,
+    message: `A value is missing before "${ch}".`,
+    fix: 'Write the value, or remove the ":" or "," before it.',
+  }
+}
+
+/** Single quotes, a comment, or a comma with nothing before it. */
+function explainPunctuation({ ch, prev, at }: Stop): SyntaxProblem | undefined {
   if (ch === "'") {
     return {
       span: at,
@@ -204,6 +222,11 @@ function explainSyntaxError(text: string, error: unknown): SyntaxProblem {
       fix: 'Delete this comma, or write the missing value before it.',
     }
   }
+  return undefined
+}
+
+/** A name or a value written without quotes, or a comma missing between two items. */
+function explainBareWord({ text, offset, ch, prev, prevOffset }: Stop): SyntaxProblem | undefined {
   const word = /^[A-Za-z_$][\w$-]*/.exec(text.slice(offset))?.[0]
   if (word && /^\s*:/.test(text.slice(offset + word.length))) {
     return {
@@ -231,6 +254,11 @@ function explainSyntaxError(text: string, error: unknown): SyntaxProblem {
         : 'Add a comma where marked, after the value before it.',
     }
   }
+  return undefined
+}
+
+/** A stray ":", or any other character the parser did not expect. */
+function explainUnexpected({ ch, at }: Stop): SyntaxProblem {
   if (ch === ':') {
     return {
       span: at,
@@ -248,7 +276,7 @@ function explainSyntaxError(text: string, error: unknown): SyntaxProblem {
 function errorOffset(error: unknown): { offset: number; fromMomoa: boolean } {
   const e = error as { offset?: unknown; message?: unknown }
   if (typeof e.offset === 'number') return { offset: e.offset, fromMomoa: true }
-  const at = /position (\d+)/.exec(String(e.message ?? ''))
+  const at = /position (\d+)/.exec(typeof e.message === 'string' ? e.message : '')
   return { offset: at ? Number(at[1]) : 0, fromMomoa: false }
 }
 

@@ -40,8 +40,9 @@ function FieldTemplate({ id, label, children, rawErrors, schema, hidden, uiSchem
     )
   }
   if (uiSchema?.['ui:widget'] === 'radio') {
+    // The group is what is invalid (ARIA has no aria-invalid on a radio): the fieldset its legend names carries it.
     return (
-      <fieldset>
+      <fieldset aria-invalid={message ? true : undefined}>
         <legend className="mb-2 text-sm font-semibold text-ink">{label}</legend>
         {children}
         {error}
@@ -68,7 +69,6 @@ function BaseInputTemplate(props: WidgetProps & { type?: string }) {
   const {
     id,
     htmlName,
-    value,
     disabled,
     readonly,
     autofocus,
@@ -81,6 +81,8 @@ function BaseInputTemplate(props: WidgetProps & { type?: string }) {
     type,
     placeholder,
   } = props
+  // What a text input holds: a string or a number field's value (or nothing yet).
+  const value = props.value as string | number | null | undefined
   const inputProps = getInputProps(schema, type, options)
   const invalid = Boolean(rawErrors?.length)
   return (
@@ -92,6 +94,7 @@ function BaseInputTemplate(props: WidgetProps & { type?: string }) {
       placeholder={placeholder}
       disabled={disabled}
       readOnly={readonly}
+      // eslint-disable-next-line jsx-a11y/no-autofocus -- only when a launch's uiSchema asks for it (RJSF's ui:autofocus); no config does by default
       autoFocus={autofocus}
       aria-invalid={invalid || undefined}
       aria-describedby={errorId(id)}
@@ -138,19 +141,7 @@ function CheckboxWidget({
   )
 }
 
-function RadioWidget({
-  id,
-  htmlName,
-  options,
-  value,
-  disabled,
-  readonly,
-  onChange,
-  onBlur,
-  onFocus,
-  rawErrors,
-}: WidgetProps) {
-  const invalid = Boolean(rawErrors?.length)
+function RadioWidget({ id, htmlName, options, value, disabled, readonly, onChange, onBlur, onFocus }: WidgetProps) {
   return (
     <div className="flex flex-wrap gap-3">
       {(options.enumOptions ?? []).map((option, index) => {
@@ -167,7 +158,6 @@ function RadioWidget({
               value={optionValue}
               checked={value === option.value}
               disabled={disabled || readonly}
-              aria-invalid={invalid || undefined}
               aria-describedby={errorId(id)}
               className="size-5 accent-forest-900"
               onChange={() => onChange(option.value)}
@@ -219,17 +209,16 @@ export type RegistrationFormProps = {
 }
 
 /**
- * The registration form, rendered by react-jsonschema-form from the config's schema and uiSchema. Both
- * instances share one state (typing in one shows in the other), validate with the precompiled validator and
- * show one message per field, in the config's words.
+ * The form's state and handlers: the shared registration state, live validation from the first submit on, and on
+ * first mount the restore of a draft and of what was typed into the prerendered inputs.
  */
-export function RegistrationForm({ idPrefix, schema, ui, validators }: RegistrationFormProps) {
+function useRegistrationForm({ schema, ui, validators }: Omit<RegistrationFormProps, 'idPrefix'>) {
   const { validator, transformErrors } = useMemo(
     () => createBrowserValidator(validators, schema, ui.messages),
     [schema, ui.messages, validators],
   )
-  const { form, launch, formData, setFormData, status, serverErrors, accepted, honeypot, submit } =
-    useRegistrationState()
+  const state = useRegistrationState()
+  const { formData, setFormData, serverErrors, accepted, submit } = state
   const [attempted, setAttempted] = useState(false)
   // After a registration is accepted (from this form or the other) the form starts afresh: its live validation off
   // until the next submit, set in this same render so the emptied data is never validated. RJSF keeps the errors of
@@ -240,7 +229,6 @@ export function RegistrationForm({ idPrefix, schema, ui, validators }: Registrat
     setAttempted(false)
   }
   const formRef = useRef<Form>(null)
-  const submitting = status === 'submitting'
 
   useEffect(() => {
     const element = formRef.current?.formElement.current as HTMLFormElement | null | undefined
@@ -257,6 +245,44 @@ export function RegistrationForm({ idPrefix, schema, ui, validators }: Registrat
     Object.entries(serverErrors).map(([field, message]) => [field, { __errors: [message] }]),
   ) as ErrorSchema
 
+  return {
+    ...state,
+    validator,
+    transformErrors,
+    formRef,
+    attempted,
+    extraErrors,
+    onError: () => setAttempted(true),
+    onSubmit: async (data: unknown) => {
+      setAttempted(true)
+      await submit(trimRegistration(data, schema))
+    },
+  }
+}
+
+/**
+ * The registration form, rendered by react-jsonschema-form from the config's schema and uiSchema. Both
+ * instances share one state (typing in one shows in the other), validate with the precompiled validator and
+ * show one message per field, in the config's words.
+ */
+export function RegistrationForm({ idPrefix, schema, ui, validators }: RegistrationFormProps) {
+  const {
+    form,
+    launch,
+    formData,
+    setFormData,
+    status,
+    accepted,
+    honeypot: honeypotRef,
+    formRef,
+    validator,
+    transformErrors,
+    attempted,
+    extraErrors,
+    onError,
+    onSubmit,
+  } = useRegistrationForm({ schema, ui, validators })
+  const submitting = status === 'submitting'
   return (
     <Form
       key={accepted}
@@ -281,11 +307,8 @@ export function RegistrationForm({ idPrefix, schema, ui, validators }: Registrat
       widgets={{ RadioWidget, CheckboxWidget }}
       className="space-y-5"
       onChange={(event) => setFormData((event.formData ?? {}) as RegistrationData)}
-      onError={() => setAttempted(true)}
-      onSubmit={async (event) => {
-        setAttempted(true)
-        await submit(trimRegistration(event.formData, schema))
-      }}
+      onError={onError}
+      onSubmit={(event) => void onSubmit(event.formData)}
     >
       {/* The honeypot: off screen, out of the tab order, hidden from assistive technology, named and labelled like
           no field a browser autofills. */}
@@ -299,7 +322,7 @@ export function RegistrationForm({ idPrefix, schema, ui, validators }: Registrat
           autoComplete="off"
           defaultValue=""
           onChange={(event) => {
-            honeypot.current = event.target.value
+            honeypotRef.current = event.target.value
           }}
         />
       </div>

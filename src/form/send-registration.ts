@@ -39,7 +39,9 @@ async function fieldErrorsOf(error: unknown): Promise<FieldMessages | undefined>
 /** Calls the send-contact-email function with the registration; never throws. */
 export async function sendRegistration(body: Record<string, unknown>): Promise<SendOutcome> {
   try {
-    const { error } = await (await getClient()).functions.invoke('send-contact-email', { body })
+    const response = await (await getClient()).functions.invoke('send-contact-email', { body })
+    // supabase-js types a failure's error as any: it is read as unknown, as fieldErrorsOf does.
+    const error: unknown = response.error
     if (!error) return { ok: true }
     const fieldErrors = await fieldErrorsOf(error)
     return fieldErrors ? { ok: false, error, fieldErrors } : { ok: false, error }

@@ -67,6 +67,7 @@ export default function RegistrationDialog({ modal, isOpen, onClose }: Props) {
  */
 function useOpenAfterMountingClosed(isOpen: boolean): boolean {
   const [mounted, setMounted] = useState(false)
+  // eslint-disable-next-line react-hooks/set-state-in-effect -- the second render is the point: opening waits for a later task than mounting
   useEffect(() => setMounted(true), [])
   return isOpen && mounted
 }

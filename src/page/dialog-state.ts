@@ -40,6 +40,7 @@ export function useDialogOpen(): boolean {
   const [value, setValue] = useState(false)
   useEffect(() => {
     setters.add(setValue)
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- catches up with an opening between the render and this subscription (a tap before hydration)
     setValue(open)
     return () => {
       setters.delete(setValue)

@@ -15,11 +15,18 @@ import { createRegistrationStore, RegistrationProvider } from '../../src/form/re
 const form = {
   schema: {
     type: 'object',
-    properties: { name: { type: 'string', title: 'Your name', maxLength: 5 }, town: { type: 'string', title: 'Town' } },
-    required: ['name'],
+    properties: {
+      name: { type: 'string', title: 'Your name', maxLength: 5 },
+      town: { type: 'string', title: 'Town' },
+      realtor: { type: 'string', title: 'With a realtor?', enum: ['yes', 'no'] },
+    },
+    required: ['name', 'realtor'],
   },
-  uiSchema: { 'ui:order': ['town', 'name'] },
-  messages: { name: { required: 'Tell us your name', maxLength: 'Five letters at most' } },
+  uiSchema: { 'ui:order': ['town', 'name', 'realtor'], realtor: { 'ui:widget': 'radio' } },
+  messages: {
+    name: { required: 'Tell us your name', maxLength: 'Five letters at most' },
+    realtor: { required: 'Choose one' },
+  },
   submitLabel: 'Join',
   submittingLabel: 'Joining…',
   consent: 'We will write to you.',
@@ -75,5 +82,16 @@ describe('RegistrationForm', () => {
     expect(screen.getByText('Tell us your name')).toBeTruthy()
     await act(async () => fireEvent.change(screen.getByLabelText(/Your name/), { target: { value: 'Alexandra' } }))
     expect(screen.getByText('Five letters at most')).toBeTruthy()
+  })
+
+  it('marks a Yes/No group invalid on its fieldset, where ARIA allows it, not on each radio', async () => {
+    renderForm()
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Join' })))
+    expect(screen.getByText('Choose one')).toBeTruthy()
+    const group = screen.getByRole('group', { name: 'With a realtor?' })
+    expect(group.getAttribute('aria-invalid')).toBe('true')
+    const radios = screen.getAllByRole('radio')
+    expect(radios).toHaveLength(2)
+    for (const radio of radios) expect(radio.getAttribute('aria-invalid')).toBeNull()
   })
 })

@@ -45,7 +45,7 @@ async function personWith(email: string, role: string): Promise<ReturnType<typeo
 }
 
 const withHeading = (heading: string) =>
-  original.replace('"heading": "Bramblewood Crossing"', `"heading": "${heading}"`)
+  original.replace('"heading": "Bramblewood Crossing"', () => `"heading": "${heading}"`)
 
 async function headingsOf(url: string): Promise<{ status: number; text: string }> {
   const res = await fetch(`${server.url}/studio/api/preview/${url.split('/').pop()}`)
