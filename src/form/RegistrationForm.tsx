@@ -94,7 +94,8 @@ function BaseInputTemplate(props: WidgetProps & { type?: string }) {
       placeholder={placeholder}
       disabled={disabled}
       readOnly={readonly}
-      // eslint-disable-next-line jsx-a11y/no-autofocus -- only when a launch's uiSchema asks for it (RJSF's ui:autofocus); no config does by default
+      // Only when a launch's uiSchema asks for it (RJSF's ui:autofocus); no config does by default.
+      // eslint-disable-next-line jsx-a11y/no-autofocus -- see the line above
       autoFocus={autofocus}
       aria-invalid={invalid || undefined}
       aria-describedby={errorId(id)}

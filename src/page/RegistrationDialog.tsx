@@ -67,7 +67,8 @@ export default function RegistrationDialog({ modal, isOpen, onClose }: Props) {
  */
 function useOpenAfterMountingClosed(isOpen: boolean): boolean {
   const [mounted, setMounted] = useState(false)
-  // eslint-disable-next-line react-hooks/set-state-in-effect -- the second render is the point: opening waits for a later task than mounting
+  // The second render is the point: opening waits for a later task than mounting.
+  // eslint-disable-next-line react-hooks/set-state-in-effect -- see the line above
   useEffect(() => setMounted(true), [])
   return isOpen && mounted
 }

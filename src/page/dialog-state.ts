@@ -40,7 +40,8 @@ export function useDialogOpen(): boolean {
   const [value, setValue] = useState(false)
   useEffect(() => {
     setters.add(setValue)
-    // eslint-disable-next-line react-hooks/set-state-in-effect -- catches up with an opening between the render and this subscription (a tap before hydration)
+    // Catches up with an opening between the render and this subscription (a tap before hydration).
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- see the line above
     setValue(open)
     return () => {
       setters.delete(setValue)
