@@ -66,7 +66,6 @@ describe('npm run edit: the canvas', () => {
       await page.getByRole('button', { name: `Move up: Feature: ${third}` }).focus()
       await page.keyboard.press('Enter')
       await page.getByRole('button', { name: 'Save to file', exact: true }).click()
-      await page.getByRole('button', { name: 'Save to file now' }).click()
       await page.getByText(/^Saved to the file as version 2\./).waitFor()
       const saved = JSON.parse(readFileSync(configFile, 'utf8')) as { sections: { heading: string }[] }
       expect(saved.sections.slice(0, 3).map((s) => s.heading)).toEqual([

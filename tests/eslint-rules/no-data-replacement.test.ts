@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { ESLint } from 'eslint'
@@ -9,32 +9,39 @@ import { noDataReplacement } from '../../eslint-rules/no-data-replacement.ts'
 // The project's rule, run by ESLint itself with type information over small files: what it must refuse and allow.
 
 const dir = mkdtempSync(path.join(tmpdir(), 'no-data-replacement-'))
-writeFileSync(
-  path.join(dir, 'tsconfig.json'),
-  JSON.stringify({
-    compilerOptions: { strict: true, target: 'ES2022', lib: ['ES2022'], noEmit: true },
-    include: ['*.ts'],
-  }),
-)
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-const eslint = new ESLint({
-  cwd: dir,
-  overrideConfigFile: true,
-  overrideConfig: [
-    {
-      files: ['**/*.ts'],
-      languageOptions: { parser: tseslint.parser, parserOptions: { project: './tsconfig.json', tsconfigRootDir: dir } },
-      plugins: { project: { rules: { 'no-data-replacement': noDataReplacement } } as unknown as ESLint.Plugin },
-      rules: { 'project/no-data-replacement': 'error' },
-    },
-  ],
-})
-
-/** The rule's reports (line numbers) for one file's text. */
+/**
+ * The rule's reports (line numbers) for one file's text. Each file gets a folder and a TypeScript project of its own:
+ * a project made for an earlier file does not see a later one, and ESLint would refuse to parse it.
+ */
 async function reportsOf(name: string, code: string): Promise<number[]> {
-  const file = path.join(dir, `${name}.ts`)
+  const folder = path.join(dir, name)
+  mkdirSync(folder)
+  writeFileSync(
+    path.join(folder, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: { strict: true, target: 'ES2022', lib: ['ES2022'], noEmit: true },
+      include: ['*.ts'],
+    }),
+  )
+  const file = path.join(folder, `${name}.ts`)
   writeFileSync(file, code)
+  const eslint = new ESLint({
+    cwd: folder,
+    overrideConfigFile: true,
+    overrideConfig: [
+      {
+        files: ['**/*.ts'],
+        languageOptions: {
+          parser: tseslint.parser,
+          parserOptions: { project: './tsconfig.json', tsconfigRootDir: folder },
+        },
+        plugins: { project: { rules: { 'no-data-replacement': noDataReplacement } } as unknown as ESLint.Plugin },
+        rules: { 'project/no-data-replacement': 'error' },
+      },
+    ],
+  })
   const [result] = await eslint.lintFiles([file])
   expect(result!.messages.filter((m) => m.ruleId !== 'project/no-data-replacement')).toEqual([])
   return result!.messages.map((m) => m.line)

@@ -4,13 +4,21 @@ import { deliverySettings } from '../../src/server/delivery/settings.ts'
 import { environmentVariables } from '../../src/server/env.ts'
 import { leadsPageSettings } from '../../src/server/leads-page/settings.ts'
 import { registrationSettings } from '../../src/server/registration/settings.ts'
+import { publicAddressSettings } from '../../src/server/settings/public-address.ts'
 import { siteSettings } from '../../src/server/site/settings.ts'
 import { storeSettings } from '../../src/server/store/settings.ts'
 
 // Each room declares the settings it reads (src/server/<room>/settings.ts). The lists a person reads, .env.example
 // and docs/deploy.md's table, must name exactly those: none missing, none left over from a setting that went.
 
-const blocks = { siteSettings, storeSettings, leadsPageSettings, registrationSettings, deliverySettings }
+const blocks = {
+  siteSettings,
+  storeSettings,
+  leadsPageSettings,
+  registrationSettings,
+  deliverySettings,
+  publicAddressSettings,
+}
 const declared = Object.values(blocks).flatMap((block) => Object.keys(block))
 
 /** The variables .env.example names (`NAME=` or `#NAME=` at the start of a line), before its section for the tests. */
