@@ -2,6 +2,21 @@ import type { JSONSchema } from 'json-schema-to-ts'
 import type { FromConfigSchema } from './parts.ts'
 import { noScriptPagesSchema } from './no-script-pages.ts'
 
+/** The rules a form message can be written for (form.messages.<field>.<rule>), read by the checker too. */
+export const messageRuleKeywords = [
+  'required',
+  'minLength',
+  'maxLength',
+  'format',
+  'pattern',
+  'enum',
+  'type',
+  'const',
+  'minimum',
+  'maximum',
+  'plainText',
+] as const
+
 /** The registration dialog that opens by itself. */
 export const modalSchema = {
   type: 'object',
@@ -120,19 +135,7 @@ export const formSchema = {
           description: 'What the visitor reads when this rule fails.',
         },
         propertyNames: {
-          enum: [
-            'required',
-            'minLength',
-            'maxLength',
-            'format',
-            'pattern',
-            'enum',
-            'type',
-            'const',
-            'minimum',
-            'maximum',
-            'plainText',
-          ],
+          enum: messageRuleKeywords,
         },
       },
     },

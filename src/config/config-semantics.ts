@@ -6,6 +6,7 @@ import {
   type RegistrationRules,
 } from '../../schema/registration-ajv.ts'
 import { formFieldSchemas, formRequiredFields } from '../../schema/registration-rules.ts'
+import { messageRuleKeywords } from '../../schema/form-config.ts'
 import { reservedFieldNames } from '../../schema/registration-contract.ts'
 import { checkDocuments, checkImages } from './config-files.ts'
 import { checkReplyPlaceholders } from './reply-placeholders-check.ts'
@@ -199,20 +200,7 @@ function checkContacts(data: Json): Finding[] {
   return findings
 }
 
-// The rules a message can be written for, as in the schema's form.messages.
-const ruleKeywords = [
-  'required',
-  'minLength',
-  'maxLength',
-  'format',
-  'pattern',
-  'enum',
-  'type',
-  'const',
-  'minimum',
-  'maximum',
-  'plainText',
-]
+const ruleKeywords: readonly string[] = messageRuleKeywords
 
 function checkForm(data: Json): Finding[] {
   if (!isObject(data.form)) return []
