@@ -60,7 +60,7 @@ export async function startNodeServer(
     suppressionSecret: settings.suppressionSecret,
   })
   const mail = createNodeMail({ settings, dataDir, opened, defaultSlug: defaultLaunch.slug, ...starting })
-  const { delivery, links, mailer, alerts } = mail
+  const { delivery, links, alerts } = mail
   const summary = startupSummary({ settings, where: opened.where, mail, initial })
   const erasure = nodeErasureOf(opened, mail.emlDir)
   const retention = await startRetention(opened, erasure, settings.retentionDays)
@@ -85,7 +85,7 @@ export async function startNodeServer(
   const pick = createLaunchPicker({ trustProxy: settings.trustProxy, builder, ...where })
 
   const site = new Hono()
-  const studio = await mountStudio(site, { ...where, settings, options, mailer, clientAddress, ...publishing })
+  const studio = await mountStudio(site, { ...where, settings, options, delivery, clientAddress, ...publishing })
   mountSiteHeaders(site, pick)
   site.get('/healthz', healthHandler(store, undefined, launchHealthOf(live)))
   // What is left of each launch's inventory, for its home types section (release/left-counts.ts).

@@ -193,6 +193,13 @@ describe("announcements to a launch's list", () => {
     // The next day, one goes again without confirming.
     h.now.value = new Date(h.now.value.getTime() + 24 * 3_600_000 + 1_000)
     expect((await sendAs('editor', 'Next day news')).status).toBe(303)
+
+    // Two senders at the same second, each with a new key, a day later again: one goes, the other is refused.
+    h.now.value = new Date(h.now.value.getTime() + 24 * 3_600_000 + 1_000)
+    const together = await Promise.all([sendAs('editor', 'Race A'), sendAs('manager', 'Race B')])
+    expect(together.map((answer) => answer.status).sort()).toEqual([303, 403])
+    const raced = (await h.store.listAnnouncements(undefined)).filter((a) => a.subject.startsWith('Race'))
+    expect(raced).toHaveLength(1)
   })
 
   it('reach exactly the express and the recent implied registrant at a real SMTP server, each with a working unsubscribe', async () => {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runStudioInvite } from '../../src/cli/studio-invite.ts'
+import { openSqliteStore } from '../../src/server/store/sqlite/sqlite-store.ts'
 import { httpClient } from '../studio/support/http-client.ts'
 import { startServerProcess, writeDist, type ServerProcess } from './support/node-server.ts'
 import { startTestSmtp, type TestSmtp } from './support/smtp.ts'
@@ -35,6 +36,8 @@ beforeAll(async () => {
     SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
     MAIL_FROM: 'Studio <no-reply@example.com>',
     PUBLIC_URL: 'http://localhost',
+    MAIL_RETRY_MIN_SECONDS: '1',
+    MAIL_RETRY_MAX_SECONDS: '1',
   })
 }, 60_000)
 afterAll(async () => {
@@ -76,5 +79,46 @@ describe('forgot-password (issue 42, item 6)', () => {
     expect(await status(links[0]!)).toBe(404)
     expect(await status(links[1]!)).toBe(404)
     expect(await status(links[2]!)).toBe(200)
+  }, 90_000)
+
+  it('keeps a reset link in the outbox while the mail server refuses it, and sends it once it accepts', async () => {
+    await runStudioInvite(
+      ['--email', 'second@example.com', '--role', 'editor'],
+      {
+        DATA_DIR: dataDir,
+        PAGE_CONFIG: configFile,
+      },
+      root,
+      () => {},
+      () => {},
+    )
+    smtp.delayEach(0)
+    smtp.refuseAll(451)
+    const browser = httpClient(
+      () => server.url,
+      () => server.url,
+      '198.51.100.40',
+    )
+    const answer = await browser.send('/studio/forgot-password', { form: { email: 'second@example.com' } })
+    expect(answer.status).toBe(200)
+    // Refused twice at least (a retry a second), then accepted: the link was kept, not lost with the first try.
+    await new Promise((r) => setTimeout(r, 3_000))
+    expect(linksTo('second@example.com')).toHaveLength(0)
+    smtp.refuseAll(undefined)
+    const deadline = Date.now() + 20_000
+    while (linksTo('second@example.com').length === 0 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100))
+    expect(linksTo('second@example.com')).toHaveLength(1)
+    // It went as the outbox's message of no lead (kind 'account'), retried and marked sent like any other.
+    const store = openSqliteStore(path.join(dataDir, 'leads.sqlite'), { defaultLaunch: 'default', readonly: true })
+    try {
+      const account = (await store.listMessages({ limit: 100 })).filter((m) => m.kind === 'account')
+      expect(account.length).toBeGreaterThanOrEqual(4)
+      const last = account.at(-1)!
+      expect(last).toMatchObject({ leadId: null, status: 'sent' })
+      expect(last.attempts).toBeGreaterThanOrEqual(2)
+    } finally {
+      await store.close()
+    }
   }, 90_000)
 })

@@ -169,7 +169,8 @@ async function composeBatch(ctx: WorkerContext, jobs: OutboxJob[]): Promise<Map<
 
 /**
  * Why a claimed message must not be sent at all, or undefined. Checked as it goes, whatever queued it: no message but
- * the team's notification reaches an address that withdrew or is on the suppression list.
+ * the team's notification and a studio account's own link (kind 'account': an invitation or reset, not marketing)
+ * reaches an address that withdrew or is on the suppression list.
  */
 async function cancelReasonOf(
   ctx: WorkerContext,
@@ -178,7 +179,7 @@ async function cancelReasonOf(
 ): Promise<string | undefined> {
   if (job.withdrawn && job.kind !== 'notification') return 'the registrant withdrew'
   if (composed && 'cancel' in composed) return composed.cancel
-  if (job.kind === 'notification' || job.kind === 'webhook') return undefined
+  if (job.kind === 'notification' || job.kind === 'webhook' || job.kind === 'account') return undefined
   const to = composed && 'mail' in composed ? composed.mail.to : job.mail.to
   if (await isDoNotContact(ctx.store, ctx.suppressionKeyOf, addressOf(to)))
     return 'its address withdrew consent or is on the suppression list'

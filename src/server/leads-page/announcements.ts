@@ -1,4 +1,5 @@
 import {
+  announcementGapMs,
   checkAnnouncementVolume,
   composeAnnouncement,
   type AnnouncementMailSettings,
@@ -135,17 +136,29 @@ export async function sendAnnouncement(
     if (mail) messages.push({ leadId: lead.id, mail })
   }
   const { key, launch, subject, text } = form
-  let saved: { id: number; recipients: number }
+  // Checked again where it is stored, in the same transaction: another sender may have passed the check above.
+  const quietSince = sender.owner && confirmed ? undefined : new Date(now.getTime() - announcementGapMs).toISOString()
+  let saved: { id: number; recipients: number } | undefined
   try {
     saved = await deps.store.saveAnnouncement(
       { key, launch, subject, text, author: viewer.account!.email, createdAt: now.toISOString() },
       messages,
+      quietSince,
     )
   } catch (error) {
     // Two clicks at once: the key is unique, so the second insert is refused and nothing of it is kept.
     const first = await sentBefore()
     if (first) return { queued: first.recipients }
     throw error
+  }
+  if (!saved) {
+    // The same form posted twice at once: the first of them was stored, and this one is it.
+    const first = await sentBefore()
+    if (first) return { queued: first.recipients }
+    const raced = await checkAnnouncementVolume(deps.store, form.launch, now, sender)
+    await deps.audit({ who: viewer.who, action: 'refused a second announcement within a day', launch: form.launch })
+    const refusal = raced?.refusal ?? 'Another announcement to this launch was just sent: nothing was sent.'
+    return { problem: refusal, limited: { mayConfirm: raced?.mayConfirm ?? sender.owner } }
   }
   await deps.audit({
     who: viewer.who,

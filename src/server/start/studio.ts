@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto'
 import type { Context, Hono } from 'hono'
-import type { Mailer } from '../delivery/mailer.ts'
+import type { DeliverySupervisor } from '../delivery-supervisor.ts'
 import type { NodeServerConfig } from '../env.ts'
 import type { ClientAddressOf } from './function.ts'
 import type { NodeServerOptions, StudioHost, StudioMount } from '../node-options.ts'
@@ -14,22 +15,23 @@ export type NodeStudioDeps = {
   dataDir: string
   opened: NodeStore
   publishing: LaunchPublisher
-  mailer: Mailer
+  delivery: Pick<DeliverySupervisor, 'kick'>
   clientAddress: ClientAddressOf
   live: LiveLaunches
 }
 
-/** Sends the studio's plain-text mail (invitations, sign-in links) through SMTP; absent without SMTP_URL. */
-function studioMailOf(settings: NodeServerConfig, mailer: Mailer): StudioHost['sendMail'] {
-  if (settings.mail.kind !== 'smtp') return undefined
-  const unique = () => `${Date.now()}-${Math.random().toString(36).slice(2)}`
-  return (mail) =>
-    mailer.send({
-      ...mail,
-      html: '',
-      messageId: `<studio-${unique()}@localhost>`,
-      idempotencyKey: `studio-${unique()}`,
-    })
+/**
+ * Queues the studio's plain-text mail (invitations, reset links) in the outbox (kind 'account'), kicking its worker:
+ * sent by SMTP, retried like every message, and the request answers at once. Absent without SMTP_URL.
+ */
+function studioMailOf(deps: NodeStudioDeps, clock: () => Date): StudioHost['sendMail'] {
+  if (deps.settings.mail.kind !== 'smtp') return undefined
+  return async (mail) => {
+    const id = randomUUID()
+    const message = { ...mail, html: '', messageId: `<studio-${id}@localhost>`, idempotencyKey: `studio-${id}` }
+    await deps.opened.store.queueAccountMail(message, clock())
+    deps.delivery.kick()
+  }
 }
 
 /** The host names the launches declare now (`<slug>.localhost`, their origins): the studio answers on them. */
@@ -51,17 +53,18 @@ function launchHostsOf(live: LiveLaunches): string[] {
 export async function mountStudio(site: Hono, deps: NodeStudioDeps): Promise<StudioMount | undefined> {
   const { settings, options } = deps
   if (!options.studio) return undefined
+  const clock = options.clock ?? (() => new Date())
   const studio = await options.studio({
     dataDir: deps.dataDir,
     pool: deps.opened.database,
     publisher: deps.publishing,
     signInCounts: deps.opened.store,
     timeZone: settings.timeZone,
-    clock: options.clock ?? (() => new Date()),
+    clock,
     launchHosts: () => launchHostsOf(deps.live),
     secureCookies: settings.trustProxy > 0,
     clientAddress: (c) => deps.clientAddress(c) ?? 'unknown',
-    sendMail: studioMailOf(settings, deps.mailer),
+    sendMail: studioMailOf(deps, clock),
   })
   // Handed over whole: the studio's own router (where /studio/ and /studio are one route) and its own 404s.
   const toStudio = (c: Context) => studio.app.fetch(c.req.raw, c.env)

@@ -45,11 +45,16 @@ export interface AnnouncementStore<Lead, Mail> {
    * first; several leads of one address all come (onePerAddress keeps one). The suppression list is the caller's.
    */
   listMarketableLeads(launch: string, now: Date): Promise<Lead[]>
-  /** Stores the announcement and queues its messages (one per lead), all in one transaction. */
+  /**
+   * Stores the announcement and queues its messages (one per lead), all in one transaction. With `quietSince` (ISO
+   * 8601), only if no announcement of its launch was made after that time, checked in the same transaction (two senders
+   * at once never both pass): undefined when one was, and nothing is stored.
+   */
   saveAnnouncement(
     announcement: NewAnnouncement,
     messages: Array<{ leadId: number; mail: Mail }>,
-  ): Promise<Announcement>
+    quietSince?: string,
+  ): Promise<Announcement | undefined>
   /**
    * Queues the author's test copy of an announcement: a message of no lead (lead_id null), sent and retried by the
    * outbox.

@@ -18,10 +18,10 @@ export type OutgoingMail = {
 }
 
 /**
- * What a message is for: notification, reply, CRM webhook, announcement, the assignee's mail (follow-up.ts), a daily
- * summary.
+ * What a message is: one of a lead's ('notification', 'reply', 'webhook', 'assignment', 'announcement'), or one of no
+ * lead: 'summary' (the sales manager's morning summary) and 'account' (a studio account's invitation or reset link).
  */
-export type MessageKind = 'notification' | 'reply' | 'webhook' | 'announcement' | 'assignment' | 'summary'
+export type MessageKind = 'notification' | 'reply' | 'webhook' | 'announcement' | 'assignment' | 'summary' | 'account'
 
 /**
  * Where a message stands: `pending` (queued, or waiting for its next attempt), `sent`, `failed` (refused for good

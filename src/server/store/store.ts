@@ -21,8 +21,8 @@
  *   user_agent     the browser's UA         last_error       why the last attempt failed (no personal data)
  *   withdrawn_at   consent withdrawn (CASL) created_at, sent_at, failed_at
  * click_ids      gclid, fbclid … (JSON)   kind             'notification' | 'reply' | 'webhook' | 'assignment' (one
- * each a
- *                                                            lead), 'announcement', 'summary' (no lead: lead_id null)
+ *                                                            each a lead), 'announcement', 'summary', 'account' (no
+ *                                                            lead: lead_id null)
  *   landing_page   the landing path
  *   suspected_spam the honeypot was filled: stored, never notified, replied to or sent to the webhook
  *   consent_sha256 SHA-256 of consent_text
@@ -56,6 +56,7 @@
 import type { SignInCounts } from './sign-in-counts.ts'
 import type { FollowUpStore } from './follow-up.ts'
 import type { DailyMailStore } from './daily-runs.ts'
+import type { AccountMailStore } from './account-mail/account-mail.ts'
 import type { AnnouncementStore } from './announcements.ts'
 import type { DocumentStore } from './document-downloads.ts'
 import type { ErasureStore } from './erasure.ts'
@@ -123,6 +124,7 @@ export interface LeadStore
     PulseStore,
     AnnouncementStore<StoredLead, OutgoingMail>,
     DailyMailStore<OutgoingMail>,
+    AccountMailStore<OutgoingMail>,
     DocumentStore<WebhookMessage, OutgoingMail> {
   /** Releases the database. */
   close(): Promise<void>

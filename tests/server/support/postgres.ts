@@ -95,7 +95,7 @@ async function fromPool(
     },
     reset: () =>
       exec(
-        'TRUNCATE public.outbox, public.leads, public.suppressions, public.sign_in_failures, public.sign_in_devices, public.visit_counts RESTART IDENTITY CASCADE',
+        'TRUNCATE public.outbox, public.leads, public.suppressions, public.sign_in_failures, public.sign_in_devices, public.visit_counts, public.announcements, public.announcement_gates RESTART IDENTITY CASCADE',
       ),
     async stop() {
       await pool.end()
@@ -209,7 +209,7 @@ export async function startTestPostgres(options: { empty?: boolean } = {}): Prom
     session: (fn) => fn(lite),
     reset: () =>
       exec(
-        'TRUNCATE public.outbox, public.leads, public.suppressions, public.sign_in_failures, public.sign_in_devices, public.visit_counts RESTART IDENTITY CASCADE',
+        'TRUNCATE public.outbox, public.leads, public.suppressions, public.sign_in_failures, public.sign_in_devices, public.visit_counts, public.announcements, public.announcement_gates RESTART IDENTITY CASCADE',
       ),
     async stop() {
       await lite.close()

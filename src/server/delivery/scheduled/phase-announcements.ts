@@ -150,9 +150,9 @@ async function queuePhaseAnnouncement(state: PhaseState, due: PhaseDue, now: Dat
       messages,
     )
     state.done.add(key)
-    log.info(
-      `Announcement of phase ${phase} of ${slug} queued to ${saved.recipients} registrant${saved.recipients === 1 ? '' : 's'}`,
-    )
+    // Never undefined here: a phase's announcement is the config's (an owner published it), not held to the daily limit.
+    const count = saved?.recipients ?? 0
+    log.info(`Announcement of phase ${phase} of ${slug} queued to ${count} registrant${count === 1 ? '' : 's'}`)
     return true
   } catch (error) {
     // The key is unique: another server (or this one before a restart) queued it first, and nothing of this try is

@@ -1,6 +1,6 @@
 // The PostgreSQL store's announcements (announcements.ts), as sqlite/sqlite-announcements.ts: who may receive
 // marketing, and the announcements with their outbox messages (supabase/migrations/20260101000000_consent_kind.sql).
-import type { Announcement, AnnouncementStore, LeadAnnouncement } from '../announcements.ts'
+import type { Announcement, AnnouncementStore, LeadAnnouncement, NewAnnouncement } from '../announcements.ts'
 import type { MessageStatus, OutgoingMail, StoredLead } from '../store.ts'
 import {
   emailKey,
@@ -43,6 +43,51 @@ const withCounts = `SELECT a.id, a.key::text AS key, a.launch, a.subject, a.body
   (SELECT count(*) FROM public.outbox o WHERE o.announcement_id = a.id) AS recipients,
   (SELECT count(*) FROM public.outbox o WHERE o.announcement_id = a.id AND o.status = 'sent') AS sent FROM public.announcements a`
 
+/**
+ * Stores an announcement and queues its messages in one statement, held to the daily limit when `quietSince` is given
+ * (AnnouncementStore.saveAnnouncement).
+ */
+async function saveAnnouncement(
+  db: SqlQueryable,
+  announcement: NewAnnouncement,
+  messages: Array<{ leadId: number; mail: OutgoingMail }>,
+  quietSince: string | undefined,
+): Promise<Announcement | undefined> {
+  // One statement: the launch's gate, the announcement and its messages are committed together, or nothing is. The
+  // gate's ON CONFLICT … WHERE locks the launch's row and reads its newest version: with $8 (the daily limit), a
+  // second sender of the same launch, waiting on that lock, finds the first one's time and stores nothing.
+  const { rows } = await db.query(
+    `WITH gate AS (
+         INSERT INTO public.announcement_gates AS g (launch, last_at) VALUES ($2, $6)
+         ON CONFLICT (launch) DO UPDATE SET last_at = greatest(g.last_at, excluded.last_at)
+         WHERE $8::timestamptz IS NULL OR g.last_at <= $8::timestamptz
+         RETURNING 1
+       ), new_announcement AS (
+         INSERT INTO public.announcements (key, launch, subject, body, author, created_at)
+         SELECT $1, $2, $3, $4, $5, $6 FROM gate RETURNING id
+       ), queued AS (
+         INSERT INTO public.outbox (lead_id, kind, recipient, mail, next_attempt_at, created_at, announcement_id)
+         SELECT m.lead_id, 'announcement', m.recipient, m.content, $6, $6, new_announcement.id
+         FROM new_announcement, jsonb_to_recordset($7::jsonb) AS m (lead_id bigint, recipient text, content jsonb)
+       )
+       SELECT id FROM new_announcement`,
+    [
+      announcement.key,
+      announcement.launch,
+      announcement.subject,
+      announcement.text,
+      announcement.author,
+      announcement.createdAt,
+      JSON.stringify(messages.map((m) => ({ lead_id: m.leadId, recipient: m.mail.to, content: m.mail }))),
+      quietSince ?? null,
+    ],
+  )
+  if (rows.length === 0) return undefined
+  const id = toNumber((rows[0] as { id: string | number }).id)
+  const saved = await db.query(`${withCounts} WHERE a.id = $1`, [id])
+  return toAnnouncement(saved.rows[0] as AnnouncementRow)
+}
+
 /** The announcements' part of the Postgres store (`defaultLaunch`: what a null launch is). */
 export function createPostgresAnnouncements(
   db: SqlQueryable,
@@ -60,31 +105,7 @@ export function createPostgresAnnouncements(
       )
       return (rows as LeadRow[]).map((row) => toLead(row, defaultLaunch))
     },
-    async saveAnnouncement(announcement, messages) {
-      // One statement: the announcement and its messages are committed together, or nothing is.
-      const { rows } = await db.query(
-        `WITH new_announcement AS (
-           INSERT INTO public.announcements (key, launch, subject, body, author, created_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id
-         ), queued AS (
-           INSERT INTO public.outbox (lead_id, kind, recipient, mail, next_attempt_at, created_at, announcement_id)
-           SELECT m.lead_id, 'announcement', m.recipient, m.content, $6, $6, new_announcement.id
-           FROM new_announcement, jsonb_to_recordset($7::jsonb) AS m (lead_id bigint, recipient text, content jsonb)
-         )
-         SELECT id FROM new_announcement`,
-        [
-          announcement.key,
-          announcement.launch,
-          announcement.subject,
-          announcement.text,
-          announcement.author,
-          announcement.createdAt,
-          JSON.stringify(messages.map((m) => ({ lead_id: m.leadId, recipient: m.mail.to, content: m.mail }))),
-        ],
-      )
-      const id = toNumber((rows[0] as { id: string | number }).id)
-      const saved = await db.query(`${withCounts} WHERE a.id = $1`, [id])
-      return toAnnouncement(saved.rows[0] as AnnouncementRow)
-    },
+    saveAnnouncement: (announcement, messages, quietSince) => saveAnnouncement(db, announcement, messages, quietSince),
     async queueTestAnnouncement(mail, now) {
       await db.query(
         `INSERT INTO public.outbox (lead_id, kind, recipient, mail, next_attempt_at, created_at) VALUES (NULL, 'announcement', $1, $2::jsonb, $3, $3)`,

@@ -33,18 +33,21 @@ const toAnnouncement = (row: AnnouncementRow): Announcement => ({
 const withCounts = `SELECT a.*, (SELECT count(*) FROM outbox o WHERE o.announcement_id = a.id) AS recipients,
   (SELECT count(*) FROM outbox o WHERE o.announcement_id = a.id AND o.status = 'sent') AS sent FROM announcements a`
 
-/** The announcements' part of the SQLite store, on its connection (`defaultLaunch`: what a null launch is). */
-export function createSqliteAnnouncements(
-  db: Database.Database,
-  defaultLaunch: string,
-  readonly: boolean,
-): AnnouncementStore<StoredLead, OutgoingMail> {
+/** The save of an announcement and its messages, one transaction, held to the daily limit when given one. */
+function saveTransaction(db: Database.Database) {
   const query = (sql: string) => db.prepare(sql)
-  const save = db.transaction(
+  return db.transaction(
     (
       announcement: Parameters<AnnouncementStore<StoredLead, OutgoingMail>['saveAnnouncement']>[0],
       messages: Array<{ leadId: number; mail: OutgoingMail }>,
-    ) => {
+      quietSince: string | undefined,
+    ): number | undefined => {
+      // The daily limit, in the transaction (immediate: one writer at a time), so two senders never both pass.
+      if (
+        quietSince !== undefined &&
+        query('SELECT 1 FROM announcements WHERE launch = ? AND created_at > ?').get(announcement.launch, quietSince)
+      )
+        return undefined
       const { id } = query(
         'INSERT INTO announcements (key, launch, subject, body, author, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id',
       ).get(
@@ -63,6 +66,16 @@ export function createSqliteAnnouncements(
       return id
     },
   )
+}
+
+/** The announcements' part of the SQLite store, on its connection (`defaultLaunch`: what a null launch is). */
+export function createSqliteAnnouncements(
+  db: Database.Database,
+  defaultLaunch: string,
+  readonly: boolean,
+): AnnouncementStore<StoredLead, OutgoingMail> {
+  const query = (sql: string) => db.prepare(sql)
+  const save = saveTransaction(db)
   return promised<AnnouncementStore<StoredLead, OutgoingMail>>({
     listMarketableLeads(launch, now) {
       const rows = query(
@@ -73,9 +86,10 @@ export function createSqliteAnnouncements(
       ).all(launch, launch, defaultLaunch, now.toISOString()) as LeadRow[]
       return rows.map((row) => toLead(row, defaultLaunch))
     },
-    saveAnnouncement(announcement, messages) {
+    saveAnnouncement(announcement, messages, quietSince) {
       if (readonly) throw new Error('This lead store was opened read-only.')
-      const id = save.immediate(announcement, messages)
+      const id = save.immediate(announcement, messages, quietSince)
+      if (id === undefined) return undefined
       return toAnnouncement(query(`${withCounts} WHERE a.id = ?`).get(id) as AnnouncementRow)
     },
     queueTestAnnouncement(mail, now) {

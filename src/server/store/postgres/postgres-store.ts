@@ -15,6 +15,7 @@ import { createPostgresPulse } from '../pulse/postgres-pulse.ts'
 import { createPostgresVisits } from '../pulse/postgres-visits.ts'
 import { createPostgresAnnouncements } from '../announcements/postgres-announcements.ts'
 import { createPostgresDailyRuns } from '../daily-runs/postgres-daily-runs.ts'
+import { createPostgresAccountMail } from '../account-mail/postgres-account-mail.ts'
 import { createPostgresDocuments } from '../documents/postgres-documents.ts'
 
 /**
@@ -50,6 +51,7 @@ export function createPostgresStore(db: SqlQueryable, options: PostgresStoreOpti
     ...createPostgresVisits(db),
     ...createPostgresAnnouncements(db, defaultLaunch),
     ...createPostgresDailyRuns(db),
+    ...createPostgresAccountMail(db),
     ...createPostgresDocuments(db),
     async close() {
       await options.close?.()

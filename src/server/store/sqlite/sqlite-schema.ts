@@ -181,7 +181,18 @@ export const upgrades: Array<(db: Database.Database) => void> = [
   // that takes the assignee's mail and the daily summary (which has no lead). Self-contained: it reads the outbox it
   // finds, so a step before it that changed the outbox otherwise is kept.
   (db) => upgradeForRoster(db),
+  // Version 15, as supabase/migrations/20260122000000_account_mail_announcement_gate.sql: the outbox takes a studio
+  // account's mail (kind 'account', no lead). SQLite's announcements need no gate: their save's transaction is
+  // immediate, so the daily limit's check and the insert are one step (sqlite-announcements.ts).
+  (db) => upgradeForAccountMail(db),
 ]
+
+/** Schema version 15: the outbox rebuilt from its own CREATE statement with the kind 'account' added, as version 14. */
+function upgradeForAccountMail(db: Database.Database): void {
+  rebuildOutbox(db, 'outbox_v15', "'account'", [
+    [/(CHECK\s*\(\s*kind\s+IN\s*\([^)]*)\)/i, (_, kinds) => `${kinds}, 'account')`],
+  ])
+}
 
 // The outbox keeps one notification, reply and lead.created call a lead; lead.updated and document.opened calls and
 // fresh-link replies (their recipients) may be many. A lead's erasure takes its openings with it.
@@ -221,20 +232,30 @@ CREATE TABLE IF NOT EXISTS daily_runs (
  */
 function upgradeForRoster(db: Database.Database): void {
   db.exec(rosterSchema)
+  rebuildOutbox(db, 'outbox_v14', "'summary'", [
+    [/\blead_id(\s+)INTEGER\s+NOT NULL/i, (_, space) => `lead_id${space}INTEGER`],
+    [/(CHECK\s*\(\s*kind\s+IN\s*\([^)]*)\)/i, (_, kinds) => `${kinds}, 'assignment', 'summary')`],
+  ])
+}
+
+/** One change of the outbox's CREATE statement: a pattern and what its match becomes. */
+type OutboxChange = [RegExp, (match: string, group: string) => string]
+
+/**
+ * Rebuilds the outbox (SQLite cannot change a column or a CHECK in place) from its own CREATE statement with `changes`
+ * made, into `name` then renamed, rows, ids and indexes kept; nothing when the statement already holds `done`.
+ */
+function rebuildOutbox(db: Database.Database, name: string, done: string, changes: OutboxChange[]): void {
   const table = db
     .prepare<[], { sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'outbox'")
     .get()!.sql
-  if (table.includes("'summary'")) return
+  if (table.includes(done)) return
   const indexes = db
     .prepare<[], { sql: string }>(
       "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'outbox' AND sql IS NOT NULL",
     )
     .all()
-  const steps: Array<[RegExp, (match: string, group: string) => string]> = [
-    [/^CREATE TABLE\s+"?outbox"?/i, () => 'CREATE TABLE outbox_v14'],
-    [/\blead_id(\s+)INTEGER\s+NOT NULL/i, (_, space) => `lead_id${space}INTEGER`],
-    [/(CHECK\s*\(\s*kind\s+IN\s*\([^)]*)\)/i, (_, kinds) => `${kinds}, 'assignment', 'summary')`],
-  ]
+  const steps: OutboxChange[] = [[/^CREATE TABLE\s+"?outbox"?/i, () => `CREATE TABLE ${name}`], ...changes]
   let rebuilt = table
   for (const [pattern, replacement] of steps) {
     if (!pattern.test(rebuilt))
@@ -246,7 +267,7 @@ function upgradeForRoster(db: Database.Database): void {
   const columns = columnsOf(db, 'outbox').join(', ')
   db.exec(rebuilt)
   db.exec(
-    `INSERT INTO outbox_v14 (${columns}) SELECT ${columns} FROM outbox; DROP TABLE outbox; ALTER TABLE outbox_v14 RENAME TO outbox;`,
+    `INSERT INTO ${name} (${columns}) SELECT ${columns} FROM outbox; DROP TABLE outbox; ALTER TABLE ${name} RENAME TO outbox;`,
   )
   for (const index of indexes) db.exec(index.sql)
 }

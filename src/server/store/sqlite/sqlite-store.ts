@@ -21,6 +21,7 @@ import { createSqlitePulse } from '../pulse/sqlite-pulse.ts'
 import { createSqliteVisits } from '../pulse/sqlite-visits.ts'
 import { createSqliteAnnouncements } from '../announcements/sqlite-announcements.ts'
 import { createSqliteDailyRuns } from '../daily-runs/sqlite-daily-runs.ts'
+import { createSqliteAccountMail } from '../account-mail/sqlite-account-mail.ts'
 import { createSqliteDocuments } from '../documents/sqlite-documents.ts'
 
 /** Options for opening the SQLite store. */
@@ -93,6 +94,7 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions): Sqli
     ...createSqliteVisits(ctx),
     ...createSqliteAnnouncements(db, options.defaultLaunch, readonly),
     ...createSqliteDailyRuns(db),
+    ...createSqliteAccountMail(db, readonly),
     ...createSqliteDocuments(db, readonly),
     async close() {
       await writer?.close()
