@@ -135,6 +135,14 @@ export type RestoreResponse = PublishResponse
  * asked).
  */
 export type PreviewLinkResponse = { url: string; expiresAt: string; phase?: string | undefined }
+/** A preview link as the studio lists it (never its token: that was shown once, to its maker). */
+export type PreviewLinkSummary = {
+  id: number
+  phase?: string | undefined
+  madeBy: string
+  createdAt: string
+  expiresAt: string
+}
 /** The body of POST …/preview-link: the phase the link shows (absent: whichever is in force when it is opened). */
 export type PreviewLinkRequest = { phase?: string | undefined }
 

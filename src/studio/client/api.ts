@@ -12,6 +12,7 @@ import type {
   Person,
   PresenceResponse,
   PreviewLinkResponse,
+  PreviewLinkSummary,
   PublishRequest,
   PublishResponse,
   RestoreResponse,
@@ -120,6 +121,9 @@ export const studioApi = {
     call<RestoreResponse>(`${launchPath(slug)}/versions/${version}/restore`, send('POST', {})),
   previewLink: (slug: string, phase?: string) =>
     call<PreviewLinkResponse>(`${launchPath(slug)}/preview-link`, send('POST', phase ? { phase } : {})),
+  previewLinks: (slug: string) => call<PreviewLinkSummary[]>(`${launchPath(slug)}/preview-links`),
+  revokePreviewLink: (slug: string, id: number) =>
+    call<unknown>(`${launchPath(slug)}/preview-links/${id}`, { method: 'DELETE' }),
   newLaunch: (request: NewLaunchRequest) => call<NewLaunchResponse>('/launches', send('POST', request)),
   uploadImage: (slug: string, file: File) =>
     call<{ src: string; width: number; height: number }>(

@@ -5,6 +5,7 @@ import { SidePanel } from '../canvas/SidePanel.tsx'
 import { useCanvas } from '../canvas/use-canvas.ts'
 import { partOfPointer, type CodeEditor } from '../editing/code-editor.ts'
 import { History } from '../views/History.tsx'
+import { PreviewLinks } from '../views/PreviewLinks.tsx'
 import { BlockingBanner, ChangedOnDiskBanner, PreviewLinkBanner, PublishedBanner } from './Banners.tsx'
 import { EditorToolbar } from './EditorToolbar.tsx'
 import { FormPanel } from './FormPanel.tsx'
@@ -29,6 +30,29 @@ type Props = { detail: LaunchDetail; canEdit: boolean; local: boolean }
 function sectionOfPointer(pointer: string): number | undefined {
   const part = partOfPointer(pointer)
   return part?.kind === 'section' ? part.index : undefined
+}
+
+/** Under the editor: the published versions and, with accounts, the preview links that work now. */
+function Records(props: {
+  slug: string
+  canEdit: boolean
+  local: boolean
+  publishing: ReturnType<typeof usePublishing>
+  newLink: unknown
+}) {
+  const { slug, canEdit, local, publishing } = props
+  return (
+    <>
+      <History
+        key={publishing.historyKey}
+        slug={slug}
+        canEdit={canEdit}
+        local={local}
+        onRestored={(v, warning) => void publishing.onRestored(v, warning)}
+      />
+      {!local && <PreviewLinks slug={slug} refreshKey={props.newLink} />}
+    </>
+  )
 }
 
 /**
@@ -97,13 +121,7 @@ export function Workspace({ detail, canEdit, local }: Props) {
         </SidePanel>
         <PreviewPane bridge={bridge} canEdit={canEdit} onShow={phases.showPhase} onMakeCurrent={phases.makeCurrent} />
       </div>
-      <History
-        key={publishing.historyKey}
-        slug={slug}
-        canEdit={canEdit}
-        local={local}
-        onRestored={(v, warning) => void publishing.onRestored(v, warning)}
-      />
+      <Records slug={slug} canEdit={canEdit} local={local} publishing={publishing} newLink={phases.link} />
       <PublishDialog
         dialog={publishing.dialog}
         siteName={detail.siteName}

@@ -1,6 +1,6 @@
 import type { Context, Hono } from 'hono'
 import type { ServedLaunch } from '../../../server/site/launch-publisher.ts'
-import type { PreviewLinkRequest, PreviewLinkResponse } from '../../protocol.ts'
+import type { PreviewLinkRequest, PreviewLinkResponse, PreviewLinkSummary } from '../../protocol.ts'
 import { ownerOnly } from '../api/access.ts'
 import { refuse } from '../api/respond.ts'
 import type { StudioContext, StudioEnv } from '../context.ts'
@@ -15,15 +15,6 @@ import { previewAnswer, previewOf, previewOfText, validatorAnswer } from './prev
  * made from (the draft then, else the live text), its phase and its maker. Listed per launch, revocable by owners, and
  * working only while its maker still has an account that may edit the launch.
  */
-
-/** A preview link as the studio lists it (never its token: that was shown once, to its maker). */
-export type PreviewLinkSummary = {
-  id: number
-  phase?: string | undefined
-  madeBy: string
-  createdAt: string
-  expiresAt: string
-}
 
 /**
  * The link of a token with its launch, if it is kept, unrevoked, unexpired, and its maker may still edit the launch.
