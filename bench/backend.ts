@@ -552,6 +552,7 @@ async function outagePhase(work: string, log: (line: string) => void) {
     DIST_DIR: path.join(work, 'dist'),
     SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
     MAIL_FROM: 'Bench <no-reply@example.com>',
+    PUBLIC_URL: 'http://localhost',
     MAIL_RETRY_MIN_SECONDS: '1',
     MAIL_RETRY_MAX_SECONDS: '2',
     // Retries every 1–2 s would reach the default attempt limit within the outage; the real schedule takes hours.
@@ -685,6 +686,7 @@ async function deliveryKillPhase(work: string, log: (line: string) => void) {
     DIST_DIR: path.join(work, 'dist'),
     SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
     MAIL_FROM: 'Bench <no-reply@example.com>',
+    PUBLIC_URL: 'http://localhost',
   })
   try {
     log('delivery kill: 2,000 registrations, SIGKILL of the delivery process mid-delivery …')
@@ -738,7 +740,11 @@ async function smtpLoadPhase(work: string, log: (line: string) => void) {
   })
   try {
     const figures = await loadPhase(work, log, root, 'smtp', {
-      env: { SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'Bench <no-reply@example.com>' },
+      env: {
+        SMTP_URL: `smtp://127.0.0.1:${port}`,
+        MAIL_FROM: 'Bench <no-reply@example.com>',
+        PUBLIC_URL: 'http://localhost',
+      },
     })
     return { ...figures, 'smtp.messagesReceived': received, 'smtp.messagesReceivedDistinct': ids.size }
   } finally {
