@@ -90,8 +90,10 @@ export async function renderPhasePages(
           PrerenderModule['setFormValidator']
         >[0],
       )
-      // The boot module preloads the phase's validator with the code's chunks: the form's code does not wait for it.
-      const template = bootAfterLoad(code.template, [validator.file], (href) =>
+      // The phase's validator is not among the boot's preloads: it loads with the form's code after the page's load
+      // (src/form/LazyRegistrationForm.tsx), fetched beside the form's larger chunks, which arrive after it anyway, so
+      // the page's first load holds only what runs before the visitor acts (issue 46: at most 75 KiB).
+      const template = bootAfterLoad(code.template, [], (href) =>
         href.startsWith(`/assets/${reactDomChunkName}-`),
       )
       const clientConfig = toClientConfig(phase.config, imageVariants)

@@ -141,6 +141,12 @@ describe('the built bundle', () => {
     ])
   })
 
+  it("leaves the form's validator out of the boot's preloads: it loads with the form's code, after the page's load", () => {
+    const boot = [...indexHtml.matchAll(/<script type="module">([\s\S]*?)<\/script>/g)].map(([, body]) => body).join('')
+    expect(boot).toMatch(/\/assets\/react-dom-[\w-]+\.js/)
+    expect(boot).not.toMatch(/form-validator-[0-9a-f]{10}\.js/)
+  })
+
   it("sends in the data block only what the islands read: no section's copy, no reply e-mail, no notification address", () => {
     const block = /<script type="application\/json" id="page-config">([\s\S]*?)<\/script>/.exec(indexHtml)?.[1]
     const data = JSON.parse(block ?? 'null') as Record<string, unknown>
