@@ -30,7 +30,8 @@ import { cpuSlowdown } from './trace-tasks.ts'
  * on mobile and on desktop on the default launch, 5× on mobile on the same pages with every script removed (the floor:
  * what the browser's own parsing, style, layout and paint cost, taken in turns with the page's runs), the page and
  * its floor again at the CPU multiplier that makes this machine Lighthouse's phone (from the runs' benchmarkIndex,
- * `calibratedSlowdown`), throttled in Chromium, 5× on mobile on each further launch (3 runs proved too few: one run's
+ * `calibratedSlowdown`), throttled in Chromium, and again at that multiplier with Lighthouse's simulated throttling
+ * (the method PageSpeed Insights reports), 5× on mobile on each further launch (3 runs proved too few: one run's
  * render delay alone swings 300–570 ms on 2 shared cores) (at <slug>.localhost),
  * measures a visitor's longest interaction at 4× CPU (bench/profile.ts), sizes the default launch's bundle, runs the
  * backend's load bench (one launch; three and twenty side by side; with a webhook; the server's memory after each),
@@ -64,6 +65,7 @@ type HistoryRecord = {
     floor?: Partial<LighthouseRun> & { worstTbt?: number }
     launches?: Record<string, Partial<LighthouseRun> & { worstTbt?: number }>
     calibrated?: { cpuSlowdown?: number; page?: Partial<LighthouseRun>; floor?: Partial<LighthouseRun> }
+    simulated?: { cpuSlowdown?: number; page?: Partial<LighthouseRun>; floor?: Partial<LighthouseRun> }
   }
   interaction?: { longestMs?: number }
   builds?: Partial<BuildFigures>
@@ -243,6 +245,7 @@ function calibratedRows(
   slowdown: number | undefined,
   pair: Medians[] | undefined,
   before?: { cpuSlowdown?: number; page?: Partial<LighthouseRun>; floor?: Partial<LighthouseRun> },
+  method: 'devtools' | 'simulate' = 'devtools',
 ): Row[] {
   const machine: Row = [
     "This machine's Lighthouse benchmarkIndex (median of the mobile runs)",
@@ -252,12 +255,15 @@ function calibratedRows(
     before?.cpuSlowdown === undefined ? '' : `${before.cpuSlowdown}×`,
   ]
   const [page, floor] = pair ?? []
-  if (!slowdown || !page || !floor) return [machine]
-  const at = `at ${slowdown}× CPU, throttled in Chromium`
+  const first = method === 'devtools' ? [machine] : []
+  if (!slowdown || !page || !floor) return first
+  const how = method === 'devtools' ? 'throttled in Chromium' : "simulated by Lighthouse (PageSpeed Insights' method)"
+  const at = `at ${slowdown}× CPU, ${how}`
   const was = (value: number | undefined) => (value === undefined || Number.isNaN(value) ? '' : ms(value))
   const added = page.median.tbt - floor.median.tbt
+  const lcpRatio = page.median.lcp / floor.median.lcp
   return [
-    machine,
+    ...first,
     [
       `Page ${at}: TBT (median) / each run`,
       `${ms(page.median.tbt)} / ${page.runs.map((run) => Math.round(run.tbt)).join(', ')}`,
@@ -272,12 +278,12 @@ function calibratedRows(
       undefined,
       was(before?.floor?.tbt),
     ],
-    [`What the scripts add ${at}: TBT`, `${added >= 0 ? '+' : ''}${ms(added)}`, '', undefined],
+    [`What the scripts add ${at}: TBT`, `${added >= 0 ? '+' : ''}${ms(added)}`, '≤ 50 ms', added <= 50],
     [
       `Page / floor ${at}: LCP`,
-      `${ms(page.median.lcp)} / ${ms(floor.median.lcp)}`,
-      '',
-      undefined,
+      `${ms(page.median.lcp)} / ${ms(floor.median.lcp)} (${lcpRatio.toFixed(2)}×)`,
+      '≤ 1.1×',
+      lcpRatio <= 1.1,
       before?.page?.lcp === undefined ? '' : `${ms(before.page.lcp)} / ${ms(before.floor?.lcp ?? Number.NaN)}`,
     ],
   ]
@@ -365,6 +371,21 @@ async function main(): Promise<void> {
       : undefined
     // [page, floor], in the order they were given.
     const calibratedPair = calibrated && Object.values(calibrated)
+    // The same at the same multiplier with Lighthouse's own simulation, the method PageSpeed Insights reports.
+    const simulated = phoneSlowdown
+      ? await runInTurns(
+          [
+            { name: `${pageName} at ${phoneSlowdown}×, simulated`, url: `${server.url}/` },
+            { name: `floor at ${phoneSlowdown}×, simulated`, url: `${floorServer.url}/` },
+          ],
+          'mobile',
+          chromePath,
+          runs,
+          undefined,
+          { cpuSlowdown: phoneSlowdown, method: 'simulate' },
+        )
+      : undefined
+    const simulatedPair = simulated && Object.values(simulated)
     const { desktop } = await lighthouseMedians(
       `${server.url}/`,
       chromePath,
@@ -425,6 +446,7 @@ async function main(): Promise<void> {
       ),
       ...floorRows(lighthouse.mobile.median, floor.median, worstOf(floor), previous?.lighthouse?.floor),
       ...calibratedRows(benchmarkIndex, phoneSlowdown, calibratedPair, previous?.lighthouse?.calibrated),
+      ...calibratedRows(benchmarkIndex, phoneSlowdown, simulatedPair, previous?.lighthouse?.simulated, 'simulate'),
       ...perLaunch.flatMap(({ slug, mobile }) =>
         lighthouseRows(
           'mobile',
@@ -518,6 +540,11 @@ async function main(): Promise<void> {
           cpuSlowdown: phoneSlowdown,
           ...(calibratedPair && { page: calibratedPair[0]!.median, floor: calibratedPair[1]!.median }),
         },
+        // The same pair with Lighthouse's simulated throttling at that multiplier (PageSpeed Insights' method).
+        simulated: {
+          cpuSlowdown: phoneSlowdown,
+          ...(simulatedPair && { page: simulatedPair[0]!.median, floor: simulatedPair[1]!.median }),
+        },
       },
       interaction: { longestMs: interaction.longestMs, longest: interaction.longest },
       bundle: {
@@ -536,7 +563,7 @@ async function main(): Promise<void> {
     mkdirSync(resultsDir, { recursive: true })
     writeFileSync(
       path.join(resultsDir, 'latest.json'),
-      `${JSON.stringify({ ...record, detail: { lighthouseRuns: { mobile: lighthouse.mobile.runs, floor: floor.runs, ...(calibrated && Object.fromEntries(Object.entries(calibrated).map(([name, m]) => [name, m.runs]))), desktop: lighthouse.desktop.runs, ...Object.fromEntries(perLaunch.map(({ slug, mobile }) => [`mobile ${slug}`, mobile.runs])) }, interactions: interaction.entries, bundle } }, null, 2)}\n`,
+      `${JSON.stringify({ ...record, detail: { lighthouseRuns: { mobile: lighthouse.mobile.runs, floor: floor.runs, ...(calibrated && Object.fromEntries(Object.entries(calibrated).map(([name, m]) => [name, m.runs]))), ...(simulated && Object.fromEntries(Object.entries(simulated).map(([name, m]) => [name, m.runs]))), desktop: lighthouse.desktop.runs, ...Object.fromEntries(perLaunch.map(({ slug, mobile }) => [`mobile ${slug}`, mobile.runs])) }, interactions: interaction.entries, bundle } }, null, 2)}\n`,
     )
     appendFileSync(path.join(resultsDir, 'history.jsonl'), `${JSON.stringify(record)}\n`)
     console.log(
