@@ -356,35 +356,26 @@ async function main(): Promise<void> {
     // This machine as the phone Lighthouse means, whatever its speed: on a fast one 4× leaves every task short.
     const benchmarkIndex = median(Object.values(mobile).flatMap((m) => m.runs.map((run) => run.benchmarkIndex)))
     const phoneSlowdown = calibratedSlowdown(benchmarkIndex)
-    const calibrated = phoneSlowdown
-      ? await runInTurns(
-          [
-            { name: `${pageName} at ${phoneSlowdown}×`, url: `${server.url}/` },
-            { name: `floor at ${phoneSlowdown}×`, url: `${floorServer.url}/` },
-          ],
-          'mobile',
-          chromePath,
-          runs,
-          undefined,
-          { cpuSlowdown: phoneSlowdown, method: 'devtools' },
-        )
-      : undefined
+    // The page and its floor in turns at that multiplier, throttled one way: each run's name says which.
+    const atPhone = (method: 'devtools' | 'simulate', suffix: string) =>
+      phoneSlowdown
+        ? runInTurns(
+            [
+              { name: `${pageName} at ${phoneSlowdown}×${suffix}`, url: `${server!.url}/` },
+              { name: `floor at ${phoneSlowdown}×${suffix}`, url: `${floorServer!.url}/` },
+            ],
+            'mobile',
+            chromePath,
+            runs,
+            undefined,
+            { cpuSlowdown: phoneSlowdown, method },
+          )
+        : Promise.resolve(undefined)
+    const calibrated = await atPhone('devtools', '')
     // [page, floor], in the order they were given.
     const calibratedPair = calibrated && Object.values(calibrated)
     // The same at the same multiplier with Lighthouse's own simulation, the method PageSpeed Insights reports.
-    const simulated = phoneSlowdown
-      ? await runInTurns(
-          [
-            { name: `${pageName} at ${phoneSlowdown}×, simulated`, url: `${server.url}/` },
-            { name: `floor at ${phoneSlowdown}×, simulated`, url: `${floorServer.url}/` },
-          ],
-          'mobile',
-          chromePath,
-          runs,
-          undefined,
-          { cpuSlowdown: phoneSlowdown, method: 'simulate' },
-        )
-      : undefined
+    const simulated = await atPhone('simulate', ', simulated')
     const simulatedPair = simulated && Object.values(simulated)
     const { desktop } = await lighthouseMedians(
       `${server.url}/`,
