@@ -34,9 +34,10 @@ const changeTargets: Array<{ key: string; has: (data: Json) => boolean; what: st
 
 /**
  * The phases' checks JSON Schema cannot make: "current" names a phase, names are unique, each change lands on a part
- * the page has (a hero, a registration section, a reply), start times are real times that follow each other,
- * launch.timeZone is a time zone, and a phase's announcement fits the leads page's limits and can be sent (a reply, a
- * start time). Works on unvalidated data (a wrong shape is the schema's to explain).
+ * the page has (a hero, a registration section, a reply), the sections it hides are sections of the page, start times
+ * are real times that follow each other, launch.timeZone is a time zone, and a phase's announcement fits the leads
+ * page's limits and can be sent (a reply, a start time). Works on unvalidated data (a wrong shape is the schema's to
+ * explain).
  */
 export function checkPhases(data: Json): Finding[] {
   const findings: Finding[] = []
@@ -85,6 +86,7 @@ export function checkPhases(data: Json): Finding[] {
         fix: target.fix,
       })
     }
+    findings.push(...checkHidden(phase, at, data.sections))
     findings.push(...checkAnnouncement(phase, at, isObject(data.reply)))
     if (typeof phase.starts !== 'string' || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/.test(phase.starts)) return
     const instant = wallClockInstant(phase.starts, timeZone)
@@ -105,6 +107,32 @@ export function checkPhases(data: Json): Finding[] {
     }
     previous = { at: [...at, 'starts'], starts: phase.starts, instant }
   })
+  return findings
+}
+
+/** A phase's "hide": each name is the anchor of a section of the page, and the phase leaves at least one section. */
+function checkHidden(phase: Json, at: Segment[], sections: unknown): Finding[] {
+  if (!Array.isArray(phase.hide) || !Array.isArray(sections)) return []
+  const anchors = sections.flatMap((s) => (isObject(s) && typeof s.anchor === 'string' ? [s.anchor] : []))
+  const findings: Finding[] = []
+  const hide: unknown[] = phase.hide
+  hide.forEach((name, j) => {
+    if (typeof name !== 'string' || anchors.includes(name)) return
+    const meant = closest(name, anchors)
+    findings.push({
+      at: [...at, 'hide', j],
+      message: `${describePath([...at, 'hide', j])} is ${describeValue(name)}, but no section has that anchor${meant ? `; did you mean '${meant}'?` : '.'}`,
+      fix: `Write the anchor of the section to hide (${listWords(anchors.map((a) => `"${a}"`)) || 'no section has one yet'}), or give that section "anchor": "${name}".`,
+    })
+  })
+  if (sections.length > 0 && anchors.length === sections.length && anchors.every((a) => hide.includes(a))) {
+    findings.push({
+      at: [...at, 'hide'],
+      onKey: true,
+      message: `${describePath(at)} hides every section: the page would be empty in this phase.`,
+      fix: 'Leave at least one section shown: delete one of the names from "hide".',
+    })
+  }
   return findings
 }
 
