@@ -1,5 +1,6 @@
 import { isTimeZone, wallClockInstant } from '../../schema/phase-schedule.ts'
 import { announcementLimits } from '../../schema/phases.ts'
+import { listAnchorLinks } from './anchor-links.ts'
 import { closest, describePath, describeValue, listWords, type Finding } from './describe.ts'
 import type { Segment } from './json-source.ts'
 
@@ -86,7 +87,7 @@ export function checkPhases(data: Json): Finding[] {
         fix: target.fix,
       })
     }
-    findings.push(...checkHidden(phase, at, data.sections))
+    findings.push(...checkHidden(phase, at, data.sections), ...checkLinksToHidden(data, phase, index))
     findings.push(...checkAnnouncement(phase, at, isObject(data.reply)))
     if (typeof phase.starts !== 'string' || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/.test(phase.starts)) return
     const instant = wallClockInstant(phase.starts, timeZone)
@@ -131,6 +132,57 @@ function checkHidden(phase: Json, at: Segment[], sections: unknown): Finding[] {
       onKey: true,
       message: `${describePath(at)} hides every section: the page would be empty in this phase.`,
       fix: 'Leave at least one section shown: delete one of the names from "hide".',
+    })
+  }
+  return findings
+}
+
+/**
+ * Where the phase `index` writes the link at `at` of the page instead (its own hero, registration section, header),
+ * if it may: a link the phase changes is the phase's to check.
+ */
+function phaseVersionOf(data: Json, at: Segment[], index: number): Segment[] | undefined {
+  const own: Segment[] = ['phases', 'list', index]
+  if (at[0] === 'header') return [...own, ...at]
+  const sections = Array.isArray(data.sections) ? data.sections : []
+  const type =
+    at[0] === 'sections' && typeof at[1] === 'number' ? (sections[at[1]] as Json | undefined)?.type : undefined
+  if (
+    (type !== 'hero' && type !== 'registration') ||
+    sections.findIndex((s) => isObject(s) && s.type === type) !== at[1]
+  )
+    return undefined
+  return [...own, type, ...at.slice(2)]
+}
+
+const valueAt = (data: unknown, at: Segment[]): unknown =>
+  at.reduce<unknown>((node, step) => (isObject(node) || Array.isArray(node) ? (node as Json)[step] : undefined), data)
+
+/**
+ * A link of the page, as phase `index` shows it, to a section the phase hides: the button would lead nowhere. The
+ * header's and footer's link lists leave such links out by themselves; links inside a hidden section go with it.
+ */
+function checkLinksToHidden(data: Json, phase: Json, index: number): Finding[] {
+  if (!Array.isArray(phase.hide) || phase.hide.length === 0) return []
+  const hidden = new Set(phase.hide.filter((name): name is string => typeof name === 'string'))
+  const sections: unknown[] = Array.isArray(data.sections) ? data.sections : []
+  const findings: Finding[] = []
+  for (const link of listAnchorLinks(data)) {
+    const target = link.href.slice(1)
+    if (!hidden.has(target)) continue
+    const [top, second, third] = link.at
+    if ((top === 'header' || top === 'footer') && second === 'links') continue
+    if (top === 'phases' && third !== index) continue
+    if (top === 'sections' && typeof second === 'number') {
+      const section = sections[second]
+      if (isObject(section) && typeof section.anchor === 'string' && hidden.has(section.anchor)) continue
+      const own = phaseVersionOf(data, link.at, index)
+      if (own && valueAt(data, own) !== undefined) continue
+    } else if (top === 'header' && valueAt(data, phaseVersionOf(data, link.at, index)!) !== undefined) continue
+    findings.push({
+      at: link.at,
+      message: `${describePath(link.at)} links to '${link.href}', which ${describePath(['phases', 'list', index])} hides: in that phase the link would lead nowhere.`,
+      fix: `Give the phase its own link here (another section's anchor), or do not hide "${target}" in it.`,
     })
   }
   return findings

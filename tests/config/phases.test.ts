@@ -168,6 +168,24 @@ describe('the checker on sections hidden in a phase', () => {
     expect(problems[0]!.fix).toContain('"welcome", "homes"')
     expect(problems[0]!.fix).toContain('or give that section "anchor": "hoems"')
   })
+
+  it('refuses a button of the page that links to a section the phase hides, unless the phase gives it its own link', () => {
+    const { problems, text } = withPhases(`{
+    "current": "vip",
+    "list": [
+      { "name": "vip", "hide": ["register"] },
+      { "name": "public", "hide": ["register"], "hero": { "cta": { "href": "#homes" } } }
+    ]
+  }`)
+    // The second launch's hero button links to #register: wrong in "vip", given its own link by "public".
+    const hero = problems.filter((problem) => problem.message.startsWith("sections[0].cta.href links to '#register'"))
+    expect(hero).toHaveLength(1)
+    expect(hero[0]!.message).toContain('which phases.list[0] hides: in that phase the link would lead nowhere.')
+    expect(hero[0]!.line).toBe(positionOf(text, '"Join the Priority List", "href": "#register"').line)
+    expect(hero[0]!.fix).toContain('Give the phase its own link here')
+    // The header's link list leaves such links out by itself: only its button is named.
+    expect(problems.every((problem) => !problem.message.startsWith('header.links'))).toBe(true)
+  })
 })
 
 describe('a phase applied to a config', () => {
