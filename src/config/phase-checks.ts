@@ -1,6 +1,5 @@
 import { isTimeZone, wallClockInstant } from '../../schema/phase-schedule.ts'
 import { announcementLimits } from '../../schema/phases.ts'
-import { listAnchorLinks } from './anchor-links.ts'
 import { closest, describePath, describeValue, listWords, type Finding } from './describe.ts'
 import type { Segment } from './json-source.ts'
 
@@ -243,4 +242,21 @@ function checkAnnouncement(phase: Json, at: Segment[], hasReply: boolean): Findi
     })
   }
   return findings
+}
+
+/** Every "href" in the config that points at a section of this page ("#anchor"). */
+export function listAnchorLinks(data: unknown): { at: Segment[]; href: string }[] {
+  const found: { at: Segment[]; href: string }[] = []
+  const visit = (value: unknown, at: Segment[]): void => {
+    if (Array.isArray(value)) value.forEach((item, i) => visit(item, [...at, i]))
+    else if (isObject(value)) {
+      // The form's own schema and layout are not page links.
+      if (at.length === 1 && at[0] === 'form') return
+      if (typeof value.href === 'string' && value.href.startsWith('#'))
+        found.push({ at: [...at, 'href'], href: value.href })
+      for (const [key, child] of Object.entries(value)) visit(child, [...at, key])
+    }
+  }
+  visit(data, [])
+  return found
 }

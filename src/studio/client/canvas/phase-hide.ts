@@ -1,5 +1,7 @@
 import { insertMembers, removeMember } from '../../../config/json-edit.ts'
-import type { CanvasDeps } from './use-canvas.ts'
+import type { RefObject } from 'react'
+import type { CodeEditor } from '../editing/code-editor.ts'
+import type { PreviewBridge } from '../workspace/use-preview-bridge.ts'
 import { setValueAt } from './canvas-edits.ts'
 
 // Hide in this phase / Show in this phase: a section left out of the page during the phase the previews show, written
@@ -48,8 +50,16 @@ export function withSectionHidden(text: string, index: number, phase: string, hi
   return { text: next, anchor, hidden: after }
 }
 
+/** What hiding needs of the canvas (use-canvas.ts's CanvasDeps has it). */
+type HideDeps = {
+  editorRef: RefObject<CodeEditor | null>
+  bridge: PreviewBridge
+  setStatus: (status: string) => void
+  saveNow: () => void
+}
+
 /** Hide in this phase (or Show in this phase) on section `index`: one change of the text, in the one history. */
-export function hideInPhase(deps: CanvasDeps, index: number, hide: boolean): void {
+export function hideInPhase(deps: HideDeps, index: number, hide: boolean): void {
   const code = deps.editorRef.current
   const shown = deps.bridge.shownRef.current
   const phase = shown?.phase
