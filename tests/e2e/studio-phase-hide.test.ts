@@ -71,7 +71,7 @@ describe('the studio: a section hidden in a phase', () => {
       await page
         .locator('iframe[title="Desktop preview"]')
         .screenshot({ path: 'reports/screenshots/studio-toolbar-hide-button-1280.png' })
-      // The keyboard's way, as for the toolbar's other buttons: Tab to it, Enter.
+      // The keyboard's way, as for the toolbar's other buttons: the button focused, Enter.
       await toolbar.getByRole('button', { name: 'Hide in this phase' }).focus()
       await page.keyboard.press('Enter')
 
