@@ -25,11 +25,25 @@ export function phaseNamed(config: Pick<PageConfig, 'phases'>, name: string | un
   return config.phases?.list.find((phase) => phase.name === name)
 }
 
+/** What applying a phase does with the sections it hides: 'keep' leaves them in (the studio's canvas dims them). */
+export type ApplyOptions = { hidden?: 'leave-out' | 'keep' }
+
+/** The anchors of the sections phase `name` hides (none without such a phase). */
+export function hiddenAnchors(config: Pick<PageConfig, 'phases'>, name: string | undefined): string[] {
+  return phaseNamed(config, name)?.hide ?? []
+}
+
+/** `links` less those to a hidden section ("#anchor"). */
+function withoutLinksTo<L extends { href: string }>(links: L[] | undefined, hidden: Set<string>): L[] | undefined {
+  return links?.filter((link) => !(link.href.startsWith('#') && hidden.has(link.href.slice(1))))
+}
+
 /**
  * The config as phase `name` shows it (the changes of a hero and a registration section go to the page's first
- * section of that type). No such phase, or a config without phases: the shared config as it is.
+ * section of that type; the sections it hides are left out, with their links in the header and footer). No such
+ * phase, or a config without phases: the shared config as it is.
  */
-export function applyPhase(config: PageConfig, name: string | undefined): PhasedConfig {
+export function applyPhase(config: PageConfig, name: string | undefined, options: ApplyOptions = {}): PhasedConfig {
   const { phases: _phases, ...shared } = config
   const phase = phaseNamed(config, name)
   if (!phase) return shared
@@ -41,10 +55,14 @@ export function applyPhase(config: PageConfig, name: string | undefined): Phased
     changed.add(section.type)
     return withChanges(section, change)
   })
+  const hidden = new Set(options.hidden === 'keep' ? [] : (phase.hide ?? []))
+  const header = withChanges(shared.header, phase.header)
+  const footerLinks = withoutLinksTo(shared.footer.links, hidden)
   return {
     ...shared,
-    header: withChanges(shared.header, phase.header),
-    sections,
+    header: { ...header, links: withoutLinksTo(header.links, hidden)! },
+    ...(footerLinks ? { footer: { ...shared.footer, links: footerLinks } } : {}),
+    sections: sections.filter((section) => section.anchor === undefined || !hidden.has(section.anchor)),
     modal: withChanges(shared.modal, phase.modal),
     form: withChanges(shared.form, phase.form),
     ...(shared.reply ? { reply: withChanges(shared.reply, phase.reply) } : {}),

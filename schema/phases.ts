@@ -57,6 +57,15 @@ export const phaseSchema = {
       ...text('Banner', 'Optional: one line shown across the top of the page during this phase.'),
       examples: ['Sold out: join the waitlist for Phase 2'],
     },
+    hide: {
+      type: 'array',
+      title: 'Sections hidden',
+      description:
+        'Optional: the sections of the page left out during this phase, each named by its "anchor" (a section without one gets one first). Its links in the header and footer are left out with it; the rest of the page shows as written.',
+      items: { type: 'string', pattern: '^[a-z][a-z0-9-]*$', description: 'The anchor of a section to hide.' },
+      uniqueItems: true,
+      examples: [['homes', 'location']],
+    },
     header: {
       type: 'object',
       title: 'Header',
@@ -216,6 +225,8 @@ export type Phase = {
   name: string
   starts?: string
   banner?: string
+  /** The anchors of the sections this phase leaves out (schema/phase-apply.ts). */
+  hide?: string[]
   header?: { cta?: Button }
   hero?: { eyebrow?: string; tagline?: string; intro?: string; cta?: Button; bar?: { hint?: string; cta?: Button } }
   registration?: { eyebrow?: string; heading?: string; intro?: string; points?: string[] }

@@ -11,7 +11,7 @@ import { reservedFieldNames } from '../../schema/registration-contract.ts'
 import { checkDocuments, checkImages } from './config-files.ts'
 import { checkReplyPlaceholders } from './reply-placeholders-check.ts'
 import { checkExpressConsent, checkPrivacy } from './legal-checks.ts'
-import { checkPhases } from './phase-checks.ts'
+import { checkPhases, listAnchorLinks } from './phase-checks.ts'
 import { checkRealtorPath, checkRoster } from './realtor-checks.ts'
 import { closest, describePath, describeValue, listWords, type Finding } from './describe.ts'
 import { explainAjvErrors } from './explain-ajv-errors.ts'
@@ -74,23 +74,6 @@ function checkAnchors(data: Json): Finding[] {
     })
   }
   return findings
-}
-
-/** Every "href" in the config that points at a section of this page ("#anchor"). */
-function listAnchorLinks(data: unknown): { at: Segment[]; href: string }[] {
-  const found: { at: Segment[]; href: string }[] = []
-  const visit = (value: unknown, at: Segment[]): void => {
-    if (Array.isArray(value)) value.forEach((item, i) => visit(item, [...at, i]))
-    else if (isObject(value)) {
-      // The form's own schema and layout are not page links.
-      if (at.length === 1 && at[0] === 'form') return
-      if (typeof value.href === 'string' && value.href.startsWith('#'))
-        found.push({ at: [...at, 'href'], href: value.href })
-      for (const [key, child] of Object.entries(value)) visit(child, [...at, key])
-    }
-  }
-  visit(data, [])
-  return found
 }
 
 function checkAddresses(data: Json): Finding[] {

@@ -34,9 +34,10 @@ const changeTargets: Array<{ key: string; has: (data: Json) => boolean; what: st
 
 /**
  * The phases' checks JSON Schema cannot make: "current" names a phase, names are unique, each change lands on a part
- * the page has (a hero, a registration section, a reply), start times are real times that follow each other,
- * launch.timeZone is a time zone, and a phase's announcement fits the leads page's limits and can be sent (a reply, a
- * start time). Works on unvalidated data (a wrong shape is the schema's to explain).
+ * the page has (a hero, a registration section, a reply), the sections it hides are sections of the page, start times
+ * are real times that follow each other, launch.timeZone is a time zone, and a phase's announcement fits the leads
+ * page's limits and can be sent (a reply, a start time). Works on unvalidated data (a wrong shape is the schema's to
+ * explain).
  */
 export function checkPhases(data: Json): Finding[] {
   const findings: Finding[] = []
@@ -85,6 +86,7 @@ export function checkPhases(data: Json): Finding[] {
         fix: target.fix,
       })
     }
+    findings.push(...checkHidden(phase, at, data.sections), ...checkLinksToHidden(data, phase, index))
     findings.push(...checkAnnouncement(phase, at, isObject(data.reply)))
     if (typeof phase.starts !== 'string' || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/.test(phase.starts)) return
     const instant = wallClockInstant(phase.starts, timeZone)
@@ -105,6 +107,83 @@ export function checkPhases(data: Json): Finding[] {
     }
     previous = { at: [...at, 'starts'], starts: phase.starts, instant }
   })
+  return findings
+}
+
+/** A phase's "hide": each name is the anchor of a section of the page, and the phase leaves at least one section. */
+function checkHidden(phase: Json, at: Segment[], sections: unknown): Finding[] {
+  if (!Array.isArray(phase.hide) || !Array.isArray(sections)) return []
+  const anchors = sections.flatMap((s) => (isObject(s) && typeof s.anchor === 'string' ? [s.anchor] : []))
+  const findings: Finding[] = []
+  const hide: unknown[] = phase.hide
+  hide.forEach((name, j) => {
+    if (typeof name !== 'string' || anchors.includes(name)) return
+    const meant = closest(name, anchors)
+    findings.push({
+      at: [...at, 'hide', j],
+      message: `${describePath([...at, 'hide', j])} is ${describeValue(name)}, but no section has that anchor${meant ? `; did you mean '${meant}'?` : '.'}`,
+      fix: `Write the anchor of the section to hide (${listWords(anchors.map((a) => `"${a}"`)) || 'no section has one yet'}), or give that section "anchor": "${name}".`,
+    })
+  })
+  if (sections.length > 0 && anchors.length === sections.length && anchors.every((a) => hide.includes(a))) {
+    findings.push({
+      at: [...at, 'hide'],
+      onKey: true,
+      message: `${describePath(at)} hides every section: the page would be empty in this phase.`,
+      fix: 'Leave at least one section shown: delete one of the names from "hide".',
+    })
+  }
+  return findings
+}
+
+/**
+ * Where the phase `index` writes the link at `at` of the page instead (its own hero, registration section, header),
+ * if it may: a link the phase changes is the phase's to check.
+ */
+function phaseVersionOf(data: Json, at: Segment[], index: number): Segment[] | undefined {
+  const own: Segment[] = ['phases', 'list', index]
+  if (at[0] === 'header') return [...own, ...at]
+  const sections = Array.isArray(data.sections) ? data.sections : []
+  const type =
+    at[0] === 'sections' && typeof at[1] === 'number' ? (sections[at[1]] as Json | undefined)?.type : undefined
+  if (
+    (type !== 'hero' && type !== 'registration') ||
+    sections.findIndex((s) => isObject(s) && s.type === type) !== at[1]
+  )
+    return undefined
+  return [...own, type, ...at.slice(2)]
+}
+
+const valueAt = (data: unknown, at: Segment[]): unknown =>
+  at.reduce<unknown>((node, step) => (isObject(node) || Array.isArray(node) ? (node as Json)[step] : undefined), data)
+
+/**
+ * A link of the page, as phase `index` shows it, to a section the phase hides: the button would lead nowhere. The
+ * header's and footer's link lists leave such links out by themselves; links inside a hidden section go with it.
+ */
+function checkLinksToHidden(data: Json, phase: Json, index: number): Finding[] {
+  if (!Array.isArray(phase.hide) || phase.hide.length === 0) return []
+  const hidden = new Set(phase.hide.filter((name): name is string => typeof name === 'string'))
+  const sections: unknown[] = Array.isArray(data.sections) ? data.sections : []
+  const findings: Finding[] = []
+  for (const link of listAnchorLinks(data)) {
+    const target = link.href.slice(1)
+    if (!hidden.has(target)) continue
+    const [top, second, third] = link.at
+    if ((top === 'header' || top === 'footer') && second === 'links') continue
+    if (top === 'phases' && third !== index) continue
+    if (top === 'sections' && typeof second === 'number') {
+      const section = sections[second]
+      if (isObject(section) && typeof section.anchor === 'string' && hidden.has(section.anchor)) continue
+      const own = phaseVersionOf(data, link.at, index)
+      if (own && valueAt(data, own) !== undefined) continue
+    } else if (top === 'header' && valueAt(data, phaseVersionOf(data, link.at, index)!) !== undefined) continue
+    findings.push({
+      at: link.at,
+      message: `${describePath(link.at)} links to '${link.href}', which ${describePath(['phases', 'list', index])} hides: in that phase the link would lead nowhere.`,
+      fix: `Give the phase its own link here (another section's anchor), or do not hide "${target}" in it.`,
+    })
+  }
   return findings
 }
 
@@ -163,4 +242,21 @@ function checkAnnouncement(phase: Json, at: Segment[], hasReply: boolean): Findi
     })
   }
   return findings
+}
+
+/** Every "href" in the config that points at a section of this page ("#anchor"). */
+export function listAnchorLinks(data: unknown): { at: Segment[]; href: string }[] {
+  const found: { at: Segment[]; href: string }[] = []
+  const visit = (value: unknown, at: Segment[]): void => {
+    if (Array.isArray(value)) value.forEach((item, i) => visit(item, [...at, i]))
+    else if (isObject(value)) {
+      // The form's own schema and layout are not page links.
+      if (at.length === 1 && at[0] === 'form') return
+      if (typeof value.href === 'string' && value.href.startsWith('#'))
+        found.push({ at: [...at, 'href'], href: value.href })
+      for (const [key, child] of Object.entries(value)) visit(child, [...at, key])
+    }
+  }
+  visit(data, [])
+  return found
 }

@@ -35,6 +35,11 @@ export type PreviewPhases = {
   /** The time zone the start times are read in (launch.timeZone, else the server's NOTIFY_TIME_ZONE). */
   timeZone: string
   list: Array<{ name: string; words: string; starts?: string | undefined }>
+  /**
+   * The anchors of the sections the shown phase hides: the editor's preview keeps them (dimmed, to show them again),
+   * a preview link leaves them out as the live page does.
+   */
+  hidden: string[]
 }
 
 /**

@@ -145,6 +145,49 @@ describe("the checker on a phase's announcement", () => {
   })
 })
 
+describe('the checker on sections hidden in a phase', () => {
+  it('accepts anchors of sections of the page', () => {
+    const { problems } = withPhases(`{ "current": "vip", "list": [{ "name": "vip", "hide": ["homes", "builder"] }] }`)
+    expect(problems).toEqual([])
+  })
+
+  it('refuses a name that is no section, with file, line and the anchors to choose from', () => {
+    const { problems, text, file } = withPhases(`{
+    "current": "vip",
+    "list": [
+      { "name": "vip",
+        "hide": ["homes", "hoems"] }
+    ]
+  }`)
+    expect(problems).toHaveLength(1)
+    expect(problems[0]!.file).toBe(file)
+    expect(problems[0]!.line).toBe(positionOf(text, '"hoems"').line)
+    expect(problems[0]!.message).toBe(
+      "phases.list[0].hide[1] is 'hoems', but no section has that anchor; did you mean 'homes'?",
+    )
+    expect(problems[0]!.fix).toContain('"welcome", "homes"')
+    expect(problems[0]!.fix).toContain('or give that section "anchor": "hoems"')
+  })
+
+  it('refuses a button of the page that links to a section the phase hides, unless the phase gives it its own link', () => {
+    const { problems, text } = withPhases(`{
+    "current": "vip",
+    "list": [
+      { "name": "vip", "hide": ["register"] },
+      { "name": "public", "hide": ["register"], "hero": { "cta": { "href": "#homes" } } }
+    ]
+  }`)
+    // The second launch's hero button links to #register: wrong in "vip", given its own link by "public".
+    const hero = problems.filter((problem) => problem.message.startsWith("sections[0].cta.href links to '#register'"))
+    expect(hero).toHaveLength(1)
+    expect(hero[0]!.message).toContain('which phases.list[0] hides: in that phase the link would lead nowhere.')
+    expect(hero[0]!.line).toBe(positionOf(text, '"Join the Priority List", "href": "#register"').line)
+    expect(hero[0]!.fix).toContain('Give the phase its own link here')
+    // The header's link list leaves such links out by itself: only its button is named.
+    expect(problems.every((problem) => !problem.message.startsWith('header.links'))).toBe(true)
+  })
+})
+
 describe('a phase applied to a config', () => {
   const config = loadPageConfig('page.config.json')
 
@@ -166,6 +209,36 @@ describe('a phase applied to a config', () => {
     expect(soldOut.reply?.paragraphs[0]).toContain('waitlist for Phase 2')
     expect(soldOut.reply?.sender).toEqual(config.reply?.sender)
     expect('phases' in soldOut).toBe(false)
+  })
+
+  it('leaves out the sections it hides, with their header and footer links, in that phase only', () => {
+    const hiding = {
+      ...config,
+      header: { ...config.header, links: [...config.header.links, { label: 'Homes', href: '#homes' }] },
+      footer: {
+        ...config.footer,
+        links: [
+          { label: 'Homes', href: '#homes' },
+          { label: 'Call', href: '#contact' },
+        ],
+      },
+      phases: {
+        ...config.phases!,
+        list: config.phases!.list.map((p) => (p.name === 'public' ? { ...p, hide: ['homes', 'location'] } : p)),
+      },
+    }
+    const anchors = (name: string, options?: Parameters<typeof applyPhase>[2]) =>
+      applyPhase(hiding, name, options).sections.map((section) => section.anchor)
+    const all = config.sections.map((section) => section.anchor)
+    expect(all).toContain('homes')
+    expect(anchors('public')).toEqual(all.filter((anchor) => anchor !== 'homes' && anchor !== 'location'))
+    expect(anchors('vip')).toEqual(all)
+    expect(anchors('public', { hidden: 'keep' })).toEqual(all)
+    const shown = applyPhase(hiding, 'public')
+    expect(shown.header.links.map((link) => link.href)).not.toContain('#homes')
+    expect(shown.header.links).toHaveLength(hiding.header.links.length - 1)
+    expect(shown.footer.links).toEqual([{ label: 'Call', href: '#contact' }])
+    expect(applyPhase(hiding, 'vip').header.links).toEqual(hiding.header.links)
   })
 
   it('leaves the shared config as it is for a phase that changes nothing', () => {

@@ -14,7 +14,7 @@ type Section = { type: string; heading: string; eyebrow?: string }
 type Config = {
   launch: { slug: string }
   sections: Section[]
-  phases: { current: string; list: { name: string; hero?: { eyebrow?: string } }[] }
+  phases: { current: string; list: { name: string; hero?: { eyebrow?: string }; hide?: string[] }[] }
 }
 const config = JSON.parse(configText) as Config
 const slug = config.launch.slug
@@ -32,14 +32,14 @@ afterAll(async () => {
   await stub?.close()
 })
 
-async function openEditor(): Promise<{
+async function openEditor(viewport = { width: 1440, height: 900 }): Promise<{
   page: Page
   context: BrowserContext
   phone: FrameLocator
   desktop: FrameLocator
 }> {
   // axe is injected as a script: the studio's CSP would refuse it (FACTS.md).
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, bypassCSP: true })
+  const context = await browser.newContext({ viewport, bypassCSP: true })
   await context.addCookies([{ ...stubSessionCookie, domain: '127.0.0.1' }])
   const page = await context.newPage()
   page.setDefaultTimeout(scaled(20_000))
@@ -186,6 +186,43 @@ describe('the canvas: the previews are the editor', () => {
     // Only in that phase: the VIP phase still shows the base eyebrow.
     await page.getByLabel('Phase shown').selectOption('vip')
     await expect.poll(() => desktop.getByText(config.sections[0]!.eyebrow!, { exact: true }).count()).toBe(1)
+    await context.close()
+  })
+
+  it('edits a text of the desktop preview at 1280 px without scrolling the studio window', async () => {
+    const { page, context, desktop } = await openEditor({ width: 1280, height: 800 })
+    // The studio scrolled a little, as a person does to see the desktop preview (below the phone one at 1280 px).
+    await page.evaluate(() => window.scrollTo(0, 150))
+    const frame = (await page.locator('iframe[title="Desktop preview"]').boundingBox())!
+    // The preview scrolled inside its frame to a section's heading, just under its sticky header: one far down the
+    // text, so the code editor has to scroll to it.
+    const heading = desktop.getByRole('heading', { name: config.sections[8]!.heading, exact: true })
+    const at = await heading.evaluate((el) => {
+      const win = el.ownerDocument.defaultView!
+      win.scrollTo({ top: el.getBoundingClientRect().top + win.scrollY - 120, behavior: 'instant' })
+      const box = el.getBoundingClientRect()
+      return { x: box.left + 10, y: box.top + box.height / 2, width: win.innerWidth }
+    })
+    const before = await page.evaluate(() => window.scrollY)
+    expect(before).toBe(150)
+    // A person's click where the text is on screen (the desktop page is drawn scaled down in its frame).
+    const scale = frame.width / at.width
+    await page.mouse.click(frame.x + at.x * scale, frame.y + at.y * scale)
+    await expect.poll(() => desktop.locator('[data-editor-editing]').textContent()).toBe(config.sections[8]!.heading)
+    // Give a scroll that would follow the click (the code editor's, a focus) its frames.
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 500))))
+    expect(await page.evaluate(() => window.scrollY)).toBe(before)
+    await page.keyboard.press('Escape')
+    // A click beside the texts (the section's own space) selects the section and puts the code there: the window
+    // stays put too.
+    const section = await heading.evaluate((el) => {
+      const box = el.closest('main#main > *')!.getBoundingClientRect()
+      return { x: box.left + 4, y: el.getBoundingClientRect().top - 8 }
+    })
+    await page.mouse.click(frame.x + section.x * scale, frame.y + section.y * scale)
+    await desktop.getByRole('toolbar', { name: 'Section 9' }).waitFor()
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 500))))
+    expect(await page.evaluate(() => window.scrollY)).toBe(before)
     await context.close()
   })
 })

@@ -21,7 +21,10 @@ const startsAt = '2026-04-18T10:00'
 const T = wallClockInstant(startsAt, 'America/Toronto')!
 const config: PageConfig = (() => {
   const shared = readPageConfig()
-  const list = shared.phases!.list.map((phase) => (phase.name === 'public' ? { ...phase, starts: startsAt } : phase))
+  // The public phase also hides the "overview" section (with its header link).
+  const list = shared.phases!.list.map((phase) =>
+    phase.name === 'public' ? { ...phase, starts: startsAt, hide: ['overview'] } : phase,
+  )
   return { ...shared, launch: { ...shared.launch, timeZone: 'America/Toronto' }, phases: { current: 'vip', list } }
 })()
 const vipCta = '>Register Now</a>'
@@ -89,6 +92,8 @@ describe('a launch whose public phase starts at T, on the Node server', () => {
     expect(before.status).toBe(200)
     expect(before.html).toContain(vipCta)
     expect(before.html).not.toContain(publicCta)
+    expect(before.html).toContain('id="overview"')
+    expect(before.html).toContain('href="#overview"')
     expect(await storedPhase(await register())).toBe('vip')
   })
 
@@ -140,6 +145,10 @@ describe('a launch whose public phase starts at T, on the Node server', () => {
     expect(after.html).toContain(publicCta)
     expect(after.html).toContain('Now Open to Everyone · Kestrel Falls, Ontario')
     expect(after.html).not.toContain(vipCta)
+    // The section the public phase hides is not in its prerendered page, nor its header link; the next one is.
+    expect(after.html).not.toContain('id="overview"')
+    expect(after.html).not.toContain('href="#overview"')
+    expect(after.html).toContain('id="transit"')
     expect(await storedPhase(await register())).toBe('public')
   })
 

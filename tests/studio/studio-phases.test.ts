@@ -47,6 +47,7 @@ describe('studio previews of phases', () => {
         { name: 'public', words: 'Public release', starts: '2026-11-25T10:00' },
         { name: 'sold-out', words: 'Sold out' },
       ],
+      hidden: [],
     })
     expect(JSON.stringify(now.config)).not.toContain(publicEyebrow)
 

@@ -8,6 +8,7 @@ import {
   setValueAt,
 } from '../../../src/studio/client/canvas/canvas-edits.ts'
 import { sectionDefaults } from '../../../src/studio/client/canvas/section-defaults.ts'
+import { hiddenIn, withSectionHidden } from '../../../src/studio/client/canvas/phase-hide.ts'
 import { targetOfEdit } from '../../../src/studio/client/canvas/phase-target.ts'
 
 const text = readFileSync('page.config.json', 'utf8')
@@ -57,5 +58,31 @@ describe('targetOfEdit', () => {
     const target = targetOfEdit(original, ['sections', 0, 'heading'], phases)
     expect(target.path).toEqual(['sections', 0, 'heading'])
     expect(target.note).toMatch(/every phase/)
+  })
+})
+
+describe('withSectionHidden', () => {
+  const publicIndex = original.phases.list.findIndex((p) => p.name === 'public')
+
+  it('writes the section anchor into the phase\'s "hide", and showing it again takes the list away', () => {
+    const index = original.sections.findIndex((s) => s.anchor === 'overview')
+    const hidden = withSectionHidden(text, index, 'public', true)
+    expect(hidden.anchor).toBe('overview')
+    const config = JSON.parse(hidden.text) as Config
+    expect(config.phases.list[publicIndex]!.hide).toEqual(['overview'])
+    expect({ ...config, phases: { ...config.phases, list: original.phases.list } }).toEqual(original)
+    expect(hiddenIn(config, 'public')).toEqual(['overview'])
+    expect(hiddenIn(config, 'vip')).toEqual([])
+    expect(withSectionHidden(hidden.text, index, 'public', false).text).toBe(text)
+  })
+
+  it('gives a section without an anchor one first, unique on the page', () => {
+    const bare = text.replace('"anchor": "transit",', '')
+    const index = original.sections.findIndex((s) => s.anchor === 'transit')
+    const hidden = withSectionHidden(bare, index, 'public', true)
+    expect(hidden.anchor).toBe('feature')
+    const config = JSON.parse(hidden.text) as Config
+    expect(config.sections[index]!.anchor).toBe('feature')
+    expect(config.phases.list[publicIndex]!.hide).toEqual(['feature'])
   })
 })

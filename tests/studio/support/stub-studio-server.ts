@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import path from 'node:path'
 import { build } from 'esbuild'
 import type { PageConfig } from '../../../schema/page-config.ts'
-import { applyPhase } from '../../../schema/phase-apply.ts'
+import { applyPhase, hiddenAnchors } from '../../../schema/phase-apply.ts'
 import { phaseWords } from '../../../schema/phase-schedule.ts'
 import { toClientConfig } from '../../../src/build/client-config.ts'
 import { compileFormValidatorModule } from '../../../src/build/compile-form-validator.ts'
@@ -158,8 +158,10 @@ export async function startStubStudio(launches: Record<string, string>): Promise
           live: whole.phases.current,
           timeZone: 'America/Toronto',
           list,
+          hidden: hiddenAnchors(whole, list.some((p) => p.name === asked) ? asked : whole.phases.current),
         }
-        const config = applyPhase(whole, phases?.shown)
+        // As the real server's editor preview: the sections the phase hides stay, for the canvas to dim.
+        const config = applyPhase(whole, phases?.shown, { hidden: 'keep' })
         const key = `${slug}-${JSON.stringify(config.form).length}`
         if (!validators.has(key)) validators.set(key, await validatorModule(config))
         return json(res, 200, {

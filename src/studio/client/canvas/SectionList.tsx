@@ -1,5 +1,6 @@
 import type { SectionAction } from '../editing/preview-messages.ts'
 import { nameOfPart } from '../preview/canvas-marks.ts'
+import { hiddenIn } from './phase-hide.ts'
 
 type Props = {
   /** The config as typed (undefined while the text is not JSON). */
@@ -9,11 +10,18 @@ type Props = {
   onSelect: (index: number) => void
   onAction: (action: SectionAction) => void
   onAdd: () => void
+  /** The phase the previews show (none without phases): each section can be hidden in it, or shown again. */
+  phase?: { name: string; words: string } | undefined
+  onHide: (index: number, hide: boolean) => void
 }
 
-/** The page's sections as a list: the keyboard's way to select, move and add sections (the canvas's toolbar too). */
-export function SectionList({ config, selected, onSelect, onAction, onAdd }: Props) {
-  const sections = (config as { sections?: unknown[] } | undefined)?.sections
+/**
+ * The page's sections as a list: the keyboard's way to select, move, add and hide in the shown phase sections (the
+ * canvas's toolbar too).
+ */
+export function SectionList({ config, selected, onSelect, onAction, onAdd, phase, onHide }: Props) {
+  const sections = (config as { sections?: Array<{ anchor?: unknown }> } | undefined)?.sections
+  const hidden = hiddenIn(config, phase?.name)
   return (
     <section className="section-list" aria-labelledby="section-list-heading">
       <h2 id="section-list-heading">Sections</h2>
@@ -21,8 +29,9 @@ export function SectionList({ config, selected, onSelect, onAction, onAdd }: Pro
         <p className="muted">The list shows again once the text is valid JSON.</p>
       ) : (
         <ol aria-label="Sections of the page">
-          {sections.map((_section, index) => {
+          {sections.map((section, index) => {
             const name = nameOfPart(config, { kind: 'section', index })
+            const isHidden = typeof section?.anchor === 'string' && hidden.includes(section.anchor)
             return (
               <li key={index} className={index === selected ? 'selected' : undefined}>
                 <button
@@ -49,6 +58,18 @@ export function SectionList({ config, selected, onSelect, onAction, onAdd }: Pro
                 >
                   ↓
                 </button>
+                {/* On the selected row, and on each row the phase hides (pressed): the names keep their room. */}
+                {phase && (index === selected || isHidden) && (
+                  <button
+                    type="button"
+                    aria-pressed={isHidden}
+                    onClick={() => onHide(index, !isHidden)}
+                    aria-label={`Hide in ${phase.words}: ${name}`}
+                    title={isHidden ? `Hidden in ${phase.words}: press to show it again` : `Hide in ${phase.words}`}
+                  >
+                    Hide
+                  </button>
+                )}
               </li>
             )
           })}

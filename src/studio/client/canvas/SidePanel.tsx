@@ -2,6 +2,7 @@ import { useRef, type ReactNode } from 'react'
 import { AddSectionDialog } from './AddSectionDialog.tsx'
 import { SectionList } from './SectionList.tsx'
 import { PictureDialog } from './PictureDialog.tsx'
+import { hideInPhase } from './phase-hide.ts'
 import { actOnSection, addSection, type CanvasState } from './use-canvas.ts'
 
 type Props = {
@@ -28,6 +29,8 @@ export function SidePanel({ deps, config, selected, canEdit, children }: Props) 
           onSelect={(index) => deps.editorRef.current?.goToPart({ kind: 'section', index }, false)}
           onAction={(action) => actOnSection(deps, action)}
           onAdd={() => dialog.current?.showModal()}
+          phase={deps.bridge.phases?.list.find((phase) => phase.name === deps.bridge.phases?.shown)}
+          onHide={(index, hide) => hideInPhase(deps, index, hide)}
         />
       )}
       {children}

@@ -9,6 +9,7 @@ import { studioApi } from '../api.ts'
 import { insertSection, setValueAt } from './canvas-edits.ts'
 import type { PendingPicture } from './PictureDialog.tsx'
 import { sectionDefaults } from './section-defaults.ts'
+import { hideInPhase } from './phase-hide.ts'
 import { targetOfEdit } from './phase-target.ts'
 import { applySectionAction, applyToList, indexAfter, sayAction } from './section-ops.ts'
 
@@ -111,6 +112,7 @@ function onMessage(deps: CanvasDeps, message: FromPreview, source: Window): void
     showLocally(deps.bridge, withValue(shown.config, message.path, message.value), source)
   else if (message.type === 'edit') commitText(deps, message.path, message.value)
   else if (message.type === 'section') actOnSection(deps, message)
+  else if (message.type === 'phase-hide') hideInPhase(deps, message.index, message.hide)
   else if (message.type === 'history') stepHistory(deps, message.action)
   else if (message.type === 'picture') deps.askPicture({ path: message.path, file: message.file })
 }

@@ -206,9 +206,18 @@ export function changeBetween(old: string, text: string): { from: number; to: nu
 
 /** What the page can do with the editor's view (see `CodeEditor`). */
 function editorMethods(view: EditorView): Omit<CodeEditor, 'view'> {
+  // Only the editor's own scroller moves: CodeMirror's scrollIntoView (and a plain focus) also scroll every scrolling
+  // ancestor, the studio's window included, so a click in a preview would carry the page away from the preview.
   const goToOffset = (pos: number, focus = true) => {
-    view.dispatch({ selection: { anchor: pos }, effects: EditorView.scrollIntoView(pos, { y: 'center' }) })
-    if (focus) view.focus()
+    view.dispatch({ selection: { anchor: pos } })
+    const block = view.lineBlockAt(pos)
+    const scroller = view.scrollDOM
+    scroller.scrollTop = Math.max(0, block.top - (scroller.clientHeight - block.height) / 2)
+    if (!focus) return
+    view.contentDOM.focus({ preventScroll: true })
+    // Brought into the window's view only when none of it is in view (a narrow window, the editor far above).
+    const box = scroller.getBoundingClientRect()
+    if (box.bottom < 0 || box.top > window.innerHeight) scroller.scrollIntoView({ block: 'nearest' })
   }
   return {
     text: () => view.state.doc.toString(),

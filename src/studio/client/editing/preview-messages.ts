@@ -6,9 +6,15 @@ import type { Segment } from '../../../config/json-source.ts'
 /** A part of the page: a section by its index in `sections`, or the header or footer. */
 export type PagePart = { kind: 'section'; index: number } | { kind: 'header' } | { kind: 'footer' }
 
+/**
+ * The phase the previews show, for the canvas: its name, its name in the team's words, and the anchors of the sections
+ * it hides (shown dimmed, with Show in this phase).
+ */
+export type FramePhase = { name: string; words: string; hidden: string[] }
+
 /** Editing page → preview frame. `validatorUrl`: where the draft form's compiled validator is (the studio's frames). */
 export type ToPreview =
-  | { type: 'config'; config: ClientPageConfig; validatorUrl?: string | undefined }
+  | { type: 'config'; config: ClientPageConfig; validatorUrl?: string | undefined; phase?: FramePhase | undefined }
   | { type: 'show'; part: PagePart | null; scroll: boolean }
   | { type: 'scroll-to'; y: number }
 
@@ -25,6 +31,8 @@ export type FromPreview =
   /** A text edited on the canvas, committed (Enter, or the field left). */
   | { type: 'edit'; path: Segment[]; value: string }
   | ({ type: 'section' } & SectionAction)
+  /** Hide in this phase (`hide`), or Show in this phase, on section `index`'s toolbar. */
+  | { type: 'phase-hide'; index: number; hide: boolean }
   /** Ctrl+Z / Ctrl+Shift+Z on the canvas. */
   | { type: 'history'; action: 'undo' | 'redo' }
   /** A picture file dropped on the picture at `path` (the object with its "src"). */

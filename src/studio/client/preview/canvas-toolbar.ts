@@ -1,7 +1,8 @@
 import type { FromPreview, SectionAction } from '../editing/preview-messages.ts'
 
-// The selected section's toolbar on the canvas (Move up, Move down, Duplicate, Delete, and a handle to drag it),
-// and the drop of a dragged section between two others. Built outside React's root: the page's components stay as
+// The selected section's toolbar on the canvas (Move up, Move down, Duplicate, Delete, Hide in this phase when a
+// phase is shown, and a handle to drag it), and the drop of a dragged section between two others. Built outside
+// React's root: the page's components stay as
 // the public page has them.
 
 const dragType = 'application/x-studio-section'
@@ -19,12 +20,32 @@ function button(doc: Document, label: string, title: string, onClick: () => void
   return el
 }
 
-/** Shows the toolbar of section `index` (its element `section`), or none (null); returns the toolbar shown. */
+/** The phase the previews show, for the toolbar: its name in the team's words and whether it hides this section. */
+export type ToolbarPhase = { words: string; hidden: boolean }
+
+/** Hide in this phase, or Show in this phase for a section the shown phase hides. */
+function phaseButton(doc: Document, index: number, phase: ToolbarPhase, post: (message: FromPreview) => void) {
+  const hide = !phase.hidden
+  return button(
+    doc,
+    hide ? 'Hide in this phase' : 'Show in this phase',
+    hide
+      ? `Leave this section out of the page during ${phase.words} (the other phases still show it)`
+      : `Show this section again during ${phase.words}`,
+    () => post({ type: 'phase-hide', index, hide }),
+  )
+}
+
+/**
+ * Shows the toolbar of section `index` (its element `section`), or none (null). With a phase shown (`phase`), it has
+ * Hide in this phase (or Show in this phase); a config without phases has none.
+ */
 export function showToolbar(
   doc: Document,
   section: Element | null,
   index: number,
   post: (message: FromPreview) => void,
+  phase?: ToolbarPhase,
 ): void {
   doc.querySelector('.studio-canvas-toolbar')?.remove()
   if (!section) return
@@ -48,6 +69,7 @@ export function showToolbar(
     button(doc, 'Duplicate', 'Add a copy of this section after it', act('duplicate')),
     button(doc, 'Delete', 'Remove this section (Undo brings it back)', act('delete')),
   )
+  if (phase) bar.append(phaseButton(doc, index, phase, post))
   doc.body.append(bar)
   const rect = section.getBoundingClientRect()
   const win = doc.defaultView!

@@ -1,9 +1,10 @@
 import type { ClientPageConfig } from '../../../../schema/page-config.ts'
 import type { Segment } from '../../../config/json-source.ts'
-import type { FromPreview, PagePart } from '../editing/preview-messages.ts'
+import type { FramePhase, FromPreview, PagePart } from '../editing/preview-messages.ts'
 import { editInPlace } from './canvas-editing.ts'
 import { acceptPictureDrops } from './canvas-pictures.ts'
 import { markTexts, nameOfPart, type Marks } from './canvas-marks.ts'
+import { markHidden } from './canvas-hidden.ts'
 import { acceptSectionDrops, showToolbar } from './canvas-toolbar.ts'
 import { elementOf, partAt } from './frame-bridge.ts'
 import { originOf } from './text-targets.ts'
@@ -18,12 +19,17 @@ export type CanvasDeps = {
   post: (message: FromPreview) => void
   /** The config the frame shows now. */
   config: () => ClientPageConfig | undefined
+  /** The phase the frame shows (none for a config without phases). */
+  phase: () => FramePhase | undefined
   /** Renders the config again from scratch (after an edit in place, whose typing went around React). */
   remount: (change?: { path: Segment[]; value: string }) => void
 }
 
-/** The canvas's side of the frame: call `shown` when the editing page outlines a part. */
-export type Canvas = { shown: (part: PagePart | null) => void }
+/**
+ * The canvas's side of the frame: call `shown` when the editing page outlines a part, `changed` when it sends a config
+ * (the phase's hidden sections may change with the page's DOM staying the same).
+ */
+export type Canvas = { shown: (part: PagePart | null) => void; changed: () => void }
 
 function floating(doc: Document, className: string, text: string, near: Element): void {
   doc.querySelector(`.${className}`)?.remove()
@@ -104,8 +110,11 @@ export function startCanvas(deps: CanvasDeps): Canvas {
     pending = 0
     const config = deps.config()
     if (config) marks = markTexts(deps.root, config)
+    const hidden = config ? markHidden(deps.root, config, deps.phase()) : new Set<number>()
+    const index = selected?.kind === 'section' ? selected.index : -1
     const section = selected?.kind === 'section' ? elementOf(deps.root, selected) : null
-    showToolbar(doc, section, selected?.kind === 'section' ? selected.index : -1, deps.post)
+    const phase = deps.phase()
+    showToolbar(doc, section, index, deps.post, phase && { words: phase.words, hidden: hidden.has(index) })
   }
   new MutationObserver(() => {
     if (!pending) pending = requestAnimationFrame(refresh)
@@ -119,6 +128,9 @@ export function startCanvas(deps: CanvasDeps): Canvas {
     shown: (part) => {
       selected = part
       refresh()
+    },
+    changed: () => {
+      if (!pending) pending = requestAnimationFrame(refresh)
     },
   }
 }

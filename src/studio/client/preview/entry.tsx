@@ -5,6 +5,7 @@ import { StrictMode } from 'react'
 import { createRoot, type Root } from 'react-dom/client'
 import type { ClientPageConfig } from '../../../../schema/page-config.ts'
 import type { Segment } from '../../../config/json-source.ts'
+import type { FramePhase } from '../editing/preview-messages.ts'
 import { App } from '../../../page/App.tsx'
 import { previewLinkImagesBase, studioApi } from '../api.ts'
 import { withStudioImages } from '../preview-config.ts'
@@ -21,6 +22,7 @@ const rootElement = document.getElementById('root') as HTMLElement
 let root: Root | undefined
 let loadedValidator: string | undefined
 let shown: ClientPageConfig | undefined
+let shownPhase: FramePhase | undefined
 // A new key renders the page from scratch: after an edit in place, whose typing changed the DOM around React.
 let generation = 0
 
@@ -74,7 +76,11 @@ if (token) {
   const later: { canvas?: Canvas } = {}
   const bridge = startFrameBridge({
     root: rootElement,
-    render: (message) => render(message.config, message.validatorUrl),
+    render: (message) => {
+      shownPhase = message.phase
+      render(message.config, message.validatorUrl)
+      later.canvas?.changed()
+    },
     interactive: true,
     onShow: (part) => later.canvas?.shown(part),
   })
@@ -82,6 +88,7 @@ if (token) {
     root: rootElement,
     post: bridge.post,
     config: () => shown,
+    phase: () => shownPhase,
     remount: (change) => {
       if (!shown) return
       generation += 1

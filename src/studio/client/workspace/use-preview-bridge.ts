@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState, type RefObject } from 'react'
 import type { PreviewPhases, PreviewResponse } from '../../protocol.ts'
 import { launchImagesBase, studioApi } from '../api.ts'
 import type { CodeEditor } from '../editing/code-editor.ts'
-import type { FromPreview, PagePart, ToPreview } from '../editing/preview-messages.ts'
+import type { FramePhase, FromPreview, PagePart, ToPreview } from '../editing/preview-messages.ts'
 import { withStudioImages } from '../preview-config.ts'
 import { replacesShownPreview, type ShownPreview } from '../editing/preview-choice.ts'
 
@@ -37,6 +37,12 @@ type Refs = {
   selectingFromRef: RefObject<MessageEventSource | null>
   editorRef: RefObject<CodeEditor | null>
   listenerRef: RefObject<FrameListener | undefined>
+}
+
+/** The shown phase as the canvas needs it (none for a config without phases). */
+function framePhaseOf(phases: PreviewPhases | undefined): FramePhase | undefined {
+  const shown = phases?.list.find((phase) => phase.name === phases.shown)
+  return phases && shown ? { name: shown.name, words: shown.words, hidden: phases.hidden } : undefined
 }
 
 /** Posts a message to both frames, or to the one whose window is `only`. */
@@ -82,6 +88,7 @@ export function usePreviewBridge(
       type: 'config',
       config: withStudioImages(answer.config, launchImagesBase(slug)),
       validatorUrl: answer.validatorUrl,
+      phase: framePhaseOf(answer.phases),
     }
     shownRef.current = message
     post(message)

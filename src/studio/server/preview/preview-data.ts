@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { Context } from 'hono'
 import type { PageConfig } from '../../../../schema/page-config.ts'
-import { applyPhase, type PhasedConfig } from '../../../../schema/phase-apply.ts'
+import { applyPhase, hiddenAnchors, type PhasedConfig } from '../../../../schema/phase-apply.ts'
 import { phaseOfConfig, phaseWords } from '../../../../schema/phase-schedule.ts'
 import { toClientConfig } from '../../../build/client-config.ts'
 import type { ServedLaunch } from '../../../server/site/launch-publisher.ts'
@@ -17,7 +17,8 @@ export type Preview = { config?: PhasedConfig; phases?: PreviewPhases; problems:
 
 /**
  * The config a preview shows: the draft's when it has no problems, else the live text's, in the phase asked for (one
- * of its phases), else the one in force now: its "current" phase, or a later one whose start time has come.
+ * of its phases), else the one in force now: its "current" phase, or a later one whose start time has come. The
+ * sections the phase hides stay in (for the editor's canvas); a preview link's (previewOfText) leaves them out.
  */
 export async function previewOf(ctx: StudioContext, launch: ServedLaunch, asked?: string): Promise<Preview> {
   const draft = await ctx.store.getDraft(launch.slug)
@@ -27,7 +28,9 @@ export async function previewOf(ctx: StudioContext, launch: ServedLaunch, asked?
     if (text === undefined || problemsOf(launch, text).length > 0) continue
     const config = JSON.parse(text.replace(/^\uFEFF/, '')) as PageConfig
     const phases = phasesOf(ctx, config, asked)
-    return { config: applyPhase(config, phases?.shown), phases, problems: studioProblems(draftProblems) }
+    // The editor's canvas keeps the sections the phase hides (dimmed there): its edits address sections by place.
+    const shown = applyPhase(config, phases?.shown, { hidden: 'keep' })
+    return { config: shown, phases, problems: studioProblems(draftProblems) }
   }
   return { problems: studioProblems(draftProblems) }
 }
@@ -52,7 +55,7 @@ function phasesOf(ctx: StudioContext, config: PageConfig, asked: string | undefi
     starts: phase.starts,
   }))
   const shown = asked !== undefined && list.some((phase) => phase.name === asked) ? asked : live
-  return { shown, live, timeZone, list }
+  return { shown, live, timeZone, list, hidden: hiddenAnchors(config, shown) }
 }
 
 /** The phase a request asks the preview for (?phase=), if it is a phase's name at all. */
