@@ -17,6 +17,7 @@ import { formFieldNames, trimRegistration, type RegistrationData } from '../../s
 import { useRegistrationState } from './registration-state.tsx'
 import { honeypotField } from '../../schema/registration-contract.ts'
 import { registrationEndpoint } from './registration-endpoint.ts'
+import { NoScriptBranches } from './NoScriptBranches.tsx'
 
 const inputClass =
   'block w-full rounded-lg border bg-white px-4 py-3 text-base text-ink shadow-sm placeholder:text-ink-muted/80 focus:border-forest-700 focus:ring-2 focus:ring-forest-700/30 focus:outline-none'
@@ -173,6 +174,9 @@ function RadioWidget({ id, htmlName, options, value, disabled, readonly, onChang
   )
 }
 
+const templates = { FieldTemplate, ObjectFieldTemplate, BaseInputTemplate }
+const widgets = { RadioWidget, CheckboxWidget }
+
 /** Values typed into the prerendered inputs before this code arrived: React state does not have them yet. */
 function readTypedValues(formElement: HTMLFormElement, schema: RJSFSchema): RegistrationData {
   const typed: RegistrationData = {}
@@ -262,6 +266,29 @@ function useRegistrationForm({ schema, ui, validators }: Omit<RegistrationFormPr
 }
 
 /**
+ * The honeypot: off screen, out of the tab order, hidden from assistive technology, named and labelled like no field
+ * a browser autofills.
+ */
+function Honeypot({ idPrefix, honeypotRef }: { idPrefix: string; honeypotRef: { current: string } }) {
+  return (
+    <div className="absolute -left-[10000px] h-px w-px overflow-hidden" aria-hidden="true">
+      <label htmlFor={`${idPrefix}_hp`}>Leave this empty</label>
+      <input
+        id={`${idPrefix}_hp`}
+        name={honeypotField}
+        type="text"
+        tabIndex={-1}
+        autoComplete="off"
+        defaultValue=""
+        onChange={(event) => {
+          honeypotRef.current = event.target.value
+        }}
+      />
+    </div>
+  )
+}
+
+/**
  * The registration form, rendered by react-jsonschema-form from the config's schema and uiSchema. Both
  * instances share one state (typing in one shows in the other), validate with the precompiled validator and
  * show one message per field, in the config's words.
@@ -304,29 +331,20 @@ export function RegistrationForm({ idPrefix, schema, ui, validators }: Registrat
       liveValidate={attempted ? 'onChange' : false}
       transformErrors={transformErrors}
       extraErrors={extraErrors}
-      templates={{ FieldTemplate, ObjectFieldTemplate, BaseInputTemplate }}
-      widgets={{ RadioWidget, CheckboxWidget }}
+      templates={templates}
+      widgets={widgets}
       className="space-y-5"
       onChange={(event) => setFormData((event.formData ?? {}) as RegistrationData)}
       onError={onError}
       onSubmit={(event) => void onSubmit(event.formData)}
     >
-      {/* The honeypot: off screen, out of the tab order, hidden from assistive technology, named and labelled like
-          no field a browser autofills. */}
-      <div className="absolute -left-[10000px] h-px w-px overflow-hidden" aria-hidden="true">
-        <label htmlFor={`${idPrefix}_hp`}>Leave this empty</label>
-        <input
-          id={`${idPrefix}_hp`}
-          name={honeypotField}
-          type="text"
-          tabIndex={-1}
-          autoComplete="off"
-          defaultValue=""
-          onChange={(event) => {
-            honeypotRef.current = event.target.value
-          }}
-        />
-      </div>
+      <NoScriptBranches
+        schema={schema}
+        uiSchema={ui.uiSchema}
+        texts={form.noScript}
+        parts={{ validator, templates, widgets, idPrefix, nameGenerator: fieldName }}
+      />
+      <Honeypot idPrefix={idPrefix} honeypotRef={honeypotRef} />
       {/* Which launch a post without JavaScript is for (the JSON body says it too). */}
       <input type="hidden" name="launch" value={launch} />
       <button
