@@ -174,8 +174,52 @@ function RadioWidget({ id, htmlName, options, value, disabled, readonly, onChang
   )
 }
 
+/**
+ * A choice from a list (ui:widget "select"): each option's value is the schema's own, not RJSF's index of it, so a
+ * post without JavaScript sends what the server checks.
+ */
+function SelectWidget({
+  id,
+  htmlName,
+  options,
+  value,
+  placeholder,
+  disabled,
+  readonly,
+  rawErrors,
+  onChange,
+  onBlur,
+  onFocus,
+}: WidgetProps) {
+  const invalid = Boolean(rawErrors?.length)
+  const choices = options.enumOptions ?? []
+  return (
+    <select
+      id={id}
+      name={htmlName || id}
+      value={value == null ? '' : String(value)}
+      disabled={disabled || readonly}
+      aria-invalid={invalid || undefined}
+      aria-describedby={errorId(id)}
+      className={`${inputClass} ${invalid ? 'border-red-700' : 'border-ink/35'}`}
+      onChange={(event) =>
+        onChange(choices.find((choice) => String(choice.value) === event.target.value)?.value ?? options.emptyValue)
+      }
+      onBlur={(event) => onBlur(id, event.target.value)}
+      onFocus={(event) => onFocus(id, event.target.value)}
+    >
+      <option value="">{placeholder ?? ''}</option>
+      {choices.map((choice) => (
+        <option key={String(choice.value)} value={String(choice.value)}>
+          {choice.label}
+        </option>
+      ))}
+    </select>
+  )
+}
+
 const templates = { FieldTemplate, ObjectFieldTemplate, BaseInputTemplate }
-const widgets = { RadioWidget, CheckboxWidget }
+const widgets = { RadioWidget, CheckboxWidget, SelectWidget }
 
 /** Values typed into the prerendered inputs before this code arrived: React state does not have them yet. */
 function readTypedValues(formElement: HTMLFormElement, schema: RJSFSchema): RegistrationData {
@@ -183,9 +227,11 @@ function readTypedValues(formElement: HTMLFormElement, schema: RJSFSchema): Regi
   for (const field of formFieldNames(schema)) {
     const name = field
     const checked = formElement.querySelector<HTMLInputElement>(`input[type="radio"][name="${name}"]:checked`)
-    const input = formElement.querySelector<HTMLInputElement>(`input:not([type="radio"])[name="${name}"]`)
+    const input = formElement.querySelector<HTMLInputElement | HTMLSelectElement>(
+      `input:not([type="radio"])[name="${name}"], select[name="${name}"]`,
+    )
     // A checkbox's value is "on" whether or not it is ticked: what counts is that it is (a yes/no field, e.g. updates).
-    if (input?.type === 'checkbox') {
+    if (input instanceof HTMLInputElement && input.type === 'checkbox') {
       if (input.checked) typed[field] = true
       continue
     }
