@@ -44,4 +44,13 @@ describe("the server pages' texts in the config", () => {
     expect(heading).toHaveLength(1)
     expect(heading[0]!.where).toMatch(/^form\.noScript\.branchHeadings/)
   })
+
+  it('refuses a branch heading for an answer the form never asks about, at its line', () => {
+    const text = replaceOnce(original, '"isRealtor=yes"', '"isRealtor=maybe"')
+    const problems = check(text)
+    expect(problems).toHaveLength(1)
+    expect(problems[0]!.line).toBe(positionOf(text, '"isRealtor=maybe"').line)
+    expect(problems[0]!.message).toContain('"isRealtor=maybe"')
+    expect(problems[0]!.fix).toContain('"isRealtor=yes"')
+  })
 })
