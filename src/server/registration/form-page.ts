@@ -6,7 +6,10 @@
  * field, each pointing at its message element with aria-describedby. Web-standard code only.
  */
 import type { FieldMessages } from '../../../schema/registration-rules.ts'
-import { escapeHtml } from '../delivery/escape-html.ts'
+
+// This room may not import the delivery room's helper: the same five escapes.
+const escapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => escapes[c] ?? c)
 
 const attributePattern = /\s([a-zA-Z_:][-a-zA-Z0-9_:.]*)(?:="([^"]*)")?/g
 

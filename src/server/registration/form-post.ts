@@ -15,7 +15,6 @@
  */
 import { attributionOfUrl } from '../../../schema/registration-contract.ts'
 import { formFieldSchemas } from '../../../schema/registration-rules.ts'
-import { escapeHtml } from '../delivery/escape-html.ts'
 import { refusal } from './refusal.ts'
 
 /** The content type a plain HTML form posts. */
@@ -112,7 +111,7 @@ export async function derivedSubmissionId(canonicalValues: string, client: strin
 
 /** A minimal page for an answer that is not about the fields (too many tries, too large, not allowed, failed). */
 export function plainAnswerPage(message: string, back: { href: string; label: string } | undefined): string {
-  const escape = escapeHtml
+  const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
   const link = back ? `<p><a href="${escape(back.href)}">${escape(back.label)}</a></p>` : ''
   return `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escape(message)}</title></head><body><p>${escape(message)}</p>${link}</body></html>`
 }
