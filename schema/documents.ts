@@ -36,6 +36,14 @@ const documentTextsSchema = {
       'Text for a document no longer offered',
       'Default: "This document is not available any more. Reply to our e-mail and we will help."',
     ),
+    tooManyText: text(
+      'Text when asked too often',
+      'When one address asks for fresh links too often. Default: "Too many requests from this address. Please wait a minute and try again."',
+    ),
+    failedText: text(
+      'Text when fresh links could not be sent',
+      'Default: "Fresh links could not be sent just now. Please try again in a moment."',
+    ),
     subject: text(
       'Subject of the fresh-link e-mail',
       '{site} is the development name. Default: "Your documents for {site}".',
@@ -119,6 +127,8 @@ const defaultTexts: DocumentTexts = {
   sentHeading: 'Check your inbox',
   sentText: 'If this link was sent to you, fresh links are on their way to the address you registered with.',
   unavailableText: 'This document is not available any more. Reply to our e-mail and we will help.',
+  tooManyText: 'Too many requests from this address. Please wait a minute and try again.',
+  failedText: 'Fresh links could not be sent just now. Please try again in a moment.',
   subject: 'Your documents for {site}',
   intro: 'Here are fresh links to your documents:',
 }

@@ -22,7 +22,7 @@ export type FunctionLaunch = {
   /** Where this launch's pages are (scheme://host[:port]): the canonical address's origin, then launch.origins. */
   origins: string[]
   /** The registration form: what the function validates with, and how the notification labels the fields. */
-  form: Pick<FormConfig, 'schema' | 'uiSchema' | 'messages' | 'consent' | 'expressConsentField'>
+  form: Pick<FormConfig, 'schema' | 'uiSchema' | 'messages' | 'consent' | 'expressConsentField' | 'noScript'>
   /** The reply to registrants, when the config has one. */
   reply?: ReplyConfig
   /** launch.leadStatuses, when the config names them: the leads page's follow-up steps (defaultLeadStatuses else). */
@@ -86,6 +86,7 @@ export function functionLaunchOf(config: PageConfig): FunctionLaunch {
       messages: config.form.messages,
       consent: config.form.consent,
       ...(config.form.expressConsentField ? { expressConsentField: config.form.expressConsentField } : {}),
+      ...(config.form.noScript ? { noScript: config.form.noScript } : {}),
     },
     ...(config.reply ? { reply: config.reply } : {}),
     ...(config.launch.leadStatuses ? { leadStatuses: [...config.launch.leadStatuses] } : {}),

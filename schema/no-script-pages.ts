@@ -6,7 +6,15 @@ export const noScriptPageDefaults = {
   checkTitle: 'Please check your details',
   checkText: 'Some of the details you entered need attention. Go back to the form: what you typed is still there.',
   checkBackLabel: 'Back to the form',
+  otherFieldsHeading: 'More details',
+  answerBackLabel: 'Back',
+  tooManyText: 'Too many registrations from this address. Please wait a minute and try again.',
+  notSavedText: 'Your registration could not be saved. Please try again in a moment.',
+  failedText: 'The registration could not be saved just now. Please try again in a moment.',
 } as const
+
+const text = <D extends string>(title: string, description: string, fallback: D) =>
+  ({ type: 'string', minLength: 1, title, description, default: fallback }) as const
 
 /** The pages a registration sent without JavaScript lands on (the thanks take the success notice's words). */
 export const noScriptPagesSchema = {
@@ -44,6 +52,36 @@ export const noScriptPagesSchema = {
       description: 'The link back to the filled form.',
       default: noScriptPageDefaults.checkBackLabel,
     },
+    branchHeadings: {
+      type: 'object',
+      title: 'Headings of the fields for one answer',
+      description:
+        'Without JavaScript the form shows from the start the fields that only one answer asks for (e.g. a realtor\'s), each group under a heading, never required of anyone else. By "field=answer", as in the form schema\'s "if", e.g. { "isRealtor=yes": "If you are a realtor" }.',
+      propertyNames: { pattern: '^[^=]+=.+$' },
+      additionalProperties: { type: 'string', minLength: 1, title: 'Heading', description: "The group's heading." },
+      examples: [{ 'isRealtor=yes': 'If you are a realtor' }],
+    },
+    otherFieldsHeading: text(
+      'Heading of other conditional fields',
+      'The heading of a group of such fields that "Headings of the fields for one answer" does not name.',
+      noScriptPageDefaults.otherFieldsHeading,
+    ),
+    answerBackLabel: text(
+      'Link back (other answers)',
+      'The link back to the page under an answer that is not about the fields (too many tries, a failure).',
+      noScriptPageDefaults.answerBackLabel,
+    ),
+    tooManyText: text(
+      'Text (too many registrations)',
+      'When one address sends too many registrations in a minute.',
+      noScriptPageDefaults.tooManyText,
+    ),
+    notSavedText: text(
+      'Text (not saved)',
+      'When the registration could not be stored.',
+      noScriptPageDefaults.notSavedText,
+    ),
+    failedText: text('Text (failure)', 'When anything else went wrong on the server.', noScriptPageDefaults.failedText),
   },
   additionalProperties: false,
 } as const satisfies JSONSchema

@@ -7,6 +7,12 @@ import { imageSchema, type FromConfigSchema } from './parts.ts'
  */
 export const brokerageNamePattern = '\\b[Bb][Rr][Oo][Kk][Ee][Rr][Aa][Gg][Ee]\\b'
 
+/** The words of the page a launch shows before it is published, where the config gives none. */
+export const unpublishedPageDefaults = {
+  title: '{site}: not published yet',
+  text: 'This site is not published yet. Please come back soon.',
+} as const
+
 /** Facts about the development and the brokerage that several sections show. */
 export const siteSchema = {
   type: 'object',
@@ -95,6 +101,29 @@ export const siteSchema = {
         },
       },
       required: ['gtmId'],
+      additionalProperties: false,
+    },
+    unpublished: {
+      type: 'object',
+      title: 'Not published yet',
+      description:
+        "The page the site's addresses show before its first version is published. {site} is the development name. (A launch whose config cannot be read shows the defaults.)",
+      properties: {
+        title: {
+          type: 'string',
+          minLength: 1,
+          title: 'Page title',
+          description: 'The browser tab title.',
+          default: unpublishedPageDefaults.title,
+        },
+        text: {
+          type: 'string',
+          minLength: 1,
+          title: 'Text',
+          description: 'The line under the development name.',
+          default: unpublishedPageDefaults.text,
+        },
+      },
       additionalProperties: false,
     },
   },

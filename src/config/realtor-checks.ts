@@ -1,3 +1,4 @@
+import { formBranches } from '../../schema/form-branches.ts'
 import { formFieldSchemas } from '../../schema/registration-rules.ts'
 import type { Finding } from './describe.ts'
 
@@ -56,4 +57,26 @@ export function checkRoster(data: Json): Finding[] {
     }
   })
   return findings
+}
+
+/**
+ * A heading of the fields one answer asks for (form.noScript.branchHeadings) must name an answer the form schema has a
+ * branch for ("field=answer" as in its "if"): a misspelt one would never be shown, and the group would be headed by the
+ * catch-all heading.
+ */
+export function checkBranchHeadings(data: Json): Finding[] {
+  const form = isObject(data.form) ? data.form : {}
+  const noScript = isObject(form.noScript) ? form.noScript : {}
+  if (!isObject(noScript.branchHeadings)) return []
+  const conditions = formBranches(form.schema).flatMap((branch) => (branch.condition ? [branch.condition] : []))
+  return Object.keys(noScript.branchHeadings)
+    .filter((key) => !conditions.includes(key))
+    .map((key) => ({
+      at: ['form', 'noScript', 'branchHeadings', key],
+      onKey: true,
+      message: `form.noScript.branchHeadings names "${key}", but no "if" of form.schema asks for that answer.`,
+      fix: conditions.length
+        ? `Name one of: ${conditions.map((c) => `"${c}"`).join(', ')}.`
+        : 'Delete it: the form asks for no further fields after any answer.',
+    }))
 }

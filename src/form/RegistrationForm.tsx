@@ -17,6 +17,7 @@ import { formFieldNames, trimRegistration, type RegistrationData } from '../../s
 import { useRegistrationState } from './registration-state.tsx'
 import { honeypotField } from '../../schema/registration-contract.ts'
 import { registrationEndpoint } from './registration-endpoint.ts'
+import { NoScriptBranches } from './NoScriptBranches.tsx'
 
 const inputClass =
   'block w-full rounded-lg border bg-white px-4 py-3 text-base text-ink shadow-sm placeholder:text-ink-muted/80 focus:border-forest-700 focus:ring-2 focus:ring-forest-700/30 focus:outline-none'
@@ -173,15 +174,64 @@ function RadioWidget({ id, htmlName, options, value, disabled, readonly, onChang
   )
 }
 
+/**
+ * A choice from a list (ui:widget "select"): each option's value is the schema's own, not RJSF's index of it, so a
+ * post without JavaScript sends what the server checks.
+ */
+function SelectWidget({
+  id,
+  htmlName,
+  options,
+  value,
+  placeholder,
+  disabled,
+  readonly,
+  rawErrors,
+  onChange,
+  onBlur,
+  onFocus,
+}: WidgetProps) {
+  const invalid = Boolean(rawErrors?.length)
+  const choices = options.enumOptions ?? []
+  return (
+    <select
+      id={id}
+      name={htmlName || id}
+      value={value == null ? '' : String(value)}
+      disabled={disabled || readonly}
+      aria-invalid={invalid || undefined}
+      aria-describedby={errorId(id)}
+      className={`${inputClass} ${invalid ? 'border-red-700' : 'border-ink/35'}`}
+      onChange={(event) =>
+        onChange(choices.find((choice) => String(choice.value) === event.target.value)?.value ?? options.emptyValue)
+      }
+      onBlur={(event) => onBlur(id, event.target.value)}
+      onFocus={(event) => onFocus(id, event.target.value)}
+    >
+      <option value="">{placeholder ?? ''}</option>
+      {choices.map((choice) => (
+        <option key={String(choice.value)} value={String(choice.value)}>
+          {choice.label}
+        </option>
+      ))}
+    </select>
+  )
+}
+
+const templates = { FieldTemplate, ObjectFieldTemplate, BaseInputTemplate }
+const widgets = { RadioWidget, CheckboxWidget, SelectWidget }
+
 /** Values typed into the prerendered inputs before this code arrived: React state does not have them yet. */
 function readTypedValues(formElement: HTMLFormElement, schema: RJSFSchema): RegistrationData {
   const typed: RegistrationData = {}
   for (const field of formFieldNames(schema)) {
     const name = field
     const checked = formElement.querySelector<HTMLInputElement>(`input[type="radio"][name="${name}"]:checked`)
-    const input = formElement.querySelector<HTMLInputElement>(`input:not([type="radio"])[name="${name}"]`)
+    const input = formElement.querySelector<HTMLInputElement | HTMLSelectElement>(
+      `input:not([type="radio"])[name="${name}"], select[name="${name}"]`,
+    )
     // A checkbox's value is "on" whether or not it is ticked: what counts is that it is (a yes/no field, e.g. updates).
-    if (input?.type === 'checkbox') {
+    if (input instanceof HTMLInputElement && input.type === 'checkbox') {
       if (input.checked) typed[field] = true
       continue
     }
@@ -262,6 +312,29 @@ function useRegistrationForm({ schema, ui, validators }: Omit<RegistrationFormPr
 }
 
 /**
+ * The honeypot: off screen, out of the tab order, hidden from assistive technology, named and labelled like no field
+ * a browser autofills.
+ */
+function Honeypot({ idPrefix, honeypotRef }: { idPrefix: string; honeypotRef: { current: string } }) {
+  return (
+    <div className="absolute -left-[10000px] h-px w-px overflow-hidden" aria-hidden="true">
+      <label htmlFor={`${idPrefix}_hp`}>Leave this empty</label>
+      <input
+        id={`${idPrefix}_hp`}
+        name={honeypotField}
+        type="text"
+        tabIndex={-1}
+        autoComplete="off"
+        defaultValue=""
+        onChange={(event) => {
+          honeypotRef.current = event.target.value
+        }}
+      />
+    </div>
+  )
+}
+
+/**
  * The registration form, rendered by react-jsonschema-form from the config's schema and uiSchema. Both
  * instances share one state (typing in one shows in the other), validate with the precompiled validator and
  * show one message per field, in the config's words.
@@ -304,29 +377,20 @@ export function RegistrationForm({ idPrefix, schema, ui, validators }: Registrat
       liveValidate={attempted ? 'onChange' : false}
       transformErrors={transformErrors}
       extraErrors={extraErrors}
-      templates={{ FieldTemplate, ObjectFieldTemplate, BaseInputTemplate }}
-      widgets={{ RadioWidget, CheckboxWidget }}
+      templates={templates}
+      widgets={widgets}
       className="space-y-5"
       onChange={(event) => setFormData((event.formData ?? {}) as RegistrationData)}
       onError={onError}
       onSubmit={(event) => void onSubmit(event.formData)}
     >
-      {/* The honeypot: off screen, out of the tab order, hidden from assistive technology, named and labelled like
-          no field a browser autofills. */}
-      <div className="absolute -left-[10000px] h-px w-px overflow-hidden" aria-hidden="true">
-        <label htmlFor={`${idPrefix}_hp`}>Leave this empty</label>
-        <input
-          id={`${idPrefix}_hp`}
-          name={honeypotField}
-          type="text"
-          tabIndex={-1}
-          autoComplete="off"
-          defaultValue=""
-          onChange={(event) => {
-            honeypotRef.current = event.target.value
-          }}
-        />
-      </div>
+      <NoScriptBranches
+        schema={schema}
+        uiSchema={ui.uiSchema}
+        texts={form.noScript}
+        parts={{ validator, templates, widgets, idPrefix, nameGenerator: fieldName }}
+      />
+      <Honeypot idPrefix={idPrefix} honeypotRef={honeypotRef} />
       {/* Which launch a post without JavaScript is for (the JSON body says it too). */}
       <input type="hidden" name="launch" value={launch} />
       <button

@@ -251,6 +251,38 @@ describe('accessibility (axe-core, WCAG 2.1 A/AA)', () => {
   }
 })
 
+describe("the server's form page (a refused post without JavaScript)", () => {
+  it("finds no violations with a realtor's fields, their widgets and their messages shown, on a 375 px phone", async () => {
+    // The page a browser whose form code never came gets back: no scripts of its own, so axe can read it as shown.
+    const context = await e2e.browser.newContext({ viewport: { width: 375, height: 900 }, bypassCSP: true })
+    const page = await context.newPage()
+    page.setDefaultTimeout(scaled(15_000))
+    // A page on the site's origin that posts a realtor's registration with a wrong RECO number, as a plain form.
+    const fields = { name: 'Rita Agent', email: 'rita@', phone: '416-555-0150', isRealtor: 'yes', forClient: 'no' }
+    const inputs = Object.entries(fields)
+      .map(([name, value]) => `<input type="hidden" name="${name}" value="${value}">`)
+      .join('')
+    await page.route(`${e2e.server.url}/probe-post`, (route) =>
+      route.fulfill({
+        contentType: 'text/html',
+        body: `<form method="post" action="/functions/v1/send-contact-email">${inputs}<input type="hidden" name="recoNumber" value="12"></form><script>document.forms[0].submit()</script>`,
+      }),
+    )
+    const answer = page.waitForResponse(
+      (response) =>
+        response.url().endsWith('/functions/v1/send-contact-email') && response.request().method() === 'POST',
+    )
+    await page.goto(`${e2e.server.url}/probe-post`)
+    expect((await answer).status()).toBe(400)
+    await page.waitForLoadState()
+    const form = page.locator('#register form')
+    await form.getByRole('group', { name: /on behalf of a client/ }).waitFor()
+    await expect(form.getByText(config.form.messages.recoNumber!.pattern!).isVisible()).resolves.toBe(true)
+    expect(await violations(page)).toEqual([])
+    await context.close()
+  })
+})
+
 describe('keyboard-only registration', () => {
   /** What has focus: its tag, id and accessible text, to see where Tab went. */
   const focused = (page: Page) =>

@@ -2,8 +2,10 @@ import { spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import type { Page } from 'playwright-core'
+import { parse } from 'csv-parse/sync'
 import { describe, expect, it } from 'vitest'
 import type { PageConfig } from '../../schema/page-config.ts'
+import { openSqliteStore } from '../../src/server/store/sqlite/sqlite-store.ts'
 import {
   fill,
   inlineForm,
@@ -23,35 +25,6 @@ const functionPath = '/functions/v1/send-contact-email'
 
 const e2e = useServerAndBrowser()
 
-/** RFC 4180 records (quoted fields with commas, doubled quotes, CRLF line ends). */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = []
-  let row: string[] = []
-  let field = ''
-  let quoted = false
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"'
-        i++
-      } else if (c === '"') quoted = false
-      else field += c
-    } else if (c === '"') quoted = true
-    else if (c === ',') {
-      row.push(field)
-      field = ''
-    } else if (c === '\r' && text[i + 1] === '\n') {
-      row.push(field)
-      rows.push(row)
-      row = []
-      field = ''
-      i++
-    } else field += c
-  }
-  return rows
-}
-
 /** Every lead as `npm run leads:export` writes it, as rows of column → value. */
 function exportedLeads(): Array<Record<string, string>> {
   const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/leads-export.ts'], {
@@ -60,8 +33,7 @@ function exportedLeads(): Array<Record<string, string>> {
     encoding: 'utf8',
   })
   if (result.status !== 0) throw new Error(`leads:export failed:\n${result.stderr}`)
-  const [columns, ...rows] = parseCsv(result.stdout)
-  return rows.map((row) => Object.fromEntries(row.map((value, i) => [columns![i]!, value])))
+  return parse<Record<string, string>>(result.stdout, { columns: true, bom: true })
 }
 
 /** The notification .eml files the server wrote so far, as text. */
@@ -84,6 +56,11 @@ describe('registering without JavaScript', () => {
     await expect(form.getAttribute('action')).resolves.toBe(functionPath)
     const button = form.getByRole('button', { name: submitLabel })
     await expect(button.isEnabled()).resolves.toBe(true)
+    // A realtor's fields are there from the start (no script can show them on "Yes"), under their heading, and
+    // required of no one: this buyer leaves them empty.
+    const realtorFields = form.getByRole('group', { name: config.form.noScript?.branchHeadings?.['isRealtor=yes'] })
+    await expect(realtorFields.getByLabel('Brokerage', { exact: true }).isVisible()).resolves.toBe(true)
+    await expect(realtorFields.locator('[required], [aria-required="true"]').count()).resolves.toBe(0)
 
     const [answer] = await Promise.all([page.waitForNavigation(), button.click()])
     expect(answer?.request().method()).toBe('POST')
@@ -106,7 +83,8 @@ describe('registering without JavaScript', () => {
     form = inlineForm(page)
     await expect(form.getByText(messages.email?.format ?? '-').isVisible()).resolves.toBe(true)
     await expect(form.getByLabel('Full Name').inputValue()).resolves.toBe('Noscript Visitor')
-    await expect(form.getByRole('radio', { name: 'No' }).isChecked()).resolves.toBe(true)
+    const realtorChoice = form.getByRole('group', { name: /Are You A Realtor\?/ })
+    await expect(realtorChoice.getByRole('radio', { name: 'No' }).isChecked()).resolves.toBe(true)
     await expect(form.getByText(messages.name?.required ?? '-').count()).resolves.toBe(0)
 
     await form.getByLabel('Email').fill('nojs@example.com')
@@ -132,6 +110,22 @@ describe('registering without JavaScript', () => {
       landing_page: '/',
       suspected_spam: '',
     })
+    // Sent empty, a realtor's fields (and the agent's) are stored as nothing.
+    const store = openSqliteStore(path.join(e2e.server.dataDir, 'leads.sqlite'), {
+      defaultLaunch: config.launch.slug,
+      readonly: true,
+    })
+    try {
+      const stored = (await store.listLeads(0, 50)).find((row) => row.fields.name === 'Noscript Visitor')
+      expect(stored?.fields).toEqual({
+        name: 'Noscript Visitor',
+        email: 'nojs@example.com',
+        phone: '555-555-0142',
+        isRealtor: 'no',
+      })
+    } finally {
+      await store.close()
+    }
     await expect
       .poll(() => notifications().some((mail) => mail.includes('Noscript Visitor')), { timeout: scaled(10_000) })
       .toBe(true)
@@ -301,7 +295,15 @@ describe('the honeypot', () => {
         .filter((input) => !input.hidden && !['radio', 'hidden', 'checkbox'].includes(input.type))
         .map((input) => [input.name, input.autocomplete]),
     )
-    expect(visible).toEqual({ name: 'name', email: 'email', phone: 'tel' })
+    // Then, without JavaScript, the fields of an answer (a realtor's, a buyer's agent): theirs, never autofill's guess.
+    expect(visible).toEqual({
+      name: 'name',
+      email: 'email',
+      phone: 'tel',
+      brokerage: 'organization',
+      recoNumber: null,
+      agent: null,
+    })
     // The updates box (express consent, CASL) is there, unticked, labelled by the config's words.
     const updates = form.getByRole('checkbox', {
       name: 'Send me news and VIP updates about Bramblewood Crossing (optional)',

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import type { Browser } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { PageConfig } from '../../schema/page-config.ts'
 import { localAnonKey } from '../../schema/local-defaults.ts'
@@ -24,7 +24,7 @@ import {
 
 // The default launch as it ships (its co-op desk, its realtors' reply), served with real SMTP on 127.0.0.1 and the
 // sales team's NOTIFY_EMAIL set: a realtor's registration must reach the co-op desk, not the sales team.
-const config: PageConfig = readPageConfig()
+const config: PageConfig = withDeskAndCoop(readPageConfig())
 const coopDesk = config.launch.realtorEmail!
 const realtorReply = config.reply!.realtor!
 const messages = config.form.messages as Record<string, Record<string, string>>
@@ -58,6 +58,37 @@ afterAll(async () => {
   await smtp?.stop()
   rmSync(root, { recursive: true, force: true })
 })
+
+/**
+ * The shipped config with two more optional fields a realtor's answer brings: a select and a yes/no box (the shipped
+ * form has neither inside a branch), so the pages without JavaScript are seen drawing each widget the uiSchema names.
+ */
+function withDeskAndCoop(shipped: PageConfig): PageConfig {
+  const copy = structuredClone(shipped)
+  const schema = copy.form.schema as unknown as { allOf: Array<{ then: { properties: Record<string, unknown> } }> }
+  Object.assign(schema.allOf[0]!.then.properties, {
+    desk: { type: 'string', enum: ['new-homes', 'resale'] },
+    coop: { type: 'boolean' },
+  })
+  Object.assign(copy.form.uiSchema as Record<string, unknown>, {
+    desk: { 'ui:title': 'Your desk', 'ui:widget': 'select', 'ui:enumNames': ['New homes', 'Resale'] },
+    coop: { 'ui:title': 'I am the co-operating agent' },
+  })
+  return copy
+}
+
+/** The stored fields of the lead named `name`. */
+async function storedFieldsOf(name: string): Promise<Record<string, unknown> | undefined> {
+  const store = openSqliteStore(path.join(server.dataDir, 'leads.sqlite'), {
+    defaultLaunch: config.launch.slug,
+    readonly: true,
+  })
+  try {
+    return (await store.listLeads(0, 50)).find((lead) => lead.fields.name === name)?.fields
+  } finally {
+    await store.close()
+  }
+}
 
 /** Posts a registration straight to the function, as any caller could. */
 async function post(
@@ -187,5 +218,103 @@ describe("the realtors' path in Chromium", () => {
         .map((mail) => mail.rcptTo[0])
         .sort(),
     ).toEqual(['ben@example.com', 'sales@example.com'])
+  }, 60_000)
+})
+
+describe('a realtor without JavaScript (issue 47)', () => {
+  const send = async (page: Page) => {
+    const [answer] = await Promise.all([
+      page.waitForNavigation(),
+      inlineForm(page).getByRole('button', { name: config.form.submitLabel }).click(),
+    ])
+    return answer
+  }
+
+  it("registers in one send from the first page, whose realtor's fields stand under their heading and are required of no one", async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false })
+    const page = await context.newPage()
+    page.setDefaultTimeout(scaled(10_000))
+    await page.goto(`${server.url}/`)
+    const form = inlineForm(page)
+    const group = form.getByRole('group', { name: config.form.noScript!.branchHeadings!['isRealtor=yes'] })
+    await expect(group.isVisible()).resolves.toBe(true)
+    await expect(group.getByLabel('Brokerage', { exact: true }).isVisible()).resolves.toBe(true)
+    const onBehalf = group.getByRole('group', { name: /on behalf of a client/ })
+    await expect(onBehalf.getByRole('radio').count()).resolves.toBe(2)
+    await expect(group.locator('[required], [aria-required="true"]').count()).resolves.toBe(0)
+
+    await fill(form, { name: 'Nora Noscript', email: 'nora@agents.example.com', phone: '416-555-0170', realtor: 'Yes' })
+    await send(page)
+    expect(new URL(page.url()).pathname).toBe('/registered.html')
+    await expect(storedFieldsOf('Nora Noscript')).resolves.toEqual({
+      name: 'Nora Noscript',
+      email: 'nora@agents.example.com',
+      phone: '416-555-0170',
+      isRealtor: 'yes',
+      brokerage: realtorAnswers.brokerage,
+      recoNumber: realtorAnswers.reco,
+      forClient: 'no',
+    })
+    await context.close()
+  }, 60_000)
+
+  it('answers a refused send with the form page: radios, select and box as the uiSchema names them, every value kept, the message tied to its field; corrected, it registers', async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false })
+    const page = await context.newPage()
+    page.setDefaultTimeout(scaled(10_000))
+    await page.goto(`${server.url}/`)
+    let form = inlineForm(page)
+    await fill(form, {
+      name: 'Omar Offline',
+      email: 'omar@agents.example.com',
+      phone: '416-555-0171',
+      realtor: 'Yes',
+      realtorFields: false,
+    })
+    await form.getByLabel('Brokerage', { exact: true }).fill(realtorAnswers.brokerage)
+    await form.getByLabel('RECO registration number').fill('12')
+    await form.getByLabel('Your desk').selectOption({ label: 'Resale' })
+    await form.getByRole('checkbox', { name: 'I am the co-operating agent' }).check()
+    await form
+      .getByRole('group', { name: /on behalf of a client/ })
+      .getByRole('radio', { name: 'No' })
+      .check()
+    expect((await send(page))?.status()).toBe(400)
+
+    form = inlineForm(page)
+    const onBehalf = form.getByRole('group', { name: /on behalf of a client/ })
+    await expect(onBehalf.getByRole('radio', { name: 'No' }).isChecked()).resolves.toBe(true)
+    await expect(form.getByRole('textbox', { name: /on behalf of a client/ }).count()).resolves.toBe(0)
+    await expect(form.getByLabel('Brokerage', { exact: true }).inputValue()).resolves.toBe(realtorAnswers.brokerage)
+    await expect(form.getByRole('combobox', { name: 'Your desk' }).inputValue()).resolves.toBe('resale')
+    const coop = form.getByRole('checkbox', { name: 'I am the co-operating agent' })
+    await expect(coop.isChecked()).resolves.toBe(true)
+    await expect(form.getByRole('checkbox', { name: /Send me news/ }).isChecked()).resolves.toBe(false)
+    await expect(form.getByLabel('Full Name').inputValue()).resolves.toBe('Omar Offline')
+    await expect(
+      form
+        .getByRole('group', { name: /Are You A Realtor/ })
+        .getByRole('radio', { name: 'Yes' })
+        .isChecked(),
+    ).resolves.toBe(true)
+    const reco = form.getByLabel('RECO registration number')
+    await expect(reco.inputValue()).resolves.toBe('12')
+    await expect(reco.getAttribute('aria-invalid')).resolves.toBe('true')
+    const describedBy = (await reco.getAttribute('aria-describedby'))!.split(' ')[0]!
+    await expect(page.locator(`[id="${describedBy}"]`).innerText()).resolves.toBe(messages.recoNumber!.pattern)
+    await expect(page.evaluate(() => document.activeElement?.getAttribute('name'))).resolves.toBe('recoNumber')
+
+    await reco.fill(realtorAnswers.reco)
+    await send(page)
+    expect(new URL(page.url()).pathname).toBe('/registered.html')
+    await expect(storedFieldsOf('Omar Offline')).resolves.toMatchObject({
+      isRealtor: 'yes',
+      brokerage: realtorAnswers.brokerage,
+      recoNumber: realtorAnswers.reco,
+      forClient: 'no',
+      desk: 'resale',
+      coop: true,
+    })
+    await context.close()
   }, 60_000)
 })

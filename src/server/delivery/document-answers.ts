@@ -155,15 +155,7 @@ export async function sendFreshLinks(
 ): Promise<Response> {
   const t = launch.documents.texts
   const gapMs = deps.resendGapMs ?? 10 * 60_000
-  if (await deps.overLimit(c))
-    return documentPage(
-      c,
-      launch,
-      429,
-      t.heading,
-      'Too many requests from this address. Please wait a minute and try again.',
-      true,
-    )
+  if (await deps.overLimit(c)) return documentPage(c, launch, 429, t.heading, t.tooManyText, true)
   try {
     const mail = lead && !lead.suspectedSpam ? await deps.freshReply(lead, now) : undefined
     if (lead && mail && (await deps.store.queueDocumentsReply(lead.id, mail, now, new Date(now.getTime() - gapMs)))) {
@@ -172,14 +164,7 @@ export async function sendFreshLinks(
     }
   } catch (error) {
     deps.log.error('documents: could not queue fresh links', error)
-    return documentPage(
-      c,
-      launch,
-      500,
-      t.heading,
-      'Fresh links could not be sent just now. Please try again in a moment.',
-      true,
-    )
+    return documentPage(c, launch, 500, t.heading, t.failedText, true)
   }
   // The same answer whether a lead was found, was sent links or had them sent minutes ago: a link tells no one
   // anything.

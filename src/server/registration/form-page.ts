@@ -7,6 +7,7 @@
  */
 import type { FieldMessages } from '../../../schema/registration-rules.ts'
 
+// This room may not import the delivery room's helper: the same five escapes.
 const escapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => escapes[c] ?? c)
 
@@ -54,10 +55,91 @@ function addedField(form: string, field: string, label: string, value: unknown, 
   )
 }
 
+/** What filling the form's controls needs and finds out: which fields it showed, which messages go where. */
+type Filling = {
+  values: Record<string, unknown>
+  errors: FieldMessages
+  shown: Set<string>
+  /** The id of a message element → the message it shows. */
+  messageTargets: Map<string, string>
+  focused: boolean
+}
+
+/** The control's name, when it is a field with a value or a message (else the tag is left as it is). */
+function fieldOf(filling: Filling, open: string): string | undefined {
+  const name = attributesOf(open).get('name')
+  if (name === undefined || !(name in filling.values || name in filling.errors)) return undefined
+  filling.shown.add(name)
+  return name
+}
+
+/** The control's opening tag marked invalid (its message placed, the first one focused) or valid. */
+function markMessage(filling: Filling, name: string, open: string): string {
+  const message = filling.errors[name]
+  let out = setAttribute(open, 'aria-invalid', message ? 'true' : undefined)
+  if (!message) return out
+  // RJSF's own widgets name the message first, then their description and help.
+  const describedBy = attributesOf(open).get('aria-describedby')?.split(' ')[0]
+  if (describedBy) filling.messageTargets.set(describedBy, message)
+  if (!filling.focused) {
+    out = setAttribute(out, 'autofocus', '')
+    filling.focused = true
+  }
+  return out
+}
+
+function fillInput(filling: Filling, tag: string): string {
+  const name = fieldOf(filling, tag)
+  if (name === undefined) return tag
+  const attributes = attributesOf(tag)
+  const value = filling.values[name]
+  const text = textOf(value)
+  const type = attributes.get('type') ?? 'text'
+  let out = tag
+  if (type === 'radio')
+    out = setAttribute(out, 'checked', attributes.get('value') === text && text !== '' ? '' : undefined)
+  // A box without a value attribute posts "on", which the function reads as true (a yes/no field).
+  else if (type === 'checkbox')
+    out = setAttribute(out, 'checked', value === true || text === (attributes.get('value') ?? 'on') ? '' : undefined)
+  else if (type !== 'hidden') out = setAttribute(out, 'value', text)
+  return markMessage(filling, name, out)
+}
+
+function fillSelect(filling: Filling, whole: string, open: string, options: string, close: string): string {
+  const name = fieldOf(filling, open)
+  if (name === undefined) return whole
+  const text = textOf(filling.values[name])
+  const chosen = options.replace(/<option\b[^>]*>/g, (tag) =>
+    setAttribute(tag, 'selected', attributesOf(tag).get('value') === text ? '' : undefined),
+  )
+  return `${markMessage(filling, name, open)}${chosen}${close}`
+}
+
+/** The form's controls showing the values, each message in its field's message element. */
+function fillControls(form: string, filling: Filling): string {
+  let out = form.replace(/<input\b[^>]*>/g, (tag) => fillInput(filling, tag))
+  out = out.replace(/(<select\b[^>]*>)([\s\S]*?)(<\/select>)/g, (whole, open: string, options: string, close: string) =>
+    fillSelect(filling, whole, open, options, close),
+  )
+  out = out.replace(/(<textarea\b[^>]*>)[\s\S]*?(<\/textarea>)/g, (whole, open: string, close: string) => {
+    const name = fieldOf(filling, open)
+    if (name === undefined) return whole
+    return `${markMessage(filling, name, open)}${escapeHtml(textOf(filling.values[name]))}${close}`
+  })
+  for (const [id, message] of filling.messageTargets) {
+    out = out.replace(
+      new RegExp(`(<p\\b[^>]*\\sid="${id.replace(/[^\w-]/g, '')}"[^>]*>)[\\s\\S]*?(</p>)`),
+      (_whole, open: string, close: string) => `${open}${escapeHtml(message)}${close}`,
+    )
+  }
+  return out
+}
+
 /**
- * The home page's HTML with its registration form showing `values` and `errors` (field → message). A field with a
- * message that the prerendered form does not show (a conditional one, whose condition the empty form did not meet)
- * is added above the button as a text field, labelled by `labelOf`.
+ * The home page's HTML with its registration form showing `values` and `errors` (field → message). The fields the
+ * first page shows only without JavaScript (those of an answer, in <noscript>: src/form/NoScriptBranches.tsx) are
+ * shown whatever the browser runs: this page has no scripts. A field with a message that the page has nowhere is
+ * added above the button as a text field, labelled by `labelOf`.
  */
 export function fillFormPage(
   html: string,
@@ -70,49 +152,9 @@ export function fillFormPage(
   const formStart = html.search(/<form[\s>]/)
   const formEnd = html.indexOf('</form>', formStart)
   if (formStart === -1 || formEnd === -1) return html
-  let form = html.slice(formStart, formEnd)
-  const messageTargets = new Map<string, string>()
-  const shown = new Set<string>()
-  let focused = false
-
-  form = form.replace(/<input\b[^>]*>/g, (tag) => {
-    const attributes = attributesOf(tag)
-    const name = attributes.get('name')
-    if (name === undefined || !(name in values || name in errors)) return tag
-    shown.add(name)
-    const value = values[name]
-    const text = textOf(value)
-    let out = tag
-    const type = attributes.get('type') ?? 'text'
-    if (type === 'radio' || type === 'checkbox')
-      out = setAttribute(out, 'checked', attributes.get('value') === text && text !== '' ? '' : undefined)
-    else if (type !== 'hidden') out = setAttribute(out, 'value', text)
-    const message = errors[name]
-    out = setAttribute(out, 'aria-invalid', message ? 'true' : undefined)
-    if (message) {
-      const describedBy = attributes.get('aria-describedby')
-      if (describedBy) messageTargets.set(describedBy, message)
-      if (!focused) {
-        out = setAttribute(out, 'autofocus', '')
-        focused = true
-      }
-    }
-    return out
-  })
-  form = form.replace(/(<textarea\b[^>]*>)[\s\S]*?(<\/textarea>)/g, (whole, open: string, close: string) => {
-    const name = attributesOf(open).get('name')
-    if (name === undefined || !(name in values || name in errors)) return whole
-    shown.add(name)
-    const value = values[name]
-    return `${open}${escapeHtml(textOf(value))}${close}`
-  })
-  for (const [id, message] of messageTargets) {
-    form = form.replace(
-      new RegExp(`(<p\\b[^>]*\\sid="${id.replace(/[^\w-]/g, '')}"[^>]*>)[\\s\\S]*?(</p>)`),
-      (_whole, open: string, close: string) => `${open}${escapeHtml(message)}${close}`,
-    )
-  }
-  const unshown = Object.entries(errors).filter(([field]) => !shown.has(field))
+  const filling: Filling = { values, errors, shown: new Set(), messageTargets: new Map(), focused: false }
+  let form = fillControls(html.slice(formStart, formEnd).replace(/<(\/?)noscript>/g, '<$1div>'), filling)
+  const unshown = Object.entries(errors).filter(([field]) => !filling.shown.has(field))
   if (unshown.length > 0) {
     const added = unshown
       .map(([field, message]) => addedField(form, field, labelOf(field), values[field], message))

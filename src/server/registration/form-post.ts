@@ -110,8 +110,8 @@ export async function derivedSubmissionId(canonicalValues: string, client: strin
 }
 
 /** A minimal page for an answer that is not about the fields (too many tries, too large, not allowed, failed). */
-export function plainAnswerPage(message: string, backHref: string | undefined): string {
+export function plainAnswerPage(message: string, back: { href: string; label: string } | undefined): string {
   const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
-  const back = backHref ? `<p><a href="${escape(backHref)}">Back</a></p>` : ''
-  return `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escape(message)}</title></head><body><p>${escape(message)}</p>${back}</body></html>`
+  const link = back ? `<p><a href="${escape(back.href)}">${escape(back.label)}</a></p>` : ''
+  return `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escape(message)}</title></head><body><p>${escape(message)}</p>${link}</body></html>`
 }

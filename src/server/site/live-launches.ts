@@ -1,6 +1,7 @@
 import type { Hono } from 'hono'
 import { createLaunchHosts, hostNameOf, type LaunchAddresses, type LaunchOfHost } from './launch-hosts.ts'
 import type { LaunchVersion } from './launch-version.ts'
+import type { Site } from '../../../schema/site.ts'
 
 /**
  * The launches a running Node server serves, each with the version it serves now. Everything a request needs (which
@@ -19,6 +20,8 @@ export type LiveLaunch = {
   isDefault: boolean
   configFile: string
   siteName: string
+  /** The words of its "not published yet" page, from a config that could be read (else the defaults). */
+  unpublished?: Site['unpublished']
   /** Set while its config file has problems: the version (if any) is its last good one. */
   problem?: LaunchProblem | undefined
   /** What it serves; none: never built or published (503, its own "not published yet" page). */

@@ -41,6 +41,7 @@ async function servedLaunchOf(launch: ServedLaunch, distRoot: string, settings: 
     isDefault: launch.isDefault,
     configFile: launch.configFile ?? '',
     siteName: launch.config.site.name,
+    ...(launch.config.site.unpublished ? { unpublished: launch.config.site.unpublished } : {}),
     version: await readLaunchVersion(path.join(distRoot, launch.slug), settings, manifest),
     addresses: manifest.contract.origins,
   }

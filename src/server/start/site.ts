@@ -33,7 +33,7 @@ export type LaunchFilesDeps = {
 export function mountLaunchFiles(site: Hono, { pick, visits, clientAddress, supabaseUrl }: LaunchFilesDeps): void {
   site.all('*', async (c) => {
     const { launch } = await pick(c)
-    if (!launch.version) return unpublishedAnswer(launch.siteName, c.req.method)
+    if (!launch.version) return unpublishedAnswer(launch.siteName, c.req.method, launch.unpublished)
     const response = await launch.version.files(c)
     if (launch.version.contract.countVisits !== false && supabaseUrl === undefined)
       visits.count(c.req.raw, response, launch.slug, clientAddress(c) ?? '')
