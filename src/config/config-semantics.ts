@@ -12,6 +12,7 @@ import { checkDocuments, checkImages } from './config-files.ts'
 import { checkReplyPlaceholders } from './reply-placeholders-check.ts'
 import { checkExpressConsent, checkPrivacy } from './legal-checks.ts'
 import { checkPhases } from './phase-checks.ts'
+import { checkLeftTexts } from './home-types-checks.ts'
 import { checkRealtorPath, checkRoster } from './realtor-checks.ts'
 import { closest, describePath, describeValue, listWords, type Finding } from './describe.ts'
 import { explainAjvErrors } from './explain-ajv-errors.ts'
@@ -40,6 +41,7 @@ export function checkConfigSemantics(data: unknown, publicDir: string): Finding[
     ...checkPhases(data),
     ...checkRealtorPath(data),
     ...checkRoster(data),
+    ...checkLeftTexts(data),
     // The launch's folder is where page.config.json and its public/ are.
     ...checkDocuments(data, path.dirname(publicDir)),
   ]

@@ -7,6 +7,8 @@ import type { ListedLead } from '../store/store.ts'
 import type { LeadAnnouncement } from '../store/announcements.ts'
 import type { DocumentOpenings } from '../store/document-downloads.ts'
 import type { AssigneeChoice } from './filter-view.ts'
+import type { StoredWorksheet } from '../store/release.ts'
+import { worksheetsSection } from './worksheets-view.ts'
 import {
   assigneeName,
   bar,
@@ -53,6 +55,8 @@ export type LeadPageExtras = {
   announcements?: LeadAnnouncement[] | undefined
   /** Which of its documents the lead opened, how often and when last (document-downloads.ts). */
   documents?: DocumentOpenings[] | undefined
+  /** The worksheets a realtor sent with this lead, and their outcome (worksheets-view.ts). */
+  worksheets?: StoredWorksheet[] | undefined
 }
 
 /** "Price list: opened 3 times, last Tue, Mar 3, 10:04": how a lead read its documents, the best sign of a hot lead. */
@@ -201,6 +205,7 @@ ${[
     : html`<p>No changes or notes yet.</p>`
 }
 </section>
+${worksheetsSection(view, extras.worksheets ?? [])}
 ${documentsSection(view, extras.documents ?? [])}
 ${samePerson(view, extras)}
 ${agentSection(view, extras.agent)}

@@ -6,6 +6,7 @@ import { filterWords, launchChoice, matchingLeads } from '../lead-search.ts'
 import { otherFieldsOf, peopleCsvHeader, peopleCsvRecord } from '../people-csv.ts'
 import type { Viewer } from '../viewers.ts'
 import { launchOf, type LaunchChoice } from '../views.ts'
+import { worksheetsOfLeads } from '../worksheets-view.ts'
 
 /**
  * The list as CSV, as filtered: GET /leads/people.csv (the columns a salesperson reads, people-csv.ts) and
@@ -43,11 +44,13 @@ async function allColumns(c: Context, ctx: LeadsContext): Promise<Response> {
   const chunks: string[] = []
   // The chosen launch's form fields, or every launch's (the default launch's first).
   const forms = (choice.selected ? [launchOf(choice.present, choice.selected)] : choice.present).map((l) => l.form)
+  const worksheets = ctx.worksheets
   const written = await writeLeadsCsv(
     matchingLeads(ctx, viewer, choice),
     fieldsOfForms(forms),
     (chunk) => void chunks.push(chunk),
     (ids) => ctx.store.documentOpeningsOf(ids),
+    worksheets ? (leads) => worksheetsOfLeads(worksheets, leads) : undefined,
   )
   return csvAnswer(c, ctx, viewer, choice, { what: '', name: 'leads', chunks, written })
 }

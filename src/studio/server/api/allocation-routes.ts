@@ -11,6 +11,7 @@ import type { ServedLaunch } from '../../../server/site/launch-publisher.ts'
 import type { StudioContext, StudioEnv } from '../context.ts'
 import { servedLaunch } from '../launches.ts'
 import { launchFor } from './access.ts'
+import { addInventoryRoutes } from './inventory-routes.ts'
 import { jsonBody, refuse } from './respond.ts'
 import { lotStatuses, type LotStatus } from '../../../server/store/release.ts'
 
@@ -61,6 +62,7 @@ export function addAllocationRoutes(app: Hono<StudioEnv>, ctx: StudioContext): v
   const release = ctx.release
   if (!release) return
   addLotRoute(app, ctx)
+  addInventoryRoutes(app, ctx)
   const base = '/api/launches/:slug/allocation'
   const deps = (launch: ServedLaunch): AllocationDeps => ({ release, clock: ctx.clock, siteName: launch.siteName })
   app.get(base, async (c) => {
