@@ -24,7 +24,7 @@ function whenIdle(): Promise<void> {
 async function read(): Promise<LeftAnswer | undefined> {
   await whenIdle()
   try {
-    const response = await fetch('/_release/left.json', { credentials: 'omit' })
+    const response = await fetch('/_release/left.json', { credentials: 'omit', cache: 'no-cache' })
     if (!response.ok) return undefined
     const answer = (await response.json()) as Partial<LeftAnswer>
     return answer.inventory === true && Array.isArray(answer.available) ? (answer as LeftAnswer) : undefined

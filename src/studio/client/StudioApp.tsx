@@ -39,7 +39,7 @@ function SalesHome({ me }: { me: MeResponse }) {
         <SignOut />
       </header>
       {route.view === 'allocation' ? (
-        <Allocation slug={route.slug} role="sales" />
+        <Allocation slug={route.slug} accountRole="sales" />
       ) : (
         <main className="page" aria-labelledby="sales-heading">
           <h1 id="sales-heading">Leads</h1>
@@ -172,7 +172,7 @@ export function StudioApp() {
             <LaunchEditor key={route.slug} slug={route.slug} canEdit={canEdit} local={local} />
           </Suspense>
         )}
-        {route.view === 'allocation' && <Allocation key={route.slug} slug={route.slug} role={me.role} />}
+        {route.view === 'allocation' && <Allocation key={route.slug} slug={route.slug} accountRole={me.role} />}
         {route.view === 'new-launch' && <NewLaunch />}
         {route.view === 'people' && <People />}
         {route.view === 'audit' && <AuditLog />}

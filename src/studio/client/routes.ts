@@ -9,7 +9,10 @@ export type Route =
 
 const views = new Set(['new-launch', 'people', 'audit'])
 
-/** The place an address names: /studio/launches/<slug>[/allocation], or /studio/?view=people|audit|new-launch, else the launches. */
+/**
+ * The place an address names: /studio/launches/<slug>[/allocation], or /studio/?view=people|audit|new-launch, else the
+ * launches.
+ */
 export function routeOf(pathname: string, search = ''): Route {
   const allocation = /^\/studio\/launches\/([^/]+)\/allocation\/?$/.exec(pathname)
   if (allocation) return { view: 'allocation', slug: decodeURIComponent(allocation[1]!) }

@@ -12,7 +12,7 @@ function Proposals(props: { proposals: BoardProposal[]; onConfirm: () => void; o
     <section aria-labelledby="proposals-heading" className="panel">
       <h2 id="proposals-heading">Proposals</h2>
       <p>Nothing is allocated until you confirm: each worksheet in received order, its highest choice still free.</p>
-      <div className="table-wrap" role="region" aria-labelledby="proposals-heading" tabIndex={0}>
+      <div className="table-wrap">
         <table className="audit">
           <thead>
             <tr>
@@ -84,81 +84,116 @@ function useBoard(slug: string, role: Role) {
   return { board, alert, status, proposals, setProposals, setAlert, setStatus, load, run }
 }
 
-/** The Allocation page of a launch: worksheets in received order, "Allocate in order", and the lots. */
-export function Allocation({ slug, role }: { slug: string; role: Role }) {
-  const { board, alert, status, proposals, setProposals, setAlert, setStatus, load, run } = useBoard(slug, role)
-  const worksheetActions: WorksheetActions = {
+type Board = ReturnType<typeof useBoard>
+
+/** What the page's buttons do: each decision, the lots' changes (not for sales), "Allocate in order" and Confirm. */
+function actionsOf(slug: string, role: Role, b: Board) {
+  const worksheet: WorksheetActions = {
     allocate: (w: BoardWorksheet, lot, model) =>
-      run(() => studioApi.allocate(slug, { worksheetId: w.id, lot, model }), `${lot} allocated to worksheet ${w.number}.`),
+      b.run(
+        () => studioApi.allocate(slug, { worksheetId: w.id, lot, model }),
+        `${lot} allocated to worksheet ${w.number}.`,
+      ),
     decide: (w, outcome, reason) =>
-      run(
+      b.run(
         () => studioApi.decide(slug, outcome, w.id, reason),
         `Worksheet ${w.number} ${outcome === 'waitlist' ? 'waitlisted' : 'declined'}.`,
       ),
   }
-  const lotActions: LotActions | undefined =
+  const lots: LotActions | undefined =
     role === 'sales'
       ? undefined
       : {
-          change: (lot, change) => run(() => studioApi.changeLot(slug, lot, change), `${lot} saved.`),
+          change: (lot, change) => b.run(() => studioApi.changeLot(slug, lot, change), `${lot} saved.`),
           upload: async (file) => {
             let answer
-            await run(async () => (answer = await studioApi.importLots(slug, file)), 'Price list read.')
+            await b.run(async () => (answer = await studioApi.importLots(slug, file)), 'Price list read.')
             return answer
           },
         }
   const propose = () =>
     void studioApi.proposals(slug).then(
-      (p) => setProposals(p.proposals),
-      (e: unknown) => setAlert((e as Error).message),
+      (p) => b.setProposals(p.proposals),
+      (e: unknown) => b.setAlert((e as Error).message),
     )
   const confirm = async () => {
-    const sent = proposals ?? []
-    setProposals(undefined)
-    await run(async () => {
+    const sent = b.proposals ?? []
+    b.setProposals(undefined)
+    await b.run(async () => {
       const { outcomes } = await studioApi.confirm(slug, sent)
       const refused = outcomes.flatMap((o) => (o.ok ? [] : [o.error]))
       if (refused.length > 0) throw new Error(refused.join(' '))
     }, `${sent.length} proposals confirmed.`)
   }
-  const waiting = board?.worksheets.some((w) => w.outcome === 'received') ?? false
+  return { worksheet, lots, propose, confirm }
+}
+
+/** The worksheets in received order, "Allocate in order" and its proposals. */
+function Worksheets({
+  board,
+  b,
+  actions,
+}: {
+  board: AllocationBoard
+  b: Board
+  actions: ReturnType<typeof actionsOf>
+}) {
+  const waiting = board.worksheets.some((w) => w.outcome === 'received')
+  return (
+    <section aria-labelledby="worksheets-heading">
+      <div className="page-head">
+        <h2 id="worksheets-heading">Worksheets in the order received</h2>
+        {waiting && (
+          <button type="button" className="primary" onClick={actions.propose}>
+            Allocate in order
+          </button>
+        )}
+      </div>
+      {b.proposals && (
+        <Proposals
+          proposals={b.proposals}
+          onConfirm={() => void actions.confirm()}
+          onCancel={() => b.setProposals(undefined)}
+        />
+      )}
+      {board.worksheets.length === 0 ? (
+        <p>No worksheet yet.</p>
+      ) : (
+        <ol className="worksheets">
+          {board.worksheets.map((w) => (
+            <WorksheetCard key={`${w.id}-${w.outcome}`} worksheet={w} lots={board.lots} actions={actions.worksheet} />
+          ))}
+        </ol>
+      )}
+    </section>
+  )
+}
+
+/** The Allocation page of a launch: worksheets in received order, "Allocate in order", and the lots. */
+export function Allocation({ slug, accountRole }: { slug: string; accountRole: Role }) {
+  const b = useBoard(slug, accountRole)
+  const { board } = b
+  const actions = actionsOf(slug, accountRole, b)
   return (
     <main className="page allocation" aria-labelledby="allocation-heading">
       <div className="page-head">
         <h1 id="allocation-heading">Allocation: {slug}</h1>
-        {role !== 'sales' && <StudioLink to={{ view: 'launch', slug }}>Back to the launch</StudioLink>}
+        {accountRole !== 'sales' && <StudioLink to={{ view: 'launch', slug }}>Back to the launch</StudioLink>}
       </div>
       <div role="alert" className="error">
-        {alert}
+        {b.alert}
       </div>
-      <p role="status">{status}</p>
-      {!board && !alert && <p className="loading">Opening the board…</p>}
-      {board && role !== 'editor' && (
-        <section aria-labelledby="worksheets-heading">
-          <div className="page-head">
-            <h2 id="worksheets-heading">Worksheets in the order received</h2>
-            {waiting && (
-              <button type="button" className="primary" onClick={propose}>
-                Allocate in order
-              </button>
-            )}
-          </div>
-          {proposals && (
-            <Proposals proposals={proposals} onConfirm={() => void confirm()} onCancel={() => setProposals(undefined)} />
-          )}
-          {board.worksheets.length === 0 ? (
-            <p>No worksheet yet.</p>
-          ) : (
-            <ol className="worksheets">
-              {board.worksheets.map((w) => (
-                <WorksheetCard key={`${w.id}-${w.outcome}`} worksheet={w} lots={board.lots} actions={worksheetActions} />
-              ))}
-            </ol>
-          )}
-        </section>
+      <p role="status">{b.status}</p>
+      {!board && !b.alert && <p className="loading">Opening the board…</p>}
+      {board && accountRole !== 'editor' && <Worksheets board={board} b={b} actions={actions} />}
+      {board && (
+        <LotsTable
+          lots={board.lots}
+          actions={actions.lots}
+          numberOf={(id) => board.worksheets.find((w) => w.id === id)?.number}
+        />
       )}
-      {board && <LotsTable lots={board.lots} actions={lotActions} />}
-      <button type="button" className="quiet" onClick={() => (setStatus(''), void load())}>
+      <button type="button" className="quiet" onClick={() => (b.setStatus(''), void b.load())}>
         Refresh
       </button>
     </main>

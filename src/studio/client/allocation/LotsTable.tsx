@@ -10,8 +10,11 @@ export type LotActions = {
 
 const statuses = ['available', 'held', 'sold'] as const
 
+/** A worksheet's number from its id (the board's worksheets; an editor's page has none). */
+type NumberOf = (worksheetId: number) => number | undefined
+
 /** One lot's row; with `actions`, its price and status can be changed and saved. */
-function LotRow({ lot, actions }: { lot: BoardLot; actions: LotActions | undefined }) {
+function LotRow({ lot, actions, numberOf }: { lot: BoardLot; actions: LotActions | undefined; numberOf: NumberOf }) {
   const [price, setPrice] = useState(String(lot.price))
   const [status, setStatus] = useState<string>(lot.status)
   const editable = actions !== undefined && lot.status !== 'allocated'
@@ -48,7 +51,12 @@ function LotRow({ lot, actions }: { lot: BoardLot; actions: LotActions | undefin
       </td>
       <td>
         {editable ? (
-          <select form={formId} aria-label={`Status of ${lot.lot}`} value={status} onChange={(e) => setStatus(e.currentTarget.value)}>
+          <select
+            form={formId}
+            aria-label={`Status of ${lot.lot}`}
+            value={status}
+            onChange={(e) => setStatus(e.currentTarget.value)}
+          >
             {statuses.map((s) => (
               <option key={s} value={s}>
                 {s}
@@ -56,7 +64,7 @@ function LotRow({ lot, actions }: { lot: BoardLot; actions: LotActions | undefin
             ))}
           </select>
         ) : (
-          lot.status + (lot.worksheetId === null ? '' : ` (worksheet ${lot.worksheetId})`)
+          lot.status + (lot.worksheetId === null ? '' : ` (worksheet ${numberOf(lot.worksheetId) ?? '?'})`)
         )}
       </td>
       {actions && (
@@ -113,14 +121,15 @@ function PriceListUpload({ upload }: { upload: LotActions['upload'] }) {
 }
 
 /** The launch's lots; owners and editors change a lot's price and status and upload the price list. */
-export function LotsTable({ lots, actions }: { lots: readonly BoardLot[]; actions: LotActions | undefined }) {
+export function LotsTable(props: { lots: readonly BoardLot[]; actions: LotActions | undefined; numberOf: NumberOf }) {
+  const { lots, actions } = props
   return (
     <section aria-labelledby="lots-heading" className="panel">
       <h2 id="lots-heading">Lots</h2>
       {lots.length === 0 ? (
         <p>No inventory yet: upload the builder&apos;s price list.</p>
       ) : (
-        <div className="table-wrap" role="region" aria-labelledby="lots-heading" tabIndex={0}>
+        <div className="table-wrap">
           <table className="audit lots">
             <thead>
               <tr>
@@ -135,7 +144,12 @@ export function LotsTable({ lots, actions }: { lots: readonly BoardLot[]; action
             </thead>
             <tbody>
               {lots.map((lot) => (
-                <LotRow key={`${lot.lot}-${lot.price}-${lot.status}`} lot={lot} actions={actions} />
+                <LotRow
+                  key={`${lot.lot}-${lot.price}-${lot.status}`}
+                  lot={lot}
+                  actions={actions}
+                  numberOf={props.numberOf}
+                />
               ))}
             </tbody>
           </table>

@@ -50,7 +50,11 @@ function AllocateForm(props: { worksheet: BoardWorksheet; choices: ChoiceNow[]; 
 }
 
 /** The form of Waitlist and Decline: the reason, which goes into the realtor's e-mail. */
-function ReasonForm(props: { worksheet: BoardWorksheet; outcome: 'waitlist' | 'decline'; onDone: (r: string) => void }) {
+function ReasonForm(props: {
+  worksheet: BoardWorksheet
+  outcome: 'waitlist' | 'decline'
+  onDone: (r: string) => void
+}) {
   const id = `reason-${props.worksheet.id}`
   const verb = props.outcome === 'waitlist' ? 'Waitlist' : 'Decline'
   const submit = (event: FormEvent<HTMLFormElement>) => {
@@ -60,7 +64,9 @@ function ReasonForm(props: { worksheet: BoardWorksheet; outcome: 'waitlist' | 'd
   }
   return (
     <form onSubmit={submit} className="stack">
-      <label htmlFor={id}>Reason for the realtor&apos;s e-mail ({verb.toLowerCase()} worksheet {props.worksheet.number})</label>
+      <label htmlFor={id}>
+        Reason for the realtor&apos;s e-mail ({verb.toLowerCase()} worksheet {props.worksheet.number})
+      </label>
       <textarea id={id} name="reason" rows={2} required={props.outcome === 'decline'} />
       <p>
         <button type="submit" className={props.outcome === 'decline' ? 'danger' : 'primary'}>
@@ -71,14 +77,18 @@ function ReasonForm(props: { worksheet: BoardWorksheet; outcome: 'waitlist' | 'd
   )
 }
 
-/** The choices of a worksheet, each saying whether it is still available. */
-function ChoiceList({ choices }: { choices: ChoiceNow[] }) {
+/** The choices of a worksheet; while it waits, each says whether it is still available. */
+function ChoiceList({ choices, open }: { choices: ChoiceNow[]; open: boolean }) {
   return (
     <ol className="choices">
       {choices.map((c) => (
         <li key={c.index}>
-          {choiceWords(c)}:{' '}
-          <span className={c.lot ? 'status-live' : 'status-broken'}>{c.lot ? 'available' : 'not available'}</span>
+          {choiceWords(c)}
+          {open && (
+            <>
+              : <span className={c.lot ? 'status-live' : 'status-broken'}>{c.lot ? 'available' : 'not available'}</span>
+            </>
+          )}
         </li>
       ))}
     </ol>
@@ -114,7 +124,7 @@ export function WorksheetCard(props: {
         <dt>Outcome</dt>
         <dd>{outcomeWords(worksheet)}</dd>
       </dl>
-      <ChoiceList choices={choices} />
+      <ChoiceList choices={choices} open={open} />
       {open && (
         <div className="actions" role="group" aria-label={`Worksheet ${worksheet.number}`}>
           {buttons.map(([kind, label]) => (
