@@ -115,7 +115,9 @@ async function leftOn(page: Page, cardName: string): Promise<string> {
   await page.goto(`${server.url}/`)
   const home = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: cardName, exact: true }) })
   const count = home.locator('[aria-live="polite"]')
-  await count.filter({ hasText: /left|Sold out/ }).waitFor({ timeout: scaled(15_000) })
+  // As a visitor scrolls to the homes (sections below the fold are not rendered before: content-visibility).
+  await home.scrollIntoViewIfNeeded()
+  await count.filter({ hasText: /left|Sold out/ }).waitFor({ timeout: scaled(8_000) })
   return (await count.textContent()) ?? ''
 }
 
@@ -162,6 +164,16 @@ describe("the studio's Allocation page", () => {
     const visitor = await browser.newPage()
     expect(await leftOn(visitor, mapleCard)).toBe('3 left')
     expect(await leftOn(visitor, birchCard)).toBe('1 left')
+    // A card that names no models counts nothing.
+    const third = visitor
+      .getByRole('listitem')
+      .filter({ has: visitor.getByRole('heading', { name: homes.cards[2]!.name }) })
+    expect(await third.locator('[aria-live]').count()).toBe(0)
+    const shots = process.env.SCREENSHOT_DIR
+    for (const width of shots ? [390, 1280] : []) {
+      await visitor.setViewportSize({ width, height: 900 })
+      await visitor.locator('#homes').screenshot({ path: path.join(shots!, `homes-left-${width}.png`) })
+    }
 
     await openAllocation(page)
     await card(page, 1).getByText('Lot 14, Maple: available').waitFor()
