@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { checkLeftTexts } from '../../src/config/home-types-checks.ts'
+import { checkLeftTexts } from '../../src/config/config-semantics.ts'
 
 // The home types section's "left" words (issue 45): the number's place, and words no card would show.
 

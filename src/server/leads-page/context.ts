@@ -8,7 +8,7 @@ import { startReadingPhones } from './phone-numbers.ts'
 import type { SessionStore } from './sessions.ts'
 import { viewerOf, type LeadsAudit, type StudioSignIn, type Viewer } from './viewers.ts'
 import { launchOf, type LeadsPageLaunch, type ViewContext } from './views.ts'
-import type { LeadsWorksheets } from './worksheets-view.ts'
+import type { LeadsWorksheets } from './leads-csv.ts'
 
 /** What the leads page needs; the entry builds it. */
 export type LeadsPageDeps = {
@@ -47,7 +47,7 @@ export type LeadsPageDeps = {
   onQueued?: () => void
   /** What announcements need (announcements.ts); absent: the page says no launch can send one. */
   announcements?: AnnouncementDeps | undefined
-  /** The realtors' worksheets (worksheets-view.ts); absent: the page shows none. */
+  /** The realtors' worksheets (leads-csv.ts); absent: the page shows none. */
   worksheets?: LeadsWorksheets | undefined
 }
 

@@ -8,7 +8,7 @@ import type { LeadAnnouncement } from '../store/announcements.ts'
 import type { DocumentOpenings } from '../store/document-downloads.ts'
 import type { AssigneeChoice } from './filter-view.ts'
 import type { StoredWorksheet } from '../store/release.ts'
-import { worksheetsSection } from './worksheets-view.ts'
+import { choicesWords, outcomeWords } from './leads-csv.ts'
 import {
   assigneeName,
   bar,
@@ -55,7 +55,7 @@ export type LeadPageExtras = {
   announcements?: LeadAnnouncement[] | undefined
   /** Which of its documents the lead opened, how often and when last (document-downloads.ts). */
   documents?: DocumentOpenings[] | undefined
-  /** The worksheets a realtor sent with this lead, and their outcome (worksheets-view.ts). */
+  /** The worksheets a realtor sent with this lead, and their outcome (leads-csv.ts). */
   worksheets?: StoredWorksheet[] | undefined
 }
 
@@ -144,6 +144,20 @@ function agentSection(view: ViewContext, agent: AgentRegistration | undefined): 
   return html`<section class="lp-section" aria-labelledby="agent">
 <h2 id="agent">Their agent</h2>
 <p><a href="/leads/lead/${agent.id}">${agent.name || `Registration ${agent.id}`}</a>${agent.brokerage ? ` · ${agent.brokerage}` : ''} · registered <time datetime="${agent.createdAt}">${localTime(agent.createdAt, view.timeZone)}</time></p>
+</section>`
+}
+
+/** The worksheets a realtor sent with this lead: nothing for a lead that sent none. */
+function worksheetsSection(view: ViewContext, worksheets: readonly StoredWorksheet[]): Html | string {
+  if (worksheets.length === 0) return ''
+  return html`<section class="lp-section" aria-labelledby="worksheets">
+<h2 id="worksheets">Worksheets</h2>
+<ul class="lp-others">
+${worksheets.map(
+  (w) =>
+    html`<li><strong>Worksheet ${w.number}</strong> · ${w.clientName} · received <time datetime="${w.receivedAt}">${localTime(w.receivedAt, view.timeZone)}</time><br>Choices: ${choicesWords(w)}<br>Outcome: ${outcomeWords(w)}</li>`,
+)}
+</ul>
 </section>`
 }
 

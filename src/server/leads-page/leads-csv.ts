@@ -4,8 +4,7 @@ import { clickIdParams } from '../../../schema/registration-contract.ts'
 import { orderedFields, type NotificationForm } from '../delivery/notification.ts'
 import type { StoredLead } from '../store/store.ts'
 import type { DocumentOpenings } from '../store/document-downloads.ts'
-import type { StoredWorksheet } from '../store/release.ts'
-import { worksheetLine } from './worksheets-view.ts'
+import type { ReleaseStore, StoredWorksheet } from '../store/release.ts'
 
 /**
  * Leads as CSV (RFC 4180), for `npm run leads:export` and the leads page's download: one writer, so both apply the
@@ -161,4 +160,42 @@ export async function writeLeadsCsv(
   }
   await flush()
   return count
+}
+
+// A realtor's worksheets (issue 45): on the realtor's lead page and in one column of the CSV.
+
+/** What the leads page reads of the release store. */
+export type LeadsWorksheets = Pick<ReleaseStore, 'listWorksheets'>
+
+/** A worksheet's outcome in words: "allocated Lot 14 (Maple)", "waitlisted: why", "declined: why", "waiting". */
+export function outcomeWords(worksheet: StoredWorksheet): string {
+  if (worksheet.outcome === 'allocated') return `allocated ${worksheet.allocatedLot} (${worksheet.allocatedModel})`
+  if (worksheet.outcome === 'received') return 'waiting'
+  return `${worksheet.outcome}: ${worksheet.reason ?? ''}`
+}
+
+/** A worksheet's choices in words: "Lot 14, Maple; any lot, Birch". */
+export function choicesWords(worksheet: StoredWorksheet): string {
+  return worksheet.choices.map((c) => `${c.lot ?? 'any lot'}, ${c.model}`).join('; ')
+}
+
+/** A worksheet in one line of the CSV: "#2 Cleo Client (Lot 14, Maple): allocated Lot 14 (Maple)". */
+export function worksheetLine(worksheet: StoredWorksheet): string {
+  return `#${worksheet.number} ${worksheet.clientName} (${choicesWords(worksheet)}): ${outcomeWords(worksheet)}`
+}
+
+/** The worksheets of each of `leads` (a realtor's lead id → its worksheets), read one launch at a time. */
+export async function worksheetsOfLeads(
+  release: LeadsWorksheets,
+  leads: ReadonlyArray<{ id: number; launch: string }>,
+): Promise<Map<number, StoredWorksheet[]>> {
+  const ids = new Set(leads.map((lead) => lead.id))
+  const byLead = new Map<number, StoredWorksheet[]>()
+  for (const launch of new Set(leads.map((lead) => lead.launch))) {
+    for (const worksheet of await release.listWorksheets(launch)) {
+      if (!ids.has(worksheet.realtorLeadId)) continue
+      byLead.set(worksheet.realtorLeadId, [...(byLead.get(worksheet.realtorLeadId) ?? []), worksheet])
+    }
+  }
+  return byLead
 }

@@ -9,7 +9,7 @@ import { createPostgresSessionStore } from './postgres-sessions.ts'
 import { createPasswordCheck, openSessionStore, type SessionStore } from './sessions.ts'
 import type { LeadsAudit, StudioLeadsAccess } from './viewers.ts'
 import type { AnnouncementDeps } from './announcements.ts'
-import type { LeadsWorksheets } from './worksheets-view.ts'
+import type { LeadsWorksheets } from './leads-csv.ts'
 
 /** What the Node server gives the leads page. */
 export type LeadsPageMountOptions = {

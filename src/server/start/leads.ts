@@ -11,7 +11,7 @@ import type { ReplyLinks } from './mail.ts'
 import type { NodeStore } from '../node-store.ts'
 import type { LiveLaunches } from '../site/live-launches.ts'
 import type { AddressKey } from '../store/store.ts'
-import type { LeadsWorksheets } from '../leads-page/worksheets-view.ts'
+import type { LeadsWorksheets } from '../leads-page/leads-csv.ts'
 
 /** What the leads page and the scheduled mail need from the server. */
 export type NodeLeadsDeps = {

@@ -1,12 +1,11 @@
 import type { Context, Hono } from 'hono'
 import type { ListedLead } from '../../store/store.ts'
 import type { LeadsContext } from '../context.ts'
-import { fieldsOfForms, writeLeadsCsv } from '../leads-csv.ts'
+import { fieldsOfForms, worksheetsOfLeads, writeLeadsCsv } from '../leads-csv.ts'
 import { filterWords, launchChoice, matchingLeads } from '../lead-search.ts'
 import { otherFieldsOf, peopleCsvHeader, peopleCsvRecord } from '../people-csv.ts'
 import type { Viewer } from '../viewers.ts'
 import { launchOf, type LaunchChoice } from '../views.ts'
-import { worksheetsOfLeads } from '../worksheets-view.ts'
 
 /**
  * The list as CSV, as filtered: GET /leads/people.csv (the columns a salesperson reads, people-csv.ts) and
