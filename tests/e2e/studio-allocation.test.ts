@@ -406,5 +406,12 @@ describe("the leads page's worksheets", () => {
     )
     const ravi = rows.find((row) => row.id === String(leadIds.ravi))!
     expect(ravi.worksheets).toContain('#5 Ed Fifth (Lot 19, Maple): declined: The deposit cheque is missing.')
+
+    // The sales team's CSV: the same words in its Worksheets column.
+    const people = await page.request.get(`${server.url}/leads/people.csv`)
+    const records = parse<Record<string, string>>(await people.text(), { columns: true, bom: true })
+    const riviera = records.find((row) => row['E-mail'] === realtors.ravi)!
+    expect(riviera.Worksheets).toContain('#2 Ben Later (Lot 14, Maple; Lot 15, Maple): allocated Lot 15 (Maple)')
+    expect(records.find((row) => row['E-mail'] === realtors.rita)!.Worksheets).toBe(rita.worksheets)
   })
 })
