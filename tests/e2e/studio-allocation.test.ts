@@ -350,7 +350,7 @@ describe('who reaches the Allocation page', () => {
     async () => {
       const given = await personWith('sam@example.com', 'sales', [slug])
       await given.page.goto(`${server.url}/studio/`)
-      await given.page.getByRole('link', { name: `Allocation: ${slug}` }).click()
+      await given.page.getByRole('link', { name: `Allocation: ${config.site.name}` }).click()
       await card(given.page, 1).getByText('Allocated: Lot 14 (Maple)').waitFor()
       // Sales read the lots, and change none.
       await given.page.getByRole('rowheader', { name: 'Lot 14' }).waitFor()

@@ -86,6 +86,10 @@ describe('the studio allocation API', () => {
       'Cleo Client',
     )
     expect((await clients.editor!.request(board)).status).toBe(403)
+    // The launches whose page each may open: a sales account its given ones, an editor none.
+    const list = async (who: StudioClient) => (await who.request('/studio/api/allocation')).json() as Promise<unknown>
+    expect(await list(clients.salesGiven!)).toEqual({ launches: [{ slug, siteName: expect.any(String) as unknown }] })
+    expect((await clients.editor!.request('/studio/api/allocation')).status).toBe(403)
   })
 
   it("lets owners and editors change a lot's price and status, audited; never an allocated lot's", async () => {

@@ -26,6 +26,30 @@ function SignOut() {
   )
 }
 
+/** The Allocation pages a sales account may open: one link a launch given (or every launch, where none is named). */
+function SalesAllocations() {
+  const [launches, setLaunches] = useState<Array<{ slug: string; siteName: string }>>([])
+  useEffect(() => {
+    studioApi.allocationLaunches().then(
+      (answer) => setLaunches(answer.launches),
+      () => setLaunches([]),
+    )
+  }, [])
+  if (launches.length === 0) return null
+  return (
+    <>
+      <h2>Allocation</h2>
+      <ul>
+        {launches.map((launch) => (
+          <li key={launch.slug}>
+            <StudioLink to={{ view: 'allocation', slug: launch.slug }}>Allocation: {launch.siteName}</StudioLink>
+          </li>
+        ))}
+      </ul>
+    </>
+  )
+}
+
 /** What a sales account sees in the studio: the way to the leads page, and the Allocation of each launch given. */
 function SalesHome({ me }: { me: MeResponse }) {
   const route = useRoute()
@@ -47,14 +71,7 @@ function SalesHome({ me }: { me: MeResponse }) {
           <p>
             <a href={leadsPath}>Open the leads page</a>
           </p>
-          {(me.launches ?? []).length > 0 && <h2>Allocation</h2>}
-          <ul>
-            {(me.launches ?? []).map((slug) => (
-              <li key={slug}>
-                <StudioLink to={{ view: 'allocation', slug }}>Allocation: {slug}</StudioLink>
-              </li>
-            ))}
-          </ul>
+          <SalesAllocations />
         </main>
       )}
     </div>

@@ -144,6 +144,7 @@ export const studioApi = {
   signInLink: (email: string) =>
     call<InviteResponse>(`/people/${encodeURIComponent(email)}/reset-link`, send('POST', {})),
   audit: () => call<AuditEntry[]>('/audit'),
+  allocationLaunches: () => call<{ launches: Array<{ slug: string; siteName: string }> }>('/allocation'),
   board: (slug: string) => call<AllocationBoard>(`${launchPath(slug)}/allocation`),
   lots: (slug: string) => call<{ lots: BoardLot[] }>(`${launchPath(slug)}/lots`),
   allocate: (slug: string, choice: { worksheetId: number; lot: string; model: string }) =>

@@ -64,6 +64,16 @@ export function addAllocationRoutes(app: Hono<StudioEnv>, ctx: StudioContext): v
   addLotRoute(app, ctx)
   addInventoryRoutes(app, ctx)
   const base = '/api/launches/:slug/allocation'
+  // The launches whose Allocation page the account may open (a sales account's studio lists them).
+  app.get('/api/allocation', (c) => {
+    const account = c.get('account')
+    if (account.role === 'editor') return refuse(c, 403, 'Allocation is for owners and sales accounts.')
+    const launches = ctx.publisher
+      .list()
+      .filter((l) => account.role === 'owner' || account.launches === undefined || account.launches.includes(l.slug))
+      .map((l) => ({ slug: l.slug, siteName: l.siteName }))
+    return c.json({ launches })
+  })
   const deps = (launch: ServedLaunch): AllocationDeps => ({ release, clock: ctx.clock, siteName: launch.siteName })
   app.get(base, async (c) => {
     const launch = allocationLaunch(ctx, c)
