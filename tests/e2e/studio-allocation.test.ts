@@ -310,6 +310,9 @@ async function personWith(email: string, role: 'sales' | 'editor', launches: str
     password,
     env: { PAGE_CONFIG: configFile },
   })
+  // Signed in where the invitation lands; then off any page of ours, so none redirects while the access changes.
+  await person.page.getByRole('button', { name: 'Sign out' }).waitFor()
+  await person.page.goto('about:blank')
   const status = await owner.page.evaluate(
     async (body) =>
       (
