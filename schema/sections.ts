@@ -157,6 +157,9 @@ export const featureSchema = {
   additionalProperties: false,
 } as const satisfies JSONSchema
 
+/** The words of a card's "left" count where the config gives none ({count}: the number of lots left). */
+export const leftTextDefaults = { left: '{count} left', soldOut: 'Sold out' } as const
+
 /** Cards for the home models on offer. */
 export const homeTypesSchema = {
   type: 'object',
@@ -185,10 +188,41 @@ export const homeTypesSchema = {
           summary: { type: 'string', minLength: 1, title: 'Summary', description: 'One or two sentences.' },
           details: stringListSchema('Details', 'Short facts, one per line.', 'One fact.'),
           image: imageSchema,
+          models: {
+            type: 'array',
+            title: 'Models counted',
+            description:
+              'The inventory\'s models this card counts, e.g. ["Maple", "Birch"]: once the launch has lots, the card shows how many are left (leftTexts). Names as in the price list.',
+            items: { type: 'string', minLength: 1, title: 'Model', description: 'A model of the price list.' },
+            minItems: 1,
+            uniqueItems: true,
+          },
         },
         required: ['name', 'summary', 'image'],
         additionalProperties: false,
       },
+    },
+    leftTexts: {
+      type: 'object',
+      title: 'Lots left',
+      description: 'The words of a card that counts models (cards[].models), read live from the inventory.',
+      properties: {
+        left: {
+          type: 'string',
+          minLength: 1,
+          default: leftTextDefaults.left,
+          title: 'Left',
+          description: 'What a card shows while lots are left; {count} is the number.',
+        },
+        soldOut: {
+          type: 'string',
+          minLength: 1,
+          default: leftTextDefaults.soldOut,
+          title: 'Sold out',
+          description: 'What a card shows when none of its models is left.',
+        },
+      },
+      additionalProperties: false,
     },
     cta: ctaSchema,
   },

@@ -41,6 +41,7 @@ export function checkConfigSemantics(data: unknown, publicDir: string): Finding[
     ...checkRealtorPath(data),
     ...checkRoster(data),
     ...checkBranchHeadings(data),
+    ...checkLeftTexts(data),
     // The launch's folder is where page.config.json and its public/ are.
     ...checkDocuments(data, path.dirname(publicDir)),
   ]
@@ -379,5 +380,33 @@ function checkUiSchema(uiSchema: Json, fields: string[], conditional: string[]):
       })
     }
   }
+  return findings
+}
+
+/**
+ * A home types section's "left" words (issue 45): leftTexts.left must say where the number goes ({count}), or every
+ * card would show the same words whatever is left; leftTexts with no card counting models would never be shown.
+ */
+export function checkLeftTexts(data: Json): Finding[] {
+  const sections = Array.isArray(data.sections) ? data.sections : []
+  const findings: Finding[] = []
+  sections.forEach((section, i) => {
+    if (!isObject(section) || section.type !== 'home-types' || !isObject(section.leftTexts)) return
+    const left = section.leftTexts.left
+    if (typeof left === 'string' && left.trim() !== '' && !left.includes('{count}'))
+      findings.push({
+        at: ['sections', i, 'leftTexts', 'left'],
+        message: `"${left}" does not say where the number of lots left goes.`,
+        fix: 'Write {count} where the number goes, e.g. "{count} left".',
+      })
+    const cards = Array.isArray(section.cards) ? section.cards : []
+    if (!cards.some((card) => isObject(card) && Array.isArray(card.models)))
+      findings.push({
+        at: ['sections', i, 'leftTexts'],
+        onKey: true,
+        message: 'No card of this section counts models, so these words are never shown.',
+        fix: 'Give a card the models it counts (e.g. "models": ["Maple", "Birch"]), or delete leftTexts.',
+      })
+  })
   return findings
 }

@@ -1,6 +1,7 @@
 import type { ComponentProps } from 'react'
 import { LazyRegistrationForm } from '../form/LazyRegistrationForm.tsx'
 import { CtaLink } from '../ui/CtaLink.tsx'
+import { LeftCount } from '../ui/LeftCount.tsx'
 import { NotFound } from './NotFound.tsx'
 import { RegistrationDialogHost } from './RegistrationDialogHost.tsx'
 import { RegistrationNotice } from './RegistrationNotice.tsx'
@@ -15,6 +16,7 @@ export const islandRegistry = {
   'registration-dialog': RegistrationDialogHost,
   'not-found': NotFound,
   'registration-notice': RegistrationNotice,
+  'left-count': LeftCount,
 }
 
 /** The kinds of island. */

@@ -1,11 +1,12 @@
+import { Island } from '../page/Island.tsx'
 import { Cta } from '../ui/Cta.tsx'
 import { CheckList } from '../ui/CheckList.tsx'
 import { Picture } from '../ui/Picture.tsx'
 import { Shell } from '../ui/Shell.tsx'
 import type { SectionComponentProps } from '../ui/section-props.ts'
 
-/** One card per home type: image, name, badge, summary and details. */
-export function HomeTypes({ intro, cards, cta, ...frame }: SectionComponentProps<'home-types'>) {
+/** One card per home type: image, name, badge, summary and details, and what is left of the models it counts. */
+export function HomeTypes({ intro, cards, cta, leftTexts, ...frame }: SectionComponentProps<'home-types'>) {
   return (
     <Shell
       {...frame}
@@ -28,6 +29,7 @@ export function HomeTypes({ intro, cards, cta, ...frame }: SectionComponentProps
                   )}
                   <p className="mt-4 text-base leading-relaxed text-ink-muted">{card.summary}</p>
                   <CheckList items={card.details} className="mt-4 space-y-2 text-sm" compact />
+                  {card.models && <Island kind="left-count" props={{ models: card.models, texts: leftTexts }} />}
                 </div>
               </li>
             ))}

@@ -101,6 +101,7 @@ export async function startNodeServer(
     webhook,
     suppressionKeyOf,
     clientAddress,
+    worksheets: release.store,
   }
   const leadsPage = mountNodeLeadsPage(site, leadsDeps, studio)
   const scheduled = createNodeScheduledMail(leadsDeps)

@@ -208,3 +208,54 @@ export type StudioError = {
   fields?: Record<string, string> | undefined
   conflict?: DraftConflict | undefined
 }
+
+// The Allocation page (issue 45): the board (GET /studio/api/launches/:slug/allocation, owners and sales accounts
+// given the launch), the lots (GET …/lots, owners and editors) and the price list's upload (POST …/lots/import).
+
+/** A lot of the inventory as the studio shows it; price in whole dollars. */
+export type BoardLot = {
+  lot: string
+  release: string | null
+  models: string[]
+  frontage: string | null
+  price: number
+  status: 'available' | 'held' | 'allocated' | 'sold'
+  worksheetId: number | null
+}
+
+/** A worksheet on the board, in received order (number 1, 2, …). */
+export type BoardWorksheet = {
+  id: number
+  number: number
+  receivedAt: string
+  realtorEmail: string
+  clientName: string
+  choices: Array<{ lot: string | null; model: string }>
+  outcome: 'received' | 'allocated' | 'waitlisted' | 'declined'
+  allocatedLot: string | null
+  allocatedModel: string | null
+  reason: string | null
+}
+
+/** GET …/allocation. */
+export type AllocationBoard = { worksheets: BoardWorksheet[]; lots: BoardLot[] }
+
+/** One proposal of "Allocate in order": a lot for a worksheet, or the waitlist; it holds nothing until confirmed. */
+export type BoardProposal =
+  | { worksheetId: number; number: number; lot: string; model: string; choice: number; price: number }
+  | { worksheetId: number; number: number; waitlist: true }
+
+/** POST …/allocation/confirm: each proposal's outcome, in order (a refused one with its sentence). */
+export type ConfirmResponse = {
+  outcomes: Array<{ worksheetId: number; ok: true } | { worksheetId: number; ok: false; status: number; error: string }>
+}
+
+/** POST …/lots/import: what the price list did, and each refused row's line and column. */
+export type InventoryImportResponse = {
+  created: number
+  changed: number
+  unchanged: number
+  keptAllocated: string[]
+  rows: number
+  problems: Array<{ line: number; column: string | null; message: string }>
+}

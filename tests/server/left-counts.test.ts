@@ -38,7 +38,11 @@ describe('GET /_release/left.json', () => {
     addLeftCountsRoute(app, { release, launchOf: () => Promise.resolve(defaultLaunch), clock: () => now })
     const first = await app.request(leftCountsPath)
     expect(first.headers.get('cache-control')).toBe('public, max-age=5')
-    expect(await first.json()).toEqual({ left: { Maple: 2, Birch: 1 }, available: [['Maple', 'Birch'], ['Maple']] })
+    expect(await first.json()).toEqual({
+      left: { Maple: 2, Birch: 1 },
+      available: [['Maple', 'Birch'], ['Maple']],
+      inventory: true,
+    })
     const etag = first.headers.get('etag')!
     expect((await app.request(leftCountsPath, { headers: { 'if-none-match': etag } })).status).toBe(304)
 

@@ -86,6 +86,10 @@ describe('the studio allocation API', () => {
       'Cleo Client',
     )
     expect((await clients.editor!.request(board)).status).toBe(403)
+    // The launches whose page each may open: a sales account its given ones, an editor none.
+    const list = async (who: StudioClient) => (await who.request('/studio/api/allocation')).json() as Promise<unknown>
+    expect(await list(clients.salesGiven!)).toEqual({ launches: [{ slug, siteName: expect.any(String) as unknown }] })
+    expect((await clients.editor!.request('/studio/api/allocation')).status).toBe(403)
   })
 
   it("lets owners and editors change a lot's price and status, audited; never an allocated lot's", async () => {
@@ -120,5 +124,35 @@ describe('the studio allocation API', () => {
     expect(audit.map((a) => a.action)).toEqual(
       expect.arrayContaining(['change Lot 15: price 909900, held', `allocate Lot 14 (Maple) to worksheet ${sheet}`]),
     )
+  })
+})
+
+describe("the studio's price list upload", () => {
+  const upload = `/studio/api/launches/${slug}/lots/import`
+  const csv = 'lot,models,price\nLot 30,Birch,919900\nLot 31,,919900\n'
+  const send = (who: StudioClient, origin?: string | null, type = 'text/csv') =>
+    who.request(upload, { method: 'POST', body: csv, headers: { 'content-type': type }, origin })
+
+  it("imports an editor's CSV with the CLI's checker: the good rows stored, each refused one with line and column", async () => {
+    const answer = await send(clients.editor!)
+    expect(answer.status).toBe(200)
+    expect(await answer.json()).toMatchObject({
+      created: 1,
+      rows: 2,
+      problems: [{ line: 3, column: 'models', message: expect.stringContaining('Lot 31 has no model') as unknown }],
+    })
+    expect((await release.listLots(slug)).map((l) => l.lot)).toContain('Lot 30')
+    const lots = await clients.editor!.request(`/studio/api/launches/${slug}/lots`)
+    expect(lots.status).toBe(200)
+  })
+
+  it('refuses a sales account, another origin, no origin and a file that is not CSV; changes nothing', async () => {
+    const before = await release.listLots(slug)
+    expect((await send(clients.salesGiven!)).status).toBe(403)
+    expect((await clients.salesGiven!.request(`/studio/api/launches/${slug}/lots`)).status).toBe(403)
+    expect((await send(clients.owner!, 'http://attacker.localhost')).status).toBe(403)
+    expect((await send(clients.owner!, null)).status).toBe(403)
+    expect((await send(clients.owner!, undefined, 'application/json')).status).toBe(415)
+    expect(await release.listLots(slug)).toEqual(before)
   })
 })

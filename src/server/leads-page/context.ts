@@ -8,6 +8,7 @@ import { startReadingPhones } from './phone-numbers.ts'
 import type { SessionStore } from './sessions.ts'
 import { viewerOf, type LeadsAudit, type StudioSignIn, type Viewer } from './viewers.ts'
 import { launchOf, type LeadsPageLaunch, type ViewContext } from './views.ts'
+import type { LeadsWorksheets } from './leads-csv.ts'
 
 /** What the leads page needs; the entry builds it. */
 export type LeadsPageDeps = {
@@ -46,6 +47,8 @@ export type LeadsPageDeps = {
   onQueued?: () => void
   /** What announcements need (announcements.ts); absent: the page says no launch can send one. */
   announcements?: AnnouncementDeps | undefined
+  /** The realtors' worksheets (leads-csv.ts); absent: the page shows none. */
+  worksheets?: LeadsWorksheets | undefined
 }
 
 /** What the leads page reads and writes of the lead store. */
@@ -88,7 +91,9 @@ export type LeadsContext = Omit<
   | 'studio'
   | 'announcements'
   | 'onQueued'
+  | 'worksheets'
 > & {
+  worksheets: LeadsWorksheets | undefined
   checkPassword: ((attempt: string) => boolean) | undefined
   studio: StudioSignIn | undefined
   announcements: AnnouncementDeps | undefined
@@ -126,6 +131,7 @@ export function createLeadsContext(deps: LeadsPageDeps): LeadsContext {
     studio: deps.studio,
     announcements: deps.announcements,
     onQueued: deps.onQueued,
+    worksheets: deps.worksheets,
     clock,
     log,
     pageSize: deps.pageSize ?? 50,

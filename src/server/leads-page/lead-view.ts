@@ -7,6 +7,8 @@ import type { ListedLead } from '../store/store.ts'
 import type { LeadAnnouncement } from '../store/announcements.ts'
 import type { DocumentOpenings } from '../store/document-downloads.ts'
 import type { AssigneeChoice } from './filter-view.ts'
+import type { StoredWorksheet } from '../store/release.ts'
+import { choicesWords, outcomeWords } from './leads-csv.ts'
 import {
   assigneeName,
   bar,
@@ -53,6 +55,8 @@ export type LeadPageExtras = {
   announcements?: LeadAnnouncement[] | undefined
   /** Which of its documents the lead opened, how often and when last (document-downloads.ts). */
   documents?: DocumentOpenings[] | undefined
+  /** The worksheets a realtor sent with this lead, and their outcome (leads-csv.ts). */
+  worksheets?: StoredWorksheet[] | undefined
 }
 
 /** "Price list: opened 3 times, last Tue, Mar 3, 10:04": how a lead read its documents, the best sign of a hot lead. */
@@ -143,6 +147,20 @@ function agentSection(view: ViewContext, agent: AgentRegistration | undefined): 
 </section>`
 }
 
+/** The worksheets a realtor sent with this lead: nothing for a lead that sent none. */
+function worksheetsSection(view: ViewContext, worksheets: readonly StoredWorksheet[]): Html | string {
+  if (worksheets.length === 0) return ''
+  return html`<section class="lp-section" aria-labelledby="worksheets">
+<h2 id="worksheets">Worksheets</h2>
+<ul class="lp-others">
+${worksheets.map(
+  (w) =>
+    html`<li><strong>Worksheet ${w.number}</strong> · ${w.clientName} · received <time datetime="${w.receivedAt}">${localTime(w.receivedAt, view.timeZone)}</time><br>Choices: ${choicesWords(w)}<br>Outcome: ${outcomeWords(w)}</li>`,
+)}
+</ul>
+</section>`
+}
+
 /** One lead on a page of its own. */
 export function leadView(view: ViewContext, lead: ListedLead, studio: boolean, extras: LeadPageExtras): Html {
   const title = titleOf(view)
@@ -201,6 +219,7 @@ ${[
     : html`<p>No changes or notes yet.</p>`
 }
 </section>
+${worksheetsSection(view, extras.worksheets ?? [])}
 ${documentsSection(view, extras.documents ?? [])}
 ${samePerson(view, extras)}
 ${agentSection(view, extras.agent)}

@@ -4,6 +4,7 @@ import { clickIdParams } from '../../../schema/registration-contract.ts'
 import { orderedFields, type NotificationForm } from '../delivery/notification.ts'
 import type { StoredLead } from '../store/store.ts'
 import type { DocumentOpenings } from '../store/document-downloads.ts'
+import type { ReleaseStore, StoredWorksheet } from '../store/release.ts'
 
 /**
  * Leads as CSV (RFC 4180), for `npm run leads:export` and the leads page's download: one writer, so both apply the
@@ -42,7 +43,7 @@ function cell(value: unknown): string {
 }
 
 /** The full CSV's columns: the lead's own, its form fields, consent, where it came from, its documents. */
-function headerOf(fields: string[], utm: string[]): string[] {
+function headerOf(fields: string[], utm: string[], worksheets: boolean): string[] {
   return [
     'id',
     'created_at',
@@ -66,11 +67,19 @@ function headerOf(fields: string[], utm: string[]): string[] {
     'user_agent',
     'withdrawn_at',
     'documents_opened',
+    // A realtor's worksheets and their outcome (issue 45), where the server has a release store.
+    ...(worksheets ? ['worksheets'] : []),
   ]
 }
 
 /** One lead as a record of the full CSV, in headerOf's order. */
-function recordOf(lead: StoredLead, fields: string[], utm: string[], opened: DocumentOpenings[]): string {
+function recordOf(
+  lead: StoredLead,
+  fields: string[],
+  utm: string[],
+  opened: DocumentOpenings[],
+  worksheets: StoredWorksheet[] | undefined,
+): string {
   return csvRecord([
     String(lead.id),
     lead.createdAt,
@@ -98,6 +107,7 @@ function recordOf(lead: StoredLead, fields: string[], utm: string[], opened: Doc
     cell(lead.withdrawnAt),
     // Which documents the lead opened (the best sign of a hot lead): "Price list: 3 (last 2026-03-03T15:04:05.000Z)".
     opened.map((o) => `${o.title}: ${o.count} (last ${o.last})`).join('; '),
+    ...(worksheets ? [worksheets.map(worksheetLine).join(' | ')] : []),
   ])
 }
 
@@ -113,6 +123,7 @@ export async function writeLeadsCsv(
   formFields: string[],
   write: (chunk: string) => void | Promise<void>,
   openings?: (leadIds: readonly number[]) => Promise<DocumentOpenings[]>,
+  worksheetsOf?: (leads: readonly StoredLead[]) => Promise<Map<number, StoredWorksheet[]>>,
 ): Promise<number> {
   const fields = [...formFields]
   const utm = [...standardUtm]
@@ -122,11 +133,12 @@ export async function writeLeadsCsv(
     for (const key of Object.keys(lead.utm)) if (!utm.includes(key)) utm.push(key)
     lastId = Math.max(lastId, lead.id)
   }
-  await write(csvRecord(headerOf(fields, utm)))
+  await write(csvRecord(headerOf(fields, utm, worksheetsOf !== undefined)))
   let count = 0
   let batch: StoredLead[] = []
   const flush = async () => {
     const read = openings && batch.length ? await openings(batch.map((lead) => lead.id)) : []
+    const sheets = worksheetsOf && batch.length ? await worksheetsOf(batch) : undefined
     for (const lead of batch) {
       await write(
         recordOf(
@@ -134,6 +146,7 @@ export async function writeLeadsCsv(
           fields,
           utm,
           read.filter((o) => o.leadId === lead.id),
+          sheets && (sheets.get(lead.id) ?? []),
         ),
       )
     }
@@ -147,4 +160,42 @@ export async function writeLeadsCsv(
   }
   await flush()
   return count
+}
+
+// A realtor's worksheets (issue 45): on the realtor's lead page and in one column of the CSV.
+
+/** What the leads page reads of the release store. */
+export type LeadsWorksheets = Pick<ReleaseStore, 'listWorksheets'>
+
+/** A worksheet's outcome in words: "allocated Lot 14 (Maple)", "waitlisted: why", "declined: why", "waiting". */
+export function outcomeWords(worksheet: StoredWorksheet): string {
+  if (worksheet.outcome === 'allocated') return `allocated ${worksheet.allocatedLot} (${worksheet.allocatedModel})`
+  if (worksheet.outcome === 'received') return 'waiting'
+  return `${worksheet.outcome}: ${worksheet.reason ?? ''}`
+}
+
+/** A worksheet's choices in words: "Lot 14, Maple; any lot, Birch". */
+export function choicesWords(worksheet: StoredWorksheet): string {
+  return worksheet.choices.map((c) => `${c.lot ?? 'any lot'}, ${c.model}`).join('; ')
+}
+
+/** A worksheet in one line of the CSV: "#2 Cleo Client (Lot 14, Maple): allocated Lot 14 (Maple)". */
+export function worksheetLine(worksheet: StoredWorksheet): string {
+  return `#${worksheet.number} ${worksheet.clientName} (${choicesWords(worksheet)}): ${outcomeWords(worksheet)}`
+}
+
+/** The worksheets of each of `leads` (a realtor's lead id → its worksheets), read one launch at a time. */
+export async function worksheetsOfLeads(
+  release: LeadsWorksheets,
+  leads: ReadonlyArray<{ id: number; launch: string }>,
+): Promise<Map<number, StoredWorksheet[]>> {
+  const ids = new Set(leads.map((lead) => lead.id))
+  const byLead = new Map<number, StoredWorksheet[]>()
+  for (const launch of new Set(leads.map((lead) => lead.launch))) {
+    for (const worksheet of await release.listWorksheets(launch)) {
+      if (!ids.has(worksheet.realtorLeadId)) continue
+      byLead.set(worksheet.realtorLeadId, [...(byLead.get(worksheet.realtorLeadId) ?? []), worksheet])
+    }
+  }
+  return byLead
 }

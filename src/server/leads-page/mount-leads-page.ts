@@ -9,6 +9,7 @@ import { createPostgresSessionStore } from './postgres-sessions.ts'
 import { createPasswordCheck, openSessionStore, type SessionStore } from './sessions.ts'
 import type { LeadsAudit, StudioLeadsAccess } from './viewers.ts'
 import type { AnnouncementDeps } from './announcements.ts'
+import type { LeadsWorksheets } from './leads-csv.ts'
 
 /** What the Node server gives the leads page. */
 export type LeadsPageMountOptions = {
@@ -31,6 +32,8 @@ export type LeadsPageMountOptions = {
   onQueued?: () => void
   /** What sending announcements needs (announcements.ts). */
   announcements?: AnnouncementDeps
+  /** The realtors' worksheets, shown on their leads and in the CSV. */
+  worksheets?: LeadsWorksheets | undefined
 }
 
 /** The leads page as mounted: how it is reached now, and what to close at stop. */
@@ -86,6 +89,7 @@ export function mountLeadsPage(site: Hono, options: LeadsPageMountOptions): Moun
     webhook: options.webhook ?? false,
     ...(options.onQueued ? { onQueued: options.onQueued } : {}),
     announcements: options.announcements,
+    worksheets: options.worksheets,
   })
   const state = async () =>
     password !== undefined ? 'password' : (await studio!.signIn.hasAccounts()) ? 'accounts' : 'off'

@@ -62,7 +62,7 @@ function labelOf(launches: LeadsPageLaunch[], field: string): string {
 }
 
 /** The header of the people's CSV: its own columns, then `others` (otherFieldsOf) by their labels. */
-export function peopleCsvHeader(launches: LeadsPageLaunch[], others: string[]): string {
+export function peopleCsvHeader(launches: LeadsPageLaunch[], others: string[], worksheets = false): string {
   return csvRecord([
     'Received (local time)',
     'Launch',
@@ -75,11 +75,22 @@ export function peopleCsvHeader(launches: LeadsPageLaunch[], others: string[]): 
     'Last note',
     'Source',
     ...others.map((field) => labelOf(launches, field)),
+    // A realtor's worksheets and their outcome (issue 45), once the launches in view have any.
+    ...(worksheets ? ['Worksheets'] : []),
   ])
 }
 
-/** One lead as a record of the people's CSV, read with its own launch's form; `lastNote` is its newest note, or ''. */
-export function peopleCsvRecord(lead: ListedLead, view: ViewContext, others: string[], lastNote: string): string {
+/**
+ * One lead as a record of the people's CSV, read with its own launch's form; `lastNote` is its newest note, or '';
+ * `worksheets`, where the CSV has the column, a realtor's worksheets in words.
+ */
+export function peopleCsvRecord(
+  lead: ListedLead,
+  view: ViewContext,
+  others: string[],
+  lastNote: string,
+  worksheets?: string[],
+): string {
   const launch = launchOf(view.launches, lead.launch)
   const phoneField = phoneFieldsOf(launch.form).find((field) => text(lead.fields[field]) !== '')
   const follow = followUpWords(launch, lead)
@@ -99,5 +110,6 @@ export function peopleCsvRecord(lead: ListedLead, view: ViewContext, others: str
     ...others.map((field) =>
       text(lead.fields[field]) === '' ? '' : displayValue(launch.form, field, lead.fields[field]),
     ),
+    ...(worksheets ? [worksheets.join(' | ')] : []),
   ])
 }

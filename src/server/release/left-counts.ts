@@ -10,8 +10,11 @@ import type { ReleaseStore } from '../store/release.ts'
 /** The path of the answer on every launch's host. */
 export const leftCountsPath = '/_release/left.json'
 
-/** The answer: each model's lots left, and each lot left's models (a card naming several models counts a lot once). */
-export type LeftCounts = { left: Record<string, number>; available: string[][] }
+/**
+ * The answer: each model's lots left, each lot left's models (a card naming several models counts a lot once), and
+ * whether the launch has an inventory at all (a page shows no count before it has one, "sold out" once none is left).
+ */
+export type LeftCounts = { left: Record<string, number>; available: string[][]; inventory: boolean }
 
 /** What the route needs: the store, the launch of a request, the clock and how long an answer is reused. */
 export type LeftCountsDeps = {
@@ -26,10 +29,11 @@ type Cached = { at: number; body: string; etag: string }
 
 /** The counts of a launch's lots. */
 export async function leftCountsOf(release: ReleaseStore, launch: string): Promise<LeftCounts> {
-  const available = (await release.listLots(launch)).filter((lot) => lot.status === 'available').map((l) => l.models)
+  const lots = await release.listLots(launch)
+  const available = lots.filter((lot) => lot.status === 'available').map((l) => l.models)
   const left: Record<string, number> = {}
   for (const models of available) for (const model of models) left[model] = (left[model] ?? 0) + 1
-  return { left, available }
+  return { left, available, inventory: lots.length > 0 }
 }
 
 /** Adds `GET /_release/left.json` to the site. */

@@ -11,6 +11,7 @@ import type { ReplyLinks } from './mail.ts'
 import type { NodeStore } from '../node-store.ts'
 import type { LiveLaunches } from '../site/live-launches.ts'
 import type { AddressKey } from '../store/store.ts'
+import type { LeadsWorksheets } from '../leads-page/leads-csv.ts'
 
 /** What the leads page and the scheduled mail need from the server. */
 export type NodeLeadsDeps = {
@@ -24,6 +25,8 @@ export type NodeLeadsDeps = {
   webhook: boolean
   suppressionKeyOf: (email: string) => Promise<AddressKey>
   clientAddress: ClientAddressOf
+  /** The realtors' worksheets for the leads page (the release store). */
+  worksheets?: LeadsWorksheets | undefined
 }
 
 /** Announcements (the leads page's, a phase's) speak with each launch's reply and sign its links the same way. */
@@ -56,6 +59,7 @@ export function mountNodeLeadsPage(
     timeZone: settings.timeZone,
     trustProxy: settings.trustProxy,
     clientIp: (c) => deps.clientAddress(c) ?? 'unknown',
+    worksheets: deps.worksheets,
   })
 }
 

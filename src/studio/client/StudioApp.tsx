@@ -1,7 +1,9 @@
 import { lazy, Suspense, useEffect, useState } from 'react'
 import type { MeResponse } from '../protocol.ts'
+import { Allocation } from './allocation/Allocation.tsx'
 import { StudioRequestError, studioApi } from './api.ts'
 import { StudioLink, useRoute } from './navigation.tsx'
+import type { Route } from './routes.ts'
 import { LaunchList } from './views/LaunchList.tsx'
 import { NewLaunch } from './views/NewLaunch.tsx'
 import { AuditLog, People } from './views/People.tsx'
@@ -24,30 +26,74 @@ function SignOut() {
   )
 }
 
-/** What a sales account sees in the studio: the way to the leads page. */
-function SalesHome({ email }: { email: string }) {
+/** The Allocation pages a sales account may open: one link a launch given (or every launch, where none is named). */
+function SalesAllocations() {
+  const [launches, setLaunches] = useState<Array<{ slug: string; siteName: string }>>([])
+  useEffect(() => {
+    studioApi.allocationLaunches().then(
+      (answer) => setLaunches(answer.launches),
+      () => setLaunches([]),
+    )
+  }, [])
+  if (launches.length === 0) return null
+  return (
+    <>
+      <h2>Allocation</h2>
+      <ul>
+        {launches.map((launch) => (
+          <li key={launch.slug}>
+            <StudioLink to={{ view: 'allocation', slug: launch.slug }}>Allocation: {launch.siteName}</StudioLink>
+          </li>
+        ))}
+      </ul>
+    </>
+  )
+}
+
+/** What a sales account sees in the studio: the way to the leads page, and the Allocation of each launch given. */
+function SalesHome({ me }: { me: MeResponse }) {
+  const route = useRoute()
   return (
     <div className="studio">
       <header className="topbar">
-        <span className="brand">Studio</span>
-        <p className="who">{email} · sales</p>
+        <StudioLink to={{ view: 'launches' }} className="brand">
+          Studio
+        </StudioLink>
+        <p className="who">{me.email} · sales</p>
         <SignOut />
       </header>
-      <main className="page" aria-labelledby="sales-heading">
-        <h1 id="sales-heading">Leads</h1>
-        <p>Your account has the leads page: the registrations, their search and the CSV download.</p>
-        <p>
-          <a href={leadsPath}>Open the leads page</a>
-        </p>
-      </main>
+      {route.view === 'allocation' ? (
+        <Allocation slug={route.slug} accountRole="sales" />
+      ) : (
+        <main className="page" aria-labelledby="sales-heading">
+          <h1 id="sales-heading">Leads</h1>
+          <p>Your account has the leads page: the registrations, their search and the CSV download.</p>
+          <p>
+            <a href={leadsPath}>Open the leads page</a>
+          </p>
+          <SalesAllocations />
+        </main>
+      )}
     </div>
+  )
+}
+
+/** On a launch's page: the way to its Allocation (owners) or its lots (editors: they change lots, never allocate). */
+function LaunchLinks({ slug, owner, view }: { slug: string; owner: boolean; view: string }) {
+  return (
+    <li>
+      <StudioLink to={{ view: 'allocation', slug }} current={view === 'allocation'}>
+        {owner ? 'Allocation' : 'Lots'}
+      </StudioLink>
+    </li>
   )
 }
 
 /**
  * The studio's navigation: launches, new launch, and (hosted) the leads page, and for an owner people and audit log.
  */
-function StudioNav({ view, local, owner }: { view: string; local: boolean; owner: boolean }) {
+function StudioNav({ route, local, owner }: { route: Route; local: boolean; owner: boolean }) {
+  const view = route.view
   return (
     <nav aria-label="Studio">
       <ul>
@@ -65,6 +111,9 @@ function StudioNav({ view, local, owner }: { view: string; local: boolean; owner
           <li>
             <a href={leadsPath}>Leads</a>
           </li>
+        )}
+        {!local && (view === 'launch' || view === 'allocation') && (
+          <LaunchLinks slug={route.slug} owner={owner} view={view} />
         )}
         {owner && (
           <li>
@@ -119,7 +168,7 @@ export function StudioApp() {
   // Local (`npm run edit`): one person on this computer, no accounts, no leads, nothing to sign out of.
   const owner = me.role === 'owner' && !local
   // A sales account has the leads page only: no launches, no editor.
-  if (!canEdit) return <SalesHome email={me.email} />
+  if (!canEdit) return <SalesHome me={me} />
   return (
     <div className={route.view === 'launch' ? 'studio studio-editing' : 'studio'}>
       <a className="skip" href="#studio-main">
@@ -129,7 +178,7 @@ export function StudioApp() {
         <StudioLink to={{ view: 'launches' }} className="brand">
           Studio
         </StudioLink>
-        <StudioNav view={route.view} local={local} owner={owner} />
+        <StudioNav route={route} local={local} owner={owner} />
         <p className="who">{local ? 'On this computer: saves go to the files' : `${me.email} · ${me.role}`}</p>
         {!local && <SignOut />}
       </header>
@@ -140,6 +189,7 @@ export function StudioApp() {
             <LaunchEditor key={route.slug} slug={route.slug} canEdit={canEdit} local={local} />
           </Suspense>
         )}
+        {route.view === 'allocation' && <Allocation key={route.slug} slug={route.slug} accountRole={me.role} />}
         {route.view === 'new-launch' && <NewLaunch />}
         {route.view === 'people' && <People />}
         {route.view === 'audit' && <AuditLog />}

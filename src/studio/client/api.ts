@@ -1,5 +1,10 @@
 import type {
+  AllocationBoard,
   AuditEntry,
+  BoardLot,
+  BoardProposal,
+  ConfirmResponse,
+  InventoryImportResponse,
   CheckResponse,
   DraftConflict,
   InviteRequest,
@@ -143,6 +148,25 @@ export const studioApi = {
   signInLink: (email: string) =>
     call<InviteResponse>(`/people/${encodeURIComponent(email)}/reset-link`, send('POST', {})),
   audit: () => call<AuditEntry[]>('/audit'),
+  allocationLaunches: () => call<{ launches: Array<{ slug: string; siteName: string }> }>('/allocation'),
+  board: (slug: string) => call<AllocationBoard>(`${launchPath(slug)}/allocation`),
+  lots: (slug: string) => call<{ lots: BoardLot[] }>(`${launchPath(slug)}/lots`),
+  allocate: (slug: string, choice: { worksheetId: number; lot: string; model: string }) =>
+    call<unknown>(`${launchPath(slug)}/allocation/allocate`, send('POST', choice)),
+  decide: (slug: string, outcome: 'waitlist' | 'decline', worksheetId: number, reason: string) =>
+    call<unknown>(`${launchPath(slug)}/allocation/${outcome}`, send('POST', { worksheetId, reason })),
+  proposals: (slug: string) =>
+    call<{ proposals: BoardProposal[] }>(`${launchPath(slug)}/allocation/proposals`, send('POST', {})),
+  confirm: (slug: string, proposals: BoardProposal[]) =>
+    call<ConfirmResponse>(`${launchPath(slug)}/allocation/confirm`, send('POST', { proposals })),
+  changeLot: (slug: string, lot: string, change: { price?: number; status?: string }) =>
+    call<unknown>(`${launchPath(slug)}/lots/${encodeURIComponent(lot)}`, send('PATCH', change)),
+  importLots: (slug: string, file: File) =>
+    call<InventoryImportResponse>(`${launchPath(slug)}/lots/import`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/csv' },
+      body: file,
+    }),
 }
 
 /** Where the studio serves a launch's pictures to a signed-in person (the draft may name some not yet live). */

@@ -76,10 +76,11 @@ describe('StudioApp', () => {
     ).toBe('/leads')
   })
 
-  it('shows a sales account only the way to the leads page: no launches, no editor', async () => {
+  it("shows a sales account only the way to the leads page and its launches' Allocation: no editor", async () => {
     const fetchMock = answer({
       '/studio/api/me': [200, { email: 'sal@example.com', role: 'sales', totp: false }],
       '/studio/api/launches': [403, { error: 'No.' }],
+      '/studio/api/allocation': [200, { launches: [{ slug: 'maple-ridge', siteName: 'Maple Ridge' }] }],
     })
     vi.stubGlobal('fetch', fetchMock)
     window.history.replaceState(null, '', '/studio/')
@@ -88,8 +89,11 @@ describe('StudioApp', () => {
     expect(screen.queryByRole('list', { name: 'Launches' })).toBeNull()
     expect(screen.queryByRole('link', { name: 'New launch' })).toBeNull()
     expect(screen.getByRole('button', { name: 'Sign out' })).toBeTruthy()
+    const allocation = await screen.findByRole('link', { name: 'Allocation: Maple Ridge' })
+    expect(allocation.getAttribute('href')).toBe('/studio/launches/maple-ridge/allocation')
     expect(fetchMock.mock.calls.map(([input]) => new URL(urlOf(input), 'http://studio.test').pathname)).toEqual([
       '/studio/api/me',
+      '/studio/api/allocation',
     ])
   })
 

@@ -1,11 +1,11 @@
 import type { Context, Hono } from 'hono'
 import type { ListedLead } from '../../store/store.ts'
 import type { LeadsContext } from '../context.ts'
-import { fieldsOfForms, writeLeadsCsv } from '../leads-csv.ts'
+import { fieldsOfForms, worksheetLine, worksheetsOfLeads, writeLeadsCsv, type LeadsWorksheets } from '../leads-csv.ts'
 import { filterWords, launchChoice, matchingLeads } from '../lead-search.ts'
 import { otherFieldsOf, peopleCsvHeader, peopleCsvRecord } from '../people-csv.ts'
 import type { Viewer } from '../viewers.ts'
-import { launchOf, type LaunchChoice } from '../views.ts'
+import { launchOf, type LaunchChoice, type LeadsPageLaunch } from '../views.ts'
 
 /**
  * The list as CSV, as filtered: GET /leads/people.csv (the columns a salesperson reads, people-csv.ts) and
@@ -34,6 +34,14 @@ async function csvAnswer(
   })
 }
 
+/** The release's worksheets when the launches in view have any: then each CSV has a column of a realtor's. */
+async function worksheetsInView(ctx: LeadsContext, launches: LeadsPageLaunch[]): Promise<LeadsWorksheets | undefined> {
+  const release = ctx.worksheets
+  if (!release) return undefined
+  const lists = await Promise.all(launches.map((launch) => release.listWorksheets(launch.slug)))
+  return lists.some((list) => list.length > 0) ? release : undefined
+}
+
 /** Every column, for integrations. */
 async function allColumns(c: Context, ctx: LeadsContext): Promise<Response> {
   const viewer = await ctx.viewerOf(c)
@@ -42,12 +50,15 @@ async function allColumns(c: Context, ctx: LeadsContext): Promise<Response> {
   await ctx.readPhones()
   const chunks: string[] = []
   // The chosen launch's form fields, or every launch's (the default launch's first).
-  const forms = (choice.selected ? [launchOf(choice.present, choice.selected)] : choice.present).map((l) => l.form)
+  const inView = choice.selected ? [launchOf(choice.present, choice.selected)] : choice.present
+  const forms = inView.map((l) => l.form)
+  const worksheets = await worksheetsInView(ctx, inView)
   const written = await writeLeadsCsv(
     matchingLeads(ctx, viewer, choice),
     fieldsOfForms(forms),
     (chunk) => void chunks.push(chunk),
     (ids) => ctx.store.documentOpeningsOf(ids),
+    worksheets ? (leads) => worksheetsOfLeads(worksheets, leads) : undefined,
   )
   return csvAnswer(c, ctx, viewer, choice, { what: '', name: 'leads', chunks, written })
 }
@@ -72,11 +83,17 @@ async function forPeople(c: Context, ctx: LeadsContext): Promise<Response> {
   const inView = choice.selected ? [launchOf(choice.present, choice.selected)] : choice.present
   const others = otherFieldsOf(inView, keys)
   const view = { launches: choice.present, timeZone: ctx.timeZone }
-  const chunks = [peopleCsvHeader(inView, others)]
+  const worksheets = await worksheetsInView(ctx, inView)
+  const chunks = [peopleCsvHeader(inView, others, worksheets !== undefined)]
   let batch: ListedLead[] = []
   const flush = async () => {
     const notes = await lastNotesOf(ctx, batch)
-    batch.forEach((lead, i) => chunks.push(peopleCsvRecord(lead, view, others, notes[i]!)))
+    const sheets = worksheets && (await worksheetsOfLeads(worksheets, batch))
+    batch.forEach((lead, i) =>
+      chunks.push(
+        peopleCsvRecord(lead, view, others, notes[i]!, sheets && (sheets.get(lead.id) ?? []).map(worksheetLine)),
+      ),
+    )
     batch = []
   }
   for await (const lead of leads()) {

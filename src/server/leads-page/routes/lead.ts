@@ -78,6 +78,7 @@ export async function leadPage(
     store.listLeadAnnouncements(stored.id),
     store.documentOpeningsOf([stored.id]),
   ])
+  const worksheets = ctx.worksheets ? await ctx.worksheets.listWorksheets(stored.launch, stored.id) : []
   const notification = messages.find((message) => message.kind === 'notification')
   const lead = {
     ...stored,
@@ -97,6 +98,7 @@ export async function leadPage(
     problem,
     announcements,
     documents,
+    worksheets,
   }
   return c.html(leadView(ctx.view, lead, studioLink(viewer), extras), problem ? 400 : 200)
 }

@@ -11,6 +11,7 @@ import type { ServedLaunch } from '../../../server/site/launch-publisher.ts'
 import type { StudioContext, StudioEnv } from '../context.ts'
 import { servedLaunch } from '../launches.ts'
 import { launchFor } from './access.ts'
+import { addInventoryRoutes } from './inventory-routes.ts'
 import { jsonBody, refuse } from './respond.ts'
 import { lotStatuses, type LotStatus } from '../../../server/store/release.ts'
 
@@ -61,7 +62,18 @@ export function addAllocationRoutes(app: Hono<StudioEnv>, ctx: StudioContext): v
   const release = ctx.release
   if (!release) return
   addLotRoute(app, ctx)
+  addInventoryRoutes(app, ctx)
   const base = '/api/launches/:slug/allocation'
+  // The launches whose Allocation page the account may open (a sales account's studio lists them).
+  app.get('/api/allocation', (c) => {
+    const account = c.get('account')
+    if (account.role === 'editor') return refuse(c, 403, 'Allocation is for owners and sales accounts.')
+    const launches = ctx.publisher
+      .list()
+      .filter((l) => account.role === 'owner' || account.launches === undefined || account.launches.includes(l.slug))
+      .map((l) => ({ slug: l.slug, siteName: l.siteName }))
+    return c.json({ launches })
+  })
   const deps = (launch: ServedLaunch): AllocationDeps => ({ release, clock: ctx.clock, siteName: launch.siteName })
   app.get(base, async (c) => {
     const launch = allocationLaunch(ctx, c)
