@@ -5,6 +5,7 @@ import Database from 'better-sqlite3'
 import {
   compareLots,
   lotOf,
+  namedAgentCondition,
   sameLot,
   worksheetOf,
   worksheetRecipient,
@@ -13,6 +14,7 @@ import {
   type AllocationResult,
   type ImportCounts,
   type LotInput,
+  type RealtorClient,
   type ReleaseStore,
   type StoredWorksheet,
   type WorksheetMessage,
@@ -63,6 +65,7 @@ export function openSqliteRelease(
     'SELECT * FROM worksheets WHERE lower(trim(client_email)) = ? ORDER BY launch, number',
   )
   const eraseClient = db.prepare<[string]>('DELETE FROM worksheets WHERE lower(trim(client_email)) = ?')
+  const clientsOf = db.prepare<[number], RealtorClient>(clientsStatement)
   const key = (email: string) => email.trim().toLowerCase()
   return {
     importLots: (launch, lots, at) => settle(() => importLots.immediate(launch, lots, at)),
@@ -92,11 +95,18 @@ export function openSqliteRelease(
     allocate: (allocation, by, at, messages) => settle(() => allocate.immediate(allocation, by, at, messages)),
     decide: (id, outcome, reason, by, at, messages) =>
       settle(() => decide.immediate(id, outcome, reason, by, at, messages)),
+    clientsOf: (realtorLeadId) => settle(() => clientsOf.all(realtorLeadId)),
     worksheetsOfClient: (email) => settle(() => ofClient.all(key(email)).map(worksheetOf)),
     eraseWorksheetsOfClient: (email) => settle(() => eraseClient.run(key(email)).changes),
     close: () => db.close(),
   }
 }
+
+const sqliteField = (alias: string, name: string) => `json_extract(${alias}.fields, '$.${name}')`
+const clientsStatement = `SELECT coalesce(${sqliteField('c', 'name')}, '') AS name, coalesce(${sqliteField('c', 'email')}, '') AS email,
+  coalesce(${sqliteField('c', 'phone')}, '') AS phone
+  FROM leads AS r JOIN leads AS c ON ${namedAgentCondition(sqliteField, 'leads')}
+  WHERE r.id = ? ORDER BY c.created_at, c.id LIMIT 500`
 
 /** What a file without the release's tables reads as: nothing; a write there is refused. */
 function emptyRelease(): ReleaseStore & { close(): void } {
@@ -108,6 +118,7 @@ function emptyRelease(): ReleaseStore & { close(): void } {
     updateLot: refused,
     saveWorksheet: refused,
     listWorksheets: none,
+    clientsOf: none,
     allocate: refused,
     decide: refused,
     worksheetsOfClient: none,
