@@ -153,7 +153,7 @@ describe.each(backends)('the worksheet page on $name', (backend) => {
     const page = await get(link)
     expect(page.status).toBe(200)
     expect(page.headers.get('content-security-policy')).toMatch(/^default-src 'none'; style-src 'sha256-/)
-    expect(page.headers.get('referrer-policy')).toBe('no-referrer')
+    expect(page.headers.get('referrer-policy')).toBe('same-origin')
     const html = await page.text()
     expect(html).toContain('<li>Ben Buyer · ben@example.com · 555-555-0100</li>')
     expect(html).not.toContain('Carla Client')

@@ -75,7 +75,7 @@ export type WorksheetRouteDeps = {
 
 type Found = { lead: StoredLead; launch: WorksheetLaunch; realtorEmail: string }
 
-/** The page's headers: never cached, indexed or referred (its address is a key), its own strict policy. */
+/** The page's headers: never cached, indexed or referred elsewhere (its address is a key), its own strict policy. */
 async function pageResponse(c: Context, html: string, status: number, css: string, headers = {}): Promise<Response> {
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(css))
   const hash = btoa(String.fromCharCode(...new Uint8Array(digest)))
@@ -84,7 +84,9 @@ async function pageResponse(c: Context, html: string, status: number, css: strin
     headers: {
       'content-type': 'text/html; charset=utf-8',
       'cache-control': 'no-store',
-      'referrer-policy': 'no-referrer',
+      // Not no-referrer: with it a browser sends its form post with "Origin: null", which the post's check refuses.
+      // same-origin sends the signed address to no other site.
+      'referrer-policy': 'same-origin',
       'x-robots-tag': 'noindex',
       'content-security-policy': `default-src 'none'; style-src 'sha256-${hash}'; font-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
       ...headers,
