@@ -136,7 +136,7 @@ describe("a realtor's worksheet page, from the link of their reply, in Chromium"
     page.setDefaultTimeout(scaled(15_000))
     await page.goto(link)
     await expect(
-      page.getByText('Worksheets are closed now. They open March 14, 2026 at 10:00').isVisible(),
+      page.getByText('Worksheets are closed now. They open on March 14, 2026 at 10:00').isVisible(),
     ).resolves.toBe(true)
     await expect(page.getByRole('button', { name: 'Send worksheet' }).count()).resolves.toBe(0)
     if (shots) await page.screenshot({ path: path.join(shots, 'worksheets-closed-390.png'), fullPage: true })

@@ -157,7 +157,7 @@ describe.each(backends)('the worksheet page on $name', (backend) => {
     const html = await page.text()
     expect(html).toContain('<li>Ben Buyer · ben@example.com · 555-555-0100</li>')
     expect(html).not.toContain('Carla Client')
-    expect(html).toContain('Worksheets are closed now. They open March 14, 2026 at 10:00')
+    expect(html).toContain('Worksheets are closed now. They open on March 14, 2026 at 10:00')
 
     const sig = new URL(`http://x${link}`).searchParams.get('sig')!
     const at = link.indexOf(sig) + 10
@@ -175,7 +175,7 @@ describe.each(backends)('the worksheet page on $name', (backend) => {
     const link = (await register(realtor))!
     const closed = await post(link, worksheetForm)
     expect(closed.status).toBe(403)
-    expect(await closed.text()).toContain('They open March 14, 2026 at 10:00')
+    expect(await closed.text()).toContain('They open on March 14, 2026 at 10:00')
     expect(await stores.release.listWorksheets(defaultLaunch)).toEqual([])
 
     now = new Date(opening.getTime() + 5 * 60_000)

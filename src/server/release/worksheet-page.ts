@@ -34,7 +34,8 @@ export type WorksheetView = {
 const ownCss = `
 .ws{max-width:46rem;margin:0 auto;padding:1.5rem 1.25rem 3rem;color:#1c2420;font-family:system-ui,sans-serif;line-height:1.5}
 .ws h1{font-size:1.875rem;line-height:1.2;margin:0 0 .75rem}.ws h2{font-size:1.375rem;margin:2rem 0 .75rem}
-.ws p{margin:0 0 1rem}.ws ul,.ws ol{margin:0 0 1rem;padding-left:1.25rem}.ws li{margin:0 0 .5rem}
+.ws p{margin:0 0 1rem}.ws ul{list-style:disc;margin:0 0 1rem;padding-left:1.25rem}.ws li{margin:0 0 .5rem}
+.ws .box h2{margin:0 0 .5rem}.ws .box p:last-child,.ws .box ul:last-child{margin-bottom:0}
 .ws label,.ws legend{display:block;font-weight:600;margin:0 0 .25rem}
 .ws .f{margin:0 0 1.25rem}.ws fieldset{border:1px solid #6b7570;border-radius:.5rem;padding:1rem;margin:0 0 1.25rem}
 .ws input[type=text],.ws input[type=email],.ws input[type=tel],.ws select,.ws textarea{box-sizing:border-box;width:100%;
@@ -45,7 +46,8 @@ min-height:2.75rem;padding:.5rem .75rem;border:1px solid #4a5550;border-radius:.
 .ws .box{border-left:4px solid #1f3d2b;background:#e3ece5;padding:.75rem 1rem;margin:0 0 1.5rem}
 .ws .bad{border-left-color:#a4161a;background:#fbeaea}.ws .muted{color:#4a5550}
 .ws button{min-height:2.75rem;padding:.625rem 1.5rem;border:0;border-radius:9999px;background:#1f3d2b;color:#fff;
-font:inherit;font-weight:600;cursor:pointer}.ws a{color:#1f3d2b}
+font:inherit;font-weight:600;cursor:pointer}.ws a{color:#1f3d2b;text-decoration:underline}
+.ws :focus-visible{outline:3px solid #8a5a14;outline-offset:2px}
 `
 
 /** The page's stylesheet: the site's (when the launch has one), then the page's own rules. */
