@@ -5,6 +5,7 @@ import { createApp } from '../../src/server/app.ts'
 import { createOutboxWorker, type OutboxWorker } from '../../src/server/delivery/outbox.ts'
 import { createSmtpMailer } from '../../src/server/delivery/smtp-mailer.ts'
 import { createWebhookSender } from '../../src/server/delivery/webhook.ts'
+import { worksheetUrl } from '../../src/server/release/worksheet-link.ts'
 import { createPostgresRelease } from '../../src/server/store/postgres/postgres-release.ts'
 import { createPostgresStore } from '../../src/server/store/postgres/postgres-store.ts'
 import type { LotInput, ReleaseStore } from '../../src/server/store/release.ts'
@@ -84,6 +85,7 @@ describe.each(backends)('the worksheet page on $name', (backend) => {
   let crm: TestReceiver
   let worker: OutboxWorker
   let app: ReturnType<typeof createApp>
+  let makeApp: (rateLimitPerMinute: number) => ReturnType<typeof createApp>
   let now: Date
   let close: () => Promise<void>
   beforeAll(() => backend.setup(), 60_000)
@@ -98,23 +100,25 @@ describe.each(backends)('the worksheet page on $name', (backend) => {
     const webhook = createWebhookSender({ url: crm.url, secret: webhookSecret })
     worker = createOutboxWorker({ store: stores.leads, mailer, webhook, clock, log: quiet })
     await stores.release.importLots(defaultLaunch, lots, now.toISOString())
-    app = createApp({
-      launches: [
-        launchSite(config, {
-          notifyEmail: 'sales@example.com',
-          links: { secret: 'unsubscribe-secret-0123456789', baseUrl: base },
-          worksheets: true,
-        }),
-      ],
-      defaultLaunch,
-      store: stores.leads,
-      release: stores.release,
-      clock,
-      anonKeys: [localAnonKey],
-      rateLimitPerMinute: 0,
-      log: quiet,
-      webhook: true,
-    })
+    makeApp = (rateLimitPerMinute) =>
+      createApp({
+        launches: [
+          launchSite(config, {
+            notifyEmail: 'sales@example.com',
+            links: { secret: 'unsubscribe-secret-0123456789', baseUrl: base },
+            worksheets: true,
+          }),
+        ],
+        defaultLaunch,
+        store: stores.leads,
+        release: stores.release,
+        clock,
+        anonKeys: [localAnonKey],
+        rateLimitPerMinute,
+        log: quiet,
+        webhook: true,
+      })
+    app = makeApp(0)
     close = async () => {
       await worker.stop()
       await mailer.close?.()
@@ -254,5 +258,29 @@ describe.each(backends)('the worksheet page on $name', (backend) => {
     const samPage = await (await get(sam)).text()
     expect(samPage).toContain('Worksheet 2: Dana Doe')
     expect(samPage).not.toContain('Ben Buyer')
+  })
+
+  it("refuses a buyer's own signed link, and sends over the rate limit, keeping the typed values", async () => {
+    const buyer = crypto.randomUUID()
+    await register({ name: 'Ben Buyer', email: 'ben@example.com', submissionId: buyer })
+    const links = { secret: 'unsubscribe-secret-0123456789', baseUrl: base }
+    const buyersLink = await get(path(await worksheetUrl(links, buyer)))
+    expect(buyersLink.status).toBe(404)
+    expect(await buyersLink.text()).not.toContain('Ben Buyer')
+
+    const link = (await register(realtor))!
+    now = new Date(opening.getTime() + 60_000)
+    const limited = makeApp(3)
+    const statuses: number[] = []
+    let last: Response | undefined
+    for (let i = 0; i < 5; i++) {
+      last = await limited.request(link, { method: 'POST', headers: formHeaders, body: form(worksheetForm) })
+      statuses.push(last.status)
+    }
+    expect(statuses).toEqual([303, 303, 303, 429, 429])
+    const html = await last!.text()
+    expect(html).toContain('Too many worksheets at once')
+    expect(html).toContain('value="Ben Buyer"')
+    expect(await stores.release.listWorksheets(defaultLaunch)).toHaveLength(3)
   })
 })

@@ -24,6 +24,8 @@ export type WorksheetView = {
   options: readonly ChoiceOption[]
   values?: WorksheetValues | undefined
   errors?: WorksheetErrors | undefined
+  /** A refusal of the whole form (too many sends, not stored), shown above it. */
+  notice?: string | undefined
   /** The worksheet just sent, for its notice. */
   sent?: StoredWorksheet | undefined
   /** A time (ISO 8601 or ms) in the launch's time zone and language. */
@@ -105,6 +107,7 @@ function choiceSelect(view: WorksheetView, name: 'choice1' | 'choice2' | 'choice
 }
 
 function errorSummary(view: WorksheetView): string {
+  if (view.notice) return `<div class="box bad" role="alert"><p>${e(view.notice)}</p></div>`
   const errors = Object.entries(view.errors ?? {})
   if (errors.length === 0) return ''
   const items = errors.map(([name, message]) => `<li><a href="#f-${name}">${e(message)}</a></li>`).join('')

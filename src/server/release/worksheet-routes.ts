@@ -136,7 +136,7 @@ function timeOf(launch: WorksheetLaunch): (at: string | number) => string {
   return (at) => format.format(new Date(at))
 }
 
-type PageParts = { values?: WorksheetValues; errors?: WorksheetErrors; sent?: number }
+type PageParts = { values?: WorksheetValues; errors?: WorksheetErrors; notice?: string; sent?: number }
 
 /** Renders the realtor's page from the store as it is now. */
 async function renderPage(c: Context, deps: WorksheetRouteDeps, found: Found, status: number, parts: PageParts = {}) {
@@ -160,6 +160,7 @@ async function renderPage(c: Context, deps: WorksheetRouteDeps, found: Found, st
     options: choiceOptions(lots, launch.texts),
     values: parts.values,
     errors: parts.errors,
+    notice: parts.notice,
     sent: worksheets.find((w: StoredWorksheet) => w.number === parts.sent),
     time: timeOf(launch),
   }
@@ -171,8 +172,7 @@ async function receive(c: Context, deps: WorksheetRouteDeps, found: Found): Prom
   const { launch, lead } = found
   if (!deps.sameSite(c, launch)) return refusedPage(c, launch, 403)
   const values = worksheetValuesOf(await c.req.parseBody())
-  if (await deps.overLimit(c))
-    return renderPage(c, deps, found, 429, { values, errors: { choice1: launch.texts.tooMany } })
+  if (await deps.overLimit(c)) return renderPage(c, deps, found, 429, { values, notice: launch.texts.tooMany })
   const now = deps.clock()
   if (!worksheetStateAt(launch.phases, launch.timeZone, now.getTime()).open) return renderPage(c, deps, found, 403)
   const options = choiceOptions(await deps.release.listLots(launch.slug), launch.texts)
@@ -206,7 +206,7 @@ async function receive(c: Context, deps: WorksheetRouteDeps, found: Found): Prom
     )
   } catch (error) {
     deps.log.error(`worksheets: a worksheet of launch ${logValue(launch.slug)} could not be stored`, error)
-    return renderPage(c, deps, found, 500, { values, errors: { choice1: launch.texts.failed } })
+    return renderPage(c, deps, found, 500, { values, notice: launch.texts.failed })
   }
   deps.log.info(
     `worksheets: worksheet ${stored.number} of launch ${logValue(launch.slug)} received from lead ${lead.id}`,
