@@ -32,7 +32,7 @@ export type ReplySettings = {
    * links.
    */
   documentLinks?: DocumentLink[] | undefined
-  /** A realtor's own link to the launch's worksheet page (release/worksheet-link.ts), after the paragraphs. */
+  /** A realtor's own link to the launch's worksheet page (delivery/document-links.ts), after the paragraphs. */
   worksheetLink?: { label: string; url: string } | undefined
 }
 

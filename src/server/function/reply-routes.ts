@@ -99,7 +99,7 @@ function worksheetLaunchOf(fn: FunctionContext, site: Replying): WorksheetLaunch
   }
 }
 
-/** A realtor's reply links their worksheet page (release/worksheet-link.ts), signed with the same secrets. */
+/** A realtor's reply links their worksheet page (delivery/document-links.ts), signed with the same secrets. */
 function worksheetRoutes(fn: FunctionContext, paths: readonly string[], taking: Replying[], secrets: string[]) {
   const { deps } = fn
   const launches = new Map(taking.map((site) => [site.slug, { site, launch: worksheetLaunchOf(fn, site) }]))

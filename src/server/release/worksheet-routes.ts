@@ -1,6 +1,6 @@
 /**
  * The realtor's worksheet page (issue 45): `<path>/worksheets?id=…&sig=…`, the signed link of the realtor's reply
- * (worksheet-link.ts). No account: the link is the key, and it names one realtor's registration.
+ * (delivery/document-links.ts). No account: the link is the key, and it names one realtor's registration.
  *
  *   well signed, a realtor's registration   200 the page: their clients, the form (or when worksheets open), their
  *                                           worksheets and outcomes; nothing of anyone else's
@@ -31,7 +31,7 @@ import {
   type WorksheetErrors,
   type WorksheetValues,
 } from './worksheet-form.ts'
-import { worksheetsPath, checkWorksheetLink } from './worksheet-link.ts'
+import { worksheetsPath, checkWorksheetLink } from '../delivery/document-links.ts'
 import { receivedMessages } from './worksheet-messages.ts'
 import { worksheetPageHtml, worksheetCss, type WorksheetView } from './worksheet-page.ts'
 
