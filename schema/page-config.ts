@@ -88,7 +88,10 @@ export type PageConfig = {
 }
 
 /** The config as the page's bundle gets it: no head tags (prerendered), and only the page's part of the form. */
-export type ClientPageConfig = Omit<PageConfig, 'seo' | 'form' | 'launch' | 'privacy' | 'phases' | 'documents' | 'worksheets'> & {
+export type ClientPageConfig = Omit<
+  PageConfig,
+  'seo' | 'form' | 'launch' | 'privacy' | 'phases' | 'documents' | 'worksheets'
+> & {
   /** The current phase's banner, when it has one (the page is built once per phase: it never decides the phase). */
   banner?: string
   /** The privacy page, every text decided (schema/privacy.ts). */
