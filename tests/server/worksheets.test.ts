@@ -5,6 +5,8 @@ import { createApp } from '../../src/server/app.ts'
 import { createOutboxWorker, type OutboxWorker } from '../../src/server/delivery/outbox.ts'
 import { createSmtpMailer } from '../../src/server/delivery/smtp-mailer.ts'
 import { createWebhookSender } from '../../src/server/delivery/webhook.ts'
+import { defaultWorksheetTexts } from '../../schema/worksheets.ts'
+import { allocateLot } from '../../src/server/release/allocation.ts'
 import { worksheetUrl } from '../../src/server/delivery/document-links.ts'
 import { createPostgresRelease } from '../../src/server/store/postgres/postgres-release.ts'
 import { createPostgresStore } from '../../src/server/store/postgres/postgres-store.ts'
@@ -282,5 +284,28 @@ describe.each(backends)('the worksheet page on $name', (backend) => {
     expect(html).toContain('Too many worksheets at once')
     expect(html).toContain('value="Ben Buyer"')
     expect(await stores.release.listWorksheets(defaultLaunch)).toHaveLength(3)
+  })
+
+  it("shows the realtor their worksheet's outcome, and mails it in the config's words", async () => {
+    const link = (await register(realtor))!
+    now = new Date(opening.getTime() + 60_000)
+    expect((await post(link, worksheetForm)).status).toBe(303)
+    const [sheet] = await stores.release.listWorksheets(defaultLaunch)
+    const texts = { ...defaultWorksheetTexts, allocatedText: 'Yours: {lot} as {model} at {price}, for {client}.' }
+    const deps = { release: stores.release, clock: () => now, siteName: config.site.name, texts }
+    const decided = await allocateLot(
+      deps,
+      defaultLaunch,
+      { worksheetId: sheet!.id, lot: 'Lot 14', model: 'Maple' },
+      'sam',
+    )
+    expect(decided).toEqual({ ok: true })
+    expect(await (await get(link)).text()).toContain('Allocated: Lot 14 (Maple)')
+    await worker.deliverDue()
+    const outcome = smtp.received.find((m) => m.headers.get('subject')?.[0]?.endsWith(': allocated'))!
+    expect(outcome.rcptTo).toEqual([realtor.email])
+    expect(outcome.headers.get('subject')).toEqual([`${config.site.name}: worksheet 1 for Ben Buyer: allocated`])
+    expect(outcome.decoded).toContain('Yours: Lot 14 as Maple at $899,900, for Ben Buyer.')
+    expect(outcome.decoded).toContain(defaultWorksheetTexts.allocatedNext)
   })
 })
