@@ -141,7 +141,7 @@ describe.each(backends)('the worksheet page on $name', (backend) => {
     })
     expect(res.status).toBe(200)
     await worker.deliverDue()
-    const reply = smtp.received.filter((m) => m.rcptTo[0] === fields.email).at(-1)!
+    const reply = smtp.received.filter((m) => m.rcptTo[0]?.toLowerCase() === String(fields.email).toLowerCase()).at(-1)!
     const link = /^Send a worksheet: (\S+)$/m.exec(reply.decoded)?.[1]
     return link && path(link)
   }
@@ -307,5 +307,20 @@ describe.each(backends)('the worksheet page on $name', (backend) => {
     expect(outcome.headers.get('subject')).toEqual([`${config.site.name}: worksheet 1 for Ben Buyer: allocated`])
     expect(outcome.decoded).toContain('Yours: Lot 14 as Maple at $899,900, for Ben Buyer.')
     expect(outcome.decoded).toContain(defaultWorksheetTexts.allocatedNext)
+  })
+
+  it('gives a realtor who registers again (asking for the link again) a link to the same page', async () => {
+    const first = (await register(realtor))!
+    await register({ name: 'Ben Buyer', email: 'ben@example.com', agent: 'Rita Agent' })
+    now = new Date(opening.getTime() + 60_000)
+    expect((await post(first, worksheetForm)).status).toBe(303)
+    const again = (await register({ ...realtor, email: 'RITA@Agents.example.com' }))!
+    expect(again).not.toBe(first)
+    const html = await (await get(again)).text()
+    expect(html).toContain('Worksheet 1: Ben Buyer')
+    expect(html).toContain('<li>Ben Buyer · ben@example.com · 555-555-0100</li>')
+    expect((await post(again, { ...worksheetForm, clientName: 'Dana Doe' })).status).toBe(303)
+    const sheets = await stores.release.listWorksheets(defaultLaunch)
+    expect(new Set(sheets.map((w) => w.realtorLeadId)).size).toBe(1)
   })
 })

@@ -73,7 +73,8 @@ export type WorksheetRouteDeps = {
   log: { info(message: string): void; error(message: string, error?: unknown): void }
 }
 
-type Found = { lead: StoredLead; launch: WorksheetLaunch; realtorEmail: string }
+/** A link's realtor: their registration, its launch, and the registration their worksheets and clients are under. */
+type Found = { lead: StoredLead; launch: WorksheetLaunch; realtorEmail: string; realtorId: number }
 
 /** The page's headers: never cached, indexed or referred elsewhere (its address is a key), its own strict policy. */
 async function pageResponse(c: Context, html: string, status: number, css: string, headers = {}): Promise<Response> {
@@ -123,7 +124,8 @@ async function realtorOf(c: Context, deps: WorksheetRouteDeps): Promise<Found | 
   const launch = lead && deps.launchOf(lead.launch)
   const realtorEmail = typeof lead?.fields.email === 'string' ? singleAddress(lead.fields.email) : undefined
   if (!lead || !launch || !isRealtorLead(lead.fields) || !realtorEmail) return refusedPage(c, deps.fallback, 404)
-  return { lead, launch, realtorEmail }
+  // A realtor who registered again (the way to ask for the link again) sees the same page from either link.
+  return { lead, launch, realtorEmail, realtorId: await deps.release.firstRealtorLead(lead.id) }
 }
 
 /** The launch's time in its zone and language. */
@@ -140,10 +142,10 @@ type PageParts = { values?: WorksheetValues; errors?: WorksheetErrors; notice?: 
 
 /** Renders the realtor's page from the store as it is now. */
 async function renderPage(c: Context, deps: WorksheetRouteDeps, found: Found, status: number, parts: PageParts = {}) {
-  const { launch, lead } = found
+  const { launch, realtorId } = found
   const [clients, worksheets, lots] = await Promise.all([
-    deps.release.clientsOf(lead.id),
-    deps.release.listWorksheets(launch.slug, lead.id),
+    deps.release.clientsOf(realtorId),
+    deps.release.listWorksheets(launch.slug, realtorId),
     deps.release.listLots(launch.slug),
   ])
   const url = new URL(c.req.url)
@@ -195,7 +197,7 @@ async function receive(c: Context, deps: WorksheetRouteDeps, found: Found): Prom
     stored = await deps.release.saveWorksheet(
       {
         launch: launch.slug,
-        realtorLeadId: lead.id,
+        realtorLeadId: found.realtorId,
         realtorEmail: found.realtorEmail,
         ...checked.worksheet,
         choices: checked.choices,

@@ -124,6 +124,12 @@ export interface ReleaseStore {
    * agentRegistrationOf reads it: a client is one realtor's). In registration order, at most 500.
    */
   clientsOf(realtorLeadId: number): Promise<RealtorClient[]>
+  /**
+   * The realtor's first registration of the launch (isRealtor yes, the same e-mail, trimmed, any case), the one their
+   * worksheets and clients belong to whichever of their registrations' links they open; the lead itself when none is
+   * earlier.
+   */
+  firstRealtorLead(leadId: number): Promise<number>
   /** The worksheets naming this client's address (trimmed, any case), any launch: leads:access. */
   worksheetsOfClient(email: string): Promise<StoredWorksheet[]>
   /** Erases the worksheets naming this client's address; their lots stay as they are. The number erased. */
@@ -245,4 +251,12 @@ export function namedAgentCondition(field: (alias: string, name: string) => stri
     AND NOT EXISTS (SELECT 1 FROM ${leads} e WHERE coalesce(e.launch, '') = coalesce(r.launch, '')
       AND e.id <> r.id AND e.id <> c.id AND lower(coalesce(${field('e', 'isRealtor')}, '')) = 'yes'
       AND ${agent} IN ${names('e')} AND (e.created_at < r.created_at OR (e.created_at = r.created_at AND e.id < r.id)))`
+}
+
+/** The statement of firstRealtorLead: `?` (or $1) the lead's id; `field(alias, name)` as namedAgentCondition's. */
+export function firstRealtorStatement(field: (alias: string, name: string) => string, leads: string, param: string) {
+  const email = (alias: string) => `lower(trim(coalesce(${field(alias, 'email')}, '')))`
+  return `SELECT o.id FROM ${leads} AS r JOIN ${leads} AS o ON coalesce(o.launch, '') = coalesce(r.launch, '')
+    AND ${email('o')} = ${email('r')} AND lower(coalesce(${field('o', 'isRealtor')}, '')) = 'yes'
+    WHERE r.id = ${param} ORDER BY o.created_at, o.id LIMIT 1`
 }

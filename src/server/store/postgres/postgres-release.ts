@@ -5,6 +5,7 @@
 import type { SqlQueryable } from '../sql-queryable.ts'
 import {
   compareLots,
+  firstRealtorStatement,
   lotOf,
   namedAgentCondition,
   worksheetOf,
@@ -137,6 +138,10 @@ export function createPostgresRelease(db: SqlQueryable): ReleaseStore {
     async decide(id, outcome, reason, by, at, messages) {
       const { rows } = await db.query(decideStatement, [id, outcome, reason, at, by, messagesJson(id, messages)])
       return Number((rows[0] as { done: string }).done) === 1
+    },
+    async firstRealtorLead(leadId) {
+      const { rows } = await db.query(firstRealtorStatement(postgresField, 'public.leads', '$1'), [leadId])
+      return rows.length > 0 ? Number((rows[0] as { id: string | number }).id) : leadId
     },
     async clientsOf(realtorLeadId) {
       return (await db.query(clientsStatement, [realtorLeadId])).rows as RealtorClient[]

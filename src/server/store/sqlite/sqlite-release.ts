@@ -4,6 +4,7 @@
 import Database from 'better-sqlite3'
 import {
   compareLots,
+  firstRealtorStatement,
   lotOf,
   namedAgentCondition,
   sameLot,
@@ -66,6 +67,7 @@ export function openSqliteRelease(
   )
   const eraseClient = db.prepare<[string]>('DELETE FROM worksheets WHERE lower(trim(client_email)) = ?')
   const clientsOf = db.prepare<[number], RealtorClient>(clientsStatement)
+  const firstRealtor = db.prepare<[number], { id: number }>(firstRealtorStatement(sqliteField, 'leads', '?'))
   const key = (email: string) => email.trim().toLowerCase()
   return {
     importLots: (launch, lots, at) => settle(() => importLots.immediate(launch, lots, at)),
@@ -96,6 +98,7 @@ export function openSqliteRelease(
     decide: (id, outcome, reason, by, at, messages) =>
       settle(() => decide.immediate(id, outcome, reason, by, at, messages)),
     clientsOf: (realtorLeadId) => settle(() => clientsOf.all(realtorLeadId)),
+    firstRealtorLead: (leadId) => settle(() => firstRealtor.get(leadId)?.id ?? leadId),
     worksheetsOfClient: (email) => settle(() => ofClient.all(key(email)).map(worksheetOf)),
     eraseWorksheetsOfClient: (email) => settle(() => eraseClient.run(key(email)).changes),
     close: () => db.close(),
@@ -119,6 +122,7 @@ function emptyRelease(): ReleaseStore & { close(): void } {
     saveWorksheet: refused,
     listWorksheets: none,
     clientsOf: none,
+    firstRealtorLead: (leadId) => Promise.resolve(leadId),
     allocate: refused,
     decide: refused,
     worksheetsOfClient: none,
