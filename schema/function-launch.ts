@@ -4,6 +4,7 @@ import type { ReplyConfig } from './reply.ts'
 import type { Phase } from './phases.ts'
 import { privacyPageOf, privacyPagePath } from './privacy.ts'
 import { functionDocumentsOf, type FunctionDocuments } from './documents.ts'
+import { worksheetTextsOf, type WorksheetTexts } from './worksheets.ts'
 
 /**
  * What the send-contact-email function knows of one launch: everything it needs to accept, store and answer a
@@ -51,13 +52,18 @@ export type FunctionLaunch = {
    * serves. The files themselves are read from the launch's folder (Node) or the function's copy of them (Deno).
    */
   documents?: FunctionDocuments
+  /**
+   * The worksheets' words (page.config.json `worksheets`, every text decided), when a phase has a worksheet window: the
+   * realtor's reply then links the worksheet page.
+   */
+  worksheets?: { texts: WorksheetTexts }
 }
 
 /** The function's copy of page.config.json `phases` (schema/phase-schedule.ts decides with it). */
 export type FunctionPhases = {
   current: string
   timeZone?: string
-  list: Array<Pick<Phase, 'name' | 'starts' | 'reply' | 'announcement'>>
+  list: Array<Pick<Phase, 'name' | 'starts' | 'reply' | 'announcement' | 'worksheets'>>
 }
 
 /** The function's bundle file: every launch it serves, and the one a caller that names none gets. */
@@ -109,15 +115,19 @@ export function functionLaunchOf(config: PageConfig): FunctionLaunch {
           phases: {
             current: config.phases.current,
             ...(config.launch.timeZone ? { timeZone: config.launch.timeZone } : {}),
-            list: config.phases.list.map(({ name, starts, reply, announcement }) => ({
+            list: config.phases.list.map(({ name, starts, reply, announcement, worksheets }) => ({
               name,
               ...(starts ? { starts } : {}),
               ...(reply ? { reply } : {}),
               ...(announcement ? { announcement } : {}),
+              ...(worksheets ? { worksheets } : {}),
             })),
           },
         }
       : {}),
     ...(config.documents ? { documents: functionDocumentsOf(config.documents) } : {}),
+    ...(config.phases?.list.some((phase) => phase.worksheets)
+      ? { worksheets: { texts: worksheetTextsOf(config.worksheets) } }
+      : {}),
   }
 }

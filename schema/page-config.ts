@@ -3,6 +3,7 @@ import type { FromConfigSchema } from './parts.ts'
 import { phasesSchema, type PhasesConfig } from './phases.ts'
 import { privacySchema, type PrivacyConfig, type PrivacyPage } from './privacy.ts'
 import { documentsSchema, type DocumentsConfig } from './documents.ts'
+import { worksheetsSchema, type WorksheetsConfig } from './worksheets.ts'
 import { footerSchema, headerSchema, sectionsSchema, type Section } from './sections.ts'
 import { seoSchema, siteSchema, type Seo, type Site } from './site.ts'
 import { formSchema, modalSchema, type ClientFormConfig, type FormConfig, type ModalProps } from './form-config.ts'
@@ -61,6 +62,7 @@ export const pageConfigSchema = {
     privacy: privacySchema,
     phases: phasesSchema,
     documents: documentsSchema,
+    worksheets: worksheetsSchema,
   },
   required: ['configVersion', 'launch', 'site', 'seo', 'header', 'sections', 'footer', 'modal', 'form', 'notFound'],
   additionalProperties: false,
@@ -82,10 +84,14 @@ export type PageConfig = {
   privacy?: PrivacyConfig
   phases?: PhasesConfig
   documents?: DocumentsConfig
+  worksheets?: WorksheetsConfig
 }
 
 /** The config as the page's bundle gets it: no head tags (prerendered), and only the page's part of the form. */
-export type ClientPageConfig = Omit<PageConfig, 'seo' | 'form' | 'launch' | 'privacy' | 'phases' | 'documents'> & {
+export type ClientPageConfig = Omit<
+  PageConfig,
+  'seo' | 'form' | 'launch' | 'privacy' | 'phases' | 'documents' | 'worksheets'
+> & {
   /** The current phase's banner, when it has one (the page is built once per phase: it never decides the phase). */
   banner?: string
   /** The privacy page, every text decided (schema/privacy.ts). */

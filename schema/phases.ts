@@ -1,4 +1,5 @@
 import type { JSONSchema } from 'json-schema-to-ts'
+import { worksheetWindowSchema, type WorksheetWindow } from './worksheets.ts'
 import { eyebrowSchema, headingSchema, hrefSchema, introSchema, stringListSchema } from './parts.ts'
 
 /**
@@ -186,6 +187,7 @@ export const phaseSchema = {
       required: ['subject', 'text'],
       additionalProperties: false,
     },
+    worksheets: worksheetWindowSchema,
   },
   required: ['name'],
   additionalProperties: false,
@@ -235,6 +237,8 @@ export type Phase = {
   reply?: { subject?: string; greeting?: string; paragraphs?: string[] }
   /** Sent once to the list when the phase starts by itself (delivery/phase-announcements.ts). */
   announcement?: { subject: string; text: string }
+  /** When realtors may send worksheets in this phase (schema/worksheets.ts). */
+  worksheets?: WorksheetWindow
 }
 
 /** page.config.json `phases`. */

@@ -13,7 +13,17 @@ export function toClientConfig(
 ): ClientPageConfig {
   // Never the phases: a page is built for one phase (schema/phase-apply.ts), and the others' words are not for it.
   // Never the documents: a document has no public address, and the page has no business naming its file.
-  const { seo: _seo, form, launch, privacy: _privacy, phases: _phases, documents: _documents, ...rest } = config
+  // Never the worksheets' words: they are the realtors' page's and e-mails', not the launch page's.
+  const {
+    seo: _seo,
+    form,
+    launch,
+    privacy: _privacy,
+    phases: _phases,
+    documents: _documents,
+    worksheets: _worksheets,
+    ...rest
+  } = config
   const privacy = privacyPageOf(config)
   return {
     ...rest,

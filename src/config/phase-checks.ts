@@ -88,6 +88,7 @@ export function checkPhases(data: Json): Finding[] {
     }
     findings.push(...checkHidden(phase, at, data.sections), ...checkLinksToHidden(data, phase, index))
     findings.push(...checkAnnouncement(phase, at, isObject(data.reply)))
+    findings.push(...checkWorksheetWindow(phase, at, timeZone))
     if (typeof phase.starts !== 'string' || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/.test(phase.starts)) return
     const instant = wallClockInstant(phase.starts, timeZone)
     if (instant === undefined) {
@@ -259,4 +260,37 @@ export function listAnchorLinks(data: unknown): { at: Segment[]; href: string }[
   }
   visit(data, [])
   return found
+}
+
+const wallClockText = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/
+
+/**
+ * A phase's worksheet window: "opens" and "closes" are real dates and times (the schema checks their shape), and it
+ * closes after it opens.
+ */
+function checkWorksheetWindow(phase: Json, at: Segment[], timeZone: string): Finding[] {
+  if (!isObject(phase.worksheets)) return []
+  const here: Segment[] = [...at, 'worksheets']
+  const findings: Finding[] = []
+  const instants: Record<string, number | undefined> = {}
+  for (const key of ['opens', 'closes']) {
+    const value = phase.worksheets[key]
+    if (typeof value !== 'string' || !wallClockText.test(value)) continue
+    instants[key] = wallClockInstant(value, timeZone)
+    if (instants[key] !== undefined) continue
+    findings.push({
+      at: [...here, key],
+      message: `${describePath([...here, key])} is ${describeValue(value)}, which is not a date and time on the calendar.`,
+      fix: 'Write a real date and a time from 00:00 to 23:59, e.g. "2026-03-14T10:00".',
+    })
+  }
+  const { opens, closes } = instants
+  if (opens !== undefined && closes !== undefined && closes <= opens) {
+    findings.push({
+      at: [...here, 'closes'],
+      message: `${describePath([...here, 'closes'])} (${String(phase.worksheets.closes)}) is not after ${describePath([...here, 'opens'])} (${String(phase.worksheets.opens)}): worksheets would never be open.`,
+      fix: 'Make "closes" later than "opens", or leave "closes" out to keep worksheets open.',
+    })
+  }
+  return findings
 }

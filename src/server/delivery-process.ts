@@ -41,7 +41,9 @@ function takeLaunches(list: DeliveryLaunches): void {
   launches = new Map(
     list.map(({ contract, linkBase }) => {
       const links = contract.reply ? { secret: unsubscribeSecret, baseUrl: linkBase, hmac: hmacSha256 } : undefined
-      return [contract.slug, composingLaunchOf(launchSiteOf(contract, { notifyEmail, links }), timeZone)]
+      // The Node server serves the worksheet page (it opens the release store): a realtor's reply may link it.
+      const site = launchSiteOf(contract, { notifyEmail, links, worksheets: true })
+      return [contract.slug, composingLaunchOf(site, timeZone)]
     }),
   )
 }

@@ -74,8 +74,13 @@ export async function startNodeServer(
   const webhook = mail.webhook !== undefined
   const suppressionKeyOf = erasure.keyOf
   const { store, rateLimiter } = opened
+  // The inventory and worksheets beside the leads: the realtors' worksheet page and the page's "left" counts.
+  const release = openReleaseStore({ dataDir, pool: opened.database })
   const functionDeps = { settings, clock, store, rateLimiter, delivery, links, clientAddress, webhook, visits }
-  const live = createLiveLaunches(initial, createFunctionMaker({ ...functionDeps, suppressionKeyOf }))
+  const live = createLiveLaunches(
+    initial,
+    createFunctionMaker({ ...functionDeps, suppressionKeyOf, release: release.store }),
+  )
   alertBrokenLaunches(alerts, initial)
   const port = { now: settings.port }
   const localUrlOf = (launch: Pick<LiveLaunch, 'slug' | 'isDefault'>) =>
@@ -89,7 +94,6 @@ export async function startNodeServer(
   mountSiteHeaders(site, pick)
   site.get('/healthz', healthHandler(store, undefined, launchHealthOf(live)))
   // What is left of each launch's inventory, for its home types section (release/left-counts.ts).
-  const release = openReleaseStore({ dataDir, pool: opened.database })
   addLeftCountsRoute(site, { release: release.store, launchOf: async (c) => (await pick(c)).launch.slug })
   mountFunction(site, pick)
   const leadsDeps: NodeLeadsDeps = {

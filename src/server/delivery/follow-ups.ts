@@ -10,6 +10,9 @@ import { isRealtorLead, replyForLead } from './realtor.ts'
 import { composeReply, replyMessageId, type ReplySettings } from './reply.ts'
 import { documentLinksFor } from './document-links.ts'
 import { composeWebhook } from './webhook.ts'
+import { worksheetUrl } from './document-links.ts'
+import { hasWorksheetWindow, type WorksheetPhases, type WorksheetTexts } from '../../../schema/worksheets.ts'
+import { deliverySettings } from './settings.ts'
 import type { NotificationForm } from './notification.ts'
 import type { LinkSettings } from './unsubscribe.ts'
 import type { AddressKey, LeadStore, NewLead, NewMessage, OutgoingMail } from '../store/store.ts'
@@ -30,6 +33,22 @@ export type FollowUpLaunch = {
   form: NotificationForm
   /** The launch's documents: each reply links those offered in the lead's phase, to its kind (buyer or realtor). */
   documents?: FunctionDocuments | undefined
+  /** The worksheets' words, when this server serves the launch's worksheet page: a realtor's reply links it. */
+  worksheets?: { texts: WorksheetTexts } | undefined
+  /** The launch's phases: their worksheet windows say whether the realtor's reply links the worksheet page. */
+  phases?: WorksheetPhases | undefined
+}
+
+/** A realtor's link to the worksheet page, while the launch has a worksheet window open or ahead at `now`. */
+async function worksheetLinkFor(
+  lead: Pick<NewLead, 'fields' | 'submissionId'>,
+  launch: FollowUpLaunch & { reply: NonNullable<FollowUpLaunch['reply']> },
+  now: Date,
+): Promise<ReplySettings['worksheetLink']> {
+  const { worksheets, phases } = launch
+  const zone = phases?.timeZone ?? deliverySettings.NOTIFY_TIME_ZONE.default
+  if (!worksheets || !isRealtorLead(lead.fields) || !hasWorksheetWindow(phases, zone, now.getTime())) return undefined
+  return { label: worksheets.texts.replyLinkLabel, url: await worksheetUrl(launch.reply.links, lead.submissionId) }
 }
 
 /** The reply's settings for a lead of `launch` (which has a reply), its document links made at `now`. */
@@ -53,6 +72,7 @@ async function replySettingsFor(
       documents && offered.length > 0
         ? await documentLinksFor(launch.reply.links, lead.submissionId, offered, now, documents.linkDays)
         : [],
+    worksheetLink: await worksheetLinkFor(lead, launch, now),
   }
 }
 

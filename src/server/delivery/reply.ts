@@ -32,6 +32,8 @@ export type ReplySettings = {
    * links.
    */
   documentLinks?: DocumentLink[] | undefined
+  /** A realtor's own link to the launch's worksheet page (delivery/document-links.ts), after the paragraphs. */
+  worksheetLink?: { label: string; url: string } | undefined
 }
 
 /**
@@ -92,6 +94,7 @@ export async function composeReply(
     fill(config.greeting),
     '',
     ...config.paragraphs.flatMap((p) => [fill(p), '']),
+    ...(settings.worksheetLink ? [`${settings.worksheetLink.label}: ${settings.worksheetLink.url}`, ''] : []),
     ...(documents.length > 0
       ? [config.documentsHeading ?? '', ...documents.map((d) => `- ${d.label}: ${d.url}`), '']
       : []),
@@ -117,6 +120,7 @@ export async function composeReply(
     '<html><body style="font-family:system-ui,sans-serif;font-size:16px;line-height:1.5;color:#111;max-width:600px">',
     p(escapeHtml(fill(config.greeting))),
     ...config.paragraphs.map((text) => p(escapeHtml(fill(text)))),
+    ...(settings.worksheetLink ? [p(a(settings.worksheetLink.url, settings.worksheetLink.label))] : []),
     ...(documents.length > 0
       ? [
           config.documentsHeading ? p(escapeHtml(config.documentsHeading), 'margin:0 0 8px') : '',

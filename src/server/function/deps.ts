@@ -2,6 +2,7 @@ import type { Context } from 'hono'
 import type { RateLimiter } from '../registration/rate-limit.ts'
 import type { LaunchSite } from '../site/launch-site.ts'
 import type { VisitImageCounter } from '../site/visit-requests.ts'
+import type { ReleaseStore } from '../store/release.ts'
 import type { AddressKey, LeadStore } from '../store/store.ts'
 
 /** Where the app reports what happened; console by default. Never given visitors' personal data. */
@@ -78,4 +79,10 @@ export type AppDeps = {
    * server reads the launch's folder, the Deno function its own copy. Absent: every document link answers 404.
    */
   documentFiles?: (launch: string, file: string) => Promise<Uint8Array | undefined>
+  /**
+   * The release store beside the leads (inventory and worksheets): with it, a launch whose phases have a worksheet
+   * window serves its realtors' worksheet page (release/worksheet-routes.ts) and their reply links it. Absent (the
+   * Deno function): no worksheet page, and no link to one.
+   */
+  release?: ReleaseStore | undefined
 }

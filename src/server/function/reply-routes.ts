@@ -3,7 +3,10 @@ import type { ReplyConfig } from '../../../schema/reply.ts'
 import { createDocumentRoutes, type DocumentLaunch } from '../delivery/document-routes.ts'
 import { composeDocumentsReply } from '../delivery/follow-ups.ts'
 import { createUnsubscribeRoutes, type UnsubscribePageTexts } from '../delivery/unsubscribe.ts'
+import { requestHost } from '../registration/caller.ts'
 import { rateLimitKey } from '../registration/client-address.ts'
+import { formPostOrigin } from '../registration/form-post.ts'
+import { createWorksheetRoutes, type WorksheetLaunch } from '../release/worksheet-routes.ts'
 import type { LaunchSite } from '../site/launch-site.ts'
 import type { FunctionContext } from './context.ts'
 
@@ -82,6 +85,46 @@ function documentRoutes(
   })
 }
 
+function worksheetLaunchOf(fn: FunctionContext, site: Replying): WorksheetLaunch {
+  return {
+    slug: site.slug,
+    siteName: site.site.name,
+    lang: site.site.lang,
+    pageCss: site.reply.pageCss,
+    texts: site.worksheets!.texts,
+    phases: site.phases,
+    timeZone: site.phases?.timeZone ?? fn.timeZone,
+    desk: site.realtorEmail ?? site.notifyEmail,
+    fromName: site.reply.config.sender.name,
+  }
+}
+
+/** A realtor's reply links their worksheet page (delivery/document-links.ts), signed with the same secrets. */
+function worksheetRoutes(fn: FunctionContext, paths: readonly string[], taking: Replying[], secrets: string[]) {
+  const { deps } = fn
+  const launches = new Map(taking.map((site) => [site.slug, { site, launch: worksheetLaunchOf(fn, site) }]))
+  const first = launches.get(deps.defaultLaunch) ?? [...launches.values()][0]!
+  return createWorksheetRoutes(paths, {
+    store: deps.store,
+    release: deps.release!,
+    secrets,
+    launchOf: (slug) => launches.get(slug)?.launch,
+    fallback: first.launch,
+    sameSite: (c, launch) => {
+      const origin = formPostOrigin(c.req.header('origin'), c.req.header('referer'))
+      if (origin === undefined || !URL.canParse(origin)) return false
+      const host = requestHost(c, deps.trustProxy ?? 0)
+      return new URL(origin).host === host || (launches.get(launch.slug)?.site.origins.includes(origin) ?? false)
+    },
+    overLimit: async (c) => !(await fn.limiter.hit(rateLimitKey(fn.clientAddressOf(c)), fn.clock().getTime())).allowed,
+    webhook: deps.webhook === true,
+    onQueued: deps.onLeadStored,
+    clock: fn.clock,
+    newId: fn.newId,
+    log: fn.log,
+  })
+}
+
 /** The pages a reply's links open (unsubscribe, documents), for the launches that reply; none without one. */
 export function replyRoutes(fn: FunctionContext, paths: readonly string[]): Hono {
   const routes = new Hono()
@@ -91,5 +134,7 @@ export function replyRoutes(fn: FunctionContext, paths: readonly string[]): Hono
   routes.route('/', unsubscribeRoutes(fn, paths, replying, secrets))
   const documented = new Map(replying.filter((site) => site.documents !== undefined).map((site) => [site.slug, site]))
   if (documented.size > 0) routes.route('/', documentRoutes(fn, paths, documented, secrets))
+  const taking = replying.filter((site) => site.worksheets !== undefined)
+  if (fn.deps.release && taking.length > 0) routes.route('/', worksheetRoutes(fn, paths, taking, secrets))
   return routes
 }

@@ -5,12 +5,17 @@
  * because the lot went first is answered with who has it.
  */
 import type { OutgoingMail } from '../store/messages.ts'
+import { headerSafe } from '../delivery/mailer.ts'
 import type { AllocationResult, ReleaseStore, StoredLot, StoredWorksheet, WorksheetMessage } from '../store/release.ts'
 import { escapeHtml } from '../delivery/escape-html.ts'
+import { defaultWorksheetTexts, fillWorksheetText, type WorksheetTexts } from '../../../schema/worksheets.ts'
 import type { Proposal } from './allocate-in-order.ts'
 
-/** What the decisions need: the store, the clock, and the launch's name for the e-mails. */
-export type AllocationDeps = { release: ReleaseStore; clock: () => Date; siteName: string }
+/**
+ * What the decisions need: the store, the clock, and the launch's name and worksheet words (page.config.json
+ * `worksheets.texts`; absent: the defaults) for the e-mails.
+ */
+export type AllocationDeps = { release: ReleaseStore; clock: () => Date; siteName: string; texts?: WorksheetTexts }
 
 /** A decision's outcome as the board shows it: done, or refused with the sentence to show (409 or 404). */
 export type Decision = { ok: true } | { ok: false; status: 404 | 409; error: string }
@@ -20,34 +25,48 @@ type Outcome =
 
 const dollars = (price: number) => `$${price.toLocaleString('en-CA')}`
 
-/** The realtor's e-mail of an outcome. */
-function outcomeMail(worksheet: StoredWorksheet, outcome: Outcome, siteName: string, at: Date): OutgoingMail {
-  const head = `${siteName}: worksheet ${worksheet.number} for ${worksheet.clientName}`
-  const lines =
+/** The realtor's e-mail of an outcome, in the launch's words. */
+function outcomeMail(worksheet: StoredWorksheet, outcome: Outcome, words: Words, at: Date): OutgoingMail {
+  const t = words.texts
+  const values = {
+    site: words.siteName,
+    number: worksheet.number,
+    client: worksheet.clientName,
+    ...(outcome.kind === 'allocated'
+      ? { lot: outcome.lot, model: outcome.model, price: dollars(outcome.price) }
+      : { reason: outcome.reason }),
+  }
+  const [subject, lines] =
     outcome.kind === 'allocated'
-      ? [
-          `${outcome.lot} (${outcome.model}, ${dollars(outcome.price)}) is allocated to your client ${worksheet.clientName}.`,
-          'Next: the sales office will contact you to book the signing; bring the first deposit as the deposit structure says.',
-        ]
+      ? [t.allocatedSubject, [t.allocatedText, t.allocatedNext]]
       : outcome.kind === 'waitlisted'
-        ? [`Your client ${worksheet.clientName} is on the waitlist: ${outcome.reason}`]
-        : [`Worksheet ${worksheet.number} is declined: ${outcome.reason}`]
+        ? [t.waitlistedSubject, [t.waitlistedText]]
+        : [t.declinedSubject, [t.declinedText]]
+  const filled = lines.map((line) => fillWorksheetText(line, values))
   const key = `worksheet-${worksheet.id}-decided-${at.getTime()}`
   return {
     to: worksheet.realtorEmail,
-    subject: `${head}: ${outcome.kind}`,
-    text: lines.join('\n\n') + '\n',
-    html: lines.map((l) => `<p>${escapeHtml(l)}</p>`).join(''),
+    subject: headerSafe(fillWorksheetText(subject, values)).slice(0, 200),
+    text: filled.join('\n\n') + '\n',
+    html: filled.map((l) => `<p>${escapeHtml(l)}</p>`).join(''),
     messageId: `<${key}@worksheets.invalid>`,
     idempotencyKey: key,
   }
 }
 
+/** The launch's name and worksheet words, as the e-mails read them. */
+type Words = { siteName: string; texts: WorksheetTexts }
+
+const wordsOf = (deps: AllocationDeps): Words => ({
+  siteName: deps.siteName,
+  texts: deps.texts ?? defaultWorksheetTexts,
+})
+
 /** The e-mail and the CRM call of a decision. */
 export function decisionMessages(
   worksheet: StoredWorksheet,
   outcome: Outcome,
-  siteName: string,
+  words: Words,
   at: Date,
 ): WorksheetMessage[] {
   const body = JSON.stringify({
@@ -56,7 +75,7 @@ export function decisionMessages(
     data: { launch: worksheet.launch, worksheet: worksheet.number, outcome: outcome.kind, ...outcome, kind: undefined },
   })
   return [
-    { kind: 'reply', event: 'decided', mail: outcomeMail(worksheet, outcome, siteName, at) },
+    { kind: 'reply', event: 'decided', mail: outcomeMail(worksheet, outcome, words, at) },
     { kind: 'webhook', event: 'decided.webhook', webhook: { id: crypto.randomUUID(), body } },
   ]
 }
@@ -97,7 +116,7 @@ export async function allocateLot(
     return { ok: false, status: 409, error: `${choice.lot} does not take the ${choice.model} model.` }
   const at = deps.clock()
   const outcome: Outcome = { kind: 'allocated', lot: lot.lot, model: choice.model, price: lot.price }
-  const messages = decisionMessages(worksheet, outcome, deps.siteName, at)
+  const messages = decisionMessages(worksheet, outcome, wordsOf(deps), at)
   const result = await deps.release.allocate(choice, by, at.toISOString(), messages)
   return result.ok ? { ok: true } : refusal(result, choice.lot)
 }
@@ -116,9 +135,9 @@ export async function decideWorksheet(
   const worksheet = (known ?? (await deps.release.listWorksheets(launch))).find((w) => w.id === decision.worksheetId)
   if (!worksheet) return { ok: false, status: 404, error: `There is no such worksheet in ${launch}.` }
   const at = deps.clock()
-  const words = reason || 'none of its choices is available now; it keeps its place in order.'
-  const messages = decisionMessages(worksheet, { kind: decision.outcome, reason: words }, deps.siteName, at)
-  const done = await deps.release.decide(worksheet.id, decision.outcome, words, by, at.toISOString(), messages)
+  const why = reason || wordsOf(deps).texts.waitlistReason
+  const messages = decisionMessages(worksheet, { kind: decision.outcome, reason: why }, wordsOf(deps), at)
+  const done = await deps.release.decide(worksheet.id, decision.outcome, why, by, at.toISOString(), messages)
   return done ? { ok: true } : { ok: false, status: 409, error: 'This worksheet was already decided.' }
 }
 

@@ -40,13 +40,19 @@ export type LaunchSiteOptions = {
   phasePages?: Record<string, string> | undefined
   /** The leads page's own address (PUBLIC_URL or STUDIO_HOST), for the assignee's link. */
   leadsUrl?: string | undefined
+  /**
+   * Whether this entry serves the worksheet page (it has the release store): without it the launch's `worksheets` is
+   * dropped, so no reply links a page that is not there.
+   */
+  worksheets?: boolean | undefined
 }
 
 /** The app's launch for a launch of the bundle (or of a loaded config) and the entry's settings. */
 export function launchSiteOf(launch: FunctionLaunch, options: LaunchSiteOptions = {}): LaunchSite {
-  const { reply, ...rest } = launch
+  const { reply, worksheets, ...rest } = launch
   return {
     ...rest,
+    ...(worksheets && options.worksheets ? { worksheets } : {}),
     // A version built before privacy pages (published earlier, not rebuilt since) names none: its canonical origin's.
     privacy: launch.privacy ?? { url: `${launch.origins[0]}/privacy`, label: 'Privacy' },
     notifyEmail: options.notifyEmail ?? launch.notifyEmail,

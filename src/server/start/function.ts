@@ -11,6 +11,7 @@ import { launchSiteOf } from '../site/launch-site.ts'
 import type { LaunchVersion } from '../site/launch-version.ts'
 import type { FunctionMaker, LiveLaunch } from '../site/live-launches.ts'
 import type { VisitImageCounter } from '../site/visit-requests.ts'
+import type { ReleaseStore } from '../store/release.ts'
 import type { AddressKey, LeadStore } from '../store/store.ts'
 
 // The function's own 404 (a path under its paths that it does not answer): the site's 404 page answers instead.
@@ -32,6 +33,8 @@ export type FunctionDeps = {
   webhook: boolean
   suppressionKeyOf: (email: string) => Promise<AddressKey>
   visits: VisitImageCounter
+  /** The inventory and worksheets beside the leads: the realtors' worksheet page. */
+  release: ReleaseStore
 }
 
 type Served = LiveLaunch & { version: LaunchVersion }
@@ -53,6 +56,7 @@ function launchSitesOf(deps: FunctionDeps, launchesServed: readonly Served[]) {
       // A plain form post (no JavaScript) with fields to correct is answered with the launch's home page, filled in.
       formPageHtml: version.home,
       phasePages: version.phaseHomes,
+      worksheets: true,
     }),
   )
 }
@@ -76,6 +80,7 @@ function functionAppOf(deps: FunctionDeps, ...[launchesServed, defaultSlug, laun
     webhook: deps.webhook,
     suppressionKeyOf: deps.suppressionKeyOf,
     visits: deps.visits,
+    release: deps.release,
     documentFiles: createDocumentFiles((slug) => launchesServed.find((launch) => launch.slug === slug)?.configFile),
   })
 }

@@ -77,6 +77,9 @@ export type WorksheetMessage =
   | { kind: 'reply' | 'notification'; event: string; mail: object }
   | { kind: 'webhook'; event: string; webhook: { id: string; body: string } }
 
+/** A client as the realtor's worksheet page lists it: what the client typed when registering. */
+export type RealtorClient = { name: string; email: string; phone: string }
+
 /** An allocation asked for: which worksheet gets which lot with which model. */
 export type Allocation = { worksheetId: number; lot: string; model: string }
 
@@ -115,6 +118,18 @@ export interface ReleaseStore {
     at: string,
     messages: WorksheetMessage[],
   ): Promise<boolean>
+  /**
+   * A realtor's clients: the registrations of the realtor's launch whose agent (field `agent`) is the realtor's name or
+   * e-mail (trimmed, any case), when no earlier realtor registration of the launch has that name or e-mail (as
+   * agentRegistrationOf reads it: a client is one realtor's). In registration order, at most 500.
+   */
+  clientsOf(realtorLeadId: number): Promise<RealtorClient[]>
+  /**
+   * The realtor's first registration of the launch (isRealtor yes, the same e-mail, trimmed, any case), the one their
+   * worksheets and clients belong to whichever of their registrations' links they open; the lead itself when none is
+   * earlier.
+   */
+  firstRealtorLead(leadId: number): Promise<number>
   /** The worksheets naming this client's address (trimmed, any case), any launch: leads:access. */
   worksheetsOfClient(email: string): Promise<StoredWorksheet[]>
   /** Erases the worksheets naming this client's address; their lots stay as they are. The number erased. */
@@ -220,4 +235,28 @@ export function worksheetOf(row: WorksheetRow): StoredWorksheet {
     decidedAt: row.decided_at === null ? null : iso(row.decided_at),
     decidedBy: row.decided_by,
   }
+}
+
+/**
+ * The SQL condition "the lead `c` named the realtor `r` as its agent, and no earlier realtor registration `e` of the
+ * launch has that name or e-mail"; `leads` is the leads table's name, `field(alias, name)` reads a field as text in
+ * the store's dialect.
+ */
+export function namedAgentCondition(field: (alias: string, name: string) => string, leads: string): string {
+  const agent = `lower(trim(${field('c', 'agent')}))`
+  const names = (alias: string) =>
+    `(lower(trim(coalesce(${field(alias, 'name')}, ''))), lower(trim(coalesce(${field(alias, 'email')}, ''))))`
+  return `coalesce(c.launch, '') = coalesce(r.launch, '') AND c.id <> r.id AND ${field('c', 'agent')} IS NOT NULL
+    AND ${agent} <> '' AND ${agent} IN ${names('r')}
+    AND NOT EXISTS (SELECT 1 FROM ${leads} e WHERE coalesce(e.launch, '') = coalesce(r.launch, '')
+      AND e.id <> r.id AND e.id <> c.id AND lower(coalesce(${field('e', 'isRealtor')}, '')) = 'yes'
+      AND ${agent} IN ${names('e')} AND (e.created_at < r.created_at OR (e.created_at = r.created_at AND e.id < r.id)))`
+}
+
+/** The statement of firstRealtorLead: `?` (or $1) the lead's id; `field(alias, name)` as namedAgentCondition's. */
+export function firstRealtorStatement(field: (alias: string, name: string) => string, leads: string, param: string) {
+  const email = (alias: string) => `lower(trim(coalesce(${field(alias, 'email')}, '')))`
+  return `SELECT o.id FROM ${leads} AS r JOIN ${leads} AS o ON coalesce(o.launch, '') = coalesce(r.launch, '')
+    AND ${email('o')} = ${email('r')} AND lower(coalesce(${field('o', 'isRealtor')}, '')) = 'yes'
+    WHERE r.id = ${param} ORDER BY o.created_at, o.id LIMIT 1`
 }

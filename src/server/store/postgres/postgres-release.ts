@@ -5,12 +5,15 @@
 import type { SqlQueryable } from '../sql-queryable.ts'
 import {
   compareLots,
+  firstRealtorStatement,
   lotOf,
+  namedAgentCondition,
   worksheetOf,
   worksheetRecipient,
   type AllocationResult,
   type ImportCounts,
   type LotRow,
+  type RealtorClient,
   type ReleaseStore,
   type StoredWorksheet,
   type WorksheetMessage,
@@ -84,6 +87,12 @@ WITH decided AS (
 ), queued AS (${queueFrom('decided', '$6', '$4')})
 SELECT count(*) AS done FROM decided`
 
+const postgresField = (alias: string, name: string) => `(${alias}.fields->>'${name}')`
+const clientsStatement = `SELECT coalesce(${postgresField('c', 'name')}, '') AS name,
+  coalesce(${postgresField('c', 'email')}, '') AS email, coalesce(${postgresField('c', 'phone')}, '') AS phone
+  FROM public.leads AS r JOIN public.leads AS c ON ${namedAgentCondition(postgresField, 'public.leads')}
+  WHERE r.id = $1 ORDER BY c.created_at, c.id LIMIT 500`
+
 /** The release's part of the Postgres store. */
 export function createPostgresRelease(db: SqlQueryable): ReleaseStore {
   const worksheets = async (where: string, params: unknown[]) =>
@@ -129,6 +138,13 @@ export function createPostgresRelease(db: SqlQueryable): ReleaseStore {
     async decide(id, outcome, reason, by, at, messages) {
       const { rows } = await db.query(decideStatement, [id, outcome, reason, at, by, messagesJson(id, messages)])
       return Number((rows[0] as { done: string }).done) === 1
+    },
+    async firstRealtorLead(leadId) {
+      const { rows } = await db.query(firstRealtorStatement(postgresField, 'public.leads', '$1'), [leadId])
+      return rows.length > 0 ? Number((rows[0] as { id: string | number }).id) : leadId
+    },
+    async clientsOf(realtorLeadId) {
+      return (await db.query(clientsStatement, [realtorLeadId])).rows as RealtorClient[]
     },
     worksheetsOfClient: (email) => worksheets('lower(btrim(client_email)) = $1', [email.trim().toLowerCase()]),
     async eraseWorksheetsOfClient(email) {

@@ -4,7 +4,9 @@
 import Database from 'better-sqlite3'
 import {
   compareLots,
+  firstRealtorStatement,
   lotOf,
+  namedAgentCondition,
   sameLot,
   worksheetOf,
   worksheetRecipient,
@@ -13,6 +15,7 @@ import {
   type AllocationResult,
   type ImportCounts,
   type LotInput,
+  type RealtorClient,
   type ReleaseStore,
   type StoredWorksheet,
   type WorksheetMessage,
@@ -63,6 +66,8 @@ export function openSqliteRelease(
     'SELECT * FROM worksheets WHERE lower(trim(client_email)) = ? ORDER BY launch, number',
   )
   const eraseClient = db.prepare<[string]>('DELETE FROM worksheets WHERE lower(trim(client_email)) = ?')
+  const clientsOf = db.prepare<[number], RealtorClient>(clientsStatement)
+  const firstRealtor = db.prepare<[number], { id: number }>(firstRealtorStatement(sqliteField, 'leads', '?'))
   const key = (email: string) => email.trim().toLowerCase()
   return {
     importLots: (launch, lots, at) => settle(() => importLots.immediate(launch, lots, at)),
@@ -92,11 +97,19 @@ export function openSqliteRelease(
     allocate: (allocation, by, at, messages) => settle(() => allocate.immediate(allocation, by, at, messages)),
     decide: (id, outcome, reason, by, at, messages) =>
       settle(() => decide.immediate(id, outcome, reason, by, at, messages)),
+    clientsOf: (realtorLeadId) => settle(() => clientsOf.all(realtorLeadId)),
+    firstRealtorLead: (leadId) => settle(() => firstRealtor.get(leadId)?.id ?? leadId),
     worksheetsOfClient: (email) => settle(() => ofClient.all(key(email)).map(worksheetOf)),
     eraseWorksheetsOfClient: (email) => settle(() => eraseClient.run(key(email)).changes),
     close: () => db.close(),
   }
 }
+
+const sqliteField = (alias: string, name: string) => `json_extract(${alias}.fields, '$.${name}')`
+const clientsStatement = `SELECT coalesce(${sqliteField('c', 'name')}, '') AS name, coalesce(${sqliteField('c', 'email')}, '') AS email,
+  coalesce(${sqliteField('c', 'phone')}, '') AS phone
+  FROM leads AS r JOIN leads AS c ON ${namedAgentCondition(sqliteField, 'leads')}
+  WHERE r.id = ? ORDER BY c.created_at, c.id LIMIT 500`
 
 /** What a file without the release's tables reads as: nothing; a write there is refused. */
 function emptyRelease(): ReleaseStore & { close(): void } {
@@ -108,6 +121,8 @@ function emptyRelease(): ReleaseStore & { close(): void } {
     updateLot: refused,
     saveWorksheet: refused,
     listWorksheets: none,
+    clientsOf: none,
+    firstRealtorLead: (leadId) => Promise.resolve(leadId),
     allocate: refused,
     decide: refused,
     worksheetsOfClient: none,

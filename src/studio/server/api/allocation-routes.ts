@@ -9,7 +9,8 @@ import {
 } from '../../../server/release/allocation.ts'
 import type { ServedLaunch } from '../../../server/site/launch-publisher.ts'
 import type { StudioContext, StudioEnv } from '../context.ts'
-import { servedLaunch } from '../launches.ts'
+import { fileText, servedLaunch } from '../launches.ts'
+import { worksheetTextsOf, type WorksheetsConfig, type WorksheetTexts } from '../../../../schema/worksheets.ts'
 import { launchFor } from './access.ts'
 import { addInventoryRoutes } from './inventory-routes.ts'
 import { jsonBody, refuse } from './respond.ts'
@@ -57,6 +58,16 @@ function proposalsOf(value: unknown): Proposal[] | undefined {
   return proposals
 }
 
+/** The outcome e-mails' words: the launch's file as served (its `worksheets.texts`), the defaults where it has none. */
+function liveWorksheetTexts(launch: ServedLaunch): WorksheetTexts {
+  try {
+    const config = JSON.parse(fileText(launch) ?? '{}') as { worksheets?: WorksheetsConfig }
+    return worksheetTextsOf(config.worksheets)
+  } catch {
+    return worksheetTextsOf(undefined)
+  }
+}
+
 /** Adds the allocation routes and the lots' changes (only when the server has a release store). */
 export function addAllocationRoutes(app: Hono<StudioEnv>, ctx: StudioContext): void {
   const release = ctx.release
@@ -74,7 +85,12 @@ export function addAllocationRoutes(app: Hono<StudioEnv>, ctx: StudioContext): v
       .map((l) => ({ slug: l.slug, siteName: l.siteName }))
     return c.json({ launches })
   })
-  const deps = (launch: ServedLaunch): AllocationDeps => ({ release, clock: ctx.clock, siteName: launch.siteName })
+  const deps = (launch: ServedLaunch): AllocationDeps => ({
+    release,
+    clock: ctx.clock,
+    siteName: launch.siteName,
+    texts: liveWorksheetTexts(launch),
+  })
   app.get(base, async (c) => {
     const launch = allocationLaunch(ctx, c)
     if (launch instanceof Response) return launch
