@@ -50,6 +50,8 @@ describe("the function's bundle (supabase/functions/_shared/launches.json)", () 
         messages: first.form.messages,
         consent: first.form.consent,
         expressConsentField: 'updates',
+        // The words of the server's form page without JavaScript (the no-JS groups' headings).
+        noScript: first.form.noScript,
       },
       reply: first.reply,
       privacy: { url: 'https://bramblewood.example.com/privacy', label: first.privacy?.linkLabel ?? '-' },
