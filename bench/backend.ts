@@ -551,6 +551,7 @@ async function outagePhase(work: string, log: (line: string) => void) {
     DATA_DIR: dataDir,
     DIST_DIR: path.join(work, 'dist'),
     SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+    PUBLIC_URL: 'http://127.0.0.1',
     MAIL_FROM: 'Bench <no-reply@example.com>',
     MAIL_RETRY_MIN_SECONDS: '1',
     MAIL_RETRY_MAX_SECONDS: '2',
@@ -684,6 +685,7 @@ async function deliveryKillPhase(work: string, log: (line: string) => void) {
     DATA_DIR: dataDir,
     DIST_DIR: path.join(work, 'dist'),
     SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+    PUBLIC_URL: 'http://127.0.0.1',
     MAIL_FROM: 'Bench <no-reply@example.com>',
   })
   try {
@@ -728,23 +730,43 @@ async function deliveryKillPhase(work: string, log: (line: string) => void) {
  * The load of 1. with SMTP up: SMTP_URL names a real SMTP server on 127.0.0.1 (smtp-server, in this process) instead
  * of the .eml files a server without SMTP_URL writes. Every message must arrive: distinct Message-IDs received.
  */
-async function smtpLoadPhase(work: string, log: (line: string) => void) {
+async function smtpLoadPhase(work: string, log: (line: string) => void, options: SmtpLoadOptions = {}) {
   const ids = new Set<string>()
   let received = 0
+  // Messages received in each second since the phase began: the highest is what a provider's send-rate cap sees.
+  const perSecond = new Map<number, number>()
+  const began = Date.now()
   const port = await freePort()
   const smtp = await startSmtpSink(port, (head) => {
     received += 1
+    const second = Math.floor((Date.now() - began) / 1000)
+    perSecond.set(second, (perSecond.get(second) ?? 0) + 1)
     ids.add(/^Message-ID: (\S+)/im.exec(head)?.[1] ?? '')
   })
+  const env: Record<string, string> = {
+    SMTP_URL: `smtp://127.0.0.1:${port}`,
+    MAIL_FROM: 'Bench <no-reply@example.com>',
+    PUBLIC_URL: 'http://127.0.0.1',
+  }
+  if (options.ratePerSecond !== undefined) env.MAIL_RATE_PER_SECOND = String(options.ratePerSecond)
   try {
     const figures = await loadPhase(work, log, root, 'smtp', {
-      env: { SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'Bench <no-reply@example.com>' },
+      seconds: options.seconds,
+      env,
     })
-    return { ...figures, 'smtp.messagesReceived': received, 'smtp.messagesReceivedDistinct': ids.size }
+    return {
+      ...figures,
+      'smtp.messagesReceived': received,
+      'smtp.messagesReceivedDistinct': ids.size,
+      'smtp.mostReceivedInOneSecond': Math.max(0, ...perSecond.values()),
+    }
   } finally {
     await new Promise<void>((resolve) => smtp.close(() => resolve()))
   }
 }
+
+/** The SMTP load's length (default 15 s) and the MAIL_RATE_PER_SECOND its server is given (default none). */
+type SmtpLoadOptions = { seconds?: number | undefined; ratePerSecond?: number | undefined }
 
 /** The load of 1. with the CRM webhook on, to a receiver on 127.0.0.1 that checks every call's signature. */
 async function webhookPhase(work: string, log: (line: string) => void) {
@@ -925,20 +947,49 @@ export async function runBackendBench(
   }
 }
 
+/** The load with SMTP up alone (`--smtp-only`): every message received once, and when the last one left. */
+async function runSmtpOnly(options: SmtpLoadOptions): Promise<Record<string, number | string>> {
+  const work = mkdtempSync(path.join(tmpdir(), 'vip-bench-'))
+  writeDist(path.join(work, 'dist'), [defaultSlugOf(root)])
+  try {
+    const found: Record<string, number | string> = await smtpLoadPhase(work, (line) => console.error(line), options)
+    const bad = [
+      found['smtp.acknowledgedButMissing'] !== 0 && 'acknowledged leads missing',
+      typeof found['smtp.deliveryDoneSecondsAfterLoad'] !== 'number' && 'messages not all delivered',
+      found['smtp.messagesReceivedDistinct'] !== found['smtp.messagesSent'] && 'messages sent and not received',
+      found['smtp.messagesReceived'] !== found['smtp.messagesReceivedDistinct'] && 'messages received twice',
+      options.ratePerSecond !== undefined &&
+        Number(found['smtp.mostReceivedInOneSecond']) > options.ratePerSecond &&
+        'more messages in one second than MAIL_RATE_PER_SECOND',
+    ].filter(Boolean)
+    return { 'backend.verdict': bad.length === 0 ? 'pass' : `FAIL: ${bad.join('; ')}`, ...found }
+  } finally {
+    rmSync(work, { recursive: true, force: true })
+  }
+}
+
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
   // --old DIR (repeatable): another checkout's load first; --load-only: the floors and the loads, no other phase;
-  // --postgres-only [--seconds N]: the PostgreSQL phase alone (one and two servers), N seconds each.
+  // --postgres-only [--seconds N]: the PostgreSQL phase alone (one and two servers), N seconds each;
+  // --smtp-only [--seconds N] [--mail-rate R]: the load with SMTP up (1b.) alone, its server given MAIL_RATE_PER_SECOND=R.
   const { values } = parseArgs({
     options: {
       old: { type: 'string', multiple: true },
       'load-only': { type: 'boolean' },
       rounds: { type: 'string' },
       'postgres-only': { type: 'boolean' },
+      'smtp-only': { type: 'boolean' },
       seconds: { type: 'string' },
+      'mail-rate': { type: 'string' },
     },
   })
   let figures: Record<string, number | string>
-  if (values['postgres-only']) {
+  if (values['smtp-only']) {
+    figures = await runSmtpOnly({
+      seconds: values.seconds === undefined ? undefined : Number(values.seconds),
+      ratePerSecond: values['mail-rate'] === undefined ? undefined : Number(values['mail-rate']),
+    })
+  } else if (values['postgres-only']) {
     const work = mkdtempSync(path.join(tmpdir(), 'vip-bench-'))
     writeDist(path.join(work, 'dist'), [defaultSlugOf(root)])
     try {
