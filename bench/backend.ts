@@ -471,12 +471,14 @@ async function loadPhase(
     const sentDuringLoad = (await outboxCounts(dataDir)).sent
     // Every message queued (each lead's notification and reply) delivered: none pending, none failed.
     const drainStart = Date.now()
+    const drainCpuBefore = children.reduce((sum, pid) => sum + cpuMsOf(pid), 0)
     const drained = await until(async () => {
       if (options.waitForDelivery === false) return true
       const counts = await outboxCounts(dataDir)
       return counts.pending === 0 && counts.failed === 0
     }, 180_000)
     const drainSeconds = (Date.now() - drainStart) / 1000
+    const drainCpuMs = children.reduce((sum, pid) => sum + cpuMsOf(pid), 0) - drainCpuBefore
     const counts = await outboxCounts(dataDir)
     const figures = {
       'load.requestsPerSecond': Math.round(result.requests.average),
@@ -499,6 +501,10 @@ async function loadPhase(
       'load.messagesSent': counts.sent,
       'load.messagesNotSent': counts.pending + counts.failed + counts.cancelled,
       'load.messagesWritten': emlCount(dataDir),
+      // CPU the delivery process spent on each message sent after the load: what its rate is on a core of its own,
+      // whatever else the machine runs (the drain's seconds move with the machine's load).
+      'load.deliveryCpuMsPerMessageAfterLoad':
+        counts.sent > sentDuringLoad ? Number((drainCpuMs / (counts.sent - sentDuringLoad)).toFixed(3)) : 0,
       'load.deliveryDoneSecondsAfterLoad': drained
         ? Number(drainSeconds.toFixed(1))
         : `not done after ${drainSeconds.toFixed(0)} s`,
@@ -750,7 +756,7 @@ async function smtpLoadPhase(work: string, log: (line: string) => void, options:
   }
   if (options.ratePerSecond !== undefined) env.MAIL_RATE_PER_SECOND = String(options.ratePerSecond)
   try {
-    const figures = await loadPhase(work, log, root, 'smtp', {
+    const figures = await loadPhase(work, log, options.checkout ?? root, 'smtp', {
       seconds: options.seconds,
       env,
     })
@@ -766,7 +772,12 @@ async function smtpLoadPhase(work: string, log: (line: string) => void, options:
 }
 
 /** The SMTP load's length (default 15 s) and the MAIL_RATE_PER_SECOND its server is given (default none). */
-type SmtpLoadOptions = { seconds?: number | undefined; ratePerSecond?: number | undefined }
+/** The checkout whose server runs it (--old DIR): this one unless given. */
+type SmtpLoadOptions = {
+  seconds?: number | undefined
+  ratePerSecond?: number | undefined
+  checkout?: string | undefined
+}
 
 /** The load of 1. with the CRM webhook on, to a receiver on 127.0.0.1 that checks every call's signature. */
 async function webhookPhase(work: string, log: (line: string) => void) {
@@ -971,7 +982,8 @@ async function runSmtpOnly(options: SmtpLoadOptions): Promise<Record<string, num
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
   // --old DIR (repeatable): another checkout's load first; --load-only: the floors and the loads, no other phase;
   // --postgres-only [--seconds N]: the PostgreSQL phase alone (one and two servers), N seconds each;
-  // --smtp-only [--seconds N] [--mail-rate R]: the load with SMTP up (1b.) alone, its server given MAIL_RATE_PER_SECOND=R.
+  // --smtp-only [--seconds N] [--mail-rate R] [--old DIR]: the load with SMTP up (1b.) alone, its server given
+  // MAIL_RATE_PER_SECOND=R (on DIR's checkout instead of this one with --old).
   const { values } = parseArgs({
     options: {
       old: { type: 'string', multiple: true },
@@ -988,6 +1000,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.ar
     figures = await runSmtpOnly({
       seconds: values.seconds === undefined ? undefined : Number(values.seconds),
       ratePerSecond: values['mail-rate'] === undefined ? undefined : Number(values['mail-rate']),
+      checkout: values.old?.[0] === undefined ? undefined : path.resolve(values.old[0]),
     })
   } else if (values['postgres-only']) {
     const work = mkdtempSync(path.join(tmpdir(), 'vip-bench-'))

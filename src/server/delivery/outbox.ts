@@ -237,7 +237,6 @@ async function deliver(
     await recordFailure(ctx, job, error)
     return false
   }
-  if (job.kind !== 'webhook') ctx.pace.succeeded()
   return true
 }
 
@@ -278,14 +277,18 @@ async function recordFailure(ctx: WorkerContext, job: OutboxJob, error: unknown)
   await ctx.store.markMailFailed(job.id, reason, new Date(ctx.clock().getTime() + delay))
 }
 
+/** A send's turn: what to call when it is over (`ok`: it went). Webhook calls are not paced. */
+type Turn = (ok: boolean) => void
+const unpaced: Turn = () => {}
+
 /**
- * Whether a claimed message must wait instead of going now: a slow-down is in force (or began while it waited for its
- * turn), or the batch has been out for half its lease (a low rate), so its claims are freed before they could lapse.
+ * A claimed message's turn to go, or undefined when it must wait: a slow-down is in force (or began while it waited),
+ * or the batch has been out for half its lease (a low rate), so its claims are freed before they could lapse.
  */
-async function mustWait(ctx: WorkerContext, job: OutboxJob, claimedAt: number): Promise<boolean> {
-  if (ctx.clock().getTime() - claimedAt > ctx.leaseMs / 2) return true
-  if (job.kind === 'webhook') return false
-  return ctx.pace.pausedUntil() > 0 || !(await ctx.pace.take())
+async function turnOf(ctx: WorkerContext, job: OutboxJob, claimedAt: number): Promise<Turn | undefined> {
+  if (ctx.clock().getTime() - claimedAt > ctx.leaseMs / 2) return undefined
+  if (job.kind === 'webhook') return unpaced
+  return ctx.pace.take()
 }
 
 /**
@@ -304,7 +307,8 @@ async function deliverBatch(
   const sending: Array<Promise<boolean>> = []
   for (const [i, job] of jobs.entries()) {
     await flight.slot()
-    if (await mustWait(ctx, job, claimedAt)) {
+    const turn = await turnOf(ctx, job, claimedAt)
+    if (!turn) {
       flight.release()
       await ctx.store.postponeMail(
         jobs.slice(i).map((left) => left.id),
@@ -312,7 +316,16 @@ async function deliverBatch(
       )
       break
     }
-    sending.push(flight.run(() => deliver(ctx, job, report, composed.get(job.id))))
+    sending.push(
+      flight.run(async () => {
+        const went = await deliver(ctx, job, report, composed.get(job.id)).catch((error: unknown) => {
+          turn(false)
+          throw error
+        })
+        turn(went)
+        return went
+      }),
+    )
   }
   flight.track(
     Promise.all(sending).then(async (went) => {

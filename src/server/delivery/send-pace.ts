@@ -7,18 +7,17 @@
 /** The sending pace of one worker. */
 export type SendPace = {
   /**
-   * Waits for this send's turn: at most `ratePerSecond` starts in any second, none while a slow-down is in force.
-   * Resolves true when the send may go, false when a slow-down began while it waited (the caller puts it off).
+   * Waits for the next send's turn (one caller at a time): resolves with the function to call when that send is over
+   * (`ok`: it went), or undefined when a slow-down is in force (the caller puts the message off).
    */
-  take(): Promise<boolean>
-  /** A send went through: the rate lowered by a slow-down climbs back, a tenth a second. */
-  succeeded(): void
+  take(): Promise<((ok: boolean) => void) | undefined>
   /**
    * A receiver asked to slow down: no send for `afterMs` (what it asked) or, when it did not say, 1 s doubling with
-   * each slow-down in a row up to a minute; after that, half the rate of the last second, climbing back.
+   * each slow-down in a row up to a minute; after that, half the rate of the last second, climbing back a quarter of
+   * a message a second with each message that goes (a quarter more each second).
    */
   slowDown(afterMs?: number): void
-  /** When the slow-down in force ends (epoch ms), or 0 when none is. */
+  /** When the slow-down in force ends (epoch ms on the pace's clock), or 0 when none is. */
   pausedUntil(): number
 }
 
@@ -41,8 +40,10 @@ function sleep(ms: number): Promise<void> {
 }
 
 /**
- * A pace of evenly spaced starts: each send may start 1/rate s after the one before and never earlier (a late timer is
- * not caught up with a burst), so no window of one second holds more than `rate` starts.
+ * A pace of evenly spaced starts, each 1/rate s after the one before and never earlier (a late timer is not caught up
+ * with a burst). And a send counts against the rate from its start until one second after it is over: a new one
+ * starts only while fewer than the rate are so counted. So whatever the network's delays, no second of the receiver's
+ * (any window of one second, not only the clock's) holds more than `rate` messages.
  */
 export function createSendPace(options: SendPaceOptions = {}): SendPace {
   const now = options.now ?? Date.now
@@ -52,40 +53,65 @@ export function createSendPace(options: SendPaceOptions = {}): SendPace {
   let pausedUntil = 0
   let lastSlowDown = -Infinity
   let inARow = 0
-  // Start times of the last second's sends: the rate a slow-down halves.
-  let recent: number[] = []
+  let inFlight = 0
+  // When the last second's sends ended, oldest first (only while there is a rate to keep).
+  let ended: number[] = []
+  // When the last second's sends started: the rate a slow-down halves.
+  let started: number[] = []
 
-  function reserve(): number {
-    const at = Math.max(now(), nextAt, pausedUntil)
-    if (Number.isFinite(rate)) nextAt = at + 1000 / rate
-    return at
+  /** How long the next send must wait for its turn at `t`; 0 when it may go now. */
+  function waitAt(t: number): number {
+    if (!Number.isFinite(rate)) return 0
+    while (ended.length > 0 && ended[0]! <= t - 1000) ended.shift()
+    const counted = inFlight + ended.length
+    if (counted < Math.max(1, Math.floor(rate))) return Math.max(0, nextAt - t)
+    return ended.length > 0 ? ended[0]! + 1000 - t : 5
+  }
+
+  function over(ok: boolean): void {
+    inFlight -= 1
+    if (Number.isFinite(rate)) ended.push(now())
+    if (!ok || rate >= cap) return
+    rate = Math.min(cap, rate + 0.25)
+    if (!Number.isFinite(cap) && rate > unlimited) rate = Infinity
   }
 
   return {
     async take() {
-      const asked = now()
-      const at = reserve()
-      if (at > asked) await sleep(at - asked)
-      if (pausedUntil > at) return false
+      for (;;) {
+        const t = now()
+        if (pausedUntil > t) return undefined
+        const wait = waitAt(t)
+        if (wait <= 0) break
+        // Looked at again at least every 50 ms: a send that ends (or a slow-down) changes the answer.
+        await sleep(Math.min(wait, 50))
+      }
       const t = now()
-      recent.push(t)
-      if (recent.length > 64 && recent[0]! < t - 1000) recent = recent.filter((s) => s >= t - 1000)
-      return true
-    },
-    succeeded() {
-      if (rate >= cap) return
-      rate = Math.min(cap, rate + 0.1)
-      if (!Number.isFinite(cap) && rate > unlimited) rate = Infinity
+      if (Number.isFinite(rate)) nextAt = t + 1000 / rate
+      started.push(t)
+      if (started.length > 64 && started[0]! < t - 1000) started = started.filter((s) => s >= t - 1000)
+      inFlight += 1
+      let done = false
+      return (ok) => {
+        if (done) return
+        done = true
+        over(ok)
+      }
     },
     slowDown(afterMs) {
       const t = now()
+      // The sends already out when the receiver first said so meet the same answer: one slow-down, not several in a
+      // row (only a Retry-After that asks for longer lengthens it).
+      if (t < pausedUntil) {
+        if (afterMs !== undefined) pausedUntil = Math.max(pausedUntil, t + afterMs)
+        return
+      }
       inARow = t - lastSlowDown > quietMs ? 1 : inARow + 1
       lastSlowDown = t
       const pause = afterMs ?? Math.min(longestPauseMs, firstPauseMs * 2 ** (inARow - 1))
       pausedUntil = Math.max(pausedUntil, t + pause)
-      const lastSecond = recent.filter((s) => s >= t - 1000).length
+      const lastSecond = started.filter((s) => s >= t - 1000).length
       rate = Math.max(1, Math.min(rate, lastSecond) / 2)
-      nextAt = Math.max(nextAt, pausedUntil)
     },
     pausedUntil: () => (pausedUntil > now() ? pausedUntil : 0),
   }

@@ -63,6 +63,8 @@ export type LeadsPageStore = Pick<
   | 'listAssignees'
   | 'fillPhoneNumbers'
   | 'countPulse'
+  | 'countBacklog'
+  | 'countMessages'
   | 'listLeadAnnouncements'
   | 'documentOpeningsOf'
   | 'listAnnouncements'

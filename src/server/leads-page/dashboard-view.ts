@@ -3,6 +3,7 @@ import type { HtmlEscapedString } from 'hono/utils/html'
 import type { LeadPulse } from '../store/store.ts'
 import { sourceWords } from '../delivery/scheduled/morning-summary.ts'
 import { barChart, dayChart, swatch, type BarRow } from './charts.ts'
+import { deliveryHealthSection, type DeliveryHealth } from './delivery-health.ts'
 import { statusesOf } from './filter-view.ts'
 import { bar, launchOf, layout, tabs, titleOf, type LaunchChoice, type ViewContext } from './views.ts'
 
@@ -222,8 +223,17 @@ ${numbers('Registrations per day', ['Day', 'Registered', 'From e-mail', 'Visitor
 </section>`
 }
 
-/** The dashboard's page. `today` and `yesterday` are the last two of the pulse's days. */
-export function dashboardView(view: ViewContext, pulse: LeadPulse, choice: LaunchChoice, studio: boolean): Html {
+/**
+ * The dashboard's page. `today` and `yesterday` are the last two of the pulse's days; `mail`, how the server's e-mail
+ * stands (delivery-health.ts).
+ */
+export function dashboardView(
+  view: ViewContext,
+  pulse: LeadPulse,
+  choice: LaunchChoice,
+  studio: boolean,
+  mail: DeliveryHealth,
+): Html {
   const title = titleOf(view)
   const selected = choice.selected ? launchOf(choice.present, choice.selected) : undefined
   const scope = selected
@@ -240,6 +250,8 @@ ${tabs('dashboard')}
 ${launchForm(choice)}
 <p class="lp-summary">For ${scope}, by day in the team's time zone (${view.timeZone.replace(/_/g, ' ')}). Suspected spam is left out; visitors are counted without cookies when this server serves the page.</p>
 ${tiles(pulse.days)}
+
+${deliveryHealthSection(mail)}
 
 ${perDaySection(pulse.days)}
 

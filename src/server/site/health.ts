@@ -1,14 +1,8 @@
-import type { OutboxBacklog } from '../store/outbox/outbox.ts'
+import { waitedSeconds } from '../delivery/backlog-words.ts'
 import type { LeadStore } from '../store/store.ts'
 
 /** How many launches a server has, and the names of those broken or not published (never where or why). */
 export type LaunchHealth = { count: number; broken: string[]; unpublished: string[] }
-
-/** How long the oldest message still waiting has waited, in whole seconds; 0 when none waits. */
-export function waitedSeconds(backlog: OutboxBacklog, now = new Date()): number {
-  if (backlog.oldestPendingAt === null) return 0
-  return Math.max(0, Math.floor((now.getTime() - backlog.oldestPendingAt.getTime()) / 1000))
-}
 
 /**
  * GET /healthz: whether the database answers, how many messages wait or have failed and how long the oldest waiting
