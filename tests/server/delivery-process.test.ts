@@ -16,8 +16,9 @@ const root = mkdtempSync(path.join(tmpdir(), 'vip-delivery-'))
 const distDir = path.join(root, 'dist')
 writeDist(distDir)
 const secret = 'receiver-secret-0123456789abcdef'
-// The worker's batch (src/server/delivery/outbox.ts): a killed child repeats at most these.
-const batchSize = 32
+// A killed child repeats at most the messages it sent and had not marked yet (src/server/delivery/outbox.ts marks them
+// 32 at a time) and those in flight (MAIL_CONCURRENCY, 8 by default).
+const batchSize = 32 + 8
 const cleanups: (() => Promise<unknown> | void)[] = []
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup()

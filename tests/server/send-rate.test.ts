@@ -14,8 +14,9 @@ import { defaultLaunch, mailFor, newLead } from './support/fixtures.ts'
 import { runServerExpectingExit } from './support/node-server.ts'
 import { startTestSmtp, type TestSmtp } from './support/smtp.ts'
 
-// The outbox's sending pace (src/server/delivery/send-pace.ts) against real receivers on 127.0.0.1: MAIL_RATE_PER_SECOND
-// as the SMTP server counts it, a 421 that slows the whole worker down, Resend's 429 with Retry-After.
+// The outbox's sending pace (src/server/delivery/send-pace.ts) against real receivers on 127.0.0.1:
+// MAIL_RATE_PER_SECOND as the SMTP server counts it, a 421 that slows the whole worker down, Resend's 429 with
+// Retry-After.
 
 const dir = mkdtempSync(path.join(tmpdir(), 'vip-send-rate-'))
 const cleanups: (() => Promise<unknown> | void)[] = []

@@ -55,7 +55,7 @@ export type OutboxWorkerOptions = {
   batchSize?: number
   /** Sends in flight at once (MAIL_CONCURRENCY; the SMTP pool has as many connections). Default 8. */
   concurrency?: number
-  /** The provider's send-rate cap, messages a second (MAIL_RATE_PER_SECOND); undefined: none. Webhooks are not paced. */
+  /** The provider's send-rate cap, messages a second (MAIL_RATE_PER_SECOND); undefined: none. Webhooks go unpaced. */
   ratePerSecond?: number | undefined
   /**
    * Composes the notifications and replies queued as what to send (src/server/compose-later.ts), a batch at a time.
@@ -293,7 +293,8 @@ async function turnOf(ctx: WorkerContext, job: OutboxJob, claimedAt: number): Pr
 
 /**
  * Starts one claimed batch's sends, each when a place in the flight is free and the pace allows, and returns once all
- * have started; the sent ones are marked together when the last has finished (tracked by the flight). A slow-down
+ * have started; the sent ones are marked a group at a time, the last group when all have finished (tracked by the
+ * flight). A slow-down
  * puts the batch's unstarted messages off until it ends, claims freed and no attempt counted.
  */
 async function deliverBatch(
@@ -305,6 +306,7 @@ async function deliverBatch(
   const claimedAt = ctx.clock().getTime()
   const composed = await composeBatch(ctx, jobs)
   const sending: Array<Promise<boolean>> = []
+  const marks = marksOf(ctx, report, flight)
   for (const [i, job] of jobs.entries()) {
     await flight.slot()
     const turn = await turnOf(ctx, job, claimedAt)
@@ -323,28 +325,43 @@ async function deliverBatch(
           throw error
         })
         turn(went)
+        if (went) marks.add(job.id)
         return went
       }),
     )
   }
-  flight.track(
-    Promise.all(sending).then(async (went) => {
-      // Marked together once the batch is sent: a crash before this repeats the batches in flight, no other message.
-      const sent = jobs.filter((_, i) => went[i]).map((job) => job.id)
-      await ctx.store.markMailSent(sent, ctx.clock())
-      report.sent += sent.length
-    }),
-  )
+  flight.track(Promise.all(sending).then(() => marks.flush()))
+}
+
+/** Sent messages marked a group at a time (one transaction each): a crash repeats at most those not yet marked. */
+const markGroup = 32
+
+/** The sent messages of a batch, marked `markGroup` at a time as they go and the rest when the batch is done. */
+function marksOf(ctx: WorkerContext, report: DeliveryReport, flight: Flight) {
+  const sent: number[] = []
+  const flush = async () => {
+    const ids = sent.splice(0)
+    if (ids.length === 0) return
+    await ctx.store.markMailSent(ids, ctx.clock())
+    report.sent += ids.length
+  }
+  return {
+    add(id: number) {
+      sent.push(id)
+      if (sent.length >= markGroup) flight.track(flush())
+    },
+    flush,
+  }
 }
 
 /**
  * The outbox worker. Claims up to `batchSize` due messages (one committed transaction), sends them `concurrency` at a
  * time at the pace allowed (send-pace.ts), and claims the next batch while the last sends of one are still out; marks
- * each batch's sent ones together (one committed transaction). So a crash can repeat at most the two batches in
- * flight, and each copy carries the same Message-ID / idempotency key as the first. A temporary failure is retried
- * with backoff; a receiver's "slow down" backs the whole rate off; a permanent refusal, or the last allowed attempt,
- * leaves the message `failed` with its last error. A reply or webhook call of a registrant who withdrew is cancelled
- * unsent.
+ * the sent ones 32 at a time (one committed transaction each). So a crash can repeat at most the sent ones not yet
+ * marked and those in flight, and each copy carries the same Message-ID / idempotency key as the first. A temporary
+ * failure is retried with backoff; a receiver's "slow down" backs the whole rate off; a permanent refusal, or the last
+ * allowed attempt, leaves the message `failed` with its last error. A reply or webhook call of a registrant who
+ * withdrew is cancelled unsent.
  */
 export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   const ctx = contextOf(options)

@@ -1,7 +1,7 @@
 /**
  * How fast the outbox worker may hand mail to its mailer: a provider's send-rate cap (MAIL_RATE_PER_SECOND), and the
- * slow-down a receiver asks for (an SMTP 421/451, Resend's 429 with Retry-After). Shared by all of one worker's parallel
- * sends; one per process (several delivery processes on one PostgreSQL each have their own).
+ * slow-down a receiver asks for (an SMTP 421/451, Resend's 429 with Retry-After). Shared by all of one worker's
+ * parallel sends; one per process (several delivery processes on one PostgreSQL each have their own).
  */
 
 /** The sending pace of one worker. */
@@ -55,7 +55,7 @@ export function createSendPace(options: SendPaceOptions = {}): SendPace {
   let inARow = 0
   let inFlight = 0
   // When the last second's sends ended, oldest first (only while there is a rate to keep).
-  let ended: number[] = []
+  const ended: number[] = []
   // When the last second's sends started: the rate a slow-down halves.
   let started: number[] = []
 

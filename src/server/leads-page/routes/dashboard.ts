@@ -8,8 +8,8 @@ import { studioLink } from '../viewers.ts'
 
 /**
  * The dashboard's routes: GET /leads/dashboard shows the pulse of the launch chosen in the session (or of every launch
- * the viewer may see), counted by the store in SQL, and how the server's e-mail stands; POST /leads/dashboard chooses the launch (kept in the session with
- * the list's filters, never in the URL) and answers with a redirect back.
+ * the viewer may see), counted by the store in SQL, and how the server's e-mail stands; POST /leads/dashboard chooses
+ * the launch (kept in the session with the list's filters, never in the URL) and answers with a redirect back.
  */
 
 /** How many days the dashboard covers, today included. */
