@@ -37,7 +37,10 @@ async function receiver(): Promise<TestReceiver> {
   return r
 }
 
-/** The processes whose parent is `pid` (read from /proc, as ps does). */
+/**
+ * The delivery processes whose parent is `pid` (read from /proc, as ps does). Only those: a server that tsx has to
+ * compile a changed file for also has esbuild's service as a child.
+ */
 function childrenOf(pid: number): number[] {
   return readdirSync('/proc').flatMap((entry) => {
     if (!/^\d+$/.test(entry)) return []
@@ -45,7 +48,8 @@ function childrenOf(pid: number): number[] {
       // pid (comm) state ppid …: the name may hold spaces and brackets, so read after its last ')'.
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
       const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
-      return ppid === pid ? [Number(entry)] : []
+      if (ppid !== pid) return []
+      return readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('delivery-process') ? [Number(entry)] : []
     } catch {
       return []
     }
