@@ -6,7 +6,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import type { Mailer } from '../../src/server/delivery/mailer.ts'
 import { createOutboxWorker, type OutboxWorkerOptions } from '../../src/server/delivery/outbox.ts'
 import { createResendMailer } from '../../src/server/delivery/resend-mailer.ts'
-import { createSendPace } from '../../src/server/delivery/send-pace.ts'
+import { createSendPace } from '../../src/server/delivery/sending/send-pace.ts'
 import { createSmtpMailer } from '../../src/server/delivery/smtp-mailer.ts'
 import { parseEdgeEnv, parseNodeEnv } from '../../src/server/env.ts'
 import { openSqliteStore, type SqliteLeadStore } from '../../src/server/store/sqlite/sqlite-store.ts'
@@ -14,7 +14,7 @@ import { defaultLaunch, mailFor, newLead } from './support/fixtures.ts'
 import { runServerExpectingExit } from './support/node-server.ts'
 import { startTestSmtp, type TestSmtp } from './support/smtp.ts'
 
-// The outbox's sending pace (src/server/delivery/send-pace.ts) against real receivers on 127.0.0.1:
+// The outbox's sending pace (src/server/delivery/sending/send-pace.ts) against real receivers on 127.0.0.1:
 // MAIL_RATE_PER_SECOND as the SMTP server counts it, a 421 that slows the whole worker down, Resend's 429 with
 // Retry-After.
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { backlogInWords } from './backlog-words.ts'
+import { backlogInWords } from './sending/backlog-words.ts'
 import { escapeHtml } from './escape-html.ts'
 import type { Mailer } from './mailer.ts'
 import type { WebhookSender } from './outbox.ts'

@@ -2,8 +2,8 @@
 // mailers (.eml, SMTP, Resend), the notification, the reply, the CRM webhook and the unsubscribe links.
 import { describeDeliveryError, DeliveryError, isPermanentFailure, slowDownOf } from './delivery-error.ts'
 import { addressOf, isDoNotContact, type Mailer } from './mailer.ts'
-import { createFlight, type Flight } from './outbox-flight.ts'
-import { createSendPace, type SendPace } from './send-pace.ts'
+import { createFlight, type Flight } from './sending/outbox-flight.ts'
+import { createSendPace, type SendPace } from './sending/send-pace.ts'
 import { isLaterMail } from '../store/messages.ts'
 import type { AddressKey, LaterMail, LeadStore, OutboxJob, OutgoingMail, WebhookMessage } from '../store/store.ts'
 
@@ -119,7 +119,7 @@ type WorkerContext = {
   jitter: number
   batchSize: number
   concurrency: number
-  /** The worker's sending pace (send-pace.ts): the rate cap and the slow-downs receivers ask for, for every send. */
+  /** The worker's pace (sending/send-pace.ts): the rate cap and the slow-downs receivers ask for, for every send. */
   pace: SendPace
   log: NonNullable<OutboxWorkerOptions['log']>
   onFailed: OutboxWorkerOptions['onFailed']
@@ -356,7 +356,7 @@ function marksOf(ctx: WorkerContext, report: DeliveryReport, flight: Flight) {
 
 /**
  * The outbox worker. Claims up to `batchSize` due messages (one committed transaction), sends them `concurrency` at a
- * time at the pace allowed (send-pace.ts), and claims the next batch while the last sends of one are still out; marks
+ * time at the pace allowed (sending/send-pace.ts), and claims the next batch while the last sends of one are out; marks
  * the sent ones 32 at a time (one committed transaction each). So a crash can repeat at most the sent ones not yet
  * marked and those in flight, and each copy carries the same Message-ID / idempotency key as the first. A temporary
  * failure is retried with backoff; a receiver's "slow down" backs the whole rate off; a permanent refusal, or the last

@@ -1,9 +1,9 @@
 import { html } from 'hono/html'
 import type { HtmlEscapedString } from 'hono/utils/html'
-import type { LeadPulse } from '../store/store.ts'
+import type { LeadPulse, LeadStore } from '../store/store.ts'
 import { sourceWords } from '../delivery/scheduled/morning-summary.ts'
+import { backlogInWords, waitedSeconds } from '../delivery/sending/backlog-words.ts'
 import { barChart, dayChart, swatch, type BarRow } from './charts.ts'
-import { deliveryHealthSection, type DeliveryHealth } from './delivery-health.ts'
 import { statusesOf } from './filter-view.ts'
 import { bar, launchOf, layout, tabs, titleOf, type LaunchChoice, type ViewContext } from './views.ts'
 
@@ -224,8 +224,47 @@ ${numbers('Registrations per day', ['Day', 'Registered', 'From e-mail', 'Visitor
 }
 
 /**
+ * The dashboard's word on the e-mail (the team's notifications, the replies, announcements): how many messages wait
+ * to be sent and how long the oldest has waited, and how many could not be sent. The whole server's outbox, counts
+ * only: no launch, no person.
+ */
+export type DeliveryHealth = { pending: number; oldestSeconds: number; failed: number }
+
+// Beyond this the mail is behind: the page says so, and who can do something about it.
+const behindSeconds = 10 * 60
+
+/** Reads the outbox's counts for the dashboard. */
+export async function readDeliveryHealth(
+  store: Pick<LeadStore, 'countBacklog' | 'countMessages'>,
+  now: Date,
+): Promise<DeliveryHealth> {
+  const [backlog, counts] = await Promise.all([store.countBacklog(), store.countMessages()])
+  return { pending: backlog.pending, oldestSeconds: waitedSeconds(backlog, now), failed: counts.failed }
+}
+
+/** The dashboard's "E-mail" section: a notice when mail is behind or failed, a plain line otherwise. */
+export function deliveryHealthSection(health: DeliveryHealth): Html {
+  const behind = health.pending > 0 && health.oldestSeconds >= behindSeconds
+  const waiting = backlogInWords(health.pending, health.oldestSeconds)
+  const failed =
+    health.failed === 0
+      ? ''
+      : `${health.failed.toLocaleString('en-CA')} ${health.failed === 1 ? 'message' : 'messages'} could not be sent and ${health.failed === 1 ? 'waits' : 'wait'} for someone to look at ${health.failed === 1 ? 'it' : 'them'}: a lead's page says which of its e-mails failed.`
+  const advice = behind
+    ? 'That is longer than usual: the e-mail is falling behind. Tell whoever looks after the server.'
+    : health.pending > 0
+      ? 'E-mail usually goes within a minute of a registration.'
+      : 'Every e-mail has gone out.'
+  const notice = behind || health.failed > 0
+  return html`<section class="lp-section" aria-labelledby="mail-heading">
+<h2 id="mail-heading">E-mail</h2>
+<p id="mail-health" class="${notice ? 'lp-notice lp-notice-error' : 'lp-note'}">${waiting} ${advice}${failed ? html` ${failed}` : ''}</p>
+</section>`
+}
+
+/**
  * The dashboard's page. `today` and `yesterday` are the last two of the pulse's days; `mail`, how the server's e-mail
- * stands (delivery-health.ts).
+ * stands (readDeliveryHealth).
  */
 export function dashboardView(
   view: ViewContext,

@@ -1,4 +1,4 @@
-import { waitedSeconds } from '../delivery/backlog-words.ts'
+import { waitedSeconds } from '../delivery/sending/backlog-words.ts'
 import type { LeadStore } from '../store/store.ts'
 
 /** How many launches a server has, and the names of those broken or not published (never where or why). */

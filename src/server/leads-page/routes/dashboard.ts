@@ -1,8 +1,7 @@
 import type { Hono } from 'hono'
 import { lastDays } from '../../store/days.ts'
 import type { LeadsContext } from '../context.ts'
-import { dashboardView } from '../dashboard-view.ts'
-import { readDeliveryHealth } from '../delivery-health.ts'
+import { dashboardView, readDeliveryHealth } from '../dashboard-view.ts'
 import { launchChoice, scopeOf } from '../lead-search.ts'
 import { studioLink } from '../viewers.ts'
 

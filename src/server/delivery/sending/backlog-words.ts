@@ -1,4 +1,4 @@
-import type { OutboxBacklog } from '../store/outbox/outbox.ts'
+import type { OutboxBacklog } from '../../store/outbox/outbox.ts'
 
 /**
  * How far behind the mail is, in plain words: for the leads page (a salesperson) and the owners' alert. Counts and an

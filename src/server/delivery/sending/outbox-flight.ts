@@ -1,6 +1,6 @@
 /**
- * The outbox worker's sends in flight (outbox.ts): at most `limit` at once, and the work that follows them (marking a
- * batch sent) kept so a run can wait for all of it before it ends.
+ * The outbox worker's sends in flight (../outbox.ts): at most `limit` at once, and the work that follows them
+ * (marking a batch sent) kept so a run can wait for all of it before it ends.
  */
 export type Flight = {
   /** Waits for a free place; the caller then runs a task in it, or gives it back with release(). */
