@@ -21,10 +21,10 @@ export class DeliveryError extends Error {
 
 /**
  * A receiver's "slow down", or undefined: the whole sending rate backs off (sending/send-pace.ts), and the message is
- * put off without counting an attempt (the receiver's pace, not the message's fault). An SMTP 421 (service not available: too
- * many connections or messages) or 451 (local error, how providers say "rate limited"), or an HTTP 429 with its
- * Retry-After. Another SMTP 4xx (a mailbox busy or full) is the message's own temporary failure: retried with backoff
- * and counted, so a message refused that way for days still ends as failed, and the rest go on.
+ * put off without counting an attempt (the receiver's pace, not the message's fault). An SMTP 421 (service not
+ * available: too many connections or messages) or 451 (local error, how providers say "rate limited"), or an HTTP 429
+ * with its Retry-After. Another SMTP 4xx (a mailbox busy or full) is the message's own temporary failure: retried with
+ * backoff and counted, so a message refused that way for days still ends as failed, and the rest go on.
  */
 export function slowDownOf(error: unknown): { afterMs: number | undefined } | undefined {
   if (error instanceof DeliveryError) return error.slowDown
