@@ -469,6 +469,10 @@ async function loadPhase(
     const stored = await storedIds(dataDir)
     const check = compare(acked, stored)
     const sentDuringLoad = (await outboxCounts(dataDir)).sent
+    // What /healthz says of the mail then: how many wait and how long the oldest has.
+    const health = (await (await fetch(`${server.url}/healthz`)).json()) as {
+      outbox?: { pending: number; oldestPendingSeconds: number }
+    }
     // Every message queued (each lead's notification and reply) delivered: none pending, none failed.
     const drainStart = Date.now()
     const drainCpuBefore = children.reduce((sum, pid) => sum + cpuMsOf(pid), 0)
@@ -498,6 +502,8 @@ async function loadPhase(
         (cpuAfter.slice(1).reduce((a, b, i) => a + b - cpuBefore[i + 1]!, 0) / result.requests.total).toFixed(2),
       ),
       'load.messagesSentDuringLoad': sentDuringLoad,
+      'load.healthzPendingAfterLoad': health.outbox?.pending ?? 'none',
+      'load.healthzOldestPendingSecondsAfterLoad': health.outbox?.oldestPendingSeconds ?? 'none',
       'load.messagesSent': counts.sent,
       'load.messagesNotSent': counts.pending + counts.failed + counts.cancelled,
       'load.messagesWritten': emlCount(dataDir),
