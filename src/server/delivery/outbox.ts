@@ -2,7 +2,7 @@
 // mailers (.eml, SMTP, Resend), the notification, the reply, the CRM webhook and the unsubscribe links.
 import { describeDeliveryError, DeliveryError, isPermanentFailure, slowDownOf } from './delivery-error.ts'
 import { addressOf, isDoNotContact, type Mailer } from './mailer.ts'
-import { createFlight, type Flight } from './sending/outbox-flight.ts'
+import { createFlight, createMarks, type Flight } from './sending/outbox-flight.ts'
 import { createSendPace, type SendPace } from './sending/send-pace.ts'
 import { isLaterMail } from '../store/messages.ts'
 import type { AddressKey, LaterMail, LeadStore, OutboxJob, OutgoingMail, WebhookMessage } from '../store/store.ts'
@@ -294,8 +294,7 @@ async function turnOf(ctx: WorkerContext, job: OutboxJob, claimedAt: number): Pr
 /**
  * Starts one claimed batch's sends, each when a place in the flight is free and the pace allows, and returns once all
  * have started; the sent ones are marked a group at a time, the last group when all have finished (tracked by the
- * flight). A slow-down
- * puts the batch's unstarted messages off until it ends, claims freed and no attempt counted.
+ * flight). A slow-down puts the batch's unstarted messages off until it ends, claims freed and no attempt counted.
  */
 async function deliverBatch(
   ctx: WorkerContext,
@@ -306,7 +305,10 @@ async function deliverBatch(
   const claimedAt = ctx.clock().getTime()
   const composed = await composeBatch(ctx, jobs)
   const sending: Array<Promise<boolean>> = []
-  const marks = marksOf(ctx, report, flight)
+  const marks = createMarks(flight, async (ids) => {
+    await ctx.store.markMailSent(ids, ctx.clock())
+    report.sent += ids.length
+  })
   for (const [i, job] of jobs.entries()) {
     await flight.slot()
     const turn = await turnOf(ctx, job, claimedAt)
@@ -330,28 +332,15 @@ async function deliverBatch(
       }),
     )
   }
-  flight.track(Promise.all(sending).then(() => marks.flush()))
-}
-
-/** Sent messages marked a group at a time (one transaction each): a crash repeats at most those not yet marked. */
-const markGroup = 32
-
-/** The sent messages of a batch, marked `markGroup` at a time as they go and the rest when the batch is done. */
-function marksOf(ctx: WorkerContext, report: DeliveryReport, flight: Flight) {
-  const sent: number[] = []
-  const flush = async () => {
-    const ids = sent.splice(0)
-    if (ids.length === 0) return
-    await ctx.store.markMailSent(ids, ctx.clock())
-    report.sent += ids.length
-  }
-  return {
-    add(id: number) {
-      sent.push(id)
-      if (sent.length >= markGroup) flight.track(flush())
-    },
-    flush,
-  }
+  // Every send settled, then the last group marked, even when one of them failed unexpectedly (a store that did not
+  // answer): the others that went are not sent again.
+  flight.track(
+    Promise.allSettled(sending).then(async (settled) => {
+      await marks.flush()
+      const failure = settled.find((result) => result.status === 'rejected')
+      if (failure) throw failure.reason
+    }),
+  )
 }
 
 /**

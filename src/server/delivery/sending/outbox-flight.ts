@@ -60,3 +60,25 @@ export function createFlight(limit: number): Flight {
     },
   }
 }
+
+/** Sent messages marked a group at a time (one transaction each): a crash repeats at most those not yet marked. */
+const markGroup = 32
+
+/**
+ * A batch's sent messages, marked (`mark`) `markGroup` at a time as they go, each group's work kept by the flight;
+ * flush() marks the rest.
+ */
+export function createMarks(flight: Pick<Flight, 'track'>, mark: (ids: number[]) => Promise<void>) {
+  const sent: number[] = []
+  const flush = async () => {
+    const ids = sent.splice(0)
+    if (ids.length > 0) await mark(ids)
+  }
+  return {
+    add(id: number) {
+      sent.push(id)
+      if (sent.length >= markGroup) flight.track(flush())
+    },
+    flush,
+  }
+}
