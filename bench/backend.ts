@@ -469,14 +469,20 @@ async function loadPhase(
     const stored = await storedIds(dataDir)
     const check = compare(acked, stored)
     const sentDuringLoad = (await outboxCounts(dataDir)).sent
+    // What /healthz says of the mail then: how many wait and how long the oldest has.
+    const health = (await (await fetch(`${server.url}/healthz`)).json()) as {
+      outbox?: { pending: number; oldestPendingSeconds: number }
+    }
     // Every message queued (each lead's notification and reply) delivered: none pending, none failed.
     const drainStart = Date.now()
+    const drainCpuBefore = children.reduce((sum, pid) => sum + cpuMsOf(pid), 0)
     const drained = await until(async () => {
       if (options.waitForDelivery === false) return true
       const counts = await outboxCounts(dataDir)
       return counts.pending === 0 && counts.failed === 0
     }, 180_000)
     const drainSeconds = (Date.now() - drainStart) / 1000
+    const drainCpuMs = children.reduce((sum, pid) => sum + cpuMsOf(pid), 0) - drainCpuBefore
     const counts = await outboxCounts(dataDir)
     const figures = {
       'load.requestsPerSecond': Math.round(result.requests.average),
@@ -496,9 +502,15 @@ async function loadPhase(
         (cpuAfter.slice(1).reduce((a, b, i) => a + b - cpuBefore[i + 1]!, 0) / result.requests.total).toFixed(2),
       ),
       'load.messagesSentDuringLoad': sentDuringLoad,
+      'load.healthzPendingAfterLoad': health.outbox?.pending ?? 'none',
+      'load.healthzOldestPendingSecondsAfterLoad': health.outbox?.oldestPendingSeconds ?? 'none',
       'load.messagesSent': counts.sent,
       'load.messagesNotSent': counts.pending + counts.failed + counts.cancelled,
       'load.messagesWritten': emlCount(dataDir),
+      // CPU the delivery process spent on each message sent after the load: what its rate is on a core of its own,
+      // whatever else the machine runs (the drain's seconds move with the machine's load).
+      'load.deliveryCpuMsPerMessageAfterLoad':
+        counts.sent > sentDuringLoad ? Number((drainCpuMs / (counts.sent - sentDuringLoad)).toFixed(3)) : 0,
       'load.deliveryDoneSecondsAfterLoad': drained
         ? Number(drainSeconds.toFixed(1))
         : `not done after ${drainSeconds.toFixed(0)} s`,
@@ -551,8 +563,8 @@ async function outagePhase(work: string, log: (line: string) => void) {
     DATA_DIR: dataDir,
     DIST_DIR: path.join(work, 'dist'),
     SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+    PUBLIC_URL: 'http://127.0.0.1',
     MAIL_FROM: 'Bench <no-reply@example.com>',
-    PUBLIC_URL: 'http://localhost',
     MAIL_RETRY_MIN_SECONDS: '1',
     MAIL_RETRY_MAX_SECONDS: '2',
     // Retries every 1–2 s would reach the default attempt limit within the outage; the real schedule takes hours.
@@ -685,8 +697,8 @@ async function deliveryKillPhase(work: string, log: (line: string) => void) {
     DATA_DIR: dataDir,
     DIST_DIR: path.join(work, 'dist'),
     SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+    PUBLIC_URL: 'http://127.0.0.1',
     MAIL_FROM: 'Bench <no-reply@example.com>',
-    PUBLIC_URL: 'http://localhost',
   })
   try {
     log('delivery kill: 2,000 registrations, SIGKILL of the delivery process mid-delivery …')
@@ -730,26 +742,47 @@ async function deliveryKillPhase(work: string, log: (line: string) => void) {
  * The load of 1. with SMTP up: SMTP_URL names a real SMTP server on 127.0.0.1 (smtp-server, in this process) instead
  * of the .eml files a server without SMTP_URL writes. Every message must arrive: distinct Message-IDs received.
  */
-async function smtpLoadPhase(work: string, log: (line: string) => void) {
+async function smtpLoadPhase(work: string, log: (line: string) => void, options: SmtpLoadOptions = {}) {
   const ids = new Set<string>()
   let received = 0
+  // Messages received in each second since the phase began: the highest is what a provider's send-rate cap sees.
+  const perSecond = new Map<number, number>()
+  const began = Date.now()
   const port = await freePort()
   const smtp = await startSmtpSink(port, (head) => {
     received += 1
+    const second = Math.floor((Date.now() - began) / 1000)
+    perSecond.set(second, (perSecond.get(second) ?? 0) + 1)
     ids.add(/^Message-ID: (\S+)/im.exec(head)?.[1] ?? '')
   })
+  const env: Record<string, string> = {
+    SMTP_URL: `smtp://127.0.0.1:${port}`,
+    MAIL_FROM: 'Bench <no-reply@example.com>',
+    PUBLIC_URL: 'http://127.0.0.1',
+  }
+  if (options.ratePerSecond !== undefined) env.MAIL_RATE_PER_SECOND = String(options.ratePerSecond)
   try {
-    const figures = await loadPhase(work, log, root, 'smtp', {
-      env: {
-        SMTP_URL: `smtp://127.0.0.1:${port}`,
-        MAIL_FROM: 'Bench <no-reply@example.com>',
-        PUBLIC_URL: 'http://localhost',
-      },
+    const figures = await loadPhase(work, log, options.checkout ?? root, 'smtp', {
+      seconds: options.seconds,
+      env,
     })
-    return { ...figures, 'smtp.messagesReceived': received, 'smtp.messagesReceivedDistinct': ids.size }
+    return {
+      ...figures,
+      'smtp.messagesReceived': received,
+      'smtp.messagesReceivedDistinct': ids.size,
+      'smtp.mostReceivedInOneSecond': Math.max(0, ...perSecond.values()),
+    }
   } finally {
     await new Promise<void>((resolve) => smtp.close(() => resolve()))
   }
+}
+
+/** The SMTP load's length (default 15 s) and the MAIL_RATE_PER_SECOND its server is given (default none). */
+/** The checkout whose server runs it (--old DIR): this one unless given. */
+type SmtpLoadOptions = {
+  seconds?: number | undefined
+  ratePerSecond?: number | undefined
+  checkout?: string | undefined
 }
 
 /** The load of 1. with the CRM webhook on, to a receiver on 127.0.0.1 that checks every call's signature. */
@@ -931,20 +964,51 @@ export async function runBackendBench(
   }
 }
 
+/** The load with SMTP up alone (`--smtp-only`): every message received once, and when the last one left. */
+async function runSmtpOnly(options: SmtpLoadOptions): Promise<Record<string, number | string>> {
+  const work = mkdtempSync(path.join(tmpdir(), 'vip-bench-'))
+  writeDist(path.join(work, 'dist'), [defaultSlugOf(root)])
+  try {
+    const found: Record<string, number | string> = await smtpLoadPhase(work, (line) => console.error(line), options)
+    const bad = [
+      found['smtp.acknowledgedButMissing'] !== 0 && 'acknowledged leads missing',
+      typeof found['smtp.deliveryDoneSecondsAfterLoad'] !== 'number' && 'messages not all delivered',
+      found['smtp.messagesReceivedDistinct'] !== found['smtp.messagesSent'] && 'messages sent and not received',
+      found['smtp.messagesReceived'] !== found['smtp.messagesReceivedDistinct'] && 'messages received twice',
+      options.ratePerSecond !== undefined &&
+        Number(found['smtp.mostReceivedInOneSecond']) > options.ratePerSecond &&
+        'more messages in one second than MAIL_RATE_PER_SECOND',
+    ].filter(Boolean)
+    return { 'backend.verdict': bad.length === 0 ? 'pass' : `FAIL: ${bad.join('; ')}`, ...found }
+  } finally {
+    rmSync(work, { recursive: true, force: true })
+  }
+}
+
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
   // --old DIR (repeatable): another checkout's load first; --load-only: the floors and the loads, no other phase;
-  // --postgres-only [--seconds N]: the PostgreSQL phase alone (one and two servers), N seconds each.
+  // --postgres-only [--seconds N]: the PostgreSQL phase alone (one and two servers), N seconds each;
+  // --smtp-only [--seconds N] [--mail-rate R] [--old DIR]: the load with SMTP up (1b.) alone, its server given
+  // MAIL_RATE_PER_SECOND=R (on DIR's checkout instead of this one with --old).
   const { values } = parseArgs({
     options: {
       old: { type: 'string', multiple: true },
       'load-only': { type: 'boolean' },
       rounds: { type: 'string' },
       'postgres-only': { type: 'boolean' },
+      'smtp-only': { type: 'boolean' },
       seconds: { type: 'string' },
+      'mail-rate': { type: 'string' },
     },
   })
   let figures: Record<string, number | string>
-  if (values['postgres-only']) {
+  if (values['smtp-only']) {
+    figures = await runSmtpOnly({
+      seconds: values.seconds === undefined ? undefined : Number(values.seconds),
+      ratePerSecond: values['mail-rate'] === undefined ? undefined : Number(values['mail-rate']),
+      checkout: values.old?.[0] === undefined ? undefined : path.resolve(values.old[0]),
+    })
+  } else if (values['postgres-only']) {
     const work = mkdtempSync(path.join(tmpdir(), 'vip-bench-'))
     writeDist(path.join(work, 'dist'), [defaultSlugOf(root)])
     try {

@@ -78,7 +78,7 @@ async function run(start: DeliveryStart): Promise<void> {
   }
   const mailer: Mailer =
     start.mail.kind === 'smtp'
-      ? createSmtpMailer({ url: start.mail.url, from: start.mail.from })
+      ? createSmtpMailer({ url: start.mail.url, from: start.mail.from, maxConnections: start.sending.concurrency })
       : createEmlMailer({ dir: path.join(start.dataDir, 'outbox'), from: start.mail.from })
   const worker = createOutboxWorker({
     store,
@@ -86,6 +86,8 @@ async function run(start: DeliveryStart): Promise<void> {
     webhook: start.webhook ? createWebhookSender(start.webhook) : undefined,
     retry: start.retry,
     webhookDelaysMs: start.webhookDelaysMs,
+    concurrency: start.sending.concurrency,
+    ratePerSecond: start.sending.ratePerSecond,
     compose: createLaterComposer({ store, launchOf: (slug) => launches.get(slug) }),
     suppressionKeyOf: suppressionKeyOf(start.compose.suppressionSecret),
     onFailed: (job, reason) =>

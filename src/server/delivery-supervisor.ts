@@ -1,7 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import type { RetryPolicy } from './delivery/outbox.ts'
+import type { MailSending, RetryPolicy } from './delivery/outbox.ts'
 import type { OutboxJob } from './store/store.ts'
 import type { FunctionLaunch } from '../../schema/function-launch.ts'
 
@@ -26,6 +26,8 @@ export type DeliveryStart = {
   webhook: { url: string; secret: string } | undefined
   retry: RetryPolicy
   webhookDelaysMs: number[]
+  /** The send-rate cap and the sends at once (this process's own: each delivery process paces itself). */
+  sending: MailSending
   /** How often it looks for retries that came due, besides the kicks. */
   pollMs: number
   /**

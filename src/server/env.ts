@@ -5,7 +5,7 @@ import { publicAddressSettings } from './settings/public-address.ts'
 import { check, type Env, type EnvResult, type Reading, type Values } from './settings/read-settings.ts'
 import { siteSettings } from './site/settings.ts'
 import { storeSettings } from './store/settings.ts'
-import type { RetryPolicy } from './delivery/outbox.ts'
+import type { MailSending, RetryPolicy } from './delivery/outbox.ts'
 
 /**
  * What each entry reads: the site's commands, the Node server and the Edge Function. The variables themselves are
@@ -42,6 +42,8 @@ export type CommonConfig = {
   webhook: { url: string; secret: string } | undefined
   /** Delays between webhook attempts (WEBHOOK_RETRY_SECONDS). */
   webhookDelaysMs: number[]
+  /** How fast the outbox sends: MAIL_RATE_PER_SECOND (undefined: no cap) and MAIL_CONCURRENCY. */
+  sending: MailSending
   /** Signs unsubscribe links (UNSUBSCRIBE_SECRET); the Node server keeps one in DATA_DIR when unset. */
   unsubscribeSecret: string | undefined
   /** The function's public address for links in e-mails (PUBLIC_FUNCTION_URL), without a trailing slash. */
@@ -132,6 +134,8 @@ const commonNames = [
   'MAIL_RETRY_MIN_SECONDS',
   'MAIL_RETRY_MAX_SECONDS',
   'MAIL_MAX_ATTEMPTS',
+  'MAIL_RATE_PER_SECOND',
+  'MAIL_CONCURRENCY',
   'WEBHOOK_URL',
   'WEBHOOK_SECRET',
   'WEBHOOK_RETRY_SECONDS',
@@ -236,6 +240,7 @@ function commonOf(
         ? { url: values.WEBHOOK_URL, secret: values.WEBHOOK_SECRET }
         : undefined,
     webhookDelaysMs: values.WEBHOOK_RETRY_SECONDS!.map((s) => Math.round(Number(s) * 1000)),
+    sending: { ratePerSecond: values.MAIL_RATE_PER_SECOND, concurrency: values.MAIL_CONCURRENCY! },
     unsubscribeSecret: values.UNSUBSCRIBE_SECRET,
     publicFunctionUrl: values.PUBLIC_FUNCTION_URL?.replace(/\/+$/, ''),
   }

@@ -231,6 +231,7 @@ describe("the Node server's delivery process", () => {
         webhook: undefined,
         retry: { minDelayMs: 200, maxDelayMs: 1_000 },
         webhookDelaysMs: [200],
+        sending: { ratePerSecond: undefined, concurrency: 8 },
         pollMs: 200,
         compose: {
           launches: [{ contract: contractWith('First words'), linkBase }],

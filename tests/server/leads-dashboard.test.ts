@@ -214,6 +214,35 @@ describe('the dashboard', () => {
     expect(h.audit.at(-1)).toMatchObject({ action: 'viewed the dashboard', detail: 'all launches' })
   })
 
+  it("says how the server's e-mail stands: how many wait, the oldest's wait, and a notice when it is behind", async () => {
+    const cookie = await signIn(h)
+    const mailLine = async () => {
+      const page = await (await send(h, '/leads/dashboard', { cookie })).text()
+      return /<p id="mail-health" class="([^"]+)">([\s\S]*?)<\/p>/.exec(page)
+    }
+    // Six notifications queued, the oldest with the lead of January 20th (the page's clock: March 2nd, 15:00 UTC).
+    const behind = await mailLine()
+    expect(behind?.[1]).toBe('lp-notice lp-notice-error')
+    expect(textOf(behind![2]!)).toBe(
+      '6 messages wait to be sent; the oldest has waited 41 days. That is longer than usual: the e-mail is falling ' +
+        'behind. Tell whoever looks after the server.',
+    )
+    // All sent, and one more registration a minute and a half ago: waiting, not behind.
+    const jobs = await store.claimDueMail(new Date('2026-03-02T15:00:00Z'), 10, 60_000)
+    await store.markMailSent(
+      jobs.map((job) => job.id),
+      new Date('2026-03-02T15:00:00Z'),
+    )
+    expect(textOf((await mailLine())![2]!)).toBe('No message waits to be sent. Every e-mail has gone out.')
+    const recent = newLead({ createdAt: '2026-03-02T14:58:30.000Z', fields: person('Mary Jackson', 'no') })
+    await store.saveLead(recent, mailFor(recent))
+    const waiting = await mailLine()
+    expect(waiting?.[1]).toBe('lp-note')
+    expect(textOf(waiting![2]!)).toBe(
+      '1 message waits to be sent; the oldest has waited 1 minute. E-mail usually goes within a minute of a registration.',
+    )
+  })
+
   it('narrows to the launch chosen, kept in the session with the list, never in the URL', async () => {
     const cookie = await signIn(h)
     const chosen = await send(h, '/leads/dashboard', { cookie, form: { launch: second.launch.slug } })

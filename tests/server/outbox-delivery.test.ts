@@ -170,7 +170,12 @@ describe('outbox of the Node server (child process, SMTP and webhook receiver on
     ])
     expect(await health(s.url)).toEqual({
       status: 200,
-      body: { ok: true, database: 'ok', outbox: { pending: 0, failed: 0 }, launches: oneLaunch },
+      body: {
+        ok: true,
+        database: 'ok',
+        outbox: { pending: 0, failed: 0, oldestPendingSeconds: 0 },
+        launches: oneLaunch,
+      },
     })
 
     // The link's page, in the site's look under the site's CSP: a GET records nothing.
@@ -215,7 +220,11 @@ describe('outbox of the Node server (child process, SMTP and webhook receiver on
     const waiting = (await messages(dataDir)).find((m) => m.kind === 'webhook')!
     expect(waiting.status).toBe('pending')
     expect(waiting.lastError).toContain(`The webhook at 127.0.0.1:${port} could not be reached: ECONNREFUSED`)
-    expect((await health(s.url)).body.outbox).toEqual({ pending: 1, failed: 0 })
+    expect((await health(s.url)).body.outbox).toEqual({
+      pending: 1,
+      failed: 0,
+      oldestPendingSeconds: expect.any(Number),
+    })
 
     const crm = await receiver(port)
     await until(() => crm.calls.length >= 1, 30_000, 'the webhook call')
@@ -245,7 +254,12 @@ describe('outbox of the Node server (child process, SMTP and webhook receiver on
     await until(async () => (await health(s.url)).body.outbox?.failed === 2, 30_000, 'two failed messages')
     expect(await health(s.url)).toEqual({
       status: 200,
-      body: { ok: true, database: 'ok', outbox: { pending: 0, failed: 2 }, launches: oneLaunch },
+      body: {
+        ok: true,
+        database: 'ok',
+        outbox: { pending: 0, failed: 2, oldestPendingSeconds: 0 },
+        launches: oneLaunch,
+      },
     })
     const failed = await messages(dataDir)
     expect(failed.map((m) => [m.kind, m.status, m.attempts])).toEqual([
@@ -274,7 +288,12 @@ describe('outbox of the Node server (child process, SMTP and webhook receiver on
     expect(mail.received.map((m) => m.rcptTo[0]).sort()).toEqual(['refused.person@example.com', 'sales@example.com'])
     expect(await health(s.url)).toEqual({
       status: 200,
-      body: { ok: true, database: 'ok', outbox: { pending: 0, failed: 0 }, launches: oneLaunch },
+      body: {
+        ok: true,
+        database: 'ok',
+        outbox: { pending: 0, failed: 0, oldestPendingSeconds: 0 },
+        launches: oneLaunch,
+      },
     })
   }, 90_000)
 
@@ -323,7 +342,12 @@ describe('outbox of the Node server (child process, SMTP and webhook receiver on
     expect(crm.calls.every((c) => c.signed)).toBe(true)
     expect(await health(second.url)).toEqual({
       status: 200,
-      body: { ok: true, database: 'ok', outbox: { pending: 0, failed: 0 }, launches: oneLaunch },
+      body: {
+        ok: true,
+        database: 'ok',
+        outbox: { pending: 0, failed: 0, oldestPendingSeconds: 0 },
+        launches: oneLaunch,
+      },
     })
     console.log(`SIGKILL after ${beforeRestart} of 45 deliveries; repeated after restart: ${repeats}`)
   }, 120_000)

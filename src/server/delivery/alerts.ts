@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
+import { backlogInWords } from './sending/backlog-words.ts'
 import { escapeHtml } from './escape-html.ts'
 import type { Mailer } from './mailer.ts'
 import type { WebhookSender } from './outbox.ts'
@@ -233,10 +234,14 @@ export function createAlerts(options: AlertOptions): Alerts {
   }
 }
 
-/** The owners' alert for an outbox message that failed for good (no one's address in it). */
+/**
+ * The owners' alert for an outbox message that failed for good (no one's address in it); with `backlog`, how many
+ * messages wait behind it and how long the oldest has (a failure often comes with mail falling behind).
+ */
 export function messageFailedAlert(
   job: { id: number; kind: string; leadId: number | null; attempts: number },
   reason: string,
+  backlog?: { pending: number; oldestSeconds: number },
 ): Alert {
   return {
     key: `message-failed:${job.id}`,
@@ -247,6 +252,7 @@ export function messageFailedAlert(
       // An SMTP refusal may quote the recipient: the owners get the reason without anyone's address.
       `Reason: ${reason.replace(/[^\s@<>()]+@[^\s@<>()]+/g, '<address>')}`,
       'It stays in the outbox as failed. Fix the cause (see the server log), then run npm run outbox:retry to send it again.',
+      ...(backlog ? [`Waiting: ${backlogInWords(backlog.pending, backlog.oldestSeconds)}`] : []),
     ].join('\n'),
   }
 }

@@ -4,15 +4,43 @@
  * only: the mailers and the webhook sender of both runtimes throw it.
  */
 
-/** A failed delivery; `permanent` means trying again the same way cannot succeed. */
+/**
+ * A failed delivery; `permanent` means trying again the same way cannot succeed. `slowDown`: the receiver asked the
+ * sender to slow down (HTTP 429), with how long to wait when it said (Retry-After).
+ */
 export class DeliveryError extends Error {
   override name = 'DeliveryError'
   constructor(
     message: string,
     readonly permanent: boolean,
+    readonly slowDown?: { afterMs: number | undefined },
   ) {
     super(message)
   }
+}
+
+/**
+ * A receiver's "slow down", or undefined: the whole sending rate backs off (sending/send-pace.ts), and the message is
+ * put off without counting an attempt (the receiver's pace, not the message's fault). An SMTP 421 (service not
+ * available: too many connections or messages) or 451 (local error, how providers say "rate limited"), or an HTTP 429
+ * with its Retry-After. Another SMTP 4xx (a mailbox busy or full) is the message's own temporary failure: retried with
+ * backoff and counted, so a message refused that way for days still ends as failed, and the rest go on.
+ */
+export function slowDownOf(error: unknown): { afterMs: number | undefined } | undefined {
+  if (error instanceof DeliveryError) return error.slowDown
+  const code = (error as { responseCode?: unknown } | null)?.responseCode
+  return code === 421 || code === 451 ? { afterMs: undefined } : undefined
+}
+
+/**
+ * Retry-After as milliseconds (RFC 9110 §10.2.3: seconds, or an HTTP date), at most an hour; undefined when absent or
+ * unreadable.
+ */
+export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
+  const value = header?.trim()
+  if (!value) return undefined
+  const ms = /^\d+$/.test(value) ? Number(value) * 1000 : Date.parse(value) - now
+  return Number.isFinite(ms) ? Math.min(3_600_000, Math.max(0, ms)) : undefined
 }
 
 /** Whether an HTTP answer's status means "do not retry": every 4xx except 408 (timeout) and 429 (slow down). */

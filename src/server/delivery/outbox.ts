@@ -1,7 +1,9 @@
 // The delivery room (src/server/delivery/): what leaves after a lead is stored: this outbox and its worker, the
 // mailers (.eml, SMTP, Resend), the notification, the reply, the CRM webhook and the unsubscribe links.
-import { describeDeliveryError, DeliveryError, isPermanentFailure } from './delivery-error.ts'
+import { describeDeliveryError, DeliveryError, isPermanentFailure, slowDownOf } from './delivery-error.ts'
 import { addressOf, isDoNotContact, type Mailer } from './mailer.ts'
+import { createFlight, createMarks, type Flight } from './sending/outbox-flight.ts'
+import { createSendPace, type SendPace } from './sending/send-pace.ts'
 import { isLaterMail } from '../store/messages.ts'
 import type { AddressKey, LaterMail, LeadStore, OutboxJob, OutgoingMail, WebhookMessage } from '../store/store.ts'
 
@@ -10,6 +12,9 @@ import type { AddressKey, LaterMail, LeadStore, OutboxJob, OutgoingMail, Webhook
  * after `maxAttempts` attempts (default 10) the message is `failed` and kept for `npm run outbox:retry`.
  */
 export type RetryPolicy = { minDelayMs: number; maxDelayMs: number; maxAttempts?: number }
+
+/** How fast the outbox sends mail (MAIL_RATE_PER_SECOND, MAIL_CONCURRENCY); a rate of undefined is no cap. */
+export type MailSending = { ratePerSecond: number | undefined; concurrency: number }
 
 /** The retry policy used unless configured otherwise: 30 s, 1 min, 2 min … up to 1 hour, 10 attempts (about 4 h). */
 export const defaultRetryPolicy: RetryPolicy = { minDelayMs: 30_000, maxDelayMs: 3_600_000, maxAttempts: 10 }
@@ -43,8 +48,15 @@ export type OutboxWorkerOptions = {
   jitter?: number
   /** Called once when a message reaches the failed state (the owners' alert); must not throw. */
   onFailed?: (job: OutboxJob, reason: string) => void
-  /** Messages claimed (and marked sent) together, in one transaction each; sent side by side. Default 32. */
+  /**
+   * Messages claimed (and marked sent) together, in one transaction each. Default 128, fewer under a low rate cap so a
+   * batch is sent well within its claim's lease.
+   */
   batchSize?: number
+  /** Sends in flight at once (MAIL_CONCURRENCY; the SMTP pool has as many connections). Default 8. */
+  concurrency?: number
+  /** The provider's send-rate cap, messages a second (MAIL_RATE_PER_SECOND); undefined: none. Webhooks go unpaced. */
+  ratePerSecond?: number | undefined
   /**
    * Composes the notifications and replies queued as what to send (src/server/compose-later.ts), a batch at a time.
    * Absent, such a message waits (a temporary failure) for a worker that has it.
@@ -106,25 +118,45 @@ type WorkerContext = {
   leaseMs: number
   jitter: number
   batchSize: number
+  concurrency: number
+  /** The worker's pace (sending/send-pace.ts): the rate cap and the slow-downs receivers ask for, for every send. */
+  pace: SendPace
   log: NonNullable<OutboxWorkerOptions['log']>
   onFailed: OutboxWorkerOptions['onFailed']
   suppressionKeyOf: OutboxWorkerOptions['suppressionKeyOf']
 }
 
+/** The sends in flight at once unless MAIL_CONCURRENCY says otherwise. */
+export const defaultConcurrency = 8
+
+/**
+ * The batch: 128 (two fsyncs, the claim and the mark, for that many messages), or under a rate cap no more than a
+ * quarter of the lease's worth of sends, so a batch is out long before its claims could pass to another worker.
+ */
+function batchSizeOf(options: OutboxWorkerOptions): number {
+  const wanted = Math.max(1, options.batchSize ?? 128)
+  if (options.ratePerSecond === undefined) return wanted
+  const leaseSeconds = (options.leaseMs ?? 120_000) / 1000
+  return Math.max(1, Math.min(wanted, Math.floor((options.ratePerSecond * leaseSeconds) / 4)))
+}
+
 function contextOf(options: OutboxWorkerOptions): WorkerContext {
   const retry = options.retry ?? defaultRetryPolicy
+  const clock = options.clock ?? (() => new Date())
   return {
     store: options.store,
     mailer: options.mailer,
     webhook: options.webhook,
     compose: options.compose,
-    clock: options.clock ?? (() => new Date()),
+    clock,
     retry,
     mailAttempts: Math.max(1, retry.maxAttempts ?? defaultMaxAttempts),
     webhookDelays: options.webhookDelaysMs ?? standardWebhookDelaysMs,
     leaseMs: options.leaseMs ?? 120_000,
     jitter: options.jitter ?? 0.2,
-    batchSize: Math.max(1, options.batchSize ?? 32),
+    batchSize: batchSizeOf(options),
+    concurrency: Math.max(1, options.concurrency ?? defaultConcurrency),
+    pace: createSendPace({ ratePerSecond: options.ratePerSecond, now: () => clock().getTime() }),
     log: options.log ?? {
       info: (m: string) => console.log(m),
       error: (m: string, e?: unknown) => console.error(m, e ?? ''),
@@ -209,9 +241,22 @@ async function deliver(
   return true
 }
 
+/** When the slow-down in force ends; now when none is. */
+function pauseEndOf(ctx: WorkerContext): Date {
+  return new Date(Math.max(ctx.pace.pausedUntil(), ctx.clock().getTime()))
+}
+
 /** A failed attempt: failed for good (refused, or out of attempts) with the owners' alert, or retried after a delay. */
 async function recordFailure(ctx: WorkerContext, job: OutboxJob, error: unknown): Promise<void> {
   const reason = describeDeliveryError(error)
+  const slowDown = job.kind === 'webhook' ? undefined : slowDownOf(error)
+  if (slowDown) {
+    // The receiver's pace, not this message's fault: tried again once the slow-down ends, no attempt counted.
+    ctx.pace.slowDown(slowDown.afterMs)
+    ctx.log.error(`outbox: ${job.kind} ${job.id} put off until the receiver's slow-down ends: ${reason}`)
+    await ctx.store.postponeMail([job.id], pauseEndOf(ctx), reason)
+    return
+  }
   const attempt = job.attempts + 1
   const allowed = job.kind === 'webhook' ? ctx.webhookDelays.length + 1 : ctx.mailAttempts
   if (isPermanentFailure(error) || attempt >= allowed) {
@@ -233,22 +278,80 @@ async function recordFailure(ctx: WorkerContext, job: OutboxJob, error: unknown)
   await ctx.store.markMailFailed(job.id, reason, new Date(ctx.clock().getTime() + delay))
 }
 
-/** Sends one claimed batch side by side and marks the sent ones together. */
-async function deliverBatch(ctx: WorkerContext, jobs: OutboxJob[], report: DeliveryReport): Promise<void> {
-  const composed = await composeBatch(ctx, jobs)
-  const went = await Promise.all(jobs.map((job) => deliver(ctx, job, report, composed.get(job.id))))
-  // Marked together once the batch is sent: a crash before this line repeats this batch, and no other message.
-  const sent = jobs.filter((_, i) => went[i]).map((job) => job.id)
-  await ctx.store.markMailSent(sent, ctx.clock())
-  report.sent += sent.length
+/** A send's turn: what to call when it is over (`ok`: it went). Webhook calls are not paced. */
+type Turn = (ok: boolean) => void
+const unpaced: Turn = () => {}
+
+/**
+ * A claimed message's turn to go, or undefined when it must wait: a slow-down is in force (or began while it waited),
+ * or the batch has been out for half its lease (a low rate), so its claims are freed before they could lapse.
+ */
+async function turnOf(ctx: WorkerContext, job: OutboxJob, claimedAt: number): Promise<Turn | undefined> {
+  if (ctx.clock().getTime() - claimedAt > ctx.leaseMs / 2) return undefined
+  if (job.kind === 'webhook') return unpaced
+  return ctx.pace.take()
 }
 
 /**
- * The outbox worker. A batch at a time: claim up to `batchSize` due messages (one committed transaction), send them
- * side by side, mark the sent ones (one committed transaction). So a crash can repeat at most the batch in flight,
- * and each copy carries the same Message-ID / idempotency key as the first. A temporary failure is retried with
- * backoff; a permanent refusal, or the last allowed attempt, leaves the
- * message `failed` with its last error. A reply or webhook call of a registrant who withdrew is cancelled unsent.
+ * Starts one claimed batch's sends, each when a place in the flight is free and the pace allows, and returns once all
+ * have started; the sent ones are marked a group at a time, the last group when all have finished (tracked by the
+ * flight). A slow-down puts the batch's unstarted messages off until it ends, claims freed and no attempt counted.
+ */
+async function deliverBatch(
+  ctx: WorkerContext,
+  jobs: OutboxJob[],
+  report: DeliveryReport,
+  flight: Flight,
+): Promise<void> {
+  const claimedAt = ctx.clock().getTime()
+  const composed = await composeBatch(ctx, jobs)
+  const sending: Array<Promise<boolean>> = []
+  const marks = createMarks(flight, async (ids) => {
+    await ctx.store.markMailSent(ids, ctx.clock())
+    report.sent += ids.length
+  })
+  for (const [i, job] of jobs.entries()) {
+    await flight.slot()
+    const turn = await turnOf(ctx, job, claimedAt)
+    if (!turn) {
+      flight.release()
+      await ctx.store.postponeMail(
+        jobs.slice(i).map((left) => left.id),
+        pauseEndOf(ctx),
+      )
+      break
+    }
+    sending.push(
+      flight.run(async () => {
+        const went = await deliver(ctx, job, report, composed.get(job.id)).catch((error: unknown) => {
+          turn(false)
+          throw error
+        })
+        turn(went)
+        if (went) marks.add(job.id)
+        return went
+      }),
+    )
+  }
+  // Every send settled, then the last group marked, even when one of them failed unexpectedly (a store that did not
+  // answer): the others that went are not sent again.
+  flight.track(
+    Promise.allSettled(sending).then(async (settled) => {
+      await marks.flush()
+      const failure = settled.find((result) => result.status === 'rejected')
+      if (failure) throw failure.reason
+    }),
+  )
+}
+
+/**
+ * The outbox worker. Claims up to `batchSize` due messages (one committed transaction), sends them `concurrency` at a
+ * time at the pace allowed (sending/send-pace.ts), and claims the next batch while the last sends of one are out; marks
+ * the sent ones 32 at a time (one committed transaction each). So a crash can repeat at most the sent ones not yet
+ * marked and those in flight, and each copy carries the same Message-ID / idempotency key as the first. A temporary
+ * failure is retried with backoff; a receiver's "slow down" backs the whole rate off; a permanent refusal, or the last
+ * allowed attempt, leaves the message `failed` with its last error. A reply or webhook call of a registrant who
+ * withdrew is cancelled unsent.
  */
 export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   const ctx = contextOf(options)
@@ -259,16 +362,35 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
 
   async function drain(): Promise<DeliveryReport> {
     const report: DeliveryReport = { sent: 0, failed: 0 }
-    do {
-      again = false
-      // A stop ends the run after the batch in hand; the rest stays pending for the next start.
-      while (!stopped) {
-        const jobs = await ctx.store.claimDueMail(ctx.clock(), ctx.batchSize, ctx.leaseMs)
-        if (jobs.length === 0) break
-        await deliverBatch(ctx, jobs, report)
-      }
-    } while (again && !stopped)
+    const flight = createFlight(ctx.concurrency)
+    try {
+      do {
+        again = false
+        // A stop ends the run after the batch in hand; the rest stays pending for the next start. During a slow-down
+        // nothing is claimed: the run ends, and the poll (or the wake-up at its end) starts the next.
+        while (!stopped && ctx.pace.pausedUntil() === 0) {
+          const jobs = await ctx.store.claimDueMail(ctx.clock(), ctx.batchSize, ctx.leaseMs)
+          if (jobs.length === 0) break
+          await deliverBatch(ctx, jobs, report, flight)
+        }
+      } while (again && !stopped && ctx.pace.pausedUntil() === 0)
+    } finally {
+      await flight.settle()
+    }
+    wakeAfterSlowDown()
     return report
+  }
+
+  // A run that a slow-down ended starts again when it is over (Node: a timer that does not hold the process open).
+  let wake: ReturnType<typeof setTimeout> | undefined
+  function wakeAfterSlowDown(): void {
+    const until = ctx.pace.pausedUntil()
+    if (until === 0 || stopped || wake !== undefined || timer === undefined) return
+    wake = setTimeout(() => {
+      wake = undefined
+      runLogged()
+    }, until - ctx.clock().getTime())
+    ;(wake as { unref?: () => void }).unref?.()
   }
 
   function deliverDue(): Promise<DeliveryReport> {
@@ -305,6 +427,8 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
       stopped = true
       if (timer !== undefined) clearInterval(timer)
       timer = undefined
+      if (wake !== undefined) clearTimeout(wake)
+      wake = undefined
       await running?.catch(() => {})
     },
   }

@@ -1,4 +1,4 @@
-import { DeliveryError, isPermanentHttpStatus } from './delivery-error.ts'
+import { DeliveryError, isPermanentHttpStatus, retryAfterMs } from './delivery-error.ts'
 import { extraHeaders, fromHeader, headerSafe, recipientOf, singleAddress, type Mailer } from './mailer.ts'
 
 /** Options for Resend. */
@@ -16,7 +16,8 @@ export type ResendMailerOptions = {
 /**
  * Sends notifications through Resend's HTTP API with fetch: the mailer for Supabase Edge Functions, which cannot
  * open SMTP ports. The message's idempotency key goes in Idempotency-Key, so a retried send is not doubled. A 4xx
- * answer other than 408/429 (a bad key, a refused address) is a permanent refusal; 5xx and network errors are retried.
+ * answer other than 408/429 (a bad key, a refused address) is a permanent refusal; 5xx and network errors are retried;
+ * a 429 slows the whole outbox down for its Retry-After.
  */
 export function createResendMailer(options: ResendMailerOptions): Mailer {
   const doFetch = options.fetch ?? fetch
@@ -44,9 +45,13 @@ export function createResendMailer(options: ResendMailerOptions): Mailer {
       })
       if (!response.ok) {
         const detail = (await response.text().catch(() => '')).slice(0, 300)
+        // 429: Resend's rate limit (per team, 2 a second unless raised); its Retry-After says when to send again.
+        const slowDown =
+          response.status === 429 ? { afterMs: retryAfterMs(response.headers.get('retry-after')) } : undefined
         throw new DeliveryError(
           `Resend answered ${response.status}${detail ? `: ${detail}` : ''}`,
           isPermanentHttpStatus(response.status),
+          slowDown,
         )
       }
       await response.body?.cancel().catch(() => {})

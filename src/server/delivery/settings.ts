@@ -72,6 +72,25 @@ export const deliverySettings = {
       'Attempts a notification or reply gets before it is kept as failed (npm run outbox:retry sends it again). A permanent refusal (SMTP 5xx) ends it at once.',
     fix: 'use a whole number from 1 to 100',
   },
+  MAIL_RATE_PER_SECOND: {
+    type: 'number',
+    exclusiveMinimum: 0,
+    maximum: 100_000,
+    description:
+      "The mail provider's send-rate cap, messages a second: the outbox never hands the SMTP server (or Resend) more than this in any second. Per delivery process: with several servers on one DATABASE_URL, give each the cap divided by their number. Resend's default is 2. Unset: no cap (a 421, 451 or 429 answer still slows it down).",
+    expected: 'a number of messages a second',
+    fix: "use your provider's limit in messages a second, greater than 0, e.g. MAIL_RATE_PER_SECOND=50, or leave it unset for no cap",
+  },
+  MAIL_CONCURRENCY: {
+    type: 'integer',
+    minimum: 1,
+    maximum: 64,
+    default: 8,
+    description:
+      'Messages the outbox sends at once; the SMTP pool keeps as many connections open. Lower it if your provider limits connections.',
+    expected: 'a whole number from 1 to 64',
+    fix: 'use a whole number from 1 to 64, e.g. MAIL_CONCURRENCY=8 (fewer if your SMTP provider allows fewer connections)',
+  },
   WEBHOOK_URL: {
     type: 'string',
     format: 'http-url',

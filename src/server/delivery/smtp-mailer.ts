@@ -25,11 +25,14 @@ export type SmtpMailerOptions = {
   url: string
   /** The From address, e.g. "Site <no-reply@example.com>". */
   from: string
+  /** Connections in the pool (MAIL_CONCURRENCY: one for each of the outbox's parallel sends). Default 4. */
+  maxConnections?: number
 }
 
 /**
- * Sends messages through an SMTP server, over a small pool of connections. A 5xx reply rejects with nodemailer's
- * error carrying `responseCode`, which the outbox takes as a permanent refusal (delivery-error.ts).
+ * Sends messages through an SMTP server, over a pool of connections, each pipelining its commands when the server
+ * offers PIPELINING. A 5xx reply rejects with nodemailer's error carrying `responseCode`, which the outbox takes as a
+ * permanent refusal, a 421/451 as a request to slow down (delivery-error.ts).
  */
 export function createSmtpMailer(options: SmtpMailerOptions): Mailer {
   const url = new URL(options.url)
@@ -39,7 +42,7 @@ export function createSmtpMailer(options: SmtpMailerOptions): Mailer {
     secure: url.protocol === 'smtps:',
     auth: url.username ? { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } : undefined,
     pool: true,
-    maxConnections: 4,
+    maxConnections: Math.max(1, options.maxConnections ?? 4),
     // A pooled connection stays open for any number of messages (nodemailer's default closes it after 100): a
     // reconnect costs a new greeting, which many servers delay on purpose.
     maxMessages: Infinity,

@@ -66,6 +66,8 @@ export type LeadsPageStore = Pick<
   | 'listAssignees'
   | 'fillPhoneNumbers'
   | 'countPulse'
+  | 'countBacklog'
+  | 'countMessages'
   | 'listLeadAnnouncements'
   | 'documentOpeningsOf'
   | 'listAnnouncements'

@@ -1,7 +1,8 @@
 import { html } from 'hono/html'
 import type { HtmlEscapedString } from 'hono/utils/html'
-import type { LeadPulse } from '../store/store.ts'
+import type { LeadPulse, LeadStore } from '../store/store.ts'
 import { sourceWords } from '../delivery/scheduled/morning-summary.ts'
+import { backlogInWords, waitedSeconds } from '../delivery/sending/backlog-words.ts'
 import { barChart, dayChart, swatch, type BarRow } from './charts.ts'
 import { statusesOf } from './filter-view.ts'
 import { bar, launchOf, layout, tabs, titleOf, type LaunchChoice, type ViewContext } from './views.ts'
@@ -222,8 +223,56 @@ ${numbers('Registrations per day', ['Day', 'Registered', 'From e-mail', 'Visitor
 </section>`
 }
 
-/** The dashboard's page. `today` and `yesterday` are the last two of the pulse's days. */
-export function dashboardView(view: ViewContext, pulse: LeadPulse, choice: LaunchChoice, studio: boolean): Html {
+/**
+ * The dashboard's word on the e-mail (the team's notifications, the replies, announcements): how many messages wait
+ * to be sent and how long the oldest has waited, and how many could not be sent. The whole server's outbox, counts
+ * only: no launch, no person.
+ */
+export type DeliveryHealth = { pending: number; oldestSeconds: number; failed: number }
+
+// Beyond this the mail is behind: the page says so, and who can do something about it.
+const behindSeconds = 10 * 60
+
+/** Reads the outbox's counts for the dashboard. */
+export async function readDeliveryHealth(
+  store: Pick<LeadStore, 'countBacklog' | 'countMessages'>,
+  now: Date,
+): Promise<DeliveryHealth> {
+  const [backlog, counts] = await Promise.all([store.countBacklog(), store.countMessages()])
+  return { pending: backlog.pending, oldestSeconds: waitedSeconds(backlog, now), failed: counts.failed }
+}
+
+/** The dashboard's "E-mail" section: a notice when mail is behind or failed, a plain line otherwise. */
+export function deliveryHealthSection(health: DeliveryHealth): Html {
+  const behind = health.pending > 0 && health.oldestSeconds >= behindSeconds
+  const waiting = backlogInWords(health.pending, health.oldestSeconds)
+  const failed =
+    health.failed === 0
+      ? ''
+      : `${health.failed.toLocaleString('en-CA')} ${health.failed === 1 ? 'message' : 'messages'} could not be sent and ${health.failed === 1 ? 'waits' : 'wait'} for someone to look at ${health.failed === 1 ? 'it' : 'them'}: a lead's page says which of its e-mails failed.`
+  const advice = behind
+    ? 'That is longer than usual: the e-mail is falling behind. Tell whoever looks after the server.'
+    : health.pending > 0
+      ? 'E-mail usually goes within a minute of a registration.'
+      : 'Every e-mail has gone out.'
+  const notice = behind || health.failed > 0
+  return html`<section class="lp-section" aria-labelledby="mail-heading">
+<h2 id="mail-heading">E-mail</h2>
+<p id="mail-health" class="${notice ? 'lp-notice lp-notice-error' : 'lp-note'}">${waiting} ${advice}${failed ? html` ${failed}` : ''}</p>
+</section>`
+}
+
+/**
+ * The dashboard's page. `today` and `yesterday` are the last two of the pulse's days; `mail`, how the server's e-mail
+ * stands (readDeliveryHealth).
+ */
+export function dashboardView(
+  view: ViewContext,
+  pulse: LeadPulse,
+  choice: LaunchChoice,
+  studio: boolean,
+  mail: DeliveryHealth,
+): Html {
   const title = titleOf(view)
   const selected = choice.selected ? launchOf(choice.present, choice.selected) : undefined
   const scope = selected
@@ -240,6 +289,8 @@ ${tabs('dashboard')}
 ${launchForm(choice)}
 <p class="lp-summary">For ${scope}, by day in the team's time zone (${view.timeZone.replace(/_/g, ' ')}). Suspected spam is left out; visitors are counted without cookies when this server serves the page.</p>
 ${tiles(pulse.days)}
+
+${deliveryHealthSection(mail)}
 
 ${perDaySection(pulse.days)}
 

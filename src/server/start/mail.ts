@@ -7,7 +7,8 @@ import type { Mailer } from '../delivery/mailer.ts'
 import type { WebhookSender } from '../delivery/outbox.ts'
 import { createSmtpMailer } from '../delivery/smtp-mailer.ts'
 import { createWebhookSender } from '../delivery/webhook.ts'
-import { superviseDelivery, type DeliverySupervisor } from '../delivery-supervisor.ts'
+import { superviseDelivery, type DeliverySupervisor, type FailedMessage } from '../delivery-supervisor.ts'
+import { waitedSeconds } from '../delivery/sending/backlog-words.ts'
 import type { NodeServerConfig } from '../env.ts'
 import type { NodeStore } from '../node-store.ts'
 import { hmacSha256 } from '../store/private-files.ts'
@@ -59,6 +60,18 @@ function replyLinksOf(settings: NodeServerConfig, opened: NodeStore): ReplyLinks
   return { secret, baseOf, signerOf: (contract) => ({ secret: secret(), baseUrl: baseOf(contract), hmac: hmacSha256 }) }
 }
 
+/** The owners' alert of a failed message, saying how many wait behind it (without, if the store does not answer). */
+async function raiseMessageFailed(
+  store: NodeStore['store'],
+  alerts: Alerts,
+  job: FailedMessage,
+  reason: string,
+): Promise<void> {
+  const backlog = await store.countBacklog().catch(() => undefined)
+  const waiting = backlog && { pending: backlog.pending, oldestSeconds: waitedSeconds(backlog) }
+  alerts.raise(messageFailedAlert(job, reason, waiting))
+}
+
 /** The outbox is delivered by a child process (delivery-supervisor.ts), started once the server listens. */
 function superviseNodeDelivery(deps: NodeMailDeps, from: string, alerts: Alerts, links: ReplyLinks) {
   const { settings, dataDir } = deps
@@ -71,6 +84,7 @@ function superviseNodeDelivery(deps: NodeMailDeps, from: string, alerts: Alerts,
       webhook: settings.webhook,
       retry: settings.retry,
       webhookDelaysMs: settings.webhookDelaysMs,
+      sending: settings.sending,
       // Poll at least as often as the shortest retry delay, so a retry is not later than configured.
       pollMs: Math.min(5_000, settings.retry.minDelayMs, ...settings.webhookDelaysMs),
       // The launches come with each function made (node-function.ts).
@@ -82,7 +96,7 @@ function superviseNodeDelivery(deps: NodeMailDeps, from: string, alerts: Alerts,
         suppressionSecret: deps.opened.secrets.suppression(),
       },
     },
-    onFailed: (job, reason) => alerts.raise(messageFailedAlert(job, reason)),
+    onFailed: (job, reason) => void raiseMessageFailed(deps.opened.store, alerts, job, reason),
   })
 }
 

@@ -63,6 +63,9 @@ const worker = createOutboxWorker({
   webhook,
   retry: settings.retry,
   webhookDelaysMs: settings.webhookDelaysMs,
+  // Per instance: Supabase may run several, each pacing itself (docs/deploy.md).
+  concurrency: settings.sending.concurrency,
+  ratePerSecond: settings.sending.ratePerSecond,
   suppressionKeyOf: settings.suppressionSecret
     ? (email: string) => addressKeyOf(settings.suppressionSecret!, email)
     : undefined,

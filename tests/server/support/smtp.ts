@@ -9,6 +9,8 @@ export type ReceivedMail = {
   headers: Map<string, string[]>
   /** The whole body with quoted-printable soft breaks and escapes decoded (good enough to search text in). */
   decoded: string
+  /** When it was received (epoch ms). */
+  at: number
 }
 
 /** A real SMTP server on 127.0.0.1 that keeps what it receives. */
@@ -23,6 +25,13 @@ export type TestSmtp = {
   refuseAll(code: number | undefined): void
   /** Waits this long before accepting each message (a slow server); it is counted as received before the wait. */
   delayEach(ms: number): void
+  /**
+   * Answers every RCPT with `code` (421: too busy, closing the connection; 451: rate limited) for `ms` from the first
+   * one it answers so; each such answer's time is kept in `busyAnswers`.
+   */
+  busyFor(ms: number, code?: number): void
+  /** When each RCPT was answered busy (epoch ms). */
+  busyAnswers: number[]
   stop(): Promise<void>
 }
 
@@ -41,7 +50,7 @@ function parse(raw: string, mailFrom: string, rcptTo: string[]): ReceivedMail {
     .replace(/=\r\n/g, '')
     .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
   const decoded = Buffer.from(bytes, 'latin1').toString('utf8')
-  return { mailFrom, rcptTo, raw, headers, decoded }
+  return { mailFrom, rcptTo, raw, headers, decoded, at: Date.now() }
 }
 
 /** Starts an SMTP server on `port` (0: any free port). */
@@ -50,6 +59,8 @@ export async function startTestSmtp(port = 0): Promise<TestSmtp> {
   let refusals = 0
   let refuseCode: number | undefined
   let delayMs = 0
+  let busy: { ms: number; code: number; since: number | undefined } | undefined
+  const busyAnswers: number[] = []
   const server = new SMTPServer({
     authOptional: true,
     hideSTARTTLS: true,
@@ -58,6 +69,14 @@ export async function startTestSmtp(port = 0): Promise<TestSmtp> {
     // Pooled clients keep idle connections open; do not wait 30 s for them on stop().
     closeTimeout: 100,
     onRcptTo(_address, _session, callback) {
+      const now = Date.now()
+      if (busy && now - (busy.since ??= now) < busy.ms) {
+        busyAnswers.push(now)
+        const error = new Error('Too many messages, slow down') as Error & { responseCode: number }
+        error.responseCode = busy.code
+        callback(error)
+        return
+      }
       if (refusals > 0) {
         refusals -= 1
         const error = new Error('Try again later') as Error & { responseCode: number }
@@ -118,6 +137,10 @@ export async function startTestSmtp(port = 0): Promise<TestSmtp> {
     delayEach(ms) {
       delayMs = ms
     },
+    busyFor(ms, code = 421) {
+      busy = { ms, code, since: undefined }
+    },
+    busyAnswers,
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   }
 }

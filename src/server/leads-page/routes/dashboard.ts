@@ -1,14 +1,14 @@
 import type { Hono } from 'hono'
 import { lastDays } from '../../store/days.ts'
 import type { LeadsContext } from '../context.ts'
-import { dashboardView } from '../dashboard-view.ts'
+import { dashboardView, readDeliveryHealth } from '../dashboard-view.ts'
 import { launchChoice, scopeOf } from '../lead-search.ts'
 import { studioLink } from '../viewers.ts'
 
 /**
  * The dashboard's routes: GET /leads/dashboard shows the pulse of the launch chosen in the session (or of every launch
- * the viewer may see), counted by the store in SQL; POST /leads/dashboard chooses the launch (kept in the session with
- * the list's filters, never in the URL) and answers with a redirect back.
+ * the viewer may see), counted by the store in SQL, and how the server's e-mail stands; POST /leads/dashboard chooses
+ * the launch (kept in the session with the list's filters, never in the URL) and answers with a redirect back.
  */
 
 /** How many days the dashboard covers, today included. */
@@ -24,6 +24,7 @@ export function addDashboardRoutes(app: Hono, ctx: LeadsContext): void {
       ...scopeOf(viewer, choice),
       days: lastDays(ctx.clock(), dashboardDays, ctx.view.timeZone),
     })
+    const mail = await readDeliveryHealth(ctx.store, ctx.clock())
     const launches = choice.selected
       ? `launch ${choice.selected}`
       : viewer.launches
@@ -35,7 +36,7 @@ export function addDashboardRoutes(app: Hono, ctx: LeadsContext): void {
       launch: choice.selected || undefined,
       detail: launches,
     })
-    return c.html(dashboardView(ctx.view, pulse, choice, studioLink(viewer)))
+    return c.html(dashboardView(ctx.view, pulse, choice, studioLink(viewer), mail))
   })
 
   app.post('/leads/dashboard', async (c) => {

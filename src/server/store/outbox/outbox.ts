@@ -6,6 +6,9 @@ import type { MessageCounts, MessageQuery, MessageState, OutboxJob } from '../me
 /** Counts of the outbox by state (health checks, tests, bench). */
 export type OutboxCounts = { pending: number; sent: number }
 
+/** How far behind the mail is: messages waiting to be sent, and when the oldest of them was queued (null: none). */
+export type OutboxBacklog = { pending: number; oldestPendingAt: Date | null }
+
 /** The outbox's part of a LeadStore. */
 export interface OutboxStore {
   /**
@@ -17,6 +20,11 @@ export interface OutboxStore {
   markMailSent(ids: number[], now: Date): Promise<void>
   /** Records a failed attempt and when to try again. */
   markMailFailed(id: number, error: string, nextAttemptAt: Date): Promise<void>
+  /**
+   * Puts claimed messages off until `nextAttemptAt` and frees their claims, without counting an attempt: the receiver
+   * asked to slow down. `error`, when given, is kept as their last error.
+   */
+  postponeMail(ids: number[], nextAttemptAt: Date, error?: string): Promise<void>
   /** Records a last failed attempt: the message is `failed` (refused for good, or out of attempts) until retried. */
   markMessageFailed(id: number, error: string, now: Date): Promise<void>
   /** Ends a message unsent because its registrant withdrew. */
@@ -27,6 +35,8 @@ export interface OutboxStore {
   listMessages(query: MessageQuery): Promise<MessageState[]>
   /** How many messages are in each state. */
   countMessages(): Promise<MessageCounts>
+  /** How many messages wait to be sent and since when the oldest has (an index keeps it quick on a large outbox). */
+  countBacklog(): Promise<OutboxBacklog>
   /** How many notifications are pending and sent. */
   countMail(): Promise<OutboxCounts>
 }

@@ -7,7 +7,7 @@ import type { OutboxCounts, OutboxStore } from './outbox.ts'
 /** The outbox's lists, counts and retry on a PostgreSQL lead database. */
 export function createPostgresOutboxCounts(
   db: SqlQueryable,
-): Pick<OutboxStore, 'retryFailedMessages' | 'listMessages' | 'countMessages' | 'countMail'> {
+): Pick<OutboxStore, 'retryFailedMessages' | 'listMessages' | 'countMessages' | 'countBacklog' | 'countMail'> {
   const countByStatus = async () =>
     (await db.query(`SELECT status, count(*)::int AS n FROM public.outbox GROUP BY status`)).rows as Array<{
       status: string
@@ -37,6 +37,14 @@ export function createPostgresOutboxCounts(
       const out: MessageCounts = { pending: 0, sent: 0, failed: 0, cancelled: 0 }
       for (const row of await countByStatus()) if (row.status in out) out[row.status as MessageStatus] = row.n
       return out
+    },
+    async countBacklog() {
+      // Both from the partial index outbox_pending_since (migration 20260128000000_outbox_backlog.sql).
+      const { rows } = await db.query(
+        `SELECT count(*)::int AS n, min(created_at) AS oldest FROM public.outbox WHERE status = 'pending'`,
+      )
+      const row = rows[0] as { n: number; oldest: Date | string | null }
+      return { pending: row.n, oldestPendingAt: row.oldest === null ? null : new Date(row.oldest) }
     },
     async countMail() {
       const out: OutboxCounts = { pending: 0, sent: 0 }

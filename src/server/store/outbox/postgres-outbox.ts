@@ -9,7 +9,7 @@ export function createPostgresOutbox(
   db: SqlQueryable,
 ): Pick<
   OutboxStore,
-  'claimDueMail' | 'markMailSent' | 'markMailFailed' | 'markMessageFailed' | 'markMessageCancelled'
+  'claimDueMail' | 'markMailSent' | 'markMailFailed' | 'postponeMail' | 'markMessageFailed' | 'markMessageCancelled'
 > {
   return {
     async claimDueMail(now, limit, leaseMs) {
@@ -39,6 +39,14 @@ export function createPostgresOutbox(
       await db.query(
         `UPDATE public.outbox SET attempts = attempts + 1, last_error = $2, next_attempt_at = $3, locked_until = NULL WHERE id = $1`,
         [id, error, nextAttemptAt.toISOString()],
+      )
+    },
+    async postponeMail(ids, nextAttemptAt, error) {
+      if (ids.length === 0) return
+      await db.query(
+        `UPDATE public.outbox SET next_attempt_at = $2, locked_until = NULL, last_error = coalesce($3, last_error)
+         WHERE id = ANY($1::bigint[]) AND status = 'pending'`,
+        [ids, nextAttemptAt.toISOString(), error ?? null],
       )
     },
     async markMessageFailed(id, error, now) {

@@ -23,7 +23,10 @@ function messagesWhere(query: MessageQuery): { sql: string; params: unknown[] } 
   return { sql: where.join(' AND '), params }
 }
 
-type OutboxCountsPart = Pick<OutboxStore, 'retryFailedMessages' | 'listMessages' | 'countMessages' | 'countMail'>
+type OutboxCountsPart = Pick<
+  OutboxStore,
+  'retryFailedMessages' | 'listMessages' | 'countMessages' | 'countBacklog' | 'countMail'
+>
 
 /** The outbox's lists, counts and retry on an open SQLite lead database. */
 export function createSqliteOutboxCounts(ctx: SqliteContext): OutboxCountsPart {
@@ -48,6 +51,13 @@ export function createSqliteOutboxCounts(ctx: SqliteContext): OutboxCountsPart {
       const out: MessageCounts = { pending: 0, sent: 0, failed: 0, cancelled: 0 }
       for (const row of countByStatus()) if (row.status in out) out[row.status as MessageStatus] = row.n
       return out
+    },
+    countBacklog() {
+      // Both from the partial index outbox_pending_since (sqlite-rows.ts outboxBacklogIndex).
+      const row = query<{ n: number; oldest: string | null }>(
+        `SELECT count(*) AS n, min(created_at) AS oldest FROM outbox WHERE status = 'pending'`,
+      ).get()
+      return { pending: row?.n ?? 0, oldestPendingAt: row?.oldest ? new Date(row.oldest) : null }
     },
     countMail() {
       const out: OutboxCounts = { pending: 0, sent: 0 }

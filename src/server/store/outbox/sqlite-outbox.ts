@@ -8,7 +8,7 @@ import type { OutboxStore } from './outbox.ts'
 /** The outbox's claims and attempts, and the SQLite store's own release of every claim. */
 export type SqliteOutbox = Pick<
   OutboxStore,
-  'claimDueMail' | 'markMailSent' | 'markMailFailed' | 'markMessageFailed' | 'markMessageCancelled'
+  'claimDueMail' | 'markMailSent' | 'markMailFailed' | 'postponeMail' | 'markMessageFailed' | 'markMessageCancelled'
 > & {
   /** Frees every claim: call at start-up, when this process owns DATA_DIR and no other worker can hold one. */
   releaseAllClaims(): Promise<void>
@@ -27,6 +27,13 @@ export function createSqliteOutbox(ctx: SqliteContext): SqliteOutbox {
            WHERE id = ?`,
     )
     for (const id of ids) sent.run(now, id)
+  })
+  const postpone = db.transaction((ids: number[], at: string, error: string | null) => {
+    const put = write(
+      `UPDATE outbox SET next_attempt_at = ?, locked_until = NULL, last_error = coalesce(?, last_error)
+           WHERE id = ? AND status = 'pending'`,
+    )
+    for (const id of ids) put.run(at, error, id)
   })
   return promised<SqliteOutbox>({
     claimDueMail(now, limit, leaseMs) {
@@ -50,6 +57,9 @@ export function createSqliteOutbox(ctx: SqliteContext): SqliteOutbox {
       write(
         `UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_attempt_at = ?, locked_until = NULL WHERE id = ?`,
       ).run(error, nextAttemptAt.toISOString(), id)
+    },
+    postponeMail(ids, nextAttemptAt, error) {
+      if (ids.length > 0) postpone.immediate(ids, nextAttemptAt.toISOString(), error ?? null)
     },
     markMessageFailed(id, error, now) {
       write(

@@ -129,6 +129,13 @@ export const saveStatements = {
 // The leads list pages newest first by (created_at, id): this index serves both the order and the keyset.
 export const leadsListIndex = 'CREATE INDEX IF NOT EXISTS leads_newest ON leads (created_at, id)'
 
+/**
+ * How far behind the mail is (countBacklog): the pending messages by when they were queued, so their count and the
+ * oldest come from the index alone, as supabase/migrations/20260128000000_outbox_backlog.sql.
+ */
+export const outboxBacklogIndex =
+  "CREATE INDEX IF NOT EXISTS outbox_pending_since ON outbox (created_at) WHERE status = 'pending'"
+
 // A value with a phone number's usual separators removed, so "555 555 0100" finds "555-555-0100".
 const phoneDigits = ['-', ' ', '.', '(', ')', '+'].reduce((sql, ch) => `replace(${sql}, '${ch}', '')`, 'f.value')
 

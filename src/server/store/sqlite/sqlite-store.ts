@@ -4,7 +4,7 @@ import { ensurePrivateFile, privateFileMode } from '../private-files.ts'
 import type { LaunchOptions } from '../leads/leads.ts'
 import type { LeadStore } from '../store.ts'
 import { schemaV1, upgrades } from './sqlite-schema.ts'
-import { leadsListIndex } from './sqlite-rows.ts'
+import { leadsListIndex, outboxBacklogIndex } from './sqlite-rows.ts'
 import { createSqliteContext } from './sqlite-context.ts'
 import { openSqliteWriter } from './sqlite-writer.ts'
 import { createSqliteSaveLead } from '../leads/sqlite-save-lead.ts'
@@ -66,6 +66,7 @@ function openSqliteDatabase(file: string, readonly: boolean): Database.Database 
     }).immediate()
   })
   db.exec(leadsListIndex)
+  db.exec(outboxBacklogIndex)
   return db
 }
 
