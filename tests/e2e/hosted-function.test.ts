@@ -109,7 +109,10 @@ describe('the site with a hosted function (VITE_SUPABASE_URL)', () => {
     await form.getByLabel('Full Name').fill('Hosted Noscript')
     await form.getByLabel('Email').fill('hosted-nojs@example.com')
     await form.getByLabel('Phone').fill('555-555-0112')
-    await form.getByRole('radio', { name: 'No' }).check()
+    await form
+      .getByRole('group', { name: /Are You A Realtor/ })
+      .getByRole('radio', { name: 'No' })
+      .check()
     const before = leadsIn(functionHost.dataDir)
     await Promise.all([
       page.waitForURL(`${site.url}/registered.html`),

@@ -209,12 +209,20 @@ function editorMethods(view: EditorView): Omit<CodeEditor, 'view'> {
   // Only the editor's own scroller moves: CodeMirror's scrollIntoView (and a plain focus) also scroll every scrolling
   // ancestor, the studio's window included, so a click in a preview would carry the page away from the preview.
   const goToOffset = (pos: number, focus = true) => {
+    const scroller = view.scrollDOM
+    if (scroller.scrollHeight <= scroller.clientHeight + 1) {
+      // An editor as tall as its text (the window scrolls it): CodeMirror brings the line into the window's view.
+      view.dispatch({ selection: { anchor: pos }, effects: EditorView.scrollIntoView(pos, { y: 'center' }) })
+      if (focus) view.focus()
+      return
+    }
+    // An editor that scrolls itself: only its own scroller moves, the line in its middle.
     view.dispatch({ selection: { anchor: pos } })
     const block = view.lineBlockAt(pos)
-    const scroller = view.scrollDOM
     scroller.scrollTop = Math.max(0, block.top - (scroller.clientHeight - block.height) / 2)
     if (!focus) return
-    view.contentDOM.focus({ preventScroll: true })
+    // CodeMirror's own focus: it keeps the window still and puts the browser's selection where the cursor is.
+    view.focus()
     // Brought into the window's view only when none of it is in view (a narrow window, the editor far above).
     const box = scroller.getBoundingClientRect()
     if (box.bottom < 0 || box.top > window.innerHeight) scroller.scrollIntoView({ block: 'nearest' })
