@@ -111,6 +111,22 @@ export async function runReleaseBench(
   }
 }
 
+/**
+ * The release's figures for `npm run bench`: "allocate in order" over 1,000 worksheets and 400 lots (target under 2 s)
+ * and 1,000 worksheets received in a burst from 50 connections (all stored once, p99).
+ */
+export async function releaseBenchFigures(): Promise<Record<string, number | string>> {
+  const order = await runReleaseBench(1000, 400)
+  const burst = await runWorksheetBurst(1000, 50)
+  return {
+    'allocate in order, 1,000 worksheets and 400 lots: read + propose (ms)': Math.round(order.readMs + order.proposeMs),
+    'allocate in order: confirm all proposals (ms)': order.confirmMs,
+    'worksheets burst, 1,000 from 50 connections: per second': burst.perSecond,
+    'worksheets burst: p99 (ms)': burst.p99Ms,
+    'worksheets burst: stored once and numbered once': burst.stored === burst.sent && burst.numbersOnce ? 'yes' : 'NO',
+  }
+}
+
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
   const arg = (name: string, fallback: number) => {
     const i = process.argv.indexOf(`--${name}`)

@@ -9,6 +9,7 @@ import { findChromium } from '../tests/find-chromium.ts'
 import { runBuildBench, type BuildFigures } from './builds.ts'
 import { runStudioBench, type StudioFigures } from './studio.ts'
 import { runDashboardBench, type DashboardFigures } from './dashboard.ts'
+import { releaseBenchFigures } from './release.ts'
 import { measureBundle, type AssetSize, type BundleFigures } from './bundle.ts'
 import { writeFloorDist } from './floor.ts'
 import {
@@ -37,7 +38,8 @@ import { cpuSlowdown } from './trace-tasks.ts'
  * backend's load bench (one launch; three and twenty side by side; with a webhook; the server's memory after each),
  * times builds of 1, 5 and 20 launches and a publish
  * (bench/builds.ts), measures the studio's first load (bench/studio.ts) and the leads page's dashboard on 20,000 leads
- * (bench/dashboard.ts), prints one table beside the previous commit's figures
+ * (bench/dashboard.ts) and the VIP release's allocate in order and burst of worksheets (bench/release.ts), prints one
+ * table beside the previous commit's figures
  * and writes bench/results/latest.json and a line of bench/results/history.jsonl. Figures, not a pass/fail test: a
  * missed target is marked, not fatal.
  */
@@ -72,6 +74,7 @@ type HistoryRecord = {
   studio?: Partial<StudioFigures>
   backend?: Record<string, number | string>
   dashboard?: Partial<DashboardFigures>
+  release?: Record<string, number | string>
 }
 
 function previousRecord(head: string): HistoryRecord | undefined {
@@ -419,6 +422,10 @@ async function main(): Promise<void> {
     const dashboard = await runDashboardBench().catch((error: unknown) => ({
       note: `failed: ${(error as Error).message}`,
     }))
+    console.log('VIP release: allocate in order, a burst of worksheets …')
+    const release = await releaseBenchFigures().catch((error: unknown) => ({
+      note: `failed: ${(error as Error).message}`,
+    }))
     const backend = await backendFigures()
     console.log('Build and publish bench …')
     const builds = await runBuildBench().catch((error: unknown) => ({ note: `failed: ${(error as Error).message}` }))
@@ -474,6 +481,12 @@ async function main(): Promise<void> {
             const before = previous?.dashboard?.[key]
             return [key, String(value), '< 100 ms', value < 100, before === undefined ? '' : String(before)]
           })),
+      ...Object.entries(release).map(([key, value]): Row => {
+        const before = previous?.release?.[key]
+        const timed = key.startsWith('allocate in order, 1,000')
+        const met = timed ? Number(value) < 2000 : key.endsWith('numbered once') ? value === 'yes' : undefined
+        return [key, String(value), timed ? '< 2 s' : '', met, before === undefined ? '' : String(before)]
+      }),
       ...('note' in builds
         ? [['Build and publish figures', String(builds.note), '', undefined] as Row]
         : Object.entries(builds).map(([key, value]): Row => {
@@ -550,6 +563,7 @@ async function main(): Promise<void> {
       builds,
       studio,
       dashboard,
+      release,
     }
     mkdirSync(resultsDir, { recursive: true })
     writeFileSync(
