@@ -93,9 +93,7 @@ export async function renderPhasePages(
       // The phase's validator is not among the boot's preloads: it loads with the form's code after the page's load
       // (src/form/LazyRegistrationForm.tsx), fetched beside the form's larger chunks, which arrive after it anyway, so
       // the page's first load holds only what runs before the visitor acts (issue 46: at most 75 KiB).
-      const template = bootAfterLoad(code.template, [], (href) =>
-        href.startsWith(`/assets/${reactDomChunkName}-`),
-      )
+      const template = bootAfterLoad(code.template, [], (href) => href.startsWith(`/assets/${reactDomChunkName}-`))
       const clientConfig = toClientConfig(phase.config, imageVariants)
       const html: string[] = []
       for (const [, kind, pagePath] of sitePages) {

@@ -150,7 +150,8 @@ async function queuePhaseAnnouncement(state: PhaseState, due: PhaseDue, now: Dat
       messages,
     )
     state.done.add(key)
-    // Never undefined here: a phase's announcement is the config's (an owner published it), not held to the daily limit.
+    // Never undefined here: a phase's announcement is the config's (an owner published it), not held to the daily
+    // limit.
     const count = saved?.recipients ?? 0
     log.info(`Announcement of phase ${phase} of ${slug} queued to ${count} registrant${count === 1 ? '' : 's'}`)
     return true
