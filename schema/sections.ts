@@ -1,4 +1,5 @@
 import type { JSONSchema } from 'json-schema-to-ts'
+import { leftTextDefaults } from './left-texts.ts'
 import {
   ctaSchema,
   headingSchema,
@@ -156,9 +157,6 @@ export const featureSchema = {
   required: ['type', 'heading', 'body'],
   additionalProperties: false,
 } as const satisfies JSONSchema
-
-/** The words of a card's "left" count where the config gives none ({count}: the number of lots left). */
-export const leftTextDefaults = { left: '{count} left', soldOut: 'Sold out' } as const
 
 /** Cards for the home models on offer. */
 export const homeTypesSchema = {

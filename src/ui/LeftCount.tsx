@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import { leftTextDefaults } from '../../schema/sections.ts'
+import { leftTextDefaults } from '../../schema/left-texts.ts'
 import { countLeft, readLeft } from './left-counts.ts'
 
 /** The props of a card's count: the models it counts and the config's words. */

@@ -147,6 +147,18 @@ describe('the built bundle', () => {
     expect(boot).not.toMatch(/form-validator-[0-9a-f]{10}\.js/)
   })
 
+  it("loads no schema's words before the visitor acts: the config's schema stays with the build and the editor", () => {
+    // A page module that imports a value from a schema module (not its own small module of defaults) drags the whole
+    // schema, descriptions and all, into the first load: issue 46's 75 KiB went that way once.
+    const boot = [...indexHtml.matchAll(/<script type="module">([\s\S]*?)<\/script>/g)].map(([, body]) => body).join('')
+    const first = [...new Set(boot.match(/\/assets\/[\w.-]+\.js/g) ?? [])]
+    expect(first.length).toBeGreaterThan(2)
+    for (const file of first) {
+      const code = readFileSync(path.join(distDir, file), 'utf8')
+      expect(code, file).not.toMatch(/description:`|description:"|"description":/)
+    }
+  })
+
   it("sends in the data block only what the islands read: no section's copy, no reply e-mail, no notification address", () => {
     const block = /<script type="application\/json" id="page-config">([\s\S]*?)<\/script>/.exec(indexHtml)?.[1]
     const data = JSON.parse(block ?? 'null') as Record<string, unknown>
