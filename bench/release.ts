@@ -8,6 +8,7 @@ import type { LotInput, WorksheetChoice } from '../src/server/store/release.ts'
 import { openSqliteRelease } from '../src/server/store/sqlite/sqlite-release.ts'
 import { openSqliteStore } from '../src/server/store/sqlite/sqlite-store.ts'
 import { runWorksheetBurst } from './worksheet-burst.ts'
+import { newLead } from '../tests/server/support/fixtures.ts'
 
 /*
  * `npx tsx bench/release.ts [--worksheets 1000] [--lots 400]`: "allocate in order" (issue 45) over a launch's
@@ -47,22 +48,11 @@ export async function runReleaseBench(
     }))
     await release.importLots('bench', lots, new Date().toISOString())
     const realtor = await leads.saveLead(
-      {
-        submissionId: crypto.randomUUID(),
+      newLead({
         launch: 'bench',
         createdAt: new Date().toISOString(),
         fields: { name: 'Realtor', email: 'realtor@example.com', isRealtor: 'yes' },
-        consentText: 'x',
-        consentSha256: 'x',
-        consentReported: null,
-        pageUrl: null,
-        referrer: null,
-        utm: {},
-        userAgent: null,
-        clickIds: {},
-        landingPage: null,
-        suspectedSpam: false,
-      },
+      }),
       null,
     )
     for (let n = 0; n < worksheets; n++) {

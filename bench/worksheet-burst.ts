@@ -11,6 +11,7 @@ import { worksheetUrl } from '../src/server/delivery/document-links.ts'
 import { launchSiteOf } from '../src/server/site/launch-site.ts'
 import { openSqliteRelease } from '../src/server/store/sqlite/sqlite-release.ts'
 import { openSqliteStore } from '../src/server/store/sqlite/sqlite-store.ts'
+import { newLead } from '../tests/server/support/fixtures.ts'
 
 /*
  * "1,000 worksheets received in a burst from 50 connections, all stored once, p99 reported" (issue 45): the function's
@@ -93,22 +94,12 @@ async function burst(parts: BurstParts): Promise<WorksheetBurst> {
   const { count, connections, port, leads, release, links, slug } = parts
   const realtor = crypto.randomUUID()
   await leads.saveLead(
-    {
+    newLead({
       submissionId: realtor,
       launch: slug,
       createdAt: new Date().toISOString(),
       fields: { name: 'Rita Agent', email: 'rita@agents.example.com', isRealtor: 'yes' },
-      consentText: 'x',
-      consentSha256: 'x',
-      consentReported: null,
-      pageUrl: null,
-      referrer: null,
-      utm: {},
-      userAgent: null,
-      clickIds: {},
-      landingPage: null,
-      suspectedSpam: false,
-    },
+    }),
     null,
   )
   const lots = Array.from({ length: 40 }, (_, i) => ({
