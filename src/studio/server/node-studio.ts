@@ -39,7 +39,8 @@ export function openStudioStore(where: { dataDir: string; pool?: SqlQueryable | 
 export function nodeStudioOf(options: NodeStudioOptions): (host: StudioHost) => Promise<StudioMount> {
   return async (host) => {
     const store = openStudioStore(host)
-    const release = openReleaseStore(host)
+    // The server's own release store when it hands one over; else one of the studio's (closed with it).
+    const release = host.release ? { store: host.release, close: () => {} } : openReleaseStore(host)
     const publisher = host.publisher
     const studio = createStudio({
       store,
