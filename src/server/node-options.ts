@@ -7,7 +7,6 @@ import type { PageConfig } from '../../schema/page-config.ts'
 import type { StudioLeadsAccess } from './leads-page/viewers.ts'
 import type { LaunchPublisher } from './site/launch-publisher.ts'
 import type { SignInCounts } from './store/sign-in-counts.ts'
-import type { ReleaseStore } from './store/release.ts'
 import type { SqlQueryable } from './store/sql-queryable.ts'
 import type { VersionManifest } from './site/launch-version.ts'
 import type { LaunchProblem } from './site/live-launches.ts'
@@ -90,8 +89,6 @@ export type StudioHost = {
   publisher: LaunchPublisher
   /** The sign-in limits' counts in the server's store (the leads page's too). */
   signInCounts: SignInCounts
-  /** The server's release store (inventory, worksheets): the allocation board works on the same connection. */
-  release?: ReleaseStore | undefined
   /** Sends a plain-text message through the configured SMTP server; absent without SMTP_URL. */
   sendMail?: ((mail: { to: string; subject: string; text: string }) => Promise<void>) | undefined
   /** NOTIFY_TIME_ZONE: where a launch's phase start times are read when its config names no time zone. */

@@ -90,8 +90,7 @@ export async function startNodeServer(
   const pick = createLaunchPicker({ trustProxy: settings.trustProxy, builder, ...where })
 
   const site = new Hono()
-  const forStudio = { settings, options, delivery, clientAddress, release: release.store }
-  const studio = await mountStudio(site, { ...where, ...forStudio, ...publishing })
+  const studio = await mountStudio(site, { ...where, settings, options, delivery, clientAddress, ...publishing })
   mountSiteHeaders(site, pick)
   site.get('/healthz', healthHandler(store, undefined, launchHealthOf(live)))
   // What is left of each launch's inventory, for its home types section (release/left-counts.ts).

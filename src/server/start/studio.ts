@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { Context, Hono } from 'hono'
 import type { DeliverySupervisor } from '../delivery-supervisor.ts'
-import type { ReleaseStore } from '../store/release.ts'
 import type { NodeServerConfig } from '../env.ts'
 import type { ClientAddressOf } from './function.ts'
 import type { NodeServerOptions, StudioHost, StudioMount } from '../node-options.ts'
@@ -17,8 +16,6 @@ export type NodeStudioDeps = {
   opened: NodeStore
   publishing: LaunchPublisher
   delivery: Pick<DeliverySupervisor, 'kick'>
-  /** The server's release store, handed to the studio rather than opened a second time. */
-  release?: ReleaseStore | undefined
   clientAddress: ClientAddressOf
   live: LiveLaunches
 }
@@ -62,7 +59,6 @@ export async function mountStudio(site: Hono, deps: NodeStudioDeps): Promise<Stu
     pool: deps.opened.database,
     publisher: deps.publishing,
     signInCounts: deps.opened.store,
-    release: deps.release,
     timeZone: settings.timeZone,
     clock,
     launchHosts: () => launchHostsOf(deps.live),

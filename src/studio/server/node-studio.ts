@@ -39,8 +39,7 @@ export function openStudioStore(where: { dataDir: string; pool?: SqlQueryable | 
 export function nodeStudioOf(options: NodeStudioOptions): (host: StudioHost) => Promise<StudioMount> {
   return async (host) => {
     const store = openStudioStore(host)
-    // The server's own release store when it hands one over; else one of the studio's (closed with it).
-    const release = host.release ? { store: host.release, close: () => {} } : openReleaseStore(host)
+    const release = openReleaseStore(host)
     const publisher = host.publisher
     const studio = createStudio({
       store,
