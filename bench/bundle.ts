@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
+import { bootFilePrefix } from '../src/build/boot.ts'
 
 /** One built file: its path under dist, and its size raw, gzip -9 and brotli (quality 11). */
 export type AssetSize = { file: string; name: string; raw: number; gzip: number; brotli: number }
@@ -63,16 +64,22 @@ export function initialAssetsOf(html: string): { js: string[]; css: string[] } {
 }
 
 /**
- * The app's entry and its preloads as the page starts them: the build's inline boot module (src/build/boot.ts)
- * preloads and imports them at the load event, so they count as initial JS although no tag names them.
+ * The app's entry and its preloads as the page starts them: the build's inline starter module imports the boot file,
+ * which preloads and imports them after the load event (src/build/boot.ts), so they count as initial JS although no
+ * tag names them; the boot file counts too.
  */
-function bootedFiles(html: string): string[] {
+function bootedFiles(html: string, distDir: string): string[] {
   const files: string[] = []
-  for (const [, attributes, code] of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)) {
-    if (attribute(`<script ${attributes}>`, 'type') !== 'module' || attribute(`<script ${attributes}>`, 'src')) continue
-    for (const [url] of (code ?? '').matchAll(/\/assets\/[\w.-]+\.js/g))
+  const add = (code: string) => {
+    for (const [url] of code.matchAll(/\/assets\/[\w.-]+\.js/g))
       if (!files.includes(url.slice(1))) files.push(url.slice(1))
   }
+  for (const [, attributes, code] of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)) {
+    if (attribute(`<script ${attributes}>`, 'type') !== 'module' || attribute(`<script ${attributes}>`, 'src')) continue
+    add(code ?? '')
+  }
+  for (const file of files.filter((name) => name.startsWith(`assets/${bootFilePrefix}`)))
+    add(readFileSync(path.join(distDir, file), 'utf8'))
   return files
 }
 
@@ -93,7 +100,7 @@ function assetsIn(distDir: string): string[] {
 export function measureBundle(distDir: string): BundleFigures {
   const html = readFileSync(path.join(distDir, 'index.html'), 'utf8')
   const initial = initialAssetsOf(html)
-  initial.js.push(...bootedFiles(html).filter((file) => !initial.js.includes(file)))
+  initial.js.push(...bootedFiles(html, distDir).filter((file) => !initial.js.includes(file)))
   const initialJs = initial.js.map((file) => sizeOf(distDir, file))
   const initialCss = [...inlineCssOf(html), ...initial.css.map((file) => sizeOf(distDir, file))]
   const loaded = new Set([...initial.js, ...initial.css])

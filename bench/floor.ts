@@ -1,6 +1,7 @@
 import { cpSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
+import { brotliQualityOf } from '../src/build/precompress.ts'
 
 /*
  * The floor: the same built pages with every script removed, so what remains is what the browser itself costs
@@ -36,7 +37,9 @@ export function writeFloorDist(distDir: string, floorDir: string): void {
   for (const file of htmlFiles(floorDir)) {
     const html = stripScripts(readFileSync(file, 'utf8'))
     writeFileSync(file, html)
-    writeFileSync(`${file}.br`, brotliCompressSync(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }))
+    // As the build compresses the page (src/build/precompress.ts), so both are as many bytes as sent as they would be.
+    const quality = brotliQualityOf(file)
+    writeFileSync(`${file}.br`, brotliCompressSync(html, { params: { [constants.BROTLI_PARAM_QUALITY]: quality } }))
     writeFileSync(`${file}.gz`, gzipSync(html, { level: 9 }))
   }
 }

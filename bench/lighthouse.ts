@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { chromiumArgs } from '../tests/find-chromium.ts'
@@ -18,6 +18,9 @@ export type ThrottlingMethod = 'simulate' | 'devtools'
 
 /** How a run throttles: the CPU multiplier (default: the form factor's) and the method (default `simulate`). */
 export type Throttling = { cpuSlowdown?: number; method?: ThrottlingMethod }
+
+/** Where to keep each run's whole Lighthouse report (JSON), to read what the kept figures leave out. */
+export type Keep = { reportFile?: string }
 
 /** The figures kept from one Lighthouse run. Scores 0–100; times in ms; bytes as transferred. */
 export type LighthouseRun = {
@@ -293,7 +296,8 @@ async function startChromium(
 /**
  * One Lighthouse run of `url` through its command line, in a Chromium started here with the project's flags and
  * a fresh profile (a reused one carries cache between runs); both are stopped by pid, also after `timeoutMs`.
- * `throttling` replaces the form factor's CPU multiplier (see `calibratedSlowdown`) or Lighthouse's method.
+ * `throttling` replaces the form factor's CPU multiplier (see `calibratedSlowdown`) or Lighthouse's method;
+ * `keep.reportFile` keeps the whole report there.
  */
 export async function runLighthouse(
   url: string,
@@ -301,6 +305,7 @@ export async function runLighthouse(
   chromePath: string,
   timeoutMs = 120_000,
   throttling: Throttling = {},
+  keep: Keep = {},
 ): Promise<LighthouseRun> {
   const work = mkdtempSync(path.join(tmpdir(), 'vip-lighthouse-'))
   const report = path.join(work, 'report.json')
@@ -326,6 +331,7 @@ export async function runLighthouse(
       child.once('exit', resolve)
     }).finally(() => clearTimeout(timer))
     if (code !== 0) throw new Error(`Lighthouse (${formFactor}) exited with ${code}:\n${stderr.trim().slice(-2000)}`)
+    if (keep.reportFile) copyFileSync(report, keep.reportFile)
     return readRun(JSON.parse(readFileSync(report, 'utf8')) as Lhr)
   } finally {
     await chromium.stop()
@@ -389,7 +395,8 @@ export type Medians = { median: LighthouseRun; runs: LighthouseRun[] }
  * `count` Lighthouse runs of each target, taken in turns (run 1 of each, then run 2 of each, …) so a burst of load
  * on a shared machine falls on every target alike; each target's median figure by figure, and its runs. A run that
  * fails to record a trace (NO_NAVSTART, NO_FCP, which happens now and then) is repeated, twice at most.
- * `throttling` replaces the form factor's CPU multiplier or Lighthouse's method in every run.
+ * `throttling` replaces the form factor's CPU multiplier or Lighthouse's method in every run; with `reportDir`, each
+ * run's whole report is kept there as `<target's name>-<run>.json`.
  */
 export async function runInTurns(
   targets: Target[],
@@ -398,6 +405,7 @@ export async function runInTurns(
   count: number,
   log: (line: string) => void = (line) => process.stdout.write(line),
   throttling: Throttling = {},
+  reportDir?: string,
 ): Promise<Record<string, Medians>> {
   const done: Record<string, LighthouseRun[]> = Object.fromEntries(targets.map((target) => [target.name, []]))
   for (let i = 1; i <= count; i++) {
@@ -407,7 +415,10 @@ export async function runInTurns(
       for (let attempt = 1; ; attempt++) {
         try {
           // Up to 5 minutes a run: on 2 shared cores under heavy load a run has taken more than the default 2.
-          done[target.name]!.push(await runLighthouse(target.url, formFactor, chromePath, 300_000, throttling))
+          const reportFile = reportDir && path.join(reportDir, `${target.name.replace(/[^\w.-]+/g, '-')}-${i}.json`)
+          done[target.name]!.push(
+            await runLighthouse(target.url, formFactor, chromePath, 300_000, throttling, { reportFile }),
+          )
           break
         } catch (error) {
           if (attempt === 3) throw error

@@ -15,9 +15,10 @@ import {
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { BuildSettings } from '../server/env.ts'
+import { bootAfterLoad } from './boot.ts'
 import { precompressFiles } from './precompress.ts'
 import { buildStudioClient } from './studio-client.ts'
-import { createPageCodeViteConfig } from './vite-config.ts'
+import { createPageCodeViteConfig, reactDomChunkName } from './vite-config.ts'
 
 /**
  * The page's code, built once for every launch: the code is the same for each (only configs, images, prerendered
@@ -32,7 +33,10 @@ export type PageCode = {
   fingerprint: string
   /** Its folder: template.html, client/assets/ (with .br/.gz copies), ssr/prerender.js. */
   dir: string
-  /** The built index.html, its stylesheet inlined: what every launch's pages are filled from. */
+  /**
+   * The built index.html, its stylesheet inlined and its scripts replaced by the boot's starter (src/build/boot.ts):
+   * what every launch's pages are filled from.
+   */
   template: string
   /** client/: copied into every launch's folder as it is (assets/…). */
   clientDir: string
@@ -143,7 +147,12 @@ async function buildHere(dir: string, root: string): Promise<void> {
     },
   })
   const htmlFile = path.join(clientDir, 'index.html')
-  writeFileSync(path.join(dir, 'template.html'), inlineStylesheets(readFileSync(htmlFile, 'utf8'), clientDir))
+  // Vite's entry script and preloads become the boot (src/build/boot.ts): React DOM's chunk evaluated first.
+  const { html, bootFile } = bootAfterLoad(inlineStylesheets(readFileSync(htmlFile, 'utf8'), clientDir), (href) =>
+    href.startsWith(`/assets/${reactDomChunkName}-`),
+  )
+  writeFileSync(path.join(clientDir, 'assets', bootFile.name), bootFile.code)
+  writeFileSync(path.join(dir, 'template.html'), html)
   rmSync(htmlFile)
   await precompressFiles(listFiles(clientDir))
   await buildStudioClient(path.join(dir, 'studio'))

@@ -10,15 +10,16 @@ export const compressible = /\.(html|js|css|svg|json|xml|txt|webmanifest)$/
 
 /**
  * Brotli's quality for a file: its best (11) for what is made once and kept by content (the code, pictures, a form's
- * validator); less for a launch's pages, which every config change and publish makes anew, for each phase. Measured
- * on the sample's pages on this 2-core machine (under load): each phase's home page at 10, 13.2 KB against 12.9 at
- * 11 for a fifth of the time (about 80 against 210 ms; 14.1 KB as sent with its headers, still inside a new
- * connection's first round trip of 14.6 KB: docs/performance.md; 9 would not be); the other pages (not found,
- * registered, check details, privacy) at 5, 7–8 % larger than at 10 for a tenth of the time (2–5 against 22–30 ms).
+ * validator) and for a launch's home pages, whose bytes decide whether the HTML arrives in a new connection's first
+ * round trip (about 14.6 KB with the headers: docs/performance.md, issue 46); less for the other pages, which every
+ * config change and publish makes anew, for each phase. Measured on the sample's home page (84 KB) on this 2-core
+ * machine under load: 13.7 KB at 11 against 14.0 at 10, about 280 against 150 ms (at 10 the page as sent was 14.98 KB,
+ * a round trip more); the other pages (not found, registered, check details, privacy) at 5, 7–8 % larger than at 10
+ * for a tenth of the time (2–5 against 22–30 ms).
  */
-function brotliQualityOf(file: string): number {
+export function brotliQualityOf(file: string): number {
   if (!file.endsWith('.html')) return 11
-  return path.basename(file) === 'index.html' ? 10 : 5
+  return path.basename(file) === 'index.html' ? 11 : 5
 }
 
 const compressors = {
@@ -47,7 +48,7 @@ async function linkOrCopy(from: string, to: string): Promise<void> {
  * threads: a build's other work (the next launch's prerender) goes on meanwhile. The same bytes twice among `files`
  * (a page that no phase changes) are compressed once and linked. With `cacheDir`, each copy made at brotli's best is
  * kept there by the content's hash and linked from there the next time the same bytes are compressed (the same
- * picture or validator in twenty launches, a launch built again); the quick ones (brotliQualityOf) are not kept.
+ * picture or validator in twenty launches, a launch built again); the pages are not kept.
  */
 export async function precompressFiles(files: readonly string[], cacheDir?: string): Promise<void> {
   if (cacheDir) await mkdir(cacheDir, { recursive: true })
@@ -66,7 +67,8 @@ export async function precompressFiles(files: readonly string[], cacheDir?: stri
         continue
       }
       const written = (async () => {
-        if (!cacheDir || quality < 11) {
+        // Pages are not kept: every config change and publish makes them anew.
+        if (!cacheDir || file.endsWith('.html')) {
           await writeFile(target, await compressors[extension](content, quality))
           return target
         }

@@ -7,12 +7,10 @@ import { privacyPagePath } from '../../schema/privacy.ts'
 import { cspHashesOf, staticHostHeaders, styleHashesOf } from '../server/site/security-headers.ts'
 import { phasePagesDir } from '../server/site/launch-version.ts'
 import type { BuildSettings } from '../server/env.ts'
-import { bootAfterLoad } from './boot.ts'
 import { toClientConfig } from './client-config.ts'
 import { fillTemplate, type PageKind } from './head.ts'
 import { linkOrCopyFile, listFiles, type PageCode } from './page-code.ts'
 import type { PhaseBuild } from './phase-pages.ts'
-import { reactDomChunkName } from './vite-config.ts'
 
 // The pages of one launch's build (src/cli/build.ts buildSite): every phase's prerendered pages, where they are
 // written, and the files a static host needs beside them (_headers, robots.txt, sitemap.xml).
@@ -90,16 +88,16 @@ export async function renderPhasePages(
           PrerenderModule['setFormValidator']
         >[0],
       )
-      // The phase's validator is not among the boot's preloads: it loads with the form's code after the page's load
-      // (src/form/LazyRegistrationForm.tsx), fetched beside the form's larger chunks, which arrive after it anyway, so
-      // the page's first load holds only what runs before the visitor acts (issue 46: at most 75 KiB).
-      const template = bootAfterLoad(code.template, [], (href) => href.startsWith(`/assets/${reactDomChunkName}-`))
+      // The phase's validator is not among the boot's preloads (src/build/boot.ts): it loads with the form's code
+      // after the page's load (src/form/LazyRegistrationForm.tsx), fetched beside the form's larger chunks, which
+      // arrive after it anyway, so the page's first load holds only what runs before the visitor acts (issue 46: at
+      // most 75 KiB).
       const clientConfig = toClientConfig(phase.config, imageVariants)
       const html: string[] = []
       for (const [, kind, pagePath] of sitePages) {
         html.push(
           fillTemplate(
-            template,
+            code.template,
             phase.config,
             kind,
             { appHtml: await prerenderer.renderPath(clientConfig, pagePath), formValidator: validator.file },
