@@ -29,7 +29,7 @@ type Cached = { at: number; body: string; etag: string }
 
 /** The counts of a launch's lots. */
 export async function leftCountsOf(release: ReleaseStore, launch: string): Promise<LeftCounts> {
-  const lots = await release.listLots(launch)
+  const lots = await release.listLotModels(launch)
   const available = lots.filter((lot) => lot.status === 'available').map((l) => l.models)
   const left: Record<string, number> = {}
   for (const models of available) for (const model of models) left[model] = (left[model] ?? 0) + 1

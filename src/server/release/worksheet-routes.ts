@@ -146,7 +146,7 @@ async function renderPage(c: Context, deps: WorksheetRouteDeps, found: Found, st
   const [clients, worksheets, lots] = await Promise.all([
     deps.release.clientsOf(realtorId),
     deps.release.listWorksheets(launch.slug, realtorId),
-    deps.release.listLots(launch.slug),
+    deps.release.listLotModels(launch.slug),
   ])
   const url = new URL(c.req.url)
   url.searchParams.delete('sent')
@@ -177,7 +177,7 @@ async function receive(c: Context, deps: WorksheetRouteDeps, found: Found): Prom
   if (await deps.overLimit(c)) return renderPage(c, deps, found, 429, { values, notice: launch.texts.tooMany })
   const now = deps.clock()
   if (!worksheetStateAt(launch.phases, launch.timeZone, now.getTime()).open) return renderPage(c, deps, found, 403)
-  const options = choiceOptions(await deps.release.listLots(launch.slug), launch.texts)
+  const options = choiceOptions(await deps.release.listLotModels(launch.slug), launch.texts)
   const checked = checkWorksheetValues(values, options, launch.texts)
   if (!checked.ok) return renderPage(c, deps, found, 400, { values, errors: checked.errors })
   const realtorName =

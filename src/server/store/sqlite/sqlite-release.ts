@@ -78,6 +78,14 @@ export function openSqliteRelease(
           .map(lotOf)
           .sort((a, b) => compareLots(a.lot, b.lot)),
       ),
+    listLotModels: (launch) =>
+      settle(() =>
+        lotsOf
+          .all(launch)
+          .map(lotOf)
+          .map(({ lot, models, status }) => ({ lot, models, status }))
+          .sort((a, b) => compareLots(a.lot, b.lot)),
+      ),
     updateLot: (launch, lot, change, at) =>
       settle(
         () =>
@@ -118,6 +126,7 @@ function emptyRelease(): ReleaseStore & { close(): void } {
   return {
     importLots: refused,
     listLots: none,
+    listLotModels: none,
     updateLot: refused,
     saveWorksheet: refused,
     listWorksheets: none,
