@@ -42,6 +42,18 @@ export async function leftCountsOf(release: Pick<ReleaseStore, 'listLotModels'>,
   return { left, available, inventory: lots.length > 0 }
 }
 
+/**
+ * Whether If-None-Match names this ETag, compared weakly as RFC 9110 has it for this header: a proxy that compresses
+ * the answer (Supabase's gateway may) sends the tag back as W/"…".
+ */
+function matchesEtag(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false
+  return header.split(',').some((tag) => {
+    const bare = tag.trim().replace(/^W\//, '')
+    return bare === etag || bare === '*'
+  })
+}
+
 /** A launch's answer (200, or 304 to its ETag), each reading reused for cacheMs; `headers` are added to it. */
 export type LeftCountsAnswer = (c: Context, launch: string, headers?: Record<string, string>) => Promise<Response>
 
@@ -68,7 +80,7 @@ export function createLeftCountsAnswer(deps: LeftCountsReading): LeftCountsAnswe
       'content-type': 'application/json; charset=utf-8',
       ...extra,
     }
-    if (c.req.header('if-none-match') === answer.etag) return c.body(null, 304, headers)
+    if (matchesEtag(c.req.header('if-none-match'), answer.etag)) return c.body(null, 304, headers)
     return c.body(answer.body, 200, headers)
   }
 }
