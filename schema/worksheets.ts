@@ -89,6 +89,26 @@ const textTable = {
   outcomeDeclined: ['Outcome: declined; {reason}', 'Declined: {reason}'],
   invalidHeading: ['Wrong link: heading', 'This link does not work'],
   invalidText: ['Wrong link: text', 'Use the worksheet link of your reply e-mail, exactly as it was sent.'],
+  requestLinkLabel: ['Wrong link: where to ask for the link', 'Ask for your worksheet link'],
+  requestHeading: ['Asking for the link: heading', 'Your worksheet link for {site}'],
+  requestText: [
+    'Asking for the link: text',
+    'Enter the e-mail address you registered with as a realtor. If it is registered for {site}, your personal worksheet link is sent to it.',
+  ],
+  requestEmail: ['Asking for the link: e-mail label', 'Your e-mail'],
+  requestButton: ['Asking for the link: button', 'Send me my link'],
+  requestEmailInvalid: ['Asking for the link: no e-mail', 'Enter your e-mail address, like name@example.com.'],
+  requestSentHeading: ['Asking for the link: sent, heading', 'Check your inbox'],
+  requestSentText: [
+    'Asking for the link: sent, text',
+    'If that address is registered as a realtor for {site}, your worksheet link is on its way to it. One link is sent at most every 10 minutes.',
+  ],
+  requestFailed: ['Asking for the link: not sent', 'The link could not be sent just now. Try again in a minute.'],
+  linkMailSubject: ['Link e-mail: subject', '{site}: your worksheet link'],
+  linkMailText: [
+    'Link e-mail: text',
+    'Here is your personal link to send worksheets for {site} and see their outcomes. Keep it to yourself: it opens your clients.',
+  ],
   confirmationSubject: [
     'Confirmation: subject; {number}, {client}',
     '{site}: worksheet {number} for {client} received',

@@ -169,6 +169,7 @@ describe("a realtor's worksheet page, from the link of their reply, in Chromium"
       await page.screenshot({ path: path.join(shots, 'worksheets-sent-390.png'), fullPage: true })
       await page.setViewportSize({ width: 1280, height: 900 })
       await page.screenshot({ path: path.join(shots, 'worksheets-sent-1280.png'), fullPage: true })
+      await page.setViewportSize({ width: 390, height: 844 })
     }
 
     const release = openSqliteRelease(path.join(root, 'data', 'leads.sqlite'), { readonly: true })
@@ -209,6 +210,21 @@ describe("a realtor's worksheet page, from the link of their reply, in Chromium"
     expect(refused?.status()).toBe(403)
     await page.getByRole('heading', { name: 'This link does not work' }).waitFor()
     await expect(page.locator('body').innerText()).resolves.not.toMatch(/Ben Buyer|Rita/)
+
+    // A realtor who lost the reply asks for the link again from there: it comes to the registered address.
+    await page.getByRole('link', { name: 'Ask for your worksheet link' }).click()
+    await page.getByRole('heading', { name: `Your worksheet link for ${config.site.name}` }).waitFor()
+    expect(await violations(page)).toEqual([])
+    await page.getByLabel('Your e-mail').fill('Rita@Agents.example.com')
+    await page.getByRole('button', { name: 'Send me my link' }).click()
+    await page.getByRole('heading', { name: 'Check your inbox' }).waitFor()
+    expect(await violations(page)).toEqual([])
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+    if (shots) await page.screenshot({ path: path.join(shots, 'worksheets-link-asked-390.png'), fullPage: true })
+    const asked = () => smtp.received.find((m) => m.headers.get('subject')?.[0]?.endsWith('your worksheet link'))
+    await expect.poll(() => Boolean(asked()), { timeout: scaled(30_000) }).toBe(true)
+    expect(asked()!.rcptTo).toEqual([rita.email])
+    expect(/^Send a worksheet: (\S+)$/m.exec(asked()!.decoded)![1]).toBe(mailed.href)
     await context.close()
   }, 180_000)
 })

@@ -89,6 +89,7 @@ describe.each(backends)('the worksheet page on $name', (backend) => {
   let app: ReturnType<typeof createApp>
   let makeApp: (rateLimitPerMinute: number) => ReturnType<typeof createApp>
   let now: Date
+  let logged: string[]
   let close: () => Promise<void>
   beforeAll(() => backend.setup(), 60_000)
   afterAll(() => backend.teardown())
@@ -97,6 +98,7 @@ describe.each(backends)('the worksheet page on $name', (backend) => {
     smtp = await startTestSmtp()
     crm = await startTestReceiver(webhookSecret)
     now = new Date('2026-03-01T15:00:00.000Z')
+    logged = []
     const clock = () => now
     const mailer = createSmtpMailer({ url: `smtp://127.0.0.1:${smtp.port}`, from: 'no-reply@example.com' })
     const webhook = createWebhookSender({ url: crm.url, secret: webhookSecret })
@@ -117,7 +119,7 @@ describe.each(backends)('the worksheet page on $name', (backend) => {
         clock,
         anonKeys: [localAnonKey],
         rateLimitPerMinute,
-        log: quiet,
+        log: { info: (message) => logged.push(message), error: (message) => logged.push(message) },
         webhook: true,
       })
     app = makeApp(0)
@@ -332,5 +334,92 @@ describe.each(backends)('the worksheet page on $name', (backend) => {
     expect((await post(again, { ...worksheetForm, clientName: 'Dana Doe' })).status).toBe(303)
     const sheets = await stores.release.listWorksheets(defaultLaunch)
     expect(new Set(sheets.map((w) => w.realtorLeadId)).size).toBe(1)
+  })
+
+  describe('asking for the link again', () => {
+    const request = '/functions/v1/send-contact-email/worksheets/link'
+    const linkMails = () => smtp.received.filter((m) => m.headers.get('subject')?.[0]?.endsWith('your worksheet link'))
+    const linkOf = (mail: { decoded: string }) => path(/^Send a worksheet: (\S+)$/m.exec(mail.decoded)![1]!)
+
+    it('mails a realtor their own link at the registered address, with one answer for every address', async () => {
+      const link = (await register(realtor))!
+      await register({ name: 'Ben Buyer', email: 'ben@example.com', agent: 'Rita Agent' })
+      const forged = await (await get(link.replace(/sig=./, 'sig=0'))).text()
+      expect(forged).toContain('<a href="worksheets/link">Ask for your worksheet link</a>')
+
+      const page = await get(request)
+      expect(page.status).toBe(200)
+      expect(page.headers.get('cache-control')).toBe('no-store')
+      const html = await page.text()
+      expect(html).toContain('<label for="email">Your e-mail</label>')
+      expect(html).toContain(`action="${request}?launch=${defaultLaunch}"`)
+
+      const asked = await post(`${request}?launch=${defaultLaunch}`, { email: ' RITA@agents.example.com ' })
+      expect(asked.status).toBe(200)
+      const answer = await asked.text()
+      expect(answer).toContain('Check your inbox')
+      await worker.deliverDue()
+      expect(linkMails()).toHaveLength(1)
+      const mail = linkMails()[0]!
+      expect(mail.rcptTo).toEqual([realtor.email])
+      expect(mail.headers.get('subject')).toEqual([`${config.site.name}: your worksheet link`])
+      expect(linkOf(mail)).toBe(link)
+      expect((await get(linkOf(mail))).status).toBe(200)
+
+      // A stranger learns nothing: a buyer's address, an unknown one and the realtor's again get the same page.
+      for (const email of ['ben@example.com', 'nobody@example.com', realtor.email]) {
+        const again = await post(`${request}?launch=${defaultLaunch}`, { email })
+        expect(again.status).toBe(200)
+        expect(await again.text()).toBe(answer)
+      }
+      await worker.deliverDue()
+      expect(linkMails()).toHaveLength(1)
+      expect(logged.join('\n')).not.toMatch(/rita@|ben@|nobody@/i)
+
+      now = new Date(now.getTime() + 11 * 60_000)
+      expect((await post(request, { email: realtor.email })).status).toBe(200)
+      await worker.deliverDue()
+      expect(linkMails()).toHaveLength(2)
+    })
+
+    it('refuses an address that is not one, a post from another site and a launch not served', async () => {
+      const wrong = await post(request, { email: 'rita-at-agents' })
+      expect(wrong.status).toBe(400)
+      const html = await wrong.text()
+      expect(html).toContain('<p class="e" id="email-error">Enter your e-mail address, like name@example.com.</p>')
+      expect(html).toContain('value="rita-at-agents" aria-invalid="true"')
+      const from = { ...formHeaders, origin: 'http://attacker.localhost' }
+      expect((await post(request, { email: realtor.email }, from)).status).toBe(403)
+      expect((await get(`${request}?launch=elsewhere`)).status).toBe(404)
+      expect((await app.request(request, { method: 'PUT' })).status).toBe(405)
+    })
+
+    it('sends one link when ten requests for one realtor arrive at once', async () => {
+      await register(realtor)
+      const answers = await Promise.all(Array.from({ length: 10 }, async () => post(request, { email: realtor.email })))
+      expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(200))
+      await worker.deliverDue()
+      expect(linkMails()).toHaveLength(1)
+      // One e-mail asked for a lead in ten minutes, whichever kind: fresh document links wait too (the race itself is
+      // proven on both stores in documents.test.ts, through the same statement).
+      const lead = (await stores.release.realtorOfAddress(defaultLaunch, defaultLaunch, realtor.email))!
+      const fresh = {
+        to: realtor.email,
+        subject: 's',
+        text: 't',
+        html: '<p>t</p>',
+        messageId: '<m@x>',
+        idempotencyKey: 'k',
+      }
+      expect(await stores.leads.queueDocumentsReply(lead.id, fresh, now, new Date(now.getTime() - 600_000))).toBe(false)
+    })
+
+    it('sends nothing when the launch has no worksheet window open or ahead', async () => {
+      await register(realtor)
+      now = new Date('2026-03-17T12:00:00.000Z')
+      expect((await post(request, { email: realtor.email })).status).toBe(200)
+      await worker.deliverDue()
+      expect(linkMails()).toHaveLength(0)
+    })
   })
 })

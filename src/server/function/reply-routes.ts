@@ -2,6 +2,7 @@ import { Hono } from 'hono'
 import type { ReplyConfig } from '../../../schema/reply.ts'
 import { createDocumentRoutes, type DocumentLaunch } from '../delivery/document-routes.ts'
 import { composeDocumentsReply } from '../delivery/follow-ups.ts'
+import { worksheetUrl } from '../delivery/document-links.ts'
 import { createUnsubscribeRoutes, type UnsubscribePageTexts } from '../delivery/unsubscribe.ts'
 import { requestHost } from '../registration/caller.ts'
 import { rateLimitKey } from '../registration/client-address.ts'
@@ -109,6 +110,12 @@ function worksheetRoutes(fn: FunctionContext, paths: readonly string[], taking: 
     release: deps.release!,
     secrets,
     launchOf: (slug) => launches.get(slug)?.launch,
+    launchOfRequest: (c) => {
+      const slug = deps.launchOfHost?.(requestHost(c, deps.trustProxy ?? 0) ?? '')
+      return slug === undefined ? undefined : launches.get(slug)?.launch
+    },
+    defaultLaunch: deps.defaultLaunch,
+    linkOf: (slug, submissionId) => worksheetUrl(launches.get(slug)!.site.reply.links, submissionId),
     fallback: first.launch,
     sameSite: (c, launch) => {
       const origin = formPostOrigin(c.req.header('origin'), c.req.header('referer'))

@@ -100,3 +100,38 @@ export function receivedMessages(worksheet: StoredWorksheet, ctx: ReceivedContex
     ...(ctx.webhook ? [receivedWebhook(worksheet, ctx)] : []),
   ]
 }
+
+/** What the e-mail with a realtor's worksheet link needs. */
+export type LinkMailContext = {
+  siteName: string
+  texts: WorksheetTexts
+  fromName: string
+  /** The realtor's registered address: the link goes there, never to an address typed in the request. */
+  to: string
+  /** The realtor's signed link (delivery/document-links.ts: worksheetUrl). */
+  url: string
+  /** Makes the message's id unique to this request: a realtor may ask again later. */
+  newId: () => string
+}
+
+/** The e-mail a realtor asked for on the worksheet link page: their signed link, in the config's words. */
+export function linkMail(ctx: LinkMailContext): OutgoingMail {
+  const t = ctx.texts
+  const fill = (text: string) => fillWorksheetText(text, { site: ctx.siteName })
+  const key = `worksheet-link-${ctx.newId()}`
+  return {
+    to: ctx.to,
+    fromName: ctx.fromName,
+    subject: headerSafe(fill(t.linkMailSubject)).slice(0, 200),
+    text: [fill(t.linkMailText), '', `${t.replyLinkLabel}: ${ctx.url}`, ''].join('\n'),
+    html: [
+      '<!doctype html>',
+      '<html><body style="font-family:system-ui,sans-serif;font-size:16px;line-height:1.5;color:#111;max-width:600px">',
+      `<p style="margin:0 0 16px">${escapeHtml(fill(t.linkMailText))}</p>`,
+      `<p style="margin:0 0 16px"><a href="${escapeHtml(ctx.url)}">${escapeHtml(t.replyLinkLabel)}</a></p>`,
+      '</body></html>',
+    ].join('\n'),
+    messageId: `<${key}@${messageDomain(ctx.to)}>`,
+    idempotencyKey: key,
+  }
+}

@@ -35,6 +35,8 @@ import {
 import { worksheetsPath, checkWorksheetLink } from '../delivery/document-links.ts'
 import { receivedMessages } from './worksheet-messages.ts'
 import { worksheetPageHtml, worksheetCss, type WorksheetView } from './worksheet-page.ts'
+import { linkRequestPage, linkRequestPath, requestLink } from './worksheet-link-request.ts'
+import { worksheetPageResponse } from './worksheet-response.ts'
 
 /** A launch as its worksheet page needs it. */
 export type WorksheetLaunch = {
@@ -54,12 +56,20 @@ export type WorksheetLaunch = {
 
 /** What the worksheet routes need. */
 export type WorksheetRouteDeps = {
-  store: Pick<LeadStore, 'findLead'>
+  store: Pick<LeadStore, 'findLead' | 'queueWorksheetLinkReply'>
   release: ReleaseStore
   /** The secrets a link may be signed with (every launch's links secret). */
   secrets: string[]
   /** The launch of this slug when it takes worksheets. */
   launchOf(slug: string): WorksheetLaunch | undefined
+  /** The launch a request page is for when its address names none (its host's), when it takes worksheets. */
+  launchOfRequest(c: Context): WorksheetLaunch | undefined
+  /** The default launch's slug: leads stored before leads had a launch are its. */
+  defaultLaunch: string
+  /** A realtor's signed worksheet link, for a registration of this launch. */
+  linkOf(slug: string, submissionId: string): Promise<string>
+  /** At most one e-mail asked for a lead this often (default 10 minutes). */
+  resendGapMs?: number | undefined
   /** Whose words a link naming no realtor gets. */
   fallback: WorksheetLaunch
   /**
@@ -80,25 +90,6 @@ export type WorksheetRouteDeps = {
 /** A link's realtor: their registration, its launch, and the registration their worksheets and clients are under. */
 type Found = { lead: StoredLead; launch: WorksheetLaunch; realtorEmail: string; realtorId: number }
 
-/** The page's headers: never cached, indexed or referred elsewhere (its address is a key), its own strict policy. */
-async function pageResponse(c: Context, html: string, status: number, css: string, headers = {}): Promise<Response> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(css))
-  const hash = btoa(String.fromCharCode(...new Uint8Array(digest)))
-  return new Response(c.req.method === 'HEAD' ? null : html, {
-    status,
-    headers: {
-      'content-type': 'text/html; charset=utf-8',
-      'cache-control': 'no-store',
-      // Not no-referrer: with it a browser sends its form post with "Origin: null", which the post's check refuses.
-      // same-origin sends the signed address to no other site.
-      'referrer-policy': 'same-origin',
-      'x-robots-tag': 'noindex',
-      'content-security-policy': `default-src 'none'; style-src 'sha256-${hash}'; font-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
-      ...headers,
-    },
-  })
-}
-
 /** The plain page of a link that does not work: the launch's words, nothing of the link's. */
 function refusedPage(c: Context, launch: WorksheetLaunch, status: 403 | 404 | 405 | 413): Promise<Response> {
   const t = launch.texts
@@ -108,10 +99,11 @@ function refusedPage(c: Context, launch: WorksheetLaunch, status: 403 | 404 | 40
 <html lang="${launch.lang.replace(/[^A-Za-z0-9-]/g, '')}">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex">
 <title>${escapeHtml(fill(t.pageTitle))}</title><style>${css}</style></head>
-<body><main class="ws"><h1>${escapeHtml(t.invalidHeading)}</h1><p>${escapeHtml(fill(t.invalidText))}</p></main></body>
+<body><main class="ws"><h1>${escapeHtml(t.invalidHeading)}</h1><p>${escapeHtml(fill(t.invalidText))}</p>
+<p><a href="${worksheetsPath.slice(1)}${linkRequestPath}">${escapeHtml(t.requestLinkLabel)}</a></p></main></body>
 </html>
 `
-  return pageResponse(c, html, status, css, status === 405 ? { allow: 'GET, HEAD, POST' } : {})
+  return worksheetPageResponse(c, html, status, css, status === 405 ? { allow: 'GET, HEAD, POST' } : {})
 }
 
 /** The realtor a link names, with their launch; or the refusal. */
@@ -172,7 +164,7 @@ async function renderPage(c: Context, deps: WorksheetRouteDeps, found: Found, st
     sent: worksheets.find((w: StoredWorksheet) => w.number === parts.sent),
     time: timeOf(launch),
   }
-  return pageResponse(c, worksheetPageHtml(view), status, worksheetCss(launch.pageCss))
+  return worksheetPageResponse(c, worksheetPageHtml(view), status, worksheetCss(launch.pageCss))
 }
 
 /** A posted worksheet: checked, then stored with its messages; the page again when refused. */
@@ -238,6 +230,13 @@ export function createWorksheetRoutes(paths: readonly string[], deps: WorksheetR
       return renderPage(c, deps, found, 200, { sent: Number(c.req.query('sent') ?? 0) })
     })
     app.all(`${path}${worksheetsPath}`, (c) => refusedPage(c, deps.fallback, 405))
+    app.on(['GET', 'HEAD', 'POST'], `${path}${worksheetsPath}${linkRequestPath}`, limit, async (c) => {
+      const named = c.req.query('launch')
+      const launch = named === undefined ? (deps.launchOfRequest(c) ?? deps.fallback) : deps.launchOf(named)
+      if (!launch) return refusedPage(c, deps.fallback, 404)
+      return c.req.method === 'POST' ? requestLink(c, deps, launch) : linkRequestPage(c, launch)
+    })
+    app.all(`${path}${worksheetsPath}${linkRequestPath}`, (c) => refusedPage(c, deps.fallback, 405))
   }
   return app
 }

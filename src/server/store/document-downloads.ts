@@ -5,7 +5,8 @@
  *
  * document_downloads: id, lead_id (→ leads, erased with it), document (its id: the file's name), title, opened_at
  * outbox: a document.opened webhook call (recipient 'webhook:document.opened') and a fresh-link reply (recipient
- *   'reply:documents'), any number of each a lead
+ *   'reply:documents') and a realtor's worksheet link asked for again (recipient 'worksheet:link'), any number of
+ *   each a lead, but at most one of the two kinds a lead in the rate limit's gap
  */
 
 /** The outbox recipient of document.opened webhook calls: a lead may have any number of them. */
@@ -13,6 +14,15 @@ export const documentOpenedRecipient = 'webhook:document.opened'
 
 /** The outbox recipient of a reply with fresh document links (kind 'reply'): a lead may ask again later. */
 export const documentsReplyRecipient = 'reply:documents'
+
+/** The outbox recipient of a realtor's worksheet link sent again on request (kind 'reply'). */
+export const worksheetLinkRecipient = 'worksheet:link'
+
+/** The e-mails a person asks for with a link or an address: one of them a lead in the rate limit's gap, whichever. */
+export const onRequestRecipients = [documentsReplyRecipient, worksheetLinkRecipient] as const
+
+/** Which e-mail asked for: fresh document links, or the realtor's worksheet link. */
+export type OnRequestRecipient = (typeof onRequestRecipients)[number]
 
 /** One opening of a document link, as the function records it. */
 export type DocumentOpening = {
@@ -49,4 +59,9 @@ export interface DocumentStore<Webhook, Mail> {
    * limit: a link anyone holding it may use must not flood an inbox). True when it was queued.
    */
   queueDocumentsReply(leadId: number, mail: Mail & { to: string }, now: Date, notBefore: Date): Promise<boolean>
+  /**
+   * Queues the e-mail with a realtor's worksheet link they asked for again, under the same rate limit: not when an
+   * e-mail asked for (this or fresh document links) was queued for the lead after `notBefore`. True when queued.
+   */
+  queueWorksheetLinkReply(leadId: number, mail: Mail & { to: string }, now: Date, notBefore: Date): Promise<boolean>
 }

@@ -138,11 +138,20 @@ export interface ReleaseStore {
    * earlier.
    */
   firstRealtorLead(leadId: number): Promise<number>
+  /**
+   * The realtor registered for `launch` with this address (trimmed, any case): their first registration as a realtor
+   * not suspected as spam (the one their link names), or undefined. Leads stored before leads had a launch are the
+   * default launch's.
+   */
+  realtorOfAddress(launch: string, defaultLaunch: string, email: string): Promise<RealtorRegistration | undefined>
   /** The worksheets naming this client's address (trimmed, any case), any launch: leads:access. */
   worksheetsOfClient(email: string): Promise<StoredWorksheet[]>
   /** Erases the worksheets naming this client's address; their lots stay as they are. The number erased. */
   eraseWorksheetsOfClient(email: string): Promise<number>
 }
+
+/** A realtor's registration as a request for their link finds it: its id and the submission id the link signs. */
+export type RealtorRegistration = { id: number; submissionId: string; email: string }
 
 /** The outbox recipient of a worksheet's message: many a realtor's lead (the unique index leaves them out). */
 export function worksheetRecipient(worksheetId: number, event: string): string {
@@ -267,4 +276,21 @@ export function firstRealtorStatement(field: (alias: string, name: string) => st
   return `SELECT o.id FROM ${leads} AS r JOIN ${leads} AS o ON coalesce(o.launch, '') = coalesce(r.launch, '')
     AND ${email('o')} = ${email('r')} AND lower(coalesce(${field('o', 'isRealtor')}, '')) = 'yes'
     WHERE r.id = ${param} ORDER BY o.created_at, o.id LIMIT 1`
+}
+
+/**
+ * The statement of realtorOfAddress: `params` the three placeholders (the launch, the default launch, the address
+ * trimmed and lowercased); `field(alias, name)` as namedAgentCondition's.
+ */
+export function realtorOfAddressStatement(
+  field: (alias: string, name: string) => string,
+  leads: string,
+  params: [launch: string, defaultLaunch: string, email: string],
+  notSpam: string,
+) {
+  const [launch, defaultLaunch, email] = params
+  return `SELECT r.id, r.submission_id, ${field('r', 'email')} AS email FROM ${leads} AS r
+    WHERE coalesce(r.launch, ${defaultLaunch}) = ${launch} AND lower(trim(coalesce(${field('r', 'email')}, ''))) = ${email}
+      AND lower(coalesce(${field('r', 'isRealtor')}, '')) = 'yes' AND ${notSpam}
+    ORDER BY r.created_at, r.id LIMIT 1`
 }

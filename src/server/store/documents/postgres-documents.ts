@@ -1,6 +1,13 @@
 // The PostgreSQL store's documents (document-downloads.ts), as sqlite/sqlite-documents.ts, on the table of
 // supabase/migrations/20260107000000_document_downloads.sql.
-import { documentOpenedRecipient, documentsReplyRecipient, type DocumentStore } from '../document-downloads.ts'
+import {
+  documentOpenedRecipient,
+  documentsReplyRecipient,
+  onRequestRecipients,
+  worksheetLinkRecipient,
+  type DocumentStore,
+  type OnRequestRecipient,
+} from '../document-downloads.ts'
 import type { SqlQueryable } from '../sql-queryable.ts'
 import { toIso, toNumber } from '../postgres/postgres-rows.ts'
 
@@ -49,24 +56,39 @@ export function createPostgresDocuments(db: SqlQueryable): DocumentStore<{ id: s
         last: toIso(row.last),
       }))
     },
-    async queueDocumentsReply(leadId, mail, now, notBefore) {
-      // One statement: queued only when none was queued for the lead since notBefore. The lead's row is the gate
-      // (supabase/migrations/20260110000000_documents_reply_gate.sql): a request at the same moment waits for this
-      // one's row lock, then sees documents_reply_at moved and queues nothing; NOT EXISTS on the outbox alone let both
-      // through. The outbox check stays for replies queued before the column was there.
-      const { rows } = await db.query(
-        `WITH gate AS (
-           UPDATE public.leads SET documents_reply_at = $4
-           WHERE id = $1 AND (documents_reply_at IS NULL OR documents_reply_at <= $5)
-             AND NOT EXISTS (SELECT 1 FROM public.outbox WHERE lead_id = $1 AND recipient = $2 AND created_at > $5)
-           RETURNING id
-         )
-         INSERT INTO public.outbox (lead_id, kind, recipient, mail, next_attempt_at, created_at)
-         SELECT gate.id, 'reply', $2, $3::jsonb, $4, $4 FROM gate
-         RETURNING id`,
-        [leadId, documentsReplyRecipient, JSON.stringify(mail), now.toISOString(), notBefore.toISOString()],
-      )
-      return rows.length > 0
-    },
+    queueDocumentsReply: (leadId, mail, now, notBefore) =>
+      queueOnRequest(db, leadId, documentsReplyRecipient, mail, now, notBefore),
+    queueWorksheetLinkReply: (leadId, mail, now, notBefore) =>
+      queueOnRequest(db, leadId, worksheetLinkRecipient, mail, now, notBefore),
   }
+}
+
+/**
+ * Queues an e-mail a person asked for (fresh document links, a worksheet link) in one statement, unless one of either
+ * kind was queued for the lead since notBefore. The lead's row is the gate
+ * (supabase/migrations/20260110000000_documents_reply_gate.sql): a request at the same moment waits for this one's row
+ * lock, then sees documents_reply_at moved and queues nothing; NOT EXISTS on the outbox alone let both through. The
+ * outbox check stays for replies queued before the column was there.
+ */
+async function queueOnRequest(
+  db: SqlQueryable,
+  leadId: number,
+  recipient: OnRequestRecipient,
+  mail: object,
+  now: Date,
+  notBefore: Date,
+): Promise<boolean> {
+  const { rows } = await db.query(
+    `WITH gate AS (
+       UPDATE public.leads SET documents_reply_at = $4
+       WHERE id = $1 AND (documents_reply_at IS NULL OR documents_reply_at <= $5)
+         AND NOT EXISTS (SELECT 1 FROM public.outbox WHERE lead_id = $1 AND recipient = ANY($6::text[]) AND created_at > $5)
+       RETURNING id
+     )
+     INSERT INTO public.outbox (lead_id, kind, recipient, mail, next_attempt_at, created_at)
+     SELECT gate.id, 'reply', $2, $3::jsonb, $4, $4 FROM gate
+     RETURNING id`,
+    [leadId, recipient, JSON.stringify(mail), now.toISOString(), notBefore.toISOString(), [...onRequestRecipients]],
+  )
+  return rows.length > 0
 }

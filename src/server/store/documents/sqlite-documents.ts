@@ -5,7 +5,10 @@ import type Database from 'better-sqlite3'
 import {
   documentOpenedRecipient,
   documentsReplyRecipient,
+  onRequestRecipients,
+  worksheetLinkRecipient,
   type DocumentOpenings,
+  type OnRequestRecipient,
   type DocumentStore,
 } from '../document-downloads.ts'
 import { columnsOf } from '../sqlite/sqlite-schema.ts'
@@ -39,16 +42,22 @@ export function createSqliteDocuments(
       }
     },
   )
-  const queue = db.transaction((leadId: number, mail: object, now: string, notBefore: string): boolean => {
-    const recent = db
-      .prepare('SELECT 1 FROM outbox WHERE lead_id = ? AND recipient = ? AND created_at > ? LIMIT 1')
-      .get(leadId, documentsReplyRecipient, notBefore)
-    if (recent) return false
-    db.prepare(
-      `INSERT INTO outbox (lead_id, kind, recipient, mail, next_attempt_at, created_at) VALUES (?, 'reply', ?, ?, ?, ?)`,
-    ).run(leadId, documentsReplyRecipient, JSON.stringify(mail), now, now)
-    return true
-  })
+  // One e-mail asked for a lead in the gap, of either kind: the check and the insert in one immediate transaction.
+  const queue = db.transaction(
+    (leadId: number, recipient: OnRequestRecipient, mail: object, now: string, notBefore: string): boolean => {
+      const recent = db
+        .prepare(
+          `SELECT 1 FROM outbox WHERE lead_id = ? AND recipient IN (${onRequestRecipients.map(() => '?').join(', ')})
+           AND created_at > ? LIMIT 1`,
+        )
+        .get(leadId, ...onRequestRecipients, notBefore)
+      if (recent) return false
+      db.prepare(
+        `INSERT INTO outbox (lead_id, kind, recipient, mail, next_attempt_at, created_at) VALUES (?, 'reply', ?, ?, ?, ?)`,
+      ).run(leadId, recipient, JSON.stringify(mail), now, now)
+      return true
+    },
+  )
   // A read-only store (the export) may open a file from before version 13: it has no openings to show.
   let hasTable: boolean | undefined
   return promised<DocumentStore<WebhookMessage, OutgoingMail>>({
@@ -78,7 +87,11 @@ export function createSqliteDocuments(
     },
     queueDocumentsReply(leadId, mail, now, notBefore) {
       writable()
-      return queue.immediate(leadId, mail, now.toISOString(), notBefore.toISOString())
+      return queue.immediate(leadId, documentsReplyRecipient, mail, now.toISOString(), notBefore.toISOString())
+    },
+    queueWorksheetLinkReply(leadId, mail, now, notBefore) {
+      writable()
+      return queue.immediate(leadId, worksheetLinkRecipient, mail, now.toISOString(), notBefore.toISOString())
     },
   })
 }

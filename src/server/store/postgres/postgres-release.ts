@@ -9,6 +9,7 @@ import type { SqlQueryable } from '../sql-queryable.ts'
 import {
   compareLots,
   firstRealtorStatement,
+  realtorOfAddressStatement,
   lotOf,
   namedAgentCondition,
   worksheetOf,
@@ -153,6 +154,14 @@ export function createPostgresRelease(db: SqlQueryable): ReleaseStore {
     async firstRealtorLead(leadId) {
       const { rows } = await db.query(firstRealtorStatement(postgresField, 'public.leads', '$1'), [leadId])
       return rows.length > 0 ? Number((rows[0] as { id: string | number }).id) : leadId
+    },
+    async realtorOfAddress(launch, defaultLaunch, email) {
+      const { rows } = await db.query(
+        realtorOfAddressStatement(postgresField, 'public.leads', ['$1', '$2', '$3'], 'NOT r.suspected_spam'),
+        [launch, defaultLaunch, email.trim().toLowerCase()],
+      )
+      const row = rows[0] as { id: string | number; submission_id: string; email: string } | undefined
+      return row && { id: Number(row.id), submissionId: row.submission_id, email: row.email }
     },
     async clientsOf(realtorLeadId) {
       return (await db.query(clientsStatement, [realtorLeadId])).rows as RealtorClient[]

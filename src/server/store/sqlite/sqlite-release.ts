@@ -5,6 +5,7 @@ import Database from 'better-sqlite3'
 import {
   compareLots,
   firstRealtorStatement,
+  realtorOfAddressStatement,
   lotOf,
   namedAgentCondition,
   sameLot,
@@ -68,6 +69,9 @@ export function openSqliteRelease(
   const eraseClient = db.prepare<[string]>('DELETE FROM worksheets WHERE lower(trim(client_email)) = ?')
   const clientsOf = db.prepare<[number], RealtorClient>(clientsStatement)
   const firstRealtor = db.prepare<[number], { id: number }>(firstRealtorStatement(sqliteField, 'leads', '?'))
+  const realtorOf = db.prepare<[string, string, string], { id: number; submission_id: string; email: string }>(
+    realtorOfAddressStatement(sqliteField, 'leads', ['?', '?', '?'], 'r.suspected_spam = 0'),
+  )
   const key = (email: string) => email.trim().toLowerCase()
   return {
     importLots: (launch, lots, at) => settle(() => importLots.immediate(launch, lots, at)),
@@ -107,6 +111,11 @@ export function openSqliteRelease(
       settle(() => decide.immediate(id, outcome, reason, by, at, messages)),
     clientsOf: (realtorLeadId) => settle(() => clientsOf.all(realtorLeadId)),
     firstRealtorLead: (leadId) => settle(() => firstRealtor.get(leadId)?.id ?? leadId),
+    realtorOfAddress: (launch, defaultLaunch, email) =>
+      settle(() => {
+        const row = realtorOf.get(launch, defaultLaunch, key(email))
+        return row && { id: row.id, submissionId: row.submission_id, email: row.email }
+      }),
     worksheetsOfClient: (email) => settle(() => ofClient.all(key(email)).map(worksheetOf)),
     eraseWorksheetsOfClient: (email) => settle(() => eraseClient.run(key(email)).changes),
     close: () => db.close(),
@@ -132,6 +141,7 @@ function emptyRelease(): ReleaseStore & { close(): void } {
     listWorksheets: none,
     clientsOf: none,
     firstRealtorLead: (leadId) => Promise.resolve(leadId),
+    realtorOfAddress: () => Promise.resolve(undefined),
     allocate: refused,
     decide: refused,
     worksheetsOfClient: none,
