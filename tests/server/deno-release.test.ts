@@ -53,10 +53,12 @@ describe.skipIf(plannedPostgresKind() === 'pglite')(
     let copy: FunctionCopy
     let resend: Server
     // Each message the function sent through the (fake) Resend API.
-    const sent: Array<{ to?: string[]; text?: string }> = []
+    const sent: Array<{ to?: string[]; subject?: string; text?: string }> = []
     let deno: ChildProcess
     let url = ''
     let output = () => ''
+    // The realtor's link, as their reply carried it.
+    let link = ''
 
     beforeAll(async () => {
       pg = await startTestPostgres()
@@ -70,7 +72,7 @@ describe.skipIf(plannedPostgresKind() === 'pglite')(
         let data = ''
         req.on('data', (c: Buffer) => (data += c.toString()))
         req.on('end', () => {
-          sent.push(JSON.parse(data || '{}') as { to?: string[]; text?: string })
+          sent.push(JSON.parse(data || '{}') as { to?: string[]; subject?: string; text?: string })
           res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":"e_1"}')
         })
       })
@@ -158,7 +160,6 @@ describe.skipIf(plannedPostgresKind() === 'pglite')(
       expect((await register({ name: 'Ben Buyer', email: 'ben.deno@example.com', agent: 'Rita Agent' })).status).toBe(
         200,
       )
-      let link = ''
       await until(() => {
         const reply = sent.find((m) => m.to?.[0] === realtor.email && /Send a worksheet: /.test(m.text ?? ''))
         link = /^Send a worksheet: (\S+)$/m.exec(reply?.text ?? '')?.[1] ?? ''
@@ -226,6 +227,28 @@ describe.skipIf(plannedPostgresKind() === 'pglite')(
       const refused = await fetch(forged)
       expect(refused.status).toBe(403)
       expect(await refused.text()).not.toMatch(/Rita|Ben Buyer/)
+    })
+
+    it('mails a realtor who asks again their link, from the request page the function serves', async () => {
+      expect(link).not.toBe('')
+      const request = `${url}/functions/v1/send-contact-email/worksheets/link`
+      const page = await fetch(request)
+      expect(page.status).toBe(200)
+      // Relative, so the form posts to the page's own address behind Supabase's gateway too.
+      expect(await page.text()).toContain(`action="?launch=${slug}"`)
+      const asked = await fetch(`${request}?launch=${slug}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://project-ref.supabase.co' },
+        body: new URLSearchParams({ email: ` ${realtor.email.toUpperCase()} ` }).toString(),
+      })
+      expect(asked.status).toBe(200)
+      let again = ''
+      await until(() => {
+        const mail = sent.find((m) => m.to?.[0] === realtor.email && /your worksheet link/.test(String(m.subject)))
+        again = /^Send a worksheet: (\S+)$/m.exec(mail?.text ?? '')?.[1] ?? ''
+        return again !== ''
+      })
+      expect(again).toBe(link)
     })
   },
 )

@@ -352,7 +352,7 @@ describe.each(backends)('the worksheet page on $name', (backend) => {
       expect(page.headers.get('cache-control')).toBe('no-store')
       const html = await page.text()
       expect(html).toContain('<label for="email">Your e-mail</label>')
-      expect(html).toContain(`action="${request}?launch=${defaultLaunch}"`)
+      expect(html).toContain(`action="?launch=${defaultLaunch}"`)
 
       const asked = await post(`${request}?launch=${defaultLaunch}`, { email: ' RITA@agents.example.com ' })
       expect(asked.status).toBe(200)
