@@ -65,7 +65,7 @@ export function Page({ config, registration }: Props) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [registration, formKey],
   )
-  const shared: SharedProps = { site: config.site }
+  const shared: SharedProps = { site: config.site, launch: config.launch.slug }
   return (
     <RegistrationProvider store={store}>
       <Header {...config.header} site={config.site} />

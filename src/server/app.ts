@@ -65,6 +65,10 @@
  *
  * POST …/send-contact-email/deliver-pending with `authorization: Bearer <OUTBOX_SECRET>` delivers due
  * notifications now (the scheduled retry on Supabase) and answers { ok, sent, failed }.
+ *
+ * With the release store (deps.release): GET …/send-contact-email/left.json?launch=<slug> answers what is left of
+ * that launch's inventory (release/left-counts.ts) to its pages on a static host, and …/worksheets?id=…&sig=… is the
+ * realtors' worksheet page (release/worksheet-routes.ts).
  */
 import { Hono } from 'hono'
 import { contactFunctionPath } from '../../schema/function-path.ts'
@@ -73,10 +77,11 @@ import type { AppDeps } from './function/deps.ts'
 import { createRegisterHandler } from './function/register.ts'
 import { refusalAnswer } from './function/refusals.ts'
 import { replyRoutes } from './function/reply-routes.ts'
-import { mountOutboxTrigger, mountVisitImage } from './function/service-routes.ts'
+import { mountLeftCounts, mountOutboxTrigger, mountVisitImage } from './function/service-routes.ts'
 import { refusal } from './registration/refusal.ts'
 import { allowMethods, createRequestGuards } from './registration/request-guards.ts'
 import { registrationSettings } from './registration/settings.ts'
+import { createLeftCountsAnswer } from './release/left-counts.ts'
 import { healthHandler } from './site/health.ts'
 
 export type { AppDeps, AppLog, OutboxTrigger } from './function/deps.ts'
@@ -100,6 +105,8 @@ export function createApp(deps: AppDeps): Hono {
     maxSize: deps.bodyLimitBytes ?? registrationSettings.MAX_BODY_BYTES.default,
   })
   const register = createRegisterHandler(fn)
+  // What is left of each launch's inventory (release/left-counts.ts), when the release store is beside the leads.
+  const left = deps.release && createLeftCountsAnswer({ release: deps.release, clock: () => fn.clock().getTime() })
 
   const app = new Hono()
   app.onError(refusalAnswer(fn))
@@ -114,6 +121,7 @@ export function createApp(deps: AppDeps): Hono {
     })
     mountOutboxTrigger(app, path, fn)
     mountVisitImage(app, path, fn)
+    if (left) mountLeftCounts(app, path, fn, left)
   }
   return app
 }

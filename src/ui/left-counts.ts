@@ -1,7 +1,8 @@
 /**
- * The page's one reading of what is left (issue 45): `GET /_release/left.json` on the launch's own host, asked once
- * when the browser is idle after the page is interactive (never before the first render), shared by every card
- * that counts. Undefined when the host has no such answer (a static host, a preview) or the launch has no inventory.
+ * The page's one reading of what is left (issue 45): `GET /_release/left.json` on the launch's own host (the Node
+ * server), or on a static host the hosted function's `…/left.json?launch=<slug>` (the card's `source`, written at
+ * build time), asked once when the browser is idle after the page is interactive (never before the first render),
+ * shared by every card that counts. Undefined when there is no such answer (a preview) or the launch has no inventory.
  */
 
 /** The server's answer (src/server/release/left-counts.ts). */
@@ -21,10 +22,11 @@ function whenIdle(): Promise<void> {
   })
 }
 
-async function read(): Promise<LeftAnswer | undefined> {
+async function read(source: string): Promise<LeftAnswer | undefined> {
   await whenIdle()
   try {
-    const response = await fetch('/_release/left.json', { credentials: 'omit', cache: 'no-cache' })
+    // no-cache: the browser asks again with the ETag it holds, and a 304 costs no body.
+    const response = await fetch(source, { credentials: 'omit', cache: 'no-cache' })
     if (!response.ok) return undefined
     const answer = (await response.json()) as Partial<LeftAnswer>
     return answer.inventory === true && Array.isArray(answer.available) ? (answer as LeftAnswer) : undefined
@@ -33,9 +35,9 @@ async function read(): Promise<LeftAnswer | undefined> {
   }
 }
 
-/** What is left, read once for the page. */
-export function readLeft(): Promise<LeftAnswer | undefined> {
-  reading ??= read()
+/** What is left, read once for the page: from `source` when given (every card of a page gives the same), else here. */
+export function readLeft(source = '/_release/left.json'): Promise<LeftAnswer | undefined> {
+  reading ??= read(source)
   return reading
 }
 

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { leftCountsOf } from '../../src/server/release/left-counts.ts'
+import { createPostgresRelease } from '../../src/server/store/postgres/postgres-release.ts'
 import { createPostgresStore, type SqlQueryable } from '../../src/server/store/postgres/postgres-store.ts'
+import type { NewWorksheet } from '../../src/server/store/release.ts'
 import { addressKeyOf } from '../../src/server/store/suppression.ts'
 import { leadIdMark } from '../../src/server/store/follow-up.ts'
 import { defaultLaunch, mailFor, newLead } from './support/fixtures.ts'
@@ -313,6 +316,111 @@ describe(`the lead_writer role (migrations on PostgreSQL, ${plannedPostgresKind(
               has_column_privilege('lead_writer', 'public.leads', 'launch', 'UPDATE') AS update`,
     )
     expect(rows).toEqual([{ insert: true, select: true, update: false }])
+  })
+
+  it("serves the release's page on the static host (20260129000000_function_release.sql): reads the lots' models and one realtor's worksheets, stores a worksheet with its messages, and reads no client of another realtor", async () => {
+    await pg.reset()
+    await pg.exec('TRUNCATE public.lots, public.worksheets, public.worksheet_numbers RESTART IDENTITY CASCADE')
+    const owner = createPostgresStore(pg.db, { defaultLaunch })
+    const ownerRelease = createPostgresRelease(pg.db)
+    const realtor = (email: string) =>
+      newLead({ fields: { name: email.split('@')[0]!, email, phone: '555-555-0100', isRealtor: 'yes' } })
+    const rita = (await owner.saveLead(realtor('rita@agents.example.com'), null)).lead.id
+    const omar = (await owner.saveLead(realtor('omar@agents.example.com'), null)).lead.id
+    const at = '2026-03-14T15:00:00.000Z'
+    await ownerRelease.importLots(
+      defaultLaunch,
+      [14, 15].map((n) => ({
+        lot: `Lot ${n}`,
+        release: 'Phase 1',
+        models: ['Maple'],
+        frontage: '40 ft',
+        price: 899_900,
+        status: 'available' as const,
+      })),
+      at,
+    )
+    const worksheet = (realtorLeadId: number, realtorEmail: string, clientEmail: string): NewWorksheet => ({
+      launch: defaultLaunch,
+      realtorLeadId,
+      realtorEmail,
+      clientName: 'A Client',
+      clientEmail,
+      clientPhone: '416-555-0199',
+      choices: [{ lot: 'Lot 14', model: 'Maple' }],
+      depositAccepted: true,
+      notes: '',
+      receivedAt: at,
+    })
+    await ownerRelease.saveWorksheet(worksheet(omar, 'omar@agents.example.com', 'omars.client@example.com'), () => [])
+    const confirmation = { kind: 'reply' as const, event: 'received', mail: { to: 'rita@agents.example.com' } }
+
+    await asLeadWriter(async (db) => {
+      const release = createPostgresRelease(db)
+      expect(await release.listLotModels(defaultLaunch)).toEqual([
+        { lot: 'Lot 14', models: ['Maple'], status: 'available' },
+        { lot: 'Lot 15', models: ['Maple'], status: 'available' },
+      ])
+      expect((await leftCountsOf(release, defaultLaunch)).left).toEqual({ Maple: 2 })
+      expect(await release.firstRealtorLead(rita)).toBe(rita)
+      const stored = await release.saveWorksheet(
+        worksheet(rita, 'rita@agents.example.com', 'ritas.client@example.com'),
+        () => [confirmation],
+      )
+      expect(stored.number).toBe(2)
+      expect((await release.listWorksheets(defaultLaunch, rita)).map((w) => [w.number, w.clientEmail])).toEqual([
+        [2, 'ritas.client@example.com'],
+      ])
+
+      const refused = {
+        clientEmails: await refusal(db, 'SELECT client_email FROM public.worksheets'),
+        everyWorksheet: await refusal(db, 'SELECT count(*) FROM public.worksheets'),
+        allOfALaunch: await release.listWorksheets(defaultLaunch).then(
+          () => undefined,
+          (error: Error) => error.message,
+        ),
+        price: await refusal(db, 'SELECT price FROM public.lots'),
+        wholeLot: await refusal(db, 'SELECT * FROM public.lots'),
+        allocateLot: await refusal(db, "UPDATE public.lots SET status = 'allocated'"),
+        decide: await refusal(db, "UPDATE public.worksheets SET outcome = 'allocated'"),
+        erase: await refusal(db, 'DELETE FROM public.worksheets'),
+        deleteLot: await refusal(db, 'DELETE FROM public.lots'),
+        insertDecided: await refusal(
+          db,
+          `INSERT INTO public.worksheets (launch, number, realtor_lead_id, realtor_email, client_name, client_email,
+             client_phone, choices, deposit_accepted, received_at, outcome)
+           VALUES ($1, 99, $2, 'x@example.com', 'X', 'x@example.com', '1', '[]', true, now(), 'allocated')`,
+          [defaultLaunch, rita],
+        ),
+      }
+      for (const [what, message] of Object.entries(refused))
+        expect(message ?? `${what} was allowed`, what).toMatch(/permission denied/)
+    })
+
+    const { rows } = await pg.db.query(
+      `SELECT o.lead_id, o.kind, o.recipient FROM public.outbox o WHERE o.recipient LIKE 'worksheet:%' ORDER BY o.id`,
+    )
+    const ids = (await ownerRelease.listWorksheets(defaultLaunch)).map((w) => [w.number, w.realtorLeadId, w.outcome])
+    expect(ids).toEqual([
+      [1, omar, 'received'],
+      [2, rita, 'received'],
+    ])
+    const ritaWorksheet = (await ownerRelease.listWorksheets(defaultLaunch, rita))[0]!
+    expect(rows).toEqual([
+      { lead_id: String(rita), kind: 'reply', recipient: `worksheet:${ritaWorksheet.id}:received` },
+    ])
+    const definer = await pg.db.query(
+      `SELECT p.prosecdef, p.proconfig FROM pg_proc p WHERE p.oid = 'public.realtor_worksheets(text, bigint)'::regprocedure`,
+    )
+    expect(definer.rows).toEqual([{ prosecdef: true, proconfig: ['search_path=""'] }])
+    for (const role of ['anon', 'authenticated', 'service_role']) {
+      const granted = await pg.db.query(
+        `SELECT has_function_privilege($1, 'public.realtor_worksheets(text, bigint)', 'EXECUTE') AS execute,
+                has_sequence_privilege($1, pg_get_serial_sequence('public.worksheets', 'id'), 'USAGE') AS sequence`,
+        [role],
+      )
+      expect(granted.rows, role).toEqual([{ execute: false, sequence: false }])
+    }
   })
 
   it("gives the function's role and Supabase's API roles nothing on the leads page's sessions and the studio's settings, with row level security on", async () => {

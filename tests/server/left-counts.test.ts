@@ -3,11 +3,13 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { Hono } from 'hono'
 import { afterAll, describe, expect, it } from 'vitest'
+import { localAnonKey } from '../../schema/local-defaults.ts'
+import { createApp } from '../../src/server/app.ts'
 import { addLeftCountsRoute, leftCountsPath } from '../../src/server/release/left-counts.ts'
 import type { LotInput } from '../../src/server/store/release.ts'
 import { openSqliteRelease } from '../../src/server/store/sqlite/sqlite-release.ts'
 import { openSqliteStore } from '../../src/server/store/sqlite/sqlite-store.ts'
-import { defaultLaunch, newLead } from './support/fixtures.ts'
+import { defaultLaunch, launchSite, newLead } from './support/fixtures.ts'
 import { startServerProcess, writeDist, type ServerProcess } from './support/node-server.ts'
 
 // What is left, for the page (issue 45): the server's small JSON answer, read from the inventory at most every few
@@ -108,4 +110,51 @@ describe('GET /_release/left.json', () => {
     release.close()
     await leads.close()
   }, 60_000)
+})
+
+describe('GET <function>/left.json?launch=<slug>', () => {
+  it("answers a named launch's counts to its own pages (CORS), 304 to its ETag, and refuses an unnamed or unknown launch", async () => {
+    const file = path.join(root, 'function.sqlite')
+    const leads = openSqliteStore(file, { defaultLaunch })
+    const release = openSqliteRelease(file)
+    await release.importLots(defaultLaunch, lots, '2026-03-01T00:00:00.000Z')
+    const app = createApp({
+      launches: [launchSite()],
+      defaultLaunch,
+      store: leads,
+      release,
+      anonKeys: [localAnonKey],
+      allowedOrigins: ['https://preview.example.net'],
+    })
+    const ask = (query: string, origin = 'https://bramblewood.example.com', headers: Record<string, string> = {}) =>
+      app.request(`https://project-ref.supabase.co/send-contact-email/left.json${query}`, {
+        headers: { origin, ...headers },
+      })
+    const first = await ask(`?launch=${defaultLaunch}`)
+    expect(first.status).toBe(200)
+    expect(first.headers.get('access-control-allow-origin')).toBe('https://bramblewood.example.com')
+    expect(first.headers.get('vary')).toBe('Origin')
+    expect(first.headers.get('cache-control')).toBe('public, max-age=5')
+    expect(((await first.json()) as { left: object }).left).toEqual({ Maple: 2, Birch: 1 })
+    const etag = first.headers.get('etag')!
+    const again = await ask(`?launch=${defaultLaunch}`, 'https://preview.example.net', { 'if-none-match': etag })
+    expect(again.status).toBe(304)
+    expect(again.headers.get('access-control-allow-origin')).toBe('https://preview.example.net')
+    // As a compressing proxy hands the tag back (weak), and among others.
+    const weak = await ask(`?launch=${defaultLaunch}`, undefined, { 'if-none-match': `"other", W/${etag}` })
+    expect(weak.status).toBe(304)
+    // Another site's page gets the same public counts, but its script may not read them.
+    const other = await ask(`?launch=${defaultLaunch}`, 'https://evil.example')
+    expect(other.status).toBe(200)
+    expect(other.headers.get('access-control-allow-origin')).toBeNull()
+    const unnamed = await ask('')
+    expect(unnamed.status).toBe(400)
+    expect(unnamed.headers.get('access-control-allow-origin')).toBeNull()
+    expect((await ask('?launch=maple-ridge')).status).toBe(404)
+    expect(
+      (await app.request(`/functions/v1/send-contact-email/left.json?launch=${defaultLaunch}`)).headers.get('etag'),
+    ).toBe(etag)
+    release.close()
+    await leads.close()
+  })
 })

@@ -81,8 +81,8 @@ export type AppDeps = {
   documentFiles?: (launch: string, file: string) => Promise<Uint8Array | undefined>
   /**
    * The release store beside the leads (inventory and worksheets): with it, a launch whose phases have a worksheet
-   * window serves its realtors' worksheet page (release/worksheet-routes.ts) and their reply links it. Absent (the
-   * Deno function): no worksheet page, and no link to one.
+   * window serves its realtors' worksheet page (release/worksheet-routes.ts) and their reply links it, and
+   * …/left.json?launch=<slug> answers what is left. Absent: no worksheet page, no link to one, no counts.
    */
   release?: ReleaseStore | undefined
 }

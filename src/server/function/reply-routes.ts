@@ -121,7 +121,15 @@ function worksheetRoutes(fn: FunctionContext, paths: readonly string[], taking: 
       const origin = formPostOrigin(c.req.header('origin'), c.req.header('referer'))
       if (origin === undefined || !URL.canParse(origin)) return false
       const host = requestHost(c, deps.trustProxy ?? 0)
-      return new URL(origin).host === host || (launches.get(launch.slug)?.site.origins.includes(origin) ?? false)
+      const site = launches.get(launch.slug)?.site
+      const base = site?.reply.links.baseUrl ?? ''
+      // The links' origin is where the page is (PUBLIC_FUNCTION_URL): behind Supabase's gateway the Host the function
+      // sees need not be it.
+      return (
+        new URL(origin).host === host ||
+        (site !== undefined &&
+          (site.origins.includes(origin) || (URL.canParse(base) && new URL(base).origin === origin)))
+      )
     },
     overLimit: async (c) => !(await fn.limiter.hit(rateLimitKey(fn.clientAddressOf(c)), fn.clock().getTime())).allowed,
     webhook: deps.webhook === true,

@@ -2,6 +2,7 @@ import type { Hono } from 'hono'
 import { bearerAuth } from 'hono/bearer-auth'
 import { timingSafeEqual } from 'hono/utils/buffer'
 import { jsonAnswer, refusal } from '../registration/refusal.ts'
+import { functionLeftCountsPath, type LeftCountsAnswer } from '../release/left-counts.ts'
 import type { FunctionContext } from './context.ts'
 
 // A transparent 1×1 GIF: the visit image's answer.
@@ -49,5 +50,27 @@ export function mountVisitImage(app: Hono, path: string, fn: FunctionContext): v
         'x-content-type-options': 'nosniff',
       },
     })
+  })
+}
+
+/**
+ * GET <path>/left.json?launch=<slug>: what is left of a launch's inventory, for a page on a static host (no server of
+ * ours beside it). The launch is named, never guessed: 400 without one, 404 for one not served here. Readable by the
+ * launch's own pages (its origins, ALLOWED_ORIGINS, this host); the counts are the same for everyone.
+ */
+export function mountLeftCounts(app: Hono, path: string, fn: FunctionContext, answer: LeftCountsAnswer): void {
+  app.get(`${path}${functionLeftCountsPath}`, async (c) => {
+    const slug = c.req.query('launch')
+    const launch = slug === undefined ? undefined : fn.launches.get(slug)
+    const origin = c.req.header('origin')
+    const allowed = origin !== undefined && launch ? launch.ownPages(origin, c) : null
+    const headers: Record<string, string> = {
+      vary: 'Origin',
+      ...(allowed ? { 'access-control-allow-origin': allowed } : {}),
+    }
+    if (slug === undefined || slug === '')
+      return jsonAnswer(400, { error: 'Name the launch: left.json?launch=<its slug>.' }, headers)
+    if (!launch) return jsonAnswer(404, { error: 'There is no such launch here.' }, headers)
+    return answer(c, launch.site.slug, headers)
   })
 }

@@ -4,7 +4,7 @@
  * as typed; a checked one is the worksheet to store. Web-standard only.
  */
 import { fillWorksheetText, type WorksheetTexts } from '../../../schema/worksheets.ts'
-import { compareLots, type StoredLot, type WorksheetChoice } from '../store/release.ts'
+import { compareLots, type LotModels, type WorksheetChoice } from '../store/release.ts'
 
 /** The form's fields, by name. */
 export const worksheetFields = [
@@ -40,7 +40,7 @@ export function choiceValue(choice: WorksheetChoice): string {
 }
 
 /** The choices the form offers: each available lot with each of its models, then any lot of each model left. */
-export function choiceOptions(lots: readonly StoredLot[], texts: WorksheetTexts): ChoiceOption[] {
+export function choiceOptions(lots: readonly LotModels[], texts: WorksheetTexts): ChoiceOption[] {
   const available = lots.filter((lot) => lot.status === 'available').sort((a, b) => compareLots(a.lot, b.lot))
   const named = available.flatMap((lot) => lot.models.map((model) => ({ lot: lot.lot, model })))
   const models = [...new Set(available.flatMap((lot) => lot.models))].sort((a, b) => a.localeCompare(b, 'en'))

@@ -70,10 +70,12 @@ function respond(c: Context, view: RequestView, status: number): Promise<Respons
   return worksheetPageResponse(c, linkRequestHtml(view), status, worksheetCss(view.launch.pageCss))
 }
 
-/** The request page's own address, its launch named. */
-function actionOf(c: Context, launch: WorksheetLaunch): string {
-  const url = new URL(c.req.url)
-  return `${url.pathname}?launch=${encodeURIComponent(launch.slug)}`
+/**
+ * The request page's own address, its launch named: the query alone, so the browser keeps the page's path, which on
+ * Supabase is not the one the function sees (as the worksheet page's form: worksheet-routes.ts).
+ */
+function actionOf(launch: WorksheetLaunch): string {
+  return `?launch=${encodeURIComponent(launch.slug)}`
 }
 
 /** Queues the realtor's link when the address is a realtor's of the launch; false when nothing needed queuing. */
@@ -98,7 +100,7 @@ async function queueLinkFor(deps: WorksheetRouteDeps, launch: WorksheetLaunch, e
 
 /** The page's form, posted: checked, then the same answer whether or not a link was queued. */
 export async function requestLink(c: Context, deps: WorksheetRouteDeps, launch: WorksheetLaunch): Promise<Response> {
-  const action = actionOf(c, launch)
+  const action = actionOf(launch)
   if (!deps.sameSite(c, launch)) return respond(c, { launch, action, notice: launch.texts.invalidText }, 403)
   const posted = (await c.req.parseBody()).email
   const value = typeof posted === 'string' ? posted.slice(0, maxEmailLength) : ''
@@ -117,5 +119,5 @@ export async function requestLink(c: Context, deps: WorksheetRouteDeps, launch: 
 
 /** The page as first opened. */
 export function linkRequestPage(c: Context, launch: WorksheetLaunch): Promise<Response> {
-  return respond(c, { launch, action: actionOf(c, launch) }, 200)
+  return respond(c, { launch, action: actionOf(launch) }, 200)
 }

@@ -8,12 +8,13 @@
  *                                           and server time, its confirmations and CRM call queued in the same
  *                                           transaction; 400 the page again with each message under its field and
  *                                           every value kept; 403 outside the window, or from another site (Origin,
- *                                           else Referer, must be this host or one of the launch's origins); 429 over
- *                                           the rate limit (values kept)
+ *                                           else Referer, must be this host, the links' origin or one of the launch's
+ *                                           origins); 429 over the rate limit (values kept)
  *   a character changed                     403 a plain page, no name, nothing logged of it
  *   not a link of ours, or no such realtor  404 the same plain page
  *
- * Web-standard only; the Node server serves it (it needs the release store beside the leads).
+ * Web-standard only; served wherever the function has the release store beside the leads: the Node server, and the
+ * Supabase function on the static-host set-up (where its links point at PUBLIC_FUNCTION_URL).
  */
 import { Hono, type Context } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
@@ -71,7 +72,10 @@ export type WorksheetRouteDeps = {
   resendGapMs?: number | undefined
   /** Whose words a link naming no realtor gets. */
   fallback: WorksheetLaunch
-  /** Whether a post comes from this site: its Origin (else Referer) is this host or one of the launch's origins. */
+  /**
+   * Whether a post comes from this site: its Origin (else Referer) is this host, the links' own origin or one of the
+   * launch's origins.
+   */
   sameSite(c: Context, launch: WorksheetLaunch): boolean
   /** Whether this caller is over the rate limit (counted here too). */
   overLimit(c: Context): Promise<boolean>
@@ -138,7 +142,7 @@ async function renderPage(c: Context, deps: WorksheetRouteDeps, found: Found, st
   const [clients, worksheets, lots] = await Promise.all([
     deps.release.clientsOf(realtorId),
     deps.release.listWorksheets(launch.slug, realtorId),
-    deps.release.listLots(launch.slug),
+    deps.release.listLotModels(launch.slug),
   ])
   const url = new URL(c.req.url)
   url.searchParams.delete('sent')
@@ -147,7 +151,9 @@ async function renderPage(c: Context, deps: WorksheetRouteDeps, found: Found, st
     siteName: launch.siteName,
     texts: launch.texts,
     pageCss: launch.pageCss,
-    action: url.pathname + url.search,
+    // The query alone: the browser keeps the page's own path, which on Supabase is not the one the function sees
+    // (…/functions/v1/send-contact-email/… outside, /send-contact-email/… inside).
+    action: url.search,
     clients,
     worksheets,
     state: worksheetStateAt(launch.phases, launch.timeZone, deps.clock().getTime()),
@@ -169,7 +175,7 @@ async function receive(c: Context, deps: WorksheetRouteDeps, found: Found): Prom
   if (await deps.overLimit(c)) return renderPage(c, deps, found, 429, { values, notice: launch.texts.tooMany })
   const now = deps.clock()
   if (!worksheetStateAt(launch.phases, launch.timeZone, now.getTime()).open) return renderPage(c, deps, found, 403)
-  const options = choiceOptions(await deps.release.listLots(launch.slug), launch.texts)
+  const options = choiceOptions(await deps.release.listLotModels(launch.slug), launch.texts)
   const checked = checkWorksheetValues(values, options, launch.texts)
   if (!checked.ok) return renderPage(c, deps, found, 400, { values, errors: checked.errors })
   const realtorName =
@@ -208,10 +214,8 @@ async function receive(c: Context, deps: WorksheetRouteDeps, found: Found): Prom
   deps.onQueued?.()
   const back = new URL(c.req.url)
   back.searchParams.set('sent', String(stored.number))
-  return new Response(null, {
-    status: 303,
-    headers: { location: back.pathname + back.search, 'cache-control': 'no-store' },
-  })
+  // Relative, as the form's action: the browser resolves it against the address it posted to.
+  return new Response(null, { status: 303, headers: { location: back.search, 'cache-control': 'no-store' } })
 }
 
 /** Hono routes for `<path>/worksheets`, for each of the function's paths. */

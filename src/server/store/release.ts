@@ -33,6 +33,9 @@ export type LotInput = {
 /** A lot as stored. */
 export type StoredLot = LotInput & { launch: string; worksheetId: number | null; updatedAt: string }
 
+/** What the page's counts and the worksheet form read of a lot: its id, models and status, never its price. */
+export type LotModels = Pick<StoredLot, 'lot' | 'models' | 'status'>
+
 /**
  * What an import did: lots added, lots whose price, status or details changed, and lots left alone because allocated.
  */
@@ -95,6 +98,11 @@ export interface ReleaseStore {
   importLots(launch: string, lots: readonly LotInput[], at: string): Promise<ImportCounts>
   /** A launch's lots, by lot id (natural order: Lot 2 before Lot 10). */
   listLots(launch: string): Promise<StoredLot[]>
+  /**
+   * A launch's lots as the page's counts and the realtor's form read them (lot, models, status), by lot id: all the
+   * function's database role (lead_writer) may read of them.
+   */
+  listLotModels(launch: string): Promise<LotModels[]>
   /** Changes one lot's price and status (the studio); false when it is allocated or unknown. */
   updateLot(launch: string, lot: string, change: { price?: number; status?: LotStatus }, at: string): Promise<boolean>
   /** Stores a worksheet with its number (the launch's next) and its messages, in one transaction. */

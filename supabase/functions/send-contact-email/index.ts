@@ -17,6 +17,7 @@ import { createApp } from '../../../src/server/app.ts'
 import { platformClientAddress } from '../../../src/server/registration/client-address.ts'
 import { formatEnvProblems, parseEdgeEnv, requestHandlingOf } from '../../../src/server/env.ts'
 import { createOutboxWorker } from '../../../src/server/delivery/outbox.ts'
+import { createPostgresRelease } from '../../../src/server/store/postgres/postgres-release.ts'
 import { createPostgresStore } from '../../../src/server/store/postgres/postgres-store.ts'
 import { countVisitIn } from '../../../src/server/store/pulse/postgres-visits.ts'
 import { createVisitImageCounter } from '../../../src/server/site/visit-requests.ts'
@@ -51,6 +52,10 @@ const pool = new pg.Pool({
 })
 pool.on('error', (error: Error) => console.error('send-contact-email: idle database connection failed', error.message))
 const store = createPostgresStore(pool, { defaultLaunch, close: () => pool.end() })
+// The inventory and worksheets beside the leads (issue 45): on a static host the function is the only server, so it
+// answers the page's left.json?launch=<slug> and serves the realtors' worksheet page, as lead_writer may
+// (supabase/migrations/20260129000000_function_release.sql).
+const release = createPostgresRelease(pool)
 const mailer = createResendMailer({
   apiKey: settings.resend.apiKey,
   from: settings.resend.from,
@@ -100,11 +105,15 @@ function makeApp(served: FunctionLaunch[]) {
   }
   return createApp({
     // NOTIFY_EMAIL, when set, is every launch's recipient; each launch replies when the settings allow its links.
-    launches: served.map((launch) => launchSiteOf(launch, { notifyEmail: settings.notifyEmail, links })),
+    // A realtor's reply links their worksheet page here (PUBLIC_FUNCTION_URL), as it links the documents.
+    launches: served.map((launch) =>
+      launchSiteOf(launch, { notifyEmail: settings.notifyEmail, links, worksheets: true }),
+    ),
     defaultLaunch,
     ...requestHandlingOf(settings),
     rateLimiter,
     store,
+    release,
     // Supabase's hosted platform runs behind Cloudflare, which overwrites CF-Connecting-IP with the address it saw; the
     // header is read only there (or where CLIENT_IP_HEADER names one), never where any caller could write it.
     clientAddress: (c) =>

@@ -2,6 +2,9 @@
 // supabase/migrations/20260120000000_release.sql. Each write is one statement, so one transaction: an allocation
 // changes the lot only while it is still available, and a second one at the same moment (another server) waits for
 // the first's row lock, then finds the lot allocated and changes nothing.
+// The Supabase function runs the worksheet page and the page's counts as lead_writer
+// (20260129000000_function_release.sql): those queries read only the lots' id, models and status, a realtor's
+// worksheets through public.realtor_worksheets(), and store a worksheet without reading it back.
 import type { SqlQueryable } from '../sql-queryable.ts'
 import {
   compareLots,
@@ -13,6 +16,7 @@ import {
   worksheetRecipient,
   type AllocationResult,
   type ImportCounts,
+  type LotModels,
   type LotRow,
   type RealtorClient,
   type ReleaseStore,
@@ -112,6 +116,10 @@ export function createPostgresRelease(db: SqlQueryable): ReleaseStore {
       const { rows } = await db.query('SELECT * FROM public.lots WHERE launch = $1', [launch])
       return (rows as LotRow[]).map(lotOf).sort((a, b) => compareLots(a.lot, b.lot))
     },
+    async listLotModels(launch) {
+      const { rows } = await db.query('SELECT lot, models, status FROM public.lots WHERE launch = $1', [launch])
+      return (rows as LotModels[]).sort((a, b) => compareLots(a.lot, b.lot))
+    },
     async updateLot(launch, lot, change, at) {
       const { rows } = await db.query(
         `UPDATE public.lots SET price = coalesce($3, price), status = coalesce($4, status), updated_at = $5
@@ -121,10 +129,13 @@ export function createPostgresRelease(db: SqlQueryable): ReleaseStore {
       return rows.length === 1
     },
     saveWorksheet: (worksheet, compose) => saveWorksheet(db, worksheet, compose),
-    listWorksheets: (launch, realtorLeadId) =>
+    listWorksheets: async (launch, realtorLeadId) =>
       realtorLeadId === undefined
         ? worksheets('launch = $1', [launch])
-        : worksheets('launch = $1 AND realtor_lead_id = $2', [launch, realtorLeadId]),
+        : (
+            (await db.query('SELECT * FROM public.realtor_worksheets($1, $2)', [launch, realtorLeadId]))
+              .rows as WorksheetRow[]
+          ).map(worksheetOf),
     async allocate(allocation, by, at, messages): Promise<AllocationResult> {
       const params = [allocation.worksheetId, allocation.lot, allocation.model, at, by]
       const { rows } = await db.query(allocateStatement, [...params, messagesJson(allocation.worksheetId, messages)])
@@ -194,13 +205,14 @@ async function saveWorksheet(
     decidedAt: null,
     decidedBy: null,
   }
+  // No RETURNING (lead_writer reads no column of worksheets): the messages take the realtor's lead from the
+  // parameters, and the statement's INSERT runs whether or not the rest reads it; one fails, neither is stored.
   await db.query(
     `WITH saved AS (
        INSERT INTO public.worksheets (id, launch, number, realtor_lead_id, realtor_email, client_name, client_email,
          client_phone, choices, deposit_accepted, notes, received_at)
        OVERRIDING SYSTEM VALUE VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11, $12)
-       RETURNING id, realtor_lead_id
-     ) ${queueFrom('saved', '$13', '$12')}`,
+     ) ${queueFrom('(SELECT $4::bigint AS realtor_lead_id)', '$13', '$12')}`,
     [
       stored.id,
       stored.launch,

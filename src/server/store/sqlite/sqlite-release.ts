@@ -16,6 +16,7 @@ import {
   type AllocationResult,
   type ImportCounts,
   type LotInput,
+  type LotModels,
   type RealtorClient,
   type ReleaseStore,
   type StoredWorksheet,
@@ -82,6 +83,7 @@ export function openSqliteRelease(
           .map(lotOf)
           .sort((a, b) => compareLots(a.lot, b.lot)),
       ),
+    listLotModels: (launch) => settle(() => lotModelsOf(lotsOf.all(launch))),
     updateLot: (launch, lot, change, at) =>
       settle(
         () =>
@@ -120,6 +122,14 @@ const clientsStatement = `SELECT coalesce(${sqliteField('c', 'name')}, '') AS na
   FROM leads AS r JOIN leads AS c ON ${namedAgentCondition(sqliteField, 'leads')}
   WHERE r.id = ? ORDER BY c.created_at, c.id LIMIT 500`
 
+/** The lots as the page's counts and the worksheet form read them: id, models and status, by lot id. */
+function lotModelsOf(rows: LotRow[]): LotModels[] {
+  return rows
+    .map(lotOf)
+    .map(({ lot, models, status }) => ({ lot, models, status }))
+    .sort((a, b) => compareLots(a.lot, b.lot))
+}
+
 /** What a file without the release's tables reads as: nothing; a write there is refused. */
 function emptyRelease(): ReleaseStore & { close(): void } {
   const none = () => Promise.resolve([])
@@ -127,6 +137,7 @@ function emptyRelease(): ReleaseStore & { close(): void } {
   return {
     importLots: refused,
     listLots: none,
+    listLotModels: none,
     updateLot: refused,
     saveWorksheet: refused,
     listWorksheets: none,
