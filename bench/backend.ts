@@ -12,10 +12,13 @@ import { contactFunctionPath } from '../schema/function-path.ts'
 import { localAnonKey } from '../schema/local-defaults.ts'
 import { createLaunch } from '../src/config/new-launch.ts'
 import { defaultLaunchSlug } from '../src/cli/launch-catalog.ts'
+import { defaultConcurrency } from '../src/server/delivery/outbox.ts'
 import { openSqliteStore } from '../src/server/store/sqlite/sqlite-store.ts'
 import { copyProject } from '../tests/e2e/harness.ts'
 import { startTestReceiver } from '../tests/server/support/webhook-receiver.ts'
 import { insertFsyncRate } from './backend-floors.ts'
+import { ownCpuMs } from './process-cpu.ts'
+import { measureSmtpCeiling } from './smtp-ceiling.ts'
 import { postgresServersPhase, type PostgresPhaseDeps } from './postgres-servers.ts'
 
 /**
@@ -24,7 +27,9 @@ import { postgresServersPhase, type PostgresPhaseDeps } from './postgres-servers
  *                already acknowledged): requests/s, p50, p99, and whether every acknowledged registration is
  *                stored exactly once; then how long the outbox takes to write every notification (to .eml files: no
  *                SMTP_URL, the server's default).
- *   1b. smtp     the load of 1. with SMTP up (SMTP_URL: a real SMTP server on 127.0.0.1): every message received.
+ *   1b. smtp     the load of 1. with SMTP up (SMTP_URL: a real SMTP server on 127.0.0.1): every message received;
+ *                the delivery's and the SMTP server's CPU per message after the load, beside this machine's ceiling
+ *                measured right after on the same server (bench/smtp-ceiling.ts: pre-composed messages sent raw).
  *   2. outage    SMTP down: every registration still succeeds; SMTP back: every notification arrives, once.
  *   3. sigkill   SIGKILL mid-load, restart on the same DATA_DIR: every acknowledged lead is there.
  *   4. launches  the load of 1. on one server serving three launches (a copy of the project with two more in
@@ -476,13 +481,20 @@ async function loadPhase(
     // Every message queued (each lead's notification and reply) delivered: none pending, none failed.
     const drainStart = Date.now()
     const drainCpuBefore = children.reduce((sum, pid) => sum + cpuMsOf(pid), 0)
+    // This process's CPU meanwhile: the SMTP server's, when the phase runs one here (autocannon is done by then).
+    const benchCpuBefore = ownCpuMs()
+    // The polls' own CPU (a count over the whole outbox each time) is left out of the SMTP server's.
+    let pollCpuMs = 0
     const drained = await until(async () => {
       if (options.waitForDelivery === false) return true
+      const pollStart = ownCpuMs()
       const counts = await outboxCounts(dataDir)
+      pollCpuMs += ownCpuMs() - pollStart
       return counts.pending === 0 && counts.failed === 0
     }, 180_000)
     const drainSeconds = (Date.now() - drainStart) / 1000
     const drainCpuMs = children.reduce((sum, pid) => sum + cpuMsOf(pid), 0) - drainCpuBefore
+    const benchCpuMs = ownCpuMs() - benchCpuBefore - pollCpuMs
     const counts = await outboxCounts(dataDir)
     const figures = {
       'load.requestsPerSecond': Math.round(result.requests.average),
@@ -511,6 +523,12 @@ async function loadPhase(
       // whatever else the machine runs (the drain's seconds move with the machine's load).
       'load.deliveryCpuMsPerMessageAfterLoad':
         counts.sent > sentDuringLoad ? Number((drainCpuMs / (counts.sent - sentDuringLoad)).toFixed(3)) : 0,
+      ...(options.env?.SMTP_URL
+        ? {
+            'load.smtpServerCpuMsPerMessageAfterLoad':
+              counts.sent > sentDuringLoad ? Number((benchCpuMs / (counts.sent - sentDuringLoad)).toFixed(3)) : 0,
+          }
+        : {}),
       'load.deliveryDoneSecondsAfterLoad': drained
         ? Number(drainSeconds.toFixed(1))
         : `not done after ${drainSeconds.toFixed(0)} s`,
@@ -749,7 +767,9 @@ async function smtpLoadPhase(work: string, log: (line: string) => void, options:
   const perSecond = new Map<number, number>()
   const began = Date.now()
   const port = await freePort()
+  let counting = true
   const smtp = await startSmtpSink(port, (head) => {
+    if (!counting) return
     received += 1
     const second = Math.floor((Date.now() - began) / 1000)
     perSecond.set(second, (perSecond.get(second) ?? 0) + 1)
@@ -766,16 +786,30 @@ async function smtpLoadPhase(work: string, log: (line: string) => void, options:
       seconds: options.seconds,
       env,
     })
-    return {
+    const found = {
       ...figures,
       'smtp.messagesReceived': received,
       'smtp.messagesReceivedDistinct': ids.size,
       'smtp.mostReceivedInOneSecond': Math.max(0, ...perSecond.values()),
     }
+    // Beside the drain, this machine's ceiling in the same run: the same SMTP server taking pre-composed messages
+    // over as many pipelined connections as the delivery has in all (bench/smtp-ceiling.ts).
+    counting = false
+    log(`smtp: the ceiling, ${ceilingMessages} pre-composed messages over ${defaultConcurrency} connections …`)
+    const ceiling = await measureSmtpCeiling(port, defaultConcurrency, ceilingMessages)
+    return {
+      ...found,
+      'smtp.ceilingMessagesPerSecond': ceiling.messagesPerSecond,
+      'smtp.ceilingSenderCpuMsPerMessage': ceiling.senderCpuMsPerMessage,
+      'smtp.ceilingSmtpServerCpuMsPerMessage': ceiling.receiverCpuMsPerMessage,
+    }
   } finally {
     await new Promise<void>((resolve) => smtp.close(() => resolve()))
   }
 }
+
+/** How many messages the SMTP ceiling sends: a few seconds' worth. */
+const ceilingMessages = 6_000
 
 /** The SMTP load's length (default 15 s) and the MAIL_RATE_PER_SECOND its server is given (default none). */
 /** The checkout whose server runs it (--old DIR): this one unless given. */
