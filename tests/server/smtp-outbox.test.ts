@@ -3,12 +3,13 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import Database from 'better-sqlite3'
 import { createServer } from 'node:http'
+import nodemailer from 'nodemailer'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { createEmlMailer } from '../../src/server/delivery/eml-mailer.ts'
 import type { Mailer } from '../../src/server/delivery/mailer.ts'
 import { composeLeadMail } from '../../src/server/delivery/notification.ts'
 import { createOutboxWorker, retryDelayMs } from '../../src/server/delivery/outbox.ts'
-import { createSmtpMailer } from '../../src/server/delivery/smtp-mailer.ts'
+import { createSmtpMailer, toNodemailerMessage } from '../../src/server/delivery/smtp-mailer.ts'
 import { openSqliteStore, type SqliteLeadStore } from '../../src/server/store/sqlite/sqlite-store.ts'
 import type { OutgoingMail } from '../../src/server/store/store.ts'
 import { createWebhookSender } from '../../src/server/delivery/webhook.ts'
@@ -79,6 +80,30 @@ describe('SMTP mailer (real smtp-server on 127.0.0.1)', () => {
     expect(got.decoded).toContain('Are You A Realtor?: Yes')
     expect(got.decoded).toContain('Jane &lt;Doe&gt;')
     expect(got.raw).toMatch(/Content-Type: text\/html/)
+  })
+
+  it("sends nodemailer's own composition byte for byte (only the boundary and the Date differ per composition)", async () => {
+    const server = await smtp()
+    const mail: OutgoingMail = {
+      ...notification({
+        fields: { name: 'Zoë Ärger', email: 'zoe@example.com', phone: '555-555-0100', isRealtor: 'no' },
+      }),
+      fromName: 'Bramblewood « Sales »',
+      headers: {
+        'List-Unsubscribe': '<https://example.com/u/1>',
+        'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+      },
+      // A line that starts with a dot and one past 76 characters: SMTP's dot-stuffing and quoted-printable's breaks.
+      text: `.hidden?\n${'long '.repeat(40)}\n`,
+    }
+    await smtpMailer(server.port).send(mail)
+    const streamed = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' })
+    const expected = (await streamed.sendMail(toNodemailerMessage(mail, from))).message as Buffer
+    const same = (raw: string) => raw.replace(/(_NmP-)[0-9a-f]+/g, '$1…').replace(/^Date: .*$/m, 'Date: …')
+    expect(same(server.received[0]!.raw)).toBe(same(expected.toString('latin1')))
+    expect(server.received[0]!.headers.get('list-unsubscribe-post')).toEqual(['List-Unsubscribe=One-Click'])
+    expect(server.received[0]!.mailFrom).toBe('no-reply@example.com')
+    expect(server.received[0]!.rcptTo).toEqual(['sales@example.com'])
   })
 
   it('lets no value add a header or a recipient, whatever reaches the mailer', async () => {
