@@ -440,8 +440,26 @@ function rssMiBOf(pid: number | undefined): number {
   }
 }
 
+/** Waits (up to 20 s) until the server's children used under 20 ms of CPU in half a second: done starting. */
+async function settled(pid: number): Promise<void> {
+  const end = Date.now() + 20_000
+  let last = -1
+  while (Date.now() < end) {
+    const now = childrenOf(pid).reduce((sum, child) => sum + cpuMsOf(child), 0)
+    if (last >= 0 && now - last < 20 && childrenOf(pid).length > 0) return
+    last = now
+    await sleep(500)
+  }
+}
+
 /** How the load phase runs: its length, whether to wait for every message to be delivered after it, more settings. */
-type LoadOptions = { seconds?: number; waitForDelivery?: boolean; env?: Record<string, string> }
+type LoadOptions = {
+  seconds?: number | undefined
+  /** A burst of this many requests, as fast as they are answered, instead of `seconds` of load. */
+  amount?: number | undefined
+  waitForDelivery?: boolean
+  env?: Record<string, string>
+}
 
 async function loadPhase(
   work: string,
@@ -455,7 +473,11 @@ async function loadPhase(
   const server = await startServer({ DATA_DIR: dataDir, DIST_DIR: path.join(work, 'dist'), ...options.env }, checkout)
   const acked: string[] = []
   try {
-    log(`${label}: 50 connections for ${seconds} s${checkout === root ? '' : ` on ${checkout}`} …`)
+    // A burst comes to a server that is up: its delivery process (and the threads of its workers) done starting, so
+    // that loading its code is not counted as the cost of the messages it sends.
+    await settled(server.proc.pid!)
+    const length = options.amount === undefined ? `for ${seconds} s` : `, ${options.amount} requests`
+    log(`${label}: 50 connections ${length}${checkout === root ? '' : ` on ${checkout}`} …`)
     // CPU used during the load by the server and by its delivery process (when it has one): less moved by the
     // machine's other load than the rates are.
     const children = childrenOf(server.proc.pid!)
@@ -463,7 +485,7 @@ async function loadPhase(
     const result = await autocannon({
       url: server.url,
       connections: 50,
-      duration: seconds,
+      ...(options.amount === undefined ? { duration: seconds } : { amount: options.amount }),
       timeout: 10,
       requests: [registrations(acked, 20)],
     })
@@ -529,6 +551,9 @@ async function loadPhase(
               counts.sent > sentDuringLoad ? Number((benchCpuMs / (counts.sent - sentDuringLoad)).toFixed(3)) : 0,
           }
         : {}),
+      // The drain's rate, to read beside the SMTP ceiling's (smtp.ceilingMessagesPerSecond).
+      'load.deliveryMessagesPerSecondAfterLoad':
+        drainSeconds > 0 ? Math.round((counts.sent - sentDuringLoad) / drainSeconds) : 0,
       'load.deliveryDoneSecondsAfterLoad': drained
         ? Number(drainSeconds.toFixed(1))
         : `not done after ${drainSeconds.toFixed(0)} s`,
@@ -781,9 +806,11 @@ async function smtpLoadPhase(work: string, log: (line: string) => void, options:
     PUBLIC_URL: 'http://127.0.0.1',
   }
   if (options.ratePerSecond !== undefined) env.MAIL_RATE_PER_SECOND = String(options.ratePerSecond)
+  if (options.workers !== undefined) env.MAIL_WORKERS = String(options.workers)
   try {
     const figures = await loadPhase(work, log, options.checkout ?? root, 'smtp', {
       seconds: options.seconds,
+      amount: options.registrations,
       env,
     })
     const found = {
@@ -815,7 +842,11 @@ const ceilingMessages = 6_000
 /** The checkout whose server runs it (--old DIR): this one unless given. */
 type SmtpLoadOptions = {
   seconds?: number | undefined
+  /** A burst of this many registrations instead of `seconds` of load: the same queue for checkouts compared. */
+  registrations?: number | undefined
   ratePerSecond?: number | undefined
+  /** MAIL_WORKERS for the server (its default unless given). */
+  workers?: number | undefined
   checkout?: string | undefined
 }
 
@@ -1022,8 +1053,9 @@ async function runSmtpOnly(options: SmtpLoadOptions): Promise<Record<string, num
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
   // --old DIR (repeatable): another checkout's load first; --load-only: the floors and the loads, no other phase;
   // --postgres-only [--seconds N]: the PostgreSQL phase alone (one and two servers), N seconds each;
-  // --smtp-only [--seconds N] [--mail-rate R] [--old DIR]: the load with SMTP up (1b.) alone, its server given
-  // MAIL_RATE_PER_SECOND=R (on DIR's checkout instead of this one with --old).
+  // --smtp-only [--seconds N | --registrations N] [--mail-rate R] [--mail-workers W] [--old DIR]: the load with SMTP
+  // up (1b.) alone (N seconds, or a burst of N registrations: the same queue whatever the machine's load), its server
+  // given MAIL_RATE_PER_SECOND=R and MAIL_WORKERS=W (on DIR's checkout instead of this one with --old).
   const { values } = parseArgs({
     options: {
       old: { type: 'string', multiple: true },
@@ -1032,14 +1064,18 @@ if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.ar
       'postgres-only': { type: 'boolean' },
       'smtp-only': { type: 'boolean' },
       seconds: { type: 'string' },
+      registrations: { type: 'string' },
       'mail-rate': { type: 'string' },
+      'mail-workers': { type: 'string' },
     },
   })
   let figures: Record<string, number | string>
   if (values['smtp-only']) {
     figures = await runSmtpOnly({
       seconds: values.seconds === undefined ? undefined : Number(values.seconds),
+      registrations: values.registrations === undefined ? undefined : Number(values.registrations),
       ratePerSecond: values['mail-rate'] === undefined ? undefined : Number(values['mail-rate']),
+      workers: values['mail-workers'] === undefined ? undefined : Number(values['mail-workers']),
       checkout: values.old?.[0] === undefined ? undefined : path.resolve(values.old[0]),
     })
   } else if (values['postgres-only']) {

@@ -96,7 +96,7 @@ async function run(start: DeliveryStart): Promise<void> {
   process.removeAllListeners('disconnect')
   process.on('disconnect', () => void stop())
   process.on('SIGTERM', () => void stop())
-  await Promise.all(threads.map((thread) => heard(thread, 'ready')))
+  // The first worker starts at once; the threads join as each is up (loading the code takes a thread a moment).
   worker.start(start.pollMs)
   const { concurrency, ratePerSecond } = start.sending
   const cap = ratePerSecond === undefined ? '' : `, at most ${ratePerSecond} a second`

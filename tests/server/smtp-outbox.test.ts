@@ -312,6 +312,32 @@ describe('outbox worker', () => {
     expect(new Set(server.received.map((m) => m.headers.get('message-id')?.[0])).size).toBe(30)
   })
 
+  it('marks a group sent once the store takes the write again, and never sends it twice', async () => {
+    const server = await smtp()
+    const store = sqlite()
+    for (let i = 0; i < 40; i++) {
+      const lead = newLead({ createdAt: new Date().toISOString() })
+      await store.saveLead(lead, notification({ submissionId: lead.submissionId }))
+    }
+    // The store refuses the first two marks as SQLite does when another writer holds its lock past the busy timeout.
+    let refusals = 2
+    const markMailSent: typeof store.markMailSent = (ids, now) => {
+      if (refusals-- > 0) return Promise.reject(Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' }))
+      return store.markMailSent(ids, now)
+    }
+    const worker = createOutboxWorker({
+      store: { ...store, markMailSent },
+      mailer: smtpMailer(server.port),
+      log: { info() {}, error() {} },
+    })
+    cleanups.push(() => worker.stop())
+    expect(await worker.deliverDue()).toEqual({ sent: 40, failed: 0 })
+    expect(await store.countMail()).toEqual({ pending: 0, sent: 40 })
+    // Claims of a killed run lapse: even then nothing is left to send again.
+    expect(await store.claimDueMail(new Date(Date.now() + 3_600_000), 100, 1000)).toEqual([])
+    expect(server.received).toHaveLength(40)
+  })
+
   it('delivers a message stored just as a run ends, with no poll to catch it (as on the edge function)', async () => {
     const server = await smtp()
     const store = sqlite()
