@@ -70,9 +70,7 @@ async function run(start: DeliveryStart): Promise<void> {
   const { worker, mailer } = createDeliveryWorker(start, store, launches, 0, (job, reason) =>
     tell({ type: 'failed', job, reason }),
   )
-  threads = Array.from({ length: workersOf(start.sending, start.workers ?? 1) - 1 }, (_, i) =>
-    startThread(start, i + 1),
-  )
+  threads = Array.from({ length: workersOf(start.sending, start.workers) - 1 }, (_, i) => startThread(start, i + 1))
   const toThreads = (message: ToThread) => threads.forEach((thread) => thread.postMessage(message))
   let stopping: Promise<void> | undefined
   const stop = () =>

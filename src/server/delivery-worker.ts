@@ -1,4 +1,4 @@
-import { setPriority } from 'node:os'
+import { availableParallelism, setPriority } from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
 import { createEmlMailer } from './delivery/eml-mailer.ts'
@@ -46,7 +46,7 @@ export function createLaunchBook(composing: DeliveryComposing): LaunchBook {
  * Worker `index`'s share of the sending settings, of `workers` in all: the sends at once divided among them (at least
  * one each), and the rate cap too, so that together they keep MAIL_CONCURRENCY and MAIL_RATE_PER_SECOND.
  */
-export function sendingShare(sending: MailSending, workers: number, index: number): MailSending {
+export function sendingShare(sending: MailSending, workers: number | undefined, index: number): MailSending {
   const count = workersOf(sending, workers)
   const each = Math.floor(sending.concurrency / count)
   return {
@@ -56,9 +56,13 @@ export function sendingShare(sending: MailSending, workers: number, index: numbe
   }
 }
 
-/** How many workers run: MAIL_WORKERS, but never more than the sends allowed at once (each needs one). */
-export function workersOf(sending: MailSending, workers: number): number {
-  return Math.max(1, Math.min(workers, sending.concurrency))
+/**
+ * How many workers run: MAIL_WORKERS (unset: 2, or 1 on a machine with one core: a second worker there only takes turns
+ * with the first), but never more than the sends allowed at once (each needs one).
+ */
+export function workersOf(sending: MailSending, workers: number | undefined): number {
+  const wanted = workers ?? Math.min(2, availableParallelism())
+  return Math.max(1, Math.min(wanted, sending.concurrency))
 }
 
 /**
@@ -98,7 +102,7 @@ export function createDeliveryWorker(
   index: number,
   onFailed: (job: FailedMessage, reason: string) => void,
 ): DeliveryWorker {
-  const share = sendingShare(start.sending, start.workers ?? 1, index)
+  const share = sendingShare(start.sending, start.workers, index)
   const mailer: Mailer =
     start.mail.kind === 'smtp'
       ? createSmtpMailer({ url: start.mail.url, from: start.mail.from, maxConnections: share.concurrency })

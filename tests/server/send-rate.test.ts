@@ -207,12 +207,12 @@ describe("Resend's 429", () => {
 })
 
 describe('the settings', () => {
-  it('reads MAIL_RATE_PER_SECOND, MAIL_CONCURRENCY and MAIL_WORKERS: no cap, 8 at once, 2 workers by default', () => {
+  it('reads MAIL_RATE_PER_SECOND, MAIL_CONCURRENCY and MAIL_WORKERS: no cap, 8 at once, workers by the cores', () => {
     const node = parseNodeEnv({ MAIL_RATE_PER_SECOND: '50', MAIL_CONCURRENCY: '4' })
     expect(node.ok && node.config.sending).toEqual({ ratePerSecond: 50, concurrency: 4 })
     const plain = parseNodeEnv({})
     expect(plain.ok && plain.config.sending).toEqual({ ratePerSecond: undefined, concurrency: 8 })
-    expect(plain.ok && plain.config.mailWorkers).toBe(2)
+    expect(plain.ok && plain.config.mailWorkers).toBeUndefined()
     const three = parseNodeEnv({ MAIL_WORKERS: '3' })
     expect(three.ok && three.config.mailWorkers).toBe(3)
     for (const wrong of ['0', '1.5', '17', 'two']) {

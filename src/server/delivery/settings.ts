@@ -95,9 +95,8 @@ export const deliverySettings = {
     type: 'integer',
     minimum: 1,
     maximum: 16,
-    default: 2,
     description:
-      "Outbox workers of the Node server's delivery process, each on a thread (a core) of its own, sharing MAIL_CONCURRENCY and MAIL_RATE_PER_SECOND between them: composing and sending a burst's mail takes more than one core. 1 on a machine with a single core.",
+      "Outbox workers of the Node server's delivery process, each on a thread (a core) of its own, sharing MAIL_CONCURRENCY and MAIL_RATE_PER_SECOND between them: composing and sending a burst's mail takes more than one core. Unset: 2, or 1 on a machine with one core.",
     expected: 'a whole number from 1 to 16',
     fix: 'use a whole number from 1 to 16, e.g. MAIL_WORKERS=2 (about one for each core the delivery may use)',
   },
