@@ -12,10 +12,13 @@ import { contactFunctionPath } from '../schema/function-path.ts'
 import { localAnonKey } from '../schema/local-defaults.ts'
 import { createLaunch } from '../src/config/new-launch.ts'
 import { defaultLaunchSlug } from '../src/cli/launch-catalog.ts'
+import { defaultConcurrency } from '../src/server/delivery/outbox.ts'
 import { openSqliteStore } from '../src/server/store/sqlite/sqlite-store.ts'
 import { copyProject } from '../tests/e2e/harness.ts'
 import { startTestReceiver } from '../tests/server/support/webhook-receiver.ts'
 import { insertFsyncRate } from './backend-floors.ts'
+import { ownCpuMs } from './process-cpu.ts'
+import { measureSmtpCeiling } from './smtp-ceiling.ts'
 import { postgresServersPhase, type PostgresPhaseDeps } from './postgres-servers.ts'
 
 /**
@@ -24,7 +27,9 @@ import { postgresServersPhase, type PostgresPhaseDeps } from './postgres-servers
  *                already acknowledged): requests/s, p50, p99, and whether every acknowledged registration is
  *                stored exactly once; then how long the outbox takes to write every notification (to .eml files: no
  *                SMTP_URL, the server's default).
- *   1b. smtp     the load of 1. with SMTP up (SMTP_URL: a real SMTP server on 127.0.0.1): every message received.
+ *   1b. smtp     the load of 1. with SMTP up (SMTP_URL: a real SMTP server on 127.0.0.1): every message received;
+ *                the delivery's and the SMTP server's CPU per message after the load, beside this machine's ceiling
+ *                measured right after on the same server (bench/smtp-ceiling.ts: pre-composed messages sent raw).
  *   2. outage    SMTP down: every registration still succeeds; SMTP back: every notification arrives, once.
  *   3. sigkill   SIGKILL mid-load, restart on the same DATA_DIR: every acknowledged lead is there.
  *   4. launches  the load of 1. on one server serving three launches (a copy of the project with two more in
@@ -435,8 +440,26 @@ function rssMiBOf(pid: number | undefined): number {
   }
 }
 
+/** Waits (up to 20 s) until the server's children used under 20 ms of CPU in half a second: done starting. */
+async function settled(pid: number): Promise<void> {
+  const end = Date.now() + 20_000
+  let last = -1
+  while (Date.now() < end) {
+    const now = childrenOf(pid).reduce((sum, child) => sum + cpuMsOf(child), 0)
+    if (last >= 0 && now - last < 20 && childrenOf(pid).length > 0) return
+    last = now
+    await sleep(500)
+  }
+}
+
 /** How the load phase runs: its length, whether to wait for every message to be delivered after it, more settings. */
-type LoadOptions = { seconds?: number; waitForDelivery?: boolean; env?: Record<string, string> }
+type LoadOptions = {
+  seconds?: number | undefined
+  /** A burst of this many requests, as fast as they are answered, instead of `seconds` of load. */
+  amount?: number | undefined
+  waitForDelivery?: boolean
+  env?: Record<string, string>
+}
 
 async function loadPhase(
   work: string,
@@ -450,7 +473,11 @@ async function loadPhase(
   const server = await startServer({ DATA_DIR: dataDir, DIST_DIR: path.join(work, 'dist'), ...options.env }, checkout)
   const acked: string[] = []
   try {
-    log(`${label}: 50 connections for ${seconds} s${checkout === root ? '' : ` on ${checkout}`} …`)
+    // A burst comes to a server that is up: its delivery process (and the threads of its workers) done starting, so
+    // that loading its code is not counted as the cost of the messages it sends.
+    await settled(server.proc.pid!)
+    const length = options.amount === undefined ? `for ${seconds} s` : `, ${options.amount} requests`
+    log(`${label}: 50 connections ${length}${checkout === root ? '' : ` on ${checkout}`} …`)
     // CPU used during the load by the server and by its delivery process (when it has one): less moved by the
     // machine's other load than the rates are.
     const children = childrenOf(server.proc.pid!)
@@ -458,7 +485,7 @@ async function loadPhase(
     const result = await autocannon({
       url: server.url,
       connections: 50,
-      duration: seconds,
+      ...(options.amount === undefined ? { duration: seconds } : { amount: options.amount }),
       timeout: 10,
       requests: [registrations(acked, 20)],
     })
@@ -476,13 +503,20 @@ async function loadPhase(
     // Every message queued (each lead's notification and reply) delivered: none pending, none failed.
     const drainStart = Date.now()
     const drainCpuBefore = children.reduce((sum, pid) => sum + cpuMsOf(pid), 0)
+    // This process's CPU meanwhile: the SMTP server's, when the phase runs one here (autocannon is done by then).
+    const benchCpuBefore = ownCpuMs()
+    // The polls' own CPU (a count over the whole outbox each time) is left out of the SMTP server's.
+    let pollCpuMs = 0
     const drained = await until(async () => {
       if (options.waitForDelivery === false) return true
+      const pollStart = ownCpuMs()
       const counts = await outboxCounts(dataDir)
+      pollCpuMs += ownCpuMs() - pollStart
       return counts.pending === 0 && counts.failed === 0
     }, 180_000)
     const drainSeconds = (Date.now() - drainStart) / 1000
     const drainCpuMs = children.reduce((sum, pid) => sum + cpuMsOf(pid), 0) - drainCpuBefore
+    const benchCpuMs = ownCpuMs() - benchCpuBefore - pollCpuMs
     const counts = await outboxCounts(dataDir)
     const figures = {
       'load.requestsPerSecond': Math.round(result.requests.average),
@@ -511,6 +545,15 @@ async function loadPhase(
       // whatever else the machine runs (the drain's seconds move with the machine's load).
       'load.deliveryCpuMsPerMessageAfterLoad':
         counts.sent > sentDuringLoad ? Number((drainCpuMs / (counts.sent - sentDuringLoad)).toFixed(3)) : 0,
+      ...(options.env?.SMTP_URL
+        ? {
+            'load.smtpServerCpuMsPerMessageAfterLoad':
+              counts.sent > sentDuringLoad ? Number((benchCpuMs / (counts.sent - sentDuringLoad)).toFixed(3)) : 0,
+          }
+        : {}),
+      // The drain's rate, to read beside the SMTP ceiling's (smtp.ceilingMessagesPerSecond).
+      'load.deliveryMessagesPerSecondAfterLoad':
+        drainSeconds > 0 ? Math.round((counts.sent - sentDuringLoad) / drainSeconds) : 0,
       'load.deliveryDoneSecondsAfterLoad': drained
         ? Number(drainSeconds.toFixed(1))
         : `not done after ${drainSeconds.toFixed(0)} s`,
@@ -749,7 +792,9 @@ async function smtpLoadPhase(work: string, log: (line: string) => void, options:
   const perSecond = new Map<number, number>()
   const began = Date.now()
   const port = await freePort()
+  let counting = true
   const smtp = await startSmtpSink(port, (head) => {
+    if (!counting) return
     received += 1
     const second = Math.floor((Date.now() - began) / 1000)
     perSecond.set(second, (perSecond.get(second) ?? 0) + 1)
@@ -761,27 +806,47 @@ async function smtpLoadPhase(work: string, log: (line: string) => void, options:
     PUBLIC_URL: 'http://127.0.0.1',
   }
   if (options.ratePerSecond !== undefined) env.MAIL_RATE_PER_SECOND = String(options.ratePerSecond)
+  if (options.workers !== undefined) env.MAIL_WORKERS = String(options.workers)
   try {
     const figures = await loadPhase(work, log, options.checkout ?? root, 'smtp', {
       seconds: options.seconds,
+      amount: options.registrations,
       env,
     })
-    return {
+    const found = {
       ...figures,
       'smtp.messagesReceived': received,
       'smtp.messagesReceivedDistinct': ids.size,
       'smtp.mostReceivedInOneSecond': Math.max(0, ...perSecond.values()),
+    }
+    // Beside the drain, this machine's ceiling in the same run: the same SMTP server taking pre-composed messages
+    // over as many pipelined connections as the delivery has in all (bench/smtp-ceiling.ts).
+    counting = false
+    log(`smtp: the ceiling, ${ceilingMessages} pre-composed messages over ${defaultConcurrency} connections …`)
+    const ceiling = await measureSmtpCeiling(port, defaultConcurrency, ceilingMessages)
+    return {
+      ...found,
+      'smtp.ceilingMessagesPerSecond': ceiling.messagesPerSecond,
+      'smtp.ceilingSenderCpuMsPerMessage': ceiling.senderCpuMsPerMessage,
+      'smtp.ceilingSmtpServerCpuMsPerMessage': ceiling.receiverCpuMsPerMessage,
     }
   } finally {
     await new Promise<void>((resolve) => smtp.close(() => resolve()))
   }
 }
 
+/** How many messages the SMTP ceiling sends: a few seconds' worth. */
+const ceilingMessages = 6_000
+
 /** The SMTP load's length (default 15 s) and the MAIL_RATE_PER_SECOND its server is given (default none). */
 /** The checkout whose server runs it (--old DIR): this one unless given. */
 type SmtpLoadOptions = {
   seconds?: number | undefined
+  /** A burst of this many registrations instead of `seconds` of load: the same queue for checkouts compared. */
+  registrations?: number | undefined
   ratePerSecond?: number | undefined
+  /** MAIL_WORKERS for the server (its default unless given). */
+  workers?: number | undefined
   checkout?: string | undefined
 }
 
@@ -988,8 +1053,9 @@ async function runSmtpOnly(options: SmtpLoadOptions): Promise<Record<string, num
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
   // --old DIR (repeatable): another checkout's load first; --load-only: the floors and the loads, no other phase;
   // --postgres-only [--seconds N]: the PostgreSQL phase alone (one and two servers), N seconds each;
-  // --smtp-only [--seconds N] [--mail-rate R] [--old DIR]: the load with SMTP up (1b.) alone, its server given
-  // MAIL_RATE_PER_SECOND=R (on DIR's checkout instead of this one with --old).
+  // --smtp-only [--seconds N | --registrations N] [--mail-rate R] [--mail-workers W] [--old DIR]: the load with SMTP
+  // up (1b.) alone (N seconds, or a burst of N registrations: the same queue whatever the machine's load), its server
+  // given MAIL_RATE_PER_SECOND=R and MAIL_WORKERS=W (on DIR's checkout instead of this one with --old).
   const { values } = parseArgs({
     options: {
       old: { type: 'string', multiple: true },
@@ -998,14 +1064,18 @@ if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.ar
       'postgres-only': { type: 'boolean' },
       'smtp-only': { type: 'boolean' },
       seconds: { type: 'string' },
+      registrations: { type: 'string' },
       'mail-rate': { type: 'string' },
+      'mail-workers': { type: 'string' },
     },
   })
   let figures: Record<string, number | string>
   if (values['smtp-only']) {
     figures = await runSmtpOnly({
       seconds: values.seconds === undefined ? undefined : Number(values.seconds),
+      registrations: values.registrations === undefined ? undefined : Number(values.registrations),
       ratePerSecond: values['mail-rate'] === undefined ? undefined : Number(values['mail-rate']),
+      workers: values['mail-workers'] === undefined ? undefined : Number(values['mail-workers']),
       checkout: values.old?.[0] === undefined ? undefined : path.resolve(values.old[0]),
     })
   } else if (values['postgres-only']) {

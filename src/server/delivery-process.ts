@@ -1,113 +1,115 @@
-import { setPriority } from 'node:os'
-import path from 'node:path'
-import pg from 'pg'
-import { createEmlMailer } from './delivery/eml-mailer.ts'
-import type { Mailer } from './delivery/mailer.ts'
-import { createOutboxWorker } from './delivery/outbox.ts'
-import { createSmtpMailer } from './delivery/smtp-mailer.ts'
-import { createWebhookSender } from './delivery/webhook.ts'
+import { Worker } from 'node:worker_threads'
 import { lockDelivery } from './store/data-dir-lock.ts'
-import { openSqliteStore } from './store/sqlite/sqlite-store.ts'
-import { createPostgresStore } from './store/postgres/postgres-store.ts'
-import type { LeadStore } from './store/store.ts'
-import type {
-  DeliveryComposing,
-  DeliveryLaunches,
-  DeliveryStart,
-  FromDelivery,
-  ToDelivery,
-} from './delivery-supervisor.ts'
-import { composingLaunchOf, createLaterComposer, type ComposingLaunch } from './compose-later.ts'
-import { launchSiteOf } from './site/launch-site.ts'
-import { hmacSha256 } from './store/private-files.ts'
-import { addressKeyOf } from './store/suppression.ts'
+import type { DeliveryComposing, DeliveryStart, FromDelivery, ToDelivery } from './delivery-supervisor.ts'
+import {
+  createDeliveryWorker,
+  createLaunchBook,
+  lowerPriority,
+  openDeliveryStore,
+  workersOf,
+  type FromThread,
+  type LaunchBook,
+  type ThreadStart,
+  type ToThread,
+} from './delivery-worker.ts'
 
-// The delivery process (started and supervised by delivery-supervisor.ts, never run by hand): the outbox worker of
-// the server that forked it, on the same SQLite database (or the same PostgreSQL). It ends when told to, and when its
-// server is gone (the IPC
-// pipe closes, even on a SIGKILL of the server) once the batch in hand is sent and marked.
+// The delivery process (started and supervised by delivery-supervisor.ts, never run by hand): the outbox workers of
+// the server that forked it, on the same SQLite database (or the same PostgreSQL): one on its main thread and, with
+// MAIL_WORKERS above 1, each other on a thread of its own (delivery-thread.ts). It ends when told to, and when its
+// server is gone (the IPC pipe closes, even on a SIGKILL of the server) once the batches in hand are sent and marked;
+// a SIGKILL ends every thread with it, so its successor may free every claim it left.
 
 const tell = (message: FromDelivery) => process.send?.(message)
-// Set once the worker runs; until then a stop has nothing in hand and ends the process at once.
+// Set once the workers run; until then a stop has nothing in hand and ends the process at once.
 let running: { kick(): void; stop(): Promise<void> } | undefined
 // The launches the queued notifications and replies are composed from, as the server last sent them.
-let composing: DeliveryComposing | undefined
-let launches = new Map<string, ComposingLaunch>()
+let book: LaunchBook | undefined
+let latestLaunches: DeliveryComposing['launches'] | undefined
+let threads: Worker[] = []
 
-/** The server's launches as its function composes their e-mails (node.ts makeFunction): the same links and settings. */
-function takeLaunches(list: DeliveryLaunches): void {
-  if (!composing) return
-  const { timeZone, notifyEmail, unsubscribeSecret } = composing
-  launches = new Map(
-    list.map(({ contract, linkBase }) => {
-      const links = contract.reply ? { secret: unsubscribeSecret, baseUrl: linkBase, hmac: hmacSha256 } : undefined
-      // The Node server serves the worksheet page (it opens the release store): a realtor's reply may link it.
-      const site = launchSiteOf(contract, { notifyEmail, links, worksheets: true })
-      return [contract.slug, composingLaunchOf(site, timeZone)]
-    }),
-  )
+/** A worker's thread: tsx registered first in it (a thread does not inherit the process's TypeScript loader). */
+function startThread(start: DeliveryStart, index: number): Worker {
+  const loader = JSON.stringify(import.meta.resolve('tsx/esm/api'))
+  const entry = JSON.stringify(new URL('./delivery-thread.ts', import.meta.url).href)
+  // With the launches as the server last sent them: a publish may have come while the process was starting.
+  const compose = { ...start.compose, launches: latestLaunches ?? start.compose.launches }
+  const thread = new Worker(`import(${loader}).then((tsx) => { tsx.register(); return import(${entry}) })`, {
+    eval: true,
+    workerData: { start: { ...start, compose }, index } satisfies ThreadStart,
+  })
+  thread.on('message', (message: FromThread) => {
+    if (message.type === 'failed') tell({ type: 'failed', job: message.job, reason: message.reason })
+  })
+  // A worker that fails ends the process: its supervisor starts it again, and its successor frees every claim.
+  thread.on('error', (error) => {
+    console.error(`Delivery: outbox worker ${index + 1} failed: ${error.message}`)
+    process.exit(1)
+  })
+  return thread
 }
 
-function suppressionKeyOf(secret: string | undefined) {
-  return secret === undefined ? undefined : (email: string) => addressKeyOf(secret, email, hmacSha256)
+/** Resolves when the thread says `type` (ready, stopped), or has ended. */
+function heard(thread: Worker, type: FromThread['type']): Promise<void> {
+  return new Promise((resolve) => {
+    thread.on('message', (message: FromThread) => message.type === type && resolve())
+    thread.once('exit', () => resolve())
+  })
 }
 
 async function run(start: DeliveryStart): Promise<void> {
-  composing = start.compose
-  takeLaunches(start.compose.launches)
-  // A low CPU priority: on a busy machine the server's answers go first, and delivery catches up when it is quieter
-  // (what the outbox is for). Not the lowest (19): beside other busy processes that one got about 1 % of a core and
-  // sent nothing for minutes; at 10 it gets about a tenth and keeps sending. Allowed to any process for itself.
-  setPriority(10)
-  let lock = { release() {} }
-  let store: LeadStore
-  if (start.databaseUrl) {
-    // Several servers' delivery processes share the outbox: each claim is leased (SKIP LOCKED), and a claim left by a
-    // killed process is taken again once its lease ends, never before; so no DATA_DIR lock and no releasing of claims.
-    const pool = new pg.Pool({ connectionString: start.databaseUrl, max: 2 })
-    pool.on('error', (error) =>
-      console.error(`Delivery: a PostgreSQL connection was lost (${error.message}); the next query opens a new one.`),
-    )
-    store = createPostgresStore(pool, { defaultLaunch: start.defaultLaunch, close: () => pool.end() })
-  } else {
-    lock = await lockDelivery(start.dataDir)
-    const sqlite = openSqliteStore(path.join(start.dataDir, 'leads.sqlite'), { defaultLaunch: start.defaultLaunch })
-    // The only delivery process of DATA_DIR now: claims left by a killed predecessor are free to take at once.
-    await sqlite.releaseAllClaims()
-    store = sqlite
-  }
-  const mailer: Mailer =
-    start.mail.kind === 'smtp'
-      ? createSmtpMailer({ url: start.mail.url, from: start.mail.from, maxConnections: start.sending.concurrency })
-      : createEmlMailer({ dir: path.join(start.dataDir, 'outbox'), from: start.mail.from })
-  const worker = createOutboxWorker({
-    store,
-    mailer,
-    webhook: start.webhook ? createWebhookSender(start.webhook) : undefined,
-    retry: start.retry,
-    webhookDelaysMs: start.webhookDelaysMs,
-    concurrency: start.sending.concurrency,
-    ratePerSecond: start.sending.ratePerSecond,
-    compose: createLaterComposer({ store, launchOf: (slug) => launches.get(slug) }),
-    suppressionKeyOf: suppressionKeyOf(start.compose.suppressionSecret),
-    onFailed: (job, reason) =>
-      tell({ type: 'failed', job: { id: job.id, kind: job.kind, leadId: job.leadId, attempts: job.attempts }, reason }),
-  })
+  const launches = createLaunchBook(start.compose)
+  book = launches
+  lowerPriority()
+  // On SQLite this is the only delivery process of DATA_DIR (its successor waits for the lock): claims left by a killed
+  // predecessor are free to take at once. On PostgreSQL several servers' delivery processes share the outbox: each
+  // claim is leased (SKIP LOCKED), and a claim left by a killed process is taken again once its lease ends, never
+  // before; so no DATA_DIR lock and no releasing of claims there.
+  const lock = start.databaseUrl ? { release() {} } : await lockDelivery(start.dataDir)
+  const { store, releaseAllClaims } = openDeliveryStore(start)
+  await releaseAllClaims?.()
+  const { worker, mailer } = createDeliveryWorker(start, store, launches, 0, (job, reason) =>
+    tell({ type: 'failed', job, reason }),
+  )
+  threads = Array.from({ length: workersOf(start.sending, start.workers) - 1 }, (_, i) => startThread(start, i + 1))
+  const toThreads = (message: ToThread) => threads.forEach((thread) => thread.postMessage(message))
   let stopping: Promise<void> | undefined
   const stop = () =>
     (stopping ??= (async () => {
+      const stopped = threads.map((thread) => heard(thread, 'stopped'))
+      toThreads({ type: 'stop' })
       await worker.stop()
+      await Promise.all(stopped)
       await mailer.close?.()
       await store.close()
       lock.release()
       process.exit(0)
     })())
-  running = { kick: () => worker.kick(), stop }
+  running = {
+    kick() {
+      worker.kick()
+      toThreads({ type: 'kick' })
+    },
+    stop,
+  }
   process.removeAllListeners('disconnect')
   process.on('disconnect', () => void stop())
   process.on('SIGTERM', () => void stop())
+  // The first worker starts at once; the threads join as each is up (loading the code takes a thread a moment).
   worker.start(start.pollMs)
+  const { concurrency, ratePerSecond } = start.sending
+  const cap = ratePerSecond === undefined ? '' : `, at most ${ratePerSecond} a second`
+  console.log(
+    `Delivery: ${threads.length + 1} outbox worker${threads.length > 0 ? 's' : ''}, ${concurrency} sends at once in all${cap}.`,
+  )
   tell({ type: 'ready' })
+}
+
+/** The server's launches after a publish: every worker composes from them. */
+function takeLaunches(launches: DeliveryComposing['launches']): void {
+  if (!book) return
+  latestLaunches = launches
+  book.take(launches)
+  for (const thread of threads) thread.postMessage({ type: 'launches', launches } satisfies ToThread)
 }
 
 // Ctrl-C reaches the whole process group: the server decides when this process stops (after its own requests).

@@ -28,6 +28,11 @@ export type DeliveryStart = {
   webhookDelaysMs: number[]
   /** The send-rate cap and the sends at once (this process's own: each delivery process paces itself). */
   sending: MailSending
+  /**
+   * Outbox workers in the process (MAIL_WORKERS; unset: 2, or 1 on a single core): the first on its main thread, each
+   * other on a thread of its own, all sharing `sending` (each a share of the sends at once and of the rate).
+   */
+  workers?: number | undefined
   /** How often it looks for retries that came due, besides the kicks. */
   pollMs: number
   /**

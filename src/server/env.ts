@@ -77,6 +77,8 @@ export type NodeServerConfig = CommonConfig & {
   supabaseUrl: string | undefined
   /** SMTP when SMTP_URL is set; otherwise .eml files in DATA_DIR/outbox (`from` undefined: the entry picks one). */
   mail: { kind: 'smtp'; url: string; from: string } | { kind: 'eml'; from: string | undefined }
+  /** MAIL_WORKERS: outbox workers in the delivery process, each on a thread of its own (undefined: its default). */
+  mailWorkers: number | undefined
   /** RETENTION_DAYS: leads older than this are erased at start and daily; undefined keeps them. */
   retentionDays: number | undefined
   /** The sales team's shared password for the leads page at /leads; without it only studio accounts sign in there. */
@@ -164,6 +166,7 @@ const nodeReading: Reading<Name> = {
     'ALERT_EMAIL',
     'PUBLIC_URL',
     'STUDIO_HOST',
+    'MAIL_WORKERS',
     ...commonNames,
   ],
   // On PostgreSQL the suppression list's key stays outside the database, the same on every server and for leads:erase.
@@ -279,6 +282,7 @@ export function parseNodeEnv(env: Env): EnvResult<NodeServerConfig> {
       publishCommand: values.PUBLISH_COMMAND?.trim() || undefined,
       supabaseUrl: values.VITE_SUPABASE_URL,
       mail: values.SMTP_URL ? { kind: 'smtp', url: values.SMTP_URL, from: from ?? '' } : { kind: 'eml', from },
+      mailWorkers: values.MAIL_WORKERS,
       retentionDays: values.RETENTION_DAYS,
       leadsPassword: values.LEADS_PASSWORD,
       alertEmail: values.ALERT_EMAIL,

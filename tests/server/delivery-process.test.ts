@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { availableParallelism, tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { localAnonKey } from '../../schema/local-defaults.ts'
@@ -16,9 +16,10 @@ const root = mkdtempSync(path.join(tmpdir(), 'vip-delivery-'))
 const distDir = path.join(root, 'dist')
 writeDist(distDir)
 const secret = 'receiver-secret-0123456789abcdef'
-// A killed child repeats at most the messages it sent and had not marked yet (src/server/delivery/outbox.ts marks them
-// 32 at a time) and those in flight (MAIL_CONCURRENCY, 8 by default).
-const batchSize = 32 + 8
+// A killed child repeats at most the messages each of its workers (MAIL_WORKERS, 2 by default) sent and had not marked
+// yet (src/server/delivery/outbox.ts marks them 32 at a time) and those in flight (MAIL_CONCURRENCY, 8 by default in
+// all).
+const batchSize = 2 * 32 + 8
 const cleanups: (() => Promise<unknown> | void)[] = []
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
@@ -151,6 +152,11 @@ describe('delivery process of the Node server (SMTP and webhook receiver on 127.
     expect([...hookIds.keys()].sort()).toEqual(bodies.map((b) => String(b.submissionId)).sort())
     const repeats = [...mailIds.values(), ...hookIds.values()].reduce((n, c) => n + c - 1, 0)
     expect(repeats).toBeLessThanOrEqual(batchSize)
+    // A copy is of a message the killed process had in hand: sent again once at most.
+    expect(Math.max(...mailIds.values(), ...hookIds.values())).toBeLessThanOrEqual(2)
+    // MAIL_WORKERS unset: two workers, one on a machine with a single core.
+    const workers = Math.min(2, availableParallelism())
+    expect(s.output()).toContain(`Delivery: ${workers} outbox worker${workers > 1 ? 's' : ''}, 8 sends at once in all.`)
     expect(crm.calls.every((c) => c.signed)).toBe(true)
     const health = (await (await fetch(`${s.url}/healthz`)).json()) as { outbox: Record<string, number> }
     expect(health.outbox).toEqual({ pending: 0, failed: 0, oldestPendingSeconds: 0 })
@@ -158,6 +164,42 @@ describe('delivery process of the Node server (SMTP and webhook receiver on 127.
       `delivery process SIGKILLed after ${beforeRestart} of 120 deliveries; copies sent again: ${repeats}; SMTP connections it broke: ${mail.connectionErrors.length}`,
     )
   }, 120_000)
+
+  it('sends every message once with several outbox workers, keeping the rate cap between them all', async () => {
+    const mail = await smtp()
+    const s = await server({
+      DATA_DIR: path.join(root, 'workers'),
+      SMTP_URL: `smtp://127.0.0.1:${mail.port}`,
+      PUBLIC_URL: 'http://localhost',
+      MAIL_FROM: 'no-reply@example.com',
+      MAIL_WORKERS: '3',
+      MAIL_CONCURRENCY: '6',
+      MAIL_RATE_PER_SECOND: '60',
+    })
+    await until(() => s.output().includes('Delivery: 3 outbox workers'), 15_000, 'the delivery process')
+    expect(s.output()).toContain('Delivery: 3 outbox workers, 6 sends at once in all, at most 60 a second.')
+    const bodies = Array.from({ length: 90 }, (_, i) => registration({ email: `many${i}@example.com` }))
+    for (const body of bodies) expect((await register(s.url, body)).status).toBe(200)
+    await until(() => mail.received.length >= 180, 30_000, 'every message')
+    await new Promise((r) => setTimeout(r, 1_000))
+
+    const ids = count(mail.received.map((m) => m.headers.get('message-id')?.[0]))
+    expect([...ids.keys()].sort()).toEqual(
+      bodies
+        .flatMap((b) => [
+          `<${String(b.submissionId)}.notification@example.com>`,
+          `<${String(b.submissionId)}.reply@example.com>`,
+        ])
+        .sort(),
+    )
+    expect([...ids.values()].every((n) => n === 1)).toBe(true)
+    // Each worker paces a third of the cap: together never more than 60 in any second at the SMTP server.
+    const times = mail.received.map((m) => m.at).sort((a, b) => a - b)
+    const busiest = Math.max(...times.map((t, i) => times.slice(i).filter((u) => u < t + 1000).length))
+    expect(busiest).toBeLessThanOrEqual(60)
+    const health = (await (await fetch(`${s.url}/healthz`)).json()) as { outbox: Record<string, number> }
+    expect(health.outbox).toEqual({ pending: 0, failed: 0, oldestPendingSeconds: 0 })
+  }, 90_000)
 
   it('ends with its server: a server killed outright leaves no delivery process behind, and the next one delivers', async () => {
     const dataDir = path.join(root, 'server-killed')

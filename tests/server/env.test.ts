@@ -39,6 +39,7 @@ describe('parseNodeEnv', () => {
         webhook: undefined,
         webhookDelaysMs: [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
         sending: { ratePerSecond: undefined, concurrency: 8 },
+        mailWorkers: undefined,
         unsubscribeSecret: undefined,
         publicFunctionUrl: undefined,
       },

@@ -207,11 +207,18 @@ describe("Resend's 429", () => {
 })
 
 describe('the settings', () => {
-  it('reads MAIL_RATE_PER_SECOND and MAIL_CONCURRENCY, with no cap and 8 at once by default', () => {
+  it('reads MAIL_RATE_PER_SECOND, MAIL_CONCURRENCY and MAIL_WORKERS: no cap, 8 at once, workers by the cores', () => {
     const node = parseNodeEnv({ MAIL_RATE_PER_SECOND: '50', MAIL_CONCURRENCY: '4' })
     expect(node.ok && node.config.sending).toEqual({ ratePerSecond: 50, concurrency: 4 })
     const plain = parseNodeEnv({})
     expect(plain.ok && plain.config.sending).toEqual({ ratePerSecond: undefined, concurrency: 8 })
+    expect(plain.ok && plain.config.mailWorkers).toBeUndefined()
+    const three = parseNodeEnv({ MAIL_WORKERS: '3' })
+    expect(three.ok && three.config.mailWorkers).toBe(3)
+    for (const wrong of ['0', '1.5', '17', 'two']) {
+      const refused = parseNodeEnv({ MAIL_WORKERS: wrong })
+      expect(!refused.ok && refused.problems.join('\n')).toMatch(/MAIL_WORKERS .*whole number from 1 to 16/)
+    }
     const edge = parseEdgeEnv({ MAIL_RATE_PER_SECOND: 'fast' })
     expect(!edge.ok && edge.problems.join('\n')).toContain('MAIL_RATE_PER_SECOND')
   })

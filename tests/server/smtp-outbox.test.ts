@@ -3,12 +3,13 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import Database from 'better-sqlite3'
 import { createServer } from 'node:http'
+import nodemailer from 'nodemailer'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { createEmlMailer } from '../../src/server/delivery/eml-mailer.ts'
 import type { Mailer } from '../../src/server/delivery/mailer.ts'
 import { composeLeadMail } from '../../src/server/delivery/notification.ts'
 import { createOutboxWorker, retryDelayMs } from '../../src/server/delivery/outbox.ts'
-import { createSmtpMailer } from '../../src/server/delivery/smtp-mailer.ts'
+import { createSmtpMailer, toNodemailerMessage } from '../../src/server/delivery/smtp-mailer.ts'
 import { openSqliteStore, type SqliteLeadStore } from '../../src/server/store/sqlite/sqlite-store.ts'
 import type { OutgoingMail } from '../../src/server/store/store.ts'
 import { createWebhookSender } from '../../src/server/delivery/webhook.ts'
@@ -79,6 +80,30 @@ describe('SMTP mailer (real smtp-server on 127.0.0.1)', () => {
     expect(got.decoded).toContain('Are You A Realtor?: Yes')
     expect(got.decoded).toContain('Jane &lt;Doe&gt;')
     expect(got.raw).toMatch(/Content-Type: text\/html/)
+  })
+
+  it("sends nodemailer's own composition byte for byte (only the boundary and the Date differ per composition)", async () => {
+    const server = await smtp()
+    const mail: OutgoingMail = {
+      ...notification({
+        fields: { name: 'Zoë Ärger', email: 'zoe@example.com', phone: '555-555-0100', isRealtor: 'no' },
+      }),
+      fromName: 'Bramblewood « Sales »',
+      headers: {
+        'List-Unsubscribe': '<https://example.com/u/1>',
+        'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+      },
+      // A line that starts with a dot and one past 76 characters: SMTP's dot-stuffing and quoted-printable's breaks.
+      text: `.hidden?\n${'long '.repeat(40)}\n`,
+    }
+    await smtpMailer(server.port).send(mail)
+    const streamed = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' })
+    const expected = (await streamed.sendMail(toNodemailerMessage(mail, from))).message as Buffer
+    const same = (raw: string) => raw.replace(/(_NmP-)[0-9a-f]+/g, '$1…').replace(/^Date: .*$/m, 'Date: …')
+    expect(same(server.received[0]!.raw)).toBe(same(expected.toString('latin1')))
+    expect(server.received[0]!.headers.get('list-unsubscribe-post')).toEqual(['List-Unsubscribe=One-Click'])
+    expect(server.received[0]!.mailFrom).toBe('no-reply@example.com')
+    expect(server.received[0]!.rcptTo).toEqual(['sales@example.com'])
   })
 
   it('lets no value add a header or a recipient, whatever reaches the mailer', async () => {
@@ -285,6 +310,32 @@ describe('outbox worker', () => {
     await new Promise((r) => setTimeout(r, 200))
     expect(server.received).toHaveLength(30)
     expect(new Set(server.received.map((m) => m.headers.get('message-id')?.[0])).size).toBe(30)
+  })
+
+  it('marks a group sent once the store takes the write again, and never sends it twice', async () => {
+    const server = await smtp()
+    const store = sqlite()
+    for (let i = 0; i < 40; i++) {
+      const lead = newLead({ createdAt: new Date().toISOString() })
+      await store.saveLead(lead, notification({ submissionId: lead.submissionId }))
+    }
+    // The store refuses the first two marks as SQLite does when another writer holds its lock past the busy timeout.
+    let refusals = 2
+    const markMailSent: typeof store.markMailSent = (ids, now) => {
+      if (refusals-- > 0) return Promise.reject(Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' }))
+      return store.markMailSent(ids, now)
+    }
+    const worker = createOutboxWorker({
+      store: { ...store, markMailSent },
+      mailer: smtpMailer(server.port),
+      log: { info() {}, error() {} },
+    })
+    cleanups.push(() => worker.stop())
+    expect(await worker.deliverDue()).toEqual({ sent: 40, failed: 0 })
+    expect(await store.countMail()).toEqual({ pending: 0, sent: 40 })
+    // Claims of a killed run lapse: even then nothing is left to send again.
+    expect(await store.claimDueMail(new Date(Date.now() + 3_600_000), 100, 1000)).toEqual([])
+    expect(server.received).toHaveLength(40)
   })
 
   it('delivers a message stored just as a run ends, with no poll to catch it (as on the edge function)', async () => {

@@ -91,6 +91,15 @@ export const deliverySettings = {
     expected: 'a whole number from 1 to 64',
     fix: 'use a whole number from 1 to 64, e.g. MAIL_CONCURRENCY=8 (fewer if your SMTP provider allows fewer connections)',
   },
+  MAIL_WORKERS: {
+    type: 'integer',
+    minimum: 1,
+    maximum: 16,
+    description:
+      "Outbox workers of the Node server's delivery process, each on a thread (a core) of its own, sharing MAIL_CONCURRENCY and MAIL_RATE_PER_SECOND between them: composing and sending a burst's mail takes more than one core. Unset: 2, or 1 on a machine with one core.",
+    expected: 'a whole number from 1 to 16',
+    fix: 'use a whole number from 1 to 16, e.g. MAIL_WORKERS=2 (about one for each core the delivery may use)',
+  },
   WEBHOOK_URL: {
     type: 'string',
     format: 'http-url',

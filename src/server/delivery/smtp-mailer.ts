@@ -1,4 +1,5 @@
 import nodemailer from 'nodemailer'
+import MailComposer from 'nodemailer/lib/mail-composer'
 import { extraHeaders, fromHeader, headerSafe, recipientOf, singleAddress, type Mailer } from './mailer.ts'
 import type { OutgoingMail } from '../store/store.ts'
 
@@ -52,7 +53,12 @@ export function createSmtpMailer(options: SmtpMailerOptions): Mailer {
   })
   return {
     async send(mail) {
-      await transport.sendMail(toNodemailerMessage(mail, options.from))
+      // Composed whole first (nodemailer's own MailComposer: the same headers and body the transport would stream),
+      // then sent as raw bytes with the envelope it would use. Streamed part by part instead, the message left in
+      // dozens of small socket writes, each a system call here and a read at the server: about half the CPU of a send.
+      const message = new MailComposer(toNodemailerMessage(mail, options.from)).compile()
+      const envelope = message.getEnvelope()
+      await transport.sendMail({ raw: await message.build(), envelope })
     },
     close() {
       transport.close()

@@ -85,6 +85,7 @@ function superviseNodeDelivery(deps: NodeMailDeps, from: string, alerts: Alerts,
       retry: settings.retry,
       webhookDelaysMs: settings.webhookDelaysMs,
       sending: settings.sending,
+      workers: settings.mailWorkers,
       // Poll at least as often as the shortest retry delay, so a retry is not later than configured.
       pollMs: Math.min(5_000, settings.retry.minDelayMs, ...settings.webhookDelaysMs),
       // The launches come with each function made (node-function.ts).

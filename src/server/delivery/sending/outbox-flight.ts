@@ -64,15 +64,38 @@ export function createFlight(limit: number): Flight {
 /** Sent messages marked a group at a time (one transaction each): a crash repeats at most those not yet marked. */
 const markGroup = 32
 
+/** Attempts at marking a group before its failure ends the run, and the wait before the second (doubling). */
+const markTries = 6
+const firstMarkWaitMs = 100
+
+/**
+ * `mark(ids)`, asked again after a failure (100 ms, then doubling; six tries in about 3 s): a store can be too busy to
+ * take a write for a moment (SQLite's lock held past its busy timeout by the server's writer under a burst, seen at
+ * 1,200 registrations a second), and a group left unmarked is sent again once its claims lapse. Marking is idempotent.
+ */
+async function markPatiently(mark: (ids: number[]) => Promise<void>, ids: number[]): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await mark(ids)
+    } catch (error) {
+      if (attempt >= markTries) throw error
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, firstMarkWaitMs * 2 ** (attempt - 1))
+        ;(timer as { unref?: () => void }).unref?.()
+      })
+    }
+  }
+}
+
 /**
  * A batch's sent messages, marked (`mark`) `markGroup` at a time as they go, each group's work kept by the flight;
- * flush() marks the rest.
+ * flush() marks the rest. A mark that fails is tried again a few times before its failure ends the run.
  */
 export function createMarks(flight: Pick<Flight, 'track'>, mark: (ids: number[]) => Promise<void>) {
   const sent: number[] = []
   const flush = async () => {
     const ids = sent.splice(0)
-    if (ids.length > 0) await mark(ids)
+    if (ids.length > 0) await markPatiently(mark, ids)
   }
   return {
     add(id: number) {
