@@ -987,7 +987,8 @@ async function runSmtpOnly(options: SmtpLoadOptions): Promise<Record<string, num
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
   // --old DIR (repeatable): another checkout's load first; --load-only: the floors and the loads, no other phase;
-  // --postgres-only [--seconds N]: the PostgreSQL phase alone (one and two servers), N seconds each;
+  // --postgres-only [--seconds N] [--with-sqlite]: the PostgreSQL phase alone (one and two servers), N seconds each,
+  // after the SQLite load (1., N seconds, not waiting for delivery) with --with-sqlite, each beside SQLite's rate;
   // --smtp-only [--seconds N] [--mail-rate R] [--old DIR]: the load with SMTP up (1b.) alone, its server given
   // MAIL_RATE_PER_SECOND=R (on DIR's checkout instead of this one with --old).
   const { values } = parseArgs({
@@ -996,6 +997,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.ar
       'load-only': { type: 'boolean' },
       rounds: { type: 'string' },
       'postgres-only': { type: 'boolean' },
+      'with-sqlite': { type: 'boolean' },
       'smtp-only': { type: 'boolean' },
       seconds: { type: 'string' },
       'mail-rate': { type: 'string' },
@@ -1012,12 +1014,22 @@ if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.ar
     const work = mkdtempSync(path.join(tmpdir(), 'vip-bench-'))
     writeDist(path.join(work, 'dist'), [defaultSlugOf(root)])
     try {
-      const found = await postgresServersPhase(
-        work,
-        (line) => console.error(line),
-        postgresDeps(work),
-        Number(values.seconds ?? 15),
-      )
+      const seconds = Number(values.seconds ?? 15)
+      const log = (line: string) => console.error(line)
+      const sqlite = values['with-sqlite']
+        ? await loadPhase(work, log, root, 'load', { seconds, waitForDelivery: false })
+        : {}
+      const found: Record<string, number | string> = {
+        ...sqlite,
+        ...(await postgresServersPhase(work, log, postgresDeps(work), seconds)),
+      }
+      for (const prefix of ['postgres1', 'postgres2'])
+        if (
+          typeof sqlite['load.requestsPerSecond'] === 'number' &&
+          typeof found[`${prefix}.requestsPerSecond`] === 'number'
+        )
+          found[`${prefix}.throughputVsSqlite`] =
+            `${Math.round((Number(found[`${prefix}.requestsPerSecond`]) / sqlite['load.requestsPerSecond']) * 100)} %`
       const bad = Object.entries(found).filter(
         ([key, value]) => /acknowledgedButMissing|storedTwice|non2xx$/.test(key) && value !== 0,
       )
