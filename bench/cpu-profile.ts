@@ -121,6 +121,49 @@ function ownMs(pid: number | undefined): number {
   }
 }
 
+/** What a PostgreSQL process does, from the title it gives itself (`postgres: walwriter`, `postgres: user db …`). */
+function postgresKindOf(pid: number): string {
+  let title = ''
+  try {
+    title = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ')
+  } catch {
+    return 'ended'
+  }
+  if (/autovacuum/.test(title)) return 'autovacuum'
+  if (/checkpointer|background writer|walwriter|launcher|archiver|stats/.test(title)) return 'background'
+  return 'connections'
+}
+
+/**
+ * The CPU ms each PostgreSQL process has used so far by pid, with its kind: the connections' backends, autovacuum,
+ * the background processes; the postmaster with what its ended children used (a backend closed, an autovacuum worker
+ * done) as 'postmaster and ended processes'.
+ */
+function postgresCpu(postmaster: number | undefined): Map<number, { kind: string; ms: number }> {
+  const cpu = new Map<number, { kind: string; ms: number }>()
+  if (postmaster === undefined) return cpu
+  cpu.set(postmaster, { kind: 'postmaster and ended processes', ms: treeCpuMs(postmaster) })
+  for (const child of childrenOf(postmaster)) {
+    const ms = treeCpuMs(child)
+    cpu.set(child, { kind: postgresKindOf(child), ms })
+    // The postmaster's tree counts its live children too: here each is counted once, under its own kind.
+    cpu.get(postmaster)!.ms -= ms
+  }
+  return cpu
+}
+
+/** The CPU ms PostgreSQL used between two readings, by kind of process. */
+function postgresCpuByKind(
+  before: Map<number, { kind: string; ms: number }>,
+  after: Map<number, { kind: string; ms: number }>,
+): Map<string, number> {
+  const byKind = new Map<string, number>()
+  for (const [pid, { kind, ms }] of after) byKind.set(kind, (byKind.get(kind) ?? 0) + ms - (before.get(pid)?.ms ?? 0))
+  // A process gone since the first reading: its time moved to the postmaster's ended children.
+  for (const [pid, { kind, ms }] of before) if (!after.has(pid)) byKind.set(kind, (byKind.get(kind) ?? 0) - ms)
+  return byKind
+}
+
 /** A throwaway PostgreSQL for every load of the run, and its postmaster's pid. */
 type Cluster = { cluster: TestPostgres; postmaster: number | undefined; databases: number }
 
@@ -166,7 +209,10 @@ async function statementsOf(pg: Cluster, database: string): Promise<Statement[] 
   }
 }
 
-/** Prints the statements run `at least` once every 100 registrations: calls, rows, execution and planning time each. */
+/**
+ * Prints the statements per registration, and each statement that took at least 1 % of the database's time (execution
+ * and planning, as pg_stat_statements times them): its calls and time per registration, its rows and times a call.
+ */
 function reportStatements(before: Statement[], after: Statement[], requests: number): void {
   const earlier = new Map(before.map((s) => [s.query, s]))
   const runs = after
@@ -180,13 +226,16 @@ function reportStatements(before: Statement[], after: Statement[], requests: num
         plan: s.plan - (was?.plan ?? 0),
       }
     })
-    .filter((s) => s.calls >= requests / 100)
-    .sort((a, b) => b.calls - a.calls)
+    .filter((s) => s.calls > 0)
   const calls = runs.reduce((sum, s) => sum + s.calls, 0)
-  console.log(`   statements per registration: ${(calls / requests).toFixed(2)}`)
-  for (const s of runs)
+  const total = runs.reduce((sum, s) => sum + s.exec + s.plan, 0)
+  console.log(
+    `   statements per registration: ${(calls / requests).toFixed(2)}, their time ${((total * 1000) / requests).toFixed(0)} µs a registration`,
+  )
+  const per = (ms: number, n: number) => ((ms * 1000) / n).toFixed(0)
+  for (const s of runs.filter((r) => r.exec + r.plan >= total / 100).sort((a, b) => b.exec + b.plan - a.exec - a.plan))
     console.log(
-      `     ${(s.calls / requests).toFixed(3)} a registration, ${(s.rows / s.calls).toFixed(1)} rows, execution ${((s.exec * 1000) / s.calls).toFixed(0)} µs and planning ${((s.plan * 1000) / s.calls).toFixed(0)} µs a call: ${s.query.replace(/\s+/g, ' ').slice(0, 90)}`,
+      `     ${per(s.exec + s.plan, requests)} µs and ${(s.calls / requests).toFixed(3)} calls a registration; a call: ${(s.rows / s.calls).toFixed(1)} rows, execution ${per(s.exec, s.calls)} µs, planning ${per(s.plan, s.calls)} µs: ${s.query.replace(/\s+/g, ' ').slice(0, 80)}`,
     )
 }
 
@@ -293,6 +342,7 @@ async function measure(checkout: string, label: string, work: string, pg: Cluste
     ]
     const statements = database && (await statementsOf(pg!, database.name))
     const before = cpu()
+    const postgresBefore = postgresCpu(pg?.postmaster)
     const from = nowMicros()
     const result = await autocannon({
       url: server.url,
@@ -313,6 +363,7 @@ async function measure(checkout: string, label: string, work: string, pg: Cluste
       ],
     })
     const used = cpu().map((after, i) => after - before[i]!)
+    const postgresUsed = postgresCpuByKind(postgresBefore, postgresCpu(pg?.postmaster))
     const statementsAfter = database && statements && (await statementsOf(pg!, database.name))
     // The delivery process goes on sending after the load: its next seconds count in the profiles too.
     await new Promise((resolve) => setTimeout(resolve, 3_000))
@@ -327,6 +378,13 @@ async function measure(checkout: string, label: string, work: string, pg: Cluste
       `   CPU ms per registration during the load: server ${per(used[0]!)}, delivery process ${per(used[1]!)}` +
         `${pg ? `, PostgreSQL ${per(used[2]!)}` : ''}, load generator ${per(used[3]!)}`,
     )
+    if (pg)
+      console.log(
+        `   PostgreSQL's by process: ${[...postgresUsed]
+          .sort((a, b) => b[1] - a[1])
+          .map(([kind, ms]) => `${kind} ${per(ms)}`)
+          .join(', ')}`,
+      )
     if (statements && statementsAfter) reportStatements(statements, statementsAfter, requests)
     const stopped = new Promise((resolve) => server.proc.once('exit', resolve))
     server.proc.kill('SIGTERM')
