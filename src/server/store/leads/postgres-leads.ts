@@ -12,9 +12,12 @@ import {
 } from '../postgres/postgres-rows.ts'
 import { countsByLaunch, type LeadsStore } from './leads.ts'
 
-/** Which of the addresses (trimmed, lower case) a withdrawn lead has: the partial index leads_withdrawn_email. */
-const withdrawnSql = `SELECT a.address FROM unnest($1::text[]) AS a (address)
-  WHERE EXISTS (SELECT 1 FROM public.leads l WHERE l.withdrawn_at IS NOT NULL AND ${emailKey('l')} = a.address)`
+/**
+ * Which of the addresses (trimmed, lower case) a withdrawn lead has: each probed in the partial index
+ * leads_withdrawn_email, however many leads withdrew (a join with the list may hash every withdrawn lead instead).
+ */
+const withdrawnSql = `SELECT DISTINCT ${emailKey('l')} AS address FROM public.leads l
+  WHERE l.withdrawn_at IS NOT NULL AND ${emailKey('l')} = ANY($1::text[])`
 
 /** LeadsStore on a PostgreSQL lead database. */
 export function createPostgresLeads(db: SqlQueryable, defaultLaunch: string): LeadsStore {
