@@ -16,6 +16,7 @@ import { openSqliteStore } from '../src/server/store/sqlite/sqlite-store.ts'
 import { copyProject } from '../tests/e2e/harness.ts'
 import { startTestReceiver } from '../tests/server/support/webhook-receiver.ts'
 import { insertFsyncRate } from './backend-floors.ts'
+import { untilIdle } from './process-cpu.ts'
 import { postgresServersPhase, type PostgresPhaseDeps } from './postgres-servers.ts'
 
 /**
@@ -450,6 +451,8 @@ async function loadPhase(
   const server = await startServer({ DATA_DIR: dataDir, DIST_DIR: path.join(work, 'dist'), ...options.env }, checkout)
   const acked: string[] = []
   try {
+    // The delivery process starts up for seconds after the server listens: not the registrations' CPU.
+    await untilIdle([server.proc.pid])
     log(`${label}: 50 connections for ${seconds} s${checkout === root ? '' : ` on ${checkout}`} …`)
     // CPU used during the load by the server and by its delivery process (when it has one): less moved by the
     // machine's other load than the rates are.

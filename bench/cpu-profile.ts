@@ -9,7 +9,7 @@ import { contactFunctionPath } from '../schema/function-path.ts'
 import { localAnonKey } from '../schema/local-defaults.ts'
 import { migrateDatabase } from '../src/cli/db/db-migrate.ts'
 import { startTestPostgres, type TestPostgres } from '../tests/server/support/postgres.ts'
-import { ownCpuMs, treeCpuMs } from './process-cpu.ts'
+import { ownCpuMs, treeCpuMs, untilIdle } from './process-cpu.ts'
 
 /*
  * `npx tsx bench/cpu-profile.ts [--seconds 10] [--min 0.02] [--postgres] [--smtp] [--old DIR …] [--rounds N]
@@ -295,21 +295,6 @@ async function startServer(
   return { url, proc }
 }
 
-/**
- * Waits until the server and its children use less than a tenth of a core (at most 60 s): the delivery process loads
- * and compiles its modules for seconds after the server listens, which is not a registration's cost.
- */
-async function untilIdle(pid: number): Promise<void> {
-  const end = Date.now() + 60_000
-  let last = treeCpuMs(pid)
-  while (Date.now() < end) {
-    await new Promise((resolve) => setTimeout(resolve, 1000))
-    const now = treeCpuMs(pid)
-    if (now - last < 100) return
-    last = now
-  }
-}
-
 /** How many .eml files a directory holds (0 when there is none). */
 function emlFiles(dir: string): number {
   try {
@@ -357,7 +342,7 @@ async function measure(checkout: string, label: string, work: string, pg: Cluste
   const pid = server.proc.pid!
   try {
     let n = 0
-    await untilIdle(pid)
+    await untilIdle([pid])
     const children = childrenOf(pid)
     const cpu = () => [
       ownMs(pid),
