@@ -17,7 +17,7 @@ import { openSqliteStore } from '../src/server/store/sqlite/sqlite-store.ts'
 import { copyProject } from '../tests/e2e/harness.ts'
 import { startTestReceiver } from '../tests/server/support/webhook-receiver.ts'
 import { insertFsyncRate } from './backend-floors.ts'
-import { ownCpuMs } from './process-cpu.ts'
+import { ownCpuMs, untilIdle } from './process-cpu.ts'
 import { measureSmtpCeiling } from './smtp-ceiling.ts'
 import { postgresServersPhase, type PostgresPhaseDeps } from './postgres-servers.ts'
 
@@ -440,18 +440,6 @@ function rssMiBOf(pid: number | undefined): number {
   }
 }
 
-/** Waits (up to 20 s) until the server's children used under 20 ms of CPU in half a second: done starting. */
-async function settled(pid: number): Promise<void> {
-  const end = Date.now() + 20_000
-  let last = -1
-  while (Date.now() < end) {
-    const now = childrenOf(pid).reduce((sum, child) => sum + cpuMsOf(child), 0)
-    if (last >= 0 && now - last < 20 && childrenOf(pid).length > 0) return
-    last = now
-    await sleep(500)
-  }
-}
-
 /** How the load phase runs: its length, whether to wait for every message to be delivered after it, more settings. */
 type LoadOptions = {
   seconds?: number | undefined
@@ -475,7 +463,7 @@ async function loadPhase(
   try {
     // A burst comes to a server that is up: its delivery process (and the threads of its workers) done starting, so
     // that loading its code is not counted as the cost of the messages it sends.
-    await settled(server.proc.pid!)
+    await untilIdle([server.proc.pid])
     const length = options.amount === undefined ? `for ${seconds} s` : `, ${options.amount} requests`
     log(`${label}: 50 connections ${length}${checkout === root ? '' : ` on ${checkout}`} …`)
     // CPU used during the load by the server and by its delivery process (when it has one): less moved by the
@@ -1052,7 +1040,8 @@ async function runSmtpOnly(options: SmtpLoadOptions): Promise<Record<string, num
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
   // --old DIR (repeatable): another checkout's load first; --load-only: the floors and the loads, no other phase;
-  // --postgres-only [--seconds N]: the PostgreSQL phase alone (one and two servers), N seconds each;
+  // --postgres-only [--seconds N] [--with-sqlite]: the PostgreSQL phase alone (one and two servers), N seconds each,
+  // after the SQLite load (1., N seconds, not waiting for delivery) with --with-sqlite, each beside SQLite's rate;
   // --smtp-only [--seconds N | --registrations N] [--mail-rate R] [--mail-workers W] [--old DIR]: the load with SMTP
   // up (1b.) alone (N seconds, or a burst of N registrations: the same queue whatever the machine's load), its server
   // given MAIL_RATE_PER_SECOND=R and MAIL_WORKERS=W (on DIR's checkout instead of this one with --old).
@@ -1062,6 +1051,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.ar
       'load-only': { type: 'boolean' },
       rounds: { type: 'string' },
       'postgres-only': { type: 'boolean' },
+      'with-sqlite': { type: 'boolean' },
       'smtp-only': { type: 'boolean' },
       seconds: { type: 'string' },
       registrations: { type: 'string' },
@@ -1082,12 +1072,22 @@ if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.ar
     const work = mkdtempSync(path.join(tmpdir(), 'vip-bench-'))
     writeDist(path.join(work, 'dist'), [defaultSlugOf(root)])
     try {
-      const found = await postgresServersPhase(
-        work,
-        (line) => console.error(line),
-        postgresDeps(work),
-        Number(values.seconds ?? 15),
-      )
+      const seconds = Number(values.seconds ?? 15)
+      const log = (line: string) => console.error(line)
+      const sqlite = values['with-sqlite']
+        ? await loadPhase(work, log, root, 'load', { seconds, waitForDelivery: false })
+        : {}
+      const found: Record<string, number | string> = {
+        ...sqlite,
+        ...(await postgresServersPhase(work, log, postgresDeps(work), seconds)),
+      }
+      for (const prefix of ['postgres1', 'postgres2'])
+        if (
+          typeof sqlite['load.requestsPerSecond'] === 'number' &&
+          typeof found[`${prefix}.requestsPerSecond`] === 'number'
+        )
+          found[`${prefix}.throughputVsSqlite`] =
+            `${Math.round((Number(found[`${prefix}.requestsPerSecond`]) / sqlite['load.requestsPerSecond']) * 100)} %`
       const bad = Object.entries(found).filter(
         ([key, value]) => /acknowledgedButMissing|storedTwice|non2xx$/.test(key) && value !== 0,
       )

@@ -3,7 +3,7 @@ import path from 'node:path'
 import pg from 'pg'
 import { migrateDatabase } from '../src/cli/db/db-migrate.ts'
 import { startTestPostgres } from '../tests/server/support/postgres.ts'
-import { ownCpuMs, treeCpuMs } from './process-cpu.ts'
+import { ownCpuMs, treeCpuMs, untilIdle } from './process-cpu.ts'
 
 /**
  * The load on the Node server with DATABASE_URL: one server, then two on one PostgreSQL (as behind a load balancer,
@@ -65,6 +65,8 @@ export async function postgresServersPhase(
         ),
       )
       try {
+        // Each server's delivery process starts up for seconds after its server listens: not the registrations' CPU.
+        await untilIdle(servers.map((server) => server.proc?.pid))
         log(`${label}: 50 connections for ${seconds} s on ${count} Node server(s) on one PostgreSQL …`)
         const acked: string[] = []
         const postmaster = await postmasterPid(databaseUrl)

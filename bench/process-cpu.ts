@@ -47,3 +47,20 @@ export function ownCpuMs(): number {
   const { user, system } = process.cpuUsage()
   return (user + system) / 1000
 }
+
+/**
+ * Waits until the processes (each with everything under it) use less than a tenth of a core together, at most 60 s: a
+ * Node server's delivery process loads and compiles its modules for seconds after the server listens (more on a busy
+ * machine), which is no registration's cost and would take cores from the load that follows.
+ */
+export async function untilIdle(pids: Array<number | undefined>): Promise<void> {
+  const total = () => pids.reduce<number>((sum, pid) => sum + treeCpuMs(pid), 0)
+  const end = Date.now() + 60_000
+  let last = total()
+  while (Date.now() < end) {
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+    const now = total()
+    if (now - last < 100) return
+    last = now
+  }
+}

@@ -12,6 +12,7 @@ import {
   sharedSecret,
 } from './store/postgres/postgres-shared.ts'
 import { createPostgresStore, type SqlQueryable } from './store/postgres/postgres-store.ts'
+import { withNamedStatements } from './store/postgres/postgres-named.ts'
 import { ensurePrivateDir, readOrCreateSecret, tightenPrivateTree } from './store/private-files.ts'
 import { openSqliteStore } from './store/sqlite/sqlite-store.ts'
 import type { LeadStore } from './store/store.ts'
@@ -167,7 +168,11 @@ async function openPostgres(options: NodeStoreOptions & { databaseUrl: string })
         'Run npm run db:migrate (with the same DATABASE_URL), then start again.',
     )
   }
-  const store = createPostgresStore(pool, { defaultLaunch: options.defaultLaunch, close: () => pool.end() })
+  // The store's statements of every registration are named: each connection parses and plans them once.
+  const store = createPostgresStore(withNamedStatements(pool), {
+    defaultLaunch: options.defaultLaunch,
+    close: () => pool.end(),
+  })
   // A key this server made before it moved to PostgreSQL becomes everyone's, so the links it signed still work.
   const secretOf = async (file: string) => {
     const own = path.join(options.dataDir, file)

@@ -152,6 +152,17 @@ describe.each([sqliteBackend(), postgresBackend()])('LeadStore contract', (backe
       expect(await store.countMail()).toEqual({ pending: 1, sent: 0 })
     })
 
+    it('answers each new lead as reading it back gives it, saved alone or with others at once', async () => {
+      const leads = [
+        newLead({ launch: '', phase: 'vip', consentKind: 'express' }),
+        newLead({ launch: 'maple-ridge', clickIds: { gclid: 'Cj0KCQ' }, consentReported: 'Other words' }),
+        newLead({ suspectedSpam: true, referrer: 'https://www.google.com/', userAgent: null }),
+      ]
+      const alone = await store.saveLead(leads[0]!, null)
+      const together = await Promise.all(leads.slice(1).map((lead) => store.saveLead(lead, mailFor(lead))))
+      for (const { lead } of [alone, ...together]) expect(lead).toEqual(await store.findLead(lead.submissionId))
+    })
+
     it('stores a suspected-spam lead with its click ids and landing page, and no notification', async () => {
       const lead = newLead({
         suspectedSpam: true,

@@ -6,4 +6,20 @@
  */
 export type SqlQueryable = {
   query(text: string, params?: unknown[]): Promise<{ rows: unknown[] }>
+  /**
+   * Runs `text` as a statement the database keeps parsed (and its plan) on each connection under `name`, so a
+   * statement run on every registration is not parsed and planned anew each time (postgres/postgres-named.ts gives a
+   * pg.Pool this). Absent: `query`. One name is always one text.
+   */
+  queryNamed?(name: string, text: string, params: unknown[]): Promise<{ rows: unknown[] }>
+}
+
+/** Runs a statement named where the client keeps named statements, else as `query` does. */
+export function queryNamed(
+  db: SqlQueryable,
+  name: string,
+  text: string,
+  params: unknown[],
+): Promise<{ rows: unknown[] }> {
+  return db.queryNamed ? db.queryNamed(name, text, params) : db.query(text, params)
 }

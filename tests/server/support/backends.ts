@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import Database from 'better-sqlite3'
 import { createPostgresStore, type SqlQueryable } from '../../../src/server/store/postgres/postgres-store.ts'
+import { withNamedStatements, type NamingClient } from '../../../src/server/store/postgres/postgres-named.ts'
 import { openSqliteStore } from '../../../src/server/store/sqlite/sqlite-store.ts'
 import type { LeadStore } from '../../../src/server/store/store.ts'
 import { defaultLaunch } from './fixtures.ts'
@@ -86,7 +87,11 @@ export function backendsOf<A extends unknown[], T>(open: {
 export function leadStoreBackends(): Array<Backend<[], LeadStore>> {
   return backendsOf<[], LeadStore>({
     sqlite: (file) => openSqliteStore(file, { defaultLaunch }),
-    postgres: (db) => createPostgresStore(db, { defaultLaunch }),
+    // As the Node server opens it: the statements of every registration named (postgres-named.ts; PGlite has none).
+    postgres: (db) =>
+      createPostgresStore(plannedPostgresKind() === 'pglite' ? db : withNamedStatements(db as NamingClient), {
+        defaultLaunch,
+      }),
     tables: ['outbox', 'leads', 'suppressions', 'sign_in_failures', 'sign_in_devices', 'visit_counts'],
   })
 }

@@ -89,6 +89,39 @@ export function leadColumnValues(lead: NewLead): Array<string | number | null> {
   ]
 }
 
+/**
+ * What the database adds to a lead it stores: its id, its submission id as stored, when the person first registered.
+ */
+export type LeadAdded = { id: number; submissionId: string; firstRegisteredAt: string | null }
+
+/**
+ * A lead just stored, as reading its row back would give it: what was sent (`lead`) and what the database added. For a
+ * store that would otherwise read back every column of every new lead only to hand the same values over again.
+ */
+export function storedLeadOf(lead: NewLead, added: LeadAdded, defaultLaunch: string): StoredLead {
+  return {
+    id: added.id,
+    submissionId: added.submissionId,
+    launch: lead.launch || defaultLaunch,
+    createdAt: lead.createdAt,
+    fields: lead.fields,
+    consentText: lead.consentText,
+    consentSha256: lead.consentSha256,
+    consentReported: lead.consentReported,
+    pageUrl: lead.pageUrl,
+    referrer: lead.referrer,
+    utm: lead.utm,
+    userAgent: lead.userAgent,
+    clickIds: lead.clickIds,
+    landingPage: lead.landingPage,
+    suspectedSpam: lead.suspectedSpam,
+    consentKind: lead.consentKind ?? 'implied',
+    impliedConsentUntil: lead.impliedConsentUntil ?? impliedConsentEnd(lead.createdAt),
+    ...(lead.phase ? { phase: lead.phase } : {}),
+    ...(added.firstRegisteredAt ? { firstRegisteredAt: added.firstRegisteredAt } : {}),
+  }
+}
+
 /** Options every store is opened with. */
 export type LaunchOptions = {
   /** The default launch's slug: what a lead stored before launches were kept (launch null) is read as. */

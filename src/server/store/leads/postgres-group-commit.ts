@@ -2,12 +2,27 @@
 // is being committed go together as the next batch, one statement (so one transaction, one commit and one round trip)
 // for all of them, the roster's turns included. Each caller hears back only once the batch's commit is done. A batch
 // that fails is saved again one registration at a time, so one bad registration fails alone.
-import type { SqlQueryable } from '../sql-queryable.ts'
+import { queryNamed, type SqlQueryable } from '../sql-queryable.ts'
 import type { NewAssignment } from '../follow-up.ts'
 import { leadIdMark } from '../follow-up.ts'
 import type { NewMessage, QueuedMail } from '../messages.ts'
-import { leadColumns, leadRecordColumns, leadValueSql, toLead, type LeadRow } from '../postgres/postgres-rows.ts'
-import { leadColumnNames, leadColumnValues, type NewLead, type SaveLeadResult } from './leads.ts'
+import {
+  leadColumns,
+  leadRecordColumns,
+  leadValueSql,
+  toIso,
+  toLead,
+  toNumber,
+  type LeadRow,
+} from '../postgres/postgres-rows.ts'
+import {
+  leadColumnNames,
+  leadColumnValues,
+  storedLeadOf,
+  type LeadAdded,
+  type NewLead,
+  type SaveLeadResult,
+} from './leads.ts'
 
 /** One registration to save. */
 export type PostgresSave = {
@@ -17,6 +32,21 @@ export type PostgresSave = {
   assignment: NewAssignment | undefined
 }
 type Pending = PostgresSave & { resolve: (result: SaveLeadResult) => void; reject: (error: unknown) => void }
+
+/** What a save's new_lead returns: what the statements after it use, and what the database adds to the lead. */
+export const newLeadReturning = 'id, submission_id, created_at, first_registered_at'
+
+/** The columns of a new lead that a save answers with. */
+export type AddedRow = Pick<LeadRow, 'id' | 'submission_id' | 'first_registered_at'>
+
+/** What the database added to a lead, from its save's answer. */
+export function addedOf(row: AddedRow): LeadAdded {
+  return {
+    id: toNumber(row.id),
+    submissionId: row.submission_id,
+    firstRegisteredAt: row.first_registered_at === null ? null : toIso(row.first_registered_at),
+  }
+}
 
 /**
  * The batch's statement: $1 the leads (i, then leadColumnNames), $2 their messages (i, kind, recipient, content), $3
@@ -30,7 +60,7 @@ const batchSql = `WITH x AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS x (i
     SELECT ${leadColumnNames.map((name) => leadValueSql(name, name)).join(', ')}
     FROM x ORDER BY i
     ON CONFLICT (submission_id) DO NOTHING
-    RETURNING ${leadColumns}
+    RETURNING ${newLeadReturning}
   ), keyed AS (
     SELECT x.i, new_lead.id, new_lead.created_at FROM new_lead JOIN x ON x.submission_id::uuid = new_lead.submission_id
   ), new_mail AS (
@@ -59,10 +89,8 @@ const batchSql = `WITH x AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS x (i
     INSERT INTO public.outbox (lead_id, kind, recipient, mail, next_attempt_at, created_at)
     SELECT lead_id, 'assignment', recipient, replace(content::text, $5, lead_id::text)::jsonb, created_at, created_at FROM chosen WHERE content IS NOT NULL
   )
-  SELECT x.i, ${leadColumns
-    .split(', ')
-    .map((c) => `new_lead.${c}`)
-    .join(', ')} FROM new_lead JOIN x ON x.submission_id::uuid = new_lead.submission_id`
+  SELECT x.i, new_lead.id, new_lead.submission_id, new_lead.first_registered_at
+  FROM new_lead JOIN x ON x.submission_id::uuid = new_lead.submission_id`
 
 /** The batch's parameters ($1 to $5 of batchSql). */
 function batchParams(saves: readonly PostgresSave[]): unknown[] {
@@ -94,8 +122,9 @@ function batchParams(saves: readonly PostgresSave[]): unknown[] {
 
 /** Saves a batch in one statement; the leads it did not create (their submission id was stored already) read back. */
 async function saveBatch(db: SqlQueryable, defaultLaunch: string, saves: readonly PostgresSave[]) {
-  const { rows } = await db.query(batchSql, batchParams(saves))
-  const created = new Map((rows as Array<LeadRow & { i: number }>).map((row) => [row.i, row]))
+  // Named (sql-queryable.ts): PostgreSQL parses and plans it once a connection, not once a batch.
+  const { rows } = await queryNamed(db, 'save_leads', batchSql, batchParams(saves))
+  const created = new Map((rows as Array<AddedRow & { i: number }>).map((row) => [row.i, row]))
   const repeated = saves.filter((_, i) => !created.has(i)).map((save) => save.lead.submissionId)
   // A conflicting insert waited for the other transaction to commit, so the stored lead is visible now.
   const stored =
@@ -106,7 +135,8 @@ async function saveBatch(db: SqlQueryable, defaultLaunch: string, saves: readonl
   const bySubmission = new Map(stored.map((row) => [row.submission_id.toLowerCase(), row]))
   return saves.map((save, i): SaveLeadResult => {
     const row = created.get(i)
-    if (row) return { created: true, lead: toLead(row, defaultLaunch) }
+    // The new row holds what was sent: only what the database added comes back (no parsing of the whole row).
+    if (row) return { created: true, lead: storedLeadOf(save.lead, addedOf(row), defaultLaunch) }
     const existing = bySubmission.get(save.lead.submissionId.toLowerCase())
     if (!existing) throw new Error(`Lead ${save.lead.submissionId} conflicted but cannot be read back.`)
     return { created: false, lead: toLead(existing, defaultLaunch) }

@@ -1,5 +1,6 @@
 // Reading leads and recording a withdrawal on PostgreSQL (leads.ts: LeadsStore).
-import type { SqlQueryable } from '../sql-queryable.ts'
+import { queryNamed, type SqlQueryable } from '../sql-queryable.ts'
+import { createGroupRead } from '../postgres/postgres-group-read.ts'
 import {
   emailKey,
   launchCondition,
@@ -11,9 +12,21 @@ import {
 } from '../postgres/postgres-rows.ts'
 import { countsByLaunch, type LeadsStore } from './leads.ts'
 
+/**
+ * Which of the addresses (trimmed, lower case) a withdrawn lead has: each probed in the partial index
+ * leads_withdrawn_email, however many leads withdrew (a join with the list may hash every withdrawn lead instead).
+ */
+const withdrawnSql = `SELECT DISTINCT ${emailKey('l')} AS address FROM public.leads l
+  WHERE l.withdrawn_at IS NOT NULL AND ${emailKey('l')} = ANY($1::text[])`
+
 /** LeadsStore on a PostgreSQL lead database. */
 export function createPostgresLeads(db: SqlQueryable, defaultLaunch: string): LeadsStore {
   const toStored = (row: LeadRow) => toLead(row, defaultLaunch)
+  // Asked for every registration: the addresses asked together are one statement (postgres-group-read.ts).
+  const isWithdrawn = createGroupRead(async (addresses) => {
+    const { rows } = await queryNamed(db, 'leads_withdrawn_addresses', withdrawnSql, [addresses])
+    return (rows as Array<{ address: string }>).map((row) => row.address)
+  })
   return {
     async withdrawLead(submissionId, now) {
       const at = now.toISOString()
@@ -25,13 +38,7 @@ export function createPostgresLeads(db: SqlQueryable, defaultLaunch: string): Le
       const row = rows[0] as { id: string | number; withdrawn_at: Date | string; fresh: boolean } | undefined
       return row ? { leadId: toNumber(row.id), withdrawnAt: toIso(row.withdrawn_at), already: !row.fresh } : undefined
     },
-    async isAddressWithdrawn(email) {
-      const { rows } = await db.query(
-        `SELECT 1 FROM public.leads l WHERE withdrawn_at IS NOT NULL AND ${emailKey('l')} = $1 LIMIT 1`,
-        [email.trim().toLowerCase()],
-      )
-      return rows.length > 0
-    },
+    isAddressWithdrawn: (email) => isWithdrawn(email.trim().toLowerCase()),
     async findLead(submissionId) {
       const { rows } = await db.query(`SELECT ${leadColumns} FROM public.leads WHERE submission_id::text = $1`, [
         submissionId.toLowerCase(),
