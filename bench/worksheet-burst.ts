@@ -32,6 +32,8 @@ export type WorksheetBurst = {
   p50Ms: number
   p99Ms: number
   maxMs: number
+  /** CPU time of this process (server, store and the clients' fetch) per worksheet, in ms. */
+  cpuMsPerWorksheet: number
 }
 
 const secret = 'bench-links-secret-0123456789'
@@ -129,6 +131,7 @@ async function burst(parts: BurstParts): Promise<WorksheetBurst> {
   let next = 0
   let failed = 0
   const started = performance.now()
+  const cpuBefore = process.cpuUsage()
   const client = async () => {
     while (next < count) {
       const n = next++
@@ -146,6 +149,7 @@ async function burst(parts: BurstParts): Promise<WorksheetBurst> {
   }
   await Promise.all(Array.from({ length: connections }, client))
   const seconds = (performance.now() - started) / 1000
+  const cpu = process.cpuUsage(cpuBefore)
   if (failed > 0) throw new Error(`${failed} of ${count} worksheets were not answered 303.`)
   const stored = await release.listWorksheets(slug)
   const numbers = new Set(stored.map((w) => w.number))
@@ -163,5 +167,6 @@ async function burst(parts: BurstParts): Promise<WorksheetBurst> {
     p50Ms: at(0.5),
     p99Ms: at(0.99),
     maxMs: at(1),
+    cpuMsPerWorksheet: Math.round(((cpu.user + cpu.system) / 1000 / count) * 100) / 100,
   }
 }
