@@ -9,7 +9,7 @@ import { wallClockInstant } from '../schema/phase-schedule.ts'
 import { createApp } from '../src/server/app.ts'
 import { worksheetUrl } from '../src/server/delivery/document-links.ts'
 import { launchSiteOf } from '../src/server/site/launch-site.ts'
-import { openSqliteRelease } from '../src/server/store/sqlite/sqlite-release.ts'
+import type { ReleaseStore } from '../src/server/store/release.ts'
 import { openSqliteStore } from '../src/server/store/sqlite/sqlite-store.ts'
 import { newLead } from '../tests/server/support/fixtures.ts'
 
@@ -52,8 +52,10 @@ export async function runWorksheetBurst(count = 1000, connections = 50): Promise
   const dir = mkdtempSync(path.join(tmpdir(), 'vip-worksheet-burst-'))
   const file = path.join(dir, 'leads.sqlite')
   const config = benchConfig()
-  const leads = openSqliteStore(file, { defaultLaunch: config.launch.slug })
-  const release = openSqliteRelease(file)
+  // As the Node server opens it (node-store.ts): registrations on the writer thread, the release on the store's own
+  // connection.
+  const leads = openSqliteStore(file, { defaultLaunch: config.launch.slug, writerThread: true })
+  const release = leads.release
   const now = new Date(wallClockInstant('2026-03-14T11:00', 'America/Toronto')!)
   const base = 'http://127.0.0.1/functions/v1/send-contact-email'
   const links = { secret, baseUrl: base }
@@ -76,7 +78,6 @@ export async function runWorksheetBurst(count = 1000, connections = 50): Promise
     return await burst({ count, connections, port, leads, release, links, slug: config.launch.slug })
   } finally {
     await new Promise((resolve) => server.close(resolve))
-    release.close()
     await leads.close()
     rmSync(dir, { recursive: true, force: true })
   }
@@ -87,7 +88,7 @@ type BurstParts = {
   connections: number
   port: number
   leads: ReturnType<typeof openSqliteStore>
-  release: ReturnType<typeof openSqliteRelease>
+  release: ReleaseStore
   links: { secret: string; baseUrl: string }
   slug: string
 }
