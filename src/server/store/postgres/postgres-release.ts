@@ -1,8 +1,10 @@
 // The PostgreSQL store's release (release.ts), as sqlite/sqlite-release.ts, on the tables of
-// supabase/migrations/20260120000000_release.sql. Each write is one statement, so one transaction: an allocation
-// changes the lot only while it is still available, and a second one at the same moment (another server) waits for
-// the first's row lock, then finds the lot allocated and changes nothing.
+// supabase/migrations/20260120000000_release.sql. Each write is one statement, so one transaction (the worksheets
+// arriving together: one for the group, postgres-worksheet-saves.ts): an allocation changes the lot only while it is
+// still available, and a second one at the same moment (another server) waits for the first's row lock, then finds
+// the lot allocated and changes nothing.
 import type { SqlQueryable } from '../sql-queryable.ts'
+import { createPostgresWorksheetSaves } from './postgres-worksheet-saves.ts'
 import {
   compareLots,
   firstRealtorStatement,
@@ -15,7 +17,6 @@ import {
   type LotRow,
   type RealtorClient,
   type ReleaseStore,
-  type StoredWorksheet,
   type WorksheetMessage,
   type WorksheetRow,
 } from '../release.ts'
@@ -119,7 +120,7 @@ export function createPostgresRelease(db: SqlQueryable): ReleaseStore {
       )
       return rows.length === 1
     },
-    saveWorksheet: (worksheet, compose) => saveWorksheet(db, worksheet, compose),
+    saveWorksheet: createPostgresWorksheetSaves(db),
     listWorksheets: (launch, realtorLeadId) =>
       realtorLeadId === undefined
         ? worksheets('launch = $1', [launch])
@@ -155,58 +156,4 @@ export function createPostgresRelease(db: SqlQueryable): ReleaseStore {
       return rows.length
     },
   }
-}
-
-/**
- * Two statements: the launch's next number and the row's id (under the counter's row lock, so two servers never take
- * one number), then the worksheet with its messages, which need both. A failed second statement leaves a gap in the
- * numbers, never a worksheet without its messages.
- */
-async function saveWorksheet(
-  db: SqlQueryable,
-  worksheet: Parameters<ReleaseStore['saveWorksheet']>[0],
-  compose: Parameters<ReleaseStore['saveWorksheet']>[1],
-): Promise<StoredWorksheet> {
-  const { rows } = await db.query(
-    `INSERT INTO public.worksheet_numbers (launch, last) VALUES ($1, 1)
-     ON CONFLICT (launch) DO UPDATE SET last = public.worksheet_numbers.last + 1
-     RETURNING last, nextval(pg_get_serial_sequence('public.worksheets', 'id')) AS id`,
-    [worksheet.launch],
-  )
-  const { last, id } = rows[0] as { last: string; id: string }
-  const stored: StoredWorksheet = {
-    ...worksheet,
-    id: Number(id),
-    number: Number(last),
-    outcome: 'received',
-    allocatedLot: null,
-    allocatedModel: null,
-    reason: null,
-    decidedAt: null,
-    decidedBy: null,
-  }
-  await db.query(
-    `WITH saved AS (
-       INSERT INTO public.worksheets (id, launch, number, realtor_lead_id, realtor_email, client_name, client_email,
-         client_phone, choices, deposit_accepted, notes, received_at)
-       OVERRIDING SYSTEM VALUE VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11, $12)
-       RETURNING id, realtor_lead_id
-     ) ${queueFrom('saved', '$13', '$12')}`,
-    [
-      stored.id,
-      stored.launch,
-      stored.number,
-      stored.realtorLeadId,
-      stored.realtorEmail,
-      stored.clientName,
-      stored.clientEmail,
-      stored.clientPhone,
-      JSON.stringify(stored.choices),
-      stored.depositAccepted,
-      stored.notes,
-      stored.receivedAt,
-      messagesJson(stored.id, compose(stored)),
-    ],
-  )
-  return stored
 }
