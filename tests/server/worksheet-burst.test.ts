@@ -11,19 +11,27 @@ import { backendsOf, type Backend } from './support/backends.ts'
 import { defaultLaunch, newLead } from './support/fixtures.ts'
 
 // A burst of one launch's worksheets (issue 45) at the store, as the worksheet page hands them over when 200 realtors
-// send at once, registrations arriving among them: the store groups them into shared commits (SQLite: the lead store's
-// connection, with the registrations on the writer thread as the Node server opens it; PostgreSQL: a pool of 10), and
-// each must still be stored once, numbered 1 to 200 with no gap, its own confirmations and CRM call queued once.
+// send at once, registrations arriving among them: the store groups them into shared commits (SQLite: on the writer
+// thread with the registrations, as the Node server opens the store, or on the store's own connection; PostgreSQL: a
+// pool of 10), and each must still be stored once, numbered 1 to 200 with no gap, its own confirmations and CRM call
+// queued once.
 
 type Stores = { leads: LeadStore; release: ReleaseStore }
-const backends = backendsOf<[], Stores>({
-  sqlite: (file) => {
-    const leads = openSqliteStore(file, { defaultLaunch, writerThread: true })
-    return { leads, release: leads.release }
-  },
-  postgres: (db) => ({ leads: createPostgresStore(db, { defaultLaunch }), release: createPostgresRelease(db) }),
-  tables: ['outbox', 'leads', 'lots', 'worksheets', 'worksheet_numbers'],
-})
+const storesOf = (writerThread: boolean) =>
+  backendsOf<[], Stores>({
+    sqlite: (file) => {
+      const leads = openSqliteStore(file, { defaultLaunch, writerThread })
+      return { leads, release: leads.release }
+    },
+    postgres: (db) => ({ leads: createPostgresStore(db, { defaultLaunch }), release: createPostgresRelease(db) }),
+    tables: ['outbox', 'leads', 'lots', 'worksheets', 'worksheet_numbers'],
+  })
+const [withWriter, postgres] = storesOf(true)
+const backends = [
+  { name: 'SQLite, the writer thread', backend: withWriter! },
+  { name: "SQLite, the store's connection", backend: storesOf(false)[0]! },
+  { name: postgres!.name, backend: postgres! },
+]
 
 let ids = 0
 const context: ReceivedContext = {
@@ -54,7 +62,7 @@ async function queuedOf(backend: Backend<[], Stores>): Promise<Queued[]> {
   }
 }
 
-describe.each(backends)('a burst of worksheets on $name', (backend) => {
+describe.each(backends)('a burst of worksheets on $name', ({ backend }) => {
   let stores: Stores
 
   beforeAll(async () => {

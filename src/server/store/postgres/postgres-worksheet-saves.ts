@@ -4,12 +4,13 @@
 // launch in arrival order, and its messages are queued with it. A counter row locked once a group, not once a
 // worksheet, is what lets a burst of one launch's worksheets go faster than one commit after another.
 //
-// The messages need the worksheet's id and number, which only the statement knows: they are composed with two marks in
-// their place, random numbers of this process no one can type, and the statement writes the id and number over them.
+// The messages need the worksheet's id and number, which only the statement knows: they are composed over two marks
+// (worksheet-marks.ts), and the statement writes the id and number over them.
 // A group whose statement fails is saved again one worksheet at a time, in arrival order, so one bad worksheet fails
 // alone; a failed statement changes nothing, so it takes no number either.
 import type { SqlQueryable } from '../sql-queryable.ts'
 import { worksheetRecipient, type ReleaseStore, type StoredWorksheet, type WorksheetMessage } from '../release.ts'
+import { storedWorksheetOf, worksheetMarks as marks } from '../worksheet-marks.ts'
 
 type Save = Parameters<ReleaseStore['saveWorksheet']>
 type Pending = {
@@ -18,23 +19,6 @@ type Pending = {
   resolve(stored: StoredWorksheet): void
   reject(error: unknown): void
 }
-
-/** A random whole number of `digits` digits (safe as a JavaScript number up to 15). */
-function randomMark(digits: number): number {
-  const [value] = crypto.getRandomValues(new BigUint64Array(1))
-  const low = 10n ** BigInt(digits - 1)
-  return Number(low + (value! % (9n * low)))
-}
-
-/** The marks of this process: neither is part of the other, so each is written over alone. */
-function marksOf(): { id: number; number: number } {
-  for (;;) {
-    const id = randomMark(15)
-    const number = randomMark(14)
-    if (!String(id).includes(String(number))) return { id, number }
-  }
-}
-const marks = marksOf()
 
 /** The most worksheets one group takes. */
 const maxGroup = 200
@@ -73,20 +57,6 @@ WITH x AS (
   FROM jsonb_to_recordset($4::jsonb) AS m (i int, kind text, recipient text, content jsonb) JOIN keyed k ON k.i = m.i
 )
 SELECT i, id, number FROM keyed`
-
-/** The worksheet as stored, with its id and number. */
-function storedOf(worksheet: Save[0], given: { id: number; number: number }): StoredWorksheet {
-  return {
-    ...worksheet,
-    ...given,
-    outcome: 'received',
-    allocatedLot: null,
-    allocatedModel: null,
-    reason: null,
-    decidedAt: null,
-    decidedBy: null,
-  }
-}
 
 /** The group statement's parameters: the rows, the marks, and the messages composed over the marks. */
 function groupParams(saves: ReadonlyArray<{ worksheet: Save[0]; messages: WorksheetMessage[] }>): string[] {
@@ -127,7 +97,7 @@ async function store(db: SqlQueryable, saves: readonly Composed[]): Promise<void
   )
   saves.forEach((save, i) => {
     const got = given.get(i)
-    if (got) save.pending.resolve(storedOf(save.worksheet, got))
+    if (got) save.pending.resolve(storedWorksheetOf(save.worksheet, got))
     else save.pending.reject(new Error('A worksheet of the group was not stored.'))
   })
 }
@@ -137,7 +107,7 @@ async function saveGroup(db: SqlQueryable, group: Pending[]): Promise<void> {
   const saves: Composed[] = []
   for (const pending of group) {
     try {
-      const messages = pending.compose(storedOf(pending.worksheet, marks))
+      const messages = pending.compose(storedWorksheetOf(pending.worksheet))
       saves.push({ pending, worksheet: pending.worksheet, messages })
     } catch (error) {
       pending.reject(error)
@@ -157,8 +127,7 @@ async function saveGroup(db: SqlQueryable, group: Pending[]): Promise<void> {
 
 /**
  * The worksheet saves of a PostgreSQL database: `save` answers once the group holding the worksheet is committed.
- * `compose` must write the worksheet's id and number as their digits (String(n), JSON), as receivedMessages does: the
- * statement writes the real ones over marks.
+ * `compose` writes the id and number as their digits (worksheet-marks.ts).
  */
 export function createPostgresWorksheetSaves(db: SqlQueryable): ReleaseStore['saveWorksheet'] {
   let queue: Pending[] = []

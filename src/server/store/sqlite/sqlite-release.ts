@@ -17,12 +17,15 @@ import {
   type AllocationResult,
   type ImportCounts,
   type LotInput,
+  type NewWorksheet,
   type RealtorClient,
   type ReleaseStore,
   type StoredWorksheet,
   type WorksheetMessage,
 } from '../release.ts'
+import { storedWorksheetOf } from '../worksheet-marks.ts'
 import { createSqliteGroupCommit, type SqliteGroupCommit } from './sqlite-group-commit.ts'
+import type { SqliteWriter } from './sqlite-writer.ts'
 import { applyReleaseSchema } from './sqlite-release-schema.ts'
 
 /** A synchronous SQLite call as the contract's promise: its value, or its error as a rejection. */
@@ -69,9 +72,13 @@ export function hasReleaseTables(db: Database.Database): boolean {
 
 /**
  * The ReleaseStore on an open connection whose release tables exist (applyReleaseSchema), writing through `commits`,
- * the connection's group commit.
+ * the connection's group commit; its worksheets on `writer`, the lead store's writer thread, when there is one.
  */
-export function createSqliteRelease(db: Database.Database, commits: SqliteGroupCommit): ReleaseStore {
+export function createSqliteRelease(
+  db: Database.Database,
+  commits: SqliteGroupCommit,
+  writer?: SqliteWriter,
+): ReleaseStore {
   const queue = queueMessages(db)
   const importLots = importLotsIn(db)
   const save = saveWorksheetIn(db, queue)
@@ -105,7 +112,13 @@ export function createSqliteRelease(db: Database.Database, commits: SqliteGroupC
           changeLot.run(change.price ?? null, change.status ?? null, at, launch, lot, change.status ?? null).changes ===
           1,
       ),
-    saveWorksheet: (worksheet, compose) => commits.run(() => save(worksheet, compose)),
+    saveWorksheet: (worksheet, compose) =>
+      writer
+        ? // Composed over the marks (worksheet-marks.ts): the writer thread numbers it and writes them over.
+          Promise.resolve()
+            .then(() => writer.saveWorksheet(worksheet, compose(storedWorksheetOf(worksheet))))
+            .then(worksheetOf)
+        : commits.run(() => save(worksheet, compose)),
     listWorksheets: (launch, realtorLeadId) =>
       settle(() => {
         const rows = worksheetsOf.all(launch).map(worksheetOf)
@@ -176,29 +189,37 @@ function importLotsIn(db: Database.Database) {
   }
 }
 
+/** A worksheet's statements, on this connection or the writer thread's (sqlite-writer.ts). */
+export const worksheetStatements = {
+  next: 'SELECT coalesce(max(number), 0) + 1 AS next FROM worksheets WHERE launch = ?',
+  insert: `INSERT INTO worksheets (launch, number, realtor_lead_id, realtor_email, client_name, client_email, client_phone,
+       choices, deposit_accepted, notes, received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+  queue: 'INSERT INTO outbox (lead_id, kind, recipient, mail, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+}
+
+/** The insert's values but the number (the second): the launch first, as the number's statement takes it. */
+export function worksheetValues(worksheet: NewWorksheet): [string, ...Array<string | number>] {
+  return [
+    worksheet.launch,
+    worksheet.realtorLeadId,
+    worksheet.realtorEmail,
+    worksheet.clientName,
+    worksheet.clientEmail,
+    worksheet.clientPhone,
+    JSON.stringify(worksheet.choices),
+    worksheet.depositAccepted ? 1 : 0,
+    worksheet.notes,
+    worksheet.receivedAt,
+  ]
+}
+
 /** The worksheet's transaction (a savepoint of the group's): the launch's next number, the row, its messages. */
 function saveWorksheetIn(db: Database.Database, queue: Queue) {
-  const next = db.prepare<[string], { next: number }>(
-    'SELECT coalesce(max(number), 0) + 1 AS next FROM worksheets WHERE launch = ?',
-  )
-  const insert = db.prepare<unknown[], WorksheetRow>(
-    `INSERT INTO worksheets (launch, number, realtor_lead_id, realtor_email, client_name, client_email, client_phone,
-       choices, deposit_accepted, notes, received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
-  )
+  const next = db.prepare<[string], { next: number }>(worksheetStatements.next)
+  const insert = db.prepare<unknown[], WorksheetRow>(worksheetStatements.insert)
   return (...[worksheet, compose]: Parameters<ReleaseStore['saveWorksheet']>): StoredWorksheet => {
-    const row = insert.get(
-      worksheet.launch,
-      next.get(worksheet.launch)!.next,
-      worksheet.realtorLeadId,
-      worksheet.realtorEmail,
-      worksheet.clientName,
-      worksheet.clientEmail,
-      worksheet.clientPhone,
-      JSON.stringify(worksheet.choices),
-      worksheet.depositAccepted ? 1 : 0,
-      worksheet.notes,
-      worksheet.receivedAt,
-    )!
+    const [launch, ...rest] = worksheetValues(worksheet)
+    const row = insert.get(launch, next.get(launch)!.next, ...rest)!
     const stored = worksheetOf(row)
     queue(stored, compose(stored), worksheet.receivedAt)
     return stored
@@ -251,9 +272,7 @@ function decideIn(db: Database.Database, queue: Queue) {
 
 /** Queues a worksheet's messages on its realtor's lead (the caller's transaction). */
 function queueMessages(db: Database.Database): Queue {
-  const insert = db.prepare(
-    'INSERT INTO outbox (lead_id, kind, recipient, mail, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-  )
+  const insert = db.prepare(worksheetStatements.queue)
   return (worksheet, messages, at) => {
     for (const message of messages) {
       const content = JSON.stringify(message.kind === 'webhook' ? message.webhook : message.mail)

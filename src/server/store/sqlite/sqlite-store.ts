@@ -90,7 +90,7 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions): Sqli
   const ctx = createSqliteContext(db, options.defaultLaunch, readonly)
   const writer = options.writerThread && !readonly ? openSqliteWriter(file) : undefined
   // A read-only store may open a file from before the release's tables.
-  const release = readonly && !hasReleaseTables(db) ? emptyRelease() : createSqliteRelease(db, ctx.commits)
+  const release = readonly && !hasReleaseTables(db) ? emptyRelease() : createSqliteRelease(db, ctx.commits, writer)
   return {
     ...createSqliteSaveLead(ctx, writer),
     ...createSqliteLeads(ctx),
