@@ -17,7 +17,6 @@ import {
   type AllocationResult,
   type ImportCounts,
   type LotInput,
-  type NewWorksheet,
   type RealtorClient,
   type ReleaseStore,
   type StoredWorksheet,
@@ -26,6 +25,7 @@ import {
 import { storedWorksheetOf } from '../worksheet-marks.ts'
 import { createSqliteGroupCommit, type SqliteGroupCommit } from './sqlite-group-commit.ts'
 import type { SqliteWriter } from './sqlite-writer.ts'
+import { worksheetStatements, worksheetValues } from './sqlite-worksheet-rows.ts'
 import { applyReleaseSchema } from './sqlite-release-schema.ts'
 
 /** A synchronous SQLite call as the contract's promise: its value, or its error as a rejection. */
@@ -187,30 +187,6 @@ function importLotsIn(db: Database.Database) {
     }
     return counts
   }
-}
-
-/** A worksheet's statements, on this connection or the writer thread's (sqlite-writer.ts). */
-export const worksheetStatements = {
-  next: 'SELECT coalesce(max(number), 0) + 1 AS next FROM worksheets WHERE launch = ?',
-  insert: `INSERT INTO worksheets (launch, number, realtor_lead_id, realtor_email, client_name, client_email, client_phone,
-       choices, deposit_accepted, notes, received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
-  queue: 'INSERT INTO outbox (lead_id, kind, recipient, mail, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-}
-
-/** The insert's values but the number (the second): the launch first, as the number's statement takes it. */
-export function worksheetValues(worksheet: NewWorksheet): [string, ...Array<string | number>] {
-  return [
-    worksheet.launch,
-    worksheet.realtorLeadId,
-    worksheet.realtorEmail,
-    worksheet.clientName,
-    worksheet.clientEmail,
-    worksheet.clientPhone,
-    JSON.stringify(worksheet.choices),
-    worksheet.depositAccepted ? 1 : 0,
-    worksheet.notes,
-    worksheet.receivedAt,
-  ]
 }
 
 /** The worksheet's transaction (a savepoint of the group's): the launch's next number, the row, its messages. */

@@ -6,7 +6,7 @@ import type { NewWorksheet, WorksheetMessage, WorksheetRow } from '../release.ts
 import { worksheetRecipient } from '../release.ts'
 import { worksheetMarks } from '../worksheet-marks.ts'
 import { saveStatements, type LeadRow } from './sqlite-rows.ts'
-import { worksheetStatements, worksheetValues } from './sqlite-release.ts'
+import { worksheetStatements, worksheetValues } from './sqlite-worksheet-rows.ts'
 
 /**
  * The SQLite store's registrations and worksheets written on a worker thread: the request thread hands each save over
