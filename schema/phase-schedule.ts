@@ -12,18 +12,30 @@ export type PhaseSchedule = { names: string[]; startsAt: Array<number | undefine
 
 const wallClock = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/
 
+// A zone's formatter, made once: making one costs far more than using it, and every request reads the phase in force.
+const zoneFormats = new Map<string, Intl.DateTimeFormat>()
+
+function zoneFormat(timeZone: string): Intl.DateTimeFormat {
+  let format = zoneFormats.get(timeZone)
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    })
+    zoneFormats.set(timeZone, format)
+  }
+  return format
+}
+
 /** The offset (ms) of `timeZone` from UTC at `instant`. */
 function offsetAt(instant: number, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  }).formatToParts(new Date(instant))
+  const parts = zoneFormat(timeZone).formatToParts(new Date(instant))
   const get = (type: string) => Number(parts.find((part) => part.type === type)?.value)
   const asUtc = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'))
   return asUtc - Math.floor(instant / 1000) * 1000

@@ -6,6 +6,7 @@ import type { Context, Hono, MiddlewareHandler } from 'hono'
 import type { PageConfig } from '../../schema/page-config.ts'
 import type { StudioLeadsAccess } from './leads-page/viewers.ts'
 import type { LaunchPublisher } from './site/launch-publisher.ts'
+import type { ReleaseStore } from './store/release.ts'
 import type { SignInCounts } from './store/sign-in-counts.ts'
 import type { SqlQueryable } from './store/sql-queryable.ts'
 import type { VersionManifest } from './site/launch-version.ts'
@@ -89,6 +90,8 @@ export type StudioHost = {
   publisher: LaunchPublisher
   /** The sign-in limits' counts in the server's store (the leads page's too). */
   signInCounts: SignInCounts
+  /** The server's release store (inventory, worksheets): the allocation board writes through the server's writer. */
+  release: ReleaseStore
   /** Sends a plain-text message through the configured SMTP server; absent without SMTP_URL. */
   sendMail?: ((mail: { to: string; subject: string; text: string }) => Promise<void>) | undefined
   /** NOTIFY_TIME_ZONE: where a launch's phase start times are read when its config names no time zone. */

@@ -14,6 +14,8 @@ import {
 import { createPostgresStore, type SqlQueryable } from './store/postgres/postgres-store.ts'
 import { withNamedStatements } from './store/postgres/postgres-named.ts'
 import { ensurePrivateDir, readOrCreateSecret, tightenPrivateTree } from './store/private-files.ts'
+import { createPostgresRelease } from './store/postgres/postgres-release.ts'
+import type { ReleaseStore } from './store/release.ts'
 import { openSqliteStore } from './store/sqlite/sqlite-store.ts'
 import type { LeadStore } from './store/store.ts'
 
@@ -47,6 +49,11 @@ export type DailyJob = { stop(): void }
 
 export type NodeStore = {
   store: LeadStore
+  /**
+   * The inventory and worksheets beside the leads (the worksheet page, the page's "left" counts, the allocation board):
+   * on SQLite on the lead store's connection, writing through its writer; on PostgreSQL in the same pool.
+   */
+  release: ReleaseStore
   /**
    * The PostgreSQL pool every part on the database shares (the studio and the leads page's sessions may take it);
    * absent on SQLite.
@@ -111,6 +118,7 @@ export async function openNodeStore(options: NodeStoreOptions): Promise<NodeStor
     })
     return {
       store,
+      release: store.release,
       database: undefined,
       claim: undefined,
       where: `SQLite, ${path.join(dataDir, 'leads.sqlite')}`,
@@ -191,6 +199,7 @@ async function openPostgres(options: NodeStoreOptions & { databaseUrl: string })
   const today = () => new Date().toISOString().slice(0, 10)
   return {
     store,
+    release: createPostgresRelease(pool),
     database: pool,
     where,
     rateLimiter: createPostgresRateLimiter(pool, options.rateLimitPerMinute),

@@ -4,7 +4,6 @@ import type { NodeServerConfig } from './env.ts'
 import type { NodeServerOptions, RunningServer, ServedLaunch } from './node-options.ts'
 import { openNodeStore, StartupError } from './node-store.ts'
 import { addLeftCountsRoute } from './release/left-counts.ts'
-import { openReleaseStore } from './store/open-release.ts'
 import { createForwardedAddress } from './registration/forwarded-address.ts'
 import { alertBrokenLaunches } from './site/broken-launch.ts'
 import { healthHandler } from './site/health.ts'
@@ -73,14 +72,10 @@ export async function startNodeServer(
   })
   const webhook = mail.webhook !== undefined
   const suppressionKeyOf = erasure.keyOf
-  const { store, rateLimiter } = opened
-  // The inventory and worksheets beside the leads: the realtors' worksheet page and the page's "left" counts.
-  const release = openReleaseStore({ dataDir, pool: opened.database })
+  // The inventory and worksheets beside the leads: the realtors' worksheet page, the page's "left" counts, the studio.
+  const { store, rateLimiter, release } = opened
   const functionDeps = { settings, clock, store, rateLimiter, delivery, links, clientAddress, webhook, visits }
-  const live = createLiveLaunches(
-    initial,
-    createFunctionMaker({ ...functionDeps, suppressionKeyOf, release: release.store }),
-  )
+  const live = createLiveLaunches(initial, createFunctionMaker({ ...functionDeps, suppressionKeyOf, release }))
   alertBrokenLaunches(alerts, initial)
   const port = { now: settings.port }
   const localUrlOf = (launch: Pick<LiveLaunch, 'slug' | 'isDefault'>) =>
@@ -94,7 +89,7 @@ export async function startNodeServer(
   mountSiteHeaders(site, pick)
   site.get('/healthz', healthHandler(store, undefined, launchHealthOf(live)))
   // What is left of each launch's inventory, for its home types section (release/left-counts.ts).
-  addLeftCountsRoute(site, { release: release.store, launchOf: async (c) => (await pick(c)).launch.slug })
+  addLeftCountsRoute(site, { release, launchOf: async (c) => (await pick(c)).launch.slug })
   mountFunction(site, pick)
   const leadsDeps: NodeLeadsDeps = {
     ...where,
@@ -105,13 +100,13 @@ export async function startNodeServer(
     webhook,
     suppressionKeyOf,
     clientAddress,
-    worksheets: release.store,
+    worksheets: release,
   }
   const leadsPage = mountNodeLeadsPage(site, leadsDeps, studio)
   const scheduled = createNodeScheduledMail(leadsDeps)
   mountLaunchFiles(site, { pick, visits, clientAddress, supabaseUrl: settings.supabaseUrl })
 
-  const parts = { retention, scheduled, publishing, mail, leadsPage, studio, release, visits, opened }
+  const parts = { retention, scheduled, publishing, mail, leadsPage, studio, visits, opened }
   const server = await listenSite(site, { settings, launches, options, parts })
   startParts(parts, settings)
   port.now = portOf(server, settings)

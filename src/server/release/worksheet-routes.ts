@@ -126,13 +126,17 @@ async function realtorOf(c: Context, deps: WorksheetRouteDeps): Promise<Found | 
 
 /** The launch's time in its zone and language. */
 function timeOf(launch: WorksheetLaunch): (at: string | number) => string {
-  const format = new Intl.DateTimeFormat(launch.lang, {
-    timeZone: launch.timeZone,
-    dateStyle: 'long',
-    timeStyle: 'short',
-  })
-  return (at) => format.format(new Date(at))
+  let format = timeFormats.get(launch)
+  if (!format) {
+    format = new Intl.DateTimeFormat(launch.lang, { timeZone: launch.timeZone, dateStyle: 'long', timeStyle: 'short' })
+    timeFormats.set(launch, format)
+  }
+  const made = format
+  return (at) => made.format(new Date(at))
 }
+
+// Each launch's formatter, made once (a launch swapped live is a new object, with a formatter of its own).
+const timeFormats = new WeakMap<WorksheetLaunch, Intl.DateTimeFormat>()
 
 type PageParts = { values?: WorksheetValues; errors?: WorksheetErrors; notice?: string; sent?: number }
 

@@ -27,7 +27,6 @@ export type NodeParts = {
   mail: NodeMail
   leadsPage: MountedLeadsPage | undefined
   studio: StudioMount | undefined
-  release: { close(): void }
   visits: VisitCounter
   opened: NodeStore
 }
@@ -40,7 +39,6 @@ async function closeUnstarted(parts: NodeParts): Promise<void> {
   await parts.mail.alerts.stop()
   parts.leadsPage?.close()
   parts.studio?.close()
-  parts.release.close()
   await parts.visits.close()
   await parts.opened.close()
 }
@@ -107,7 +105,6 @@ async function closeStarted(parts: NodeParts, server: Server): Promise<void> {
   await parts.mail.mailer.close?.()
   parts.leadsPage?.close()
   parts.studio?.close()
-  parts.release.close()
   await parts.visits.close()
   await parts.opened.close()
 }

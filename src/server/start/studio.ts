@@ -59,6 +59,7 @@ export async function mountStudio(site: Hono, deps: NodeStudioDeps): Promise<Stu
     pool: deps.opened.database,
     publisher: deps.publishing,
     signInCounts: deps.opened.store,
+    release: deps.opened.release,
     timeZone: settings.timeZone,
     clock,
     launchHosts: () => launchHostsOf(deps.live),

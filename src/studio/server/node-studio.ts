@@ -7,7 +7,6 @@ import { openSqliteStudioStore } from './sqlite-store.ts'
 import type { StudioStore } from './store.ts'
 import { hostGate } from './gates/host-gate.ts'
 import { createStudio } from './studio.ts'
-import { openReleaseStore } from '../../server/store/open-release.ts'
 
 /** What the entry knows that the studio needs besides what the server gives it. */
 export type NodeStudioOptions = {
@@ -39,7 +38,6 @@ export function openStudioStore(where: { dataDir: string; pool?: SqlQueryable | 
 export function nodeStudioOf(options: NodeStudioOptions): (host: StudioHost) => Promise<StudioMount> {
   return async (host) => {
     const store = openStudioStore(host)
-    const release = openReleaseStore(host)
     const publisher = host.publisher
     const studio = createStudio({
       store,
@@ -58,16 +56,13 @@ export function nodeStudioOf(options: NodeStudioOptions): (host: StudioHost) => 
       launchHosts: host.launchHosts,
       timeZone: host.timeZone,
       clock: host.clock,
-      release: release.store,
+      release: host.release,
     })
     await studio.recordDiskVersions()
     const leadsGate = hostGate({ ...options, launchHosts: host.launchHosts ?? (() => []) })
     return {
       app: studio.app,
-      close: () => {
-        release.close()
-        return store.close()
-      },
+      close: () => store.close(),
       leads: studio.leads,
       hostGate: leadsGate,
     }

@@ -1,5 +1,5 @@
 // Saving a registration in SQLite (leads.ts: SaveLeadStore): the lead, its messages and its roster turn in one
-// transaction, committed with the saves that arrive at the same time (sqlite-group-commit.ts), or on the writer
+// transaction, committed with the writes that arrive at the same time (sqlite/sqlite-group-commit.ts), or on the writer
 // thread (sqlite/sqlite-writer.ts) when the store was opened with one.
 import type { NewAssignment } from '../follow-up.ts'
 import type { NewMessage, QueuedMail } from '../messages.ts'
@@ -8,7 +8,14 @@ import type { SqliteWriter } from '../sqlite/sqlite-writer.ts'
 import { saveStatements, type LeadRow } from '../sqlite/sqlite-rows.ts'
 import { assignNewLead } from '../follow-up/sqlite-roster.ts'
 import { leadColumnValues, type NewLead, type SaveLeadResult, type SaveLeadStore } from './leads.ts'
-import { createSqliteGroupCommit, type SqliteSave } from './sqlite-group-commit.ts'
+
+/** One save as the transaction takes it. */
+export type SqliteSave = (
+  lead: NewLead,
+  mail: QueuedMail | null,
+  more?: NewMessage[],
+  assignment?: NewAssignment,
+) => SaveLeadResult
 
 /** The transaction that saves one lead with its messages and assignment (run alone, or nested in a group's). */
 export function createSqliteSave(ctx: SqliteContext): SqliteSave {
@@ -60,6 +67,6 @@ export function createSqliteSaveLead(ctx: SqliteContext, writer: SqliteWriter | 
       saveLead: (lead, mail, more, assignment) =>
         writer.save(lead, mail, more, assignment).then(({ created, row }) => ({ created, lead: ctx.toStored(row) })),
     }
-  const group = createSqliteGroupCommit(ctx.db, createSqliteSave(ctx))
-  return { saveLead: (lead, mail, more, assignment) => group.save({ lead, mail, more, assignment }) }
+  const save = createSqliteSave(ctx)
+  return { saveLead: (lead, mail, more, assignment) => ctx.commits.run(() => save(lead, mail, more, assignment)) }
 }

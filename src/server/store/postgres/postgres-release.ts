@@ -1,11 +1,13 @@
 // The PostgreSQL store's release (release.ts), as sqlite/sqlite-release.ts, on the tables of
-// supabase/migrations/20260120000000_release.sql. Each write is one statement, so one transaction: an allocation
-// changes the lot only while it is still available, and a second one at the same moment (another server) waits for
-// the first's row lock, then finds the lot allocated and changes nothing.
+// supabase/migrations/20260120000000_release.sql. Each write is one statement, so one transaction (the worksheets
+// arriving together: one for the group, postgres-worksheet-saves.ts): an allocation changes the lot only while it is
+// still available, and a second one at the same moment (another server) waits for the first's row lock, then finds
+// the lot allocated and changes nothing.
 // The Supabase function runs the worksheet page and the page's counts as lead_writer
 // (20260129000000_function_release.sql): those queries read only the lots' id, models and status, a realtor's
-// worksheets through public.realtor_worksheets(), and store a worksheet without reading it back.
+// worksheets through public.realtor_worksheets(), and store worksheets without reading them back.
 import type { SqlQueryable } from '../sql-queryable.ts'
+import { createPostgresWorksheetSaves } from './postgres-worksheet-saves.ts'
 import {
   compareLots,
   firstRealtorStatement,
@@ -20,7 +22,6 @@ import {
   type LotRow,
   type RealtorClient,
   type ReleaseStore,
-  type StoredWorksheet,
   type WorksheetMessage,
   type WorksheetRow,
 } from '../release.ts'
@@ -128,7 +129,7 @@ export function createPostgresRelease(db: SqlQueryable): ReleaseStore {
       )
       return rows.length === 1
     },
-    saveWorksheet: (worksheet, compose) => saveWorksheet(db, worksheet, compose),
+    saveWorksheet: createPostgresWorksheetSaves(db),
     listWorksheets: async (launch, realtorLeadId) =>
       realtorLeadId === undefined
         ? worksheets('launch = $1', [launch])
@@ -175,59 +176,4 @@ export function createPostgresRelease(db: SqlQueryable): ReleaseStore {
       return rows.length
     },
   }
-}
-
-/**
- * Two statements: the launch's next number and the row's id (under the counter's row lock, so two servers never take
- * one number), then the worksheet with its messages, which need both. A failed second statement leaves a gap in the
- * numbers, never a worksheet without its messages.
- */
-async function saveWorksheet(
-  db: SqlQueryable,
-  worksheet: Parameters<ReleaseStore['saveWorksheet']>[0],
-  compose: Parameters<ReleaseStore['saveWorksheet']>[1],
-): Promise<StoredWorksheet> {
-  const { rows } = await db.query(
-    `INSERT INTO public.worksheet_numbers (launch, last) VALUES ($1, 1)
-     ON CONFLICT (launch) DO UPDATE SET last = public.worksheet_numbers.last + 1
-     RETURNING last, nextval(pg_get_serial_sequence('public.worksheets', 'id')) AS id`,
-    [worksheet.launch],
-  )
-  const { last, id } = rows[0] as { last: string; id: string }
-  const stored: StoredWorksheet = {
-    ...worksheet,
-    id: Number(id),
-    number: Number(last),
-    outcome: 'received',
-    allocatedLot: null,
-    allocatedModel: null,
-    reason: null,
-    decidedAt: null,
-    decidedBy: null,
-  }
-  // No RETURNING (lead_writer reads no column of worksheets): the messages take the realtor's lead from the
-  // parameters, and the statement's INSERT runs whether or not the rest reads it; one fails, neither is stored.
-  await db.query(
-    `WITH saved AS (
-       INSERT INTO public.worksheets (id, launch, number, realtor_lead_id, realtor_email, client_name, client_email,
-         client_phone, choices, deposit_accepted, notes, received_at)
-       OVERRIDING SYSTEM VALUE VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11, $12)
-     ) ${queueFrom('(SELECT $4::bigint AS realtor_lead_id)', '$13', '$12')}`,
-    [
-      stored.id,
-      stored.launch,
-      stored.number,
-      stored.realtorLeadId,
-      stored.realtorEmail,
-      stored.clientName,
-      stored.clientEmail,
-      stored.clientPhone,
-      JSON.stringify(stored.choices),
-      stored.depositAccepted,
-      stored.notes,
-      stored.receivedAt,
-      messagesJson(stored.id, compose(stored)),
-    ],
-  )
-  return stored
 }

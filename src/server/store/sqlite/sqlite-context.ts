@@ -1,7 +1,9 @@
 // What each concern of the SQLite store is handed (sqlite-store.ts assembles them): the open connection, the default
-// launch, whether it is read-only, a cache of prepared statements and what the file's schema has.
+// launch, whether it is read-only, a cache of prepared statements, what the file's schema has, and the connection's one
+// group commit, which every concern's writes go through.
 import type Database from 'better-sqlite3'
 import type { StoredLead } from '../leads/leads.ts'
+import { createSqliteGroupCommit, type SqliteGroupCommit } from './sqlite-group-commit.ts'
 import { columnsOf } from './sqlite-schema.ts'
 import { toLead, type LeadRow } from './sqlite-rows.ts'
 
@@ -21,6 +23,8 @@ export type SqliteContext = {
   hasFollowUps: boolean
   /** A leads row as the contract's StoredLead. */
   toStored: (row: LeadRow) => StoredLead
+  /** The connection's group commit: writes handed over together share one transaction and one fsync. */
+  commits: SqliteGroupCommit
 }
 
 /** The context of a connection whose schema is made and upgraded (or, read-only, as it is). */
@@ -45,5 +49,6 @@ export function createSqliteContext(db: Database.Database, defaultLaunch: string
     hasLaunch: leadColumns.includes('launch'),
     hasFollowUps: leadColumns.includes('phone_e164'),
     toStored: (row) => toLead(row, defaultLaunch),
+    commits: createSqliteGroupCommit(db),
   }
 }

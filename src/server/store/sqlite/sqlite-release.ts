@@ -1,5 +1,7 @@
-// The SQLite store's release (release.ts): a connection of its own on the lead store's file. SQLite has one writer
-// at a time (each write here is BEGIN IMMEDIATE), so an allocation's check and change cannot interleave with
+// The SQLite store's release (release.ts), on the lead store's connection (sqlite-store.ts: its `release`), or on a
+// connection of its own for the CLIs (openSqliteRelease). Every write goes through the connection's group commit
+// (sqlite-group-commit.ts): the writes handed over together share one transaction and one fsync, each in its own
+// savepoint, and SQLite has one writer at a time, so an allocation's check and change cannot interleave with
 // another's, from this process or any other on the file.
 import Database from 'better-sqlite3'
 import {
@@ -22,6 +24,10 @@ import {
   type StoredWorksheet,
   type WorksheetMessage,
 } from '../release.ts'
+import { storedWorksheetOf } from '../worksheet-marks.ts'
+import { createSqliteGroupCommit, type SqliteGroupCommit } from './sqlite-group-commit.ts'
+import type { SqliteWriter } from './sqlite-writer.ts'
+import { worksheetStatements, worksheetValues } from './sqlite-worksheet-rows.ts'
 import { applyReleaseSchema } from './sqlite-release-schema.ts'
 
 /** A synchronous SQLite call as the contract's promise: its value, or its error as a rejection. */
@@ -36,7 +42,8 @@ function settle<T>(call: () => T): Promise<T> {
 type Queue = (worksheet: StoredWorksheet, messages: WorksheetMessage[], at: string) => void
 
 /**
- * A ReleaseStore on the SQLite file `file` (the lead store's: it must have been opened, and so created, first).
+ * A ReleaseStore on a connection of its own to the SQLite file `file` (the lead store's: it must have been opened, and
+ * so created, first), for the CLIs; the server's is its lead store's `release`, on the lead store's connection.
  * `readonly` (leads:access, while a server may run): no schema change, and no worksheet to read in a file without them.
  */
 export function openSqliteRelease(
@@ -45,7 +52,7 @@ export function openSqliteRelease(
 ): ReleaseStore & { close(): void } {
   if (options.readonly) {
     const probe = new Database(file, { readonly: true, fileMustExist: true })
-    const has = probe.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'worksheets'").get()
+    const has = hasReleaseTables(probe)
     probe.close()
     if (!has) return emptyRelease()
   }
@@ -57,17 +64,38 @@ export function openSqliteRelease(
     db.pragma('secure_delete = ON')
     applyReleaseSchema(db)
   }
+  return { ...createSqliteRelease(db, createSqliteGroupCommit(db)), close: () => db.close() }
+}
+
+/** Whether the file has the release's tables (a read-only connection may open a file from before them). */
+export function hasReleaseTables(db: Database.Database): boolean {
+  return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'worksheets'").get() !== undefined
+}
+
+/**
+ * The ReleaseStore on an open connection whose release tables exist (applyReleaseSchema), writing through `commits`,
+ * the connection's group commit; its worksheets on `writer`, the lead store's writer thread, when there is one.
+ */
+export function createSqliteRelease(
+  db: Database.Database,
+  commits: SqliteGroupCommit,
+  writer?: SqliteWriter,
+): ReleaseStore {
   const queue = queueMessages(db)
-  const importLots = db.transaction(importLotsIn(db))
-  const save = db.transaction(saveWorksheetIn(db, queue))
-  const allocate = db.transaction(allocateIn(db, queue))
-  const decide = db.transaction(decideIn(db, queue))
+  const importLots = importLotsIn(db)
+  const save = saveWorksheetIn(db, queue)
+  const allocate = allocateIn(db, queue)
+  const decide = decideIn(db, queue)
   const lotsOf = db.prepare<[string], LotRow>('SELECT * FROM lots WHERE launch = ?')
   const worksheetsOf = db.prepare<[string], WorksheetRow>('SELECT * FROM worksheets WHERE launch = ? ORDER BY number')
   const ofClient = db.prepare<[string], WorksheetRow>(
     'SELECT * FROM worksheets WHERE lower(trim(client_email)) = ? ORDER BY launch, number',
   )
   const eraseClient = db.prepare<[string]>('DELETE FROM worksheets WHERE lower(trim(client_email)) = ?')
+  const changeLot = db.prepare(
+    `UPDATE lots SET price = coalesce(?, price), status = coalesce(?, status), updated_at = ?
+     WHERE launch = ? AND lot = ? AND status <> 'allocated' AND coalesce(?, status) <> 'allocated'`,
+  )
   const clientsOf = db.prepare<[number], RealtorClient>(clientsStatement)
   const firstRealtor = db.prepare<[number], { id: number }>(firstRealtorStatement(sqliteField, 'leads', '?'))
   const realtorOf = db.prepare<[string, string, string], { id: number; submission_id: string; email: string }>(
@@ -75,7 +103,7 @@ export function openSqliteRelease(
   )
   const key = (email: string) => email.trim().toLowerCase()
   return {
-    importLots: (launch, lots, at) => settle(() => importLots.immediate(launch, lots, at)),
+    importLots: (launch, lots, at) => commits.run(() => importLots(launch, lots, at)),
     listLots: (launch) =>
       settle(() =>
         lotsOf
@@ -85,24 +113,25 @@ export function openSqliteRelease(
       ),
     listLotModels: (launch) => settle(() => lotModelsOf(lotsOf.all(launch))),
     updateLot: (launch, lot, change, at) =>
-      settle(
+      commits.run(
         () =>
-          db
-            .prepare(
-              `UPDATE lots SET price = coalesce(?, price), status = coalesce(?, status), updated_at = ?
-               WHERE launch = ? AND lot = ? AND status <> 'allocated' AND coalesce(?, status) <> 'allocated'`,
-            )
-            .run(change.price ?? null, change.status ?? null, at, launch, lot, change.status ?? null).changes === 1,
+          changeLot.run(change.price ?? null, change.status ?? null, at, launch, lot, change.status ?? null).changes ===
+          1,
       ),
-    saveWorksheet: (worksheet, compose) => settle(() => save.immediate(worksheet, compose)),
+    saveWorksheet: (worksheet, compose) =>
+      writer
+        ? // Composed over the marks (worksheet-marks.ts): the writer thread numbers it and writes them over.
+          Promise.resolve()
+            .then(() => writer.saveWorksheet(worksheet, compose(storedWorksheetOf(worksheet))))
+            .then(worksheetOf)
+        : commits.run(() => save(worksheet, compose)),
     listWorksheets: (launch, realtorLeadId) =>
       settle(() => {
         const rows = worksheetsOf.all(launch).map(worksheetOf)
         return realtorLeadId === undefined ? rows : rows.filter((w) => w.realtorLeadId === realtorLeadId)
       }),
-    allocate: (allocation, by, at, messages) => settle(() => allocate.immediate(allocation, by, at, messages)),
-    decide: (id, outcome, reason, by, at, messages) =>
-      settle(() => decide.immediate(id, outcome, reason, by, at, messages)),
+    allocate: (allocation, by, at, messages) => commits.run(() => allocate(allocation, by, at, messages)),
+    decide: (id, outcome, reason, by, at, messages) => commits.run(() => decide(id, outcome, reason, by, at, messages)),
     clientsOf: (realtorLeadId) => settle(() => clientsOf.all(realtorLeadId)),
     firstRealtorLead: (leadId) => settle(() => firstRealtor.get(leadId)?.id ?? leadId),
     realtorOfAddress: (launch, defaultLaunch, email) =>
@@ -111,8 +140,7 @@ export function openSqliteRelease(
         return row && { id: row.id, submissionId: row.submission_id, email: row.email }
       }),
     worksheetsOfClient: (email) => settle(() => ofClient.all(key(email)).map(worksheetOf)),
-    eraseWorksheetsOfClient: (email) => settle(() => eraseClient.run(key(email)).changes),
-    close: () => db.close(),
+    eraseWorksheetsOfClient: (email) => commits.run(() => eraseClient.run(key(email)).changes),
   }
 }
 
@@ -131,7 +159,7 @@ function lotModelsOf(rows: LotRow[]): LotModels[] {
 }
 
 /** What a file without the release's tables reads as: nothing; a write there is refused. */
-function emptyRelease(): ReleaseStore & { close(): void } {
+export function emptyRelease(): ReleaseStore & { close(): void } {
   const none = () => Promise.resolve([])
   const refused = () => Promise.reject(new Error('This store was opened read-only.'))
   return {
@@ -182,36 +210,23 @@ function importLotsIn(db: Database.Database) {
   }
 }
 
-/** The worksheet's transaction: the launch's next number, the row, its messages. */
+/** The worksheet's transaction (a savepoint of the group's): the launch's next number, the row, its messages. */
 function saveWorksheetIn(db: Database.Database, queue: Queue) {
-  const next = db.prepare<[string], { next: number }>(
-    'SELECT coalesce(max(number), 0) + 1 AS next FROM worksheets WHERE launch = ?',
-  )
-  const insert = db.prepare<unknown[], WorksheetRow>(
-    `INSERT INTO worksheets (launch, number, realtor_lead_id, realtor_email, client_name, client_email, client_phone,
-       choices, deposit_accepted, notes, received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
-  )
+  const next = db.prepare<[string], { next: number }>(worksheetStatements.next)
+  const insert = db.prepare<unknown[], WorksheetRow>(worksheetStatements.insert)
   return (...[worksheet, compose]: Parameters<ReleaseStore['saveWorksheet']>): StoredWorksheet => {
-    const row = insert.get(
-      worksheet.launch,
-      next.get(worksheet.launch)!.next,
-      worksheet.realtorLeadId,
-      worksheet.realtorEmail,
-      worksheet.clientName,
-      worksheet.clientEmail,
-      worksheet.clientPhone,
-      JSON.stringify(worksheet.choices),
-      worksheet.depositAccepted ? 1 : 0,
-      worksheet.notes,
-      worksheet.receivedAt,
-    )!
+    const [launch, ...rest] = worksheetValues(worksheet)
+    const row = insert.get(launch, next.get(launch)!.next, ...rest)!
     const stored = worksheetOf(row)
     queue(stored, compose(stored), worksheet.receivedAt)
     return stored
   }
 }
 
-/** The allocation's transaction: the worksheet still open, the lot still available, both changed together. */
+/**
+ * The allocation's transaction (a savepoint of the group's, which holds the write lock from its start): the worksheet
+ * still open, the lot still available, both changed together.
+ */
 function allocateIn(db: Database.Database, queue: Queue) {
   const worksheetById = db.prepare<[number], WorksheetRow>('SELECT * FROM worksheets WHERE id = ?')
   const lotById = db.prepare<[string, string], LotRow>('SELECT * FROM lots WHERE launch = ? AND lot = ?')
@@ -254,9 +269,7 @@ function decideIn(db: Database.Database, queue: Queue) {
 
 /** Queues a worksheet's messages on its realtor's lead (the caller's transaction). */
 function queueMessages(db: Database.Database): Queue {
-  const insert = db.prepare(
-    'INSERT INTO outbox (lead_id, kind, recipient, mail, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-  )
+  const insert = db.prepare(worksheetStatements.queue)
   return (worksheet, messages, at) => {
     for (const message of messages) {
       const content = JSON.stringify(message.kind === 'webhook' ? message.webhook : message.mail)

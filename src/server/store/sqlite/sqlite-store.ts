@@ -2,6 +2,7 @@ import { chmodSync, existsSync } from 'node:fs'
 import Database from 'better-sqlite3'
 import { ensurePrivateFile, privateFileMode } from '../private-files.ts'
 import type { LaunchOptions } from '../leads/leads.ts'
+import type { ReleaseStore } from '../release.ts'
 import type { LeadStore } from '../store.ts'
 import { schemaV1, upgrades } from './sqlite-schema.ts'
 import { leadsListIndex, outboxBacklogIndex } from './sqlite-rows.ts'
@@ -23,6 +24,8 @@ import { createSqliteAnnouncements } from '../announcements/sqlite-announcements
 import { createSqliteDailyRuns } from '../daily-runs/sqlite-daily-runs.ts'
 import { createSqliteAccountMail } from '../account-mail/sqlite-account-mail.ts'
 import { createSqliteDocuments } from '../documents/sqlite-documents.ts'
+import { applyReleaseSchema } from './sqlite-release-schema.ts'
+import { createSqliteRelease, emptyRelease, hasReleaseTables } from './sqlite-release.ts'
 
 /** Options for opening the SQLite store. */
 export type SqliteStoreOptions = LaunchOptions & {
@@ -36,6 +39,11 @@ export type SqliteStoreOptions = LaunchOptions & {
 export type SqliteLeadStore = LeadStore & {
   /** Frees every claim: call at start-up, when this process owns DATA_DIR and no other worker can hold one. */
   releaseAllClaims(): Promise<void>
+  /**
+   * The release (inventory, worksheets) on this store's connection, its writes in the same group commit as the
+   * registrations' (or on the same writer thread); closed with the store.
+   */
+  release: ReleaseStore
 }
 
 /** Opens the file with the store's settings and, unless read-only, makes or upgrades its schema. */
@@ -67,6 +75,7 @@ function openSqliteDatabase(file: string, readonly: boolean): Database.Database 
   })
   db.exec(leadsListIndex)
   db.exec(outboxBacklogIndex)
+  applyReleaseSchema(db)
   return db
 }
 
@@ -80,6 +89,8 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions): Sqli
   const db = openSqliteDatabase(file, readonly)
   const ctx = createSqliteContext(db, options.defaultLaunch, readonly)
   const writer = options.writerThread && !readonly ? openSqliteWriter(file) : undefined
+  // A read-only store may open a file from before the release's tables.
+  const release = readonly && !hasReleaseTables(db) ? emptyRelease() : createSqliteRelease(db, ctx.commits, writer)
   return {
     ...createSqliteSaveLead(ctx, writer),
     ...createSqliteLeads(ctx),
@@ -97,6 +108,7 @@ export function openSqliteStore(file: string, options: SqliteStoreOptions): Sqli
     ...createSqliteDailyRuns(db),
     ...createSqliteAccountMail(db, readonly),
     ...createSqliteDocuments(db, readonly),
+    release,
     async close() {
       await writer?.close()
       if (db.open) db.close()

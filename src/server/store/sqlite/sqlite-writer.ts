@@ -2,13 +2,19 @@ import { createRequire } from 'node:module'
 import { Worker } from 'node:worker_threads'
 import { leadColumnValues, type NewLead, type NewMessage, type QueuedMail } from '../store.ts'
 import { leadIdMark, type NewAssignment } from '../follow-up.ts'
+import type { NewWorksheet, WorksheetMessage, WorksheetRow } from '../release.ts'
+import { worksheetRecipient } from '../release.ts'
+import { worksheetMarks } from '../worksheet-marks.ts'
 import { saveStatements, type LeadRow } from './sqlite-rows.ts'
+import { worksheetStatements, worksheetValues } from './sqlite-worksheet-rows.ts'
 
 /**
- * The SQLite store's registrations written on a worker thread: the request thread hands each save over and awaits
- * the answer, so it keeps reading requests while the worker's transaction waits for its fsync. Group commit: the
- * saves handed over while the worker commits go together as its next transaction (one fsync), each save in its own
- * savepoint so one failing save fails alone, and each caller hears back only once that commit is on disk.
+ * The SQLite store's registrations and worksheets written on a worker thread: the request thread hands each save over
+ * and awaits the answer, so it keeps reading requests while the worker's transaction waits for its fsync. Group
+ * commit: the saves handed over while the worker commits go together as its next transaction (one fsync), each save
+ * in its own savepoint so one failing save fails alone, and each caller hears back only once that commit is on disk.
+ * A worksheet takes its launch's next number there; its messages come composed over the marks of worksheet-marks.ts,
+ * and the worker writes the worksheet's id and number over them.
  *
  * The worker is plain JavaScript run from source (eval): it needs no TypeScript loader, under tsx, Vitest or node.
  * The rows are built here (leadColumnValues, the messages' JSON); the worker only runs the SQL.
@@ -20,6 +26,8 @@ export type WrittenLead = { created: boolean; row: LeadRow }
 /** A connection on a worker thread that saves leads with their messages. */
 export type SqliteWriter = {
   save(lead: NewLead, mail: QueuedMail | null, more?: NewMessage[], assignment?: NewAssignment): Promise<WrittenLead>
+  /** Numbers and stores a worksheet with its messages (composed over the marks); its row as stored. */
+  saveWorksheet(worksheet: NewWorksheet, messages: WorksheetMessage[]): Promise<WorksheetRow>
   /** Waits for the saves handed over, then ends the worker. */
   close(): Promise<void>
 }
@@ -41,8 +49,20 @@ type Item = {
   messages: Array<[kind: string | null, recipient: string, content: string]>
   assignment: WorkerAssignment | null
 }
-type Outcome = { created: boolean; row: LeadRow } | { error: { message: string; code?: string } }
-type Pending = { item: Item; resolve(result: WrittenLead): void; reject(error: unknown): void }
+/** A worksheet as the worker takes it: worksheetValues, and its messages with the marks in recipient and content. */
+type WorksheetItem = {
+  worksheet: true
+  values: Array<string | number>
+  at: string
+  messages: Array<[kind: string, recipient: string, content: string]>
+}
+type Outcome =
+  { created: boolean; row: LeadRow } | { worksheet: WorksheetRow } | { error: { message: string; code?: string } }
+type Pending = {
+  item: Item | WorksheetItem
+  resolve(result: { created: boolean; row: LeadRow } | { worksheet: WorksheetRow }): void
+  reject(error: unknown): void
+}
 
 const workerSource = `
 const { parentPort, workerData } = require('node:worker_threads')
@@ -60,6 +80,10 @@ const insertMessage = db.prepare(workerData.statements.insertMessage)
 const takeTurn = db.prepare(workerData.statements.takeTurn)
 const assignLead = db.prepare(workerData.statements.assignLead)
 const assignmentHistory = db.prepare(workerData.statements.assignmentHistory)
+const nextNumber = db.prepare(workerData.worksheet.next)
+const insertWorksheet = db.prepare(workerData.worksheet.insert)
+const queueWorksheet = db.prepare(workerData.worksheet.queue)
+const [idMark, numberMark] = workerData.worksheet.marks
 const byId = db.prepare('SELECT * FROM leads WHERE id = ?')
 const bySubmission = db.prepare('SELECT * FROM leads WHERE submission_id = ?')
 const save = db.transaction((item) => {
@@ -85,11 +109,19 @@ const save = db.transaction((item) => {
   if (!row) throw new Error('Lead ' + inserted.id + ' cannot be read back.')
   return { created: true, row }
 })
+const saveWorksheet = db.transaction((item) => {
+  const [launch, ...rest] = item.values
+  const row = insertWorksheet.get(launch, nextNumber.get(launch).next, ...rest)
+  const put = (text) => text.split(idMark).join(String(row.id)).split(numberMark).join(String(row.number))
+  for (const [kind, recipient, content] of item.messages)
+    queueWorksheet.run(row.realtor_lead_id, kind, put(recipient), put(content), item.at, item.at)
+  return { worksheet: row }
+})
 const errorOf = (error) => ({ message: String(error && error.message), code: error && error.code })
 const batch = db.transaction((items) =>
   items.map((item) => {
     try {
-      return save(item)
+      return item.worksheet ? saveWorksheet(item) : save(item)
     } catch (error) {
       return { error: errorOf(error) }
     }
@@ -145,11 +177,30 @@ function itemOf(lead: NewLead, mail: QueuedMail | null, more: NewMessage[], assi
   }
 }
 
+/** A worksheet as the worker takes it. */
+function worksheetItemOf(worksheet: NewWorksheet, messages: WorksheetMessage[]): WorksheetItem {
+  return {
+    worksheet: true,
+    values: worksheetValues(worksheet),
+    at: worksheet.receivedAt,
+    messages: messages.map((m) => [
+      m.kind,
+      worksheetRecipient(worksheetMarks.id, m.event),
+      JSON.stringify(m.kind === 'webhook' ? m.webhook : m.mail),
+    ]),
+  }
+}
+
 /** Starts the writer on `file`, a database the store has opened (and so made and upgraded) already. */
 export function openSqliteWriter(file: string): SqliteWriter {
   const worker = new Worker(workerSource, {
     eval: true,
-    workerData: { file, statements: saveStatements, driver: createRequire(import.meta.url).resolve('better-sqlite3') },
+    workerData: {
+      file,
+      statements: saveStatements,
+      worksheet: { ...worksheetStatements, marks: [String(worksheetMarks.id), String(worksheetMarks.number)] },
+      driver: createRequire(import.meta.url).resolve('better-sqlite3'),
+    },
   })
   let queue: Pending[] = []
   let inFlight: Pending[] | undefined
@@ -189,17 +240,20 @@ export function openSqliteWriter(file: string): SqliteWriter {
   })
   worker.unref()
 
+  function hand<T>(item: Item | WorksheetItem): Promise<T> {
+    if (failure) return Promise.reject(failure)
+    if (closed) return Promise.reject(new Error('This lead store is closed.'))
+    return new Promise<T>((resolve, reject) => {
+      queue.push({ item, resolve: resolve as Pending['resolve'], reject })
+      // The saves of this turn of the event loop go together, or with those still arriving while one commits.
+      if (queue.length === 1) setImmediate(send)
+    })
+  }
+
   return {
-    save(lead, mail, more = [], assignment) {
-      if (failure) return Promise.reject(failure)
-      if (closed) return Promise.reject(new Error('This lead store is closed.'))
-      const item = itemOf(lead, mail, more, assignment)
-      return new Promise((resolve, reject) => {
-        queue.push({ item, resolve, reject })
-        // The saves of this turn of the event loop go together, or with those still arriving while one commits.
-        if (queue.length === 1) setImmediate(send)
-      })
-    },
+    save: (lead, mail, more = [], assignment) => hand<WrittenLead>(itemOf(lead, mail, more, assignment)),
+    saveWorksheet: (worksheet, messages) =>
+      hand<{ worksheet: WorksheetRow }>(worksheetItemOf(worksheet, messages)).then((written) => written.worksheet),
     close() {
       closed ??= (async () => {
         if (inFlight || queue.length > 0) await new Promise<void>((resolve) => idle.push(resolve))
