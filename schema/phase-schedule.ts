@@ -3,6 +3,7 @@
  * come. Start times are wall-clock times in the launch's time zone, turned into instants once. Pure and web-standard
  * (Intl only): the build, the Node server and the Deno function all decide with it.
  */
+import { zoneClock } from './zone-clock.ts'
 
 /** The phases' names and starts as the schedule needs them (page.config.json `phases`, or the function's copy). */
 export type PhaseTimes = { current: string; list: ReadonlyArray<{ name: string; starts?: string | undefined }> }
@@ -12,30 +13,9 @@ export type PhaseSchedule = { names: string[]; startsAt: Array<number | undefine
 
 const wallClock = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/
 
-// A zone's formatter, made once: making one costs far more than using it, and every request reads the phase in force.
-const zoneFormats = new Map<string, Intl.DateTimeFormat>()
-
-function zoneFormat(timeZone: string): Intl.DateTimeFormat {
-  let format = zoneFormats.get(timeZone)
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    })
-    zoneFormats.set(timeZone, format)
-  }
-  return format
-}
-
 /** The offset (ms) of `timeZone` from UTC at `instant`. */
 function offsetAt(instant: number, timeZone: string): number {
-  const parts = zoneFormat(timeZone).formatToParts(new Date(instant))
+  const parts = zoneClock(timeZone).formatToParts(new Date(instant))
   const get = (type: string) => Number(parts.find((part) => part.type === type)?.value)
   const asUtc = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'))
   return asUtc - Math.floor(instant / 1000) * 1000

@@ -1,3 +1,4 @@
+import { zoneClock } from '../../../schema/zone-clock.ts'
 import type { ListedLead } from '../store/store.ts'
 import { sourceOfLead } from '../store/store.ts'
 import { displayValue, fieldLabel, orderedFields } from '../delivery/notification.ts'
@@ -13,22 +14,9 @@ import { assigneeName, followUpWords, launchOf, type LeadsPageLaunch, type ViewC
  * and `npm run leads:export`) stays for integrations. Both go through csvRecord: the same formula-injection rule.
  */
 
-// One format per time zone, e.g. "2026-03-02 10:00": sorts as text and reads as a date and time in a spreadsheet.
-const formats = new Map<string, Intl.DateTimeFormat>()
+// A time in the team's zone, e.g. "2026-03-02 10:00": sorts as text and reads as a date and time in a spreadsheet.
 function localStamp(iso: string, timeZone: string): string {
-  let format = formats.get(timeZone)
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-CA', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-    })
-    formats.set(timeZone, format)
-  }
+  const format = zoneClock(timeZone)
   const parts = Object.fromEntries(format.formatToParts(new Date(iso)).map((part) => [part.type, part.value]))
   return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}`
 }

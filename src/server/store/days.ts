@@ -1,26 +1,9 @@
 // Days as the team reads them: a date (YYYY-MM-DD) in the team's time zone (NOTIFY_TIME_ZONE), and its bounds in UTC.
+import { zoneClock } from '../../../schema/zone-clock.ts'
 import type { PulseDay } from './store.ts'
 
 // One format per time zone: making a DateTimeFormat costs far more than using one (a dashboard reads 60 days' bounds).
-const clockFormats = new Map<string, Intl.DateTimeFormat>()
 const dayFormats = new Map<string, Intl.DateTimeFormat>()
-function clockFormat(timeZone: string): Intl.DateTimeFormat {
-  let format = clockFormats.get(timeZone)
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-CA', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    })
-    clockFormats.set(timeZone, format)
-  }
-  return format
-}
 
 /** The first instant of a day (YYYY-MM-DD) in a time zone, as ISO 8601 UTC; undefined when it is not a day. */
 export function dayStart(day: string, timeZone: string): string | undefined {
@@ -29,7 +12,7 @@ export function dayStart(day: string, timeZone: string): string | undefined {
   const utc = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]))
   if (Number.isNaN(utc) || new Date(utc).toISOString().slice(0, 10) !== day) return undefined
   // The zone's offset at that moment, read back through Intl; twice, for a day that starts near a clock change.
-  const format = clockFormat(timeZone)
+  const format = zoneClock(timeZone)
   const offsetAt = (ms: number) => {
     const parts = Object.fromEntries(format.formatToParts(new Date(ms)).map((part) => [part.type, part.value]))
     return (
