@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import net from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -17,6 +16,7 @@ import { openSqliteStore } from '../src/server/store/sqlite/sqlite-store.ts'
 import { copyProject } from '../tests/e2e/harness.ts'
 import { startTestReceiver } from '../tests/server/support/webhook-receiver.ts'
 import { insertFsyncRate } from './backend-floors.ts'
+import { autocannon, type AutocannonRequest } from './load-client.ts'
 import { ownCpuMs, untilIdle } from './process-cpu.ts'
 import { measureSmtpCeiling } from './smtp-ceiling.ts'
 import { postgresServersPhase, type PostgresPhaseDeps } from './postgres-servers.ts'
@@ -48,65 +48,6 @@ import { postgresServersPhase, type PostgresPhaseDeps } from './postgres-servers
  * `--load-only` runs the floors and the loads (1. and 1b.) alone.
  * Everything runs on 127.0.0.1 in a temporary directory; every process started here is stopped by its pid.
  */
-
-type AutocannonResult = {
-  requests: { average: number; total: number }
-  latency: { p50: number; p99: number; average: number; max: number }
-  non2xx: number
-  errors: number
-  timeouts: number
-  '2xx': number
-}
-type AutocannonRequest = {
-  method: string
-  path: string
-  headers: Record<string, string>
-  setupRequest?: (req: Record<string, unknown>, context: Record<string, unknown>) => Record<string, unknown>
-  onResponse?: (status: number, body: string, context: Record<string, unknown>) => void
-}
-type AutocannonOptions = {
-  url: string
-  connections: number
-  duration?: number
-  amount?: number
-  timeout?: number
-  requests: AutocannonRequest[]
-}
-/** The little of autocannon's client (lib/httpClient.js) that honouring `Connection: close` needs. */
-type AutocannonClient = {
-  on(event: 'headers', listener: (info: { shouldKeepAlive: boolean }) => void): void
-  _doRequest(): void
-  _destroyConnection(): void
-  _connect(): void
-}
-type Autocannon = ((
-  options: AutocannonOptions & { setupClient?: (client: AutocannonClient) => void },
-) => Promise<AutocannonResult>) & { track?: unknown }
-
-// autocannon ships no types; take it through require with the little of its API used here.
-const rawAutocannon = createRequire(import.meta.url)('autocannon') as Autocannon
-
-/**
- * A client that honours `Connection: close` as a browser or a proxy does: its next request goes on a new connection.
- * autocannon does not: after the server's last answer on a connection (maxRequestsPerSocket, 1,000 requests) it kept
- * sending on it, and Node answered every further request 503 (50,000 registrations into a fast run, 50 × 1,000).
- */
-function honourConnectionClose(client: AutocannonClient): void {
-  let closing = false
-  client.on('headers', (info) => {
-    closing = !info.shouldKeepAlive
-  })
-  const next = client._doRequest.bind(client)
-  client._doRequest = () => {
-    if (!closing) return next()
-    closing = false
-    // _connect sends the first request on the new connection itself.
-    client._destroyConnection()
-    client._connect()
-  }
-}
-
-const autocannon = (options: AutocannonOptions) => rawAutocannon({ ...options, setupClient: honourConnectionClose })
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 

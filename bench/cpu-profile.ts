@@ -3,13 +3,13 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
-import { createRequire } from 'node:module'
 import { SMTPServer } from 'smtp-server'
 import { contactFunctionPath } from '../schema/function-path.ts'
 import { localAnonKey } from '../schema/local-defaults.ts'
 import { migrateDatabase } from '../src/cli/db/db-migrate.ts'
 import { startTestPostgres, type TestPostgres } from '../tests/server/support/postgres.ts'
-import { ownCpuMs, treeCpuMs, untilIdle } from './process-cpu.ts'
+import { autocannon } from './load-client.ts'
+import { childrenOf, ownCpuMs, treeCpuMs, untilIdle } from './process-cpu.ts'
 
 /*
  * `npx tsx bench/cpu-profile.ts [--seconds 10] [--min 0.02] [--postgres] [--smtp] [--old DIR …] [--rounds N]
@@ -43,38 +43,6 @@ const seconds = Number(values.seconds) || 10
 const minimum = Number(values.min ?? '0.02')
 const profiling = values['no-profile'] !== true
 const root = process.cwd()
-
-type Request = { method: string; path: string; headers: Record<string, string>; body?: string }
-type AutocannonClient = {
-  on(event: 'headers', listener: (info: { shouldKeepAlive: boolean }) => void): void
-  _doRequest(): void
-  _destroyConnection(): void
-  _connect(): void
-}
-type Autocannon = (options: {
-  url: string
-  connections: number
-  duration: number
-  requests: Array<Request & { setupRequest(request: Request): Request }>
-  setupClient(client: AutocannonClient): void
-}) => Promise<{ requests: { total: number; average: number }; latency: { p50: number; p99: number }; non2xx: number }>
-// autocannon ships no types; the little of its API used here.
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon
-
-/** After the server's last answer on a connection (maxRequestsPerSocket), go on with a new one (bench/backend.ts). */
-function honourConnectionClose(client: AutocannonClient): void {
-  let closing = false
-  client.on('headers', (info) => {
-    closing = !info.shouldKeepAlive
-  })
-  const next = client._doRequest.bind(client)
-  client._doRequest = () => {
-    if (!closing) return next()
-    closing = false
-    client._destroyConnection()
-    client._connect()
-  }
-}
 
 type ProfileNode = { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }
 type Profile = { nodes: ProfileNode[]; startTime: number; samples: number[]; timeDeltas: number[] }
@@ -304,17 +272,6 @@ function emlFiles(dir: string): number {
   }
 }
 
-/** The live children of a process (its delivery process, tsx's esbuild service). */
-function childrenOf(pid: number): number[] {
-  try {
-    return readdirSync(`/proc/${pid}/task`).flatMap((task) =>
-      readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
-    )
-  } catch {
-    return []
-  }
-}
-
 /** One load on `checkout`'s server: its figures printed, its profiles read. */
 async function measure(checkout: string, label: string, work: string, pg: Cluster | undefined): Promise<void> {
   const dir = mkdtempSync(path.join(work, 'load-'))
@@ -358,7 +315,6 @@ async function measure(checkout: string, label: string, work: string, pg: Cluste
       url: server.url,
       connections: 50,
       duration: seconds,
-      setupClient: honourConnectionClose,
       requests: [
         {
           method: 'POST',
@@ -368,7 +324,7 @@ async function measure(checkout: string, label: string, work: string, pg: Cluste
             authorization: `Bearer ${localAnonKey}`,
             'content-type': 'application/json',
           },
-          setupRequest: (request: Request) => ({ ...request, body: registration((n += 1)) }),
+          setupRequest: (request) => ({ ...request, body: registration((n += 1)) }),
         },
       ],
     })

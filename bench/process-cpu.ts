@@ -18,7 +18,7 @@ function statOf(pid: number): string[] | undefined {
 }
 
 /** The live children of a process, from each of its threads' children list. */
-function childrenOf(pid: number): number[] {
+export function childrenOf(pid: number): number[] {
   try {
     return readdirSync(`/proc/${pid}/task`).flatMap((task) =>
       readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
