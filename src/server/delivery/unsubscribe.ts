@@ -102,7 +102,9 @@ export type NoticePage = {
 
 /**
  * A small page of the function's own, in the launch's styles: a heading, a line, and optionally one button that posts
- * back to this very address (path and query), so a signed link's parts travel with it. Never indexed, never cached,
+ * back to this very address, so a signed link's parts travel with it: its action is the query alone, resolved against
+ * the address the browser shows (behind Supabase's gateway the function sees /send-contact-email/… while the browser
+ * has /functions/v1/send-contact-email/…). Never indexed, never cached,
  * and no referrer: the address carries a signature. The unsubscribe and document-link pages.
  */
 export function noticePage(c: Context, page: NoticePage): Response {
@@ -122,7 +124,7 @@ ${css}
 <div class="mx-auto max-w-2xl text-center">
 <h1 class="section-heading">${escapeHtml(page.heading)}</h1>
 <p class="mt-4 text-xl text-ink-muted">${escapeHtml(page.text)}</p>
-${page.button ? `<form method="post" action="${escapeHtml(url.pathname + url.search)}"><button type="submit" class="btn-primary mt-8">${escapeHtml(page.button)}</button></form>` : ''}
+${page.button ? `<form method="post" action="${escapeHtml(url.search || '?')}"><button type="submit" class="btn-primary mt-8">${escapeHtml(page.button)}</button></form>` : ''}
 </div>
 </main>
 </body>
