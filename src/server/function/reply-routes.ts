@@ -7,7 +7,8 @@ import { createUnsubscribeRoutes, type UnsubscribePageTexts } from '../delivery/
 import { requestHost } from '../registration/caller.ts'
 import { rateLimitKey } from '../registration/client-address.ts'
 import { formPostOrigin } from '../registration/form-post.ts'
-import { createWorksheetRoutes, type WorksheetLaunch } from '../release/worksheet-routes.ts'
+import type { WorksheetLaunch } from '../release/worksheet-deps.ts'
+import { createWorksheetRoutes } from '../release/worksheet-routes.ts'
 import type { LaunchSite } from '../site/launch-site.ts'
 import type { FunctionContext } from './context.ts'
 

@@ -22,7 +22,7 @@ import { singleAddress } from '../delivery/mailer.ts'
 import { worksheetCss } from './worksheet-page.ts'
 import { linkMail } from './worksheet-messages.ts'
 import { worksheetPageResponse } from './worksheet-response.ts'
-import type { WorksheetLaunch, WorksheetRouteDeps } from './worksheet-routes.ts'
+import type { WorksheetLaunch, WorksheetRouteDeps } from './worksheet-deps.ts'
 
 /** The path of the request page, after the worksheet page's. */
 export const linkRequestPath = '/link'

@@ -19,12 +19,12 @@
 import { Hono, type Context } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { logValue } from '../../../schema/log-value.ts'
-import { worksheetStateAt, type WorksheetPhases, type WorksheetTexts } from '../../../schema/worksheets.ts'
+import { worksheetStateAt } from '../../../schema/worksheets.ts'
 import { escapeHtml } from '../delivery/escape-html.ts'
 import { singleAddress } from '../delivery/mailer.ts'
 import { isRealtorLead } from '../delivery/realtor.ts'
-import type { ReleaseStore, StoredWorksheet } from '../store/release.ts'
-import type { LeadStore, StoredLead } from '../store/store.ts'
+import type { StoredWorksheet } from '../store/release.ts'
+import type { StoredLead } from '../store/store.ts'
 import {
   checkWorksheetValues,
   choiceOptions,
@@ -37,55 +37,7 @@ import { receivedMessages } from './worksheet-messages.ts'
 import { worksheetPageHtml, worksheetCss, type WorksheetView } from './worksheet-page.ts'
 import { linkRequestPage, linkRequestPath, requestLink } from './worksheet-link-request.ts'
 import { worksheetPageResponse } from './worksheet-response.ts'
-
-/** A launch as its worksheet page needs it. */
-export type WorksheetLaunch = {
-  slug: string
-  siteName: string
-  lang: string
-  pageCss?: string | undefined
-  texts: WorksheetTexts
-  phases: WorksheetPhases | undefined
-  /** launch.timeZone, else the server's. */
-  timeZone: string
-  /** The co-op desk: launch.realtorEmail, else the notification address. */
-  desk: string
-  /** The confirmation's sender name. */
-  fromName: string
-}
-
-/** What the worksheet routes need. */
-export type WorksheetRouteDeps = {
-  store: Pick<LeadStore, 'findLead' | 'queueWorksheetLinkReply'>
-  release: ReleaseStore
-  /** The secrets a link may be signed with (every launch's links secret). */
-  secrets: string[]
-  /** The launch of this slug when it takes worksheets. */
-  launchOf(slug: string): WorksheetLaunch | undefined
-  /** The launch a request page is for when its address names none (its host's), when it takes worksheets. */
-  launchOfRequest(c: Context): WorksheetLaunch | undefined
-  /** The default launch's slug: leads stored before leads had a launch are its. */
-  defaultLaunch: string
-  /** A realtor's signed worksheet link, for a registration of this launch. */
-  linkOf(slug: string, submissionId: string): Promise<string>
-  /** At most one e-mail asked for a lead this often (default 10 minutes). */
-  resendGapMs?: number | undefined
-  /** Whose words a link naming no realtor gets. */
-  fallback: WorksheetLaunch
-  /**
-   * Whether a post comes from this site: its Origin (else Referer) is this host, the links' own origin or one of the
-   * launch's origins.
-   */
-  sameSite(c: Context, launch: WorksheetLaunch): boolean
-  /** Whether this caller is over the rate limit (counted here too). */
-  overLimit(c: Context): Promise<boolean>
-  webhook: boolean
-  /** Called once a worksheet's messages are queued: wake the outbox. */
-  onQueued?: (() => void) | undefined
-  clock: () => Date
-  newId: () => string
-  log: { info(message: string): void; error(message: string, error?: unknown): void }
-}
+import type { WorksheetLaunch, WorksheetRouteDeps } from './worksheet-deps.ts'
 
 /** A link's realtor: their registration, its launch, and the registration their worksheets and clients are under. */
 type Found = { lead: StoredLead; launch: WorksheetLaunch; realtorEmail: string; realtorId: number }
