@@ -40,7 +40,8 @@ export async function postgresServersPhase(
   deps: PostgresPhaseDeps,
   seconds = 15,
 ): Promise<Record<string, number | string>> {
-  const cluster = await startTestPostgres({ empty: true })
+  // fsync on, as SQLite's commits are: the rates are compared.
+  const cluster = await startTestPostgres({ empty: true, durable: true })
   const figures: Record<string, number | string> = {}
   try {
     for (const count of [1, 2]) {

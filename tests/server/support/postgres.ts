@@ -117,7 +117,7 @@ export function plannedPostgresKind(): TestPostgres['kind'] {
  * server binaries, else PGlite so the suite still runs on a machine without PostgreSQL (TEST_POSTGRES=pglite forces
  * it).
  */
-export async function startTestPostgres(options: { empty?: boolean } = {}): Promise<TestPostgres> {
+export async function startTestPostgres(options: { empty?: boolean; durable?: boolean } = {}): Promise<TestPostgres> {
   const planned = options.empty ? (process.env.DATABASE_URL ? 'external' : 'server') : plannedPostgresKind()
   const external = process.env.DATABASE_URL
   if (planned === 'external' && external) {
@@ -172,7 +172,8 @@ export async function startTestPostgres(options: { empty?: boolean } = {}): Prom
       '-t',
       '30',
       '-o',
-      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=50`,
+      // Tests need no durability (fsync off); a bench set beside SQLite's fsync'd commits does (durable: fsync on).
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=${options.durable ? 'on' : 'off'} -c max_connections=50`,
       'start',
     ])
     return fromPool(
