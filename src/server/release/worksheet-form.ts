@@ -73,7 +73,8 @@ export function worksheetValuesOf(body: Record<string, unknown>): WorksheetValue
   }
 }
 
-const emailPattern = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]+$/
+/** An e-mail address as the worksheet pages take one: something@domain.tld, no spaces, brackets or quotes. */
+export const emailPattern = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]+$/
 
 /** What a checked form gives: the worksheet's client and choices, or a message for each refused field. */
 export type CheckedWorksheet =

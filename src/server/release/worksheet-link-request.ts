@@ -19,7 +19,8 @@ import type { Context } from 'hono'
 import { fillWorksheetText, hasWorksheetWindow } from '../../../schema/worksheets.ts'
 import { escapeHtml } from '../delivery/escape-html.ts'
 import { singleAddress } from '../delivery/mailer.ts'
-import { worksheetCss } from './worksheet-page.ts'
+import { worksheetCss, worksheetDocument } from './worksheet-page.ts'
+import { emailPattern } from './worksheet-form.ts'
 import { linkMail } from './worksheet-messages.ts'
 import { worksheetPageResponse } from './worksheet-response.ts'
 import type { WorksheetLaunch, WorksheetRouteDeps } from './worksheet-deps.ts'
@@ -27,7 +28,6 @@ import type { WorksheetLaunch, WorksheetRouteDeps } from './worksheet-deps.ts'
 /** The path of the request page, after the worksheet page's. */
 export const linkRequestPath = '/link'
 
-const emailPattern = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]+$/
 const maxEmailLength = 254
 
 type RequestView = {
@@ -57,13 +57,12 @@ ${view.notice ? `<div class="box bad" role="alert"><p>${escapeHtml(view.notice)}
 ${invalid ? `<p class="e" id="email-error">${escapeHtml(view.error!)}</p>` : ''}</div>
 <button type="submit">${escapeHtml(t.requestButton)}</button>
 </form>`
-  return `<!doctype html>
-<html lang="${launch.lang.replace(/[^A-Za-z0-9-]/g, '')}">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex">
-<title>${fill(t.requestHeading)}</title><style>${worksheetCss(launch.pageCss)}</style></head>
-<body><main class="ws">${body}</main></body>
-</html>
-`
+  return worksheetDocument({
+    lang: launch.lang,
+    title: fillWorksheetText(t.requestHeading, { site: launch.siteName }),
+    css: worksheetCss(launch.pageCss),
+    body,
+  })
 }
 
 function respond(c: Context, view: RequestView, status: number): Promise<Response> {

@@ -208,23 +208,33 @@ export function worksheetPageHtml(view: WorksheetView): string {
       )}</p></div>`
     : ''
   const lists = listsSection(view)
-  return `<!doctype html>
-<html lang="${e(view.lang)}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${e(fill(t.pageTitle))}</title>
-<style>${worksheetCss(view.pageCss)}</style>
-</head>
-<body>
-<main class="ws">
-<h1>${e(fill(t.heading))}</h1>
+  return worksheetDocument({
+    lang: view.lang,
+    title: fill(t.pageTitle),
+    css: worksheetCss(view.pageCss),
+    body: `<h1>${e(fill(t.heading))}</h1>
 <p>${e(fill(t.intro))}</p>
 ${sent}
 ${formSection(view)}
 <section aria-labelledby="h-worksheets"><h2 id="h-worksheets">${e(t.worksheetsHeading)}</h2>${lists.worksheets}</section>
-<section aria-labelledby="h-clients"><h2 id="h-clients">${e(t.clientsHeading)}</h2>${lists.clients}</section>
+<section aria-labelledby="h-clients"><h2 id="h-clients">${e(t.clientsHeading)}</h2>${lists.clients}</section>`,
+  })
+}
+
+/** A worksheet page's document (its page, a wrong link's, the link request's), never indexed; `body` is HTML. */
+export function worksheetDocument(page: { lang: string; title: string; css: string; body: string }): string {
+  return `<!doctype html>
+<html lang="${page.lang.replace(/[^A-Za-z0-9-]/g, '')}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${e(page.title)}</title>
+<style>${page.css}</style>
+</head>
+<body>
+<main class="ws">
+${page.body}
 </main>
 </body>
 </html>

@@ -34,7 +34,7 @@ import {
 } from './worksheet-form.ts'
 import { worksheetsPath, checkWorksheetLink } from '../delivery/document-links.ts'
 import { receivedMessages } from './worksheet-messages.ts'
-import { worksheetPageHtml, worksheetCss, type WorksheetView } from './worksheet-page.ts'
+import { worksheetDocument, worksheetPageHtml, worksheetCss, type WorksheetView } from './worksheet-page.ts'
 import { linkRequestPage, linkRequestPath, requestLink } from './worksheet-link-request.ts'
 import { worksheetPageResponse } from './worksheet-response.ts'
 import type { WorksheetLaunch, WorksheetRouteDeps } from './worksheet-deps.ts'
@@ -47,14 +47,13 @@ function refusedPage(c: Context, launch: WorksheetLaunch, status: 403 | 404 | 40
   const t = launch.texts
   const fill = (text: string) => text.replaceAll('{site}', () => launch.siteName)
   const css = worksheetCss(launch.pageCss)
-  const html = `<!doctype html>
-<html lang="${launch.lang.replace(/[^A-Za-z0-9-]/g, '')}">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex">
-<title>${escapeHtml(fill(t.pageTitle))}</title><style>${css}</style></head>
-<body><main class="ws"><h1>${escapeHtml(t.invalidHeading)}</h1><p>${escapeHtml(fill(t.invalidText))}</p>
-<p><a href="${worksheetsPath.slice(1)}${linkRequestPath}">${escapeHtml(t.requestLinkLabel)}</a></p></main></body>
-</html>
-`
+  const html = worksheetDocument({
+    lang: launch.lang,
+    title: fill(t.pageTitle),
+    css,
+    body: `<h1>${escapeHtml(t.invalidHeading)}</h1><p>${escapeHtml(fill(t.invalidText))}</p>
+<p><a href="${worksheetsPath.slice(1)}${linkRequestPath}">${escapeHtml(t.requestLinkLabel)}</a></p>`,
+  })
   return worksheetPageResponse(c, html, status, css, status === 405 ? { allow: 'GET, HEAD, POST' } : {})
 }
 
