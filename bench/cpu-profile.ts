@@ -13,7 +13,7 @@ import { childrenOf, ownCpuMs, treeCpuMs, untilIdle } from './process-cpu.ts'
 
 /*
  * `npx tsx bench/cpu-profile.ts [--seconds 10] [--min 0.02] [--postgres] [--smtp] [--old DIR …] [--rounds N]
- * [--no-profile]`: where the Node server's CPU goes per registration.
+ * [--no-profile] [--drain] [--by-function]`: where the Node server's CPU goes per registration.
  * Serves the function (a stand-in page: the registrations are measured) under V8's sampling profiler (`node
  * --cpu-prof`: the request thread, the SQLite writer thread and the delivery process each write a profile), sends
  * registrations from 50 connections, stops the server, and prints each step's CPU per registration (self time: a
@@ -23,6 +23,9 @@ import { childrenOf, ownCpuMs, treeCpuMs, untilIdle } from './process-cpu.ts'
  * load generator (this process, with the SMTP server when there is one).
  * `--postgres`: on a throwaway PostgreSQL cluster, a database fresh from the checkout's migrations for each load.
  * `--smtp`: SMTP up (a real SMTP server on 127.0.0.1 in this process) instead of the .eml files.
+ * `--drain` (with `--smtp`): the delivery process's steps after the load instead, per message sent, from the load's end
+ * until no message has arrived for 2 s (the queue drained): where sending a message's CPU goes.
+ * `--by-function`: a package's and Node's steps by file and function too, not only by package and area.
  * `--old DIR` (repeatable): another checkout (a `git worktree` with node_modules linked) measured the same way, in
  * turns with this one, `--rounds` times (default 1), so a change is compared with its before on one machine at one
  * moment. Figures for docs/performance.md, measured on this machine at its load; not a test.
@@ -37,11 +40,14 @@ const { values } = parseArgs({
     old: { type: 'string', multiple: true },
     rounds: { type: 'string', default: '1' },
     'no-profile': { type: 'boolean' },
+    drain: { type: 'boolean' },
+    'by-function': { type: 'boolean' },
   },
 })
 const seconds = Number(values.seconds) || 10
 const minimum = Number(values.min ?? '0.02')
 const profiling = values['no-profile'] !== true
+const byFunction = values['by-function'] === true
 const root = process.cwd()
 
 type ProfileNode = { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }
@@ -57,8 +63,9 @@ function stepOf(frame: ProfileNode['callFrame']): string {
   const name = functionName || '(anonymous)'
   if (!url) return name.startsWith('(') ? name : `V8 built-in: ${name}`
   const modules = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)
-  if (modules) return `package ${modules[1]}`
-  if (url.startsWith('node:')) return `Node: ${url.slice(5).split('/').slice(0, 2).join('/')}`
+  if (modules) return byFunction ? `${url.split('node_modules/').pop()} ${name}` : `package ${modules[1]}`
+  if (url.startsWith('node:'))
+    return byFunction ? `${url} ${name}` : `Node: ${url.slice(5).split('/').slice(0, 2).join('/')}`
   const project = /\/(src\/.+|schema\/.+)$/.exec(url)
   if (project) return `${project[1]} ${name}`
   return `${url} ${name}`
@@ -333,9 +340,10 @@ async function measure(checkout: string, label: string, work: string, pg: Cluste
     // The messages the delivery process sent during the load: received by the SMTP server, or written as .eml files.
     const sent = smtp ? smtp.received() : emlFiles(path.join(env.DATA_DIR!, 'outbox'))
     const statementsAfter = database && statements && (await statementsOf(pg!, database.name))
+    const drain = values.drain && smtp ? await drained(smtp, children) : undefined
     // The delivery process goes on sending after the load: its next seconds count in the profiles too.
-    await new Promise((resolve) => setTimeout(resolve, 3_000))
-    const load = { from, to: nowMicros() }
+    if (!drain) await new Promise((resolve) => setTimeout(resolve, 3_000))
+    const load = drain?.window ?? { from, to: nowMicros() }
     const requests = result.requests.total
     const per = (ms: number) => (ms / Math.max(1, requests)).toFixed(3)
     console.log(
@@ -361,7 +369,8 @@ async function measure(checkout: string, label: string, work: string, pg: Cluste
     if (profiling) {
       // The delivery process finishes writing its profile as it exits, after the server.
       await new Promise((resolve) => setTimeout(resolve, 2_000))
-      report(profiles, requests, load)
+      if (drain) report(profiles, drain.messages, load, 'message sent after the load')
+      else report(profiles, requests, load)
     }
   } finally {
     if (server.proc.exitCode === null && server.proc.signalCode === null) server.proc.kill('SIGKILL')
@@ -404,8 +413,37 @@ function registration(n: number): string {
   })
 }
 
-/** Prints each profile's total and its steps of at least `minimum` ms per registration. */
-function report(dir: string, requests: number, load: Window): void {
+/**
+ * Waits from the load's end until the SMTP server has received nothing for 2 s: that window, the messages received in
+ * it and the delivery process's CPU per message (Linux's count).
+ */
+async function drained(
+  smtp: { received(): number },
+  children: number[],
+): Promise<{ window: Window; messages: number }> {
+  const from = nowMicros()
+  const before = smtp.received()
+  const cpuBefore = children.reduce((sum, child) => sum + treeCpuMs(child), 0)
+  let last = before
+  let lastAt = from
+  while (nowMicros() - lastAt < 2_000_000) {
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    if (smtp.received() !== last) {
+      last = smtp.received()
+      lastAt = nowMicros()
+    }
+  }
+  const messages = last - before
+  const cpu = children.reduce((sum, child) => sum + treeCpuMs(child), 0) - cpuBefore
+  console.log(
+    `   after the load: ${messages} messages in ${((lastAt - from) / 1e6).toFixed(1)} s, ` +
+      `delivery process ${(cpu / Math.max(1, messages)).toFixed(3)} ms CPU a message`,
+  )
+  return { window: { from, to: lastAt }, messages }
+}
+
+/** Prints each profile's total and its steps of at least `minimum` ms per registration (or per `unit`). */
+function report(dir: string, requests: number, load: Window, unit = 'registration'): void {
   const files = readdirSync(dir).sort()
   // CPU.<date>.<time>.<pid>.<thread>.<n>.cpuprofile: the server's process started first, its delivery process after.
   const pids = [...new Set(files.map((file) => file.split('.')[3]))]
@@ -415,7 +453,7 @@ function report(dir: string, requests: number, load: Window): void {
     const times = selfTimes(JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as Profile, load)
     const total = [...times.values()].reduce((a, b) => a + b, 0)
     if (total / requests < minimum) continue
-    console.log(`\n${who}: ${(total / requests).toFixed(3)} ms CPU per registration (profiler samples)`)
+    console.log(`\n${who}: ${(total / requests).toFixed(3)} ms CPU per ${unit} (profiler samples)`)
     for (const [step, ms] of [...times].sort((a, b) => b[1] - a[1])) {
       const per = ms / requests
       if (per < minimum) break

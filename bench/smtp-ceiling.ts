@@ -6,16 +6,17 @@ import { parseArgs } from 'node:util'
 import nodemailer from 'nodemailer'
 import { readPageConfig, newLead } from '../tests/server/support/fixtures.ts'
 import { composeLeadMail } from '../src/server/delivery/notification.ts'
-import { toNodemailerMessage } from '../src/server/delivery/smtp-mailer.ts'
+import { composeRawMessage, type RawMessage } from '../src/server/delivery/raw-message.ts'
+import { sendComposed, toNodemailerMessage } from '../src/server/delivery/smtp-mailer.ts'
 import { ownCpuMs } from './process-cpu.ts'
 
 /*
  * This machine's SMTP ceiling, the floor the bench's mail figures stand beside: how fast an SMTP server on 127.0.0.1
- * accepts messages that are already composed (RFC 822 bytes, built before the clock starts), sent with nodemailer's
- * `raw` option over a pool of pipelined connections from a process of their own, `connections` at a time. Nothing is
- * composed, claimed or marked: what is left is the SMTP client and the server, the drain's upper bound on this
- * machine at its load. The sender's and the server's CPU per message are given too (the server is the caller's, in its
- * process: measured there).
+ * accepts messages that are already composed (RFC 822 bytes, built before the clock starts), sent as the SMTP mailer
+ * sends them (sendComposed: nodemailer's pool of pipelined connections) from a process of their own, `connections` at
+ * a time. Nothing is composed, claimed or marked: what is left is the SMTP client and the server, the drain's upper
+ * bound on this machine at its load. The sender's and the server's CPU per message are given too (the server is the
+ * caller's, in its process: measured there).
  */
 
 /** What one ceiling run measured. */
@@ -73,8 +74,7 @@ export async function measureSmtpCeiling(port: number, connections: number, mess
 async function sendPrebuilt(port: number, connections: number, messages: number): Promise<void> {
   const page = readPageConfig()
   const from = 'Bench <no-reply@example.com>'
-  const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' })
-  const raws: Buffer[] = []
+  const raws: RawMessage[] = []
   for (let i = 0; i < messages; i++) {
     const lead = newLead({ fields: { name: `Visitor ${i}`, email: `visitor${i}@example.com`, phone: '555-555-0100' } })
     const mail = composeLeadMail(lead, {
@@ -84,7 +84,7 @@ async function sendPrebuilt(port: number, connections: number, messages: number)
       timeZone: 'America/Toronto',
       form: page.form,
     })
-    raws.push((await composer.sendMail(toNodemailerMessage(mail, from))).message as Buffer)
+    raws.push(await composeRawMessage(toNodemailerMessage(mail, from)))
   }
   const transport = nodemailer.createTransport({
     host: '127.0.0.1',
@@ -94,7 +94,6 @@ async function sendPrebuilt(port: number, connections: number, messages: number)
     maxConnections: connections,
     maxMessages: Infinity,
   })
-  const envelope = { from: 'no-reply@example.com', to: ['sales@example.com'] }
   process.stdout.write('sending\n')
   const cpuBefore = ownCpuMs()
   const started = performance.now()
@@ -102,7 +101,7 @@ async function sendPrebuilt(port: number, connections: number, messages: number)
   // `connections` sends in flight at once, as the outbox keeps MAIL_CONCURRENCY of them.
   await Promise.all(
     Array.from({ length: connections }, async () => {
-      while (next < raws.length) await transport.sendMail({ raw: raws[next++]!, envelope })
+      while (next < raws.length) await sendComposed(transport, raws[next++]!)
     }),
   )
   const seconds = (performance.now() - started) / 1000
