@@ -6,7 +6,6 @@ import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import Database from 'better-sqlite3'
-import { SMTPServer } from 'smtp-server'
 import { contactFunctionPath } from '../schema/function-path.ts'
 import { localAnonKey } from '../schema/local-defaults.ts'
 import { createLaunch } from '../src/config/new-launch.ts'
@@ -16,6 +15,7 @@ import { openSqliteStore } from '../src/server/store/sqlite/sqlite-store.ts'
 import { copyProject } from '../tests/e2e/harness.ts'
 import { startTestReceiver } from '../tests/server/support/webhook-receiver.ts'
 import { insertFsyncRate } from './backend-floors.ts'
+import { startSmtpSink, type SmtpSink } from './smtp-sink.ts'
 import { autocannon, type AutocannonRequest } from './load-client.ts'
 import { ownCpuMs, untilIdle } from './process-cpu.ts'
 import { measureSmtpCeiling } from './smtp-ceiling.ts'
@@ -496,38 +496,6 @@ async function loadPhase(
   }
 }
 
-/**
- * A real SMTP server on 127.0.0.1:`port` that accepts every message and hands `onMessage` its first 4,000 characters
- * (the headers), keeping nothing: a load's hundred thousand messages cost it no memory.
- */
-async function startSmtpSink(
-  port: number,
-  onMessage: (head: string) => void,
-  onError: () => void = () => undefined,
-): Promise<SMTPServer> {
-  const smtp = new SMTPServer({
-    authOptional: true,
-    hideSTARTTLS: true,
-    disableReverseLookup: true,
-    logger: false,
-    closeTimeout: 100,
-    onData(stream, _session, callback) {
-      let head = ''
-      stream.on('data', (c: Buffer) => {
-        if (head.length < 4000) head += c.toString('latin1')
-      })
-      stream.on('end', () => {
-        onMessage(head)
-        callback()
-      })
-    },
-  })
-  // A connection dropped mid-message is emitted as an error: never thrown (a phase may count them).
-  smtp.on('error', onError)
-  await new Promise<void>((resolve) => smtp.listen(port, '127.0.0.1', resolve))
-  return smtp
-}
-
 async function outagePhase(work: string, log: (line: string) => void) {
   const dataDir = path.join(work, 'outage')
   const smtpPort = await freePort()
@@ -543,7 +511,7 @@ async function outagePhase(work: string, log: (line: string) => void) {
     MAIL_MAX_ATTEMPTS: '100',
   })
   const received = new Map<string, number>()
-  let smtp: SMTPServer | undefined
+  let smtp: SmtpSink | undefined
   try {
     log(`outage: 500 registrations with SMTP down (nothing on port ${smtpPort}) …`)
     const acked: string[] = []
@@ -560,12 +528,13 @@ async function outagePhase(work: string, log: (line: string) => void) {
     const deliveredWhileDown = received.size
 
     log('outage: SMTP back …')
-    smtp = await startSmtpSink(smtpPort, (head) => {
+    smtp = await startSmtpSink(smtpPort, (messages) => {
       // The team's notification only (the registrant's reply is another kind): `<submissionId>.notification`.
-      const key = /X-Idempotency-Key: (\S+)/i.exec(head)?.[1] ?? ''
-      if (!key.endsWith('.notification')) return
-      const id = key.slice(0, -'.notification'.length)
-      received.set(id, (received.get(id) ?? 0) + 1)
+      for (const { key } of messages) {
+        if (!key.endsWith('.notification')) continue
+        const id = key.slice(0, -'.notification'.length)
+        received.set(id, (received.get(id) ?? 0) + 1)
+      }
     })
     const backAt = Date.now()
     const allArrived = await until(() => stored.every((id) => received.has(id)), 60_000)
@@ -585,7 +554,7 @@ async function outagePhase(work: string, log: (line: string) => void) {
     }
   } finally {
     await server.stop('SIGTERM')
-    await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()))
+    await smtp?.close()
   }
 }
 
@@ -662,7 +631,7 @@ async function deliveryKillPhase(work: string, log: (line: string) => void) {
   let broken = 0
   const smtp = await startSmtpSink(
     smtpPort,
-    (head) => received.push(/^Message-ID: (\S+)/im.exec(head)?.[1] ?? ''),
+    (messages) => received.push(...messages.map((message) => message.messageId)),
     () => broken++,
   )
   const server = await startServer({
@@ -706,12 +675,13 @@ async function deliveryKillPhase(work: string, log: (line: string) => void) {
     }
   } finally {
     await server.stop('SIGTERM')
-    await new Promise<void>((resolve) => smtp.close(() => resolve()))
+    await smtp.close()
   }
 }
 
 /**
- * The load of 1. with SMTP up: SMTP_URL names a real SMTP server on 127.0.0.1 (smtp-server, in this process) instead
+ * The load of 1. with SMTP up: SMTP_URL names a real SMTP server on 127.0.0.1 (smtp-server, on a thread of this
+ * process: bench/smtp-sink.ts) instead
  * of the .eml files a server without SMTP_URL writes. Every message must arrive: distinct Message-IDs received.
  */
 async function smtpLoadPhase(work: string, log: (line: string) => void, options: SmtpLoadOptions = {}) {
@@ -722,12 +692,14 @@ async function smtpLoadPhase(work: string, log: (line: string) => void, options:
   const began = Date.now()
   const port = await freePort()
   let counting = true
-  const smtp = await startSmtpSink(port, (head) => {
+  const smtp = await startSmtpSink(port, (messages) => {
     if (!counting) return
-    received += 1
-    const second = Math.floor((Date.now() - began) / 1000)
-    perSecond.set(second, (perSecond.get(second) ?? 0) + 1)
-    ids.add(/^Message-ID: (\S+)/im.exec(head)?.[1] ?? '')
+    for (const { messageId, at } of messages) {
+      received += 1
+      const second = Math.floor((at - began) / 1000)
+      perSecond.set(second, (perSecond.get(second) ?? 0) + 1)
+      ids.add(messageId)
+    }
   })
   const env: Record<string, string> = {
     SMTP_URL: `smtp://127.0.0.1:${port}`,
@@ -760,7 +732,7 @@ async function smtpLoadPhase(work: string, log: (line: string) => void, options:
       'smtp.ceilingSmtpServerCpuMsPerMessage': ceiling.receiverCpuMsPerMessage,
     }
   } finally {
-    await new Promise<void>((resolve) => smtp.close(() => resolve()))
+    await smtp.close()
   }
 }
 
