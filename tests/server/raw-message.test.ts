@@ -1,5 +1,7 @@
+import nodemailer from 'nodemailer'
 import MailComposer from 'nodemailer/lib/mail-composer'
 import { describe, expect, it } from 'vitest'
+import { sharedRun, withCrlf } from '../../src/server/delivery/eml-mailer.ts'
 import { composeRawMessage } from '../../src/server/delivery/raw-message.ts'
 import { toNodemailerMessage } from '../../src/server/delivery/smtp-mailer.ts'
 import type { OutgoingMail } from '../../src/server/store/store.ts'
@@ -58,5 +60,50 @@ describe('composeRawMessage (one pass over MailComposer and its encoders)', () =
       boundaries.add(/boundary="([^"]+)"/.exec(raw.toString('latin1'))![1]!)
     }
     expect(boundaries.size).toBe(600)
+  })
+
+  it.each(cases)(
+    ".eml bytes as nodemailer's stream transport writes them (CRLF line breaks): %s",
+    async (_name, message) => {
+      const options = { ...toNodemailerMessage(message, from), date: new Date(0) }
+      const ours = withCrlf((await composeRawMessage(options)).raw).toString('latin1')
+      const baseBoundary = /_NmP-([0-9a-f]+)-Part/.exec(ours)?.[1]
+      const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' })
+      const theirs = (await transport.sendMail({ ...options, baseBoundary })).message as Buffer
+      expect(ours).toBe(theirs.toString('latin1'))
+    },
+  )
+})
+
+describe('sharedRun (the .eml directory fsync shared by sends at once)', () => {
+  it('answers each caller with a run that started after it asked, and shares runs among callers', async () => {
+    const starts: number[] = []
+    let clock = 0
+    const run = sharedRun(async () => {
+      starts.push((clock += 1))
+      await new Promise((resolve) => setTimeout(resolve, 5))
+    })
+    const calls = Array.from({ length: 30 }, async (_, i) => {
+      await new Promise((resolve) => setTimeout(resolve, i % 7))
+      const askedAt = (clock += 1)
+      const before = starts.length
+      await run()
+      // A run that started after this call: its start is later than the call's moment.
+      expect(starts.slice(before).some((startedAt) => startedAt > askedAt)).toBe(true)
+    })
+    await Promise.all(calls)
+    expect(starts.length).toBeGreaterThan(1)
+    expect(starts.length).toBeLessThan(30)
+  })
+
+  it('a failed run fails its callers, and the next caller starts a new one', async () => {
+    let runs = 0
+    const run = sharedRun(async () => {
+      runs += 1
+      if (runs === 1) throw new Error('disk gone')
+    })
+    await expect(run()).rejects.toThrow('disk gone')
+    await expect(run()).resolves.toBeUndefined()
+    expect(runs).toBe(2)
   })
 })
