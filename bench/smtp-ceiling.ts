@@ -6,8 +6,8 @@ import { parseArgs } from 'node:util'
 import nodemailer from 'nodemailer'
 import { readPageConfig, newLead } from '../tests/server/support/fixtures.ts'
 import { composeLeadMail } from '../src/server/delivery/notification.ts'
-import { composeRawMessage, type RawMessage } from '../src/server/delivery/raw-message.ts'
-import { sendComposed, toNodemailerMessage } from '../src/server/delivery/smtp-mailer.ts'
+import { composeRawMessage, type RawMessage } from '../src/server/delivery/mailers/raw-message.ts'
+import { sendComposed, toNodemailerMessage } from '../src/server/delivery/mailers/smtp-mailer.ts'
 import { ownCpuMs } from './process-cpu.ts'
 
 /*

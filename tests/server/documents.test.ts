@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { localAnonKey } from '../../schema/local-defaults.ts'
 import { createApp } from '../../src/server/app.ts'
 import { createOutboxWorker, type OutboxWorker } from '../../src/server/delivery/outbox.ts'
-import { createSmtpMailer } from '../../src/server/delivery/smtp-mailer.ts'
+import { createSmtpMailer } from '../../src/server/delivery/mailers/smtp-mailer.ts'
 import { createWebhookSender } from '../../src/server/delivery/webhook.ts'
 import { createLeadsPage } from '../../src/server/leads-page/leads-page.ts'
 import { leadsPageLaunchOf } from '../../src/server/leads-page/views.ts'

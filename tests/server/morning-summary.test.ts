@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createMorningSummaries, type SummaryLaunch } from '../../src/server/delivery/scheduled/morning-summary.ts'
 import { createOutboxWorker } from '../../src/server/delivery/outbox.ts'
-import { createSmtpMailer } from '../../src/server/delivery/smtp-mailer.ts'
+import { createSmtpMailer } from '../../src/server/delivery/mailers/smtp-mailer.ts'
 import { createPostgresStore } from '../../src/server/store/postgres/postgres-store.ts'
 import { openSqliteStore } from '../../src/server/store/sqlite/sqlite-store.ts'
 import type { LeadStore, NewLead, StoredLead } from '../../src/server/store/store.ts'

@@ -8,7 +8,7 @@ import {
   phaseAnnouncementKey,
   type PhaseLaunch,
 } from '../../src/server/delivery/scheduled/phase-announcements.ts'
-import { createSmtpMailer } from '../../src/server/delivery/smtp-mailer.ts'
+import { createSmtpMailer } from '../../src/server/delivery/mailers/smtp-mailer.ts'
 import { impliedConsentEnd } from '../../src/server/store/consent.ts'
 import { createPostgresStore } from '../../src/server/store/postgres/postgres-store.ts'
 import { openSqliteStore } from '../../src/server/store/sqlite/sqlite-store.ts'

@@ -1,9 +1,9 @@
 import nodemailer from 'nodemailer'
 import MailComposer from 'nodemailer/lib/mail-composer'
 import { describe, expect, it } from 'vitest'
-import { sharedRun, withCrlf } from '../../src/server/delivery/eml-mailer.ts'
-import { composeRawMessage } from '../../src/server/delivery/raw-message.ts'
-import { toNodemailerMessage } from '../../src/server/delivery/smtp-mailer.ts'
+import { sharedRun, withCrlf } from '../../src/server/delivery/mailers/eml-mailer.ts'
+import { composeRawMessage } from '../../src/server/delivery/mailers/raw-message.ts'
+import { toNodemailerMessage } from '../../src/server/delivery/mailers/smtp-mailer.ts'
 import type { OutgoingMail } from '../../src/server/store/store.ts'
 
 const from = 'Bramblewood Crossing <no-reply@example.com>'

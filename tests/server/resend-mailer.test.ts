@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createResendMailer } from '../../src/server/delivery/resend-mailer.ts'
+import { createResendMailer } from '../../src/server/delivery/mailers/resend-mailer.ts'
 import type { OutgoingMail } from '../../src/server/store/store.ts'
 
 /** A stand-in for api.resend.com on 127.0.0.1: records each call and answers with the next queued status. */

@@ -1,4 +1,4 @@
-import { removeEmlCopies } from '../delivery/eml-mailer.ts'
+import { removeEmlCopies } from '../delivery/mailers/eml-mailer.ts'
 import type { DailyJob, NodeStore } from '../node-store.ts'
 import type { ErasureTarget } from '../store/erasure.ts'
 import { hmacSha256 } from '../store/private-files.ts'

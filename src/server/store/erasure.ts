@@ -38,7 +38,7 @@ export type ErasureTarget = {
   keyOf: (email: string) => Promise<AddressKey>
   /**
    * Removes the copies of the erased messages kept outside the store (the Node server's .eml files in
-   * DATA_DIR/outbox: delivery/eml-mailer.ts removeEmlCopies) and says how many; undefined where none are kept.
+   * DATA_DIR/outbox: delivery/mailers/eml-mailer.ts removeEmlCopies) and says how many; undefined where none are kept.
    */
   removeCopies?: ((messageIds: string[], address: string | undefined) => Promise<number>) | undefined
 }

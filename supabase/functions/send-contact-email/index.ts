@@ -21,7 +21,7 @@ import { createPostgresRelease } from '../../../src/server/store/postgres/postgr
 import { createPostgresStore } from '../../../src/server/store/postgres/postgres-store.ts'
 import { countVisitIn } from '../../../src/server/store/pulse/postgres-visits.ts'
 import { createVisitImageCounter } from '../../../src/server/site/visit-requests.ts'
-import { createResendMailer } from '../../../src/server/delivery/resend-mailer.ts'
+import { createResendMailer } from '../../../src/server/delivery/mailers/resend-mailer.ts'
 import { addressKeyOf } from '../../../src/server/store/suppression.ts'
 import { createWebhookSender } from '../../../src/server/delivery/webhook.ts'
 import { launchSiteOf } from '../../../src/server/site/launch-site.ts'

@@ -1,7 +1,7 @@
 import { open, readdir, readFile, rename, rm } from 'node:fs/promises'
 import path from 'node:path'
-import type { Mailer } from './mailer.ts'
-import { ensurePrivateDir, privateFileMode } from '../store/private-files.ts'
+import type { Mailer } from '../mailer.ts'
+import { ensurePrivateDir, privateFileMode } from '../../store/private-files.ts'
 import { composeRawMessage } from './raw-message.ts'
 import { toNodemailerMessage } from './smtp-mailer.ts'
 

@@ -1,5 +1,5 @@
-import { DeliveryError, isPermanentHttpStatus, retryAfterMs } from './delivery-error.ts'
-import { extraHeaders, fromHeader, headerSafe, recipientOf, singleAddress, type Mailer } from './mailer.ts'
+import { DeliveryError, isPermanentHttpStatus, retryAfterMs } from '../delivery-error.ts'
+import { extraHeaders, fromHeader, headerSafe, recipientOf, singleAddress, type Mailer } from '../mailer.ts'
 
 /** Options for Resend. */
 export type ResendMailerOptions = {

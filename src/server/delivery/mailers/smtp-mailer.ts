@@ -3,8 +3,8 @@ import nodemailer from 'nodemailer'
 import type Mail from 'nodemailer/lib/mailer'
 import type MailMessage from 'nodemailer/lib/mailer/mail-message'
 import { composeRawMessage, type RawMessage } from './raw-message.ts'
-import { extraHeaders, fromHeader, headerSafe, recipientOf, singleAddress, type Mailer } from './mailer.ts'
-import type { OutgoingMail } from '../store/store.ts'
+import { extraHeaders, fromHeader, headerSafe, recipientOf, singleAddress, type Mailer } from '../mailer.ts'
+import type { OutgoingMail } from '../../store/store.ts'
 
 /** The nodemailer message for a stored notification: the same headers whichever transport carries it. */
 export function toNodemailerMessage(mail: OutgoingMail, from: string) {
