@@ -21,7 +21,7 @@ import {
 
 const tell = (message: FromDelivery) => process.send?.(message)
 // Set once the workers run; until then a stop has nothing in hand and ends the process at once.
-let running: { kick(): void; stop(): Promise<void> } | undefined
+let running: { kick(): void; burst(on: boolean): void; stop(): Promise<void> } | undefined
 // The launches the queued notifications and replies are composed from, as the server last sent them.
 let book: LaunchBook | undefined
 let latestLaunches: DeliveryComposing['launches'] | undefined
@@ -89,6 +89,10 @@ async function run(start: DeliveryStart): Promise<void> {
       worker.kick()
       toThreads({ type: 'kick' })
     },
+    burst(on) {
+      worker.yieldToBurst(on)
+      toThreads({ type: 'burst', on })
+    },
     stop,
   }
   process.removeAllListeners('disconnect')
@@ -117,6 +121,7 @@ process.on('SIGINT', () => {})
 process.on('disconnect', () => process.exit(0))
 process.on('message', (message: ToDelivery) => {
   if (message.type === 'kick') running?.kick()
+  else if (message.type === 'burst') running?.burst(message.on)
   else if (message.type === 'launches') takeLaunches(message.launches)
   else if (message.type === 'stop') void (running ? running.stop() : process.exit(0))
   else if (message.type === 'start' && !running) {

@@ -4,6 +4,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { MailSending, RetryPolicy } from './delivery/outbox.ts'
 import type { OutboxJob } from './store/store.ts'
 import type { FunctionLaunch } from '../../schema/function-launch.ts'
+import { watchBursts } from './delivery/sending/burst-watch.ts'
 
 /**
  * The delivery process of the Node server: its outbox worker runs in a child process (delivery-process.ts), so
@@ -62,6 +63,8 @@ export type ToDelivery =
   | { type: 'start'; start: DeliveryStart }
   | { type: 'launches'; launches: DeliveryLaunches }
   | { type: 'kick' }
+  /** A burst of registrations began (on) or ended: a batch a second meanwhile (delivery/sending/burst-watch.ts). */
+  | { type: 'burst'; on: boolean }
   | { type: 'stop' }
 /** Delivery process → server. */
 export type FromDelivery =
@@ -71,8 +74,10 @@ export type FromDelivery =
 export type DeliverySupervisor = {
   /** Starts the process (once). */
   start(): void
-  /** A lead was stored: deliver soon. Kicks within one turn of the event loop are sent as one. */
+  /** Something was queued: deliver soon. Kicks within one turn of the event loop are sent as one. */
   kick(): void
+  /** A registration was stored: a kick, and counted, so that in a burst of them the delivery yields to the answers. */
+  leadStored(): void
   /**
    * The launches served now (after a publish): sent before any later kick, and to every process started from now on.
    */
@@ -105,28 +110,59 @@ function loaderArgs(): string[] {
   return ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href]
 }
 
+/**
+ * The delays before each restart: `first`, doubling up to 30 s, and `first` again after a process that ran a minute.
+ */
+function restartBackoff(first: number): (ranMs: number) => number {
+  let delay = first
+  return (ranMs) => {
+    if (ranMs > 60_000) delay = first
+    const now = delay
+    delay = Math.min(30_000, delay * 2)
+    return now
+  }
+}
+
+/** A new delivery process, its output the server's, its messages over IPC. */
+function forkDeliveryProcess(): ChildProcess {
+  return fork(childFile, [], {
+    execArgv: loaderArgs(),
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    serialization: 'json',
+  })
+}
+
+/** Asks the process to stop after the batch in hand, and kills it if it has not ended after `graceMs`. */
+async function stopProcess(proc: ChildProcess, graceMs: number): Promise<void> {
+  if (proc.exitCode !== null || proc.signalCode !== null) return
+  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()))
+  if (proc.connected) proc.send({ type: 'stop' } satisfies ToDelivery)
+  else proc.kill('SIGTERM')
+  const cut = setTimeout(() => proc.kill('SIGKILL'), graceMs)
+  await exited
+  clearTimeout(cut)
+}
+
 /** Starts and supervises the delivery process. */
 export function superviseDelivery(options: SuperviseOptions): DeliverySupervisor {
   let start = options.start
   const log = options.log ?? { info: (m: string) => console.log(m), error: (m: string) => console.error(m) }
-  const firstDelay = options.restartMs ?? 1_000
+  const nextDelay = restartBackoff(options.restartMs ?? 1_000)
   let child: ChildProcess | undefined
   let stopping = false
-  let delay = firstDelay
   let restartTimer: ReturnType<typeof setTimeout> | undefined
   let kickQueued = false
   let readyWaiters: Array<() => void> = []
   let isReady = false
   // Whether the process running now was sent its start (launches changed later are sent to it on their own).
   let startSent = false
+  // To the process running now, once it is ready (before, it is sent its start, and the burst under way on ready).
+  const tell = (message: ToDelivery) => child?.connected && isReady && child.send(message)
+  const bursts = watchBursts((on) => tell({ type: 'burst', on }))
 
   function spawnChild(): void {
     const startedAt = Date.now()
-    const proc = fork(childFile, [], {
-      execArgv: loaderArgs(),
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-      serialization: 'json',
-    })
+    const proc = forkDeliveryProcess()
     child = proc
     isReady = false
     startSent = false
@@ -137,6 +173,8 @@ export function superviseDelivery(options: SuperviseOptions): DeliverySupervisor
         startSent = true
       } else if (message.type === 'ready') {
         isReady = true
+        // A process started again during a burst yields to it too.
+        if (bursts.on()) tell({ type: 'burst', on: true })
         for (const resolve of readyWaiters.splice(0)) resolve()
       } else if (message.type === 'failed') {
         options.onFailed(message.job, message.reason)
@@ -148,12 +186,11 @@ export function superviseDelivery(options: SuperviseOptions): DeliverySupervisor
       if (child === proc) child = undefined
       isReady = false
       if (stopping) return
-      if (Date.now() - startedAt > 60_000) delay = firstDelay
+      const delay = nextDelay(Date.now() - startedAt)
       log.error(
         `Delivery: the delivery process ended (${signal ?? `exit code ${code}`}); starting it again in ${delay / 1000} s. Queued messages wait in the outbox.`,
       )
       restartTimer = setTimeout(spawnChild, delay)
-      delay = Math.min(30_000, delay * 2)
     })
   }
 
@@ -166,8 +203,12 @@ export function superviseDelivery(options: SuperviseOptions): DeliverySupervisor
       kickQueued = true
       setImmediate(() => {
         kickQueued = false
-        if (child?.connected && isReady) child.send({ type: 'kick' } satisfies ToDelivery)
+        tell({ type: 'kick' })
       })
+    },
+    leadStored() {
+      bursts.count()
+      this.kick()
     },
     setLaunches(launches) {
       start = { ...start, compose: { ...start.compose, launches } }
@@ -179,14 +220,8 @@ export function superviseDelivery(options: SuperviseOptions): DeliverySupervisor
     async stop(graceMs = 15_000) {
       stopping = true
       clearTimeout(restartTimer)
-      const proc = child
-      if (!proc || proc.exitCode !== null || proc.signalCode !== null) return
-      const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()))
-      if (proc.connected) proc.send({ type: 'stop' } satisfies ToDelivery)
-      else proc.kill('SIGTERM')
-      const cut = setTimeout(() => proc.kill('SIGKILL'), graceMs)
-      await exited
-      clearTimeout(cut)
+      bursts.stop()
+      if (child) await stopProcess(child, graceMs)
       readyWaiters = []
     },
   }

@@ -36,6 +36,7 @@ async function stop(): Promise<void> {
 port.on('message', (message: ToThread) => {
   if (message.type === 'kick') worker.kick()
   else if (message.type === 'launches') book.take(message.launches)
+  else if (message.type === 'burst') worker.yieldToBurst(message.on)
   else if (message.type === 'stop') void (stopping ??= stop())
 })
 worker.start(start.pollMs)

@@ -128,7 +128,11 @@ export function createDeliveryWorker(
 export type ThreadStart = { start: DeliveryStart; index: number }
 
 /** Delivery process → a worker's thread. */
-export type ToThread = { type: 'kick' } | { type: 'launches'; launches: DeliveryLaunches } | { type: 'stop' }
+export type ToThread =
+  | { type: 'kick' }
+  | { type: 'launches'; launches: DeliveryLaunches }
+  | { type: 'burst'; on: boolean }
+  | { type: 'stop' }
 
 /** A worker's thread → the delivery process. */
 export type FromThread =

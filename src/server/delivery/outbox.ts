@@ -2,6 +2,7 @@
 // mailers (.eml, SMTP, Resend), the notification, the reply, the CRM webhook and the unsubscribe links.
 import { describeDeliveryError, DeliveryError, isPermanentFailure, slowDownOf } from './delivery-error.ts'
 import { addressOf, isDoNotContact, type Mailer } from './mailer.ts'
+import { createBurstBreak } from './sending/burst-watch.ts'
 import { createFlight, createMarks, type Flight } from './sending/outbox-flight.ts'
 import { createSendPace, type SendPace } from './sending/send-pace.ts'
 import { isLaterMail } from '../store/messages.ts'
@@ -88,6 +89,11 @@ export type OutboxWorker = {
   deliverDue(): Promise<DeliveryReport>
   /** Asks for a run soon (after a lead is stored); runs coalesce. */
   kick(): void
+  /**
+   * A burst of registrations began (true) or ended: meanwhile a batch at most each `burstBreakMs`, so the machine
+   * answers the registrations first (delivery/sending/burst-watch.ts); the run catches up when it ends.
+   */
+  yieldToBurst(on: boolean): void
   /** Runs every `pollMs` as well, for retries that come due. */
   start(pollMs: number): void
   /** Stops polling and waits for the batch in hand; what is left stays pending for the next start. */
@@ -128,6 +134,9 @@ type WorkerContext = {
 
 /** The sends in flight at once unless MAIL_CONCURRENCY says otherwise. */
 export const defaultConcurrency = 8
+
+/** During a burst of registrations, the break between two batches (OutboxWorker.yieldToBurst). */
+export const burstBreakMs = 1_000
 
 /**
  * The batch: 128 (two fsyncs, the claim and the mark, for that many messages), or under a rate cap no more than a
@@ -359,6 +368,7 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   let again = false
   let timer: ReturnType<typeof setInterval> | undefined
   let stopped = false
+  const burstBreak = createBurstBreak()
 
   async function drain(): Promise<DeliveryReport> {
     const report: DeliveryReport = { sent: 0, failed: 0 }
@@ -372,6 +382,8 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
           const jobs = await ctx.store.claimDueMail(ctx.clock(), ctx.batchSize, ctx.leaseMs)
           if (jobs.length === 0) break
           await deliverBatch(ctx, jobs, report, flight)
+          // A stop ends the break too (then the loop ends).
+          if (!stopped) await burstBreak.take(burstBreakMs)
         }
       } while (again && !stopped && ctx.pace.pausedUntil() === 0)
     } finally {
@@ -416,6 +428,7 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
     kick() {
       if (!stopped) runLogged()
     },
+    yieldToBurst: (on) => burstBreak.set(on),
     start(pollMs) {
       stopped = false
       timer ??= setInterval(runLogged, pollMs)
@@ -425,6 +438,7 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
     },
     async stop() {
       stopped = true
+      burstBreak.end()
       if (timer !== undefined) clearInterval(timer)
       timer = undefined
       if (wake !== undefined) clearTimeout(wake)

@@ -75,7 +75,7 @@ function functionAppOf(deps: FunctionDeps, ...[launchesServed, defaultSlug, laun
     store: deps.store,
     clock: deps.clock,
     clientAddress: deps.clientAddress,
-    onLeadStored: () => deps.delivery.kick(),
+    onLeadStored: () => deps.delivery.leadStored(),
     composeAtDelivery: true,
     webhook: deps.webhook,
     suppressionKeyOf: deps.suppressionKeyOf,
