@@ -63,7 +63,7 @@ export type ToDelivery =
   | { type: 'start'; start: DeliveryStart }
   | { type: 'launches'; launches: DeliveryLaunches }
   | { type: 'kick' }
-  /** A burst of registrations began (on) or ended: a batch a second meanwhile (delivery/sending/burst-watch.ts). */
+  /** A burst of registrations began (on) or ended: a batch each 5 s meanwhile (delivery/sending/burst-watch.ts). */
   | { type: 'burst'; on: boolean }
   | { type: 'stop' }
 /** Delivery process → server. */

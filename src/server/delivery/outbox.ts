@@ -136,7 +136,7 @@ type WorkerContext = {
 export const defaultConcurrency = 8
 
 /** During a burst of registrations, the break between two batches (OutboxWorker.yieldToBurst). */
-export const burstBreakMs = 1_000
+export const burstBreakMs = 5_000
 
 /**
  * The batch: 128 (two fsyncs, the claim and the mark, for that many messages), or under a rate cap no more than a

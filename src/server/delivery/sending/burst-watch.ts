@@ -1,10 +1,10 @@
 /**
  * Whether the server is taking a burst of registrations: at least `perSecond` leads stored in the last second. Then
- * its delivery process sends a batch a second and leaves the machine to the answers (outbox.ts, yieldToBurst): on two
+ * its delivery process sends a batch each 5 s and leaves the machine to the answers (outbox.ts, yieldToBurst): on two
  * cores, delivery at full speed beside a burst of 4,000 registrations a second took a quarter of the answers' rate
  * (its own low CPU priority does not cover what it shares besides the CPU: SQLite's write lock, the disk's flushes,
- * the caches). The burst is over once the rate has stayed under half of `perSecond` for a second; the mail catches up
- * then, as the outbox is there for.
+ * the caches, and on PostgreSQL the claims and marks its backends run at full priority). The burst is over once the
+ * rate has stayed under half of `perSecond` for a second; the mail catches up then, as the outbox is there for.
  */
 export type BurstWatch = {
   /** A lead was stored. */
