@@ -25,20 +25,21 @@ type Backend = {
   teardown(): Promise<void>
 }
 
-function sqliteBackend(): Backend {
+/** SQLite on disk; with `writerThread`, its saves on the writer thread as the Node server opens it. */
+function sqliteBackend(writerThread = false): Backend {
   let dir = ''
   let file = ''
   return {
-    name: 'SQLite on disk',
+    name: writerThread ? 'SQLite on disk, writer thread' : 'SQLite on disk',
     async setup() {
       dir = mkdtempSync(path.join(tmpdir(), 'vip-sqlite-'))
     },
     async fresh() {
       file = path.join(dir, `${crypto.randomUUID()}.sqlite`)
-      return openSqliteStore(file, { defaultLaunch })
+      return openSqliteStore(file, { defaultLaunch, writerThread })
     },
     async reopen() {
-      return openSqliteStore(file, { defaultLaunch })
+      return openSqliteStore(file, { defaultLaunch, writerThread })
     },
     async withdraw(submissionId) {
       const db = new Database(file)
@@ -87,7 +88,7 @@ function postgresBackend(): Backend {
 
 const at = (iso: string) => new Date(iso)
 
-describe.each([sqliteBackend(), postgresBackend()])('LeadStore contract', (backend) => {
+describe.each([sqliteBackend(), sqliteBackend(true), postgresBackend()])('LeadStore contract', (backend) => {
   let store: LeadStore
 
   beforeAll(() => backend.setup(), 60_000)

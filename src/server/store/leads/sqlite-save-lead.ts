@@ -7,7 +7,7 @@ import type { SqliteContext } from '../sqlite/sqlite-context.ts'
 import type { SqliteWriter } from '../sqlite/sqlite-writer.ts'
 import { saveStatements, type LeadRow } from '../sqlite/sqlite-rows.ts'
 import { assignNewLead } from '../follow-up/sqlite-roster.ts'
-import { leadColumnValues, type NewLead, type SaveLeadResult, type SaveLeadStore } from './leads.ts'
+import { leadColumnValues, storedLeadOf, type NewLead, type SaveLeadResult, type SaveLeadStore } from './leads.ts'
 
 /** One save as the transaction takes it. */
 export type SqliteSave = (
@@ -28,7 +28,10 @@ export function createSqliteSave(ctx: SqliteContext): SqliteSave {
     assignLead: db.prepare(saveStatements.assignLead),
     assignmentHistory: db.prepare(saveStatements.assignmentHistory),
   }
-  const byId = ctx.query<LeadRow>('SELECT * FROM leads WHERE id = ?')
+  // Set by the leads_first_registered_set trigger, after the insert's RETURNING: read back alone.
+  const firstRegistered = db
+    .prepare<[number], string | null>('SELECT first_registered_at FROM leads WHERE id = ?')
+    .pluck()
   const bySubmission = ctx.query<LeadRow>('SELECT * FROM leads WHERE submission_id = ?')
   const save = (
     lead: NewLead,
@@ -49,9 +52,13 @@ export function createSqliteSave(ctx: SqliteContext): SqliteSave {
       s.insertMessage.run(inserted.id, message.kind, recipient, JSON.stringify(content), lead.createdAt, lead.createdAt)
     }
     if (assignment) assignNewLead(s, assignment, inserted.id, lead.createdAt)
-    const stored = byId.get(inserted.id)
-    if (!stored) throw new Error(`Lead ${inserted.id} cannot be read back.`)
-    return { created: true, lead: ctx.toStored(stored) }
+    // The new row holds what was sent: only what the database added is read back (no parsing of the whole row).
+    const added = {
+      id: inserted.id,
+      submissionId: lead.submissionId,
+      firstRegisteredAt: firstRegistered.get(inserted.id) ?? null,
+    }
+    return { created: true, lead: storedLeadOf(lead, added, ctx.defaultLaunch) }
   }
   return db.transaction(save)
 }
@@ -65,7 +72,14 @@ export function createSqliteSaveLead(ctx: SqliteContext, writer: SqliteWriter | 
   if (writer)
     return {
       saveLead: (lead, mail, more, assignment) =>
-        writer.save(lead, mail, more, assignment).then(({ created, row }) => ({ created, lead: ctx.toStored(row) })),
+        writer.save(lead, mail, more, assignment).then((written) =>
+          written.created
+            ? {
+                created: true,
+                lead: storedLeadOf(lead, { ...written, submissionId: lead.submissionId }, ctx.defaultLaunch),
+              }
+            : { created: false, lead: ctx.toStored(written.row) },
+        ),
     }
   const save = createSqliteSave(ctx)
   return { saveLead: (lead, mail, more, assignment) => ctx.commits.run(() => save(lead, mail, more, assignment)) }

@@ -20,8 +20,12 @@ import { worksheetStatements, worksheetValues } from './sqlite-worksheet-rows.ts
  * The rows are built here (leadColumnValues, the messages' JSON); the worker only runs the SQL.
  */
 
-/** What a save of the worker comes back with: whether the lead is new, and its row as stored. */
-export type WrittenLead = { created: boolean; row: LeadRow }
+/**
+ * What a save of the worker comes back with: a new lead's id and first-registered time (what the database added to
+ * what was sent), or the row stored before under the same submission id.
+ */
+export type WrittenLead =
+  { created: true; id: number; firstRegisteredAt: string | null } | { created: false; row: LeadRow }
 
 /** A connection on a worker thread that saves leads with their messages. */
 export type SqliteWriter = {
@@ -56,11 +60,10 @@ type WorksheetItem = {
   at: string
   messages: Array<[kind: string, recipient: string, content: string]>
 }
-type Outcome =
-  { created: boolean; row: LeadRow } | { worksheet: WorksheetRow } | { error: { message: string; code?: string } }
+type Outcome = WrittenLead | { worksheet: WorksheetRow } | { error: { message: string; code?: string } }
 type Pending = {
   item: Item | WorksheetItem
-  resolve(result: { created: boolean; row: LeadRow } | { worksheet: WorksheetRow }): void
+  resolve(result: WrittenLead | { worksheet: WorksheetRow }): void
   reject(error: unknown): void
 }
 
@@ -84,7 +87,8 @@ const nextNumber = db.prepare(workerData.worksheet.next)
 const insertWorksheet = db.prepare(workerData.worksheet.insert)
 const queueWorksheet = db.prepare(workerData.worksheet.queue)
 const [idMark, numberMark] = workerData.worksheet.marks
-const byId = db.prepare('SELECT * FROM leads WHERE id = ?')
+// Set by the leads_first_registered_set trigger, after the insert's RETURNING: read back alone.
+const firstRegistered = db.prepare('SELECT first_registered_at FROM leads WHERE id = ?').pluck()
 const bySubmission = db.prepare('SELECT * FROM leads WHERE submission_id = ?')
 const save = db.transaction((item) => {
   const inserted = insertLead.get(...item.values)
@@ -105,9 +109,7 @@ const save = db.transaction((item) => {
     assignmentHistory.run(inserted.id, item.at, a.author, assignee)
     if (content !== '') insertMessage.run(inserted.id, 'assignment', recipient, content.split(a.mark).join(String(inserted.id)), item.at, item.at)
   }
-  const row = byId.get(inserted.id)
-  if (!row) throw new Error('Lead ' + inserted.id + ' cannot be read back.')
-  return { created: true, row }
+  return { created: true, id: inserted.id, firstRegisteredAt: firstRegistered.get(inserted.id) ?? null }
 })
 const saveWorksheet = db.transaction((item) => {
   const [launch, ...rest] = item.values
