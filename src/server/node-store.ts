@@ -155,7 +155,9 @@ export async function openNodeStore(options: NodeStoreOptions): Promise<NodeStor
 async function openPostgres(options: NodeStoreOptions & { databaseUrl: string }): Promise<NodeStore> {
   const url = new URL(options.databaseUrl)
   const where = `PostgreSQL, ${url.hostname}${url.port ? `:${url.port}` : ''}${url.pathname}`
-  const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 })
+  // Enough for the group commit's 8 batches at once and the two address lookups' 4 each (postgres-group-commit.ts,
+  // postgres-group-read.ts); the delivery process has 2 of its own.
+  const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 16 })
   // A connection the server cuts (a restart, a failover) is replaced on the next query; say so once per cut.
   pool.on('error', (error) =>
     console.error(`PostgreSQL: a connection was lost (${error.message}); the next query opens a new one.`),

@@ -150,7 +150,7 @@ const maxBatch = 200
  * How many batches may be committing at once: more than one keeps several PostgreSQL backends busy (and the pool's
  * connections), while the registrations that arrive meanwhile still wait to go together.
  */
-const maxCommitting = 4
+const maxCommitting = 8
 
 /**
  * The group commit of a PostgreSQL lead database: `save` answers once the batch holding the registration is committed.

@@ -15,7 +15,7 @@ const afterThisTurn: (run: () => void) => void =
  */
 export function createGroupRead(
   find: (keys: string[]) => Promise<Iterable<string>>,
-  maxInFlight = 2,
+  maxInFlight = 4,
 ): (key: string) => Promise<boolean> {
   let waiting = new Map<string, Array<{ resolve: (found: boolean) => void; reject: (error: unknown) => void }>>()
   let inFlight = 0
