@@ -3,12 +3,12 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
-import { SMTPServer } from 'smtp-server'
 import { contactFunctionPath } from '../schema/function-path.ts'
 import { localAnonKey } from '../schema/local-defaults.ts'
 import { migrateDatabase } from '../src/cli/db/db-migrate.ts'
 import { startTestPostgres, type TestPostgres } from '../tests/server/support/postgres.ts'
 import { autocannon } from './load-client.ts'
+import { startSmtpSink } from './smtp-sink.ts'
 import { childrenOf, ownCpuMs, treeCpuMs, untilIdle } from './process-cpu.ts'
 
 /*
@@ -22,7 +22,7 @@ import { childrenOf, ownCpuMs, treeCpuMs, untilIdle } from './process-cpu.ts'
  * counts it (/proc): the server (all its threads), its delivery process, PostgreSQL (postmaster and backends) and the
  * load generator (this process, with the SMTP server when there is one).
  * `--postgres`: on a throwaway PostgreSQL cluster, a database fresh from the checkout's migrations for each load.
- * `--smtp`: SMTP up (a real SMTP server on 127.0.0.1 in this process) instead of the .eml files.
+ * `--smtp`: SMTP up (a real SMTP server on 127.0.0.1, on a thread of this process) instead of the .eml files.
  * `--drain` (with `--smtp`): the delivery process's steps after the load instead, per message sent, from the load's end
  * until no message has arrived for 2 s (the queue drained): where sending a message's CPU goes.
  * `--by-function`: a package's and Node's steps by file and function too, not only by package and area.
@@ -214,28 +214,11 @@ function reportStatements(before: Statement[], after: Statement[], requests: num
     )
 }
 
-/** A real SMTP server on 127.0.0.1 that accepts and drops every message, counting them. */
-async function startSmtpSink(): Promise<{ port: number; received: () => number; close(): Promise<void> }> {
+/** The benches' SMTP server (bench/smtp-sink.ts) on a free port, counting the messages it accepts. */
+async function startCountingSink(): Promise<{ port: number; received: () => number; close(): Promise<void> }> {
   let received = 0
-  const smtp = new SMTPServer({
-    authOptional: true,
-    hideSTARTTLS: true,
-    disableReverseLookup: true,
-    logger: false,
-    closeTimeout: 100,
-    onData(stream, _session, callback) {
-      stream.on('data', () => {})
-      stream.on('end', () => {
-        received += 1
-        callback()
-      })
-    },
-  })
-  smtp.on('error', () => {})
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve))
-  const address = smtp.server.address()
-  const port = typeof address === 'object' && address ? address.port : 0
-  return { port, received: () => received, close: () => new Promise<void>((resolve) => smtp.close(resolve)) }
+  const sink = await startSmtpSink(0, (messages) => (received += messages.length))
+  return { port: sink.port, received: () => received, close: () => sink.close() }
 }
 
 /** Starts `checkout`'s server (node --import tsx src/cli/serve.ts), profiled unless --no-profile; its URL. */
@@ -290,7 +273,7 @@ async function measure(checkout: string, label: string, work: string, pg: Cluste
   mkdirSync(path.join(dist, slug), { recursive: true })
   writeFileSync(path.join(dist, slug, 'index.html'), '<!doctype html><title>profile</title>')
   writeFileSync(path.join(dist, slug, '404.html'), '<!doctype html><title>404</title>')
-  const smtp = values.smtp ? await startSmtpSink() : undefined
+  const smtp = values.smtp ? await startCountingSink() : undefined
   const env: Record<string, string> = { DATA_DIR: path.join(dir, 'data'), DIST_DIR: dist }
   const database = pg ? await freshDatabase(pg, checkout) : undefined
   if (database) {

@@ -4,8 +4,7 @@ import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import nodemailer from 'nodemailer'
-import { readPageConfig, newLead } from '../tests/server/support/fixtures.ts'
-import { composeLeadMail } from '../src/server/delivery/notification.ts'
+import { newLead, notificationFor, readPageConfig } from '../tests/server/support/fixtures.ts'
 import { composeRawMessage, type RawMessage } from '../src/server/delivery/mailers/raw-message.ts'
 import { sendComposed, toNodemailerMessage } from '../src/server/delivery/mailers/smtp-mailer.ts'
 import { ownCpuMs } from './process-cpu.ts'
@@ -77,14 +76,7 @@ async function sendPrebuilt(port: number, connections: number, messages: number)
   const raws: RawMessage[] = []
   for (let i = 0; i < messages; i++) {
     const lead = newLead({ fields: { name: `Visitor ${i}`, email: `visitor${i}@example.com`, phone: '555-555-0100' } })
-    const mail = composeLeadMail(lead, {
-      siteName: page.site.name,
-      brokerage: page.site.brokerage,
-      recipient: 'sales@example.com',
-      timeZone: 'America/Toronto',
-      form: page.form,
-    })
-    raws.push(await composeRawMessage(toNodemailerMessage(mail, from)))
+    raws.push(await composeRawMessage(toNodemailerMessage(notificationFor(lead, page), from)))
   }
   const transport = nodemailer.createTransport({
     host: '127.0.0.1',

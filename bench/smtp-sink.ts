@@ -11,7 +11,7 @@ import { Worker } from 'node:worker_threads'
 /** What the sink tells of each message it accepted: its Message-ID, its X-Idempotency-Key, when it arrived (ms). */
 export type SunkMessage = { messageId: string; key: string; at: number }
 
-export type SmtpSink = { close(): Promise<void> }
+export type SmtpSink = { port: number; close(): Promise<void> }
 
 // Plain JavaScript run from source (eval): a thread does not inherit the TypeScript loader.
 const workerSource = `
@@ -43,7 +43,7 @@ const smtp = new SMTPServer({
 })
 // A connection dropped mid-message is emitted as an error: counted by the caller, never thrown.
 smtp.on('error', () => parentPort.postMessage({ error: true }))
-smtp.listen(workerData.port, '127.0.0.1', () => parentPort.postMessage({ listening: true }))
+smtp.listen(workerData.port, '127.0.0.1', () => parentPort.postMessage({ listening: smtp.server.address().port }))
 parentPort.on('message', () =>
   smtp.close(() => {
     flush()
@@ -54,8 +54,8 @@ parentPort.on('message', () =>
 `
 
 /**
- * Starts the sink on 127.0.0.1:`port`; `onMessages` hears the messages accepted (a few at a time, 20 ms apart at
- * most), `onError` each connection dropped mid-message.
+ * Starts the sink on 127.0.0.1:`port` (0: a free one, the sink's `port`); `onMessages` hears the messages accepted (a
+ * few at a time, 20 ms apart at most), `onError` each connection dropped mid-message.
  */
 export async function startSmtpSink(
   port: number,
@@ -67,16 +67,17 @@ export async function startSmtpSink(
     workerData: { port, smtpServer: createRequire(import.meta.url).resolve('smtp-server') },
   })
   let closed: () => void = () => undefined
-  await new Promise<void>((resolve, reject) => {
+  const listening = await new Promise<number>((resolve, reject) => {
     worker.once('error', reject)
-    worker.on('message', (message: { listening?: true; messages?: SunkMessage[]; error?: true; closed?: true }) => {
-      if (message.listening) resolve()
+    worker.on('message', (message: { listening?: number; messages?: SunkMessage[]; error?: true; closed?: true }) => {
+      if (message.listening !== undefined) resolve(message.listening)
       if (message.messages) onMessages(message.messages)
       if (message.error) onError()
       if (message.closed) closed()
     })
   })
   return {
+    port: listening,
     async close() {
       const done = new Promise<void>((resolve) => (closed = resolve))
       worker.postMessage('close')

@@ -3,14 +3,12 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { createSmtpMailer } from '../../src/server/delivery/mailers/smtp-mailer.ts'
-import { composeLeadMail } from '../../src/server/delivery/notification.ts'
 import { burstBreakMs, createOutboxWorker } from '../../src/server/delivery/outbox.ts'
 import { watchBursts } from '../../src/server/delivery/sending/burst-watch.ts'
 import { openSqliteStore } from '../../src/server/store/sqlite/sqlite-store.ts'
-import { defaultLaunch, newLead, readPageConfig } from './support/fixtures.ts'
+import { defaultLaunch, newLead, notificationFor } from './support/fixtures.ts'
 import { startTestSmtp } from './support/smtp.ts'
 
-const page = readPageConfig()
 const dir = mkdtempSync(path.join(tmpdir(), 'vip-burst-'))
 const cleanups: (() => Promise<void> | void)[] = []
 afterEach(async () => {
@@ -64,14 +62,7 @@ describe('the outbox worker in a burst (real SQLite on disk, real SMTP on 127.0.
     cleanups.push(() => mailer.close?.())
     for (let i = 0; i < 30; i++) {
       const lead = newLead()
-      const mail = composeLeadMail(lead, {
-        siteName: page.site.name,
-        brokerage: page.site.brokerage,
-        recipient: 'sales@example.com',
-        timeZone: 'America/Toronto',
-        form: page.form,
-      })
-      await store.saveLead(lead, mail)
+      await store.saveLead(lead, notificationFor(lead))
     }
     const worker = createOutboxWorker({ store, mailer, batchSize: 10, log: { info() {}, error() {} } })
     cleanups.push(() => worker.stop())

@@ -3,6 +3,7 @@ import path from 'node:path'
 import { functionLaunchOf } from '../../../schema/function-launch.ts'
 import type { PageConfig } from '../../../schema/page-config.ts'
 import { launchSiteOf, type LaunchSite, type LaunchSiteOptions } from '../../../src/server/site/launch-site.ts'
+import { composeLeadMail } from '../../../src/server/delivery/notification.ts'
 import type { NewLead, OutgoingMail, QueuedMail } from '../../../src/server/store/store.ts'
 import { impliedConsentEnd } from '../../../src/server/store/consent.ts'
 
@@ -64,6 +65,17 @@ export function newLead(overrides: Partial<NewLead> = {}): NewLead {
     suspectedSpam: false,
     ...overrides,
   }
+}
+
+/** The team's notification of a lead as the server composes it, from the default launch's page.config.json. */
+export function notificationFor(lead: NewLead, page: PageConfig = readPageConfig()): OutgoingMail {
+  return composeLeadMail(lead, {
+    siteName: page.site.name,
+    brokerage: page.site.brokerage,
+    recipient: 'sales@example.com',
+    timeZone: 'America/Toronto',
+    form: page.form,
+  })
 }
 
 /** A composed notification for a lead. */
