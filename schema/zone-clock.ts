@@ -1,6 +1,7 @@
 // A time zone's wall clock, read part by part (formatToParts: year, month, day, hour, minute, second, two digits each
-// but the year, hours 00–23). One formatter per zone, made once: making a DateTimeFormat costs far more than using one,
-// and the phase in force, the dashboard's days and the CSVs' times read it for every request or row. Web-standard only.
+// but the year, hours 00–23). One formatter per zone, made once: making a DateTimeFormat costs far more than using
+// one, and the phase in force, the dashboard's days and the CSVs' times read it for every request or row.
+// Web-standard only.
 
 const clocks = new Map<string, Intl.DateTimeFormat>()
 

@@ -110,6 +110,11 @@ export type NoticePage = {
 export function noticePage(c: Context, page: NoticePage): Response {
   const url = new URL(c.req.url)
   const css = page.pageCss === undefined ? '' : `<style>${page.pageCss}</style>`
+  // The button posts to the query alone, resolved against the address the browser shows (behind a gateway too).
+  const button = page.button
+    ? `<form method="post" action="${escapeHtml(url.search || '?')}">` +
+      `<button type="submit" class="btn-primary mt-8">${escapeHtml(page.button)}</button></form>`
+    : ''
   const html = `<!doctype html>
 <html lang="${escapeHtml(page.lang)}">
 <head>
@@ -124,7 +129,7 @@ ${css}
 <div class="mx-auto max-w-2xl text-center">
 <h1 class="section-heading">${escapeHtml(page.heading)}</h1>
 <p class="mt-4 text-xl text-ink-muted">${escapeHtml(page.text)}</p>
-${page.button ? `<form method="post" action="${escapeHtml(url.search || '?')}"><button type="submit" class="btn-primary mt-8">${escapeHtml(page.button)}</button></form>` : ''}
+${button}
 </div>
 </main>
 </body>

@@ -216,9 +216,14 @@ export function worksheetPageHtml(view: WorksheetView): string {
 <p>${e(fill(t.intro))}</p>
 ${sent}
 ${formSection(view)}
-<section aria-labelledby="h-worksheets"><h2 id="h-worksheets">${e(t.worksheetsHeading)}</h2>${lists.worksheets}</section>
-<section aria-labelledby="h-clients"><h2 id="h-clients">${e(t.clientsHeading)}</h2>${lists.clients}</section>`,
+${titledSection('h-worksheets', t.worksheetsHeading, lists.worksheets)}
+${titledSection('h-clients', t.clientsHeading, lists.clients)}`,
   })
+}
+
+/** A section named by its heading (`id` the heading's); `html` its content, already escaped. */
+function titledSection(id: string, heading: string, html: string): string {
+  return `<section aria-labelledby="${id}"><h2 id="${id}">${e(heading)}</h2>${html}</section>`
 }
 
 /** A worksheet page's document (its page, a wrong link's, the link request's), never indexed; `body` is HTML. */
