@@ -159,6 +159,15 @@ export function superviseDelivery(options: SuperviseOptions): DeliverySupervisor
   // To the process running now, once it is ready (before, it is sent its start, and the burst under way on ready).
   const tell = (message: ToDelivery) => child?.connected && isReady && child.send(message)
   const bursts = watchBursts((on) => tell({ type: 'burst', on }))
+  // Kicks within one turn of the event loop are sent as one.
+  const kick = () => {
+    if (kickQueued) return
+    kickQueued = true
+    setImmediate(() => {
+      kickQueued = false
+      tell({ type: 'kick' })
+    })
+  }
 
   function spawnChild(): void {
     const startedAt = Date.now()
@@ -198,17 +207,10 @@ export function superviseDelivery(options: SuperviseOptions): DeliverySupervisor
     start() {
       if (!child && !stopping && restartTimer === undefined) spawnChild()
     },
-    kick() {
-      if (kickQueued) return
-      kickQueued = true
-      setImmediate(() => {
-        kickQueued = false
-        tell({ type: 'kick' })
-      })
-    },
+    kick,
     leadStored() {
       bursts.count()
-      this.kick()
+      kick()
     },
     setLaunches(launches) {
       start = { ...start, compose: { ...start.compose, launches } }

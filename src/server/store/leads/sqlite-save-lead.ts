@@ -17,6 +17,22 @@ export type SqliteSave = (
   assignment?: NewAssignment,
 ) => SaveLeadResult
 
+/**
+ * A new lead's answer: the row holds what was sent, so only what the database added (its id, and the first-registered
+ * time its trigger sets) is read back, not the whole row to parse again.
+ */
+function newLeadResult(
+  ctx: SqliteContext,
+  lead: NewLead,
+  id: number,
+  firstRegisteredAt: string | null,
+): SaveLeadResult {
+  return {
+    created: true,
+    lead: storedLeadOf(lead, { id, submissionId: lead.submissionId, firstRegisteredAt }, ctx.defaultLaunch),
+  }
+}
+
 /** The transaction that saves one lead with its messages and assignment (run alone, or nested in a group's). */
 export function createSqliteSave(ctx: SqliteContext): SqliteSave {
   const { db } = ctx
@@ -52,13 +68,7 @@ export function createSqliteSave(ctx: SqliteContext): SqliteSave {
       s.insertMessage.run(inserted.id, message.kind, recipient, JSON.stringify(content), lead.createdAt, lead.createdAt)
     }
     if (assignment) assignNewLead(s, assignment, inserted.id, lead.createdAt)
-    // The new row holds what was sent: only what the database added is read back (no parsing of the whole row).
-    const added = {
-      id: inserted.id,
-      submissionId: lead.submissionId,
-      firstRegisteredAt: firstRegistered.get(inserted.id) ?? null,
-    }
-    return { created: true, lead: storedLeadOf(lead, added, ctx.defaultLaunch) }
+    return newLeadResult(ctx, lead, inserted.id, firstRegistered.get(inserted.id) ?? null)
   }
   return db.transaction(save)
 }
@@ -72,14 +82,13 @@ export function createSqliteSaveLead(ctx: SqliteContext, writer: SqliteWriter | 
   if (writer)
     return {
       saveLead: (lead, mail, more, assignment) =>
-        writer.save(lead, mail, more, assignment).then((written) =>
-          written.created
-            ? {
-                created: true,
-                lead: storedLeadOf(lead, { ...written, submissionId: lead.submissionId }, ctx.defaultLaunch),
-              }
-            : { created: false, lead: ctx.toStored(written.row) },
-        ),
+        writer
+          .save(lead, mail, more, assignment)
+          .then((written) =>
+            written.created
+              ? newLeadResult(ctx, lead, written.id, written.firstRegisteredAt)
+              : { created: false, lead: ctx.toStored(written.row) },
+          ),
     }
   const save = createSqliteSave(ctx)
   return { saveLead: (lead, mail, more, assignment) => ctx.commits.run(() => save(lead, mail, more, assignment)) }
